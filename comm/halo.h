@@ -1,0 +1,54 @@
+/* Ghost exchange and migration in three stages (x, then y, then z), two messages per stage.
+ *
+ * A particle within the ghost width w of a brick face is copied to the neighbour across that
+ * face. Stage y sends the ghosts received in stage x along with owned particles, and stage z
+ * those of x and y, so edge and corner neighbours are reached through 6 messages instead of
+ * 26 (the CoMD scheme). Crossing the periodic boundary shifts the copy by the box, so a
+ * dimension with a single rank exchanges with itself (a memcpy, no MPI) and its ghosts are the
+ * periodic images: one code path for 1 and for P ranks.
+ *
+ * Send lists (indices into the particle arrays) are built on neighbour-list rebuild steps and
+ * reused on the other steps, when only positions and predicted velocities travel, into the
+ * same ghost slots. Migration (rebuild steps only, before the ghosts are rebuilt) moves owned
+ * particles that left the brick to their new owner with everything they carry, in the same
+ * staged pattern; a particle can move at most one brick per dimension between rebuilds, which
+ * the rebuild trigger (half the skin) guarantees and the code checks.
+ *
+ * DPD needs no reverse communication: forces are computed for owned particles only and the
+ * pair random numbers agree on both sides of a rank boundary.
+ */
+#ifndef VESICA_HALO_H
+#define VESICA_HALO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decomp.h"
+#include "particles.h"
+
+typedef struct {
+    int64_t *send_idx[3][2];   /* particles sent in stage d towards lower (0) / upper (1) */
+    int64_t n_send[3][2], cap_send[3][2];
+    int64_t recv_start[3][2];  /* first ghost slot filled from the upper (0) / lower (1) peer */
+    int64_t n_recv[3][2];
+    double shift[3][2];        /* added to coordinate d of what is sent (periodic image) */
+    void *send_buf, *recv_buf; /* staging buffers, grown on demand, reused every step */
+    size_t send_cap, recv_cap;
+    int64_t bytes_last_update; /* bytes this rank sent in the last ghost update (for reports) */
+} vs_halo;
+
+void vs_halo_init(vs_halo *h);
+void vs_halo_free(vs_halo *h);
+
+/* Move owned particles outside this brick to their owners and wrap periodic coordinates
+ * (updating image flags). Discards ghosts. Returns the number of particles that left. */
+int64_t vs_halo_migrate(vs_halo *h, const vs_decomp *dc, vs_particles *p, int64_t step);
+
+/* Build send lists and receive fresh ghosts (tag, species, x, vp) within `width` of the
+ * brick. Call after vs_halo_migrate. */
+void vs_halo_build_ghosts(vs_halo *h, const vs_decomp *dc, vs_particles *p, double width);
+
+/* Refresh ghost positions and predicted velocities through the stored send lists. */
+void vs_halo_update_ghosts(vs_halo *h, const vs_decomp *dc, vs_particles *p);
+
+#endif

@@ -1,0 +1,189 @@
+/* MPI wrappers: see parallel.h. Every call is checked; a failing MPI call is a fatal fault
+ * (MPI's default handler would abort anyway, but without saying where). */
+#include "parallel.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+
+#define VS_MPI_CHECK(call)                                                                     \
+    do {                                                                                       \
+        int vs_mpi_rc_ = (call);                                                               \
+        if (vs_mpi_rc_ != MPI_SUCCESS) {                                                       \
+            char vs_msg_[MPI_MAX_ERROR_STRING];                                                \
+            int vs_len_ = 0;                                                                   \
+            MPI_Error_string(vs_mpi_rc_, vs_msg_, &vs_len_);                                   \
+            VS_FATAL("%s failed: %s", #call, vs_msg_);                                         \
+        }                                                                                      \
+    } while (0)
+
+void vs_par_init(int *argc, char ***argv)
+{
+    VS_MPI_CHECK(MPI_Init(argc, argv));
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    vs_log_set_rank(vs_par_world_rank());
+}
+
+void vs_par_finalize(void) { MPI_Finalize(); }
+
+int vs_par_world_rank(void)
+{
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+}
+
+void vs_par_from_comm(vs_par *par, MPI_Comm comm)
+{
+    par->comm = comm;
+    VS_MPI_CHECK(MPI_Comm_rank(comm, &par->rank));
+    VS_MPI_CHECK(MPI_Comm_size(comm, &par->size));
+}
+
+void vs_par_sum_double(const vs_par *par, double *values, int n)
+{
+    VS_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, MPI_SUM, par->comm));
+}
+
+void vs_par_sum_int64(const vs_par *par, int64_t *values, int n)
+{
+    VS_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_INT64_T, MPI_SUM, par->comm));
+}
+
+void vs_par_sum_uint64(const vs_par *par, uint64_t *values, int n)
+{
+    VS_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_UINT64_T, MPI_SUM, par->comm));
+}
+
+double vs_par_max_double(const vs_par *par, double value)
+{
+    VS_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, par->comm));
+    return value;
+}
+
+int64_t vs_par_max_int64(const vs_par *par, int64_t value)
+{
+    VS_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT64_T, MPI_MAX, par->comm));
+    return value;
+}
+
+double vs_par_min_double(const vs_par *par, double value)
+{
+    VS_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MIN, par->comm));
+    return value;
+}
+
+double vs_par_maxloc_double(const vs_par *par, double value, int *rank)
+{
+    struct {
+        double value;
+        int rank;
+    } in = {value, par->rank}, out;
+    VS_MPI_CHECK(MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, par->comm));
+    *rank = out.rank;
+    return out.value;
+}
+
+int vs_par_any(const vs_par *par, int flag)
+{
+    int v = flag ? 1 : 0;
+    VS_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MAX, par->comm));
+    return v;
+}
+
+void vs_par_bcast_bytes(const vs_par *par, void *buf, size_t bytes, int root)
+{
+    VS_MPI_CHECK(MPI_Bcast(buf, (int)bytes, MPI_BYTE, root, par->comm));
+}
+
+void vs_par_barrier(const vs_par *par) { VS_MPI_CHECK(MPI_Barrier(par->comm)); }
+
+double vs_par_wtime(void) { return MPI_Wtime(); }
+
+size_t vs_par_sendrecv(const vs_par *par, const void *send, size_t send_bytes, int dest,
+                       void *recv, size_t recv_cap, int source, int tag)
+{
+    if (dest == par->rank && source == par->rank) {
+        if (send_bytes > recv_cap)
+            VS_FATAL("self exchange of %zu bytes exceeds the %zu-byte receive buffer",
+                     send_bytes, recv_cap);
+        if (send_bytes)
+            memcpy(recv, send, send_bytes);
+        return send_bytes;
+    }
+    if (send_bytes > (size_t)INT32_MAX || recv_cap > (size_t)INT32_MAX)
+        VS_FATAL("halo message over 2 GiB (%zu bytes); use more ranks", send_bytes);
+    MPI_Status status;
+    VS_MPI_CHECK(MPI_Sendrecv(send, (int)send_bytes, MPI_BYTE, dest, tag, recv, (int)recv_cap,
+                              MPI_BYTE, source, tag, par->comm, &status));
+    int count = 0;
+    VS_MPI_CHECK(MPI_Get_count(&status, MPI_BYTE, &count));
+    return (size_t)count;
+}
+
+void vs_par_gather_int(const vs_par *par, int value, int *recv, int root)
+{
+    VS_MPI_CHECK(MPI_Gather(&value, 1, MPI_INT, recv, 1, MPI_INT, root, par->comm));
+}
+
+void vs_par_gather_int64(const vs_par *par, const int64_t *send, int send_count,
+                         int64_t *recv, int *counts, int *displs, int root)
+{
+    vs_par_gather_int(par, send_count, counts, root);
+    if (par->rank == root) {
+        displs[0] = 0;
+        for (int r = 1; r < par->size; ++r)
+            displs[r] = displs[r - 1] + counts[r - 1];
+    }
+    VS_MPI_CHECK(MPI_Gatherv(send, send_count, MPI_INT64_T, recv, counts, displs, MPI_INT64_T,
+                             root, par->comm));
+}
+
+void vs_par_gather_double(const vs_par *par, const double *send, int send_count, double *recv,
+                          const int *counts, const int *displs, int root)
+{
+    VS_MPI_CHECK(MPI_Gatherv(send, send_count, MPI_DOUBLE, recv, counts, displs, MPI_DOUBLE,
+                             root, par->comm));
+}
+
+void vs_par_cart_create(vs_par *cart, const vs_par *par, const int dims[3])
+{
+    int periods[3] = {1, 1, 1};
+    int d[3] = {dims[0], dims[1], dims[2]};
+    MPI_Comm comm;
+    /* reorder = 0: rank numbers stay those of `par`, so logs and tests can name ranks. */
+    VS_MPI_CHECK(MPI_Cart_create(par->comm, 3, d, periods, 0, &comm));
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    vs_par_from_comm(cart, comm);
+}
+
+void vs_par_cart_coords(const vs_par *cart, int coords[3])
+{
+    VS_MPI_CHECK(MPI_Cart_coords(cart->comm, cart->rank, 3, coords));
+}
+
+void vs_par_cart_shift(const vs_par *cart, int dim, int *lower, int *upper)
+{
+    VS_MPI_CHECK(MPI_Cart_shift(cart->comm, dim, 1, lower, upper));
+}
+
+void vs_par_free(vs_par *par)
+{
+    if (par->comm != MPI_COMM_NULL && par->comm != MPI_COMM_WORLD &&
+        par->comm != MPI_COMM_SELF)
+        MPI_Comm_free(&par->comm);
+    par->comm = MPI_COMM_NULL;
+}
+
+void vs_par_library_version(char *buf, size_t len)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n = 0;
+    MPI_Get_library_version(v, &n);
+    /* keep the first line only */
+    char *nl = strchr(v, '\n');
+    if (nl)
+        *nl = '\0';
+    snprintf(buf, len, "%s", v);
+}

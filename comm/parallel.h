@@ -1,0 +1,62 @@
+/* The MPI layer: the only place Vesica calls MPI.
+ *
+ * Every other module talks to its communicator through these wrappers, so the engine can run
+ * on MPI_COMM_WORLD, on a sub-communicator, or on MPI_COMM_SELF (the multi-rank tests compare
+ * a decomposed run with a one-rank run inside the same program). Reductions used for thermo
+ * are deterministic for a fixed rank count (MPI_Allreduce on a fixed tree), not across rank
+ * counts: thermo agrees across rank counts to round-off, not bit for bit.
+ */
+#ifndef VESICA_PARALLEL_H
+#define VESICA_PARALLEL_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    MPI_Comm comm; /* the communicator the engine runs on (a Cartesian one after decomposition) */
+    int rank, size;
+} vs_par;
+
+void vs_par_init(int *argc, char ***argv);
+void vs_par_finalize(void);
+void vs_par_from_comm(vs_par *par, MPI_Comm comm);
+int vs_par_world_rank(void);
+
+void vs_par_sum_double(const vs_par *par, double *values, int n);
+void vs_par_sum_int64(const vs_par *par, int64_t *values, int n);
+void vs_par_sum_uint64(const vs_par *par, uint64_t *values, int n);
+double vs_par_max_double(const vs_par *par, double value);
+int64_t vs_par_max_int64(const vs_par *par, int64_t value);
+double vs_par_min_double(const vs_par *par, double value);
+/* Maximum over ranks and the lowest rank that holds it. */
+double vs_par_maxloc_double(const vs_par *par, double value, int *rank);
+/* Logical OR of a flag over ranks: every rank gets the same verdict. */
+int vs_par_any(const vs_par *par, int flag);
+void vs_par_bcast_bytes(const vs_par *par, void *buf, size_t bytes, int root);
+void vs_par_barrier(const vs_par *par);
+double vs_par_wtime(void);
+
+/* Exchange with two peers at once: send `send_bytes` to `dest`, receive up to `recv_cap`
+ * bytes from `source`; returns the bytes received. A peer equal to this rank is a memcpy. */
+size_t vs_par_sendrecv(const vs_par *par, const void *send, size_t send_bytes, int dest,
+                       void *recv, size_t recv_cap, int source, int tag);
+
+/* Gather variable-length int64 arrays to `root` (recv is only read on root; counts and
+ * displacements are filled there). */
+void vs_par_gather_int64(const vs_par *par, const int64_t *send, int send_count,
+                         int64_t *recv, int *counts, int *displs, int root);
+void vs_par_gather_double(const vs_par *par, const double *send, int send_count, double *recv,
+                          const int *counts, const int *displs, int root);
+void vs_par_gather_int(const vs_par *par, int value, int *recv, int root);
+
+/* Cartesian topology: periodic in all three dimensions. */
+void vs_par_cart_create(vs_par *cart, const vs_par *par, const int dims[3]);
+void vs_par_cart_coords(const vs_par *cart, int coords[3]);
+void vs_par_cart_shift(const vs_par *cart, int dim, int *lower, int *upper);
+void vs_par_free(vs_par *par);
+
+/* MPI library identification for `vesica info`. */
+void vs_par_library_version(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,121 @@
+/* File-system helpers: see fsutil.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "fsutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "params.h"
+
+int vs_mkdir_p(const char *path, char *err, size_t err_len)
+{
+    char buf[VS_PATH_LEN];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+        snprintf(err, err_len, "%s: path too long", path);
+        return -1;
+    }
+    for (char *s = buf + 1;; ++s) {
+        const int end = *s == '\0';
+        if (*s == '/' || end) {
+            *s = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+                snprintf(err, err_len, "%s: cannot create directory: %s", buf, strerror(errno));
+                return -1;
+            }
+            if (end)
+                break;
+            *s = '/';
+        }
+    }
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, err_len, "%s: exists and is not a directory", path);
+        return -1;
+    }
+    return 0;
+}
+
+static int fsync_dir_of(const char *path)
+{
+    char dir[VS_PATH_LEN];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    int fd = open(dir, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+int vs_write_file_atomic(const char *path, const void *data, size_t len, char *err,
+                         size_t err_len)
+{
+    char tmp[VS_PATH_LEN + 16];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0) {
+        snprintf(err, err_len, "%s: cannot create: %s", tmp, strerror(errno));
+        return -1;
+    }
+    const char *p = data;
+    size_t left = len;
+    while (left > 0) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            snprintf(err, err_len, "%s: write failed: %s", tmp, strerror(errno));
+            close(fd);
+            unlink(tmp);
+            return -1;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        snprintf(err, err_len, "%s: cannot flush to disk: %s", tmp, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        snprintf(err, err_len, "%s: cannot rename into place: %s", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    fsync_dir_of(path);
+    return 0;
+}
+
+int vs_check_writable_dir(const char *dir, char *err, size_t err_len)
+{
+    if (vs_mkdir_p(dir, err, err_len) != 0)
+        return -1;
+    char probe[VS_PATH_LEN + 32];
+    snprintf(probe, sizeof probe, "%s/.vesica-write-test.%ld", dir, (long)getpid());
+    int fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0) {
+        snprintf(err, err_len, "%s: output directory is not writable: %s", dir,
+                 strerror(errno));
+        return -1;
+    }
+    const char byte = 0;
+    const int ok = write(fd, &byte, 1) == 1;
+    const int saved = errno;
+    close(fd);
+    unlink(probe);
+    if (!ok) {
+        snprintf(err, err_len, "%s: cannot write to output directory: %s", dir,
+                 strerror(saved));
+        return -1;
+    }
+    return 0;
+}

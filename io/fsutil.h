@@ -1,0 +1,18 @@
+/* File-system helpers: directory creation and atomic whole-file writes.
+ *
+ * An atomic write goes to a temporary name in the same directory, is fsync'd, renamed over the
+ * target and the directory fsync'd, so a reader (or a crash) sees the old file or the new one,
+ * never half of one. */
+#ifndef VESICA_FSUTIL_H
+#define VESICA_FSUTIL_H
+
+#include <stddef.h>
+
+/* mkdir -p. Returns 0, or -1 with one line in err. */
+int vs_mkdir_p(const char *path, char *err, size_t err_len);
+/* Check that `dir` exists (or can be created) and accepts a new file. */
+int vs_check_writable_dir(const char *dir, char *err, size_t err_len);
+int vs_write_file_atomic(const char *path, const void *data, size_t len, char *err,
+                         size_t err_len);
+
+#endif

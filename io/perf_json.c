@@ -1,0 +1,37 @@
+/* perf.json writer: see perf_json.h. */
+#include "perf_json.h"
+
+#include <stdio.h>
+
+#include "fsutil.h"
+#include "params.h"
+
+int vs_perf_json_write(const char *dir, const vs_perf_summary *s, char *err, size_t err_len)
+{
+    char text[4096];
+    size_t n = 0;
+#define VS_APPEND(...) n += (size_t)snprintf(text + n, n < sizeof text ? sizeof text - n : 0, __VA_ARGS__)
+    VS_APPEND("{\n  \"particles\": %lld,\n  \"steps\": %lld,\n  \"ranks\": %d,\n",
+              (long long)s->particles, (long long)s->steps, s->ranks);
+    VS_APPEND("  \"backend\": \"%s\",\n  \"device\": \"%s\",\n", s->backend, s->device);
+    VS_APPEND("  \"wall_s\": %.6f,\n  \"particle_steps_per_s\": %.6e,\n", s->wall_s,
+              s->particle_steps_per_s);
+    VS_APPEND("  \"neighbor_builds\": %lld,\n  \"dangerous_builds\": %lld,\n",
+              (long long)s->neighbor_builds, (long long)s->dangerous_builds);
+    VS_APPEND("  \"memory_bytes_per_particle\": %.1f,\n", s->memory_bytes_per_particle);
+    VS_APPEND("  \"phases_s\": {");
+    for (int k = 0; k < VS_TIMER_COUNT; ++k)
+        VS_APPEND("%s\n    \"%s\": %.6f", k ? "," : "", vs_timer_keys[k], s->phase_avg_s[k]);
+    VS_APPEND("\n  },\n  \"phases_max_s\": {");
+    for (int k = 0; k < VS_TIMER_COUNT; ++k)
+        VS_APPEND("%s\n    \"%s\": %.6f", k ? "," : "", vs_timer_keys[k], s->phase_max_s[k]);
+    VS_APPEND("\n  }\n}\n");
+#undef VS_APPEND
+    if (n >= sizeof text) {
+        snprintf(err, err_len, "perf.json: summary too long");
+        return -1;
+    }
+    char path[VS_PATH_LEN + 16];
+    snprintf(path, sizeof path, "%s/perf.json", dir);
+    return vs_write_file_atomic(path, text, n, err, err_len);
+}

@@ -1,0 +1,24 @@
+/* perf.json: the machine-readable performance summary of a run (DESIGN.md contract):
+ * particles, steps, ranks, backend, device, wall_s, particle_steps_per_s and per-phase seconds
+ * (averaged over ranks, with the maximum beside it). Written atomically by rank 0. */
+#ifndef VESICA_PERF_JSON_H
+#define VESICA_PERF_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "timer.h"
+
+typedef struct {
+    int64_t particles, steps;
+    int ranks;
+    const char *backend, *device;
+    double wall_s, particle_steps_per_s;
+    double phase_avg_s[VS_TIMER_COUNT], phase_max_s[VS_TIMER_COUNT];
+    int64_t neighbor_builds, dangerous_builds;
+    double memory_bytes_per_particle; /* host memory of the particle state, rank 0 */
+} vs_perf_summary;
+
+int vs_perf_json_write(const char *dir, const vs_perf_summary *s, char *err, size_t err_len);
+
+#endif

@@ -1,0 +1,22 @@
+/* thermo.csv: one row per thermo step, written by rank 0 and flushed per row, so a killed run
+ * leaves every completed row. Header (the contract of DESIGN.md):
+ *   step,time,temperature,pressure,kinetic_energy,potential_energy,px,py,pz
+ * Values are printed with 17 significant digits, so runs can be compared to round-off. */
+#ifndef VESICA_THERMO_CSV_H
+#define VESICA_THERMO_CSV_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "thermo.h"
+
+typedef struct {
+    FILE *file;
+} vs_thermo_csv;
+
+/* Rank 0 only. Returns 0, or -1 with one line in err. */
+int vs_thermo_csv_open(vs_thermo_csv *csv, const char *dir, char *err, size_t err_len);
+int vs_thermo_csv_write(vs_thermo_csv *csv, const vs_thermo *t);
+void vs_thermo_csv_close(vs_thermo_csv *csv);
+
+#endif

@@ -1,0 +1,35 @@
+/* A backend is a table of the step's phases, chosen at run time.
+ *
+ * `cpu` is the double-precision reference that CI runs on many MPI ranks. `backend = "auto"`
+ * picks a GPU backend when one is compiled in and a device is usable, else `cpu`.
+ */
+#ifndef VESICA_BACKEND_H
+#define VESICA_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "params.h"
+
+struct vs_sim;
+
+typedef struct vs_backend {
+    const char *name;
+    void (*integrate_first_half)(struct vs_sim *sim);
+    void (*integrate_second_half)(struct vs_sim *sim);
+    double (*max_displacement2)(struct vs_sim *sim); /* this rank's largest, squared */
+    int64_t (*migrate)(struct vs_sim *sim);
+    void (*build_ghosts)(struct vs_sim *sim);
+    void (*update_ghosts)(struct vs_sim *sim);
+    void (*build_neighbors)(struct vs_sim *sim);
+    void (*compute_forces)(struct vs_sim *sim, int64_t step);
+} vs_backend;
+
+extern const vs_backend vs_backend_cpu;
+
+/* Resolve the configured backend. Returns NULL with one line in err when it cannot run here.
+ * `device` receives a description of what will run ("cpu: <model>", "gpu: <name>"). */
+const vs_backend *vs_backend_select(vs_backend_kind kind, char *device, size_t device_len,
+                                    char *err, size_t err_len);
+
+#endif

@@ -1,0 +1,24 @@
+/* DPD forces on the CPU backend (the reference): pair forces from the Verlet list plus the
+ * per-species body force. */
+#ifndef VESICA_FORCES_CPU_H
+#define VESICA_FORCES_CPU_H
+
+#include <stdint.h>
+
+#include "dpd_pair.h"
+#include "neighbor.h"
+#include "params.h"
+#include "particles.h"
+
+typedef struct {
+    double energy; /* conservative potential energy of this rank's share of the pairs */
+    double virial; /* sum of r_ij . F^C_ij over this rank's share of the pairs */
+} vs_force_sums;
+
+/* Overwrite p->f for owned particles with the forces at `step` (the step number keys the
+ * pair random stream). Owned-ghost pairs count half towards the sums, since the rank that
+ * owns the ghost counts the other half. */
+void vs_forces_cpu(const vs_neighbor *nl, vs_particles *p, const vs_params *prm,
+                   const vs_dpd_consts *c, int64_t step, vs_force_sums *sums);
+
+#endif

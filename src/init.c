@@ -1,0 +1,86 @@
+/* Initial state: see init.h. */
+#include "init.h"
+
+#include <math.h>
+
+#include "tea_rng.h"
+
+/* Keys for the initial state: step words far beyond any run length (2^63 + k). */
+#define VS_INIT_STREAM_POSITION 0x8000000000000001ull
+#define VS_INIT_STREAM_VELOCITY 0x8000000000000002ull
+
+/* A uniform double in [0, 1) with 53 random bits from one 64-bit block. */
+static double unit53(vs_tea_block b)
+{
+    uint64_t bits = ((uint64_t)b.v0 << 21) ^ (uint64_t)(b.v1 >> 11);
+    return (double)(bits & ((1ull << 53) - 1)) * (1.0 / 9007199254740992.0);
+}
+
+int vs_init_species_of_tag(const vs_params *prm, int64_t tag)
+{
+    double cumulative = 0.0;
+    for (int s = 0; s < prm->n_species - 1; ++s) {
+        cumulative += prm->species[s].fraction;
+        if (tag < llround(cumulative * (double)prm->n_particles))
+            return s;
+    }
+    return prm->n_species - 1;
+}
+
+void vs_init_particles(vs_particles *p, const vs_params *prm, const vs_decomp *dc)
+{
+    const vs_tea_key kpos = vs_tea_make_key(prm->seed, VS_INIT_STREAM_POSITION);
+    const vs_tea_key kvel = vs_tea_make_key(prm->seed, VS_INIT_STREAM_VELOCITY);
+    p->n_owned = p->n_ghost = 0;
+    for (int64_t tag = 0; tag < prm->n_particles; ++tag) {
+        const uint32_t lo = (uint32_t)tag, hi = (uint32_t)((uint64_t)tag >> 32);
+        double x[3];
+        int inside = 1;
+        for (uint32_t d = 0; d < 3; ++d) {
+            /* the high tag word and the component share the second block word */
+            x[d] = dc->box[d] * unit53(vs_tea_encrypt(kpos, lo, (hi << 2) | d));
+            inside &= x[d] >= dc->lo[d] && x[d] < dc->hi[d];
+        }
+        if (!inside)
+            continue;
+        vs_particles_reserve(p, p->n_owned + 1);
+        const int64_t i = p->n_owned++;
+        const int s = vs_init_species_of_tag(prm, tag);
+        const double scale = sqrt(prm->kT / prm->species[s].mass);
+        p->tag[i] = tag;
+        p->species[i] = s;
+        for (uint32_t d = 0; d < 3; ++d) {
+            p->x[d][i] = x[d];
+            p->v[d][i] = scale * vs_xi_gaussian(vs_tea_encrypt(kvel, lo, (hi << 2) | d));
+            p->image[d][i] = 0;
+            p->f[d][i] = 0.0;
+        }
+    }
+
+    /* zero total momentum, then exact temperature */
+    double sums[4] = {0.0, 0.0, 0.0, 0.0}; /* momentum, mass */
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const double m = prm->species[p->species[i]].mass;
+        for (int d = 0; d < 3; ++d)
+            sums[d] += m * p->v[d][i];
+        sums[3] += m;
+    }
+    vs_par_sum_double(&dc->cart, sums, 4);
+    double twice_kinetic = 0.0;
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const double m = prm->species[p->species[i]].mass;
+        for (int d = 0; d < 3; ++d) {
+            p->v[d][i] -= sums[d] / sums[3];
+            twice_kinetic += m * p->v[d][i] * p->v[d][i];
+        }
+    }
+    vs_par_sum_double(&dc->cart, &twice_kinetic, 1);
+    const double dof = 3.0 * (double)prm->n_particles - 3.0;
+    const double scale = (dof > 0.0 && twice_kinetic > 0.0) ? sqrt(prm->kT * dof / twice_kinetic)
+                                                            : 0.0;
+    for (int64_t i = 0; i < p->n_owned; ++i)
+        for (int d = 0; d < 3; ++d) {
+            p->v[d][i] *= scale;
+            p->vp[d][i] = p->v[d][i];
+        }
+}

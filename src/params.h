@@ -1,0 +1,64 @@
+/* Run parameters: everything a configuration file (plus --set overrides) decides.
+ *
+ * Filled and fully validated by config.c before any other module sees it, so the engine can
+ * trust every field (dt > 0, symmetric a_ij, fractions summing to 1, ...). Reduced DPD units
+ * throughout: lengths in r_c-like units, masses in particle masses, energies in k_B T units.
+ */
+#ifndef VESICA_PARAMS_H
+#define VESICA_PARAMS_H
+
+#include <stdint.h>
+
+#define VS_MAX_SPECIES 16
+#define VS_NAME_LEN 32
+#define VS_PATH_LEN 1024
+
+typedef enum { VS_RANDOM_UNIFORM = 0, VS_RANDOM_GAUSSIAN = 1 } vs_random_kind;
+typedef enum { VS_BACKEND_AUTO = 0, VS_BACKEND_CPU = 1, VS_BACKEND_GPU = 2 } vs_backend_kind;
+typedef enum { VS_PRECISION_MIXED = 0, VS_PRECISION_DOUBLE = 1 } vs_precision_kind;
+
+typedef struct {
+    char name[VS_NAME_LEN];
+    double mass;          /* particle mass, > 0 */
+    double fraction;      /* number fraction of all particles, fractions sum to 1 */
+    double body_force[3]; /* constant force on every particle of the species (force units) */
+} vs_species;
+
+typedef struct {
+    /* system */
+    double box[3];         /* periodic box edges, each >= 2 r_c */
+    int64_t n_particles;   /* total particle count (given, or density * volume rounded) */
+    double density;        /* number density actually used: n_particles / volume */
+    int n_species;
+    vs_species species[VS_MAX_SPECIES];
+    uint64_t seed;         /* 64-bit seed: initial state and the pair random stream */
+
+    /* DPD pair interaction */
+    double a[VS_MAX_SPECIES][VS_MAX_SPECIES]; /* conservative amplitudes a_ij, symmetric */
+    double gamma;          /* dissipative strength, >= 0 */
+    double kT;             /* thermostat temperature k_B T, >= 0 */
+    double rc;             /* cutoff radius, > 0 */
+    double s;              /* weight exponent: w_D = w^(2s), w_R = w^s; 1 = Groot-Warren */
+    vs_random_kind random; /* distribution of xi_ij */
+
+    /* integration */
+    double dt;             /* time step, > 0 */
+    double lambda;         /* Groot-Warren velocity-prediction factor, in [0, 1] */
+    int64_t steps;         /* steps to run, >= 0 */
+
+    /* neighbor list */
+    double skin;           /* Verlet skin, > 0 */
+
+    /* parallel layout */
+    int decomposition[3];  /* ranks per dimension; all zero = choose automatically */
+
+    /* execution */
+    vs_backend_kind backend;
+    vs_precision_kind precision; /* GPU arithmetic mode; the CPU backend is always double */
+
+    /* output */
+    char output_dir[VS_PATH_LEN];
+    int64_t thermo_interval; /* steps between thermo rows, > 0 */
+} vs_params;
+
+#endif

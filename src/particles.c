@@ -1,0 +1,62 @@
+/* Particle arrays: see particles.h. Growth is geometric so migration and ghost exchange
+ * allocate rarely, never once per step in steady state. */
+#include "particles.h"
+
+#include <stdlib.h>
+
+#include "log.h"
+
+#define VS_FIELD_LIST(X)                                                                       \
+    X(x[0], double) X(x[1], double) X(x[2], double)                                            \
+    X(vp[0], double) X(vp[1], double) X(vp[2], double)                                         \
+    X(tag, int64_t) X(species, int32_t)                                                        \
+    X(v[0], double) X(v[1], double) X(v[2], double)                                            \
+    X(f[0], double) X(f[1], double) X(f[2], double)                                            \
+    X(image[0], int32_t) X(image[1], int32_t) X(image[2], int32_t)                             \
+    X(x_build[0], double) X(x_build[1], double) X(x_build[2], double)
+
+void vs_particles_init(vs_particles *p, int64_t capacity)
+{
+    p->n_owned = p->n_ghost = 0;
+    p->capacity = capacity > 16 ? capacity : 16;
+#define VS_ALLOC(field, type) p->field = VS_MALLOC(sizeof(type) * (size_t)p->capacity);
+    VS_FIELD_LIST(VS_ALLOC)
+#undef VS_ALLOC
+}
+
+void vs_particles_free(vs_particles *p)
+{
+#define VS_FREE(field, type) free(p->field); p->field = NULL;
+    VS_FIELD_LIST(VS_FREE)
+#undef VS_FREE
+    p->capacity = p->n_owned = p->n_ghost = 0;
+}
+
+void vs_particles_reserve(vs_particles *p, int64_t needed)
+{
+    if (needed <= p->capacity)
+        return;
+    int64_t cap = p->capacity;
+    while (cap < needed)
+        cap += cap / 2 + 16;
+#define VS_GROW(field, type) p->field = VS_REALLOC(p->field, sizeof(type) * (size_t)cap);
+    VS_FIELD_LIST(VS_GROW)
+#undef VS_GROW
+    p->capacity = cap;
+}
+
+void vs_particles_copy_owned(vs_particles *p, int64_t to, int64_t from)
+{
+#define VS_COPY(field, type) p->field[to] = p->field[from];
+    VS_FIELD_LIST(VS_COPY)
+#undef VS_COPY
+}
+
+unsigned long vs_particles_bytes_per_slot(void)
+{
+    unsigned long bytes = 0;
+#define VS_SIZE(field, type) bytes += sizeof(type);
+    VS_FIELD_LIST(VS_SIZE)
+#undef VS_SIZE
+    return bytes;
+}

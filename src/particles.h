@@ -1,0 +1,40 @@
+/* Particle state as structures of arrays, owned particles first, ghosts after.
+ *
+ * Indices [0, n_owned) are the particles this rank integrates; [n_owned, n_owned + n_ghost) are
+ * ghosts: copies of particles within the ghost width of this brick, owned by a neighbour rank
+ * or (for a dimension with one rank) periodic images of this rank's own particles, shifted by
+ * the box. Ghosts carry only what the pair force reads (position, predicted velocity, tag,
+ * species); the per-owned arrays (v, f, image, x_build) are allocated to the same capacity so
+ * one index space serves both.
+ *
+ * Velocities (Groot & Warren 1997 velocity Verlet):
+ *   v  : v(t) between steps; v(t) + dt/2 f(t)/m after the first half-step
+ *   vp : the predicted velocity v(t) + lambda dt f(t)/m that the dissipative force sees
+ */
+#ifndef VESICA_PARTICLES_H
+#define VESICA_PARTICLES_H
+
+#include <stdint.h>
+
+typedef struct {
+    int64_t n_owned, n_ghost, capacity;
+    double *x[3];       /* position (length units) */
+    double *vp[3];      /* predicted velocity for the pair force (owned and ghosts) */
+    int64_t *tag;       /* global id, never changes, 0 .. N-1 */
+    int32_t *species;   /* index into vs_params.species */
+    double *v[3];       /* velocity (owned) */
+    double *f[3];       /* total force (owned) */
+    int32_t *image[3];  /* periodic image counts: unwrapped x = x + image * box (owned) */
+    double *x_build[3]; /* position at the last neighbour-list build (owned) */
+} vs_particles;
+
+void vs_particles_init(vs_particles *p, int64_t capacity);
+void vs_particles_free(vs_particles *p);
+/* Grow (never shrink) so that at least `needed` particles fit; contents are kept. */
+void vs_particles_reserve(vs_particles *p, int64_t needed);
+/* Bytes of particle state per allocated slot (owned or ghost). */
+unsigned long vs_particles_bytes_per_slot(void);
+/* Copy every owned field of particle `from` to slot `to` (for hole filling). */
+void vs_particles_copy_owned(vs_particles *p, int64_t to, int64_t from);
+
+#endif

@@ -1,0 +1,106 @@
+/* The time step: see simulation.h. */
+#include "simulation.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "backend.h"
+#include "config.h"
+#include "init.h"
+
+int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
+                  size_t err_len)
+{
+    memset(sim, 0, sizeof(*sim));
+    sim->prm = *prm;
+    sim->ghost_width = prm->rc + prm->skin;
+    vs_par par;
+    vs_par_from_comm(&par, comm);
+    int dims[3];
+    if (vs_decomp_choose(prm->box, par.size, prm->decomposition, sim->ghost_width, dims, err,
+                         err_len) != 0)
+        return VS_EXIT_BAD_INPUT;
+    char device[256];
+    sim->backend = vs_backend_select(prm->backend, device, sizeof device, err, err_len);
+    if (!sim->backend)
+        return VS_EXIT_BAD_INPUT;
+    vs_decomp_create(&sim->dc, &par, prm->box, dims);
+    sim->dpd = vs_dpd_make_consts(prm->rc, prm->gamma, prm->kT, prm->s, prm->dt);
+    /* room for this rank's share plus a halo of the same order, grown on demand */
+    const double frac = 1.0 / (double)par.size;
+    vs_particles_init(&sim->parts, (int64_t)(1.5 * frac * (double)prm->n_particles) + 64);
+    vs_halo_init(&sim->halo);
+    vs_neighbor_init(&sim->nl);
+    vs_timers_reset(&sim->timers);
+    return 0;
+}
+
+/* Migration, ghosts and neighbour list, timed as comm and neighbor. */
+static void rebuild(vs_sim *sim)
+{
+    const vs_backend *b = sim->backend;
+    vs_timer_start(&sim->timers, VS_TIMER_comm);
+    b->migrate(sim);
+    b->build_ghosts(sim);
+    vs_timer_stop(&sim->timers, VS_TIMER_comm);
+    vs_timer_start(&sim->timers, VS_TIMER_neighbor);
+    b->build_neighbors(sim);
+    vs_timer_stop(&sim->timers, VS_TIMER_neighbor);
+    sim->n_builds++;
+}
+
+void vs_sim_start(vs_sim *sim)
+{
+    vs_init_particles(&sim->parts, &sim->prm, &sim->dc);
+    sim->step = 0;
+    rebuild(sim);
+    vs_timer_start(&sim->timers, VS_TIMER_pair);
+    sim->backend->compute_forces(sim, 0);
+    vs_timer_stop(&sim->timers, VS_TIMER_pair);
+}
+
+void vs_sim_step(vs_sim *sim)
+{
+    const vs_backend *b = sim->backend;
+    const int64_t step = sim->step + 1;
+
+    vs_timer_start(&sim->timers, VS_TIMER_integrate);
+    b->integrate_first_half(sim);
+    const double local_max2 = b->max_displacement2(sim);
+    vs_timer_stop(&sim->timers, VS_TIMER_integrate);
+
+    vs_timer_start(&sim->timers, VS_TIMER_comm);
+    const double max2 = vs_par_max_double(&sim->dc.cart, local_max2);
+    vs_timer_stop(&sim->timers, VS_TIMER_comm);
+
+    const double half_skin = 0.5 * sim->prm.skin;
+    sim->step = step; /* migration reports this step if a particle went astray */
+    if (!(max2 <= half_skin * half_skin)) {
+        /* dangerous: a particle crossed the whole skin, so the previous list could have
+         * missed pairs had it been kept one more step; the time step is too large for the
+         * skin */
+        if (!(max2 <= sim->prm.skin * sim->prm.skin))
+            sim->n_dangerous++;
+        rebuild(sim);
+    } else {
+        vs_timer_start(&sim->timers, VS_TIMER_comm);
+        b->update_ghosts(sim);
+        vs_timer_stop(&sim->timers, VS_TIMER_comm);
+    }
+
+    vs_timer_start(&sim->timers, VS_TIMER_pair);
+    b->compute_forces(sim, step);
+    vs_timer_stop(&sim->timers, VS_TIMER_pair);
+
+    vs_timer_start(&sim->timers, VS_TIMER_integrate);
+    b->integrate_second_half(sim);
+    vs_timer_stop(&sim->timers, VS_TIMER_integrate);
+}
+
+void vs_sim_destroy(vs_sim *sim)
+{
+    vs_neighbor_free(&sim->nl);
+    vs_halo_free(&sim->halo);
+    vs_particles_free(&sim->parts);
+    vs_decomp_destroy(&sim->dc);
+}

@@ -1,0 +1,52 @@
+/* The simulation: state of one rank and the time step, the same on every backend.
+ *
+ * One step: integrate half -> (rebuild? migrate + ghosts + neighbour list : ghost update)
+ * -> forces -> integrate second half. The backend (backend.h) supplies each phase; this file
+ * owns the order, the rebuild decision (any rank's particle moved more than half the skin:
+ * all ranks rebuild together) and the timers.
+ */
+#ifndef VESICA_SIMULATION_H
+#define VESICA_SIMULATION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decomp.h"
+#include "dpd_pair.h"
+#include "forces_cpu.h"
+#include "halo.h"
+#include "neighbor.h"
+#include "parallel.h"
+#include "params.h"
+#include "particles.h"
+#include "timer.h"
+
+struct vs_backend;
+
+typedef struct vs_sim {
+    vs_params prm;
+    vs_decomp dc;            /* the rank grid and this rank's brick (communicator inside) */
+    vs_particles parts;
+    vs_halo halo;
+    vs_neighbor nl;
+    vs_dpd_consts dpd;
+    vs_force_sums sums;      /* energy and virial of the last force evaluation */
+    vs_timers timers;
+    const struct vs_backend *backend;
+    double ghost_width;      /* r_c + skin */
+    int64_t step;            /* steps completed since the start of the run */
+    int64_t n_builds;        /* neighbour-list builds, the initial one included */
+    int64_t n_dangerous;     /* builds where some particle had moved more than the full skin */
+} vs_sim;
+
+/* Decompose the box over `comm`, pick the backend. Collective. Returns 0, or
+ * VS_EXIT_BAD_INPUT with one line in err (same verdict on every rank). */
+int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
+                  size_t err_len);
+/* Initial particles, ghosts, neighbour list and the forces at step 0. */
+void vs_sim_start(vs_sim *sim);
+/* Advance one step. */
+void vs_sim_step(vs_sim *sim);
+void vs_sim_destroy(vs_sim *sim);
+
+#endif

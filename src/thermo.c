@@ -1,0 +1,150 @@
+/* Thermo reductions and the integrity check: see thermo.h. */
+#include "thermo.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "log.h"
+
+void vs_thermo_compute(const vs_par *par, const vs_particles *p, const vs_params *prm,
+                       const vs_force_sums *sums, int64_t step, vs_thermo *out)
+{
+    double acc[6] = {0.0, 0.0, 0.0, 0.0, sums->energy, sums->virial};
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const double m = prm->species[p->species[i]].mass;
+        const double vx = p->v[0][i], vy = p->v[1][i], vz = p->v[2][i];
+        acc[0] += m * vx;
+        acc[1] += m * vy;
+        acc[2] += m * vz;
+        acc[3] += 0.5 * m * (vx * vx + vy * vy + vz * vz);
+    }
+    vs_par_sum_double(par, acc, 6);
+    const double n = (double)prm->n_particles;
+    const double volume = prm->box[0] * prm->box[1] * prm->box[2];
+    const double dof = 3.0 * n - 3.0;
+    out->step = step;
+    out->time = (double)step * prm->dt;
+    out->momentum[0] = acc[0];
+    out->momentum[1] = acc[1];
+    out->momentum[2] = acc[2];
+    out->kinetic = acc[3];
+    out->potential = acc[4];
+    out->temperature = dof > 0.0 ? 2.0 * acc[3] / dof : 0.0;
+    out->pressure = (n * out->temperature + acc[5] / 3.0) / volume;
+}
+
+/* sum_{t<n} t and sum_{t<n} t^2, modulo 2^64 (division done before the wrapping products). */
+static void expected_tag_sums(uint64_t n, uint64_t out[2])
+{
+    uint64_t a = n, b = n - 1, c = 2 * n - 1;
+    if (n == 0) {
+        out[0] = out[1] = 0;
+        return;
+    }
+    out[0] = (a % 2 == 0) ? (a / 2) * b : a * (b / 2);
+    /* n (n-1) (2n-1) / 6: take the factor 2 from a or b and the factor 3 from a, b or c */
+    if (a % 2 == 0)
+        a /= 2;
+    else
+        b /= 2;
+    if (a % 3 == 0)
+        a /= 3;
+    else if (b % 3 == 0)
+        b /= 3;
+    else
+        c /= 3;
+    out[1] = a * b * c;
+}
+
+static int compare_int64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Slow path after a failed checksum: gather every tag on rank 0 and name the culprit. */
+static void report_lost_or_duplicated(const vs_par *par, const vs_particles *p,
+                                      int64_t n_total, int64_t step)
+{
+    int64_t n_found = p->n_owned;
+    vs_par_sum_int64(par, &n_found, 1);
+    int *counts = NULL, *displs = NULL;
+    int64_t *tags = NULL;
+    if (par->rank == 0) {
+        counts = VS_MALLOC(sizeof(int) * (size_t)par->size);
+        displs = VS_MALLOC(sizeof(int) * (size_t)par->size);
+        tags = VS_MALLOC(sizeof(int64_t) * (size_t)(n_found + 1));
+    }
+    vs_par_gather_int64(par, p->tag, (int)p->n_owned, tags, counts, displs, 0);
+    if (par->rank == 0) {
+        int64_t *sorted = VS_MALLOC(sizeof(int64_t) * (size_t)(n_found + 1));
+        for (int64_t k = 0; k < n_found; ++k)
+            sorted[k] = tags[k];
+        qsort(sorted, (size_t)n_found, sizeof(int64_t), compare_int64);
+        int64_t expect = 0, missing = -1, duplicate = -1;
+        for (int64_t k = 0; k < n_found; ++k) {
+            if (k > 0 && sorted[k] == sorted[k - 1]) {
+                if (duplicate < 0)
+                    duplicate = sorted[k];
+                continue;
+            }
+            if (sorted[k] != expect && missing < 0)
+                missing = expect;
+            expect = sorted[k] + 1;
+        }
+        if (missing < 0 && expect < n_total)
+            missing = expect;
+        if (duplicate >= 0) {
+            int ranks[2] = {-1, -1}, found = 0;
+            for (int r = 0; r < par->size && found < 2; ++r)
+                for (int k = 0; k < counts[r]; ++k)
+                    if (tags[displs[r] + k] == duplicate) {
+                        ranks[found++] = r;
+                        if (found == 2)
+                            break;
+                    }
+            vs_log_error("step %lld: particle %lld is duplicated (held by ranks %d and %d); "
+                         "%lld particles found, %lld expected",
+                         (long long)step, (long long)duplicate, ranks[0], ranks[1],
+                         (long long)n_found, (long long)n_total);
+        }
+        if (missing >= 0)
+            vs_log_error("step %lld: lost particles: %lld found, %lld expected; first "
+                         "missing tag %lld",
+                         (long long)step, (long long)n_found, (long long)n_total,
+                         (long long)missing);
+        free(sorted);
+        free(tags);
+        free(counts);
+        free(displs);
+    }
+}
+
+int vs_check_integrity(const vs_par *par, const vs_particles *p, int64_t n_total,
+                       int64_t step)
+{
+    uint64_t sums[3] = {(uint64_t)p->n_owned, 0, 0};
+    int64_t bad = -1;
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const uint64_t t = (uint64_t)p->tag[i];
+        sums[1] += t;
+        sums[2] += t * t;
+        if (bad < 0)
+            for (int d = 0; d < 3; ++d)
+                if (!isfinite(p->x[d][i]) || !isfinite(p->v[d][i]))
+                    bad = i;
+    }
+    if (bad >= 0)
+        vs_log_error("step %lld: particle %lld has a non-finite position or velocity "
+                     "(x = %g %g %g, v = %g %g %g); the time step is probably too large",
+                     (long long)step, (long long)p->tag[bad], p->x[0][bad], p->x[1][bad],
+                     p->x[2][bad], p->v[0][bad], p->v[1][bad], p->v[2][bad]);
+    vs_par_sum_uint64(par, sums, 3);
+    uint64_t expect[2];
+    expected_tag_sums((uint64_t)n_total, expect);
+    const int lost = sums[0] != (uint64_t)n_total || sums[1] != expect[0] ||
+                     sums[2] != expect[1];
+    if (lost)
+        report_lost_or_duplicated(par, p, n_total, step);
+    return vs_par_any(par, bad >= 0) || lost;
+}

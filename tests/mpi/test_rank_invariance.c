@@ -1,0 +1,172 @@
+/* The same physics on any rank count.
+ *
+ * Run under mpiexec -n P. The Groot-Warren fluid is set up on all P ranks (a P-brick
+ * decomposition, ghosts from neighbour ranks) and, on rank 0, again on MPI_COMM_SELF (one
+ * brick, ghosts are periodic images). The initial state is a function of (seed, tag) only, so
+ * both runs start from identical particles and must agree:
+ *   - every particle's force at step 0 to 1e-12 relative (only the summation order differs),
+ *   - potential energy and pressure at step 0 to 1e-12 relative,
+ *   - thermo over the first 50 steps to 1e-8 relative,
+ * and the decomposed run conserves momentum to round-off. Exit 0 on success, 1 on failure.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "simulation.h"
+#include "test_support.h"
+#include "thermo.h"
+
+#define N_STEPS 50
+
+typedef struct {
+    int64_t *tag;
+    double *f[3];
+    int64_t n;
+} gathered_forces;
+
+/* Forces of every owned particle, gathered on rank 0 and indexed by tag. */
+static void gather_forces_by_tag(const vs_sim *sim, int64_t n_total, gathered_forces *out)
+{
+    const vs_par *par = &sim->dc.cart;
+    const int n = (int)sim->parts.n_owned;
+    int *counts = VS_MALLOC(sizeof(int) * (size_t)par->size);
+    int *displs = VS_MALLOC(sizeof(int) * (size_t)par->size);
+    int64_t *tags = VS_MALLOC(sizeof(int64_t) * (size_t)(n_total + 1));
+    double *buf = VS_MALLOC(sizeof(double) * (size_t)(n_total + 1));
+    vs_par_gather_int64(par, sim->parts.tag, n, tags, counts, displs, 0);
+    out->n = n_total;
+    out->tag = NULL;
+    for (int d = 0; d < 3; ++d) {
+        vs_par_gather_double(par, sim->parts.f[d], n, buf, counts, displs, 0);
+        if (par->rank == 0) {
+            out->f[d] = VS_MALLOC(sizeof(double) * (size_t)n_total);
+            for (int64_t k = 0; k < n_total; ++k)
+                out->f[d][tags[k]] = buf[k];
+        }
+    }
+    free(counts);
+    free(displs);
+    free(tags);
+    free(buf);
+}
+
+static int rel_differs(double a, double b, double tol, double floor_scale)
+{
+    const double scale = fmax(fabs(b), floor_scale);
+    return !(fabs(a - b) <= tol * scale);
+}
+
+static void run(vs_sim *sim, vs_thermo thermo[N_STEPS + 1], double *max_momentum)
+{
+    vs_sim_start(sim);
+    vs_thermo_compute(&sim->dc.cart, &sim->parts, &sim->prm, &sim->sums, 0, &thermo[0]);
+    *max_momentum = 0.0;
+    for (int k = 1; k <= N_STEPS; ++k) {
+        vs_sim_step(sim);
+        vs_thermo_compute(&sim->dc.cart, &sim->parts, &sim->prm, &sim->sums, k, &thermo[k]);
+        for (int d = 0; d < 3; ++d)
+            *max_momentum = fmax(*max_momentum, fabs(thermo[k].momentum[d]));
+    }
+}
+
+int main(int argc, char **argv)
+{
+    vs_par_init(&argc, &argv);
+    vs_par world;
+    vs_par_from_comm(&world, MPI_COMM_WORLD);
+    vs_params prm;
+    vs_test_groot_warren(&prm, 8.0);
+    char err[512];
+
+    vs_sim multi;
+    if (vs_sim_create(&multi, &prm, MPI_COMM_WORLD, err, sizeof err) != 0) {
+        fprintf(stderr, "setup failed: %s\n", err);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    /* forces at step 0, gathered before the run moves on */
+    vs_sim_start(&multi);
+    gathered_forces fm;
+    gather_forces_by_tag(&multi, prm.n_particles, &fm);
+    vs_sim_destroy(&multi);
+    vs_thermo tm[N_STEPS + 1];
+    double pmax_multi;
+    vs_sim_create(&multi, &prm, MPI_COMM_WORLD, err, sizeof err);
+    run(&multi, tm, &pmax_multi);
+    if (world.rank == 0)
+        printf("ranks %d: bricks %d x %d x %d, %lld owned on rank 0, %lld ghosts\n", world.size,
+               multi.dc.dims[0], multi.dc.dims[1], multi.dc.dims[2],
+               (long long)multi.parts.n_owned, (long long)multi.parts.n_ghost);
+    vs_sim_destroy(&multi);
+
+    int failures = 0;
+    if (world.rank == 0) {
+        vs_sim single;
+        vs_sim_create(&single, &prm, MPI_COMM_SELF, err, sizeof err);
+        vs_sim_start(&single);
+        gathered_forces fs;
+        gather_forces_by_tag(&single, prm.n_particles, &fs);
+        vs_sim_destroy(&single);
+        vs_thermo ts[N_STEPS + 1];
+        double pmax_single;
+        vs_sim_create(&single, &prm, MPI_COMM_SELF, err, sizeof err);
+        run(&single, ts, &pmax_single);
+        vs_sim_destroy(&single);
+
+        double rms = 0.0;
+        for (int64_t t = 0; t < prm.n_particles; ++t)
+            for (int d = 0; d < 3; ++d)
+                rms += fs.f[d][t] * fs.f[d][t];
+        rms = sqrt(rms / (double)prm.n_particles);
+        double worst = 0.0;
+        for (int64_t t = 0; t < prm.n_particles; ++t) {
+            const double ref = sqrt(fs.f[0][t] * fs.f[0][t] + fs.f[1][t] * fs.f[1][t] +
+                                    fs.f[2][t] * fs.f[2][t]);
+            const double dx = fm.f[0][t] - fs.f[0][t], dy = fm.f[1][t] - fs.f[1][t],
+                         dz = fm.f[2][t] - fs.f[2][t];
+            const double rel = sqrt(dx * dx + dy * dy + dz * dz) / fmax(ref, 1e-3 * rms);
+            worst = fmax(worst, rel);
+            if (rel > 1e-12 && failures++ < 5)
+                printf("FAIL force of particle %lld: relative difference %.3e\n", (long long)t,
+                       rel);
+        }
+        printf("step 0 forces: worst relative difference %.3e (tolerance 1e-12)\n", worst);
+        if (rel_differs(tm[0].potential, ts[0].potential, 1e-12, 0.0) ||
+            rel_differs(tm[0].pressure, ts[0].pressure, 1e-12, 0.0)) {
+            printf("FAIL step 0: potential %.17g vs %.17g, pressure %.17g vs %.17g\n",
+                   tm[0].potential, ts[0].potential, tm[0].pressure, ts[0].pressure);
+            failures++;
+        }
+        double worst_thermo = 0.0;
+        for (int k = 0; k <= N_STEPS; ++k) {
+            const double pairs[4][2] = {{tm[k].temperature, ts[k].temperature},
+                                        {tm[k].pressure, ts[k].pressure},
+                                        {tm[k].kinetic, ts[k].kinetic},
+                                        {tm[k].potential, ts[k].potential}};
+            for (int q = 0; q < 4; ++q) {
+                const double rel = fabs(pairs[q][0] - pairs[q][1]) / fabs(pairs[q][1]);
+                worst_thermo = fmax(worst_thermo, rel);
+                if (rel > 1e-8 && failures++ < 10)
+                    printf("FAIL step %d quantity %d: %.17g vs %.17g\n", k, q, pairs[q][0],
+                           pairs[q][1]);
+            }
+        }
+        printf("thermo over %d steps: worst relative difference %.3e (tolerance 1e-8)\n",
+               N_STEPS, worst_thermo);
+        printf("largest |total momentum|: %.3e on %d ranks, %.3e on one\n", pmax_multi,
+               world.size, pmax_single);
+        if (!(pmax_multi < 1e-10)) {
+            printf("FAIL momentum not conserved on %d ranks\n", world.size);
+            failures++;
+        }
+        for (int d = 0; d < 3; ++d) {
+            free(fs.f[d]);
+            free(fm.f[d]);
+        }
+    }
+    vs_par_bcast_bytes(&world, &failures, sizeof failures, 0);
+    vs_par_finalize();
+    return failures ? 1 : 0;
+}
