@@ -9,7 +9,7 @@
 
 typedef struct {
     char name[256];
-    char uuid[40];        /* GPU-xxxxxxxx-xxxx-... as nvidia-smi prints it */
+    char uuid[48];        /* GPU-xxxxxxxx-xxxx-... as nvidia-smi prints it */
     int major, minor;     /* compute capability */
     size_t total_memory;  /* bytes */
     int multiprocessors;

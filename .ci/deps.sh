@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what Vesica needs to build and test on Debian/Ubuntu: compilers, CMake, Open MPI,
+# parallel HDF5, libconfig, cmocka, dieharder (RNG tests) and Python with numpy/h5py (checks).
+# Runs as root or through sudo. The CUDA toolkit is optional and not installed here: when nvcc
+# is on PATH (or in /usr/local/cuda/bin) the GPU backend is compiled too.
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "deps.sh: run as root or install sudo" >&2; exit 1; }
+  SUDO=sudo
+fi
+pkgs="build-essential cmake pkg-config git openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
+ hdf5-tools libconfig-dev libcmocka-dev dieharder python3 python3-numpy python3-h5py"
+missing=""
+for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
+if [ -n "$missing" ]; then
+  $SUDO apt-get update -q
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+fi
