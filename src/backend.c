@@ -17,7 +17,12 @@
 static void cpu_first_half(vs_sim *s) { vs_integrate_first_half(&s->parts, &s->prm); }
 static void cpu_second_half(vs_sim *s) { vs_integrate_second_half(&s->parts, &s->prm); }
 static double cpu_max_disp2(vs_sim *s) { return vs_neighbor_max_displacement2(&s->parts); }
-static int64_t cpu_migrate(vs_sim *s) { return vs_halo_migrate(&s->halo, &s->dc, &s->parts, s->step); }
+static int64_t cpu_migrate(vs_sim *s)
+{
+    const int64_t moved = vs_halo_migrate(&s->halo, &s->dc, &s->parts, s->step);
+    vs_neighbor_sort_owned(&s->nl, &s->parts, s->dc.lo, s->dc.hi, s->prm.rc + s->prm.skin);
+    return moved;
+}
 static void cpu_build_ghosts(vs_sim *s)
 {
     vs_halo_build_ghosts(&s->halo, &s->dc, &s->parts, s->ghost_width);

@@ -20,6 +20,8 @@ void vs_neighbor_free(vs_neighbor *nl)
     free(nl->particle_cell);
     free(nl->start);
     free(nl->partners);
+    free(nl->order);
+    free(nl->scratch);
     memset(nl, 0, sizeof(*nl));
 }
 
@@ -128,6 +130,23 @@ void vs_neighbor_build(vs_neighbor *nl, const vs_particles *p, const double lo[3
     }
     nl->start[n] = count;
     nl->n_pairs = count;
+}
+
+void vs_neighbor_sort_owned(vs_neighbor *nl, vs_particles *p, const double lo[3],
+                            const double hi[3], double cell_size)
+{
+    const int64_t n = p->n_owned;
+    if (n > nl->cap_sort) {
+        nl->cap_sort = n + n / 4 + 64;
+        nl->order = VS_REALLOC(nl->order, sizeof(int64_t) * (size_t)nl->cap_sort);
+        nl->scratch = VS_REALLOC(nl->scratch, sizeof(double) * (size_t)nl->cap_sort);
+    }
+    /* the cell list over the brick alone (no ghost margin); its counting sort is the order */
+    const vs_particles owned_only = {.n_owned = n, .n_ghost = 0,
+                                     .x = {p->x[0], p->x[1], p->x[2]}};
+    build_cells(nl, &owned_only, lo, hi, 0.0, cell_size);
+    memcpy(nl->order, nl->cell_particles, sizeof(int64_t) * (size_t)n);
+    vs_particles_permute_owned(p, nl->order, nl->scratch);
 }
 
 double vs_neighbor_max_displacement2(const vs_particles *p)

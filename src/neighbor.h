@@ -27,6 +27,10 @@ typedef struct {
     int64_t *partners;
     int64_t cap_start, cap_partners;
     int64_t n_pairs;
+    /* scratch for the spatial sort */
+    int64_t *order;
+    void *scratch;
+    int64_t cap_sort;
 } vs_neighbor;
 
 void vs_neighbor_init(vs_neighbor *nl);
@@ -36,6 +40,12 @@ void vs_neighbor_free(vs_neighbor *nl);
  * keeping pairs closer than `list_cutoff` (r_c + skin). */
 void vs_neighbor_build(vs_neighbor *nl, const vs_particles *p, const double lo[3],
                        const double hi[3], double ghost_width, double list_cutoff);
+
+/* Sort the owned particles by cell of the brick (cells of at least `cell_size`), so
+ * particles that interact sit close in memory: fewer cache misses in the list build and the
+ * force loop. Call after migration, before the ghosts are built. */
+void vs_neighbor_sort_owned(vs_neighbor *nl, vs_particles *p, const double lo[3],
+                            const double hi[3], double cell_size);
 
 /* Squared largest displacement of an owned particle since the last build (x_build). */
 double vs_neighbor_max_displacement2(const vs_particles *p);

@@ -3,6 +3,7 @@
 #include "particles.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "log.h"
 
@@ -59,4 +60,19 @@ unsigned long vs_particles_bytes_per_slot(void)
     VS_FIELD_LIST(VS_SIZE)
 #undef VS_SIZE
     return bytes;
+}
+
+void vs_particles_permute_owned(vs_particles *p, const int64_t *order, void *scratch)
+{
+    const int64_t n = p->n_owned;
+#define VS_PERMUTE(field, type)                                                                \
+    {                                                                                          \
+        type *tmp = scratch;                                                                   \
+        for (int64_t k = 0; k < n; ++k)                                                        \
+            tmp[k] = p->field[order[k]];                                                       \
+        memcpy(p->field, tmp, sizeof(type) * (size_t)n);                                       \
+    }
+    VS_FIELD_LIST(VS_PERMUTE)
+#undef VS_PERMUTE
+    p->n_ghost = 0;
 }

@@ -32,6 +32,9 @@ void vs_particles_init(vs_particles *p, int64_t capacity);
 void vs_particles_free(vs_particles *p);
 /* Grow (never shrink) so that at least `needed` particles fit; contents are kept. */
 void vs_particles_reserve(vs_particles *p, int64_t needed);
+/* Reorder the owned particles: new slot k takes old slot order[k]. `scratch` must hold
+ * n_owned * 8 bytes. Ghosts are not kept (call before the ghosts are built). */
+void vs_particles_permute_owned(vs_particles *p, const int64_t *order, void *scratch);
 /* Bytes of particle state per allocated slot (owned or ghost). */
 unsigned long vs_particles_bytes_per_slot(void);
 /* Copy every owned field of particle `from` to slot `to` (for hole filling). */
