@@ -39,6 +39,16 @@ static void cpu_forces(vs_sim *s, int64_t step)
     vs_forces_cpu(&s->nl, &s->parts, &s->prm, &s->dpd, step, &s->sums);
 }
 
+static void cpu_local_thermo(vs_sim *s, vs_thermo_local *out)
+{
+    vs_thermo_local_cpu(&s->parts, &s->prm, &s->sums, out);
+}
+static void cpu_local_integrity(vs_sim *s, vs_integrity_local *out)
+{
+    vs_integrity_local_cpu(&s->parts, out);
+}
+static void cpu_sync_host(vs_sim *s) { (void)s; }
+
 const vs_backend vs_backend_cpu = {
     .name = "cpu",
     .integrate_first_half = cpu_first_half,
@@ -49,6 +59,9 @@ const vs_backend vs_backend_cpu = {
     .update_ghosts = cpu_update_ghosts,
     .build_neighbors = cpu_build_neighbors,
     .compute_forces = cpu_forces,
+    .local_thermo = cpu_local_thermo,
+    .local_integrity = cpu_local_integrity,
+    .sync_host = cpu_sync_host,
 };
 
 static void cpu_model(char *buf, size_t len)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "params.h"
+#include "thermo.h"
 
 struct vs_sim;
 
@@ -22,7 +23,12 @@ typedef struct vs_backend {
     void (*build_ghosts)(struct vs_sim *sim);
     void (*update_ghosts)(struct vs_sim *sim);
     void (*build_neighbors)(struct vs_sim *sim);
+    /* Forces at `step`; energy and virial are needed only when sim->energy_due is set. */
     void (*compute_forces)(struct vs_sim *sim, int64_t step);
+    void (*local_thermo)(struct vs_sim *sim, vs_thermo_local *out);
+    void (*local_integrity)(struct vs_sim *sim, vs_integrity_local *out);
+    /* Bring the owned particle state into sim->parts (a no-op where it lives there). */
+    void (*sync_host)(struct vs_sim *sim);
 } vs_backend;
 
 extern const vs_backend vs_backend_cpu;

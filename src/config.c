@@ -1349,13 +1349,13 @@ static int extract_matrix(const ctx *c, const config_setting_t *root, vs_params 
             }
             const config_setting_t *site = pick_site(two, 2);
             const config_setting_t *other = site == e[i][j] ? e[j][i] : e[i][j];
-            char key[PATH_LEN], okey[PATH_LEN], want[48], got[48];
+            char key[PATH_LEN], okey[PATH_LEN], want[48] = "", got[48] = "";
             snprintf(key, sizeof key, "dpd.a.%s.%s", config_setting_name(config_setting_parent(site)),
                      config_setting_name(site));
             snprintf(okey, sizeof okey, "dpd.a.%s.%s",
                      config_setting_name(config_setting_parent(other)), config_setting_name(other));
-            fmt_double(want, sizeof want, as_double(other));
-            fmt_double(got, sizeof got, as_double(site));
+            put_value(want, sizeof want, other);
+            put_value(got, sizeof got, site);
             return fail(c, site, key, "expected %s, the value of %s, since a_ij is symmetric "
                         "(got %s)", want, okey, got);
         }

@@ -110,8 +110,8 @@ int vs_run(const vs_params *prm, MPI_Comm comm)
     vs_thermo t;
     vs_sim_start(&sim);
     vs_timer_start(&sim.timers, VS_TIMER_output);
-    vs_thermo_compute(par, &sim.parts, prm, &sim.sums, 0, &t);
-    if (vs_check_integrity(par, &sim.parts, prm->n_particles, 0))
+    vs_sim_thermo(&sim, &t);
+    if (vs_sim_check_integrity(&sim))
         status = 1;
     if (root)
         vs_thermo_csv_write(&csv, &t);
@@ -124,11 +124,12 @@ int vs_run(const vs_params *prm, MPI_Comm comm)
 
     const double t0 = vs_wall_seconds();
     for (int64_t k = 1; k <= prm->steps && status == 0; ++k) {
+        sim.energy_due = k % prm->thermo_interval == 0 || k == prm->steps;
         vs_sim_step(&sim);
-        if (k % prm->thermo_interval == 0 || k == prm->steps) {
+        if (sim.energy_due) {
             vs_timer_start(&sim.timers, VS_TIMER_output);
-            vs_thermo_compute(par, &sim.parts, prm, &sim.sums, sim.step, &t);
-            if (vs_check_integrity(par, &sim.parts, prm->n_particles, sim.step))
+            vs_sim_thermo(&sim, &t);
+            if (vs_sim_check_integrity(&sim))
                 status = 1;
             if (root && vs_thermo_csv_write(&csv, &t) != 0) {
                 vs_log_error("%s/thermo.csv: write failed (disk full?)", prm->output_dir);

@@ -51,6 +51,7 @@ static void rebuild(vs_sim *sim)
 
 void vs_sim_start(vs_sim *sim)
 {
+    sim->energy_due = 1;
     vs_init_particles(&sim->parts, &sim->prm, &sim->dc);
     sim->step = 0;
     rebuild(sim);
@@ -95,6 +96,28 @@ void vs_sim_step(vs_sim *sim)
     vs_timer_start(&sim->timers, VS_TIMER_integrate);
     b->integrate_second_half(sim);
     vs_timer_stop(&sim->timers, VS_TIMER_integrate);
+}
+
+void vs_sim_thermo(vs_sim *sim, vs_thermo *out)
+{
+    vs_thermo_local local;
+    sim->backend->local_thermo(sim, &local);
+    vs_thermo_reduce(&sim->dc.cart, &sim->prm, &local, sim->step, out);
+}
+
+int vs_sim_check_integrity(vs_sim *sim)
+{
+    vs_integrity_local local;
+    sim->backend->local_integrity(sim, &local);
+    /* host copies are needed only to name a culprit; fetch them only then */
+    const uint64_t sums[3] = {local.count, local.tag_sum, local.tag_square_sum};
+    uint64_t global[3] = {sums[0], sums[1], sums[2]};
+    vs_par_sum_uint64(&sim->dc.cart, global, 3);
+    if (vs_par_any(&sim->dc.cart, local.bad_tag >= 0) ||
+        !vs_integrity_sums_ok(global, sim->prm.n_particles))
+        sim->backend->sync_host(sim);
+    return vs_integrity_verify(&sim->dc.cart, &local, &sim->parts, sim->prm.n_particles,
+                               sim->step);
 }
 
 void vs_sim_destroy(vs_sim *sim)

@@ -19,6 +19,7 @@
 #include "parallel.h"
 #include "params.h"
 #include "particles.h"
+#include "thermo.h"
 #include "timer.h"
 
 struct vs_backend;
@@ -37,6 +38,8 @@ typedef struct vs_sim {
     int64_t step;            /* steps completed since the start of the run */
     int64_t n_builds;        /* neighbour-list builds, the initial one included */
     int64_t n_dangerous;     /* builds where some particle had moved more than the full skin */
+    int energy_due;          /* the next force evaluation must also produce energy and virial */
+    void *gpu;               /* the GPU backend's device state (NULL on the CPU backend) */
 } vs_sim;
 
 /* Decompose the box over `comm`, pick the backend. Collective. Returns 0, or
@@ -47,6 +50,10 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
 void vs_sim_start(vs_sim *sim);
 /* Advance one step. */
 void vs_sim_step(vs_sim *sim);
+/* Thermo row of the current state. Collective. */
+void vs_sim_thermo(vs_sim *sim, vs_thermo *out);
+/* Particle count, tag checksum, finite state (see vs_integrity_verify). Collective. */
+int vs_sim_check_integrity(vs_sim *sim);
 void vs_sim_destroy(vs_sim *sim);
 
 #endif

@@ -6,10 +6,10 @@
 
 #include "log.h"
 
-void vs_thermo_compute(const vs_par *par, const vs_particles *p, const vs_params *prm,
-                       const vs_force_sums *sums, int64_t step, vs_thermo *out)
+void vs_thermo_local_cpu(const vs_particles *p, const vs_params *prm,
+                         const vs_force_sums *sums, vs_thermo_local *out)
 {
-    double acc[6] = {0.0, 0.0, 0.0, 0.0, sums->energy, sums->virial};
+    double acc[4] = {0.0, 0.0, 0.0, 0.0};
     for (int64_t i = 0; i < p->n_owned; ++i) {
         const double m = prm->species[p->species[i]].mass;
         const double vx = p->v[0][i], vy = p->v[1][i], vz = p->v[2][i];
@@ -18,6 +18,18 @@ void vs_thermo_compute(const vs_par *par, const vs_particles *p, const vs_params
         acc[2] += m * vz;
         acc[3] += 0.5 * m * (vx * vx + vy * vy + vz * vz);
     }
+    for (int d = 0; d < 3; ++d)
+        out->momentum[d] = acc[d];
+    out->kinetic = acc[3];
+    out->potential = sums->energy;
+    out->virial = sums->virial;
+}
+
+void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_local *local,
+                      int64_t step, vs_thermo *out)
+{
+    double acc[6] = {local->momentum[0], local->momentum[1], local->momentum[2],
+                     local->kinetic,     local->potential,   local->virial};
     vs_par_sum_double(par, acc, 6);
     const double n = (double)prm->n_particles;
     const double volume = prm->box[0] * prm->box[1] * prm->box[2];
@@ -54,6 +66,13 @@ static void expected_tag_sums(uint64_t n, uint64_t out[2])
     else
         c /= 3;
     out[1] = a * b * c;
+}
+
+int vs_integrity_sums_ok(const uint64_t global[3], int64_t n_total)
+{
+    uint64_t expect[2];
+    expected_tag_sums((uint64_t)n_total, expect);
+    return global[0] == (uint64_t)n_total && global[1] == expect[0] && global[2] == expect[1];
 }
 
 static int compare_int64(const void *a, const void *b)
@@ -120,30 +139,41 @@ static void report_lost_or_duplicated(const vs_par *par, const vs_particles *p,
     }
 }
 
+void vs_integrity_local_cpu(const vs_particles *p, vs_integrity_local *out)
+{
+    out->count = (uint64_t)p->n_owned;
+    out->tag_sum = out->tag_square_sum = 0;
+    out->bad_tag = -1;
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const uint64_t t = (uint64_t)p->tag[i];
+        out->tag_sum += t;
+        out->tag_square_sum += t * t;
+        if (out->bad_tag < 0)
+            for (int d = 0; d < 3; ++d)
+                if (!isfinite(p->x[d][i]) || !isfinite(p->v[d][i]))
+                    out->bad_tag = p->tag[i];
+    }
+}
+
 int vs_check_integrity(const vs_par *par, const vs_particles *p, int64_t n_total,
                        int64_t step)
 {
-    uint64_t sums[3] = {(uint64_t)p->n_owned, 0, 0};
-    int64_t bad = -1;
-    for (int64_t i = 0; i < p->n_owned; ++i) {
-        const uint64_t t = (uint64_t)p->tag[i];
-        sums[1] += t;
-        sums[2] += t * t;
-        if (bad < 0)
-            for (int d = 0; d < 3; ++d)
-                if (!isfinite(p->x[d][i]) || !isfinite(p->v[d][i]))
-                    bad = i;
-    }
+    vs_integrity_local local;
+    vs_integrity_local_cpu(p, &local);
+    return vs_integrity_verify(par, &local, p, n_total, step);
+}
+
+int vs_integrity_verify(const vs_par *par, const vs_integrity_local *local,
+                        const vs_particles *p, int64_t n_total, int64_t step)
+{
+    uint64_t sums[3] = {local->count, local->tag_sum, local->tag_square_sum};
+    const int64_t bad = local->bad_tag;
     if (bad >= 0)
-        vs_log_error("step %lld: particle %lld has a non-finite position or velocity "
-                     "(x = %g %g %g, v = %g %g %g); the time step is probably too large",
-                     (long long)step, (long long)p->tag[bad], p->x[0][bad], p->x[1][bad],
-                     p->x[2][bad], p->v[0][bad], p->v[1][bad], p->v[2][bad]);
+        vs_log_error("step %lld: particle %lld has a non-finite position or velocity; the "
+                     "time step is probably too large",
+                     (long long)step, (long long)bad);
     vs_par_sum_uint64(par, sums, 3);
-    uint64_t expect[2];
-    expected_tag_sums((uint64_t)n_total, expect);
-    const int lost = sums[0] != (uint64_t)n_total || sums[1] != expect[0] ||
-                     sums[2] != expect[1];
+    const int lost = !vs_integrity_sums_ok(sums, n_total);
     if (lost)
         report_lost_or_duplicated(par, p, n_total, step);
     return vs_par_any(par, bad >= 0) || lost;

@@ -22,13 +22,41 @@ typedef struct {
     double momentum[3];
 } vs_thermo;
 
-void vs_thermo_compute(const vs_par *par, const vs_particles *p, const vs_params *prm,
-                       const vs_force_sums *sums, int64_t step, vs_thermo *out);
+/* This rank's share of the sums that make the thermo row; a backend computes it where its
+ * data lives (the GPU backend on the device). */
+typedef struct {
+    double momentum[3];
+    double kinetic;
+    double potential;
+    double virial;
+} vs_thermo_local;
 
-/* Verify the global particle count, a checksum of tags (every tag 0..N-1 exactly once) and
- * finite positions and velocities, like LAMMPS's 'Lost atoms'. Collective. Returns 0 when
- * all is well; otherwise every rank returns non-zero and the ranks that can name the
- * offending step, rank and tag have logged it. */
+void vs_thermo_local_cpu(const vs_particles *p, const vs_params *prm,
+                         const vs_force_sums *sums, vs_thermo_local *out);
+/* Sum the local shares over ranks and derive the row. Collective. */
+void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_local *local,
+                      int64_t step, vs_thermo *out);
+
+/* This rank's share of the integrity check: count, sum of tags, sum of squared tags (modulo
+ * 2^64), and the tag of a particle with a non-finite position or velocity (-1 if none). */
+typedef struct {
+    uint64_t count, tag_sum, tag_square_sum;
+    int64_t bad_tag;
+} vs_integrity_local;
+
+void vs_integrity_local_cpu(const vs_particles *p, vs_integrity_local *out);
+
+/* Verify the global particle count, the tag checksums (every tag 0..N-1 exactly once) and
+ * finite positions and velocities, like LAMMPS's 'Lost atoms'. Collective. Returns 0 when all
+ * is well; otherwise every rank returns non-zero and the offending step, rank and tag are
+ * logged. `host` must hold the owned tags (used only to name the culprit on failure). */
+int vs_integrity_verify(const vs_par *par, const vs_integrity_local *local,
+                        const vs_particles *host, int64_t n_total, int64_t step);
+
+/* Whether global sums {count, tag sum, squared-tag sum} describe tags 0..n_total-1. */
+int vs_integrity_sums_ok(const uint64_t global[3], int64_t n_total);
+
+/* Both halves on host data (CPU backend, tests). */
 int vs_check_integrity(const vs_par *par, const vs_particles *p, int64_t n_total,
                        int64_t step);
 

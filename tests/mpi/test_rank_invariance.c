@@ -62,11 +62,12 @@ static int rel_differs(double a, double b, double tol, double floor_scale)
 static void run(vs_sim *sim, vs_thermo thermo[N_STEPS + 1], double *max_momentum)
 {
     vs_sim_start(sim);
-    vs_thermo_compute(&sim->dc.cart, &sim->parts, &sim->prm, &sim->sums, 0, &thermo[0]);
+    vs_sim_thermo(sim, &thermo[0]);
     *max_momentum = 0.0;
     for (int k = 1; k <= N_STEPS; ++k) {
+        sim->energy_due = 1;
         vs_sim_step(sim);
-        vs_thermo_compute(&sim->dc.cart, &sim->parts, &sim->prm, &sim->sums, k, &thermo[k]);
+        vs_sim_thermo(sim, &thermo[k]);
         for (int d = 0; d < 3; ++d)
             *max_momentum = fmax(*max_momentum, fabs(thermo[k].momentum[d]));
     }
