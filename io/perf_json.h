@@ -16,7 +16,7 @@ typedef struct {
     double wall_s, particle_steps_per_s;
     double phase_avg_s[VS_TIMER_COUNT], phase_max_s[VS_TIMER_COUNT];
     int64_t neighbor_builds, dangerous_builds;
-    double memory_bytes_per_particle; /* host memory of the particle state, rank 0 */
+    double memory_bytes_per_particle; /* backend memory on rank 0 / particles per rank */
 } vs_perf_summary;
 
 int vs_perf_json_write(const char *dir, const vs_perf_summary *s, char *err, size_t err_len);

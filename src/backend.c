@@ -48,9 +48,27 @@ static void cpu_local_integrity(vs_sim *s, vs_integrity_local *out)
     vs_integrity_local_cpu(&s->parts, out);
 }
 static void cpu_sync_host(vs_sim *s) { (void)s; }
+static void cpu_sync(vs_sim *s) { (void)s; }
+static double cpu_memory_bytes(vs_sim *s)
+{
+    const vs_neighbor *nl = &s->nl;
+    return (double)s->parts.capacity * (double)vs_particles_bytes_per_slot() +
+           8.0 * (double)(nl->cap_partners + nl->cap_start + nl->cap_cells +
+                          2 * nl->cap_particles + 2 * nl->cap_sort);
+}
+static int cpu_attach(vs_sim *s, char *err, size_t err_len)
+{
+    (void)s;
+    (void)err;
+    (void)err_len;
+    return 0;
+}
+static void cpu_detach(vs_sim *s) { (void)s; }
 
 const vs_backend vs_backend_cpu = {
     .name = "cpu",
+    .attach = cpu_attach,
+    .detach = cpu_detach,
     .integrate_first_half = cpu_first_half,
     .integrate_second_half = cpu_second_half,
     .max_displacement2 = cpu_max_disp2,
@@ -61,6 +79,8 @@ const vs_backend vs_backend_cpu = {
     .compute_forces = cpu_forces,
     .local_thermo = cpu_local_thermo,
     .local_integrity = cpu_local_integrity,
+    .memory_bytes = cpu_memory_bytes,
+    .sync = cpu_sync,
     .sync_host = cpu_sync_host,
 };
 
@@ -86,27 +106,42 @@ static void cpu_model(char *buf, size_t len)
     fclose(f);
 }
 
-const vs_backend *vs_backend_select(vs_backend_kind kind, char *device, size_t device_len,
-                                    char *err, size_t err_len)
+const vs_backend *vs_backend_select(vs_backend_kind kind, int n_ranks, char *device,
+                                    size_t device_len, char *err, size_t err_len)
 {
-    if (kind == VS_BACKEND_GPU) {
+    if (kind == VS_BACKEND_CPU) {
+        cpu_model(device, device_len);
+        return &vs_backend_cpu;
+    }
 #ifdef VESICA_HAVE_CUDA
-        char why[256] = "";
-        int n = vs_gpu_device_count(why, sizeof why);
-        if (n == 0)
+    char why[256] = "";
+    const int n_gpus = vs_gpu_device_count(why, sizeof why);
+    if (n_gpus > 0 && n_ranks == 1) {
+        vs_gpu_info info;
+        if (vs_gpu_device_info(0, &info) == 0)
+            snprintf(device, device_len, "gpu: %s", info.name);
+        else
+            snprintf(device, device_len, "gpu");
+        return &vs_backend_gpu;
+    }
+    if (kind == VS_BACKEND_GPU) {
+        if (n_gpus == 0)
             snprintf(err, err_len, "backend: \"gpu\" requested but no GPU is usable (%s)", why);
         else
             snprintf(err, err_len,
-                     "backend: \"gpu\" requested, but the GPU backend is not part of this "
-                     "version yet (%d GPU(s) visible); use \"cpu\" or \"auto\"", n);
+                     "backend: \"gpu\" runs on one rank in this version (%d ranks asked); "
+                     "use backend = \"cpu\" for MPI runs", n_ranks);
+        return NULL;
+    }
 #else
+    (void)n_ranks;
+    if (kind == VS_BACKEND_GPU) {
         snprintf(err, err_len,
                  "backend: \"gpu\" requested but this build has no CUDA support "
                  "(configure with -DVESICA_CUDA=ON on a machine with nvcc)");
-#endif
         return NULL;
     }
-    /* auto: the GPU backend joins here once it exists; until then auto means cpu */
+#endif
     cpu_model(device, device_len);
     return &vs_backend_cpu;
 }

@@ -16,6 +16,10 @@ struct vs_sim;
 
 typedef struct vs_backend {
     const char *name;
+    /* Take over the initial state in sim->parts (the GPU backend uploads it). Returns 0, or
+     * non-zero with one line in err. */
+    int (*attach)(struct vs_sim *sim, char *err, size_t err_len);
+    void (*detach)(struct vs_sim *sim);
     void (*integrate_first_half)(struct vs_sim *sim);
     void (*integrate_second_half)(struct vs_sim *sim);
     double (*max_displacement2)(struct vs_sim *sim); /* this rank's largest, squared */
@@ -27,15 +31,23 @@ typedef struct vs_backend {
     void (*compute_forces)(struct vs_sim *sim, int64_t step);
     void (*local_thermo)(struct vs_sim *sim, vs_thermo_local *out);
     void (*local_integrity)(struct vs_sim *sim, vs_integrity_local *out);
+    /* Bytes of memory this rank's backend holds for particle state and lists (device memory
+     * on the GPU backend). */
+    double (*memory_bytes)(struct vs_sim *sim);
+    /* Wait for queued device work, so a phase timer measures the phase (CPU: no-op). */
+    void (*sync)(struct vs_sim *sim);
     /* Bring the owned particle state into sim->parts (a no-op where it lives there). */
     void (*sync_host)(struct vs_sim *sim);
 } vs_backend;
 
 extern const vs_backend vs_backend_cpu;
+#ifdef VESICA_HAVE_CUDA
+extern const vs_backend vs_backend_gpu;
+#endif
 
 /* Resolve the configured backend. Returns NULL with one line in err when it cannot run here.
  * `device` receives a description of what will run ("cpu: <model>", "gpu: <name>"). */
-const vs_backend *vs_backend_select(vs_backend_kind kind, char *device, size_t device_len,
-                                    char *err, size_t err_len);
+const vs_backend *vs_backend_select(vs_backend_kind kind, int n_ranks, char *device,
+                                    size_t device_len, char *err, size_t err_len);
 
 #endif

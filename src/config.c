@@ -81,6 +81,7 @@ typedef struct {
     const char *rival;           /* sibling key that must not be given together with this one */
 } key_spec;
 
+/* Designated initialisers throughout, so unnamed checks are zero (-Wextra stays quiet). */
 #define KEY(p, t, n, d, doc_) .path = (p), .type = (t), .need = (n), .def = (d), .doc = (doc_)
 #define NUM_GT(x) .bounds = B_LO | B_LO_OPEN, .lo = (x)
 #define NUM_GE(x) .bounds = B_LO, .lo = (x)
@@ -95,51 +96,99 @@ static const key_choice BACKEND_CHOICES[] = {
 static const key_choice PRECISION_CHOICES[] = {
     {"mixed", VS_PRECISION_MIXED}, {"double", VS_PRECISION_DOUBLE}, {NULL, 0}};
 
-/* Every key Vesica reads. docs/configuration.md documents each path (a unit test checks). */
+/* Every key Vesica reads, in the order the documentation lists them. The first five fields
+ * are path, type, need, default, meaning; the checks follow. docs/configuration.md documents
+ * every path (a unit test checks that). */
 static const key_spec SCHEMA[] = {
-    {KEY("box", K_VEC3, REQUIRED, NULL, "periodic box edges [Lx, Ly, Lz], each >= 2 * dpd.rc")},
+    {KEY("box", K_VEC3, REQUIRED, NULL,
+         "periodic box edges [Lx, Ly, Lz], each >= 2 * dpd.rc")},
     {KEY("density", K_FLOAT, REQUIRED_UNLESS_RIVAL, NULL,
-     "number density; particles = round(density * volume)"), NUM_GT(0), .rival = "particles"},
-    {KEY("particles", K_INT, OPTIONAL, NULL, "total particle count (instead of density)"), INT_GE(1),
-     .rival = "density"},
-    {KEY("seed", K_INT, OPTIONAL, "1", "64-bit seed of the initial state and the pair random stream"),
+         "number density; particles = round(density * volume)"),
+     NUM_GT(0), .rival = "particles"},
+    {KEY("particles", K_INT, OPTIONAL, NULL,
+         "total particle count, instead of density"),
+     INT_GE(1), .rival = "density"},
+    {KEY("seed", K_INT, OPTIONAL, "1",
+         "64-bit seed of the initial state and the pair random stream"),
      INT_GE(0)},
-    {KEY("species", K_LIST, REQUIRED, NULL, "particle species, one group each"), .ilo = 1,
-     .ihi = VS_MAX_SPECIES},
-    {KEY("species.[]", K_GROUP, OPTIONAL, NULL, "one species")},
-    {KEY("species.[].name", K_NAME, REQUIRED, NULL, "unique name, used as a key of dpd.a"),
+
+    {KEY("species", K_LIST, REQUIRED, NULL,
+         "particle species, one group each"),
+     .ilo = 1, .ihi = VS_MAX_SPECIES},
+    {KEY("species.[]", K_GROUP, OPTIONAL, NULL,
+         "one species")},
+    {KEY("species.[].name", K_NAME, REQUIRED, NULL,
+         "unique name, used as a key of dpd.a"),
      .maxlen = VS_NAME_LEN - 1},
-    {KEY("species.[].mass", K_FLOAT, OPTIONAL, "1.0", "particle mass"), NUM_GT(0)},
+    {KEY("species.[].mass", K_FLOAT, OPTIONAL, "1.0",
+         "particle mass"),
+     NUM_GT(0)},
     {KEY("species.[].fraction", K_FLOAT, REQUIRED_IF_SEVERAL, "1.0",
-     "number fraction of all particles; fractions sum to 1"), NUM_IN(0, 1)},
-    {KEY("species.[].body_force", K_VEC3, OPTIONAL, "[0.0, 0.0, 0.0]",
-     "constant force on every particle of the species")},
-    {KEY("dpd", K_GROUP, REQUIRED, NULL, "DPD pair interaction")},
-    {KEY("dpd.a", K_MAP, REQUIRED, NULL, "conservative amplitudes a_ij by species names")},
-    {KEY("dpd.a.*", K_MAP, OPTIONAL, NULL, "row i of a_ij")},
-    {KEY("dpd.a.*.*", K_FLOAT, OPTIONAL, NULL, "a_ij; a.A.B must equal a.B.A")},
-    {KEY("dpd.gamma", K_FLOAT, REQUIRED, NULL, "dissipative strength gamma"), NUM_GE(0)},
-    {KEY("dpd.kT", K_FLOAT, REQUIRED, NULL, "thermostat temperature k_B T"), NUM_GE(0)},
-    {KEY("dpd.rc", K_FLOAT, OPTIONAL, "1.0", "cutoff radius r_c"), NUM_GT(0)},
-    {KEY("dpd.s", K_FLOAT, OPTIONAL, "1.0", "weight exponent: w_D = w^(2s), w_R = w^s"), NUM_GT(0)},
-    {KEY("dpd.random", K_ENUM, OPTIONAL, "\"uniform\"", "distribution of the pair random numbers"),
-     .choices = RANDOM_CHOICES},
-    {KEY("integrator", K_GROUP, REQUIRED, NULL, "time integration")},
-    {KEY("integrator.dt", K_FLOAT, REQUIRED, NULL, "time step"), NUM_GT(0)},
-    {KEY("integrator.lambda", K_FLOAT, OPTIONAL, "0.5", "Groot-Warren velocity-prediction factor"),
+         "number fraction of all particles; fractions sum to 1"),
      NUM_IN(0, 1)},
-    {KEY("integrator.steps", K_INT, REQUIRED, NULL, "number of steps to run"), INT_GE(0)},
-    {KEY("neighbor", K_GROUP, OPTIONAL, NULL, "neighbor list")},
-    {KEY("neighbor.skin", K_FLOAT, OPTIONAL, "0.3", "Verlet skin added to rc"), NUM_GT(0)},
+    {KEY("species.[].body_force", K_VEC3, OPTIONAL, "[0.0, 0.0, 0.0]",
+         "constant force on every particle of the species")},
+
+    {KEY("dpd", K_GROUP, REQUIRED, NULL,
+         "DPD pair interaction")},
+    {KEY("dpd.a", K_MAP, REQUIRED, NULL,
+         "conservative amplitudes a_ij by species names")},
+    {KEY("dpd.a.*", K_MAP, OPTIONAL, NULL,
+         "row i of a_ij")},
+    {KEY("dpd.a.*.*", K_FLOAT, OPTIONAL, NULL,
+         "a_ij; a.A.B must equal a.B.A")},
+    {KEY("dpd.gamma", K_FLOAT, REQUIRED, NULL,
+         "dissipative strength gamma"),
+     NUM_GE(0)},
+    {KEY("dpd.kT", K_FLOAT, REQUIRED, NULL,
+         "thermostat temperature k_B T"),
+     NUM_GE(0)},
+    {KEY("dpd.rc", K_FLOAT, OPTIONAL, "1.0",
+         "cutoff radius r_c"),
+     NUM_GT(0)},
+    {KEY("dpd.s", K_FLOAT, OPTIONAL, "1.0",
+         "weight exponent: w_D = w^(2s), w_R = w^s"),
+     NUM_GT(0)},
+    {KEY("dpd.random", K_ENUM, OPTIONAL, "\"uniform\"",
+         "distribution of the pair random numbers"),
+     .choices = RANDOM_CHOICES},
+
+    {KEY("integrator", K_GROUP, REQUIRED, NULL,
+         "time integration")},
+    {KEY("integrator.dt", K_FLOAT, REQUIRED, NULL,
+         "time step"),
+     NUM_GT(0)},
+    {KEY("integrator.lambda", K_FLOAT, OPTIONAL, "0.5",
+         "Groot-Warren velocity-prediction factor"),
+     NUM_IN(0, 1)},
+    {KEY("integrator.steps", K_INT, REQUIRED, NULL,
+         "number of steps to run"),
+     INT_GE(0)},
+
+    {KEY("neighbor", K_GROUP, OPTIONAL, NULL,
+         "neighbor list")},
+    {KEY("neighbor.skin", K_FLOAT, OPTIONAL, "0.3",
+         "Verlet skin added to rc"),
+     NUM_GT(0)},
+
     {KEY("decomposition", K_IVEC3, OPTIONAL, "[0, 0, 0]",
-     "MPI ranks per dimension; all 0 = automatic"), .ilo = 0, .ihi = INT_MAX},
-    {KEY("backend", K_ENUM, OPTIONAL, "\"auto\"", "where the step runs"), .choices = BACKEND_CHOICES},
-    {KEY("precision", K_ENUM, OPTIONAL, "\"mixed\"", "GPU arithmetic (the CPU is always double)"),
+         "MPI ranks per dimension; all 0 = automatic"),
+     .ilo = 0, .ihi = INT_MAX},
+    {KEY("backend", K_ENUM, OPTIONAL, "\"auto\"",
+         "where the step runs"),
+     .choices = BACKEND_CHOICES},
+    {KEY("precision", K_ENUM, OPTIONAL, "\"mixed\"",
+         "GPU arithmetic (the CPU backend is always double)"),
      .choices = PRECISION_CHOICES},
-    {KEY("output", K_GROUP, REQUIRED, NULL, "output files")},
-    {KEY("output.dir", K_STRING, REQUIRED, NULL, "directory for every output file"),
+
+    {KEY("output", K_GROUP, REQUIRED, NULL,
+         "output files")},
+    {KEY("output.dir", K_STRING, REQUIRED, NULL,
+         "directory for every output file"),
      .maxlen = VS_PATH_LEN - 1},
-    {KEY("output.thermo_interval", K_INT, OPTIONAL, "100", "steps between thermo rows"), INT_GE(1)},
+    {KEY("output.thermo_interval", K_INT, OPTIONAL, "100",
+         "steps between thermo rows"),
+     INT_GE(1)},
 };
 #define N_SCHEMA ((int)(sizeof SCHEMA / sizeof SCHEMA[0]))
 
@@ -738,8 +787,8 @@ static char *prescan(const char *t, unsigned *bad_line, char *why, size_t why_le
                 out[o++] = 'L';
             } else if (kind < 0) {
                 *bad_line = line;
-                snprintf(why, why_len, "integer %.*s does not fit in 64 bits", (int)(len > 40 ? 40 : len),
-                         t + s);
+                snprintf(why, why_len, "integer %.*s does not fit in 64 bits",
+                         (int)(len > 40 ? 40 : len), t + s);
                 free(out);
                 return NULL;
             }
@@ -1350,8 +1399,8 @@ static int extract_matrix(const ctx *c, const config_setting_t *root, vs_params 
             const config_setting_t *site = pick_site(two, 2);
             const config_setting_t *other = site == e[i][j] ? e[j][i] : e[i][j];
             char key[PATH_LEN], okey[PATH_LEN], want[48] = "", got[48] = "";
-            snprintf(key, sizeof key, "dpd.a.%s.%s", config_setting_name(config_setting_parent(site)),
-                     config_setting_name(site));
+            snprintf(key, sizeof key, "dpd.a.%s.%s",
+                     config_setting_name(config_setting_parent(site)), config_setting_name(site));
             snprintf(okey, sizeof okey, "dpd.a.%s.%s",
                      config_setting_name(config_setting_parent(other)), config_setting_name(other));
             put_value(want, sizeof want, other);
@@ -1462,8 +1511,10 @@ int vs_config_parse(const char *text, const char *filename, const char *const *s
     ctx c = {filename, sets, err, err_len};
     if (err && err_len)
         err[0] = '\0';
-    if (!text || !out || (n_sets > 0 && !sets))
+    if (!text)
         return fail_where(&c, (where){-1, 0}, NULL, "no configuration text");
+    if (!out || n_sets < 0 || (n_sets > 0 && !sets))
+        return fail_where(&c, (where){-1, 0}, NULL, "internal error: bad arguments");
 
     config_t cfg;
     unsigned line = 0;

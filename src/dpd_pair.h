@@ -16,21 +16,48 @@
 
 #include "hostdevice.h"
 
-/* Loop-invariant constants of the pair force, computed once per step (dpd_pair_consts). */
-typedef struct {
-    double rc, rc2, inv_rc;
-    double gamma;
-    double sigma_over_sqrt_dt; /* sqrt(2 gamma kT) / sqrt(dt) */
-    double s;                  /* weight exponent */
-    int s_is_one;              /* fast path: w^s = w, w^(2s) = w^2 */
-} vs_dpd_consts;
+/* The pair force is generated for double (the CPU reference and the GPU `double` mode) and for
+ * float (the GPU `mixed` mode) from one body, so the two precisions cannot drift apart. */
+#define VS_DPD_DEFINE(SUFFIX, REAL, SQRT, POW)                                                \
+    /* Loop-invariant constants of the pair force, computed once per run. */                  \
+    typedef struct {                                                                           \
+        REAL rc, rc2, inv_rc;                                                                  \
+        REAL gamma;                                                                            \
+        REAL sigma_over_sqrt_dt; /* sqrt(2 gamma kT) / sqrt(dt) */                             \
+        REAL s;                  /* weight exponent */                                         \
+        int s_is_one;            /* fast path: w^s = w, w^(2s) = w^2 */                        \
+    } vs_dpd_consts##SUFFIX;                                                                   \
+                                                                                               \
+    typedef struct {                                                                           \
+        REAL f_over_r; /* force on i is f_over_r * r_ij */                                     \
+        REAL energy;   /* conservative pair energy a r_c w^2 / 2 */                            \
+        REAL virial;   /* r_ij . F^C_ij */                                                     \
+    } vs_pair_result##SUFFIX;                                                                  \
+                                                                                               \
+    /* Pair at squared distance r2 (0 < r2 < rc2), separation (dx,dy,dz), relative velocity   \
+     * (dvx,dvy,dvz), conservative amplitude a and random number xi. */                        \
+    VS_HOST_DEVICE vs_pair_result##SUFFIX vs_dpd_pair##SUFFIX(                                 \
+        const vs_dpd_consts##SUFFIX *c, REAL r2, REAL dx, REAL dy, REAL dz, REAL dvx,          \
+        REAL dvy, REAL dvz, REAL a, REAL xi)                                                   \
+    {                                                                                          \
+        const REAL r = SQRT(r2);                                                               \
+        const REAL inv_r = (REAL)1 / r;                                                        \
+        const REAL w = (REAL)1 - r * c->inv_rc;                                                \
+        const REAL wr = c->s_is_one ? w : POW(w, c->s);                                        \
+        const REAL e_dot_v = (dx * dvx + dy * dvy + dz * dvz) * inv_r;                         \
+        const REAL fc = a * w;                                                                 \
+        const REAL f = fc - c->gamma * wr * wr * e_dot_v + c->sigma_over_sqrt_dt * wr * xi;    \
+        vs_pair_result##SUFFIX out;                                                            \
+        out.f_over_r = f * inv_r;                                                              \
+        out.energy = (REAL)0.5 * a * c->rc * w * w;                                            \
+        out.virial = fc * r;                                                                   \
+        return out;                                                                            \
+    }
 
-typedef struct {
-    double f_over_r; /* force on i is f_over_r * r_ij */
-    double energy;   /* conservative pair energy a r_c w^2 / 2 */
-    double virial;   /* r_ij . F^C_ij */
-} vs_pair_result;
+VS_DPD_DEFINE(, double, sqrt, pow)
+VS_DPD_DEFINE(_f, float, sqrtf, powf)
 
+/* sigma = sqrt(2 gamma kT) is computed here and nowhere else. */
 VS_HOST_DEVICE vs_dpd_consts vs_dpd_make_consts(double rc, double gamma, double kT, double s,
                                                 double dt)
 {
@@ -45,24 +72,17 @@ VS_HOST_DEVICE vs_dpd_consts vs_dpd_make_consts(double rc, double gamma, double 
     return c;
 }
 
-/* Pair at squared distance r2 (caller guarantees 0 < r2 < rc2), separation (dx,dy,dz),
- * relative velocity (dvx,dvy,dvz), conservative amplitude a and random number xi. */
-VS_HOST_DEVICE vs_pair_result vs_dpd_pair(const vs_dpd_consts *c, double r2, double dx,
-                                          double dy, double dz, double dvx, double dvy,
-                                          double dvz, double a, double xi)
+VS_HOST_DEVICE vs_dpd_consts_f vs_dpd_consts_to_float(const vs_dpd_consts *c)
 {
-    double r = sqrt(r2);
-    double inv_r = 1.0 / r;
-    double w = 1.0 - r * c->inv_rc;
-    double wr = c->s_is_one ? w : pow(w, c->s);
-    double e_dot_v = (dx * dvx + dy * dvy + dz * dvz) * inv_r;
-    double fc = a * w;
-    double f = fc - c->gamma * wr * wr * e_dot_v + c->sigma_over_sqrt_dt * wr * xi;
-    vs_pair_result out;
-    out.f_over_r = f * inv_r;
-    out.energy = 0.5 * a * c->rc * w * w;
-    out.virial = fc * r;
-    return out;
+    vs_dpd_consts_f f;
+    f.rc = (float)c->rc;
+    f.rc2 = (float)c->rc2;
+    f.inv_rc = (float)c->inv_rc;
+    f.gamma = (float)c->gamma;
+    f.sigma_over_sqrt_dt = (float)c->sigma_over_sqrt_dt;
+    f.s = (float)c->s;
+    f.s_is_one = c->s_is_one;
+    return f;
 }
 
 #endif

@@ -9,7 +9,12 @@ void vs_log_set_rank(int rank);
 void vs_log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vs_log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vs_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-_Noreturn void vs_log_fatal(const char *file, int line, const char *fmt, ...)
+#ifdef __cplusplus
+[[noreturn]]
+#else
+_Noreturn
+#endif
+void vs_log_fatal(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 #define VS_FATAL(...) vs_log_fatal(__FILE__, __LINE__, __VA_ARGS__)

@@ -94,8 +94,7 @@ int vs_run(const vs_params *prm, MPI_Comm comm)
         return VS_EXIT_BAD_INPUT;
     }
 
-    char device[256];
-    vs_backend_select(prm->backend, device, sizeof device, err, sizeof err);
+    const char *device = sim.device;
     vs_log_info("Vesica: %lld particles, %d species, box %g x %g x %g, density %.6g",
                 (long long)prm->n_particles, prm->n_species, prm->box[0], prm->box[1],
                 prm->box[2], prm->density);
@@ -108,7 +107,13 @@ int vs_run(const vs_params *prm, MPI_Comm comm)
 
     int status = 0;
     vs_thermo t;
-    vs_sim_start(&sim);
+    if (vs_sim_start(&sim, err, sizeof err) != 0) {
+        if (root)
+            fprintf(stderr, "vesica: error: %s\n", err);
+        vs_thermo_csv_close(&csv);
+        vs_sim_destroy(&sim);
+        return 1;
+    }
     vs_timer_start(&sim.timers, VS_TIMER_output);
     vs_sim_thermo(&sim, &t);
     if (vs_sim_check_integrity(&sim))
@@ -162,16 +167,15 @@ int vs_run(const vs_params *prm, MPI_Comm comm)
         loop_s > 0.0 ? (double)prm->n_particles * (double)steps / loop_s : 0.0;
     perf.neighbor_builds = sim.n_builds - builds_at_start;
     perf.dangerous_builds = sim.n_dangerous;
-    perf.memory_bytes_per_particle =
-        sim.parts.n_owned > 0
-            ? (double)sim.parts.capacity * (double)vs_particles_bytes_per_slot() /
-                  (double)sim.parts.n_owned
-            : 0.0;
+    const double n_local = (double)prm->n_particles / (double)par->size;
+    perf.memory_bytes_per_particle = sim.backend->memory_bytes(&sim) / n_local;
 
     vs_log_info("\nLoop time of %.4g s on %d ranks for %lld steps with %lld particles",
                 loop_s, par->size, (long long)steps, (long long)prm->n_particles);
     vs_log_info("Performance: %.4g steps/s, %.4g particle-steps/s",
                 loop_s > 0.0 ? (double)steps / loop_s : 0.0, perf.particle_steps_per_s);
+    vs_log_info("Memory: %.1f bytes per particle (%s memory, rank 0)",
+                perf.memory_bytes_per_particle, sim.gpu ? "device" : "host");
     vs_log_info("Neighbor list builds = %lld", (long long)perf.neighbor_builds);
     vs_log_info("Dangerous builds = %lld", (long long)perf.dangerous_builds);
     report_timing(&sim, loop_s, &perf);

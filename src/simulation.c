@@ -20,8 +20,8 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
     if (vs_decomp_choose(prm->box, par.size, prm->decomposition, sim->ghost_width, dims, err,
                          err_len) != 0)
         return VS_EXIT_BAD_INPUT;
-    char device[256];
-    sim->backend = vs_backend_select(prm->backend, device, sizeof device, err, err_len);
+    sim->backend =
+        vs_backend_select(prm->backend, par.size, sim->device, sizeof sim->device, err, err_len);
     if (!sim->backend)
         return VS_EXIT_BAD_INPUT;
     vs_decomp_create(&sim->dc, &par, prm->box, dims);
@@ -35,6 +35,14 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
     return 0;
 }
 
+/* End a timed phase. Device work is asynchronous: the backend's sync makes the timer see the
+ * phase's own work (one stream synchronisation per phase on the GPU). */
+static void phase_end(vs_sim *sim, vs_timer_id id)
+{
+    sim->backend->sync(sim);
+    vs_timer_stop(&sim->timers, id);
+}
+
 /* Migration, ghosts and neighbour list, timed as comm and neighbor. */
 static void rebuild(vs_sim *sim)
 {
@@ -42,22 +50,26 @@ static void rebuild(vs_sim *sim)
     vs_timer_start(&sim->timers, VS_TIMER_comm);
     b->migrate(sim);
     b->build_ghosts(sim);
-    vs_timer_stop(&sim->timers, VS_TIMER_comm);
+    phase_end(sim, VS_TIMER_comm);
     vs_timer_start(&sim->timers, VS_TIMER_neighbor);
     b->build_neighbors(sim);
-    vs_timer_stop(&sim->timers, VS_TIMER_neighbor);
+    phase_end(sim, VS_TIMER_neighbor);
     sim->n_builds++;
 }
 
-void vs_sim_start(vs_sim *sim)
+int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
 {
     sim->energy_due = 1;
     vs_init_particles(&sim->parts, &sim->prm, &sim->dc);
     sim->step = 0;
+    const int failed = sim->backend->attach(sim, err, err_len) != 0;
+    if (vs_par_any(&sim->dc.cart, failed))
+        return 1;
     rebuild(sim);
     vs_timer_start(&sim->timers, VS_TIMER_pair);
     sim->backend->compute_forces(sim, 0);
-    vs_timer_stop(&sim->timers, VS_TIMER_pair);
+    phase_end(sim, VS_TIMER_pair);
+    return 0;
 }
 
 void vs_sim_step(vs_sim *sim)
@@ -68,11 +80,11 @@ void vs_sim_step(vs_sim *sim)
     vs_timer_start(&sim->timers, VS_TIMER_integrate);
     b->integrate_first_half(sim);
     const double local_max2 = b->max_displacement2(sim);
-    vs_timer_stop(&sim->timers, VS_TIMER_integrate);
+    phase_end(sim, VS_TIMER_integrate);
 
     vs_timer_start(&sim->timers, VS_TIMER_comm);
     const double max2 = vs_par_max_double(&sim->dc.cart, local_max2);
-    vs_timer_stop(&sim->timers, VS_TIMER_comm);
+    phase_end(sim, VS_TIMER_comm);
 
     const double half_skin = 0.5 * sim->prm.skin;
     sim->step = step; /* migration reports this step if a particle went astray */
@@ -86,16 +98,16 @@ void vs_sim_step(vs_sim *sim)
     } else {
         vs_timer_start(&sim->timers, VS_TIMER_comm);
         b->update_ghosts(sim);
-        vs_timer_stop(&sim->timers, VS_TIMER_comm);
+        phase_end(sim, VS_TIMER_comm);
     }
 
     vs_timer_start(&sim->timers, VS_TIMER_pair);
     b->compute_forces(sim, step);
-    vs_timer_stop(&sim->timers, VS_TIMER_pair);
+    phase_end(sim, VS_TIMER_pair);
 
     vs_timer_start(&sim->timers, VS_TIMER_integrate);
     b->integrate_second_half(sim);
-    vs_timer_stop(&sim->timers, VS_TIMER_integrate);
+    phase_end(sim, VS_TIMER_integrate);
 }
 
 void vs_sim_thermo(vs_sim *sim, vs_thermo *out)
@@ -122,6 +134,8 @@ int vs_sim_check_integrity(vs_sim *sim)
 
 void vs_sim_destroy(vs_sim *sim)
 {
+    if (sim->backend)
+        sim->backend->detach(sim);
     vs_neighbor_free(&sim->nl);
     vs_halo_free(&sim->halo);
     vs_particles_free(&sim->parts);

@@ -40,14 +40,16 @@ typedef struct vs_sim {
     int64_t n_dangerous;     /* builds where some particle had moved more than the full skin */
     int energy_due;          /* the next force evaluation must also produce energy and virial */
     void *gpu;               /* the GPU backend's device state (NULL on the CPU backend) */
+    char device[256];        /* what runs the backend: "cpu: <model>", "gpu: <name>" */
 } vs_sim;
 
 /* Decompose the box over `comm`, pick the backend. Collective. Returns 0, or
  * VS_EXIT_BAD_INPUT with one line in err (same verdict on every rank). */
 int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
                   size_t err_len);
-/* Initial particles, ghosts, neighbour list and the forces at step 0. */
-void vs_sim_start(vs_sim *sim);
+/* Initial particles, ghosts, neighbour list and the forces at step 0. Returns 0, or non-zero
+ * with one line in err when the backend cannot take the state (e.g. device memory). */
+int vs_sim_start(vs_sim *sim, char *err, size_t err_len);
 /* Advance one step. */
 void vs_sim_step(vs_sim *sim);
 /* Thermo row of the current state. Collective. */

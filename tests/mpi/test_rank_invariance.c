@@ -61,7 +61,7 @@ static int rel_differs(double a, double b, double tol, double floor_scale)
 
 static void run(vs_sim *sim, vs_thermo thermo[N_STEPS + 1], double *max_momentum)
 {
-    vs_sim_start(sim);
+    vs_sim_start(sim, NULL, 0);
     vs_sim_thermo(sim, &thermo[0]);
     *max_momentum = 0.0;
     for (int k = 1; k <= N_STEPS; ++k) {
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     /* forces at step 0, gathered before the run moves on */
-    vs_sim_start(&multi);
+    vs_sim_start(&multi, err, sizeof err);
     gathered_forces fm;
     gather_forces_by_tag(&multi, prm.n_particles, &fm);
     vs_sim_destroy(&multi);
@@ -106,7 +106,7 @@ int main(int argc, char **argv)
     if (world.rank == 0) {
         vs_sim single;
         vs_sim_create(&single, &prm, MPI_COMM_SELF, err, sizeof err);
-        vs_sim_start(&single);
+        vs_sim_start(&single, err, sizeof err);
         gathered_forces fs;
         gather_forces_by_tag(&single, prm.n_particles, &fs);
         vs_sim_destroy(&single);

@@ -115,7 +115,7 @@ static void test_momentum_conserved_1000_steps(void **state)
     vs_sim sim;
     char err[256];
     assert_int_equal(vs_sim_create(&sim, &prm, MPI_COMM_SELF, err, sizeof err), 0);
-    vs_sim_start(&sim);
+    vs_sim_start(&sim, err, sizeof err);
     double p0[3] = {0, 0, 0};
     for (int64_t i = 0; i < sim.parts.n_owned; ++i)
         for (int d = 0; d < 3; ++d)

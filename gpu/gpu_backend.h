@@ -1,0 +1,64 @@
+/* Launchers of the GPU backend: a plain C interface over device-resident particle state.
+ *
+ * The particle data lives on the device for the whole run; the host launches the step's
+ * phases and reads back only what it must: one number per step (the largest displacement, for
+ * the rebuild decision), the ghost counts on rebuild steps, and the thermo and integrity sums
+ * on thermo steps. Every CUDA call is checked; a failure is fatal with the file, line and the
+ * CUDA error. This header includes no CUDA header, so src/ builds without CUDA.
+ */
+#ifndef VESICA_GPU_BACKEND_H
+#define VESICA_GPU_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "particles.h"
+#include "params.h"
+
+typedef struct vs_gpu_state vs_gpu_state;
+
+/* Bind device `device`, allocate for about `n_hint` owned particles of the brick [lo, hi)
+ * with ghosts out to ghost_width. Returns NULL with one line in err on failure. */
+vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3], const double hi[3],
+                            double ghost_width, int device, int64_t n_hint, char *err,
+                            size_t err_len);
+void vs_gpu_destroy(vs_gpu_state *g);
+
+void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *host);
+/* Owned state to the host (tags, species, x, v, vp, f, image). */
+void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *host);
+
+void vs_gpu_integrate_first_half(vs_gpu_state *g);
+/* Largest squared displacement since the last build (synchronises). */
+double vs_gpu_max_displacement2(vs_gpu_state *g);
+/* Periodic wrap (single-rank migration) and the Morton reordering of owned particles. */
+int64_t vs_gpu_wrap_and_sort(vs_gpu_state *g);
+/* Ghosts as periodic images, found and copied on the device (single rank). */
+void vs_gpu_build_ghosts_self(vs_gpu_state *g);
+void vs_gpu_update_ghosts_self(vs_gpu_state *g);
+/* Cell list and neighbour list (grows its storage and retries on overflow). */
+void vs_gpu_build_neighbors(vs_gpu_state *g);
+void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy);
+void vs_gpu_integrate_second_half(vs_gpu_state *g);
+
+/* Local thermo sums: px, py, pz, kinetic, potential, virial (synchronises). */
+void vs_gpu_thermo(vs_gpu_state *g, double out[6]);
+/* Local integrity sums: count, tag sum, squared tag sum; tag of a non-finite particle. */
+void vs_gpu_integrity(vs_gpu_state *g, uint64_t sums[3], int64_t *bad_tag);
+
+/* Wait for all work queued on this state's stream. */
+void vs_gpu_synchronize(vs_gpu_state *g);
+int64_t vs_gpu_n_owned(const vs_gpu_state *g);
+int64_t vs_gpu_n_ghost(const vs_gpu_state *g);
+/* Device bytes allocated by this state. */
+size_t vs_gpu_memory_bytes(const vs_gpu_state *g);
+/* Device description for logs: "NVIDIA H100 80GB HBM3 (GPU-uuid)". */
+void vs_gpu_describe(const vs_gpu_state *g, char *buf, size_t len);
+
+/* Test hook: the pair random bits and both xi variants evaluated on the device for pairs
+ * (tag_a[k], tag_b[k]) at (seed, step). */
+int vs_gpu_selftest_pair_bits(uint64_t seed, uint64_t step, int n, const uint64_t *tag_a,
+                              const uint64_t *tag_b, uint32_t *bits, double *xi_uniform,
+                              double *xi_gauss);
+
+#endif

@@ -1,0 +1,236 @@
+/* DPD forces on the device, and the thermo and integrity reductions.
+ *
+ * One thread per owned particle walks its column of the neighbour list and accumulates the
+ * force in registers: every pair is evaluated from both sides (the full list), so no thread
+ * writes another particle's force and no float atomics enter the sums. The summation order is
+ * the list order, which is deterministic: two runs of the same input are bit-identical.
+ *
+ * Precision (config `precision`):
+ *   double - positions, velocities and pair arithmetic in fp64, the CPU reference's formulas;
+ *   mixed  - positions relative to the brick centre and predicted velocities staged as fp32
+ *            (float4, 16-byte loads), pair arithmetic in fp32 (vs_dpd_pair_f, the same source
+ *            as the double version), accumulation in fp64 (see docs/performance.md).
+ * The pair random number is computed from the same 64 TEA bits as on the CPU; the uniform
+ * variant is exact in fp64 and rounded once to fp32 in mixed mode.
+ */
+#include "gpu_internal.cuh"
+
+extern "C" {
+#include "tea_rng.h"
+}
+
+/* Stage fp32 inputs for the mixed kernel: relative position + species, predicted velocity. */
+__global__ void stage_mixed_kernel(int n, double cx, double cy, double cz, const double *x,
+                                   const double *y, const double *z, const double *vx,
+                                   const double *vy, const double *vz, const int32_t *species,
+                                   float4 *pos, float4 *vel)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    pos[i] = make_float4((float)(x[i] - cx), (float)(y[i] - cy), (float)(z[i] - cz),
+                         (float)species[i]); /* a small integer, exact in fp32 */
+    vel[i] = make_float4((float)vx[i], (float)vy[i], (float)vz[i], 0.0f);
+}
+
+template <bool MIXED, bool ENERGY>
+__global__ void __launch_bounds__(128)
+    dpd_force_kernel(int n, vs_tea_key key, int gaussian, vs_dpd_consts c, vs_dpd_consts_f cf,
+                     vs_gpu_species sp, const double *x, const double *y, const double *z,
+                     const double *vx, const double *vy, const double *vz, const float4 *pos_f,
+                     const float4 *vel_f, const int64_t *tag, const int32_t *species,
+                     const int32_t *nlist, const int32_t *ncount, int64_t stride, double *fx,
+                     double *fy, double *fz, double *energy, double *virial)
+{
+    __shared__ double a_shared[VS_MAX_SPECIES * VS_MAX_SPECIES];
+    for (int k = threadIdx.x; k < sp.n * VS_MAX_SPECIES; k += blockDim.x)
+        a_shared[k] = sp.a[k / VS_MAX_SPECIES][k % VS_MAX_SPECIES];
+    __syncthreads();
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const uint64_t tag_i = (uint64_t)tag[i];
+    const int si = species[i];
+    const double *a_row = a_shared + si * VS_MAX_SPECIES;
+    double ax = 0.0, ay = 0.0, az = 0.0, e = 0.0, w = 0.0;
+    const int count = ncount[i];
+    if (MIXED) {
+        const float4 pi = pos_f[i], ui = vel_f[i];
+        for (int m = 0; m < count; ++m) {
+            const int j = nlist[(int64_t)m * stride + i];
+            const float4 pj = pos_f[j];
+            const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+            const float r2 = dx * dx + dy * dy + dz * dz;
+            if (r2 >= cf.rc2 || r2 == 0.0f)
+                continue;
+            const float4 uj = vel_f[j];
+            const vs_tea_block bits = vs_pair_bits(key, tag_i, (uint64_t)tag[j]);
+            const float xi = (float)(gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits));
+            const vs_pair_result_f r = vs_dpd_pair_f(&cf, r2, dx, dy, dz, ui.x - uj.x,
+                                                     ui.y - uj.y, ui.z - uj.z,
+                                                     (float)a_row[(int)pj.w], xi);
+            ax += (double)(r.f_over_r * dx);
+            ay += (double)(r.f_over_r * dy);
+            az += (double)(r.f_over_r * dz);
+            if (ENERGY) {
+                e += 0.5 * (double)r.energy;
+                w += 0.5 * (double)r.virial;
+            }
+        }
+    } else {
+        const double xi_ = x[i], yi = y[i], zi = z[i], ux = vx[i], uy = vy[i], uz = vz[i];
+        for (int m = 0; m < count; ++m) {
+            const int j = nlist[(int64_t)m * stride + i];
+            const double dx = xi_ - x[j], dy = yi - y[j], dz = zi - z[j];
+            const double r2 = dx * dx + dy * dy + dz * dz;
+            if (r2 >= c.rc2 || r2 == 0.0)
+                continue;
+            const vs_tea_block bits = vs_pair_bits(key, tag_i, (uint64_t)tag[j]);
+            const double xi = gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits);
+            const vs_pair_result r = vs_dpd_pair(&c, r2, dx, dy, dz, ux - vx[j], uy - vy[j],
+                                                 uz - vz[j], a_row[species[j]], xi);
+            ax += r.f_over_r * dx;
+            ay += r.f_over_r * dy;
+            az += r.f_over_r * dz;
+            if (ENERGY) {
+                e += 0.5 * r.energy;
+                w += 0.5 * r.virial;
+            }
+        }
+    }
+    fx[i] = sp.body_force[si][0] + ax;
+    fy[i] = sp.body_force[si][1] + ay;
+    fz[i] = sp.body_force[si][2] + az;
+    if (ENERGY) {
+        energy[i] = e;
+        virial[i] = w;
+    }
+}
+
+extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
+{
+    const int n = (int)g->n_owned, n_all = (int)(g->n_owned + g->n_ghost);
+    const int mixed = g->prm.precision == VS_PRECISION_MIXED;
+    if (mixed)
+        VS_LAUNCH(stage_mixed_kernel, n_all, VS_BLOCK, g->stream, n_all, g->center[0],
+                  g->center[1], g->center[2], g->x[0], g->x[1], g->x[2], g->vp[0], g->vp[1],
+                  g->vp[2], g->species_id, g->pos_f, g->vel_f);
+    const vs_tea_key key = vs_tea_make_key(g->prm.seed, (uint64_t)step);
+    const int gaussian = g->prm.random == VS_RANDOM_GAUSSIAN;
+#define VS_FORCE_ARGS                                                                          \
+    n, key, gaussian, g->dpd, g->dpd_f, g->species, g->x[0], g->x[1], g->x[2], g->vp[0],       \
+        g->vp[1], g->vp[2], g->pos_f, g->vel_f, g->tag, g->species_id, g->nlist, g->ncount,    \
+        g->nl_stride, g->f[0], g->f[1], g->f[2], g->energy, g->virial
+    if (mixed && want_energy)
+        VS_LAUNCH((dpd_force_kernel<true, true>), n, 128, g->stream, VS_FORCE_ARGS);
+    else if (mixed)
+        VS_LAUNCH((dpd_force_kernel<true, false>), n, 128, g->stream, VS_FORCE_ARGS);
+    else if (want_energy)
+        VS_LAUNCH((dpd_force_kernel<false, true>), n, 128, g->stream, VS_FORCE_ARGS);
+    else
+        VS_LAUNCH((dpd_force_kernel<false, false>), n, 128, g->stream, VS_FORCE_ARGS);
+#undef VS_FORCE_ARGS
+}
+
+/* ---- reductions: fixed grid, block tree, then one block over the partials (deterministic) */
+
+#define VS_RED_BLOCKS 512
+#define VS_RED_VALUES 6
+
+__global__ void thermo_partial_kernel(int n, vs_gpu_species sp, const double *vx,
+                                      const double *vy, const double *vz,
+                                      const int32_t *species, const double *energy,
+                                      const double *virial, double *partials)
+{
+    __shared__ double s[VS_RED_VALUES][VS_BLOCK];
+    double acc[VS_RED_VALUES] = {0, 0, 0, 0, 0, 0};
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        const double m = sp.mass[species[i]];
+        acc[0] += m * vx[i];
+        acc[1] += m * vy[i];
+        acc[2] += m * vz[i];
+        acc[3] += 0.5 * m * (vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]);
+        acc[4] += energy[i];
+        acc[5] += virial[i];
+    }
+    for (int q = 0; q < VS_RED_VALUES; ++q)
+        s[q][threadIdx.x] = acc[q];
+    __syncthreads();
+    for (int half = blockDim.x / 2; half > 0; half >>= 1) {
+        if (threadIdx.x < half)
+            for (int q = 0; q < VS_RED_VALUES; ++q)
+                s[q][threadIdx.x] += s[q][threadIdx.x + half];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        for (int q = 0; q < VS_RED_VALUES; ++q)
+            partials[blockIdx.x * VS_RED_VALUES + q] = s[q][0];
+}
+
+__global__ void thermo_final_kernel(int blocks, const double *partials, double *out)
+{
+    if (threadIdx.x < VS_RED_VALUES) {
+        double sum = 0.0;
+        for (int b = 0; b < blocks; ++b)
+            sum += partials[b * VS_RED_VALUES + threadIdx.x];
+        out[threadIdx.x] = sum;
+    }
+}
+
+extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[6])
+{
+    const int n = (int)g->n_owned;
+    for (int q = 0; q < VS_RED_VALUES; ++q)
+        out[q] = 0.0;
+    if (n == 0)
+        return;
+    int blocks = (n + VS_BLOCK - 1) / VS_BLOCK;
+    if (blocks > VS_RED_BLOCKS)
+        blocks = VS_RED_BLOCKS;
+    /* partials holds 4096 doubles: (512 blocks + 1) * 6 fit */
+    thermo_partial_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
+        n, g->species, g->v[0], g->v[1], g->v[2], g->species_id, g->energy, g->virial,
+        g->partials);
+    VS_CUDA_CHECK(cudaGetLastError());
+    double *d_out = g->partials + (size_t)blocks * VS_RED_VALUES;
+    thermo_final_kernel<<<1, 32, 0, g->stream>>>(blocks, g->partials, d_out);
+    VS_CUDA_CHECK(cudaGetLastError());
+    VS_CUDA_CHECK(cudaMemcpyAsync(g->h_pinned, d_out, VS_RED_VALUES * sizeof(double),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    for (int q = 0; q < VS_RED_VALUES; ++q)
+        out[q] = g->h_pinned[q];
+}
+
+__global__ void integrity_kernel(int n, const int64_t *tag, const double *x, const double *y,
+                                 const double *z, const double *vx, const double *vy,
+                                 const double *vz, unsigned long long *sums)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const unsigned long long t = (unsigned long long)tag[i];
+    atomicAdd(&sums[0], t); /* integer sums: exact, order-independent */
+    atomicAdd(&sums[1], t * t);
+    if (!isfinite(x[i]) || !isfinite(y[i]) || !isfinite(z[i]) || !isfinite(vx[i]) ||
+        !isfinite(vy[i]) || !isfinite(vz[i]))
+        atomicMin(&sums[2], t);
+}
+
+extern "C" void vs_gpu_integrity(vs_gpu_state *g, uint64_t sums[3], int64_t *bad_tag)
+{
+    const int n = (int)g->n_owned;
+    unsigned long long init[3] = {0ull, 0ull, ~0ull};
+    VS_CUDA_CHECK(cudaMemcpyAsync(g->d_int_sums, init, sizeof init, cudaMemcpyHostToDevice,
+                                  g->stream));
+    VS_LAUNCH(integrity_kernel, n, VS_BLOCK, g->stream, n, g->tag, g->x[0], g->x[1], g->x[2],
+              g->v[0], g->v[1], g->v[2], g->d_int_sums);
+    unsigned long long *h = (unsigned long long *)g->h_pinned;
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_int_sums, 3 * sizeof(unsigned long long),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    sums[0] = (uint64_t)n;
+    sums[1] = h[0];
+    sums[2] = h[1];
+    *bad_tag = h[2] == ~0ull ? -1 : (int64_t)h[2];
+}

@@ -1,0 +1,82 @@
+/* Groot-Warren velocity Verlet on the device (the formulas of src/integrate.h), fused with
+ * the displacement check that decides the neighbour-list rebuild. */
+#include <string.h>
+
+#include "gpu_internal.cuh"
+
+__global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_species sp,
+                                  double *x, double *y, double *z, double *vx, double *vy,
+                                  double *vz, double *px, double *py, double *pz,
+                                  const double *fx, const double *fy, const double *fz,
+                                  const int32_t *species, const double *bx, const double *by,
+                                  const double *bz, unsigned int *max_disp2)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float d2 = 0.0f;
+    if (i < n) {
+        const double inv_m = sp.inv_mass[species[i]], half_dt = 0.5 * dt;
+        const double ax = fx[i] * inv_m, ay = fy[i] * inv_m, az = fz[i] * inv_m;
+        const double ux = vx[i], uy = vy[i], uz = vz[i];
+        const double nx = x[i] + dt * (ux + half_dt * ax);
+        const double ny = y[i] + dt * (uy + half_dt * ay);
+        const double nz = z[i] + dt * (uz + half_dt * az);
+        x[i] = nx;
+        y[i] = ny;
+        z[i] = nz;
+        px[i] = ux + lambda_dt * ax;
+        py[i] = uy + lambda_dt * ay;
+        pz[i] = uz + lambda_dt * az;
+        vx[i] = ux + half_dt * ax;
+        vy[i] = uy + half_dt * ay;
+        vz[i] = uz + half_dt * az;
+        const double dx = nx - bx[i], dy = ny - by[i], dz = nz - bz[i];
+        d2 = (float)(dx * dx + dy * dy + dz * dz);
+        if (!(d2 <= 3.0e38f))
+            d2 = 3.0e38f; /* NaN or huge: force a rebuild, where the integrity check finds it */
+    }
+    /* non-negative floats order like their bit patterns: an unsigned max is a float max */
+    for (int off = 16; off > 0; off >>= 1)
+        d2 = fmaxf(d2, __shfl_down_sync(0xffffffffu, d2, off));
+    if ((threadIdx.x & 31) == 0 && d2 > 0.0f)
+        atomicMax(max_disp2, __float_as_uint(d2));
+}
+
+__global__ void second_half_kernel(int n, double half_dt, vs_gpu_species sp, double *vx,
+                                   double *vy, double *vz, const double *fx, const double *fy,
+                                   const double *fz, const int32_t *species)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const double s = half_dt * sp.inv_mass[species[i]];
+    vx[i] += s * fx[i];
+    vy[i] += s * fy[i];
+    vz[i] += s * fz[i];
+}
+
+extern "C" void vs_gpu_integrate_first_half(vs_gpu_state *g)
+{
+    VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_disp2, 0, sizeof(unsigned int), g->stream));
+    VS_LAUNCH(first_half_kernel, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned, g->prm.dt,
+              g->prm.lambda * g->prm.dt, g->species, g->x[0], g->x[1], g->x[2], g->v[0],
+              g->v[1], g->v[2], g->vp[0], g->vp[1], g->vp[2], g->f[0], g->f[1], g->f[2],
+              g->species_id, g->x_build[0], g->x_build[1], g->x_build[2], g->d_max_disp2);
+}
+
+extern "C" double vs_gpu_max_displacement2(vs_gpu_state *g)
+{
+    unsigned int *h = (unsigned int *)g->h_pinned;
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_max_disp2, sizeof(unsigned int),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    float f;
+    memcpy(&f, h, sizeof f);
+    return (double)f;
+}
+
+extern "C" void vs_gpu_integrate_second_half(vs_gpu_state *g)
+{
+    VS_LAUNCH(second_half_kernel, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned,
+              0.5 * g->prm.dt, g->species, g->v[0], g->v[1], g->v[2], g->f[0], g->f[1],
+              g->f[2], g->species_id);
+}

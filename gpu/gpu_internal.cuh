@@ -1,0 +1,132 @@
+/* Device state of the GPU backend and helpers shared by its .cu files (never included by
+ * host C code). Arrays are structures of arrays on the device, owned particles first and
+ * ghosts after, exactly as in src/particles.h; indices are 32-bit (a rank holds < 2^31
+ * particles). */
+#ifndef VESICA_GPU_INTERNAL_CUH
+#define VESICA_GPU_INTERNAL_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+extern "C" {
+#include "dpd_pair.h"
+#include "gpu_backend.h"
+#include "log.h"
+}
+
+#define VS_CUDA_CHECK(call)                                                                    \
+    do {                                                                                       \
+        cudaError_t vs_cuda_rc_ = (call);                                                      \
+        if (vs_cuda_rc_ != cudaSuccess)                                                        \
+            vs_log_fatal(__FILE__, __LINE__, "%s failed: %s", #call,                           \
+                         cudaGetErrorString(vs_cuda_rc_));                                     \
+    } while (0)
+
+/* Every launch goes through here: empty grids are skipped (a rank with nothing to do), and
+ * the launch is checked. */
+#define VS_LAUNCH(kernel, n, block, stream, ...)                                               \
+    do {                                                                                       \
+        const int64_t vs_n_ = (n);                                                             \
+        if (vs_n_ > 0) {                                                                       \
+            const unsigned vs_grid_ = (unsigned)((vs_n_ + (block) - 1) / (block));             \
+            kernel<<<vs_grid_, (block), 0, (stream)>>>(__VA_ARGS__);                           \
+            VS_CUDA_CHECK(cudaGetLastError());                                                 \
+        }                                                                                      \
+    } while (0)
+
+#define VS_BLOCK 256
+
+/* Per-species tables, passed to kernels by value (a few KiB of kernel parameters). */
+struct vs_gpu_species {
+    int n;
+    double a[VS_MAX_SPECIES][VS_MAX_SPECIES];
+    double inv_mass[VS_MAX_SPECIES];
+    double mass[VS_MAX_SPECIES];
+    double body_force[VS_MAX_SPECIES][3];
+};
+
+/* The cell grid over the brick extended by the ghost width; cells are numbered by their rank
+ * in Morton (Z-curve) order so sorting by cell also orders space along the curve. */
+struct vs_gpu_grid {
+    int ncell[3];
+    double origin[3];
+    double inv_cell[3];
+    const uint32_t *morton_rank; /* linear cell index (x fastest) -> Morton rank */
+};
+
+__device__ __forceinline__ uint32_t vs_cell_of(const vs_gpu_grid &g, double x, double y,
+                                               double z, int c[3])
+{
+    const double p[3] = {x, y, z};
+    for (int d = 0; d < 3; ++d) {
+        double u = (p[d] - g.origin[d]) * g.inv_cell[d];
+        int k = u >= 0.0 ? (int)u : 0; /* NaN lands in cell 0, found later by integrity */
+        c[d] = k < g.ncell[d] ? k : g.ncell[d] - 1;
+    }
+    return (uint32_t)((c[2] * g.ncell[1] + c[1]) * g.ncell[0] + c[0]);
+}
+
+struct vs_gpu_state {
+    vs_params prm;
+    vs_gpu_species species;
+    vs_dpd_consts dpd;
+    vs_dpd_consts_f dpd_f;
+    double lo[3], hi[3], center[3], ghost_width, list_cutoff;
+    int device;
+    char description[320];
+    cudaStream_t stream;
+
+    int64_t n_owned, n_ghost, capacity;
+    double *x[3], *vp[3], *v[3], *f[3], *x_build[3];
+    int64_t *tag;
+    int32_t *species_id;
+    int32_t *image[3];
+
+    /* sorting */
+    uint32_t *key_in, *key_out, *idx_in, *idx_out;
+    void *cub_temp;
+    size_t cub_temp_bytes;
+    void *scratch; /* capacity * 8 bytes, for permutations */
+    int key_bits;
+
+    /* ghosts: send lists per stage and direction (self exchange) */
+    int32_t *send_idx[3][2];
+    int64_t n_send[3][2], recv_start[3][2], cap_send[3][2];
+    double shift[3][2];
+    int32_t *d_select_count;
+    uint8_t *flags;
+
+    /* cell list over owned + ghosts */
+    vs_gpu_grid grid;
+    int64_t n_cells;
+    uint32_t *d_morton_rank;
+    uint32_t *cell_start, *cell_end; /* indexed by Morton rank */
+    uint32_t *cell_particles;        /* particle indices sorted by cell */
+
+    /* neighbour list: ELL, column-major (entry m of particle i at m * stride + i) */
+    int32_t *nlist, *ncount;
+    int max_neighbors;
+    int64_t nl_stride;
+    int32_t *d_max_count;
+
+    /* force inputs in mixed precision: position relative to the brick centre + species, and
+     * the predicted velocity */
+    float4 *pos_f, *vel_f;
+    /* per-particle energy and virial (thermo steps only) */
+    double *energy, *virial;
+
+    /* reductions */
+    double *partials;
+    unsigned int *d_max_disp2;
+    unsigned long long *d_int_sums;
+    double *h_pinned; /* host mirror for small results */
+    size_t bytes_allocated;
+};
+
+/* Allocation helpers that track the device footprint. */
+void *vs_gpu_alloc(vs_gpu_state *g, size_t bytes);
+void vs_gpu_free(vs_gpu_state *g, void *p, size_t bytes);
+/* Grow the particle arrays to hold `needed` particles (owned + ghosts), keeping contents. */
+void vs_gpu_reserve(vs_gpu_state *g, int64_t needed);
+
+#endif

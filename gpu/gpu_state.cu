@@ -1,0 +1,305 @@
+/* GPU backend state: device selection, allocation, growth, upload and download.
+ *
+ * All buffers that scale with the particle count grow together in vs_gpu_reserve, never in
+ * the steady-state step. The footprint is tracked so perf.json can report device bytes per
+ * particle. */
+#include <cub/cub.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_internal.cuh"
+
+void *vs_gpu_alloc(vs_gpu_state *g, size_t bytes)
+{
+    void *p = NULL;
+    if (bytes == 0)
+        return NULL;
+    cudaError_t rc = cudaMalloc(&p, bytes);
+    if (rc != cudaSuccess)
+        vs_log_fatal(__FILE__, __LINE__,
+                     "out of device memory allocating %zu bytes (%zu already held): %s", bytes,
+                     g->bytes_allocated, cudaGetErrorString(rc));
+    g->bytes_allocated += bytes;
+    return p;
+}
+
+void vs_gpu_free(vs_gpu_state *g, void *p, size_t bytes)
+{
+    if (!p)
+        return;
+    VS_CUDA_CHECK(cudaFree(p));
+    g->bytes_allocated -= bytes;
+}
+
+/* Replace *p (holding `keep` elements of `elem` bytes, allocated for `old_cap`) by a buffer
+ * of new_cap elements. */
+static void grow(vs_gpu_state *g, void **p, size_t elem, int64_t old_cap, int64_t new_cap,
+                 int64_t keep)
+{
+    void *q = vs_gpu_alloc(g, elem * (size_t)new_cap);
+    if (*p && keep > 0)
+        VS_CUDA_CHECK(cudaMemcpyAsync(q, *p, elem * (size_t)keep, cudaMemcpyDeviceToDevice,
+                                      g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    vs_gpu_free(g, *p, elem * (size_t)old_cap);
+    *p = q;
+}
+
+static void size_cub_temp(vs_gpu_state *g, int64_t cap)
+{
+    size_t sort_bytes = 0, select_bytes = 0;
+    VS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, g->key_in, g->key_out,
+                                                  g->idx_in, g->idx_out, (int)cap, 0,
+                                                  g->key_bits, g->stream));
+    VS_CUDA_CHECK(cub::DeviceSelect::Flagged(NULL, select_bytes,
+                                             thrust::counting_iterator<int32_t>(0), g->flags,
+                                             g->send_idx[0][0], g->d_select_count, (int)cap,
+                                             g->stream));
+    size_t need = sort_bytes > select_bytes ? sort_bytes : select_bytes;
+    if (need > g->cub_temp_bytes) {
+        vs_gpu_free(g, g->cub_temp, g->cub_temp_bytes);
+        g->cub_temp_bytes = need + need / 4;
+        g->cub_temp = vs_gpu_alloc(g, g->cub_temp_bytes);
+    }
+}
+
+void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
+{
+    if (needed <= g->capacity)
+        return;
+    int64_t cap = g->capacity ? g->capacity : 1024;
+    while (cap < needed)
+        cap += cap / 2;
+    const int64_t old = g->capacity, keep = g->n_owned + g->n_ghost;
+#define VS_GROW(ptr, type, kept) grow(g, (void **)&(ptr), sizeof(type), old, cap, kept)
+    for (int d = 0; d < 3; ++d) {
+        VS_GROW(g->x[d], double, keep);
+        VS_GROW(g->vp[d], double, keep);
+        VS_GROW(g->v[d], double, g->n_owned);
+        VS_GROW(g->f[d], double, g->n_owned);
+        VS_GROW(g->x_build[d], double, g->n_owned);
+        VS_GROW(g->image[d], int32_t, g->n_owned);
+    }
+    VS_GROW(g->tag, int64_t, keep);
+    VS_GROW(g->species_id, int32_t, keep);
+    VS_GROW(g->key_in, uint32_t, 0);
+    VS_GROW(g->key_out, uint32_t, 0);
+    VS_GROW(g->idx_in, uint32_t, 0);
+    VS_GROW(g->idx_out, uint32_t, 0);
+    VS_GROW(g->scratch, double, 0);
+    VS_GROW(g->flags, uint8_t, 0);
+    VS_GROW(g->cell_particles, uint32_t, 0);
+    VS_GROW(g->pos_f, float4, 0);
+    VS_GROW(g->vel_f, float4, 0);
+    VS_GROW(g->energy, double, 0);
+    VS_GROW(g->virial, double, 0);
+    VS_GROW(g->ncount, int32_t, 0);
+#undef VS_GROW
+    /* the neighbour list is rebuilt after any growth, so nothing is kept */
+    vs_gpu_free(g, g->nlist, sizeof(int32_t) * (size_t)g->max_neighbors * (size_t)g->nl_stride);
+    g->nl_stride = cap;
+    g->nlist = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)g->max_neighbors *
+                                              (size_t)g->nl_stride);
+    g->capacity = cap;
+    size_cub_temp(g, cap);
+}
+
+/* Morton rank of every cell of an nx x ny x nz grid: interleave the bits of (x, y, z), sort
+ * the codes, and number the cells in that order (dense ranks, whatever the grid shape). */
+static uint64_t spread_bits(uint32_t v)
+{
+    uint64_t out = 0;
+    for (int b = 0; b < 21; ++b)
+        out |= (uint64_t)((v >> b) & 1u) << (3 * b);
+    return out;
+}
+
+typedef struct {
+    uint64_t code;
+    uint32_t linear;
+} vs_morton_cell;
+
+static int compare_morton(const void *a, const void *b)
+{
+    const uint64_t x = ((const vs_morton_cell *)a)->code, y = ((const vs_morton_cell *)b)->code;
+    return (x > y) - (x < y);
+}
+
+static void build_morton_table(vs_gpu_state *g)
+{
+    const int *n = g->grid.ncell;
+    const int64_t total = (int64_t)n[0] * n[1] * n[2];
+    vs_morton_cell *cells = (vs_morton_cell *)VS_MALLOC(sizeof(vs_morton_cell) * (size_t)total);
+    for (int z = 0; z < n[2]; ++z)
+        for (int y = 0; y < n[1]; ++y)
+            for (int x = 0; x < n[0]; ++x) {
+                const uint32_t lin = (uint32_t)((z * n[1] + y) * n[0] + x);
+                cells[lin].linear = lin;
+                cells[lin].code = spread_bits((uint32_t)x) | (spread_bits((uint32_t)y) << 1) |
+                                  (spread_bits((uint32_t)z) << 2);
+            }
+    qsort(cells, (size_t)total, sizeof(vs_morton_cell), compare_morton);
+    uint32_t *rank = (uint32_t *)VS_MALLOC(sizeof(uint32_t) * (size_t)total);
+    for (int64_t r = 0; r < total; ++r)
+        rank[cells[r].linear] = (uint32_t)r;
+    g->n_cells = total;
+    g->d_morton_rank = (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)total);
+    VS_CUDA_CHECK(cudaMemcpy(g->d_morton_rank, rank, sizeof(uint32_t) * (size_t)total,
+                             cudaMemcpyHostToDevice));
+    g->grid.morton_rank = g->d_morton_rank;
+    g->cell_start = (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)total);
+    g->cell_end = (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)total);
+    int bits = 1;
+    while (bits < 32 && ((uint64_t)1 << bits) < (uint64_t)total)
+        ++bits;
+    g->key_bits = bits;
+    free(cells);
+    free(rank);
+}
+
+extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
+                                       const double hi[3], double ghost_width, int device,
+                                       int64_t n_hint, char *err, size_t err_len)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        snprintf(err, err_len, "no usable CUDA device");
+        return NULL;
+    }
+    if (cudaSetDevice(device % count) != cudaSuccess) {
+        snprintf(err, err_len, "cannot select CUDA device %d", device % count);
+        return NULL;
+    }
+    vs_gpu_state *g = (vs_gpu_state *)calloc(1, sizeof(vs_gpu_state));
+    if (!g) {
+        snprintf(err, err_len, "out of host memory");
+        return NULL;
+    }
+    g->prm = *prm;
+    g->device = device % count;
+    VS_CUDA_CHECK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
+    g->species.n = prm->n_species;
+    for (int s = 0; s < prm->n_species; ++s) {
+        g->species.mass[s] = prm->species[s].mass;
+        g->species.inv_mass[s] = 1.0 / prm->species[s].mass;
+        for (int d = 0; d < 3; ++d)
+            g->species.body_force[s][d] = prm->species[s].body_force[d];
+        for (int t = 0; t < prm->n_species; ++t)
+            g->species.a[s][t] = prm->a[s][t];
+    }
+    g->dpd = vs_dpd_make_consts(prm->rc, prm->gamma, prm->kT, prm->s, prm->dt);
+    g->dpd_f = vs_dpd_consts_to_float(&g->dpd);
+    g->ghost_width = ghost_width;
+    g->list_cutoff = prm->rc + prm->skin;
+    for (int d = 0; d < 3; ++d) {
+        g->lo[d] = lo[d];
+        g->hi[d] = hi[d];
+        g->center[d] = 0.5 * (lo[d] + hi[d]);
+        const double extent = hi[d] - lo[d] + 2.0 * ghost_width;
+        int n = (int)(extent / g->list_cutoff);
+        g->grid.ncell[d] = n < 1 ? 1 : n;
+        g->grid.origin[d] = lo[d] - ghost_width;
+        g->grid.inv_cell[d] = g->grid.ncell[d] / extent;
+    }
+    build_morton_table(g);
+    /* a first guess from the density of the list sphere; grown on overflow */
+    const double sphere = 4.18879 * g->list_cutoff * g->list_cutoff * g->list_cutoff;
+    g->max_neighbors = (int)(sphere * prm->density * 1.6) + 16;
+    g->d_select_count = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
+    g->d_max_count = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
+    g->d_max_disp2 = (unsigned int *)vs_gpu_alloc(g, sizeof(unsigned int));
+    g->d_int_sums = (unsigned long long *)vs_gpu_alloc(g, 4 * sizeof(unsigned long long));
+    g->partials = (double *)vs_gpu_alloc(g, 4096 * sizeof(double)); /* reduction partials */
+    VS_CUDA_CHECK(cudaMallocHost((void **)&g->h_pinned, 64 * sizeof(double)));
+    vs_gpu_reserve(g, n_hint > 1024 ? n_hint : 1024);
+
+    cudaDeviceProp prop;
+    VS_CUDA_CHECK(cudaGetDeviceProperties(&prop, g->device));
+    const unsigned char *u = (const unsigned char *)prop.uuid.bytes;
+    snprintf(g->description, sizeof g->description,
+             "%s (GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x)",
+             prop.name, u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],
+             u[12], u[13], u[14], u[15]);
+    return g;
+}
+
+extern "C" void vs_gpu_destroy(vs_gpu_state *g)
+{
+    if (!g)
+        return;
+    cudaStreamSynchronize(g->stream);
+    /* freeing the context's allocations one by one is not needed at exit, but a test that
+     * creates several states in one process must not leak device memory */
+    void *ptrs[] = {g->x[0], g->x[1], g->x[2], g->vp[0], g->vp[1], g->vp[2], g->v[0], g->v[1],
+                    g->v[2], g->f[0], g->f[1], g->f[2], g->x_build[0], g->x_build[1],
+                    g->x_build[2], g->image[0], g->image[1], g->image[2], g->tag,
+                    g->species_id, g->key_in, g->key_out, g->idx_in, g->idx_out, g->scratch,
+                    g->flags, g->cell_particles, g->pos_f, g->vel_f, g->energy, g->virial,
+                    g->ncount, g->partials, g->nlist, g->cub_temp, g->d_morton_rank,
+                    g->cell_start, g->cell_end, g->d_select_count, g->d_max_count,
+                    g->d_max_disp2, g->d_int_sums};
+    for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
+        if (ptrs[k])
+            cudaFree(ptrs[k]);
+    for (int d = 0; d < 3; ++d)
+        for (int s = 0; s < 2; ++s)
+            if (g->send_idx[d][s])
+                cudaFree(g->send_idx[d][s]);
+    cudaFreeHost(g->h_pinned);
+    cudaStreamDestroy(g->stream);
+    free(g);
+}
+
+extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
+{
+    vs_gpu_reserve(g, h->n_owned + 16);
+    const size_t n = (size_t)h->n_owned;
+    for (int d = 0; d < 3; ++d) {
+        VS_CUDA_CHECK(cudaMemcpy(g->x[d], h->x[d], n * sizeof(double), cudaMemcpyHostToDevice));
+        VS_CUDA_CHECK(cudaMemcpy(g->v[d], h->v[d], n * sizeof(double), cudaMemcpyHostToDevice));
+        VS_CUDA_CHECK(cudaMemcpy(g->vp[d], h->vp[d], n * sizeof(double), cudaMemcpyHostToDevice));
+        VS_CUDA_CHECK(cudaMemcpy(g->f[d], h->f[d], n * sizeof(double), cudaMemcpyHostToDevice));
+        VS_CUDA_CHECK(cudaMemcpy(g->image[d], h->image[d], n * sizeof(int32_t),
+                                 cudaMemcpyHostToDevice));
+    }
+    VS_CUDA_CHECK(cudaMemcpy(g->tag, h->tag, n * sizeof(int64_t), cudaMemcpyHostToDevice));
+    VS_CUDA_CHECK(cudaMemcpy(g->species_id, h->species, n * sizeof(int32_t),
+                             cudaMemcpyHostToDevice));
+    g->n_owned = h->n_owned;
+    g->n_ghost = 0;
+}
+
+extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
+{
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    vs_particles_reserve(h, g->n_owned);
+    const size_t n = (size_t)g->n_owned;
+    for (int d = 0; d < 3; ++d) {
+        VS_CUDA_CHECK(cudaMemcpy(h->x[d], g->x[d], n * sizeof(double), cudaMemcpyDeviceToHost));
+        VS_CUDA_CHECK(cudaMemcpy(h->v[d], g->v[d], n * sizeof(double), cudaMemcpyDeviceToHost));
+        VS_CUDA_CHECK(cudaMemcpy(h->vp[d], g->vp[d], n * sizeof(double), cudaMemcpyDeviceToHost));
+        VS_CUDA_CHECK(cudaMemcpy(h->f[d], g->f[d], n * sizeof(double), cudaMemcpyDeviceToHost));
+        VS_CUDA_CHECK(cudaMemcpy(h->image[d], g->image[d], n * sizeof(int32_t),
+                                 cudaMemcpyDeviceToHost));
+    }
+    VS_CUDA_CHECK(cudaMemcpy(h->tag, g->tag, n * sizeof(int64_t), cudaMemcpyDeviceToHost));
+    VS_CUDA_CHECK(cudaMemcpy(h->species, g->species_id, n * sizeof(int32_t),
+                             cudaMemcpyDeviceToHost));
+    h->n_owned = g->n_owned;
+    h->n_ghost = 0;
+}
+
+extern "C" void vs_gpu_synchronize(vs_gpu_state *g)
+{
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+}
+
+extern "C" int64_t vs_gpu_n_owned(const vs_gpu_state *g) { return g->n_owned; }
+extern "C" int64_t vs_gpu_n_ghost(const vs_gpu_state *g) { return g->n_ghost; }
+extern "C" size_t vs_gpu_memory_bytes(const vs_gpu_state *g) { return g->bytes_allocated; }
+extern "C" void vs_gpu_describe(const vs_gpu_state *g, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", g->description);
+}
