@@ -76,23 +76,28 @@ extern "C" void vs_gpu_build_ghosts_self(vs_gpu_state *g)
         g->shift[d][0] = len;  /* lower face -> image above the upper face */
         g->shift[d][1] = -len; /* upper face -> image below the lower face */
         const int base = (int)(g->n_owned + g->n_ghost);
+        /* both directions select from what is present before this stage's ghosts arrive;
+         * one synchronisation per stage brings both counts to the host */
+        int32_t *h = (int32_t *)g->h_pinned;
+        h[0] = h[1] = 0;
         for (int dir = 0; dir < 2; ++dir) {
             const double edge = dir == 0 ? g->lo[d] + g->ghost_width : g->hi[d] - g->ghost_width;
             reserve_send(g, d, dir, base);
+            if (base == 0)
+                continue;
             VS_LAUNCH(border_flag_kernel, base, VS_BLOCK, g->stream, base, g->x[d], edge, dir,
                       g->flags);
-            int32_t *h = (int32_t *)g->h_pinned;
-            *h = 0;
-            if (base > 0) {
-                VS_CUDA_CHECK(cub::DeviceSelect::Flagged(
-                    g->cub_temp, g->cub_temp_bytes, thrust::counting_iterator<int32_t>(0),
-                    g->flags, g->send_idx[d][dir], g->d_select_count, base, g->stream));
-                VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_select_count, sizeof(int32_t),
-                                              cudaMemcpyDeviceToHost, g->stream));
-                VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-            }
-            g->n_send[d][dir] = *h;
+            VS_CUDA_CHECK(cub::DeviceSelect::Flagged(
+                g->cub_temp, g->cub_temp_bytes, thrust::counting_iterator<int32_t>(0), g->flags,
+                g->send_idx[d][dir], g->d_select_count + dir, base, g->stream));
         }
+        if (base > 0) {
+            VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_select_count, 2 * sizeof(int32_t),
+                                          cudaMemcpyDeviceToHost, g->stream));
+            VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+        }
+        g->n_send[d][0] = h[0];
+        g->n_send[d][1] = h[1];
         const int64_t n0 = g->n_send[d][0], n1 = g->n_send[d][1];
         vs_gpu_reserve(g, base + n0 + n1);
         g->recv_start[d][0] = base;
