@@ -5,11 +5,15 @@
  *   sit close in memory and threads of a warp read the same cells.
  * - The cell list over owned + ghost particles is a second radix sort by cell; cell bounds
  *   are found by comparing neighbours in the sorted key array (no atomics).
- * - The neighbour list is built one thread per owned particle over the 27 surrounding cells,
- *   in a fixed cell order: deterministic and atomics-free. It is stored column-major (entry m
- *   of particle i at m * stride + i), so the force kernel's loads are coalesced across a warp
- *   and the builder's stores are too. On overflow the builder reports the largest count; the
- *   host grows the table and builds again.
+ * - The neighbour list is built by one warp per cell (the paper's atomics-free builder): the
+ *   lanes load 32 candidate j particles of the 27-cell stencil at a time (coalesced), each
+ *   owned i of the cell is checked against all of them at once, and a warp ballot gives every
+ *   hit its insertion slot, so the list is ordered and deterministic with no atomics. Rows are
+ *   staged in shared memory and written out column-major (entry m of particle i at
+ *   m * stride + i): the force kernel's loads are coalesced across a warp, and so are these
+ *   stores, since the owned particles of a cell are consecutive after the Morton sort. On
+ *   overflow the builder reports the largest count; the host grows the table and builds
+ *   again. (The thread-per-particle builder it replaced is compared in docs/performance.md.)
  */
 #include <cub/cub.cuh>
 
@@ -110,49 +114,97 @@ __global__ void cell_bounds_kernel(int n, const uint32_t *key, uint32_t *start, 
         end[c] = (uint32_t)k + 1;
 }
 
-__global__ void neighbor_kernel(int n_owned, vs_gpu_grid grid, double cut2, const double *x,
-                                const double *y, const double *z, const uint32_t *cell_start,
-                                const uint32_t *cell_end, const uint32_t *cell_particles,
-                                int max_neighbors, int64_t stride, int32_t *nlist,
-                                int32_t *ncount, int32_t *max_count)
+#define VS_NL_WARPS 4 /* warps per block of the builder */
+
+__global__ void __launch_bounds__(32 * VS_NL_WARPS)
+    neighbor_warp_cell_kernel(int n_owned, int64_t n_cells, vs_gpu_grid grid,
+                              const uint32_t *rank_to_linear, double cut2, const double *x,
+                              const double *y, const double *z, const uint32_t *cell_start,
+                              const uint32_t *cell_end, const uint32_t *cell_particles,
+                              int max_neighbors, int64_t stride, int32_t *nlist,
+                              int32_t *ncount, int32_t *max_count)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n_owned)
+    extern __shared__ int32_t staging[]; /* per warp: 32 rows of (max_neighbors | 1) slots */
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int64_t cell = (int64_t)blockIdx.x * VS_NL_WARPS + warp;
+    if (cell >= n_cells)
         return;
-    const double xi = x[i], yi = y[i], zi = z[i];
-    int c[3];
-    vs_cell_of(grid, xi, yi, zi, c);
-    int count = 0;
-    for (int dz = -1; dz <= 1; ++dz) {
-        const int cz = c[2] + dz;
-        if (cz < 0 || cz >= grid.ncell[2])
-            continue;
-        for (int dy = -1; dy <= 1; ++dy) {
-            const int cy = c[1] + dy;
-            if (cy < 0 || cy >= grid.ncell[1])
+    const uint32_t s = cell_start[cell], e = cell_end[cell];
+    /* owned particles precede ghosts within a cell (stable sort of ascending indices) */
+    if (s == e || cell_particles[s] >= (uint32_t)n_owned)
+        return;
+    const int row = max_neighbors | 1; /* odd stride: conflict-free column reads */
+    int32_t *rows = staging + (size_t)warp * 32 * row;
+    const uint32_t lin = rank_to_linear[cell];
+    const int cx = (int)(lin % grid.ncell[0]), cy = (int)((lin / grid.ncell[0]) % grid.ncell[1]),
+              cz = (int)(lin / ((uint32_t)grid.ncell[0] * grid.ncell[1]));
+    for (uint32_t batch = s; batch < e; batch += 32) {
+        /* lane l holds the batch's l-th particle of this cell (if owned) */
+        const uint32_t k_i = batch + lane;
+        const int i = k_i < e ? (int)cell_particles[k_i] : -1;
+        const bool owned_i = i >= 0 && i < n_owned;
+        const unsigned owned_mask = __ballot_sync(0xffffffffu, owned_i);
+        if (owned_mask == 0)
+            break; /* only ghosts remain in this cell */
+        const int n_batch = 32 - __clz(owned_mask); /* owned lanes are a prefix */
+        const double xi = owned_i ? x[i] : 0.0, yi = owned_i ? y[i] : 0.0,
+                     zi = owned_i ? z[i] : 0.0;
+        int count = 0; /* neighbours found so far for this lane's i */
+        for (int dz = -1; dz <= 1; ++dz) {
+            const int nz = cz + dz;
+            if (nz < 0 || nz >= grid.ncell[2])
                 continue;
-            for (int dx = -1; dx <= 1; ++dx) {
-                const int cx = c[0] + dx;
-                if (cx < 0 || cx >= grid.ncell[0])
+            for (int dy = -1; dy <= 1; ++dy) {
+                const int ny = cy + dy;
+                if (ny < 0 || ny >= grid.ncell[1])
                     continue;
-                const uint32_t cell =
-                    grid.morton_rank[(cz * grid.ncell[1] + cy) * grid.ncell[0] + cx];
-                const uint32_t end = cell_end[cell];
-                for (uint32_t k = cell_start[cell]; k < end; ++k) {
-                    const int j = (int)cell_particles[k];
-                    const double ddx = xi - x[j], ddy = yi - y[j], ddz = zi - z[j];
-                    if (j == i || ddx * ddx + ddy * ddy + ddz * ddz >= cut2)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    const int nx = cx + dx;
+                    if (nx < 0 || nx >= grid.ncell[0])
                         continue;
-                    if (count < max_neighbors)
-                        nlist[(int64_t)count * stride + i] = j;
-                    ++count;
+                    const uint32_t nc =
+                        grid.morton_rank[(nz * grid.ncell[1] + ny) * grid.ncell[0] + nx];
+                    const uint32_t js = cell_start[nc], je = cell_end[nc];
+                    for (uint32_t chunk = js; chunk < je; chunk += 32) {
+                        const uint32_t k_j = chunk + lane;
+                        const bool has_j = k_j < je;
+                        const int j = has_j ? (int)cell_particles[k_j] : -1;
+                        const double xj = has_j ? x[j] : 0.0, yj = has_j ? y[j] : 0.0,
+                                     zj = has_j ? z[j] : 0.0;
+                        for (int t = 0; t < n_batch; ++t) {
+                            const double xt = __shfl_sync(0xffffffffu, xi, t);
+                            const double yt = __shfl_sync(0xffffffffu, yi, t);
+                            const double zt = __shfl_sync(0xffffffffu, zi, t);
+                            const int it = __shfl_sync(0xffffffffu, i, t);
+                            const double ddx = xt - xj, ddy = yt - yj, ddz = zt - zj;
+                            const bool hit =
+                                has_j && j != it && ddx * ddx + ddy * ddy + ddz * ddz < cut2;
+                            const unsigned hits = __ballot_sync(0xffffffffu, hit);
+                            const int base = __shfl_sync(0xffffffffu, count, t);
+                            const int slot = base + __popc(hits & ((1u << lane) - 1u));
+                            if (hit && slot < max_neighbors)
+                                rows[t * row + slot] = j;
+                            if (lane == t)
+                                count += __popc(hits);
+                        }
+                    }
                 }
             }
         }
+        __syncwarp();
+        /* write the rows out column-major: lanes hold consecutive owned indices */
+        const int max_in_batch = __reduce_max_sync(0xffffffffu, owned_i ? count : 0);
+        const int stored = max_in_batch < max_neighbors ? max_in_batch : max_neighbors;
+        for (int m = 0; m < stored; ++m)
+            if (owned_i && m < count)
+                nlist[(int64_t)m * stride + i] = rows[lane * row + m];
+        if (owned_i) {
+            ncount[i] = count;
+            if (count > max_neighbors)
+                atomicMax(max_count, count);
+        }
+        __syncwarp();
     }
-    ncount[i] = count;
-    if (count > max_neighbors)
-        atomicMax(max_count, count);
 }
 
 __global__ void mark_built_kernel(int n, const double *x, const double *y, const double *z,
@@ -185,9 +237,19 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     const double cut2 = g->list_cutoff * g->list_cutoff;
     for (;;) {
         VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_count, 0, sizeof(int32_t), g->stream));
-        VS_LAUNCH(neighbor_kernel, n, 128, g->stream, n, g->grid, cut2, g->x[0], g->x[1],
-                  g->x[2], g->cell_start, g->cell_end, g->cell_particles, g->max_neighbors,
-                  g->nl_stride, g->nlist, g->ncount, g->d_max_count);
+        const size_t smem = sizeof(int32_t) * 32 * VS_NL_WARPS * (size_t)(g->max_neighbors | 1);
+        if (smem > 48 * 1024)
+            VS_CUDA_CHECK(cudaFuncSetAttribute(neighbor_warp_cell_kernel,
+                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               (int)smem));
+        const int64_t blocks = (g->n_cells + VS_NL_WARPS - 1) / VS_NL_WARPS;
+        if (n > 0) {
+            neighbor_warp_cell_kernel<<<(unsigned)blocks, 32 * VS_NL_WARPS, smem, g->stream>>>(
+                n, g->n_cells, g->grid, g->d_rank_to_linear, cut2, g->x[0], g->x[1], g->x[2],
+                g->cell_start, g->cell_end, g->cell_particles, g->max_neighbors, g->nl_stride,
+                g->nlist, g->ncount, g->d_max_count);
+            VS_CUDA_CHECK(cudaGetLastError());
+        }
         int32_t *h = (int32_t *)g->h_pinned;
         VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_max_count, sizeof(int32_t),
                                       cudaMemcpyDeviceToHost, g->stream));

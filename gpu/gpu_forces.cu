@@ -13,6 +13,8 @@
  * The pair random number is computed from the same 64 TEA bits as on the CPU; the uniform
  * variant is exact in fp64 and rounded once to fp32 in mixed mode.
  */
+#include <cub/cub.cuh>
+
 #include "gpu_internal.cuh"
 
 extern "C" {
@@ -206,15 +208,24 @@ __global__ void integrity_kernel(int n, const int64_t *tag, const double *x, con
                                  const double *z, const double *vx, const double *vy,
                                  const double *vz, unsigned long long *sums)
 {
+    typedef cub::BlockReduce<unsigned long long, VS_BLOCK> reduce_t;
+    __shared__ typename reduce_t::TempStorage temp[2];
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    const unsigned long long t = (unsigned long long)tag[i];
-    atomicAdd(&sums[0], t); /* integer sums: exact, order-independent */
-    atomicAdd(&sums[1], t * t);
-    if (!isfinite(x[i]) || !isfinite(y[i]) || !isfinite(z[i]) || !isfinite(vx[i]) ||
-        !isfinite(vy[i]) || !isfinite(vz[i]))
-        atomicMin(&sums[2], t);
+    unsigned long long t = 0, t2 = 0;
+    if (i < n) {
+        t = (unsigned long long)tag[i];
+        t2 = t * t;
+        if (!isfinite(x[i]) || !isfinite(y[i]) || !isfinite(z[i]) || !isfinite(vx[i]) ||
+            !isfinite(vy[i]) || !isfinite(vz[i]))
+            atomicMin(&sums[2], t);
+    }
+    /* integer sums wrap modulo 2^64 and are exact in any order: one atomic per block */
+    const unsigned long long block_t = reduce_t(temp[0]).Sum(t);
+    const unsigned long long block_t2 = reduce_t(temp[1]).Sum(t2);
+    if (threadIdx.x == 0) {
+        atomicAdd(&sums[0], block_t);
+        atomicAdd(&sums[1], block_t2);
+    }
 }
 
 extern "C" void vs_gpu_integrity(vs_gpu_state *g, uint64_t sums[3], int64_t *bad_tag)

@@ -100,6 +100,7 @@ struct vs_gpu_state {
     vs_gpu_grid grid;
     int64_t n_cells;
     uint32_t *d_morton_rank;
+    uint32_t *d_rank_to_linear; /* inverse of morton_rank */
     uint32_t *cell_start, *cell_end; /* indexed by Morton rank */
     uint32_t *cell_particles;        /* particle indices sorted by cell */
 
