@@ -116,14 +116,22 @@ __global__ void cell_bounds_kernel(int n, const uint32_t *key, uint32_t *start, 
 
 #define VS_NL_WARPS 4 /* warps per block of the builder */
 
+/* Per-warp shared data: the batch of i particles and the 27-cell stencil, flattened. */
+struct vs_nl_warp_shared {
+    float4 ipos[32];
+    int iidx[32];
+    uint32_t cell_first[27]; /* first entry of stencil cell c in cell_particles */
+    int prefix[28];          /* candidates before stencil cell c (exclusive scan) */
+};
+
 __global__ void __launch_bounds__(32 * VS_NL_WARPS)
     neighbor_warp_cell_kernel(int n_owned, int64_t n_cells, vs_gpu_grid grid,
-                              const uint32_t *rank_to_linear, double cut2, const double *x,
-                              const double *y, const double *z, const uint32_t *cell_start,
-                              const uint32_t *cell_end, const uint32_t *cell_particles,
-                              int max_neighbors, int64_t stride, int32_t *nlist,
-                              int32_t *ncount, int32_t *max_count)
+                              const uint32_t *rank_to_linear, float cut2, const float4 *pos,
+                              const uint32_t *cell_start, const uint32_t *cell_end,
+                              const uint32_t *cell_particles, int max_neighbors, int64_t stride,
+                              int32_t *nlist, int32_t *ncount, int32_t *max_count)
 {
+    __shared__ vs_nl_warp_shared sh_all[VS_NL_WARPS];
     extern __shared__ int32_t staging[]; /* per warp: 32 rows of (max_neighbors | 1) slots */
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int64_t cell = (int64_t)blockIdx.x * VS_NL_WARPS + warp;
@@ -133,13 +141,41 @@ __global__ void __launch_bounds__(32 * VS_NL_WARPS)
     /* owned particles precede ghosts within a cell (stable sort of ascending indices) */
     if (s == e || cell_particles[s] >= (uint32_t)n_owned)
         return;
+    vs_nl_warp_shared &sh = sh_all[warp];
     const int row = max_neighbors | 1; /* odd stride: conflict-free column reads */
     int32_t *rows = staging + (size_t)warp * 32 * row;
+
+    /* the fine-grained stencil: lane c < 27 takes stencil cell c, a warp scan its offsets, so
+     * candidates are read 32 at a time across cell boundaries (full lanes, coalesced) */
     const uint32_t lin = rank_to_linear[cell];
     const int cx = (int)(lin % grid.ncell[0]), cy = (int)((lin / grid.ncell[0]) % grid.ncell[1]),
               cz = (int)(lin / ((uint32_t)grid.ncell[0] * grid.ncell[1]));
+    int n_c = 0;
+    if (lane < 27) {
+        const int nx = cx + lane % 3 - 1, ny = cy + (lane / 3) % 3 - 1, nz = cz + lane / 9 - 1;
+        if (nx >= 0 && nx < grid.ncell[0] && ny >= 0 && ny < grid.ncell[1] && nz >= 0 &&
+            nz < grid.ncell[2]) {
+            const uint32_t nc = grid.morton_rank[(nz * grid.ncell[1] + ny) * grid.ncell[0] + nx];
+            sh.cell_first[lane] = cell_start[nc];
+            n_c = (int)(cell_end[nc] - cell_start[nc]);
+        } else {
+            sh.cell_first[lane] = 0;
+        }
+    }
+    int incl = n_c;
+    for (int off = 1; off < 32; off <<= 1) {
+        const int v = __shfl_up_sync(0xffffffffu, incl, off);
+        if (lane >= off)
+            incl += v;
+    }
+    if (lane < 27)
+        sh.prefix[lane] = incl - n_c;
+    const int total = __shfl_sync(0xffffffffu, incl, 26);
+    if (lane == 0)
+        sh.prefix[27] = total;
+    __syncwarp();
+
     for (uint32_t batch = s; batch < e; batch += 32) {
-        /* lane l holds the batch's l-th particle of this cell (if owned) */
         const uint32_t k_i = batch + lane;
         const int i = k_i < e ? (int)cell_particles[k_i] : -1;
         const bool owned_i = i >= 0 && i < n_owned;
@@ -147,48 +183,35 @@ __global__ void __launch_bounds__(32 * VS_NL_WARPS)
         if (owned_mask == 0)
             break; /* only ghosts remain in this cell */
         const int n_batch = 32 - __clz(owned_mask); /* owned lanes are a prefix */
-        const double xi = owned_i ? x[i] : 0.0, yi = owned_i ? y[i] : 0.0,
-                     zi = owned_i ? z[i] : 0.0;
+        sh.ipos[lane] = owned_i ? pos[i] : make_float4(0.f, 0.f, 0.f, 0.f);
+        sh.iidx[lane] = i;
+        __syncwarp();
         int count = 0; /* neighbours found so far for this lane's i */
-        for (int dz = -1; dz <= 1; ++dz) {
-            const int nz = cz + dz;
-            if (nz < 0 || nz >= grid.ncell[2])
-                continue;
-            for (int dy = -1; dy <= 1; ++dy) {
-                const int ny = cy + dy;
-                if (ny < 0 || ny >= grid.ncell[1])
-                    continue;
-                for (int dx = -1; dx <= 1; ++dx) {
-                    const int nx = cx + dx;
-                    if (nx < 0 || nx >= grid.ncell[0])
-                        continue;
-                    const uint32_t nc =
-                        grid.morton_rank[(nz * grid.ncell[1] + ny) * grid.ncell[0] + nx];
-                    const uint32_t js = cell_start[nc], je = cell_end[nc];
-                    for (uint32_t chunk = js; chunk < je; chunk += 32) {
-                        const uint32_t k_j = chunk + lane;
-                        const bool has_j = k_j < je;
-                        const int j = has_j ? (int)cell_particles[k_j] : -1;
-                        const double xj = has_j ? x[j] : 0.0, yj = has_j ? y[j] : 0.0,
-                                     zj = has_j ? z[j] : 0.0;
-                        for (int t = 0; t < n_batch; ++t) {
-                            const double xt = __shfl_sync(0xffffffffu, xi, t);
-                            const double yt = __shfl_sync(0xffffffffu, yi, t);
-                            const double zt = __shfl_sync(0xffffffffu, zi, t);
-                            const int it = __shfl_sync(0xffffffffu, i, t);
-                            const double ddx = xt - xj, ddy = yt - yj, ddz = zt - zj;
-                            const bool hit =
-                                has_j && j != it && ddx * ddx + ddy * ddy + ddz * ddz < cut2;
-                            const unsigned hits = __ballot_sync(0xffffffffu, hit);
-                            const int base = __shfl_sync(0xffffffffu, count, t);
-                            const int slot = base + __popc(hits & ((1u << lane) - 1u));
-                            if (hit && slot < max_neighbors)
-                                rows[t * row + slot] = j;
-                            if (lane == t)
-                                count += __popc(hits);
-                        }
-                    }
-                }
+        for (int base = 0; base < total; base += 32) {
+            const int f = base + lane;
+            const bool has_j = f < total;
+            int j = -1;
+            float4 pj = make_float4(0.f, 0.f, 0.f, 0.f);
+            if (has_j) {
+                int c = 0; /* stencil cell holding flat candidate f (binary search) */
+                for (int step = 16; step > 0; step >>= 1)
+                    if (c + step < 27 && sh.prefix[c + step] <= f)
+                        c += step;
+                j = (int)cell_particles[sh.cell_first[c] + (uint32_t)(f - sh.prefix[c])];
+                pj = pos[j];
+            }
+            for (int t = 0; t < n_batch; ++t) {
+                const float4 pt = sh.ipos[t];
+                const float ddx = pt.x - pj.x, ddy = pt.y - pj.y, ddz = pt.z - pj.z;
+                const bool hit =
+                    has_j && j != sh.iidx[t] && ddx * ddx + ddy * ddy + ddz * ddz < cut2;
+                const unsigned hits = __ballot_sync(0xffffffffu, hit);
+                const int start = __shfl_sync(0xffffffffu, count, t);
+                const int slot = start + __popc(hits & ((1u << lane) - 1u));
+                if (hit && slot < max_neighbors)
+                    rows[t * row + slot] = j;
+                if (lane == t)
+                    count += __popc(hits);
             }
         }
         __syncwarp();
@@ -234,7 +257,10 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
         VS_CUDA_CHECK(cudaMemcpyAsync(g->cell_particles, g->idx_out,
                                       sizeof(uint32_t) * (size_t)n_all,
                                       cudaMemcpyDeviceToDevice, g->stream));
-    const double cut2 = g->list_cutoff * g->list_cutoff;
+    /* candidates are compared in fp32 relative positions; the list radius is widened by a
+     * relative 1e-5 so rounding can only add pairs beyond r_c + skin, never drop one */
+    vs_gpu_stage_positions(g);
+    const float cut2_f = (float)(g->list_cutoff * g->list_cutoff * (1.0 + 2e-5));
     for (;;) {
         VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_count, 0, sizeof(int32_t), g->stream));
         const size_t smem = sizeof(int32_t) * 32 * VS_NL_WARPS * (size_t)(g->max_neighbors | 1);
@@ -245,9 +271,9 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
         const int64_t blocks = (g->n_cells + VS_NL_WARPS - 1) / VS_NL_WARPS;
         if (n > 0) {
             neighbor_warp_cell_kernel<<<(unsigned)blocks, 32 * VS_NL_WARPS, smem, g->stream>>>(
-                n, g->n_cells, g->grid, g->d_rank_to_linear, cut2, g->x[0], g->x[1], g->x[2],
-                g->cell_start, g->cell_end, g->cell_particles, g->max_neighbors, g->nl_stride,
-                g->nlist, g->ncount, g->d_max_count);
+                n, g->n_cells, g->grid, g->d_rank_to_linear, cut2_f, g->pos_f, g->cell_start,
+                g->cell_end, g->cell_particles, g->max_neighbors, g->nl_stride, g->nlist,
+                g->ncount, g->d_max_count);
             VS_CUDA_CHECK(cudaGetLastError());
         }
         int32_t *h = (int32_t *)g->h_pinned;

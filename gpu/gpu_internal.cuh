@@ -124,6 +124,10 @@ struct vs_gpu_state {
     size_t bytes_allocated;
 };
 
+/* Write pos_f (fp32 position relative to the brick centre, species in w) and vel_f for all
+ * owned and ghost particles. */
+void vs_gpu_stage_positions(vs_gpu_state *g);
+
 /* Allocation helpers that track the device footprint. */
 void *vs_gpu_alloc(vs_gpu_state *g, size_t bytes);
 void vs_gpu_free(vs_gpu_state *g, void *p, size_t bytes);

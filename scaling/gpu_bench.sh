@@ -14,8 +14,8 @@ precisions=${3:-"mixed double"}
 skins=${4:-"0.3"}
 steps=${5:-500}
 out=$(mktemp -d)
-printf "%10s %8s %6s %6s %10s %14s %10s %9s %9s %9s %9s %9s %8s\n" particles precision skin \
-  steps wall_s particle-steps/s steps/s pair_s neigh_s comm_s integ_s out_s builds
+printf "%10s %8s %6s %6s %10s %14s %10s %9s %9s %9s %9s %9s %8s %8s\n" particles precision skin \
+  steps wall_s particle-steps/s steps/s pair_s neigh_s comm_s integ_s out_s builds B/part
 for n in $sizes; do
   side=$(python3 -c "print(f'{($n / 3.0) ** (1 / 3):.6f}')")
   for prec in $precisions; do
@@ -32,7 +32,7 @@ p = d["phases_s"]
 print(f'{d["particles"]:10d} {sys.argv[2]:>8s} {float(sys.argv[3]):6.2f} {d["steps"]:6d} '
       f'{d["wall_s"]:10.4f} {d["particle_steps_per_s"]:14.4e} {d["steps"] / d["wall_s"]:10.1f} '
       f'{p["pair"]:9.4f} {p["neighbor"]:9.4f} {p["comm"]:9.4f} {p["integrate"]:9.4f} '
-      f'{p["output"]:9.4f} {d["neighbor_builds"]:8d}')
+      f'{p["output"]:9.4f} {d["neighbor_builds"]:8d} {d["memory_bytes_per_particle"]:8.1f}')
 PY
     done
   done
