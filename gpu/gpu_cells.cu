@@ -257,6 +257,13 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
         VS_CUDA_CHECK(cudaMemcpyAsync(g->cell_particles, g->idx_out,
                                       sizeof(uint32_t) * (size_t)n_all,
                                       cudaMemcpyDeviceToDevice, g->stream));
+    /* the list has one column per owned particle (ghosts have no list) */
+    if (g->n_owned > g->nl_stride || !g->nlist) {
+        vs_gpu_free(g, g->nlist, sizeof(int32_t) * (size_t)g->max_neighbors * (size_t)g->nl_stride);
+        g->nl_stride = g->n_owned + g->n_owned / 20 + 256;
+        g->nlist = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)g->max_neighbors *
+                                                  (size_t)g->nl_stride);
+    }
     /* candidates are compared in fp32 relative positions; the list radius is widened by a
      * relative 1e-5 so rounding can only add pairs beyond r_c + skin, never drop one */
     vs_gpu_stage_positions(g);

@@ -69,9 +69,8 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
 {
     if (needed <= g->capacity)
         return;
-    int64_t cap = g->capacity ? g->capacity : 1024;
-    while (cap < needed)
-        cap += cap / 2;
+    /* 5% headroom: ghost counts fluctuate a little between rebuilds */
+    const int64_t cap = needed + needed / 20 + 256;
     const int64_t old = g->capacity, keep = g->n_owned + g->n_ghost;
 #define VS_GROW(ptr, type, kept) grow(g, (void **)&(ptr), sizeof(type), old, cap, kept)
     for (int d = 0; d < 3; ++d) {
@@ -97,11 +96,6 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     VS_GROW(g->virial, double, 0);
     VS_GROW(g->ncount, int32_t, 0);
 #undef VS_GROW
-    /* the neighbour list is rebuilt after any growth, so nothing is kept */
-    vs_gpu_free(g, g->nlist, sizeof(int32_t) * (size_t)g->max_neighbors * (size_t)g->nl_stride);
-    g->nl_stride = cap;
-    g->nlist = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)g->max_neighbors *
-                                              (size_t)g->nl_stride);
     g->capacity = cap;
     size_cub_temp(g, cap);
 }
@@ -211,7 +205,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     build_morton_table(g);
     /* a first guess from the density of the list sphere; grown on overflow */
     const double sphere = 4.18879 * g->list_cutoff * g->list_cutoff * g->list_cutoff;
-    g->max_neighbors = (int)(sphere * prm->density * 1.6) + 16;
+    g->max_neighbors = (int)(sphere * prm->density * 1.4) + 8;
     g->d_select_count = (int32_t *)vs_gpu_alloc(g, 2 * sizeof(int32_t));
     g->d_max_count = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->d_max_disp2 = (unsigned int *)vs_gpu_alloc(g, sizeof(unsigned int));

@@ -11,9 +11,13 @@ static vs_gpu_state *state(vs_sim *s) { return (vs_gpu_state *)s->gpu; }
 
 static int gpu_attach(vs_sim *s, char *err, size_t err_len)
 {
-    const int64_t n = s->parts.n_owned;
-    s->gpu = vs_gpu_create(&s->prm, s->dc.lo, s->dc.hi, s->ghost_width, 0,
-                           n + n / 2 + 1024, err, err_len);
+    /* owned particles plus the ghost shell: the brick's volume grown by the ghost width */
+    double grow = 1.0;
+    for (int d = 0; d < 3; ++d)
+        grow *= (s->dc.hi[d] - s->dc.lo[d] + 2.0 * s->ghost_width) / (s->dc.hi[d] - s->dc.lo[d]);
+    const int64_t hint = (int64_t)(grow * 1.02 * (double)s->prm.n_particles / s->dc.cart.size);
+    s->gpu = vs_gpu_create(&s->prm, s->dc.lo, s->dc.hi, s->ghost_width, 0, hint + 1024, err,
+                           err_len);
     if (!s->gpu)
         return 1;
     vs_gpu_upload_owned(state(s), &s->parts);
