@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check time averages in a Vesica thermo.csv against published values.
 
-Usage: check_thermo.py THERMO_CSV --skip-time T --expect COLUMN=VALUE:RELTOL [...]
+Usage: check_thermo.py THERMO_CSV --skip-time T [--expect COLUMN=VALUE:RELTOL] [--report COLUMN]
 
 Rows with time < T (equilibration) are dropped. Each expected column's mean must lie within
 RELTOL * |VALUE| of VALUE. The standard error is estimated by block averaging (10 blocks) and
@@ -28,6 +28,8 @@ def main():
     ap.add_argument("csv")
     ap.add_argument("--skip-time", type=float, default=0.0)
     ap.add_argument("--expect", action="append", default=[])
+    ap.add_argument("--report", action="append", default=[],
+                    help="print the mean of COLUMN without checking it")
     args = ap.parse_args()
     with open(args.csv, newline="") as f:
         rows = [r for r in csv.DictReader(f) if float(r["time"]) >= args.skip_time]
@@ -35,6 +37,10 @@ def main():
         print(f"FAIL: only {len(rows)} rows after time {args.skip_time}")
         return 1
     failed = 0
+    for col in args.report:
+        vals = [float(r[col]) for r in rows]
+        print(f"     {col}: mean {sum(vals) / len(vals):.5f} +- {block_error(vals):.5f} "
+              f"over {len(vals)} samples")
     for spec in args.expect:
         col, rest = spec.split("=")
         value, tol = (float(x) for x in rest.split(":"))
