@@ -93,6 +93,8 @@ static const key_choice RANDOM_CHOICES[] = {
     {"uniform", VS_RANDOM_UNIFORM}, {"gaussian", VS_RANDOM_GAUSSIAN}, {NULL, 0}};
 static const key_choice BACKEND_CHOICES[] = {
     {"auto", VS_BACKEND_AUTO}, {"cpu", VS_BACKEND_CPU}, {"gpu", VS_BACKEND_GPU}, {NULL, 0}};
+static const key_choice BUILDER_CHOICES[] = {
+    {"thread", VS_GPU_BUILDER_THREAD}, {"warp", VS_GPU_BUILDER_WARP}, {NULL, 0}};
 static const key_choice PRECISION_CHOICES[] = {
     {"mixed", VS_PRECISION_MIXED}, {"double", VS_PRECISION_DOUBLE}, {NULL, 0}};
 
@@ -170,6 +172,9 @@ static const key_spec SCHEMA[] = {
     {KEY("neighbor.skin", K_FLOAT, OPTIONAL, "0.3",
          "Verlet skin added to rc"),
      NUM_GT(0)},
+    {KEY("neighbor.gpu_builder", K_ENUM, OPTIONAL, "\"thread\"",
+         "GPU neighbour-list builder"),
+     .choices = BUILDER_CHOICES},
 
     {KEY("decomposition", K_IVEC3, OPTIONAL, "[0, 0, 0]",
          "MPI ranks per dimension; all 0 = automatic"),
@@ -1428,6 +1433,7 @@ static int extract(const ctx *c, const config_setting_t *root, vs_params *p)
     p->lambda = num_at(root, "integrator.lambda");
     p->steps = as_int(at(root, "integrator.steps"));
     p->skin = num_at(root, "neighbor.skin");
+    p->gpu_builder = (vs_gpu_builder_kind)choice_at(root, "neighbor.gpu_builder");
     p->backend = (vs_backend_kind)choice_at(root, "backend");
     p->precision = (vs_precision_kind)choice_at(root, "precision");
     p->seed = (uint64_t)as_int(at(root, "seed"));

@@ -88,10 +88,11 @@ static double *forces_by_tag(vs_params *prm, vs_thermo *t)
     return f;
 }
 
-static void compare_forces(vs_precision_kind precision, double tol)
+static void compare_forces(vs_precision_kind precision, vs_gpu_builder_kind builder, double tol)
 {
     vs_params prm;
     vs_test_groot_warren(&prm, 10.0);
+    prm.gpu_builder = builder;
     vs_thermo tc, tg;
     prm.backend = VS_BACKEND_CPU;
     double *fc = forces_by_tag(&prm, &tc);
@@ -113,9 +114,10 @@ static void compare_forces(vs_precision_kind precision, double tol)
     }
     const double de = fabs(tg.potential - tc.potential) / fabs(tc.potential);
     const double dp = fabs(tg.pressure - tc.pressure) / fabs(tc.pressure);
-    print_message("%s: worst per-particle force difference %.3e (tolerance %.0e), potential "
-                  "%.3e, pressure %.3e\n",
-                  precision == VS_PRECISION_MIXED ? "mixed" : "double", worst, tol, de, dp);
+    print_message("%s, %s builder: worst per-particle force difference %.3e (tolerance %.0e), "
+                  "potential %.3e, pressure %.3e\n",
+                  precision == VS_PRECISION_MIXED ? "mixed" : "double",
+                  builder == VS_GPU_BUILDER_WARP ? "warp" : "thread", worst, tol, de, dp);
     assert_true(worst <= tol);
     assert_true(de <= tol);
     assert_true(dp <= tol);
@@ -126,13 +128,15 @@ static void compare_forces(vs_precision_kind precision, double tol)
 static void test_forces_double(void **state)
 {
     (void)state;
-    compare_forces(VS_PRECISION_DOUBLE, 1e-12);
+    compare_forces(VS_PRECISION_DOUBLE, VS_GPU_BUILDER_THREAD, 1e-12);
+    compare_forces(VS_PRECISION_DOUBLE, VS_GPU_BUILDER_WARP, 1e-12);
 }
 
 static void test_forces_mixed(void **state)
 {
     (void)state;
-    compare_forces(VS_PRECISION_MIXED, 1e-5);
+    compare_forces(VS_PRECISION_MIXED, VS_GPU_BUILDER_THREAD, 1e-5);
+    compare_forces(VS_PRECISION_MIXED, VS_GPU_BUILDER_WARP, 1e-5);
 }
 
 static void run_steps(vs_params *prm, int steps, vs_thermo *last, double **state_by_tag)
