@@ -314,6 +314,12 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
         VS_CUDA_CHECK(cudaMemcpyAsync(g->cell_particles, g->idx_out,
                                       sizeof(uint32_t) * (size_t)n_all,
                                       cudaMemcpyDeviceToDevice, g->stream));
+    if (g->prm.gpu_builder == VS_GPU_BUILDER_CELLS) {
+        /* no Verlet list: the force kernel reads the cell list built above */
+        VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->x[0], g->x[1], g->x[2],
+                  g->x_build[0], g->x_build[1], g->x_build[2]);
+        return;
+    }
     /* the list has one column per owned particle (ghosts have no list) */
     if (g->n_owned > g->nl_stride || !g->nlist) {
         vs_gpu_free(g, g->nlist, sizeof(int32_t) * (size_t)g->max_neighbors * (size_t)g->nl_stride);

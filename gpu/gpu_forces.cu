@@ -43,14 +43,62 @@ void vs_gpu_stage_positions(vs_gpu_state *g)
               g->species_id, g->pos_f, g->vel_f);
 }
 
-template <bool MIXED, bool ENERGY>
+/* Where a thread finds its partners: its column of the Verlet list, or (CELLS) the cell list
+ * itself, the 27 cells around the cell the particle was in when the list was built (every
+ * partner within r_c now was within r_c + skin then, so it sits in one of them). */
+struct vs_partner_source {
+    const int32_t *nlist, *ncount;
+    int64_t stride;
+    vs_gpu_grid grid;
+    const double *bx, *by, *bz; /* positions at the last build (CELLS) */
+    const uint32_t *cell_start, *cell_end, *cell_particles;
+};
+
+template <bool CELLS, typename F>
+__device__ __forceinline__ void for_each_partner(const vs_partner_source &src, int i, F &&f)
+{
+    if (!CELLS) {
+        const int count = src.ncount[i];
+        for (int m = 0; m < count; ++m)
+            f(src.nlist[(int64_t)m * src.stride + i]);
+        return;
+    }
+    int c[3];
+    vs_cell_of(src.grid, src.bx[i], src.by[i], src.bz[i], c);
+    for (int dz = -1; dz <= 1; ++dz) {
+        const int cz = c[2] + dz;
+        if (cz < 0 || cz >= src.grid.ncell[2])
+            continue;
+        for (int dy = -1; dy <= 1; ++dy) {
+            const int cy = c[1] + dy;
+            if (cy < 0 || cy >= src.grid.ncell[1])
+                continue;
+            for (int dx = -1; dx <= 1; ++dx) {
+                const int cx = c[0] + dx;
+                if (cx < 0 || cx >= src.grid.ncell[0])
+                    continue;
+                const uint32_t cell = src.grid.morton_rank[(cz * src.grid.ncell[1] + cy) *
+                                                               src.grid.ncell[0] +
+                                                           cx];
+                const uint32_t end = src.cell_end[cell];
+                for (uint32_t k = src.cell_start[cell]; k < end; ++k) {
+                    const int j = (int)src.cell_particles[k];
+                    if (j != i)
+                        f(j);
+                }
+            }
+        }
+    }
+}
+
+template <bool MIXED, bool ENERGY, bool CELLS>
 __global__ void __launch_bounds__(128)
     dpd_force_kernel(int n, vs_tea_key key, int gaussian, vs_dpd_consts c, vs_dpd_consts_f cf,
                      vs_gpu_species sp, const double *x, const double *y, const double *z,
                      const double *vx, const double *vy, const double *vz, const float4 *pos_f,
                      const float4 *vel_f, const int64_t *tag, const int32_t *species,
-                     const int32_t *nlist, const int32_t *ncount, int64_t stride, double *fx,
-                     double *fy, double *fz, double *energy, double *virial)
+                     vs_partner_source src, double *fx, double *fy, double *fz, double *energy,
+                     double *virial)
 {
     __shared__ double a_shared[VS_MAX_SPECIES * VS_MAX_SPECIES];
     for (int k = threadIdx.x; k < sp.n * VS_MAX_SPECIES; k += blockDim.x)
@@ -63,16 +111,14 @@ __global__ void __launch_bounds__(128)
     const int si = species[i];
     const double *a_row = a_shared + si * VS_MAX_SPECIES;
     double ax = 0.0, ay = 0.0, az = 0.0, e = 0.0, w = 0.0;
-    const int count = ncount[i];
     if (MIXED) {
         const float4 pi = pos_f[i], ui = vel_f[i];
-        for (int m = 0; m < count; ++m) {
-            const int j = nlist[(int64_t)m * stride + i];
+        for_each_partner<CELLS>(src, i, [&](int j) {
             const float4 pj = pos_f[j];
             const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
             const float r2 = dx * dx + dy * dy + dz * dz;
             if (r2 >= cf.rc2 || r2 == 0.0f)
-                continue;
+                return;
             const float4 uj = vel_f[j];
             const vs_tea_block bits = vs_pair_bits(key, tag_i, (uint64_t)tag[j]);
             const float xi = (float)(gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits));
@@ -86,15 +132,14 @@ __global__ void __launch_bounds__(128)
                 e += 0.5 * (double)r.energy;
                 w += 0.5 * (double)r.virial;
             }
-        }
+        });
     } else {
         const double xi_ = x[i], yi = y[i], zi = z[i], ux = vx[i], uy = vy[i], uz = vz[i];
-        for (int m = 0; m < count; ++m) {
-            const int j = nlist[(int64_t)m * stride + i];
+        for_each_partner<CELLS>(src, i, [&](int j) {
             const double dx = xi_ - x[j], dy = yi - y[j], dz = zi - z[j];
             const double r2 = dx * dx + dy * dy + dz * dz;
             if (r2 >= c.rc2 || r2 == 0.0)
-                continue;
+                return;
             const vs_tea_block bits = vs_pair_bits(key, tag_i, (uint64_t)tag[j]);
             const double xi = gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits);
             const vs_pair_result r = vs_dpd_pair(&c, r2, dx, dy, dz, ux - vx[j], uy - vy[j],
@@ -106,7 +151,7 @@ __global__ void __launch_bounds__(128)
                 e += 0.5 * r.energy;
                 w += 0.5 * r.virial;
             }
-        }
+        });
     }
     fx[i] = sp.body_force[si][0] + ax;
     fy[i] = sp.body_force[si][1] + ay;
@@ -126,18 +171,44 @@ extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
         vs_gpu_stage_positions(g);
     const vs_tea_key key = vs_tea_make_key(g->prm.seed, (uint64_t)step);
     const int gaussian = g->prm.random == VS_RANDOM_GAUSSIAN;
+    vs_partner_source src;
+    src.nlist = g->nlist;
+    src.ncount = g->ncount;
+    src.stride = g->nl_stride;
+    src.grid = g->grid;
+    src.bx = g->x_build[0];
+    src.by = g->x_build[1];
+    src.bz = g->x_build[2];
+    src.cell_start = g->cell_start;
+    src.cell_end = g->cell_end;
+    src.cell_particles = g->cell_particles;
+    const int cells = g->prm.gpu_builder == VS_GPU_BUILDER_CELLS;
 #define VS_FORCE_ARGS                                                                          \
     n, key, gaussian, g->dpd, g->dpd_f, g->species, g->x[0], g->x[1], g->x[2], g->vp[0],       \
-        g->vp[1], g->vp[2], g->pos_f, g->vel_f, g->tag, g->species_id, g->nlist, g->ncount,    \
-        g->nl_stride, g->f[0], g->f[1], g->f[2], g->energy, g->virial
-    if (mixed && want_energy)
-        VS_LAUNCH((dpd_force_kernel<true, true>), n, 128, g->stream, VS_FORCE_ARGS);
-    else if (mixed)
-        VS_LAUNCH((dpd_force_kernel<true, false>), n, 128, g->stream, VS_FORCE_ARGS);
-    else if (want_energy)
-        VS_LAUNCH((dpd_force_kernel<false, true>), n, 128, g->stream, VS_FORCE_ARGS);
-    else
-        VS_LAUNCH((dpd_force_kernel<false, false>), n, 128, g->stream, VS_FORCE_ARGS);
+        g->vp[1], g->vp[2], g->pos_f, g->vel_f, g->tag, g->species_id, src, g->f[0], g->f[1],  \
+        g->f[2], g->energy, g->virial
+#define VS_FORCE_LAUNCH(M, E, C)                                                               \
+    VS_LAUNCH((dpd_force_kernel<M, E, C>), n, 128, g->stream, VS_FORCE_ARGS)
+    if (cells) {
+        if (mixed && want_energy)
+            VS_FORCE_LAUNCH(true, true, true);
+        else if (mixed)
+            VS_FORCE_LAUNCH(true, false, true);
+        else if (want_energy)
+            VS_FORCE_LAUNCH(false, true, true);
+        else
+            VS_FORCE_LAUNCH(false, false, true);
+    } else {
+        if (mixed && want_energy)
+            VS_FORCE_LAUNCH(true, true, false);
+        else if (mixed)
+            VS_FORCE_LAUNCH(true, false, false);
+        else if (want_energy)
+            VS_FORCE_LAUNCH(false, true, false);
+        else
+            VS_FORCE_LAUNCH(false, false, false);
+    }
+#undef VS_FORCE_LAUNCH
 #undef VS_FORCE_ARGS
 }
 

@@ -94,7 +94,10 @@ static const key_choice RANDOM_CHOICES[] = {
 static const key_choice BACKEND_CHOICES[] = {
     {"auto", VS_BACKEND_AUTO}, {"cpu", VS_BACKEND_CPU}, {"gpu", VS_BACKEND_GPU}, {NULL, 0}};
 static const key_choice BUILDER_CHOICES[] = {
-    {"thread", VS_GPU_BUILDER_THREAD}, {"warp", VS_GPU_BUILDER_WARP}, {NULL, 0}};
+    {"thread", VS_GPU_BUILDER_THREAD},
+    {"warp", VS_GPU_BUILDER_WARP},
+    {"cells", VS_GPU_BUILDER_CELLS},
+    {NULL, 0}};
 static const key_choice PRECISION_CHOICES[] = {
     {"mixed", VS_PRECISION_MIXED}, {"double", VS_PRECISION_DOUBLE}, {NULL, 0}};
 

@@ -16,8 +16,13 @@
 typedef enum { VS_RANDOM_UNIFORM = 0, VS_RANDOM_GAUSSIAN = 1 } vs_random_kind;
 typedef enum { VS_BACKEND_AUTO = 0, VS_BACKEND_CPU = 1, VS_BACKEND_GPU = 2 } vs_backend_kind;
 typedef enum { VS_PRECISION_MIXED = 0, VS_PRECISION_DOUBLE = 1 } vs_precision_kind;
-/* GPU neighbour-list builder: one thread per particle, or one warp per cell (ballot). */
-typedef enum { VS_GPU_BUILDER_THREAD = 0, VS_GPU_BUILDER_WARP = 1 } vs_gpu_builder_kind;
+/* GPU partner search: a Verlet list built one thread per particle or one warp per cell
+ * (ballot), or no Verlet list (the force kernel walks the cell list). */
+typedef enum {
+    VS_GPU_BUILDER_THREAD = 0,
+    VS_GPU_BUILDER_WARP = 1,
+    VS_GPU_BUILDER_CELLS = 2
+} vs_gpu_builder_kind;
 
 typedef struct {
     char name[VS_NAME_LEN];

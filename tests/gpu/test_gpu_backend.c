@@ -117,7 +117,10 @@ static void compare_forces(vs_precision_kind precision, vs_gpu_builder_kind buil
     print_message("%s, %s builder: worst per-particle force difference %.3e (tolerance %.0e), "
                   "potential %.3e, pressure %.3e\n",
                   precision == VS_PRECISION_MIXED ? "mixed" : "double",
-                  builder == VS_GPU_BUILDER_WARP ? "warp" : "thread", worst, tol, de, dp);
+                  builder == VS_GPU_BUILDER_WARP    ? "warp"
+                  : builder == VS_GPU_BUILDER_CELLS ? "cells"
+                                                    : "thread",
+                  worst, tol, de, dp);
     assert_true(worst <= tol);
     assert_true(de <= tol);
     assert_true(dp <= tol);
@@ -130,6 +133,7 @@ static void test_forces_double(void **state)
     (void)state;
     compare_forces(VS_PRECISION_DOUBLE, VS_GPU_BUILDER_THREAD, 1e-12);
     compare_forces(VS_PRECISION_DOUBLE, VS_GPU_BUILDER_WARP, 1e-12);
+    compare_forces(VS_PRECISION_DOUBLE, VS_GPU_BUILDER_CELLS, 1e-12);
 }
 
 static void test_forces_mixed(void **state)
@@ -137,6 +141,7 @@ static void test_forces_mixed(void **state)
     (void)state;
     compare_forces(VS_PRECISION_MIXED, VS_GPU_BUILDER_THREAD, 1e-5);
     compare_forces(VS_PRECISION_MIXED, VS_GPU_BUILDER_WARP, 1e-5);
+    compare_forces(VS_PRECISION_MIXED, VS_GPU_BUILDER_CELLS, 1e-5);
 }
 
 static void run_steps(vs_params *prm, int steps, vs_thermo *last, double **state_by_tag)
@@ -174,6 +179,12 @@ static void test_trajectory_double_tracks_cpu(void **state)
     prm.backend = VS_BACKEND_GPU;
     prm.precision = VS_PRECISION_DOUBLE;
     run_steps(&prm, 50, &tg, NULL);
+    vs_thermo tcells;
+    prm.gpu_builder = VS_GPU_BUILDER_CELLS;
+    run_steps(&prm, 50, &tcells, NULL);
+    print_message("cells variant after 50 steps: potential %.15g (list: %.15g)\n",
+                  tcells.potential, tg.potential);
+    assert_true(fabs(tcells.potential - tc.potential) < 1e-9 * fabs(tc.potential));
     const double q[4][2] = {{tc.temperature, tg.temperature},
                             {tc.pressure, tg.pressure},
                             {tc.kinetic, tg.kinetic},
