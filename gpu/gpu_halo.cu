@@ -20,7 +20,8 @@ __global__ void border_flag_kernel(int n, const double *x, double edge, int uppe
         flags[i] = upper ? (x[i] >= edge) : (x[i] < edge);
 }
 
-/* Full ghost copy (rebuild steps): position (shifted along d), velocity, tag, species. */
+/* Ghost copy: position (shifted along d) and predicted velocity; on rebuild steps also tag
+ * and species (tag != NULL), on the other steps only what moves. */
 __global__ void ghost_copy_kernel(int n, const int32_t *send, int64_t start, int d,
                                   double shift, double *x, double *y, double *z, double *vx,
                                   double *vy, double *vz, int64_t *tag, int32_t *species)
@@ -36,26 +37,10 @@ __global__ void ghost_copy_kernel(int n, const int32_t *send, int64_t start, int
     vx[j] = vx[i];
     vy[j] = vy[i];
     vz[j] = vz[i];
-    tag[j] = tag[i];
-    species[j] = species[i];
-}
-
-/* Ghost refresh (other steps): position and predicted velocity only. */
-__global__ void ghost_update_kernel(int n, const int32_t *send, int64_t start, int d,
-                                    double shift, double *x, double *y, double *z, double *vx,
-                                    double *vy, double *vz)
-{
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= n)
-        return;
-    const int i = send[k];
-    const int64_t j = start + k;
-    x[j] = x[i] + (d == 0 ? shift : 0.0);
-    y[j] = y[i] + (d == 1 ? shift : 0.0);
-    z[j] = z[i] + (d == 2 ? shift : 0.0);
-    vx[j] = vx[i];
-    vy[j] = vy[i];
-    vz[j] = vz[i];
+    if (tag) {
+        tag[j] = tag[i];
+        species[j] = species[i];
+    }
 }
 
 static void reserve_send(vs_gpu_state *g, int d, int dir, int64_t n)
@@ -115,8 +100,8 @@ extern "C" void vs_gpu_update_ghosts_self(vs_gpu_state *g)
 {
     for (int d = 0; d < 3; ++d)
         for (int dir = 0; dir < 2; ++dir)
-            VS_LAUNCH(ghost_update_kernel, g->n_send[d][dir], VS_BLOCK, g->stream,
+            VS_LAUNCH(ghost_copy_kernel, g->n_send[d][dir], VS_BLOCK, g->stream,
                       (int)g->n_send[d][dir], g->send_idx[d][dir], g->recv_start[d][dir], d,
                       g->shift[d][dir], g->x[0], g->x[1], g->x[2], g->vp[0], g->vp[1],
-                      g->vp[2]);
+                      g->vp[2], (int64_t *)NULL, (int32_t *)NULL);
 }

@@ -68,19 +68,26 @@ VS_HOST_DEVICE vs_tea_block vs_tea_encrypt(vs_tea_key key, uint32_t v0, uint32_t
     return vs_tea_encrypt_n(key, v0, v1, VS_TEA_ROUNDS);
 }
 
-/* The 64 random bits of the unordered pair {tag_a, tag_b} at this key. */
-VS_HOST_DEVICE vs_tea_block vs_pair_bits(vs_tea_key key, uint64_t tag_a, uint64_t tag_b)
+/* The 64 random bits of the unordered pair {tag_a, tag_b} at this key, with `cycles` TEA
+ * cycles (the round-count study varies it; everything else uses vs_pair_bits). */
+VS_HOST_DEVICE vs_tea_block vs_pair_bits_n(vs_tea_key key, uint64_t tag_a, uint64_t tag_b,
+                                           int cycles)
 {
     uint64_t lo = tag_a < tag_b ? tag_a : tag_b;
     uint64_t hi = tag_a < tag_b ? tag_b : tag_a;
     uint32_t v0 = (uint32_t)lo, v1 = (uint32_t)hi;
     uint32_t h0 = (uint32_t)(lo >> 32), h1 = (uint32_t)(hi >> 32);
     if (h0 | h1) {
-        vs_tea_block pre = vs_tea_encrypt(key, h0, h1);
+        vs_tea_block pre = vs_tea_encrypt_n(key, h0, h1, cycles);
         v0 ^= pre.v0;
         v1 ^= pre.v1;
     }
-    return vs_tea_encrypt(key, v0, v1);
+    return vs_tea_encrypt_n(key, v0, v1, cycles);
+}
+
+VS_HOST_DEVICE vs_tea_block vs_pair_bits(vs_tea_key key, uint64_t tag_a, uint64_t tag_b)
+{
+    return vs_pair_bits_n(key, tag_a, tag_b, VS_TEA_ROUNDS);
 }
 
 /* Uniform on (0, 1) from 32 bits: the midpoint of one of 2^32 equal bins, never 0 or 1. */

@@ -18,21 +18,6 @@
 
 #include "tea_rng.h"
 
-/* vs_pair_bits with an explicit cycle count. */
-static vs_tea_block pair_bits_n(vs_tea_key key, uint64_t tag_a, uint64_t tag_b, int cycles)
-{
-    uint64_t lo = tag_a < tag_b ? tag_a : tag_b;
-    uint64_t hi = tag_a < tag_b ? tag_b : tag_a;
-    uint32_t v0 = (uint32_t)lo, v1 = (uint32_t)hi;
-    uint32_t h0 = (uint32_t)(lo >> 32), h1 = (uint32_t)(hi >> 32);
-    if (h0 | h1) {
-        vs_tea_block pre = vs_tea_encrypt_n(key, h0, h1, cycles);
-        v0 ^= pre.v0;
-        v1 ^= pre.v1;
-    }
-    return vs_tea_encrypt_n(key, v0, v1, cycles);
-}
-
 static void usage(FILE *to)
 {
     fprintf(to,
@@ -104,7 +89,7 @@ int main(int argc, char **argv)
         vs_tea_key key = vs_tea_make_key(seed, step);
         for (uint64_t i = tag_base; i < tag_base + tags; ++i) {
             for (uint64_t j = i + 1; j <= i + neighbors; ++j) {
-                vs_tea_block b = pair_bits_n(key, i, j, (int)rounds);
+                vs_tea_block b = vs_pair_bits_n(key, i, j, (int)rounds);
                 buf[n++] = b.v0;
                 buf[n++] = b.v1;
                 if (n == BUF_WORDS) {
