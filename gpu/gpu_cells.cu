@@ -87,12 +87,21 @@ static void sort_by_cell(vs_gpu_state *g, int n)
                                                       g->stream));
 }
 
+/* The Morton reordering costs a sort and two passes over every array; particles drift only a
+ * fraction of a cell between rebuilds, so the order is refreshed every few rebuilds
+ * (docs/performance.md compares 1 and 8). */
+#ifndef VS_GPU_REORDER_EVERY
+#define VS_GPU_REORDER_EVERY 8
+#endif
+
 extern "C" int64_t vs_gpu_wrap_and_sort(vs_gpu_state *g)
 {
     const int n = (int)g->n_owned;
     g->n_ghost = 0;
     VS_LAUNCH(wrap_kernel, n, VS_BLOCK, g->stream, n, g->prm.box[0], g->prm.box[1],
               g->prm.box[2], g->x[0], g->x[1], g->x[2], g->image[0], g->image[1], g->image[2]);
+    if (g->n_rebuilds++ % VS_GPU_REORDER_EVERY != 0)
+        return 0;
     sort_by_cell(g, n);
     for (int d = 0; d < 3; ++d) {
         permute(g, g->x[d], n);

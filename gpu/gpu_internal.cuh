@@ -88,6 +88,7 @@ struct vs_gpu_state {
     void *cub_temp;
     size_t cub_temp_bytes;
     void *scratch; /* capacity * 8 bytes, for permutations */
+    int64_t n_rebuilds; /* counts rebuilds, for the periodic Morton reordering */
     int key_bits;
 
     /* ghosts: send lists per stage and direction (self exchange) */
