@@ -38,6 +38,7 @@ __global__ void stage_mixed_kernel(int n, double cx, double cy, double cz, const
 void vs_gpu_stage_positions(vs_gpu_state *g)
 {
     const int n_all = (int)(g->n_owned + g->n_ghost);
+    g->staged = 1;
     VS_LAUNCH(stage_mixed_kernel, n_all, VS_BLOCK, g->stream, n_all, g->center[0], g->center[1],
               g->center[2], g->x[0], g->x[1], g->x[2], g->vp[0], g->vp[1], g->vp[2],
               g->species_id, g->pos_f, g->vel_f);
@@ -164,11 +165,12 @@ __global__ void __launch_bounds__(128)
 
 extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
-    const int n = (int)g->n_owned, n_all = (int)(g->n_owned + g->n_ghost);
+    const int n = (int)g->n_owned;
     const int mixed = g->prm.precision == VS_PRECISION_MIXED;
-    (void)n_all;
-    if (mixed)
+    /* the list builder staged this step's inputs already on rebuild steps */
+    if (mixed && !g->staged)
         vs_gpu_stage_positions(g);
+    g->staged = 0; /* the next first half-step moves the particles */
     const vs_tea_key key = vs_tea_make_key(g->prm.seed, (uint64_t)step);
     const int gaussian = g->prm.random == VS_RANDOM_GAUSSIAN;
     vs_partner_source src;

@@ -115,6 +115,7 @@ struct vs_gpu_state {
     /* force inputs in mixed precision: position relative to the brick centre + species, and
      * the predicted velocity */
     float4 *pos_f, *vel_f;
+    int staged; /* pos_f/vel_f hold the current state (set by staging, cleared by forces) */
     /* per-particle energy and virial (thermo steps only) */
     double *energy, *virial;
 
