@@ -7,6 +7,11 @@
 
 #include "log.h"
 
+#include <stdlib.h>
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h> /* MPIX_Query_cuda_support */
+#endif
+
 #define VS_MPI_CHECK(call)                                                                     \
     do {                                                                                       \
         int vs_mpi_rc_ = (call);                                                               \
@@ -186,4 +191,48 @@ void vs_par_library_version(char *buf, size_t len)
     if (nl)
         *nl = '\0';
     snprintf(buf, len, "%s", v);
+}
+
+static int env_int(const char *name, int fallback)
+{
+    const char *v = getenv(name);
+    return v && *v ? atoi(v) : fallback;
+}
+
+void vs_par_node_layout(const vs_par *par, int *local_rank, int *local_size, int *node_of)
+{
+    int world = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world);
+    MPI_Comm node = MPI_COMM_NULL;
+    int leader = world;
+    if (MPI_Comm_split_type(par->comm, MPI_COMM_TYPE_SHARED, par->rank, MPI_INFO_NULL, &node) ==
+            MPI_SUCCESS &&
+        node != MPI_COMM_NULL) {
+        VS_MPI_CHECK(MPI_Comm_rank(node, local_rank));
+        VS_MPI_CHECK(MPI_Comm_size(node, local_size));
+        VS_MPI_CHECK(MPI_Allreduce(&world, &leader, 1, MPI_INT, MPI_MIN, node));
+        MPI_Comm_free(&node);
+    } else {
+        /* the launcher's own numbering; each rank then counts as its own node for peers */
+        *local_rank = env_int("SLURM_LOCALID", env_int("OMPI_COMM_WORLD_LOCAL_RANK", 0));
+        *local_size = env_int("SLURM_NTASKS_PER_NODE",
+                              env_int("OMPI_COMM_WORLD_LOCAL_SIZE", *local_rank + 1));
+    }
+    if (node_of)
+        VS_MPI_CHECK(MPI_Allgather(&leader, 1, MPI_INT, node_of, 1, MPI_INT, par->comm));
+}
+
+void vs_par_allgather_bytes(const vs_par *par, const void *send, size_t bytes, void *recv)
+{
+    VS_MPI_CHECK(MPI_Allgather(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE,
+                               par->comm));
+}
+
+int vs_par_cuda_aware(void)
+{
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    return MPIX_Query_cuda_support();
+#else
+    return 0;
+#endif
 }

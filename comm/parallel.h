@@ -56,6 +56,17 @@ void vs_par_cart_coords(const vs_par *cart, int coords[3]);
 void vs_par_cart_shift(const vs_par *cart, int dim, int *lower, int *upper);
 void vs_par_free(vs_par *par);
 
+/* Node layout: this rank's index among the ranks of its node (processes that share memory,
+ * MPI_COMM_TYPE_SHARED; SLURM_LOCALID or OMPI_COMM_WORLD_LOCAL_RANK when the split is not
+ * available), the node's rank count, and for every rank of `par` an id of its node (the
+ * lowest world rank there), so callers can tell which peers share a node. node_of may be
+ * NULL. Collective. */
+void vs_par_node_layout(const vs_par *par, int *local_rank, int *local_size, int *node_of);
+/* Every rank's `bytes` bytes, in rank order, on every rank. */
+void vs_par_allgather_bytes(const vs_par *par, const void *send, size_t bytes, void *recv);
+/* 1 when the MPI library says it takes device pointers (MPIX_Query_cuda_support), else 0. */
+int vs_par_cuda_aware(void);
+
 /* MPI library identification for `vesica info`. */
 void vs_par_library_version(char *buf, size_t len);
 

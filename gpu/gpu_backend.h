@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "decomp.h"
 #include "particles.h"
 #include "params.h"
 
@@ -31,11 +32,22 @@ void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *host);
 void vs_gpu_integrate_first_half(vs_gpu_state *g);
 /* Largest squared displacement since the last build (synchronises). */
 double vs_gpu_max_displacement2(vs_gpu_state *g);
-/* Periodic wrap (single-rank migration) and the Morton reordering of owned particles. */
-int64_t vs_gpu_wrap_and_sort(vs_gpu_state *g);
-/* Ghosts as periodic images, found and copied on the device (single rank). */
-void vs_gpu_build_ghosts_self(vs_gpu_state *g);
-void vs_gpu_update_ghosts_self(vs_gpu_state *g);
+/* Attach the rank grid and choose the transport of each dimension (comm.transport);
+ * `describe` receives e.g. "x peer, y self, z self". Collective. Returns 0, or non-zero with
+ * one line in err (e.g. mpi-device asked of an MPI that is not CUDA-aware). */
+int vs_gpu_set_comm(vs_gpu_state *g, const vs_decomp *dc, vs_transport_kind kind,
+                    char *describe, size_t describe_len, char *err, size_t err_len);
+/* Migration (periodic wrap where a dimension has one rank, exchange with the neighbours
+ * where it is split) and the periodic Morton reordering of owned particles. Returns the number
+ * of particles that left this rank. Collective. */
+int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step);
+/* Ghosts out to the ghost width, in three stages: border detection, send lists and copies
+ * (periodic images) or packed exchanges (neighbouring ranks). Collective. */
+void vs_gpu_build_ghosts(vs_gpu_state *g);
+/* Positions and predicted velocities of the ghosts again, through the stored send lists. */
+void vs_gpu_update_ghosts(vs_gpu_state *g);
+/* Bytes this rank sent in the last ghost update. */
+int64_t vs_gpu_halo_bytes(const vs_gpu_state *g);
 /* Cell list and neighbour list (grows its storage and retries on overflow). */
 void vs_gpu_build_neighbors(vs_gpu_state *g);
 void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy);

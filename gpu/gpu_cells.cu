@@ -22,31 +22,6 @@
 
 #include "gpu_internal.cuh"
 
-/* Single-rank migration: wrap into [0, L) and count the image. */
-__global__ void wrap_kernel(int n, double lx, double ly, double lz, double *x, double *y,
-                            double *z, int32_t *ix, int32_t *iy, int32_t *iz)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    double *p[3] = {x, y, z};
-    int32_t *img[3] = {ix, iy, iz};
-    const double len[3] = {lx, ly, lz};
-    for (int d = 0; d < 3; ++d) {
-        double u = p[d][i];
-        if (u < 0.0) {
-            u += len[d];
-            if (u >= len[d])
-                u = nextafter(len[d], 0.0); /* x + L rounded onto L: stay inside */
-            img[d][i] -= 1;
-        } else if (u >= len[d]) {
-            u -= len[d];
-            img[d][i] += 1;
-        }
-        p[d][i] = u;
-    }
-}
-
 __global__ void cell_key_kernel(int n, vs_gpu_grid grid, const double *x, const double *y,
                                 const double *z, uint32_t *key, uint32_t *idx)
 {
@@ -94,14 +69,11 @@ static void sort_by_cell(vs_gpu_state *g, int n)
 #define VS_GPU_REORDER_EVERY 8
 #endif
 
-extern "C" int64_t vs_gpu_wrap_and_sort(vs_gpu_state *g)
+void vs_gpu_reorder(vs_gpu_state *g)
 {
     const int n = (int)g->n_owned;
-    g->n_ghost = 0;
-    VS_LAUNCH(wrap_kernel, n, VS_BLOCK, g->stream, n, g->prm.box[0], g->prm.box[1],
-              g->prm.box[2], g->x[0], g->x[1], g->x[2], g->image[0], g->image[1], g->image[2]);
     if (g->n_rebuilds++ % VS_GPU_REORDER_EVERY != 0)
-        return 0;
+        return;
     sort_by_cell(g, n);
     for (int d = 0; d < 3; ++d) {
         permute(g, g->x[d], n);
@@ -111,7 +83,6 @@ extern "C" int64_t vs_gpu_wrap_and_sort(vs_gpu_state *g)
     }
     permute(g, g->tag, n);
     permute(g, g->species_id, n);
-    return 0;
 }
 
 __global__ void cell_bounds_kernel(int n, const uint32_t *key, uint32_t *start, uint32_t *end)

@@ -1,16 +1,62 @@
-/* Ghosts on the device: border detection, send lists and the copy of ghosts, for the
- * periodic images of a single rank (the self exchange of comm/halo.h).
+/* Ghosts and migration on the device: border detection, send lists, packing and unpacking.
  *
- * The protocol is the CPU one: three stages (x, y, z); in each, particles within the ghost
- * width of the lower or upper face (owned, or ghosts of earlier stages) are flagged, the
- * flags compacted into a send list with CUB DeviceSelect, and the copies appended as ghosts,
- * shifted by the box. Send lists are built on rebuild steps and reused on the other steps,
- * when only positions and predicted velocities are copied again.
+ * The protocol is the CPU one (comm/halo.h): three stages (x, y, z), two directions each; in
+ * each stage, particles within the ghost width of the lower or upper face (owned, or ghosts of
+ * earlier stages, so edges and corners are forwarded) are flagged, and the flags compacted
+ * into a send list with CUB DeviceSelect. A dimension with one rank copies its ghosts on the
+ * device, shifted by the box (the periodic images); a dimension split over ranks packs records
+ * into a contiguous device buffer, hands it to the transport (gpu_transport.cu) and unpacks
+ * what arrives into the ghost slots. Send lists are built on rebuild steps and reused on the
+ * other steps, when only positions and predicted velocities travel.
+ *
+ * Migration (rebuild steps, before the ghosts): per dimension, owned particles that left the
+ * brick are packed with everything they carry, the rest are compacted in order (CUB select of
+ * the stayers, one gather per array), and the arrivals appended. One hop per dimension is
+ * enough (the rebuild trigger guarantees it); a kernel checks, and a particle found outside
+ * its brick afterwards is a fatal error naming it.
  */
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
 #include "gpu_internal.cuh"
+
+/* Records as they travel: plain structs, the same on every rank. */
+struct vs_ghost_rec {
+    double x[3], vp[3];
+    int64_t tag;
+    int32_t species, pad;
+};
+struct vs_update_rec {
+    double x[3], vp[3];
+};
+struct vs_migrant_rec {
+    double x[3], v[3], vp[3];
+    int64_t tag;
+    int32_t species;
+    int32_t image[3];
+};
+
+/* The arrays a kernel touches, passed by value. */
+struct vs_soa {
+    double *x[3], *vp[3], *v[3];
+    int32_t *image[3];
+    int64_t *tag;
+    int32_t *species;
+};
+
+static vs_soa soa(vs_gpu_state *g)
+{
+    vs_soa a;
+    for (int d = 0; d < 3; ++d) {
+        a.x[d] = g->x[d];
+        a.vp[d] = g->vp[d];
+        a.v[d] = g->v[d];
+        a.image[d] = g->image[d];
+    }
+    a.tag = g->tag;
+    a.species = g->species_id;
+    return a;
+}
 
 __global__ void border_flag_kernel(int n, const double *x, double edge, int upper,
                                    uint8_t *flags)
@@ -20,27 +66,194 @@ __global__ void border_flag_kernel(int n, const double *x, double edge, int uppe
         flags[i] = upper ? (x[i] >= edge) : (x[i] < edge);
 }
 
-/* Ghost copy: position (shifted along d) and predicted velocity; on rebuild steps also tag
- * and species (tag != NULL), on the other steps only what moves. */
+/* Ghost copy within this rank (periodic image): position shifted along d and the predicted
+ * velocity; on rebuild steps also tag and species (with_ids). */
 __global__ void ghost_copy_kernel(int n, const int32_t *send, int64_t start, int d,
-                                  double shift, double *x, double *y, double *z, double *vx,
-                                  double *vy, double *vz, int64_t *tag, int32_t *species)
+                                  double shift, vs_soa a, int with_ids)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
         return;
     const int i = send[k];
     const int64_t j = start + k;
-    x[j] = x[i] + (d == 0 ? shift : 0.0);
-    y[j] = y[i] + (d == 1 ? shift : 0.0);
-    z[j] = z[i] + (d == 2 ? shift : 0.0);
-    vx[j] = vx[i];
-    vy[j] = vy[i];
-    vz[j] = vz[i];
-    if (tag) {
-        tag[j] = tag[i];
-        species[j] = species[i];
+    for (int c = 0; c < 3; ++c) {
+        a.x[c][j] = a.x[c][i] + (c == d ? shift : 0.0);
+        a.vp[c][j] = a.vp[c][i];
     }
+    if (with_ids) {
+        a.tag[j] = a.tag[i];
+        a.species[j] = a.species[i];
+    }
+}
+
+__global__ void pack_ghost_kernel(int n, const int32_t *send, int d, double shift, vs_soa a,
+                                  vs_ghost_rec *out)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n)
+        return;
+    const int i = send[k];
+    vs_ghost_rec r;
+    for (int c = 0; c < 3; ++c) {
+        r.x[c] = a.x[c][i] + (c == d ? shift : 0.0);
+        r.vp[c] = a.vp[c][i];
+    }
+    r.tag = a.tag[i];
+    r.species = a.species[i];
+    r.pad = 0;
+    out[k] = r;
+}
+
+__global__ void unpack_ghost_kernel(int n, const vs_ghost_rec *in, int64_t start, vs_soa a)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n)
+        return;
+    const vs_ghost_rec r = in[k];
+    const int64_t j = start + k;
+    for (int c = 0; c < 3; ++c) {
+        a.x[c][j] = r.x[c];
+        a.vp[c][j] = r.vp[c];
+    }
+    a.tag[j] = r.tag;
+    a.species[j] = r.species;
+}
+
+__global__ void pack_update_kernel(int n, const int32_t *send, int d, double shift, vs_soa a,
+                                   vs_update_rec *out)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n)
+        return;
+    const int i = send[k];
+    vs_update_rec r;
+    for (int c = 0; c < 3; ++c) {
+        r.x[c] = a.x[c][i] + (c == d ? shift : 0.0);
+        r.vp[c] = a.vp[c][i];
+    }
+    out[k] = r;
+}
+
+__global__ void unpack_update_kernel(int n, const vs_update_rec *in, int64_t start, vs_soa a)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n)
+        return;
+    const vs_update_rec r = in[k];
+    for (int c = 0; c < 3; ++c) {
+        a.x[c][start + k] = r.x[c];
+        a.vp[c][start + k] = r.vp[c];
+    }
+}
+
+/* A coordinate shifted across the periodic boundary can round onto the upper face (x + L ==
+ * L for tiny negative x); keep it inside [0, L) without changing its image (as comm/halo.c). */
+__device__ __forceinline__ double keep_below(double x, double len)
+{
+    return x < len ? x : nextafter(len, 0.0);
+}
+
+/* Migration along a dimension with one rank: wrap into [0, L) and count the image. */
+__global__ void wrap_kernel(int n, int d, double len, vs_soa a)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const double u = a.x[d][i];
+    if (u < 0.0) {
+        a.x[d][i] = keep_below(u + len, len);
+        a.image[d][i] -= 1;
+    } else if (u >= len) {
+        a.x[d][i] = u - len;
+        a.image[d][i] += 1;
+    }
+}
+
+/* which: 0 = left through the lower face, 1 = through the upper face, 2 = stays */
+__global__ void leaver_flag_kernel(int n, const double *x, double lo, double hi, int which,
+                                   uint8_t *flags)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const double u = x[i];
+    flags[i] = which == 0 ? (u < lo) : (which == 1 ? (u >= hi) : (u >= lo && u < hi));
+}
+
+/* Leavers with everything they carry; crossing the periodic boundary (wrap != 0) shifts the
+ * coordinate by the box and counts the image, as the CPU migration does. */
+__global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap, double len,
+                                    vs_soa a, vs_migrant_rec *out)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n)
+        return;
+    const int i = send[k];
+    vs_migrant_rec r;
+    for (int c = 0; c < 3; ++c) {
+        r.x[c] = a.x[c][i];
+        r.v[c] = a.v[c][i];
+        r.vp[c] = a.vp[c][i];
+        r.image[c] = a.image[c][i];
+    }
+    if (wrap < 0) {
+        r.x[d] = keep_below(r.x[d] + len, len);
+        r.image[d] -= 1;
+    } else if (wrap > 0) {
+        r.x[d] -= len;
+        r.image[d] += 1;
+    }
+    r.tag = a.tag[i];
+    r.species = a.species[i];
+    out[k] = r;
+}
+
+__global__ void unpack_migrant_kernel(int n, const vs_migrant_rec *in, int64_t start, vs_soa a)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n)
+        return;
+    const vs_migrant_rec r = in[k];
+    const int64_t j = start + k;
+    for (int c = 0; c < 3; ++c) {
+        a.x[c][j] = r.x[c];
+        a.v[c][j] = r.v[c];
+        a.vp[c][j] = r.vp[c];
+        a.image[c][j] = r.image[c];
+    }
+    a.tag[j] = r.tag;
+    a.species[j] = r.species;
+}
+
+template <typename T>
+__global__ void gather_list_kernel(int n, const int32_t *order, const T *in, T *out)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n)
+        out[k] = in[order[k]];
+}
+
+/* field[k] = field[order[k]] for k < n, through the scratch buffer */
+template <typename T>
+static void compact(vs_gpu_state *g, T *field, const int32_t *order, int n)
+{
+    T *tmp = (T *)g->scratch;
+    VS_LAUNCH(gather_list_kernel<T>, n, VS_BLOCK, g->stream, n, order, field, tmp);
+    if (n > 0)
+        VS_CUDA_CHECK(cudaMemcpyAsync(field, tmp, sizeof(T) * (size_t)n,
+                                      cudaMemcpyDeviceToDevice, g->stream));
+}
+
+/* Smallest tag of an owned particle outside [lo, hi) (or not finite), ULLONG_MAX if none. */
+__global__ void outside_kernel(int n, vs_soa a, double lx, double hx, double ly, double hy,
+                               double lz, double hz, unsigned long long *bad)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const double x = a.x[0][i], y = a.x[1][i], z = a.x[2][i];
+    if (!(x >= lx && x < hx && y >= ly && y < hy && z >= lz && z < hz))
+        atomicMin(bad, (unsigned long long)a.tag[i]);
 }
 
 static void reserve_send(vs_gpu_state *g, int d, int dir, int64_t n)
@@ -53,18 +266,126 @@ static void reserve_send(vs_gpu_state *g, int d, int dir, int64_t n)
     g->cap_send[d][dir] = cap;
 }
 
-extern "C" void vs_gpu_build_ghosts_self(vs_gpu_state *g)
+/* Compact the flags into `out` (indices), the count into d_select_count[slot]. */
+static void select_flagged(vs_gpu_state *g, int n, int32_t *out, int slot)
 {
+    VS_CUDA_CHECK(cub::DeviceSelect::Flagged(g->cub_temp, g->cub_temp_bytes,
+                                             thrust::counting_iterator<int32_t>(0), g->flags,
+                                             out, g->d_select_count + slot, n, g->stream));
+}
+
+/* Bring `n` select counters to the host (one synchronisation). */
+static void read_counts(vs_gpu_state *g, int n, int64_t *out)
+{
+    int32_t *h = (int32_t *)g->h_pinned;
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_select_count, (size_t)n * sizeof(int32_t),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    for (int k = 0; k < n; ++k)
+        out[k] = h[k];
+}
+
+static void migrate_dimension(vs_gpu_state *g, int d)
+{
+    const vs_decomp *dc = g->dc;
+    const int n = (int)g->n_owned;
+    const double len = g->prm.box[d];
+    if (g->link[d] == VS_LINK_SELF) {
+        VS_LAUNCH(wrap_kernel, n, VS_BLOCK, g->stream, n, d, len, soa(g));
+        return;
+    }
+    /* leavers through each face, then the stayers (into idx_in) */
+    reserve_send(g, d, 0, n);
+    reserve_send(g, d, 1, n);
+    int32_t *lists[3] = {g->send_idx[d][0], g->send_idx[d][1], (int32_t *)g->idx_in};
+    int64_t counts[3] = {0, 0, 0};
+    if (n > 0) {
+        for (int which = 0; which < 3; ++which) {
+            VS_LAUNCH(leaver_flag_kernel, n, VS_BLOCK, g->stream, n, g->x[d], g->lo[d],
+                      g->hi[d], which, g->flags);
+            select_flagged(g, n, lists[which], which);
+        }
+        read_counts(g, 3, counts);
+    }
+    const int64_t n_out[2] = {counts[0], counts[1]};
+    int64_t n_in[2];
+    vs_gpu_exchange_counts(g, d, n_out, n_in);
+    const size_t rec = sizeof(vs_migrant_rec);
+    vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
+                        rec * (size_t)(n_in[0] + n_in[1]));
+    const int wrap[2] = {dc->coords[d] == 0 ? -1 : 0, dc->coords[d] == dc->dims[d] - 1 ? 1 : 0};
+    vs_migrant_rec *out = (vs_migrant_rec *)g->d_send;
+    VS_LAUNCH(pack_migrant_kernel, n_out[0], VS_BLOCK, g->stream, (int)n_out[0], lists[0], d,
+              wrap[0], len, soa(g), out);
+    VS_LAUNCH(pack_migrant_kernel, n_out[1], VS_BLOCK, g->stream, (int)n_out[1], lists[1], d,
+              wrap[1], len, soa(g), out + n_out[0]);
+    /* close the holes, keeping the stayers' order */
+    const int n_stay = (int)counts[2];
+    if (n_stay < n) {
+        for (int c = 0; c < 3; ++c) {
+            compact(g, g->x[c], lists[2], n_stay);
+            compact(g, g->v[c], lists[2], n_stay);
+            compact(g, g->vp[c], lists[2], n_stay);
+            compact(g, g->image[c], lists[2], n_stay);
+        }
+        compact(g, g->tag, lists[2], n_stay);
+        compact(g, g->species_id, lists[2], n_stay);
+    }
+    g->n_owned = n > 0 ? n_stay : 0;
+    const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
+    const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
+    vs_gpu_stage_exchange(g, d, send, recv);
+    vs_gpu_reserve(g, g->n_owned + n_in[0] + n_in[1]);
+    const vs_migrant_rec *in = (const vs_migrant_rec *)g->d_recv;
+    VS_LAUNCH(unpack_migrant_kernel, n_in[0], VS_BLOCK, g->stream, (int)n_in[0], in,
+              g->n_owned, soa(g));
+    VS_LAUNCH(unpack_migrant_kernel, n_in[1], VS_BLOCK, g->stream, (int)n_in[1], in + n_in[0],
+              g->n_owned + n_in[0], soa(g));
+    g->n_owned += n_in[0] + n_in[1];
+}
+
+extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
+{
+    g->n_ghost = 0;
+    const int64_t before = g->n_owned;
+    int crosses = 0;
+    for (int d = 0; d < 3; ++d) {
+        migrate_dimension(g, d);
+        crosses |= g->link[d] != VS_LINK_SELF;
+    }
+    if (crosses) {
+        /* one hop per dimension must have been enough */
+        unsigned long long *h = (unsigned long long *)g->h_pinned;
+        h[0] = ~0ull;
+        VS_CUDA_CHECK(cudaMemcpyAsync(g->d_int_sums, h, sizeof(unsigned long long),
+                                      cudaMemcpyHostToDevice, g->stream));
+        VS_LAUNCH(outside_kernel, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned, soa(g),
+                  g->lo[0], g->hi[0], g->lo[1], g->hi[1], g->lo[2], g->hi[2], g->d_int_sums);
+        VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_int_sums, sizeof(unsigned long long),
+                                      cudaMemcpyDeviceToHost, g->stream));
+        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+        if (h[0] != ~0ull)
+            VS_FATAL("step %lld: particle %llu is outside its brick after migration: it moved "
+                     "more than one brick since the last neighbour-list build (or its "
+                     "position is not finite)", (long long)step, h[0]);
+    }
+    vs_gpu_reorder(g);
+    return before - g->n_owned > 0 ? before - g->n_owned : 0;
+}
+
+extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
+{
+    const vs_decomp *dc = g->dc;
     g->n_ghost = 0;
     for (int d = 0; d < 3; ++d) {
         const double len = g->prm.box[d];
-        g->shift[d][0] = len;  /* lower face -> image above the upper face */
-        g->shift[d][1] = -len; /* upper face -> image below the lower face */
+        /* lower face -> image above the upper face, and the reverse, at the box's ends */
+        g->shift[d][0] = dc->coords[d] == 0 ? len : 0.0;
+        g->shift[d][1] = dc->coords[d] == dc->dims[d] - 1 ? -len : 0.0;
         const int base = (int)(g->n_owned + g->n_ghost);
         /* both directions select from what is present before this stage's ghosts arrive;
          * one synchronisation per stage brings both counts to the host */
-        int32_t *h = (int32_t *)g->h_pinned;
-        h[0] = h[1] = 0;
+        int64_t n_out[2] = {0, 0};
         for (int dir = 0; dir < 2; ++dir) {
             const double edge = dir == 0 ? g->lo[d] + g->ghost_width : g->hi[d] - g->ghost_width;
             reserve_send(g, d, dir, base);
@@ -72,36 +393,74 @@ extern "C" void vs_gpu_build_ghosts_self(vs_gpu_state *g)
                 continue;
             VS_LAUNCH(border_flag_kernel, base, VS_BLOCK, g->stream, base, g->x[d], edge, dir,
                       g->flags);
-            VS_CUDA_CHECK(cub::DeviceSelect::Flagged(
-                g->cub_temp, g->cub_temp_bytes, thrust::counting_iterator<int32_t>(0), g->flags,
-                g->send_idx[d][dir], g->d_select_count + dir, base, g->stream));
+            select_flagged(g, base, g->send_idx[d][dir], dir);
         }
-        if (base > 0) {
-            VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_select_count, 2 * sizeof(int32_t),
-                                          cudaMemcpyDeviceToHost, g->stream));
-            VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+        if (base > 0)
+            read_counts(g, 2, n_out);
+        int64_t n_in[2] = {n_out[0], n_out[1]};
+        if (g->link[d] != VS_LINK_SELF)
+            vs_gpu_exchange_counts(g, d, n_out, n_in);
+        for (int dir = 0; dir < 2; ++dir) {
+            g->n_send[d][dir] = n_out[dir];
+            g->n_recv[d][dir] = n_in[dir];
         }
-        g->n_send[d][0] = h[0];
-        g->n_send[d][1] = h[1];
-        const int64_t n0 = g->n_send[d][0], n1 = g->n_send[d][1];
-        vs_gpu_reserve(g, base + n0 + n1);
+        vs_gpu_reserve(g, base + n_in[0] + n_in[1]);
         g->recv_start[d][0] = base;
-        g->recv_start[d][1] = base + n0;
-        for (int dir = 0; dir < 2; ++dir)
-            VS_LAUNCH(ghost_copy_kernel, g->n_send[d][dir], VS_BLOCK, g->stream,
-                      (int)g->n_send[d][dir], g->send_idx[d][dir], g->recv_start[d][dir], d,
-                      g->shift[d][dir], g->x[0], g->x[1], g->x[2], g->vp[0], g->vp[1],
-                      g->vp[2], g->tag, g->species_id);
-        g->n_ghost += n0 + n1;
+        g->recv_start[d][1] = base + n_in[0];
+        if (g->link[d] == VS_LINK_SELF) {
+            for (int dir = 0; dir < 2; ++dir)
+                VS_LAUNCH(ghost_copy_kernel, n_out[dir], VS_BLOCK, g->stream, (int)n_out[dir],
+                          g->send_idx[d][dir], g->recv_start[d][dir], d, g->shift[d][dir],
+                          soa(g), 1);
+        } else {
+            const size_t rec = sizeof(vs_ghost_rec);
+            vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
+                                rec * (size_t)(n_in[0] + n_in[1]));
+            vs_ghost_rec *out = (vs_ghost_rec *)g->d_send;
+            for (int dir = 0; dir < 2; ++dir)
+                VS_LAUNCH(pack_ghost_kernel, n_out[dir], VS_BLOCK, g->stream, (int)n_out[dir],
+                          g->send_idx[d][dir], d, g->shift[d][dir], soa(g),
+                          out + (dir ? n_out[0] : 0));
+            const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
+            const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
+            vs_gpu_stage_exchange(g, d, send, recv);
+            const vs_ghost_rec *in = (const vs_ghost_rec *)g->d_recv;
+            for (int dir = 0; dir < 2; ++dir)
+                VS_LAUNCH(unpack_ghost_kernel, n_in[dir], VS_BLOCK, g->stream, (int)n_in[dir],
+                          in + (dir ? n_in[0] : 0), g->recv_start[d][dir], soa(g));
+        }
+        g->n_ghost += n_in[0] + n_in[1];
     }
 }
 
-extern "C" void vs_gpu_update_ghosts_self(vs_gpu_state *g)
+extern "C" void vs_gpu_update_ghosts(vs_gpu_state *g)
 {
-    for (int d = 0; d < 3; ++d)
+    int64_t bytes = 0;
+    for (int d = 0; d < 3; ++d) {
+        const int64_t *n_out = g->n_send[d], *n_in = g->n_recv[d];
+        if (g->link[d] == VS_LINK_SELF) {
+            for (int dir = 0; dir < 2; ++dir)
+                VS_LAUNCH(ghost_copy_kernel, n_out[dir], VS_BLOCK, g->stream, (int)n_out[dir],
+                          g->send_idx[d][dir], g->recv_start[d][dir], d, g->shift[d][dir],
+                          soa(g), 0);
+            continue;
+        }
+        const size_t rec = sizeof(vs_update_rec);
+        vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
+                            rec * (size_t)(n_in[0] + n_in[1]));
+        vs_update_rec *out = (vs_update_rec *)g->d_send;
         for (int dir = 0; dir < 2; ++dir)
-            VS_LAUNCH(ghost_copy_kernel, g->n_send[d][dir], VS_BLOCK, g->stream,
-                      (int)g->n_send[d][dir], g->send_idx[d][dir], g->recv_start[d][dir], d,
-                      g->shift[d][dir], g->x[0], g->x[1], g->x[2], g->vp[0], g->vp[1],
-                      g->vp[2], (int64_t *)NULL, (int32_t *)NULL);
+            VS_LAUNCH(pack_update_kernel, n_out[dir], VS_BLOCK, g->stream, (int)n_out[dir],
+                      g->send_idx[d][dir], d, g->shift[d][dir], soa(g),
+                      out + (dir ? n_out[0] : 0));
+        const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
+        const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
+        vs_gpu_stage_exchange(g, d, send, recv);
+        const vs_update_rec *in = (const vs_update_rec *)g->d_recv;
+        for (int dir = 0; dir < 2; ++dir)
+            VS_LAUNCH(unpack_update_kernel, n_in[dir], VS_BLOCK, g->stream, (int)n_in[dir],
+                      in + (dir ? n_in[0] : 0), g->recv_start[d][dir], soa(g));
+        bytes += (int64_t)(send[0] + send[1]);
+    }
+    g->halo_bytes_last = bytes;
 }

@@ -8,7 +8,14 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+/* mpi.h before the extern "C" block, without the C++ bindings: the halo code calls the C
+ * wrappers of comm/parallel.h, never MPI itself */
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+
 extern "C" {
+#include "decomp.h"
 #include "dpd_pair.h"
 #include "gpu_backend.h"
 #include "log.h"
@@ -91,12 +98,28 @@ struct vs_gpu_state {
     int64_t n_rebuilds; /* counts rebuilds, for the periodic Morton reordering */
     int key_bits;
 
-    /* ghosts: send lists per stage and direction (self exchange) */
+    /* ghosts: send lists per stage and direction */
     int32_t *send_idx[3][2];
-    int64_t n_send[3][2], recv_start[3][2], cap_send[3][2];
+    int64_t n_send[3][2], n_recv[3][2], recv_start[3][2], cap_send[3][2];
     double shift[3][2];
-    int32_t *d_select_count;
+    int32_t *d_select_count; /* 4 counters for CUB selects */
     uint8_t *flags;
+
+    /* ranks (gpu_transport.cu): the brick's neighbours and how each stage's bytes travel */
+    const vs_decomp *dc;
+    int link[3];                 /* per dimension: VS_LINK_SELF or a vs_transport_kind */
+    char *d_send, *d_recv;       /* device staging of packed records, both directions */
+    size_t d_send_cap, d_recv_cap;
+    char *h_send, *h_recv;       /* pinned host staging (host transport) */
+    size_t h_send_cap, h_recv_cap;
+    cudaIpcMemHandle_t send_handle; /* d_send exported to peers (peer transport) */
+    int send_generation;         /* bumps when d_send is reallocated */
+    struct {
+        int rank, generation;
+        char *ptr;
+    } peer_map[6];               /* peers' send buffers opened here */
+    int n_peer_map;
+    int64_t halo_bytes_last;     /* bytes this rank sent in the last ghost update */
 
     /* cell list over owned + ghosts */
     vs_gpu_grid grid;
@@ -126,6 +149,24 @@ struct vs_gpu_state {
     double *h_pinned; /* host mirror for small results */
     size_t bytes_allocated;
 };
+
+/* A dimension with one rank exchanges with itself: its ghosts are periodic images copied on
+ * the device, no transport involved. */
+#define VS_LINK_SELF (-1)
+
+/* Room for `send` and `recv` bytes of packed records in the device staging buffers. */
+void vs_gpu_comm_reserve(vs_gpu_state *g, size_t send, size_t recv);
+/* Unmap peers' buffers and free the staging buffers (at destroy). */
+void vs_gpu_comm_free(vs_gpu_state *g);
+/* Exchange the record counts of stage d with both neighbours (host integers). */
+void vs_gpu_exchange_counts(vs_gpu_state *g, int d, const int64_t n_send[2], int64_t n_recv[2]);
+/* Move stage d's packed records: direction 0 sends d_send[0, send[0]) to the lower neighbour
+ * and receives d_recv[0, recv[0]) from the upper one; direction 1 the reverse, from offsets
+ * send[0] and recv[0]. Waits for the packing queued on the stream; the received bytes are
+ * ready for kernels queued after it on the stream. */
+void vs_gpu_stage_exchange(vs_gpu_state *g, int d, const size_t send[2], const size_t recv[2]);
+/* Morton reordering of the owned particles (every few rebuilds; gpu_cells.cu). */
+void vs_gpu_reorder(vs_gpu_state *g);
 
 /* Write pos_f (fp32 position relative to the brick centre, species in w) and vel_f for all
  * owned and ghost particles. */

@@ -207,7 +207,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     /* a first guess from the density of the list sphere; grown on overflow */
     const double sphere = 4.18879 * g->list_cutoff * g->list_cutoff * g->list_cutoff;
     g->max_neighbors = (int)(sphere * prm->density * 1.4) + 8;
-    g->d_select_count = (int32_t *)vs_gpu_alloc(g, 2 * sizeof(int32_t));
+    g->d_select_count = (int32_t *)vs_gpu_alloc(g, 4 * sizeof(int32_t));
     g->d_max_count = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->d_max_disp2 = (unsigned int *)vs_gpu_alloc(g, sizeof(unsigned int));
     g->d_int_sums = (unsigned long long *)vs_gpu_alloc(g, 4 * sizeof(unsigned long long));
@@ -247,6 +247,7 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
         for (int s = 0; s < 2; ++s)
             if (g->send_idx[d][s])
                 cudaFree(g->send_idx[d][s]);
+    vs_gpu_comm_free(g);
     cudaFreeHost(g->h_pinned);
     cudaStreamDestroy(g->stream);
     free(g);
@@ -298,6 +299,7 @@ extern "C" void vs_gpu_synchronize(vs_gpu_state *g)
 
 extern "C" int64_t vs_gpu_n_owned(const vs_gpu_state *g) { return g->n_owned; }
 extern "C" int64_t vs_gpu_n_ghost(const vs_gpu_state *g) { return g->n_ghost; }
+extern "C" int64_t vs_gpu_halo_bytes(const vs_gpu_state *g) { return g->halo_bytes_last; }
 extern "C" size_t vs_gpu_memory_bytes(const vs_gpu_state *g) { return g->bytes_allocated; }
 extern "C" void vs_gpu_describe(const vs_gpu_state *g, char *buf, size_t len)
 {

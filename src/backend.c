@@ -116,7 +116,8 @@ const vs_backend *vs_backend_select(vs_backend_kind kind, int n_ranks, char *dev
 #ifdef VESICA_HAVE_CUDA
     char why[256] = "";
     const int n_gpus = vs_gpu_device_count(why, sizeof why);
-    if (n_gpus > 0 && n_ranks == 1) {
+    (void)n_ranks; /* every rank drives one GPU (shared when ranks outnumber devices) */
+    if (n_gpus > 0) {
         vs_gpu_info info;
         if (vs_gpu_device_info(0, &info) == 0)
             snprintf(device, device_len, "gpu: %s", info.name);
@@ -125,12 +126,7 @@ const vs_backend *vs_backend_select(vs_backend_kind kind, int n_ranks, char *dev
         return &vs_backend_gpu;
     }
     if (kind == VS_BACKEND_GPU) {
-        if (n_gpus == 0)
-            snprintf(err, err_len, "backend: \"gpu\" requested but no GPU is usable (%s)", why);
-        else
-            snprintf(err, err_len,
-                     "backend: \"gpu\" runs on one rank in this version (%d ranks asked); "
-                     "use backend = \"cpu\" for MPI runs", n_ranks);
+        snprintf(err, err_len, "backend: \"gpu\" requested but no GPU is usable (%s)", why);
         return NULL;
     }
 #else

@@ -1,8 +1,9 @@
 /* A backend is a table of the step's phases, chosen at run time.
  *
  * `cpu` is the double-precision reference that CI runs on many MPI ranks. `gpu` runs the whole
- * step on one device and, in this version, on one rank. `backend = "auto"` picks `gpu` when it
- * is compiled in, a device is usable and the run has one rank, else `cpu`.
+ * step on the device, one GPU per rank (node-local rank modulo the visible devices), with the
+ * halo traffic from device memory. `backend = "auto"` picks `gpu` when it is compiled in and a
+ * device is usable, else `cpu`.
  */
 #ifndef VESICA_BACKEND_H
 #define VESICA_BACKEND_H

@@ -1,25 +1,77 @@
 /* The GPU backend's table: each phase of the step is a launcher of gpu/gpu_backend.h acting
- * on device-resident state. Built only with CUDA (VESICA_HAVE_CUDA). This version drives one
- * GPU from one rank, whose ghosts are the periodic images made on the device. */
+ * on device-resident state. Built only with CUDA (VESICA_HAVE_CUDA). Each rank drives one
+ * GPU: its node-local rank modulo the devices it sees. */
+#define _POSIX_C_SOURCE 200809L /* gethostname */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
+#include "gpu.h"
 #include "gpu_backend.h"
+#include "log.h"
 #include "simulation.h"
 
 static vs_gpu_state *state(vs_sim *s) { return (vs_gpu_state *)s->gpu; }
 
+/* Log rank -> host -> GPU on rank 0, and warn when ranks of a node share a device. */
+static void report_binding(vs_sim *s, int device, int local_rank, int local_size, int n_gpus)
+{
+    enum { LINE = 256 };
+    const vs_par *par = &s->dc.cart;
+    char host[64] = "?";
+    gethostname(host, sizeof host - 1);
+    vs_gpu_info info;
+    if (vs_gpu_device_info(device, &info) != 0)
+        snprintf(info.uuid, sizeof info.uuid, "?");
+    char line[LINE];
+    snprintf(line, sizeof line, "rank %d -> %s (local rank %d) -> GPU %d %s", par->rank, host,
+             local_rank, device, info.uuid);
+    char *all = VS_MALLOC((size_t)par->size * LINE);
+    vs_par_allgather_bytes(par, line, LINE, all);
+    if (par->size > 1)
+        for (int r = 0; r < par->size; ++r)
+            vs_log_info("%s", all + (size_t)r * LINE);
+    free(all);
+    if (local_rank == 0 && local_size > n_gpus)
+        vs_log_warn("%d ranks on %s share %d GPU%s: ranks on one device run one after the "
+                    "other", local_size, host, n_gpus, n_gpus == 1 ? "" : "s");
+}
+
 static int gpu_attach(vs_sim *s, char *err, size_t err_len)
 {
+    int local_rank = 0, local_size = 1;
+    vs_par_node_layout(&s->dc.cart, &local_rank, &local_size, NULL);
+    const int n_gpus = vs_gpu_device_count(NULL, 0);
+    const int device = n_gpus > 0 ? local_rank % n_gpus : 0;
     /* owned particles plus the ghost shell: the brick's volume grown by the ghost width */
     double grow = 1.0;
     for (int d = 0; d < 3; ++d)
         grow *= (s->dc.hi[d] - s->dc.lo[d] + 2.0 * s->ghost_width) / (s->dc.hi[d] - s->dc.lo[d]);
     const int64_t hint = (int64_t)(grow * 1.02 * (double)s->prm.n_particles / s->dc.cart.size);
-    s->gpu = vs_gpu_create(&s->prm, s->dc.lo, s->dc.hi, s->ghost_width, 0, hint + 1024, err,
-                           err_len);
-    if (!s->gpu)
+    s->gpu = vs_gpu_create(&s->prm, s->dc.lo, s->dc.hi, s->ghost_width, device, hint + 1024,
+                           err, err_len);
+    /* the rest is collective: every rank must know whether every device came up */
+    if (vs_par_any(&s->dc.cart, s->gpu == NULL)) {
+        if (s->gpu) {
+            vs_gpu_destroy(state(s));
+            s->gpu = NULL;
+            snprintf(err, err_len, "a GPU failed to start on another rank");
+        }
         return 1;
+    }
+    report_binding(s, device, local_rank, local_size, n_gpus);
+    char links[128];
+    const int bad = vs_gpu_set_comm(state(s), &s->dc, s->prm.transport, links, sizeof links,
+                                    err, err_len) != 0;
+    if (vs_par_any(&s->dc.cart, bad)) {
+        if (!bad)
+            snprintf(err, err_len, "comm.transport: refused on another rank");
+        return 1;
+    }
+    if (s->dc.cart.size > 1)
+        vs_log_info("GPU halo transport: %s", links);
     vs_gpu_upload_owned(state(s), &s->parts);
     vs_gpu_describe(state(s), s->device + 5, sizeof s->device - 5); /* after "gpu: " */
     return 0;
@@ -34,9 +86,9 @@ static void gpu_detach(vs_sim *s)
 static void gpu_first_half(vs_sim *s) { vs_gpu_integrate_first_half(state(s)); }
 static void gpu_second_half(vs_sim *s) { vs_gpu_integrate_second_half(state(s)); }
 static double gpu_max_disp2(vs_sim *s) { return vs_gpu_max_displacement2(state(s)); }
-static int64_t gpu_migrate(vs_sim *s) { return vs_gpu_wrap_and_sort(state(s)); }
-static void gpu_build_ghosts(vs_sim *s) { vs_gpu_build_ghosts_self(state(s)); }
-static void gpu_update_ghosts(vs_sim *s) { vs_gpu_update_ghosts_self(state(s)); }
+static int64_t gpu_migrate(vs_sim *s) { return vs_gpu_migrate(state(s), s->step); }
+static void gpu_build_ghosts(vs_sim *s) { vs_gpu_build_ghosts(state(s)); }
+static void gpu_update_ghosts(vs_sim *s) { vs_gpu_update_ghosts(state(s)); }
 static void gpu_build_neighbors(vs_sim *s) { vs_gpu_build_neighbors(state(s)); }
 static void gpu_forces(vs_sim *s, int64_t step)
 {

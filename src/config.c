@@ -98,6 +98,12 @@ static const key_choice BUILDER_CHOICES[] = {
     {"warp", VS_GPU_BUILDER_WARP},
     {"cells", VS_GPU_BUILDER_CELLS},
     {NULL, 0}};
+static const key_choice TRANSPORT_CHOICES[] = {
+    {"auto", VS_TRANSPORT_AUTO},
+    {"host", VS_TRANSPORT_HOST},
+    {"peer", VS_TRANSPORT_PEER},
+    {"mpi-device", VS_TRANSPORT_MPI_DEVICE},
+    {NULL, 0}};
 static const key_choice PRECISION_CHOICES[] = {
     {"mixed", VS_PRECISION_MIXED}, {"double", VS_PRECISION_DOUBLE}, {NULL, 0}};
 
@@ -182,6 +188,11 @@ static const key_spec SCHEMA[] = {
     {KEY("decomposition", K_IVEC3, OPTIONAL, "[0, 0, 0]",
          "MPI ranks per dimension; all 0 = automatic"),
      .ilo = 0, .ihi = INT_MAX},
+    {KEY("comm", K_GROUP, OPTIONAL, NULL,
+         "communication between ranks")},
+    {KEY("comm.transport", K_ENUM, OPTIONAL, "\"auto\"",
+         "how the GPU backend moves halo data: auto, host, peer or mpi-device"),
+     .choices = TRANSPORT_CHOICES},
     {KEY("backend", K_ENUM, OPTIONAL, "\"auto\"",
          "where the step runs"),
      .choices = BACKEND_CHOICES},
@@ -1437,6 +1448,7 @@ static int extract(const ctx *c, const config_setting_t *root, vs_params *p)
     p->steps = as_int(at(root, "integrator.steps"));
     p->skin = num_at(root, "neighbor.skin");
     p->gpu_builder = (vs_gpu_builder_kind)choice_at(root, "neighbor.gpu_builder");
+    p->transport = (vs_transport_kind)choice_at(root, "comm.transport");
     p->backend = (vs_backend_kind)choice_at(root, "backend");
     p->precision = (vs_precision_kind)choice_at(root, "precision");
     p->seed = (uint64_t)as_int(at(root, "seed"));

@@ -15,6 +15,13 @@
 
 typedef enum { VS_RANDOM_UNIFORM = 0, VS_RANDOM_GAUSSIAN = 1 } vs_random_kind;
 typedef enum { VS_BACKEND_AUTO = 0, VS_BACKEND_CPU = 1, VS_BACKEND_GPU = 2 } vs_backend_kind;
+/* How the GPU backend moves halo and migration data between ranks (comm.transport). */
+typedef enum {
+    VS_TRANSPORT_AUTO = 0,
+    VS_TRANSPORT_HOST = 1,      /* through pinned host buffers and MPI */
+    VS_TRANSPORT_PEER = 2,      /* CUDA IPC, device to device, ranks of one node */
+    VS_TRANSPORT_MPI_DEVICE = 3 /* device pointers to a CUDA-aware MPI */
+} vs_transport_kind;
 typedef enum { VS_PRECISION_MIXED = 0, VS_PRECISION_DOUBLE = 1 } vs_precision_kind;
 /* GPU partner search: a Verlet list built one thread per particle or one warp per cell
  * (ballot), or no Verlet list (the force kernel walks the cell list). */
@@ -59,6 +66,7 @@ typedef struct {
 
     /* parallel layout */
     int decomposition[3];  /* ranks per dimension; all zero = choose automatically */
+    vs_transport_kind transport; /* GPU halo transport */
 
     /* execution */
     vs_backend_kind backend;

@@ -1,0 +1,209 @@
+/* Multi-GPU runs against one GPU and against the CPU backend (label gpu).
+ *
+ * Run under mpiexec -n P on a machine with GPUs (ranks share devices when P exceeds them,
+ * e.g. 4 ranks on 2 GPUs as 2 x 2 bricks). The Groot-Warren fluid is set up from (seed, tag)
+ * only, so every run below starts from the same particles:
+ *   - step-0 forces of the P-rank GPU run (mixed) agree with the CPU backend on one rank, the
+ *     CPU backend on P ranks and the GPU on one rank to 1e-5 relative (the mixed-precision
+ *     tolerance of test_gpu_backend), and in double precision with the P-rank CPU run to
+ *     1e-12;
+ *   - every transport (host, peer, and mpi-device where MPI is CUDA-aware) gives bit-identical
+ *     forces at step 0 and a bit-identical state after 300 steps with migrations (the same
+ *     bytes arrive, whichever way they travel), and no particle is lost.
+ * Exit 0 on success, 1 on failure.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "log.h"
+#include "simulation.h"
+#include "test_support.h"
+
+#define N_STEPS 300
+
+/* x, y, z of the given per-particle fields of every owned particle, on rank 0, by tag:
+ * out[3 * tag + d]. */
+static double *gather_by_tag(vs_sim *sim, double *const field[3])
+{
+    const vs_par *par = &sim->dc.cart;
+    const int64_t n_total = sim->prm.n_particles;
+    const int n = (int)sim->parts.n_owned;
+    int *counts = VS_MALLOC(sizeof(int) * (size_t)par->size);
+    int *displs = VS_MALLOC(sizeof(int) * (size_t)par->size);
+    int64_t *tags = VS_MALLOC(sizeof(int64_t) * (size_t)(n_total + 1));
+    double *buf = VS_MALLOC(sizeof(double) * (size_t)(n_total + 1));
+    double *out = par->rank == 0 ? VS_MALLOC(sizeof(double) * 3 * (size_t)n_total) : NULL;
+    vs_par_gather_int64(par, sim->parts.tag, n, tags, counts, displs, 0);
+    for (int d = 0; d < 3; ++d) {
+        vs_par_gather_double(par, field[d], n, buf, counts, displs, 0);
+        if (out)
+            for (int64_t k = 0; k < n_total; ++k)
+                out[3 * tags[k] + d] = buf[k];
+    }
+    free(counts);
+    free(displs);
+    free(tags);
+    free(buf);
+    return out;
+}
+
+static void start_or_die(vs_sim *sim, const vs_params *prm, MPI_Comm comm)
+{
+    char err[512] = "";
+    if (vs_sim_create(sim, prm, comm, err, sizeof err) != 0 ||
+        vs_sim_start(sim, err, sizeof err) != 0) {
+        fprintf(stderr, "set-up failed: %s\n", err);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
+/* Step-0 forces by tag (rank 0 of comm; NULL elsewhere). */
+static double *forces_at_start(const vs_params *prm, MPI_Comm comm)
+{
+    vs_sim sim;
+    start_or_die(&sim, prm, comm);
+    sim.backend->sync_host(&sim);
+    double *f = gather_by_tag(&sim, sim.parts.f);
+    vs_sim_destroy(&sim);
+    return f;
+}
+
+/* Positions and velocities after N_STEPS (6N values by tag on rank 0), and the integrity
+ * verdict. */
+static double *state_after_run(const vs_params *prm, int *lost)
+{
+    vs_sim sim;
+    start_or_die(&sim, prm, MPI_COMM_WORLD);
+    for (int k = 0; k < N_STEPS; ++k)
+        vs_sim_step(&sim);
+    *lost = vs_sim_check_integrity(&sim);
+    sim.backend->sync_host(&sim);
+    double *x = gather_by_tag(&sim, sim.parts.x);
+    double *v = gather_by_tag(&sim, sim.parts.v);
+    double *out = NULL;
+    if (x) {
+        const size_t n3 = 3 * (size_t)prm->n_particles;
+        out = VS_MALLOC(2 * n3 * sizeof(double));
+        memcpy(out, x, n3 * sizeof(double));
+        memcpy(out + n3, v, n3 * sizeof(double));
+    }
+    free(x);
+    free(v);
+    vs_sim_destroy(&sim);
+    return out;
+}
+
+/* Worst per-particle relative force difference, the denominator floored at 1% of the rms
+ * force (as in test_gpu_backend). */
+static double worst_relative(const double *f, const double *ref, int64_t n)
+{
+    double rms = 0.0;
+    for (int64_t k = 0; k < 3 * n; ++k)
+        rms += ref[k] * ref[k];
+    rms = sqrt(rms / (double)n);
+    double worst = 0.0;
+    for (int64_t t = 0; t < n; ++t) {
+        double diff = 0.0, mag = 0.0;
+        for (int d = 0; d < 3; ++d) {
+            diff += (f[3 * t + d] - ref[3 * t + d]) * (f[3 * t + d] - ref[3 * t + d]);
+            mag += ref[3 * t + d] * ref[3 * t + d];
+        }
+        worst = fmax(worst, sqrt(diff) / fmax(sqrt(mag), 0.01 * rms));
+    }
+    return worst;
+}
+
+static int check(int rank, const char *what, double value, double tol)
+{
+    if (rank != 0)
+        return 0;
+    const int ok = value <= tol;
+    printf("%s %s: %.3e (tolerance %.0e)\n", ok ? "ok  " : "FAIL", what, value, tol);
+    return !ok;
+}
+
+int main(int argc, char **argv)
+{
+    vs_par_init(&argc, &argv);
+    vs_par world;
+    vs_par_from_comm(&world, MPI_COMM_WORLD);
+    const int root = world.rank == 0;
+    vs_params prm;
+    vs_test_groot_warren(&prm, 10.0);
+    const int64_t n = prm.n_particles;
+    int failures = 0;
+
+    /* references: the CPU backend on one rank and on P ranks, the GPU on one rank */
+    prm.backend = VS_BACKEND_CPU;
+    double *cpu_single = root ? forces_at_start(&prm, MPI_COMM_SELF) : NULL;
+    double *cpu_multi = forces_at_start(&prm, MPI_COMM_WORLD);
+    prm.backend = VS_BACKEND_GPU;
+    prm.precision = VS_PRECISION_MIXED;
+    double *gpu_single = root ? forces_at_start(&prm, MPI_COMM_SELF) : NULL;
+
+    /* double precision on P GPUs against the CPU on P ranks */
+    prm.precision = VS_PRECISION_DOUBLE;
+    prm.transport = VS_TRANSPORT_HOST;
+    double *gpu_double = forces_at_start(&prm, MPI_COMM_WORLD);
+    if (root)
+        failures += check(0, "double, P GPUs vs P CPU ranks, step-0 forces",
+                          worst_relative(gpu_double, cpu_multi, n), 1e-12);
+    prm.precision = VS_PRECISION_MIXED;
+
+    const vs_transport_kind kinds[3] = {VS_TRANSPORT_HOST, VS_TRANSPORT_PEER,
+                                        VS_TRANSPORT_MPI_DEVICE};
+    const char *names[3] = {"host", "peer", "mpi-device"};
+    double *forces0 = NULL, *state0 = NULL;
+    for (int k = 0; k < 3; ++k) {
+        if (kinds[k] == VS_TRANSPORT_MPI_DEVICE && !vs_par_cuda_aware()) {
+            if (root)
+                printf("skip mpi-device transport: MPI is not CUDA-aware here\n");
+            continue;
+        }
+        prm.transport = kinds[k];
+        double *f = forces_at_start(&prm, MPI_COMM_WORLD);
+        int lost = 0;
+        double *state = state_after_run(&prm, &lost);
+        char what[160];
+        snprintf(what, sizeof what, "%s transport: particle lost or duplicated", names[k]);
+        failures += check(world.rank, what, (double)lost, 0.0);
+        if (root && k == 0) {
+            failures += check(0, "mixed, P GPUs vs 1 CPU rank, step-0 forces",
+                              worst_relative(f, cpu_single, n), 1e-5);
+            failures += check(0, "mixed, P GPUs vs P CPU ranks, step-0 forces",
+                              worst_relative(f, cpu_multi, n), 1e-5);
+            failures += check(0, "mixed, P GPUs vs 1 GPU, step-0 forces",
+                              worst_relative(f, gpu_single, n), 1e-5);
+            forces0 = f;
+            state0 = state;
+            continue;
+        }
+        if (root) {
+            snprintf(what, sizeof what, "%s vs host transport: step-0 forces differ (bits)",
+                     names[k]);
+            failures += check(0, what, memcmp(f, forces0, 3 * (size_t)n * sizeof(double)) != 0,
+                              0.0);
+            snprintf(what, sizeof what,
+                     "%s vs host transport: state after %d steps differs (bits)", names[k],
+                     N_STEPS);
+            failures += check(
+                0, what, memcmp(state, state0, 6 * (size_t)n * sizeof(double)) != 0, 0.0);
+        }
+        free(f);
+        free(state);
+    }
+    free(cpu_single);
+    free(cpu_multi);
+    free(gpu_single);
+    free(gpu_double);
+    free(forces0);
+    free(state0);
+    const int failed = vs_par_any(&world, failures != 0);
+    if (root)
+        printf("%s on %d ranks\n", failed ? "FAILED" : "passed", world.size);
+    vs_par_finalize();
+    return failed ? 1 : 0;
+}
