@@ -278,7 +278,8 @@ void vs_halo_update_ghosts(vs_halo *h, const vs_decomp *dc, vs_particles *p)
                     p->x[c][start + k] = in[k].x[c];
                     p->vp[c][start + k] = in[k].vp[c];
                 }
-            bytes += (int64_t)sizeof(vs_ghost_update_rec) * n_out;
+            if (dc->dims[d] > 1) /* self exchanges are copies, not traffic */
+                bytes += (int64_t)sizeof(vs_ghost_update_rec) * n_out;
         }
     }
     h->bytes_last_update = bytes;

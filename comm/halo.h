@@ -34,7 +34,7 @@ typedef struct {
     double shift[3][2];        /* added to coordinate d of what is sent (periodic image) */
     void *send_buf, *recv_buf; /* staging buffers, grown on demand, reused every step */
     size_t send_cap, recv_cap;
-    int64_t bytes_last_update; /* bytes this rank sent in the last ghost update (for reports) */
+    int64_t bytes_last_update; /* bytes this rank sent to other ranks in the last ghost update */
 } vs_halo;
 
 void vs_halo_init(vs_halo *h);

@@ -51,6 +51,14 @@ int64_t vs_gpu_halo_bytes(const vs_gpu_state *g);
 /* Cell list and neighbour list (grows its storage and retries on overflow). */
 void vs_gpu_build_neighbors(vs_gpu_state *g);
 void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy);
+/* 1 when the ghost update can overlap the forces (comm.overlap on, some dimension split over
+ * ranks, a Verlet list). */
+int vs_gpu_can_overlap(const vs_gpu_state *g);
+/* A non-rebuild step's ghost update and forces, overlapped: interior particles' forces run
+ * while the ghosts travel, border particles' after. comm_s: wall seconds of the exchange;
+ * hidden_s: how much of it ran under the interior forces. Synchronises. */
+void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step, int want_energy,
+                                     double *comm_s, double *hidden_s);
 void vs_gpu_integrate_second_half(vs_gpu_state *g);
 
 /* Local thermo sums: px, py, pz, kinetic, potential, virial (synchronises). */

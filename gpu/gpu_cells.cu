@@ -345,4 +345,6 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     }
     VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->x[0], g->x[1], g->x[2],
               g->x_build[0], g->x_build[1], g->x_build[2]);
+    if (g->overlap)
+        vs_gpu_split_interior(g);
 }

@@ -14,34 +14,40 @@
  * variant is exact in fp64 and rounded once to fp32 in mixed mode.
  */
 #include <cub/cub.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
 #include "gpu_internal.cuh"
 
 extern "C" {
 #include "tea_rng.h"
+#include "timer.h"
 }
 
 /* Stage fp32 inputs for the mixed kernel: relative position + species, predicted velocity. */
-__global__ void stage_mixed_kernel(int n, double cx, double cy, double cz, const double *x,
+__global__ void stage_mixed_kernel(int first, int n, double cx, double cy, double cz, const double *x,
                                    const double *y, const double *z, const double *vx,
                                    const double *vy, const double *vz, const int32_t *species,
                                    float4 *pos, float4 *vel)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    const int i = first + blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= first + n)
         return;
     pos[i] = make_float4((float)(x[i] - cx), (float)(y[i] - cy), (float)(z[i] - cz),
                          (float)species[i]); /* a small integer, exact in fp32 */
     vel[i] = make_float4((float)vx[i], (float)vy[i], (float)vz[i], 0.0f);
 }
 
+void vs_gpu_stage_range(vs_gpu_state *g, int64_t first, int64_t count)
+{
+    VS_LAUNCH(stage_mixed_kernel, count, VS_BLOCK, g->stream, (int)first, (int)count,
+              g->center[0], g->center[1], g->center[2], g->x[0], g->x[1], g->x[2], g->vp[0],
+              g->vp[1], g->vp[2], g->species_id, g->pos_f, g->vel_f);
+}
+
 void vs_gpu_stage_positions(vs_gpu_state *g)
 {
-    const int n_all = (int)(g->n_owned + g->n_ghost);
     g->staged = 1;
-    VS_LAUNCH(stage_mixed_kernel, n_all, VS_BLOCK, g->stream, n_all, g->center[0], g->center[1],
-              g->center[2], g->x[0], g->x[1], g->x[2], g->vp[0], g->vp[1], g->vp[2],
-              g->species_id, g->pos_f, g->vel_f);
+    vs_gpu_stage_range(g, 0, g->n_owned + g->n_ghost);
 }
 
 /* Where a thread finds its partners: its column of the Verlet list, or (CELLS) the cell list
@@ -98,16 +104,17 @@ __global__ void __launch_bounds__(128)
                      vs_gpu_species sp, const double *x, const double *y, const double *z,
                      const double *vx, const double *vy, const double *vz, const float4 *pos_f,
                      const float4 *vel_f, const int64_t *tag, const int32_t *species,
-                     vs_partner_source src, double *fx, double *fy, double *fz, double *energy,
-                     double *virial)
+                     vs_partner_source src, const int32_t *subset, double *fx, double *fy,
+                     double *fz, double *energy, double *virial)
 {
     __shared__ double a_shared[VS_MAX_SPECIES * VS_MAX_SPECIES];
     for (int k = threadIdx.x; k < sp.n * VS_MAX_SPECIES; k += blockDim.x)
         a_shared[k] = sp.a[k / VS_MAX_SPECIES][k % VS_MAX_SPECIES];
     __syncthreads();
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n)
         return;
+    const int i = subset ? subset[k] : k; /* all owned particles, or the listed ones */
     const uint64_t tag_i = (uint64_t)tag[i];
     const int si = species[i];
     const double *a_row = a_shared + si * VS_MAX_SPECIES;
@@ -163,14 +170,11 @@ __global__ void __launch_bounds__(128)
     }
 }
 
-extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
+/* Forces on `n` owned particles (all of them, or those listed in `subset`) on `stream`. */
+static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int32_t *subset,
+                          int64_t step, int want_energy)
 {
-    const int n = (int)g->n_owned;
     const int mixed = g->prm.precision == VS_PRECISION_MIXED;
-    /* the list builder staged this step's inputs already on rebuild steps */
-    if (mixed && !g->staged)
-        vs_gpu_stage_positions(g);
-    g->staged = 0; /* the next first half-step moves the particles */
     const vs_tea_key key = vs_tea_make_key(g->prm.seed, (uint64_t)step);
     const int gaussian = g->prm.random == VS_RANDOM_GAUSSIAN;
     vs_partner_source src;
@@ -187,10 +191,10 @@ extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
     const int cells = g->prm.gpu_builder == VS_GPU_BUILDER_CELLS;
 #define VS_FORCE_ARGS                                                                          \
     n, key, gaussian, g->dpd, g->dpd_f, g->species, g->x[0], g->x[1], g->x[2], g->vp[0],       \
-        g->vp[1], g->vp[2], g->pos_f, g->vel_f, g->tag, g->species_id, src, g->f[0], g->f[1],  \
-        g->f[2], g->energy, g->virial
+        g->vp[1], g->vp[2], g->pos_f, g->vel_f, g->tag, g->species_id, src, subset, g->f[0],   \
+        g->f[1], g->f[2], g->energy, g->virial
 #define VS_FORCE_LAUNCH(M, E, C)                                                               \
-    VS_LAUNCH((dpd_force_kernel<M, E, C>), n, 128, g->stream, VS_FORCE_ARGS)
+    VS_LAUNCH((dpd_force_kernel<M, E, C>), n, 128, stream, VS_FORCE_ARGS)
     if (cells) {
         if (mixed && want_energy)
             VS_FORCE_LAUNCH(true, true, true);
@@ -212,6 +216,90 @@ extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
     }
 #undef VS_FORCE_LAUNCH
 #undef VS_FORCE_ARGS
+}
+
+extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
+{
+    /* the list builder staged this step's inputs already on rebuild steps */
+    if (g->prm.precision == VS_PRECISION_MIXED && !g->staged)
+        vs_gpu_stage_positions(g);
+    g->staged = 0; /* the next first half-step moves the particles */
+    launch_forces(g, g->stream, (int)g->n_owned, NULL, step, want_energy);
+}
+
+extern "C" int vs_gpu_can_overlap(const vs_gpu_state *g) { return g->overlap; }
+
+extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
+                                                int want_energy, double *comm_s,
+                                                double *hidden_s)
+{
+    const int mixed = g->prm.precision == VS_PRECISION_MIXED;
+    /* interior particles need only owned inputs, staged before the ghosts move */
+    if (mixed)
+        vs_gpu_stage_range(g, 0, g->n_owned);
+    VS_CUDA_CHECK(cudaEventRecord(g->ev_start, g->stream));
+    VS_CUDA_CHECK(cudaStreamWaitEvent(g->bulk, g->ev_start, 0));
+    launch_forces(g, g->bulk, (int)g->n_interior, g->interior_idx, step, want_energy);
+    VS_CUDA_CHECK(cudaEventRecord(g->ev_interior, g->bulk));
+    /* the ghost exchange blocks this thread in MPI and stream synchronisations, while the
+     * interior forces run on the device */
+    const double t0 = vs_wall_seconds();
+    vs_gpu_update_ghosts(g);
+    *comm_s = vs_wall_seconds() - t0;
+    if (mixed)
+        vs_gpu_stage_range(g, g->n_owned, g->n_ghost);
+    launch_forces(g, g->stream, (int)g->n_border, g->border_idx, step, want_energy);
+    VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->ev_interior, 0));
+    g->staged = 0;
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    float interior_ms = 0.0f;
+    VS_CUDA_CHECK(cudaEventElapsedTime(&interior_ms, g->ev_start, g->ev_interior));
+    /* communication is hidden while the interior forces were still running */
+    const double interior_s = 1e-3 * (double)interior_ms;
+    *hidden_s = interior_s < *comm_s ? interior_s : *comm_s;
+}
+
+__global__ void interior_flag_kernel(int n, const int32_t *nlist, const int32_t *ncount,
+                                     int64_t stride, int inverse, uint8_t *flags)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    int interior = 1;
+    const int count = ncount[i];
+    for (int m = 0; m < count && interior; ++m)
+        interior = nlist[(int64_t)m * stride + i] < n; /* ghosts sit after the owned */
+    flags[i] = (uint8_t)(interior != inverse);
+}
+
+void vs_gpu_split_interior(vs_gpu_state *g)
+{
+    const int n = (int)g->n_owned;
+    if (n > g->cap_split) {
+        const int64_t cap = n + n / 20 + 256;
+        vs_gpu_free(g, g->interior_idx, sizeof(int32_t) * (size_t)g->cap_split);
+        vs_gpu_free(g, g->border_idx, sizeof(int32_t) * (size_t)g->cap_split);
+        g->interior_idx = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)cap);
+        g->border_idx = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)cap);
+        g->cap_split = cap;
+    }
+    g->n_interior = g->n_border = 0;
+    if (n == 0)
+        return;
+    int32_t *lists[2] = {g->interior_idx, g->border_idx};
+    for (int inverse = 0; inverse < 2; ++inverse) {
+        VS_LAUNCH(interior_flag_kernel, n, VS_BLOCK, g->stream, n, g->nlist, g->ncount,
+                  g->nl_stride, inverse, g->flags);
+        VS_CUDA_CHECK(cub::DeviceSelect::Flagged(
+            g->cub_temp, g->cub_temp_bytes, thrust::counting_iterator<int32_t>(0), g->flags,
+            lists[inverse], g->d_select_count + inverse, n, g->stream));
+    }
+    int32_t *h = (int32_t *)g->h_pinned;
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_select_count, 2 * sizeof(int32_t),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    g->n_interior = h[0];
+    g->n_border = h[1];
 }
 
 /* ---- reductions: fixed grid, block tree, then one block over the partials (deterministic) */

@@ -121,6 +121,14 @@ struct vs_gpu_state {
     int n_peer_map;
     int64_t halo_bytes_last;     /* bytes this rank sent in the last ghost update */
 
+    /* overlap (comm.overlap): forces on interior particles (no ghost in their list) run on
+     * the low-priority bulk stream while the ghosts travel; border particles after */
+    int overlap;
+    cudaStream_t bulk;
+    cudaEvent_t ev_start, ev_interior;
+    int32_t *interior_idx, *border_idx;
+    int64_t n_interior, n_border, cap_split;
+
     /* cell list over owned + ghosts */
     vs_gpu_grid grid;
     int64_t n_cells;
@@ -169,8 +177,11 @@ void vs_gpu_stage_exchange(vs_gpu_state *g, int d, const size_t send[2], const s
 void vs_gpu_reorder(vs_gpu_state *g);
 
 /* Write pos_f (fp32 position relative to the brick centre, species in w) and vel_f for all
- * owned and ghost particles. */
+ * owned and ghost particles, or for particles [first, first + count). */
 void vs_gpu_stage_positions(vs_gpu_state *g);
+void vs_gpu_stage_range(vs_gpu_state *g, int64_t first, int64_t count);
+/* After a list build: split the owned particles into interior and border (overlap only). */
+void vs_gpu_split_interior(vs_gpu_state *g);
 
 /* Allocation helpers that track the device footprint. */
 void *vs_gpu_alloc(vs_gpu_state *g, size_t bytes);

@@ -178,7 +178,14 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     }
     g->prm = *prm;
     g->device = device % count;
-    VS_CUDA_CHECK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
+    /* the step's stream outranks the bulk stream of overlapped interior forces, so packing
+     * and unpacking kernels of the ghost exchange are not queued behind them */
+    int least = 0, greatest = 0;
+    VS_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    VS_CUDA_CHECK(cudaStreamCreateWithPriority(&g->stream, cudaStreamNonBlocking, greatest));
+    VS_CUDA_CHECK(cudaStreamCreateWithPriority(&g->bulk, cudaStreamNonBlocking, least));
+    VS_CUDA_CHECK(cudaEventCreate(&g->ev_start));
+    VS_CUDA_CHECK(cudaEventCreate(&g->ev_interior));
     g->species.n = prm->n_species;
     for (int s = 0; s < prm->n_species; ++s) {
         g->species.mass[s] = prm->species[s].mass;
@@ -248,7 +255,14 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
             if (g->send_idx[d][s])
                 cudaFree(g->send_idx[d][s]);
     vs_gpu_comm_free(g);
+    if (g->interior_idx)
+        cudaFree(g->interior_idx);
+    if (g->border_idx)
+        cudaFree(g->border_idx);
+    cudaEventDestroy(g->ev_start);
+    cudaEventDestroy(g->ev_interior);
     cudaFreeHost(g->h_pinned);
+    cudaStreamDestroy(g->bulk);
     cudaStreamDestroy(g->stream);
     free(g);
 }

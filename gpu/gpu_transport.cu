@@ -75,6 +75,11 @@ extern "C" int vs_gpu_set_comm(vs_gpu_state *g, const vs_decomp *dc, vs_transpor
                  link_name(g->link[d]));
     }
     free(node_of);
+    /* overlap pays only where bytes travel between ranks, and needs a Verlet list to tell
+     * interior from border particles */
+    g->overlap = rc == 0 && g->prm.overlap && g->prm.gpu_builder != VS_GPU_BUILDER_CELLS &&
+                 (g->link[0] != VS_LINK_SELF || g->link[1] != VS_LINK_SELF ||
+                  g->link[2] != VS_LINK_SELF);
     return rc;
 }
 

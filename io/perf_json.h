@@ -17,6 +17,8 @@ typedef struct {
     double phase_avg_s[VS_TIMER_COUNT], phase_max_s[VS_TIMER_COUNT];
     int64_t neighbor_builds, dangerous_builds;
     double memory_bytes_per_particle; /* backend memory on rank 0 / particles per rank */
+    double comm_hidden_s;       /* communication under force work (overlap), rank average */
+    double halo_bytes_per_step; /* bytes sent per ghost update, summed over ranks */
 } vs_perf_summary;
 
 int vs_perf_json_write(const char *dir, const vs_perf_summary *s, char *err, size_t err_len);

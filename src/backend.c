@@ -39,6 +39,8 @@ static void cpu_forces(vs_sim *s, int64_t step)
     vs_forces_cpu(&s->nl, &s->parts, &s->prm, &s->dpd, step, &s->sums);
 }
 
+static int64_t cpu_halo_bytes(vs_sim *s) { return s->halo.bytes_last_update; }
+
 static void cpu_local_thermo(vs_sim *s, vs_thermo_local *out)
 {
     vs_thermo_local_cpu(&s->parts, &s->prm, &s->sums, out);
@@ -77,6 +79,7 @@ const vs_backend vs_backend_cpu = {
     .update_ghosts = cpu_update_ghosts,
     .build_neighbors = cpu_build_neighbors,
     .compute_forces = cpu_forces,
+    .halo_bytes = cpu_halo_bytes,
     .local_thermo = cpu_local_thermo,
     .local_integrity = cpu_local_integrity,
     .memory_bytes = cpu_memory_bytes,

@@ -31,6 +31,14 @@ typedef struct vs_backend {
     void (*build_neighbors)(struct vs_sim *sim);
     /* Forces at `step`; energy and virial are needed only when sim->energy_due is set. */
     void (*compute_forces)(struct vs_sim *sim, int64_t step);
+    /* Optional (NULL where absent): whether a step that reuses the neighbour list can overlap
+     * its ghost update with the forces, and that step's ghost update and forces, overlapped.
+     * comm_s: seconds of communication; hidden_s: how many of them ran under force work. */
+    int (*can_overlap)(struct vs_sim *sim);
+    void (*update_ghosts_and_forces)(struct vs_sim *sim, int64_t step, double *comm_s,
+                                     double *hidden_s);
+    /* Bytes this rank sent in the last ghost update. */
+    int64_t (*halo_bytes)(struct vs_sim *sim);
     void (*local_thermo)(struct vs_sim *sim, vs_thermo_local *out);
     void (*local_integrity)(struct vs_sim *sim, vs_integrity_local *out);
     /* Bytes of memory this rank's backend holds for particle state and lists (device memory

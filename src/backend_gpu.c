@@ -95,6 +95,14 @@ static void gpu_forces(vs_sim *s, int64_t step)
     vs_gpu_forces(state(s), step, s->energy_due);
 }
 
+static int gpu_can_overlap(vs_sim *s) { return vs_gpu_can_overlap(state(s)); }
+static void gpu_update_ghosts_and_forces(vs_sim *s, int64_t step, double *comm_s,
+                                         double *hidden_s)
+{
+    vs_gpu_update_ghosts_and_forces(state(s), step, s->energy_due, comm_s, hidden_s);
+}
+static int64_t gpu_halo_bytes(vs_sim *s) { return vs_gpu_halo_bytes(state(s)); }
+
 static void gpu_local_thermo(vs_sim *s, vs_thermo_local *out)
 {
     double sums[6];
@@ -131,6 +139,9 @@ const vs_backend vs_backend_gpu = {
     .update_ghosts = gpu_update_ghosts,
     .build_neighbors = gpu_build_neighbors,
     .compute_forces = gpu_forces,
+    .can_overlap = gpu_can_overlap,
+    .update_ghosts_and_forces = gpu_update_ghosts_and_forces,
+    .halo_bytes = gpu_halo_bytes,
     .local_thermo = gpu_local_thermo,
     .local_integrity = gpu_local_integrity,
     .memory_bytes = gpu_memory_bytes,

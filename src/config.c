@@ -104,6 +104,7 @@ static const key_choice TRANSPORT_CHOICES[] = {
     {"peer", VS_TRANSPORT_PEER},
     {"mpi-device", VS_TRANSPORT_MPI_DEVICE},
     {NULL, 0}};
+static const key_choice ON_OFF_CHOICES[] = {{"on", 1}, {"off", 0}, {NULL, 0}};
 static const key_choice PRECISION_CHOICES[] = {
     {"mixed", VS_PRECISION_MIXED}, {"double", VS_PRECISION_DOUBLE}, {NULL, 0}};
 
@@ -193,6 +194,9 @@ static const key_spec SCHEMA[] = {
     {KEY("comm.transport", K_ENUM, OPTIONAL, "\"auto\"",
          "how the GPU backend moves halo data: auto, host, peer or mpi-device"),
      .choices = TRANSPORT_CHOICES},
+    {KEY("comm.overlap", K_ENUM, OPTIONAL, "\"on\"",
+         "GPU: compute interior forces while the ghosts travel"),
+     .choices = ON_OFF_CHOICES},
     {KEY("backend", K_ENUM, OPTIONAL, "\"auto\"",
          "where the step runs"),
      .choices = BACKEND_CHOICES},
@@ -1449,6 +1453,7 @@ static int extract(const ctx *c, const config_setting_t *root, vs_params *p)
     p->skin = num_at(root, "neighbor.skin");
     p->gpu_builder = (vs_gpu_builder_kind)choice_at(root, "neighbor.gpu_builder");
     p->transport = (vs_transport_kind)choice_at(root, "comm.transport");
+    p->overlap = choice_at(root, "comm.overlap");
     p->backend = (vs_backend_kind)choice_at(root, "backend");
     p->precision = (vs_precision_kind)choice_at(root, "precision");
     p->seed = (uint64_t)as_int(at(root, "seed"));

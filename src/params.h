@@ -67,6 +67,7 @@ typedef struct {
     /* parallel layout */
     int decomposition[3];  /* ranks per dimension; all zero = choose automatically */
     vs_transport_kind transport; /* GPU halo transport */
+    int overlap;           /* GPU: interior forces while the ghosts travel (1 = on) */
 
     /* execution */
     vs_backend_kind backend;

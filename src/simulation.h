@@ -39,6 +39,7 @@ typedef struct vs_sim {
     int64_t n_builds;        /* neighbour-list builds, the initial one included */
     int64_t n_dangerous;     /* builds where some particle had moved more than the full skin */
     int energy_due;          /* the next force evaluation must also produce energy and virial */
+    double comm_hidden_s;    /* communication time that ran under force work (overlap) */
     void *gpu;               /* the GPU backend's device state (NULL on the CPU backend) */
     char device[256];        /* what runs the backend: "cpu: <model>", "gpu: <name>" */
 } vs_sim;

@@ -7,9 +7,11 @@
  *     CPU backend on P ranks and the GPU on one rank to 1e-5 relative (the mixed-precision
  *     tolerance of test_gpu_backend), and in double precision with the P-rank CPU run to
  *     1e-12;
- *   - every transport (host, peer, and mpi-device where MPI is CUDA-aware) gives bit-identical
+ *   - every transport (host, peer, and mpi-device where MPI is CUDA-aware), and the host
+ *     transport without overlapping the ghost exchange with the forces, give bit-identical
  *     forces at step 0 and a bit-identical state after 300 steps with migrations (the same
- *     bytes arrive, whichever way they travel), and no particle is lost.
+ *     bytes arrive, whichever way they travel, and every force is the same sum in the same
+ *     order), and no particle is lost.
  * Exit 0 on success, 1 on failure.
  */
 #include <math.h>
@@ -153,17 +155,19 @@ int main(int argc, char **argv)
                           worst_relative(gpu_double, cpu_multi, n), 1e-12);
     prm.precision = VS_PRECISION_MIXED;
 
-    const vs_transport_kind kinds[3] = {VS_TRANSPORT_HOST, VS_TRANSPORT_PEER,
-                                        VS_TRANSPORT_MPI_DEVICE};
-    const char *names[3] = {"host", "peer", "mpi-device"};
+    const vs_transport_kind kinds[4] = {VS_TRANSPORT_HOST, VS_TRANSPORT_PEER,
+                                        VS_TRANSPORT_MPI_DEVICE, VS_TRANSPORT_HOST};
+    const int overlap[4] = {1, 1, 1, 0};
+    const char *names[4] = {"host", "peer", "mpi-device", "host without overlap"};
     double *forces0 = NULL, *state0 = NULL;
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < 4; ++k) {
         if (kinds[k] == VS_TRANSPORT_MPI_DEVICE && !vs_par_cuda_aware()) {
             if (root)
                 printf("skip mpi-device transport: MPI is not CUDA-aware here\n");
             continue;
         }
         prm.transport = kinds[k];
+        prm.overlap = overlap[k];
         double *f = forces_at_start(&prm, MPI_COMM_WORLD);
         int lost = 0;
         double *state = state_after_run(&prm, &lost);

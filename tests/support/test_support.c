@@ -29,6 +29,8 @@ void vs_test_groot_warren(vs_params *p, double L)
     p->skin = 0.3;
     p->backend = VS_BACKEND_CPU;
     p->precision = VS_PRECISION_DOUBLE;
+    p->transport = VS_TRANSPORT_AUTO;
+    p->overlap = 1;
     snprintf(p->output_dir, VS_PATH_LEN, "/tmp/vesica-test");
     p->thermo_interval = 100;
 }
