@@ -101,11 +101,12 @@ __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2
                                        const float4 *pos, const uint32_t *cell_start,
                                        const uint32_t *cell_end, const uint32_t *cell_particles,
                                        int max_neighbors, int64_t stride, int32_t *nlist,
-                                       int32_t *ncount, int32_t *max_count)
+                                       int32_t *ncount, int32_t *max_count, uint8_t *interior)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n_owned)
         return;
+    int has_ghost = 0; /* for the overlap's interior / border split */
     const float4 pi = pos[i];
     /* the cell from the staged position plus the brick centre offset is the same cell the
      * sort used, up to fp32 rounding at a face, which only moves a candidate to a neighbour
@@ -141,12 +142,15 @@ __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2
                         continue;
                     if (count < max_neighbors)
                         nlist[(int64_t)count * stride + i] = j;
+                    has_ghost |= j >= n_owned;
                     ++count;
                 }
             }
         }
     }
     ncount[i] = count;
+    if (interior)
+        interior[i] = (uint8_t)!has_ghost;
     if (count > max_neighbors)
         atomicMax(max_count, count);
 }
@@ -300,6 +304,14 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
                   g->x_build[0], g->x_build[1], g->x_build[2]);
         return;
     }
+    if (g->overlap && g->n_owned > g->cap_split) {
+        const int64_t cap = g->n_owned + g->n_owned / 20 + 256;
+        vs_gpu_free(g, g->interior_flag, (size_t)g->cap_split);
+        vs_gpu_free(g, g->split_idx, sizeof(int32_t) * (size_t)g->cap_split);
+        g->interior_flag = (uint8_t *)vs_gpu_alloc(g, (size_t)cap);
+        g->split_idx = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)cap);
+        g->cap_split = cap;
+    }
     /* the list has one column per owned particle (ghosts have no list) */
     if (g->n_owned > g->nl_stride || !g->nlist) {
         vs_gpu_free(g, g->nlist, sizeof(int32_t) * (size_t)g->max_neighbors * (size_t)g->nl_stride);
@@ -316,7 +328,8 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
         if (g->prm.gpu_builder == VS_GPU_BUILDER_THREAD) {
             VS_LAUNCH(neighbor_thread_kernel, n, 128, g->stream, n, g->grid, cut2_f, g->pos_f,
                       g->cell_start, g->cell_end, g->cell_particles, g->max_neighbors,
-                      g->nl_stride, g->nlist, g->ncount, g->d_max_count);
+                      g->nl_stride, g->nlist, g->ncount, g->d_max_count,
+                      g->overlap ? g->interior_flag : (uint8_t *)NULL);
         }
         const size_t smem = sizeof(int32_t) * 32 * VS_NL_WARPS * (size_t)(g->max_neighbors | 1);
         if (g->prm.gpu_builder == VS_GPU_BUILDER_WARP && smem > 48 * 1024)
@@ -345,6 +358,5 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     }
     VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->x[0], g->x[1], g->x[2],
               g->x_build[0], g->x_build[1], g->x_build[2]);
-    if (g->overlap)
-        vs_gpu_split_interior(g);
+    g->split_valid = 0; /* split again when (if) this list is reused */
 }

@@ -234,12 +234,14 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
                                                 double *hidden_s)
 {
     const int mixed = g->prm.precision == VS_PRECISION_MIXED;
+    if (!g->split_valid) /* once per list, and only for lists that are reused */
+        vs_gpu_split_interior(g);
     /* interior particles need only owned inputs, staged before the ghosts move */
     if (mixed)
         vs_gpu_stage_range(g, 0, g->n_owned);
     VS_CUDA_CHECK(cudaEventRecord(g->ev_start, g->stream));
     VS_CUDA_CHECK(cudaStreamWaitEvent(g->bulk, g->ev_start, 0));
-    launch_forces(g, g->bulk, (int)g->n_interior, g->interior_idx, step, want_energy);
+    launch_forces(g, g->bulk, (int)g->n_interior, g->split_idx, step, want_energy);
     VS_CUDA_CHECK(cudaEventRecord(g->ev_interior, g->bulk));
     /* the ghost exchange blocks this thread in MPI and stream synchronisations, while the
      * interior forces run on the device */
@@ -248,7 +250,8 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
     *comm_s = vs_wall_seconds() - t0;
     if (mixed)
         vs_gpu_stage_range(g, g->n_owned, g->n_ghost);
-    launch_forces(g, g->stream, (int)g->n_border, g->border_idx, step, want_energy);
+    launch_forces(g, g->stream, (int)g->n_border, g->split_idx + g->n_interior, step,
+                  want_energy);
     VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->ev_interior, 0));
     g->staged = 0;
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
@@ -260,46 +263,39 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
 }
 
 __global__ void interior_flag_kernel(int n, const int32_t *nlist, const int32_t *ncount,
-                                     int64_t stride, int inverse, uint8_t *flags)
+                                     int64_t stride, uint8_t *interior)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    int interior = 1;
+    int has_ghost = 0;
     const int count = ncount[i];
-    for (int m = 0; m < count && interior; ++m)
-        interior = nlist[(int64_t)m * stride + i] < n; /* ghosts sit after the owned */
-    flags[i] = (uint8_t)(interior != inverse);
+    for (int m = 0; m < count && !has_ghost; ++m)
+        has_ghost = nlist[(int64_t)m * stride + i] >= n; /* ghosts sit after the owned */
+    interior[i] = (uint8_t)!has_ghost;
 }
 
 void vs_gpu_split_interior(vs_gpu_state *g)
 {
     const int n = (int)g->n_owned;
-    if (n > g->cap_split) {
-        const int64_t cap = n + n / 20 + 256;
-        vs_gpu_free(g, g->interior_idx, sizeof(int32_t) * (size_t)g->cap_split);
-        vs_gpu_free(g, g->border_idx, sizeof(int32_t) * (size_t)g->cap_split);
-        g->interior_idx = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)cap);
-        g->border_idx = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)cap);
-        g->cap_split = cap;
-    }
+    g->split_valid = 1;
     g->n_interior = g->n_border = 0;
     if (n == 0)
         return;
-    int32_t *lists[2] = {g->interior_idx, g->border_idx};
-    for (int inverse = 0; inverse < 2; ++inverse) {
+    /* the thread builder flags interior particles as it writes the list */
+    if (g->prm.gpu_builder != VS_GPU_BUILDER_THREAD)
         VS_LAUNCH(interior_flag_kernel, n, VS_BLOCK, g->stream, n, g->nlist, g->ncount,
-                  g->nl_stride, inverse, g->flags);
-        VS_CUDA_CHECK(cub::DeviceSelect::Flagged(
-            g->cub_temp, g->cub_temp_bytes, thrust::counting_iterator<int32_t>(0), g->flags,
-            lists[inverse], g->d_select_count + inverse, n, g->stream));
-    }
+                  g->nl_stride, g->interior_flag);
+    /* one pass: interior particles in order at the front, border particles behind them */
+    VS_CUDA_CHECK(cub::DevicePartition::Flagged(
+        g->cub_temp, g->cub_temp_bytes, thrust::counting_iterator<int32_t>(0), g->interior_flag,
+        g->split_idx, g->d_select_count, n, g->stream));
     int32_t *h = (int32_t *)g->h_pinned;
-    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_select_count, 2 * sizeof(int32_t),
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_select_count, sizeof(int32_t),
                                   cudaMemcpyDeviceToHost, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     g->n_interior = h[0];
-    g->n_border = h[1];
+    g->n_border = n - h[0];
 }
 
 /* ---- reductions: fixed grid, block tree, then one block over the partials (deterministic) */

@@ -169,17 +169,6 @@ __global__ void wrap_kernel(int n, int d, double len, vs_soa a)
     }
 }
 
-/* which: 0 = left through the lower face, 1 = through the upper face, 2 = stays */
-__global__ void leaver_flag_kernel(int n, const double *x, double lo, double hi, int which,
-                                   uint8_t *flags)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    const double u = x[i];
-    flags[i] = which == 0 ? (u < lo) : (which == 1 ? (u >= hi) : (u >= lo && u < hi));
-}
-
 /* Leavers with everything they carry; crossing the periodic boundary (wrap != 0) shifts the
  * coordinate by the box and counts the image, as the CPU migration does. */
 __global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap, double len,
@@ -225,23 +214,24 @@ __global__ void unpack_migrant_kernel(int n, const vs_migrant_rec *in, int64_t s
     a.species[j] = r.species;
 }
 
-template <typename T>
-__global__ void gather_list_kernel(int n, const int32_t *order, const T *in, T *out)
+/* Close the holes the leavers left: the k-th stayer beyond the new end (movers[k]) moves into
+ * the k-th leaver slot below it (holes[k]); there are as many of one as of the other, *count.
+ * Only O(leavers) particles move, and the stayers below the end keep their order. */
+__global__ void fill_holes_kernel(int max_n, const int32_t *count, const int32_t *holes,
+                                  const int32_t *movers, vs_soa a)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n)
-        out[k] = in[order[k]];
-}
-
-/* field[k] = field[order[k]] for k < n, through the scratch buffer */
-template <typename T>
-static void compact(vs_gpu_state *g, T *field, const int32_t *order, int n)
-{
-    T *tmp = (T *)g->scratch;
-    VS_LAUNCH(gather_list_kernel<T>, n, VS_BLOCK, g->stream, n, order, field, tmp);
-    if (n > 0)
-        VS_CUDA_CHECK(cudaMemcpyAsync(field, tmp, sizeof(T) * (size_t)n,
-                                      cudaMemcpyDeviceToDevice, g->stream));
+    if (k >= max_n || k >= *count)
+        return;
+    const int to = holes[k], from = movers[k];
+    for (int c = 0; c < 3; ++c) {
+        a.x[c][to] = a.x[c][from];
+        a.v[c][to] = a.v[c][from];
+        a.vp[c][to] = a.vp[c][from];
+        a.image[c][to] = a.image[c][from];
+    }
+    a.tag[to] = a.tag[from];
+    a.species[to] = a.species[from];
 }
 
 /* Smallest tag of an owned particle outside [lo, hi) (or not finite), ULLONG_MAX if none. */
@@ -294,16 +284,19 @@ static void migrate_dimension(vs_gpu_state *g, int d)
         VS_LAUNCH(wrap_kernel, n, VS_BLOCK, g->stream, n, d, len, soa(g));
         return;
     }
-    /* leavers through each face, then the stayers (into idx_in) */
+    /* leavers through each face, and all leavers in index order (the holes) */
     reserve_send(g, d, 0, n);
     reserve_send(g, d, 1, n);
-    int32_t *lists[3] = {g->send_idx[d][0], g->send_idx[d][1], (int32_t *)g->idx_in};
+    int32_t *holes = (int32_t *)g->idx_in, *movers = (int32_t *)g->idx_out;
+    int32_t *lists[3] = {g->send_idx[d][0], g->send_idx[d][1], holes};
     int64_t counts[3] = {0, 0, 0};
     if (n > 0) {
         for (int which = 0; which < 3; ++which) {
-            VS_LAUNCH(leaver_flag_kernel, n, VS_BLOCK, g->stream, n, g->x[d], g->lo[d],
-                      g->hi[d], which, g->flags);
-            select_flagged(g, n, lists[which], which);
+            const vs_leaver_pred pred = {g->x[d], g->lo[d], g->hi[d], which};
+            VS_CUDA_CHECK(cub::DeviceSelect::If(g->cub_temp, g->cub_temp_bytes,
+                                                thrust::counting_iterator<int32_t>(0),
+                                                lists[which], g->d_select_count + which, n,
+                                                pred, g->stream));
         }
         read_counts(g, 3, counts);
     }
@@ -319,19 +312,17 @@ static void migrate_dimension(vs_gpu_state *g, int d)
               wrap[0], len, soa(g), out);
     VS_LAUNCH(pack_migrant_kernel, n_out[1], VS_BLOCK, g->stream, (int)n_out[1], lists[1], d,
               wrap[1], len, soa(g), out + n_out[0]);
-    /* close the holes, keeping the stayers' order */
-    const int n_stay = (int)counts[2];
-    if (n_stay < n) {
-        for (int c = 0; c < 3; ++c) {
-            compact(g, g->x[c], lists[2], n_stay);
-            compact(g, g->v[c], lists[2], n_stay);
-            compact(g, g->vp[c], lists[2], n_stay);
-            compact(g, g->image[c], lists[2], n_stay);
-        }
-        compact(g, g->tag, lists[2], n_stay);
-        compact(g, g->species_id, lists[2], n_stay);
+    /* close the holes below the new end with the stayers above it */
+    const int n_left = (int)counts[2], n_stay = n - n_left;
+    if (n_left > 0) {
+        const vs_stayer_pred pred = {g->x[d], g->lo[d], g->hi[d]};
+        VS_CUDA_CHECK(cub::DeviceSelect::If(g->cub_temp, g->cub_temp_bytes,
+                                            thrust::counting_iterator<int32_t>(n_stay), movers,
+                                            g->d_select_count + 3, n_left, pred, g->stream));
+        VS_LAUNCH(fill_holes_kernel, n_left, VS_BLOCK, g->stream, n_left,
+                  g->d_select_count + 3, holes, movers, soa(g));
     }
-    g->n_owned = n > 0 ? n_stay : 0;
+    g->n_owned = n_stay;
     const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
     const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
     vs_gpu_stage_exchange(g, d, send, recv);

@@ -126,8 +126,10 @@ struct vs_gpu_state {
     int overlap;
     cudaStream_t bulk;
     cudaEvent_t ev_start, ev_interior;
-    int32_t *interior_idx, *border_idx;
+    uint8_t *interior_flag;  /* per owned particle, written by the list build */
+    int32_t *split_idx;      /* interior particles, then border particles */
     int64_t n_interior, n_border, cap_split;
+    int split_valid;         /* split_idx matches the current list */
 
     /* cell list over owned + ghosts */
     vs_gpu_grid grid;
@@ -162,6 +164,30 @@ struct vs_gpu_state {
  * the device, no transport involved. */
 #define VS_LINK_SELF (-1)
 
+/* Selection predicates over particle indices (CUB select-if on a counting iterator): no flag
+ * array, one read of the coordinate per particle. which: 0 = left through the lower face,
+ * 1 = through the upper face, 2 = left either way. */
+struct vs_leaver_pred {
+    const double *x;
+    double lo, hi;
+    int which;
+    __device__ __forceinline__ bool operator()(int32_t i) const
+    {
+        const double u = x[i];
+        return which == 0 ? u < lo : (which == 1 ? u >= hi : !(u >= lo && u < hi));
+    }
+};
+
+/* Stayers among the indices it is given (the tail [n_stay, n) after migration). */
+struct vs_stayer_pred {
+    const double *x;
+    double lo, hi;
+    __device__ __forceinline__ bool operator()(int32_t i) const
+    {
+        return x[i] >= lo && x[i] < hi;
+    }
+};
+
 /* Room for `send` and `recv` bytes of packed records in the device staging buffers. */
 void vs_gpu_comm_reserve(vs_gpu_state *g, size_t send, size_t recv);
 /* Unmap peers' buffers and free the staging buffers (at destroy). */
@@ -180,7 +206,7 @@ void vs_gpu_reorder(vs_gpu_state *g);
  * owned and ghost particles, or for particles [first, first + count). */
 void vs_gpu_stage_positions(vs_gpu_state *g);
 void vs_gpu_stage_range(vs_gpu_state *g, int64_t first, int64_t count);
-/* After a list build: split the owned particles into interior and border (overlap only). */
+/* Split the owned particles into interior and border for the current list (overlap). */
 void vs_gpu_split_interior(vs_gpu_state *g);
 
 /* Allocation helpers that track the device footprint. */

@@ -57,7 +57,18 @@ static void size_cub_temp(vs_gpu_state *g, int64_t cap)
                                              thrust::counting_iterator<int32_t>(0), g->flags,
                                              g->send_idx[0][0], g->d_select_count, (int)cap,
                                              g->stream));
+    size_t if_bytes = 0, partition_bytes = 0;
+    const vs_leaver_pred pred = {g->x[0], 0.0, 0.0, 0};
+    VS_CUDA_CHECK(cub::DeviceSelect::If(NULL, if_bytes, thrust::counting_iterator<int32_t>(0),
+                                        g->send_idx[0][0], g->d_select_count, (int)cap, pred,
+                                        g->stream));
+    VS_CUDA_CHECK(cub::DevicePartition::Flagged(NULL, partition_bytes,
+                                                thrust::counting_iterator<int32_t>(0), g->flags,
+                                                g->send_idx[0][0], g->d_select_count,
+                                                (int)cap, g->stream));
     size_t need = sort_bytes > select_bytes ? sort_bytes : select_bytes;
+    need = need > if_bytes ? need : if_bytes;
+    need = need > partition_bytes ? need : partition_bytes;
     if (need > g->cub_temp_bytes) {
         vs_gpu_free(g, g->cub_temp, g->cub_temp_bytes);
         g->cub_temp_bytes = need + need / 4;
@@ -255,10 +266,10 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
             if (g->send_idx[d][s])
                 cudaFree(g->send_idx[d][s]);
     vs_gpu_comm_free(g);
-    if (g->interior_idx)
-        cudaFree(g->interior_idx);
-    if (g->border_idx)
-        cudaFree(g->border_idx);
+    if (g->interior_flag)
+        cudaFree(g->interior_flag);
+    if (g->split_idx)
+        cudaFree(g->split_idx);
     cudaEventDestroy(g->ev_start);
     cudaEventDestroy(g->ev_interior);
     cudaFreeHost(g->h_pinned);

@@ -11,9 +11,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$1; ranks=$2; per_gpu=$3; total=$4; steps=$5; transports=${6:-auto}
 out=$(mktemp -d)
-printf "%6s %3s %11s %10s %6s %9s %14s %9s %9s %9s %9s %9s %10s %7s\n" series P particles \
+printf "%6s %3s %11s %10s %6s %9s %14s %9s %9s %9s %9s %9s %10s %6s %7s\n" series P particles \
   transport steps wall_s particle-steps/s ms/step pair_ms comm_ms hidden_ms neigh_ms \
-  halo_MB/st eff
+  halo_MB/st builds eff
 run() { # series P N box_x side transport
   local series=$1 p=$2 n=$3 bx=$4 side=$5 tr=$6
   echo "+ mpiexec -n $p $bin run gpu-fluid.cfg box=[$bx, $side, $side] particles=$n transport=$tr" >&2
@@ -34,7 +34,7 @@ ms = lambda k: 1e3 * p[k] / d["steps"]
 print(f'{series:>6s} {P:3d} {d["particles"]:11d} {tr:>10s} {d["steps"]:6d} {d["wall_s"]:9.3f} '
       f'{d["particle_steps_per_s"]:14.4e} {1e3 * t:9.3f} {ms("pair"):9.3f} {ms("comm"):9.3f} '
       f'{1e3 * d["comm_hidden_s"] / d["steps"]:9.3f} {ms("neighbor"):9.3f} '
-      f'{d["halo_bytes_per_step"] / 1e6:10.3f} {eff:7.3f}')
+      f'{d["halo_bytes_per_step"] / 1e6:10.3f} {d["neighbor_builds"]:6d} {eff:7.3f}')
 PY
 }
 side_weak=$(python3 -c "print(f'{($per_gpu / 3.0) ** (1 / 3):.6f}')")
