@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Multi-GPU throughput of the Groot-Warren fluid, weak and strong (a benchmark, not a test).
 #
-# Usage: scaling/gpu_multi_bench.sh VESICA "RANKS..." PER_GPU TOTAL STEPS "TRANSPORTS..."
+# Usage: scaling/gpu_multi_bench.sh VESICA "RANKS..." PER_GPU TOTAL STEPS "TRANSPORTS..." [--set k=v]...
 #   e.g. scaling/gpu_multi_bench.sh build/vesica "1 2" 16000000 16000000 200 "peer host"
 # Weak: PER_GPU particles per rank, the box stretched along x (P x 1 x 1 bricks of the same
 # shape). Strong: TOTAL particles in a cube on every rank count. One rank per GPU. The figures
@@ -9,7 +9,8 @@
 # Efficiency: weak T(1)/T(P) per step; strong T(1)/(P T(P)).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-bin=$1; ranks=$2; per_gpu=$3; total=$4; steps=$5; transports=${6:-auto}
+bin=$1; ranks=$2; per_gpu=$3; total=$4; steps=$5; transports=${6:-auto}; shift 6
+extra=("$@") # further --set overrides for every run
 out=$(mktemp -d)
 printf "%6s %3s %11s %10s %6s %9s %14s %9s %9s %9s %9s %9s %10s %6s %7s\n" series P particles \
   transport steps wall_s particle-steps/s ms/step pair_ms comm_ms hidden_ms neigh_ms \
@@ -18,7 +19,7 @@ run() { # series P N box_x side transport
   local series=$1 p=$2 n=$3 bx=$4 side=$5 tr=$6
   echo "+ mpiexec -n $p $bin run gpu-fluid.cfg box=[$bx, $side, $side] particles=$n transport=$tr" >&2
   local common=(--set "box=[$bx, $side, $side]" --set "particles=$n" --set "comm.transport=$tr"
-                --set "decomposition=[$p, 1, 1]" --set "output.dir=$out/run")
+                --set "decomposition=[$p, 1, 1]" --set "output.dir=$out/run" "${extra[@]}")
   mpiexec --oversubscribe -n "$p" "$bin" run "$here/gpu-fluid.cfg" "${common[@]}" \
     --set "integrator.steps=$steps" --set "output.thermo_interval=$steps" > "$out/log"
   python3 - "$out/run/perf.json" "$series" "$tr" "$out/t1_$series" <<'PY'
