@@ -17,6 +17,9 @@ typedef struct {
     double phase_avg_s[VS_TIMER_COUNT], phase_max_s[VS_TIMER_COUNT];
     int64_t neighbor_builds, dangerous_builds;
     double memory_bytes_per_particle; /* backend memory on rank 0 / particles per rank */
+    /* I/O of the loop (also inside phases_s.output): count, seconds, bytes */
+    int64_t checkpoints, frames;
+    double checkpoint_s, checkpoint_bytes, trajectory_s, trajectory_bytes;
 } vs_perf_summary;
 
 int vs_perf_json_write(const char *dir, const vs_perf_summary *s, char *err, size_t err_len);
