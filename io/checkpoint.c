@@ -290,13 +290,16 @@ static int read_parameters(hid_t f, vs_params *p)
     return rc ? -1 : 0;
 }
 
-/* Test hook (tests/io): VESICA_TEST_CHECKPOINT_PAUSE=seconds makes the writer sleep after
- * the data and before the completion record, so a test can kill the run mid-write. */
-static void test_pause(void)
+/* Test hook (tests/io): VESICA_TEST_CHECKPOINT_PAUSE=STEP:SECONDS makes the writer of the
+ * checkpoint of STEP sleep after the data and before the completion record, so a test can
+ * kill the run in the middle of that write. */
+static void test_pause(int64_t step)
 {
     const char *s = getenv("VESICA_TEST_CHECKPOINT_PAUSE");
-    if (s && *s)
-        sleep((unsigned)atoi(s));
+    long long at = -1;
+    unsigned seconds = 0;
+    if (s && sscanf(s, "%lld:%u", &at, &seconds) == 2 && at == step)
+        sleep(seconds);
 }
 
 /* Write everything into the temporary file; returns 0 or -1 with err filled. */
@@ -306,6 +309,8 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
 {
     hid_t fapl = vs_h5_fapl(par);
     hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    if (f < 0)
+        vs_h5_note_error();
     H5Pclose(fapl);
     char h5[256];
     if (f < 0) {
@@ -351,7 +356,7 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
     if (g >= 0)
         H5Gclose(g);
 
-    test_pause();
+    test_pause(step);
     /* the completion record, last: step, particle count, physics hash */
     const int64_t record[3] = {step, n_total, hash_i};
     const hsize_t three = 3;
@@ -365,6 +370,7 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
     if (rc)
         vs_h5_error_text(h5, sizeof h5);
     if (H5Fclose(f) < 0 && !rc) {
+        vs_h5_note_error();
         vs_h5_error_text(h5, sizeof h5);
         rc = 1;
     }
@@ -440,6 +446,8 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
     char h5[256];
     hid_t fapl = vs_h5_fapl(par);
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    if (f < 0)
+        vs_h5_note_error();
     H5Pclose(fapl);
     if (f < 0) {
         vs_h5_error_text(h5, sizeof h5);

@@ -269,6 +269,8 @@ int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_par
     int rc = 0;
     hid_t f = create ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
                      : H5Fopen(path, H5F_ACC_RDWR, fapl);
+    if (f < 0)
+        vs_h5_note_error();
     char local_err[VS_H5_ERR_LEN] = "";
     if (f < 0) {
         fail(local_err, sizeof local_err, path, create ? "cannot create" : "cannot open");
@@ -291,6 +293,7 @@ int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_par
         }
     }
     if (f >= 0 && H5Fclose(f) < 0 && rc == 0) {
+        vs_h5_note_error();
         fail(local_err, sizeof local_err, path, "cannot close (disk full?)");
         rc = -1;
     }
@@ -310,6 +313,8 @@ int64_t vs_h5md_trim(const vs_par *par, const char *path, int64_t max_step, char
     vs_h5_quiet();
     hid_t fapl = vs_h5_fapl(par);
     hid_t f = H5Fopen(path, H5F_ACC_RDWR, fapl);
+    if (f < 0)
+        vs_h5_note_error();
     H5Pclose(fapl);
     char local_err[VS_H5_ERR_LEN] = "";
     int64_t keep = -1;

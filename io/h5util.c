@@ -23,22 +23,25 @@ static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *data)
     return 0;
 }
 
-static err_walk walk(void)
+/* Every HDF5 API call clears the error stack, the clean-up calls after a failure included,
+ * so the helpers below note the stack at the failing call; readers get the last note. */
+static err_walk last_error = {"", 0};
+
+void vs_h5_note_error(void)
 {
     err_walk w = {"", 0};
     H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk_cb, &w);
-    if (!w.text[0])
-        snprintf(w.text, sizeof w.text, "unknown HDF5 error");
-    return w;
+    if (w.text[0])
+        last_error = w;
 }
 
 void vs_h5_error_text(char *buf, size_t len)
 {
-    err_walk w = walk();
-    snprintf(buf, len, "%s", w.text);
+    snprintf(buf, len, "%s", last_error.text[0] ? last_error.text : "unknown HDF5 error");
+    last_error.text[0] = '\0';
 }
 
-int vs_h5_error_is_checksum(void) { return walk().checksum; }
+int vs_h5_error_is_checksum(void) { return last_error.checksum; }
 
 hid_t vs_h5_fapl(const vs_par *par)
 {
@@ -113,6 +116,8 @@ int vs_h5_write_rows(hid_t dset, hid_t mem_type, hid_t dxpl, int has_frame, hsiz
     int rc = select_rows(dset, has_frame, frame, row0, nrows, cols, &fs, &ms);
     if (rc == 0)
         rc = H5Dwrite(dset, mem_type, ms, fs, dxpl, buf) < 0 ? -1 : 0;
+    if (rc != 0)
+        vs_h5_note_error();
     if (ms >= 0)
         H5Sclose(ms);
     if (fs >= 0)
@@ -127,6 +132,8 @@ int vs_h5_read_rows(hid_t dset, hid_t mem_type, hid_t dxpl, int has_frame, hsize
     int rc = select_rows(dset, has_frame, frame, row0, nrows, cols, &fs, &ms);
     if (rc == 0)
         rc = H5Dread(dset, mem_type, ms, fs, dxpl, buf) < 0 ? -1 : 0;
+    if (rc != 0)
+        vs_h5_note_error();
     if (ms >= 0)
         H5Sclose(ms);
     if (fs >= 0)

@@ -22,10 +22,13 @@
 
 /* Switch off HDF5's automatic error printing (once per process). */
 void vs_h5_quiet(void);
-/* The innermost message of the current HDF5 error stack, e.g. "data error detected by
- * Fletcher32 checksum"; "unknown HDF5 error" when the stack is empty. */
+/* Note the current HDF5 error stack; call right after a failing HDF5 call (the next call
+ * clears the stack). The row helpers below note their own failures. */
+void vs_h5_note_error(void);
+/* The innermost message of the last noted error, e.g. "data error detected by Fletcher32
+ * checksum"; "unknown HDF5 error" when none was noted. Clears the note. */
 void vs_h5_error_text(char *buf, size_t len);
-/* Whether the current error stack reports a checksum (Fletcher32) failure. */
+/* Whether the last noted error reports a checksum (Fletcher32) failure. */
 int vs_h5_error_is_checksum(void);
 
 /* File access property list for MPI-IO over par's communicator. */

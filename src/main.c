@@ -210,6 +210,9 @@ int main(int argc, char **argv)
         snprintf(msg, sizeof msg, "unknown command '%.200s'", argv[1]);
         status = bad_usage(msg);
     }
+    /* HDF5 closes what is still open (a file whose close failed on a full disk) while MPI
+     * still runs; left to MPI_Finalize's clean-up hook it would touch a freed communicator */
+    H5close();
     vs_par_finalize();
     return status;
 }

@@ -125,15 +125,44 @@ static int check_output_dir(const vs_params *prm, char *err, size_t err_len)
     struct statvfs fs;
     if (statvfs(prm->output_dir, &fs) == 0) {
         const double free_bytes = (double)fs.f_bavail * (double)fs.f_frsize;
-        const double need = 2.0 * checkpoint_bytes_estimate(prm->n_particles) +
+        /* the margins of check_room below */
+        const double need = 2.0 * (1.1 * checkpoint_bytes_estimate(prm->n_particles) + 1048576.0) +
                             (prm->trajectory_interval > 0
-                                 ? frame_bytes_estimate(prm->n_particles) : 0.0);
+                                 ? 1.1 * frame_bytes_estimate(prm->n_particles) + 1048576.0
+                                 : 0.0);
         if (free_bytes < need) {
             snprintf(err, err_len, "%.400s: not enough free space: %.1f MiB free, two checkpoints "
                      "and a frame need about %.1f MiB", prm->output_dir,
                      free_bytes / 1048576.0, need / 1048576.0);
             return -1;
         }
+    }
+    return 0;
+}
+
+/* Rank 0 checks that output.dir has room for `bytes` more (plus a margin for HDF5's own
+ * structures), so a filling disk stops the run with one clear line and the previous
+ * checkpoint intact, before HDF5 meets ENOSPC in the middle of a file. Collective. */
+static int check_room(const vs_par *par, const char *dir, double bytes, const char *what,
+                      int64_t step)
+{
+    char err[VS_ERR_LEN] = "";
+    int bad = 0;
+    struct statvfs fs;
+    if (par->rank == 0 && statvfs(dir, &fs) == 0) {
+        const double free_bytes = (double)fs.f_bavail * (double)fs.f_frsize;
+        const double need = 1.1 * bytes + 1048576.0;
+        if (free_bytes < need) {
+            snprintf(err, sizeof err, "%.400s: disk full: %.1f MiB free, the %s of step %lld "
+                     "needs about %.1f MiB; not written (the previous checkpoints are kept)",
+                     dir, free_bytes / 1048576.0, what, (long long)step, need / 1048576.0);
+            bad = 1;
+        }
+    }
+    if (vs_par_agree_error(par, bad, err, sizeof err)) {
+        if (par->rank == 0)
+            fprintf(stderr, "vesica: error: output.dir: %s\n", err);
+        return -1;
     }
     return 0;
 }
@@ -148,6 +177,7 @@ typedef struct {
     int traj_exists;            /* traj.h5md holds this campaign's frames so far */
     int64_t last_checkpoint;    /* step of the newest checkpoint written or read (-1: none) */
     double last_checkpoint_s;   /* how long the last checkpoint write took */
+    double last_checkpoint_bytes; /* and its size */
     vs_perf_summary perf;
 } run_state;
 
@@ -173,6 +203,9 @@ static vs_particle_rec *tag_slab(vs_sim *sim, int64_t *n, int64_t *lo)
 static int write_frame(run_state *rs, const vs_thermo *t)
 {
     vs_sim *sim = rs->sim;
+    if (check_room(&sim->dc.cart, rs->prm->output_dir, frame_bytes_estimate(rs->prm->n_particles),
+                   "trajectory frame", sim->step) != 0)
+        return -1;
     const double t0 = vs_wall_seconds();
     int64_t n = 0, lo = 0;
     vs_particle_rec *slab = tag_slab(sim, &n, &lo);
@@ -210,6 +243,11 @@ static int write_frame(run_state *rs, const vs_thermo *t)
 static int write_checkpoint(run_state *rs)
 {
     vs_sim *sim = rs->sim;
+    const double size = rs->last_checkpoint_bytes > 0.0
+                            ? rs->last_checkpoint_bytes
+                            : checkpoint_bytes_estimate(rs->prm->n_particles);
+    if (check_room(&sim->dc.cart, rs->prm->output_dir, size, "checkpoint", sim->step) != 0)
+        return -1;
     const double t0 = vs_wall_seconds();
     vs_sim_canonicalize(sim);
     int64_t n = 0, lo = 0;
@@ -230,6 +268,7 @@ static int write_checkpoint(run_state *rs)
     const double dt = vs_wall_seconds() - t0;
     rs->last_checkpoint = sim->step;
     rs->last_checkpoint_s = dt;
+    rs->last_checkpoint_bytes = bytes;
     rs->perf.checkpoints++;
     rs->perf.checkpoint_s += dt;
     rs->perf.checkpoint_bytes += bytes;
