@@ -14,7 +14,8 @@ void vs_tag_slab(int64_t n_total, int size, int rank, int64_t *lo, int64_t *hi)
     *hi = *lo + base + (rank < extra ? 1 : 0);
 }
 
-/* Group the records by destination (a stable counting sort) and exchange them. */
+/* Group the records by destination (a stable counting sort) and exchange them. The caller
+ * puts the result in tag order. */
 static vs_particle_rec *route(const vs_par *par, const vs_particle_rec *recs, int64_t n,
                               const int *dest, int64_t *n_out)
 {
@@ -34,7 +35,6 @@ static vs_particle_rec *route(const vs_par *par, const vs_particle_rec *recs, in
         vs_par_alltoallv_records(par, grouped, counts, sizeof(vs_particle_rec), n_out);
     free(grouped);
     free(counts);
-    vs_particle_recs_sort_by_tag(out, *n_out);
     return out;
 }
 
@@ -50,8 +50,24 @@ vs_particle_rec *vs_redistribute_by_tag(const vs_par *par, const vs_particle_rec
             VS_FATAL("particle tag %lld outside 0..%lld", (long long)t, (long long)n_total - 1);
         dest[i] = t < split ? (int)(t / (base + 1)) : (int)(extra + (t - split) / base);
     }
-    vs_particle_rec *out = route(par, recs, n, dest, n_out);
+    vs_particle_rec *got = route(par, recs, n, dest, n_out);
     free(dest);
+    /* tag order by direct placement: this rank's slab is the tag range [lo, hi) */
+    int64_t lo, hi;
+    vs_tag_slab(n_total, par->size, par->rank, &lo, &hi);
+    const int64_t m = *n_out;
+    vs_particle_rec *out = VS_MALLOC(sizeof(vs_particle_rec) * (size_t)(m > 0 ? m : 1));
+    int bad = m != hi - lo;
+    for (int64_t i = 0; i < m && !bad; ++i) {
+        bad = got[i].tag < lo || got[i].tag >= hi;
+        if (!bad)
+            out[got[i].tag - lo] = got[i];
+    }
+    if (bad) { /* particles lost or duplicated: keep them, sorted, for the caller to report */
+        memcpy(out, got, sizeof(vs_particle_rec) * (size_t)m);
+        vs_particle_recs_sort_by_tag(out, m);
+    }
+    free(got);
     return out;
 }
 
@@ -103,5 +119,6 @@ vs_particle_rec *vs_redistribute_by_brick(const vs_decomp *dc, vs_particle_rec *
     vs_particle_rec *out = route(&dc->cart, recs, n, dest, n_out);
     free(dest);
     free(rank_of);
+    vs_particle_recs_sort_by_tag(out, *n_out);
     return out;
 }

@@ -97,11 +97,11 @@ static int select_rows(hid_t dset, int has_frame, hsize_t frame, hsize_t row0, h
         start[k] = 0;
         count[k++] = cols;
     }
-    hsize_t total = nrows * cols;
-    *mem_space = H5Screate_simple(1, &total, NULL);
+    /* the memory space has the shape of the selection, which lets HDF5 map whole rows of a
+     * chunk at once instead of iterating element by element */
+    *mem_space = nrows > 0 ? H5Screate_simple(k, count, NULL) : H5Screate(H5S_NULL);
     if (nrows == 0) {
         H5Sselect_none(*file_space);
-        H5Sselect_none(*mem_space);
         return 0;
     }
     return H5Sselect_hyperslab(*file_space, H5S_SELECT_SET, start, NULL, count, NULL) < 0

@@ -114,14 +114,29 @@ void vs_particles_unpack(vs_particles *p, const vs_particle_rec *in, int64_t n)
     p->n_ghost = 0;
 }
 
+typedef struct {
+    int64_t tag, index;
+} tag_key;
+
 static int compare_tag(const void *a, const void *b)
 {
-    const int64_t x = ((const vs_particle_rec *)a)->tag, y = ((const vs_particle_rec *)b)->tag;
+    const int64_t x = ((const tag_key *)a)->tag, y = ((const tag_key *)b)->tag;
     return (x > y) - (x < y);
 }
 
+/* Sort 16-byte keys, then move each 120-byte record once. */
 void vs_particle_recs_sort_by_tag(vs_particle_rec *r, int64_t n)
 {
-    if (n > 1)
-        qsort(r, (size_t)n, sizeof *r, compare_tag);
+    if (n < 2)
+        return;
+    tag_key *keys = VS_MALLOC(sizeof(tag_key) * (size_t)n);
+    for (int64_t i = 0; i < n; ++i)
+        keys[i] = (tag_key){r[i].tag, i};
+    qsort(keys, (size_t)n, sizeof *keys, compare_tag);
+    vs_particle_rec *tmp = VS_MALLOC(sizeof(vs_particle_rec) * (size_t)n);
+    for (int64_t i = 0; i < n; ++i)
+        tmp[i] = r[keys[i].index];
+    memcpy(r, tmp, sizeof(vs_particle_rec) * (size_t)n);
+    free(tmp);
+    free(keys);
 }
