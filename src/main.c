@@ -1,13 +1,12 @@
 /* vesica: command-line entry point.
  *
  *   vesica run CONFIG [--set key=value]... [--restart latest|PATH] [--force-restart]
- *   vesica info                              version, backends, GPUs, MPI and HDF5
+ *   vesica info           version, backends, GPUs, MPI and HDF5
  *   vesica --help | --version
  *
  * Exit status: 0 finished, 1 runtime fault, 2 bad input (command line or configuration), 3
- * stopped for restart (config.h). Rank
- * 0 reads the configuration and broadcasts its text; every rank parses it, so every rank
- * reaches the same verdict and they exit together.
+ * stopped for restart (config.h). Rank 0 reads the configuration and broadcasts its text;
+ * every rank parses it, so every rank reaches the same verdict and they exit together.
  */
 #include <hdf5.h>
 #include <stdio.h>
@@ -210,8 +209,9 @@ int main(int argc, char **argv)
         snprintf(msg, sizeof msg, "unknown command '%.200s'", argv[1]);
         status = bad_usage(msg);
     }
-    /* HDF5 closes what is still open (a file whose close failed on a full disk) while MPI
-     * still runs; left to MPI_Finalize's clean-up hook it would touch a freed communicator */
+    /* Shut HDF5 down while MPI still runs, not from inside MPI_Finalize's clean-up hook.
+     * (HDF5 1.10 can still crash here after a file close that failed, e.g. on a full disk;
+     * run.c checks the free space before every write so that this does not happen.) */
     H5close();
     vs_par_finalize();
     return status;
