@@ -3,6 +3,7 @@
 #include "parallel.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
@@ -152,6 +153,57 @@ void vs_par_gather_double(const vs_par *par, const double *send, int send_count,
                              root, par->comm));
 }
 
+void *vs_par_alltoallv_records(const vs_par *par, const void *send, const int64_t *send_counts,
+                               size_t rec_bytes, int64_t *n_recv)
+{
+    const int p = par->size;
+    int64_t *recv_counts = VS_MALLOC(sizeof(int64_t) * (size_t)p);
+    VS_MPI_CHECK(MPI_Alltoall(send_counts, 1, MPI_INT64_T, recv_counts, 1, MPI_INT64_T,
+                              par->comm));
+    /* counts are in records of a contiguous type, so 2^31 records (not bytes) is the limit */
+    int *sc = VS_MALLOC(sizeof(int) * (size_t)p * 4);
+    int *sd = sc + p, *rc = sc + 2 * p, *rd = sc + 3 * p;
+    int64_t s_off = 0, r_off = 0;
+    for (int r = 0; r < p; ++r) {
+        if (send_counts[r] > INT32_MAX || recv_counts[r] > INT32_MAX ||
+            s_off > INT32_MAX || r_off > INT32_MAX)
+            VS_FATAL("all-to-all of more than 2^31 records per rank; use more ranks");
+        sc[r] = (int)send_counts[r];
+        sd[r] = (int)s_off;
+        rc[r] = (int)recv_counts[r];
+        rd[r] = (int)r_off;
+        s_off += send_counts[r];
+        r_off += recv_counts[r];
+    }
+    void *recv = VS_MALLOC(rec_bytes * (size_t)(r_off > 0 ? r_off : 1));
+    MPI_Datatype rec;
+    VS_MPI_CHECK(MPI_Type_contiguous((int)rec_bytes, MPI_BYTE, &rec));
+    VS_MPI_CHECK(MPI_Type_commit(&rec));
+    VS_MPI_CHECK(MPI_Alltoallv(send, sc, sd, rec, recv, rc, rd, rec, par->comm));
+    MPI_Type_free(&rec);
+    free(sc);
+    free(recv_counts);
+    *n_recv = r_off;
+    return recv;
+}
+
+int64_t vs_par_exscan_int64(const vs_par *par, int64_t value)
+{
+    int64_t out = 0;
+    VS_MPI_CHECK(MPI_Exscan(&value, &out, 1, MPI_INT64_T, MPI_SUM, par->comm));
+    return par->rank == 0 ? 0 : out; /* MPI leaves rank 0's result undefined */
+}
+
+int vs_par_agree_error(const vs_par *par, int failed, char *err, size_t err_len)
+{
+    int first = failed ? par->rank : par->size;
+    VS_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, par->comm));
+    if (first == par->size)
+        return 0;
+    VS_MPI_CHECK(MPI_Bcast(err, (int)err_len, MPI_CHAR, first, par->comm));
+    return 1;
+}
+
 void vs_par_cart_create(vs_par *cart, const vs_par *par, const int dims[3])
 {
     int periods[3] = {1, 1, 1};
@@ -166,6 +218,13 @@ void vs_par_cart_create(vs_par *cart, const vs_par *par, const int dims[3])
 void vs_par_cart_coords(const vs_par *cart, int coords[3])
 {
     VS_MPI_CHECK(MPI_Cart_coords(cart->comm, cart->rank, 3, coords));
+}
+
+int vs_par_cart_rank(const vs_par *cart, const int coords[3])
+{
+    int rank = 0;
+    VS_MPI_CHECK(MPI_Cart_rank(cart->comm, coords, &rank));
+    return rank;
 }
 
 void vs_par_cart_shift(const vs_par *cart, int dim, int *lower, int *upper)

@@ -50,9 +50,22 @@ void vs_par_gather_double(const vs_par *par, const double *send, int send_count,
                           const int *counts, const int *displs, int root);
 void vs_par_gather_int(const vs_par *par, int value, int *recv, int root);
 
+/* All-to-all of fixed-size records: send_counts[r] records of `rec_bytes` bytes go to rank r
+ * (send is grouped by destination, rank 0 first). Returns a malloc'd array of the records
+ * received, grouped by source rank, and their number in *n_recv. Collective. */
+void *vs_par_alltoallv_records(const vs_par *par, const void *send, const int64_t *send_counts,
+                               size_t rec_bytes, int64_t *n_recv);
+/* Exclusive prefix sum of `value` over ranks (0 on rank 0). */
+int64_t vs_par_exscan_int64(const vs_par *par, int64_t value);
+/* Collective error agreement: returns non-zero on every rank when any rank has `failed`;
+ * then `err` on every rank holds the message of the lowest failing rank. */
+int vs_par_agree_error(const vs_par *par, int failed, char *err, size_t err_len);
+
 /* Cartesian topology: periodic in all three dimensions. */
 void vs_par_cart_create(vs_par *cart, const vs_par *par, const int dims[3]);
 void vs_par_cart_coords(const vs_par *cart, int coords[3]);
+/* Rank of the brick with coordinates `coords`. */
+int vs_par_cart_rank(const vs_par *cart, const int coords[3]);
 void vs_par_cart_shift(const vs_par *cart, int dim, int *lower, int *upper);
 void vs_par_free(vs_par *par);
 

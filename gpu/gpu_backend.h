@@ -25,6 +25,8 @@ vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3], const doub
                             size_t err_len);
 void vs_gpu_destroy(vs_gpu_state *g);
 
+/* Owned state from the host (tags, species, x, v, vp, f, image); resets the rebuild counter
+ * of the periodic Morton reorder. */
 void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *host);
 /* Owned state to the host (tags, species, x, v, vp, f, image). */
 void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *host);

@@ -56,6 +56,8 @@ __global__ void second_half_kernel(int n, double half_dt, vs_gpu_species sp, dou
 
 extern "C" void vs_gpu_integrate_first_half(vs_gpu_state *g)
 {
+    g->staged = 0; /* the staged fp32 inputs describe positions this kernel changes (a list
+                      built after the last forces, e.g. at a checkpoint, staged them) */
     VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_disp2, 0, sizeof(unsigned int), g->stream));
     VS_LAUNCH(first_half_kernel, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned, g->prm.dt,
               g->prm.lambda * g->prm.dt, g->species, g->x[0], g->x[1], g->x[2], g->v[0],

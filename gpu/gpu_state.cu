@@ -295,6 +295,9 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
                              cudaMemcpyHostToDevice));
     g->n_owned = h->n_owned;
     g->n_ghost = 0;
+    /* a fresh state: the periodic Morton reorder counts from here, as after attach, so a
+     * restarted run and the run it continues reorder on the same builds */
+    g->n_rebuilds = 0;
 }
 
 extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)

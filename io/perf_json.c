@@ -21,6 +21,10 @@ int vs_perf_json_write(const char *dir, const vs_perf_summary *s, char *err, siz
     VS_APPEND("  \"memory_bytes_per_particle\": %.1f,\n", s->memory_bytes_per_particle);
     VS_APPEND("  \"comm_hidden_s\": %.6f,\n  \"halo_bytes_per_step\": %.0f,\n",
               s->comm_hidden_s, s->halo_bytes_per_step);
+    VS_APPEND("  \"checkpoints\": %lld,\n  \"checkpoint_s\": %.6f,\n  \"checkpoint_bytes\": %.0f,\n",
+              (long long)s->checkpoints, s->checkpoint_s, s->checkpoint_bytes);
+    VS_APPEND("  \"frames\": %lld,\n  \"trajectory_s\": %.6f,\n  \"trajectory_bytes\": %.0f,\n",
+              (long long)s->frames, s->trajectory_s, s->trajectory_bytes);
     VS_APPEND("  \"phases_s\": {");
     for (int k = 0; k < VS_TIMER_COUNT; ++k)
         VS_APPEND("%s\n    \"%s\": %.6f", k ? "," : "", vs_timer_keys[k], s->phase_avg_s[k]);

@@ -19,6 +19,9 @@ typedef struct {
     double memory_bytes_per_particle; /* backend memory on rank 0 / particles per rank */
     double comm_hidden_s;       /* communication under force work (overlap), rank average */
     double halo_bytes_per_step; /* bytes sent per ghost update, summed over ranks */
+    /* I/O of the loop (also inside phases_s.output): count, seconds, bytes */
+    int64_t checkpoints, frames;
+    double checkpoint_s, checkpoint_bytes, trajectory_s, trajectory_bytes;
 } vs_perf_summary;
 
 int vs_perf_json_write(const char *dir, const vs_perf_summary *s, char *err, size_t err_len);

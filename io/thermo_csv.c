@@ -2,9 +2,14 @@
 #include "thermo_csv.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+#include "fsutil.h"
 #include "params.h"
+
+#define VS_THERMO_HEADER "step,time,temperature,pressure,kinetic_energy,potential_energy,px,py,pz\n"
 
 int vs_thermo_csv_open(vs_thermo_csv *csv, const char *dir, char *err, size_t err_len)
 {
@@ -15,9 +20,47 @@ int vs_thermo_csv_open(vs_thermo_csv *csv, const char *dir, char *err, size_t er
         snprintf(err, err_len, "%s: cannot create: %s", path, strerror(errno));
         return -1;
     }
-    fprintf(csv->file,
-            "step,time,temperature,pressure,kinetic_energy,potential_energy,px,py,pz\n");
+    fprintf(csv->file, VS_THERMO_HEADER);
     return fflush(csv->file) == 0 ? 0 : -1;
+}
+
+int vs_thermo_csv_reopen(vs_thermo_csv *csv, const char *dir, int64_t max_step, char *err,
+                         size_t err_len)
+{
+    char path[VS_PATH_LEN + 16];
+    snprintf(path, sizeof path, "%s/thermo.csv", dir);
+    FILE *probe = fopen(path, "r");
+    if (!probe)
+        return vs_thermo_csv_open(csv, dir, err, err_len);
+    fclose(probe);
+    char *text = vs_read_text_file(path, err, err_len);
+    if (!text)
+        return -1;
+    /* keep the header and every row whose step is at most max_step */
+    size_t kept = 0;
+    char *line = text;
+    int first = 1;
+    while (*line) {
+        char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+        const int keep = first || (end && strtoll(line, NULL, 10) <= max_step);
+        if (keep) {
+            memmove(text + kept, line, len);
+            kept += len;
+        }
+        first = 0;
+        line += len;
+    }
+    const int rc = vs_write_file_atomic(path, text, kept, err, err_len);
+    free(text);
+    if (rc != 0)
+        return -1;
+    csv->file = fopen(path, "a");
+    if (!csv->file) {
+        snprintf(err, err_len, "%s: cannot append: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 int vs_thermo_csv_write(vs_thermo_csv *csv, const vs_thermo *t)

@@ -6,6 +6,7 @@
 #define VESICA_THERMO_CSV_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "thermo.h"
@@ -16,6 +17,11 @@ typedef struct {
 
 /* Rank 0 only. Returns 0, or -1 with one line in err. */
 int vs_thermo_csv_open(vs_thermo_csv *csv, const char *dir, char *err, size_t err_len);
+/* Rank 0, on restart from a checkpoint at `max_step`: drop the rows of later steps (written
+ * after that checkpoint by the run that stopped), atomically, and append from there. A
+ * missing file is created with its header. Returns 0, or -1 with one line in err. */
+int vs_thermo_csv_reopen(vs_thermo_csv *csv, const char *dir, int64_t max_step, char *err,
+                         size_t err_len);
 int vs_thermo_csv_write(vs_thermo_csv *csv, const vs_thermo *t);
 void vs_thermo_csv_close(vs_thermo_csv *csv);
 

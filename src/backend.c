@@ -50,6 +50,7 @@ static void cpu_local_integrity(vs_sim *s, vs_integrity_local *out)
     vs_integrity_local_cpu(&s->parts, out);
 }
 static void cpu_sync_host(vs_sim *s) { (void)s; }
+static void cpu_reload(vs_sim *s) { (void)s; }
 static void cpu_sync(vs_sim *s) { (void)s; }
 static double cpu_memory_bytes(vs_sim *s)
 {
@@ -85,6 +86,7 @@ const vs_backend vs_backend_cpu = {
     .memory_bytes = cpu_memory_bytes,
     .sync = cpu_sync,
     .sync_host = cpu_sync_host,
+    .reload = cpu_reload,
 };
 
 static void cpu_model(char *buf, size_t len)

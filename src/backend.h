@@ -48,6 +48,10 @@ typedef struct vs_backend {
     void (*sync)(struct vs_sim *sim);
     /* Bring the owned particle state into sim->parts (a no-op where it lives there). */
     void (*sync_host)(struct vs_sim *sim);
+    /* Take back owned state that was changed in sim->parts (x, v, vp, f, image, tag,
+     * species) and forget every order-dependent counter, as at attach: the canonical
+     * re-start after a checkpoint and a restart (CPU: a no-op, the state lives there). */
+    void (*reload)(struct vs_sim *sim);
 } vs_backend;
 
 extern const vs_backend vs_backend_cpu;

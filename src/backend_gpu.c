@@ -126,6 +126,7 @@ static void gpu_local_integrity(vs_sim *s, vs_integrity_local *out)
 static double gpu_memory_bytes(vs_sim *s) { return (double)vs_gpu_memory_bytes(state(s)); }
 static void gpu_sync(vs_sim *s) { vs_gpu_synchronize(state(s)); }
 static void gpu_sync_host(vs_sim *s) { vs_gpu_download_owned(state(s), &s->parts); }
+static void gpu_reload(vs_sim *s) { vs_gpu_upload_owned(state(s), &s->parts); }
 
 const vs_backend vs_backend_gpu = {
     .name = "gpu",
@@ -147,4 +148,5 @@ const vs_backend vs_backend_gpu = {
     .memory_bytes = gpu_memory_bytes,
     .sync = gpu_sync,
     .sync_host = gpu_sync_host,
+    .reload = gpu_reload,
 };

@@ -1,12 +1,12 @@
 /* vesica: command-line entry point.
  *
- *   vesica run CONFIG [--set key=value]...   run a simulation
- *   vesica info                              version, backends, GPUs, MPI and HDF5
+ *   vesica run CONFIG [--set key=value]... [--restart latest|PATH] [--force-restart]
+ *   vesica info           version, backends, GPUs, MPI and HDF5
  *   vesica --help | --version
  *
- * Exit status: 0 finished, 1 runtime fault, 2 bad input (command line or configuration). Rank
- * 0 reads the configuration and broadcasts its text; every rank parses it, so every rank
- * reaches the same verdict and they exit together.
+ * Exit status: 0 finished, 1 runtime fault, 2 bad input (command line or configuration), 3
+ * stopped for restart (config.h). Rank 0 reads the configuration and broadcasts its text;
+ * every rank parses it, so every rank reaches the same verdict and they exit together.
  */
 #include <hdf5.h>
 #include <stdio.h>
@@ -27,7 +27,7 @@
 static void print_usage(FILE *to)
 {
     fprintf(to,
-            "Usage: vesica run CONFIG [--set key=value]...\n"
+            "Usage: vesica run CONFIG [--set key=value]... [--restart latest|PATH]\n"
             "       vesica info\n"
             "       vesica --help | --version\n"
             "\n"
@@ -36,12 +36,17 @@ static void print_usage(FILE *to)
             "  run CONFIG        run the simulation described by the libconfig file CONFIG\n"
             "  --set key=value   override one configuration key (dotted path, e.g.\n"
             "                    --set integrator.steps=500 --set dpd.gamma=4.5); repeatable\n"
+            "  --restart latest  continue from the newest valid checkpoint in\n"
+            "                    output.dir/checkpoints (falls back to the previous one)\n"
+            "  --restart PATH    continue from the checkpoint file PATH\n"
+            "  --force-restart   restart even if the physics keys differ from the checkpoint\n"
             "  info              print version, git commit, backends, GPUs, MPI and HDF5\n"
             "  --help            this text\n"
             "  --version         the version and git commit\n"
             "\n"
             "Run under MPI with: mpirun -n P vesica run CONFIG\n"
-            "Exit status: 0 finished, 1 runtime fault, 2 bad input.\n"
+            "Exit status: 0 finished, 1 runtime fault, 2 bad input, 3 stopped for restart\n"
+            "(a checkpoint was written: continue with --restart latest).\n"
             "Configuration keys: docs/configuration.md\n");
 }
 
@@ -49,8 +54,8 @@ static int bad_usage(const char *what)
 {
     if (vs_par_world_rank() == 0) {
         fprintf(stderr, "vesica: error: %s\n", what);
-        fprintf(stderr, "Usage: vesica run CONFIG [--set key=value]... | info | --help | "
-                        "--version\n");
+        fprintf(stderr, "Usage: vesica run CONFIG [--set key=value]... [--restart latest|PATH] "
+                        "| info | --help | --version\n");
     }
     return VS_EXIT_BAD_INPUT;
 }
@@ -118,8 +123,19 @@ static int command_run(int argc, char **argv)
     const char *config_path = NULL;
     const char *sets[VS_MAX_SETS];
     int n_sets = 0;
+    vs_run_options opt = {NULL, NULL, 0};
     for (int i = 2; i < argc; ++i) {
-        if (strcmp(argv[i], "--set") == 0) {
+        if (strcmp(argv[i], "--restart") == 0) {
+            if (i + 1 >= argc || argv[i + 1][0] == '\0')
+                return bad_usage("--restart needs 'latest' or a checkpoint file");
+            opt.restart = argv[++i];
+        } else if (strncmp(argv[i], "--restart=", 10) == 0) {
+            if (argv[i][10] == '\0')
+                return bad_usage("--restart needs 'latest' or a checkpoint file");
+            opt.restart = argv[i] + 10;
+        } else if (strcmp(argv[i], "--force-restart") == 0) {
+            opt.force_restart = 1;
+        } else if (strcmp(argv[i], "--set") == 0) {
             if (i + 1 >= argc)
                 return bad_usage("--set needs a key=value argument");
             if (n_sets == VS_MAX_SETS)
@@ -154,13 +170,20 @@ static int command_run(int argc, char **argv)
     }
     vs_params prm;
     int rc = vs_config_parse(text, config_path, sets, n_sets, &prm, err, sizeof err);
-    free(text);
     if (rc != 0) {
+        free(text);
         if (vs_par_world_rank() == 0)
             fprintf(stderr, "vesica: error: %s\n", err);
         return rc;
     }
-    return vs_run(&prm, MPI_COMM_WORLD);
+    if (opt.force_restart && !opt.restart) {
+        free(text);
+        return bad_usage("--force-restart needs --restart");
+    }
+    opt.config_text = text; /* stored in checkpoints */
+    rc = vs_run(&prm, &opt, MPI_COMM_WORLD);
+    free(text);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -186,6 +209,10 @@ int main(int argc, char **argv)
         snprintf(msg, sizeof msg, "unknown command '%.200s'", argv[1]);
         status = bad_usage(msg);
     }
+    /* Shut HDF5 down while MPI still runs, not from inside MPI_Finalize's clean-up hook.
+     * (HDF5 1.10 can still crash here after a file close that failed, e.g. on a full disk;
+     * run.c checks the free space before every write so that this does not happen.) */
+    H5close();
     vs_par_finalize();
     return status;
 }

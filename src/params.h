@@ -58,7 +58,7 @@ typedef struct {
     /* integration */
     double dt;             /* time step, > 0 */
     double lambda;         /* Groot-Warren velocity-prediction factor, in [0, 1] */
-    int64_t steps;         /* steps to run, >= 0 */
+    int64_t steps;         /* final step number of the campaign, >= 0 (a restart continues to it) */
 
     /* neighbor list */
     double skin;           /* Verlet skin, > 0 */
@@ -76,6 +76,12 @@ typedef struct {
     /* output */
     char output_dir[VS_PATH_LEN];
     int64_t thermo_interval; /* steps between thermo rows, > 0 */
+    int64_t trajectory_interval; /* steps between H5MD frames; 0 = no trajectory */
+    int64_t checkpoint_interval; /* steps between checkpoints; 0 = only at the end */
+    int64_t checkpoint_keep;     /* checkpoints kept, newest first, >= 1 */
+
+    /* run control */
+    double walltime;       /* hours this run may last (checkpoint and stop before); 0 = no limit */
 } vs_params;
 
 #endif

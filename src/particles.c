@@ -76,3 +76,67 @@ void vs_particles_permute_owned(vs_particles *p, const int64_t *order, void *scr
 #undef VS_PERMUTE
     p->n_ghost = 0;
 }
+
+void vs_particles_pack(const vs_particles *p, vs_particle_rec *out)
+{
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        vs_particle_rec *r = &out[i];
+        memset(r, 0, sizeof *r); /* no stray padding bytes in files or messages */
+        for (int d = 0; d < 3; ++d) {
+            r->x[d] = p->x[d][i];
+            r->v[d] = p->v[d][i];
+            r->vp[d] = p->vp[d][i];
+            r->f[d] = p->f[d][i];
+            r->image[d] = p->image[d][i];
+        }
+        r->tag = p->tag[i];
+        r->species = p->species[i];
+    }
+}
+
+void vs_particles_unpack(vs_particles *p, const vs_particle_rec *in, int64_t n)
+{
+    vs_particles_reserve(p, n);
+    for (int64_t i = 0; i < n; ++i) {
+        const vs_particle_rec *r = &in[i];
+        for (int d = 0; d < 3; ++d) {
+            p->x[d][i] = r->x[d];
+            p->v[d][i] = r->v[d];
+            p->vp[d][i] = r->vp[d];
+            p->f[d][i] = r->f[d];
+            p->image[d][i] = r->image[d];
+            p->x_build[d][i] = r->x[d];
+        }
+        p->tag[i] = r->tag;
+        p->species[i] = r->species;
+    }
+    p->n_owned = n;
+    p->n_ghost = 0;
+}
+
+typedef struct {
+    int64_t tag, index;
+} tag_key;
+
+static int compare_tag(const void *a, const void *b)
+{
+    const int64_t x = ((const tag_key *)a)->tag, y = ((const tag_key *)b)->tag;
+    return (x > y) - (x < y);
+}
+
+/* Sort 16-byte keys, then move each 120-byte record once. */
+void vs_particle_recs_sort_by_tag(vs_particle_rec *r, int64_t n)
+{
+    if (n < 2)
+        return;
+    tag_key *keys = VS_MALLOC(sizeof(tag_key) * (size_t)n);
+    for (int64_t i = 0; i < n; ++i)
+        keys[i] = (tag_key){r[i].tag, i};
+    qsort(keys, (size_t)n, sizeof *keys, compare_tag);
+    vs_particle_rec *tmp = VS_MALLOC(sizeof(vs_particle_rec) * (size_t)n);
+    for (int64_t i = 0; i < n; ++i)
+        tmp[i] = r[keys[i].index];
+    memcpy(r, tmp, sizeof(vs_particle_rec) * (size_t)n);
+    free(tmp);
+    free(keys);
+}

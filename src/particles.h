@@ -40,4 +40,21 @@ unsigned long vs_particles_bytes_per_slot(void);
 /* Copy every owned field of particle `from` to slot `to` (for hole filling). */
 void vs_particles_copy_owned(vs_particles *p, int64_t to, int64_t from);
 
+/* One particle with everything the integrator needs, as one record: the unit of the
+ * all-to-all redistributions (by tag range for output, by brick for restarts) and of
+ * checkpoints. x_build is not carried: a neighbour-list build follows every unpack. */
+typedef struct {
+    double x[3], v[3], vp[3], f[3];
+    int64_t tag;
+    int32_t species;
+    int32_t image[3];
+} vs_particle_rec;
+
+/* The owned particles as records (out holds n_owned). */
+void vs_particles_pack(const vs_particles *p, vs_particle_rec *out);
+/* Replace the owned particles by `n` records; no ghosts afterwards. */
+void vs_particles_unpack(vs_particles *p, const vs_particle_rec *in, int64_t n);
+/* Sort records by tag (tags are unique, so the order is fully determined). */
+void vs_particle_recs_sort_by_tag(vs_particle_rec *r, int64_t n);
+
 #endif

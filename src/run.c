@@ -1,21 +1,55 @@
 /* Run driver: see run.h.
  *
  * Ordering matters for the "nothing half-written" rule: every check that can reject the input
- * (configuration, decomposition, backend) runs before the output directory is touched.
+ * (configuration, decomposition, backend, output directory, checkpoint) runs before anything
+ * is written to the output directory.
+ *
+ * Checkpoints and exact restarts: a checkpoint is written after the step's thermo row and
+ * frame, from the canonical state (vs_sim_canonicalize), which the run then continues from. A
+ * restart reaches the same canonical state from the file, so a run that is stopped and
+ * restarted and a run that goes straight through are bit-identical (same rank count and
+ * backend, and the straight run checkpoints at the restart step too).
+ *
+ * Stopping: SIGTERM and SIGUSR1 only set a flag; every step the ranks OR their flags (and
+ * rank 0's walltime verdict) together, so all of them write the checkpoint of the same step
+ * and exit with VS_EXIT_CONTINUE.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "run.h"
 
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "backend.h"
+#include "checkpoint.h"
 #include "config.h"
 #include "fsutil.h"
+#include "h5md.h"
 #include "log.h"
 #include "perf_json.h"
+#include "redistribute.h"
 #include "simulation.h"
 #include "thermo.h"
 #include "thermo_csv.h"
+
+static volatile sig_atomic_t stop_signal = 0;
+
+static void on_stop_signal(int sig) { stop_signal = sig; }
+
+static void install_stop_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGUSR1, &sa, NULL);
+}
 
 static void print_thermo_header(void)
 {
@@ -82,8 +116,251 @@ static void report_timing(const vs_sim *sim, double loop_s, vs_perf_summary *per
         vs_log_info("Halo: %.4g bytes sent per ghost update (all ranks)", halo);
 }
 
-int vs_run(const vs_params *prm, MPI_Comm comm)
+/* Bytes a checkpoint and a frame of n particles take (HDF5 overhead aside). */
+static double checkpoint_bytes_estimate(int64_t n)
 {
+    return (double)n * (double)(12 * sizeof(double) + sizeof(int64_t) + 4 * sizeof(int32_t));
+}
+static double frame_bytes_estimate(int64_t n)
+{
+    return (double)n * (double)(6 * sizeof(double) + 3 * sizeof(int32_t));
+}
+
+/* Rank 0: the output directory (and its checkpoints/) exists, takes a new file, and has room
+ * for two checkpoints (the newest and the one being written) and a frame. */
+static int check_output_dir(const vs_params *prm, char *err, size_t err_len)
+{
+    char sub[VS_PATH_LEN + 16];
+    snprintf(sub, sizeof sub, "%s/checkpoints", prm->output_dir);
+    if (vs_check_writable_dir(prm->output_dir, err, err_len) != 0 ||
+        vs_check_writable_dir(sub, err, err_len) != 0)
+        return -1;
+    struct statvfs fs;
+    if (statvfs(prm->output_dir, &fs) == 0) {
+        const double free_bytes = (double)fs.f_bavail * (double)fs.f_frsize;
+        /* the margins of check_room below */
+        const double need = 2.0 * (1.1 * checkpoint_bytes_estimate(prm->n_particles) + 1048576.0) +
+                            (prm->trajectory_interval > 0
+                                 ? 1.1 * frame_bytes_estimate(prm->n_particles) + 1048576.0
+                                 : 0.0);
+        if (free_bytes < need) {
+            snprintf(err, err_len, "%.400s: not enough free space: %.1f MiB free, two checkpoints "
+                     "and a frame need about %.1f MiB", prm->output_dir,
+                     free_bytes / 1048576.0, need / 1048576.0);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Rank 0 checks that output.dir has room for `bytes` more (plus a margin for HDF5's own
+ * structures), so a filling disk stops the run with one clear line and the previous
+ * checkpoint intact, before HDF5 meets ENOSPC in the middle of a file. Collective. */
+static int check_room(const vs_par *par, const char *dir, double bytes, const char *what,
+                      int64_t step)
+{
+    char err[VS_ERR_LEN] = "";
+    int bad = 0;
+    struct statvfs fs;
+    if (par->rank == 0 && statvfs(dir, &fs) == 0) {
+        const double free_bytes = (double)fs.f_bavail * (double)fs.f_frsize;
+        const double need = 1.1 * bytes + 1048576.0;
+        if (free_bytes < need) {
+            snprintf(err, sizeof err, "%.400s: disk full: %.1f MiB free, the %s of step %lld "
+                     "needs about %.1f MiB; not written (the previous checkpoints are kept)",
+                     dir, free_bytes / 1048576.0, what, (long long)step, need / 1048576.0);
+            bad = 1;
+        }
+    }
+    if (vs_par_agree_error(par, bad, err, sizeof err)) {
+        if (par->rank == 0)
+            fprintf(stderr, "vesica: error: output.dir: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Everything the loop needs besides the simulation. */
+typedef struct {
+    const vs_params *prm;
+    const vs_run_options *opt;
+    vs_sim *sim;
+    vs_thermo_csv csv;
+    char traj_path[VS_PATH_LEN + 16];
+    int traj_exists;            /* traj.h5md holds this campaign's frames so far */
+    int64_t last_checkpoint;    /* step of the newest checkpoint written or read (-1: none) */
+    double last_checkpoint_s;   /* how long the last checkpoint write took */
+    double last_checkpoint_bytes; /* and its size */
+    vs_perf_summary perf;
+} run_state;
+
+/* This rank's tag slab of the current state (records in tag order) and its first tag. */
+static vs_particle_rec *tag_slab(vs_sim *sim, int64_t *n, int64_t *lo)
+{
+    int64_t n_owned = 0, hi = 0;
+    vs_particle_rec *owned = vs_sim_owned_records(sim, &n_owned);
+    vs_particle_rec *slab =
+        vs_redistribute_by_tag(&sim->dc.cart, owned, n_owned, sim->prm.n_particles, n);
+    free(owned);
+    vs_tag_slab(sim->prm.n_particles, sim->dc.cart.size, sim->dc.cart.rank, lo, &hi);
+    int bad = *n != hi - *lo;
+    for (int64_t i = 0; i < *n && !bad; ++i)
+        bad = slab[i].tag != *lo + i;
+    if (vs_par_any(&sim->dc.cart, bad))
+        VS_FATAL("step %lld: particles lost or duplicated (tag slab [%lld, %lld) holds %lld)",
+                 (long long)sim->step, (long long)*lo, (long long)hi, (long long)*n);
+    return slab;
+}
+
+/* One H5MD frame of the current state. Returns 0 or -1 (logged). */
+static int write_frame(run_state *rs, const vs_thermo *t)
+{
+    vs_sim *sim = rs->sim;
+    if (check_room(&sim->dc.cart, rs->prm->output_dir, frame_bytes_estimate(rs->prm->n_particles),
+                   "trajectory frame", sim->step) != 0)
+        return -1;
+    const double t0 = vs_wall_seconds();
+    int64_t n = 0, lo = 0;
+    vs_particle_rec *slab = tag_slab(sim, &n, &lo);
+    /* positions in the box, image counts to match (the state itself wraps at rebuilds) */
+    for (int64_t i = 0; i < n; ++i)
+        for (int d = 0; d < 3; ++d) {
+            const double len = sim->prm.box[d];
+            while (slab[i].x[d] < 0.0) {
+                slab[i].x[d] += len;
+                slab[i].image[d] -= 1;
+            }
+            while (slab[i].x[d] >= len) {
+                slab[i].x[d] -= len;
+                slab[i].image[d] += 1;
+            }
+        }
+    char err[VS_ERR_LEN];
+    double bytes = 0.0;
+    const int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, !rs->traj_exists, rs->prm, t,
+                                  slab, n, lo, &bytes, err, sizeof err);
+    free(slab);
+    if (rc != 0) {
+        if (sim->dc.cart.rank == 0)
+            fprintf(stderr, "vesica: error: %s\n", err);
+        return -1;
+    }
+    rs->traj_exists = 1;
+    rs->perf.frames++;
+    rs->perf.trajectory_s += vs_wall_seconds() - t0;
+    rs->perf.trajectory_bytes += bytes;
+    return 0;
+}
+
+/* Canonicalize, then write the checkpoint of the current step. Returns 0 or -1 (logged). */
+static int write_checkpoint(run_state *rs)
+{
+    vs_sim *sim = rs->sim;
+    const double size = rs->last_checkpoint_bytes > 0.0
+                            ? rs->last_checkpoint_bytes
+                            : checkpoint_bytes_estimate(rs->prm->n_particles);
+    if (check_room(&sim->dc.cart, rs->prm->output_dir, size, "checkpoint", sim->step) != 0)
+        return -1;
+    /* the re-start is a neighbour-list build (timed as comm and neighbor), not I/O */
+    vs_timer_stop(&sim->timers, VS_TIMER_output);
+    vs_sim_canonicalize(sim);
+    vs_timer_start(&sim->timers, VS_TIMER_output);
+    const double t0 = vs_wall_seconds();
+    int64_t n = 0, lo = 0;
+    vs_particle_rec *slab = tag_slab(sim, &n, &lo);
+    char err[VS_ERR_LEN], path[VS_PATH_LEN + 64];
+    double bytes = 0.0;
+    const int rc = vs_checkpoint_write(&sim->dc.cart, rs->prm->output_dir, sim->step, rs->prm,
+                                       rs->opt->config_text, slab, n, lo,
+                                       rs->prm->checkpoint_keep, path, sizeof path, &bytes,
+                                       err, sizeof err);
+    free(slab);
+    if (rc != 0) {
+        if (sim->dc.cart.rank == 0)
+            fprintf(stderr, "vesica: error: checkpoint at step %lld not written: %s\n",
+                    (long long)sim->step, err);
+        return -1;
+    }
+    const double dt = vs_wall_seconds() - t0;
+    rs->last_checkpoint = sim->step;
+    rs->last_checkpoint_s = dt;
+    rs->last_checkpoint_bytes = bytes;
+    rs->perf.checkpoints++;
+    rs->perf.checkpoint_s += dt;
+    rs->perf.checkpoint_bytes += bytes;
+    vs_log_info("Checkpoint %s (%.1f MB in %.3f s, %.3f GB/s)", path, bytes / 1e6, dt,
+                dt > 0.0 ? bytes / dt / 1e9 : 0.0);
+    return 0;
+}
+
+/* Find, read and check the checkpoint to restart from. Returns 0 with the slab and info,
+ * or an exit status with the error printed. */
+static int load_checkpoint(run_state *rs, vs_checkpoint_info *info, vs_particle_rec **slab,
+                           int64_t *n)
+{
+    const vs_par *par = &rs->sim->dc.cart;
+    const int root = par->rank == 0;
+    const vs_params *prm = rs->prm;
+    char err[VS_ERR_LEN] = "", path[VS_PATH_LEN + 64] = "";
+    int found = 0;
+    if (strcmp(rs->opt->restart, "latest") == 0) {
+        int64_t *steps = NULL;
+        const int count = vs_checkpoint_list(par, prm->output_dir, &steps);
+        if (count == 0) {
+            if (root)
+                fprintf(stderr, "vesica: error: --restart latest: no checkpoint in "
+                        "%s/checkpoints\n", prm->output_dir);
+            return VS_EXIT_BAD_INPUT;
+        }
+        for (int i = 0; i < count && !found; ++i) {
+            vs_checkpoint_path(prm->output_dir, steps[i], path, sizeof path);
+            if (vs_checkpoint_read(par, path, info, slab, n, err, sizeof err) == 0) {
+                found = 1;
+            } else if (i + 1 < count) {
+                char next[VS_PATH_LEN + 64];
+                vs_checkpoint_path(prm->output_dir, steps[i + 1], next, sizeof next);
+                if (root)
+                    vs_log_warn("%s; falling back to the previous checkpoint %s", err, next);
+            }
+        }
+        free(steps);
+        if (!found) {
+            if (root)
+                fprintf(stderr, "vesica: error: --restart latest: no valid checkpoint in "
+                        "%s/checkpoints (oldest: %s)\n", prm->output_dir, err);
+            return VS_EXIT_BAD_INPUT;
+        }
+    } else {
+        snprintf(path, sizeof path, "%s", rs->opt->restart);
+        if (vs_checkpoint_read(par, path, info, slab, n, err, sizeof err) != 0) {
+            if (root)
+                fprintf(stderr, "vesica: error: --restart: %s\n", err);
+            return VS_EXIT_BAD_INPUT;
+        }
+    }
+    char what[256];
+    if (vs_params_physics_diff(prm, &info->physics, what, sizeof what)) {
+        if (!rs->opt->force_restart) {
+            if (root)
+                fprintf(stderr, "vesica: error: --restart: %s differs from checkpoint %s; "
+                        "the physics of a run cannot change on restart (pass --force-restart "
+                        "to continue with the new value)\n", what, path);
+            free(*slab);
+            *slab = NULL;
+            return VS_EXIT_BAD_INPUT;
+        }
+        if (root)
+            vs_log_warn("--force-restart: %s differs from checkpoint %s; continuing with the "
+                        "configuration's value", what, path);
+    }
+    vs_log_info("Restart from %s: step %lld, time %g (written by Vesica %s)", path,
+                (long long)info->step, info->time, info->version);
+    return 0;
+}
+
+int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
+{
+    const double run_start = vs_wall_seconds();
     char err[VS_ERR_LEN] = "";
     vs_sim sim;
     if (vs_sim_create(&sim, prm, comm, err, sizeof err) != 0) {
@@ -93,18 +370,82 @@ int vs_run(const vs_params *prm, MPI_Comm comm)
     }
     const vs_par *par = &sim.dc.cart;
     const int root = par->rank == 0;
+    run_state rs;
+    memset(&rs, 0, sizeof rs);
+    rs.prm = prm;
+    rs.opt = opt;
+    rs.sim = &sim;
+    rs.last_checkpoint = -1;
+    snprintf(rs.traj_path, sizeof rs.traj_path, "%s/traj.h5md", prm->output_dir);
 
     /* output directory: rank 0 creates and probes it, everyone hears the verdict */
-    int bad_dir = 0;
-    vs_thermo_csv csv = {NULL};
-    if (root)
-        bad_dir = vs_check_writable_dir(prm->output_dir, err, sizeof err) != 0 ||
-                  vs_thermo_csv_open(&csv, prm->output_dir, err, sizeof err) != 0;
+    int bad_dir = root && check_output_dir(prm, err, sizeof err) != 0;
     if (vs_par_any(par, bad_dir)) {
         if (root)
             fprintf(stderr, "vesica: error: output.dir: %s\n", err);
         vs_sim_destroy(&sim);
         return VS_EXIT_BAD_INPUT;
+    }
+
+    vs_checkpoint_info info;
+    vs_particle_rec *restart_slab = NULL;
+    int64_t restart_n = 0;
+    if (opt->restart) {
+        const int rc = load_checkpoint(&rs, &info, &restart_slab, &restart_n);
+        if (rc != 0) {
+            vs_sim_destroy(&sim);
+            return rc;
+        }
+        if (info.step >= prm->steps) {
+            vs_log_info("Run already finished: checkpoint at step %lld, integrator.steps = "
+                        "%lld; nothing to do", (long long)info.step, (long long)prm->steps);
+            free(restart_slab);
+            vs_sim_destroy(&sim);
+            return 0;
+        }
+        rs.last_checkpoint = info.step;
+    }
+
+    /* files: a new run starts them afresh; a restart cuts them back to the checkpoint */
+    int bad = 0;
+    if (root) {
+        vs_checkpoint_clean(prm->output_dir, 0);
+        if (!opt->restart) {
+            const int removed = vs_checkpoint_clean(prm->output_dir, 1);
+            if (removed > 0)
+                vs_log_info("New run: removed %d checkpoint(s) of an earlier run in %s/"
+                            "checkpoints", removed, prm->output_dir);
+            bad = vs_thermo_csv_open(&rs.csv, prm->output_dir, err, sizeof err) != 0;
+        } else {
+            bad = vs_thermo_csv_reopen(&rs.csv, prm->output_dir, info.step, err,
+                                       sizeof err) != 0;
+        }
+        rs.traj_exists = opt->restart && access(rs.traj_path, F_OK) == 0;
+        if (!opt->restart)
+            unlink(rs.traj_path); /* a new run: no frames of an earlier one */
+    }
+    if (vs_par_agree_error(par, bad, err, sizeof err)) {
+        if (root)
+            fprintf(stderr, "vesica: error: output.dir: %s\n", err);
+        vs_thermo_csv_close(&rs.csv);
+        free(restart_slab);
+        vs_sim_destroy(&sim);
+        return 1;
+    }
+    vs_par_bcast_bytes(par, &rs.traj_exists, sizeof rs.traj_exists, 0);
+    if (rs.traj_exists) {
+        const int64_t kept = vs_h5md_trim(par, rs.traj_path, info.step, err, sizeof err);
+        if (kept < 0) {
+            if (root)
+                fprintf(stderr, "vesica: error: %s (move it away to start a new "
+                        "trajectory)\n", err);
+            vs_thermo_csv_close(&rs.csv);
+            free(restart_slab);
+            vs_sim_destroy(&sim);
+            return 1;
+        }
+        vs_log_info("Trajectory %s: %lld frame(s) up to step %lld kept, appending",
+                    rs.traj_path, (long long)kept, (long long)info.step);
     }
 
     const char *device = sim.device;
@@ -114,91 +455,145 @@ int vs_run(const vs_params *prm, MPI_Comm comm)
     vs_log_info("Ranks: %d as %d x %d x %d bricks; ghost width %g; backend %s (%s)", par->size,
                 sim.dc.dims[0], sim.dc.dims[1], sim.dc.dims[2], sim.ghost_width,
                 sim.backend->name, device);
-    vs_log_info("Steps: %lld of dt %g (lambda %g); thermo every %lld; output in %s\n",
+    vs_log_info("Steps: up to step %lld of dt %g (lambda %g); thermo every %lld; output in %s",
                 (long long)prm->steps, prm->dt, prm->lambda, (long long)prm->thermo_interval,
                 prm->output_dir);
+    vs_log_info("Trajectory: %s; checkpoints: %s, keep %lld%s\n",
+                prm->trajectory_interval > 0 ? "every trajectory_interval steps" : "off",
+                prm->checkpoint_interval > 0 ? "every checkpoint_interval steps and at the end"
+                                             : "at the end",
+                (long long)prm->checkpoint_keep, prm->walltime > 0 ? "; walltime set" : "");
 
     int status = 0;
     vs_thermo t;
-    if (vs_sim_start(&sim, err, sizeof err) != 0) {
+    const int start_failed = opt->restart ? vs_sim_start_from_records(&sim, restart_slab,
+                                                                      restart_n, info.step,
+                                                                      err, sizeof err)
+                                          : vs_sim_start(&sim, err, sizeof err);
+    free(restart_slab);
+    if (start_failed) {
         if (root)
             fprintf(stderr, "vesica: error: %s\n", err);
-        vs_thermo_csv_close(&csv);
+        vs_thermo_csv_close(&rs.csv);
         vs_sim_destroy(&sim);
         return 1;
     }
+    const int64_t first_step = sim.step;
     vs_timer_start(&sim.timers, VS_TIMER_output);
-    vs_sim_thermo(&sim, &t);
     if (vs_sim_check_integrity(&sim))
         status = 1;
-    if (root)
-        vs_thermo_csv_write(&csv, &t);
     print_thermo_header();
-    print_thermo_row(&t, -1.0);
+    if (!opt->restart) {
+        vs_sim_thermo(&sim, &t);
+        if (root)
+            vs_thermo_csv_write(&rs.csv, &t);
+        print_thermo_row(&t, -1.0);
+        if (status == 0 && prm->trajectory_interval > 0 && write_frame(&rs, &t) != 0)
+            status = 1;
+    }
     vs_timer_stop(&sim.timers, VS_TIMER_output);
     /* the loop's timers start clean: set-up (initial state, first build) is not a step */
     vs_timers_reset(&sim.timers);
+    memset(&rs.perf, 0, sizeof rs.perf);
     const int64_t builds_at_start = sim.n_builds;
+    install_stop_handlers();
 
+    int stopped = 0;
     const double t0 = vs_wall_seconds();
-    for (int64_t k = 1; k <= prm->steps && status == 0; ++k) {
-        sim.energy_due = k % prm->thermo_interval == 0 || k == prm->steps;
+    for (int64_t k = first_step + 1; k <= prm->steps && status == 0 && !stopped; ++k) {
+        const int last = k == prm->steps;
+        const int thermo_due = k % prm->thermo_interval == 0 || last;
+        const int frame_due = prm->trajectory_interval > 0 && k % prm->trajectory_interval == 0;
+        sim.energy_due = thermo_due || frame_due;
         vs_sim_step(&sim);
-        if (sim.energy_due) {
-            vs_timer_start(&sim.timers, VS_TIMER_output);
+
+        vs_timer_start(&sim.timers, VS_TIMER_output);
+        if (thermo_due || frame_due) {
             vs_sim_thermo(&sim, &t);
             if (vs_sim_check_integrity(&sim))
                 status = 1;
-            if (root && vs_thermo_csv_write(&csv, &t) != 0) {
-                vs_log_error("%s/thermo.csv: write failed (disk full?)", prm->output_dir);
-            }
-            const double elapsed = vs_wall_seconds() - t0;
-            print_thermo_row(&t, elapsed / (double)k * (double)(prm->steps - k));
-            vs_timer_stop(&sim.timers, VS_TIMER_output);
         }
+        if (thermo_due && status == 0) {
+            if (root && vs_thermo_csv_write(&rs.csv, &t) != 0)
+                vs_log_error("%s/thermo.csv: write failed (disk full?)", prm->output_dir);
+            const double elapsed = vs_wall_seconds() - t0;
+            print_thermo_row(&t, elapsed / (double)(k - first_step) * (double)(prm->steps - k));
+        }
+        if (frame_due && status == 0 && write_frame(&rs, &t) != 0)
+            status = 1;
+
+        /* stop now? a signal on any rank, or too little walltime left (rank 0 decides) */
+        int want_stop = stop_signal != 0;
+        if (root && prm->walltime > 0.0) {
+            const double now = vs_wall_seconds();
+            const double step_s = (now - t0) / (double)(k - first_step);
+            const double ckpt_s = rs.perf.checkpoints > 0
+                                      ? rs.last_checkpoint_s
+                                      : checkpoint_bytes_estimate(prm->n_particles) / 1e8;
+            if (now - run_start + 1.5 * ckpt_s + 2.0 * step_s + 1.0 >= prm->walltime * 3600.0)
+                want_stop = 1;
+        }
+        stopped = status == 0 && !last && vs_par_any(par, want_stop);
+        const int ckpt_due =
+            last || stopped ||
+            (prm->checkpoint_interval > 0 && k % prm->checkpoint_interval == 0);
+        if (ckpt_due && status == 0 && write_checkpoint(&rs) != 0)
+            status = 1;
+        vs_timer_stop(&sim.timers, VS_TIMER_output);
     }
     const double loop_s = vs_wall_seconds() - t0;
-    if (root)
-        vs_thermo_csv_close(&csv);
+    vs_thermo_csv_close(&rs.csv);
     if (status != 0) {
-        vs_log_info("Run stopped at step %lld: particle integrity check failed (see above)",
-                    (long long)sim.step);
+        vs_log_info("Run stopped at step %lld after an error (see above)", (long long)sim.step);
         vs_sim_destroy(&sim);
         return 1;
     }
 
-    const int64_t steps = sim.step;
-    vs_perf_summary perf;
-    memset(&perf, 0, sizeof perf);
-    perf.particles = prm->n_particles;
-    perf.steps = steps;
-    perf.ranks = par->size;
-    perf.backend = sim.backend->name;
-    perf.device = device;
-    perf.wall_s = loop_s;
-    perf.particle_steps_per_s =
+    const int64_t steps = sim.step - first_step;
+    vs_perf_summary *perf = &rs.perf;
+    perf->particles = prm->n_particles;
+    perf->steps = steps;
+    perf->ranks = par->size;
+    perf->backend = sim.backend->name;
+    perf->device = device;
+    perf->wall_s = loop_s;
+    perf->particle_steps_per_s =
         loop_s > 0.0 ? (double)prm->n_particles * (double)steps / loop_s : 0.0;
-    perf.neighbor_builds = sim.n_builds - builds_at_start;
-    perf.dangerous_builds = sim.n_dangerous;
+    perf->neighbor_builds = sim.n_builds - builds_at_start;
+    perf->dangerous_builds = sim.n_dangerous;
     const double n_local = (double)prm->n_particles / (double)par->size;
-    perf.memory_bytes_per_particle = sim.backend->memory_bytes(&sim) / n_local;
+    perf->memory_bytes_per_particle = sim.backend->memory_bytes(&sim) / n_local;
 
     vs_log_info("\nLoop time of %.4g s on %d ranks for %lld steps with %lld particles",
                 loop_s, par->size, (long long)steps, (long long)prm->n_particles);
     vs_log_info("Performance: %.4g steps/s, %.4g particle-steps/s",
-                loop_s > 0.0 ? (double)steps / loop_s : 0.0, perf.particle_steps_per_s);
+                loop_s > 0.0 ? (double)steps / loop_s : 0.0, perf->particle_steps_per_s);
     vs_log_info("Memory: %.1f bytes per particle (%s memory, rank 0)",
-                perf.memory_bytes_per_particle, sim.gpu ? "device" : "host");
-    vs_log_info("Neighbor list builds = %lld", (long long)perf.neighbor_builds);
-    vs_log_info("Dangerous builds = %lld", (long long)perf.dangerous_builds);
-    report_timing(&sim, loop_s, &perf);
+                perf->memory_bytes_per_particle, sim.gpu ? "device" : "host");
+    vs_log_info("Neighbor list builds = %lld", (long long)perf->neighbor_builds);
+    vs_log_info("Dangerous builds = %lld", (long long)perf->dangerous_builds);
+    vs_log_info("I/O: %lld checkpoint(s), %.1f MB in %.3f s (%.3f GB/s); %lld frame(s), "
+                "%.1f MB in %.3f s (%.3f GB/s)", (long long)perf->checkpoints,
+                perf->checkpoint_bytes / 1e6, perf->checkpoint_s,
+                perf->checkpoint_s > 0 ? perf->checkpoint_bytes / perf->checkpoint_s / 1e9 : 0.0,
+                (long long)perf->frames, perf->trajectory_bytes / 1e6, perf->trajectory_s,
+                perf->trajectory_s > 0 ? perf->trajectory_bytes / perf->trajectory_s / 1e9
+                                       : 0.0);
+    report_timing(&sim, loop_s, perf);
 
-    int bad = 0;
-    if (root && vs_perf_json_write(prm->output_dir, &perf, err, sizeof err) != 0) {
+    int failed = 0;
+    if (root && vs_perf_json_write(prm->output_dir, perf, err, sizeof err) != 0) {
         vs_log_error("%s", err);
-        bad = 1;
+        failed = 1;
     }
-    const int failed = vs_par_any(par, bad);
+    failed = vs_par_any(par, failed);
+    const int by_signal = stopped && vs_par_any(par, stop_signal != 0);
+    if (!failed && stopped) {
+        vs_log_info("Stopped for restart at step %lld (%s): checkpoint written; continue with "
+                    "--restart latest (exit status %d)", (long long)sim.step,
+                    by_signal ? "SIGTERM or SIGUSR1" : "run.walltime reached",
+                    VS_EXIT_CONTINUE);
+    }
     vs_sim_destroy(&sim);
-    return failed ? 1 : 0;
+    return failed ? 1 : (stopped ? VS_EXIT_CONTINUE : 0);
 }

@@ -2,11 +2,14 @@
 #include "simulation.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
 #include "config.h"
 #include "init.h"
+#include "log.h"
+#include "redistribute.h"
 
 int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
                   size_t err_len)
@@ -70,6 +73,47 @@ int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
     sim->backend->compute_forces(sim, 0);
     phase_end(sim, VS_TIMER_pair);
     return 0;
+}
+
+/* The records go to their owners by position and become the owned particles, in tag order. */
+static void adopt_records(vs_sim *sim, vs_particle_rec *recs, int64_t n)
+{
+    int64_t n_mine = 0;
+    vs_particle_rec *mine = vs_redistribute_by_brick(&sim->dc, recs, n, &n_mine);
+    vs_particles_unpack(&sim->parts, mine, n_mine);
+    free(mine);
+}
+
+int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, int64_t n, int64_t step,
+                              char *err, size_t err_len)
+{
+    sim->energy_due = 0;
+    adopt_records(sim, recs, n);
+    sim->step = step;
+    const int failed = sim->backend->attach(sim, err, err_len) != 0;
+    if (vs_par_any(&sim->dc.cart, failed))
+        return 1;
+    rebuild(sim);
+    return 0;
+}
+
+vs_particle_rec *vs_sim_owned_records(vs_sim *sim, int64_t *n)
+{
+    sim->backend->sync_host(sim);
+    *n = sim->parts.n_owned;
+    vs_particle_rec *recs = VS_MALLOC(sizeof(vs_particle_rec) * (size_t)(*n > 0 ? *n : 1));
+    vs_particles_pack(&sim->parts, recs);
+    return recs;
+}
+
+void vs_sim_canonicalize(vs_sim *sim)
+{
+    int64_t n = 0;
+    vs_particle_rec *recs = vs_sim_owned_records(sim, &n);
+    adopt_records(sim, recs, n);
+    free(recs);
+    sim->backend->reload(sim);
+    rebuild(sim);
 }
 
 void vs_sim_step(vs_sim *sim)

@@ -51,6 +51,23 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
 /* Initial particles, ghosts, neighbour list and the forces at step 0. Returns 0, or non-zero
  * with one line in err when the backend cannot take the state (e.g. device memory). */
 int vs_sim_start(vs_sim *sim, char *err, size_t err_len);
+/* Restart from a checkpoint: this rank's share of the state as records (any subset; they go
+ * to their owners by position), at `step`. The stored forces are kept: no force evaluation
+ * before the first step, exactly as in the run that wrote the checkpoint (see
+ * vs_sim_canonicalize). Frees nothing; returns like vs_sim_start. Collective. */
+int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, int64_t n, int64_t step,
+                              char *err, size_t err_len);
+/* Bring the run into the canonical state a restart from this point would have: owned state
+ * to the host, every particle to the owner of its position (wrapped into the box), each
+ * rank's particles in tag order, back to the backend, ghosts and neighbour list rebuilt.
+ * Forces are kept. Force sums follow the order of particles in memory, which depends on the
+ * run's history; after this call it depends only on the state, so a run that continues and
+ * a run restarted from a checkpoint written at this step are bit-identical from here on.
+ * Collective. */
+void vs_sim_canonicalize(vs_sim *sim);
+/* This rank's owned particles as records (downloaded first where the backend keeps them on
+ * a device); malloc'd, length in *n. */
+vs_particle_rec *vs_sim_owned_records(vs_sim *sim, int64_t *n);
 /* Advance one step. */
 void vs_sim_step(vs_sim *sim);
 /* Thermo row of the current state. Collective. */

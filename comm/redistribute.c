@@ -1,0 +1,124 @@
+/* All-to-all redistribution of particle records: see redistribute.h. */
+#include "redistribute.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+void vs_tag_slab(int64_t n_total, int size, int rank, int64_t *lo, int64_t *hi)
+{
+    const int64_t base = n_total / size, extra = n_total % size;
+    *lo = rank * base + (rank < extra ? rank : extra);
+    *hi = *lo + base + (rank < extra ? 1 : 0);
+}
+
+/* Group the records by destination (a stable counting sort) and exchange them. The caller
+ * puts the result in tag order. */
+static vs_particle_rec *route(const vs_par *par, const vs_particle_rec *recs, int64_t n,
+                              const int *dest, int64_t *n_out)
+{
+    int64_t *counts = VS_MALLOC(sizeof(int64_t) * (size_t)(par->size + 1));
+    memset(counts, 0, sizeof(int64_t) * (size_t)(par->size + 1));
+    for (int64_t i = 0; i < n; ++i)
+        counts[dest[i] + 1]++;
+    for (int r = 0; r < par->size; ++r)
+        counts[r + 1] += counts[r]; /* now counts[r] is the first slot of rank r */
+    vs_particle_rec *grouped = VS_MALLOC(sizeof(vs_particle_rec) * (size_t)(n > 0 ? n : 1));
+    for (int64_t i = 0; i < n; ++i)
+        grouped[counts[dest[i]]++] = recs[i];
+    /* counts[r] is now the end of rank r's group: turn ends into counts */
+    for (int r = par->size - 1; r > 0; --r)
+        counts[r] -= counts[r - 1];
+    vs_particle_rec *out =
+        vs_par_alltoallv_records(par, grouped, counts, sizeof(vs_particle_rec), n_out);
+    free(grouped);
+    free(counts);
+    return out;
+}
+
+vs_particle_rec *vs_redistribute_by_tag(const vs_par *par, const vs_particle_rec *recs,
+                                        int64_t n, int64_t n_total, int64_t *n_out)
+{
+    int *dest = VS_MALLOC(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    const int64_t base = n_total / par->size, extra = n_total % par->size;
+    const int64_t split = extra * (base + 1); /* slabs below `split` hold base + 1 tags */
+    for (int64_t i = 0; i < n; ++i) {
+        const int64_t t = recs[i].tag;
+        if (t < 0 || t >= n_total)
+            VS_FATAL("particle tag %lld outside 0..%lld", (long long)t, (long long)n_total - 1);
+        dest[i] = t < split ? (int)(t / (base + 1)) : (int)(extra + (t - split) / base);
+    }
+    vs_particle_rec *got = route(par, recs, n, dest, n_out);
+    free(dest);
+    /* tag order by direct placement: this rank's slab is the tag range [lo, hi) */
+    int64_t lo, hi;
+    vs_tag_slab(n_total, par->size, par->rank, &lo, &hi);
+    const int64_t m = *n_out;
+    vs_particle_rec *out = VS_MALLOC(sizeof(vs_particle_rec) * (size_t)(m > 0 ? m : 1));
+    int bad = m != hi - lo;
+    for (int64_t i = 0; i < m && !bad; ++i) {
+        bad = got[i].tag < lo || got[i].tag >= hi;
+        if (!bad)
+            out[got[i].tag - lo] = got[i];
+    }
+    if (bad) { /* particles lost or duplicated: keep them, sorted, for the caller to report */
+        memcpy(out, got, sizeof(vs_particle_rec) * (size_t)m);
+        vs_particle_recs_sort_by_tag(out, m);
+    }
+    free(got);
+    return out;
+}
+
+/* Brick index along one dimension, with exactly the faces halo.c uses (lo <= x < hi). */
+static int brick_of(double x, double len, int n)
+{
+    int c = (int)floor(x / len * (double)n);
+    c = c < 0 ? 0 : (c >= n ? n - 1 : c);
+    while (c > 0 && x < vs_decomp_face(len, c, n))
+        --c;
+    while (c < n - 1 && x >= vs_decomp_face(len, c + 1, n))
+        ++c;
+    return c;
+}
+
+vs_particle_rec *vs_redistribute_by_brick(const vs_decomp *dc, vs_particle_rec *recs, int64_t n,
+                                          int64_t *n_out)
+{
+    const int nb = dc->dims[0] * dc->dims[1] * dc->dims[2];
+    int *rank_of = VS_MALLOC(sizeof(int) * (size_t)nb);
+    for (int k = 0; k < nb; ++k) {
+        const int c[3] = {k % dc->dims[0], (k / dc->dims[0]) % dc->dims[1],
+                          k / (dc->dims[0] * dc->dims[1])};
+        rank_of[k] = vs_par_cart_rank(&dc->cart, c);
+    }
+    int *dest = VS_MALLOC(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    for (int64_t i = 0; i < n; ++i) {
+        int c[3];
+        for (int d = 0; d < 3; ++d) {
+            const double len = dc->box[d];
+            double x = recs[i].x[d];
+            if (!isfinite(x))
+                VS_FATAL("particle %lld: non-finite position", (long long)recs[i].tag);
+            /* the same wrap as halo.c's migration: x + L may round onto L itself */
+            while (x < 0.0) {
+                x += len;
+                x = x < len ? x : nextafter(len, 0.0);
+                recs[i].image[d] -= 1;
+            }
+            while (x >= len) {
+                x -= len;
+                recs[i].image[d] += 1;
+            }
+            recs[i].x[d] = x;
+            c[d] = brick_of(x, len, dc->dims[d]);
+        }
+        dest[i] = rank_of[(c[2] * dc->dims[1] + c[1]) * dc->dims[0] + c[0]];
+    }
+    vs_particle_rec *out = route(&dc->cart, recs, n, dest, n_out);
+    free(dest);
+    free(rank_of);
+    vs_particle_recs_sort_by_tag(out, *n_out);
+    return out;
+}

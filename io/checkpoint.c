@@ -1,0 +1,578 @@
+/* Checkpoint writer and reader: see checkpoint.h and docs/file-formats.md. */
+#define _POSIX_C_SOURCE 200809L
+#include "checkpoint.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "h5util.h"
+#include "log.h"
+#include "version.h"
+
+#define VS_CKPT_FORMAT_VERSION 1
+#define VS_CKPT_CHUNK_ROWS 65536 /* particles per chunk: 1.5 MiB of a 3-vector of doubles */
+
+/* The per-particle datasets under /particles: name, type, values per particle. */
+typedef enum { F_TAG, F_SPECIES, F_X, F_V, F_VP, F_F, F_IMAGE, N_FIELDS } field_id;
+static const struct {
+    const char *name;
+    int is_int, cols;
+} FIELDS[N_FIELDS] = {
+    [F_TAG] = {"tag", 2, 1},
+    [F_SPECIES] = {"species", 1, 1},
+    [F_X] = {"position", 0, 3},
+    [F_V] = {"velocity", 0, 3},
+    [F_VP] = {"predicted_velocity", 0, 3},
+    [F_F] = {"force", 0, 3},
+    [F_IMAGE] = {"image", 1, 3},
+};
+
+static hid_t field_type(int k)
+{
+    return FIELDS[k].is_int == 2 ? H5T_NATIVE_INT64
+                                 : (FIELDS[k].is_int ? H5T_NATIVE_INT32 : H5T_NATIVE_DOUBLE);
+}
+
+/* Records <-> one field as a packed buffer of `cols` values per particle. */
+static void gather_field(int k, const vs_particle_rec *r, int64_t n, void *buf)
+{
+    double *d = buf;
+    int32_t *i32 = buf;
+    int64_t *i64 = buf;
+    for (int64_t i = 0; i < n; ++i)
+        for (int c = 0; c < FIELDS[k].cols; ++c) {
+            const size_t o = (size_t)i * (size_t)FIELDS[k].cols + (size_t)c;
+            switch ((field_id)k) {
+            case F_TAG: i64[o] = r[i].tag; break;
+            case F_SPECIES: i32[o] = r[i].species; break;
+            case F_X: d[o] = r[i].x[c]; break;
+            case F_V: d[o] = r[i].v[c]; break;
+            case F_VP: d[o] = r[i].vp[c]; break;
+            case F_F: d[o] = r[i].f[c]; break;
+            case F_IMAGE: i32[o] = r[i].image[c]; break;
+            case N_FIELDS: break;
+            }
+        }
+}
+
+static void scatter_field(int k, vs_particle_rec *r, int64_t n, const void *buf)
+{
+    const double *d = buf;
+    const int32_t *i32 = buf;
+    const int64_t *i64 = buf;
+    for (int64_t i = 0; i < n; ++i)
+        for (int c = 0; c < FIELDS[k].cols; ++c) {
+            const size_t o = (size_t)i * (size_t)FIELDS[k].cols + (size_t)c;
+            switch ((field_id)k) {
+            case F_TAG: r[i].tag = i64[o]; break;
+            case F_SPECIES: r[i].species = i32[o]; break;
+            case F_X: r[i].x[c] = d[o]; break;
+            case F_V: r[i].v[c] = d[o]; break;
+            case F_VP: r[i].vp[c] = d[o]; break;
+            case F_F: r[i].f[c] = d[o]; break;
+            case F_IMAGE: r[i].image[c] = i32[o]; break;
+            case N_FIELDS: break;
+            }
+        }
+}
+
+void vs_checkpoint_path(const char *output_dir, int64_t step, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/checkpoints/ckpt_%lld.h5", output_dir, (long long)step);
+}
+
+/* Step of a file name ckpt_<digits>.h5, or -1. */
+static int64_t step_of_name(const char *name)
+{
+    if (strncmp(name, "ckpt_", 5) != 0)
+        return -1;
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(name + 5, &end, 10);
+    if (errno || end == name + 5 || name[5] < '0' || name[5] > '9' || strcmp(end, ".h5") != 0)
+        return -1;
+    return v;
+}
+
+static int compare_desc(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x < y) - (x > y);
+}
+
+/* Rank 0's view of the directory: steps, newest first. */
+static int list_local(const char *output_dir, int64_t **steps)
+{
+    char dir[VS_PATH_LEN + 16];
+    snprintf(dir, sizeof dir, "%s/checkpoints", output_dir);
+    *steps = NULL;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const int64_t s = step_of_name(e->d_name);
+        if (s < 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            *steps = VS_REALLOC(*steps, sizeof(int64_t) * (size_t)cap);
+        }
+        (*steps)[n++] = s;
+    }
+    closedir(d);
+    if (n > 1)
+        qsort(*steps, (size_t)n, sizeof(int64_t), compare_desc);
+    return n;
+}
+
+int vs_checkpoint_list(const vs_par *par, const char *output_dir, int64_t **steps)
+{
+    int n = 0;
+    *steps = NULL;
+    if (par->rank == 0)
+        n = list_local(output_dir, steps);
+    vs_par_bcast_bytes(par, &n, sizeof n, 0);
+    if (par->rank != 0 && n > 0)
+        *steps = VS_MALLOC(sizeof(int64_t) * (size_t)n);
+    if (n > 0)
+        vs_par_bcast_bytes(par, *steps, sizeof(int64_t) * (size_t)n, 0);
+    return n;
+}
+
+int vs_checkpoint_clean(const char *output_dir, int all)
+{
+    char dir[VS_PATH_LEN + 16];
+    snprintf(dir, sizeof dir, "%s/checkpoints", output_dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int removed = 0;
+    struct dirent *e;
+    char path[2 * VS_PATH_LEN];
+    while ((e = readdir(d))) {
+        const size_t len = strlen(e->d_name);
+        const int tmp = strncmp(e->d_name, "ckpt_", 5) == 0 && len > 4 &&
+                        strcmp(e->d_name + len - 4, ".tmp") == 0;
+        const int ckpt = step_of_name(e->d_name) >= 0;
+        if (tmp || (all && ckpt)) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            if (unlink(path) == 0 && ckpt)
+                ++removed;
+        }
+    }
+    closedir(d);
+    return removed;
+}
+
+static int fsync_path(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+/* Physics keys as attributes of /parameters, readable back into a vs_params. */
+static int write_parameters(hid_t f, const vs_params *p)
+{
+    hid_t g = H5Gcreate2(f, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return -1;
+    const int ns = p->n_species;
+    const int64_t n = p->n_particles, seed = (int64_t)p->seed, random = p->random;
+    double mass[VS_MAX_SPECIES], frac[VS_MAX_SPECIES], body[3 * VS_MAX_SPECIES];
+    double a[VS_MAX_SPECIES * VS_MAX_SPECIES];
+    const char *names[VS_MAX_SPECIES];
+    for (int i = 0; i < ns; ++i) {
+        names[i] = p->species[i].name;
+        mass[i] = p->species[i].mass;
+        frac[i] = p->species[i].fraction;
+        for (int d = 0; d < 3; ++d)
+            body[3 * i + d] = p->species[i].body_force[d];
+        for (int j = 0; j < ns; ++j)
+            a[i * ns + j] = p->a[i][j];
+    }
+    int rc = 0;
+    rc |= vs_h5_attr_double(g, "box", p->box, 3);
+    rc |= vs_h5_attr_int64(g, "particles", &n, 1);
+    rc |= vs_h5_attr_int64(g, "seed", &seed, 1);
+    rc |= vs_h5_attr_strings(g, "species_names", names, ns);
+    rc |= vs_h5_attr_double(g, "species_mass", mass, (hsize_t)ns);
+    rc |= vs_h5_attr_double(g, "species_fraction", frac, (hsize_t)ns);
+    rc |= vs_h5_attr_double(g, "species_body_force", body, 3 * (hsize_t)ns);
+    rc |= vs_h5_attr_double(g, "a", a, (hsize_t)(ns * ns));
+    rc |= vs_h5_attr_double(g, "gamma", &p->gamma, 1);
+    rc |= vs_h5_attr_double(g, "kT", &p->kT, 1);
+    rc |= vs_h5_attr_double(g, "rc", &p->rc, 1);
+    rc |= vs_h5_attr_double(g, "s", &p->s, 1);
+    rc |= vs_h5_attr_int64(g, "random", &random, 1);
+    rc |= vs_h5_attr_double(g, "dt", &p->dt, 1);
+    rc |= vs_h5_attr_double(g, "lambda", &p->lambda, 1);
+    H5Gclose(g);
+    return rc ? -1 : 0;
+}
+
+static int read_parameters(hid_t f, vs_params *p)
+{
+    memset(p, 0, sizeof *p);
+    hid_t g = H5Gopen2(f, "parameters", H5P_DEFAULT);
+    if (g < 0)
+        return -1;
+    int64_t n = 0, seed = 0, random = 0;
+    int rc = vs_h5_read_attr_double(g, "box", p->box, 3) | vs_h5_read_attr_int64(g, "particles", &n, 1) |
+             vs_h5_read_attr_int64(g, "seed", &seed, 1) | vs_h5_read_attr_int64(g, "random", &random, 1);
+    p->n_particles = n;
+    p->seed = (uint64_t)seed;
+    p->random = (vs_random_kind)random;
+    /* the species count is the length of the names attribute */
+    hid_t a = H5Aexists(g, "species_names") > 0 ? H5Aopen(g, "species_names", H5P_DEFAULT) : -1;
+    int ns = 0;
+    if (a >= 0) {
+        hid_t space = H5Aget_space(a), type = H5Aget_type(a);
+        ns = (int)H5Sget_simple_extent_npoints(space);
+        const size_t width = H5Tget_size(type);
+        if (ns >= 1 && ns <= VS_MAX_SPECIES && width >= 1) {
+            char *buf = calloc((size_t)ns, width + 1);
+            hid_t mtype = H5Tcopy(H5T_C_S1);
+            H5Tset_size(mtype, width);
+            if (buf && H5Aread(a, mtype, buf) >= 0)
+                for (int i = 0; i < ns; ++i)
+                    snprintf(p->species[i].name, sizeof p->species[i].name, "%.*s", (int)width,
+                             buf + (size_t)i * width);
+            else
+                rc = -1;
+            H5Tclose(mtype);
+            free(buf);
+        } else {
+            rc = -1;
+        }
+        H5Tclose(type);
+        H5Sclose(space);
+        H5Aclose(a);
+    } else {
+        rc = -1;
+    }
+    if (rc == 0) {
+        p->n_species = ns;
+        double mass[VS_MAX_SPECIES], frac[VS_MAX_SPECIES], body[3 * VS_MAX_SPECIES];
+        double am[VS_MAX_SPECIES * VS_MAX_SPECIES];
+        rc |= vs_h5_read_attr_double(g, "species_mass", mass, (hsize_t)ns);
+        rc |= vs_h5_read_attr_double(g, "species_fraction", frac, (hsize_t)ns);
+        rc |= vs_h5_read_attr_double(g, "species_body_force", body, 3 * (hsize_t)ns);
+        rc |= vs_h5_read_attr_double(g, "a", am, (hsize_t)(ns * ns));
+        for (int i = 0; rc == 0 && i < ns; ++i) {
+            p->species[i].mass = mass[i];
+            p->species[i].fraction = frac[i];
+            for (int d = 0; d < 3; ++d)
+                p->species[i].body_force[d] = body[3 * i + d];
+            for (int j = 0; j < ns; ++j)
+                p->a[i][j] = am[i * ns + j];
+        }
+    }
+    rc |= vs_h5_read_attr_double(g, "gamma", &p->gamma, 1);
+    rc |= vs_h5_read_attr_double(g, "kT", &p->kT, 1);
+    rc |= vs_h5_read_attr_double(g, "rc", &p->rc, 1);
+    rc |= vs_h5_read_attr_double(g, "s", &p->s, 1);
+    rc |= vs_h5_read_attr_double(g, "dt", &p->dt, 1);
+    rc |= vs_h5_read_attr_double(g, "lambda", &p->lambda, 1);
+    H5Gclose(g);
+    return rc ? -1 : 0;
+}
+
+/* Test hook (tests/io): VESICA_TEST_CHECKPOINT_PAUSE=STEP:SECONDS makes the writer of the
+ * checkpoint of STEP sleep after the data and before the completion record, so a test can
+ * kill the run in the middle of that write. */
+static void test_pause(int64_t step)
+{
+    const char *s = getenv("VESICA_TEST_CHECKPOINT_PAUSE");
+    long long at = -1;
+    unsigned seconds = 0;
+    if (s && sscanf(s, "%lld:%u", &at, &seconds) == 2 && at == step)
+        sleep(seconds);
+}
+
+/* Write everything into the temporary file; returns 0 or -1 with err filled. */
+static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs_params *prm,
+                      const char *config_text, const vs_particle_rec *slab, int64_t n,
+                      int64_t lo, char *err, size_t err_len)
+{
+    hid_t fapl = vs_h5_fapl(par);
+    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    if (f < 0)
+        vs_h5_note_error();
+    H5Pclose(fapl);
+    char h5[256];
+    if (f < 0) {
+        vs_h5_error_text(h5, sizeof h5);
+        snprintf(err, err_len, "%.400s: cannot create (%s)", tmp, h5);
+        return -1;
+    }
+    int rc = 0;
+    const int64_t format = VS_CKPT_FORMAT_VERSION, n_total = prm->n_particles;
+    const uint64_t hash = vs_params_physics_hash(prm);
+    const int64_t hash_i = (int64_t)hash;
+    const double time = (double)step * prm->dt;
+    rc |= vs_h5_attr_string(f, "format", "vesica checkpoint");
+    rc |= vs_h5_attr_int64(f, "format_version", &format, 1);
+    rc |= vs_h5_attr_string(f, "code_version", VESICA_VERSION " (git " VESICA_GIT_COMMIT ")");
+    rc |= vs_h5_attr_int64(f, "step", &step, 1);
+    rc |= vs_h5_attr_double(f, "time", &time, 1);
+    const int64_t seed = (int64_t)prm->seed;
+    rc |= vs_h5_attr_int64(f, "seed", &seed, 1);
+    rc |= vs_h5_attr_int64(f, "particles", &n_total, 1);
+    rc |= vs_h5_attr_int64(f, "physics_hash", &hash_i, 1);
+    rc |= vs_h5_attr_string(f, "config_text", config_text ? config_text : "");
+    rc |= write_parameters(f, prm);
+
+    hid_t g = H5Gcreate2(f, "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t dxpl = vs_h5_dxpl(1); /* filtered (checksummed) datasets need collective writes */
+    const hsize_t rows = n_total < VS_CKPT_CHUNK_ROWS ? (hsize_t)n_total : VS_CKPT_CHUNK_ROWS;
+    void *buf = VS_MALLOC(sizeof(double) * 3 * (size_t)(n > 0 ? n : 1));
+    for (int k = 0; k < N_FIELDS && g >= 0; ++k) {
+        const hsize_t dims[2] = {(hsize_t)n_total, (hsize_t)FIELDS[k].cols};
+        const int64_t maxd[2] = {n_total, FIELDS[k].cols};
+        const hsize_t chunk[2] = {rows, (hsize_t)FIELDS[k].cols};
+        const int rank = FIELDS[k].cols == 1 ? 1 : 2;
+        hid_t d = vs_h5_create(g, FIELDS[k].name, field_type(k), rank, dims, maxd, chunk, 1);
+        gather_field(k, slab, n, buf);
+        rc |= d < 0 || vs_h5_write_rows(d, field_type(k), dxpl, 0, 0, (hsize_t)lo, (hsize_t)n,
+                                        (hsize_t)FIELDS[k].cols, buf) != 0;
+        if (d >= 0)
+            H5Dclose(d);
+    }
+    free(buf);
+    rc |= g < 0;
+    if (g >= 0)
+        H5Gclose(g);
+
+    test_pause(step);
+    /* the completion record, last: step, particle count, physics hash */
+    const int64_t record[3] = {step, n_total, hash_i};
+    const hsize_t three = 3;
+    const int64_t max3 = 3;
+    hid_t c = vs_h5_create(f, "complete", H5T_NATIVE_INT64, 1, &three, &max3, &three, 1);
+    rc |= c < 0 || vs_h5_write_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0, par->rank == 0 ? 3 : 0,
+                                    1, record) != 0;
+    if (c >= 0)
+        H5Dclose(c);
+    H5Pclose(dxpl);
+    if (rc)
+        vs_h5_error_text(h5, sizeof h5);
+    if (H5Fclose(f) < 0 && !rc) {
+        vs_h5_note_error();
+        vs_h5_error_text(h5, sizeof h5);
+        rc = 1;
+    }
+    if (rc) {
+        snprintf(err, err_len, "%.400s: write failed (%s; disk full?)", tmp, h5);
+        return -1;
+    }
+    return 0;
+}
+
+int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
+                        const vs_params *prm, const char *config_text,
+                        const vs_particle_rec *slab, int64_t n, int64_t slab_lo, int64_t keep,
+                        char *path_out, size_t path_len, double *bytes, char *err,
+                        size_t err_len)
+{
+    vs_h5_quiet();
+    char final_path[VS_PATH_LEN + 64], tmp[VS_PATH_LEN + 80];
+    vs_checkpoint_path(output_dir, step, final_path, sizeof final_path);
+    snprintf(tmp, sizeof tmp, "%s.tmp", final_path);
+    char local_err[VS_H5_ERR_LEN] = "";
+    int failed = write_file(par, tmp, step, prm, config_text, slab, n, slab_lo, local_err,
+                            sizeof local_err) != 0;
+    if (vs_par_agree_error(par, failed, local_err, sizeof local_err)) {
+        if (par->rank == 0)
+            unlink(tmp);
+        snprintf(err, err_len, "%s", local_err);
+        return -1;
+    }
+    /* rank 0 makes it durable and visible under its final name */
+    double size = 0.0;
+    if (par->rank == 0) {
+        struct stat st;
+        if (fsync_path(tmp) != 0 || stat(tmp, &st) != 0) {
+            snprintf(local_err, sizeof local_err, "%.400s: cannot flush to disk: %s", tmp,
+                     strerror(errno));
+            failed = 1;
+        } else if (rename(tmp, final_path) != 0) {
+            snprintf(local_err, sizeof local_err, "%.400s: cannot rename into place: %s",
+                     final_path, strerror(errno));
+            failed = 1;
+        } else {
+            size = (double)st.st_size;
+            char dir[VS_PATH_LEN + 16];
+            snprintf(dir, sizeof dir, "%s/checkpoints", output_dir);
+            fsync_path(dir);
+            int64_t *steps = NULL;
+            const int count = list_local(output_dir, &steps);
+            for (int i = (int)keep; i < count; ++i) {
+                char old[VS_PATH_LEN + 64];
+                vs_checkpoint_path(output_dir, steps[i], old, sizeof old);
+                unlink(old);
+            }
+            free(steps);
+        }
+        if (failed)
+            unlink(tmp);
+    }
+    if (vs_par_agree_error(par, failed, local_err, sizeof local_err)) {
+        snprintf(err, err_len, "%s", local_err);
+        return -1;
+    }
+    vs_par_bcast_bytes(par, &size, sizeof size, 0);
+    *bytes = size;
+    snprintf(path_out, path_len, "%s", final_path);
+    return 0;
+}
+
+/* The reading half; fills err with one line on failure. */
+static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *info,
+                     vs_particle_rec **slab, int64_t *n_out, char *err, size_t err_len)
+{
+    char h5[256];
+    hid_t fapl = vs_h5_fapl(par);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    if (f < 0)
+        vs_h5_note_error();
+    H5Pclose(fapl);
+    if (f < 0) {
+        vs_h5_error_text(h5, sizeof h5);
+        snprintf(err, err_len, "checkpoint %.400s: not a readable HDF5 file, truncated or corrupt "
+                 "(%s)", path, h5);
+        return -1;
+    }
+    int rc = 0;
+    int64_t format = 0, step = -1, n_total = -1, hash = 0;
+    if (vs_h5_read_attr_int64(f, "format_version", &format, 1) != 0 ||
+        vs_h5_read_attr_int64(f, "step", &step, 1) != 0 ||
+        vs_h5_read_attr_int64(f, "particles", &n_total, 1) != 0 ||
+        vs_h5_read_attr_int64(f, "physics_hash", &hash, 1) != 0 ||
+        vs_h5_read_attr_double(f, "time", &info->time, 1) != 0 ||
+        read_parameters(f, &info->physics) != 0) {
+        snprintf(err, err_len, "checkpoint %.400s: not a Vesica checkpoint (metadata missing)", path);
+        rc = -1;
+    } else if (format != VS_CKPT_FORMAT_VERSION) {
+        snprintf(err, err_len, "checkpoint %.400s: format version %lld, this Vesica reads %d", path,
+                 (long long)format, VS_CKPT_FORMAT_VERSION);
+        rc = -1;
+    }
+    char *version = rc == 0 ? vs_h5_read_attr_string(f, "code_version") : NULL;
+    snprintf(info->version, sizeof info->version, "%s", version ? version : "unknown");
+    free(version);
+    info->step = step;
+    info->physics_hash = (uint64_t)hash;
+
+    /* independent reads: a checksum failure on one rank must not stall a collective read */
+    hid_t dxpl = vs_h5_dxpl(0);
+    if (rc == 0) {
+        int64_t record[3] = {-1, -1, -1};
+        hid_t c = H5Lexists(f, "complete", H5P_DEFAULT) > 0 ? H5Dopen2(f, "complete", H5P_DEFAULT)
+                                                           : -1;
+        if (c < 0 || vs_h5_extent0(c) != 3 ||
+            vs_h5_read_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0, 3, 1, record) != 0) {
+            snprintf(err, err_len, "checkpoint %.400s: no completion record (the write did not "
+                     "finish)", path);
+            rc = -1;
+        } else if (record[0] != step || record[1] != n_total || record[2] != hash) {
+            snprintf(err, err_len, "checkpoint %.400s: completion record does not match the "
+                     "file (step %lld, particles %lld)", path, (long long)record[0],
+                     (long long)record[1]);
+            rc = -1;
+        }
+        if (c >= 0)
+            H5Dclose(c);
+    }
+    int64_t lo = 0, hi = 0;
+    if (rc == 0 && n_total > 0) {
+        /* this rank's tag slab, the same split as redistribute.h */
+        const int64_t base = n_total / par->size, extra = n_total % par->size;
+        lo = par->rank * base + (par->rank < extra ? par->rank : extra);
+        hi = lo + base + (par->rank < extra ? 1 : 0);
+    }
+    const int64_t n = hi - lo;
+    vs_particle_rec *recs = VS_MALLOC(sizeof(vs_particle_rec) * (size_t)(n > 0 ? n : 1));
+    memset(recs, 0, sizeof(vs_particle_rec) * (size_t)(n > 0 ? n : 1));
+    void *buf = VS_MALLOC(sizeof(double) * 3 * (size_t)(n > 0 ? n : 1));
+    /* every rank opens and closes every dataset, whatever its own reads gave */
+    for (int k = 0; k < N_FIELDS; ++k) {
+        char name[64];
+        snprintf(name, sizeof name, "particles/%s", FIELDS[k].name);
+        hid_t d = H5Lexists(f, "particles", H5P_DEFAULT) > 0 &&
+                          H5Lexists(f, name, H5P_DEFAULT) > 0
+                      ? H5Dopen2(f, name, H5P_DEFAULT)
+                      : -1;
+        if (rc != 0) {
+            /* an earlier failure already decided */
+        } else if (d < 0 || vs_h5_extent0(d) != n_total) {
+            snprintf(err, err_len, "checkpoint %.400s: dataset %s missing or of the wrong size",
+                     path, name);
+            rc = -1;
+        } else if (vs_h5_read_rows(d, field_type(k), dxpl, 0, 0, (hsize_t)lo, (hsize_t)n,
+                                   (hsize_t)FIELDS[k].cols, buf) != 0) {
+            if (vs_h5_error_is_checksum())
+                snprintf(err, err_len, "checkpoint %.400s: dataset %s: checksum mismatch (file "
+                         "corrupt)", path, name);
+            else {
+                vs_h5_error_text(h5, sizeof h5);
+                snprintf(err, err_len, "checkpoint %.400s: dataset %s: cannot read (%s)", path,
+                         name, h5);
+            }
+            rc = -1;
+        } else {
+            scatter_field(k, recs, n, buf);
+        }
+        if (d >= 0)
+            H5Dclose(d);
+    }
+    free(buf);
+    H5Pclose(dxpl);
+    for (int64_t i = 0; i < n && rc == 0; ++i)
+        if (recs[i].tag != lo + i || recs[i].species < 0 ||
+            recs[i].species >= info->physics.n_species) {
+            snprintf(err, err_len, "checkpoint %.400s: particle row %lld has tag %lld, species %d "
+                     "(expected tag %lld: rows are in tag order)", path, (long long)(lo + i),
+                     (long long)recs[i].tag, recs[i].species, (long long)(lo + i));
+            rc = -1;
+        }
+    H5Fclose(f);
+    if (rc) {
+        free(recs);
+        return -1;
+    }
+    *slab = recs;
+    *n_out = n;
+    return 0;
+}
+
+int vs_checkpoint_read(const vs_par *par, const char *path, vs_checkpoint_info *info,
+                       vs_particle_rec **slab, int64_t *n, char *err, size_t err_len)
+{
+    vs_h5_quiet();
+    memset(info, 0, sizeof *info);
+    *slab = NULL;
+    *n = 0;
+    char local_err[VS_H5_ERR_LEN] = "";
+    const int failed = read_file(par, path, info, slab, n, local_err, sizeof local_err) != 0;
+    if (vs_par_agree_error(par, failed, local_err, sizeof local_err)) {
+        free(*slab);
+        *slab = NULL;
+        *n = 0;
+        snprintf(err, err_len, "%s", local_err);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,60 @@
+/* Checkpoints: output.dir/checkpoints/ckpt_<step>.h5, the complete state of a run in global
+ * tag order, written collectively through parallel HDF5. Layout: docs/file-formats.md.
+ *
+ * Crash safety: the file is written under a temporary name in the same directory
+ * (ckpt_<step>.h5.tmp), closed, fsync'd, renamed, and the directory fsync'd, so a reader never
+ * sees half a checkpoint under the final name. Every dataset carries a Fletcher32 checksum per
+ * chunk, and a completion record (/complete: step, particle count, physics hash) is the last
+ * thing written; a file without a matching one is invalid. Reading a checkpoint reads every
+ * dataset, so HDF5 verifies every checksum: validation and reading are one operation.
+ *
+ * Each rank reads the contiguous tag slab [lo, hi) of its rank number; the caller sends the
+ * particles to their owners by position (vs_sim_start_from_records), so a checkpoint restarts
+ * on any rank count.
+ */
+#ifndef VESICA_CHECKPOINT_H
+#define VESICA_CHECKPOINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parallel.h"
+#include "params.h"
+#include "particles.h"
+
+typedef struct {
+    int64_t step;
+    double time;
+    vs_params physics;      /* the physics keys of the run that wrote it (others are zero) */
+    uint64_t physics_hash;  /* vs_params_physics_hash of `physics` */
+    char version[128];      /* code version and git commit of the writer */
+} vs_checkpoint_info;
+
+/* Write the checkpoint of `step` from this rank's tag slab [slab_lo, slab_lo + n) (records in
+ * tag order), then delete all but the newest `keep` checkpoints. `config_text` is stored
+ * verbatim. On success `path_out` holds the file name and *bytes its size. Returns 0, or -1
+ * with one line in err, the same on every rank (the previous checkpoints are untouched).
+ * Collective. */
+int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
+                        const vs_params *prm, const char *config_text,
+                        const vs_particle_rec *slab, int64_t n, int64_t slab_lo, int64_t keep,
+                        char *path_out, size_t path_len, double *bytes, char *err,
+                        size_t err_len);
+
+/* Read and validate a checkpoint: completion record, every dataset's checksums, the tag
+ * sequence of this rank's slab. On success *slab (malloc'd, tag order) holds this rank's
+ * slab of *n records and `info` the metadata. Returns 0, or -1 with one line in err naming
+ * the file and the problem, the same on every rank. Collective. */
+int vs_checkpoint_read(const vs_par *par, const char *path, vs_checkpoint_info *info,
+                       vs_particle_rec **slab, int64_t *n, char *err, size_t err_len);
+
+/* Steps of the checkpoints in output_dir/checkpoints, newest first (malloc'd, may be NULL
+ * when there are none). Rank 0 lists the directory; every rank gets the list. */
+int vs_checkpoint_list(const vs_par *par, const char *output_dir, int64_t **steps);
+/* File name of the checkpoint of `step`. */
+void vs_checkpoint_path(const char *output_dir, int64_t step, char *buf, size_t len);
+/* Rank 0: remove leftovers of interrupted writes (*.tmp) and, when `all`, every checkpoint
+ * (a run that starts afresh). Returns the number of checkpoints removed. */
+int vs_checkpoint_clean(const char *output_dir, int all);
+
+#endif

@@ -1,0 +1,352 @@
+/* H5MD 1.1 writer: see h5md.h and docs/file-formats.md.
+ *
+ * Choices the H5MD specification leaves open, made for readers such as MDAnalysis:
+ * - box/edges is a time series of 3 x 3 matrices (diagonal for the rectangular box): the spec
+ *   allows a vector or a matrix, and MDAnalysis's H5MDReader reads only the matrix form.
+ * - every time series of /particles/all and /observables shares position's step and time
+ *   datasets through hard links, so all series have one frame count and one step list;
+ *   /observables are written with each frame (MDAnalysis indexes them by frame).
+ * - species and id are time-independent (rows are in tag order, so id[i] = i).
+ * - no unit attributes: Vesica works in reduced DPD units.
+ */
+#include "h5md.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h5util.h"
+#include "log.h"
+#include "version.h"
+
+#define VS_H5MD_CHUNK_ROWS 65536 /* particles per chunk of a frame (1.5 MiB of doubles) */
+#define VS_H5MD_CHUNK_FRAMES 256 /* frames per chunk of step, time and observables */
+
+/* Time series of /particles/all with one value per particle. */
+static const char *const PARTICLE_SERIES[] = {"position", "velocity", "image"};
+/* Observables: name, values per frame. */
+static const struct {
+    const char *name;
+    int width;
+} OBSERVABLES[] = {{"temperature", 1},      {"pressure", 1},         {"kinetic_energy", 1},
+                   {"potential_energy", 1}, {"momentum", 3}};
+enum { N_OBS = sizeof OBSERVABLES / sizeof OBSERVABLES[0] };
+
+static void fail(char *err, size_t len, const char *path, const char *what)
+{
+    char h5[256];
+    vs_h5_error_text(h5, sizeof h5);
+    snprintf(err, len, "%s: %s (%s)", path, what, h5);
+}
+
+static hid_t make_group(hid_t loc, const char *name)
+{
+    return H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+}
+
+/* An empty, extendable time series group with its own value dataset of per-frame shape
+ * `dims` (rank-1 of them), step and time linked to position's. */
+static int make_series(hid_t parent, const char *name, hid_t type, int rank, const hsize_t *dims,
+                       const hsize_t *chunk, hid_t position)
+{
+    hid_t g = make_group(parent, name);
+    if (g < 0)
+        return -1;
+    int rc = 0;
+    if (position >= 0) {
+        rc |= H5Lcreate_hard(position, "step", g, "step", H5P_DEFAULT, H5P_DEFAULT) < 0;
+        rc |= H5Lcreate_hard(position, "time", g, "time", H5P_DEFAULT, H5P_DEFAULT) < 0;
+    } else {
+        const hsize_t zero = 0, ch = VS_H5MD_CHUNK_FRAMES;
+        const int64_t unl = -1;
+        hid_t s = vs_h5_create(g, "step", H5T_NATIVE_INT64, 1, &zero, &unl, &ch, 0);
+        hid_t t = vs_h5_create(g, "time", H5T_NATIVE_DOUBLE, 1, &zero, &unl, &ch, 0);
+        rc |= s < 0 || t < 0;
+        if (s >= 0)
+            H5Dclose(s);
+        if (t >= 0)
+            H5Dclose(t);
+    }
+    hsize_t d[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+    int64_t maxd[3] = {-1, -1, -1};
+    for (int k = 0; k < rank - 1; ++k) {
+        d[k + 1] = dims[k];
+        maxd[k + 1] = (int64_t)dims[k];
+        c[k + 1] = chunk[k];
+    }
+    c[0] = rank == 1 ? VS_H5MD_CHUNK_FRAMES : 1;
+    hid_t v = vs_h5_create(g, "value", type, rank, d, maxd, c, 0);
+    rc |= v < 0;
+    if (v >= 0)
+        H5Dclose(v);
+    H5Gclose(g);
+    return rc ? -1 : 0;
+}
+
+/* The file skeleton: /h5md, /particles/all (box, species, id, empty series), /observables. */
+static int create_layout(hid_t f, const vs_par *par, const vs_params *prm)
+{
+    int rc = 0;
+    hid_t h5md = make_group(f, "h5md");
+    const int64_t version[2] = {1, 1};
+    rc |= vs_h5_attr_int64(h5md, "version", version, 2);
+    char user[64] = "unknown";
+    if (par->rank == 0) {
+        const char *u = getenv("USER");
+        if (!u)
+            u = getenv("LOGNAME");
+        if (u && *u)
+            snprintf(user, sizeof user, "%s", u);
+    }
+    vs_par_bcast_bytes(par, user, sizeof user, 0); /* attributes must agree on every rank */
+    hid_t author = make_group(h5md, "author");
+    rc |= vs_h5_attr_string(author, "name", user);
+    H5Gclose(author);
+    hid_t creator = make_group(h5md, "creator");
+    rc |= vs_h5_attr_string(creator, "name", "Vesica");
+    rc |= vs_h5_attr_string(creator, "version", VESICA_VERSION " (git " VESICA_GIT_COMMIT ")");
+    H5Gclose(creator);
+    H5Gclose(h5md);
+
+    hid_t particles = make_group(f, "particles");
+    hid_t all = make_group(particles, "all");
+    const hsize_t n = (hsize_t)prm->n_particles;
+    const hsize_t rows = n < VS_H5MD_CHUNK_ROWS ? n : VS_H5MD_CHUNK_ROWS;
+    const hsize_t per_particle[2] = {n, 3}, chunk[2] = {rows, 3};
+    rc |= make_series(all, "position", H5T_NATIVE_DOUBLE, 3, per_particle, chunk, -1);
+    hid_t position = H5Gopen2(all, "position", H5P_DEFAULT);
+    rc |= make_series(all, "velocity", H5T_NATIVE_DOUBLE, 3, per_particle, chunk, position);
+    rc |= make_series(all, "image", H5T_NATIVE_INT32, 3, per_particle, chunk, position);
+
+    hid_t box = make_group(all, "box");
+    const int64_t dim = 3;
+    rc |= vs_h5_attr_int64(box, "dimension", &dim, 1);
+    const char *const periodic[3] = {"periodic", "periodic", "periodic"};
+    rc |= vs_h5_attr_strings(box, "boundary", periodic, 3);
+    const hsize_t matrix[2] = {3, 3};
+    rc |= make_series(box, "edges", H5T_NATIVE_DOUBLE, 3, matrix, matrix, position);
+    H5Gclose(box);
+
+    const int64_t fixed = (int64_t)n;
+    const hsize_t one = rows;
+    hid_t species = vs_h5_create(all, "species", H5T_NATIVE_INT32, 1, &n, &fixed, &one, 0);
+    const char *names[VS_MAX_SPECIES];
+    for (int s = 0; s < prm->n_species; ++s)
+        names[s] = prm->species[s].name;
+    rc |= species < 0 || vs_h5_attr_strings(species, "names", names, prm->n_species);
+    if (species >= 0)
+        H5Dclose(species);
+    hid_t id = vs_h5_create(all, "id", H5T_NATIVE_INT64, 1, &n, &fixed, &one, 0);
+    rc |= id < 0;
+    if (id >= 0)
+        H5Dclose(id);
+
+    hid_t obs = make_group(f, "observables");
+    for (int k = 0; k < N_OBS; ++k) {
+        const hsize_t w = (hsize_t)OBSERVABLES[k].width;
+        rc |= make_series(obs, OBSERVABLES[k].name, H5T_NATIVE_DOUBLE, w == 1 ? 1 : 2, &w, &w,
+                          position);
+    }
+    H5Gclose(obs);
+    H5Gclose(position);
+    H5Gclose(all);
+    H5Gclose(particles);
+    return rc ? -1 : 0;
+}
+
+/* species and id of this rank's slab (time-independent, written once at creation). */
+static int write_fixed(hid_t f, hid_t dxpl, const vs_particle_rec *slab, int64_t n, int64_t lo)
+{
+    int32_t *sp = VS_MALLOC(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
+    int64_t *id = VS_MALLOC(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    for (int64_t i = 0; i < n; ++i) {
+        sp[i] = slab[i].species;
+        id[i] = slab[i].tag;
+    }
+    hid_t ds = H5Dopen2(f, "particles/all/species", H5P_DEFAULT);
+    hid_t di = H5Dopen2(f, "particles/all/id", H5P_DEFAULT);
+    int rc = ds < 0 || di < 0;
+    rc |= vs_h5_write_rows(ds, H5T_NATIVE_INT32, dxpl, 0, 0, (hsize_t)lo, (hsize_t)n, 1, sp);
+    rc |= vs_h5_write_rows(di, H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)lo, (hsize_t)n, 1, id);
+    H5Dclose(ds);
+    H5Dclose(di);
+    free(sp);
+    free(id);
+    return rc ? -1 : 0;
+}
+
+/* Set the frame count of every time series (step and time are shared: once). */
+static int set_frames(hid_t f, hsize_t frames)
+{
+    int rc = 0;
+    char name[128];
+    hsize_t dims[3];
+    const char *series[] = {"position", "velocity", "image", "box/edges"};
+    for (int k = 0; k < 4; ++k) {
+        snprintf(name, sizeof name, "particles/all/%s/value", series[k]);
+        hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+        hid_t s = H5Dget_space(d);
+        H5Sget_simple_extent_dims(s, dims, NULL);
+        dims[0] = frames;
+        rc |= d < 0 || H5Dset_extent(d, dims) < 0;
+        H5Sclose(s);
+        H5Dclose(d);
+    }
+    for (int k = 0; k < N_OBS; ++k) {
+        snprintf(name, sizeof name, "observables/%s/value", OBSERVABLES[k].name);
+        hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+        dims[0] = frames;
+        dims[1] = (hsize_t)OBSERVABLES[k].width;
+        rc |= d < 0 || H5Dset_extent(d, dims) < 0;
+        H5Dclose(d);
+    }
+    const char *shared[] = {"particles/all/position/step", "particles/all/position/time"};
+    for (int k = 0; k < 2; ++k) {
+        hid_t d = H5Dopen2(f, shared[k], H5P_DEFAULT);
+        dims[0] = frames;
+        rc |= d < 0 || H5Dset_extent(d, dims) < 0;
+        H5Dclose(d);
+    }
+    return rc ? -1 : 0;
+}
+
+static int write_frame(hid_t f, hid_t dxpl, int root, hsize_t frame, const vs_params *prm,
+                       const vs_thermo *t, const vs_particle_rec *slab, int64_t n, int64_t lo)
+{
+    int rc = 0;
+    void *buf = VS_MALLOC(sizeof(double) * 3 * (size_t)(n > 0 ? n : 1));
+    double *xyz = buf;
+    int32_t *img = buf;
+    for (int k = 0; k < 3; ++k) {
+        for (int64_t i = 0; i < n; ++i)
+            for (int d = 0; d < 3; ++d) {
+                if (k == 0)
+                    xyz[3 * i + d] = slab[i].x[d];
+                else if (k == 1)
+                    xyz[3 * i + d] = slab[i].v[d];
+                else
+                    img[3 * i + d] = slab[i].image[d];
+            }
+        char name[64];
+        snprintf(name, sizeof name, "particles/all/%s/value", PARTICLE_SERIES[k]);
+        hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+        rc |= d < 0 || vs_h5_write_rows(d, k == 2 ? H5T_NATIVE_INT32 : H5T_NATIVE_DOUBLE, dxpl,
+                                        1, frame, (hsize_t)lo, (hsize_t)n, 3, buf) != 0;
+        H5Dclose(d);
+    }
+    free(buf);
+
+    const double edges[9] = {prm->box[0], 0, 0, 0, prm->box[1], 0, 0, 0, prm->box[2]};
+    hid_t d = H5Dopen2(f, "particles/all/box/edges/value", H5P_DEFAULT);
+    rc |= d < 0 ||
+          vs_h5_write_rows(d, H5T_NATIVE_DOUBLE, dxpl, 1, frame, 0, root ? 3 : 0, 3, edges);
+    H5Dclose(d);
+    d = H5Dopen2(f, "particles/all/position/step", H5P_DEFAULT);
+    rc |= d < 0 || vs_h5_write_element(d, H5T_NATIVE_INT64, dxpl, root, frame, 1, &t->step);
+    H5Dclose(d);
+    d = H5Dopen2(f, "particles/all/position/time", H5P_DEFAULT);
+    rc |= d < 0 || vs_h5_write_element(d, H5T_NATIVE_DOUBLE, dxpl, root, frame, 1, &t->time);
+    H5Dclose(d);
+    const double *values[N_OBS] = {&t->temperature, &t->pressure, &t->kinetic, &t->potential,
+                                   t->momentum};
+    for (int k = 0; k < N_OBS; ++k) {
+        char name[64];
+        snprintf(name, sizeof name, "observables/%s/value", OBSERVABLES[k].name);
+        d = H5Dopen2(f, name, H5P_DEFAULT);
+        rc |= d < 0 || vs_h5_write_element(d, H5T_NATIVE_DOUBLE, dxpl, root, frame,
+                                           (hsize_t)OBSERVABLES[k].width, values[k]);
+        H5Dclose(d);
+    }
+    return rc ? -1 : 0;
+}
+
+int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_params *prm,
+                   const vs_thermo *t, const vs_particle_rec *slab, int64_t n, int64_t slab_lo,
+                   double *bytes, char *err, size_t err_len)
+{
+    vs_h5_quiet();
+    hid_t fapl = vs_h5_fapl(par), dxpl = vs_h5_dxpl(1);
+    int rc = 0;
+    hid_t f = create ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
+                     : H5Fopen(path, H5F_ACC_RDWR, fapl);
+    if (f < 0)
+        vs_h5_note_error();
+    char local_err[VS_H5_ERR_LEN] = "";
+    if (f < 0) {
+        fail(local_err, sizeof local_err, path, create ? "cannot create" : "cannot open");
+        rc = -1;
+    } else if (create && (create_layout(f, par, prm) != 0 ||
+                          write_fixed(f, dxpl, slab, n, slab_lo) != 0)) {
+        fail(local_err, sizeof local_err, path, "cannot write the trajectory layout");
+        rc = -1;
+    }
+    if (rc == 0) {
+        hid_t step = H5Dopen2(f, "particles/all/position/step", H5P_DEFAULT);
+        const int64_t frames = step >= 0 ? vs_h5_extent0(step) : -1;
+        if (step >= 0)
+            H5Dclose(step);
+        if (frames < 0 || set_frames(f, (hsize_t)frames + 1) != 0 ||
+            write_frame(f, dxpl, par->rank == 0, (hsize_t)frames, prm, t, slab, n,
+                        slab_lo) != 0) {
+            fail(local_err, sizeof local_err, path, "cannot write a trajectory frame");
+            rc = -1;
+        }
+    }
+    if (f >= 0 && H5Fclose(f) < 0 && rc == 0) {
+        vs_h5_note_error();
+        fail(local_err, sizeof local_err, path, "cannot close (disk full?)");
+        rc = -1;
+    }
+    H5Pclose(dxpl);
+    H5Pclose(fapl);
+    *bytes = (double)prm->n_particles * (2 * 3 * sizeof(double) + 3 * sizeof(int32_t));
+    if (vs_par_agree_error(par, rc != 0, local_err, sizeof local_err)) {
+        snprintf(err, err_len, "%s", local_err);
+        return -1;
+    }
+    return 0;
+}
+
+int64_t vs_h5md_trim(const vs_par *par, const char *path, int64_t max_step, char *err,
+                     size_t err_len)
+{
+    vs_h5_quiet();
+    hid_t fapl = vs_h5_fapl(par);
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, fapl);
+    if (f < 0)
+        vs_h5_note_error();
+    H5Pclose(fapl);
+    char local_err[VS_H5_ERR_LEN] = "";
+    int64_t keep = -1;
+    if (f < 0) {
+        fail(local_err, sizeof local_err, path, "cannot open the trajectory to append to it");
+    } else {
+        hid_t d = H5Dopen2(f, "particles/all/position/step", H5P_DEFAULT);
+        const int64_t frames = d >= 0 ? vs_h5_extent0(d) : -1;
+        int64_t *steps = VS_MALLOC(sizeof(int64_t) * (size_t)(frames > 0 ? frames : 1));
+        hid_t dxpl = vs_h5_dxpl(1);
+        if (frames >= 0 && (frames == 0 || vs_h5_read_rows(d, H5T_NATIVE_INT64, dxpl, 0, 0, 0,
+                                                           (hsize_t)frames, 1, steps) == 0)) {
+            keep = 0;
+            while (keep < frames && steps[keep] <= max_step)
+                ++keep;
+        }
+        H5Pclose(dxpl);
+        free(steps);
+        if (d >= 0)
+            H5Dclose(d);
+        if (keep < 0 || set_frames(f, (hsize_t)keep) != 0) {
+            fail(local_err, sizeof local_err, path, "not a Vesica H5MD trajectory");
+            keep = -1;
+        }
+        if (H5Fclose(f) < 0 && keep >= 0) {
+            fail(local_err, sizeof local_err, path, "cannot close");
+            keep = -1;
+        }
+    }
+    if (vs_par_agree_error(par, keep < 0, local_err, sizeof local_err)) {
+        snprintf(err, err_len, "%s", local_err);
+        return -1;
+    }
+    return keep;
+}

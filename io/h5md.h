@@ -1,0 +1,35 @@
+/* H5MD 1.1 trajectory (output.dir/traj.h5md), written collectively by all ranks through
+ * parallel HDF5.
+ *
+ * Rows are in global tag order: before a frame is written the particles are redistributed so
+ * that each rank holds one contiguous tag slab (redistribute.h), and every rank writes its
+ * slab as one hyperslab of the frame. Readers therefore see the same order whatever the rank
+ * count. The file is opened, extended by one frame, and closed for every frame, so a run that
+ * is killed between frames leaves a complete file. Layout: docs/file-formats.md.
+ */
+#ifndef VESICA_H5MD_H
+#define VESICA_H5MD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parallel.h"
+#include "params.h"
+#include "particles.h"
+#include "thermo.h"
+
+/* Append one frame at `step`: this rank's tag slab [slab_lo, slab_lo + n) in tag order, the
+ * thermo row `t` of the same step (for /observables). With `create`, a new file replaces any
+ * old one first. Returns 0, or -1 with one line in err (same verdict on every rank).
+ * *bytes receives the bytes of particle data this frame added (all ranks). Collective. */
+int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_params *prm,
+                   const vs_thermo *t, const vs_particle_rec *slab, int64_t n, int64_t slab_lo,
+                   double *bytes, char *err, size_t err_len);
+
+/* Drop every frame whose step is above max_step (a restart from a checkpoint at max_step).
+ * Returns the number of frames kept, or -1 with one line in err (missing or unreadable file).
+ * Collective. */
+int64_t vs_h5md_trim(const vs_par *par, const char *path, int64_t max_step, char *err,
+                     size_t err_len);
+
+#endif

@@ -1,0 +1,267 @@
+/* Parallel HDF5 helpers: see h5util.h. */
+#include "h5util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void vs_h5_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
+
+typedef struct {
+    char text[256];
+    int checksum;
+} err_walk;
+
+static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *data)
+{
+    err_walk *w = data;
+    /* walking upward from the innermost frame: keep the first description */
+    if (n == 0 && e->desc)
+        snprintf(w->text, sizeof w->text, "%s", e->desc);
+    if (e->desc && (strstr(e->desc, "Fletcher32") || strstr(e->desc, "checksum")))
+        w->checksum = 1;
+    return 0;
+}
+
+/* Every HDF5 API call clears the error stack, the clean-up calls after a failure included,
+ * so the helpers below note the stack at the failing call; readers get the last note. */
+static err_walk last_error = {"", 0};
+
+void vs_h5_note_error(void)
+{
+    err_walk w = {"", 0};
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk_cb, &w);
+    if (w.text[0])
+        last_error = w;
+}
+
+void vs_h5_error_text(char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", last_error.text[0] ? last_error.text : "unknown HDF5 error");
+    last_error.text[0] = '\0';
+}
+
+int vs_h5_error_is_checksum(void) { return last_error.checksum; }
+
+hid_t vs_h5_fapl(const vs_par *par)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_fapl_mpio(fapl, par->comm, MPI_INFO_NULL);
+    return fapl;
+}
+
+hid_t vs_h5_dxpl(int collective)
+{
+    hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+    H5Pset_dxpl_mpio(dxpl, collective ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT);
+    return dxpl;
+}
+
+hid_t vs_h5_create(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims,
+                   const int64_t *maxdims, const hsize_t *chunk, int checksum)
+{
+    hsize_t maxd[3];
+    for (int k = 0; k < rank; ++k)
+        maxd[k] = maxdims[k] < 0 ? H5S_UNLIMITED : (hsize_t)maxdims[k];
+    hid_t space = H5Screate_simple(rank, dims, maxd);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(dcpl, rank, chunk);
+    if (checksum)
+        H5Pset_fletcher32(dcpl);
+    /* chunks are allocated as they are written, never filled with zeros first */
+    H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
+    hid_t d = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    return d;
+}
+
+/* Select the slab of rows in the file space and a matching memory space. */
+static int select_rows(hid_t dset, int has_frame, hsize_t frame, hsize_t row0, hsize_t nrows,
+                       hsize_t cols, hid_t *file_space, hid_t *mem_space)
+{
+    *mem_space = H5I_INVALID_HID;
+    *file_space = H5Dget_space(dset);
+    if (*file_space < 0)
+        return -1;
+    const int rank = H5Sget_simple_extent_ndims(*file_space);
+    hsize_t start[3] = {0, 0, 0}, count[3] = {1, 1, 1};
+    int k = 0;
+    if (has_frame) {
+        start[k] = frame;
+        count[k++] = 1;
+    }
+    start[k] = row0;
+    count[k++] = nrows;
+    if (k < rank) {
+        start[k] = 0;
+        count[k++] = cols;
+    }
+    /* the memory space has the shape of the selection, which lets HDF5 map whole rows of a
+     * chunk at once instead of iterating element by element */
+    *mem_space = nrows > 0 ? H5Screate_simple(k, count, NULL) : H5Screate(H5S_NULL);
+    if (nrows == 0) {
+        H5Sselect_none(*file_space);
+        return 0;
+    }
+    return H5Sselect_hyperslab(*file_space, H5S_SELECT_SET, start, NULL, count, NULL) < 0
+               ? -1
+               : 0;
+}
+
+int vs_h5_write_rows(hid_t dset, hid_t mem_type, hid_t dxpl, int has_frame, hsize_t frame,
+                     hsize_t row0, hsize_t nrows, hsize_t cols, const void *buf)
+{
+    hid_t fs, ms;
+    int rc = select_rows(dset, has_frame, frame, row0, nrows, cols, &fs, &ms);
+    if (rc == 0)
+        rc = H5Dwrite(dset, mem_type, ms, fs, dxpl, buf) < 0 ? -1 : 0;
+    if (rc != 0)
+        vs_h5_note_error();
+    if (ms >= 0)
+        H5Sclose(ms);
+    if (fs >= 0)
+        H5Sclose(fs);
+    return rc;
+}
+
+int vs_h5_read_rows(hid_t dset, hid_t mem_type, hid_t dxpl, int has_frame, hsize_t frame,
+                    hsize_t row0, hsize_t nrows, hsize_t cols, void *buf)
+{
+    hid_t fs, ms;
+    int rc = select_rows(dset, has_frame, frame, row0, nrows, cols, &fs, &ms);
+    if (rc == 0)
+        rc = H5Dread(dset, mem_type, ms, fs, dxpl, buf) < 0 ? -1 : 0;
+    if (rc != 0)
+        vs_h5_note_error();
+    if (ms >= 0)
+        H5Sclose(ms);
+    if (fs >= 0)
+        H5Sclose(fs);
+    return rc;
+}
+
+int vs_h5_write_element(hid_t dset, hid_t mem_type, hid_t dxpl, int is_root, hsize_t index,
+                        hsize_t cols, const void *buf)
+{
+    return vs_h5_write_rows(dset, mem_type, dxpl, 0, 0, index, is_root ? 1 : 0, cols, buf);
+}
+
+static int attr_write(hid_t loc, const char *name, hid_t type, hid_t space, const void *v)
+{
+    if (H5Aexists(loc, name) > 0)
+        H5Adelete(loc, name);
+    hid_t a = H5Acreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = a < 0 || H5Awrite(a, type, v) < 0 ? -1 : 0;
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(space);
+    return rc;
+}
+
+int vs_h5_attr_int64(hid_t loc, const char *name, const int64_t *v, hsize_t n)
+{
+    return attr_write(loc, name, H5T_NATIVE_INT64, n == 1 ? H5Screate(H5S_SCALAR)
+                                                          : H5Screate_simple(1, &n, NULL), v);
+}
+
+int vs_h5_attr_double(hid_t loc, const char *name, const double *v, hsize_t n)
+{
+    return attr_write(loc, name, H5T_NATIVE_DOUBLE, n == 1 ? H5Screate(H5S_SCALAR)
+                                                           : H5Screate_simple(1, &n, NULL), v);
+}
+
+int vs_h5_attr_string(hid_t loc, const char *name, const char *v)
+{
+    hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, strlen(v) + 1);
+    H5Tset_strpad(type, H5T_STR_NULLTERM);
+    int rc = attr_write(loc, name, type, H5Screate(H5S_SCALAR), v);
+    H5Tclose(type);
+    return rc;
+}
+
+int vs_h5_attr_strings(hid_t loc, const char *name, const char *const *v, int n)
+{
+    size_t width = 1;
+    for (int i = 0; i < n; ++i)
+        width = strlen(v[i]) + 1 > width ? strlen(v[i]) + 1 : width;
+    char *buf = calloc((size_t)n, width);
+    if (!buf)
+        return -1;
+    for (int i = 0; i < n; ++i)
+        memcpy(buf + (size_t)i * width, v[i], strlen(v[i]));
+    hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, width);
+    H5Tset_strpad(type, H5T_STR_NULLTERM);
+    hsize_t dim = (hsize_t)n;
+    int rc = attr_write(loc, name, type, H5Screate_simple(1, &dim, NULL), buf);
+    H5Tclose(type);
+    free(buf);
+    return rc;
+}
+
+static int attr_read(hid_t loc, const char *name, hid_t type, void *v, hsize_t n)
+{
+    if (H5Aexists(loc, name) <= 0)
+        return -1;
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
+    if (a < 0)
+        return -1;
+    hid_t space = H5Aget_space(a);
+    const hssize_t count = H5Sget_simple_extent_npoints(space);
+    int rc = count == (hssize_t)n && H5Aread(a, type, v) >= 0 ? 0 : -1;
+    H5Sclose(space);
+    H5Aclose(a);
+    return rc;
+}
+
+int vs_h5_read_attr_int64(hid_t loc, const char *name, int64_t *v, hsize_t n)
+{
+    return attr_read(loc, name, H5T_NATIVE_INT64, v, n);
+}
+
+int vs_h5_read_attr_double(hid_t loc, const char *name, double *v, hsize_t n)
+{
+    return attr_read(loc, name, H5T_NATIVE_DOUBLE, v, n);
+}
+
+char *vs_h5_read_attr_string(hid_t loc, const char *name)
+{
+    if (H5Aexists(loc, name) <= 0)
+        return NULL;
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
+    if (a < 0)
+        return NULL;
+    hid_t ftype = H5Aget_type(a);
+    char *out = NULL;
+    if (H5Tget_class(ftype) == H5T_STRING && !H5Tis_variable_str(ftype)) {
+        const size_t size = H5Tget_size(ftype);
+        hid_t mtype = H5Tcopy(H5T_C_S1);
+        H5Tset_size(mtype, size + 1);
+        H5Tset_strpad(mtype, H5T_STR_NULLTERM);
+        out = calloc(1, size + 2);
+        if (out && H5Aread(a, mtype, out) < 0) {
+            free(out);
+            out = NULL;
+        }
+        H5Tclose(mtype);
+    }
+    H5Tclose(ftype);
+    H5Aclose(a);
+    return out;
+}
+
+int64_t vs_h5_extent0(hid_t dset)
+{
+    hid_t space = H5Dget_space(dset);
+    if (space < 0)
+        return -1;
+    hsize_t dims[3] = {0, 0, 0};
+    int rank = H5Sget_simple_extent_ndims(space);
+    int64_t n = rank >= 1 && rank <= 3 && H5Sget_simple_extent_dims(space, dims, NULL) >= 0
+                    ? (int64_t)dims[0]
+                    : -1;
+    H5Sclose(space);
+    return n;
+}

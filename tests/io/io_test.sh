@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# io_test.sh CASE VESICA OUTDIR [RANKS]: the checkpoint-restart and trajectory tests. Every
+# case runs tiny.cfg (648 particles) in OUTDIR and exits 0 (pass), 1 (fail) or 77 (skip).
+#
+#   exact P        200 steps straight vs 100 + restart + 100 on P ranks: final checkpoints
+#                  bit-identical (h5diff), thermo.csv and trajectory identical
+#   ranks P        100 steps on 2 ranks, restart on P ranks: finishes, every tag once, the
+#                  thermo means after the restart agree with the straight run's
+#   mdanalysis P   traj.h5md read by MDAnalysis's H5MDReader: N, frames, box, positions
+#   kill9          kill -9 during a checkpoint write: --restart latest uses the previous one
+#   corrupt        bit flip, truncation, missing completion record: one clear line each
+#   physics        changed physics refused (and --force-restart), run length accepted,
+#                  no checkpoint, already finished
+#   baddir         unwritable output directory, full disk: one line at start, exit 2
+#   signal P       SIGUSR1 to mpiexec, SIGTERM to a single process, run.walltime: exit 3
+#                  with a checkpoint; the restarts finish with the rows and frames of a
+#                  straight run, none repeated or missing
+set -u
+case_name=$1; BIN=$2; OUT=$3; P=${4:-1}
+HERE=$(cd "$(dirname "$0")" && pwd)
+CFG=$HERE/tiny.cfg
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+rm -rf "$OUT" && mkdir -p "$OUT" && cd "$OUT" || exit 1
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# run DIR RANKS ARGS...: vesica on RANKS ranks with output.dir=DIR; stdout+stderr to DIR.log
+run() {
+    local dir=$1 ranks=$2; shift 2
+    mpiexec --oversubscribe -n "$ranks" "$BIN" run "$CFG" --set "output.dir=$dir" "$@" \
+        >"$dir.log" 2>&1
+}
+steps_of() { awk -F, 'NR > 1 { printf "%s ", $1 }' "$1/thermo.csv"; }
+frames_of() {
+    "$PY" -c 'import sys, h5py; print(" ".join(str(s) for s in h5py.File(sys.argv[1], "r")["particles/all/position/step"][:]))' "$1/traj.h5md"
+}
+# the steps a straight 200-step run writes: thermo and frames every 20, step 0 included
+want_rows="0 20 40 60 80 100 120 140 160 180 200 "
+want_frames="0 20 40 60 80 100 120 140 160 180 200"
+# one_error LOG: exactly one 'vesica: error' line, printed
+one_error() {
+    local n
+    n=$(grep -c '^vesica: error' "$1")
+    [ "$n" -eq 1 ] || { cat "$1" >&2; fail "$1: expected one error line, got $n"; }
+    grep '^vesica: error' "$1"
+}
+
+case $case_name in
+exact)
+    run straight "$P" || fail "straight run exited $?"
+    run legs "$P" --set integrator.steps=100 || fail "first leg exited $?"
+    run legs2 "$P" --set output.dir=legs --restart latest || fail "restart exited $?"
+    grep -q "Restart from legs/checkpoints/ckpt_100.h5" legs2.log || fail "restart not from step 100"
+    h5diff straight/checkpoints/ckpt_200.h5 legs/checkpoints/ckpt_200.h5 /particles /particles ||
+        fail "final states differ"
+    h5diff straight/traj.h5md legs/traj.h5md /particles /particles || fail "trajectories differ"
+    cmp straight/thermo.csv legs/thermo.csv || fail "thermo.csv differs"
+    # the test can fail: the state does change between checkpoints
+    ! h5diff -q straight/checkpoints/ckpt_100.h5 straight/checkpoints/ckpt_200.h5 /particles/position /particles/position ||
+        fail "positions did not change"
+    echo "ok: 200 steps straight and 100 + restart + 100 bit-identical on $P rank(s)"
+    ;;
+ranks)
+    run straight 2 || fail "straight run exited $?"
+    run legs 2 --set integrator.steps=100 || fail "first leg exited $?"
+    run legs2 "$P" --set output.dir=legs --restart latest || fail "restart on $P ranks exited $?"
+    [ "$(steps_of legs)" = "$want_rows" ] || fail "rows: $(steps_of legs)"
+    "$PY" - straight legs <<'PY' || exit 1
+import sys, h5py, numpy as np
+a, b = sys.argv[1:3]
+with h5py.File(b + "/checkpoints/ckpt_200.h5", "r") as f:
+    tags = f["particles/tag"][:]
+    assert (tags == np.arange(648)).all(), "tags are not 0..N-1 in order"
+    assert np.isfinite(f["particles/position"][:]).all()
+def means(d):
+    t = np.genfromtxt(d + "/thermo.csv", delimiter=",", names=True)
+    sel = t["step"] > 100
+    return t["temperature"][sel].mean(), t["pressure"][sel].mean()
+(ta, pa), (tb, pb) = means(a), means(b)
+print(f"after step 100: T {ta:.4f} vs {tb:.4f}, p {pa:.4f} vs {pb:.4f}")
+assert abs(tb - ta) < 0.1 * ta and abs(pb - pa) < 0.03 * pa, "physics drifted"
+PY
+    echo "ok: restart from 2 ranks on $P ranks continues the physics"
+    ;;
+mdanalysis)
+    "$PY" -c 'import MDAnalysis' 2>/dev/null || { echo "skip: MDAnalysis not installed"; exit 77; }
+    run traj "$P" || fail "run exited $?"
+    "$PY" - traj <<'PY' || exit 1
+import sys, warnings
+warnings.simplefilter("ignore")
+import numpy as np, h5py
+from MDAnalysis.coordinates.H5MD import H5MDReader
+d = sys.argv[1]
+r = H5MDReader(d + "/traj.h5md", convert_units=False)
+assert r.n_atoms == 648, r.n_atoms
+assert r.n_frames == 11, r.n_frames
+thermo = np.genfromtxt(d + "/thermo.csv", delimiter=",", names=True)
+for ts in r:
+    assert np.allclose(ts.dimensions, [6, 6, 6, 90, 90, 90]), ts.dimensions
+    assert ts.data["step"] == 20 * ts.frame
+    assert abs(ts.time - 0.4 * ts.frame) < 1e-12
+    row = thermo[thermo["step"] == ts.data["step"]][0]
+    assert ts.data["temperature"] == row["temperature"]
+    assert (ts.positions >= 0).all() and (ts.positions <= 6).all()
+ts = r[10]
+with h5py.File(d + "/checkpoints/ckpt_200.h5", "r") as f:
+    x = f["particles/position"][:]
+    v = f["particles/velocity"][:]
+assert np.allclose(ts.positions, x, atol=1e-5, rtol=0), "positions differ from the run's"
+assert np.allclose(ts.velocities, v, atol=1e-5, rtol=0), "velocities differ from the run's"
+with h5py.File(d + "/traj.h5md", "r") as f:
+    assert list(f["h5md"].attrs["version"]) == [1, 1]
+    assert f["h5md/creator"].attrs["name"] == b"Vesica"
+    assert (f["particles/all/id"][:] == np.arange(648)).all()
+    assert list(f["particles/all/box"].attrs["boundary"]) == [b"periodic"] * 3
+print("MDAnalysis H5MDReader: 648 atoms, 11 frames, box and positions agree")
+PY
+    echo "ok: MDAnalysis reads traj.h5md written on $P rank(s)"
+    ;;
+kill9)
+    VESICA_TEST_CHECKPOINT_PAUSE=100:60 "$BIN" run "$CFG" --set output.dir=k \
+        --set output.checkpoint_interval=50 >k.log 2>&1 &
+    pid=$!
+    for _ in $(seq 1 300); do [ -e k/checkpoints/ckpt_100.h5.tmp ] && break; sleep 0.1; done
+    [ -e k/checkpoints/ckpt_100.h5.tmp ] || { kill -9 $pid; fail "no temporary checkpoint appeared"; }
+    kill -9 $pid
+    wait $pid 2>/dev/null
+    [ -e k/checkpoints/ckpt_50.h5 ] || fail "previous checkpoint missing"
+    [ ! -e k/checkpoints/ckpt_100.h5 ] || fail "a half-written checkpoint has the final name"
+    "$BIN" run "$CFG" --set output.dir=k --set output.checkpoint_interval=50 \
+        --restart latest >k2.log 2>&1 || { cat k2.log >&2; fail "restart exited $?"; }
+    grep -q "Restart from k/checkpoints/ckpt_50.h5" k2.log || fail "not restarted from step 50"
+    [ ! -e k/checkpoints/ckpt_100.h5.tmp ] || fail "temporary file left behind"
+    [ "$(steps_of k)" = "$want_rows" ] || fail "rows: $(steps_of k)"
+    [ "$(frames_of k)" = "$want_frames" ] || fail "frames: $(frames_of k)"
+    echo "ok: kill -9 during a checkpoint write; restart from the previous one"
+    ;;
+corrupt)
+    run c 1 || fail "run exited $?"
+    cp c/checkpoints/ckpt_200.h5 flipped.h5
+    "$PY" - <<'PY' || fail "could not flip a bit"
+import h5py
+with h5py.File("flipped.h5", "r") as f:
+    off = f["particles/velocity"].id.get_chunk_info(0).byte_offset
+b = bytearray(open("flipped.h5", "rb").read())
+b[off + 100] ^= 0x10
+open("flipped.h5", "wb").write(b)
+PY
+    "$BIN" run "$CFG" --set output.dir=c --set integrator.steps=300 --restart flipped.h5 >f.log 2>&1
+    [ $? -eq 2 ] || fail "bit flip: expected exit 2"
+    one_error f.log | grep -q "flipped.h5: dataset particles/velocity: checksum mismatch (file corrupt)" ||
+        fail "bit flip: unclear message"
+    cp flipped.h5 c/checkpoints/ckpt_200.h5
+    "$BIN" run "$CFG" --set output.dir=c --set integrator.steps=300 --restart latest >l.log 2>&1 ||
+        fail "latest with a corrupt newest: exit $?"
+    grep -q "checksum mismatch.*falling back to the previous checkpoint c/checkpoints/ckpt_100.h5" l.log ||
+        fail "no fallback message"
+    grep -q "Restart from c/checkpoints/ckpt_100.h5" l.log || fail "did not restart from 100"
+    head -c 20000 c/checkpoints/ckpt_300.h5 >truncated.h5
+    "$BIN" run "$CFG" --set output.dir=c --set integrator.steps=400 --restart truncated.h5 >t.log 2>&1
+    [ $? -eq 2 ] || fail "truncated: expected exit 2"
+    one_error t.log | grep -q "truncated.h5: not a readable HDF5 file, truncated or corrupt" ||
+        fail "truncated: unclear message"
+    cp c/checkpoints/ckpt_300.h5 incomplete.h5
+    "$PY" -c 'import h5py; f = h5py.File("incomplete.h5", "a"); del f["complete"]'
+    "$BIN" run "$CFG" --set output.dir=c --set integrator.steps=400 --restart incomplete.h5 >i.log 2>&1
+    [ $? -eq 2 ] || fail "incomplete: expected exit 2"
+    one_error i.log | grep -q "incomplete.h5: no completion record" || fail "incomplete: unclear message"
+    echo "ok: bit flip, truncation and missing completion record detected"
+    ;;
+physics)
+    "$BIN" run "$CFG" --set output.dir=p --restart latest >none.log 2>&1
+    [ $? -eq 2 ] || fail "no checkpoint: expected exit 2"
+    one_error none.log | grep -q "no checkpoint in p/checkpoints" || fail "no checkpoint: message"
+    run p 1 --set integrator.steps=100 || fail "first leg exited $?"
+    "$BIN" run "$CFG" --set output.dir=p --set dpd.gamma=4.0 --restart latest >g.log 2>&1
+    [ $? -eq 2 ] || fail "changed gamma: expected exit 2"
+    one_error g.log | grep -q "dpd.gamma (configuration 4.0, checkpoint 4.5) differs" ||
+        fail "changed gamma: message"
+    "$BIN" run "$CFG" --set output.dir=p --set 'dpd.a.A.B=31' --set 'dpd.a.B.A=31' --restart latest >a.log 2>&1
+    [ $? -eq 2 ] || fail "changed a_ij: expected exit 2"
+    one_error a.log | grep -q "dpd.a.A.B" || fail "changed a_ij: message"
+    [ ! -e p/checkpoints/ckpt_200.h5 ] || fail "a refused restart wrote a checkpoint"
+    "$BIN" run "$CFG" --set output.dir=p --set integrator.steps=150 --set output.thermo_interval=10 \
+        --set neighbor.skin=0.4 --restart latest >ok.log 2>&1 || fail "run length change refused"
+    "$BIN" run "$CFG" --set output.dir=p --set integrator.steps=200 --set dpd.gamma=4.0 \
+        --restart latest --force-restart >force.log 2>&1 || fail "--force-restart refused"
+    grep -q "force-restart: dpd.gamma" force.log || fail "--force-restart: no warning"
+    "$BIN" run "$CFG" --set output.dir=p --set dpd.gamma=4.0 --restart latest >done.log 2>&1 ||
+        fail "already finished: exit $?"
+    grep -q "already finished" done.log || fail "already finished: message"
+    echo "ok: physics changes refused, run length and output changes accepted"
+    ;;
+baddir)
+    touch afile
+    "$BIN" run "$CFG" --set output.dir=afile/out >b.log 2>&1
+    [ $? -eq 2 ] || fail "unwritable: expected exit 2"
+    one_error b.log | grep -q "output.dir: afile/out: cannot create directory" || fail "unwritable: message"
+    mkdir small
+    if mount -t tmpfs -o size=400k tmpfs small 2>/dev/null; then
+        "$BIN" run "$CFG" --set output.dir=small/out >full.log 2>&1
+        rc=$?
+        umount small
+        [ $rc -eq 2 ] || fail "full disk: expected exit 2, got $rc"
+        one_error full.log | grep -q "not enough free space" || fail "full disk: message"
+        echo "ok: full disk reported at start"
+    else
+        echo "note: cannot mount a small tmpfs here; full-disk case not run"
+    fi
+    echo "ok: unwritable output directory reported at start"
+    ;;
+signal)
+    long=(--set integrator.steps=1000000000 --set output.checkpoint_interval=100)
+    mpiexec --oversubscribe -n "$P" "$BIN" run "$CFG" --set output.dir=s "${long[@]}" >s.log 2>&1 &
+    pid=$!
+    for _ in $(seq 1 300); do [ -e s/checkpoints/ckpt_100.h5 ] && break; sleep 0.1; done
+    kill -USR1 $pid
+    wait $pid
+    rc=$?
+    [ $rc -eq 3 ] || { tail s.log >&2; fail "SIGUSR1: expected exit 3, got $rc"; }
+    grep -q "Stopped for restart at step" s.log || fail "SIGUSR1: no message"
+    # resubmitted with the campaign's real length, it finishes
+    run s2 "$P" --set output.dir=s --set integrator.steps=2000 --restart latest || fail "restart exited $?"
+    want=$(seq 0 20 2000 | tr '\n' ' ')
+    [ "$(steps_of s)" = "$want" ] || fail "rows after signal + restart: $(steps_of s)"
+    [ "$(frames_of s) " = "$want" ] || fail "frames after signal + restart: $(frames_of s)"
+    # SIGTERM to the process itself (what srun and batch systems send)
+    "$BIN" run "$CFG" --set output.dir=t "${long[@]}" >t.log 2>&1 &
+    pid=$!
+    for _ in $(seq 1 300); do [ -e t/checkpoints/ckpt_100.h5 ] && break; sleep 0.1; done
+    kill -TERM $pid
+    wait $pid
+    [ $? -eq 3 ] || fail "SIGTERM: expected exit 3"
+    # run.walltime: 2 seconds
+    run w "$P" --set run.walltime=0.00056 "${long[@]}"
+    rc=$?
+    [ $rc -eq 3 ] || fail "walltime: expected exit 3, got $rc"
+    grep -q "Stopped for restart.*run.walltime" w.log || fail "walltime: no message"
+    echo "ok: SIGUSR1, SIGTERM and run.walltime stop with a checkpoint and exit 3"
+    ;;
+*)
+    echo "unknown case $case_name" >&2
+    exit 2
+    ;;
+esac
