@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# io_test.sh CASE VESICA OUTDIR [RANKS]: the checkpoint-restart and trajectory tests. Every
-# case runs tiny.cfg (648 particles) in OUTDIR and exits 0 (pass), 1 (fail) or 77 (skip).
+# io_test.sh CASE VESICA OUTDIR [RANKS [BACKEND]]: the checkpoint-restart and trajectory tests.
+# Every case runs tiny.cfg (648 particles; backend cpu unless BACKEND is given) in OUTDIR and
+# exits 0 (pass), 1 (fail) or 77 (skip).
 #
 #   exact P        200 steps straight vs 100 + restart + 100 on P ranks: final checkpoints
 #                  bit-identical (h5diff), thermo.csv and trajectory identical
@@ -16,7 +17,7 @@
 #                  with a checkpoint; the restarts finish with the rows and frames of a
 #                  straight run, none repeated or missing
 set -u
-case_name=$1; BIN=$2; OUT=$3; P=${4:-1}
+case_name=$1; BIN=$2; OUT=$3; P=${4:-1}; BACKEND=${5:-cpu}
 HERE=$(cd "$(dirname "$0")" && pwd)
 CFG=$HERE/tiny.cfg
 PY=/usr/bin/python3
@@ -27,8 +28,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # run DIR RANKS ARGS...: vesica on RANKS ranks with output.dir=DIR; stdout+stderr to DIR.log
 run() {
     local dir=$1 ranks=$2; shift 2
-    mpiexec --oversubscribe -n "$ranks" "$BIN" run "$CFG" --set "output.dir=$dir" "$@" \
-        >"$dir.log" 2>&1
+    mpiexec --oversubscribe -n "$ranks" "$BIN" run "$CFG" --set "output.dir=$dir" \
+        --set "backend=$BACKEND" "$@" >"$dir.log" 2>&1
 }
 steps_of() { awk -F, 'NR > 1 { printf "%s ", $1 }' "$1/thermo.csv"; }
 frames_of() {
