@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Vesica needs to build and test on Debian/Ubuntu: compilers, CMake, Open MPI,
-# parallel HDF5, libconfig, cmocka, dieharder (RNG tests) and Python with numpy/h5py (checks).
+# parallel HDF5, libconfig, cmocka, dieharder (RNG tests), Python with numpy/h5py (checks) and
+# matplotlib (scaling/scaling.py plots). Slurm for the job-script tests: .ci/slurm-up.sh.
 # Runs as root or through sudo. The CUDA toolkit is optional and not installed here: when nvcc
 # is on PATH (or in /usr/local/cuda/bin) the GPU backend is compiled too.
 set -euo pipefail
@@ -10,7 +11,8 @@ if [ "$(id -u)" -ne 0 ]; then
   SUDO=sudo
 fi
 pkgs="build-essential cmake pkg-config git openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
- hdf5-tools libconfig-dev libcmocka-dev dieharder python3 python3-numpy python3-h5py"
+ hdf5-tools libconfig-dev libcmocka-dev dieharder python3 python3-numpy python3-h5py
+ python3-matplotlib"
 missing=""
 for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then
