@@ -298,6 +298,9 @@ INTERCONNECTS = {
                      "CUDA-aware MPI (no host staging)", 450.0, 3e-6, 50.0, 5e-6, 4, 0.0),
     "h100-staged": ("as h100-nvl-ndr, but ghosts staged through host memory over PCIe 5 "
                     "(~50 GB/s each way, 10 us per copy)", 450.0, 3e-6, 50.0, 5e-6, 4, 50.0),
+    "fitted": ("the effective bandwidth and latency fitted to this CSV's multi-rank points, "
+               "for every link (an extrapolation of the measured machine)", 0, 0, 0, 0, 1 << 30,
+               0.0),
     "titan-gemini": ("Tang & Karniadakis's TITAN: 1 K20X per node, Cray Gemini (~6 GB/s, "
                      "~1.5 us), host staging over PCIe 2 (~6 GB/s)", 6.0, 1.5e-6, 6.0, 1.5e-6,
                      1, 6.0),
@@ -423,9 +426,14 @@ def cmd_model(a):
     ps = [2 ** k for k in range(int(math.log2(a.max_gpus)) + 1)]
     weak_n = {r["particles_per_gpu"] for r in rows if r["series"] == "weak"}
     strong_n = {r["particles"] for r in rows if r["series"] == "strong"}
+    if a.predict_weak:
+        weak_n = {float(x) for x in a.predict_weak.split(",")}
+    if a.predict_strong:
+        strong_n = {float(x) for x in a.predict_strong.split(",")}
     cases = [("weak", n) for n in sorted(weak_n)] + [("strong", n) for n in sorted(strong_n)]
     if a.tang_karniadakis:
         cases += [("weak", 1e6), ("strong", 2e6)]
+    cases = list(dict.fromkeys(cases))
     pred = []
     for s, n in cases:
         t1 = None
@@ -435,7 +443,13 @@ def cmd_model(a):
             if geo is None:
                 break  # bricks thinner than the ghost width: the series ends here
             tc = compute_time(par, total / p, geo[3])
-            th = halo_time(geo, p, net, rebuild)
+            if a.interconnect == "fitted":
+                if not fit or not math.isfinite(fit["bandwidth_Bps"]):
+                    sys.exit("scaling.py model: --interconnect fitted needs multi-rank points "
+                             "slower than the compute model")
+                th = halo_time(geo, p, net, rebuild, fit["bandwidth_Bps"], fit["latency_s"])
+            else:
+                th = halo_time(geo, p, net, rebuild)
             t = tc + th
             t1 = t1 or t
             eff = t1 / t if s == "weak" else t1 / (p * t)
@@ -462,8 +476,10 @@ def cmd_model(a):
     colors = {}
     for s, n in cases:
         pts = [q for q in pred if q["series"] == s and q["n"] == n]
-        lab = f"{s}, {n:.3g} {'per GPU' if s == 'weak' else 'total'} (model)"
-        ls = ":" if a.tang_karniadakis and (s, n) in (("weak", 1e6), ("strong", 2e6)) else "-"
+        tk = a.tang_karniadakis and (s, n) in (("weak", 1e6), ("strong", 2e6))
+        lab = (f"{s}, {n:.3g} {'per GPU' if s == 'weak' else 'total'} (model"
+               f"{', T&K size' if tk else ''})")
+        ls = ":" if tk else "-"
         l1, = axes[0].plot([q["gpus"] for q in pts], [q["particle_steps_per_s"] for q in pts],
                            ls, label=lab)
         axes[1].plot([q["gpus"] for q in pts], [q["efficiency"] for q in pts], ls,
@@ -479,6 +495,15 @@ def cmd_model(a):
                      color=col, label=f"{s}, measured")
         axes[1].plot([r["gpus"] for r in pts], [r["efficiency"] for r in pts], "o", color=col,
                      label=f"{s}, measured")
+    single = [r for r in rows if r["series"] not in ("weak", "strong")]
+    if single:
+        axes[0].plot([r["gpus"] for r in single], [r["particle_steps_per_s"] for r in single],
+                     "kx", label="measured, one GPU")
+    if a.tang_karniadakis:
+        fig.text(0.5, 0.01, "Tang & Karniadakis (TITAN, one K20X per node, text of their "
+                 "Figs 12-13): weak, 1M per node: nearly linear to 1024 nodes; strong, 2M "
+                 "total: satisfactory to 64 nodes, then falls; limit at 512-1024 nodes",
+                 ha="center", fontsize=7.5)
     for ax in axes:
         ax.set_xscale("log", base=2)
         ax.set_xlabel("GPUs (ranks)")
@@ -487,10 +512,10 @@ def cmd_model(a):
     axes[0].set_ylabel("particle-steps / s")
     axes[1].set_ylabel("parallel efficiency")
     axes[1].set_ylim(0, 1.1)
-    axes[1].legend(fontsize=7)
+    axes[0].legend(fontsize=7)
     fig.suptitle(f"Measured (points) and modelled (lines); model interconnect: "
                  f"{a.interconnect}", fontsize=9)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.04 if a.tang_karniadakis else 0, 1, 1))
     fig.savefig(os.path.join(out, "model.png"), dpi=120)
     print(f"t0 = {par['t0']:.4g} s/step, c = {par['c']:.4g} s per particle-step, g = {par['g']}")
     if fit:
@@ -545,6 +570,10 @@ def main():
                         "on one GPU, else 0)")
     m.add_argument("--fit-latency-us", type=float, default=3.0,
                    help="latency assumed when fitting the effective link bandwidth")
+    m.add_argument("--predict-weak", help="particles per GPU to predict, comma-separated "
+                   "(default: the CSV's weak series)")
+    m.add_argument("--predict-strong", help="total particles to predict, comma-separated "
+                   "(default: the CSV's strong series)")
     m.add_argument("--tang-karniadakis", action="store_true",
                    help="also predict their cases: weak 1M per GPU, strong 2M total")
     a = ap.parse_args()
