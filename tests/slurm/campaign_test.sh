@@ -38,7 +38,7 @@ if [ "$mode" = fake ]; then
   cfg=$work/fake.cfg; echo "# fake" > "$cfg"
   steps=600 tint=10 cint=100 ranks=1      # 0.1 s per step: 60 s of work
   steps_key=integrator.steps
-  launcher=srun
+  srun_args=""
 else
   cfg=$src/tests/physics/groot-warren.cfg   # 3000 particles, rho = 3, dt = 0.01
   # Calibrate on one rank so the campaign has about 2 minutes of single-rank work. The run
@@ -60,13 +60,14 @@ else
   steps=$("$py" -c "import sys; r=float(sys.argv[1]); print(max(2000, int(r * 120) // 100 * 100))" "$rate")
   cint=$((steps / 10 / tint * tint)); [ "$cint" -ge "$tint" ] || cint=$tint
   ranks=2
-  launcher=srun
-  srun --mpi=list 2>&1 | grep -q pmix && launcher="srun --mpi=pmix"
+  srun_args=""
+  srun --mpi=list 2>&1 | grep -q pmix && srun_args="--mpi=pmix"
 fi
 echo "campaign_test: $mode, $steps steps ($steps_key), frames every $tint, checkpoints every $cint, $ranks rank(s), work $work"
 
 # Start the campaign exactly as a user would, with short legs.
-export VESICA=$bin LAUNCHER=$launcher CAMPAIGN_MAX_LEGS=12
+unset LAUNCHER
+export VESICA=$bin SRUN_ARGS=$srun_args CAMPAIGN_MAX_LEGS=12
 (cd "$work" && bash "$src/jobscripts/campaign.sbatch" --job-name="$name" --time=1 \
    --signal=B:USR1@50 -n "$ranks" --output="$work/campaign.out" -- "$cfg" "$out" \
    --set "$steps_key=$steps" --set output.trajectory_interval=$tint \
