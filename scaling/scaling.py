@@ -164,6 +164,7 @@ def cmd_run(a):
     ranks_list = [int(x) for x in a.gpus.split(",")]
     series = [s for s in a.series.split(",") if s]
     os.makedirs(a.out, exist_ok=True)
+    a.load_at_start = " ".join(f"{x:.2f}" for x in os.getloadavg())
     # Trajectories and checkpoints would be timed with the loop: off unless --set asks.
     a.set = quiet_output_sets(a) + (a.set or [])
     rows = []
@@ -212,6 +213,9 @@ def write_csv(a, rows):
         f.write(f"# Vesica scaling, {datetime.datetime.now().isoformat(timespec='seconds')}, "
                 f"commit {git_commit(HERE)}, host {os.uname().nodename}\n")
         f.write("# command: " + " ".join(shlex.quote(x) for x in sys.argv) + "\n")
+        f.write(f"# load average at start: {a.load_at_start}, now: "
+                f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} (1, 5, 15 min; a busy "
+                f"machine slows multi-rank points first)\n")
         f.write(f"# config {a.config}, density {a.density}, launcher {a.launcher} "
                 f"{a.launcher_args}, overrides {a.set or []}\n")
         f.write("# measured time = loop time of a (warmup+steps)-step run minus that of a "
@@ -569,7 +573,8 @@ def main():
     r.add_argument("--config", default=os.path.join(HERE, "gpu-fluid.cfg"))
     r.add_argument("--backend", choices=["cpu", "gpu", "auto"], default="auto")
     r.add_argument("--launcher", choices=["mpirun", "srun"], default="mpirun")
-    r.add_argument("--launcher-args", default="", help="extra launcher options, one string")
+    r.add_argument("--launcher-args", default="",
+                   help='extra launcher options as one string: --launcher-args="--bind-to none"')
     r.add_argument("--gpus", default="1,2", help="rank (GPU) counts, comma-separated")
     r.add_argument("--gpus-per-node", type=int, default=4, help="srun + gpu backend only")
     r.add_argument("--series", default="weak,strong")
