@@ -9,7 +9,7 @@
 # Exit 77 (CTest: skipped) when no Slurm controller answers (`sinfo` fails); start one with
 # .ci/slurm-up.sh. Takes 1 to 3 minutes: legs get --time=1 --signal=B:USR1@50, and Slurm
 # checks time limits every ~30 s, so the signal comes 10 to 40 s into a leg. The run is made
-# long enough (about 2 minutes of work) that it needs at least two legs.
+# long enough (over a minute of work) that it needs at least two legs.
 # The work directory (kept on failure) is printed; PYTHON (default /usr/bin/python3, with
 # h5py) reads the trajectory.
 set -euo pipefail
@@ -41,7 +41,8 @@ if [ "$mode" = fake ]; then
   srun_args=""
 else
   cfg=$src/tests/physics/groot-warren.cfg   # 3000 particles, rho = 3, dt = 0.01
-  # Calibrate on one rank so the campaign has about 2 minutes of single-rank work. The run
+  # Calibrate on one rank so the campaign has about 150 s of single-rank work (75-90 s on
+  # two ranks: more than the 40 s a leg can last before its signal). The run
   # also checks that the binary accepts the checkpoint keys (it fails here, loudly, if not).
   steps_key=integrator.steps
   calib=(--set backend=cpu --set output.trajectory_interval=100 --set output.checkpoint_interval=100
@@ -57,7 +58,7 @@ else
   fi
   rate=$("$py" -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['steps']/d['wall_s'])" "$work/calib/perf.json")
   tint=100
-  steps=$("$py" -c "import sys; r=float(sys.argv[1]); print(max(2000, int(r * 120) // 100 * 100))" "$rate")
+  steps=$("$py" -c "import sys; r=float(sys.argv[1]); print(max(2000, int(r * 150) // 100 * 100))" "$rate")
   cint=$((steps / 10 / tint * tint)); [ "$cint" -ge "$tint" ] || cint=$tint
   ranks=2
   srun_args=""
