@@ -122,7 +122,19 @@ def run_one(a, series, ranks, n, steps, log, rep=0):
     os.makedirs(out, exist_ok=True)
     t0 = time.time()
     with open(os.path.join(out, "log.txt"), "w") as f:
-        rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=a.timeout).returncode
+        # Own process group, so a timeout stops the launcher and every rank it started.
+        proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        try:
+            rc = proc.wait(timeout=a.timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 15)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, 9)
+            sys.exit(f"scaling.py: the run above passed --timeout {a.timeout} s; the points "
+                     "measured so far are in scaling.csv")
     if rc != 0:
         with open(os.path.join(out, "log.txt")) as f:
             tail = f.read()[-2000:]
