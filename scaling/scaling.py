@@ -16,12 +16,19 @@ run: for every rank count P of --gpus (one rank per GPU; on the CPU backend, one
   measured time is the difference of the two runs' loop times (perf.json wall_s, set-up
   excluded), so start-up, first-step and warm-up costs cancel. Phase times are differenced
   the same way. --repeat R runs each point R times and keeps the fastest (on a shared
-  machine other work only adds time). Output in --out: scaling.csv (one row per point; '#' header lines give the
-  command, commit, date and the efficiency definitions), runs/<series>-P<P>-<steps>/ (each
-  run's perf.json, thermo.csv and log) and commands.txt (every command, in order).
+  machine other work only adds time). Output in --out: scaling.csv (one row per point; '#'
+  header lines give the command, commit, date, load and the efficiency definitions),
+  runs/<series>-P<P>-<steps>[-r<k>]/ (each run's perf.json, thermo.csv and log; trajectory
+  and checkpoint files are deleted) and commands.txt (every command, in order).
   Launchers: mpirun (`mpirun -n P`, plus --allow-run-as-root as root) or srun (`srun -n P`,
   with -N and --ntasks-per-node/--gpus-per-node from --gpus-per-node on the gpu backend);
-  --launcher-args adds options. --dry-run prints the commands only.
+  --launcher-args="..." adds options. --dry-run prints the commands only. When the binary
+  has output.trajectory_interval/checkpoint_interval (a tiny probe run tells), both are set
+  to 10^9 so that no output is timed.
+  Example, GPU backend on a 4-GPU node (docs/scaling.md has the device-machine command):
+    python3 scaling/scaling.py run --launcher mpirun --binary build-gpu/vesica --backend gpu \
+      --gpus 1,2,4 --weak-per-gpu 16000000 --strong-total 16000000 --steps 200 --warmup 50 \
+      --out /tmp/scaling
 
 Efficiency (written into the CSV header):
   T(P) = wall time per measured step with P ranks.
