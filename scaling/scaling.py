@@ -25,9 +25,10 @@ run: for every rank count P of --gpus (one rank per GPU; on the CPU backend, one
   --launcher-args="..." adds options. --dry-run prints the commands only. When the binary
   has output.trajectory_interval/checkpoint_interval (a tiny probe run tells), both are set
   to 10^9 so that no output is timed.
-  Example, GPU backend on a 4-GPU node (docs/scaling.md has the device-machine command):
-    python3 scaling/scaling.py run --launcher mpirun --binary build-gpu/vesica --backend gpu \
-      --gpus 1,2,4 --weak-per-gpu 16000000 --strong-total 16000000 --steps 200 --warmup 50 \
+  Example, GPU backend on a 4-GPU node (one command line; docs/scaling.md has the
+  device-machine command):
+    python3 scaling/scaling.py run --launcher mpirun --binary build-gpu/vesica --backend gpu
+      --gpus 1,2,4 --weak-per-gpu 16000000 --strong-total 16000000 --steps 200 --warmup 50
       --out /tmp/scaling
 
 Efficiency (written into the CSV header):
