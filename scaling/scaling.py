@@ -289,6 +289,7 @@ def cmd_plot(a):
     plt = pyplot()
     rows = read_csv(a.csv)
     out = a.out or os.path.dirname(os.path.abspath(a.csv))
+    os.makedirs(out, exist_ok=True)
     device = rows[0]["device"] if rows else ""
     series = [s for s in ("weak", "strong") if any(r["series"] == s for r in rows)]
 
@@ -439,8 +440,11 @@ def cmd_model(a):
     plt = pyplot()
     rows = read_csv(a.csv)
     out = a.out or os.path.dirname(os.path.abspath(a.csv))
+    os.makedirs(out, exist_ok=True)
     w = a.ghost_width
     net = INTERCONNECTS[a.interconnect]
+    if a.gpus_per_node:
+        net = net[:5] + (a.gpus_per_node,) + net[6:]
     builds = [r["neighbor_builds"] / r["steps"] for r in rows]
     rebuild = sum(builds) / len(builds) if builds else 1.0
 
@@ -521,7 +525,8 @@ def cmd_model(a):
                          "particle_steps_per_s": total / t, "efficiency": eff})
 
     with open(os.path.join(out, "model.csv"), "w", newline="") as f:
-        f.write(f"# model of {a.csv}: interconnect {a.interconnect}: {net[0]}\n")
+        f.write(f"# model of {a.csv}: interconnect {a.interconnect}: {net[0]}; "
+                f"{net[5]} GPUs per node\n")
         f.write(f"# t0 = {par['t0']:.4g} s, c = {par['c']:.4g} s/particle, g = {par['g']}, "
                 f"ghost width {w}, density {a.density}, rebuild fraction {rebuild:.3f}\n")
         wr = csv.DictWriter(f, fieldnames=list(pred[0].keys()))
@@ -626,6 +631,8 @@ def main():
     m.add_argument("--out")
     m.add_argument("--interconnect", choices=sorted(INTERCONNECTS), default="h100-nvl-ndr")
     m.add_argument("--max-gpus", type=int, default=1024)
+    m.add_argument("--gpus-per-node", type=int,
+                   help="GPUs per node behind the intra-node link (default: the interconnect's)")
     m.add_argument("--density", type=float, default=3.0)
     m.add_argument("--ghost-width", type=float, default=1.3, help="r_c + skin")
     m.add_argument("--ghost-cost", type=float, default=0.25,
