@@ -26,7 +26,8 @@ if [ "${1:-}" = "--down" ]; then
   exit 0
 fi
 
-if command -v sinfo >/dev/null 2>&1 && sinfo -h -o %T 2>/dev/null | grep -q idle; then
+# A controller that answers is left alone (a restart with -c would drop its jobs).
+if command -v sinfo >/dev/null 2>&1 && sinfo -h -o %T 2>/dev/null | grep -q .; then
   echo "slurm-up: a controller already answers (sinfo: $(sinfo -h -o '%N %T' | head -1))"
   exit 0
 fi
