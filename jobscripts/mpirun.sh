@@ -5,7 +5,9 @@
 # Usage: jobscripts/mpirun.sh CONFIG [RANKS] [-- extra vesica arguments, e.g. --set ...]
 #   RANKS defaults to the number of GPUs nvidia-smi lists, or the number of cores.
 # Environment: VESICA (path to the binary, default build/vesica), MPIRUN (default mpirun).
-# Exit status is vesica's: 0 finished, 1 runtime fault, 2 bad input.
+# Exit status is vesica's: 0 finished, 1 runtime fault, 2 bad input, 3 stopped for restart (a
+# checkpoint was written: run the same command again with `-- --restart latest`). On Slurm,
+# use jobscripts/slurm-run.sbatch, and jobscripts/campaign.sbatch for multi-job campaigns.
 set -euo pipefail
 cfg=${1:?usage: jobscripts/mpirun.sh CONFIG [RANKS] [-- vesica args]}
 shift
