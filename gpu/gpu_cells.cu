@@ -79,6 +79,9 @@ void vs_gpu_reorder(vs_gpu_state *g)
         permute(g, g->x[d], n);
         permute(g, g->v[d], n);
         permute(g, g->vp[d], n);
+        /* forces too: after a checkpoint's canonical re-start the step continues from the
+         * stored forces, without a force evaluation between this reorder and their use */
+        permute(g, g->f[d], n);
         permute(g, g->image[d], n);
     }
     permute(g, g->tag, n);

@@ -278,21 +278,32 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
     free(g);
 }
 
+/* Copies on the state's stream, then a synchronisation: the stream is non-blocking, so a
+ * plain cudaMemcpy (legacy default stream) would not be ordered with its kernels, and a
+ * pageable host-to-device cudaMemcpy may return before the data has landed. */
+static void copy_on_stream(vs_gpu_state *g, void *to, const void *from, size_t bytes,
+                           cudaMemcpyKind kind)
+{
+    if (bytes)
+        VS_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, kind, g->stream));
+}
+
 extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
 {
     vs_gpu_reserve(g, h->n_owned + 16);
     const size_t n = (size_t)h->n_owned;
+    const cudaMemcpyKind up = cudaMemcpyHostToDevice;
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream)); /* nothing still reads the old state */
     for (int d = 0; d < 3; ++d) {
-        VS_CUDA_CHECK(cudaMemcpy(g->x[d], h->x[d], n * sizeof(double), cudaMemcpyHostToDevice));
-        VS_CUDA_CHECK(cudaMemcpy(g->v[d], h->v[d], n * sizeof(double), cudaMemcpyHostToDevice));
-        VS_CUDA_CHECK(cudaMemcpy(g->vp[d], h->vp[d], n * sizeof(double), cudaMemcpyHostToDevice));
-        VS_CUDA_CHECK(cudaMemcpy(g->f[d], h->f[d], n * sizeof(double), cudaMemcpyHostToDevice));
-        VS_CUDA_CHECK(cudaMemcpy(g->image[d], h->image[d], n * sizeof(int32_t),
-                                 cudaMemcpyHostToDevice));
+        copy_on_stream(g, g->x[d], h->x[d], n * sizeof(double), up);
+        copy_on_stream(g, g->v[d], h->v[d], n * sizeof(double), up);
+        copy_on_stream(g, g->vp[d], h->vp[d], n * sizeof(double), up);
+        copy_on_stream(g, g->f[d], h->f[d], n * sizeof(double), up);
+        copy_on_stream(g, g->image[d], h->image[d], n * sizeof(int32_t), up);
     }
-    VS_CUDA_CHECK(cudaMemcpy(g->tag, h->tag, n * sizeof(int64_t), cudaMemcpyHostToDevice));
-    VS_CUDA_CHECK(cudaMemcpy(g->species_id, h->species, n * sizeof(int32_t),
-                             cudaMemcpyHostToDevice));
+    copy_on_stream(g, g->tag, h->tag, n * sizeof(int64_t), up);
+    copy_on_stream(g, g->species_id, h->species, n * sizeof(int32_t), up);
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     g->n_owned = h->n_owned;
     g->n_ghost = 0;
     /* a fresh state: the periodic Morton reorder counts from here, as after attach, so a
@@ -302,20 +313,19 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
 
 extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
 {
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     vs_particles_reserve(h, g->n_owned);
     const size_t n = (size_t)g->n_owned;
+    const cudaMemcpyKind down = cudaMemcpyDeviceToHost;
     for (int d = 0; d < 3; ++d) {
-        VS_CUDA_CHECK(cudaMemcpy(h->x[d], g->x[d], n * sizeof(double), cudaMemcpyDeviceToHost));
-        VS_CUDA_CHECK(cudaMemcpy(h->v[d], g->v[d], n * sizeof(double), cudaMemcpyDeviceToHost));
-        VS_CUDA_CHECK(cudaMemcpy(h->vp[d], g->vp[d], n * sizeof(double), cudaMemcpyDeviceToHost));
-        VS_CUDA_CHECK(cudaMemcpy(h->f[d], g->f[d], n * sizeof(double), cudaMemcpyDeviceToHost));
-        VS_CUDA_CHECK(cudaMemcpy(h->image[d], g->image[d], n * sizeof(int32_t),
-                                 cudaMemcpyDeviceToHost));
+        copy_on_stream(g, h->x[d], g->x[d], n * sizeof(double), down);
+        copy_on_stream(g, h->v[d], g->v[d], n * sizeof(double), down);
+        copy_on_stream(g, h->vp[d], g->vp[d], n * sizeof(double), down);
+        copy_on_stream(g, h->f[d], g->f[d], n * sizeof(double), down);
+        copy_on_stream(g, h->image[d], g->image[d], n * sizeof(int32_t), down);
     }
-    VS_CUDA_CHECK(cudaMemcpy(h->tag, g->tag, n * sizeof(int64_t), cudaMemcpyDeviceToHost));
-    VS_CUDA_CHECK(cudaMemcpy(h->species, g->species_id, n * sizeof(int32_t),
-                             cudaMemcpyDeviceToHost));
+    copy_on_stream(g, h->tag, g->tag, n * sizeof(int64_t), down);
+    copy_on_stream(g, h->species, g->species_id, n * sizeof(int32_t), down);
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     h->n_owned = g->n_owned;
     h->n_ghost = 0;
 }

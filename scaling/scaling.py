@@ -24,7 +24,8 @@ run: for every rank count P of --gpus (one rank per GPU; on the CPU backend, one
   with -N and --ntasks-per-node/--gpus-per-node from --gpus-per-node on the gpu backend);
   --launcher-args="..." adds options. --dry-run prints the commands only. When the binary
   has output.trajectory_interval/checkpoint_interval (a tiny probe run tells), both are set
-  to 10^9 so that no output is timed.
+  to 10^9 and output.checkpoint_keep to 0 (no checkpoint at the end either), so that no
+  output is timed.
   Example, GPU backend on a 4-GPU node (one command line; docs/scaling.md has the
   device-machine command):
     python3 scaling/scaling.py run --launcher mpirun --binary build-gpu/vesica --backend gpu
@@ -162,7 +163,8 @@ def quiet_output_sets(a):
     """--set overrides that switch trajectory and checkpoint output off, if the binary has
     them (a tiny one-rank probe run: builds without checkpoints reject the keys)."""
     never = 1_000_000_000
-    sets = [f"output.trajectory_interval={never}", f"output.checkpoint_interval={never}"]
+    sets = [f"output.trajectory_interval={never}", f"output.checkpoint_interval={never}",
+            "output.checkpoint_keep=0"]
     probe = os.path.join(a.out, "runs", "probe")
     cmd = launch_prefix(a, 1) + [a.binary, "run", a.config, "--set", "box=[6.0, 6.0, 6.0]",
                                  "--set", "particles=200", "--set", f"backend={a.backend}",

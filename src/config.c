@@ -219,8 +219,8 @@ static const key_spec SCHEMA[] = {
          "steps between checkpoints; 0 = only at the end of the run"),
      INT_GE(0)},
     {KEY("output.checkpoint_keep", K_INT, OPTIONAL, "2",
-         "checkpoints kept (the newest ones)"),
-     INT_GE(1)},
+         "checkpoints kept (the newest ones); 0 = no checkpoints"),
+     INT_GE(0)},
 
     {KEY("run", K_GROUP, OPTIONAL, NULL,
          "run control")},

@@ -78,7 +78,7 @@ typedef struct {
     int64_t thermo_interval; /* steps between thermo rows, > 0 */
     int64_t trajectory_interval; /* steps between H5MD frames; 0 = no trajectory */
     int64_t checkpoint_interval; /* steps between checkpoints; 0 = only at the end */
-    int64_t checkpoint_keep;     /* checkpoints kept, newest first, >= 1 */
+    int64_t checkpoint_keep;     /* checkpoints kept, newest first; 0 = no checkpoints */
 
     /* run control */
     double walltime;       /* hours this run may last (checkpoint and stop before); 0 = no limit */

@@ -534,9 +534,10 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
                 want_stop = 1;
         }
         stopped = status == 0 && !last && vs_par_any(par, want_stop);
-        const int ckpt_due =
-            last || stopped ||
-            (prm->checkpoint_interval > 0 && k % prm->checkpoint_interval == 0);
+        /* checkpoint_keep = 0 switches checkpoints off (benchmarks) */
+        const int ckpt_due = prm->checkpoint_keep > 0 &&
+                             (last || stopped || (prm->checkpoint_interval > 0 &&
+                                                  k % prm->checkpoint_interval == 0));
         if (ckpt_due && status == 0 && write_checkpoint(&rs) != 0)
             status = 1;
         vs_timer_stop(&sim.timers, VS_TIMER_output);
@@ -588,7 +589,11 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
     }
     failed = vs_par_any(par, failed);
     const int by_signal = stopped && vs_par_any(par, stop_signal != 0);
-    if (!failed && stopped) {
+    if (!failed && stopped && prm->checkpoint_keep == 0) {
+        vs_log_warn("stopped at step %lld (%s) without a checkpoint: output.checkpoint_keep = 0 "
+                    "switches checkpoints off", (long long)sim.step,
+                    by_signal ? "SIGTERM or SIGUSR1" : "run.walltime reached");
+    } else if (!failed && stopped) {
         vs_log_info("Stopped for restart at step %lld (%s): checkpoint written; continue with "
                     "--restart latest (exit status %d)", (long long)sim.step,
                     by_signal ? "SIGTERM or SIGUSR1" : "run.walltime reached",
