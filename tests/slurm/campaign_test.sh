@@ -42,20 +42,12 @@ if [ "$mode" = fake ]; then
 else
   cfg=$src/tests/physics/groot-warren.cfg   # 3000 particles, rho = 3, dt = 0.01
   # Calibrate on one rank so the campaign has about 150 s of single-rank work (75-90 s on
-  # two ranks: more than the 40 s a leg can last before its signal). The run
-  # also checks that the binary accepts the checkpoint keys (it fails here, loudly, if not).
+  # two ranks: more than the 40 s a leg can last before its signal).
   steps_key=integrator.steps
   calib=(--set backend=cpu --set output.trajectory_interval=100 --set output.checkpoint_interval=100
          --set output.dir="$work/calib")
-  if ! "$bin" run "$cfg" --set "$steps_key=300" "${calib[@]}" > "$work/calib.log" 2>&1; then
-    if grep -q "integrator.steps: unknown key" "$work/calib.log"; then
-      steps_key=run.steps
-      "$bin" run "$cfg" --set "$steps_key=300" "${calib[@]}" > "$work/calib.log" 2>&1 ||
-        fail "calibration run failed: $(tail -n 3 "$work/calib.log")"
-    else
-      fail "calibration run failed (does this vesica support checkpoints yet?): $(tail -n 3 "$work/calib.log")"
-    fi
-  fi
+  "$bin" run "$cfg" --set "$steps_key=300" "${calib[@]}" > "$work/calib.log" 2>&1 ||
+    fail "calibration run failed: $(tail -n 3 "$work/calib.log")"
   rate=$("$py" -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['steps']/d['wall_s'])" "$work/calib/perf.json")
   tint=100
   steps=$("$py" -c "import sys; r=float(sys.argv[1]); print(max(2000, int(r * 150) // 100 * 100))" "$rate")

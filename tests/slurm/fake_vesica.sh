@@ -5,7 +5,7 @@
 #
 # Usage: fake_vesica.sh run CONFIG [--set key=value]... [--restart latest|PATH]
 # It honours the checkpoint/restart contract of the real binary:
-#   - reads output.dir, the final step (integrator.steps or run.steps),
+#   - reads output.dir, the final step (integrator.steps),
 #     output.trajectory_interval and output.checkpoint_interval from --set (CONFIG is only
 #     checked to exist);
 #   - "runs" one step every FAKE_STEP_SECONDS (default 0.1 s), records a trajectory frame
@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     --set) kv=$2; shift 2
       case "$kv" in
         output.dir=*) out=${kv#*=} ;;
-        integrator.steps=*|run.steps=*) steps=${kv#*=} ;;
+        integrator.steps=*) steps=${kv#*=} ;;
         output.trajectory_interval=*) tint=${kv#*=} ;;
         output.checkpoint_interval=*) cint=${kv#*=} ;;
       esac ;;
