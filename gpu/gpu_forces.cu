@@ -61,45 +61,64 @@ struct vs_partner_source {
     const uint32_t *cell_start, *cell_end, *cell_particles;
 };
 
-template <bool CELLS, typename F>
-__device__ __forceinline__ void for_each_partner(const vs_partner_source &src, int i, F &&f)
-{
-    if (!CELLS) {
-        const int count = src.ncount[i];
-        for (int m = 0; m < count; ++m)
-            f(src.nlist[(int64_t)m * src.stride + i]);
-        return;
+/* A resumable walk over one particle's candidates, in a fixed order (list order, or the 27
+ * cells in z, y, x order and each cell in sorted order), so the kernel can stop when its
+ * queue is full and go on after the queued pairs are evaluated. */
+template <bool CELLS> struct vs_partner_cursor;
+
+template <> struct vs_partner_cursor<false> {
+    int m, count;
+    __device__ vs_partner_cursor(const vs_partner_source &src, int i) : m(0), count(src.ncount[i]) {}
+    __device__ bool next(const vs_partner_source &src, int i, int &j)
+    {
+        if (m >= count)
+            return false;
+        j = src.nlist[(int64_t)m++ * src.stride + i];
+        return true;
     }
-    int c[3];
-    vs_cell_of(src.grid, src.bx[i], src.by[i], src.bz[i], c);
-    for (int dz = -1; dz <= 1; ++dz) {
-        const int cz = c[2] + dz;
-        if (cz < 0 || cz >= src.grid.ncell[2])
-            continue;
-        for (int dy = -1; dy <= 1; ++dy) {
-            const int cy = c[1] + dy;
-            if (cy < 0 || cy >= src.grid.ncell[1])
-                continue;
-            for (int dx = -1; dx <= 1; ++dx) {
-                const int cx = c[0] + dx;
-                if (cx < 0 || cx >= src.grid.ncell[0])
+};
+
+template <> struct vs_partner_cursor<true> {
+    int c[3], s;       /* the particle's cell; stencil cell s of 27 */
+    uint32_t k, end;   /* the next entry of stencil cell s, and its end */
+    __device__ vs_partner_cursor(const vs_partner_source &src, int i) : s(-1), k(0), end(0)
+    {
+        vs_cell_of(src.grid, src.bx[i], src.by[i], src.bz[i], c);
+    }
+    __device__ bool next(const vs_partner_source &src, int i, int &j)
+    {
+        for (;;) {
+            while (k == end) {
+                if (++s == 27)
+                    return false;
+                const int cx = c[0] + s % 3 - 1, cy = c[1] + (s / 3) % 3 - 1,
+                          cz = c[2] + s / 9 - 1;
+                if (cx < 0 || cx >= src.grid.ncell[0] || cy < 0 || cy >= src.grid.ncell[1] ||
+                    cz < 0 || cz >= src.grid.ncell[2])
                     continue;
-                const uint32_t cell = src.grid.morton_rank[(cz * src.grid.ncell[1] + cy) *
-                                                               src.grid.ncell[0] +
-                                                           cx];
-                const uint32_t end = src.cell_end[cell];
-                for (uint32_t k = src.cell_start[cell]; k < end; ++k) {
-                    const int j = (int)src.cell_particles[k];
-                    if (j != i)
-                        f(j);
-                }
+                const uint32_t cell =
+                    src.grid.morton_rank[(cz * src.grid.ncell[1] + cy) * src.grid.ncell[0] + cx];
+                k = src.cell_start[cell];
+                end = src.cell_end[cell];
             }
+            j = (int)src.cell_particles[k++];
+            if (j != i)
+                return true;
         }
     }
-}
+};
+
+/* Pairs within r_c are queued per thread (shared memory, one column per thread) before the
+ * random number and the force are computed. Evaluated inside the candidate loop, the TEA hash
+ * ran whenever any lane of the warp had a hit: with ~45% of list entries (and ~15% of
+ * cell-list candidates) within r_c, the warp paid it on almost every candidate. Queued, it
+ * runs about as many times as the busiest lane has partners. The sum runs in candidate
+ * order, as before, so the forces are bit-identical to evaluating in the loop. */
+#define VS_PAIR_QUEUE 32
+#define VS_FORCE_BLOCK 128
 
 template <bool MIXED, bool ENERGY, bool CELLS>
-__global__ void __launch_bounds__(128)
+__global__ void __launch_bounds__(VS_FORCE_BLOCK)
     dpd_force_kernel(int n, vs_tea_key key, int gaussian, vs_dpd_consts c, vs_dpd_consts_f cf,
                      vs_gpu_species sp, const double *x, const double *y, const double *z,
                      const double *vx, const double *vy, const double *vz, const float4 *pos_f,
@@ -108,6 +127,7 @@ __global__ void __launch_bounds__(128)
                      double *fz, double *energy, double *virial)
 {
     __shared__ double a_shared[VS_MAX_SPECIES * VS_MAX_SPECIES];
+    __shared__ int32_t queue[VS_PAIR_QUEUE][VS_FORCE_BLOCK];
     for (int k = threadIdx.x; k < sp.n * VS_MAX_SPECIES; k += blockDim.x)
         a_shared[k] = sp.a[k / VS_MAX_SPECIES][k % VS_MAX_SPECIES];
     __syncthreads();
@@ -118,48 +138,78 @@ __global__ void __launch_bounds__(128)
     const uint64_t tag_i = (uint64_t)tag[i];
     const int si = species[i];
     const double *a_row = a_shared + si * VS_MAX_SPECIES;
+    int32_t *my_queue = &queue[0][threadIdx.x];
     double ax = 0.0, ay = 0.0, az = 0.0, e = 0.0, w = 0.0;
+    vs_partner_cursor<CELLS> cursor(src, i);
+    bool more = true;
     if (MIXED) {
         const float4 pi = pos_f[i], ui = vel_f[i];
-        for_each_partner<CELLS>(src, i, [&](int j) {
-            const float4 pj = pos_f[j];
-            const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
-            const float r2 = dx * dx + dy * dy + dz * dz;
-            if (r2 >= cf.rc2 || r2 == 0.0f)
-                return;
-            const float4 uj = vel_f[j];
-            const vs_tea_block bits = vs_pair_bits(key, tag_i, (uint64_t)tag[j]);
-            const float xi = (float)(gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits));
-            const vs_pair_result_f r = vs_dpd_pair_f(&cf, r2, dx, dy, dz, ui.x - uj.x,
-                                                     ui.y - uj.y, ui.z - uj.z,
-                                                     (float)a_row[(int)pj.w], xi);
-            ax += (double)(r.f_over_r * dx);
-            ay += (double)(r.f_over_r * dy);
-            az += (double)(r.f_over_r * dz);
-            if (ENERGY) {
-                e += 0.5 * (double)r.energy;
-                w += 0.5 * (double)r.virial;
+        while (more) {
+            int queued = 0;
+            while (queued < VS_PAIR_QUEUE) {
+                int j;
+                if (!cursor.next(src, i, j)) {
+                    more = false;
+                    break;
+                }
+                const float4 pj = pos_f[j];
+                const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+                const float r2 = dx * dx + dy * dy + dz * dz;
+                if (r2 < cf.rc2 && r2 != 0.0f)
+                    my_queue[VS_FORCE_BLOCK * queued++] = j;
             }
-        });
+            for (int q = 0; q < queued; ++q) {
+                const int j = my_queue[VS_FORCE_BLOCK * q];
+                const float4 pj = pos_f[j], uj = vel_f[j];
+                const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+                const float r2 = dx * dx + dy * dy + dz * dz;
+                const vs_tea_block bits = vs_pair_bits(key, tag_i, (uint64_t)tag[j]);
+                const float xi = (float)(gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits));
+                const vs_pair_result_f r = vs_dpd_pair_f(&cf, r2, dx, dy, dz, ui.x - uj.x,
+                                                         ui.y - uj.y, ui.z - uj.z,
+                                                         (float)a_row[(int)pj.w], xi);
+                ax += (double)(r.f_over_r * dx);
+                ay += (double)(r.f_over_r * dy);
+                az += (double)(r.f_over_r * dz);
+                if (ENERGY) {
+                    e += 0.5 * (double)r.energy;
+                    w += 0.5 * (double)r.virial;
+                }
+            }
+        }
     } else {
         const double xi_ = x[i], yi = y[i], zi = z[i], ux = vx[i], uy = vy[i], uz = vz[i];
-        for_each_partner<CELLS>(src, i, [&](int j) {
-            const double dx = xi_ - x[j], dy = yi - y[j], dz = zi - z[j];
-            const double r2 = dx * dx + dy * dy + dz * dz;
-            if (r2 >= c.rc2 || r2 == 0.0)
-                return;
-            const vs_tea_block bits = vs_pair_bits(key, tag_i, (uint64_t)tag[j]);
-            const double xi = gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits);
-            const vs_pair_result r = vs_dpd_pair(&c, r2, dx, dy, dz, ux - vx[j], uy - vy[j],
-                                                 uz - vz[j], a_row[species[j]], xi);
-            ax += r.f_over_r * dx;
-            ay += r.f_over_r * dy;
-            az += r.f_over_r * dz;
-            if (ENERGY) {
-                e += 0.5 * r.energy;
-                w += 0.5 * r.virial;
+        while (more) {
+            int queued = 0;
+            while (queued < VS_PAIR_QUEUE) {
+                int j;
+                if (!cursor.next(src, i, j)) {
+                    more = false;
+                    break;
+                }
+                const double dx = xi_ - x[j], dy = yi - y[j], dz = zi - z[j];
+                const double r2 = dx * dx + dy * dy + dz * dz;
+                if (r2 < c.rc2 && r2 != 0.0)
+                    my_queue[VS_FORCE_BLOCK * queued++] = j;
             }
-        });
+            for (int q = 0; q < queued; ++q) {
+                const int j = my_queue[VS_FORCE_BLOCK * q];
+                const double dx = xi_ - x[j], dy = yi - y[j], dz = zi - z[j];
+                const double r2 = dx * dx + dy * dy + dz * dz;
+                const vs_tea_block bits = vs_pair_bits(key, tag_i, (uint64_t)tag[j]);
+                const double xi = gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits);
+                const vs_pair_result r = vs_dpd_pair(&c, r2, dx, dy, dz, ux - vx[j],
+                                                     uy - vy[j], uz - vz[j],
+                                                     a_row[species[j]], xi);
+                ax += r.f_over_r * dx;
+                ay += r.f_over_r * dy;
+                az += r.f_over_r * dz;
+                if (ENERGY) {
+                    e += 0.5 * r.energy;
+                    w += 0.5 * r.virial;
+                }
+            }
+        }
     }
     fx[i] = sp.body_force[si][0] + ax;
     fy[i] = sp.body_force[si][1] + ay;
@@ -194,7 +244,7 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
         g->vp[1], g->vp[2], g->pos_f, g->vel_f, g->tag, g->species_id, src, subset, g->f[0],   \
         g->f[1], g->f[2], g->energy, g->virial
 #define VS_FORCE_LAUNCH(M, E, C)                                                               \
-    VS_LAUNCH((dpd_force_kernel<M, E, C>), n, 128, stream, VS_FORCE_ARGS)
+    VS_LAUNCH((dpd_force_kernel<M, E, C>), n, VS_FORCE_BLOCK, stream, VS_FORCE_ARGS)
     if (cells) {
         if (mixed && want_energy)
             VS_FORCE_LAUNCH(true, true, true);

@@ -88,11 +88,13 @@ static double *forces_by_tag(vs_params *prm, vs_thermo *t)
     return f;
 }
 
-static void compare_forces(vs_precision_kind precision, vs_gpu_builder_kind builder, double tol)
+static void compare_forces_skin(vs_precision_kind precision, vs_gpu_builder_kind builder,
+                               double skin, double tol)
 {
     vs_params prm;
     vs_test_groot_warren(&prm, 10.0);
     prm.gpu_builder = builder;
+    prm.skin = skin;
     vs_thermo tc, tg;
     prm.backend = VS_BACKEND_CPU;
     double *fc = forces_by_tag(&prm, &tc);
@@ -114,18 +116,23 @@ static void compare_forces(vs_precision_kind precision, vs_gpu_builder_kind buil
     }
     const double de = fabs(tg.potential - tc.potential) / fabs(tc.potential);
     const double dp = fabs(tg.pressure - tc.pressure) / fabs(tc.pressure);
-    print_message("%s, %s builder: worst per-particle force difference %.3e (tolerance %.0e), "
-                  "potential %.3e, pressure %.3e\n",
+    print_message("%s, %s builder, skin %g: worst per-particle force difference %.3e "
+                  "(tolerance %.0e), potential %.3e, pressure %.3e\n",
                   precision == VS_PRECISION_MIXED ? "mixed" : "double",
                   builder == VS_GPU_BUILDER_WARP    ? "warp"
                   : builder == VS_GPU_BUILDER_CELLS ? "cells"
                                                     : "thread",
-                  worst, tol, de, dp);
+                  skin, worst, tol, de, dp);
     assert_true(worst <= tol);
     assert_true(de <= tol);
     assert_true(dp <= tol);
     free(fc);
     free(fg);
+}
+
+static void compare_forces(vs_precision_kind precision, vs_gpu_builder_kind builder, double tol)
+{
+    compare_forces_skin(precision, builder, 0.3, tol);
 }
 
 static void test_forces_double(void **state)
@@ -142,6 +149,15 @@ static void test_forces_mixed(void **state)
     compare_forces(VS_PRECISION_MIXED, VS_GPU_BUILDER_THREAD, 1e-5);
     compare_forces(VS_PRECISION_MIXED, VS_GPU_BUILDER_WARP, 1e-5);
     compare_forces(VS_PRECISION_MIXED, VS_GPU_BUILDER_CELLS, 1e-5);
+}
+
+/* No skin: cells of r_c, lists rebuilt on every step (on both backends). */
+static void test_forces_skin_zero(void **state)
+{
+    (void)state;
+    compare_forces_skin(VS_PRECISION_DOUBLE, VS_GPU_BUILDER_CELLS, 0.0, 1e-12);
+    compare_forces_skin(VS_PRECISION_MIXED, VS_GPU_BUILDER_CELLS, 0.0, 1e-5);
+    compare_forces_skin(VS_PRECISION_MIXED, VS_GPU_BUILDER_THREAD, 0.0, 1e-5);
 }
 
 static void run_steps(vs_params *prm, int steps, vs_thermo *last, double **state_by_tag)
@@ -185,6 +201,12 @@ static void test_trajectory_double_tracks_cpu(void **state)
     print_message("cells variant after 50 steps: potential %.15g (list: %.15g)\n",
                   tcells.potential, tg.potential);
     assert_true(fabs(tcells.potential - tc.potential) < 1e-9 * fabs(tc.potential));
+    vs_thermo tnoskin;
+    prm.skin = 0.0;
+    run_steps(&prm, 50, &tnoskin, NULL);
+    print_message("cells variant without skin after 50 steps: potential %.15g\n",
+                  tnoskin.potential);
+    assert_true(fabs(tnoskin.potential - tc.potential) < 1e-9 * fabs(tc.potential));
     const double q[4][2] = {{tc.temperature, tg.temperature},
                             {tc.pressure, tg.pressure},
                             {tc.kinetic, tg.kinetic},
@@ -214,6 +236,15 @@ static void test_bit_identical_runs(void **state)
                   t1.temperature);
     free(s1);
     free(s2);
+    /* the same without a Verlet list or skin (the cell-list kernel, rebuilt every step) */
+    prm.gpu_builder = VS_GPU_BUILDER_CELLS;
+    prm.skin = 0.0;
+    run_steps(&prm, 300, &t1, &s1);
+    run_steps(&prm, 300, &t2, &s2);
+    assert_memory_equal(s1, s2, sizeof(double) * 6 * (size_t)prm.n_particles);
+    print_message("cells, skin 0: two 300-step runs bit-identical; T = %.6f\n", t1.temperature);
+    free(s1);
+    free(s2);
 }
 
 int main(int argc, char **argv)
@@ -225,6 +256,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_random_numbers_bitwise),
         cmocka_unit_test(test_forces_double),
         cmocka_unit_test(test_forces_mixed),
+        cmocka_unit_test(test_forces_skin_zero),
         cmocka_unit_test(test_trajectory_double_tracks_cpu),
         cmocka_unit_test(test_bit_identical_runs),
     };

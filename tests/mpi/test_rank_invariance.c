@@ -8,6 +8,8 @@
  *   - potential energy and pressure at step 0 to 1e-12 relative,
  *   - thermo over the first 50 steps to 1e-8 relative,
  * and the decomposed run conserves momentum to round-off. Exit 0 on success, 1 on failure.
+ * `--skin S` sets the Verlet skin (0: every list, ghost layer and migration rebuilt on every
+ * step).
  */
 #include <math.h>
 #include <stdio.h>
@@ -80,6 +82,8 @@ int main(int argc, char **argv)
     vs_par_from_comm(&world, MPI_COMM_WORLD);
     vs_params prm;
     vs_test_groot_warren(&prm, 8.0);
+    if (argc == 3 && strcmp(argv[1], "--skin") == 0)
+        prm.skin = atof(argv[2]);
     char err[512];
 
     vs_sim multi;
@@ -97,12 +101,20 @@ int main(int argc, char **argv)
     vs_sim_create(&multi, &prm, MPI_COMM_WORLD, err, sizeof err);
     run(&multi, tm, &pmax_multi);
     if (world.rank == 0)
-        printf("ranks %d: bricks %d x %d x %d, %lld owned on rank 0, %lld ghosts\n", world.size,
-               multi.dc.dims[0], multi.dc.dims[1], multi.dc.dims[2],
-               (long long)multi.parts.n_owned, (long long)multi.parts.n_ghost);
+        printf("ranks %d, skin %g: bricks %d x %d x %d, %lld owned on rank 0, %lld ghosts, "
+               "%lld builds in %d steps\n",
+               world.size, prm.skin, multi.dc.dims[0], multi.dc.dims[1], multi.dc.dims[2],
+               (long long)multi.parts.n_owned, (long long)multi.parts.n_ghost,
+               (long long)multi.n_builds, N_STEPS);
+    int failures = 0;
+    if (prm.skin == 0.0 && multi.n_builds != N_STEPS + 1) {
+        if (world.rank == 0)
+            printf("FAIL skin 0: %lld builds in %d steps, expected one per step plus the first\n",
+                   (long long)multi.n_builds, N_STEPS);
+        failures++;
+    }
     vs_sim_destroy(&multi);
 
-    int failures = 0;
     if (world.rank == 0) {
         vs_sim single;
         vs_sim_create(&single, &prm, MPI_COMM_SELF, err, sizeof err);
