@@ -1,13 +1,16 @@
 /* Sorting, cell list and neighbour list on the device (Tang & Karniadakis 2014, section 3).
  *
- * - Owned particles are reordered on every rebuild by the Morton rank of their cell (CUB
+ * - Owned particles are reordered every few rebuilds by the Morton rank of their cell (CUB
  *   radix sort of (cell key, index), then one gather per array), so particles that interact
  *   sit close in memory and threads of a warp read the same cells.
- * - The cell list over owned + ghost particles is a second radix sort by cell; cell bounds
- *   are found by comparing neighbours in the sorted key array (no atomics).
+ * - The cell list over owned + ghost particles is a second radix sort, by the linear cell
+ *   index (x fastest), so each row of three cells of the 27-cell stencil is one contiguous
+ *   range; the offsets of every cell come from comparing neighbours in the sorted keys (no
+ *   atomics).
  * - Two neighbour-list builders, both ordered, deterministic and atomics-free, chosen by
  *   `neighbor.gpu_builder`. "thread" (the default, faster on an H100): one thread per owned
- *   particle walks the 27 cells around it in a fixed order and writes its own column.
+ *   particle walks the 9 rows of cells around it in a fixed order, reading the candidates'
+ *   positions from a copy in cell-list order, and writes its own column.
  *   "warp": one warp per cell (the paper's builder): the
  *   lanes load 32 candidate j particles of the 27-cell stencil at a time (coalesced), each
  *   owned i of the cell is checked against all of them at once, and a warp ballot gives every
@@ -16,20 +19,21 @@
  *   m * stride + i): the force kernel's loads are coalesced across a warp, and so are these
  *   stores, since the owned particles of a cell are consecutive after the Morton sort. On
  *   overflow the builder reports the largest count; the host grows the table and builds
- *   again. (The thread-per-particle builder it replaced is compared in docs/performance.md.)
+ *   again. Both builders produce the same list, in the same order.
  */
 #include <cub/cub.cuh>
 
 #include "gpu_internal.cuh"
 
-__global__ void cell_key_kernel(int n, vs_gpu_grid grid, const double *x, const double *y,
-                                const double *z, uint32_t *key, uint32_t *idx)
+__global__ void cell_key_kernel(int n, vs_gpu_grid grid, int morton, const double *x,
+                                const double *y, const double *z, uint32_t *key, uint32_t *idx)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     int c[3];
-    key[i] = grid.morton_rank[vs_cell_of(grid, x[i], y[i], z[i], c)];
+    const uint32_t cell = vs_cell_of(grid, x[i], y[i], z[i], c);
+    key[i] = morton ? grid.morton_rank[cell] : cell;
     idx[i] = (uint32_t)i;
 }
 
@@ -51,10 +55,11 @@ static void permute(vs_gpu_state *g, T *field, int n)
                                   g->stream));
 }
 
-static void sort_by_cell(vs_gpu_state *g, int n)
+/* (cell, index) pairs sorted by cell: by the cell's Morton rank, or its linear index */
+static void sort_by_cell(vs_gpu_state *g, int n, int morton)
 {
-    VS_LAUNCH(cell_key_kernel, n, VS_BLOCK, g->stream, n, g->grid, g->x[0], g->x[1], g->x[2],
-              g->key_in, g->idx_in);
+    VS_LAUNCH(cell_key_kernel, n, VS_BLOCK, g->stream, n, g->grid, morton, g->x[0], g->x[1],
+              g->x[2], g->key_in, g->idx_in);
     if (n > 0)
         VS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(g->cub_temp, g->cub_temp_bytes,
                                                       g->key_in, g->key_out, g->idx_in,
@@ -74,7 +79,7 @@ void vs_gpu_reorder(vs_gpu_state *g)
     const int n = (int)g->n_owned;
     if (g->n_rebuilds++ % VS_GPU_REORDER_EVERY != 0)
         return;
-    sort_by_cell(g, n);
+    sort_by_cell(g, n, 1);
     for (int d = 0; d < 3; ++d) {
         permute(g, g->x[d], n);
         permute(g, g->v[d], n);
@@ -88,23 +93,39 @@ void vs_gpu_reorder(vs_gpu_state *g)
     permute(g, g->species_id, n);
 }
 
-__global__ void cell_bounds_kernel(int n, const uint32_t *key, uint32_t *start, uint32_t *end)
+/* Offsets of every cell, empty ones included, from the sorted keys without atomics: entry k
+ * starts the cells after the previous entry's cell up to its own, and the last entry also
+ * closes the cells after it, so every one of the n_cells + 1 offsets is written once. */
+__global__ void cell_offsets_kernel(int n, int64_t n_cells, const uint32_t *key,
+                                    uint32_t *start)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
         return;
-    const uint32_t c = key[k];
-    if (k == 0 || key[k - 1] != c)
-        start[c] = (uint32_t)k;
-    if (k == n - 1 || key[k + 1] != c)
-        end[c] = (uint32_t)k + 1;
+    const int64_t c = key[k], prev = k == 0 ? -1 : (int64_t)key[k - 1];
+    for (int64_t q = prev + 1; q <= c; ++q)
+        start[q] = (uint32_t)k;
+    if (k == n - 1)
+        for (int64_t q = c + 1; q <= n_cells; ++q)
+            start[q] = (uint32_t)n;
+}
+
+/* The candidates' staged positions in cell-list order: the builder's inner loop reads them
+ * contiguously and looks up a candidate's index only when it is a hit. */
+__global__ void cell_pos_kernel(int n, const uint32_t *cell_particles, const float4 *pos,
+                                float4 *cell_pos)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n)
+        cell_pos[k] = pos[cell_particles[k]];
 }
 
 __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2,
-                                       const float4 *pos, const uint32_t *cell_start,
-                                       const uint32_t *cell_end, const uint32_t *cell_particles,
-                                       int max_neighbors, int64_t stride, int32_t *nlist,
-                                       int32_t *ncount, int32_t *max_count, uint8_t *interior)
+                                       const float4 *pos, const float4 *cell_pos,
+                                       const uint32_t *cell_start,
+                                       const uint32_t *cell_particles, int max_neighbors,
+                                       int64_t stride, int32_t *nlist, int32_t *ncount,
+                                       int32_t *max_count, uint8_t *interior)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n_owned)
@@ -121,6 +142,10 @@ __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2
         const int k = u >= 0.0 ? (int)u : 0;
         c[d] = k < grid.ncell[d] ? k : grid.ncell[d] - 1;
     }
+    /* the 27 cells as 9 rows of up to 3 cells, each row one contiguous range of the list, in
+     * the order z, y, x: the list comes out in the same order as cell by cell */
+    const int x_lo = c[0] > 0 ? c[0] - 1 : 0;
+    const int x_hi = c[0] + 1 < grid.ncell[0] ? c[0] + 1 : grid.ncell[0] - 1;
     int count = 0;
     for (int dz = -1; dz <= 1; ++dz) {
         const int cz = c[2] + dz;
@@ -130,24 +155,20 @@ __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2
             const int cy = c[1] + dy;
             if (cy < 0 || cy >= grid.ncell[1])
                 continue;
-            for (int dx = -1; dx <= 1; ++dx) {
-                const int cx = c[0] + dx;
-                if (cx < 0 || cx >= grid.ncell[0])
+            const int row = (cz * grid.ncell[1] + cy) * grid.ncell[0];
+            const uint32_t end = cell_start[row + x_hi + 1];
+            for (uint32_t k = cell_start[row + x_lo]; k < end; ++k) {
+                const float4 pj = cell_pos[k];
+                const float ddx = pi.x - pj.x, ddy = pi.y - pj.y, ddz = pi.z - pj.z;
+                if (ddx * ddx + ddy * ddy + ddz * ddz >= cut2)
                     continue;
-                const uint32_t cell =
-                    grid.morton_rank[(cz * grid.ncell[1] + cy) * grid.ncell[0] + cx];
-                const uint32_t end = cell_end[cell];
-                for (uint32_t k = cell_start[cell]; k < end; ++k) {
-                    const int j = (int)cell_particles[k];
-                    const float4 pj = pos[j];
-                    const float ddx = pi.x - pj.x, ddy = pi.y - pj.y, ddz = pi.z - pj.z;
-                    if (j == i || ddx * ddx + ddy * ddy + ddz * ddz >= cut2)
-                        continue;
-                    if (count < max_neighbors)
-                        nlist[(int64_t)count * stride + i] = j;
-                    has_ghost |= j >= n_owned;
-                    ++count;
-                }
+                const int j = (int)cell_particles[k];
+                if (j == i)
+                    continue;
+                if (count < max_neighbors)
+                    nlist[(int64_t)count * stride + i] = j;
+                has_ghost |= j >= n_owned;
+                ++count;
             }
         }
     }
@@ -169,9 +190,8 @@ struct vs_nl_warp_shared {
 };
 
 __global__ void __launch_bounds__(32 * VS_NL_WARPS)
-    neighbor_warp_cell_kernel(int n_owned, int64_t n_cells, vs_gpu_grid grid,
-                              const uint32_t *rank_to_linear, float cut2, const float4 *pos,
-                              const uint32_t *cell_start, const uint32_t *cell_end,
+    neighbor_warp_cell_kernel(int n_owned, int64_t n_cells, vs_gpu_grid grid, float cut2,
+                              const float4 *pos, const uint32_t *cell_start,
                               const uint32_t *cell_particles, int max_neighbors, int64_t stride,
                               int32_t *nlist, int32_t *ncount, int32_t *max_count)
 {
@@ -181,7 +201,7 @@ __global__ void __launch_bounds__(32 * VS_NL_WARPS)
     const int64_t cell = (int64_t)blockIdx.x * VS_NL_WARPS + warp;
     if (cell >= n_cells)
         return;
-    const uint32_t s = cell_start[cell], e = cell_end[cell];
+    const uint32_t s = cell_start[cell], e = cell_start[cell + 1];
     /* owned particles precede ghosts within a cell (stable sort of ascending indices) */
     if (s == e || cell_particles[s] >= (uint32_t)n_owned)
         return;
@@ -191,7 +211,7 @@ __global__ void __launch_bounds__(32 * VS_NL_WARPS)
 
     /* the fine-grained stencil: lane c < 27 takes stencil cell c, a warp scan its offsets, so
      * candidates are read 32 at a time across cell boundaries (full lanes, coalesced) */
-    const uint32_t lin = rank_to_linear[cell];
+    const uint32_t lin = (uint32_t)cell;
     const int cx = (int)(lin % grid.ncell[0]), cy = (int)((lin / grid.ncell[0]) % grid.ncell[1]),
               cz = (int)(lin / ((uint32_t)grid.ncell[0] * grid.ncell[1]));
     int n_c = 0;
@@ -199,9 +219,9 @@ __global__ void __launch_bounds__(32 * VS_NL_WARPS)
         const int nx = cx + lane % 3 - 1, ny = cy + (lane / 3) % 3 - 1, nz = cz + lane / 9 - 1;
         if (nx >= 0 && nx < grid.ncell[0] && ny >= 0 && ny < grid.ncell[1] && nz >= 0 &&
             nz < grid.ncell[2]) {
-            const uint32_t nc = grid.morton_rank[(nz * grid.ncell[1] + ny) * grid.ncell[0] + nx];
+            const uint32_t nc = (uint32_t)((nz * grid.ncell[1] + ny) * grid.ncell[0] + nx);
             sh.cell_first[lane] = cell_start[nc];
-            n_c = (int)(cell_end[nc] - cell_start[nc]);
+            n_c = (int)(cell_start[nc + 1] - cell_start[nc]);
         } else {
             sh.cell_first[lane] = 0;
         }
@@ -288,14 +308,13 @@ __global__ void mark_built_kernel(int n, const double *x, const double *y, const
 extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
 {
     const int n_all = (int)(g->n_owned + g->n_ghost), n = (int)g->n_owned;
-    /* cell list over owned + ghosts */
-    VS_CUDA_CHECK(cudaMemsetAsync(g->cell_start, 0, sizeof(uint32_t) * (size_t)g->n_cells,
-                                  g->stream));
-    VS_CUDA_CHECK(cudaMemsetAsync(g->cell_end, 0, sizeof(uint32_t) * (size_t)g->n_cells,
-                                  g->stream));
-    sort_by_cell(g, n_all);
-    VS_LAUNCH(cell_bounds_kernel, n_all, VS_BLOCK, g->stream, n_all, g->key_out, g->cell_start,
-              g->cell_end);
+    /* cell list over owned + ghosts, in linear cell order */
+    if (n_all == 0)
+        VS_CUDA_CHECK(cudaMemsetAsync(g->cell_start, 0,
+                                      sizeof(uint32_t) * (size_t)(g->n_cells + 1), g->stream));
+    sort_by_cell(g, n_all, 0);
+    VS_LAUNCH(cell_offsets_kernel, n_all, VS_BLOCK, g->stream, n_all, g->n_cells, g->key_out,
+              g->cell_start);
     /* cell_particles aliases nothing the next sort overwrites: keep a copy */
     if (n_all > 0)
         VS_CUDA_CHECK(cudaMemcpyAsync(g->cell_particles, g->idx_out,
@@ -325,12 +344,15 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     /* candidates are compared in fp32 relative positions; the list radius is widened by a
      * relative 1e-5 so rounding can only add pairs beyond r_c + skin, never drop one */
     vs_gpu_stage_positions(g);
+    if (g->prm.gpu_builder == VS_GPU_BUILDER_THREAD)
+        VS_LAUNCH(cell_pos_kernel, n_all, VS_BLOCK, g->stream, n_all, g->cell_particles,
+                  g->pos_f, g->cell_pos);
     const float cut2_f = (float)(g->list_cutoff * g->list_cutoff * (1.0 + 2e-5));
     for (;;) {
         VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_count, 0, sizeof(int32_t), g->stream));
         if (g->prm.gpu_builder == VS_GPU_BUILDER_THREAD) {
             VS_LAUNCH(neighbor_thread_kernel, n, 128, g->stream, n, g->grid, cut2_f, g->pos_f,
-                      g->cell_start, g->cell_end, g->cell_particles, g->max_neighbors,
+                      g->cell_pos, g->cell_start, g->cell_particles, g->max_neighbors,
                       g->nl_stride, g->nlist, g->ncount, g->d_max_count,
                       g->overlap ? g->interior_flag : (uint8_t *)NULL);
         }
@@ -342,8 +364,8 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
         const int64_t blocks = (g->n_cells + VS_NL_WARPS - 1) / VS_NL_WARPS;
         if (g->prm.gpu_builder == VS_GPU_BUILDER_WARP && n > 0) {
             neighbor_warp_cell_kernel<<<(unsigned)blocks, 32 * VS_NL_WARPS, smem, g->stream>>>(
-                n, g->n_cells, g->grid, g->d_rank_to_linear, cut2_f, g->pos_f, g->cell_start,
-                g->cell_end, g->cell_particles, g->max_neighbors, g->nl_stride, g->nlist,
+                n, g->n_cells, g->grid, cut2_f, g->pos_f, g->cell_start,
+                g->cell_particles, g->max_neighbors, g->nl_stride, g->nlist,
                 g->ncount, g->d_max_count);
             VS_CUDA_CHECK(cudaGetLastError());
         }

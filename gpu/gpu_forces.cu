@@ -58,11 +58,11 @@ struct vs_partner_source {
     int64_t stride;
     vs_gpu_grid grid;
     const double *bx, *by, *bz; /* positions at the last build (CELLS) */
-    const uint32_t *cell_start, *cell_end, *cell_particles;
+    const uint32_t *cell_start, *cell_particles;
 };
 
 /* A resumable walk over one particle's candidates, in a fixed order (list order, or the 27
- * cells in z, y, x order and each cell in sorted order), so the kernel can stop when its
+ * cells in z, y, x order, each cell in sorted order), so the kernel can stop when its
  * queue is full and go on after the queued pairs are evaluated. */
 template <bool CELLS> struct vs_partner_cursor;
 
@@ -79,8 +79,8 @@ template <> struct vs_partner_cursor<false> {
 };
 
 template <> struct vs_partner_cursor<true> {
-    int c[3], s;       /* the particle's cell; stencil cell s of 27 */
-    uint32_t k, end;   /* the next entry of stencil cell s, and its end */
+    int c[3], s;     /* the particle's cell; row s of the stencil's 9 rows of 3 cells */
+    uint32_t k, end; /* the next entry of row s, and its end */
     __device__ vs_partner_cursor(const vs_partner_source &src, int i) : s(-1), k(0), end(0)
     {
         vs_cell_of(src.grid, src.bx[i], src.by[i], src.bz[i], c);
@@ -89,17 +89,17 @@ template <> struct vs_partner_cursor<true> {
     {
         for (;;) {
             while (k == end) {
-                if (++s == 27)
+                if (++s == 9)
                     return false;
-                const int cx = c[0] + s % 3 - 1, cy = c[1] + (s / 3) % 3 - 1,
-                          cz = c[2] + s / 9 - 1;
-                if (cx < 0 || cx >= src.grid.ncell[0] || cy < 0 || cy >= src.grid.ncell[1] ||
-                    cz < 0 || cz >= src.grid.ncell[2])
+                const int cy = c[1] + s % 3 - 1, cz = c[2] + s / 3 - 1;
+                if (cy < 0 || cy >= src.grid.ncell[1] || cz < 0 || cz >= src.grid.ncell[2])
                     continue;
-                const uint32_t cell =
-                    src.grid.morton_rank[(cz * src.grid.ncell[1] + cy) * src.grid.ncell[0] + cx];
-                k = src.cell_start[cell];
-                end = src.cell_end[cell];
+                /* the row's cells are consecutive in the (linear) cell order */
+                const int row = (cz * src.grid.ncell[1] + cy) * src.grid.ncell[0];
+                const int x_lo = c[0] > 0 ? c[0] - 1 : 0;
+                const int x_hi = c[0] + 1 < src.grid.ncell[0] ? c[0] + 1 : src.grid.ncell[0] - 1;
+                k = src.cell_start[row + x_lo];
+                end = src.cell_start[row + x_hi + 1];
             }
             j = (int)src.cell_particles[k++];
             if (j != i)
@@ -236,7 +236,6 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
     src.by = g->x_build[1];
     src.bz = g->x_build[2];
     src.cell_start = g->cell_start;
-    src.cell_end = g->cell_end;
     src.cell_particles = g->cell_particles;
     const int cells = g->prm.gpu_builder == VS_GPU_BUILDER_CELLS;
 #define VS_FORCE_ARGS                                                                          \

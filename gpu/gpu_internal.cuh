@@ -52,8 +52,10 @@ struct vs_gpu_species {
     double body_force[VS_MAX_SPECIES][3];
 };
 
-/* The cell grid over the brick extended by the ghost width; cells are numbered by their rank
- * in Morton (Z-curve) order so sorting by cell also orders space along the curve. */
+/* The cell grid over the brick extended by the ghost width. The cell list is ordered by the
+ * linear cell index (x fastest), so the three cells of a row of the 27-cell stencil are one
+ * contiguous range; the periodic reordering of the owned particles sorts by the cells' ranks
+ * in Morton (Z-curve) order, so that particles close in space sit close in memory. */
 struct vs_gpu_grid {
     int ncell[3];
     double origin[3];
@@ -135,9 +137,10 @@ struct vs_gpu_state {
     vs_gpu_grid grid;
     int64_t n_cells;
     uint32_t *d_morton_rank;
-    uint32_t *d_rank_to_linear; /* inverse of morton_rank */
-    uint32_t *cell_start, *cell_end; /* indexed by Morton rank */
-    uint32_t *cell_particles;        /* particle indices sorted by cell */
+    uint32_t *cell_start;     /* n_cells + 1 offsets: cell c (linear index) holds entries
+                                 cell_start[c] .. cell_start[c + 1] - 1 of cell_particles */
+    uint32_t *cell_particles; /* particle indices sorted by cell */
+    float4 *cell_pos;         /* their staged positions in the same order (list builder) */
 
     /* neighbour list: ELL, column-major (entry m of particle i at m * stride + i) */
     int32_t *nlist, *ncount;

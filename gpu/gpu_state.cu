@@ -101,6 +101,7 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     VS_GROW(g->scratch, double, 0);
     VS_GROW(g->flags, uint8_t, 0);
     VS_GROW(g->cell_particles, uint32_t, 0);
+    VS_GROW(g->cell_pos, float4, 0);
     VS_GROW(g->pos_f, float4, 0);
     VS_GROW(g->vel_f, float4, 0);
     VS_GROW(g->energy, double, 0);
@@ -154,13 +155,7 @@ static void build_morton_table(vs_gpu_state *g)
     VS_CUDA_CHECK(cudaMemcpy(g->d_morton_rank, rank, sizeof(uint32_t) * (size_t)total,
                              cudaMemcpyHostToDevice));
     g->grid.morton_rank = g->d_morton_rank;
-    for (int64_t r = 0; r < total; ++r)
-        rank[r] = cells[r].linear;
-    g->d_rank_to_linear = (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)total);
-    VS_CUDA_CHECK(cudaMemcpy(g->d_rank_to_linear, rank, sizeof(uint32_t) * (size_t)total,
-                             cudaMemcpyHostToDevice));
-    g->cell_start = (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)total);
-    g->cell_end = (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)total);
+    g->cell_start = (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)(total + 1));
     int bits = 1;
     while (bits < 32 && ((uint64_t)1 << bits) < (uint64_t)total)
         ++bits;
@@ -254,9 +249,9 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
                     g->v[2], g->f[0], g->f[1], g->f[2], g->x_build[0], g->x_build[1],
                     g->x_build[2], g->image[0], g->image[1], g->image[2], g->tag,
                     g->species_id, g->key_in, g->key_out, g->idx_in, g->idx_out, g->scratch,
-                    g->flags, g->cell_particles, g->pos_f, g->vel_f, g->energy, g->virial,
-                    g->ncount, g->partials, g->nlist, g->cub_temp, g->d_morton_rank, g->d_rank_to_linear,
-                    g->cell_start, g->cell_end, g->d_select_count, g->d_max_count,
+                    g->flags, g->cell_particles, g->cell_pos, g->pos_f, g->vel_f, g->energy, g->virial,
+                    g->ncount, g->partials, g->nlist, g->cub_temp, g->d_morton_rank,
+                    g->cell_start, g->d_select_count, g->d_max_count,
                     g->d_max_disp2, g->d_int_sums};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
         if (ptrs[k])

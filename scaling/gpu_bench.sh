@@ -23,7 +23,7 @@ for n in $sizes; do
     for skin in $skins; do
      for builder in $builders; do
       common=(--set "neighbor.gpu_builder=$builder" --set "box=[$side, $side, $side]" --set "particles=$n" --set "precision=$prec"
-              --set "neighbor.skin=$skin" --set "output.dir=$out/run")
+              --set "neighbor.skin=$skin" --set "output.dir=$out/run" --set output.checkpoint_keep=0)
       "$bin" run "$here/gpu-fluid.cfg" "${common[@]}" --set integrator.steps=50 > /dev/null
       "$bin" run "$here/gpu-fluid.cfg" "${common[@]}" --set "integrator.steps=$steps" \
         --set "output.thermo_interval=$steps" > "$out/log"

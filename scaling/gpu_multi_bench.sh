@@ -19,7 +19,8 @@ run() { # series P N box_x side transport
   local series=$1 p=$2 n=$3 bx=$4 side=$5 tr=$6
   echo "+ mpiexec -n $p $bin run gpu-fluid.cfg box=[$bx, $side, $side] particles=$n transport=$tr" >&2
   local common=(--set "box=[$bx, $side, $side]" --set "particles=$n" --set "comm.transport=$tr"
-                --set "decomposition=[$p, 1, 1]" --set "output.dir=$out/run" "${extra[@]}")
+                --set "decomposition=[$p, 1, 1]" --set "output.dir=$out/run"
+                --set output.checkpoint_keep=0 "${extra[@]}")
   mpiexec --oversubscribe -n "$p" "$bin" run "$here/gpu-fluid.cfg" "${common[@]}" \
     --set "integrator.steps=$steps" --set "output.thermo_interval=$steps" > "$out/log"
   python3 - "$out/run/perf.json" "$series" "$tr" "$out/t1_$series" <<'PY'
