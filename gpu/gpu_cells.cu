@@ -45,14 +45,21 @@ __global__ void gather_kernel(int n, const uint32_t *order, const T *in, T *out)
         out[k] = in[order[k]];
 }
 
-/* out-of-place gather through the scratch buffer, copied back */
+/* Out-of-place gather into the scratch buffer. An 8-byte array then trades places with the
+ * scratch buffer (every per-particle array of 8-byte elements has the scratch buffer's
+ * capacity), saving a copy; a smaller one is copied back. */
 template <typename T>
-static void permute(vs_gpu_state *g, T *field, int n)
+static void permute(vs_gpu_state *g, T *&field, int n)
 {
     T *tmp = (T *)g->scratch;
     VS_LAUNCH(gather_kernel<T>, n, VS_BLOCK, g->stream, n, g->idx_out, field, tmp);
-    VS_CUDA_CHECK(cudaMemcpyAsync(field, tmp, sizeof(T) * (size_t)n, cudaMemcpyDeviceToDevice,
-                                  g->stream));
+    if (sizeof(T) == sizeof(double)) {
+        g->scratch = field;
+        field = tmp;
+    } else {
+        VS_CUDA_CHECK(cudaMemcpyAsync(field, tmp, sizeof(T) * (size_t)n,
+                                      cudaMemcpyDeviceToDevice, g->stream));
+    }
 }
 
 /* (cell, index) pairs sorted by cell: by the cell's Morton rank, or its linear index */
@@ -315,11 +322,11 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     sort_by_cell(g, n_all, 0);
     VS_LAUNCH(cell_offsets_kernel, n_all, VS_BLOCK, g->stream, n_all, g->n_cells, g->key_out,
               g->cell_start);
-    /* cell_particles aliases nothing the next sort overwrites: keep a copy */
-    if (n_all > 0)
-        VS_CUDA_CHECK(cudaMemcpyAsync(g->cell_particles, g->idx_out,
-                                      sizeof(uint32_t) * (size_t)n_all,
-                                      cudaMemcpyDeviceToDevice, g->stream));
+    /* the sorted indices become the cell list; the next sort writes into the old list's
+     * buffer (both have the per-particle capacity) */
+    uint32_t *sorted = g->idx_out;
+    g->idx_out = g->cell_particles;
+    g->cell_particles = sorted;
     if (g->prm.gpu_builder == VS_GPU_BUILDER_CELLS) {
         /* no Verlet list: the force kernel reads the cell list built above */
         VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->x[0], g->x[1], g->x[2],

@@ -2,18 +2,20 @@
  *
  * The protocol is the CPU one (comm/halo.h): three stages (x, y, z), two directions each; in
  * each stage, particles within the ghost width of the lower or upper face (owned, or ghosts of
- * earlier stages, so edges and corners are forwarded) are flagged, and the flags compacted
- * into a send list with CUB DeviceSelect. A dimension with one rank copies its ghosts on the
- * device, shifted by the box (the periodic images); a dimension split over ranks packs records
- * into a contiguous device buffer, hands it to the transport (gpu_transport.cu) and unpacks
- * what arrives into the ghost slots. Send lists are built on rebuild steps and reused on the
- * other steps, when only positions and predicted velocities travel.
+ * earlier stages, so edges and corners are forwarded) are selected into a send list with CUB
+ * DeviceSelect::If, in index order. The x stage scans every owned particle and, in the same
+ * synchronisation, keeps those near any face; the y and z stages scan only these and the
+ * ghosts so far. A dimension with one rank copies its ghosts on the device, shifted by the
+ * box (the periodic images); a dimension split over ranks packs records into a contiguous
+ * device buffer, hands it to the transport (gpu_transport.cu) and unpacks what arrives into
+ * the ghost slots. Send lists are built on rebuild steps and reused on the other steps, when
+ * only positions and predicted velocities travel.
  *
  * Migration (rebuild steps, before the ghosts): per dimension, owned particles that left the
- * brick are packed with everything they carry, the rest are compacted in order (CUB select of
- * the stayers, one gather per array), and the arrivals appended. One hop per dimension is
- * enough (the rebuild trigger guarantees it); a kernel checks, and a particle found outside
- * its brick afterwards is a fatal error naming it.
+ * brick are packed with everything they carry, their slots are filled by the stayers beyond
+ * the new end (O(leavers) moves), and the arrivals appended. One hop per dimension is enough
+ * (the rebuild trigger guarantees it); a kernel checks, and a particle found outside its
+ * brick afterwards is a fatal error naming it.
  */
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -56,14 +58,6 @@ static vs_soa soa(vs_gpu_state *g)
     a.tag = g->tag;
     a.species = g->species_id;
     return a;
-}
-
-__global__ void border_flag_kernel(int n, const double *x, double edge, int upper,
-                                   uint8_t *flags)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        flags[i] = upper ? (x[i] >= edge) : (x[i] < edge);
 }
 
 /* Ghost copy within this rank (periodic image): position shifted along d and the predicted
@@ -153,19 +147,25 @@ __device__ __forceinline__ double keep_below(double x, double len)
     return x < len ? x : nextafter(len, 0.0);
 }
 
-/* Migration along a dimension with one rank: wrap into [0, L) and count the image. */
-__global__ void wrap_kernel(int n, int d, double len, vs_soa a)
+/* Migration along the dimensions with one rank (bit d of `self`), in one pass: wrap into
+ * [0, L) and count the image. */
+__global__ void wrap_kernel(int n, int self, double lx, double ly, double lz, vs_soa a)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    const double u = a.x[d][i];
-    if (u < 0.0) {
-        a.x[d][i] = keep_below(u + len, len);
-        a.image[d][i] -= 1;
-    } else if (u >= len) {
-        a.x[d][i] = u - len;
-        a.image[d][i] += 1;
+    const double len[3] = {lx, ly, lz};
+    for (int d = 0; d < 3; ++d) {
+        if (!(self >> d & 1))
+            continue;
+        const double u = a.x[d][i];
+        if (u < 0.0) {
+            a.x[d][i] = keep_below(u + len[d], len[d]);
+            a.image[d][i] -= 1;
+        } else if (u >= len[d]) {
+            a.x[d][i] = u - len[d];
+            a.image[d][i] += 1;
+        }
     }
 }
 
@@ -256,12 +256,54 @@ static void reserve_send(vs_gpu_state *g, int d, int dir, int64_t n)
     g->cap_send[d][dir] = cap;
 }
 
-/* Compact the flags into `out` (indices), the count into d_select_count[slot]. */
-static void select_flagged(vs_gpu_state *g, int n, int32_t *out, int slot)
+/* Within the ghost width of the lower (upper = 0) or upper face of dimension d: the send
+ * lists' test, the same comparison as the CPU's. */
+struct vs_border_pred {
+    const double *x;
+    double edge;
+    int upper;
+    __device__ __forceinline__ bool operator()(int32_t i) const
+    {
+        return upper ? x[i] >= edge : x[i] < edge;
+    }
+};
+
+/* Within the ghost width of any face: an owned particle that is not can be in no send list
+ * of any stage, so the y and z stages select among these and the ghosts, not all owned. */
+struct vs_near_face_pred {
+    const double *x, *y, *z;
+    double lo_edge[3], hi_edge[3];
+    __device__ __forceinline__ bool operator()(int32_t i) const
+    {
+        const double p[3] = {x[i], y[i], z[i]};
+        bool near = false;
+        for (int d = 0; d < 3; ++d)
+            near |= p[d] < lo_edge[d] || p[d] >= hi_edge[d];
+        return near;
+    }
+};
+
+__global__ void iota_kernel(int n, int32_t first, int32_t *out)
 {
-    VS_CUDA_CHECK(cub::DeviceSelect::Flagged(g->cub_temp, g->cub_temp_bytes,
-                                             thrust::counting_iterator<int32_t>(0), g->flags,
-                                             out, g->d_select_count + slot, n, g->stream));
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n)
+        out[k] = first + k;
+}
+
+/* Room for n ghost candidates, keeping the first `keep`. */
+static void reserve_cand(vs_gpu_state *g, int64_t n, int64_t keep)
+{
+    if (n <= g->cap_cand)
+        return;
+    const int64_t cap = n + n / 16 + 1024;
+    int32_t *q = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)cap);
+    if (keep > 0)
+        VS_CUDA_CHECK(cudaMemcpyAsync(q, g->ghost_cand, sizeof(int32_t) * (size_t)keep,
+                                      cudaMemcpyDeviceToDevice, g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    vs_gpu_free(g, g->ghost_cand, sizeof(int32_t) * (size_t)g->cap_cand);
+    g->ghost_cand = q;
+    g->cap_cand = cap;
 }
 
 /* Bring `n` select counters to the host (one synchronisation). */
@@ -280,10 +322,8 @@ static void migrate_dimension(vs_gpu_state *g, int d)
     const vs_decomp *dc = g->dc;
     const int n = (int)g->n_owned;
     const double len = g->prm.box[d];
-    if (g->link[d] == VS_LINK_SELF) {
-        VS_LAUNCH(wrap_kernel, n, VS_BLOCK, g->stream, n, d, len, soa(g));
-        return;
-    }
+    if (g->link[d] == VS_LINK_SELF)
+        return; /* wrapped by vs_gpu_migrate */
     /* leavers through each face, and all leavers in index order (the holes) */
     reserve_send(g, d, 0, n);
     reserve_send(g, d, 1, n);
@@ -339,6 +379,14 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
 {
     g->n_ghost = 0;
     const int64_t before = g->n_owned;
+    /* the dimensions with one rank first, all in one pass: the particles a neighbour sends
+     * along another dimension arrive wrapped */
+    int self = 0;
+    for (int d = 0; d < 3; ++d)
+        self |= (g->link[d] == VS_LINK_SELF) << d;
+    if (self)
+        VS_LAUNCH(wrap_kernel, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned, self,
+                  g->prm.box[0], g->prm.box[1], g->prm.box[2], soa(g));
     int crosses = 0;
     for (int d = 0; d < 3; ++d) {
         migrate_dimension(g, d);
@@ -368,26 +416,56 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
 {
     const vs_decomp *dc = g->dc;
     g->n_ghost = 0;
+    const int n_owned = (int)g->n_owned;
+    int64_t n_cand = 0;
     for (int d = 0; d < 3; ++d) {
         const double len = g->prm.box[d];
         /* lower face -> image above the upper face, and the reverse, at the box's ends */
         g->shift[d][0] = dc->coords[d] == 0 ? len : 0.0;
         g->shift[d][1] = dc->coords[d] == dc->dims[d] - 1 ? -len : 0.0;
         const int base = (int)(g->n_owned + g->n_ghost);
-        /* both directions select from what is present before this stage's ghosts arrive;
-         * one synchronisation per stage brings both counts to the host */
-        int64_t n_out[2] = {0, 0};
-        for (int dir = 0; dir < 2; ++dir) {
-            const double edge = dir == 0 ? g->lo[d] + g->ghost_width : g->hi[d] - g->ghost_width;
-            reserve_send(g, d, dir, base);
-            if (base == 0)
-                continue;
-            VS_LAUNCH(border_flag_kernel, base, VS_BLOCK, g->stream, base, g->x[d], edge, dir,
-                      g->flags);
-            select_flagged(g, base, g->send_idx[d][dir], dir);
+        /* both directions select from what is present before this stage's ghosts arrive, in
+         * index order: the x stage from all owned particles (and the near-face candidates
+         * for the later stages, in the same pass), the y and z stages from the candidates;
+         * one synchronisation per stage brings the counts to the host */
+        int64_t counts[3] = {0, 0, 0};
+        const int n_items = d == 0 ? n_owned : (int)n_cand;
+        for (int dir = 0; dir < 2; ++dir)
+            reserve_send(g, d, dir, n_items);
+        if (d == 0)
+            reserve_cand(g, n_owned, 0);
+        if (n_items > 0) {
+            for (int dir = 0; dir < 2; ++dir) {
+                const vs_border_pred pred = {
+                    g->x[d], dir == 0 ? g->lo[d] + g->ghost_width : g->hi[d] - g->ghost_width,
+                    dir};
+                if (d == 0)
+                    VS_CUDA_CHECK(cub::DeviceSelect::If(
+                        g->cub_temp, g->cub_temp_bytes, thrust::counting_iterator<int32_t>(0),
+                        g->send_idx[d][dir], g->d_select_count + dir, n_items, pred, g->stream));
+                else
+                    VS_CUDA_CHECK(cub::DeviceSelect::If(
+                        g->cub_temp, g->cub_temp_bytes, g->ghost_cand, g->send_idx[d][dir],
+                        g->d_select_count + dir, n_items, pred, g->stream));
+            }
+            if (d == 0) {
+                vs_near_face_pred near;
+                near.x = g->x[0];
+                near.y = g->x[1];
+                near.z = g->x[2];
+                for (int e = 0; e < 3; ++e) {
+                    near.lo_edge[e] = g->lo[e] + g->ghost_width;
+                    near.hi_edge[e] = g->hi[e] - g->ghost_width;
+                }
+                VS_CUDA_CHECK(cub::DeviceSelect::If(
+                    g->cub_temp, g->cub_temp_bytes, thrust::counting_iterator<int32_t>(0),
+                    g->ghost_cand, g->d_select_count + 2, n_items, near, g->stream));
+            }
+            read_counts(g, d == 0 ? 3 : 2, counts);
         }
-        if (base > 0)
-            read_counts(g, 2, n_out);
+        if (d == 0)
+            n_cand = counts[2];
+        int64_t n_out[2] = {counts[0], counts[1]};
         int64_t n_in[2] = {n_out[0], n_out[1]};
         if (g->link[d] != VS_LINK_SELF)
             vs_gpu_exchange_counts(g, d, n_out, n_in);
@@ -421,6 +499,14 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
                           in + (dir ? n_in[0] : 0), g->recv_start[d][dir], soa(g));
         }
         g->n_ghost += n_in[0] + n_in[1];
+        /* this stage's ghosts are candidates of the next stages */
+        const int64_t n_new = n_in[0] + n_in[1];
+        if (d < 2 && n_new > 0) {
+            reserve_cand(g, n_cand + n_new, n_cand);
+            VS_LAUNCH(iota_kernel, n_new, VS_BLOCK, g->stream, (int)n_new, base,
+                      g->ghost_cand + n_cand);
+            n_cand += n_new;
+        }
     }
 }
 

@@ -104,6 +104,9 @@ struct vs_gpu_state {
     int32_t *send_idx[3][2];
     int64_t n_send[3][2], n_recv[3][2], recv_start[3][2], cap_send[3][2];
     double shift[3][2];
+    int32_t *ghost_cand;     /* ghost candidates of stages y and z: owned particles near a
+                                face, then the ghosts of earlier stages (index order) */
+    int64_t cap_cand;
     int32_t *d_select_count; /* 4 counters for CUB selects */
     uint8_t *flags;
 

@@ -263,6 +263,8 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
     vs_gpu_comm_free(g);
     if (g->interior_flag)
         cudaFree(g->interior_flag);
+    if (g->ghost_cand)
+        cudaFree(g->ghost_cand);
     if (g->split_idx)
         cudaFree(g->split_idx);
     cudaEventDestroy(g->ev_start);
