@@ -329,8 +329,9 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     g->cell_particles = sorted;
     if (g->prm.gpu_builder == VS_GPU_BUILDER_CELLS) {
         /* no Verlet list: the force kernel reads the cell list built above */
-        VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->x[0], g->x[1], g->x[2],
-                  g->x_build[0], g->x_build[1], g->x_build[2]);
+        if (g->prm.skin > 0.0)
+            VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->x[0], g->x[1],
+                      g->x[2], g->x_build[0], g->x_build[1], g->x_build[2]);
         return;
     }
     if (g->overlap && g->n_owned > g->cap_split) {
@@ -388,7 +389,8 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
         g->nlist = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)g->max_neighbors *
                                                   (size_t)g->nl_stride);
     }
-    VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->x[0], g->x[1], g->x[2],
-              g->x_build[0], g->x_build[1], g->x_build[2]);
+    if (g->prm.skin > 0.0) /* positions at this build, for the displacement check */
+        VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->x[0], g->x[1], g->x[2],
+                  g->x_build[0], g->x_build[1], g->x_build[2]);
     g->split_valid = 0; /* split again when (if) this list is reused */
 }

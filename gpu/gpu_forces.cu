@@ -232,9 +232,11 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
     src.ncount = g->ncount;
     src.stride = g->nl_stride;
     src.grid = g->grid;
-    src.bx = g->x_build[0];
-    src.by = g->x_build[1];
-    src.bz = g->x_build[2];
+    /* without a skin the list was built from the current positions */
+    const int skin = g->prm.skin > 0.0;
+    src.bx = skin ? g->x_build[0] : g->x[0];
+    src.by = skin ? g->x_build[1] : g->x[1];
+    src.bz = skin ? g->x_build[2] : g->x[2];
     src.cell_start = g->cell_start;
     src.cell_particles = g->cell_particles;
     const int cells = g->prm.gpu_builder == VS_GPU_BUILDER_CELLS;

@@ -1,9 +1,10 @@
 /* Groot-Warren velocity Verlet on the device (the formulas of src/integrate.h), fused with
- * the displacement check that decides the neighbour-list rebuild. */
+ * the displacement check that decides the neighbour-list rebuild (none without a skin). */
 #include <string.h>
 
 #include "gpu_internal.cuh"
 
+template <bool CHECK>
 __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_species sp,
                                   double *x, double *y, double *z, double *vx, double *vy,
                                   double *vz, double *px, double *py, double *pz,
@@ -29,16 +30,21 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
         vx[i] = ux + half_dt * ax;
         vy[i] = uy + half_dt * ay;
         vz[i] = uz + half_dt * az;
-        const double dx = nx - bx[i], dy = ny - by[i], dz = nz - bz[i];
-        d2 = (float)(dx * dx + dy * dy + dz * dz);
-        if (!(d2 <= 3.0e38f))
-            d2 = 3.0e38f; /* NaN or huge: force a rebuild, where the integrity check finds it */
+        if (CHECK) {
+            const double dx = nx - bx[i], dy = ny - by[i], dz = nz - bz[i];
+            d2 = (float)(dx * dx + dy * dy + dz * dz);
+            if (!(d2 <= 3.0e38f))
+                d2 = 3.0e38f; /* NaN or huge: force a rebuild, where the integrity check
+                                 finds it */
+        }
     }
-    /* non-negative floats order like their bit patterns: an unsigned max is a float max */
-    for (int off = 16; off > 0; off >>= 1)
-        d2 = fmaxf(d2, __shfl_down_sync(0xffffffffu, d2, off));
-    if ((threadIdx.x & 31) == 0 && d2 > 0.0f)
-        atomicMax(max_disp2, __float_as_uint(d2));
+    if (CHECK) {
+        /* non-negative floats order like their bit patterns: an unsigned max is a float max */
+        for (int off = 16; off > 0; off >>= 1)
+            d2 = fmaxf(d2, __shfl_down_sync(0xffffffffu, d2, off));
+        if ((threadIdx.x & 31) == 0 && d2 > 0.0f)
+            atomicMax(max_disp2, __float_as_uint(d2));
+    }
 }
 
 __global__ void second_half_kernel(int n, double half_dt, vs_gpu_species sp, double *vx,
@@ -58,8 +64,15 @@ extern "C" void vs_gpu_integrate_first_half(vs_gpu_state *g)
 {
     g->staged = 0; /* the staged fp32 inputs describe positions this kernel changes (a list
                       built after the last forces, e.g. at a checkpoint, staged them) */
+    if (!(g->prm.skin > 0.0)) { /* rebuilt on every step: nothing to check */
+        VS_LAUNCH(first_half_kernel<false>, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned,
+                  g->prm.dt, g->prm.lambda * g->prm.dt, g->species, g->x[0], g->x[1], g->x[2],
+                  g->v[0], g->v[1], g->v[2], g->vp[0], g->vp[1], g->vp[2], g->f[0], g->f[1],
+                  g->f[2], g->species_id, NULL, NULL, NULL, NULL);
+        return;
+    }
     VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_disp2, 0, sizeof(unsigned int), g->stream));
-    VS_LAUNCH(first_half_kernel, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned, g->prm.dt,
+    VS_LAUNCH(first_half_kernel<true>, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned, g->prm.dt,
               g->prm.lambda * g->prm.dt, g->species, g->x[0], g->x[1], g->x[2], g->v[0],
               g->v[1], g->v[2], g->vp[0], g->vp[1], g->vp[2], g->f[0], g->f[1], g->f[2],
               g->species_id, g->x_build[0], g->x_build[1], g->x_build[2], g->d_max_disp2);

@@ -89,7 +89,8 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
         VS_GROW(g->vp[d], double, keep);
         VS_GROW(g->v[d], double, g->n_owned);
         VS_GROW(g->f[d], double, g->n_owned);
-        VS_GROW(g->x_build[d], double, g->n_owned);
+        if (g->prm.skin > 0.0) /* without a skin there is no displacement to check */
+            VS_GROW(g->x_build[d], double, g->n_owned);
         VS_GROW(g->image[d], int32_t, g->n_owned);
     }
     VS_GROW(g->tag, int64_t, keep);
