@@ -12,6 +12,7 @@
  *     forces at step 0 and a bit-identical state after 300 steps with migrations (the same
  *     bytes arrive, whichever way they travel, and every force is the same sum in the same
  *     order), and no particle is lost.
+ * `--skin S` sets the Verlet skin of every run (0: migration, ghosts and lists on every step).
  * Exit 0 on success, 1 on failure.
  */
 #include <math.h>
@@ -135,6 +136,8 @@ int main(int argc, char **argv)
     const int root = world.rank == 0;
     vs_params prm;
     vs_test_groot_warren(&prm, 10.0);
+    if (argc == 3 && strcmp(argv[1], "--skin") == 0)
+        prm.skin = atof(argv[2]);
     const int64_t n = prm.n_particles;
     int failures = 0;
 
