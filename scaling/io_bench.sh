@@ -8,8 +8,8 @@
 # Runs 4 steps with a frame and a checkpoint at every step (steps 1..4; the frame of step 0
 # too) and prints, from each run's perf.json, the mean time and bandwidth (bytes / s) of a
 # checkpoint and of a frame. A checkpoint's time covers the redistribution by particle id
-# (not the canonical re-start before it, which perf.json counts as output), the HDF5 write with Fletcher32 checksums, the fsync and the
-# rename; bytes are the file size. A frame's time covers the redistribution and the HDF5
+# (not the canonical re-start before it, which perf.json counts as output), the HDF5 write
+# with Fletcher32 checksums, the fsync and the rename; bytes are the file size. A frame's time covers the redistribution and the HDF5
 # write (no fsync: the page cache may absorb it); bytes are 60 per particle.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
