@@ -108,7 +108,6 @@ struct vs_gpu_state {
                                 face, then the ghosts of earlier stages (index order) */
     int64_t cap_cand;
     int32_t *d_select_count; /* 4 counters for CUB selects */
-    uint8_t *flags;
 
     /* ranks (gpu_transport.cu): the brick's neighbours and how each stage's bytes travel */
     const vs_decomp *dc;

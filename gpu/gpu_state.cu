@@ -49,25 +49,20 @@ static void grow(vs_gpu_state *g, void **p, size_t elem, int64_t old_cap, int64_
 
 static void size_cub_temp(vs_gpu_state *g, int64_t cap)
 {
-    size_t sort_bytes = 0, select_bytes = 0;
+    size_t sort_bytes = 0;
     VS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, g->key_in, g->key_out,
                                                   g->idx_in, g->idx_out, (int)cap, 0,
                                                   g->key_bits, g->stream));
-    VS_CUDA_CHECK(cub::DeviceSelect::Flagged(NULL, select_bytes,
-                                             thrust::counting_iterator<int32_t>(0), g->flags,
-                                             g->send_idx[0][0], g->d_select_count, (int)cap,
-                                             g->stream));
     size_t if_bytes = 0, partition_bytes = 0;
     const vs_leaver_pred pred = {g->x[0], 0.0, 0.0, 0};
     VS_CUDA_CHECK(cub::DeviceSelect::If(NULL, if_bytes, thrust::counting_iterator<int32_t>(0),
                                         g->send_idx[0][0], g->d_select_count, (int)cap, pred,
                                         g->stream));
     VS_CUDA_CHECK(cub::DevicePartition::Flagged(NULL, partition_bytes,
-                                                thrust::counting_iterator<int32_t>(0), g->flags,
+                                                thrust::counting_iterator<int32_t>(0), g->interior_flag,
                                                 g->send_idx[0][0], g->d_select_count,
                                                 (int)cap, g->stream));
-    size_t need = sort_bytes > select_bytes ? sort_bytes : select_bytes;
-    need = need > if_bytes ? need : if_bytes;
+    size_t need = sort_bytes > if_bytes ? sort_bytes : if_bytes;
     need = need > partition_bytes ? need : partition_bytes;
     if (need > g->cub_temp_bytes) {
         vs_gpu_free(g, g->cub_temp, g->cub_temp_bytes);
@@ -100,7 +95,6 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     VS_GROW(g->idx_in, uint32_t, 0);
     VS_GROW(g->idx_out, uint32_t, 0);
     VS_GROW(g->scratch, double, 0);
-    VS_GROW(g->flags, uint8_t, 0);
     VS_GROW(g->cell_particles, uint32_t, 0);
     VS_GROW(g->cell_pos, float4, 0);
     VS_GROW(g->pos_f, float4, 0);
@@ -250,7 +244,7 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
                     g->v[2], g->f[0], g->f[1], g->f[2], g->x_build[0], g->x_build[1],
                     g->x_build[2], g->image[0], g->image[1], g->image[2], g->tag,
                     g->species_id, g->key_in, g->key_out, g->idx_in, g->idx_out, g->scratch,
-                    g->flags, g->cell_particles, g->cell_pos, g->pos_f, g->vel_f, g->energy, g->virial,
+                    g->cell_particles, g->cell_pos, g->pos_f, g->vel_f, g->energy, g->virial,
                     g->ncount, g->partials, g->nlist, g->cub_temp, g->d_morton_rank,
                     g->cell_start, g->d_select_count, g->d_max_count,
                     g->d_max_disp2, g->d_int_sums};
