@@ -96,24 +96,12 @@ vs_particle_rec *vs_redistribute_by_brick(const vs_decomp *dc, vs_particle_rec *
     int *dest = VS_MALLOC(sizeof(int) * (size_t)(n > 0 ? n : 1));
     for (int64_t i = 0; i < n; ++i) {
         int c[3];
-        for (int d = 0; d < 3; ++d) {
-            const double len = dc->box[d];
-            double x = recs[i].x[d];
-            if (!isfinite(x))
+        for (int d = 0; d < 3; ++d)
+            if (!isfinite(recs[i].x[d]))
                 VS_FATAL("particle %lld: non-finite position", (long long)recs[i].tag);
-            /* the same wrap as halo.c's migration: x + L may round onto L itself */
-            while (x < 0.0) {
-                x += len;
-                x = x < len ? x : nextafter(len, 0.0);
-                recs[i].image[d] -= 1;
-            }
-            while (x >= len) {
-                x -= len;
-                recs[i].image[d] += 1;
-            }
-            recs[i].x[d] = x;
-            c[d] = brick_of(x, len, dc->dims[d]);
-        }
+        vs_particle_rec_wrap(&recs[i], dc->box); /* the same wrap as halo.c's migration */
+        for (int d = 0; d < 3; ++d)
+            c[d] = brick_of(recs[i].x[d], dc->box[d], dc->dims[d]);
         dest[i] = rank_of[(c[2] * dc->dims[1] + c[1]) * dc->dims[0] + c[0]];
     }
     vs_particle_rec *out = route(&dc->cart, recs, n, dest, n_out);

@@ -117,20 +117,33 @@ __global__ void cell_offsets_kernel(int n, int64_t n_cells, const uint32_t *key,
             start[q] = (uint32_t)n;
 }
 
-/* The candidates' staged positions in cell-list order: the builder's inner loop reads them
- * contiguously and looks up a candidate's index only when it is a hit. */
-__global__ void cell_pos_kernel(int n, const uint32_t *cell_particles, const float4 *pos,
+/* Position relative to the brick centre in fp32, as staged for the mixed force kernel. */
+__device__ __forceinline__ float3 vs_relative_f(int i, const double *x, const double *y,
+                                                const double *z, double3 centre)
+{
+    return make_float3((float)(x[i] - centre.x), (float)(y[i] - centre.y),
+                       (float)(z[i] - centre.z));
+}
+
+/* The candidates' relative fp32 positions in cell-list order, each with its particle index in
+ * the fourth word: a walk over the cell list reads one float4 per candidate, contiguously,
+ * and a hit needs no second, dependent load for its index. */
+__global__ void cell_pos_kernel(int n, const uint32_t *cell_particles, const double *x,
+                                const double *y, const double *z, double3 centre,
                                 float4 *cell_pos)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n)
-        cell_pos[k] = pos[cell_particles[k]];
+    if (k >= n)
+        return;
+    const int j = (int)cell_particles[k];
+    const float3 p = vs_relative_f(j, x, y, z, centre);
+    cell_pos[k] = make_float4(p.x, p.y, p.z, __int_as_float(j));
 }
 
 __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2,
-                                       const float4 *pos, const float4 *cell_pos,
-                                       const uint32_t *cell_start,
-                                       const uint32_t *cell_particles, int max_neighbors,
+                                       const double *x, const double *y, const double *z,
+                                       double3 centre, const float4 *cell_pos,
+                                       const uint32_t *cell_start, int max_neighbors,
                                        int64_t stride, int32_t *nlist, int32_t *ncount,
                                        int32_t *max_count, uint8_t *interior)
 {
@@ -138,7 +151,7 @@ __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2
     if (i >= n_owned)
         return;
     int has_ghost = 0; /* for the overlap's interior / border split */
-    const float4 pi = pos[i];
+    const float3 pi = vs_relative_f(i, x, y, z, centre);
     /* the cell from the staged position plus the brick centre offset is the same cell the
      * sort used, up to fp32 rounding at a face, which only moves a candidate to a neighbour
      * cell of the 27 */
@@ -167,10 +180,8 @@ __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2
             for (uint32_t k = cell_start[row + x_lo]; k < end; ++k) {
                 const float4 pj = cell_pos[k];
                 const float ddx = pi.x - pj.x, ddy = pi.y - pj.y, ddz = pi.z - pj.z;
-                if (ddx * ddx + ddy * ddy + ddz * ddz >= cut2)
-                    continue;
-                const int j = (int)cell_particles[k];
-                if (j == i)
+                const int j = __float_as_int(pj.w);
+                if (ddx * ddx + ddy * ddy + ddz * ddz >= cut2 || j == i)
                     continue;
                 if (count < max_neighbors)
                     nlist[(int64_t)count * stride + i] = j;
@@ -327,6 +338,11 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     uint32_t *sorted = g->idx_out;
     g->idx_out = g->cell_particles;
     g->cell_particles = sorted;
+    const double3 centre = make_double3(g->center[0], g->center[1], g->center[2]);
+    if (g->prm.gpu_builder != VS_GPU_BUILDER_WARP) /* the walks of the thread builder and of
+                                                    * the cell-list force kernel read it */
+        VS_LAUNCH(cell_pos_kernel, n_all, VS_BLOCK, g->stream, n_all, g->cell_particles,
+                  g->x[0], g->x[1], g->x[2], centre, g->cell_pos);
     if (g->prm.gpu_builder == VS_GPU_BUILDER_CELLS) {
         /* no Verlet list: the force kernel reads the cell list built above */
         if (g->prm.skin > 0.0)
@@ -351,16 +367,14 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     }
     /* candidates are compared in fp32 relative positions; the list radius is widened by a
      * relative 1e-5 so rounding can only add pairs beyond r_c + skin, never drop one */
-    vs_gpu_stage_positions(g);
-    if (g->prm.gpu_builder == VS_GPU_BUILDER_THREAD)
-        VS_LAUNCH(cell_pos_kernel, n_all, VS_BLOCK, g->stream, n_all, g->cell_particles,
-                  g->pos_f, g->cell_pos);
+    if (g->prm.gpu_builder == VS_GPU_BUILDER_WARP)
+        vs_gpu_stage_positions(g);
     const float cut2_f = (float)(g->list_cutoff * g->list_cutoff * (1.0 + 2e-5));
     for (;;) {
         VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_count, 0, sizeof(int32_t), g->stream));
         if (g->prm.gpu_builder == VS_GPU_BUILDER_THREAD) {
-            VS_LAUNCH(neighbor_thread_kernel, n, 128, g->stream, n, g->grid, cut2_f, g->pos_f,
-                      g->cell_pos, g->cell_start, g->cell_particles, g->max_neighbors,
+            VS_LAUNCH(neighbor_thread_kernel, n, 128, g->stream, n, g->grid, cut2_f, g->x[0],
+                      g->x[1], g->x[2], centre, g->cell_pos, g->cell_start, g->max_neighbors,
                       g->nl_stride, g->nlist, g->ncount, g->d_max_count,
                       g->overlap ? g->interior_flag : (uint8_t *)NULL);
         }

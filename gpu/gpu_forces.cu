@@ -10,8 +10,9 @@
  *   mixed  - positions relative to the brick centre and predicted velocities staged as fp32
  *            (float4, 16-byte loads), pair arithmetic in fp32 (vs_dpd_pair_f, the same source
  *            as the double version), accumulation in fp64 (see docs/performance.md).
- * The pair random number is computed from the same 64 TEA bits as on the CPU; the uniform
- * variant is exact in fp64 and rounded once to fp32 in mixed mode.
+ * The pair random number is computed from the same 64 TEA bits as on the CPU, from the two
+ * particles' signatures (computed once per particle and step); the uniform variant is exact
+ * in fp64 and rounded once to fp32 in mixed mode.
  */
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -50,6 +51,21 @@ void vs_gpu_stage_positions(vs_gpu_state *g)
     vs_gpu_stage_range(g, 0, g->n_owned + g->n_ghost);
 }
 
+/* Each particle's pair-RNG signature at this step (tea_rng.h), for particles [first, first + n). */
+__global__ void signature_kernel(int first, int n, vs_tea_key key, const int64_t *tag,
+                                 uint64_t *sig)
+{
+    const int i = first + blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < first + n)
+        sig[i] = vs_signature_pack(vs_tag_signature(key, (uint64_t)tag[i]));
+}
+
+static void compute_signatures(vs_gpu_state *g, int64_t first, int64_t count, int64_t step)
+{
+    VS_LAUNCH(signature_kernel, count, VS_BLOCK, g->stream, (int)first, (int)count,
+              vs_tea_make_key(g->prm.seed, (uint64_t)step), g->tag, g->sig);
+}
+
 /* Where a thread finds its partners: its column of the Verlet list, or (CELLS) the cell list
  * itself, the 27 cells around the cell the particle was in when the list was built (every
  * partner within r_c now was within r_c + skin then, so it sits in one of them). */
@@ -58,12 +74,15 @@ struct vs_partner_source {
     int64_t stride;
     vs_gpu_grid grid;
     const double *bx, *by, *bz; /* positions at the last build (CELLS) */
-    const uint32_t *cell_start, *cell_particles;
+    const uint32_t *cell_start;
+    const float4 *cell_pos; /* candidates in cell order: position at the build, index (CELLS) */
+    int fresh;              /* the build was this step's: cell_pos holds current positions */
 };
 
 /* A resumable walk over one particle's candidates, in a fixed order (list order, or the 27
  * cells in z, y, x order, each cell in sorted order), so the kernel can stop when its
- * queue is full and go on after the queued pairs are evaluated. */
+ * queue is full and go on after the queued pairs are evaluated. next() gives the candidate's
+ * index, next_pos() its fp32 relative position too. */
 template <bool CELLS> struct vs_partner_cursor;
 
 template <> struct vs_partner_cursor<false> {
@@ -76,6 +95,14 @@ template <> struct vs_partner_cursor<false> {
         j = src.nlist[(int64_t)m++ * src.stride + i];
         return true;
     }
+    __device__ bool next_pos(const vs_partner_source &src, int i, const float4 *pos_f, int &j,
+                             float4 &p)
+    {
+        if (!next(src, i, j))
+            return false;
+        p = pos_f[j];
+        return true;
+    }
 };
 
 template <> struct vs_partner_cursor<true> {
@@ -85,7 +112,8 @@ template <> struct vs_partner_cursor<true> {
     {
         vs_cell_of(src.grid, src.bx[i], src.by[i], src.bz[i], c);
     }
-    __device__ bool next(const vs_partner_source &src, int i, int &j)
+    /* the next candidate other than i, as its entry in cell_pos */
+    __device__ bool next_entry(const vs_partner_source &src, int i, float4 &q)
     {
         for (;;) {
             while (k == end) {
@@ -101,10 +129,28 @@ template <> struct vs_partner_cursor<true> {
                 k = src.cell_start[row + x_lo];
                 end = src.cell_start[row + x_hi + 1];
             }
-            j = (int)src.cell_particles[k++];
-            if (j != i)
+            q = src.cell_pos[k++];
+            if (__float_as_int(q.w) != i)
                 return true;
         }
+    }
+    __device__ bool next(const vs_partner_source &src, int i, int &j)
+    {
+        float4 q;
+        if (!next_entry(src, i, q))
+            return false;
+        j = __float_as_int(q.w);
+        return true;
+    }
+    __device__ bool next_pos(const vs_partner_source &src, int i, const float4 *pos_f, int &j,
+                             float4 &p)
+    {
+        if (!next_entry(src, i, p))
+            return false;
+        j = __float_as_int(p.w);
+        if (!src.fresh) /* the particles moved since the build */
+            p = pos_f[j];
+        return true;
     }
 };
 
@@ -122,7 +168,7 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
     dpd_force_kernel(int n, vs_tea_key key, int gaussian, vs_dpd_consts c, vs_dpd_consts_f cf,
                      vs_gpu_species sp, const double *x, const double *y, const double *z,
                      const double *vx, const double *vy, const double *vz, const float4 *pos_f,
-                     const float4 *vel_f, const int64_t *tag, const int32_t *species,
+                     const float4 *vel_f, const uint64_t *sig, const int32_t *species,
                      vs_partner_source src, const int32_t *subset, double *fx, double *fy,
                      double *fz, double *energy, double *virial)
 {
@@ -135,7 +181,7 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
     if (k >= n)
         return;
     const int i = subset ? subset[k] : k; /* all owned particles, or the listed ones */
-    const uint64_t tag_i = (uint64_t)tag[i];
+    const uint64_t sig_i = sig[i];
     const int si = species[i];
     const double *a_row = a_shared + si * VS_MAX_SPECIES;
     int32_t *my_queue = &queue[0][threadIdx.x];
@@ -148,11 +194,11 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
             int queued = 0;
             while (queued < VS_PAIR_QUEUE) {
                 int j;
-                if (!cursor.next(src, i, j)) {
+                float4 pj;
+                if (!cursor.next_pos(src, i, pos_f, j, pj)) {
                     more = false;
                     break;
                 }
-                const float4 pj = pos_f[j];
                 const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
                 const float r2 = dx * dx + dy * dy + dz * dz;
                 if (r2 < cf.rc2 && r2 != 0.0f)
@@ -163,7 +209,7 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
                 const float4 pj = pos_f[j], uj = vel_f[j];
                 const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
                 const float r2 = dx * dx + dy * dy + dz * dz;
-                const vs_tea_block bits = vs_pair_bits(key, tag_i, (uint64_t)tag[j]);
+                const vs_tea_block bits = vs_pair_bits_sig(key, sig_i, sig[j]);
                 const float xi = (float)(gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits));
                 const vs_pair_result_f r = vs_dpd_pair_f(&cf, r2, dx, dy, dz, ui.x - uj.x,
                                                          ui.y - uj.y, ui.z - uj.z,
@@ -196,7 +242,7 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
                 const int j = my_queue[VS_FORCE_BLOCK * q];
                 const double dx = xi_ - x[j], dy = yi - y[j], dz = zi - z[j];
                 const double r2 = dx * dx + dy * dy + dz * dz;
-                const vs_tea_block bits = vs_pair_bits(key, tag_i, (uint64_t)tag[j]);
+                const vs_tea_block bits = vs_pair_bits_sig(key, sig_i, sig[j]);
                 const double xi = gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits);
                 const vs_pair_result r = vs_dpd_pair(&c, r2, dx, dy, dz, ux - vx[j],
                                                      uy - vy[j], uz - vz[j],
@@ -238,11 +284,12 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
     src.by = skin ? g->x_build[1] : g->x[1];
     src.bz = skin ? g->x_build[2] : g->x[2];
     src.cell_start = g->cell_start;
-    src.cell_particles = g->cell_particles;
+    src.cell_pos = g->cell_pos;
+    src.fresh = !skin;
     const int cells = g->prm.gpu_builder == VS_GPU_BUILDER_CELLS;
 #define VS_FORCE_ARGS                                                                          \
     n, key, gaussian, g->dpd, g->dpd_f, g->species, g->x[0], g->x[1], g->x[2], g->vp[0],       \
-        g->vp[1], g->vp[2], g->pos_f, g->vel_f, g->tag, g->species_id, src, subset, g->f[0],   \
+        g->vp[1], g->vp[2], g->pos_f, g->vel_f, g->sig, g->species_id, src, subset, g->f[0],   \
         g->f[1], g->f[2], g->energy, g->virial
 #define VS_FORCE_LAUNCH(M, E, C)                                                               \
     VS_LAUNCH((dpd_force_kernel<M, E, C>), n, VS_FORCE_BLOCK, stream, VS_FORCE_ARGS)
@@ -275,6 +322,7 @@ extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
     if (g->prm.precision == VS_PRECISION_MIXED && !g->staged)
         vs_gpu_stage_positions(g);
     g->staged = 0; /* the next first half-step moves the particles */
+    compute_signatures(g, 0, g->n_owned + g->n_ghost, step);
     launch_forces(g, g->stream, (int)g->n_owned, NULL, step, want_energy);
 }
 
@@ -290,6 +338,7 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
     /* interior particles need only owned inputs, staged before the ghosts move */
     if (mixed)
         vs_gpu_stage_range(g, 0, g->n_owned);
+    compute_signatures(g, 0, g->n_owned, step);
     VS_CUDA_CHECK(cudaEventRecord(g->ev_start, g->stream));
     VS_CUDA_CHECK(cudaStreamWaitEvent(g->bulk, g->ev_start, 0));
     launch_forces(g, g->bulk, (int)g->n_interior, g->split_idx, step, want_energy);
@@ -301,6 +350,7 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
     *comm_s = vs_wall_seconds() - t0;
     if (mixed)
         vs_gpu_stage_range(g, g->n_owned, g->n_ghost);
+    compute_signatures(g, g->n_owned, g->n_ghost, step);
     launch_forces(g, g->stream, (int)g->n_border, g->split_idx + g->n_interior, step,
                   want_energy);
     VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->ev_interior, 0));

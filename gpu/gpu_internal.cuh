@@ -154,6 +154,9 @@ struct vs_gpu_state {
      * the predicted velocity */
     float4 *pos_f, *vel_f;
     int staged; /* pos_f/vel_f hold the current state (set by staging, cleared by forces) */
+    /* pair-RNG signature of every owned and ghost particle at the step being evaluated
+     * (tea_rng.h): computed once per particle and step, read for every pair */
+    uint64_t *sig;
     /* per-particle energy and virial (thermo steps only) */
     double *energy, *virial;
 

@@ -99,6 +99,7 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     VS_GROW(g->cell_pos, float4, 0);
     VS_GROW(g->pos_f, float4, 0);
     VS_GROW(g->vel_f, float4, 0);
+    VS_GROW(g->sig, uint64_t, 0);
     VS_GROW(g->energy, double, 0);
     VS_GROW(g->virial, double, 0);
     VS_GROW(g->ncount, int32_t, 0);
@@ -244,8 +245,8 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
                     g->v[2], g->f[0], g->f[1], g->f[2], g->x_build[0], g->x_build[1],
                     g->x_build[2], g->image[0], g->image[1], g->image[2], g->tag,
                     g->species_id, g->key_in, g->key_out, g->idx_in, g->idx_out, g->scratch,
-                    g->cell_particles, g->cell_pos, g->pos_f, g->vel_f, g->energy, g->virial,
-                    g->ncount, g->partials, g->nlist, g->cub_temp, g->d_morton_rank,
+                    g->cell_particles, g->cell_pos, g->pos_f, g->vel_f, g->sig, g->energy,
+                    g->virial, g->ncount, g->partials, g->nlist, g->cub_temp, g->d_morton_rank,
                     g->cell_start, g->d_select_count, g->d_max_count,
                     g->d_max_disp2, g->d_int_sums};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)

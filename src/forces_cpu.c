@@ -16,6 +16,10 @@ void vs_forces_cpu(const vs_neighbor *nl, vs_particles *p, const vs_params *prm,
         fz[i] = bf[2];
     }
     const vs_tea_key key = vs_tea_make_key(prm->seed, (uint64_t)step);
+    /* each particle's signature once per step, not once per pair */
+    uint64_t *sig = p->signature;
+    for (int64_t i = 0; i < n + p->n_ghost; ++i)
+        sig[i] = vs_signature_pack(vs_tag_signature(key, (uint64_t)p->tag[i]));
     const int gaussian = prm->random == VS_RANDOM_GAUSSIAN;
     const double *x = p->x[0], *y = p->x[1], *z = p->x[2];
     const double *vx = p->vp[0], *vy = p->vp[1], *vz = p->vp[2];
@@ -23,7 +27,7 @@ void vs_forces_cpu(const vs_neighbor *nl, vs_particles *p, const vs_params *prm,
     for (int64_t i = 0; i < n; ++i) {
         const double xi = x[i], yi = y[i], zi = z[i];
         const double vxi = vx[i], vyi = vy[i], vzi = vz[i];
-        const int64_t tag_i = p->tag[i];
+        const uint64_t sig_i = sig[i];
         const double *a_row = prm->a[p->species[i]];
         double fxi = 0.0, fyi = 0.0, fzi = 0.0;
         for (int64_t k = nl->start[i]; k < nl->start[i + 1]; ++k) {
@@ -32,7 +36,7 @@ void vs_forces_cpu(const vs_neighbor *nl, vs_particles *p, const vs_params *prm,
             const double r2 = dx * dx + dy * dy + dz * dz;
             if (r2 >= c->rc2 || r2 == 0.0)
                 continue;
-            const vs_tea_block bits = vs_pair_bits(key, (uint64_t)tag_i, (uint64_t)p->tag[j]);
+            const vs_tea_block bits = vs_pair_bits_sig(key, sig_i, sig[j]);
             const double xi_ij = gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits);
             const vs_pair_result r = vs_dpd_pair(c, r2, dx, dy, dz, vxi - vx[j], vyi - vy[j],
                                                  vzi - vz[j], a_row[p->species[j]], xi_ij);

@@ -2,6 +2,7 @@
  * allocate rarely, never once per step in steady state. */
 #include "particles.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,8 @@
     X(v[0], double) X(v[1], double) X(v[2], double)                                            \
     X(f[0], double) X(f[1], double) X(f[2], double)                                            \
     X(image[0], int32_t) X(image[1], int32_t) X(image[2], int32_t)                             \
-    X(x_build[0], double) X(x_build[1], double) X(x_build[2], double)
+    X(x_build[0], double) X(x_build[1], double) X(x_build[2], double)                         \
+    X(signature, uint64_t)
 
 void vs_particles_init(vs_particles *p, int64_t capacity)
 {
@@ -125,6 +127,24 @@ static int compare_tag(const void *a, const void *b)
 }
 
 /* Sort 16-byte keys, then move each 120-byte record once. */
+void vs_particle_rec_wrap(vs_particle_rec *r, const double box[3])
+{
+    for (int d = 0; d < 3; ++d) {
+        const double len = box[d];
+        double x = r->x[d];
+        while (x < 0.0) {
+            x += len;
+            x = x < len ? x : nextafter(len, 0.0);
+            r->image[d] -= 1;
+        }
+        while (x >= len) {
+            x -= len;
+            r->image[d] += 1;
+        }
+        r->x[d] = x;
+    }
+}
+
 void vs_particle_recs_sort_by_tag(vs_particle_rec *r, int64_t n)
 {
     if (n < 2)

@@ -26,6 +26,8 @@ typedef struct {
     double *f[3];       /* total force (owned) */
     int32_t *image[3];  /* periodic image counts: unwrapped x = x + image * box (owned) */
     double *x_build[3]; /* position at the last neighbour-list build (owned) */
+    uint64_t *signature; /* pair-RNG signature at the step of the last force evaluation
+                          * (tea_rng.h), owned and ghosts; scratch of the force loop */
 } vs_particles;
 
 void vs_particles_init(vs_particles *p, int64_t capacity);
@@ -56,5 +58,8 @@ void vs_particles_pack(const vs_particles *p, vs_particle_rec *out);
 void vs_particles_unpack(vs_particles *p, const vs_particle_rec *in, int64_t n);
 /* Sort records by tag (tags are unique, so the order is fully determined). */
 void vs_particle_recs_sort_by_tag(vs_particle_rec *r, int64_t n);
+/* Wrap a record's (finite) position into [0, box) and count the images, as migration does:
+ * x + L may round onto L itself, so it stays just below. */
+void vs_particle_rec_wrap(vs_particle_rec *r, const double box[3]);
 
 #endif

@@ -224,17 +224,7 @@ static int write_frame(run_state *rs, const vs_thermo *t)
     vs_particle_rec *slab = tag_slab(sim, &n, &lo);
     /* positions in the box, image counts to match (the state itself wraps at rebuilds) */
     for (int64_t i = 0; i < n; ++i)
-        for (int d = 0; d < 3; ++d) {
-            const double len = sim->prm.box[d];
-            while (slab[i].x[d] < 0.0) {
-                slab[i].x[d] += len;
-                slab[i].image[d] -= 1;
-            }
-            while (slab[i].x[d] >= len) {
-                slab[i].x[d] -= len;
-                slab[i].image[d] += 1;
-            }
-        }
+        vs_particle_rec_wrap(&slab[i], sim->prm.box);
     char err[VS_ERR_LEN];
     double bytes = 0.0;
     const int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, !rs->traj_exists, rs->prm, t,
@@ -263,8 +253,9 @@ static int write_checkpoint(run_state *rs, int run_ends)
     if (check_room(&sim->dc.cart, rs->prm->output_dir, size, "checkpoint", sim->step) != 0)
         return -1;
     /* The run goes on from the canonical state a restart would rebuild, so that both take
-     * the same steps. The written records do not depend on it (they are sorted by tag and the
-     * forces are stored), so a run that ends here skips it. Its neighbour-list build is timed
+     * the same steps. The written records depend on it only through the wrap of the positions
+     * into the box (they are sorted by tag and the forces are stored), so a run that ends here
+     * skips it and wraps the records the same way. Its neighbour-list build is timed
      * as comm and neighbor; the rest (download, redistribution, upload) counts as output. */
     if (!run_ends) {
         vs_timer_stop(&sim->timers, VS_TIMER_output);
@@ -280,6 +271,9 @@ static int write_checkpoint(run_state *rs, int run_ends)
     const double t0 = vs_wall_seconds();
     int64_t n = 0, lo = 0;
     vs_particle_rec *slab = tag_slab(sim, &n, &lo);
+    if (run_ends) /* canonical records: positions in the box */
+        for (int64_t i = 0; i < n; ++i)
+            vs_particle_rec_wrap(&slab[i], sim->prm.box);
     char err[VS_ERR_LEN], path[VS_PATH_LEN + 64];
     double bytes = 0.0;
     const int rc = vs_checkpoint_write(&sim->dc.cart, rs->prm->output_dir, sim->step, rs->prm,

@@ -1,19 +1,24 @@
-/* Pair random numbers: TEA used as a keyed block cipher in counter mode.
+/* Pair random numbers: TEA used as a keyed block cipher.
  *
  * xi_ij must be identical for (i, j) and (j, i), independent across pairs and steps, and the
  * same on every rank and backend that evaluates the pair, so no force is ever sent back
  * (Tang & Karniadakis 2014, section 3.4). The key is the 64-bit user seed and the 64-bit step
- * (four 32-bit words); the plaintext block is (min tag, max tag). Nothing depends on rank,
- * thread or evaluation order.
+ * (four 32-bit words). Nothing depends on rank, thread or evaluation order.
  *
- * Tags below 2^32 take one encryption. Larger tags first encrypt their high words under the
- * same key and xor the result into the block, so distinct 64-bit pairs stay distinct blocks
- * with overwhelming probability while the common case pays nothing.
+ * Two stages, after the paper's pre-computed signatures:
+ *   signature s_i = TEA(key, tag_i) with VS_TEA_ROUNDS cycles, once per particle and step. TEA
+ *     is a block cipher, so distinct 64-bit tags have distinct signatures, and the low-entropy
+ *     inputs (small, consecutive tags; a step counter) are whitened once per particle;
+ *   pair bits = TEA(key, (s_i.v0 ^ s_j.v0, s_i.v1 + s_j.v1)) with VS_TEA_PAIR_CYCLES cycles.
+ *     The combination is symmetric in i and j, and for a fixed i distinct j give distinct
+ *     blocks; the cycles break its linear structure.
+ * The per-pair work drops from VS_TEA_ROUNDS cycles to VS_TEA_PAIR_CYCLES.
  *
  * VS_TEA_ROUNDS counts TEA cycles (each cycle is two Feistel rounds, as in Algorithm 4 of the
- * paper). The counter-mode blocks of neighbouring tags differ in few bits, so few cycles do
- * not mix enough: dieharder's OPSO test fails up to 10 cycles, is weak at 11 and passes from
- * 12 (docs/validation.md); 16 keeps a margin.
+ * paper). Hashing the tags directly, dieharder's OPSO fails up to 10 cycles, is weak at 11
+ * and passes from 12: neighbouring tags differ in few bits (docs/validation.md); the
+ * signatures keep 16. The pair stage sees whitened inputs; docs/validation.md gives the
+ * dieharder study of VS_TEA_PAIR_CYCLES.
  */
 #ifndef VESICA_TEA_RNG_H
 #define VESICA_TEA_RNG_H
@@ -25,6 +30,10 @@
 
 #ifndef VS_TEA_ROUNDS
 #define VS_TEA_ROUNDS 16
+#endif
+
+#ifndef VS_TEA_PAIR_CYCLES
+#define VS_TEA_PAIR_CYCLES 4
 #endif
 
 #define VS_TEA_DELTA 0x9E3779B9u
@@ -68,26 +77,38 @@ VS_HOST_DEVICE vs_tea_block vs_tea_encrypt(vs_tea_key key, uint32_t v0, uint32_t
     return vs_tea_encrypt_n(key, v0, v1, VS_TEA_ROUNDS);
 }
 
-/* The 64 random bits of the unordered pair {tag_a, tag_b} at this key, with `cycles` TEA
- * cycles (the round-count study varies it; everything else uses vs_pair_bits). */
-VS_HOST_DEVICE vs_tea_block vs_pair_bits_n(vs_tea_key key, uint64_t tag_a, uint64_t tag_b,
-                                           int cycles)
+/* The signature of the particle with this tag at this key (step). */
+VS_HOST_DEVICE vs_tea_block vs_tag_signature(vs_tea_key key, uint64_t tag)
 {
-    uint64_t lo = tag_a < tag_b ? tag_a : tag_b;
-    uint64_t hi = tag_a < tag_b ? tag_b : tag_a;
-    uint32_t v0 = (uint32_t)lo, v1 = (uint32_t)hi;
-    uint32_t h0 = (uint32_t)(lo >> 32), h1 = (uint32_t)(hi >> 32);
-    if (h0 | h1) {
-        vs_tea_block pre = vs_tea_encrypt_n(key, h0, h1, cycles);
-        v0 ^= pre.v0;
-        v1 ^= pre.v1;
-    }
-    return vs_tea_encrypt_n(key, v0, v1, cycles);
+    return vs_tea_encrypt(key, (uint32_t)tag, (uint32_t)(tag >> 32));
 }
 
+/* Signatures are stored per particle as one 64-bit word. */
+VS_HOST_DEVICE uint64_t vs_signature_pack(vs_tea_block s)
+{
+    return (uint64_t)s.v0 | (uint64_t)s.v1 << 32;
+}
+
+/* The 64 random bits of the unordered pair with packed signatures sig_a, sig_b, with `cycles`
+ * pair cycles (the round-count study varies it; everything else uses vs_pair_bits_sig). */
+VS_HOST_DEVICE vs_tea_block vs_pair_bits_sig_n(vs_tea_key key, uint64_t sig_a, uint64_t sig_b,
+                                               int cycles)
+{
+    return vs_tea_encrypt_n(key, (uint32_t)sig_a ^ (uint32_t)sig_b,
+                            (uint32_t)(sig_a >> 32) + (uint32_t)(sig_b >> 32), cycles);
+}
+
+VS_HOST_DEVICE vs_tea_block vs_pair_bits_sig(vs_tea_key key, uint64_t sig_a, uint64_t sig_b)
+{
+    return vs_pair_bits_sig_n(key, sig_a, sig_b, VS_TEA_PAIR_CYCLES);
+}
+
+/* The same bits from the tags (computes both signatures: for tests and tools; the force
+ * loops compute each particle's signature once per step). */
 VS_HOST_DEVICE vs_tea_block vs_pair_bits(vs_tea_key key, uint64_t tag_a, uint64_t tag_b)
 {
-    return vs_pair_bits_n(key, tag_a, tag_b, VS_TEA_ROUNDS);
+    return vs_pair_bits_sig(key, vs_signature_pack(vs_tag_signature(key, tag_a)),
+                            vs_signature_pack(vs_tag_signature(key, tag_b)));
 }
 
 /* Uniform on (0, 1) from 32 bits: the midpoint of one of 2^32 equal bins, never 0 or 1. */

@@ -5,6 +5,7 @@
  * section 3.4). These tests check each of those properties directly:
  *   - known answer: at the full 32 cycles vs_tea_encrypt_n is Wheeler & Needham's TEA, so it
  *     must reproduce published test vectors (taken from outside this code base);
+ *   - the two stages (per-particle signature, pair hash) compose to vs_pair_bits;
  *   - symmetry and distinctness of vs_pair_bits, including 64-bit tags;
  *   - the first, second and fourth moments of the uniform and Gaussian xi over 1e7 draws,
  *     each within 5 standard errors computed from the theoretical higher moments;
@@ -85,7 +86,8 @@ static void test_tea_known_answer(void **state)
 }
 
 /* The key layout is (seed lo, seed hi, step lo, step hi); vs_tea_encrypt is encrypt_n at
- * VS_TEA_ROUNDS; vs_pair_bits_n agrees with vs_pair_bits there. */
+ * VS_TEA_ROUNDS; a signature is the tag encrypted; the pair bits are the symmetric combination
+ * of two signatures encrypted with VS_TEA_PAIR_CYCLES cycles, whichever way they are built. */
 static void test_key_layout_and_default_rounds(void **state)
 {
     (void)state;
@@ -100,7 +102,13 @@ static void test_key_layout_and_default_rounds(void **state)
         vs_tea_block x = vs_tea_encrypt(key, (uint32_t)a, (uint32_t)b);
         vs_tea_block y = vs_tea_encrypt_n(key, (uint32_t)a, (uint32_t)b, VS_TEA_ROUNDS);
         assert_true(same_block(x, y));
-        assert_true(same_block(vs_pair_bits(key, a, b), vs_pair_bits_n(key, a, b, VS_TEA_ROUNDS)));
+        const vs_tea_block sa = vs_tag_signature(key, a), sb = vs_tag_signature(key, b);
+        assert_true(same_block(sa, vs_tea_encrypt(key, (uint32_t)a, (uint32_t)(a >> 32))));
+        const vs_tea_block direct = vs_tea_encrypt_n(key, sa.v0 ^ sb.v0, sa.v1 + sb.v1,
+                                                     VS_TEA_PAIR_CYCLES);
+        assert_true(same_block(vs_pair_bits(key, a, b), direct));
+        assert_true(same_block(vs_pair_bits_sig(key, vs_signature_pack(sa),
+                                                vs_signature_pack(sb)), direct));
     }
 }
 
@@ -301,8 +309,17 @@ static const char *lag_name(lag_kind lag)
     }
 }
 
+/* The pair bits with `cycles` TEA cycles in both stages (a weakened generator, to show that the
+ * checks below have power). */
+static vs_tea_block pair_bits_cycles(vs_tea_key key, uint64_t a, uint64_t b, int cycles)
+{
+    const vs_tea_block sa = vs_tea_encrypt_n(key, (uint32_t)a, (uint32_t)(a >> 32), cycles);
+    const vs_tea_block sb = vs_tea_encrypt_n(key, (uint32_t)b, (uint32_t)(b >> 32), cycles);
+    return vs_pair_bits_sig_n(key, vs_signature_pack(sa), vs_signature_pack(sb), cycles);
+}
+
 /* Pearson correlation of xi over n = nsteps*ntags*nbr pairs of draws related by `lag`.
- * cycles < 0 means vs_pair_bits itself. */
+ * cycles < 0 means vs_pair_bits itself, else pair_bits_cycles. */
 static double correlation(lag_kind lag, xi_kind kind, int cycles, int nsteps, int ntags, int nbr,
                           double *n_out)
 {
@@ -317,9 +334,9 @@ static double correlation(lag_kind lag, xi_kind kind, int cycles, int nsteps, in
             /* j starts at i + 2 so that (i + 1, j) is still a pair of distinct tags */
             for (uint64_t j = i + 2; j < i + 2 + (uint64_t)nbr; ++j) {
                 uint64_t i1 = lag == LAG_I ? i + 1 : i, j1 = lag == LAG_J ? j + 1 : j;
-                vs_tea_block a = cycles < 0 ? vs_pair_bits(k0, i, j) : vs_pair_bits_n(k0, i, j, cycles);
+                vs_tea_block a = cycles < 0 ? vs_pair_bits(k0, i, j) : pair_bits_cycles(k0, i, j, cycles);
                 vs_tea_block b =
-                    cycles < 0 ? vs_pair_bits(k1, i1, j1) : vs_pair_bits_n(k1, i1, j1, cycles);
+                    cycles < 0 ? vs_pair_bits(k1, i1, j1) : pair_bits_cycles(k1, i1, j1, cycles);
                 double x = xi_of(a, kind);
                 double y = lag == LAG_WORDS ? xi_of(a, XI_WORD1) : xi_of(b, kind);
                 n += 1;
@@ -356,8 +373,8 @@ static void test_no_correlation(void **state)
     }
 }
 
-/* The correlation test has power: with a single TEA cycle the xi of neighbouring pairs are
- * strongly correlated and the same check must see it. */
+/* The correlation test has power: with a single TEA cycle in each stage the xi of
+ * neighbouring pairs are strongly correlated and the same check must see it. */
 static void test_correlation_detects_one_cycle(void **state)
 {
     (void)state;
