@@ -99,25 +99,6 @@ static double *state_after_run(const vs_params *prm, int *lost)
     return out;
 }
 
-/* Worst per-particle relative force difference, the denominator floored at 1% of the rms
- * force (as in test_gpu_backend). */
-static double worst_relative(const double *f, const double *ref, int64_t n)
-{
-    double rms = 0.0;
-    for (int64_t k = 0; k < 3 * n; ++k)
-        rms += ref[k] * ref[k];
-    rms = sqrt(rms / (double)n);
-    double worst = 0.0;
-    for (int64_t t = 0; t < n; ++t) {
-        double diff = 0.0, mag = 0.0;
-        for (int d = 0; d < 3; ++d) {
-            diff += (f[3 * t + d] - ref[3 * t + d]) * (f[3 * t + d] - ref[3 * t + d]);
-            mag += ref[3 * t + d] * ref[3 * t + d];
-        }
-        worst = fmax(worst, sqrt(diff) / fmax(sqrt(mag), 0.01 * rms));
-    }
-    return worst;
-}
 
 static int check(int rank, const char *what, double value, double tol)
 {
@@ -155,7 +136,7 @@ int main(int argc, char **argv)
     double *gpu_double = forces_at_start(&prm, MPI_COMM_WORLD);
     if (root)
         failures += check(0, "double, P GPUs vs P CPU ranks, step-0 forces",
-                          worst_relative(gpu_double, cpu_multi, n), 1e-12);
+                          vs_test_worst_relative(gpu_double, cpu_multi, n), 1e-12);
     prm.precision = VS_PRECISION_MIXED;
 
     const vs_transport_kind kinds[4] = {VS_TRANSPORT_HOST, VS_TRANSPORT_PEER,
@@ -179,11 +160,11 @@ int main(int argc, char **argv)
         failures += check(world.rank, what, (double)lost, 0.0);
         if (root && k == 0) {
             failures += check(0, "mixed, P GPUs vs 1 CPU rank, step-0 forces",
-                              worst_relative(f, cpu_single, n), 1e-5);
+                              vs_test_worst_relative(f, cpu_single, n), 1e-5);
             failures += check(0, "mixed, P GPUs vs P CPU ranks, step-0 forces",
-                              worst_relative(f, cpu_multi, n), 1e-5);
+                              vs_test_worst_relative(f, cpu_multi, n), 1e-5);
             failures += check(0, "mixed, P GPUs vs 1 GPU, step-0 forces",
-                              worst_relative(f, gpu_single, n), 1e-5);
+                              vs_test_worst_relative(f, gpu_single, n), 1e-5);
             forces0 = f;
             state0 = state;
             continue;

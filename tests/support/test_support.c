@@ -34,3 +34,21 @@ void vs_test_groot_warren(vs_params *p, double L)
     snprintf(p->output_dir, VS_PATH_LEN, "/tmp/vesica-test");
     p->thermo_interval = 100;
 }
+
+double vs_test_worst_relative(const double *f, const double *ref, int64_t n)
+{
+    double rms = 0.0;
+    for (int64_t k = 0; k < 3 * n; ++k)
+        rms += ref[k] * ref[k];
+    rms = sqrt(rms / (double)(n > 0 ? n : 1));
+    double worst = 0.0;
+    for (int64_t t = 0; t < n; ++t) {
+        double diff = 0.0, mag = 0.0;
+        for (int d = 0; d < 3; ++d) {
+            diff += (f[3 * t + d] - ref[3 * t + d]) * (f[3 * t + d] - ref[3 * t + d]);
+            mag += ref[3 * t + d] * ref[3 * t + d];
+        }
+        worst = fmax(worst, sqrt(diff) / fmax(sqrt(mag), 0.1 * rms));
+    }
+    return worst;
+}
