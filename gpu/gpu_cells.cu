@@ -117,32 +117,25 @@ __global__ void cell_offsets_kernel(int n, int64_t n_cells, const uint32_t *key,
             start[q] = (uint32_t)n;
 }
 
-/* Position relative to the brick centre in fp32, as staged for the mixed force kernel. */
-__device__ __forceinline__ float3 vs_relative_f(int i, const double *x, const double *y,
-                                                const double *z, double3 centre)
-{
-    return make_float3((float)(x[i] - centre.x), (float)(y[i] - centre.y),
-                       (float)(z[i] - centre.z));
-}
-
-/* The candidates' relative fp32 positions in cell-list order, each with its particle index in
- * the fourth word: a walk over the cell list reads one float4 per candidate, contiguously,
- * and a hit needs no second, dependent load for its index. */
+/* The candidates' fixed-point positions (as staged for the mixed force kernel) in cell-list
+ * order, each with its particle index in the fourth word: a walk over the cell list reads one
+ * int4 per candidate, contiguously, and a hit needs no second, dependent load for its
+ * index. */
 __global__ void cell_pos_kernel(int n, const uint32_t *cell_particles, const double *x,
-                                const double *y, const double *z, double3 centre,
-                                float4 *cell_pos)
+                                const double *y, const double *z, vs_fixed_frame frame,
+                                int4 *cell_pos)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
         return;
     const int j = (int)cell_particles[k];
-    const float3 p = vs_relative_f(j, x, y, z, centre);
-    cell_pos[k] = make_float4(p.x, p.y, p.z, __int_as_float(j));
+    cell_pos[k] = make_int4(vs_quantize(frame, 0, x[j]), vs_quantize(frame, 1, y[j]),
+                            vs_quantize(frame, 2, z[j]), j);
 }
 
 __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2,
                                        const double *x, const double *y, const double *z,
-                                       double3 centre, const float4 *cell_pos,
+                                       vs_fixed_frame frame, const int4 *cell_pos,
                                        const uint32_t *cell_start, int max_neighbors,
                                        int64_t stride, int32_t *nlist, int32_t *ncount,
                                        int32_t *max_count, uint8_t *interior)
@@ -151,17 +144,10 @@ __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2
     if (i >= n_owned)
         return;
     int has_ghost = 0; /* for the overlap's interior / border split */
-    const float3 pi = vs_relative_f(i, x, y, z, centre);
-    /* the cell from the staged position plus the brick centre offset is the same cell the
-     * sort used, up to fp32 rounding at a face, which only moves a candidate to a neighbour
-     * cell of the 27 */
-    int c[3];
-    for (int d = 0; d < 3; ++d) {
-        const float p = d == 0 ? pi.x : (d == 1 ? pi.y : pi.z);
-        const double u = ((double)p + grid.center[d] - grid.origin[d]) * grid.inv_cell[d];
-        const int k = u >= 0.0 ? (int)u : 0;
-        c[d] = k < grid.ncell[d] ? k : grid.ncell[d] - 1;
-    }
+    const int qx = vs_quantize(frame, 0, x[i]), qy = vs_quantize(frame, 1, y[i]),
+              qz = vs_quantize(frame, 2, z[i]);
+    int c[3]; /* the cell the sort used */
+    vs_cell_of(grid, x[i], y[i], z[i], c);
     /* the 27 cells as 9 rows of up to 3 cells, each row one contiguous range of the list, in
      * the order z, y, x: the list comes out in the same order as cell by cell */
     const int x_lo = c[0] > 0 ? c[0] - 1 : 0;
@@ -178,9 +164,11 @@ __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2
             const int row = (cz * grid.ncell[1] + cy) * grid.ncell[0];
             const uint32_t end = cell_start[row + x_hi + 1];
             for (uint32_t k = cell_start[row + x_lo]; k < end; ++k) {
-                const float4 pj = cell_pos[k];
-                const float ddx = pi.x - pj.x, ddy = pi.y - pj.y, ddz = pi.z - pj.z;
-                const int j = __float_as_int(pj.w);
+                const int4 pj = cell_pos[k];
+                const float ddx = vs_separation(frame, qx, pj.x),
+                            ddy = vs_separation(frame, qy, pj.y),
+                            ddz = vs_separation(frame, qz, pj.z);
+                const int j = pj.w;
                 if (ddx * ddx + ddy * ddy + ddz * ddz >= cut2 || j == i)
                     continue;
                 if (count < max_neighbors)
@@ -201,7 +189,7 @@ __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2
 
 /* Per-warp shared data: the batch of i particles and the 27-cell stencil, flattened. */
 struct vs_nl_warp_shared {
-    float4 ipos[32];
+    int4 ipos[32];
     int iidx[32];
     uint32_t cell_first[27]; /* first entry of stencil cell c in cell_particles */
     int prefix[28];          /* candidates before stencil cell c (exclusive scan) */
@@ -209,7 +197,7 @@ struct vs_nl_warp_shared {
 
 __global__ void __launch_bounds__(32 * VS_NL_WARPS)
     neighbor_warp_cell_kernel(int n_owned, int64_t n_cells, vs_gpu_grid grid, float cut2,
-                              const float4 *pos, const uint32_t *cell_start,
+                              vs_fixed_frame frame, const int4 *pos, const uint32_t *cell_start,
                               const uint32_t *cell_particles, int max_neighbors, int64_t stride,
                               int32_t *nlist, int32_t *ncount, int32_t *max_count)
 {
@@ -265,7 +253,7 @@ __global__ void __launch_bounds__(32 * VS_NL_WARPS)
         if (owned_mask == 0)
             break; /* only ghosts remain in this cell */
         const int n_batch = 32 - __clz(owned_mask); /* owned lanes are a prefix */
-        sh.ipos[lane] = owned_i ? pos[i] : make_float4(0.f, 0.f, 0.f, 0.f);
+        sh.ipos[lane] = owned_i ? pos[i] : make_int4(0, 0, 0, 0);
         sh.iidx[lane] = i;
         __syncwarp();
         int count = 0; /* neighbours found so far for this lane's i */
@@ -273,7 +261,7 @@ __global__ void __launch_bounds__(32 * VS_NL_WARPS)
             const int f = base + lane;
             const bool has_j = f < total;
             int j = -1;
-            float4 pj = make_float4(0.f, 0.f, 0.f, 0.f);
+            int4 pj = make_int4(0, 0, 0, 0);
             if (has_j) {
                 int c = 0; /* stencil cell holding flat candidate f (binary search) */
                 for (int step = 16; step > 0; step >>= 1)
@@ -283,8 +271,10 @@ __global__ void __launch_bounds__(32 * VS_NL_WARPS)
                 pj = pos[j];
             }
             for (int t = 0; t < n_batch; ++t) {
-                const float4 pt = sh.ipos[t];
-                const float ddx = pt.x - pj.x, ddy = pt.y - pj.y, ddz = pt.z - pj.z;
+                const int4 pt = sh.ipos[t];
+                const float ddx = vs_separation(frame, pt.x, pj.x),
+                            ddy = vs_separation(frame, pt.y, pj.y),
+                            ddz = vs_separation(frame, pt.z, pj.z);
                 const bool hit =
                     has_j && j != sh.iidx[t] && ddx * ddx + ddy * ddy + ddz * ddz < cut2;
                 const unsigned hits = __ballot_sync(0xffffffffu, hit);
@@ -338,11 +328,10 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     uint32_t *sorted = g->idx_out;
     g->idx_out = g->cell_particles;
     g->cell_particles = sorted;
-    const double3 centre = make_double3(g->center[0], g->center[1], g->center[2]);
     if (g->prm.gpu_builder != VS_GPU_BUILDER_WARP) /* the walks of the thread builder and of
                                                     * the cell-list force kernel read it */
         VS_LAUNCH(cell_pos_kernel, n_all, VS_BLOCK, g->stream, n_all, g->cell_particles,
-                  g->x[0], g->x[1], g->x[2], centre, g->cell_pos);
+                  g->x[0], g->x[1], g->x[2], g->frame, g->cell_pos);
     if (g->prm.gpu_builder == VS_GPU_BUILDER_CELLS) {
         /* no Verlet list: the force kernel reads the cell list built above */
         if (g->prm.skin > 0.0)
@@ -374,7 +363,7 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
         VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_count, 0, sizeof(int32_t), g->stream));
         if (g->prm.gpu_builder == VS_GPU_BUILDER_THREAD) {
             VS_LAUNCH(neighbor_thread_kernel, n, 128, g->stream, n, g->grid, cut2_f, g->x[0],
-                      g->x[1], g->x[2], centre, g->cell_pos, g->cell_start, g->max_neighbors,
+                      g->x[1], g->x[2], g->frame, g->cell_pos, g->cell_start, g->max_neighbors,
                       g->nl_stride, g->nlist, g->ncount, g->d_max_count,
                       g->overlap ? g->interior_flag : (uint8_t *)NULL);
         }
@@ -386,7 +375,7 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
         const int64_t blocks = (g->n_cells + VS_NL_WARPS - 1) / VS_NL_WARPS;
         if (g->prm.gpu_builder == VS_GPU_BUILDER_WARP && n > 0) {
             neighbor_warp_cell_kernel<<<(unsigned)blocks, 32 * VS_NL_WARPS, smem, g->stream>>>(
-                n, g->n_cells, g->grid, cut2_f, g->pos_f, g->cell_start,
+                n, g->n_cells, g->grid, cut2_f, g->frame, g->pos_q, g->cell_start,
                 g->cell_particles, g->max_neighbors, g->nl_stride, g->nlist,
                 g->ncount, g->d_max_count);
             VS_CUDA_CHECK(cudaGetLastError());

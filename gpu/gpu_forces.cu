@@ -7,8 +7,9 @@
  *
  * Precision (config `precision`):
  *   double - positions, velocities and pair arithmetic in fp64, the CPU reference's formulas;
- *   mixed  - positions relative to the brick centre and predicted velocities staged as fp32
- *            (float4, 16-byte loads), pair arithmetic in fp32 (vs_dpd_pair_f, the same source
+ *   mixed  - positions relative to the brick centre staged as 32-bit fixed point (int4 with
+ *            the species; see vs_fixed_frame) and predicted velocities as fp32 (float4),
+ *            16-byte loads; separations exact, then pair arithmetic in fp32 (vs_dpd_pair_f, the same source
  *            as the double version), accumulation in fp64 (see docs/performance.md).
  * The pair random number is computed from the same 64 TEA bits as on the CPU, from the two
  * particles' signatures (computed once per particle and step); the uniform variant is exact
@@ -24,25 +25,25 @@ extern "C" {
 #include "timer.h"
 }
 
-/* Stage fp32 inputs for the mixed kernel: relative position + species, predicted velocity. */
-__global__ void stage_mixed_kernel(int first, int n, double cx, double cy, double cz, const double *x,
+/* Stage the mixed kernel's inputs: fixed-point position + species, fp32 predicted velocity. */
+__global__ void stage_mixed_kernel(int first, int n, vs_fixed_frame frame, const double *x,
                                    const double *y, const double *z, const double *vx,
                                    const double *vy, const double *vz, const int32_t *species,
-                                   float4 *pos, float4 *vel)
+                                   int4 *pos, float4 *vel)
 {
     const int i = first + blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= first + n)
         return;
-    pos[i] = make_float4((float)(x[i] - cx), (float)(y[i] - cy), (float)(z[i] - cz),
-                         (float)species[i]); /* a small integer, exact in fp32 */
+    pos[i] = make_int4(vs_quantize(frame, 0, x[i]), vs_quantize(frame, 1, y[i]),
+                       vs_quantize(frame, 2, z[i]), species[i]);
     vel[i] = make_float4((float)vx[i], (float)vy[i], (float)vz[i], 0.0f);
 }
 
 void vs_gpu_stage_range(vs_gpu_state *g, int64_t first, int64_t count)
 {
     VS_LAUNCH(stage_mixed_kernel, count, VS_BLOCK, g->stream, (int)first, (int)count,
-              g->center[0], g->center[1], g->center[2], g->x[0], g->x[1], g->x[2], g->vp[0],
-              g->vp[1], g->vp[2], g->species_id, g->pos_f, g->vel_f);
+              g->frame, g->x[0], g->x[1], g->x[2], g->vp[0], g->vp[1], g->vp[2],
+              g->species_id, g->pos_q, g->vel_f);
 }
 
 void vs_gpu_stage_positions(vs_gpu_state *g)
@@ -75,7 +76,7 @@ struct vs_partner_source {
     vs_gpu_grid grid;
     const double *bx, *by, *bz; /* positions at the last build (CELLS) */
     const uint32_t *cell_start;
-    const float4 *cell_pos; /* candidates in cell order: position at the build, index (CELLS) */
+    const int4 *cell_pos;   /* candidates in cell order: position at the build, index (CELLS) */
     int fresh;              /* the build was this step's: cell_pos holds current positions */
 };
 
@@ -95,12 +96,12 @@ template <> struct vs_partner_cursor<false> {
         j = src.nlist[(int64_t)m++ * src.stride + i];
         return true;
     }
-    __device__ bool next_pos(const vs_partner_source &src, int i, const float4 *pos_f, int &j,
-                             float4 &p)
+    __device__ bool next_pos(const vs_partner_source &src, int i, const int4 *pos_q, int &j,
+                             int4 &p)
     {
         if (!next(src, i, j))
             return false;
-        p = pos_f[j];
+        p = pos_q[j];
         return true;
     }
 };
@@ -113,7 +114,7 @@ template <> struct vs_partner_cursor<true> {
         vs_cell_of(src.grid, src.bx[i], src.by[i], src.bz[i], c);
     }
     /* the next candidate other than i, as its entry in cell_pos */
-    __device__ bool next_entry(const vs_partner_source &src, int i, float4 &q)
+    __device__ bool next_entry(const vs_partner_source &src, int i, int4 &q)
     {
         for (;;) {
             while (k == end) {
@@ -130,26 +131,26 @@ template <> struct vs_partner_cursor<true> {
                 end = src.cell_start[row + x_hi + 1];
             }
             q = src.cell_pos[k++];
-            if (__float_as_int(q.w) != i)
+            if (q.w != i)
                 return true;
         }
     }
     __device__ bool next(const vs_partner_source &src, int i, int &j)
     {
-        float4 q;
+        int4 q;
         if (!next_entry(src, i, q))
             return false;
-        j = __float_as_int(q.w);
+        j = q.w;
         return true;
     }
-    __device__ bool next_pos(const vs_partner_source &src, int i, const float4 *pos_f, int &j,
-                             float4 &p)
+    __device__ bool next_pos(const vs_partner_source &src, int i, const int4 *pos_q, int &j,
+                             int4 &p)
     {
         if (!next_entry(src, i, p))
             return false;
-        j = __float_as_int(p.w);
+        j = p.w;
         if (!src.fresh) /* the particles moved since the build */
-            p = pos_f[j];
+            p = pos_q[j];
         return true;
     }
 };
@@ -167,7 +168,8 @@ template <bool MIXED, bool ENERGY, bool CELLS>
 __global__ void __launch_bounds__(VS_FORCE_BLOCK)
     dpd_force_kernel(int n, vs_tea_key key, int gaussian, vs_dpd_consts c, vs_dpd_consts_f cf,
                      vs_gpu_species sp, const double *x, const double *y, const double *z,
-                     const double *vx, const double *vy, const double *vz, const float4 *pos_f,
+                     const double *vx, const double *vy, const double *vz, vs_fixed_frame frame,
+                     const int4 *pos_q,
                      const float4 *vel_f, const uint64_t *sig, const int32_t *species,
                      vs_partner_source src, const int32_t *subset, double *fx, double *fy,
                      double *fz, double *energy, double *virial)
@@ -189,31 +191,37 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
     vs_partner_cursor<CELLS> cursor(src, i);
     bool more = true;
     if (MIXED) {
-        const float4 pi = pos_f[i], ui = vel_f[i];
+        const int4 pi = pos_q[i];
+        const float4 ui = vel_f[i];
         while (more) {
             int queued = 0;
             while (queued < VS_PAIR_QUEUE) {
                 int j;
-                float4 pj;
-                if (!cursor.next_pos(src, i, pos_f, j, pj)) {
+                int4 pj;
+                if (!cursor.next_pos(src, i, pos_q, j, pj)) {
                     more = false;
                     break;
                 }
-                const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+                const float dx = vs_separation(frame, pi.x, pj.x),
+                            dy = vs_separation(frame, pi.y, pj.y),
+                            dz = vs_separation(frame, pi.z, pj.z);
                 const float r2 = dx * dx + dy * dy + dz * dz;
                 if (r2 < cf.rc2 && r2 != 0.0f)
                     my_queue[VS_FORCE_BLOCK * queued++] = j;
             }
             for (int q = 0; q < queued; ++q) {
                 const int j = my_queue[VS_FORCE_BLOCK * q];
-                const float4 pj = pos_f[j], uj = vel_f[j];
-                const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+                const int4 pj = pos_q[j];
+                const float4 uj = vel_f[j];
+                const float dx = vs_separation(frame, pi.x, pj.x),
+                            dy = vs_separation(frame, pi.y, pj.y),
+                            dz = vs_separation(frame, pi.z, pj.z);
                 const float r2 = dx * dx + dy * dy + dz * dz;
                 const vs_tea_block bits = vs_pair_bits_sig(key, sig_i, sig[j]);
                 const float xi = (float)(gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits));
                 const vs_pair_result_f r = vs_dpd_pair_f(&cf, r2, dx, dy, dz, ui.x - uj.x,
                                                          ui.y - uj.y, ui.z - uj.z,
-                                                         (float)a_row[(int)pj.w], xi);
+                                                         (float)a_row[pj.w], xi);
                 ax += (double)(r.f_over_r * dx);
                 ay += (double)(r.f_over_r * dy);
                 az += (double)(r.f_over_r * dz);
@@ -289,7 +297,7 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
     const int cells = g->prm.gpu_builder == VS_GPU_BUILDER_CELLS;
 #define VS_FORCE_ARGS                                                                          \
     n, key, gaussian, g->dpd, g->dpd_f, g->species, g->x[0], g->x[1], g->x[2], g->vp[0],       \
-        g->vp[1], g->vp[2], g->pos_f, g->vel_f, g->sig, g->species_id, src, subset, g->f[0],   \
+        g->vp[1], g->vp[2], g->frame, g->pos_q, g->vel_f, g->sig, g->species_id, src, subset, g->f[0],   \
         g->f[1], g->f[2], g->energy, g->virial
 #define VS_FORCE_LAUNCH(M, E, C)                                                               \
     VS_LAUNCH((dpd_force_kernel<M, E, C>), n, VS_FORCE_BLOCK, stream, VS_FORCE_ARGS)

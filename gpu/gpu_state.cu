@@ -96,8 +96,8 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     VS_GROW(g->idx_out, uint32_t, 0);
     VS_GROW(g->scratch, double, 0);
     VS_GROW(g->cell_particles, uint32_t, 0);
-    VS_GROW(g->cell_pos, float4, 0);
-    VS_GROW(g->pos_f, float4, 0);
+    VS_GROW(g->cell_pos, int4, 0);
+    VS_GROW(g->pos_q, int4, 0);
     VS_GROW(g->vel_f, float4, 0);
     VS_GROW(g->sig, uint64_t, 0);
     VS_GROW(g->energy, double, 0);
@@ -212,6 +212,18 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
         g->grid.origin[d] = lo[d] - ghost_width;
         g->grid.inv_cell[d] = g->grid.ncell[d] / extent;
     }
+    /* the fixed-point range covers the brick, its ghosts and particles that left it since the
+     * last rebuild, with a factor of two to spare: |x - centre| < 2^31 quanta */
+    double reach = 0.0;
+    for (int d = 0; d < 3; ++d) {
+        g->frame.center[d] = g->center[d];
+        const double r = 0.5 * (hi[d] - lo[d]) + ghost_width + g->list_cutoff;
+        reach = r > reach ? r : reach;
+    }
+    int e = 0;
+    frexp(2.0 * reach, &e); /* 2 reach < 2^e */
+    g->frame.inv_quantum = ldexp(1.0, 31 - e);
+    g->frame.quantum = (float)ldexp(1.0, e - 31);
     build_morton_table(g);
     /* a first guess from the density of the list sphere; grown on overflow */
     const double sphere = 4.18879 * g->list_cutoff * g->list_cutoff * g->list_cutoff;
@@ -245,7 +257,7 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
                     g->v[2], g->f[0], g->f[1], g->f[2], g->x_build[0], g->x_build[1],
                     g->x_build[2], g->image[0], g->image[1], g->image[2], g->tag,
                     g->species_id, g->key_in, g->key_out, g->idx_in, g->idx_out, g->scratch,
-                    g->cell_particles, g->cell_pos, g->pos_f, g->vel_f, g->sig, g->energy,
+                    g->cell_particles, g->cell_pos, g->pos_q, g->vel_f, g->sig, g->energy,
                     g->virial, g->ncount, g->partials, g->nlist, g->cub_temp, g->d_morton_rank,
                     g->cell_start, g->d_select_count, g->d_max_count,
                     g->d_max_disp2, g->d_int_sums};

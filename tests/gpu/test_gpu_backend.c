@@ -4,7 +4,7 @@
  *   for a million pairs (64-bit tags included); the Gaussian xi agrees to a few ulps (libm and
  *   CUDA's log/cos may differ in the last bit);
  * - forces at step 0, particle by particle (matched by tag): 1e-12 relative in `double`, 1e-5
- *   in `mixed` (relative to the larger of the force and 10% of the rms force, see
+ *   in `mixed` (relative to the larger of the force and 1% of the rms force, see
  *   vs_test_worst_relative); energy and virial likewise;
  * - 50 steps in `double` (rebuilds, ghost refresh, integrator on the device) track the CPU's
  *   thermo to 1e-9;

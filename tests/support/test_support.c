@@ -48,7 +48,7 @@ double vs_test_worst_relative(const double *f, const double *ref, int64_t n)
             diff += (f[3 * t + d] - ref[3 * t + d]) * (f[3 * t + d] - ref[3 * t + d]);
             mag += ref[3 * t + d] * ref[3 * t + d];
         }
-        worst = fmax(worst, sqrt(diff) / fmax(sqrt(mag), 0.1 * rms));
+        worst = fmax(worst, sqrt(diff) / fmax(sqrt(mag), 0.01 * rms));
     }
     return worst;
 }
