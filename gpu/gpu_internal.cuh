@@ -60,7 +60,6 @@ struct vs_gpu_grid {
     int ncell[3];
     double origin[3];
     double inv_cell[3];
-    double center[3]; /* brick centre: staged fixed-point positions are relative to it */
     const uint32_t *morton_rank; /* linear cell index (x fastest) -> Morton rank */
 };
 

@@ -205,7 +205,6 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
         g->lo[d] = lo[d];
         g->hi[d] = hi[d];
         g->center[d] = 0.5 * (lo[d] + hi[d]);
-        g->grid.center[d] = g->center[d];
         const double extent = hi[d] - lo[d] + 2.0 * ghost_width;
         int n = (int)(extent / g->list_cutoff);
         g->grid.ncell[d] = n < 1 ? 1 : n;
