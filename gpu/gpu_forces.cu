@@ -326,7 +326,7 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
 
 extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
-    /* the list builder staged this step's inputs already on rebuild steps */
+    /* the warp builder stages this step's inputs itself on rebuild steps */
     if (g->prm.precision == VS_PRECISION_MIXED && !g->staged)
         vs_gpu_stage_positions(g);
     g->staged = 0; /* the next first half-step moves the particles */
