@@ -11,6 +11,12 @@
  * the ghost slots. Send lists are built on rebuild steps and reused on the other steps, when
  * only positions and predicted velocities travel.
  *
+ * A brick that is the whole box (one rank) takes a shortcut with the same result: its ghosts
+ * are the periodic images of the particles near the faces, Π_d (1 + faces near in d) - 1 of
+ * each, made in one pass (count, scan, write) with one synchronisation for the total instead
+ * of three stages of selects, copies and count read-backs. The image set and each image's
+ * coordinates are those of the staged protocol; only the order of the ghost slots differs.
+ *
  * Migration (rebuild steps, before the ghosts): per dimension, owned particles that left the
  * brick are packed with everything they carry, their slots are filled by the stayers beyond
  * the new end (O(leavers) moves), and the arrivals appended. One hop per dimension is enough
@@ -246,6 +252,97 @@ __global__ void outside_kernel(int n, vs_soa a, double lx, double hx, double ly,
         atomicMin(bad, (unsigned long long)a.tag[i]);
 }
 
+/* Periodic images of one owned particle. Per dimension it takes shift digit 0 (none), 1 (+L:
+ * within the ghost width of the lower face, so that its image sits above the upper one) and
+ * 2 (-L: near the upper face), by the same comparisons as the staged send lists. */
+struct vs_periodic_faces {
+    double lo_edge[3], hi_edge[3], len[3];
+};
+
+__device__ __forceinline__ int vs_image_digits(const vs_periodic_faces &f, double u, int d,
+                                               int digits[3])
+{
+    int n = 0;
+    digits[n++] = 0;
+    if (u < f.lo_edge[d])
+        digits[n++] = 1;
+    if (u >= f.hi_edge[d])
+        digits[n++] = 2;
+    return n;
+}
+
+__device__ __forceinline__ double vs_image_shift(const vs_periodic_faces &f, int digit, int d)
+{
+    return digit == 0 ? 0.0 : (digit == 1 ? f.len[d] : -f.len[d]);
+}
+
+/* Images per owned particle; counts[n] = 0, so the exclusive scan's last entry is the total. */
+__global__ void periodic_count_kernel(int n, vs_periodic_faces f, const double *x,
+                                      const double *y, const double *z, int32_t *counts)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > n)
+        return;
+    if (i == n) {
+        counts[n] = 0;
+        return;
+    }
+    const double p[3] = {x[i], y[i], z[i]};
+    int images = 1;
+    for (int d = 0; d < 3; ++d)
+        images *= (p[d] < f.lo_edge[d]) + (p[d] >= f.hi_edge[d]) + 1;
+    counts[i] = images - 1;
+}
+
+/* The images of particle i at ghost slots n_owned + offsets[i] + k, in a fixed order (x
+ * digit slowest); each slot remembers its source and shift code for the updates. */
+__global__ void periodic_write_kernel(int n, vs_periodic_faces f, const int32_t *offsets,
+                                      vs_soa a, int32_t *src, uint8_t *code)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n || offsets[i + 1] == offsets[i])
+        return;
+    const double p[3] = {a.x[0][i], a.x[1][i], a.x[2][i]};
+    const double v[3] = {a.vp[0][i], a.vp[1][i], a.vp[2][i]};
+    int dx[3], dy[3], dz[3];
+    const int nx = vs_image_digits(f, p[0], 0, dx), ny = vs_image_digits(f, p[1], 1, dy),
+              nz = vs_image_digits(f, p[2], 2, dz);
+    int k = offsets[i];
+    for (int ax = 0; ax < nx; ++ax)
+        for (int ay = 0; ay < ny; ++ay)
+            for (int az = 0; az < nz; ++az) {
+                if (ax + ay + az == 0)
+                    continue; /* the particle itself */
+                const int64_t j = (int64_t)n + k;
+                a.x[0][j] = p[0] + vs_image_shift(f, dx[ax], 0);
+                a.x[1][j] = p[1] + vs_image_shift(f, dy[ay], 1);
+                a.x[2][j] = p[2] + vs_image_shift(f, dz[az], 2);
+                for (int c = 0; c < 3; ++c)
+                    a.vp[c][j] = v[c];
+                a.tag[j] = a.tag[i];
+                a.species[j] = a.species[i];
+                src[k] = i;
+                code[k] = (uint8_t)(dx[ax] + 3 * dy[ay] + 9 * dz[az]);
+                ++k;
+            }
+}
+
+/* Positions and predicted velocities of the images again (steps between rebuilds). */
+__global__ void periodic_update_kernel(int n_ghost, int64_t first, vs_periodic_faces f,
+                                       const int32_t *src, const uint8_t *code, vs_soa a)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n_ghost)
+        return;
+    const int i = src[k], c = code[k];
+    const int digit[3] = {c % 3, c / 3 % 3, c / 9};
+    const int64_t j = first + k;
+    for (int d = 0; d < 3; ++d) {
+        a.x[d][j] = a.x[d][i] + vs_image_shift(f, digit[d], d);
+        a.vp[d][j] = a.vp[d][i];
+    }
+}
+
 static void reserve_send(vs_gpu_state *g, int d, int dir, int64_t n)
 {
     if (n <= g->cap_send[d][dir])
@@ -412,10 +509,74 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
     return before - g->n_owned > 0 ? before - g->n_owned : 0;
 }
 
+/* The brick is the whole box: every dimension is periodic within this rank. */
+static int whole_box(const vs_gpu_state *g)
+{
+    return g->link[0] == VS_LINK_SELF && g->link[1] == VS_LINK_SELF &&
+           g->link[2] == VS_LINK_SELF;
+}
+
+static vs_periodic_faces periodic_faces(const vs_gpu_state *g)
+{
+    vs_periodic_faces f;
+    for (int d = 0; d < 3; ++d) {
+        f.lo_edge[d] = g->lo[d] + g->ghost_width;
+        f.hi_edge[d] = g->hi[d] - g->ghost_width;
+        f.len[d] = g->prm.box[d];
+    }
+    return f;
+}
+
+/* Images per owned particle and their exclusive scan, in the sort buffers (free between the
+ * migration and the cell list): offsets of n_owned + 1 entries, the last the total. */
+static int32_t *periodic_offsets(vs_gpu_state *g, const vs_periodic_faces &f)
+{
+    const int n = (int)g->n_owned;
+    int32_t *counts = (int32_t *)g->key_in, *offsets = (int32_t *)g->key_out;
+    VS_LAUNCH(periodic_count_kernel, n + 1, VS_BLOCK, g->stream, n, f, g->x[0], g->x[1],
+              g->x[2], counts);
+    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(g->cub_temp, g->cub_temp_bytes, counts, offsets,
+                                                n + 1, g->stream));
+    return offsets;
+}
+
+/* All ghosts of a one-rank brick in one pass: count, scan, one read-back of the total, write. */
+static void build_periodic_images(vs_gpu_state *g)
+{
+    const vs_periodic_faces f = periodic_faces(g);
+    const int n = (int)g->n_owned;
+    vs_gpu_reserve(g, n + 1);
+    int32_t *offsets = periodic_offsets(g, f);
+    int32_t *h = (int32_t *)g->h_pinned;
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, offsets + n, sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                  g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    const int64_t total = h[0];
+    const int64_t capacity = g->capacity;
+    vs_gpu_reserve(g, n + total);
+    if (g->capacity != capacity) /* growing replaced the sort buffers, offsets included */
+        offsets = periodic_offsets(g, f);
+    if (total > g->cap_periodic) {
+        vs_gpu_free(g, g->periodic_src, sizeof(int32_t) * (size_t)g->cap_periodic);
+        vs_gpu_free(g, g->periodic_code, (size_t)g->cap_periodic);
+        g->cap_periodic = total + total / 16 + 1024;
+        g->periodic_src = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)g->cap_periodic);
+        g->periodic_code = (uint8_t *)vs_gpu_alloc(g, (size_t)g->cap_periodic);
+    }
+    VS_LAUNCH(periodic_write_kernel, n, VS_BLOCK, g->stream, n, f, offsets, soa(g),
+              g->periodic_src, g->periodic_code);
+    g->n_ghost = total;
+    g->halo_bytes_last = 0;
+}
+
 extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
 {
     const vs_decomp *dc = g->dc;
     g->n_ghost = 0;
+    if (whole_box(g)) {
+        build_periodic_images(g);
+        return;
+    }
     const int n_owned = (int)g->n_owned;
     int64_t n_cand = 0;
     for (int d = 0; d < 3; ++d) {
@@ -513,6 +674,12 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
 extern "C" void vs_gpu_update_ghosts(vs_gpu_state *g)
 {
     int64_t bytes = 0;
+    if (whole_box(g)) {
+        VS_LAUNCH(periodic_update_kernel, g->n_ghost, VS_BLOCK, g->stream, (int)g->n_ghost,
+                  g->n_owned, periodic_faces(g), g->periodic_src, g->periodic_code, soa(g));
+        g->halo_bytes_last = 0;
+        return;
+    }
     for (int d = 0; d < 3; ++d) {
         const int64_t *n_out = g->n_send[d], *n_in = g->n_recv[d];
         if (g->link[d] == VS_LINK_SELF) {

@@ -129,6 +129,11 @@ struct vs_gpu_state {
                                 face, then the ghosts of earlier stages (index order) */
     int64_t cap_cand;
     int32_t *d_select_count; /* 4 counters for CUB selects */
+    /* one rank (the brick is the box): each ghost's source particle and shift code (one
+     * base-3 digit per dimension, x lowest: 0 none, 1 +L, 2 -L) */
+    int32_t *periodic_src;
+    uint8_t *periodic_code;
+    int64_t cap_periodic;
 
     /* ranks (gpu_transport.cu): the brick's neighbours and how each stage's bytes travel */
     const vs_decomp *dc;

@@ -62,8 +62,12 @@ static void size_cub_temp(vs_gpu_state *g, int64_t cap)
                                                 thrust::counting_iterator<int32_t>(0), g->interior_flag,
                                                 g->send_idx[0][0], g->d_select_count,
                                                 (int)cap, g->stream));
+    size_t scan_bytes = 0;
+    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, (int32_t *)g->key_in,
+                                                (int32_t *)g->key_out, (int)cap, g->stream));
     size_t need = sort_bytes > if_bytes ? sort_bytes : if_bytes;
     need = need > partition_bytes ? need : partition_bytes;
+    need = need > scan_bytes ? need : scan_bytes;
     if (need > g->cub_temp_bytes) {
         vs_gpu_free(g, g->cub_temp, g->cub_temp_bytes);
         g->cub_temp_bytes = need + need / 4;
@@ -274,6 +278,10 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
         cudaFree(g->ghost_cand);
     if (g->split_idx)
         cudaFree(g->split_idx);
+    if (g->periodic_src)
+        cudaFree(g->periodic_src);
+    if (g->periodic_code)
+        cudaFree(g->periodic_code);
     cudaEventDestroy(g->ev_start);
     cudaEventDestroy(g->ev_interior);
     cudaFreeHost(g->h_pinned);
