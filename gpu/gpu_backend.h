@@ -68,6 +68,13 @@ void vs_gpu_thermo(vs_gpu_state *g, double out[6]);
 /* Local integrity sums: count, tag sum, squared tag sum; tag of a non-finite particle. */
 void vs_gpu_integrity(vs_gpu_state *g, uint64_t sums[3], int64_t *bad_tag);
 
+/* Phase timing on the device clock: begin and end of a phase (an id below 16) record events
+ * in the stream and return at once; settle waits for the marked phases and adds their
+ * seconds, per id, to seconds[0 .. n_phases). Phases do not nest. */
+void vs_gpu_phase_begin(vs_gpu_state *g, int phase);
+void vs_gpu_phase_end(vs_gpu_state *g, int phase);
+void vs_gpu_phase_settle(vs_gpu_state *g, double *seconds, int n_phases);
+
 /* Wait for all work queued on this state's stream. */
 void vs_gpu_synchronize(vs_gpu_state *g);
 int64_t vs_gpu_n_owned(const vs_gpu_state *g);

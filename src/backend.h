@@ -44,8 +44,15 @@ typedef struct vs_backend {
     /* Bytes of memory this rank's backend holds for particle state and lists (device memory
      * on the GPU backend). */
     double (*memory_bytes)(struct vs_sim *sim);
-    /* Wait for queued device work, so a phase timer measures the phase (CPU: no-op). */
+    /* Wait for queued device work (CPU: no-op). */
     void (*sync)(struct vs_sim *sim);
+    /* Optional (NULL: phases are timed by the wall clock): phase timing on the device's own
+     * clock. Begin and end mark the device's queue and return at once, so the queue never
+     * runs dry at a phase boundary; settle waits for the marked phases and adds their
+     * seconds to sim->timers. */
+    void (*phase_begin)(struct vs_sim *sim, int phase);
+    void (*phase_end)(struct vs_sim *sim, int phase);
+    void (*phase_settle)(struct vs_sim *sim);
     /* Bring the owned particle state into sim->parts (a no-op where it lives there). */
     void (*sync_host)(struct vs_sim *sim);
     /* Take back owned state that was changed in sim->parts (x, v, vp, f, image, tag,

@@ -49,7 +49,7 @@ static int gpu_attach(vs_sim *s, char *err, size_t err_len)
     double grow = 1.0;
     for (int d = 0; d < 3; ++d)
         grow *= (s->dc.hi[d] - s->dc.lo[d] + 2.0 * s->ghost_width) / (s->dc.hi[d] - s->dc.lo[d]);
-    const int64_t hint = (int64_t)(grow * 1.02 * (double)s->prm.n_particles / s->dc.cart.size);
+    const int64_t hint = (int64_t)(grow * (double)s->prm.n_particles / s->dc.cart.size);
     s->gpu = vs_gpu_create(&s->prm, s->dc.lo, s->dc.hi, s->ghost_width, device, hint + 1024,
                            err, err_len);
     /* the rest is collective: every rank must know whether every device came up */
@@ -125,6 +125,12 @@ static void gpu_local_integrity(vs_sim *s, vs_integrity_local *out)
 
 static double gpu_memory_bytes(vs_sim *s) { return (double)vs_gpu_memory_bytes(state(s)); }
 static void gpu_sync(vs_sim *s) { vs_gpu_synchronize(state(s)); }
+static void gpu_phase_begin(vs_sim *s, int phase) { vs_gpu_phase_begin(state(s), phase); }
+static void gpu_phase_end(vs_sim *s, int phase) { vs_gpu_phase_end(state(s), phase); }
+static void gpu_phase_settle(vs_sim *s)
+{
+    vs_gpu_phase_settle(state(s), s->timers.total, VS_TIMER_COUNT);
+}
 static void gpu_sync_host(vs_sim *s) { vs_gpu_download_owned(state(s), &s->parts); }
 static void gpu_reload(vs_sim *s) { vs_gpu_upload_owned(state(s), &s->parts); }
 
@@ -147,6 +153,9 @@ const vs_backend vs_backend_gpu = {
     .local_integrity = gpu_local_integrity,
     .memory_bytes = gpu_memory_bytes,
     .sync = gpu_sync,
+    .phase_begin = gpu_phase_begin,
+    .phase_end = gpu_phase_end,
+    .phase_settle = gpu_phase_settle,
     .sync_host = gpu_sync_host,
     .reload = gpu_reload,
 };

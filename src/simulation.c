@@ -38,23 +38,39 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
     return 0;
 }
 
-/* End a timed phase. Device work is asynchronous: the backend's sync makes the timer see the
- * phase's own work (one stream synchronisation per phase on the GPU). */
+/* A timed phase: on the device's clock where the backend has one (the device's queue keeps
+ * running across phase boundaries), by the wall clock otherwise. */
+static void phase_begin(vs_sim *sim, vs_timer_id id)
+{
+    if (sim->backend->phase_begin)
+        sim->backend->phase_begin(sim, (int)id);
+    else
+        vs_timer_start(&sim->timers, id);
+}
+
 static void phase_end(vs_sim *sim, vs_timer_id id)
 {
-    sim->backend->sync(sim);
-    vs_timer_stop(&sim->timers, id);
+    if (sim->backend->phase_end)
+        sim->backend->phase_end(sim, (int)id);
+    else
+        vs_timer_stop(&sim->timers, id);
+}
+
+void vs_sim_settle_timers(vs_sim *sim)
+{
+    if (sim->backend && sim->backend->phase_settle)
+        sim->backend->phase_settle(sim);
 }
 
 /* Migration, ghosts and neighbour list, timed as comm and neighbor. */
 static void rebuild(vs_sim *sim)
 {
     const vs_backend *b = sim->backend;
-    vs_timer_start(&sim->timers, VS_TIMER_comm);
+    phase_begin(sim, VS_TIMER_comm);
     b->migrate(sim);
     b->build_ghosts(sim);
     phase_end(sim, VS_TIMER_comm);
-    vs_timer_start(&sim->timers, VS_TIMER_neighbor);
+    phase_begin(sim, VS_TIMER_neighbor);
     b->build_neighbors(sim);
     phase_end(sim, VS_TIMER_neighbor);
     sim->n_builds++;
@@ -69,7 +85,7 @@ int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
     if (vs_par_any(&sim->dc.cart, failed))
         return 1;
     rebuild(sim);
-    vs_timer_start(&sim->timers, VS_TIMER_pair);
+    phase_begin(sim, VS_TIMER_pair);
     sim->backend->compute_forces(sim, 0);
     phase_end(sim, VS_TIMER_pair);
     return 0;
@@ -124,14 +140,14 @@ void vs_sim_step(vs_sim *sim)
     /* skin 0: no Verlet skin, the lists are rebuilt on every step, so the displacement
      * check (a reduction and an allreduce) is skipped */
     const int every_step = sim->prm.skin == 0.0;
-    vs_timer_start(&sim->timers, VS_TIMER_integrate);
+    phase_begin(sim, VS_TIMER_integrate);
     b->integrate_first_half(sim);
     const double local_max2 = every_step ? 0.0 : b->max_displacement2(sim);
     phase_end(sim, VS_TIMER_integrate);
 
     double max2 = 0.0;
     if (!every_step) {
-        vs_timer_start(&sim->timers, VS_TIMER_comm);
+        phase_begin(sim, VS_TIMER_comm);
         max2 = vs_par_max_double(&sim->dc.cart, local_max2);
         phase_end(sim, VS_TIMER_comm);
     }
@@ -150,7 +166,7 @@ void vs_sim_step(vs_sim *sim)
         /* ghosts travel while the interior forces run: the backend times the exchange,
          * which moves from the pair phase to comm */
         double comm_s = 0.0, hidden_s = 0.0;
-        vs_timer_start(&sim->timers, VS_TIMER_pair);
+        phase_begin(sim, VS_TIMER_pair);
         b->update_ghosts_and_forces(sim, step, &comm_s, &hidden_s);
         phase_end(sim, VS_TIMER_pair);
         sim->timers.total[VS_TIMER_pair] -= comm_s;
@@ -158,17 +174,17 @@ void vs_sim_step(vs_sim *sim)
         sim->comm_hidden_s += hidden_s;
         forces_done = 1;
     } else {
-        vs_timer_start(&sim->timers, VS_TIMER_comm);
+        phase_begin(sim, VS_TIMER_comm);
         b->update_ghosts(sim);
         phase_end(sim, VS_TIMER_comm);
     }
 
     if (!forces_done) {
-        vs_timer_start(&sim->timers, VS_TIMER_pair);
+        phase_begin(sim, VS_TIMER_pair);
         b->compute_forces(sim, step);
         phase_end(sim, VS_TIMER_pair);
     }
-    vs_timer_start(&sim->timers, VS_TIMER_integrate);
+    phase_begin(sim, VS_TIMER_integrate);
     b->integrate_second_half(sim);
     phase_end(sim, VS_TIMER_integrate);
 }

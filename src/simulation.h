@@ -70,6 +70,9 @@ void vs_sim_canonicalize(vs_sim *sim);
 vs_particle_rec *vs_sim_owned_records(vs_sim *sim, int64_t *n);
 /* Advance one step. */
 void vs_sim_step(vs_sim *sim);
+/* Bring sim->timers up to date: phases timed on a device's clock are read back (this waits
+ * for the device). Call before reading the timers. */
+void vs_sim_settle_timers(vs_sim *sim);
 /* Thermo row of the current state. Collective. */
 void vs_sim_thermo(vs_sim *sim, vs_thermo *out);
 /* Particle count, tag checksum, finite state (see vs_integrity_verify). Collective. */

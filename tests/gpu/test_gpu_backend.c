@@ -8,7 +8,9 @@
  *   vs_test_worst_relative); energy and virial likewise;
  * - 50 steps in `double` (rebuilds, ghost refresh, integrator on the device) track the CPU's
  *   thermo to 1e-9;
- * - two GPU runs of the same input give bit-identical positions and velocities.
+ * - two GPU runs of the same input give bit-identical positions and velocities;
+ * - phases timed on the device's clock (no synchronisation at phase ends): every phase of
+ *   the step is seen, and together they take no longer than the wall clock saw.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -25,6 +27,7 @@
 #include "simulation.h"
 #include "tea_rng.h"
 #include "test_support.h"
+#include "timer.h"
 
 static uint64_t rng_state = 0x1234567887654321ull;
 static uint64_t next_u64(void)
@@ -236,6 +239,44 @@ static void test_bit_identical_runs(void **state)
     free(s2);
 }
 
+static void test_phase_timing_device_clock(void **state)
+{
+    (void)state;
+    vs_params prm;
+    vs_test_groot_warren(&prm, 10.0);
+    prm.backend = VS_BACKEND_GPU;
+    for (int variant = 0; variant < 2; ++variant) {
+        prm.skin = variant == 0 ? 0.3 : 0.0; /* list reuse with ghost updates; rebuilds */
+        vs_sim sim;
+        char err[512] = "";
+        assert_int_equal(vs_sim_create(&sim, &prm, MPI_COMM_SELF, err, sizeof err), 0);
+        assert_int_equal(vs_sim_start(&sim, err, sizeof err), 0);
+        assert_non_null(sim.backend->phase_begin);
+        vs_sim_settle_timers(&sim);
+        vs_timers_reset(&sim.timers);
+        const double t0 = vs_wall_seconds();
+        for (int k = 0; k < 200; ++k) /* ~1000 marks: the ring of 64 wraps many times */
+            vs_sim_step(&sim);
+        vs_sim_settle_timers(&sim);
+        const double wall = vs_wall_seconds() - t0;
+        double sum = 0.0;
+        for (int k = 0; k < VS_TIMER_COUNT; ++k) {
+            print_message("skin %.1f: %-10s %.6f s\n", prm.skin, vs_timer_labels[k],
+                          sim.timers.total[k]);
+            sum += sim.timers.total[k];
+        }
+        print_message("skin %.1f: phases %.6f s, wall %.6f s\n", prm.skin, sum, wall);
+        assert_true(sim.timers.total[VS_TIMER_pair] > 0.0);
+        assert_true(sim.timers.total[VS_TIMER_neighbor] > 0.0);
+        assert_true(sim.timers.total[VS_TIMER_comm] > 0.0);
+        assert_true(sim.timers.total[VS_TIMER_integrate] > 0.0);
+        assert_true(sim.timers.total[VS_TIMER_output] == 0.0);
+        assert_true(sum <= wall); /* phases follow each other on one stream */
+        assert_true(sum > 0.5 * wall); /* and the step is little else */
+        vs_sim_destroy(&sim);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (vs_gpu_device_count(NULL, 0) == 0)
@@ -248,6 +289,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_forces_skin_zero),
         cmocka_unit_test(test_trajectory_double_tracks_cpu),
         cmocka_unit_test(test_bit_identical_runs),
+        cmocka_unit_test(test_phase_timing_device_clock),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     vs_par_finalize();
