@@ -67,11 +67,17 @@ static void sort_by_cell(vs_gpu_state *g, int n, int morton)
 {
     VS_LAUNCH(cell_key_kernel, n, VS_BLOCK, g->stream, n, g->grid, morton, g->x[0], g->x[1],
               g->x[2], g->key_in, g->idx_in);
-    if (n > 0)
-        VS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(g->cub_temp, g->cub_temp_bytes,
-                                                      g->key_in, g->key_out, g->idx_in,
-                                                      g->idx_out, n, 0, g->key_bits,
-                                                      g->stream));
+    if (n == 0)
+        return;
+    /* in place (the double-buffer form needs no temporary copy of keys and values); the
+     * sorted pairs end up in key_out and idx_out whichever buffers CUB left them in */
+    cub::DoubleBuffer<uint32_t> keys(g->key_in, g->key_out), values(g->idx_in, g->idx_out);
+    VS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(g->cub_temp, g->cub_temp_bytes, keys, values,
+                                                  n, 0, g->key_bits, g->stream));
+    g->key_out = keys.Current();
+    g->key_in = keys.Alternate();
+    g->idx_out = values.Current();
+    g->idx_in = values.Alternate();
 }
 
 /* The Morton reordering costs a sort and two passes over every array; particles drift only a

@@ -298,7 +298,7 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
 #define VS_FORCE_ARGS                                                                          \
     n, key, gaussian, g->dpd, g->dpd_f, g->species, g->x[0], g->x[1], g->x[2], g->vp[0],       \
         g->vp[1], g->vp[2], g->frame, g->pos_q, g->vel_f, g->sig, g->species_id, src, subset, g->f[0],   \
-        g->f[1], g->f[2], g->energy, g->virial
+        g->f[1], g->f[2], vs_gpu_energy_buf(g), vs_gpu_virial_buf(g)
 #define VS_FORCE_LAUNCH(M, E, C)                                                               \
     VS_LAUNCH((dpd_force_kernel<M, E, C>), n, VS_FORCE_BLOCK, stream, VS_FORCE_ARGS)
     if (cells) {
@@ -332,6 +332,7 @@ extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
     g->staged = 0; /* the next first half-step moves the particles */
     compute_signatures(g, 0, g->n_owned + g->n_ghost, step);
     launch_forces(g, g->stream, (int)g->n_owned, NULL, step, want_energy);
+    g->energies_current = want_energy;
 }
 
 extern "C" int vs_gpu_can_overlap(const vs_gpu_state *g) { return g->overlap; }
@@ -361,6 +362,7 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
     compute_signatures(g, g->n_owned, g->n_ghost, step);
     launch_forces(g, g->stream, (int)g->n_border, g->split_idx + g->n_interior, step,
                   want_energy);
+    g->energies_current = want_energy;
     VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->ev_interior, 0));
     g->staged = 0;
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
@@ -459,13 +461,16 @@ extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[6])
         out[q] = 0.0;
     if (n == 0)
         return;
+    if (!g->energies_current)
+        vs_log_fatal(__FILE__, __LINE__, "thermo asked for without the energies of this "
+                     "step's forces (the step must be run with energies due)");
     int blocks = (n + VS_BLOCK - 1) / VS_BLOCK;
     if (blocks > VS_RED_BLOCKS)
         blocks = VS_RED_BLOCKS;
     /* partials holds 4096 doubles: (512 blocks + 1) * 6 fit */
     thermo_partial_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
-        n, g->species, g->v[0], g->v[1], g->v[2], g->species_id, g->energy, g->virial,
-        g->partials);
+        n, g->species, g->v[0], g->v[1], g->v[2], g->species_id, vs_gpu_energy_buf(g),
+        vs_gpu_virial_buf(g), g->partials);
     VS_CUDA_CHECK(cudaGetLastError());
     double *d_out = g->partials + (size_t)blocks * VS_RED_VALUES;
     thermo_final_kernel<<<1, 32, 0, g->stream>>>(blocks, g->partials, d_out);

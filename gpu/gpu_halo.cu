@@ -475,6 +475,7 @@ static void migrate_dimension(vs_gpu_state *g, int d)
 extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
 {
     g->n_ghost = 0;
+    g->energies_current = 0; /* the rebuild reuses their buffers */
     const int64_t before = g->n_owned;
     /* the dimensions with one rank first, all in one pass: the particles a neighbour sends
      * along another dimension arrive wrapped */

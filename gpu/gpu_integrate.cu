@@ -64,6 +64,7 @@ extern "C" void vs_gpu_integrate_first_half(vs_gpu_state *g)
 {
     g->staged = 0; /* the staged fp32 inputs describe positions this kernel changes (a list
                       built after the last forces, e.g. at a checkpoint, staged them) */
+    g->energies_current = 0; /* a new step: its forces will write them if due */
     if (!(g->prm.skin > 0.0)) { /* rebuilt on every step: nothing to check */
         VS_LAUNCH(first_half_kernel<false>, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned,
                   g->prm.dt, g->prm.lambda * g->prm.dt, g->species, g->x[0], g->x[1], g->x[2],

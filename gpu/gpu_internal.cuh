@@ -43,6 +43,9 @@ extern "C" {
 
 #define VS_BLOCK 256
 
+#define VS_PHASE_MARKS 64 /* phases marked and not yet read back (about a dozen steps) */
+#define VS_MAX_PHASES 16
+
 /* Per-species tables, passed to kernels by value (a few KiB of kernel parameters). */
 struct vs_gpu_species {
     int n;
@@ -114,6 +117,7 @@ struct vs_gpu_state {
     int32_t *image[3];
 
     /* sorting */
+    void *sort_keys; /* one block: key_in and key_out are its halves, in either order */
     uint32_t *key_in, *key_out, *idx_in, *idx_out;
     void *cub_temp;
     size_t cub_temp_bytes;
@@ -185,8 +189,17 @@ struct vs_gpu_state {
     /* pair-RNG signature of every owned and ghost particle at the step being evaluated
      * (tea_rng.h): computed once per particle and step, read for every pair */
     uint64_t *sig;
-    /* per-particle energy and virial (thermo steps only) */
-    double *energy, *virial;
+    /* per-particle energy and virial (thermo steps only) live in buffers that are idle from
+     * the forces to the thermo reduction (vs_gpu_energy_buf, vs_gpu_virial_buf); set when
+     * the last forces wrote them, cleared by anything that may reuse those buffers */
+    int energies_current;
+
+    /* phase timing on the device clock (gpu_timing.cu): a ring of marked phases, oldest at
+     * mark_first, and the seconds of those settled so far */
+    cudaEvent_t mark_begin[VS_PHASE_MARKS], mark_end[VS_PHASE_MARKS];
+    int mark_phase[VS_PHASE_MARKS];
+    int mark_first, n_marks;
+    double phase_seconds[VS_MAX_PHASES];
 
     /* reductions */
     double *partials;
@@ -244,6 +257,16 @@ void vs_gpu_stage_positions(vs_gpu_state *g);
 void vs_gpu_stage_range(vs_gpu_state *g, int64_t first, int64_t count);
 /* Split the owned particles into interior and border for the current list (overlap). */
 void vs_gpu_split_interior(vs_gpu_state *g);
+
+/* Per-particle energy and virial of the last forces with energies: the permutation scratch
+ * and the sort keys' block, both one double per particle of capacity and used only by the
+ * migration, the ghosts' build and the cell list (not between the forces and the thermo). */
+static inline double *vs_gpu_energy_buf(vs_gpu_state *g) { return (double *)g->scratch; }
+static inline double *vs_gpu_virial_buf(vs_gpu_state *g) { return (double *)g->sort_keys; }
+
+/* Events of the phase timing (gpu_timing.cu). */
+void vs_gpu_timing_create(vs_gpu_state *g);
+void vs_gpu_timing_destroy(vs_gpu_state *g);
 
 /* Allocation helpers that track the device footprint. */
 void *vs_gpu_alloc(vs_gpu_state *g, size_t bytes);

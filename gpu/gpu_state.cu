@@ -50,8 +50,8 @@ static void grow(vs_gpu_state *g, void **p, size_t elem, int64_t old_cap, int64_
 static void size_cub_temp(vs_gpu_state *g, int64_t cap)
 {
     size_t sort_bytes = 0;
-    VS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, g->key_in, g->key_out,
-                                                  g->idx_in, g->idx_out, (int)cap, 0,
+    cub::DoubleBuffer<uint32_t> keys(g->key_in, g->key_out), values(g->idx_in, g->idx_out);
+    VS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, keys, values, (int)cap, 0,
                                                   g->key_bits, g->stream));
     size_t if_bytes = 0, partition_bytes = 0;
     const vs_leaver_pred pred = {g->x[0], 0.0, 0.0, 0};
@@ -79,8 +79,8 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
 {
     if (needed <= g->capacity)
         return;
-    /* 5% headroom: ghost counts fluctuate a little between rebuilds */
-    const int64_t cap = needed + needed / 20 + 256;
+    /* 2% headroom: ghost counts fluctuate a little between rebuilds */
+    const int64_t cap = needed + needed / 50 + 256;
     const int64_t old = g->capacity, keep = g->n_owned + g->n_ghost;
 #define VS_GROW(ptr, type, kept) grow(g, (void **)&(ptr), sizeof(type), old, cap, kept)
     for (int d = 0; d < 3; ++d) {
@@ -94,8 +94,9 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     }
     VS_GROW(g->tag, int64_t, keep);
     VS_GROW(g->species_id, int32_t, keep);
-    VS_GROW(g->key_in, uint32_t, 0);
-    VS_GROW(g->key_out, uint32_t, 0);
+    VS_GROW(g->sort_keys, uint64_t, 0);
+    g->key_in = (uint32_t *)g->sort_keys;
+    g->key_out = g->key_in + cap;
     VS_GROW(g->idx_in, uint32_t, 0);
     VS_GROW(g->idx_out, uint32_t, 0);
     VS_GROW(g->scratch, double, 0);
@@ -104,8 +105,6 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     VS_GROW(g->pos_q, int4, 0);
     VS_GROW(g->vel_f, float4, 0);
     VS_GROW(g->sig, uint64_t, 0);
-    VS_GROW(g->energy, double, 0);
-    VS_GROW(g->virial, double, 0);
     VS_GROW(g->ncount, int32_t, 0);
 #undef VS_GROW
     g->capacity = cap;
@@ -192,6 +191,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     VS_CUDA_CHECK(cudaStreamCreateWithPriority(&g->bulk, cudaStreamNonBlocking, least));
     VS_CUDA_CHECK(cudaEventCreate(&g->ev_start));
     VS_CUDA_CHECK(cudaEventCreate(&g->ev_interior));
+    vs_gpu_timing_create(g);
     g->species.n = prm->n_species;
     for (int s = 0; s < prm->n_species; ++s) {
         g->species.mass[s] = prm->species[s].mass;
@@ -259,9 +259,8 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
     void *ptrs[] = {g->x[0], g->x[1], g->x[2], g->vp[0], g->vp[1], g->vp[2], g->v[0], g->v[1],
                     g->v[2], g->f[0], g->f[1], g->f[2], g->x_build[0], g->x_build[1],
                     g->x_build[2], g->image[0], g->image[1], g->image[2], g->tag,
-                    g->species_id, g->key_in, g->key_out, g->idx_in, g->idx_out, g->scratch,
-                    g->cell_particles, g->cell_pos, g->pos_q, g->vel_f, g->sig, g->energy,
-                    g->virial, g->ncount, g->partials, g->nlist, g->cub_temp, g->d_morton_rank,
+                    g->species_id, g->sort_keys, g->idx_in, g->idx_out, g->scratch,
+                    g->cell_particles, g->cell_pos, g->pos_q, g->vel_f, g->sig, g->ncount, g->partials, g->nlist, g->cub_temp, g->d_morton_rank,
                     g->cell_start, g->d_select_count, g->d_max_count,
                     g->d_max_disp2, g->d_int_sums};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
@@ -284,6 +283,7 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
         cudaFree(g->periodic_code);
     cudaEventDestroy(g->ev_start);
     cudaEventDestroy(g->ev_interior);
+    vs_gpu_timing_destroy(g);
     cudaFreeHost(g->h_pinned);
     cudaStreamDestroy(g->bulk);
     cudaStreamDestroy(g->stream);
@@ -318,6 +318,7 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     g->n_owned = h->n_owned;
     g->n_ghost = 0;
+    g->energies_current = 0;
     /* a fresh state: the periodic Morton reorder counts from here, as after attach, so a
      * restarted run and the run it continues reorder on the same builds */
     g->n_rebuilds = 0;
