@@ -127,7 +127,8 @@ static double frame_bytes_estimate(int64_t n)
 }
 
 /* Rank 0: the output directory (and its checkpoints/) exists, takes a new file, and has room
- * for two checkpoints (the newest and the one being written) and a frame. */
+ * for what the run will write: two checkpoints (the newest and the one being written) unless
+ * checkpoints are off (checkpoint_keep = 0), and a frame if there is a trajectory. */
 static int check_output_dir(const vs_params *prm, char *err, size_t err_len)
 {
     char sub[VS_PATH_LEN + 16];
@@ -139,14 +140,17 @@ static int check_output_dir(const vs_params *prm, char *err, size_t err_len)
     if (statvfs(prm->output_dir, &fs) == 0) {
         const double free_bytes = (double)fs.f_bavail * (double)fs.f_frsize;
         /* the margins of check_room below */
-        const double need = 2.0 * (1.1 * checkpoint_bytes_estimate(prm->n_particles) + 1048576.0) +
-                            (prm->trajectory_interval > 0
-                                 ? 1.1 * frame_bytes_estimate(prm->n_particles) + 1048576.0
-                                 : 0.0);
+        const int checkpoints = prm->checkpoint_keep > 0, frames = prm->trajectory_interval > 0;
+        const double need =
+            (checkpoints ? 2.0 * (1.1 * checkpoint_bytes_estimate(prm->n_particles) + 1048576.0)
+                         : 0.0) +
+            (frames ? 1.1 * frame_bytes_estimate(prm->n_particles) + 1048576.0 : 0.0);
         if (free_bytes < need) {
-            snprintf(err, err_len, "%.400s: not enough free space: %.1f MiB free, two checkpoints "
-                     "and a frame need about %.1f MiB", prm->output_dir,
-                     free_bytes / 1048576.0, need / 1048576.0);
+            snprintf(err, err_len, "%.400s: not enough free space: %.1f MiB free, %s need "
+                     "about %.1f MiB", prm->output_dir, free_bytes / 1048576.0,
+                     checkpoints && frames ? "two checkpoints and a frame"
+                                           : (checkpoints ? "two checkpoints" : "a frame"),
+                     need / 1048576.0);
             return -1;
         }
     }
