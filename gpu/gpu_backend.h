@@ -68,11 +68,11 @@ void vs_gpu_thermo(vs_gpu_state *g, double out[6]);
 /* Local integrity sums: count, tag sum, squared tag sum; tag of a non-finite particle. */
 void vs_gpu_integrity(vs_gpu_state *g, uint64_t sums[3], int64_t *bad_tag);
 
-/* Phase timing on the device clock: begin and end of a phase (an id below 16) record events
- * in the stream and return at once; settle waits for the marked phases and adds their
- * seconds, per id, to seconds[0 .. n_phases). Phases do not nest. */
-void vs_gpu_phase_begin(vs_gpu_state *g, int phase);
-void vs_gpu_phase_end(vs_gpu_state *g, int phase);
+/* Phase timing on the device clock: a phase boundary (the phase queued so far ends, `phase`
+ * starts; -1: none) records one event in the stream and returns at once; settle waits for
+ * the marked work and adds the seconds of each finished phase, per id (below 16), to
+ * seconds[0 .. n_phases). */
+void vs_gpu_phase_mark(vs_gpu_state *g, int phase);
 void vs_gpu_phase_settle(vs_gpu_state *g, double *seconds, int n_phases);
 
 /* Wait for all work queued on this state's stream. */

@@ -10,14 +10,16 @@
  * - Two neighbour-list builders, both ordered, deterministic and atomics-free, chosen by
  *   `neighbor.gpu_builder`. "thread" (the default, faster on an H100): one thread per owned
  *   particle walks the 9 rows of cells around it in a fixed order, reading the candidates'
- *   positions from a copy in cell-list order, and writes its own column.
+ *   positions from a copy in cell-list order, and writes its own entries
+ *   four at a time (a group held in registers, one 16-byte store).
  *   "warp": one warp per cell (the paper's builder): the
  *   lanes load 32 candidate j particles of the 27-cell stencil at a time (coalesced), each
  *   owned i of the cell is checked against all of them at once, and a warp ballot gives every
  *   hit its insertion slot, so the list is ordered and deterministic with no atomics. Rows are
- *   staged in shared memory and written out column-major (entry m of particle i at
- *   m * stride + i): the force kernel's loads are coalesced across a warp, and so are these
- *   stores, since the owned particles of a cell are consecutive after the Morton sort. On
+ *   staged in shared memory and written out in groups of four (vs_list_slot: group q of
+ *   particle i is the int4 at q * stride + i): the force kernel's loads are coalesced across
+ *   a warp, and so are these stores, since the owned particles of a cell are consecutive
+ *   after the Morton sort. On
  *   overflow the builder reports the largest count; the host grows the table and builds
  *   again. Both builders produce the same list, in the same order.
  */
@@ -159,6 +161,8 @@ __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2
     const int x_lo = c[0] > 0 ? c[0] - 1 : 0;
     const int x_hi = c[0] + 1 < grid.ncell[0] ? c[0] + 1 : grid.ncell[0] - 1;
     int count = 0;
+    int4 *list4 = (int4 *)nlist;
+    int4 pending = make_int4(-1, -1, -1, -1);
     for (int dz = -1; dz <= 1; ++dz) {
         const int cz = c[2] + dz;
         if (cz < 0 || cz >= grid.ncell[2])
@@ -177,13 +181,24 @@ __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2
                 const int j = pj.w;
                 if (ddx * ddx + ddy * ddy + ddz * ddz >= cut2 || j == i)
                     continue;
-                if (count < max_neighbors)
-                    nlist[(int64_t)count * stride + i] = j;
+                if (count < max_neighbors) { /* a register group, stored when full */
+                    switch (count & 3) {
+                    case 0: pending.x = j; break;
+                    case 1: pending.y = j; break;
+                    case 2: pending.z = j; break;
+                    default:
+                        pending.w = j;
+                        list4[(int64_t)(count >> 2) * stride + i] = pending;
+                    }
+                }
                 has_ghost |= j >= n_owned;
                 ++count;
             }
         }
     }
+    const int kept = count < max_neighbors ? count : max_neighbors;
+    if (kept & 3) /* the last, partial group (its unused slots are never read) */
+        list4[(int64_t)(kept >> 2) * stride + i] = pending;
     ncount[i] = count;
     if (interior)
         interior[i] = (uint8_t)!has_ghost;
@@ -293,12 +308,17 @@ __global__ void __launch_bounds__(32 * VS_NL_WARPS)
             }
         }
         __syncwarp();
-        /* write the rows out column-major: lanes hold consecutive owned indices */
+        /* write the rows out a group of four at a time: lanes hold consecutive owned
+         * indices, so a warp stores 512 contiguous bytes (slots past a row's count are
+         * never read) */
         const int max_in_batch = __reduce_max_sync(0xffffffffu, owned_i ? count : 0);
         const int stored = max_in_batch < max_neighbors ? max_in_batch : max_neighbors;
-        for (int m = 0; m < stored; ++m)
-            if (owned_i && m < count)
-                nlist[(int64_t)m * stride + i] = rows[lane * row + m];
+        int4 *list4 = (int4 *)nlist;
+        for (int m = 0; m < stored; m += 4)
+            if (owned_i && m < count) {
+                const int32_t *r = rows + lane * row + m;
+                list4[(int64_t)(m >> 2) * stride + i] = make_int4(r[0], r[1], r[2], r[3]);
+            }
         if (owned_i) {
             ncount[i] = count;
             if (count > max_neighbors)
@@ -394,7 +414,7 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
             break;
         /* overflow: grow the table to the largest count seen plus a margin, and rebuild */
         vs_gpu_free(g, g->nlist, sizeof(int32_t) * (size_t)g->max_neighbors * (size_t)g->nl_stride);
-        g->max_neighbors = *h + *h / 8 + 4;
+        g->max_neighbors = vs_list_width(*h + *h / 8 + 4);
         g->nlist = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)g->max_neighbors *
                                                   (size_t)g->nl_stride);
     }

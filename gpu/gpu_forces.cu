@@ -88,12 +88,16 @@ template <bool CELLS> struct vs_partner_cursor;
 
 template <> struct vs_partner_cursor<false> {
     int m, count;
+    int4 group; /* entries m & ~3 .. (m & ~3) + 3 */
     __device__ vs_partner_cursor(const vs_partner_source &src, int i) : m(0), count(src.ncount[i]) {}
     __device__ bool next(const vs_partner_source &src, int i, int &j)
     {
         if (m >= count)
             return false;
-        j = src.nlist[(int64_t)m++ * src.stride + i];
+        if ((m & 3) == 0)
+            group = ((const int4 *)src.nlist)[(int64_t)(m >> 2) * src.stride + i];
+        const int r = m++ & 3;
+        j = r == 0 ? group.x : (r == 1 ? group.y : (r == 2 ? group.z : group.w));
         return true;
     }
     __device__ bool next_pos(const vs_partner_source &src, int i, const int4 *pos_q, int &j,
@@ -382,7 +386,7 @@ __global__ void interior_flag_kernel(int n, const int32_t *nlist, const int32_t 
     int has_ghost = 0;
     const int count = ncount[i];
     for (int m = 0; m < count && !has_ghost; ++m)
-        has_ghost = nlist[(int64_t)m * stride + i] >= n; /* ghosts sit after the owned */
+        has_ghost = nlist[vs_list_slot(stride, i, m)] >= n; /* ghosts sit after the owned */
     interior[i] = (uint8_t)!has_ghost;
 }
 

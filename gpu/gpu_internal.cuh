@@ -43,7 +43,7 @@ extern "C" {
 
 #define VS_BLOCK 256
 
-#define VS_PHASE_MARKS 64 /* phases marked and not yet read back (about a dozen steps) */
+#define VS_PHASE_MARKS 64 /* phase boundaries not yet read back (about a dozen steps) */
 #define VS_MAX_PHASES 16
 
 /* Per-species tables, passed to kernels by value (a few KiB of kernel parameters). */
@@ -87,6 +87,19 @@ __device__ __forceinline__ float vs_separation(const vs_fixed_frame &f, int qi, 
 {
     return (float)(int)((unsigned)qi - (unsigned)qj) * f.quantum;
 }
+
+/* Verlet list layout: a particle's entries in groups of four, group q of particle i being the
+ * int4 at q * stride + i. A warp reads group q of 32 consecutive particles as 512 contiguous
+ * bytes (one 16-byte load per lane for four partners), and a thread that has found four
+ * partners writes them with one 16-byte store: the lanes of a warp find their partners at
+ * different times, and one 4-byte store per partner costs an L2 request each. */
+__host__ __device__ __forceinline__ int64_t vs_list_slot(int64_t stride, int i, int m)
+{
+    return (((int64_t)(m >> 2) * stride + i) << 2) | (m & 3);
+}
+
+/* Width of the list: at least `n` entries, a whole number of groups. */
+static inline int vs_list_width(int n) { return (n + 3) & ~3; }
 
 __device__ __forceinline__ uint32_t vs_cell_of(const vs_gpu_grid &g, double x, double y,
                                                double z, int c[3])
@@ -174,7 +187,8 @@ struct vs_gpu_state {
     uint32_t *cell_particles; /* particle indices sorted by cell */
     int4 *cell_pos;           /* their fixed-point positions and indices in the same order */
 
-    /* neighbour list: ELL, column-major (entry m of particle i at m * stride + i) */
+    /* neighbour list: ELL in groups of four entries (vs_list_slot); max_neighbors, its width,
+     * is a multiple of four */
     int32_t *nlist, *ncount;
     int max_neighbors;
     int64_t nl_stride;
@@ -194,9 +208,10 @@ struct vs_gpu_state {
      * the last forces wrote them, cleared by anything that may reuse those buffers */
     int energies_current;
 
-    /* phase timing on the device clock (gpu_timing.cu): a ring of marked phases, oldest at
-     * mark_first, and the seconds of those settled so far */
-    cudaEvent_t mark_begin[VS_PHASE_MARKS], mark_end[VS_PHASE_MARKS];
+    /* phase timing on the device clock (gpu_timing.cu): a ring of phase boundaries, oldest
+     * at mark_first, each with the phase it starts (-1: none), and the seconds of the
+     * intervals settled so far */
+    cudaEvent_t mark[VS_PHASE_MARKS];
     int mark_phase[VS_PHASE_MARKS];
     int mark_first, n_marks;
     double phase_seconds[VS_MAX_PHASES];

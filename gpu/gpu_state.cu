@@ -230,7 +230,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     build_morton_table(g);
     /* a first guess from the density of the list sphere; grown on overflow */
     const double sphere = 4.18879 * g->list_cutoff * g->list_cutoff * g->list_cutoff;
-    g->max_neighbors = (int)(sphere * prm->density * 1.4) + 8;
+    g->max_neighbors = vs_list_width((int)(sphere * prm->density * 1.4) + 8);
     g->d_select_count = (int32_t *)vs_gpu_alloc(g, 4 * sizeof(int32_t));
     g->d_max_count = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->d_max_disp2 = (unsigned int *)vs_gpu_alloc(g, sizeof(unsigned int));
