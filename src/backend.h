@@ -47,11 +47,10 @@ typedef struct vs_backend {
     /* Wait for queued device work (CPU: no-op). */
     void (*sync)(struct vs_sim *sim);
     /* Optional (NULL: phases are timed by the wall clock): phase timing on the device's own
-     * clock. Begin and end mark the device's queue and return at once, so the queue never
-     * runs dry at a phase boundary; settle waits for the marked phases and adds their
-     * seconds to sim->timers. */
-    void (*phase_begin)(struct vs_sim *sim, int phase);
-    void (*phase_end)(struct vs_sim *sim, int phase);
+     * clock. A mark (the open phase ends, `phase` starts; -1: none) returns at once, so the
+     * device's queue never runs dry at a phase boundary; settle waits for the marked work
+     * and adds each finished phase's seconds to sim->timers. */
+    void (*phase_mark)(struct vs_sim *sim, int phase);
     void (*phase_settle)(struct vs_sim *sim);
     /* Bring the owned particle state into sim->parts (a no-op where it lives there). */
     void (*sync_host)(struct vs_sim *sim);

@@ -125,8 +125,7 @@ static void gpu_local_integrity(vs_sim *s, vs_integrity_local *out)
 
 static double gpu_memory_bytes(vs_sim *s) { return (double)vs_gpu_memory_bytes(state(s)); }
 static void gpu_sync(vs_sim *s) { vs_gpu_synchronize(state(s)); }
-static void gpu_phase_begin(vs_sim *s, int phase) { vs_gpu_phase_begin(state(s), phase); }
-static void gpu_phase_end(vs_sim *s, int phase) { vs_gpu_phase_end(state(s), phase); }
+static void gpu_phase_mark(vs_sim *s, int phase) { vs_gpu_phase_mark(state(s), phase); }
 static void gpu_phase_settle(vs_sim *s)
 {
     vs_gpu_phase_settle(state(s), s->timers.total, VS_TIMER_COUNT);
@@ -153,8 +152,7 @@ const vs_backend vs_backend_gpu = {
     .local_integrity = gpu_local_integrity,
     .memory_bytes = gpu_memory_bytes,
     .sync = gpu_sync,
-    .phase_begin = gpu_phase_begin,
-    .phase_end = gpu_phase_end,
+    .phase_mark = gpu_phase_mark,
     .phase_settle = gpu_phase_settle,
     .sync_host = gpu_sync_host,
     .reload = gpu_reload,

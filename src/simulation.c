@@ -15,6 +15,7 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
                   size_t err_len)
 {
     memset(sim, 0, sizeof(*sim));
+    sim->phase_open = -1;
     sim->prm = *prm;
     sim->ghost_width = prm->rc + prm->skin;
     vs_par par;
@@ -38,22 +39,33 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
     return 0;
 }
 
-/* A timed phase: on the device's clock where the backend has one (the device's queue keeps
- * running across phase boundaries), by the wall clock otherwise. */
+/* Timed phases follow one another: starting one ends the one before, and phases_close ends
+ * the last, before anything untimed. On the device's clock where the backend has one (one
+ * event per boundary; the device's queue keeps running across it), by the wall clock
+ * otherwise. */
 static void phase_begin(vs_sim *sim, vs_timer_id id)
 {
-    if (sim->backend->phase_begin)
-        sim->backend->phase_begin(sim, (int)id);
-    else
+    if (sim->phase_open == (int)id)
+        return;
+    if (sim->backend->phase_mark) {
+        sim->backend->phase_mark(sim, (int)id);
+    } else {
+        if (sim->phase_open >= 0)
+            vs_timer_stop(&sim->timers, (vs_timer_id)sim->phase_open);
         vs_timer_start(&sim->timers, id);
+    }
+    sim->phase_open = (int)id;
 }
 
-static void phase_end(vs_sim *sim, vs_timer_id id)
+static void phases_close(vs_sim *sim)
 {
-    if (sim->backend->phase_end)
-        sim->backend->phase_end(sim, (int)id);
+    if (sim->phase_open < 0)
+        return;
+    if (sim->backend->phase_mark)
+        sim->backend->phase_mark(sim, -1);
     else
-        vs_timer_stop(&sim->timers, id);
+        vs_timer_stop(&sim->timers, (vs_timer_id)sim->phase_open);
+    sim->phase_open = -1;
 }
 
 void vs_sim_settle_timers(vs_sim *sim)
@@ -69,10 +81,8 @@ static void rebuild(vs_sim *sim)
     phase_begin(sim, VS_TIMER_comm);
     b->migrate(sim);
     b->build_ghosts(sim);
-    phase_end(sim, VS_TIMER_comm);
     phase_begin(sim, VS_TIMER_neighbor);
     b->build_neighbors(sim);
-    phase_end(sim, VS_TIMER_neighbor);
     sim->n_builds++;
 }
 
@@ -87,7 +97,7 @@ int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
     rebuild(sim);
     phase_begin(sim, VS_TIMER_pair);
     sim->backend->compute_forces(sim, 0);
-    phase_end(sim, VS_TIMER_pair);
+    phases_close(sim);
     return 0;
 }
 
@@ -110,6 +120,7 @@ int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, int64_t n, int
     if (vs_par_any(&sim->dc.cart, failed))
         return 1;
     rebuild(sim);
+    phases_close(sim);
     return 0;
 }
 
@@ -130,6 +141,7 @@ void vs_sim_canonicalize(vs_sim *sim)
     free(recs);
     sim->backend->reload(sim);
     rebuild(sim);
+    phases_close(sim);
 }
 
 void vs_sim_step(vs_sim *sim)
@@ -143,13 +155,11 @@ void vs_sim_step(vs_sim *sim)
     phase_begin(sim, VS_TIMER_integrate);
     b->integrate_first_half(sim);
     const double local_max2 = every_step ? 0.0 : b->max_displacement2(sim);
-    phase_end(sim, VS_TIMER_integrate);
 
     double max2 = 0.0;
     if (!every_step) {
         phase_begin(sim, VS_TIMER_comm);
         max2 = vs_par_max_double(&sim->dc.cart, local_max2);
-        phase_end(sim, VS_TIMER_comm);
     }
 
     const double half_skin = 0.5 * sim->prm.skin;
@@ -168,7 +178,6 @@ void vs_sim_step(vs_sim *sim)
         double comm_s = 0.0, hidden_s = 0.0;
         phase_begin(sim, VS_TIMER_pair);
         b->update_ghosts_and_forces(sim, step, &comm_s, &hidden_s);
-        phase_end(sim, VS_TIMER_pair);
         sim->timers.total[VS_TIMER_pair] -= comm_s;
         sim->timers.total[VS_TIMER_comm] += comm_s;
         sim->comm_hidden_s += hidden_s;
@@ -176,17 +185,15 @@ void vs_sim_step(vs_sim *sim)
     } else {
         phase_begin(sim, VS_TIMER_comm);
         b->update_ghosts(sim);
-        phase_end(sim, VS_TIMER_comm);
     }
 
     if (!forces_done) {
         phase_begin(sim, VS_TIMER_pair);
         b->compute_forces(sim, step);
-        phase_end(sim, VS_TIMER_pair);
     }
     phase_begin(sim, VS_TIMER_integrate);
     b->integrate_second_half(sim);
-    phase_end(sim, VS_TIMER_integrate);
+    phases_close(sim);
 }
 
 void vs_sim_thermo(vs_sim *sim, vs_thermo *out)

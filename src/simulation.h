@@ -33,6 +33,7 @@ typedef struct vs_sim {
     vs_dpd_consts dpd;
     vs_force_sums sums;      /* energy and virial of the last force evaluation */
     vs_timers timers;
+    int phase_open;          /* the timed phase running now (a vs_timer_id), -1: none */
     const struct vs_backend *backend;
     double ghost_width;      /* r_c + skin */
     int64_t step;            /* steps completed since the start of the run */
