@@ -9,6 +9,8 @@
  * - 50 steps in `double` (rebuilds, ghost refresh, integrator on the device) track the CPU's
  *   thermo to 1e-9;
  * - two GPU runs of the same input give bit-identical positions and velocities;
+ * - a box thinner than twice the ghost width (particles with images on both sides) agrees
+ *   with the CPU backend too;
  * - phases timed on the device's clock (no synchronisation at phase ends): every phase of
  *   the step is seen, and together they take no longer than the wall clock saw.
  */
@@ -239,6 +241,43 @@ static void test_bit_identical_runs(void **state)
     free(s2);
 }
 
+/* A box thinner than twice the ghost width in x and y (2.4 and 2.5 against 2 x 1.3): on one
+ * rank a particle there is near both faces and has images on both sides, in every
+ * combination with the other dimensions. Forces at step 0 and the thermo after 50 steps
+ * (ghost updates between rebuilds) against the CPU backend. */
+static void test_thin_box_images(void **state)
+{
+    (void)state;
+    vs_params prm;
+    vs_test_groot_warren(&prm, 6.0);
+    prm.box[0] = 2.4;
+    prm.box[1] = 2.5;
+    prm.n_particles = llround(3.0 * prm.box[0] * prm.box[1] * prm.box[2]);
+    for (int builder = 0; builder < 2; ++builder) {
+        prm.gpu_builder = builder == 0 ? VS_GPU_BUILDER_THREAD : VS_GPU_BUILDER_CELLS;
+        vs_thermo tc, tg;
+        prm.backend = VS_BACKEND_CPU;
+        prm.precision = VS_PRECISION_DOUBLE;
+        double *fc = forces_by_tag(&prm, &tc);
+        prm.backend = VS_BACKEND_GPU;
+        double *fg = forces_by_tag(&prm, &tg);
+        const double worst = vs_test_worst_relative(fg, fc, prm.n_particles);
+        print_message("thin box, %s: worst per-particle force difference %.3e\n",
+                      builder == 0 ? "thread" : "cells", worst);
+        assert_true(worst <= 1e-12);
+        free(fc);
+        free(fg);
+        prm.backend = VS_BACKEND_CPU;
+        run_steps(&prm, 50, &tc, NULL);
+        prm.backend = VS_BACKEND_GPU;
+        run_steps(&prm, 50, &tg, NULL);
+        const double dp = fabs(tg.potential - tc.potential) / fabs(tc.potential);
+        print_message("thin box, %s, 50 steps: potential %.15g vs %.15g (relative %.2e)\n",
+                      builder == 0 ? "thread" : "cells", tg.potential, tc.potential, dp);
+        assert_true(dp < 1e-9);
+    }
+}
+
 static void test_phase_timing_device_clock(void **state)
 {
     (void)state;
@@ -289,6 +328,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_forces_skin_zero),
         cmocka_unit_test(test_trajectory_double_tracks_cpu),
         cmocka_unit_test(test_bit_identical_runs),
+        cmocka_unit_test(test_thin_box_images),
         cmocka_unit_test(test_phase_timing_device_clock),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
