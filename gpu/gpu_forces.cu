@@ -83,7 +83,7 @@ struct vs_partner_source {
 /* A resumable walk over one particle's candidates, in a fixed order (list order, or the 27
  * cells in z, y, x order, each cell in sorted order), so the kernel can stop when its
  * queue is full and go on after the queued pairs are evaluated. next() gives the candidate's
- * index, next_pos() its fp32 relative position too. */
+ * index, next_pos() its fixed-point position too. */
 template <bool CELLS> struct vs_partner_cursor;
 
 template <> struct vs_partner_cursor<false> {
