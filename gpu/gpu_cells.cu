@@ -1,6 +1,6 @@
 /* Sorting, cell list and neighbour list on the device (Tang & Karniadakis 2014, section 3).
  *
- * - Owned particles are reordered every few rebuilds by the Morton rank of their cell (CUB
+ * - Owned particles are reordered every few rebuilds by the Morton code of their cell (CUB
  *   radix sort of (cell key, index), then one gather per array), so particles that interact
  *   sit close in memory and threads of a warp read the same cells.
  * - The cell list over owned + ghost particles is a second radix sort, by the linear cell
@@ -16,7 +16,7 @@
  *   lanes load 32 candidate j particles of the 27-cell stencil at a time (coalesced), each
  *   owned i of the cell is checked against all of them at once, and a warp ballot gives every
  *   hit its insertion slot, so the list is ordered and deterministic with no atomics. Rows are
- *   staged in shared memory and written out in groups of four (vs_list_slot: group q of
+ *   staged in shared memory and written out in groups of four (vs_list_group: group q of
  *   particle i is the int4 at q * stride + i): the force kernel's loads are coalesced across
  *   a warp, and so are these stores, since the owned particles of a cell are consecutive
  *   after the Morton sort. On
@@ -35,7 +35,7 @@ __global__ void cell_key_kernel(int n, vs_gpu_grid grid, int morton, const doubl
         return;
     int c[3];
     const uint32_t cell = vs_cell_of(grid, x[i], y[i], z[i], c);
-    key[i] = morton ? grid.morton_rank[cell] : cell;
+    key[i] = morton ? vs_morton_code(grid, c) : cell;
     idx[i] = (uint32_t)i;
 }
 
@@ -64,7 +64,7 @@ static void permute(vs_gpu_state *g, T *&field, int n)
     }
 }
 
-/* (cell, index) pairs sorted by cell: by the cell's Morton rank, or its linear index */
+/* (cell, index) pairs sorted by cell: by the cell's Morton code, or its linear index */
 static void sort_by_cell(vs_gpu_state *g, int n, int morton)
 {
     VS_LAUNCH(cell_key_kernel, n, VS_BLOCK, g->stream, n, g->grid, morton, g->x[0], g->x[1],
@@ -75,7 +75,8 @@ static void sort_by_cell(vs_gpu_state *g, int n, int morton)
      * sorted pairs end up in key_out and idx_out whichever buffers CUB left them in */
     cub::DoubleBuffer<uint32_t> keys(g->key_in, g->key_out), values(g->idx_in, g->idx_out);
     VS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(g->cub_temp, g->cub_temp_bytes, keys, values,
-                                                  n, 0, g->key_bits, g->stream));
+                                                  n, 0, morton ? g->morton_bits : g->key_bits,
+                                                  g->stream));
     g->key_out = keys.Current();
     g->key_in = keys.Alternate();
     g->idx_out = values.Current();
@@ -188,7 +189,7 @@ __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2
                     case 2: pending.z = j; break;
                     default:
                         pending.w = j;
-                        list4[(int64_t)(count >> 2) * stride + i] = pending;
+                        list4[vs_list_group(stride, i, count >> 2)] = pending;
                     }
                 }
                 has_ghost |= j >= n_owned;
@@ -198,7 +199,7 @@ __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2
     }
     const int kept = count < max_neighbors ? count : max_neighbors;
     if (kept & 3) /* the last, partial group (its unused slots are never read) */
-        list4[(int64_t)(kept >> 2) * stride + i] = pending;
+        list4[vs_list_group(stride, i, kept >> 2)] = pending;
     ncount[i] = count;
     if (interior)
         interior[i] = (uint8_t)!has_ghost;
@@ -317,7 +318,7 @@ __global__ void __launch_bounds__(32 * VS_NL_WARPS)
         for (int m = 0; m < stored; m += 4)
             if (owned_i && m < count) {
                 const int32_t *r = rows + lane * row + m;
-                list4[(int64_t)(m >> 2) * stride + i] = make_int4(r[0], r[1], r[2], r[3]);
+                list4[vs_list_group(stride, i, m >> 2)] = make_int4(r[0], r[1], r[2], r[3]);
             }
         if (owned_i) {
             ncount[i] = count;

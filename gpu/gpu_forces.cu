@@ -95,7 +95,7 @@ template <> struct vs_partner_cursor<false> {
         if (m >= count)
             return false;
         if ((m & 3) == 0)
-            group = ((const int4 *)src.nlist)[(int64_t)(m >> 2) * src.stride + i];
+            group = ((const int4 *)src.nlist)[vs_list_group(src.stride, i, m >> 2)];
         const int r = m++ & 3;
         j = r == 0 ? group.x : (r == 1 ? group.y : (r == 2 ? group.z : group.w));
         return true;

@@ -55,16 +55,35 @@ struct vs_gpu_species {
     double body_force[VS_MAX_SPECIES][3];
 };
 
-/* The cell grid over the brick extended by the ghost width. The cell list is ordered by the
- * linear cell index (x fastest), so the three cells of a row of the 27-cell stencil are one
- * contiguous range; the periodic reordering of the owned particles sorts by the cells' ranks
- * in Morton (Z-curve) order, so that particles close in space sit close in memory. */
+/* The cell grid over the brick extended by the ghost width, cells at least the list radius
+ * wide. The cell list is ordered by the linear cell index (x fastest), so the three cells
+ * of a row of the 27-cell stencil are one contiguous range; the periodic reordering of the
+ * owned particles sorts by the Morton (Z-curve) code of their cell, so that particles close
+ * in space sit close in memory. */
 struct vs_gpu_grid {
     int ncell[3];
+    int morton_shift; /* the Morton code interleaves the cell coordinates >> morton_shift */
     double origin[3];
     double inv_cell[3];
-    const uint32_t *morton_rank; /* linear cell index (x fastest) -> Morton rank */
 };
+
+/* Interleave the low 10 bits of v with two zero bits each. */
+__host__ __device__ __forceinline__ uint32_t vs_spread_bits10(uint32_t v)
+{
+    v &= 0x3ffu;
+    v = (v | (v << 16)) & 0x030000ffu;
+    v = (v | (v << 8)) & 0x0300f00fu;
+    v = (v | (v << 4)) & 0x030c30c3u;
+    v = (v | (v << 2)) & 0x09249249u;
+    return v;
+}
+
+__device__ __forceinline__ uint32_t vs_morton_code(const vs_gpu_grid &g, const int c[3])
+{
+    const int s = g.morton_shift;
+    return vs_spread_bits10((uint32_t)c[0] >> s) | (vs_spread_bits10((uint32_t)c[1] >> s) << 1) |
+           (vs_spread_bits10((uint32_t)c[2] >> s) << 2);
+}
 
 /* Mixed-precision positions: 32-bit fixed point relative to the brick centre, one quantum (a
  * power of two, ~1e-7 for a brick of 100) for the whole brick. fp32 relative positions lose
@@ -89,13 +108,19 @@ __device__ __forceinline__ float vs_separation(const vs_fixed_frame &f, int qi, 
 }
 
 /* Verlet list layout: a particle's entries in groups of four, group q of particle i being the
- * int4 at q * stride + i. A warp reads group q of 32 consecutive particles as 512 contiguous
- * bytes (one 16-byte load per lane for four partners), and a thread that has found four
+ * int4 at q * stride + i (vs_list_group). A warp reads group q of 32 consecutive particles as
+ * 512 contiguous bytes (one 16-byte load per lane for four partners), and a thread that has found four
  * partners writes them with one 16-byte store: the lanes of a warp find their partners at
  * different times, and one 4-byte store per partner costs an L2 request each. */
+__host__ __device__ __forceinline__ int64_t vs_list_group(int64_t stride, int i, int q)
+{
+    return (int64_t)q * stride + i;
+}
+
+/* Entry m of particle i, as an index of the list's int32 entries. */
 __host__ __device__ __forceinline__ int64_t vs_list_slot(int64_t stride, int i, int m)
 {
-    return (((int64_t)(m >> 2) * stride + i) << 2) | (m & 3);
+    return (vs_list_group(stride, i, m >> 2) << 2) | (m & 3);
 }
 
 /* Width of the list: at least `n` entries, a whole number of groups. */
@@ -110,7 +135,8 @@ __device__ __forceinline__ uint32_t vs_cell_of(const vs_gpu_grid &g, double x, d
         int k = u >= 0.0 ? (int)u : 0; /* NaN lands in cell 0, found later by integrity */
         c[d] = k < g.ncell[d] ? k : g.ncell[d] - 1;
     }
-    return (uint32_t)((c[2] * g.ncell[1] + c[1]) * g.ncell[0] + c[0]);
+    return ((uint32_t)c[2] * (uint32_t)g.ncell[1] + (uint32_t)c[1]) * (uint32_t)g.ncell[0] +
+           (uint32_t)c[0];
 }
 
 struct vs_gpu_state {
@@ -181,7 +207,7 @@ struct vs_gpu_state {
     /* cell list over owned + ghosts */
     vs_gpu_grid grid;
     int64_t n_cells;
-    uint32_t *d_morton_rank;
+    int morton_bits; /* significant bits of the Morton codes (key_bits: of the linear index) */
     uint32_t *cell_start;     /* n_cells + 1 offsets: cell c (linear index) holds entries
                                  cell_start[c] .. cell_start[c + 1] - 1 of cell_particles */
     uint32_t *cell_particles; /* particle indices sorted by cell */

@@ -51,8 +51,9 @@ static void size_cub_temp(vs_gpu_state *g, int64_t cap)
 {
     size_t sort_bytes = 0;
     cub::DoubleBuffer<uint32_t> keys(g->key_in, g->key_out), values(g->idx_in, g->idx_out);
+    const int bits = g->key_bits > g->morton_bits ? g->key_bits : g->morton_bits;
     VS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, keys, values, (int)cap, 0,
-                                                  g->key_bits, g->stream));
+                                                  bits, g->stream));
     size_t if_bytes = 0, partition_bytes = 0;
     const vs_leaver_pred pred = {g->x[0], 0.0, 0.0, 0};
     VS_CUDA_CHECK(cub::DeviceSelect::If(NULL, if_bytes, thrust::counting_iterator<int32_t>(0),
@@ -111,56 +112,41 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     size_cub_temp(g, cap);
 }
 
-/* Morton rank of every cell of an nx x ny x nz grid: interleave the bits of (x, y, z), sort
- * the codes, and number the cells in that order (dense ranks, whatever the grid shape). */
-static uint64_t spread_bits(uint32_t v)
+/* Significant bits of values below n (at least 1). */
+static int bits_for(uint64_t n)
 {
-    uint64_t out = 0;
-    for (int b = 0; b < 21; ++b)
-        out |= (uint64_t)((v >> b) & 1u) << (3 * b);
-    return out;
-}
-
-typedef struct {
-    uint64_t code;
-    uint32_t linear;
-} vs_morton_cell;
-
-static int compare_morton(const void *a, const void *b)
-{
-    const uint64_t x = ((const vs_morton_cell *)a)->code, y = ((const vs_morton_cell *)b)->code;
-    return (x > y) - (x < y);
-}
-
-static void build_morton_table(vs_gpu_state *g)
-{
-    const int *n = g->grid.ncell;
-    const int64_t total = (int64_t)n[0] * n[1] * n[2];
-    vs_morton_cell *cells = (vs_morton_cell *)VS_MALLOC(sizeof(vs_morton_cell) * (size_t)total);
-    for (int z = 0; z < n[2]; ++z)
-        for (int y = 0; y < n[1]; ++y)
-            for (int x = 0; x < n[0]; ++x) {
-                const uint32_t lin = (uint32_t)((z * n[1] + y) * n[0] + x);
-                cells[lin].linear = lin;
-                cells[lin].code = spread_bits((uint32_t)x) | (spread_bits((uint32_t)y) << 1) |
-                                  (spread_bits((uint32_t)z) << 2);
-            }
-    qsort(cells, (size_t)total, sizeof(vs_morton_cell), compare_morton);
-    uint32_t *rank = (uint32_t *)VS_MALLOC(sizeof(uint32_t) * (size_t)total);
-    for (int64_t r = 0; r < total; ++r)
-        rank[cells[r].linear] = (uint32_t)r;
-    g->n_cells = total;
-    g->d_morton_rank = (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)total);
-    VS_CUDA_CHECK(cudaMemcpy(g->d_morton_rank, rank, sizeof(uint32_t) * (size_t)total,
-                             cudaMemcpyHostToDevice));
-    g->grid.morton_rank = g->d_morton_rank;
-    g->cell_start = (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)(total + 1));
     int bits = 1;
-    while (bits < 32 && ((uint64_t)1 << bits) < (uint64_t)total)
+    while (bits < 32 && ((uint64_t)1 << bits) < n)
         ++bits;
-    g->key_bits = bits;
-    free(cells);
-    free(rank);
+    return bits;
+}
+
+/* The cell grid over the brick and its ghost layer (cells at least the list radius wide),
+ * its offsets table, and the bits of the two sort keys. */
+static void make_grid(vs_gpu_state *g, double ghost_width)
+{
+    vs_gpu_grid *grid = &g->grid;
+    int largest = 1;
+    for (int d = 0; d < 3; ++d) {
+        const double extent = g->hi[d] - g->lo[d] + 2.0 * ghost_width;
+        const int n = (int)(extent / g->list_cutoff);
+        grid->ncell[d] = n < 1 ? 1 : n;
+        grid->origin[d] = g->lo[d] - ghost_width;
+        grid->inv_cell[d] = grid->ncell[d] / extent;
+        largest = grid->ncell[d] > largest ? grid->ncell[d] : largest;
+    }
+    /* Morton codes of 10 bits per axis: coarser cells (a shift) for grids wider than 1024 */
+    grid->morton_shift = 0;
+    while (((largest - 1) >> grid->morton_shift) >= 1024)
+        ++grid->morton_shift;
+    g->morton_bits = 3 * bits_for((uint64_t)((largest - 1) >> grid->morton_shift) + 1);
+    g->n_cells = (int64_t)grid->ncell[0] * grid->ncell[1] * grid->ncell[2];
+    /* cell indices are 32-bit ints in the kernels (at rho = 3, 6e9 particles) */
+    if (g->n_cells >= INT32_MAX)
+        vs_log_fatal(__FILE__, __LINE__, "a brick of %d x %d x %d cells: more than 2^31 cells "
+                     "(use more ranks)", grid->ncell[0], grid->ncell[1], grid->ncell[2]);
+    g->key_bits = bits_for((uint64_t)g->n_cells);
+    g->cell_start = (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)(g->n_cells + 1));
 }
 
 extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
@@ -209,11 +195,6 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
         g->lo[d] = lo[d];
         g->hi[d] = hi[d];
         g->center[d] = 0.5 * (lo[d] + hi[d]);
-        const double extent = hi[d] - lo[d] + 2.0 * ghost_width;
-        int n = (int)(extent / g->list_cutoff);
-        g->grid.ncell[d] = n < 1 ? 1 : n;
-        g->grid.origin[d] = lo[d] - ghost_width;
-        g->grid.inv_cell[d] = g->grid.ncell[d] / extent;
     }
     /* the fixed-point range covers the brick, its ghosts and particles that left it since the
      * last rebuild, with a factor of two to spare: |x - centre| < 2^31 quanta */
@@ -227,7 +208,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     frexp(2.0 * reach, &e); /* 2 reach < 2^e */
     g->frame.inv_quantum = ldexp(1.0, 31 - e);
     g->frame.quantum = (float)ldexp(1.0, e - 31);
-    build_morton_table(g);
+    make_grid(g, ghost_width);
     /* a first guess from the density of the list sphere; grown on overflow */
     const double sphere = 4.18879 * g->list_cutoff * g->list_cutoff * g->list_cutoff;
     g->max_neighbors = vs_list_width((int)(sphere * prm->density * 1.4) + 8);
@@ -260,7 +241,7 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
                     g->v[2], g->f[0], g->f[1], g->f[2], g->x_build[0], g->x_build[1],
                     g->x_build[2], g->image[0], g->image[1], g->image[2], g->tag,
                     g->species_id, g->sort_keys, g->idx_in, g->idx_out, g->scratch,
-                    g->cell_particles, g->cell_pos, g->pos_q, g->vel_f, g->sig, g->ncount, g->partials, g->nlist, g->cub_temp, g->d_morton_rank,
+                    g->cell_particles, g->cell_pos, g->pos_q, g->vel_f, g->sig, g->ncount, g->partials, g->nlist, g->cub_temp,
                     g->cell_start, g->d_select_count, g->d_max_count,
                     g->d_max_disp2, g->d_int_sums};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
