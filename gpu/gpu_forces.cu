@@ -171,6 +171,7 @@ template <> struct vs_partner_cursor<true> {
 template <bool MIXED, bool ENERGY, bool CELLS>
 __global__ void __launch_bounds__(VS_FORCE_BLOCK)
     dpd_force_kernel(int n, vs_tea_key key, int gaussian, vs_dpd_consts c, vs_dpd_consts_f cf,
+                     float rc2_quanta,
                      vs_gpu_species sp, const double *x, const double *y, const double *z,
                      const double *vx, const double *vy, const double *vz, vs_fixed_frame frame,
                      const int4 *pos_q,
@@ -192,27 +193,11 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
     const double *a_row = a_shared + si * VS_MAX_SPECIES;
     int32_t *my_queue = &queue[0][threadIdx.x];
     double ax = 0.0, ay = 0.0, az = 0.0, e = 0.0, w = 0.0;
-    vs_partner_cursor<CELLS> cursor(src, i);
-    bool more = true;
     if (MIXED) {
         const int4 pi = pos_q[i];
         const float4 ui = vel_f[i];
-        while (more) {
-            int queued = 0;
-            while (queued < VS_PAIR_QUEUE) {
-                int j;
-                int4 pj;
-                if (!cursor.next_pos(src, i, pos_q, j, pj)) {
-                    more = false;
-                    break;
-                }
-                const float dx = vs_separation(frame, pi.x, pj.x),
-                            dy = vs_separation(frame, pi.y, pj.y),
-                            dz = vs_separation(frame, pi.z, pj.z);
-                const float r2 = dx * dx + dy * dy + dz * dz;
-                if (r2 < cf.rc2 && r2 != 0.0f)
-                    my_queue[VS_FORCE_BLOCK * queued++] = j;
-            }
+        /* the forces of the queued partners, in queue order */
+        auto evaluate = [&](int queued) {
             for (int q = 0; q < queued; ++q) {
                 const int j = my_queue[VS_FORCE_BLOCK * q];
                 const int4 pj = pos_q[j];
@@ -234,10 +219,69 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
                     w += 0.5 * (double)r.virial;
                 }
             }
+        };
+        /* a candidate is a partner within r_c, tested in quanta: the decisions of the test in
+         * lengths, 3 fewer multiplications per candidate; r = 0 is the particle itself */
+        auto within = [&](const int4 &pj) {
+            const float qx = vs_separation_quanta(pi.x, pj.x),
+                        qy = vs_separation_quanta(pi.y, pj.y),
+                        qz = vs_separation_quanta(pi.z, pj.z);
+            const float r2q = qx * qx + qy * qy + qz * qz;
+            return r2q < rc2_quanta && r2q != 0.0f;
+        };
+        if (CELLS) {
+            /* the 27 cells as nested loops over rows (not the resumable cursor: its row
+             * change, taken by some lane on almost every candidate, cost every lane) */
+            int c[3];
+            vs_cell_of(src.grid, src.bx[i], src.by[i], src.bz[i], c);
+            const int x_lo = c[0] > 0 ? c[0] - 1 : 0;
+            const int x_hi = c[0] + 1 < src.grid.ncell[0] ? c[0] + 1 : src.grid.ncell[0] - 1;
+            int queued = 0;
+            for (int cz = c[2] - 1; cz <= c[2] + 1; ++cz) {
+                if (cz < 0 || cz >= src.grid.ncell[2])
+                    continue;
+                for (int cy = c[1] - 1; cy <= c[1] + 1; ++cy) {
+                    if (cy < 0 || cy >= src.grid.ncell[1])
+                        continue;
+                    const int row = (cz * src.grid.ncell[1] + cy) * src.grid.ncell[0];
+                    const uint32_t end = src.cell_start[row + x_hi + 1];
+                    for (uint32_t k = src.cell_start[row + x_lo]; k < end; ++k) {
+                        int4 pj = src.cell_pos[k];
+                        const int j = pj.w;
+                        if (!src.fresh) /* the particles moved since the build */
+                            pj = pos_q[j];
+                        if (within(pj)) {
+                            my_queue[VS_FORCE_BLOCK * queued++] = j;
+                            if (queued == VS_PAIR_QUEUE) { /* rare: a full queue */
+                                evaluate(queued);
+                                queued = 0;
+                            }
+                        }
+                    }
+                }
+            }
+            evaluate(queued);
+        } else {
+            vs_partner_cursor<CELLS> cursor(src, i);
+            for (bool more = true; more;) {
+                int queued = 0;
+                while (queued < VS_PAIR_QUEUE) {
+                    int j;
+                    int4 pj;
+                    if (!cursor.next_pos(src, i, pos_q, j, pj)) {
+                        more = false;
+                        break;
+                    }
+                    if (within(pj))
+                        my_queue[VS_FORCE_BLOCK * queued++] = j;
+                }
+                evaluate(queued);
+            }
         }
     } else {
         const double xi_ = x[i], yi = y[i], zi = z[i], ux = vx[i], uy = vy[i], uz = vz[i];
-        while (more) {
+        vs_partner_cursor<CELLS> cursor(src, i);
+        for (bool more = true; more;) {
             int queued = 0;
             while (queued < VS_PAIR_QUEUE) {
                 int j;
@@ -299,8 +343,10 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
     src.cell_pos = g->cell_pos;
     src.fresh = !skin;
     const int cells = g->prm.gpu_builder == VS_GPU_BUILDER_CELLS;
+    const float rc2_quanta =
+        (float)((double)g->dpd_f.rc2 * g->frame.inv_quantum * g->frame.inv_quantum);
 #define VS_FORCE_ARGS                                                                          \
-    n, key, gaussian, g->dpd, g->dpd_f, g->species, g->x[0], g->x[1], g->x[2], g->vp[0],       \
+    n, key, gaussian, g->dpd, g->dpd_f, rc2_quanta, g->species, g->x[0], g->x[1], g->x[2], g->vp[0],       \
         g->vp[1], g->vp[2], g->frame, g->pos_q, g->vel_f, g->sig, g->species_id, src, subset, g->f[0],   \
         g->f[1], g->f[2], vs_gpu_energy_buf(g), vs_gpu_virial_buf(g)
 #define VS_FORCE_LAUNCH(M, E, C)                                                               \

@@ -102,9 +102,16 @@ __device__ __forceinline__ int vs_quantize(const vs_fixed_frame &f, int d, doubl
     return (int)__double2ll_rn((x - f.center[d]) * f.inv_quantum);
 }
 
+/* The separation in quanta. The quantum is a power of two, so a distance test in quanta
+ * (the radius scaled by 1 / quantum^2) makes exactly the decisions of the test in lengths. */
+__device__ __forceinline__ float vs_separation_quanta(int qi, int qj)
+{
+    return (float)(int)((unsigned)qi - (unsigned)qj);
+}
+
 __device__ __forceinline__ float vs_separation(const vs_fixed_frame &f, int qi, int qj)
 {
-    return (float)(int)((unsigned)qi - (unsigned)qj) * f.quantum;
+    return vs_separation_quanta(qi, qj) * f.quantum;
 }
 
 /* Verlet list layout: a particle's entries in groups of four, group q of particle i being the
