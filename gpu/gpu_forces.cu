@@ -80,84 +80,50 @@ struct vs_partner_source {
     int fresh;              /* the build was this step's: cell_pos holds current positions */
 };
 
-/* A resumable walk over one particle's candidates, in a fixed order (list order, or the 27
- * cells in z, y, x order, each cell in sorted order), so the kernel can stop when its
- * queue is full and go on after the queued pairs are evaluated. next() gives the candidate's
- * index, next_pos() its fixed-point position too. */
-template <bool CELLS> struct vs_partner_cursor;
-
-template <> struct vs_partner_cursor<false> {
-    int m, count;
-    int4 group; /* entries m & ~3 .. (m & ~3) + 3 */
-    __device__ vs_partner_cursor(const vs_partner_source &src, int i) : m(0), count(src.ncount[i]) {}
-    __device__ bool next(const vs_partner_source &src, int i, int &j)
-    {
-        if (m >= count)
-            return false;
-        if ((m & 3) == 0)
-            group = ((const int4 *)src.nlist)[vs_list_group(src.stride, i, m >> 2)];
-        const int r = m++ & 3;
-        j = r == 0 ? group.x : (r == 1 ? group.y : (r == 2 ? group.z : group.w));
-        return true;
-    }
-    __device__ bool next_pos(const vs_partner_source &src, int i, const int4 *pos_q, int &j,
-                             int4 &p)
-    {
-        if (!next(src, i, j))
-            return false;
-        p = pos_q[j];
-        return true;
-    }
-};
-
-template <> struct vs_partner_cursor<true> {
-    int c[3], s;     /* the particle's cell; row s of the stencil's 9 rows of 3 cells */
-    uint32_t k, end; /* the next entry of row s, and its end */
-    __device__ vs_partner_cursor(const vs_partner_source &src, int i) : s(-1), k(0), end(0)
-    {
+/* Every candidate partner of particle i, in a fixed order (list order, or the 27 cells' rows
+ * in z, y order, each row in cell-list order): visit(j, entry), entry being the candidate's
+ * cell-order copy (position at the build, index; CELLS only). Plain nested loops: a
+ * resumable cursor's row change, taken by some lane of the warp on almost every candidate,
+ * cost every lane. */
+template <bool CELLS, typename Visit>
+__device__ __forceinline__ void vs_for_each_candidate(const vs_partner_source &src, int i,
+                                                      Visit visit)
+{
+    if (CELLS) {
+        int c[3];
         vs_cell_of(src.grid, src.bx[i], src.by[i], src.bz[i], c);
-    }
-    /* the next candidate other than i, as its entry in cell_pos */
-    __device__ bool next_entry(const vs_partner_source &src, int i, int4 &q)
-    {
-        for (;;) {
-            while (k == end) {
-                if (++s == 9)
-                    return false;
-                const int cy = c[1] + s % 3 - 1, cz = c[2] + s / 3 - 1;
-                if (cy < 0 || cy >= src.grid.ncell[1] || cz < 0 || cz >= src.grid.ncell[2])
+        const int x_lo = c[0] > 0 ? c[0] - 1 : 0;
+        const int x_hi = c[0] + 1 < src.grid.ncell[0] ? c[0] + 1 : src.grid.ncell[0] - 1;
+        for (int cz = c[2] - 1; cz <= c[2] + 1; ++cz) {
+            if (cz < 0 || cz >= src.grid.ncell[2])
+                continue;
+            for (int cy = c[1] - 1; cy <= c[1] + 1; ++cy) {
+                if (cy < 0 || cy >= src.grid.ncell[1])
                     continue;
-                /* the row's cells are consecutive in the (linear) cell order */
                 const int row = (cz * src.grid.ncell[1] + cy) * src.grid.ncell[0];
-                const int x_lo = c[0] > 0 ? c[0] - 1 : 0;
-                const int x_hi = c[0] + 1 < src.grid.ncell[0] ? c[0] + 1 : src.grid.ncell[0] - 1;
-                k = src.cell_start[row + x_lo];
-                end = src.cell_start[row + x_hi + 1];
+                const uint32_t end = src.cell_start[row + x_hi + 1];
+                for (uint32_t k = src.cell_start[row + x_lo]; k < end; ++k) {
+                    const int4 entry = src.cell_pos[k];
+                    visit(entry.w, entry);
+                }
             }
-            q = src.cell_pos[k++];
-            if (q.w != i)
-                return true;
+        }
+    } else {
+        const int count = src.ncount[i];
+        const int4 *list4 = (const int4 *)src.nlist;
+        for (int m = 0; m < count; m += 4) {
+            const int4 group = list4[vs_list_group(src.stride, i, m >> 2)];
+            const int4 none = make_int4(0, 0, 0, 0);
+            visit(group.x, none);
+            if (m + 1 < count)
+                visit(group.y, none);
+            if (m + 2 < count)
+                visit(group.z, none);
+            if (m + 3 < count)
+                visit(group.w, none);
         }
     }
-    __device__ bool next(const vs_partner_source &src, int i, int &j)
-    {
-        int4 q;
-        if (!next_entry(src, i, q))
-            return false;
-        j = q.w;
-        return true;
-    }
-    __device__ bool next_pos(const vs_partner_source &src, int i, const int4 *pos_q, int &j,
-                             int4 &p)
-    {
-        if (!next_entry(src, i, p))
-            return false;
-        j = p.w;
-        if (!src.fresh) /* the particles moved since the build */
-            p = pos_q[j];
-        return true;
-    }
-};
+}
 
 /* Pairs within r_c are queued per thread (shared memory, one column per thread) before the
  * random number and the force are computed. Evaluated inside the candidate loop, the TEA hash
@@ -193,11 +159,12 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
     const double *a_row = a_shared + si * VS_MAX_SPECIES;
     int32_t *my_queue = &queue[0][threadIdx.x];
     double ax = 0.0, ay = 0.0, az = 0.0, e = 0.0, w = 0.0;
+    int queued = 0;
     if (MIXED) {
         const int4 pi = pos_q[i];
         const float4 ui = vel_f[i];
         /* the forces of the queued partners, in queue order */
-        auto evaluate = [&](int queued) {
+        auto evaluate = [&]() {
             for (int q = 0; q < queued; ++q) {
                 const int j = my_queue[VS_FORCE_BLOCK * q];
                 const int4 pj = pos_q[j];
@@ -219,81 +186,26 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
                     w += 0.5 * (double)r.virial;
                 }
             }
+            queued = 0;
         };
-        /* a candidate is a partner within r_c, tested in quanta: the decisions of the test in
-         * lengths, 3 fewer multiplications per candidate; r = 0 is the particle itself */
-        auto within = [&](const int4 &pj) {
+        /* queue the candidates within r_c, tested in quanta (the decisions of the test in
+         * lengths, 3 fewer multiplications per candidate); r = 0 is the particle itself */
+        vs_for_each_candidate<CELLS>(src, i, [&](int j, const int4 &entry) {
+            const int4 pj = CELLS && src.fresh ? entry : pos_q[j];
             const float qx = vs_separation_quanta(pi.x, pj.x),
                         qy = vs_separation_quanta(pi.y, pj.y),
                         qz = vs_separation_quanta(pi.z, pj.z);
             const float r2q = qx * qx + qy * qy + qz * qz;
-            return r2q < rc2_quanta && r2q != 0.0f;
-        };
-        if (CELLS) {
-            /* the 27 cells as nested loops over rows (not the resumable cursor: its row
-             * change, taken by some lane on almost every candidate, cost every lane) */
-            int c[3];
-            vs_cell_of(src.grid, src.bx[i], src.by[i], src.bz[i], c);
-            const int x_lo = c[0] > 0 ? c[0] - 1 : 0;
-            const int x_hi = c[0] + 1 < src.grid.ncell[0] ? c[0] + 1 : src.grid.ncell[0] - 1;
-            int queued = 0;
-            for (int cz = c[2] - 1; cz <= c[2] + 1; ++cz) {
-                if (cz < 0 || cz >= src.grid.ncell[2])
-                    continue;
-                for (int cy = c[1] - 1; cy <= c[1] + 1; ++cy) {
-                    if (cy < 0 || cy >= src.grid.ncell[1])
-                        continue;
-                    const int row = (cz * src.grid.ncell[1] + cy) * src.grid.ncell[0];
-                    const uint32_t end = src.cell_start[row + x_hi + 1];
-                    for (uint32_t k = src.cell_start[row + x_lo]; k < end; ++k) {
-                        int4 pj = src.cell_pos[k];
-                        const int j = pj.w;
-                        if (!src.fresh) /* the particles moved since the build */
-                            pj = pos_q[j];
-                        if (within(pj)) {
-                            my_queue[VS_FORCE_BLOCK * queued++] = j;
-                            if (queued == VS_PAIR_QUEUE) { /* rare: a full queue */
-                                evaluate(queued);
-                                queued = 0;
-                            }
-                        }
-                    }
-                }
+            if (r2q < rc2_quanta && r2q != 0.0f) {
+                my_queue[VS_FORCE_BLOCK * queued++] = j;
+                if (queued == VS_PAIR_QUEUE) /* rare: a full queue */
+                    evaluate();
             }
-            evaluate(queued);
-        } else {
-            vs_partner_cursor<CELLS> cursor(src, i);
-            for (bool more = true; more;) {
-                int queued = 0;
-                while (queued < VS_PAIR_QUEUE) {
-                    int j;
-                    int4 pj;
-                    if (!cursor.next_pos(src, i, pos_q, j, pj)) {
-                        more = false;
-                        break;
-                    }
-                    if (within(pj))
-                        my_queue[VS_FORCE_BLOCK * queued++] = j;
-                }
-                evaluate(queued);
-            }
-        }
+        });
+        evaluate();
     } else {
         const double xi_ = x[i], yi = y[i], zi = z[i], ux = vx[i], uy = vy[i], uz = vz[i];
-        vs_partner_cursor<CELLS> cursor(src, i);
-        for (bool more = true; more;) {
-            int queued = 0;
-            while (queued < VS_PAIR_QUEUE) {
-                int j;
-                if (!cursor.next(src, i, j)) {
-                    more = false;
-                    break;
-                }
-                const double dx = xi_ - x[j], dy = yi - y[j], dz = zi - z[j];
-                const double r2 = dx * dx + dy * dy + dz * dz;
-                if (r2 < c.rc2 && r2 != 0.0)
-                    my_queue[VS_FORCE_BLOCK * queued++] = j;
-            }
+        auto evaluate = [&]() {
             for (int q = 0; q < queued; ++q) {
                 const int j = my_queue[VS_FORCE_BLOCK * q];
                 const double dx = xi_ - x[j], dy = yi - y[j], dz = zi - z[j];
@@ -311,7 +223,18 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
                     w += 0.5 * r.virial;
                 }
             }
-        }
+            queued = 0;
+        };
+        vs_for_each_candidate<CELLS>(src, i, [&](int j, const int4 &) {
+            const double dx = xi_ - x[j], dy = yi - y[j], dz = zi - z[j];
+            const double r2 = dx * dx + dy * dy + dz * dz;
+            if (r2 < c.rc2 && r2 != 0.0) {
+                my_queue[VS_FORCE_BLOCK * queued++] = j;
+                if (queued == VS_PAIR_QUEUE)
+                    evaluate();
+            }
+        });
+        evaluate();
     }
     fx[i] = sp.body_force[si][0] + ax;
     fy[i] = sp.body_force[si][1] + ay;
