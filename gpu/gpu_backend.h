@@ -32,6 +32,8 @@ void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *host);
 void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *host);
 
 void vs_gpu_integrate_first_half(vs_gpu_state *g);
+/* The previous step's second half and this step's first half in one pass. */
+void vs_gpu_integrate_finish_and_first_half(vs_gpu_state *g);
 /* Largest squared displacement since the last build (synchronises). */
 double vs_gpu_max_displacement2(vs_gpu_state *g);
 /* Attach the rank grid and choose the transport of each dimension (comm.transport);

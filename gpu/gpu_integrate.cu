@@ -1,10 +1,12 @@
 /* Groot-Warren velocity Verlet on the device (the formulas of src/integrate.h), fused with
- * the displacement check that decides the neighbour-list rebuild (none without a skin). */
+ * the displacement check that decides the neighbour-list rebuild (none without a skin), and
+ * with the previous step's second half when nothing read the state in between (one pass
+ * over x, v, f instead of two; the same arithmetic as the separate kernels). */
 #include <string.h>
 
 #include "gpu_internal.cuh"
 
-template <bool CHECK>
+template <bool CHECK, bool FINISH>
 __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_species sp,
                                   double *x, double *y, double *z, double *vx, double *vy,
                                   double *vz, double *px, double *py, double *pz,
@@ -17,7 +19,13 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
     if (i < n) {
         const double inv_m = sp.inv_mass[species[i]], half_dt = 0.5 * dt;
         const double ax = fx[i] * inv_m, ay = fy[i] * inv_m, az = fz[i] * inv_m;
-        const double ux = vx[i], uy = vy[i], uz = vz[i];
+        double ux = vx[i], uy = vy[i], uz = vz[i];
+        if (FINISH) { /* the previous step's second half, as second_half_kernel does it */
+            const double s = half_dt * inv_m;
+            ux += s * fx[i];
+            uy += s * fy[i];
+            uz += s * fz[i];
+        }
         const double nx = x[i] + dt * (ux + half_dt * ax);
         const double ny = y[i] + dt * (uy + half_dt * ay);
         const double nz = z[i] + dt * (uz + half_dt * az);
@@ -60,24 +68,34 @@ __global__ void second_half_kernel(int n, double half_dt, vs_gpu_species sp, dou
     vz[i] += s * fz[i];
 }
 
-extern "C" void vs_gpu_integrate_first_half(vs_gpu_state *g)
+static void first_half(vs_gpu_state *g, int finish_previous)
 {
     g->staged = 0; /* the staged fp32 inputs describe positions this kernel changes (a list
                       built after the last forces, e.g. at a checkpoint, staged them) */
     g->energies_current = 0; /* a new step: its forces will write them if due */
-    if (!(g->prm.skin > 0.0)) { /* rebuilt on every step: nothing to check */
-        VS_LAUNCH(first_half_kernel<false>, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned,
-                  g->prm.dt, g->prm.lambda * g->prm.dt, g->species, g->x[0], g->x[1], g->x[2],
-                  g->v[0], g->v[1], g->v[2], g->vp[0], g->vp[1], g->vp[2], g->f[0], g->f[1],
-                  g->f[2], g->species_id, NULL, NULL, NULL, NULL);
-        return;
-    }
-    VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_disp2, 0, sizeof(unsigned int), g->stream));
-    VS_LAUNCH(first_half_kernel<true>, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned, g->prm.dt,
-              g->prm.lambda * g->prm.dt, g->species, g->x[0], g->x[1], g->x[2], g->v[0],
-              g->v[1], g->v[2], g->vp[0], g->vp[1], g->vp[2], g->f[0], g->f[1], g->f[2],
-              g->species_id, g->x_build[0], g->x_build[1], g->x_build[2], g->d_max_disp2);
+    const int check = g->prm.skin > 0.0; /* without a skin: rebuilt on every step */
+    if (check)
+        VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_disp2, 0, sizeof(unsigned int), g->stream));
+#define VS_FIRST_HALF(C, F)                                                                    \
+    VS_LAUNCH((first_half_kernel<C, F>), g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned,     \
+              g->prm.dt, g->prm.lambda * g->prm.dt, g->species, g->x[0], g->x[1], g->x[2],     \
+              g->v[0], g->v[1], g->v[2], g->vp[0], g->vp[1], g->vp[2], g->f[0], g->f[1],       \
+              g->f[2], g->species_id, g->x_build[0], g->x_build[1], g->x_build[2],             \
+              g->d_max_disp2)
+    if (check && finish_previous)
+        VS_FIRST_HALF(true, true);
+    else if (check)
+        VS_FIRST_HALF(true, false);
+    else if (finish_previous)
+        VS_FIRST_HALF(false, true);
+    else
+        VS_FIRST_HALF(false, false);
+#undef VS_FIRST_HALF
 }
+
+extern "C" void vs_gpu_integrate_first_half(vs_gpu_state *g) { first_half(g, 0); }
+
+extern "C" void vs_gpu_integrate_finish_and_first_half(vs_gpu_state *g) { first_half(g, 1); }
 
 extern "C" double vs_gpu_max_displacement2(vs_gpu_state *g)
 {

@@ -24,6 +24,9 @@ typedef struct vs_backend {
     void (*detach)(struct vs_sim *sim);
     void (*integrate_first_half)(struct vs_sim *sim);
     void (*integrate_second_half)(struct vs_sim *sim);
+    /* Optional (NULL where absent): the previous step's second half and this step's first
+     * half in one pass, with the results of the two calls. */
+    void (*integrate_finish_and_first_half)(struct vs_sim *sim);
     double (*max_displacement2)(struct vs_sim *sim); /* this rank's largest, squared */
     int64_t (*migrate)(struct vs_sim *sim);
     void (*build_ghosts)(struct vs_sim *sim);

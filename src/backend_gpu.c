@@ -85,6 +85,10 @@ static void gpu_detach(vs_sim *s)
 
 static void gpu_first_half(vs_sim *s) { vs_gpu_integrate_first_half(state(s)); }
 static void gpu_second_half(vs_sim *s) { vs_gpu_integrate_second_half(state(s)); }
+static void gpu_finish_and_first_half(vs_sim *s)
+{
+    vs_gpu_integrate_finish_and_first_half(state(s));
+}
 static double gpu_max_disp2(vs_sim *s) { return vs_gpu_max_displacement2(state(s)); }
 static int64_t gpu_migrate(vs_sim *s) { return vs_gpu_migrate(state(s), s->step); }
 static void gpu_build_ghosts(vs_sim *s) { vs_gpu_build_ghosts(state(s)); }
@@ -139,6 +143,7 @@ const vs_backend vs_backend_gpu = {
     .detach = gpu_detach,
     .integrate_first_half = gpu_first_half,
     .integrate_second_half = gpu_second_half,
+    .integrate_finish_and_first_half = gpu_finish_and_first_half,
     .max_displacement2 = gpu_max_disp2,
     .migrate = gpu_migrate,
     .build_ghosts = gpu_build_ghosts,

@@ -521,9 +521,12 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
         vs_sim_step(&sim);
 
         /* the step's device work may still be queued (phases are timed on the device's
-         * clock): let it finish before the output timer starts, not inside it */
-        if (thermo_due || frame_due)
+         * clock): let it finish before the output timer starts, not inside it; the same for
+         * the second half-step, pending until the state is read */
+        if (thermo_due || frame_due) {
+            vs_sim_finish_step(&sim);
             sim.backend->sync(&sim);
+        }
         vs_timer_start(&sim.timers, VS_TIMER_output);
         if (thermo_due || frame_due) {
             vs_sim_thermo(&sim, &t);
@@ -559,6 +562,7 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
             status = 1;
         vs_timer_stop(&sim.timers, VS_TIMER_output);
     }
+    vs_sim_finish_step(&sim); /* a no-op after the last step's thermo */
     const double loop_s = vs_wall_seconds() - t0;
     vs_sim_settle_timers(&sim);
     vs_thermo_csv_close(&rs.csv);

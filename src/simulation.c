@@ -124,8 +124,19 @@ int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, int64_t n, int
     return 0;
 }
 
+void vs_sim_finish_step(vs_sim *sim)
+{
+    if (!sim->second_half_pending)
+        return;
+    sim->second_half_pending = 0;
+    phase_begin(sim, VS_TIMER_integrate);
+    sim->backend->integrate_second_half(sim);
+    phases_close(sim);
+}
+
 vs_particle_rec *vs_sim_owned_records(vs_sim *sim, int64_t *n)
 {
+    vs_sim_finish_step(sim);
     sim->backend->sync_host(sim);
     *n = sim->parts.n_owned;
     vs_particle_rec *recs = VS_MALLOC(sizeof(vs_particle_rec) * (size_t)(*n > 0 ? *n : 1));
@@ -135,6 +146,7 @@ vs_particle_rec *vs_sim_owned_records(vs_sim *sim, int64_t *n)
 
 void vs_sim_canonicalize(vs_sim *sim)
 {
+    vs_sim_finish_step(sim);
     int64_t n = 0;
     vs_particle_rec *recs = vs_sim_owned_records(sim, &n);
     adopt_records(sim, recs, n);
@@ -153,7 +165,15 @@ void vs_sim_step(vs_sim *sim)
      * check (a reduction and an allreduce) is skipped */
     const int every_step = sim->prm.skin == 0.0;
     phase_begin(sim, VS_TIMER_integrate);
-    b->integrate_first_half(sim);
+    if (!sim->second_half_pending) {
+        b->integrate_first_half(sim);
+    } else if (b->integrate_finish_and_first_half) {
+        b->integrate_finish_and_first_half(sim);
+    } else {
+        b->integrate_second_half(sim);
+        b->integrate_first_half(sim);
+    }
+    sim->second_half_pending = 0;
     const double local_max2 = every_step ? 0.0 : b->max_displacement2(sim);
 
     double max2 = 0.0;
@@ -191,13 +211,15 @@ void vs_sim_step(vs_sim *sim)
         phase_begin(sim, VS_TIMER_pair);
         b->compute_forces(sim, step);
     }
-    phase_begin(sim, VS_TIMER_integrate);
-    b->integrate_second_half(sim);
+    /* the second half waits: the next step runs it with its first half in one pass, unless
+     * the state is read first (vs_sim_finish_step) */
+    sim->second_half_pending = 1;
     phases_close(sim);
 }
 
 void vs_sim_thermo(vs_sim *sim, vs_thermo *out)
 {
+    vs_sim_finish_step(sim);
     vs_thermo_local local;
     sim->backend->local_thermo(sim, &local);
     vs_thermo_reduce(&sim->dc.cart, &sim->prm, &local, sim->step, out);
@@ -205,6 +227,7 @@ void vs_sim_thermo(vs_sim *sim, vs_thermo *out)
 
 int vs_sim_check_integrity(vs_sim *sim)
 {
+    vs_sim_finish_step(sim);
     vs_integrity_local local;
     sim->backend->local_integrity(sim, &local);
     /* host copies are needed only to name a culprit; fetch them only then */

@@ -40,6 +40,8 @@ typedef struct vs_sim {
     int64_t n_builds;        /* neighbour-list builds, the initial one included */
     int64_t n_dangerous;     /* builds where some particle had moved more than the full skin */
     int energy_due;          /* the next force evaluation must also produce energy and virial */
+    int second_half_pending; /* the last step's second half-step is not done yet (it runs
+                                with the next step's first half, or when the state is read) */
     double comm_hidden_s;    /* communication time that ran under force work (overlap) */
     void *gpu;               /* the GPU backend's device state (NULL on the CPU backend) */
     char device[256];        /* what runs the backend: "cpu: <model>", "gpu: <name>" */
@@ -69,8 +71,12 @@ void vs_sim_canonicalize(vs_sim *sim);
 /* This rank's owned particles as records (downloaded first where the backend keeps them on
  * a device); malloc'd, length in *n. */
 vs_particle_rec *vs_sim_owned_records(vs_sim *sim, int64_t *n);
-/* Advance one step. */
+/* Advance one step. Its second half-step is left pending: the next step runs it fused with
+ * its own first half. Everything that reads the state (thermo, integrity, records,
+ * canonicalize) finishes it first; call vs_sim_finish_step before reading it otherwise. */
 void vs_sim_step(vs_sim *sim);
+/* Run the pending second half-step, if any. */
+void vs_sim_finish_step(vs_sim *sim);
 /* Bring sim->timers up to date: phases timed on a device's clock are read back (this waits
  * for the device). Call before reading the timers. */
 void vs_sim_settle_timers(vs_sim *sim);

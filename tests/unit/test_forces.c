@@ -122,6 +122,7 @@ static void test_momentum_conserved_1000_steps(void **state)
             p0[d] += sim.parts.v[d][i];
     for (int k = 0; k < 1000; ++k)
         vs_sim_step(&sim);
+    vs_sim_finish_step(&sim);
     double p1[3] = {0, 0, 0};
     for (int64_t i = 0; i < sim.parts.n_owned; ++i)
         for (int d = 0; d < 3; ++d)
