@@ -143,6 +143,7 @@ __global__ void cell_pos_kernel(int n, const uint32_t *cell_particles, const dou
 }
 
 __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2_quanta,
+                                       float row_cut2,
                                        const double *x, const double *y, const double *z,
                                        vs_fixed_frame frame, const int4 *cell_pos,
                                        const uint32_t *cell_start, int max_neighbors,
@@ -156,25 +157,20 @@ __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2
     const int qx = vs_quantize(frame, 0, x[i]), qy = vs_quantize(frame, 1, y[i]),
               qz = vs_quantize(frame, 2, z[i]);
     int c[3]; /* the cell the sort used */
-    vs_cell_of(grid, x[i], y[i], z[i], c);
-    /* the 27 cells as 9 rows of up to 3 cells, each row one contiguous range of the list, in
-     * the order z, y, x: the list comes out in the same order as cell by cell */
-    const int x_lo = c[0] > 0 ? c[0] - 1 : 0;
-    const int x_hi = c[0] + 1 < grid.ncell[0] ? c[0] + 1 : grid.ncell[0] - 1;
+    float frac[3];
+    vs_cell_of(grid, x[i], y[i], z[i], c, frac);
+    /* the 9 rows around the cell, each trimmed to the cells the sphere reaches and one
+     * contiguous range of the list, in the order z, y, x: the list comes out in cell order */
     int count = 0;
     int4 *list4 = (int4 *)nlist;
     int4 pending = make_int4(-1, -1, -1, -1); /* the last four partners found, newest in w */
     for (int dz = -1; dz <= 1; ++dz) {
-        const int cz = c[2] + dz;
-        if (cz < 0 || cz >= grid.ncell[2])
-            continue;
         for (int dy = -1; dy <= 1; ++dy) {
-            const int cy = c[1] + dy;
-            if (cy < 0 || cy >= grid.ncell[1])
+            int first, last;
+            if (!vs_stencil_row(grid, c, frac, row_cut2, dy, dz, &first, &last))
                 continue;
-            const int row = (cz * grid.ncell[1] + cy) * grid.ncell[0];
-            const uint32_t end = cell_start[row + x_hi + 1];
-            for (uint32_t k = cell_start[row + x_lo]; k < end; ++k) {
+            const uint32_t end = cell_start[last + 1];
+            for (uint32_t k = cell_start[first]; k < end; ++k) {
                 const int4 pj = cell_pos[k];
                 const float ddx = vs_separation_quanta(qx, pj.x),
                             ddy = vs_separation_quanta(qy, pj.y),
@@ -197,10 +193,10 @@ __global__ void neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2
     const int kept = count < max_neighbors ? count : max_neighbors;
     if (kept & 3) {
         const int4 p = pending;
-        const int4 last = (kept & 3) == 1   ? make_int4(p.w, -1, -1, -1)
+        const int4 tail = (kept & 3) == 1   ? make_int4(p.w, -1, -1, -1)
                           : (kept & 3) == 2 ? make_int4(p.z, p.w, -1, -1)
                                             : make_int4(p.y, p.z, p.w, -1);
-        list4[vs_list_group(stride, i, kept >> 2)] = last;
+        list4[vs_list_group(stride, i, kept >> 2)] = tail;
     }
     ncount[i] = count;
     if (interior)
@@ -394,7 +390,8 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
             /* the radius in quanta squared (a power of two apart: the same comparisons) */
             const float cut2_quanta = (float)((double)cut2_f * g->frame.inv_quantum *
                                               g->frame.inv_quantum);
-            VS_LAUNCH(neighbor_thread_kernel, n, 128, g->stream, n, g->grid, cut2_quanta, g->x[0],
+            VS_LAUNCH(neighbor_thread_kernel, n, 128, g->stream, n, g->grid, cut2_quanta,
+                      vs_row_cut2(g->list_cutoff), g->x[0],
                       g->x[1], g->x[2], g->frame, g->cell_pos, g->cell_start, g->max_neighbors,
                       g->nl_stride, g->nlist, g->ncount, g->d_max_count,
                       g->overlap ? g->interior_flag : (uint8_t *)NULL);

@@ -68,8 +68,8 @@ static void compute_signatures(vs_gpu_state *g, int64_t first, int64_t count, in
 }
 
 /* Where a thread finds its partners: its column of the Verlet list, or (CELLS) the cell list
- * itself, the 27 cells around the cell the particle was in when the list was built (every
- * partner within r_c now was within r_c + skin then, so it sits in one of them). */
+ * itself, the stencil around the particle's position when the list was built (every partner
+ * within r_c now was within r_c + skin then, so it sits in one of its trimmed rows). */
 struct vs_partner_source {
     const int32_t *nlist, *ncount;
     int64_t stride;
@@ -78,10 +78,12 @@ struct vs_partner_source {
     const uint32_t *cell_start;
     const int4 *cell_pos;   /* candidates in cell order: position at the build, index (CELLS) */
     int fresh;              /* the build was this step's: cell_pos holds current positions */
+    float row_cut2;         /* stencil rows trimmed to the list radius (vs_row_cut2) */
 };
 
-/* Every candidate partner of particle i, in a fixed order (list order, or the 27 cells' rows
- * in z, y order, each row in cell-list order): visit(j, entry), entry being the candidate's
+/* Every candidate partner of particle i, in a fixed order (list order, or the 9 stencil rows
+ * around its cell at the build, trimmed to r_c + skin (vs_stencil_row), in z, y order, each
+ * row in cell-list order): visit(j, entry), entry being the candidate's
  * cell-order copy (position at the build, index; CELLS only). Plain nested loops: a
  * resumable cursor's row change, taken by some lane of the warp on almost every candidate,
  * cost every lane. */
@@ -91,18 +93,15 @@ __device__ __forceinline__ void vs_for_each_candidate(const vs_partner_source &s
 {
     if (CELLS) {
         int c[3];
-        vs_cell_of(src.grid, src.bx[i], src.by[i], src.bz[i], c);
-        const int x_lo = c[0] > 0 ? c[0] - 1 : 0;
-        const int x_hi = c[0] + 1 < src.grid.ncell[0] ? c[0] + 1 : src.grid.ncell[0] - 1;
-        for (int cz = c[2] - 1; cz <= c[2] + 1; ++cz) {
-            if (cz < 0 || cz >= src.grid.ncell[2])
-                continue;
-            for (int cy = c[1] - 1; cy <= c[1] + 1; ++cy) {
-                if (cy < 0 || cy >= src.grid.ncell[1])
+        float frac[3];
+        vs_cell_of(src.grid, src.bx[i], src.by[i], src.bz[i], c, frac);
+        for (int dz = -1; dz <= 1; ++dz) {
+            for (int dy = -1; dy <= 1; ++dy) {
+                int first, last;
+                if (!vs_stencil_row(src.grid, c, frac, src.row_cut2, dy, dz, &first, &last))
                     continue;
-                const int row = (cz * src.grid.ncell[1] + cy) * src.grid.ncell[0];
-                const uint32_t end = src.cell_start[row + x_hi + 1];
-                for (uint32_t k = src.cell_start[row + x_lo]; k < end; ++k) {
+                const uint32_t end = src.cell_start[last + 1];
+                for (uint32_t k = src.cell_start[first]; k < end; ++k) {
                     const int4 entry = src.cell_pos[k];
                     visit(entry.w, entry);
                 }
@@ -265,6 +264,7 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
     src.cell_start = g->cell_start;
     src.cell_pos = g->cell_pos;
     src.fresh = !skin;
+    src.row_cut2 = vs_row_cut2(g->list_cutoff);
     const int cells = g->prm.gpu_builder == VS_GPU_BUILDER_CELLS;
     const float rc2_quanta =
         (float)((double)g->dpd_f.rc2 * g->frame.inv_quantum * g->frame.inv_quantum);

@@ -55,16 +55,25 @@ struct vs_gpu_species {
     double body_force[VS_MAX_SPECIES][3];
 };
 
-/* The cell grid over the brick extended by the ghost width, cells at least the list radius
- * wide. The cell list is ordered by the linear cell index (x fastest), so the three cells
- * of a row of the 27-cell stencil are one contiguous range; the periodic reordering of the
- * owned particles sorts by the Morton (Z-curve) code of their cell, so that particles close
- * in space sit close in memory. */
+/* The cell grid over the brick extended by the ghost width. Cells are at least the list
+ * radius wide in y and z and at least 1 / x_reach of it along x, so a particle's partners
+ * lie in the 3 x 3 rows along x around its cell, each row x_reach cells to either side. The
+ * cell list is ordered by the linear cell index (x fastest), so a row is one contiguous
+ * range, trimmed per particle to the cells its sphere reaches (vs_stencil_row). The periodic
+ * reordering of the owned particles sorts by the Morton (Z-curve) code of their cell, so
+ * that particles close in space sit close in memory. */
+#ifndef VS_GPU_X_REACH
+#define VS_GPU_X_REACH 2
+#endif
+
 struct vs_gpu_grid {
     int ncell[3];
+    int x_reach;      /* cells per list radius along x: 2 (thread builder, cell-list forces)
+                         or 1 (the warp builder's 27-cell stencil) */
     int morton_shift; /* the Morton code interleaves the cell coordinates >> morton_shift */
     double origin[3];
     double inv_cell[3];
+    float cell[3];    /* cell widths */
 };
 
 /* Interleave the low 10 bits of v with two zero bits each. */
@@ -78,10 +87,12 @@ __host__ __device__ __forceinline__ uint32_t vs_spread_bits10(uint32_t v)
     return v;
 }
 
+/* Morton code of a cell, over cubes of the list radius (x coordinates divided by x_reach). */
 __device__ __forceinline__ uint32_t vs_morton_code(const vs_gpu_grid &g, const int c[3])
 {
     const int s = g.morton_shift;
-    return vs_spread_bits10((uint32_t)c[0] >> s) | (vs_spread_bits10((uint32_t)c[1] >> s) << 1) |
+    return vs_spread_bits10((uint32_t)(c[0] / g.x_reach) >> s) |
+           (vs_spread_bits10((uint32_t)c[1] >> s) << 1) |
            (vs_spread_bits10((uint32_t)c[2] >> s) << 2);
 }
 
@@ -133,17 +144,61 @@ __host__ __device__ __forceinline__ int64_t vs_list_slot(int64_t stride, int i, 
 /* Width of the list: at least `n` entries, a whole number of groups. */
 static inline int vs_list_width(int n) { return (n + 3) & ~3; }
 
+/* The cell of position (x, y, z) (linear index; c its coordinates) and, in frac, where the
+ * position lies within it (0..1 along each axis). Positions are inside the grid (owned
+ * particles in the brick, ghosts within the ghost width); one outside is clamped into the
+ * edge cell (and frac to 0 or 1, which only widens the trimmed rows). */
 __device__ __forceinline__ uint32_t vs_cell_of(const vs_gpu_grid &g, double x, double y,
-                                               double z, int c[3])
+                                               double z, int c[3], float *frac = NULL)
 {
     const double p[3] = {x, y, z};
     for (int d = 0; d < 3; ++d) {
         double u = (p[d] - g.origin[d]) * g.inv_cell[d];
         int k = u >= 0.0 ? (int)u : 0; /* NaN lands in cell 0, found later by integrity */
         c[d] = k < g.ncell[d] ? k : g.ncell[d] - 1;
+        if (frac) {
+            const double f = u - c[d];
+            frac[d] = f > 0.0 ? (f < 1.0 ? (float)f : 1.0f) : 0.0f;
+        }
     }
     return ((uint32_t)c[2] * (uint32_t)g.ncell[1] + (uint32_t)c[1]) * (uint32_t)g.ncell[0] +
            (uint32_t)c[0];
+}
+
+/* Row (dy, dz) of the stencil (dy, dz in -1..1) around a particle in cell c at `frac` within
+ * it: false when the row lies farther than sqrt(cut2) from the particle in y and z; else the
+ * first and last cell (linear indices) of the row that come within sqrt(cut2) along x. cut2
+ * carries a margin over the list radius (vs_row_cut2), so rounding never drops a partner. */
+__device__ __forceinline__ bool vs_stencil_row(const vs_gpu_grid &g, const int c[3],
+                                               const float frac[3], float cut2, int dy,
+                                               int dz, int *first, int *last)
+{
+    const int cy = c[1] + dy, cz = c[2] + dz;
+    if (cy < 0 || cy >= g.ncell[1] || cz < 0 || cz >= g.ncell[2])
+        return false;
+    /* distance from the particle to the row's near faces in y and z */
+    const float gy = dy > 0 ? (1.0f - frac[1]) * g.cell[1] : (dy < 0 ? frac[1] * g.cell[1] : 0.0f);
+    const float gz = dz > 0 ? (1.0f - frac[2]) * g.cell[2] : (dz < 0 ? frac[2] * g.cell[2] : 0.0f);
+    const float left = cut2 - gy * gy - gz * gz;
+    if (left <= 0.0f)
+        return false;
+    /* the cells along x that the half-chord reaches, within x_reach of the particle's */
+    const float w = sqrtf(left) / g.cell[0];
+    int lo = c[0] + (int)floorf(frac[0] - w), hi = c[0] + (int)floorf(frac[0] + w);
+    lo = max(lo, max(c[0] - g.x_reach, 0));
+    hi = min(hi, min(c[0] + g.x_reach, g.ncell[0] - 1));
+    const int row = (cz * g.ncell[1] + cy) * g.ncell[0];
+    *first = row + lo;
+    *last = row + hi;
+    return true;
+}
+
+/* The radius (squared) to which stencil rows are trimmed for a list radius `cutoff`: wider
+ * by a relative 1e-4, far above the fp32 rounding of the row geometry. */
+static inline float vs_row_cut2(double cutoff)
+{
+    const double r = cutoff * (1.0 + 1e-4);
+    return (float)(r * r);
 }
 
 struct vs_gpu_state {

@@ -126,14 +126,20 @@ static int bits_for(uint64_t n)
 static void make_grid(vs_gpu_state *g, double ghost_width)
 {
     vs_gpu_grid *grid = &g->grid;
+    /* half-width cells along x: trimmed rows then hold ~50 candidates instead of 81 (rho = 3,
+     * docs/performance.md); the warp builder keeps the paper's 27 cells */
+    grid->x_reach = g->prm.gpu_builder == VS_GPU_BUILDER_WARP ? 1 : VS_GPU_X_REACH;
     int largest = 1;
     for (int d = 0; d < 3; ++d) {
         const double extent = g->hi[d] - g->lo[d] + 2.0 * ghost_width;
-        const int n = (int)(extent / g->list_cutoff);
+        const int per_radius = d == 0 ? grid->x_reach : 1;
+        const int n = (int)(extent * per_radius / g->list_cutoff);
         grid->ncell[d] = n < 1 ? 1 : n;
         grid->origin[d] = g->lo[d] - ghost_width;
         grid->inv_cell[d] = grid->ncell[d] / extent;
-        largest = grid->ncell[d] > largest ? grid->ncell[d] : largest;
+        grid->cell[d] = (float)(extent / grid->ncell[d]);
+        const int morton_extent = (grid->ncell[d] - 1) / per_radius + 1;
+        largest = morton_extent > largest ? morton_extent : largest;
     }
     /* Morton codes of 10 bits per axis: coarser cells (a shift) for grids wider than 1024 */
     grid->morton_shift = 0;
