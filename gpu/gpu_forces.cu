@@ -299,7 +299,7 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
 
 extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
-    /* the warp builder stages this step's inputs itself on rebuild steps */
+    /* a rebuild staged this step's inputs already (vs_gpu_build_neighbors) */
     if (g->prm.precision == VS_PRECISION_MIXED && !g->staged)
         vs_gpu_stage_positions(g);
     g->staged = 0; /* the next first half-step moves the particles */
