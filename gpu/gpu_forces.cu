@@ -34,9 +34,7 @@ __global__ void stage_mixed_kernel(int first, int n, vs_fixed_frame frame, const
     const int i = first + blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= first + n)
         return;
-    pos[i] = make_int4(vs_quantize(frame, 0, x[i]), vs_quantize(frame, 1, y[i]),
-                       vs_quantize(frame, 2, z[i]), species[i]);
-    vel[i] = make_float4((float)vx[i], (float)vy[i], (float)vz[i], 0.0f);
+    vs_stage_particle(frame, i, x, y, z, vx, vy, vz, species, pos, vel);
 }
 
 void vs_gpu_stage_range(vs_gpu_state *g, int64_t first, int64_t count)
@@ -77,7 +75,6 @@ struct vs_partner_source {
     const double *bx, *by, *bz; /* positions at the last build (CELLS) */
     const uint32_t *cell_start;
     const int4 *cell_pos;   /* candidates in cell order: position at the build, index (CELLS) */
-    int fresh;              /* the build was this step's: cell_pos holds current positions */
     float row_cut2;         /* stencil rows trimmed to the list radius (vs_row_cut2) */
 };
 
@@ -133,7 +130,9 @@ __device__ __forceinline__ void vs_for_each_candidate(const vs_partner_source &s
 #define VS_PAIR_QUEUE 32
 #define VS_FORCE_BLOCK 128
 
-template <bool MIXED, bool ENERGY, bool CELLS>
+/* FRESH (CELLS only): the cell list was built this step (no skin), so the cell-order copy
+ * holds the current positions and a candidate's position is not loaded again. */
+template <bool MIXED, bool ENERGY, bool CELLS, bool FRESH>
 __global__ void __launch_bounds__(VS_FORCE_BLOCK)
     dpd_force_kernel(int n, vs_tea_key key, int gaussian, vs_dpd_consts c, vs_dpd_consts_f cf,
                      float rc2_quanta,
@@ -190,7 +189,7 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
         /* queue the candidates within r_c, tested in quanta (the decisions of the test in
          * lengths, 3 fewer multiplications per candidate); r = 0 is the particle itself */
         vs_for_each_candidate<CELLS>(src, i, [&](int j, const int4 &entry) {
-            const int4 pj = CELLS && src.fresh ? entry : pos_q[j];
+            const int4 pj = FRESH ? entry : pos_q[j];
             const float qx = vs_separation_quanta(pi.x, pj.x),
                         qy = vs_separation_quanta(pi.y, pj.y),
                         qz = vs_separation_quanta(pi.z, pj.z);
@@ -263,7 +262,6 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
     src.bz = skin ? g->x_build[2] : g->x[2];
     src.cell_start = g->cell_start;
     src.cell_pos = g->cell_pos;
-    src.fresh = !skin;
     src.row_cut2 = vs_row_cut2(g->list_cutoff);
     const int cells = g->prm.gpu_builder == VS_GPU_BUILDER_CELLS;
     const float rc2_quanta =
@@ -272,27 +270,26 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
     n, key, gaussian, g->dpd, g->dpd_f, rc2_quanta, g->species, g->x[0], g->x[1], g->x[2], g->vp[0],       \
         g->vp[1], g->vp[2], g->frame, g->pos_q, g->vel_f, g->sig, g->species_id, src, subset, g->f[0],   \
         g->f[1], g->f[2], vs_gpu_energy_buf(g), vs_gpu_virial_buf(g)
-#define VS_FORCE_LAUNCH(M, E, C)                                                               \
-    VS_LAUNCH((dpd_force_kernel<M, E, C>), n, VS_FORCE_BLOCK, stream, VS_FORCE_ARGS)
-    if (cells) {
-        if (mixed && want_energy)
-            VS_FORCE_LAUNCH(true, true, true);
-        else if (mixed)
-            VS_FORCE_LAUNCH(true, false, true);
-        else if (want_energy)
-            VS_FORCE_LAUNCH(false, true, true);
-        else
-            VS_FORCE_LAUNCH(false, false, true);
-    } else {
-        if (mixed && want_energy)
-            VS_FORCE_LAUNCH(true, true, false);
-        else if (mixed)
-            VS_FORCE_LAUNCH(true, false, false);
-        else if (want_energy)
-            VS_FORCE_LAUNCH(false, true, false);
-        else
-            VS_FORCE_LAUNCH(false, false, false);
-    }
+#define VS_FORCE_LAUNCH(M, E, C, F)                                                            \
+    VS_LAUNCH((dpd_force_kernel<M, E, C, F>), n, VS_FORCE_BLOCK, stream, VS_FORCE_ARGS)
+#define VS_FORCE_LAUNCH_ME(C, F)                                                               \
+    do {                                                                                       \
+        if (mixed && want_energy)                                                              \
+            VS_FORCE_LAUNCH(true, true, C, F);                                                 \
+        else if (mixed)                                                                        \
+            VS_FORCE_LAUNCH(true, false, C, F);                                                \
+        else if (want_energy)                                                                  \
+            VS_FORCE_LAUNCH(false, true, C, F);                                                \
+        else                                                                                   \
+            VS_FORCE_LAUNCH(false, false, C, F);                                               \
+    } while (0)
+    if (cells && !skin)
+        VS_FORCE_LAUNCH_ME(true, true);
+    else if (cells)
+        VS_FORCE_LAUNCH_ME(true, false);
+    else
+        VS_FORCE_LAUNCH_ME(false, false);
+#undef VS_FORCE_LAUNCH_ME
 #undef VS_FORCE_LAUNCH
 #undef VS_FORCE_ARGS
 }

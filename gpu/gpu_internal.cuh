@@ -113,6 +113,20 @@ __device__ __forceinline__ int vs_quantize(const vs_fixed_frame &f, int d, doubl
     return (int)__double2ll_rn((x - f.center[d]) * f.inv_quantum);
 }
 
+/* Stage particle i's mixed-precision force inputs: fixed-point position with the species,
+ * fp32 predicted velocity. */
+__device__ __forceinline__ void vs_stage_particle(const vs_fixed_frame &f, int i,
+                                                  const double *x, const double *y,
+                                                  const double *z, const double *vx,
+                                                  const double *vy, const double *vz,
+                                                  const int32_t *species, int4 *pos,
+                                                  float4 *vel)
+{
+    pos[i] = make_int4(vs_quantize(f, 0, x[i]), vs_quantize(f, 1, y[i]), vs_quantize(f, 2, z[i]),
+                       species[i]);
+    vel[i] = make_float4((float)vx[i], (float)vy[i], (float)vz[i], 0.0f);
+}
+
 /* The separation in quanta. The quantum is a power of two, so a distance test in quanta
  * (the radius scaled by 1 / quantum^2) makes exactly the decisions of the test in lengths. */
 __device__ __forceinline__ float vs_separation_quanta(int qi, int qj)
