@@ -146,13 +146,6 @@ __global__ void unpack_update_kernel(int n, const vs_update_rec *in, int64_t sta
     }
 }
 
-/* A coordinate shifted across the periodic boundary can round onto the upper face (x + L ==
- * L for tiny negative x); keep it inside [0, L) without changing its image (as comm/halo.c). */
-__device__ __forceinline__ double keep_below(double x, double len)
-{
-    return x < len ? x : nextafter(len, 0.0);
-}
-
 /* Migration along the dimensions with one rank (bit d of `self`), in one pass: wrap into
  * [0, L) and count the image. */
 __global__ void wrap_kernel(int n, int self, double lx, double ly, double lz, vs_soa a)
@@ -161,18 +154,9 @@ __global__ void wrap_kernel(int n, int self, double lx, double ly, double lz, vs
     if (i >= n)
         return;
     const double len[3] = {lx, ly, lz};
-    for (int d = 0; d < 3; ++d) {
-        if (!(self >> d & 1))
-            continue;
-        const double u = a.x[d][i];
-        if (u < 0.0) {
-            a.x[d][i] = keep_below(u + len[d], len[d]);
-            a.image[d][i] -= 1;
-        } else if (u >= len[d]) {
-            a.x[d][i] = u - len[d];
-            a.image[d][i] += 1;
-        }
-    }
+    for (int d = 0; d < 3; ++d)
+        if (self >> d & 1)
+            vs_wrap_periodic(&a.x[d][i], &a.image[d][i], len[d]);
 }
 
 /* Leavers with everything they carry; crossing the periodic boundary (wrap != 0) shifts the
@@ -192,7 +176,7 @@ __global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap,
         r.image[c] = a.image[c][i];
     }
     if (wrap < 0) {
-        r.x[d] = keep_below(r.x[d] + len, len);
+        r.x[d] = vs_keep_below(r.x[d] + len, len);
         r.image[d] -= 1;
     } else if (wrap > 0) {
         r.x[d] -= len;
@@ -482,9 +466,10 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
     int self = 0;
     for (int d = 0; d < 3; ++d)
         self |= (g->link[d] == VS_LINK_SELF) << d;
-    if (self)
+    if (self && !g->wrapped)
         VS_LAUNCH(wrap_kernel, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned, self,
                   g->prm.box[0], g->prm.box[1], g->prm.box[2], soa(g));
+    g->wrapped = 0;
     int crosses = 0;
     for (int d = 0; d < 3; ++d) {
         migrate_dimension(g, d);

@@ -1,18 +1,25 @@
 /* Groot-Warren velocity Verlet on the device (the formulas of src/integrate.h), fused with
  * the displacement check that decides the neighbour-list rebuild (none without a skin), and
  * with the previous step's second half when nothing read the state in between (one pass
- * over x, v, f instead of two; the same arithmetic as the separate kernels). */
+ * over x, v, f instead of two; the same arithmetic as the separate kernels). Without a skin
+ * every step migrates, so the first half also wraps the dimensions periodic within the rank,
+ * as the migration's wrap kernel would (one pass over x fewer). */
 #include <string.h>
 
 #include "gpu_internal.cuh"
 
-template <bool CHECK, bool FINISH>
+struct vs_box_lengths {
+    double len[3];
+};
+
+template <bool CHECK, bool FINISH, bool WRAP>
 __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_species sp,
                                   double *x, double *y, double *z, double *vx, double *vy,
                                   double *vz, double *px, double *py, double *pz,
                                   const double *fx, const double *fy, const double *fz,
                                   const int32_t *species, const double *bx, const double *by,
-                                  const double *bz, unsigned int *max_disp2)
+                                  const double *bz, unsigned int *max_disp2, int wrap_dims,
+                                  vs_box_lengths box, int32_t *imx, int32_t *imy, int32_t *imz)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     float d2 = 0.0f;
@@ -26,9 +33,17 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
             uy += s * fy[i];
             uz += s * fz[i];
         }
-        const double nx = x[i] + dt * (ux + half_dt * ax);
-        const double ny = y[i] + dt * (uy + half_dt * ay);
-        const double nz = z[i] + dt * (uz + half_dt * az);
+        double nx = x[i] + dt * (ux + half_dt * ax);
+        double ny = y[i] + dt * (uy + half_dt * ay);
+        double nz = z[i] + dt * (uz + half_dt * az);
+        if (WRAP) {
+            if (wrap_dims & 1)
+                vs_wrap_periodic(&nx, &imx[i], box.len[0]);
+            if (wrap_dims & 2)
+                vs_wrap_periodic(&ny, &imy[i], box.len[1]);
+            if (wrap_dims & 4)
+                vs_wrap_periodic(&nz, &imz[i], box.len[2]);
+        }
         x[i] = nx;
         y[i] = ny;
         z[i] = nz;
@@ -76,20 +91,31 @@ static void first_half(vs_gpu_state *g, int finish_previous)
     const int check = g->prm.skin > 0.0; /* without a skin: rebuilt on every step */
     if (check)
         VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_disp2, 0, sizeof(unsigned int), g->stream));
-#define VS_FIRST_HALF(C, F)                                                                    \
-    VS_LAUNCH((first_half_kernel<C, F>), g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned,     \
+    int wrap_dims = 0; /* the dimensions periodic within this rank, wrapped here at skin 0 */
+    for (int d = 0; d < 3; ++d)
+        wrap_dims |= (!check && g->link[d] == VS_LINK_SELF) << d;
+    g->wrapped = wrap_dims != 0;
+    vs_box_lengths box;
+    for (int d = 0; d < 3; ++d)
+        box.len[d] = g->prm.box[d];
+#define VS_FIRST_HALF(C, F, W)                                                                 \
+    VS_LAUNCH((first_half_kernel<C, F, W>), g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned,  \
               g->prm.dt, g->prm.lambda * g->prm.dt, g->species, g->x[0], g->x[1], g->x[2],     \
               g->v[0], g->v[1], g->v[2], g->vp[0], g->vp[1], g->vp[2], g->f[0], g->f[1],       \
               g->f[2], g->species_id, g->x_build[0], g->x_build[1], g->x_build[2],             \
-              g->d_max_disp2)
+              g->d_max_disp2, wrap_dims, box, g->image[0], g->image[1], g->image[2])
     if (check && finish_previous)
-        VS_FIRST_HALF(true, true);
+        VS_FIRST_HALF(true, true, false);
     else if (check)
-        VS_FIRST_HALF(true, false);
+        VS_FIRST_HALF(true, false, false);
+    else if (finish_previous && wrap_dims)
+        VS_FIRST_HALF(false, true, true);
     else if (finish_previous)
-        VS_FIRST_HALF(false, true);
+        VS_FIRST_HALF(false, true, false);
+    else if (wrap_dims)
+        VS_FIRST_HALF(false, false, true);
     else
-        VS_FIRST_HALF(false, false);
+        VS_FIRST_HALF(false, false, false);
 #undef VS_FIRST_HALF
 }
 

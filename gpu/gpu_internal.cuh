@@ -139,6 +139,26 @@ __device__ __forceinline__ float vs_separation(const vs_fixed_frame &f, int qi, 
     return vs_separation_quanta(qi, qj) * f.quantum;
 }
 
+/* A coordinate shifted across the periodic boundary can round onto the upper face (x + L ==
+ * L for tiny negative x); keep it inside [0, L) without changing its image (as comm/halo.c). */
+__device__ __forceinline__ double vs_keep_below(double x, double len)
+{
+    return x < len ? x : nextafter(len, 0.0);
+}
+
+/* Wrap coordinate *u of a dimension periodic within this rank into [0, len), counting the
+ * image. */
+__device__ __forceinline__ void vs_wrap_periodic(double *u, int32_t *image, double len)
+{
+    if (*u < 0.0) {
+        *u = vs_keep_below(*u + len, len);
+        *image -= 1;
+    } else if (*u >= len) {
+        *u -= len;
+        *image += 1;
+    }
+}
+
 /* Verlet list layout: a particle's entries in groups of four, group q of particle i being the
  * int4 at q * stride + i (vs_list_group). A warp reads group q of 32 consecutive particles as
  * 512 contiguous bytes (one 16-byte load per lane for four partners), and a thread that has found four
@@ -302,6 +322,7 @@ struct vs_gpu_state {
     int4 *pos_q;
     float4 *vel_f;
     int staged; /* pos_q/vel_f hold the current state (set by staging, cleared by forces) */
+    int wrapped; /* the first half-step wrapped the owned particles (the migration skips it) */
     /* pair-RNG signature of every owned and ghost particle at the step being evaluated
      * (tea_rng.h): computed once per particle and step, read for every pair */
     uint64_t *sig;
