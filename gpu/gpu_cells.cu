@@ -28,7 +28,9 @@
 #include "gpu_internal.cuh"
 
 /* Sort keys: the cell's Morton code or linear index. STAGE: the same pass stages the mixed
- * force inputs (vs_stage_particle), reading the positions once for both. */
+ * force inputs (vs_stage_particle), reading the positions once for both, and the cell is
+ * that of the staged fixed-point position (vs_cell_of_q), which the cell-list force kernel
+ * can find again from the cell list's copy alone. */
 template <bool STAGE>
 __global__ void cell_key_kernel(int n, vs_gpu_grid grid, int morton, const double *x,
                                 const double *y, const double *z, uint32_t *key, uint32_t *idx,
@@ -40,11 +42,15 @@ __global__ void cell_key_kernel(int n, vs_gpu_grid grid, int morton, const doubl
     if (i >= n)
         return;
     int c[3];
-    const uint32_t cell = vs_cell_of(grid, x[i], y[i], z[i], c);
+    uint32_t cell;
+    if (STAGE) {
+        const int4 p = vs_stage_particle(frame, i, x, y, z, vx, vy, vz, species, pos, vel);
+        cell = vs_cell_of_q(grid, p, c);
+    } else {
+        cell = vs_cell_of(grid, x[i], y[i], z[i], c);
+    }
     key[i] = morton ? vs_morton_code(grid, c) : cell;
     idx[i] = (uint32_t)i;
-    if (STAGE)
-        vs_stage_particle(frame, i, x, y, z, vx, vy, vz, species, pos, vel);
 }
 
 template <typename T>
@@ -161,7 +167,7 @@ __global__ void cell_pos_kernel(int n, const uint32_t *cell_particles, const dou
 /* The same from the staged fixed-point positions (one 16-byte gather instead of three
  * 8-byte ones and the conversions). */
 __global__ void cell_pos_staged_kernel(int n, const uint32_t *cell_particles, const int4 *pos_q,
-                                       int4 *cell_pos)
+                                       int4 *cell_pos, int32_t *cell_rank)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
@@ -169,6 +175,8 @@ __global__ void cell_pos_staged_kernel(int n, const uint32_t *cell_particles, co
     const int j = (int)cell_particles[k];
     const int4 p = pos_q[j];
     cell_pos[k] = make_int4(p.x, p.y, p.z, j);
+    if (cell_rank)
+        cell_rank[j] = k;
 }
 
 /* Every candidate partner in the 9 rows of the stencil around a particle in cell c at `frac`
@@ -239,7 +247,8 @@ __global__ void __launch_bounds__(VS_THREAD_BUILD_BLOCK)
     int has_ghost = 0; /* for the overlap's interior / border split */
     const int qx = vs_quantize(frame, 0, x[i]), qy = vs_quantize(frame, 1, y[i]),
               qz = vs_quantize(frame, 2, z[i]);
-    int c[3]; /* the cell the sort used */
+    int c[3]; /* the particle's cell (or, by a rounding, the next one: rows are trimmed by
+                 geometry, with a margin, so they cover its sphere either way) */
     float frac[3];
     vs_cell_of(grid, x[i], y[i], z[i], c, frac);
     /* the 9 rows around the cell, each trimmed to the cells the sphere reaches and one
@@ -438,7 +447,9 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
                                                       * of the cell-list force kernel read it */
         if (mixed)
             VS_LAUNCH(cell_pos_staged_kernel, n_all, VS_BLOCK, g->stream, n_all,
-                      g->cell_particles, g->pos_q, g->cell_pos);
+                      g->cell_particles, g->pos_q, g->cell_pos,
+                      g->prm.gpu_builder == VS_GPU_BUILDER_CELLS ? g->cell_rank
+                                                                 : (int32_t *)NULL);
         else
             VS_LAUNCH(cell_pos_kernel, n_all, VS_BLOCK, g->stream, n_all, g->cell_particles,
                       g->x[0], g->x[1], g->x[2], g->frame, g->cell_pos);

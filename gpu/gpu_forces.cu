@@ -243,6 +243,238 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
     }
 }
 
+/* ---- Newton's third law: every pair once (mixed precision, cell-list forces) ----
+ *
+ * The thread of particle i, the k-th entry of the cell list, walks half of its stencil: the
+ * rest of its own row after entry k, and the four rows above it (dz = 1, or dz = 0 and
+ * dy = 1). A pair's two particles see each other in opposite rows, and in the own row only
+ * the earlier entry walks on to the later, so each pair within r_c is found exactly once;
+ * both particles receive it. Ghosts have threads too (a ghost in the lower half of an owned
+ * particle's stencil finds that pair), but only owned particles receive forces.
+ *
+ * The sums are fixed point, 2^32 quanta per force unit in 64-bit integers: integer addition
+ * is associative, so the order in which threads add does not change a bit (bit-identical
+ * runs without a fixed order), and a pair enters its two particles as exactly +q and -q.
+ * A pair force computed from j's side is the exact negative of i's (dpd_pair.h), so a
+ * particle's force does not depend on which of the two threads evaluated the pair either.
+ * The rounding to 2^-32 (2.3e-10) is far below the fp32 pair arithmetic's. Threads run in
+ * particle order, which the periodic Morton reordering makes compact in space: a block's
+ * particles are a small cluster, and about 60% of the partners (128 threads, rho = 3) are
+ * the block's own particles, whose sums are kept in shared memory; the others', and the
+ * block's sums at the end, are added to the global sums with 64-bit integer atomics. A pair
+ * component that is not finite or beyond 2^24 (a run that has blown up) marks its particle,
+ * whose force is then NaN for the integrity check to report. */
+#define VS_PAIR_COMPONENT_LIMIT 16777216.0f /* 2^24 */
+#ifndef VS_GPU_NEWTON
+#define VS_GPU_NEWTON 1
+#endif
+#ifndef VS_NEWTON_BLOCK
+#define VS_NEWTON_BLOCK 256
+#endif
+#ifndef VS_NEWTON_MIN_BLOCKS
+#define VS_NEWTON_MIN_BLOCKS 4 /* 64 registers */
+#endif
+
+__device__ __forceinline__ long long vs_force_to_fixed(float v)
+{
+    return __float2ll_rn(v * (float)VS_FIXED_PER_FORCE);
+}
+
+/* q added to a 64-bit sum in shared memory kept as two 32-bit words: shared-memory atomics
+ * are native for 32 bits (a 64-bit one is a compare-and-swap loop). The add that wraps the
+ * low word sees it (the old value it gets back plus its own exceeds 2^32) and carries one
+ * into the high word, so the pair of words holds the exact sum modulo 2^64. */
+__device__ __forceinline__ void vs_shared_add64(unsigned *lo_word, unsigned *hi_word,
+                                                long long q)
+{
+    const unsigned lo = (unsigned)q, hi = (unsigned)((unsigned long long)q >> 32);
+    const unsigned old = atomicAdd(lo_word, lo);
+    atomicAdd(hi_word, hi + (old + lo < old ? 1u : 0u));
+}
+
+template <bool ENERGY, bool FRESH>
+__global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
+    dpd_force_newton_kernel(int n_all, int n_owned, vs_tea_key key, int gaussian,
+                            vs_dpd_consts_f cf, float rc2_quanta, vs_gpu_species sp,
+                            vs_fixed_frame frame, const int4 *pos_q, const float4 *vel_f,
+                            const uint64_t *sig, vs_gpu_grid grid, const uint32_t *cell_start,
+                            const int4 *cell_pos, const int32_t *cell_rank, float row_cut2,
+                            unsigned long long *fx, unsigned long long *fy,
+                            unsigned long long *fz, double *energy, double *virial,
+                            int32_t *bad)
+{
+    __shared__ double a_shared[VS_MAX_SPECIES * VS_MAX_SPECIES];
+    __shared__ int32_t queue[VS_PAIR_QUEUE][VS_NEWTON_BLOCK];
+    /* the block's particles' sums: low and high words (vs_shared_add64) */
+    __shared__ unsigned block_lo[3][VS_NEWTON_BLOCK], block_hi[3][VS_NEWTON_BLOCK];
+    for (int k = threadIdx.x; k < sp.n * VS_MAX_SPECIES; k += blockDim.x)
+        a_shared[k] = sp.a[k / VS_MAX_SPECIES][k % VS_MAX_SPECIES];
+    for (int d = 0; d < 3; ++d)
+        block_lo[d][threadIdx.x] = block_hi[d][threadIdx.x] = 0u;
+    __syncthreads();
+    const int first = blockIdx.x * VS_NEWTON_BLOCK, i = first + threadIdx.x;
+    if (i < n_all) {
+        const bool owned_i = i < n_owned;
+        const int k = cell_rank[i];
+        const int4 pi = pos_q[i]; /* current position, species */
+        const float4 ui = vel_f[i];
+        const uint64_t sig_i = sig[i];
+        const double *a_row = a_shared + pi.w * VS_MAX_SPECIES;
+        int32_t *my_queue = &queue[0][threadIdx.x];
+        long long ax = 0, ay = 0, az = 0;
+        double e = 0.0, w = 0.0;
+        int queued = 0;
+        auto evaluate = [&]() {
+            for (int q = 0; q < queued; ++q) {
+                const int j = my_queue[VS_NEWTON_BLOCK * q];
+                const int4 pj = pos_q[j];
+                const float4 uj = vel_f[j];
+                const float dx = vs_separation(frame, pi.x, pj.x),
+                            dy = vs_separation(frame, pi.y, pj.y),
+                            dz = vs_separation(frame, pi.z, pj.z);
+                const float r2 = dx * dx + dy * dy + dz * dz;
+                const vs_tea_block bits = vs_pair_bits_sig(key, sig_i, sig[j]);
+                const float xi =
+                    (float)(gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits));
+                const vs_pair_result_f r =
+                    vs_dpd_pair_f(&cf, r2, dx, dy, dz, ui.x - uj.x, ui.y - uj.y, ui.z - uj.z,
+                                  (float)a_row[pj.w], xi);
+                const float gx = r.f_over_r * dx, gy = r.f_over_r * dy, gz = r.f_over_r * dz;
+                const bool owned_j = j < n_owned;
+                if (!(fabsf(gx) < VS_PAIR_COMPONENT_LIMIT &&
+                      fabsf(gy) < VS_PAIR_COMPONENT_LIMIT &&
+                      fabsf(gz) < VS_PAIR_COMPONENT_LIMIT))
+                    atomicMin(bad, owned_i ? i : j); /* rare: a blown-up run */
+                const long long qx = vs_force_to_fixed(gx), qy = vs_force_to_fixed(gy),
+                                qz = vs_force_to_fixed(gz);
+                ax += qx;
+                ay += qy;
+                az += qz;
+                const unsigned slot = (unsigned)(j - first);
+                if (slot < VS_NEWTON_BLOCK) {
+                    vs_shared_add64(&block_lo[0][slot], &block_hi[0][slot], -qx);
+                    vs_shared_add64(&block_lo[1][slot], &block_hi[1][slot], -qy);
+                    vs_shared_add64(&block_lo[2][slot], &block_hi[2][slot], -qz);
+                } else if (owned_j) {
+                    atomicAdd(fx + j, (unsigned long long)-qx);
+                    atomicAdd(fy + j, (unsigned long long)-qy);
+                    atomicAdd(fz + j, (unsigned long long)-qz);
+                }
+                if (ENERGY) { /* half of the pair to each owned particle of it */
+                    const double share = owned_i && owned_j ? 1.0 : 0.5;
+                    e += share * (double)r.energy;
+                    w += share * (double)r.virial;
+                }
+            }
+            queued = 0;
+        };
+        int c[3];
+        float frac[3];
+        vs_cell_of_q(grid, cell_pos[k], c, frac); /* the cell the cell list holds it in */
+        /* row 0: the own row after entry k; rows 1..4: (dy, dz) = (1, 0), (-1, 1), (0, 1),
+         * (1, 1) */
+        for (int row = 0; row < 5; ++row) {
+            const int dy = row == 0 ? 0 : (row == 1 ? 1 : row - 3), dz = row < 2 ? 0 : 1;
+            int first_cell, last_cell;
+            if (!vs_stencil_row(grid, c, frac, row_cut2, dy, dz, &first_cell, &last_cell))
+                continue;
+            const uint32_t end = cell_start[last_cell + 1];
+            for (uint32_t m = row == 0 ? (uint32_t)k + 1 : cell_start[first_cell]; m < end;
+                 ++m) {
+                const int4 entry = cell_pos[m];
+                const int j = entry.w;
+                const int4 pj = FRESH ? entry : pos_q[j];
+                const float qx = vs_separation_quanta(pi.x, pj.x),
+                            qy = vs_separation_quanta(pi.y, pj.y),
+                            qz = vs_separation_quanta(pi.z, pj.z);
+                const float r2q = qx * qx + qy * qy + qz * qz;
+                if (r2q < rc2_quanta && r2q != 0.0f && (owned_i || j < n_owned)) {
+                    my_queue[VS_NEWTON_BLOCK * queued++] = j;
+                    if (queued == VS_PAIR_QUEUE)
+                        evaluate();
+                }
+            }
+        }
+        evaluate();
+        if (owned_i) {
+            const int si = pi.w;
+            ax += __double2ll_rn(sp.body_force[si][0] * VS_FIXED_PER_FORCE);
+            ay += __double2ll_rn(sp.body_force[si][1] * VS_FIXED_PER_FORCE);
+            az += __double2ll_rn(sp.body_force[si][2] * VS_FIXED_PER_FORCE);
+            vs_shared_add64(&block_lo[0][threadIdx.x], &block_hi[0][threadIdx.x], ax);
+            vs_shared_add64(&block_lo[1][threadIdx.x], &block_hi[1][threadIdx.x], ay);
+            vs_shared_add64(&block_lo[2][threadIdx.x], &block_hi[2][threadIdx.x], az);
+        }
+        if (ENERGY) {
+            energy[i] = e;
+            virial[i] = w;
+        }
+    }
+    __syncthreads();
+    if (i < n_owned) { /* other blocks add to these particles too */
+        unsigned long long *f[3] = {fx, fy, fz};
+        for (int d = 0; d < 3; ++d)
+            atomicAdd(f[d] + i, (unsigned long long)block_hi[d][threadIdx.x] << 32 |
+                                    block_lo[d][threadIdx.x]);
+    }
+}
+
+/* The fixed-point sums become doubles, in place (before the forces leave the device). */
+__global__ void forces_from_fixed_kernel(int n, const int32_t *bad, double *fx, double *fy,
+                                         double *fz)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    double *f[3] = {fx, fy, fz};
+    for (int d = 0; d < 3; ++d)
+        f[d][i] = vs_force_at(f[d], i, bad);
+}
+
+void vs_gpu_forces_to_double(vs_gpu_state *g)
+{
+    if (!g->forces_fixed)
+        return;
+    VS_LAUNCH(forces_from_fixed_kernel, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned,
+              g->d_bad_force, g->f[0], g->f[1], g->f[2]);
+    g->forces_fixed = 0;
+}
+
+/* Forces on every owned particle, each pair once (see dpd_force_newton_kernel). */
+static void launch_newton_forces(vs_gpu_state *g, int64_t step, int want_energy)
+{
+    const int n = (int)g->n_owned, n_all = (int)(g->n_owned + g->n_ghost);
+    for (int d = 0; d < 3; ++d)
+        VS_CUDA_CHECK(cudaMemsetAsync(g->f[d], 0, sizeof(double) * (size_t)n, g->stream));
+    VS_CUDA_CHECK(cudaMemsetAsync(g->d_bad_force, 0x7f, sizeof(int32_t), g->stream));
+    const vs_tea_key key = vs_tea_make_key(g->prm.seed, (uint64_t)step);
+    const int gaussian = g->prm.random == VS_RANDOM_GAUSSIAN;
+    const float rc2_quanta =
+        (float)((double)g->dpd_f.rc2 * g->frame.inv_quantum * g->frame.inv_quantum);
+    unsigned long long *f[3];
+    for (int d = 0; d < 3; ++d)
+        f[d] = (unsigned long long *)g->f[d];
+#define VS_NEWTON_LAUNCH(E, F)                                                                 \
+    VS_LAUNCH((dpd_force_newton_kernel<E, F>), n_all, VS_NEWTON_BLOCK, g->stream, n_all, n,    \
+              key, gaussian, g->dpd_f, rc2_quanta, g->species, g->frame, g->pos_q, g->vel_f,   \
+              g->sig, g->grid, g->cell_start, g->cell_pos, g->cell_rank,                       \
+              vs_row_cut2(g->list_cutoff), f[0], f[1], f[2], vs_gpu_energy_buf(g),             \
+              vs_gpu_virial_buf(g), g->d_bad_force)
+    const int fresh = !(g->prm.skin > 0.0); /* the cell list holds the current positions */
+    if (want_energy && fresh)
+        VS_NEWTON_LAUNCH(true, true);
+    else if (want_energy)
+        VS_NEWTON_LAUNCH(true, false);
+    else if (fresh)
+        VS_NEWTON_LAUNCH(false, true);
+    else
+        VS_NEWTON_LAUNCH(false, false);
+#undef VS_NEWTON_LAUNCH
+    /* the integrator reads the sums as they are (vs_force_at); a download converts them */
+    g->forces_fixed = 1;
+    g->energy_count = n_all; /* ghosts' threads hold shares of the owned particles' energy */
+}
+
 /* Forces on `n` owned particles (all of them, or those listed in `subset`) on `stream`. */
 static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int32_t *subset,
                           int64_t step, int want_energy)
@@ -301,7 +533,14 @@ extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
         vs_gpu_stage_positions(g);
     g->staged = 0; /* the next first half-step moves the particles */
     compute_signatures(g, 0, g->n_owned + g->n_ghost, step);
-    launch_forces(g, g->stream, (int)g->n_owned, NULL, step, want_energy);
+    if (VS_GPU_NEWTON && g->prm.precision == VS_PRECISION_MIXED &&
+        g->prm.gpu_builder == VS_GPU_BUILDER_CELLS) {
+        launch_newton_forces(g, step, want_energy);
+    } else {
+        launch_forces(g, g->stream, (int)g->n_owned, NULL, step, want_energy);
+        g->energy_count = g->n_owned;
+        g->forces_fixed = 0;
+    }
     g->energies_current = want_energy;
 }
 
@@ -333,6 +572,8 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
     launch_forces(g, g->stream, (int)g->n_border, g->split_idx + g->n_interior, step,
                   want_energy);
     g->energies_current = want_energy;
+    g->energy_count = g->n_owned;
+    g->forces_fixed = 0;
     VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->ev_interior, 0));
     g->staged = 0;
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
@@ -384,21 +625,30 @@ void vs_gpu_split_interior(vs_gpu_state *g)
 #define VS_RED_BLOCKS 512
 #define VS_RED_VALUES 6
 
-__global__ void thermo_partial_kernel(int n, vs_gpu_species sp, const double *vx,
+/* Momentum and kinetic energy of the n owned particles; the energy and virial of the
+ * n_energy entries the forces wrote (the owned particles', and with each pair once, the
+ * ghosts' too). */
+__global__ void thermo_partial_kernel(int n, int n_energy, vs_gpu_species sp, const double *vx,
                                       const double *vy, const double *vz,
                                       const int32_t *species, const double *energy,
                                       const double *virial, double *partials)
 {
     __shared__ double s[VS_RED_VALUES][VS_BLOCK];
     double acc[VS_RED_VALUES] = {0, 0, 0, 0, 0, 0};
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        const double m = sp.mass[species[i]];
-        acc[0] += m * vx[i];
-        acc[1] += m * vy[i];
-        acc[2] += m * vz[i];
-        acc[3] += 0.5 * m * (vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]);
-        acc[4] += energy[i];
-        acc[5] += virial[i];
+    const int end = n > n_energy ? n : n_energy;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < end;
+         i += gridDim.x * blockDim.x) {
+        if (i < n) {
+            const double m = sp.mass[species[i]];
+            acc[0] += m * vx[i];
+            acc[1] += m * vy[i];
+            acc[2] += m * vz[i];
+            acc[3] += 0.5 * m * (vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]);
+        }
+        if (i < n_energy) {
+            acc[4] += energy[i];
+            acc[5] += virial[i];
+        }
     }
     for (int q = 0; q < VS_RED_VALUES; ++q)
         s[q][threadIdx.x] = acc[q];
@@ -439,7 +689,7 @@ extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[6])
         blocks = VS_RED_BLOCKS;
     /* partials holds 4096 doubles: (512 blocks + 1) * 6 fit */
     thermo_partial_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
-        n, g->species, g->v[0], g->v[1], g->v[2], g->species_id, vs_gpu_energy_buf(g),
+        n, (int)g->energy_count, g->species, g->v[0], g->v[1], g->v[2], g->species_id, vs_gpu_energy_buf(g),
         vs_gpu_virial_buf(g), g->partials);
     VS_CUDA_CHECK(cudaGetLastError());
     double *d_out = g->partials + (size_t)blocks * VS_RED_VALUES;

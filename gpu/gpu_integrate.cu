@@ -17,6 +17,7 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
                                   double *x, double *y, double *z, double *vx, double *vy,
                                   double *vz, double *px, double *py, double *pz,
                                   const double *fx, const double *fy, const double *fz,
+                                  const int32_t *fixed_bad,
                                   const int32_t *species, const double *bx, const double *by,
                                   const double *bz, unsigned int *max_disp2, int wrap_dims,
                                   vs_box_lengths box, int32_t *imx, int32_t *imy, int32_t *imz)
@@ -25,13 +26,15 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
     float d2 = 0.0f;
     if (i < n) {
         const double inv_m = sp.inv_mass[species[i]], half_dt = 0.5 * dt;
-        const double ax = fx[i] * inv_m, ay = fy[i] * inv_m, az = fz[i] * inv_m;
+        const double gx = vs_force_at(fx, i, fixed_bad), gy = vs_force_at(fy, i, fixed_bad),
+                     gz = vs_force_at(fz, i, fixed_bad);
+        const double ax = gx * inv_m, ay = gy * inv_m, az = gz * inv_m;
         double ux = vx[i], uy = vy[i], uz = vz[i];
         if (FINISH) { /* the previous step's second half, as second_half_kernel does it */
             const double s = half_dt * inv_m;
-            ux += s * fx[i];
-            uy += s * fy[i];
-            uz += s * fz[i];
+            ux += s * gx;
+            uy += s * gy;
+            uz += s * gz;
         }
         double nx = x[i] + dt * (ux + half_dt * ax);
         double ny = y[i] + dt * (uy + half_dt * ay);
@@ -72,15 +75,16 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
 
 __global__ void second_half_kernel(int n, double half_dt, vs_gpu_species sp, double *vx,
                                    double *vy, double *vz, const double *fx, const double *fy,
-                                   const double *fz, const int32_t *species)
+                                   const double *fz, const int32_t *fixed_bad,
+                                   const int32_t *species)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     const double s = half_dt * sp.inv_mass[species[i]];
-    vx[i] += s * fx[i];
-    vy[i] += s * fy[i];
-    vz[i] += s * fz[i];
+    vx[i] += s * vs_force_at(fx, i, fixed_bad);
+    vy[i] += s * vs_force_at(fy, i, fixed_bad);
+    vz[i] += s * vs_force_at(fz, i, fixed_bad);
 }
 
 static void first_half(vs_gpu_state *g, int finish_previous)
@@ -102,7 +106,7 @@ static void first_half(vs_gpu_state *g, int finish_previous)
     VS_LAUNCH((first_half_kernel<C, F, W>), g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned,  \
               g->prm.dt, g->prm.lambda * g->prm.dt, g->species, g->x[0], g->x[1], g->x[2],     \
               g->v[0], g->v[1], g->v[2], g->vp[0], g->vp[1], g->vp[2], g->f[0], g->f[1],       \
-              g->f[2], g->species_id, g->x_build[0], g->x_build[1], g->x_build[2],             \
+              g->f[2], vs_gpu_fixed_bad(g), g->species_id, g->x_build[0], g->x_build[1], g->x_build[2],             \
               g->d_max_disp2, wrap_dims, box, g->image[0], g->image[1], g->image[2])
     if (check && finish_previous)
         VS_FIRST_HALF(true, true, false);
@@ -138,5 +142,5 @@ extern "C" void vs_gpu_integrate_second_half(vs_gpu_state *g)
 {
     VS_LAUNCH(second_half_kernel, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned,
               0.5 * g->prm.dt, g->species, g->v[0], g->v[1], g->v[2], g->f[0], g->f[1],
-              g->f[2], g->species_id);
+              g->f[2], vs_gpu_fixed_bad(g), g->species_id);
 }

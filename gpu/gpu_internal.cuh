@@ -74,6 +74,9 @@ struct vs_gpu_grid {
     double origin[3];
     double inv_cell[3];
     float cell[3];    /* cell widths */
+    /* a fixed-point coordinate q (vs_fixed_frame) in cell widths from the origin is
+     * q * q_scale + q_offset (vs_cell_of_q) */
+    double q_scale[3], q_offset[3];
 };
 
 /* Interleave the low 10 bits of v with two zero bits each. */
@@ -114,17 +117,19 @@ __device__ __forceinline__ int vs_quantize(const vs_fixed_frame &f, int d, doubl
 }
 
 /* Stage particle i's mixed-precision force inputs: fixed-point position with the species,
- * fp32 predicted velocity. */
-__device__ __forceinline__ void vs_stage_particle(const vs_fixed_frame &f, int i,
+ * fp32 predicted velocity. Returns the position. */
+__device__ __forceinline__ int4 vs_stage_particle(const vs_fixed_frame &f, int i,
                                                   const double *x, const double *y,
                                                   const double *z, const double *vx,
                                                   const double *vy, const double *vz,
                                                   const int32_t *species, int4 *pos,
                                                   float4 *vel)
 {
-    pos[i] = make_int4(vs_quantize(f, 0, x[i]), vs_quantize(f, 1, y[i]), vs_quantize(f, 2, z[i]),
-                       species[i]);
+    const int4 p = make_int4(vs_quantize(f, 0, x[i]), vs_quantize(f, 1, y[i]),
+                             vs_quantize(f, 2, z[i]), species[i]);
+    pos[i] = p;
     vel[i] = make_float4((float)vx[i], (float)vy[i], (float)vz[i], 0.0f);
+    return p;
 }
 
 /* The separation in quanta. The quantum is a power of two, so a distance test in quanta
@@ -159,6 +164,22 @@ __device__ __forceinline__ void vs_wrap_periodic(double *u, int32_t *image, doub
     }
 }
 
+/* The cell-list force kernel in mixed precision sums forces in fixed point (gpu_forces.cu):
+ * 2^32 quanta per force unit in 64-bit integers, left in the force arrays' storage until a
+ * reader converts them (vs_force_at, vs_gpu_forces_to_double). */
+#define VS_FIXED_PER_FORCE 4294967296.0
+
+/* Component i of a force array: a double, or with `fixed_bad` (the fixed-point sums' marked
+ * particle, whose pair forces blew up) a fixed-point sum, NaN for the marked particle. */
+__device__ __forceinline__ double vs_force_at(const double *f, int i, const int32_t *fixed_bad)
+{
+    if (!fixed_bad)
+        return f[i];
+    if (i == *fixed_bad)
+        return __longlong_as_double(0x7ff8000000000000ll); /* NaN */
+    return (double)__double_as_longlong(f[i]) * (1.0 / VS_FIXED_PER_FORCE);
+}
+
 /* Verlet list layout: a particle's entries in groups of four, group q of particle i being the
  * int4 at q * stride + i (vs_list_group). A warp reads group q of 32 consecutive particles as
  * 512 contiguous bytes (one 16-byte load per lane for four partners), and a thread that has found four
@@ -178,25 +199,45 @@ __host__ __device__ __forceinline__ int64_t vs_list_slot(int64_t stride, int i, 
 /* Width of the list: at least `n` entries, a whole number of groups. */
 static inline int vs_list_width(int n) { return (n + 3) & ~3; }
 
-/* The cell of position (x, y, z) (linear index; c its coordinates) and, in frac, where the
- * position lies within it (0..1 along each axis). Positions are inside the grid (owned
- * particles in the brick, ghosts within the ghost width); one outside is clamped into the
- * edge cell (and frac to 0 or 1, which only widens the trimmed rows). */
-__device__ __forceinline__ uint32_t vs_cell_of(const vs_gpu_grid &g, double x, double y,
-                                               double z, int c[3], float *frac = NULL)
+/* The cell of the point at u (in cell widths from the grid origin, per axis; linear index,
+ * c its coordinates) and, in frac, where the point lies within it (0..1 along each axis).
+ * Points are inside the grid (owned particles in the brick, ghosts within the ghost width);
+ * one outside is clamped into the edge cell (and frac to 0 or 1, which only widens the
+ * trimmed rows). */
+__device__ __forceinline__ uint32_t vs_cell_at(const vs_gpu_grid &g, const double u[3],
+                                               int c[3], float *frac)
 {
-    const double p[3] = {x, y, z};
     for (int d = 0; d < 3; ++d) {
-        double u = (p[d] - g.origin[d]) * g.inv_cell[d];
-        int k = u >= 0.0 ? (int)u : 0; /* NaN lands in cell 0, found later by integrity */
+        int k = u[d] >= 0.0 ? (int)u[d] : 0; /* NaN lands in cell 0, found later by integrity */
         c[d] = k < g.ncell[d] ? k : g.ncell[d] - 1;
         if (frac) {
-            const double f = u - c[d];
+            const double f = u[d] - c[d];
             frac[d] = f > 0.0 ? (f < 1.0 ? (float)f : 1.0f) : 0.0f;
         }
     }
     return ((uint32_t)c[2] * (uint32_t)g.ncell[1] + (uint32_t)c[1]) * (uint32_t)g.ncell[0] +
            (uint32_t)c[0];
+}
+
+/* The cell of position (x, y, z) (see vs_cell_at). */
+__device__ __forceinline__ uint32_t vs_cell_of(const vs_gpu_grid &g, double x, double y,
+                                               double z, int c[3], float *frac = NULL)
+{
+    const double u[3] = {(x - g.origin[0]) * g.inv_cell[0], (y - g.origin[1]) * g.inv_cell[1],
+                         (z - g.origin[2]) * g.inv_cell[2]};
+    return vs_cell_at(g, u, c, frac);
+}
+
+/* The cell of a fixed-point position (vs_fixed_frame; see vs_cell_at). In mixed precision the
+ * cell list sorts by this cell, and the cell-list force kernel finds its particle's cell
+ * again from the same int4 with the same rounded operations (no contraction can differ). */
+__device__ __forceinline__ uint32_t vs_cell_of_q(const vs_gpu_grid &g, const int4 &p, int c[3],
+                                                 float *frac = NULL)
+{
+    const double u[3] = {__fma_rn((double)p.x, g.q_scale[0], g.q_offset[0]),
+                         __fma_rn((double)p.y, g.q_scale[1], g.q_offset[1]),
+                         __fma_rn((double)p.z, g.q_scale[2], g.q_offset[2])};
+    return vs_cell_at(g, u, c, frac);
 }
 
 /* Row (dy, dz) of the stencil (dy, dz in -1..1) around a particle in cell c at `frac` within
@@ -308,6 +349,7 @@ struct vs_gpu_state {
                                  cell_start[c] .. cell_start[c + 1] - 1 of cell_particles */
     uint32_t *cell_particles; /* particle indices sorted by cell */
     int4 *cell_pos;           /* their fixed-point positions and indices in the same order */
+    int32_t *cell_rank;       /* each particle's entry in that order (mixed cell-list forces) */
 
     /* neighbour list: ELL in groups of four entries (vs_list_slot); max_neighbors, its width,
      * is a multiple of four */
@@ -330,6 +372,10 @@ struct vs_gpu_state {
      * the forces to the thermo reduction (vs_gpu_energy_buf, vs_gpu_virial_buf); set when
      * the last forces wrote them, cleared by anything that may reuse those buffers */
     int energies_current;
+    int64_t energy_count; /* entries of those buffers the last forces wrote */
+    int32_t *d_bad_force; /* lowest index of a particle with a blown-up pair force
+                             (Newton kernel; 0x7f7f7f7f: none) */
+    int forces_fixed;     /* f holds the Newton kernel's fixed-point sums */
 
     /* phase timing on the device clock (gpu_timing.cu): a ring of phase boundaries, oldest
      * at mark_first, each with the phase it starts (-1: none), and the seconds of the
@@ -393,6 +439,14 @@ void vs_gpu_reorder(vs_gpu_state *g);
  * owned and ghost particles, or for particles [first, first + count). */
 void vs_gpu_stage_positions(vs_gpu_state *g);
 void vs_gpu_stage_range(vs_gpu_state *g, int64_t first, int64_t count);
+/* The force arrays as doubles (a conversion pass if they hold fixed-point sums). */
+void vs_gpu_forces_to_double(vs_gpu_state *g);
+/* The marked-particle flag for kernels that read the forces (vs_force_at): NULL when the
+ * force arrays hold doubles. */
+static inline const int32_t *vs_gpu_fixed_bad(const vs_gpu_state *g)
+{
+    return g->forces_fixed ? g->d_bad_force : (const int32_t *)0;
+}
 /* Split the owned particles into interior and border for the current list (overlap). */
 void vs_gpu_split_interior(vs_gpu_state *g);
 

@@ -103,6 +103,8 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     VS_GROW(g->scratch, double, 0);
     VS_GROW(g->cell_particles, uint32_t, 0);
     VS_GROW(g->cell_pos, int4, 0);
+    if (g->prm.gpu_builder == VS_GPU_BUILDER_CELLS && g->prm.precision == VS_PRECISION_MIXED)
+        VS_GROW(g->cell_rank, int32_t, 0);
     VS_GROW(g->pos_q, int4, 0);
     VS_GROW(g->vel_f, float4, 0);
     VS_GROW(g->sig, uint64_t, 0);
@@ -138,6 +140,8 @@ static void make_grid(vs_gpu_state *g, double ghost_width)
         grid->origin[d] = g->lo[d] - ghost_width;
         grid->inv_cell[d] = grid->ncell[d] / extent;
         grid->cell[d] = (float)(extent / grid->ncell[d]);
+        grid->q_scale[d] = (double)g->frame.quantum * grid->inv_cell[d];
+        grid->q_offset[d] = (g->frame.center[d] - grid->origin[d]) * grid->inv_cell[d];
         const int morton_extent = (grid->ncell[d] - 1) / per_radius + 1;
         largest = morton_extent > largest ? morton_extent : largest;
     }
@@ -220,6 +224,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->max_neighbors = vs_list_width((int)(sphere * prm->density * 1.4) + 8);
     g->d_select_count = (int32_t *)vs_gpu_alloc(g, 4 * sizeof(int32_t));
     g->d_max_count = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
+    g->d_bad_force = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->d_max_disp2 = (unsigned int *)vs_gpu_alloc(g, sizeof(unsigned int));
     g->d_int_sums = (unsigned long long *)vs_gpu_alloc(g, 4 * sizeof(unsigned long long));
     g->partials = (double *)vs_gpu_alloc(g, 4096 * sizeof(double)); /* reduction partials */
@@ -247,8 +252,8 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
                     g->v[2], g->f[0], g->f[1], g->f[2], g->x_build[0], g->x_build[1],
                     g->x_build[2], g->image[0], g->image[1], g->image[2], g->tag,
                     g->species_id, g->sort_keys, g->idx_in, g->idx_out, g->scratch,
-                    g->cell_particles, g->cell_pos, g->pos_q, g->vel_f, g->sig, g->ncount, g->partials, g->nlist, g->cub_temp,
-                    g->cell_start, g->d_select_count, g->d_max_count,
+                    g->cell_particles, g->cell_pos, g->cell_rank, g->pos_q, g->vel_f, g->sig, g->ncount, g->partials, g->nlist, g->cub_temp,
+                    g->cell_start, g->d_select_count, g->d_max_count, g->d_bad_force,
                     g->d_max_disp2, g->d_int_sums};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
         if (ptrs[k])
@@ -306,6 +311,7 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
     g->n_owned = h->n_owned;
     g->n_ghost = 0;
     g->energies_current = 0;
+    g->forces_fixed = 0;
     /* a fresh state: the periodic Morton reorder counts from here, as after attach, so a
      * restarted run and the run it continues reorder on the same builds */
     g->n_rebuilds = 0;
@@ -314,6 +320,7 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
 extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
 {
     vs_particles_reserve(h, g->n_owned);
+    vs_gpu_forces_to_double(g);
     const size_t n = (size_t)g->n_owned;
     const cudaMemcpyKind down = cudaMemcpyDeviceToHost;
     for (int d = 0; d < 3; ++d) {

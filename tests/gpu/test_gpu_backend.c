@@ -282,6 +282,15 @@ static void test_thin_box_images(void **state)
         print_message("thin box, %s: worst per-particle force difference %.3e\n",
                       builder == 0 ? "thread" : "cells", worst);
         assert_true(worst <= 1e-12);
+        free(fg);
+        /* mixed: the cell-list kernel evaluates each pair once, ghosts' threads included */
+        prm.precision = VS_PRECISION_MIXED;
+        fg = forces_by_tag(&prm, &tg);
+        const double worst_mixed = vs_test_worst_relative(fg, fc, prm.n_particles);
+        print_message("thin box, %s, mixed: worst per-particle force difference %.3e\n",
+                      builder == 0 ? "thread" : "cells", worst_mixed);
+        assert_true(worst_mixed <= 1e-5);
+        prm.precision = VS_PRECISION_DOUBLE;
         free(fc);
         free(fg);
         prm.backend = VS_BACKEND_CPU;
