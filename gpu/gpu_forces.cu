@@ -1,9 +1,14 @@
 /* DPD forces on the device, and the thermo and integrity reductions.
  *
- * One thread per owned particle walks its column of the neighbour list and accumulates the
- * force in registers: every pair is evaluated from both sides (the full list), so no thread
- * writes another particle's force and no float atomics enter the sums. The summation order is
- * the list order, which is deterministic: two runs of the same input are bit-identical.
+ * Two kernels, neither with float atomics, both bit-reproducible:
+ * - dpd_force_kernel (Verlet lists, and the cell list in double precision): one thread per
+ *   owned particle walks its partners and accumulates the force in registers; every pair is
+ *   evaluated from both sides, so no thread writes another particle's force, and the sum
+ *   runs in the list's (deterministic) order.
+ * - dpd_force_newton_kernel (the cell list in mixed precision): each pair once, the
+ *   partner's share added to fixed-point integer sums, whose value does not depend on the
+ *   order of the adds (see there). 16M particles, skin 0: 4.09 ms per step for the pair
+ *   phase against 4.67 from both sides (docs/performance.md).
  *
  * Precision (config `precision`):
  *   double - positions, velocities and pair arithmetic in fp64, the CPU reference's formulas;
@@ -259,13 +264,15 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
  * particle's force does not depend on which of the two threads evaluated the pair either.
  * The rounding to 2^-32 (2.3e-10) is far below the fp32 pair arithmetic's. Threads run in
  * particle order, which the periodic Morton reordering makes compact in space: a block's
- * particles are a small cluster, and about 60% of the partners (128 threads, rho = 3) are
- * the block's own particles, whose sums are kept in shared memory; the others', and the
- * block's sums at the end, are added to the global sums with 64-bit integer atomics. A pair
+ * particles are a small cluster, and about 70% of the partners (256 threads, rho = 3,
+ * computed) are the block's own particles, whose sums are kept in shared memory; the
+ * others', and the block's sums at the end, are added to the global sums with 64-bit
+ * integer atomics (global atomics alone kept the L2 70% busy, and 64-bit shared atomics
+ * compile to compare-and-swap loops; docs/performance.md has the measurements). A pair
  * component that is not finite or beyond 2^24 (a run that has blown up) marks its particle,
  * whose force is then NaN for the integrity check to report. */
 #define VS_PAIR_COMPONENT_LIMIT 16777216.0f /* 2^24 */
-#ifndef VS_GPU_NEWTON
+#ifndef VS_GPU_NEWTON /* 0: the mixed cell list evaluates pairs from both sides (to compare) */
 #define VS_GPU_NEWTON 1
 #endif
 #ifndef VS_NEWTON_BLOCK

@@ -373,6 +373,9 @@ static int load_checkpoint(run_state *rs, vs_checkpoint_info *info, vs_particle_
 int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
 {
     const double run_start = vs_wall_seconds();
+    /* from the start: a USR1 or TERM during set-up (reading a large checkpoint takes a while)
+     * stops the run after its first step with a checkpoint instead of killing it */
+    install_stop_handlers();
     char err[VS_ERR_LEN] = "";
     vs_sim sim;
     if (vs_sim_create(&sim, prm, comm, err, sizeof err) != 0) {
@@ -509,7 +512,6 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
     vs_timers_reset(&sim.timers);
     memset(&rs.perf, 0, sizeof rs.perf);
     const int64_t builds_at_start = sim.n_builds;
-    install_stop_handlers();
 
     int stopped = 0;
     const double t0 = vs_wall_seconds();

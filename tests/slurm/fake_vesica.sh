@@ -16,6 +16,9 @@
 #     drops trajectory frames written after that step, so frames are never repeated;
 #   - exits 0 when the final step is reached. Appends "start end exit" to OUTDIR/legs.log.
 set -euo pipefail
+# First: Slurm may signal a leg as soon as it starts, and an untrapped USR1 kills bash.
+stop=0
+trap 'stop=1' USR1 TERM
 [ "${1:-}" = run ] || { echo "fake_vesica: usage: run CONFIG [...]" >&2; exit 2; }
 cfg=${2:-}; shift 2 || true
 [ -f "$cfg" ] || { echo "fake_vesica: error: $cfg: cannot read" >&2; exit 2; }
@@ -47,8 +50,6 @@ else
   mkdir -p "$out/checkpoints"; : > "$out/traj.steps"; echo 0 >> "$out/traj.steps"
 fi
 start=$step
-stop=0
-trap 'stop=1' USR1 TERM
 checkpoint() { echo "step $step" > "$out/checkpoints/ckpt_$step.h5"; }
 
 while [ "$step" -lt "$steps" ]; do
