@@ -126,6 +126,33 @@ __device__ __forceinline__ void vs_for_each_candidate(const vs_partner_source &s
     }
 }
 
+/* The mixed-precision pair of particle i (position pi with its species, velocity ui,
+ * signature sig_i) with partner j: the separation and the force (dpd_pair.h), the random
+ * number from the pair's TEA bits. Both force kernels evaluate pairs here. */
+struct vs_mixed_pair {
+    float dx, dy, dz;
+    vs_pair_result_f r;
+};
+
+__device__ __forceinline__ vs_mixed_pair vs_evaluate_mixed_pair(
+    const vs_fixed_frame &frame, const vs_dpd_consts_f &cf, vs_tea_key key, int gaussian,
+    const int4 &pi, const float4 &ui, uint64_t sig_i, const double *a_row, const int4 *pos_q,
+    const float4 *vel_f, const uint64_t *sig, int j)
+{
+    const int4 pj = pos_q[j];
+    const float4 uj = vel_f[j];
+    vs_mixed_pair p;
+    p.dx = vs_separation(frame, pi.x, pj.x);
+    p.dy = vs_separation(frame, pi.y, pj.y);
+    p.dz = vs_separation(frame, pi.z, pj.z);
+    const float r2 = p.dx * p.dx + p.dy * p.dy + p.dz * p.dz;
+    const vs_tea_block bits = vs_pair_bits_sig(key, sig_i, sig[j]);
+    const float xi = (float)(gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits));
+    p.r = vs_dpd_pair_f(&cf, r2, p.dx, p.dy, p.dz, ui.x - uj.x, ui.y - uj.y, ui.z - uj.z,
+                        (float)a_row[pj.w], xi);
+    return p;
+}
+
 /* Pairs within r_c are queued per thread (shared memory, one column per thread) before the
  * random number and the force are computed. Evaluated inside the candidate loop, the TEA hash
  * ran whenever any lane of the warp had a hit: with ~45% of list entries (and ~15% of
@@ -169,21 +196,13 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
         /* the forces of the queued partners, in queue order */
         auto evaluate = [&]() {
             for (int q = 0; q < queued; ++q) {
-                const int j = my_queue[VS_FORCE_BLOCK * q];
-                const int4 pj = pos_q[j];
-                const float4 uj = vel_f[j];
-                const float dx = vs_separation(frame, pi.x, pj.x),
-                            dy = vs_separation(frame, pi.y, pj.y),
-                            dz = vs_separation(frame, pi.z, pj.z);
-                const float r2 = dx * dx + dy * dy + dz * dz;
-                const vs_tea_block bits = vs_pair_bits_sig(key, sig_i, sig[j]);
-                const float xi = (float)(gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits));
-                const vs_pair_result_f r = vs_dpd_pair_f(&cf, r2, dx, dy, dz, ui.x - uj.x,
-                                                         ui.y - uj.y, ui.z - uj.z,
-                                                         (float)a_row[pj.w], xi);
-                ax += (double)(r.f_over_r * dx);
-                ay += (double)(r.f_over_r * dy);
-                az += (double)(r.f_over_r * dz);
+                const vs_mixed_pair p =
+                    vs_evaluate_mixed_pair(frame, cf, key, gaussian, pi, ui, sig_i, a_row,
+                                           pos_q, vel_f, sig, my_queue[VS_FORCE_BLOCK * q]);
+                const vs_pair_result_f &r = p.r;
+                ax += (double)(r.f_over_r * p.dx);
+                ay += (double)(r.f_over_r * p.dy);
+                az += (double)(r.f_over_r * p.dz);
                 if (ENERGY) {
                     e += 0.5 * (double)r.energy;
                     w += 0.5 * (double)r.virial;
@@ -334,19 +353,11 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
         auto evaluate = [&]() {
             for (int q = 0; q < queued; ++q) {
                 const int j = my_queue[VS_NEWTON_BLOCK * q];
-                const int4 pj = pos_q[j];
-                const float4 uj = vel_f[j];
-                const float dx = vs_separation(frame, pi.x, pj.x),
-                            dy = vs_separation(frame, pi.y, pj.y),
-                            dz = vs_separation(frame, pi.z, pj.z);
-                const float r2 = dx * dx + dy * dy + dz * dz;
-                const vs_tea_block bits = vs_pair_bits_sig(key, sig_i, sig[j]);
-                const float xi =
-                    (float)(gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits));
-                const vs_pair_result_f r =
-                    vs_dpd_pair_f(&cf, r2, dx, dy, dz, ui.x - uj.x, ui.y - uj.y, ui.z - uj.z,
-                                  (float)a_row[pj.w], xi);
-                const float gx = r.f_over_r * dx, gy = r.f_over_r * dy, gz = r.f_over_r * dz;
+                const vs_mixed_pair p = vs_evaluate_mixed_pair(
+                    frame, cf, key, gaussian, pi, ui, sig_i, a_row, pos_q, vel_f, sig, j);
+                const vs_pair_result_f &r = p.r;
+                const float gx = r.f_over_r * p.dx, gy = r.f_over_r * p.dy,
+                            gz = r.f_over_r * p.dz;
                 const bool owned_j = j < n_owned;
                 if (!(fabsf(gx) < VS_PAIR_COMPONENT_LIMIT &&
                       fabsf(gy) < VS_PAIR_COMPONENT_LIMIT &&
