@@ -187,6 +187,7 @@ static void reserve_send_list(vs_halo *h, int d, int dir, int64_t n)
 
 void vs_halo_build_ghosts(vs_halo *h, const vs_decomp *dc, vs_particles *p, double width)
 {
+    int64_t bytes = 0;
     p->n_ghost = 0;
     for (int d = 0; d < 3; ++d) {
         const double len = dc->box[d];
@@ -231,6 +232,8 @@ void vs_halo_build_ghosts(vs_halo *h, const vs_decomp *dc, vs_particles *p, doub
             }
             exchange_data(dc, d, dir, out, sizeof(vs_ghost_rec) * (size_t)n_out, h->recv_buf,
                           sizeof(vs_ghost_rec) * (size_t)n_in);
+            if (dc->dims[d] > 1)
+                bytes += (int64_t)sizeof(vs_ghost_rec) * n_out;
             const int64_t start = p->n_owned + p->n_ghost;
             vs_particles_reserve(p, start + n_in);
             const vs_ghost_rec *in = h->recv_buf;
@@ -248,6 +251,7 @@ void vs_halo_build_ghosts(vs_halo *h, const vs_decomp *dc, vs_particles *p, doub
             p->n_ghost += n_in;
         }
     }
+    h->bytes_last_exchange = bytes;
 }
 
 void vs_halo_update_ghosts(vs_halo *h, const vs_decomp *dc, vs_particles *p)
@@ -282,5 +286,5 @@ void vs_halo_update_ghosts(vs_halo *h, const vs_decomp *dc, vs_particles *p)
                 bytes += (int64_t)sizeof(vs_ghost_update_rec) * n_out;
         }
     }
-    h->bytes_last_update = bytes;
+    h->bytes_last_exchange = bytes;
 }

@@ -34,7 +34,8 @@ typedef struct {
     double shift[3][2];        /* added to coordinate d of what is sent (periodic image) */
     void *send_buf, *recv_buf; /* staging buffers, grown on demand, reused every step */
     size_t send_cap, recv_cap;
-    int64_t bytes_last_update; /* bytes this rank sent to other ranks in the last ghost update */
+    int64_t bytes_last_exchange; /* bytes this rank sent to other ranks in the last ghost
+                                   exchange: a build's records or an update's positions */
 } vs_halo;
 
 void vs_halo_init(vs_halo *h);

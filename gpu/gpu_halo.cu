@@ -1,27 +1,28 @@
 /* Ghosts and migration on the device: border detection, send lists, packing and unpacking.
  *
- * The protocol is the CPU one (comm/halo.h): three stages (x, y, z), two directions each; in
- * each stage, particles within the ghost width of the lower or upper face (owned, or ghosts of
- * earlier stages, so edges and corners are forwarded) are selected into a send list with CUB
- * DeviceSelect::If, in index order. The x stage scans every owned particle and, in the same
- * synchronisation, keeps those near any face; the y and z stages scan only these and the
- * ghosts so far. A dimension with one rank copies its ghosts on the device, shifted by the
- * box (the periodic images); a dimension split over ranks packs records into a contiguous
- * device buffer, hands it to the transport (gpu_transport.cu) and unpacks what arrives into
- * the ghost slots. Send lists are built on rebuild steps and reused on the other steps, when
- * only positions and predicted velocities travel.
+ * Two ways to the same ghost set (the CPU's, comm/halo.h: every particle within the ghost
+ * width of a face, shifted by the box across its ends, edges and corners included):
+ * - The image path, when at most one dimension is split over ranks (one GPU, or slabs). One
+ *   flag pass and select find the owned particles near any face; one count and scan give
+ *   each its images (one per combination of per-dimension face digits); one read-back of the
+ *   totals; one pass writes the local images into the ghost slots and packs the images that
+ *   belong to the neighbours along the split dimension, which one exchange delivers. Each
+ *   image remembers its source and digits, so the steps between rebuilds only refresh them.
+ * - The staged protocol, when several dimensions are split: three stages (x, y, z), two
+ *   directions each; in each stage, particles within the ghost width of the lower or upper
+ *   face (owned, or ghosts of earlier stages, so edges and corners are forwarded) are
+ *   selected into a send list with CUB, in index order, and either copied on the device
+ *   (a dimension with one rank) or packed, exchanged through the transport
+ *   (gpu_transport.cu) and unpacked; one read-back of the counts per stage.
+ * Send lists are built on rebuild steps and reused on the other steps, when only positions
+ * and predicted velocities travel. All orders are fixed, so runs are reproducible.
  *
- * A brick that is the whole box (one rank) takes a shortcut with the same result: its ghosts
- * are the periodic images of the particles near the faces, Π_d (1 + faces near in d) - 1 of
- * each, made in one pass (count, scan, write) with one synchronisation for the total instead
- * of three stages of selects, copies and count read-backs. The image set and each image's
- * coordinates are those of the staged protocol; only the order of the ghost slots differs.
- *
- * Migration (rebuild steps, before the ghosts): per dimension, owned particles that left the
- * brick are packed with everything they carry, their slots are filled by the stayers beyond
- * the new end (O(leavers) moves), and the arrivals appended. One hop per dimension is enough
- * (the rebuild trigger guarantees it); a kernel checks, and a particle found outside its
- * brick afterwards is a fatal error naming it.
+ * Migration (rebuild steps, before the ghosts): per dimension split over ranks, one select
+ * finds the owned particles that left the brick, one block splits them by face; they are
+ * packed with everything they carry, their slots are filled by the stayers beyond the new
+ * end (O(leavers) moves), and the arrivals appended. One hop per dimension is enough (the
+ * rebuild trigger guarantees it): the unpacking checks each arrival, and the ghost build's
+ * read-back brings the verdict; a particle outside its brick is a fatal error naming it.
  */
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -187,7 +188,11 @@ __global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap,
     out[k] = r;
 }
 
-__global__ void unpack_migrant_kernel(int n, const vs_migrant_rec *in, int64_t start, vs_soa a)
+/* Arrivals along d, each checked against the brick along d: one hop per dimension must have
+ * been enough (the rebuild trigger guarantees it), and a position that is not finite is not
+ * inside either. The smallest offending tag goes to *outside. */
+__global__ void unpack_migrant_kernel(int n, const vs_migrant_rec *in, int64_t start, vs_soa a,
+                                      int d, double lo, double hi, unsigned long long *outside)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
@@ -202,6 +207,42 @@ __global__ void unpack_migrant_kernel(int n, const vs_migrant_rec *in, int64_t s
     }
     a.tag[j] = r.tag;
     a.species[j] = r.species;
+    if (!(r.x[d] >= lo && r.x[d] < hi))
+        atomicMin(outside, (unsigned long long)r.tag);
+}
+
+/* The leavers (holes, in index order; *count of them) split by face, each list in index
+ * order: below the lower face, else the upper one (a position that is not finite goes up,
+ * where the arrival check names it). One block: leavers are few, and the block's scans keep
+ * the order without atomics. */
+enum { VS_SPLIT_THREADS = 1024 };
+__global__ void __launch_bounds__(VS_SPLIT_THREADS)
+    split_leavers_kernel(const int32_t *count, const int32_t *holes, const double *x, double lo,
+                         int32_t *lower, int32_t *upper, int32_t *counts)
+{
+    typedef cub::BlockScan<int, VS_SPLIT_THREADS> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    const int n = *count;
+    int n_lower = 0; /* lower leavers before this chunk */
+    for (int start = 0; start < n; start += VS_SPLIT_THREADS) {
+        const int k = start + (int)threadIdx.x;
+        const int i = k < n ? holes[k] : 0;
+        const int below = k < n && x[i] < lo;
+        int rank = 0, total = 0;
+        scan_t(tmp).ExclusiveSum(below, rank, total);
+        if (k < n) {
+            if (below)
+                lower[n_lower + rank] = i;
+            else
+                upper[k - n_lower - rank] = i;
+        }
+        n_lower += total;
+        __syncthreads(); /* tmp is reused */
+    }
+    if (threadIdx.x == 0) {
+        counts[0] = n_lower;
+        counts[1] = n - n_lower;
+    }
 }
 
 /* Close the holes the leavers left: the k-th stayer beyond the new end (movers[k]) moves into
@@ -224,26 +265,21 @@ __global__ void fill_holes_kernel(int max_n, const int32_t *count, const int32_t
     a.species[to] = a.species[from];
 }
 
-/* Smallest tag of an owned particle outside [lo, hi) (or not finite), ULLONG_MAX if none. */
-__global__ void outside_kernel(int n, vs_soa a, double lx, double hx, double ly, double hy,
-                               double lz, double hz, unsigned long long *bad)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    const double x = a.x[0][i], y = a.x[1][i], z = a.x[2][i];
-    if (!(x >= lx && x < hx && y >= ly && y < hy && z >= lz && z < hz))
-        atomicMin(bad, (unsigned long long)a.tag[i]);
-}
-
-/* Periodic images of one owned particle. Per dimension it takes shift digit 0 (none), 1 (+L:
- * within the ghost width of the lower face, so that its image sits above the upper one) and
- * 2 (-L: near the upper face), by the same comparisons as the staged send lists. */
-struct vs_periodic_faces {
-    double lo_edge[3], hi_edge[3], len[3];
+/* The image path: at most one dimension (`remote`) is split over ranks, the others are
+ * periodic within the rank. A particle within the ghost width of faces has one image per
+ * combination of per-dimension digits (0 itself, 1 near the lower face, 2 near the upper
+ * one), less the particle itself. Images whose remote digit is 0 stay here (periodic images,
+ * shifted by the box); those with remote digit 1 (2) go to the lower (upper) neighbour,
+ * shifted by the box where the brick touches the box's end. This is the staged protocol's
+ * ghost set: a ghost the staged protocol forwards along a later dimension is the image the
+ * sender makes here with both digits set, with the same coordinates. */
+struct vs_image_faces {
+    double lo_edge[3], hi_edge[3];
+    double shift[3][3]; /* [dimension][digit] */
+    int remote;         /* the dimension split over ranks, -1 for none */
 };
 
-__device__ __forceinline__ int vs_image_digits(const vs_periodic_faces &f, double u, int d,
+__device__ __forceinline__ int vs_image_digits(const vs_image_faces &f, double u, int d,
                                                int digits[3])
 {
     int n = 0;
@@ -255,76 +291,130 @@ __device__ __forceinline__ int vs_image_digits(const vs_periodic_faces &f, doubl
     return n;
 }
 
-__device__ __forceinline__ double vs_image_shift(const vs_periodic_faces &f, int digit, int d)
+/* Images of particle p: local, to the lower and to the upper neighbour. */
+__device__ __forceinline__ int4 vs_image_counts(const vs_image_faces &f, const double p[3])
 {
-    return digit == 0 ? 0.0 : (digit == 1 ? f.len[d] : -f.len[d]);
-}
-
-/* Images per owned particle; counts[n] = 0, so the exclusive scan's last entry is the total. */
-__global__ void periodic_count_kernel(int n, vs_periodic_faces f, const double *x,
-                                      const double *y, const double *z, int32_t *counts)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i > n)
-        return;
-    if (i == n) {
-        counts[n] = 0;
-        return;
-    }
-    const double p[3] = {x[i], y[i], z[i]};
-    int images = 1;
+    int per_dim[3], lower = 0, upper = 0;
     for (int d = 0; d < 3; ++d)
-        images *= (p[d] < f.lo_edge[d]) + (p[d] >= f.hi_edge[d]) + 1;
-    counts[i] = images - 1;
+        per_dim[d] = 1 + (p[d] < f.lo_edge[d]) + (p[d] >= f.hi_edge[d]);
+    if (f.remote >= 0) {
+        const int r = f.remote;
+        lower = p[r] < f.lo_edge[r];
+        upper = p[r] >= f.hi_edge[r];
+        per_dim[r] = 1;
+    }
+    const int others = per_dim[0] * per_dim[1] * per_dim[2];
+    return make_int4(others - 1, lower * others, upper * others, 0);
 }
 
-/* The images of particle i at ghost slots n_owned + offsets[i] + k, in a fixed order (x
- * digit slowest); each slot remembers its source and shift code for the updates. */
-__global__ void periodic_write_kernel(int n, vs_periodic_faces f, const int32_t *offsets,
-                                      vs_soa a, int32_t *src, uint8_t *code)
+/* Counts of the candidates (the first *n_cand of `cand`), zero from there to `bound`
+ * inclusive, so that the exclusive scan's entry `bound` holds the totals. */
+__global__ void image_count_kernel(int bound, const int32_t *n_cand, const int32_t *cand,
+                                   vs_image_faces f, const double *x, const double *y,
+                                   const double *z, int4 *counts)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n || offsets[i + 1] == offsets[i])
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k > bound)
         return;
+    int4 c = make_int4(0, 0, 0, 0);
+    if (k < *n_cand) {
+        const int i = cand[k];
+        const double p[3] = {x[i], y[i], z[i]};
+        c = vs_image_counts(f, p);
+    }
+    counts[k] = c;
+}
+
+/* Every image of candidate k, in a fixed order (x digit slowest): local ones into the ghost
+ * slots after the owned particles, sent ones as records into the send buffer (lower ones
+ * first, then from upper_base); each remembers its source and digit code for the updates. */
+__global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_faces f,
+                                   const int4 *offsets, vs_soa a, int64_t n_owned,
+                                   int32_t *src, uint8_t *code, vs_ghost_rec *send,
+                                   int64_t upper_base, int32_t *send_src, uint8_t *send_code)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n_cand)
+        return;
+    const int i = cand[k];
     const double p[3] = {a.x[0][i], a.x[1][i], a.x[2][i]};
     const double v[3] = {a.vp[0][i], a.vp[1][i], a.vp[2][i]};
-    int dx[3], dy[3], dz[3];
-    const int nx = vs_image_digits(f, p[0], 0, dx), ny = vs_image_digits(f, p[1], 1, dy),
-              nz = vs_image_digits(f, p[2], 2, dz);
-    int k = offsets[i];
-    for (int ax = 0; ax < nx; ++ax)
-        for (int ay = 0; ay < ny; ++ay)
-            for (int az = 0; az < nz; ++az) {
+    const int64_t tag = a.tag[i];
+    const int32_t species = a.species[i];
+    int dig[3][3], nd[3];
+    for (int d = 0; d < 3; ++d)
+        nd[d] = vs_image_digits(f, p[d], d, dig[d]);
+    const int4 o = offsets[k];
+    int64_t next[3] = {o.x, o.y, upper_base + o.z}; /* local, lower, upper */
+    for (int ax = 0; ax < nd[0]; ++ax)
+        for (int ay = 0; ay < nd[1]; ++ay)
+            for (int az = 0; az < nd[2]; ++az) {
                 if (ax + ay + az == 0)
                     continue; /* the particle itself */
-                const int64_t j = (int64_t)n + k;
-                a.x[0][j] = p[0] + vs_image_shift(f, dx[ax], 0);
-                a.x[1][j] = p[1] + vs_image_shift(f, dy[ay], 1);
-                a.x[2][j] = p[2] + vs_image_shift(f, dz[az], 2);
-                for (int c = 0; c < 3; ++c)
-                    a.vp[c][j] = v[c];
-                a.tag[j] = a.tag[i];
-                a.species[j] = a.species[i];
-                src[k] = i;
-                code[k] = (uint8_t)(dx[ax] + 3 * dy[ay] + 9 * dz[az]);
-                ++k;
+                const int digit[3] = {dig[0][ax], dig[1][ay], dig[2][az]};
+                const uint8_t c = (uint8_t)(digit[0] + 3 * digit[1] + 9 * digit[2]);
+                double q[3];
+                for (int d = 0; d < 3; ++d)
+                    q[d] = p[d] + f.shift[d][digit[d]];
+                const int where = f.remote >= 0 ? digit[f.remote] : 0;
+                const int64_t s = next[where]++;
+                if (where == 0) {
+                    const int64_t j = n_owned + s;
+                    for (int d = 0; d < 3; ++d) {
+                        a.x[d][j] = q[d];
+                        a.vp[d][j] = v[d];
+                    }
+                    a.tag[j] = tag;
+                    a.species[j] = species;
+                    src[s] = i;
+                    code[s] = c;
+                } else {
+                    vs_ghost_rec r;
+                    for (int d = 0; d < 3; ++d) {
+                        r.x[d] = q[d];
+                        r.vp[d] = v[d];
+                    }
+                    r.tag = tag;
+                    r.species = species;
+                    r.pad = 0;
+                    send[s] = r;
+                    send_src[s] = i;
+                    send_code[s] = c;
+                }
             }
 }
 
-/* Positions and predicted velocities of the images again (steps between rebuilds). */
-__global__ void periodic_update_kernel(int n_ghost, int64_t first, vs_periodic_faces f,
-                                       const int32_t *src, const uint8_t *code, vs_soa a)
+/* Positions and predicted velocities of the local images again (steps between rebuilds). */
+__global__ void image_update_kernel(int n_local, int64_t first, vs_image_faces f,
+                                    const int32_t *src, const uint8_t *code, vs_soa a)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= n_ghost)
+    if (k >= n_local)
         return;
     const int i = src[k], c = code[k];
     const int digit[3] = {c % 3, c / 3 % 3, c / 9};
     const int64_t j = first + k;
     for (int d = 0; d < 3; ++d) {
-        a.x[d][j] = a.x[d][i] + vs_image_shift(f, digit[d], d);
+        a.x[d][j] = a.x[d][i] + f.shift[d][digit[d]];
         a.vp[d][j] = a.vp[d][i];
     }
+}
+
+/* The same for the sent images, packed as update records in the rebuild's order. */
+__global__ void image_pack_update_kernel(int n, vs_image_faces f, const int32_t *src,
+                                         const uint8_t *code, vs_soa a, vs_update_rec *out)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n)
+        return;
+    const int i = src[k], c = code[k];
+    const int digit[3] = {c % 3, c / 3 % 3, c / 9};
+    vs_update_rec r;
+    for (int d = 0; d < 3; ++d) {
+        r.x[d] = a.x[d][i] + f.shift[d][digit[d]];
+        r.vp[d] = a.vp[d][i];
+    }
+    out[k] = r;
 }
 
 static void reserve_send(vs_gpu_state *g, int d, int dir, int64_t n)
@@ -398,6 +488,21 @@ static void read_counts(vs_gpu_state *g, int n, int64_t *out)
         out[k] = h[k];
 }
 
+/* The migration's arrival check, read back with the ghost counts (the synchronisation here
+ * finds the stream idle): a particle outside its brick after one hop per dimension moved
+ * more than a brick since the last build, or its position is not finite. */
+static void check_outside(vs_gpu_state *g)
+{
+    if (!g->outside_pending)
+        return;
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    g->outside_pending = 0;
+    if (*g->h_outside != ~0ull)
+        VS_FATAL("step %lld: particle %llu is outside its brick after migration: it moved "
+                 "more than one brick since the last neighbour-list build (or its position is "
+                 "not finite)", (long long)g->outside_step, *g->h_outside);
+}
+
 static void migrate_dimension(vs_gpu_state *g, int d)
 {
     const vs_decomp *dc = g->dc;
@@ -409,16 +514,19 @@ static void migrate_dimension(vs_gpu_state *g, int d)
     reserve_send(g, d, 0, n);
     reserve_send(g, d, 1, n);
     int32_t *holes = (int32_t *)g->idx_in, *movers = (int32_t *)g->idx_out;
-    int32_t *lists[3] = {g->send_idx[d][0], g->send_idx[d][1], holes};
+    int32_t *lists[2] = {g->send_idx[d][0], g->send_idx[d][1]};
     int64_t counts[3] = {0, 0, 0};
     if (n > 0) {
-        for (int which = 0; which < 3; ++which) {
-            const vs_leaver_pred pred = {g->x[d], g->lo[d], g->hi[d], which};
-            VS_CUDA_CHECK(cub::DeviceSelect::If(g->cub_temp, g->cub_temp_bytes,
-                                                thrust::counting_iterator<int32_t>(0),
-                                                lists[which], g->d_select_count + which, n,
-                                                pred, g->stream));
-        }
+        /* one pass over the owned particles finds the leavers; splitting them by face reads
+         * only them */
+        const vs_leaver_pred pred = {g->x[d], g->lo[d], g->hi[d]};
+        VS_CUDA_CHECK(cub::DeviceSelect::If(g->cub_temp, g->cub_temp_bytes,
+                                            thrust::counting_iterator<int32_t>(0), holes,
+                                            g->d_select_count + 2, n, pred, g->stream));
+        split_leavers_kernel<<<1, VS_SPLIT_THREADS, 0, g->stream>>>(
+            g->d_select_count + 2, holes, g->x[d], g->lo[d], lists[0], lists[1],
+            g->d_select_count);
+        VS_CUDA_CHECK(cudaGetLastError());
         read_counts(g, 3, counts);
     }
     const int64_t n_out[2] = {counts[0], counts[1]};
@@ -449,10 +557,9 @@ static void migrate_dimension(vs_gpu_state *g, int d)
     vs_gpu_stage_exchange(g, d, send, recv);
     vs_gpu_reserve(g, g->n_owned + n_in[0] + n_in[1]);
     const vs_migrant_rec *in = (const vs_migrant_rec *)g->d_recv;
-    VS_LAUNCH(unpack_migrant_kernel, n_in[0], VS_BLOCK, g->stream, (int)n_in[0], in,
-              g->n_owned, soa(g));
-    VS_LAUNCH(unpack_migrant_kernel, n_in[1], VS_BLOCK, g->stream, (int)n_in[1], in + n_in[0],
-              g->n_owned + n_in[0], soa(g));
+    VS_LAUNCH(unpack_migrant_kernel, n_in[0] + n_in[1], VS_BLOCK, g->stream,
+              (int)(n_in[0] + n_in[1]), in, g->n_owned, soa(g), d, g->lo[d], g->hi[d],
+              g->d_outside);
     g->n_owned += n_in[0] + n_in[1];
 }
 
@@ -471,100 +578,241 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
                   g->prm.box[0], g->prm.box[1], g->prm.box[2], soa(g));
     g->wrapped = 0;
     int crosses = 0;
-    for (int d = 0; d < 3; ++d) {
-        migrate_dimension(g, d);
+    for (int d = 0; d < 3; ++d)
         crosses |= g->link[d] != VS_LINK_SELF;
-    }
+    if (crosses)
+        VS_CUDA_CHECK(cudaMemsetAsync(g->d_outside, 0xff, sizeof(unsigned long long), g->stream));
+    for (int d = 0; d < 3; ++d)
+        migrate_dimension(g, d);
     if (crosses) {
-        /* one hop per dimension must have been enough */
-        unsigned long long *h = (unsigned long long *)g->h_pinned;
-        h[0] = ~0ull;
-        VS_CUDA_CHECK(cudaMemcpyAsync(g->d_int_sums, h, sizeof(unsigned long long),
-                                      cudaMemcpyHostToDevice, g->stream));
-        VS_LAUNCH(outside_kernel, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned, soa(g),
-                  g->lo[0], g->hi[0], g->lo[1], g->hi[1], g->lo[2], g->hi[2], g->d_int_sums);
-        VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_int_sums, sizeof(unsigned long long),
+        /* the arrival check's verdict comes back with the next read-back (check_outside) */
+        VS_CUDA_CHECK(cudaMemcpyAsync(g->h_outside, g->d_outside, sizeof(unsigned long long),
                                       cudaMemcpyDeviceToHost, g->stream));
-        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-        if (h[0] != ~0ull)
-            VS_FATAL("step %lld: particle %llu is outside its brick after migration: it moved "
-                     "more than one brick since the last neighbour-list build (or its "
-                     "position is not finite)", (long long)step, h[0]);
+        g->outside_pending = 1;
+        g->outside_step = step;
     }
     vs_gpu_reorder(g);
     return before - g->n_owned > 0 ? before - g->n_owned : 0;
 }
 
-/* The brick is the whole box: every dimension is periodic within this rank. */
-static int whole_box(const vs_gpu_state *g)
+/* The dimension split over ranks when at most one is (-1: none, the brick is the box), or -2
+ * when several are (the staged protocol). */
+static int image_remote(const vs_gpu_state *g)
 {
-    return g->link[0] == VS_LINK_SELF && g->link[1] == VS_LINK_SELF &&
-           g->link[2] == VS_LINK_SELF;
+    int remote = -1;
+    for (int d = 0; d < 3; ++d)
+        if (g->link[d] != VS_LINK_SELF) {
+            if (remote != -1)
+                return -2;
+            remote = d;
+        }
+    return remote;
 }
 
-static vs_periodic_faces periodic_faces(const vs_gpu_state *g)
+static vs_image_faces image_faces(const vs_gpu_state *g, int remote)
 {
-    vs_periodic_faces f;
+    vs_image_faces f;
+    f.remote = remote;
     for (int d = 0; d < 3; ++d) {
+        const double len = g->prm.box[d];
         f.lo_edge[d] = g->lo[d] + g->ghost_width;
         f.hi_edge[d] = g->hi[d] - g->ghost_width;
-        f.len[d] = g->prm.box[d];
+        f.shift[d][0] = 0.0;
+        f.shift[d][1] = len; /* the image of a particle near the lower face sits above */
+        f.shift[d][2] = -len;
+        if (d == remote) { /* only at the box's ends */
+            f.shift[d][1] = g->dc->coords[d] == 0 ? len : 0.0;
+            f.shift[d][2] = g->dc->coords[d] == g->dc->dims[d] - 1 ? -len : 0.0;
+        }
     }
     return f;
 }
 
-/* Images per owned particle and their exclusive scan, in the sort buffers (free between the
- * migration and the cell list): offsets of n_owned + 1 entries, the last the total. */
-static int32_t *periodic_offsets(vs_gpu_state *g, const vs_periodic_faces &f)
+__global__ void near_face_flag_kernel(int n, vs_near_face_pred near, uint8_t *flag)
 {
-    const int n = (int)g->n_owned;
-    int32_t *counts = (int32_t *)g->key_in, *offsets = (int32_t *)g->key_out;
-    VS_LAUNCH(periodic_count_kernel, n + 1, VS_BLOCK, g->stream, n, f, g->x[0], g->x[1],
-              g->x[2], counts);
-    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(g->cub_temp, g->cub_temp_bytes, counts, offsets,
-                                                n + 1, g->stream));
-    return offsets;
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        flag[i] = near(i);
 }
 
-/* All ghosts of a one-rank brick in one pass: count, scan, one read-back of the total, write. */
-static void build_periodic_images(vs_gpu_state *g)
+/* The owned particles within the ghost width of any face, in index order, into `out` and
+ * their number into *count. Flags first, in one coalesced pass: a select-if whose predicate
+ * reads three coordinates per index moves the same bytes at half the speed (the CUB select
+ * loads each thread's consecutive indices, so a warp's reads are strided). The flags live
+ * in the permutation scratch, which is free between the migration and the cell list. */
+static void select_near_face(vs_gpu_state *g, int32_t *out, int32_t *count)
 {
-    const vs_periodic_faces f = periodic_faces(g);
     const int n = (int)g->n_owned;
-    vs_gpu_reserve(g, n + 1);
-    int32_t *offsets = periodic_offsets(g, f);
-    int32_t *h = (int32_t *)g->h_pinned;
-    VS_CUDA_CHECK(cudaMemcpyAsync(h, offsets + n, sizeof(int32_t), cudaMemcpyDeviceToHost,
-                                  g->stream));
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    const int64_t total = h[0];
-    const int64_t capacity = g->capacity;
-    vs_gpu_reserve(g, n + total);
-    if (g->capacity != capacity) /* growing replaced the sort buffers, offsets included */
-        offsets = periodic_offsets(g, f);
-    if (total > g->cap_periodic) {
-        vs_gpu_free(g, g->periodic_src, sizeof(int32_t) * (size_t)g->cap_periodic);
-        vs_gpu_free(g, g->periodic_code, (size_t)g->cap_periodic);
-        g->cap_periodic = total + total / 16 + 1024;
-        g->periodic_src = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)g->cap_periodic);
-        g->periodic_code = (uint8_t *)vs_gpu_alloc(g, (size_t)g->cap_periodic);
+    if (n == 0) {
+        VS_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(int32_t), g->stream));
+        return;
     }
-    VS_LAUNCH(periodic_write_kernel, n, VS_BLOCK, g->stream, n, f, offsets, soa(g),
-              g->periodic_src, g->periodic_code);
-    g->n_ghost = total;
+    vs_near_face_pred near;
+    near.x = g->x[0];
+    near.y = g->x[1];
+    near.z = g->x[2];
+    for (int e = 0; e < 3; ++e) {
+        near.lo_edge[e] = g->lo[e] + g->ghost_width;
+        near.hi_edge[e] = g->hi[e] - g->ghost_width;
+    }
+    uint8_t *flag = (uint8_t *)g->scratch;
+    VS_LAUNCH(near_face_flag_kernel, n, VS_BLOCK, g->stream, n, near, flag);
+    VS_CUDA_CHECK(cub::DeviceSelect::Flagged(g->cub_temp, g->cub_temp_bytes,
+                                             thrust::counting_iterator<int32_t>(0), flag, out,
+                                             count, n, g->stream));
+}
+
+/* Candidates a build expects: the owned particles in the shell of the ghost width inside
+ * the brick's faces, at a uniform density, with a quarter more room. */
+static int64_t expected_candidates(const vs_gpu_state *g)
+{
+    double inner = 1.0;
+    for (int d = 0; d < 3; ++d) {
+        const double len = g->hi[d] - g->lo[d];
+        inner *= len > 2.0 * g->ghost_width ? (len - 2.0 * g->ghost_width) / len : 0.0;
+    }
+    return (int64_t)(1.25 * (1.0 - inner) * (double)g->n_owned) + 4096;
+}
+
+/* Two device arrays of one capacity, grown together to n elements at least (contents not
+ * kept). */
+static void reserve_pair(vs_gpu_state *g, void **a, size_t elem_a, void **b, size_t elem_b,
+                         int64_t *cap, int64_t n)
+{
+    if (n <= *cap)
+        return;
+    vs_gpu_free(g, *a, elem_a * (size_t)*cap);
+    vs_gpu_free(g, *b, elem_b * (size_t)*cap);
+    *cap = n + n / 16 + 1024;
+    *a = vs_gpu_alloc(g, elem_a * (size_t)*cap);
+    *b = vs_gpu_alloc(g, elem_b * (size_t)*cap);
+}
+
+/* Image counts of the candidates and their scan, over `bound` entries (more than the
+ * candidates, which the host does not know yet: the kernels read their number on the
+ * device) and a closing one that receives the totals; the candidates' number and the totals
+ * come back in one synchronisation, with the migration's arrival check. */
+static int4 count_images(vs_gpu_state *g, const vs_image_faces &f, const int32_t *cand,
+                         int64_t bound, int64_t *n_cand)
+{
+    reserve_pair(g, (void **)&g->img_counts, sizeof(int4), (void **)&g->img_offsets,
+                 sizeof(int4), &g->cap_img_counts, bound + 1);
+    VS_LAUNCH(image_count_kernel, bound + 1, VS_BLOCK, g->stream, (int)bound, g->d_select_count,
+              cand, f, g->x[0], g->x[1], g->x[2], g->img_counts);
+    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(g->cub_temp, g->cub_temp_bytes, g->img_counts,
+                                                 g->img_offsets, vs_int4_sum(),
+                                                 make_int4(0, 0, 0, 0), (int)bound + 1,
+                                                 g->stream));
+    int32_t *h = (int32_t *)g->h_pinned;
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_select_count, sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                  g->stream));
+    VS_CUDA_CHECK(cudaMemcpyAsync(h + 4, g->img_offsets + bound, sizeof(int4),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    check_outside(g);
+    *n_cand = h[0];
+    return make_int4(h[4], h[5], h[6], 0);
+}
+
+/* All ghosts of a brick with at most one dimension split over ranks: the candidates (one
+ * select), their image counts (one read-back), the local images written and the sent ones
+ * packed in one pass, then one exchange with the neighbours along the split dimension. */
+static void build_images(vs_gpu_state *g, int remote)
+{
+    const vs_image_faces f = image_faces(g, remote);
+    const int n = (int)g->n_owned;
+    /* the candidates go to the sort's index buffer, free from the migration's end to the
+     * cell list (the staged protocol's list would cost 4 bytes per particle more) */
+    int32_t *cand = (int32_t *)g->idx_in;
+    select_near_face(g, cand, g->d_select_count);
+    /* the bound: the last build's candidates and some room (at first, the expected number);
+     * too small, and the counts run again */
+    int64_t bound = g->img_bound > 0 ? g->img_bound : expected_candidates(g), n_cand = 0;
+    bound = bound < n ? bound : n;
+    int4 total = count_images(g, f, cand, bound, &n_cand);
+    if (n_cand > bound) {
+        bound = n_cand;
+        total = count_images(g, f, cand, bound, &n_cand);
+    }
+    g->img_bound = n_cand + n_cand / 8 + 1024;
+    const int64_t n_local = total.x, n_out[2] = {total.y, total.z};
+    int64_t n_in[2] = {0, 0};
+    if (remote >= 0)
+        vs_gpu_exchange_counts(g, remote, n_out, n_in);
+    reserve_pair(g, (void **)&g->img_src, sizeof(int32_t), (void **)&g->img_code, 1,
+                 &g->cap_img, n_local);
+    reserve_pair(g, (void **)&g->img_send_src, sizeof(int32_t), (void **)&g->img_send_code, 1,
+                 &g->cap_img_send, n_out[0] + n_out[1]);
+    const int64_t capacity = g->capacity;
+    vs_gpu_reserve(g, n + n_local + n_in[0] + n_in[1]);
+    if (g->capacity != capacity) { /* growing replaced the index buffer: select again */
+        cand = (int32_t *)g->idx_in;
+        select_near_face(g, cand, g->d_select_count);
+    }
+    const size_t rec = sizeof(vs_ghost_rec);
+    if (remote >= 0)
+        vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
+                            rec * (size_t)(n_in[0] + n_in[1]));
+    VS_LAUNCH(image_write_kernel, n_cand, VS_BLOCK, g->stream, (int)n_cand, cand, f,
+              g->img_offsets, soa(g), n, g->img_src, g->img_code, (vs_ghost_rec *)g->d_send,
+              n_out[0], g->img_send_src, g->img_send_code);
+    g->n_img_local = n_local;
+    g->n_ghost = n_local;
     g->halo_bytes_last = 0;
+    if (remote < 0)
+        return;
+    for (int dir = 0; dir < 2; ++dir) {
+        g->n_send[remote][dir] = n_out[dir];
+        g->n_recv[remote][dir] = n_in[dir];
+    }
+    g->recv_start[remote][0] = n + n_local;
+    g->recv_start[remote][1] = n + n_local + n_in[0];
+    const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
+    const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
+    vs_gpu_stage_exchange(g, remote, send, recv);
+    VS_LAUNCH(unpack_ghost_kernel, n_in[0] + n_in[1], VS_BLOCK, g->stream,
+              (int)(n_in[0] + n_in[1]), (const vs_ghost_rec *)g->d_recv, n + n_local, soa(g));
+    g->n_ghost += n_in[0] + n_in[1];
+    g->halo_bytes_last = (int64_t)(send[0] + send[1]);
+}
+
+/* Positions and predicted velocities of the image path's ghosts again. */
+static void update_images(vs_gpu_state *g, int remote)
+{
+    const vs_image_faces f = image_faces(g, remote);
+    VS_LAUNCH(image_update_kernel, g->n_img_local, VS_BLOCK, g->stream, (int)g->n_img_local,
+              g->n_owned, f, g->img_src, g->img_code, soa(g));
+    g->halo_bytes_last = 0;
+    if (remote < 0)
+        return;
+    const int64_t *n_out = g->n_send[remote], *n_in = g->n_recv[remote];
+    const size_t rec = sizeof(vs_update_rec);
+    vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
+                        rec * (size_t)(n_in[0] + n_in[1]));
+    VS_LAUNCH(image_pack_update_kernel, n_out[0] + n_out[1], VS_BLOCK, g->stream,
+              (int)(n_out[0] + n_out[1]), f, g->img_send_src, g->img_send_code, soa(g),
+              (vs_update_rec *)g->d_send);
+    const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
+    const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
+    vs_gpu_stage_exchange(g, remote, send, recv);
+    VS_LAUNCH(unpack_update_kernel, n_in[0] + n_in[1], VS_BLOCK, g->stream,
+              (int)(n_in[0] + n_in[1]), (const vs_update_rec *)g->d_recv,
+              g->recv_start[remote][0], soa(g));
+    g->halo_bytes_last = (int64_t)(send[0] + send[1]);
 }
 
 extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
 {
     const vs_decomp *dc = g->dc;
     g->n_ghost = 0;
-    if (whole_box(g)) {
-        build_periodic_images(g);
+    const int remote = image_remote(g);
+    if (remote >= -1) {
+        build_images(g, remote);
         return;
     }
+    /* the staged protocol: several dimensions split over ranks */
     const int n_owned = (int)g->n_owned;
-    int64_t n_cand = 0;
+    int64_t n_cand = 0, bytes = 0;
     for (int d = 0; d < 3; ++d) {
         const double len = g->prm.box[d];
         /* lower face -> image above the upper face, and the reverse, at the box's ends */
@@ -595,19 +843,8 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
                         g->cub_temp, g->cub_temp_bytes, g->ghost_cand, g->send_idx[d][dir],
                         g->d_select_count + dir, n_items, pred, g->stream));
             }
-            if (d == 0) {
-                vs_near_face_pred near;
-                near.x = g->x[0];
-                near.y = g->x[1];
-                near.z = g->x[2];
-                for (int e = 0; e < 3; ++e) {
-                    near.lo_edge[e] = g->lo[e] + g->ghost_width;
-                    near.hi_edge[e] = g->hi[e] - g->ghost_width;
-                }
-                VS_CUDA_CHECK(cub::DeviceSelect::If(
-                    g->cub_temp, g->cub_temp_bytes, thrust::counting_iterator<int32_t>(0),
-                    g->ghost_cand, g->d_select_count + 2, n_items, near, g->stream));
-            }
+            if (d == 0)
+                select_near_face(g, g->ghost_cand, g->d_select_count + 2);
             read_counts(g, d == 0 ? 3 : 2, counts);
         }
         if (d == 0)
@@ -640,6 +877,7 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
             const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
             const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
             vs_gpu_stage_exchange(g, d, send, recv);
+            bytes += (int64_t)(send[0] + send[1]);
             const vs_ghost_rec *in = (const vs_ghost_rec *)g->d_recv;
             for (int dir = 0; dir < 2; ++dir)
                 VS_LAUNCH(unpack_ghost_kernel, n_in[dir], VS_BLOCK, g->stream, (int)n_in[dir],
@@ -655,15 +893,16 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
             n_cand += n_new;
         }
     }
+    check_outside(g);
+    g->halo_bytes_last = bytes;
 }
 
 extern "C" void vs_gpu_update_ghosts(vs_gpu_state *g)
 {
     int64_t bytes = 0;
-    if (whole_box(g)) {
-        VS_LAUNCH(periodic_update_kernel, g->n_ghost, VS_BLOCK, g->stream, (int)g->n_ghost,
-                  g->n_owned, periodic_faces(g), g->periodic_src, g->periodic_code, soa(g));
-        g->halo_bytes_last = 0;
+    const int remote = image_remote(g);
+    if (remote >= -1) {
+        update_images(g, remote);
         return;
     }
     for (int d = 0; d < 3; ++d) {
@@ -692,5 +931,6 @@ extern "C" void vs_gpu_update_ghosts(vs_gpu_state *g)
                       in + (dir ? n_in[0] : 0), g->recv_start[d][dir], soa(g));
         bytes += (int64_t)(send[0] + send[1]);
     }
+    check_outside(g);
     g->halo_bytes_last = bytes;
 }

@@ -309,11 +309,20 @@ struct vs_gpu_state {
                                 face, then the ghosts of earlier stages (index order) */
     int64_t cap_cand;
     int32_t *d_select_count; /* 4 counters for CUB selects */
-    /* one rank (the brick is the box): each ghost's source particle and shift code (one
-     * base-3 digit per dimension, x lowest: 0 none, 1 +L, 2 -L) */
-    int32_t *periodic_src;
-    uint8_t *periodic_code;
-    int64_t cap_periodic;
+    /* at most one dimension split over ranks (the image path of gpu_halo.cu): per candidate
+     * its image counts and their exclusive scan (bound + 1 entries); per local image and per
+     * sent record its source particle and digit code (one base-3 digit per dimension, x
+     * lowest: 0 none, 1 near the lower face, 2 near the upper one) */
+    int4 *img_counts, *img_offsets;
+    int64_t cap_img_counts, img_bound;
+    int32_t *img_src, *img_send_src;
+    uint8_t *img_code, *img_send_code;
+    int64_t cap_img, cap_img_send, n_img_local;
+    /* the migration's arrival check: smallest tag found outside its brick, read back with
+     * the ghosts' counts */
+    unsigned long long *d_outside, *h_outside;
+    int outside_pending;
+    int64_t outside_step;
 
     /* ranks (gpu_transport.cu): the brick's neighbours and how each stage's bytes travel */
     const vs_decomp *dc;
@@ -324,9 +333,17 @@ struct vs_gpu_state {
     size_t h_send_cap, h_recv_cap;
     cudaIpcMemHandle_t send_handle; /* d_send exported to peers (peer transport) */
     int send_generation;         /* bumps when d_send is reallocated */
+    /* peer transport, in stream order without host synchronisations: `packed` is recorded
+     * when d_send holds a stage's records, `read` when this rank has copied what its peers
+     * sent; both are exported, and peers wait on them in their own streams */
+    cudaEvent_t ev_packed, ev_read;
+    cudaIpcEventHandle_t packed_handle, read_handle;
+    int peer_events;             /* the two events exist */
     struct {
         int rank, generation;
         char *ptr;
+        cudaEvent_t packed, read; /* the peer's events, opened here */
+        int read_pending;         /* it copied out of d_send: wait on `read` before reuse */
     } peer_map[6];               /* peers' send buffers opened here */
     int n_peer_map;
     int64_t halo_bytes_last;     /* bytes this rank sent in the last ghost update */
@@ -335,7 +352,7 @@ struct vs_gpu_state {
      * the low-priority bulk stream while the ghosts travel; border particles after */
     int overlap;
     cudaStream_t bulk;
-    cudaEvent_t ev_start, ev_interior;
+    cudaEvent_t ev_start, ev_interior, ev_comm;
     uint8_t *interior_flag;  /* per owned particle, written by the list build */
     int32_t *split_idx;      /* interior particles, then border particles */
     int64_t n_interior, n_border, cap_split;
@@ -398,16 +415,23 @@ struct vs_gpu_state {
 #define VS_LINK_SELF (-1)
 
 /* Selection predicates over particle indices (CUB select-if on a counting iterator): no flag
- * array, one read of the coordinate per particle. which: 0 = left through the lower face,
- * 1 = through the upper face, 2 = left either way. */
+ * array, one read of the coordinate per particle. A leaver is outside [lo, hi) along the
+ * dimension, or not finite. */
 struct vs_leaver_pred {
     const double *x;
     double lo, hi;
-    int which;
     __device__ __forceinline__ bool operator()(int32_t i) const
     {
         const double u = x[i];
-        return which == 0 ? u < lo : (which == 1 ? u >= hi : !(u >= lo && u < hi));
+        return !(u >= lo && u < hi);
+    }
+};
+
+/* Per-field sum of int4 counters (the image counts' scan). */
+struct vs_int4_sum {
+    __host__ __device__ __forceinline__ int4 operator()(const int4 &a, const int4 &b) const
+    {
+        return make_int4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
     }
 };
 

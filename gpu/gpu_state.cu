@@ -55,7 +55,7 @@ static void size_cub_temp(vs_gpu_state *g, int64_t cap)
     VS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, keys, values, (int)cap, 0,
                                                   bits, g->stream));
     size_t if_bytes = 0, partition_bytes = 0;
-    const vs_leaver_pred pred = {g->x[0], 0.0, 0.0, 0};
+    const vs_leaver_pred pred = {g->x[0], 0.0, 0.0};
     VS_CUDA_CHECK(cub::DeviceSelect::If(NULL, if_bytes, thrust::counting_iterator<int32_t>(0),
                                         g->send_idx[0][0], g->d_select_count, (int)cap, pred,
                                         g->stream));
@@ -63,9 +63,20 @@ static void size_cub_temp(vs_gpu_state *g, int64_t cap)
                                                 thrust::counting_iterator<int32_t>(0), g->interior_flag,
                                                 g->send_idx[0][0], g->d_select_count,
                                                 (int)cap, g->stream));
-    size_t scan_bytes = 0;
+    size_t flagged_bytes = 0;
+    VS_CUDA_CHECK(cub::DeviceSelect::Flagged(NULL, flagged_bytes,
+                                             thrust::counting_iterator<int32_t>(0),
+                                             (const uint8_t *)g->scratch, g->send_idx[0][0],
+                                             g->d_select_count, (int)cap, g->stream));
+    partition_bytes = partition_bytes > flagged_bytes ? partition_bytes : flagged_bytes;
+    size_t scan_bytes = 0, image_bytes = 0;
     VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, (int32_t *)g->key_in,
                                                 (int32_t *)g->key_out, (int)cap, g->stream));
+    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(NULL, image_bytes, g->img_counts,
+                                                 g->img_offsets, vs_int4_sum(),
+                                                 make_int4(0, 0, 0, 0), (int)cap + 1,
+                                                 g->stream));
+    scan_bytes = scan_bytes > image_bytes ? scan_bytes : image_bytes;
     size_t need = sort_bytes > if_bytes ? sort_bytes : if_bytes;
     need = need > partition_bytes ? need : partition_bytes;
     need = need > scan_bytes ? need : scan_bytes;
@@ -187,6 +198,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     VS_CUDA_CHECK(cudaStreamCreateWithPriority(&g->bulk, cudaStreamNonBlocking, least));
     VS_CUDA_CHECK(cudaEventCreate(&g->ev_start));
     VS_CUDA_CHECK(cudaEventCreate(&g->ev_interior));
+    VS_CUDA_CHECK(cudaEventCreate(&g->ev_comm));
     vs_gpu_timing_create(g);
     g->species.n = prm->n_species;
     for (int s = 0; s < prm->n_species; ++s) {
@@ -229,6 +241,8 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->d_int_sums = (unsigned long long *)vs_gpu_alloc(g, 4 * sizeof(unsigned long long));
     g->partials = (double *)vs_gpu_alloc(g, 4096 * sizeof(double)); /* reduction partials */
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->h_pinned, 64 * sizeof(double)));
+    g->d_outside = (unsigned long long *)vs_gpu_alloc(g, sizeof(unsigned long long));
+    VS_CUDA_CHECK(cudaMallocHost((void **)&g->h_outside, sizeof(unsigned long long)));
     vs_gpu_reserve(g, n_hint > 1024 ? n_hint : 1024);
 
     cudaDeviceProp prop;
@@ -269,12 +283,15 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
         cudaFree(g->ghost_cand);
     if (g->split_idx)
         cudaFree(g->split_idx);
-    if (g->periodic_src)
-        cudaFree(g->periodic_src);
-    if (g->periodic_code)
-        cudaFree(g->periodic_code);
+    void *images[] = {g->img_counts, g->img_offsets, g->img_src, g->img_send_src, g->img_code,
+                      g->img_send_code, g->d_outside};
+    for (size_t k = 0; k < sizeof images / sizeof images[0]; ++k)
+        if (images[k])
+            cudaFree(images[k]);
+    cudaFreeHost(g->h_outside);
     cudaEventDestroy(g->ev_start);
     cudaEventDestroy(g->ev_interior);
+    cudaEventDestroy(g->ev_comm);
     vs_gpu_timing_destroy(g);
     cudaFreeHost(g->h_pinned);
     cudaStreamDestroy(g->bulk);

@@ -5,9 +5,12 @@
  * transports chosen per dimension at start-up, the same on every rank:
  * - host: device -> pinned host buffer, MPI_Sendrecv, -> device. Works everywhere.
  * - peer: CUDA IPC within a node. Each rank exports its send buffer once (again after it
- *   grows); a small MPI message carries the handle, offset and size, the receiver copies
- *   device to device straight out of the sender's buffer (NVLink where the GPUs have it) and
- *   acknowledges, so the sender may overwrite its buffer.
+ *   grows) and two events; a small MPI message carries the handles, offset and size, and
+ *   the receiver copies device to device straight out of the sender's buffer (NVLink where
+ *   the GPUs have it). Everything is ordered in the streams, not by the host: the receiver's
+ *   copy waits on the sender's `packed` event, and the sender's next packing into its
+ *   buffer waits on the receiver's `read` event, announced by an acknowledgement. No stream
+ *   synchronisation, so the host goes on launching while the records travel.
  * - mpi-device: device pointers handed to a CUDA-aware MPI (MPIX_Query_cuda_support).
  * `auto` takes peer for a dimension whose links all stay within a node, else mpi-device when
  * MPI is CUDA-aware, else host. MPI itself is only called through comm/parallel.h.
@@ -77,6 +80,15 @@ extern "C" int vs_gpu_set_comm(vs_gpu_state *g, const vs_decomp *dc, vs_transpor
     free(node_of);
     /* overlap pays only where bytes travel between ranks, and needs a Verlet list to tell
      * interior from border particles */
+    if (rc == 0 && (g->link[0] == VS_TRANSPORT_PEER || g->link[1] == VS_TRANSPORT_PEER ||
+                    g->link[2] == VS_TRANSPORT_PEER) && !g->peer_events) {
+        const unsigned flags = cudaEventInterprocess | cudaEventDisableTiming;
+        VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->ev_packed, flags));
+        VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->ev_read, flags));
+        VS_CUDA_CHECK(cudaIpcGetEventHandle(&g->packed_handle, g->ev_packed));
+        VS_CUDA_CHECK(cudaIpcGetEventHandle(&g->read_handle, g->ev_read));
+        g->peer_events = 1;
+    }
     g->overlap = rc == 0 && g->prm.overlap && g->prm.gpu_builder != VS_GPU_BUILDER_CELLS &&
                  (g->link[0] != VS_LINK_SELF || g->link[1] != VS_LINK_SELF ||
                   g->link[2] != VS_LINK_SELF);
@@ -103,8 +115,20 @@ static void grow_pinned(char **p, size_t *cap, size_t need)
     VS_CUDA_CHECK(cudaMallocHost((void **)p, *cap));
 }
 
+/* Peers copying out of d_send: make the stream wait until they have (before it is packed
+ * again or freed). */
+static void wait_for_readers(vs_gpu_state *g)
+{
+    for (int k = 0; k < g->n_peer_map; ++k)
+        if (g->peer_map[k].read_pending) {
+            VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->peer_map[k].read, 0));
+            g->peer_map[k].read_pending = 0;
+        }
+}
+
 void vs_gpu_comm_reserve(vs_gpu_state *g, size_t send, size_t recv)
 {
+    wait_for_readers(g); /* every packing into d_send comes after this call */
     const size_t old = g->d_send_cap;
     grow_device(g, &g->d_send, &g->d_send_cap, send);
     grow_device(g, &g->d_recv, &g->d_recv_cap, recv);
@@ -118,9 +142,19 @@ void vs_gpu_comm_reserve(vs_gpu_state *g, size_t send, size_t recv)
 
 void vs_gpu_comm_free(vs_gpu_state *g)
 {
-    for (int k = 0; k < g->n_peer_map; ++k)
-        cudaIpcCloseMemHandle(g->peer_map[k].ptr);
+    wait_for_readers(g);
+    cudaStreamSynchronize(g->stream);
+    for (int k = 0; k < g->n_peer_map; ++k) {
+        if (g->peer_map[k].ptr)
+            cudaIpcCloseMemHandle(g->peer_map[k].ptr);
+        cudaEventDestroy(g->peer_map[k].packed);
+        cudaEventDestroy(g->peer_map[k].read);
+    }
     g->n_peer_map = 0;
+    if (g->peer_events) {
+        cudaEventDestroy(g->ev_packed);
+        cudaEventDestroy(g->ev_read);
+    }
     if (g->d_send)
         cudaFree(g->d_send);
     if (g->d_recv)
@@ -156,69 +190,97 @@ static void expect_bytes(int d, int dir, size_t want, size_t got)
                  got);
 }
 
-/* The send buffer of rank `rank` mapped into this process (opened once per generation). */
-static char *peer_buffer(vs_gpu_state *g, int rank, int generation,
-                         const cudaIpcMemHandle_t *handle)
+typedef struct {
+    cudaIpcMemHandle_t handle;
+    cudaIpcEventHandle_t packed, read;
+    uint64_t offset, bytes;
+    int32_t generation, pad;
+} vs_peer_ctl;
+
+/* Rank `rank`'s entry: its events (opened at the first message) and its send buffer,
+ * mapped into this process when it sends bytes (again after it grew). */
+static int peer_entry(vs_gpu_state *g, int rank, const vs_peer_ctl *in)
 {
     int k = 0;
     while (k < g->n_peer_map && g->peer_map[k].rank != rank)
         ++k;
-    if (k < g->n_peer_map && g->peer_map[k].generation == generation)
-        return g->peer_map[k].ptr;
-    if (k < g->n_peer_map) {
-        VS_CUDA_CHECK(cudaIpcCloseMemHandle(g->peer_map[k].ptr));
-    } else {
+    if (k == g->n_peer_map) {
         if (g->n_peer_map == 6)
             VS_FATAL("peer transport: more than 6 distinct peers");
+        cudaEvent_t packed = NULL, read = NULL;
+        cudaError_t rc = cudaIpcOpenEventHandle(&packed, in->packed);
+        if (rc == cudaSuccess)
+            rc = cudaIpcOpenEventHandle(&read, in->read);
+        if (rc != cudaSuccess)
+            VS_FATAL("peer transport: cannot open rank %d's events (%s); set comm.transport "
+                     "= \"host\"", rank, cudaGetErrorString(rc));
+        g->peer_map[k].rank = rank;
+        g->peer_map[k].generation = -1;
+        g->peer_map[k].ptr = NULL;
+        g->peer_map[k].packed = packed;
+        g->peer_map[k].read = read;
+        g->peer_map[k].read_pending = 0;
         g->n_peer_map++;
     }
+    if (in->bytes == 0 || g->peer_map[k].generation == in->generation)
+        return k;
+    if (g->peer_map[k].ptr)
+        VS_CUDA_CHECK(cudaIpcCloseMemHandle(g->peer_map[k].ptr));
     void *ptr = NULL;
-    cudaError_t rc = cudaIpcOpenMemHandle(&ptr, *handle, cudaIpcMemLazyEnablePeerAccess);
+    cudaError_t rc = cudaIpcOpenMemHandle(&ptr, in->handle, cudaIpcMemLazyEnablePeerAccess);
     if (rc != cudaSuccess)
         VS_FATAL("peer transport: cannot map rank %d's device buffer (%s); set comm.transport "
                  "= \"host\"", rank, cudaGetErrorString(rc));
-    g->peer_map[k].rank = rank;
-    g->peer_map[k].generation = generation;
+    g->peer_map[k].generation = in->generation;
     g->peer_map[k].ptr = (char *)ptr;
-    return (char *)ptr;
+    return k;
 }
 
-typedef struct {
-    cudaIpcMemHandle_t handle;
-    uint64_t offset, bytes;
-    int32_t generation, pad;
-} vs_peer_ctl;
+static int peer_index(const vs_gpu_state *g, int rank)
+{
+    for (int k = 0; k < g->n_peer_map; ++k)
+        if (g->peer_map[k].rank == rank)
+            return k;
+    VS_FATAL("peer transport: rank %d is not a peer of this rank", rank);
+}
 
 static void exchange_peer(vs_gpu_state *g, int d, const size_t send[2], const size_t recv[2])
 {
     const vs_par *par = &g->dc->cart;
     const size_t soff[2] = {0, send[0]}, roff[2] = {0, recv[0]};
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream)); /* packed records are in d_send */
+    VS_CUDA_CHECK(cudaEventRecord(g->ev_packed, g->stream)); /* the records are in d_send */
     for (int dir = 0; dir < 2; ++dir) {
         int dest, source;
         peers(g, d, dir, &dest, &source);
         vs_peer_ctl out, in;
         memset(&out, 0, sizeof out);
         out.handle = g->send_handle;
+        out.packed = g->packed_handle;
+        out.read = g->read_handle;
         out.offset = soff[dir];
         out.bytes = send[dir];
         out.generation = g->send_generation;
         vs_par_sendrecv(par, &out, sizeof out, dest, &in, sizeof in, source,
                         VS_TAG_CTL + 3 * dir + d);
         expect_bytes(d, dir, recv[dir], (size_t)in.bytes);
+        const int k = peer_entry(g, source, &in); /* every neighbour is a source */
         if (in.bytes == 0)
             continue;
-        char *src = peer_buffer(g, source, in.generation, &in.handle);
-        VS_CUDA_CHECK(cudaMemcpyAsync(g->d_recv + roff[dir], src + in.offset, in.bytes,
-                                      cudaMemcpyDeviceToDevice, g->stream));
+        VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->peer_map[k].packed, 0));
+        VS_CUDA_CHECK(cudaMemcpyAsync(g->d_recv + roff[dir], g->peer_map[k].ptr + in.offset,
+                                      in.bytes, cudaMemcpyDeviceToDevice, g->stream));
     }
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    /* tell each sender its buffer has been read, so it may pack the next stage into it */
+    VS_CUDA_CHECK(cudaEventRecord(g->ev_read, g->stream));
+    /* tell each sender that the copy out of its buffer is queued behind `read`: it waits on
+     * that event before packing into the buffer again */
     for (int dir = 0; dir < 2; ++dir) {
         int dest, source;
         peers(g, d, dir, &dest, &source);
-        char done = 1, got = 0;
+        const char done = recv[dir] > 0;
+        char got = 0;
         vs_par_sendrecv(par, &done, 1, source, &got, 1, dest, VS_TAG_ACK + 3 * dir + d);
+        if (got)
+            g->peer_map[peer_index(g, dest)].read_pending = 1;
     }
 }
 

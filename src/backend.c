@@ -39,7 +39,7 @@ static void cpu_forces(vs_sim *s, int64_t step)
     vs_forces_cpu(&s->nl, &s->parts, &s->prm, &s->dpd, step, &s->sums);
 }
 
-static int64_t cpu_halo_bytes(vs_sim *s) { return s->halo.bytes_last_update; }
+static int64_t cpu_halo_bytes(vs_sim *s) { return s->halo.bytes_last_exchange; }
 
 static void cpu_local_thermo(vs_sim *s, vs_thermo_local *out)
 {
