@@ -113,7 +113,7 @@ static void report_timing(const vs_sim *sim, double loop_s, vs_perf_summary *per
     vs_par_sum_double(par, &halo, 1);
     perf->halo_bytes_per_step = halo;
     if (par->size > 1)
-        vs_log_info("Halo: %.4g bytes sent per ghost update (all ranks)", halo);
+        vs_log_info("Halo: %.4g bytes sent in the last ghost exchange (all ranks)", halo);
 }
 
 /* Bytes a checkpoint and a frame of n particles take (HDF5 overhead aside). */
