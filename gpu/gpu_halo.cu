@@ -307,8 +307,9 @@ __device__ __forceinline__ int4 vs_image_counts(const vs_image_faces &f, const d
     return make_int4(others - 1, lower * others, upper * others, 0);
 }
 
-/* Counts of the candidates (the first *n_cand of `cand`), zero from there to `bound`
- * inclusive, so that the exclusive scan's entry `bound` holds the totals. */
+/* Counts of the candidates (the first *n_cand of `cand`; without a list, the first `bound`
+ * owned particles), zero from there to `bound` inclusive, so that the exclusive scan's entry
+ * `bound` holds the totals. */
 __global__ void image_count_kernel(int bound, const int32_t *n_cand, const int32_t *cand,
                                    vs_image_faces f, const double *x, const double *y,
                                    const double *z, int4 *counts)
@@ -317,8 +318,8 @@ __global__ void image_count_kernel(int bound, const int32_t *n_cand, const int32
     if (k > bound)
         return;
     int4 c = make_int4(0, 0, 0, 0);
-    if (k < *n_cand) {
-        const int i = cand[k];
+    if (k < (n_cand ? *n_cand : bound)) {
+        const int i = cand ? cand[k] : k;
         const double p[3] = {x[i], y[i], z[i]};
         c = vs_image_counts(f, p);
     }
@@ -336,7 +337,7 @@ __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_fac
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n_cand)
         return;
-    const int i = cand[k];
+    const int i = cand ? cand[k] : k;
     const double p[3] = {a.x[0][i], a.x[1][i], a.x[2][i]};
     const double v[3] = {a.vp[0][i], a.vp[1][i], a.vp[2][i]};
     const int64_t tag = a.tag[i];
@@ -693,19 +694,21 @@ static void reserve_pair(vs_gpu_state *g, void **a, size_t elem_a, void **b, siz
  * device) and a closing one that receives the totals; the candidates' number and the totals
  * come back in one synchronisation, with the migration's arrival check. */
 static int4 count_images(vs_gpu_state *g, const vs_image_faces &f, const int32_t *cand,
-                         int64_t bound, int64_t *n_cand)
+                         const int32_t *d_count, int64_t bound, int64_t *n_cand)
 {
     reserve_pair(g, (void **)&g->img_counts, sizeof(int4), (void **)&g->img_offsets,
                  sizeof(int4), &g->cap_img_counts, bound + 1);
-    VS_LAUNCH(image_count_kernel, bound + 1, VS_BLOCK, g->stream, (int)bound, g->d_select_count,
-              cand, f, g->x[0], g->x[1], g->x[2], g->img_counts);
+    VS_LAUNCH(image_count_kernel, bound + 1, VS_BLOCK, g->stream, (int)bound, d_count, cand, f,
+              g->x[0], g->x[1], g->x[2], g->img_counts);
     VS_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(g->cub_temp, g->cub_temp_bytes, g->img_counts,
                                                  g->img_offsets, vs_int4_sum(),
                                                  make_int4(0, 0, 0, 0), (int)bound + 1,
                                                  g->stream));
     int32_t *h = (int32_t *)g->h_pinned;
-    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_select_count, sizeof(int32_t), cudaMemcpyDeviceToHost,
-                                  g->stream));
+    h[0] = (int32_t)bound;
+    if (d_count)
+        VS_CUDA_CHECK(cudaMemcpyAsync(h, d_count, sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                      g->stream));
     VS_CUDA_CHECK(cudaMemcpyAsync(h + 4, g->img_offsets + bound, sizeof(int4),
                                   cudaMemcpyDeviceToHost, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
@@ -722,17 +725,22 @@ static void build_images(vs_gpu_state *g, int remote)
     const vs_image_faces f = image_faces(g, remote);
     const int n = (int)g->n_owned;
     /* the candidates go to the sort's index buffer, free from the migration's end to the
-     * cell list (the staged protocol's list would cost 4 bytes per particle more) */
-    int32_t *cand = (int32_t *)g->idx_in;
-    select_near_face(g, cand, g->d_select_count);
+     * cell list (the staged protocol's list would cost 4 bytes per particle more). A small
+     * brick takes every owned particle as a candidate: the select saves bandwidth only
+     * where there is some to save, and costs three launches */
+    const int all = n <= g->image_select_above;
+    int32_t *cand = all ? NULL : (int32_t *)g->idx_in;
+    int32_t *d_count = all ? NULL : g->d_select_count;
+    if (!all)
+        select_near_face(g, cand, d_count);
     /* the bound: the last build's candidates and some room (at first, the expected number);
      * too small, and the counts run again */
     int64_t bound = g->img_bound > 0 ? g->img_bound : expected_candidates(g), n_cand = 0;
-    bound = bound < n ? bound : n;
-    int4 total = count_images(g, f, cand, bound, &n_cand);
+    bound = bound < n && !all ? bound : n;
+    int4 total = count_images(g, f, cand, d_count, bound, &n_cand);
     if (n_cand > bound) {
         bound = n_cand;
-        total = count_images(g, f, cand, bound, &n_cand);
+        total = count_images(g, f, cand, d_count, bound, &n_cand);
     }
     g->img_bound = n_cand + n_cand / 8 + 1024;
     const int64_t n_local = total.x, n_out[2] = {total.y, total.z};
@@ -745,7 +753,7 @@ static void build_images(vs_gpu_state *g, int remote)
                  &g->cap_img_send, n_out[0] + n_out[1]);
     const int64_t capacity = g->capacity;
     vs_gpu_reserve(g, n + n_local + n_in[0] + n_in[1]);
-    if (g->capacity != capacity) { /* growing replaced the index buffer: select again */
+    if (g->capacity != capacity && !all) { /* growing replaced the index buffer: again */
         cand = (int32_t *)g->idx_in;
         select_near_face(g, cand, g->d_select_count);
     }
