@@ -318,7 +318,7 @@ struct vs_gpu_state {
     int32_t *img_src, *img_send_src;
     uint8_t *img_code, *img_send_code;
     int64_t cap_img, cap_img_send, n_img_local;
-    int64_t image_select_above; /* owned particles above which candidates are selected (2^20;
+    int64_t image_select_above; /* owned particles above which candidates are selected (2^18;
                                    tests set VESICA_GPU_IMAGE_SELECT_ABOVE to cover both) */
     /* the migration's arrival check: smallest tag found outside its brick, read back with
      * the ghosts' counts */

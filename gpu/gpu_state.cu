@@ -242,7 +242,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->partials = (double *)vs_gpu_alloc(g, 4096 * sizeof(double)); /* reduction partials */
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->h_pinned, 64 * sizeof(double)));
     const char *select_above = getenv("VESICA_GPU_IMAGE_SELECT_ABOVE");
-    g->image_select_above = select_above ? atoll(select_above) : (1 << 20);
+    g->image_select_above = select_above ? atoll(select_above) : (1 << 18);
     g->d_outside = (unsigned long long *)vs_gpu_alloc(g, sizeof(unsigned long long));
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->h_outside, sizeof(unsigned long long)));
     vs_gpu_reserve(g, n_hint > 1024 ? n_hint : 1024);
