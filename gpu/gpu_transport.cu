@@ -142,7 +142,10 @@ void vs_gpu_comm_reserve(vs_gpu_state *g, size_t send, size_t recv)
 
 void vs_gpu_comm_free(vs_gpu_state *g)
 {
-    wait_for_readers(g);
+    /* no wait on the peers' events here: a peer may have destroyed them already (using an
+     * imported event after that is undefined). Its copies out of d_send are complete: every
+     * run ends with a read-back (a stream synchronisation) on each rank before a collective
+     * every rank passes, and the last exchange comes before both. */
     cudaStreamSynchronize(g->stream);
     for (int k = 0; k < g->n_peer_map; ++k) {
         if (g->peer_map[k].ptr)
