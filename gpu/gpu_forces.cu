@@ -7,8 +7,9 @@
  *   runs in the list's (deterministic) order.
  * - dpd_force_newton_kernel (the cell list in mixed precision): each pair once, the
  *   partner's share added to fixed-point integer sums, whose value does not depend on the
- *   order of the adds (see there). 16M particles, skin 0: 4.09 ms per step for the pair
- *   phase against 4.67 from both sides (docs/performance.md).
+ *   order of the adds (see there), the pairs spread evenly over a warp's lanes. 16M
+ *   particles, skin 0: 3.73 ms per step for the pair phase against 4.67 from both sides
+ *   (docs/performance.md).
  *
  * Precision (config `precision`):
  *   double - positions, velocities and pair arithmetic in fp64, the CPU reference's formulas;
@@ -318,6 +319,17 @@ __device__ __forceinline__ void vs_shared_add64(unsigned *lo_word, unsigned *hi_
     atomicAdd(hi_word, hi + (old + lo < old ? 1u : 0u));
 }
 
+/* Pairs are found and evaluated apart. A lane queues the pairs within r_c that it finds
+ * (its column of a shared queue); then the whole warp evaluates the warp's queued pairs in
+ * rounds of 32, whichever lane found them: lane l of round r takes the (32 r + l)-th, its
+ * finder located by a binary search over the lanes' prefix sums of their counts. Each lane
+ * evaluating its own queue, the warp paid for as many rounds as its busiest lane had pairs:
+ * 12.8 rounds per warp at rho = 3, at 14.6 active lanes (Nsight Compute, 1M), against 5.8
+ * balanced; 16M: 4.09 -> 3.73 ms per step. The fixed-point sums make the evaluating lane
+ * irrelevant to the result (the trajectories are bit-identical to the lane's own
+ * evaluation), so the particle's own share goes to its shared sums too, and with ENERGY so
+ * do its energy and virial, in fixed point as well, so that their sums are order-free. */
+#define VS_NEWTON_QUEUE 24 /* pairs per lane (mean 6.3 at rho = 3); fits 48 kB of shared */
 template <bool ENERGY, bool FRESH>
 __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
     dpd_force_newton_kernel(int n_all, int n_owned, vs_tea_key key, int gaussian,
@@ -329,63 +341,75 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
                             unsigned long long *fz, double *energy, double *virial,
                             int32_t *bad)
 {
+    constexpr int n_sums = ENERGY ? 5 : 3; /* fx, fy, fz[, energy, virial] */
     __shared__ double a_shared[VS_MAX_SPECIES * VS_MAX_SPECIES];
-    __shared__ int32_t queue[VS_PAIR_QUEUE][VS_NEWTON_BLOCK];
+    __shared__ int32_t queue[VS_NEWTON_QUEUE][VS_NEWTON_BLOCK];
+    /* the block's own particles, read by whichever lane evaluates their pairs */
+    __shared__ int4 block_pos[VS_NEWTON_BLOCK];
+    __shared__ float4 block_vel[VS_NEWTON_BLOCK];
+    __shared__ uint64_t block_sig[VS_NEWTON_BLOCK];
     /* the block's particles' sums: low and high words (vs_shared_add64) */
-    __shared__ unsigned block_lo[3][VS_NEWTON_BLOCK], block_hi[3][VS_NEWTON_BLOCK];
+    __shared__ unsigned block_lo[n_sums][VS_NEWTON_BLOCK], block_hi[n_sums][VS_NEWTON_BLOCK];
     for (int k = threadIdx.x; k < sp.n * VS_MAX_SPECIES; k += blockDim.x)
         a_shared[k] = sp.a[k / VS_MAX_SPECIES][k % VS_MAX_SPECIES];
-    for (int d = 0; d < 3; ++d)
+    for (int d = 0; d < n_sums; ++d)
         block_lo[d][threadIdx.x] = block_hi[d][threadIdx.x] = 0u;
-    __syncthreads();
     const int first = blockIdx.x * VS_NEWTON_BLOCK, i = first + threadIdx.x;
-    if (i < n_all) {
+    const int lane = threadIdx.x % 32, warp_first = threadIdx.x - lane;
+    const bool active = i < n_all;
+    int4 pi = make_int4(0, 0, 0, 0);
+    if (active) {
+        pi = pos_q[i];
+        block_pos[threadIdx.x] = pi;
+        block_vel[threadIdx.x] = vel_f[i];
+        block_sig[threadIdx.x] = sig[i];
+    }
+    __syncthreads();
+
+    /* the pair of the block's particle in `slot` with particle j */
+    auto evaluate = [&](int slot, int j) {
+        const int4 ps = block_pos[slot];
+        const vs_mixed_pair p =
+            vs_evaluate_mixed_pair(frame, cf, key, gaussian, ps, block_vel[slot],
+                                   block_sig[slot], a_shared + ps.w * VS_MAX_SPECIES, pos_q,
+                                   vel_f, sig, j);
+        const vs_pair_result_f &r = p.r;
+        const float gx = r.f_over_r * p.dx, gy = r.f_over_r * p.dy, gz = r.f_over_r * p.dz;
+        const bool owned_s = first + slot < n_owned, owned_j = j < n_owned;
+        if (!(fabsf(gx) < VS_PAIR_COMPONENT_LIMIT && fabsf(gy) < VS_PAIR_COMPONENT_LIMIT &&
+              fabsf(gz) < VS_PAIR_COMPONENT_LIMIT))
+            atomicMin(bad, owned_s ? first + slot : j); /* rare: a blown-up run */
+        const long long qx = vs_force_to_fixed(gx), qy = vs_force_to_fixed(gy),
+                        qz = vs_force_to_fixed(gz);
+        if (owned_s) {
+            vs_shared_add64(&block_lo[0][slot], &block_hi[0][slot], qx);
+            vs_shared_add64(&block_lo[1][slot], &block_hi[1][slot], qy);
+            vs_shared_add64(&block_lo[2][slot], &block_hi[2][slot], qz);
+        }
+        const unsigned slot_j = (unsigned)(j - first);
+        if (slot_j < VS_NEWTON_BLOCK) {
+            vs_shared_add64(&block_lo[0][slot_j], &block_hi[0][slot_j], -qx);
+            vs_shared_add64(&block_lo[1][slot_j], &block_hi[1][slot_j], -qy);
+            vs_shared_add64(&block_lo[2][slot_j], &block_hi[2][slot_j], -qz);
+        } else if (owned_j) {
+            atomicAdd(fx + j, (unsigned long long)-qx);
+            atomicAdd(fy + j, (unsigned long long)-qy);
+            atomicAdd(fz + j, (unsigned long long)-qz);
+        }
+        if (ENERGY) { /* to the slot's particle; half of the pair when one is a ghost */
+            const double share = owned_s && owned_j ? 1.0 : 0.5;
+            vs_shared_add64(&block_lo[n_sums - 2][slot], &block_hi[n_sums - 2][slot],
+                            __double2ll_rn(share * (double)r.energy * VS_FIXED_PER_FORCE));
+            vs_shared_add64(&block_lo[n_sums - 1][slot], &block_hi[n_sums - 1][slot],
+                            __double2ll_rn(share * (double)r.virial * VS_FIXED_PER_FORCE));
+        }
+    };
+
+    int32_t *my_queue = &queue[0][threadIdx.x];
+    int queued = 0;
+    if (active) {
         const bool owned_i = i < n_owned;
-        const int k = cell_rank[i];
-        const int4 pi = pos_q[i]; /* current position, species */
-        const float4 ui = vel_f[i];
-        const uint64_t sig_i = sig[i];
-        const double *a_row = a_shared + pi.w * VS_MAX_SPECIES;
-        int32_t *my_queue = &queue[0][threadIdx.x];
-        long long ax = 0, ay = 0, az = 0;
-        double e = 0.0, w = 0.0;
-        int queued = 0;
-        auto evaluate = [&]() {
-            for (int q = 0; q < queued; ++q) {
-                const int j = my_queue[VS_NEWTON_BLOCK * q];
-                const vs_mixed_pair p = vs_evaluate_mixed_pair(
-                    frame, cf, key, gaussian, pi, ui, sig_i, a_row, pos_q, vel_f, sig, j);
-                const vs_pair_result_f &r = p.r;
-                const float gx = r.f_over_r * p.dx, gy = r.f_over_r * p.dy,
-                            gz = r.f_over_r * p.dz;
-                const bool owned_j = j < n_owned;
-                if (!(fabsf(gx) < VS_PAIR_COMPONENT_LIMIT &&
-                      fabsf(gy) < VS_PAIR_COMPONENT_LIMIT &&
-                      fabsf(gz) < VS_PAIR_COMPONENT_LIMIT))
-                    atomicMin(bad, owned_i ? i : j); /* rare: a blown-up run */
-                const long long qx = vs_force_to_fixed(gx), qy = vs_force_to_fixed(gy),
-                                qz = vs_force_to_fixed(gz);
-                ax += qx;
-                ay += qy;
-                az += qz;
-                const unsigned slot = (unsigned)(j - first);
-                if (slot < VS_NEWTON_BLOCK) {
-                    vs_shared_add64(&block_lo[0][slot], &block_hi[0][slot], -qx);
-                    vs_shared_add64(&block_lo[1][slot], &block_hi[1][slot], -qy);
-                    vs_shared_add64(&block_lo[2][slot], &block_hi[2][slot], -qz);
-                } else if (owned_j) {
-                    atomicAdd(fx + j, (unsigned long long)-qx);
-                    atomicAdd(fy + j, (unsigned long long)-qy);
-                    atomicAdd(fz + j, (unsigned long long)-qz);
-                }
-                if (ENERGY) { /* half of the pair to each owned particle of it */
-                    const double share = owned_i && owned_j ? 1.0 : 0.5;
-                    e += share * (double)r.energy;
-                    w += share * (double)r.virial;
-                }
-            }
-            queued = 0;
-        };
+        const uint32_t k = (uint32_t)cell_rank[i];
         int c[3];
         float frac[3];
         vs_cell_of_q(grid, cell_pos[k], c, frac); /* the cell the cell list holds it in */
@@ -397,8 +421,7 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
             if (!vs_stencil_row(grid, c, frac, row_cut2, dy, dz, &first_cell, &last_cell))
                 continue;
             const uint32_t end = cell_start[last_cell + 1];
-            for (uint32_t m = row == 0 ? (uint32_t)k + 1 : cell_start[first_cell]; m < end;
-                 ++m) {
+            for (uint32_t m = row == 0 ? k + 1 : cell_start[first_cell]; m < end; ++m) {
                 const int4 entry = cell_pos[m];
                 const int j = entry.w;
                 const int4 pj = FRESH ? entry : pos_q[j];
@@ -408,32 +431,62 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
                 const float r2q = qx * qx + qy * qy + qz * qz;
                 if (r2q < rc2_quanta && r2q != 0.0f && (owned_i || j < n_owned)) {
                     my_queue[VS_NEWTON_BLOCK * queued++] = j;
-                    if (queued == VS_PAIR_QUEUE)
-                        evaluate();
+                    if (queued == VS_NEWTON_QUEUE) { /* rare: the lane empties it alone */
+                        for (int q = 0; q < queued; ++q)
+                            evaluate(threadIdx.x, my_queue[VS_NEWTON_BLOCK * q]);
+                        queued = 0;
+                    }
                 }
             }
         }
-        evaluate();
-        if (owned_i) {
-            const int si = pi.w;
-            ax += __double2ll_rn(sp.body_force[si][0] * VS_FIXED_PER_FORCE);
-            ay += __double2ll_rn(sp.body_force[si][1] * VS_FIXED_PER_FORCE);
-            az += __double2ll_rn(sp.body_force[si][2] * VS_FIXED_PER_FORCE);
-            vs_shared_add64(&block_lo[0][threadIdx.x], &block_hi[0][threadIdx.x], ax);
-            vs_shared_add64(&block_lo[1][threadIdx.x], &block_hi[1][threadIdx.x], ay);
-            vs_shared_add64(&block_lo[2][threadIdx.x], &block_hi[2][threadIdx.x], az);
+    }
+    __syncwarp();
+    /* the warp's queued pairs in rounds of 32: the lanes' inclusive prefix sums of their
+     * counts, then lane l of round r takes pair t = 32 r + l from the lane whose range holds
+     * t (the smallest lane whose inclusive sum exceeds t) */
+    int inclusive = queued;
+    for (int offset = 1; offset < 32; offset <<= 1) {
+        const int v = __shfl_up_sync(0xffffffffu, inclusive, offset);
+        if (lane >= offset)
+            inclusive += v;
+    }
+    const int total = __shfl_sync(0xffffffffu, inclusive, 31);
+    for (int round = 0; round < total; round += 32) {
+        const int t = round + lane;
+        int owner = 0;
+        for (int step = 16; step >= 1; step >>= 1) {
+            const int v = __shfl_sync(0xffffffffu, inclusive, owner + step - 1);
+            if (v <= t)
+                owner += step;
         }
-        if (ENERGY) {
-            energy[i] = e;
-            virial[i] = w;
+        const int before = __shfl_sync(0xffffffffu, inclusive - queued, owner & 31);
+        if (t < total) {
+            const int slot = warp_first + owner;
+            evaluate(slot, queue[t - before][slot]);
         }
     }
     __syncthreads();
     if (i < n_owned) { /* other blocks add to these particles too */
+        const int si = block_pos[threadIdx.x].w;
         unsigned long long *f[3] = {fx, fy, fz};
-        for (int d = 0; d < 3; ++d)
-            atomicAdd(f[d] + i, (unsigned long long)block_hi[d][threadIdx.x] << 32 |
-                                    block_lo[d][threadIdx.x]);
+#pragma unroll
+        for (int d = 0; d < 3; ++d) {
+            const long long body = __double2ll_rn(sp.body_force[si][d] * VS_FIXED_PER_FORCE);
+            atomicAdd(f[d] + i, ((unsigned long long)block_hi[d][threadIdx.x] << 32 |
+                                 block_lo[d][threadIdx.x]) +
+                                    (unsigned long long)body);
+        }
+    }
+    if (ENERGY && active) {
+        const double inv = 1.0 / VS_FIXED_PER_FORCE;
+        energy[i] = (double)(long long)((unsigned long long)block_hi[n_sums - 2][threadIdx.x]
+                                            << 32 |
+                                        block_lo[n_sums - 2][threadIdx.x]) *
+                    inv;
+        virial[i] = (double)(long long)((unsigned long long)block_hi[n_sums - 1][threadIdx.x]
+                                            << 32 |
+                                        block_lo[n_sums - 1][threadIdx.x]) *
+                    inv;
     }
 }
 

@@ -94,11 +94,13 @@ static double *forces_by_tag(vs_params *prm, vs_thermo *t)
     return f;
 }
 
-static void compare_forces_skin(vs_precision_kind precision, vs_gpu_builder_kind builder,
-                               double skin, double tol)
+static void compare_forces_at(vs_precision_kind precision, vs_gpu_builder_kind builder,
+                              double skin, double density, double tol)
 {
     vs_params prm;
     vs_test_groot_warren(&prm, 10.0);
+    prm.n_particles = llround(density * prm.box[0] * prm.box[1] * prm.box[2]);
+    prm.density = density;
     prm.gpu_builder = builder;
     prm.skin = skin;
     vs_thermo tc, tg;
@@ -110,18 +112,24 @@ static void compare_forces_skin(vs_precision_kind precision, vs_gpu_builder_kind
     const double worst = vs_test_worst_relative(fg, fc, prm.n_particles);
     const double de = fabs(tg.potential - tc.potential) / fabs(tc.potential);
     const double dp = fabs(tg.pressure - tc.pressure) / fabs(tc.pressure);
-    print_message("%s, %s builder, skin %g: worst per-particle force difference %.3e "
-                  "(tolerance %.0e), potential %.3e, pressure %.3e\n",
+    print_message("%s, %s builder, skin %g, rho %g: worst per-particle force difference "
+                  "%.3e (tolerance %.0e), potential %.3e, pressure %.3e\n",
                   precision == VS_PRECISION_MIXED ? "mixed" : "double",
                   builder == VS_GPU_BUILDER_WARP    ? "warp"
                   : builder == VS_GPU_BUILDER_CELLS ? "cells"
                                                     : "thread",
-                  skin, worst, tol, de, dp);
+                  skin, density, worst, tol, de, dp);
     assert_true(worst <= tol);
     assert_true(de <= tol);
     assert_true(dp <= tol);
     free(fc);
     free(fg);
+}
+
+static void compare_forces_skin(vs_precision_kind precision, vs_gpu_builder_kind builder,
+                                double skin, double tol)
+{
+    compare_forces_at(precision, builder, skin, 3.0, tol);
 }
 
 static void compare_forces(vs_precision_kind precision, vs_gpu_builder_kind builder, double tol)
@@ -152,6 +160,17 @@ static void test_forces_skin_zero(void **state)
     compare_forces_skin(VS_PRECISION_DOUBLE, VS_GPU_BUILDER_CELLS, 0.0, 1e-12);
     compare_forces_skin(VS_PRECISION_MIXED, VS_GPU_BUILDER_CELLS, 0.0, 1e-5);
     compare_forces_skin(VS_PRECISION_MIXED, VS_GPU_BUILDER_THREAD, 0.0, 1e-5);
+}
+
+/* A dense fluid (rho = 12: ~25 partners in half a stencil, ~50 in a whole one) fills the
+ * per-lane pair queues of the force kernels (24 and 32 entries), so the rare path that
+ * empties a full queue at once runs too. */
+static void test_forces_dense(void **state)
+{
+    (void)state;
+    compare_forces_at(VS_PRECISION_MIXED, VS_GPU_BUILDER_CELLS, 0.0, 12.0, 1e-5);
+    compare_forces_at(VS_PRECISION_MIXED, VS_GPU_BUILDER_CELLS, 0.3, 12.0, 1e-5);
+    compare_forces_at(VS_PRECISION_MIXED, VS_GPU_BUILDER_THREAD, 0.3, 12.0, 1e-5);
 }
 
 /* `steps` steps, then the thermo (and, if state_by_tag, positions and velocities by tag).
@@ -352,6 +371,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_forces_double),
         cmocka_unit_test(test_forces_mixed),
         cmocka_unit_test(test_forces_skin_zero),
+        cmocka_unit_test(test_forces_dense),
         cmocka_unit_test(test_trajectory_double_tracks_cpu),
         cmocka_unit_test(test_bit_identical_runs),
         cmocka_unit_test(test_thin_box_images),
