@@ -343,7 +343,9 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
 {
     constexpr int n_sums = ENERGY ? 5 : 3; /* fx, fy, fz[, energy, virial] */
     __shared__ double a_shared[VS_MAX_SPECIES * VS_MAX_SPECIES];
-    __shared__ int32_t queue[VS_NEWTON_QUEUE][VS_NEWTON_BLOCK];
+    /* one column per lane, padded: a round reads a finder's consecutive entries, which
+     * would otherwise share a bank */
+    __shared__ int32_t queue[VS_NEWTON_QUEUE][VS_NEWTON_BLOCK + 1];
     /* the block's own particles, read by whichever lane evaluates their pairs */
     __shared__ int4 block_pos[VS_NEWTON_BLOCK];
     __shared__ float4 block_vel[VS_NEWTON_BLOCK];
@@ -406,6 +408,7 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
     };
 
     int32_t *my_queue = &queue[0][threadIdx.x];
+    constexpr int queue_stride = VS_NEWTON_BLOCK + 1;
     int queued = 0;
     if (active) {
         const bool owned_i = i < n_owned;
@@ -430,10 +433,10 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
                             qz = vs_separation_quanta(pi.z, pj.z);
                 const float r2q = qx * qx + qy * qy + qz * qz;
                 if (r2q < rc2_quanta && r2q != 0.0f && (owned_i || j < n_owned)) {
-                    my_queue[VS_NEWTON_BLOCK * queued++] = j;
+                    my_queue[queue_stride * queued++] = j;
                     if (queued == VS_NEWTON_QUEUE) { /* rare: the lane empties it alone */
                         for (int q = 0; q < queued; ++q)
-                            evaluate(threadIdx.x, my_queue[VS_NEWTON_BLOCK * q]);
+                            evaluate(threadIdx.x, my_queue[queue_stride * q]);
                         queued = 0;
                     }
                 }

@@ -97,6 +97,7 @@ static const key_choice BUILDER_CHOICES[] = {
     {"thread", VS_GPU_BUILDER_THREAD},
     {"warp", VS_GPU_BUILDER_WARP},
     {"cells", VS_GPU_BUILDER_CELLS},
+    {"auto", VS_GPU_BUILDER_AUTO},
     {NULL, 0}};
 static const key_choice TRANSPORT_CHOICES[] = {
     {"auto", VS_TRANSPORT_AUTO},
@@ -182,7 +183,7 @@ static const key_spec SCHEMA[] = {
     {KEY("neighbor.skin", K_FLOAT, OPTIONAL, "0.3",
          "Verlet skin added to rc; 0 rebuilds the lists on every step"),
      NUM_GE(0)},
-    {KEY("neighbor.gpu_builder", K_ENUM, OPTIONAL, "\"thread\"",
+    {KEY("neighbor.gpu_builder", K_ENUM, OPTIONAL, "\"auto\"",
          "GPU neighbour-list builder"),
      .choices = BUILDER_CHOICES},
 
@@ -1471,6 +1472,9 @@ static int extract(const ctx *c, const config_setting_t *root, vs_params *p)
     p->overlap = choice_at(root, "comm.overlap");
     p->backend = (vs_backend_kind)choice_at(root, "backend");
     p->precision = (vs_precision_kind)choice_at(root, "precision");
+    if (p->gpu_builder == VS_GPU_BUILDER_AUTO) /* the faster for the precision */
+        p->gpu_builder =
+            p->precision == VS_PRECISION_MIXED ? VS_GPU_BUILDER_CELLS : VS_GPU_BUILDER_THREAD;
     p->seed = (uint64_t)as_int(at(root, "seed"));
     p->thermo_interval = as_int(at(root, "output.thermo_interval"));
     p->trajectory_interval = as_int(at(root, "output.trajectory_interval"));

@@ -24,11 +24,14 @@ typedef enum {
 } vs_transport_kind;
 typedef enum { VS_PRECISION_MIXED = 0, VS_PRECISION_DOUBLE = 1 } vs_precision_kind;
 /* GPU partner search: a Verlet list built one thread per particle or one warp per cell
- * (ballot), or no Verlet list (the force kernel walks the cell list). */
+ * (ballot), or no Verlet list (the force kernel walks the cell list). AUTO, the
+ * configuration's default, becomes CELLS in mixed precision and THREAD in double (the
+ * faster of each, docs/performance.md) when the configuration is read. */
 typedef enum {
     VS_GPU_BUILDER_THREAD = 0,
     VS_GPU_BUILDER_WARP = 1,
-    VS_GPU_BUILDER_CELLS = 2
+    VS_GPU_BUILDER_CELLS = 2,
+    VS_GPU_BUILDER_AUTO = 3
 } vs_gpu_builder_kind;
 
 typedef struct {

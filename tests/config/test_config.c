@@ -863,6 +863,25 @@ static void test_set_quoted_string(void **state)
     assert_int_equal(p.precision, VS_PRECISION_DOUBLE);
 }
 
+/* neighbor.gpu_builder "auto" (the default) becomes the faster builder for the precision;
+ * a named builder stays. */
+static void test_gpu_builder_auto(void **state)
+{
+    (void)state;
+    vs_params p;
+    parse_ok(BASE, NULL, 0, &p);
+    assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_CELLS);
+    const char *dbl[] = {"precision=\"double\""};
+    parse_ok(BASE, dbl, 1, &p);
+    assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_THREAD);
+    const char *named[] = {"precision=\"mixed\"", "neighbor.gpu_builder=\"thread\""};
+    parse_ok(BASE, named, 2, &p);
+    assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_THREAD);
+    const char *dbl_cells[] = {"precision=\"double\"", "neighbor.gpu_builder=\"cells\""};
+    parse_ok(BASE, dbl_cells, 2, &p);
+    assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_CELLS);
+}
+
 static void test_set_later_wins(void **state)
 {
     (void)state;
@@ -1086,6 +1105,7 @@ int main(void)
         cmocka_unit_test(test_comments_and_strings_left_alone),
         cmocka_unit_test(test_set_overrides),
         cmocka_unit_test(test_set_quoted_string),
+        cmocka_unit_test(test_gpu_builder_auto),
         cmocka_unit_test(test_set_later_wins),
         cmocka_unit_test(test_set_fixes_file_value),
         cmocka_unit_test(test_set_density_replaces_particles),
