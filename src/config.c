@@ -180,7 +180,7 @@ static const key_spec SCHEMA[] = {
 
     {KEY("neighbor", K_GROUP, OPTIONAL, NULL,
          "neighbor list")},
-    {KEY("neighbor.skin", K_FLOAT, OPTIONAL, "0.3",
+    {KEY("neighbor.skin", K_FLOAT, OPTIONAL, "0.0",
          "Verlet skin added to rc; 0 rebuilds the lists on every step"),
      NUM_GE(0)},
     {KEY("neighbor.gpu_builder", K_ENUM, OPTIONAL, "\"auto\"",

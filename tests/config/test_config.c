@@ -701,7 +701,7 @@ static void test_defaults_filled(void **state)
     assert_true(p.dt == 0.04);
     assert_true(p.lambda == 0.5);
     assert_int_equal(p.steps, 100);
-    assert_true(p.skin == 0.3);
+    assert_true(p.skin == 0.0);
     assert_int_equal(p.backend, VS_BACKEND_AUTO);
     assert_int_equal(p.precision, VS_PRECISION_MIXED);
     assert_string_equal(p.output_dir, "out/min");
