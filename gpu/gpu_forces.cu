@@ -8,7 +8,7 @@
  * - dpd_force_newton_kernel (the cell list in mixed precision): each pair once, the
  *   partner's share added to fixed-point integer sums, whose value does not depend on the
  *   order of the adds (see there), the pairs spread evenly over a warp's lanes. 16M
- *   particles, skin 0: 3.73 ms per step for the pair phase against 4.67 from both sides
+ *   particles, skin 0: 3.7 ms per step for the pair phase against 4.67 from both sides
  *   (docs/performance.md).
  *
  * Precision (config `precision`):
@@ -324,11 +324,12 @@ __device__ __forceinline__ void vs_shared_add64(unsigned *lo_word, unsigned *hi_
  * rounds of 32, whichever lane found them: lane l of round r takes the (32 r + l)-th, its
  * finder located by a binary search over the lanes' prefix sums of their counts. Each lane
  * evaluating its own queue, the warp paid for as many rounds as its busiest lane had pairs:
- * 12.8 rounds per warp at rho = 3, at 14.6 active lanes (Nsight Compute, 1M), against 5.8
- * balanced; 16M: 4.09 -> 3.73 ms per step. The fixed-point sums make the evaluating lane
- * irrelevant to the result (the trajectories are bit-identical to the lane's own
- * evaluation), so the particle's own share goes to its shared sums too, and with ENERGY so
- * do its energy and virial, in fixed point as well, so that their sums are order-free. */
+ * 12.8 rounds per warp at rho = 3, at 14.6 active lanes (Nsight Compute, 1M), where 6.3
+ * pairs per particle need 6-7; 16M: 4.09 -> 3.7 ms per step. The fixed-point sums make the
+ * evaluating lane irrelevant to the result (the trajectories are bit-identical to the
+ * lane's own evaluation), so the particle's own share goes to its shared sums too, and with
+ * ENERGY so do its energy and virial, in fixed point as well, so that their sums are
+ * order-free. */
 #define VS_NEWTON_QUEUE 24 /* pairs per lane (mean 6.3 at rho = 3); fits 48 kB of shared */
 template <bool ENERGY, bool FRESH>
 __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
@@ -445,8 +446,8 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
     }
     __syncwarp();
     /* the warp's queued pairs in rounds of 32: the lanes' inclusive prefix sums of their
-     * counts, then lane l of round r takes pair t = 32 r + l from the lane whose range holds
-     * t (the smallest lane whose inclusive sum exceeds t) */
+     * counts, then lane l of round r takes pair t = 32 r + l from its finder, the lane whose
+     * range holds t (the smallest lane whose inclusive sum exceeds t) */
     int inclusive = queued;
     for (int offset = 1; offset < 32; offset <<= 1) {
         const int v = __shfl_up_sync(0xffffffffu, inclusive, offset);
@@ -456,40 +457,35 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
     const int total = __shfl_sync(0xffffffffu, inclusive, 31);
     for (int round = 0; round < total; round += 32) {
         const int t = round + lane;
-        int owner = 0;
+        int finder = 0;
         for (int step = 16; step >= 1; step >>= 1) {
-            const int v = __shfl_sync(0xffffffffu, inclusive, owner + step - 1);
+            const int v = __shfl_sync(0xffffffffu, inclusive, finder + step - 1);
             if (v <= t)
-                owner += step;
+                finder += step;
         }
-        const int before = __shfl_sync(0xffffffffu, inclusive - queued, owner & 31);
+        const int before = __shfl_sync(0xffffffffu, inclusive - queued, finder & 31);
         if (t < total) {
-            const int slot = warp_first + owner;
+            const int slot = warp_first + finder;
             evaluate(slot, queue[t - before][slot]);
         }
     }
     __syncthreads();
+    /* this thread's particle's sum d, as the 64-bit integer of its two words */
+    auto block_sum = [&](int d) {
+        return (unsigned long long)block_hi[d][threadIdx.x] << 32 | block_lo[d][threadIdx.x];
+    };
     if (i < n_owned) { /* other blocks add to these particles too */
         const int si = block_pos[threadIdx.x].w;
         unsigned long long *f[3] = {fx, fy, fz};
 #pragma unroll
         for (int d = 0; d < 3; ++d) {
             const long long body = __double2ll_rn(sp.body_force[si][d] * VS_FIXED_PER_FORCE);
-            atomicAdd(f[d] + i, ((unsigned long long)block_hi[d][threadIdx.x] << 32 |
-                                 block_lo[d][threadIdx.x]) +
-                                    (unsigned long long)body);
+            atomicAdd(f[d] + i, block_sum(d) + (unsigned long long)body);
         }
     }
     if (ENERGY && active) {
-        const double inv = 1.0 / VS_FIXED_PER_FORCE;
-        energy[i] = (double)(long long)((unsigned long long)block_hi[n_sums - 2][threadIdx.x]
-                                            << 32 |
-                                        block_lo[n_sums - 2][threadIdx.x]) *
-                    inv;
-        virial[i] = (double)(long long)((unsigned long long)block_hi[n_sums - 1][threadIdx.x]
-                                            << 32 |
-                                        block_lo[n_sums - 1][threadIdx.x]) *
-                    inv;
+        energy[i] = (double)(long long)block_sum(n_sums - 2) * (1.0 / VS_FIXED_PER_FORCE);
+        virial[i] = (double)(long long)block_sum(n_sums - 1) * (1.0 / VS_FIXED_PER_FORCE);
     }
 }
 
