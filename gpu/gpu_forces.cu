@@ -424,22 +424,32 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
             int first_cell, last_cell;
             if (!vs_stencil_row(grid, c, frac, row_cut2, dy, dz, &first_cell, &last_cell))
                 continue;
-            const uint32_t end = cell_start[last_cell + 1];
-            for (uint32_t m = row == 0 ? k + 1 : cell_start[first_cell]; m < end; ++m) {
-                const int4 entry = cell_pos[m];
+            /* a candidate: queued when within r_c (a predicated store, no branch) */
+            auto consider = [&](const int4 &entry) {
                 const int j = entry.w;
                 const int4 pj = FRESH ? entry : pos_q[j];
                 const float qx = vs_separation_quanta(pi.x, pj.x),
                             qy = vs_separation_quanta(pi.y, pj.y),
                             qz = vs_separation_quanta(pi.z, pj.z);
                 const float r2q = qx * qx + qy * qy + qz * qz;
-                if (r2q < rc2_quanta && r2q != 0.0f && (owned_i || j < n_owned)) {
-                    my_queue[queue_stride * queued++] = j;
-                    if (queued == VS_NEWTON_QUEUE) { /* rare: the lane empties it alone */
-                        for (int q = 0; q < queued; ++q)
-                            evaluate(threadIdx.x, my_queue[queue_stride * q]);
-                        queued = 0;
-                    }
+                const bool hit = r2q < rc2_quanta && r2q != 0.0f && (owned_i || j < n_owned);
+                if (hit)
+                    my_queue[queue_stride * queued] = j;
+                queued += hit;
+            };
+            /* two candidates per iteration, both loads in flight before either is used; the
+             * queue keeps room for two more, or the lane empties it at once (rare) */
+            const uint32_t end = cell_start[last_cell + 1];
+            for (uint32_t m = row == 0 ? k + 1 : cell_start[first_cell]; m < end; m += 2) {
+                const int4 a = cell_pos[m];
+                const int4 b = m + 1 < end ? cell_pos[m + 1] : a;
+                consider(a);
+                if (m + 1 < end)
+                    consider(b);
+                if (queued > VS_NEWTON_QUEUE - 2) {
+                    for (int q = 0; q < queued; ++q)
+                        evaluate(threadIdx.x, my_queue[queue_stride * q]);
+                    queued = 0;
                 }
             }
         }
