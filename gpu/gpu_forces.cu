@@ -8,7 +8,7 @@
  * - dpd_force_newton_kernel (the cell list in mixed precision): each pair once, the
  *   partner's share added to fixed-point integer sums, whose value does not depend on the
  *   order of the adds (see there), the pairs spread evenly over a warp's lanes. 16M
- *   particles, skin 0: 3.7 ms per step for the pair phase against 4.67 from both sides
+ *   particles, skin 0: 3.63 ms per step for the pair phase against 4.67 from both sides
  *   (docs/performance.md).
  *
  * Precision (config `precision`):
