@@ -266,7 +266,7 @@ __global__ void __launch_bounds__(VS_THREAD_BUILD_BLOCK)
         const int j = pj.w;
         /* the hit path is short and branch-free: with ~15% of candidates hits, some lane of
          * a warp takes it on almost every candidate */
-        if (ddx * ddx + ddy * ddy + ddz * ddz < cut2_quanta && j != i) {
+        if (vs_norm2(ddx, ddy, ddz) < cut2_quanta && j != i) {
             pending = make_int4(pending.y, pending.z, pending.w, j);
             if ((count & 3) == 3 && count < max_neighbors)
                 list4[vs_list_group(stride, i, count >> 2)] = pending;
@@ -382,7 +382,7 @@ __global__ void __launch_bounds__(32 * VS_NL_WARPS)
                             ddy = vs_separation(frame, pt.y, pj.y),
                             ddz = vs_separation(frame, pt.z, pj.z);
                 const bool hit =
-                    has_j && j != sh.iidx[t] && ddx * ddx + ddy * ddy + ddz * ddz < cut2;
+                    has_j && j != sh.iidx[t] && vs_norm2(ddx, ddy, ddz) < cut2;
                 const unsigned hits = __ballot_sync(0xffffffffu, hit);
                 const int start = __shfl_sync(0xffffffffu, count, t);
                 const int slot = start + __popc(hits & ((1u << lane) - 1u));

@@ -146,7 +146,7 @@ __device__ __forceinline__ vs_mixed_pair vs_evaluate_mixed_pair(
     p.dx = vs_separation(frame, pi.x, pj.x);
     p.dy = vs_separation(frame, pi.y, pj.y);
     p.dz = vs_separation(frame, pi.z, pj.z);
-    const float r2 = p.dx * p.dx + p.dy * p.dy + p.dz * p.dz;
+    const float r2 = vs_norm2(p.dx, p.dy, p.dz);
     const vs_tea_block bits = vs_pair_bits_sig(key, sig_i, sig[j]);
     const float xi = (float)(gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits));
     p.r = vs_dpd_pair_f(&cf, r2, p.dx, p.dy, p.dz, ui.x - uj.x, ui.y - uj.y, ui.z - uj.z,
@@ -218,7 +218,7 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
             const float qx = vs_separation_quanta(pi.x, pj.x),
                         qy = vs_separation_quanta(pi.y, pj.y),
                         qz = vs_separation_quanta(pi.z, pj.z);
-            const float r2q = qx * qx + qy * qy + qz * qz;
+            const float r2q = vs_norm2(qx, qy, qz);
             if (r2q < rc2_quanta && r2q != 0.0f) {
                 my_queue[VS_FORCE_BLOCK * queued++] = j;
                 if (queued == VS_PAIR_QUEUE) /* rare: a full queue */
@@ -232,7 +232,7 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
             for (int q = 0; q < queued; ++q) {
                 const int j = my_queue[VS_FORCE_BLOCK * q];
                 const double dx = xi_ - x[j], dy = yi - y[j], dz = zi - z[j];
-                const double r2 = dx * dx + dy * dy + dz * dz;
+                const double r2 = vs_norm2(dx, dy, dz);
                 const vs_tea_block bits = vs_pair_bits_sig(key, sig_i, sig[j]);
                 const double xi = gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits);
                 const vs_pair_result r = vs_dpd_pair(&c, r2, dx, dy, dz, ux - vx[j],
@@ -250,7 +250,7 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
         };
         vs_for_each_candidate<CELLS>(src, i, [&](int j, const int4 &) {
             const double dx = xi_ - x[j], dy = yi - y[j], dz = zi - z[j];
-            const double r2 = dx * dx + dy * dy + dz * dz;
+            const double r2 = vs_norm2(dx, dy, dz);
             if (r2 < c.rc2 && r2 != 0.0) {
                 my_queue[VS_FORCE_BLOCK * queued++] = j;
                 if (queued == VS_PAIR_QUEUE)
@@ -330,7 +330,12 @@ __device__ __forceinline__ void vs_shared_add64(unsigned *lo_word, unsigned *hi_
  * lane's own evaluation), so the particle's own share goes to its shared sums too, and with
  * ENERGY so do its energy and virial, in fixed point as well, so that their sums are
  * order-free. */
+#ifndef VS_NEWTON_QUEUE
 #define VS_NEWTON_QUEUE 24 /* pairs per lane (mean 6.3 at rho = 3); fits 48 kB of shared */
+#endif
+#ifndef VS_NEWTON_UNROLL
+#define VS_NEWTON_UNROLL 3 /* candidates per iteration of the walk (docs/performance.md) */
+#endif
 template <bool ENERGY, bool FRESH>
 __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
     dpd_force_newton_kernel(int n_all, int n_owned, vs_tea_key key, int gaussian,
@@ -431,22 +436,27 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
                 const float qx = vs_separation_quanta(pi.x, pj.x),
                             qy = vs_separation_quanta(pi.y, pj.y),
                             qz = vs_separation_quanta(pi.z, pj.z);
-                const float r2q = qx * qx + qy * qy + qz * qz;
+                const float r2q = vs_norm2(qx, qy, qz);
                 const bool hit = r2q < rc2_quanta && r2q != 0.0f && (owned_i || j < n_owned);
                 if (hit)
                     my_queue[queue_stride * queued] = j;
                 queued += hit;
             };
-            /* two candidates per iteration, both loads in flight before either is used; the
-             * queue keeps room for two more, or the lane empties it at once (rare) */
+            /* VS_NEWTON_UNROLL candidates per iteration, all loads in flight before any is
+             * used; the queue keeps room for as many more, or the lane empties it at once
+             * (rare) */
             const uint32_t end = cell_start[last_cell + 1];
-            for (uint32_t m = row == 0 ? k + 1 : cell_start[first_cell]; m < end; m += 2) {
-                const int4 a = cell_pos[m];
-                const int4 b = m + 1 < end ? cell_pos[m + 1] : a;
-                consider(a);
-                if (m + 1 < end)
-                    consider(b);
-                if (queued > VS_NEWTON_QUEUE - 2) {
+            for (uint32_t m = row == 0 ? k + 1 : cell_start[first_cell]; m < end;
+                 m += VS_NEWTON_UNROLL) {
+                int4 entry[VS_NEWTON_UNROLL];
+#pragma unroll
+                for (int u = 0; u < VS_NEWTON_UNROLL; ++u)
+                    entry[u] = u == 0 || m + u < end ? cell_pos[m + u] : entry[0];
+#pragma unroll
+                for (int u = 0; u < VS_NEWTON_UNROLL; ++u)
+                    if (u == 0 || m + u < end)
+                        consider(entry[u]);
+                if (queued > VS_NEWTON_QUEUE - VS_NEWTON_UNROLL) {
                     for (int q = 0; q < queued; ++q)
                         evaluate(threadIdx.x, my_queue[queue_stride * q]);
                     queued = 0;
