@@ -53,7 +53,8 @@ void vs_gpu_stage_range(vs_gpu_state *g, int64_t first, int64_t count)
 void vs_gpu_stage_positions(vs_gpu_state *g)
 {
     g->staged = 1;
-    vs_gpu_stage_range(g, 0, g->n_owned + g->n_ghost);
+    const int64_t first = g->owned_staged ? g->n_owned : 0; /* the first half-step's */
+    vs_gpu_stage_range(g, first, g->n_owned + g->n_ghost - first);
 }
 
 /* Each particle's pair-RNG signature at this step (tea_rng.h), for particles [first, first + n). */
@@ -643,8 +644,9 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
     const int mixed = g->prm.precision == VS_PRECISION_MIXED;
     if (!g->split_valid) /* once per list, and only for lists that are reused */
         vs_gpu_split_interior(g);
-    /* interior particles need only owned inputs, staged before the ghosts move */
-    if (mixed)
+    /* interior particles need only owned inputs, staged before the ghosts move (by the
+     * first half-step, unless something moved them since) */
+    if (mixed && !g->owned_staged)
         vs_gpu_stage_range(g, 0, g->n_owned);
     compute_signatures(g, 0, g->n_owned, step);
     VS_CUDA_CHECK(cudaEventRecord(g->ev_start, g->stream));

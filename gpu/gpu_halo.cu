@@ -51,6 +51,11 @@ struct vs_soa {
     int32_t *image[3];
     int64_t *tag;
     int32_t *species;
+    /* the owned particles' mixed force inputs, when they are kept current (owned_staged;
+     * else NULL): moved with the particles, staged for arrivals */
+    int4 *pos_q;
+    float4 *vel_f;
+    vs_fixed_frame frame;
 };
 
 static vs_soa soa(vs_gpu_state *g)
@@ -64,6 +69,9 @@ static vs_soa soa(vs_gpu_state *g)
     }
     a.tag = g->tag;
     a.species = g->species_id;
+    a.pos_q = g->owned_staged ? g->pos_q : NULL;
+    a.vel_f = g->vel_f;
+    a.frame = g->frame;
     return a;
 }
 
@@ -207,6 +215,9 @@ __global__ void unpack_migrant_kernel(int n, const vs_migrant_rec *in, int64_t s
     }
     a.tag[j] = r.tag;
     a.species[j] = r.species;
+    if (a.pos_q)
+        vs_stage_values(a.frame, j, r.x[0], r.x[1], r.x[2], r.species, r.vp[0], r.vp[1],
+                        r.vp[2], a.pos_q, a.vel_f);
     if (!(r.x[d] >= lo && r.x[d] < hi))
         atomicMin(outside, (unsigned long long)r.tag);
 }
@@ -263,6 +274,10 @@ __global__ void fill_holes_kernel(int max_n, const int32_t *count, const int32_t
     }
     a.tag[to] = a.tag[from];
     a.species[to] = a.species[from];
+    if (a.pos_q) {
+        a.pos_q[to] = a.pos_q[from];
+        a.vel_f[to] = a.vel_f[from];
+    }
 }
 
 /* The image path: at most one dimension (`remote`) is split over ranks, the others are
@@ -574,9 +589,11 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
     int self = 0;
     for (int d = 0; d < 3; ++d)
         self |= (g->link[d] == VS_LINK_SELF) << d;
-    if (self && !g->wrapped)
+    if (self && !g->wrapped) {
+        g->owned_staged = 0; /* positions change here */
         VS_LAUNCH(wrap_kernel, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned, self,
                   g->prm.box[0], g->prm.box[1], g->prm.box[2], soa(g));
+    }
     g->wrapped = 0;
     int crosses = 0;
     for (int d = 0; d < 3; ++d)

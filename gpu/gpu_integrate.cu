@@ -3,10 +3,20 @@
  * with the previous step's second half when nothing read the state in between (one pass
  * over x, v, f instead of two; the same arithmetic as the separate kernels). Without a skin
  * every step migrates, so the first half also wraps the dimensions periodic within the rank,
- * as the migration's wrap kernel would (one pass over x fewer). */
+ * as the migration's wrap kernel would (one pass over x fewer). In mixed precision it also
+ * stages the owned particles' force inputs (below). */
 #include <string.h>
 
 #include "gpu_internal.cuh"
+
+/* 1: in mixed precision the first half-step also writes the owned particles' force inputs
+ * (pos_q, vel_f; g->owned_staged), which the cell list's pass then reads (16 bytes) instead
+ * of staging them from x, vp and the species (52 bytes read, 32 written): 16M particles,
+ * 2.47e9 -> 2.53e9 particle-steps/s. 0: staged by that pass only, to compare (trajectories
+ * are bit-identical either way, on 1, 2 and 4 ranks). */
+#ifndef VS_STAGE_IN_FIRST_HALF
+#define VS_STAGE_IN_FIRST_HALF 1
+#endif
 
 struct vs_box_lengths {
     double len[3];
@@ -20,12 +30,14 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
                                   const int32_t *fixed_bad,
                                   const int32_t *species, const double *bx, const double *by,
                                   const double *bz, unsigned int *max_disp2, int wrap_dims,
-                                  vs_box_lengths box, int32_t *imx, int32_t *imy, int32_t *imz)
+                                  vs_box_lengths box, int32_t *imx, int32_t *imy, int32_t *imz,
+                                  vs_fixed_frame frame, int4 *pos_q, float4 *vel_f)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     float d2 = 0.0f;
     if (i < n) {
-        const double inv_m = sp.inv_mass[species[i]], half_dt = 0.5 * dt;
+        const int32_t si = species[i];
+        const double inv_m = sp.inv_mass[si], half_dt = 0.5 * dt;
         const double gx = vs_force_at(fx, i, fixed_bad), gy = vs_force_at(fy, i, fixed_bad),
                      gz = vs_force_at(fz, i, fixed_bad);
         const double ax = gx * inv_m, ay = gy * inv_m, az = gz * inv_m;
@@ -50,9 +62,13 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
         x[i] = nx;
         y[i] = ny;
         z[i] = nz;
-        px[i] = ux + lambda_dt * ax;
-        py[i] = uy + lambda_dt * ay;
-        pz[i] = uz + lambda_dt * az;
+        const double qx = ux + lambda_dt * ax, qy = uy + lambda_dt * ay,
+                     qz = uz + lambda_dt * az;
+        px[i] = qx;
+        py[i] = qy;
+        pz[i] = qz;
+        if (pos_q) /* mixed precision: the force inputs too (g->owned_staged) */
+            vs_stage_values(frame, i, nx, ny, nz, si, qx, qy, qz, pos_q, vel_f);
         vx[i] = ux + half_dt * ax;
         vy[i] = uy + half_dt * ay;
         vz[i] = uz + half_dt * az;
@@ -92,6 +108,8 @@ static void first_half(vs_gpu_state *g, int finish_previous)
     g->staged = 0; /* the staged fp32 inputs describe positions this kernel changes (a list
                       built after the last forces, e.g. at a checkpoint, staged them) */
     g->energies_current = 0; /* a new step: its forces will write them if due */
+    const int mixed = g->prm.precision == VS_PRECISION_MIXED && VS_STAGE_IN_FIRST_HALF;
+    g->owned_staged = mixed;
     const int check = g->prm.skin > 0.0; /* without a skin: rebuilt on every step */
     if (check)
         VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_disp2, 0, sizeof(unsigned int), g->stream));
@@ -107,7 +125,8 @@ static void first_half(vs_gpu_state *g, int finish_previous)
               g->prm.dt, g->prm.lambda * g->prm.dt, g->species, g->x[0], g->x[1], g->x[2],     \
               g->v[0], g->v[1], g->v[2], g->vp[0], g->vp[1], g->vp[2], g->f[0], g->f[1],       \
               g->f[2], vs_gpu_fixed_bad(g), g->species_id, g->x_build[0], g->x_build[1], g->x_build[2],             \
-              g->d_max_disp2, wrap_dims, box, g->image[0], g->image[1], g->image[2])
+              g->d_max_disp2, wrap_dims, box, g->image[0], g->image[1], g->image[2], g->frame, \
+              mixed ? g->pos_q : NULL, g->vel_f)
     if (check && finish_previous)
         VS_FIRST_HALF(true, true, false);
     else if (check)

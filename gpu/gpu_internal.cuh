@@ -116,8 +116,20 @@ __device__ __forceinline__ int vs_quantize(const vs_fixed_frame &f, int d, doubl
     return (int)__double2ll_rn((x - f.center[d]) * f.inv_quantum);
 }
 
-/* Stage particle i's mixed-precision force inputs: fixed-point position with the species,
- * fp32 predicted velocity. Returns the position. */
+/* The mixed-precision force inputs of one particle: fixed-point position with the species,
+ * fp32 predicted velocity (written at `at`). Returns the position. */
+__device__ __forceinline__ int4 vs_stage_values(const vs_fixed_frame &f, int64_t at, double x,
+                                                double y, double z, int32_t species, double vx,
+                                                double vy, double vz, int4 *pos, float4 *vel)
+{
+    const int4 p = make_int4(vs_quantize(f, 0, x), vs_quantize(f, 1, y), vs_quantize(f, 2, z),
+                             species);
+    pos[at] = p;
+    vel[at] = make_float4((float)vx, (float)vy, (float)vz, 0.0f);
+    return p;
+}
+
+/* The same for particle i, from the state arrays. */
 __device__ __forceinline__ int4 vs_stage_particle(const vs_fixed_frame &f, int i,
                                                   const double *x, const double *y,
                                                   const double *z, const double *vx,
@@ -125,11 +137,7 @@ __device__ __forceinline__ int4 vs_stage_particle(const vs_fixed_frame &f, int i
                                                   const int32_t *species, int4 *pos,
                                                   float4 *vel)
 {
-    const int4 p = make_int4(vs_quantize(f, 0, x[i]), vs_quantize(f, 1, y[i]),
-                             vs_quantize(f, 2, z[i]), species[i]);
-    pos[i] = p;
-    vel[i] = make_float4((float)vx[i], (float)vy[i], (float)vz[i], 0.0f);
-    return p;
+    return vs_stage_values(f, i, x[i], y[i], z[i], species[i], vx[i], vy[i], vz[i], pos, vel);
 }
 
 /* The separation in quanta. The quantum is a power of two, so a distance test in quanta
@@ -402,6 +410,11 @@ struct vs_gpu_state {
     int4 *pos_q;
     float4 *vel_f;
     int staged; /* pos_q/vel_f hold the current state (set by staging, cleared by forces) */
+    /* pos_q/vel_f of the owned particles hold their current x and vp: the mixed first
+     * half-step writes them with the new state (the staging pass then reads 16 bytes per
+     * owned particle instead of 52), the migration carries them along, and whatever else
+     * changes owned x or vp (reorder, wrap, upload) clears this */
+    int owned_staged;
     int wrapped; /* the first half-step wrapped the owned particles (the migration skips it) */
     /* pair-RNG signature of every owned and ghost particle at the step being evaluated
      * (tea_rng.h): computed once per particle and step, read for every pair */

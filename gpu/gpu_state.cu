@@ -116,8 +116,9 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     VS_GROW(g->cell_pos, int4, 0);
     if (g->prm.gpu_builder == VS_GPU_BUILDER_CELLS && g->prm.precision == VS_PRECISION_MIXED)
         VS_GROW(g->cell_rank, int32_t, 0);
-    VS_GROW(g->pos_q, int4, 0);
-    VS_GROW(g->vel_f, float4, 0);
+    const int64_t staged = g->owned_staged ? g->n_owned : 0; /* kept with the owned */
+    VS_GROW(g->pos_q, int4, staged);
+    VS_GROW(g->vel_f, float4, staged);
     VS_GROW(g->sig, uint64_t, 0);
     VS_GROW(g->ncount, int32_t, 0);
 #undef VS_GROW
@@ -329,6 +330,7 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     g->n_owned = h->n_owned;
     g->n_ghost = 0;
+    g->owned_staged = 0;
     g->energies_current = 0;
     g->forces_fixed = 0;
     /* a fresh state: the periodic Morton reorder counts from here, as after attach, so a
