@@ -151,9 +151,9 @@ __device__ __forceinline__ float vs_separation_quanta(int qi, int qj)
  * itself it contracted the same source differently at different call sites: a force-kernel
  * variant that tested three candidates per iteration parted from the two-per-iteration
  * kernel at the 13th digit after 190 steps (192,000 particles, deterministic run to run),
- * and agreed with it once built with -fmad=false. Every cut-off test and every pair's r^2 on
- * the device goes through here, so the lists, the tests and the forces make the same
- * decisions wherever they are inlined. fp32: two fused multiply-adds (the cheapest form);
+ * and agreed with it once built with -fmad=false. Every pair's cut-off test and r^2 on the
+ * device goes through here, so the lists, the tests and the forces make the same decisions
+ * wherever they are inlined. fp32: two fused multiply-adds (the cheapest form);
  * fp64: the CPU reference's rounding, ((x^2 + y^2) + z^2) unfused (gcc for x86-64 emits no
  * FMA), so the double mode makes the reference's cut-off decisions. */
 __device__ __forceinline__ float vs_norm2(float x, float y, float z)
