@@ -432,18 +432,22 @@ __global__ void mark_built_kernel(int n, const double *x, const double *y, const
 
 extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
 {
-    const int n_all = (int)(g->n_owned + g->n_ghost), n = (int)g->n_owned;
-    /* cell list over owned + ghosts, in linear cell order */
-    if (n_all == 0)
+    /* cell list over owned + ghosts (with the cell list's overlap, only the local ones: the
+     * remote ghosts come after them), in linear cell order */
+    g->n_listed = g->n_owned + (g->remote_unlisted ? g->n_img_local : g->n_ghost);
+    const int n_list = (int)g->n_listed, n = (int)g->n_owned;
+    if (n_list == 0)
         VS_CUDA_CHECK(cudaMemsetAsync(g->cell_start, 0,
                                       sizeof(uint32_t) * (size_t)(g->n_cells + 1), g->stream));
     /* the mixed force kernel's inputs are staged once per step: on a rebuild step with the
      * cell keys, so that the cell-order copy below gathers the fixed-point positions */
     const int mixed = g->prm.precision == VS_PRECISION_MIXED;
     const int stage = mixed || g->prm.gpu_builder == VS_GPU_BUILDER_WARP; /* it reads pos_q */
-    sort_by_cell(g, n_all, 0, stage);
+    sort_by_cell(g, n_list, 0, stage);
+    if (stage && g->n_listed < g->n_owned + g->n_ghost)
+        vs_gpu_stage_range(g, g->n_listed, g->n_owned + g->n_ghost - g->n_listed);
     g->staged = stage;
-    VS_LAUNCH(cell_offsets_kernel, n_all, VS_BLOCK, g->stream, n_all, g->n_cells, g->key_out,
+    VS_LAUNCH(cell_offsets_kernel, n_list, VS_BLOCK, g->stream, n_list, g->n_cells, g->key_out,
               g->cell_start);
     /* the sorted indices become the cell list; the next sort writes into the old list's
      * buffer (both have the per-particle capacity) */
@@ -453,12 +457,12 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     if (g->prm.gpu_builder != VS_GPU_BUILDER_WARP) { /* the walks of the thread builder and
                                                       * of the cell-list force kernel read it */
         if (mixed)
-            VS_LAUNCH(cell_pos_staged_kernel, n_all, VS_BLOCK, g->stream, n_all,
+            VS_LAUNCH(cell_pos_staged_kernel, n_list, VS_BLOCK, g->stream, n_list,
                       g->cell_particles, g->pos_q, g->cell_pos,
                       g->prm.gpu_builder == VS_GPU_BUILDER_CELLS ? g->cell_rank
                                                                  : (int32_t *)NULL);
         else
-            VS_LAUNCH(cell_pos_kernel, n_all, VS_BLOCK, g->stream, n_all, g->cell_particles,
+            VS_LAUNCH(cell_pos_kernel, n_list, VS_BLOCK, g->stream, n_list, g->cell_particles,
                       g->x[0], g->x[1], g->x[2], g->frame, g->cell_pos);
     }
     if (g->prm.gpu_builder == VS_GPU_BUILDER_CELLS) {

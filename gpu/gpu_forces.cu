@@ -9,7 +9,9 @@
  *   partner's share added to fixed-point integer sums, whose value does not depend on the
  *   order of the adds (see there), the pairs spread evenly over a warp's lanes. 16M
  *   particles, skin 0: 3.63 ms per step for the pair phase against 4.67 from both sides
- *   (docs/performance.md).
+ *   (docs/performance.md). With the overlap on a slab, the ghosts from other ranks are not
+ *   in the cell list and dpd_force_remote_kernel adds their pairs to the same sums once they
+ *   have arrived.
  *
  * Precision (config `precision`):
  *   double - positions, velocities and pair arithmetic in fp64, the CPU reference's formulas;
@@ -293,9 +295,6 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
  * component that is not finite or beyond 2^24 (a run that has blown up) marks its particle,
  * whose force is then NaN for the integrity check to report. */
 #define VS_PAIR_COMPONENT_LIMIT 16777216.0f /* 2^24 */
-#ifndef VS_GPU_NEWTON /* 0: the mixed cell list evaluates pairs from both sides (to compare) */
-#define VS_GPU_NEWTON 1
-#endif
 #ifndef VS_NEWTON_BLOCK
 #define VS_NEWTON_BLOCK 256
 #endif
@@ -510,6 +509,82 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
     }
 }
 
+/* The pairs of the remote ghosts (those that came from another rank: particles
+ * [first, first + n)) with owned particles, when the cell list holds only the owned
+ * particles and their local images (g->remote_unlisted, the overlap of the cell list): the
+ * ghosts arrive while the Newton kernel runs over the listed particles, then each walks the
+ * full 3 x 3-row stencil around its own cell for owned partners. Each such pair is found
+ * here once (the listed particles never see a remote ghost), evaluated with the ghost as
+ * particle i (exactly the negated pair of the owned side: dpd_pair.h), and added to the
+ * owned particle's fixed-point sums, so the forces are bit-identical to the Newton kernel's
+ * over everything. The ghost keeps half of each pair's energy and virial, as there. */
+template <bool ENERGY, bool FRESH>
+__global__ void __launch_bounds__(VS_BLOCK)
+    dpd_force_remote_kernel(int first, int n, int n_owned, vs_tea_key key, int gaussian,
+                            vs_dpd_consts_f cf, float rc2_quanta, vs_gpu_species sp,
+                            vs_fixed_frame frame, const int4 *pos_q, const float4 *vel_f,
+                            const uint64_t *sig, vs_gpu_grid grid, const uint32_t *cell_start,
+                            const int4 *cell_pos, float row_cut2, unsigned long long *fx,
+                            unsigned long long *fy, unsigned long long *fz, double *energy,
+                            double *virial, int32_t *bad)
+{
+    __shared__ double a_shared[VS_MAX_SPECIES * VS_MAX_SPECIES];
+    for (int k = threadIdx.x; k < sp.n * VS_MAX_SPECIES; k += blockDim.x)
+        a_shared[k] = sp.a[k / VS_MAX_SPECIES][k % VS_MAX_SPECIES];
+    __syncthreads();
+    const int i = first + blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= first + n)
+        return;
+    const int4 pi = pos_q[i];
+    const float4 ui = vel_f[i];
+    const uint64_t sig_i = sig[i];
+    /* the cell of its current position: at skin 0 the listed particles are where the list
+     * put them; with a skin, rows trimmed to the list radius around the ghost now still
+     * reach every partner's cell at the build (each moved less than half the skin) */
+    int c[3];
+    float frac[3];
+    vs_cell_of_q(grid, pi, c, frac);
+    long long energy_sum = 0, virial_sum = 0;
+    for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy) {
+            int first_cell, last_cell;
+            if (!vs_stencil_row(grid, c, frac, row_cut2, dy, dz, &first_cell, &last_cell))
+                continue;
+            const uint32_t end = cell_start[last_cell + 1];
+            for (uint32_t m = cell_start[first_cell]; m < end; ++m) {
+                const int4 entry = cell_pos[m];
+                const int j = entry.w;
+                if (j >= n_owned) /* a local image: a pair of two ghosts */
+                    continue;
+                const int4 pj = FRESH ? entry : pos_q[j];
+                const float r2q = vs_norm2(vs_separation_quanta(pi.x, pj.x),
+                                           vs_separation_quanta(pi.y, pj.y),
+                                           vs_separation_quanta(pi.z, pj.z));
+                if (!(r2q < rc2_quanta && r2q != 0.0f))
+                    continue;
+                const vs_mixed_pair p =
+                    vs_evaluate_mixed_pair(frame, cf, key, gaussian, pi, ui, sig_i,
+                                           a_shared + pi.w * VS_MAX_SPECIES, pos_q, vel_f, sig, j);
+                const float gx = p.r.f_over_r * p.dx, gy = p.r.f_over_r * p.dy,
+                            gz = p.r.f_over_r * p.dz;
+                if (!(fabsf(gx) < VS_PAIR_COMPONENT_LIMIT && fabsf(gy) < VS_PAIR_COMPONENT_LIMIT &&
+                      fabsf(gz) < VS_PAIR_COMPONENT_LIMIT))
+                    atomicMin(bad, j);
+                atomicAdd(fx + j, (unsigned long long)-vs_force_to_fixed(gx));
+                atomicAdd(fy + j, (unsigned long long)-vs_force_to_fixed(gy));
+                atomicAdd(fz + j, (unsigned long long)-vs_force_to_fixed(gz));
+                if (ENERGY) {
+                    energy_sum += __double2ll_rn(0.5 * (double)p.r.energy * VS_FIXED_PER_FORCE);
+                    virial_sum += __double2ll_rn(0.5 * (double)p.r.virial * VS_FIXED_PER_FORCE);
+                }
+            }
+        }
+    if (ENERGY) {
+        energy[i] = (double)energy_sum * (1.0 / VS_FIXED_PER_FORCE);
+        virial[i] = (double)virial_sum * (1.0 / VS_FIXED_PER_FORCE);
+    }
+}
+
 /* The fixed-point sums become doubles, in place (before the forces leave the device). */
 __global__ void forces_from_fixed_kernel(int n, const int32_t *bad, double *fx, double *fy,
                                          double *fz)
@@ -531,13 +606,21 @@ void vs_gpu_forces_to_double(vs_gpu_state *g)
     g->forces_fixed = 0;
 }
 
-/* Forces on every owned particle, each pair once (see dpd_force_newton_kernel). */
-static void launch_newton_forces(vs_gpu_state *g, int64_t step, int want_energy)
+/* The Newton kernel's sums start at zero (on `stream`, before either part below). */
+static void clear_newton_sums(vs_gpu_state *g, cudaStream_t stream)
 {
-    const int n = (int)g->n_owned, n_all = (int)(g->n_owned + g->n_ghost);
     for (int d = 0; d < 3; ++d)
-        VS_CUDA_CHECK(cudaMemsetAsync(g->f[d], 0, sizeof(double) * (size_t)n, g->stream));
-    VS_CUDA_CHECK(cudaMemsetAsync(g->d_bad_force, 0x7f, sizeof(int32_t), g->stream));
+        VS_CUDA_CHECK(cudaMemsetAsync(g->f[d], 0, sizeof(double) * (size_t)g->n_owned, stream));
+    VS_CUDA_CHECK(cudaMemsetAsync(g->d_bad_force, 0x7f, sizeof(int32_t), stream));
+}
+
+/* The pairs among the particles in the cell list, each once (dpd_force_newton_kernel), on
+ * `stream`; with `remote`, instead those of the ghosts beyond it (dpd_force_remote_kernel). */
+static void launch_newton_part(vs_gpu_state *g, cudaStream_t stream, int remote, int64_t step,
+                               int want_energy)
+{
+    const int n = (int)g->n_owned, n_listed = (int)g->n_listed;
+    const int n_remote = (int)(g->n_owned + g->n_ghost - g->n_listed);
     const vs_tea_key key = vs_tea_make_key(g->prm.seed, (uint64_t)step);
     const int gaussian = g->prm.random == VS_RANDOM_GAUSSIAN;
     const float rc2_quanta =
@@ -546,11 +629,20 @@ static void launch_newton_forces(vs_gpu_state *g, int64_t step, int want_energy)
     for (int d = 0; d < 3; ++d)
         f[d] = (unsigned long long *)g->f[d];
 #define VS_NEWTON_LAUNCH(E, F)                                                                 \
-    VS_LAUNCH((dpd_force_newton_kernel<E, F>), n_all, VS_NEWTON_BLOCK, g->stream, n_all, n,    \
-              key, gaussian, g->dpd_f, rc2_quanta, g->species, g->frame, g->pos_q, g->vel_f,   \
-              g->sig, g->grid, g->cell_start, g->cell_pos, g->cell_rank,                       \
-              vs_row_cut2(g->list_cutoff), f[0], f[1], f[2], vs_gpu_energy_buf(g),             \
-              vs_gpu_virial_buf(g), g->d_bad_force)
+    do {                                                                                       \
+        if (remote)                                                                            \
+            VS_LAUNCH((dpd_force_remote_kernel<E, F>), n_remote, VS_BLOCK, stream, n_listed,   \
+                      n_remote, n, key, gaussian, g->dpd_f, rc2_quanta, g->species, g->frame,  \
+                      g->pos_q, g->vel_f, g->sig, g->grid, g->cell_start, g->cell_pos,         \
+                      vs_row_cut2(g->list_cutoff), f[0], f[1], f[2], vs_gpu_energy_buf(g),     \
+                      vs_gpu_virial_buf(g), g->d_bad_force);                                   \
+        else                                                                                   \
+            VS_LAUNCH((dpd_force_newton_kernel<E, F>), n_listed, VS_NEWTON_BLOCK, stream,      \
+                      n_listed, n, key, gaussian, g->dpd_f, rc2_quanta, g->species, g->frame,  \
+                      g->pos_q, g->vel_f, g->sig, g->grid, g->cell_start, g->cell_pos,         \
+                      g->cell_rank, vs_row_cut2(g->list_cutoff), f[0], f[1], f[2],             \
+                      vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), g->d_bad_force);             \
+    } while (0)
     const int fresh = !(g->prm.skin > 0.0); /* the cell list holds the current positions */
     if (want_energy && fresh)
         VS_NEWTON_LAUNCH(true, true);
@@ -563,7 +655,18 @@ static void launch_newton_forces(vs_gpu_state *g, int64_t step, int want_energy)
 #undef VS_NEWTON_LAUNCH
     /* the integrator reads the sums as they are (vs_force_at); a download converts them */
     g->forces_fixed = 1;
-    g->energy_count = n_all; /* ghosts' threads hold shares of the owned particles' energy */
+    /* ghosts' threads hold shares of the owned particles' energy */
+    g->energy_count = g->n_owned + g->n_ghost;
+}
+
+/* Forces on every owned particle, each pair once: the listed particles' pairs, then the
+ * remote ghosts' where the list leaves them out. */
+static void launch_newton_forces(vs_gpu_state *g, int64_t step, int want_energy)
+{
+    clear_newton_sums(g, g->stream);
+    launch_newton_part(g, g->stream, 0, step, want_energy);
+    if (g->n_listed < g->n_owned + g->n_ghost)
+        launch_newton_part(g, g->stream, 1, step, want_energy);
 }
 
 /* Forces on `n` owned particles (all of them, or those listed in `subset`) on `stream`. */
@@ -637,10 +740,51 @@ extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
 
 extern "C" int vs_gpu_can_overlap(const vs_gpu_state *g) { return g->overlap; }
 
+/* The overlap of the cell list (g->remote_unlisted): the local images are refreshed, then
+ * the pairs among the listed particles (owned and local images) run on the bulk stream
+ * while the remote ghosts travel in the step's stream, which then adds their pairs. Comm is
+ * the local images' refresh and the exchange; hidden, the part of the exchange that ran
+ * under the listed pairs. */
+static void update_remote_and_forces(vs_gpu_state *g, int64_t step, int want_energy,
+                                     double *comm_s, double *hidden_s)
+{
+    const int64_t n_listed = g->n_listed, n_all = g->n_owned + g->n_ghost;
+    VS_CUDA_CHECK(cudaEventRecord(g->ev_start, g->stream));
+    vs_gpu_update_local_images(g);
+    VS_CUDA_CHECK(cudaEventRecord(g->ev_local, g->stream));
+    const int64_t first = g->owned_staged ? g->n_owned : 0; /* the first half-step's */
+    vs_gpu_stage_range(g, first, n_listed - first);
+    compute_signatures(g, 0, n_listed, step);
+    clear_newton_sums(g, g->stream);
+    VS_CUDA_CHECK(cudaEventRecord(g->ev_go, g->stream));
+    VS_CUDA_CHECK(cudaStreamWaitEvent(g->bulk, g->ev_go, 0));
+    launch_newton_part(g, g->bulk, 0, step, want_energy);
+    VS_CUDA_CHECK(cudaEventRecord(g->ev_interior, g->bulk));
+    vs_gpu_update_remote_images(g);
+    VS_CUDA_CHECK(cudaEventRecord(g->ev_comm, g->stream));
+    vs_gpu_stage_range(g, n_listed, n_all - n_listed);
+    compute_signatures(g, n_listed, n_all - n_listed, step);
+    launch_newton_part(g, g->stream, 1, step, want_energy);
+    VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->ev_interior, 0));
+    g->staged = 0;
+    g->energies_current = want_energy;
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    float local_ms = 0.0f, exchange_ms = 0.0f, listed_ms = 0.0f;
+    VS_CUDA_CHECK(cudaEventElapsedTime(&local_ms, g->ev_start, g->ev_local));
+    VS_CUDA_CHECK(cudaEventElapsedTime(&exchange_ms, g->ev_go, g->ev_comm));
+    VS_CUDA_CHECK(cudaEventElapsedTime(&listed_ms, g->ev_go, g->ev_interior));
+    *comm_s = 1e-3 * ((double)local_ms + (double)exchange_ms);
+    *hidden_s = 1e-3 * (double)(listed_ms < exchange_ms ? listed_ms : exchange_ms);
+}
+
 extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
                                                 int want_energy, double *comm_s,
                                                 double *hidden_s)
 {
+    if (g->remote_unlisted) {
+        update_remote_and_forces(g, step, want_energy, comm_s, hidden_s);
+        return;
+    }
     const int mixed = g->prm.precision == VS_PRECISION_MIXED;
     if (!g->split_valid) /* once per list, and only for lists that are reused */
         vs_gpu_split_interior(g);

@@ -801,12 +801,19 @@ static void build_images(vs_gpu_state *g, int remote)
     g->halo_bytes_last = (int64_t)(send[0] + send[1]);
 }
 
-/* Positions and predicted velocities of the image path's ghosts again. */
-static void update_images(vs_gpu_state *g, int remote)
+/* Positions and predicted velocities of the image path's ghosts again: the local images,
+ * then the ones from the neighbours. */
+static void update_local_images(vs_gpu_state *g, int remote)
 {
     const vs_image_faces f = image_faces(g, remote);
     VS_LAUNCH(image_update_kernel, g->n_img_local, VS_BLOCK, g->stream, (int)g->n_img_local,
               g->n_owned, f, g->img_src, g->img_code, soa(g));
+    g->halo_bytes_last = 0;
+}
+
+static void update_remote_images(vs_gpu_state *g, int remote)
+{
+    const vs_image_faces f = image_faces(g, remote);
     g->halo_bytes_last = 0;
     if (remote < 0)
         return;
@@ -922,12 +929,16 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
     g->halo_bytes_last = bytes;
 }
 
+void vs_gpu_update_local_images(vs_gpu_state *g) { update_local_images(g, image_remote(g)); }
+void vs_gpu_update_remote_images(vs_gpu_state *g) { update_remote_images(g, image_remote(g)); }
+
 extern "C" void vs_gpu_update_ghosts(vs_gpu_state *g)
 {
     int64_t bytes = 0;
     const int remote = image_remote(g);
     if (remote >= -1) {
-        update_images(g, remote);
+        update_local_images(g, remote);
+        update_remote_images(g, remote);
         return;
     }
     for (int d = 0; d < 3; ++d) {

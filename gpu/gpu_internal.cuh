@@ -43,6 +43,10 @@ extern "C" {
 
 #define VS_BLOCK 256
 
+#ifndef VS_GPU_NEWTON /* 0: the mixed cell list evaluates pairs from both sides (to compare) */
+#define VS_GPU_NEWTON 1
+#endif
+
 #define VS_PHASE_MARKS 64 /* phase boundaries not yet read back (about a dozen steps) */
 #define VS_MAX_PHASES 16
 
@@ -381,11 +385,17 @@ struct vs_gpu_state {
      * the low-priority bulk stream while the ghosts travel; border particles after */
     int overlap;
     cudaStream_t bulk;
-    cudaEvent_t ev_start, ev_interior, ev_comm;
+    cudaEvent_t ev_start, ev_local, ev_go, ev_interior, ev_comm;
     uint8_t *interior_flag;  /* per owned particle, written by the list build */
     int32_t *split_idx;      /* interior particles, then border particles */
     int64_t n_interior, n_border, cap_split;
     int split_valid;         /* split_idx matches the current list */
+    /* the overlap with the cell list (mixed precision, at most one dimension split over
+     * ranks): the list holds the owned particles and their local images only, so that the
+     * pairs among them need nothing from other ranks; the remote ghosts, which come after
+     * them, add their pairs apart (dpd_force_remote_kernel) */
+    int remote_unlisted;
+    int64_t n_listed;        /* particles in the cell list: [0, n_listed) */
 
     /* cell list over owned + ghosts */
     vs_gpu_grid grid;
@@ -507,6 +517,10 @@ static inline const int32_t *vs_gpu_fixed_bad(const vs_gpu_state *g)
 }
 /* Split the owned particles into interior and border for the current list (overlap). */
 void vs_gpu_split_interior(vs_gpu_state *g);
+/* The image path's ghost refresh in its two parts: the local images, then the exchange of
+ * the remote ones (gpu_halo.cu). */
+void vs_gpu_update_local_images(vs_gpu_state *g);
+void vs_gpu_update_remote_images(vs_gpu_state *g);
 
 /* Per-particle energy and virial of the last forces with energies: the permutation scratch
  * and the sort keys' block, both one double per particle of capacity and used only by the

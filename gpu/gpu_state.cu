@@ -198,6 +198,8 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     VS_CUDA_CHECK(cudaStreamCreateWithPriority(&g->stream, cudaStreamNonBlocking, greatest));
     VS_CUDA_CHECK(cudaStreamCreateWithPriority(&g->bulk, cudaStreamNonBlocking, least));
     VS_CUDA_CHECK(cudaEventCreate(&g->ev_start));
+    VS_CUDA_CHECK(cudaEventCreate(&g->ev_local));
+    VS_CUDA_CHECK(cudaEventCreate(&g->ev_go));
     VS_CUDA_CHECK(cudaEventCreate(&g->ev_interior));
     VS_CUDA_CHECK(cudaEventCreate(&g->ev_comm));
     vs_gpu_timing_create(g);
@@ -293,6 +295,8 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
             cudaFree(images[k]);
     cudaFreeHost(g->h_outside);
     cudaEventDestroy(g->ev_start);
+    cudaEventDestroy(g->ev_local);
+    cudaEventDestroy(g->ev_go);
     cudaEventDestroy(g->ev_interior);
     cudaEventDestroy(g->ev_comm);
     vs_gpu_timing_destroy(g);

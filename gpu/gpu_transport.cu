@@ -78,8 +78,7 @@ extern "C" int vs_gpu_set_comm(vs_gpu_state *g, const vs_decomp *dc, vs_transpor
                  link_name(g->link[d]));
     }
     free(node_of);
-    /* overlap pays only where bytes travel between ranks, and needs a Verlet list to tell
-     * interior from border particles */
+    /* the peer transport's events, exported once */
     if (rc == 0 && (g->link[0] == VS_TRANSPORT_PEER || g->link[1] == VS_TRANSPORT_PEER ||
                     g->link[2] == VS_TRANSPORT_PEER) && !g->peer_events) {
         const unsigned flags = cudaEventInterprocess | cudaEventDisableTiming;
@@ -89,9 +88,17 @@ extern "C" int vs_gpu_set_comm(vs_gpu_state *g, const vs_decomp *dc, vs_transpor
         VS_CUDA_CHECK(cudaIpcGetEventHandle(&g->read_handle, g->ev_read));
         g->peer_events = 1;
     }
-    g->overlap = rc == 0 && g->prm.overlap && g->prm.gpu_builder != VS_GPU_BUILDER_CELLS &&
-                 (g->link[0] != VS_LINK_SELF || g->link[1] != VS_LINK_SELF ||
-                  g->link[2] != VS_LINK_SELF);
+    int split = 0; /* dimensions split over ranks */
+    for (int d = 0; d < 3; ++d)
+        split += g->link[d] != VS_LINK_SELF;
+    /* the cell list overlaps where its ghosts from other ranks can be left out of it: the
+     * image path (one split dimension), each pair once (the mixed Newton kernel), and a
+     * list reused between rebuilds (skin > 0; without one, every step rebuilds and the
+     * ghosts are complete before the list is built, so there is nothing to hide) */
+    const int cells = g->prm.gpu_builder == VS_GPU_BUILDER_CELLS;
+    g->remote_unlisted = rc == 0 && g->prm.overlap && cells && split == 1 && VS_GPU_NEWTON &&
+                         g->prm.precision == VS_PRECISION_MIXED && g->prm.skin > 0.0;
+    g->overlap = rc == 0 && g->prm.overlap && split > 0 && (!cells || g->remote_unlisted);
     return rc;
 }
 

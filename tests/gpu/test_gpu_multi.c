@@ -13,7 +13,10 @@
  *     bytes arrive, whichever way they travel, and every force is the same sum in the same
  *     order), and no particle is lost.
  *   - the cell-list force kernel (no Verlet list; each pair once in mixed precision) on P
- *     GPUs agrees with both CPU references to 1e-5 and loses no particle over 300 steps.
+ *     GPUs agrees with both CPU references to 1e-5 and loses no particle over 300 steps;
+ *     with the overlap (the ghosts from other ranks kept out of the cell list, their pairs
+ *     added apart), host and peer transports give forces and a state bit-identical to the
+ *     run without it, and on a slab with a skin some communication was hidden.
  * `--skin S` sets the Verlet skin of every run (0: migration, ghosts and lists on every step).
  * Exit 0 on success, 1 on failure.
  */
@@ -76,15 +79,17 @@ static double *forces_at_start(const vs_params *prm, MPI_Comm comm)
     return f;
 }
 
-/* Positions and velocities after N_STEPS (6N values by tag on rank 0), and the integrity
- * verdict. */
-static double *state_after_run(const vs_params *prm, int *lost)
+/* Positions and velocities after N_STEPS (6N values by tag on rank 0), the integrity
+ * verdict and, if asked, this rank's communication time hidden under forces. */
+static double *state_after_run(const vs_params *prm, int *lost, double *hidden_s)
 {
     vs_sim sim;
     start_or_die(&sim, prm, MPI_COMM_WORLD);
     for (int k = 0; k < N_STEPS; ++k)
         vs_sim_step(&sim);
     *lost = vs_sim_check_integrity(&sim);
+    if (hidden_s)
+        *hidden_s = sim.comm_hidden_s;
     sim.backend->sync_host(&sim);
     double *x = gather_by_tag(&sim, sim.parts.x);
     double *v = gather_by_tag(&sim, sim.parts.v);
@@ -156,7 +161,7 @@ int main(int argc, char **argv)
         prm.overlap = overlap[k];
         double *f = forces_at_start(&prm, MPI_COMM_WORLD);
         int lost = 0;
-        double *state = state_after_run(&prm, &lost);
+        double *state = state_after_run(&prm, &lost, NULL);
         char what[160];
         snprintf(what, sizeof what, "%s transport: particle lost or duplicated", names[k]);
         failures += check(world.rank, what, (double)lost, 0.0);
@@ -187,24 +192,74 @@ int main(int argc, char **argv)
     }
 
     /* the cell-list kernel, which evaluates each pair once (ghosts have threads of their
-     * own), on P GPUs against the CPU backend, and no particle lost */
+     * own), on P GPUs against the CPU backend, and no particle lost; with the overlap and
+     * one dimension split (2 ranks), the ghosts from the other rank stay out of the cell
+     * list and add their pairs apart while the list's pairs run: the same fixed-point sums,
+     * so bit-identical to the run without the overlap, with either transport */
     const vs_gpu_builder_kind builder = prm.gpu_builder;
     prm.gpu_builder = VS_GPU_BUILDER_CELLS;
-    prm.transport = VS_TRANSPORT_HOST;
-    prm.overlap = 1;
-    double *cells = forces_at_start(&prm, MPI_COMM_WORLD);
-    int cells_lost = 0;
-    double *cells_state = state_after_run(&prm, &cells_lost);
-    failures += check(world.rank, "cell-list kernel: particle lost or duplicated",
-                      (double)cells_lost, 0.0);
-    if (root) {
-        failures += check(0, "cell-list kernel, mixed, P GPUs vs 1 CPU rank, step-0 forces",
-                          vs_test_worst_relative(cells, cpu_single, n), 1e-5);
-        failures += check(0, "cell-list kernel, mixed, P GPUs vs P CPU ranks, step-0 forces",
-                          vs_test_worst_relative(cells, cpu_multi, n), 1e-5);
+    const vs_transport_kind cell_kinds[3] = {VS_TRANSPORT_HOST, VS_TRANSPORT_HOST,
+                                             VS_TRANSPORT_PEER};
+    const int cell_overlap[3] = {0, 1, 1};
+    const char *cell_names[3] = {"host without overlap", "host", "peer"};
+    double *cells0 = NULL, *cells_state0 = NULL;
+    int split = 0; /* dimensions split over ranks */
+    {
+        vs_sim sim;
+        start_or_die(&sim, &prm, MPI_COMM_WORLD);
+        for (int d = 0; d < 3; ++d)
+            split += sim.dc.dims[d] > 1;
+        vs_sim_destroy(&sim);
     }
-    free(cells);
-    free(cells_state);
+    for (int k = 0; k < 3; ++k) {
+        prm.transport = cell_kinds[k];
+        prm.overlap = cell_overlap[k];
+        double *cells = forces_at_start(&prm, MPI_COMM_WORLD);
+        int cells_lost = 0;
+        double hidden = 0.0;
+        double *cells_state = state_after_run(&prm, &cells_lost, &hidden);
+        char what[200];
+        snprintf(what, sizeof what, "cell-list kernel, %s transport: particle lost or duplicated",
+                 cell_names[k]);
+        failures += check(world.rank, what, (double)cells_lost, 0.0);
+        /* with a skin the list is reused, and those steps overlap (one split dimension) */
+        const int overlaps = cell_overlap[k] && split == 1 && prm.skin > 0.0;
+        const int hidden_ran = !vs_par_any(&world, !(hidden > 0.0));
+        if (root)
+            printf("     cell-list kernel, %s transport: %.6f s of comm hidden on rank 0\n",
+                   cell_names[k], hidden);
+        if (overlaps) {
+            snprintf(what, sizeof what, "cell-list kernel, %s transport: no comm hidden",
+                     cell_names[k]);
+            failures += check(world.rank, what, hidden_ran ? 0.0 : 1.0, 0.0);
+        }
+        if (root && k == 0) {
+            failures += check(0, "cell-list kernel, mixed, P GPUs vs 1 CPU rank, step-0 forces",
+                              vs_test_worst_relative(cells, cpu_single, n), 1e-5);
+            failures += check(0, "cell-list kernel, mixed, P GPUs vs P CPU ranks, step-0 forces",
+                              vs_test_worst_relative(cells, cpu_multi, n), 1e-5);
+            cells0 = cells;
+            cells_state0 = cells_state;
+            continue;
+        }
+        if (root) {
+            snprintf(what, sizeof what,
+                     "cell-list kernel, %s vs host without overlap: step-0 forces differ (bits)",
+                     cell_names[k]);
+            failures += check(0, what,
+                              memcmp(cells, cells0, 3 * (size_t)n * sizeof(double)) != 0, 0.0);
+            snprintf(what, sizeof what,
+                     "cell-list kernel, %s vs host without overlap: state after %d steps "
+                     "differs (bits)", cell_names[k], N_STEPS);
+            failures += check(0, what,
+                              memcmp(cells_state, cells_state0, 6 * (size_t)n * sizeof(double)) != 0,
+                              0.0);
+        }
+        free(cells);
+        free(cells_state);
+    }
+    free(cells0);
+    free(cells_state0);
     prm.gpu_builder = builder;
 
     free(cpu_single);
