@@ -101,13 +101,13 @@ static void report_timing(const vs_sim *sim, double loop_s, vs_perf_summary *per
     const double other = loop_s - accounted;
     vs_log_info("%-10s %10s %10.4f %10s %8s %6.2f%%", "Other", "", other, "", "",
                 loop_s > 0.0 ? 100.0 * other / loop_s : 0.0);
-    /* overlap: the part of Comm that ran while interior forces were computed */
+    /* overlap: the part of Comm that ran while forces were computed */
     double hidden = sim->comm_hidden_s;
     vs_par_sum_double(par, &hidden, 1);
     perf->comm_hidden_s = hidden / par->size;
     const double comm = perf->phase_avg_s[VS_TIMER_comm];
     if (perf->comm_hidden_s > 0.0)
-        vs_log_info("Comm hidden under interior forces: %.4f s of %.4f s (%.1f%%)",
+        vs_log_info("Comm hidden under forces: %.4f s of %.4f s (%.1f%%)",
                     perf->comm_hidden_s, comm, comm > 0.0 ? 100.0 * perf->comm_hidden_s / comm : 0.0);
     double halo = sim->backend->halo_bytes ? (double)sim->backend->halo_bytes((vs_sim *)sim) : 0.0;
     vs_par_sum_double(par, &halo, 1);
