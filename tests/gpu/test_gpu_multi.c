@@ -260,6 +260,36 @@ int main(int argc, char **argv)
     }
     free(cells0);
     free(cells_state0);
+
+    /* the same with two species of different masses and amplitudes (the pair's amplitude
+     * is looked up by the ghost's species in the remote ghosts' kernel) and a body force */
+    const vs_params one_species = prm;
+    prm.n_species = 2;
+    snprintf(prm.species[1].name, VS_NAME_LEN, "B");
+    prm.species[0].fraction = 0.6;
+    prm.species[1].fraction = 0.4;
+    prm.species[1].mass = 2.0;
+    prm.species[1].body_force[0] = 0.3;
+    prm.a[0][1] = prm.a[1][0] = 40.0;
+    prm.a[1][1] = 30.0;
+    prm.transport = VS_TRANSPORT_PEER;
+    double *mix_state[2] = {NULL, NULL};
+    for (int k = 0; k < 2; ++k) {
+        prm.overlap = k;
+        int lost = 0;
+        mix_state[k] = state_after_run(&prm, &lost, NULL);
+        failures += check(world.rank, "cell-list kernel, two species: particle lost or duplicated",
+                          (double)lost, 0.0);
+    }
+    if (root)
+        failures += check(0,
+                          "cell-list kernel, two species, overlap vs none: state after 300 steps "
+                          "differs (bits)",
+                          memcmp(mix_state[0], mix_state[1], 6 * (size_t)n * sizeof(double)) != 0,
+                          0.0);
+    free(mix_state[0]);
+    free(mix_state[1]);
+    prm = one_species;
     prm.gpu_builder = builder;
 
     free(cpu_single);
