@@ -116,6 +116,17 @@ static int check(int rank, const char *what, double value, double tol)
     return !ok;
 }
 
+/* A run against the reference run: `n_fields` x 3N doubles compared bit for bit (rank 0). */
+static int check_bits(const char *run, const char *reference, const char *what,
+                      const double *values, const double *ref, int n_fields, int64_t n)
+{
+    char line[240];
+    snprintf(line, sizeof line, "%s vs %s: %s differ (bits)", run, reference, what);
+    return check(0, line,
+                 memcmp(values, ref, (size_t)n_fields * 3 * (size_t)n * sizeof(double)) != 0,
+                 0.0);
+}
+
 int main(int argc, char **argv)
 {
     vs_par_init(&argc, &argv);
@@ -177,15 +188,11 @@ int main(int argc, char **argv)
             continue;
         }
         if (root) {
-            snprintf(what, sizeof what, "%s vs host transport: step-0 forces differ (bits)",
-                     names[k]);
-            failures += check(0, what, memcmp(f, forces0, 3 * (size_t)n * sizeof(double)) != 0,
-                              0.0);
-            snprintf(what, sizeof what,
-                     "%s vs host transport: state after %d steps differs (bits)", names[k],
-                     N_STEPS);
-            failures += check(
-                0, what, memcmp(state, state0, 6 * (size_t)n * sizeof(double)) != 0, 0.0);
+            char run[160], after[80];
+            snprintf(run, sizeof run, "%s transport", names[k]);
+            snprintf(after, sizeof after, "states after %d steps", N_STEPS);
+            failures += check_bits(run, "host transport", "step-0 forces", f, forces0, 1, n);
+            failures += check_bits(run, "host transport", after, state, state0, 2, n);
         }
         free(f);
         free(state);
@@ -243,17 +250,13 @@ int main(int argc, char **argv)
             continue;
         }
         if (root) {
-            snprintf(what, sizeof what,
-                     "cell-list kernel, %s vs host without overlap: step-0 forces differ (bits)",
-                     cell_names[k]);
-            failures += check(0, what,
-                              memcmp(cells, cells0, 3 * (size_t)n * sizeof(double)) != 0, 0.0);
-            snprintf(what, sizeof what,
-                     "cell-list kernel, %s vs host without overlap: state after %d steps "
-                     "differs (bits)", cell_names[k], N_STEPS);
-            failures += check(0, what,
-                              memcmp(cells_state, cells_state0, 6 * (size_t)n * sizeof(double)) != 0,
-                              0.0);
+            char run[160], after[80];
+            snprintf(run, sizeof run, "cell-list kernel, %s", cell_names[k]);
+            snprintf(after, sizeof after, "states after %d steps", N_STEPS);
+            failures += check_bits(run, "host without overlap", "step-0 forces", cells, cells0,
+                                   1, n);
+            failures += check_bits(run, "host without overlap", after, cells_state,
+                                   cells_state0, 2, n);
         }
         free(cells);
         free(cells_state);
@@ -282,11 +285,8 @@ int main(int argc, char **argv)
                           (double)lost, 0.0);
     }
     if (root)
-        failures += check(0,
-                          "cell-list kernel, two species, overlap vs none: state after 300 steps "
-                          "differs (bits)",
-                          memcmp(mix_state[0], mix_state[1], 6 * (size_t)n * sizeof(double)) != 0,
-                          0.0);
+        failures += check_bits("cell-list kernel, two species, overlap", "none",
+                               "states after 300 steps", mix_state[1], mix_state[0], 2, n);
     free(mix_state[0]);
     free(mix_state[1]);
     prm = one_species;
