@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "config.h"
+#include "exit_codes.h"
 
 int vs_decomp_choose(const double box[3], int nranks, const int requested[3], double min_width,
                      int dims[3], char *err, size_t err_len)

@@ -11,7 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "exit_codes.h"
+#include "physics_keys.h"
 #include "h5util.h"
 #include "log.h"
 #include "version.h"

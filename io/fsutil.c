@@ -4,11 +4,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "params.h"
 
 int vs_mkdir_p(const char *path, char *err, size_t err_len)
@@ -118,4 +120,51 @@ int vs_check_writable_dir(const char *dir, char *err, size_t err_len)
         return -1;
     }
     return 0;
+}
+
+char *vs_read_text_file(const char *path, char *err, size_t err_len)
+{
+    enum { MAX_BYTES = 64 << 20 }; /* far beyond any configuration; guards the broadcast */
+    if (!path) {
+        snprintf(err, err_len, "(no file): cannot read: no file name");
+        return NULL;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, err_len, "%s: cannot read: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = VS_MALLOC(cap);
+    for (;;) {
+        if (len + 1 == cap) {
+            if (cap >= MAX_BYTES) {
+                snprintf(err, err_len, "%s: cannot read: larger than %d MiB, not a "
+                         "configuration file", path, MAX_BYTES >> 20);
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            cap *= 2;
+            buf = VS_REALLOC(buf, cap);
+        }
+        size_t got = fread(buf + len, 1, cap - 1 - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    int failed = ferror(f), e = errno;
+    fclose(f);
+    if (failed) {
+        snprintf(err, err_len, "%s: cannot read: %s", path, strerror(e));
+        free(buf);
+        return NULL;
+    }
+    if (memchr(buf, '\0', len)) {
+        snprintf(err, err_len, "%s: cannot read: contains a NUL byte, not a text file", path);
+        free(buf);
+        return NULL;
+    }
+    buf[len] = '\0';
+    return buf;
 }

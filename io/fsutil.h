@@ -1,4 +1,4 @@
-/* File-system helpers: directory creation and atomic whole-file writes.
+/* File-system helpers: directory creation, atomic whole-file writes, whole-file reads.
  *
  * An atomic write goes to a temporary name in the same directory, is fsync'd, renamed over the
  * target and the directory fsync'd, so a reader (or a crash) sees the old file or the new one,
@@ -14,5 +14,8 @@ int vs_mkdir_p(const char *path, char *err, size_t err_len);
 int vs_check_writable_dir(const char *dir, char *err, size_t err_len);
 int vs_write_file_atomic(const char *path, const void *data, size_t len, char *err,
                          size_t err_len);
+/* Read a whole file into a malloc'd NUL-terminated string. Returns NULL and writes one line to
+ * err when the file cannot be read. */
+char *vs_read_text_file(const char *path, char *err, size_t err_len);
 
 #endif

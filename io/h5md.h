@@ -16,7 +16,7 @@
 #include "parallel.h"
 #include "params.h"
 #include "particles.h"
-#include "thermo.h"
+#include "observables.h"
 
 /* Append one frame at `step`: this rank's tag slab [slab_lo, slab_lo + n) in tag order, the
  * thermo row `t` of the same step (for /observables). With `create`, a new file replaces any

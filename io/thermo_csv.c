@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
 #include "fsutil.h"
 #include "params.h"
 

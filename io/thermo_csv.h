@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "thermo.h"
+#include "observables.h"
 
 typedef struct {
     FILE *file;

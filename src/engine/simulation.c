@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "backend.h"
-#include "config.h"
+#include "exit_codes.h"
 #include "init.h"
 #include "log.h"
 #include "redistribute.h"

@@ -9,40 +9,16 @@
 
 #include <stdint.h>
 
-#include "forces_cpu.h"
+#include "observables.h"
 #include "parallel.h"
 #include "params.h"
 #include "particles.h"
-
-typedef struct {
-    int64_t step;
-    double time;
-    double temperature, pressure;
-    double kinetic, potential;
-    double momentum[3];
-} vs_thermo;
-
-/* This rank's share of the sums that make the thermo row; a backend computes it where its
- * data lives (the GPU backend on the device). */
-typedef struct {
-    double momentum[3];
-    double kinetic;
-    double potential;
-    double virial;
-} vs_thermo_local;
 
 void vs_thermo_local_cpu(const vs_particles *p, const vs_params *prm,
                          const vs_force_sums *sums, vs_thermo_local *out);
 /* Sum the local shares over ranks and derive the row. Collective. */
 void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_local *local,
                       int64_t step, vs_thermo *out);
-
-/* This rank's share of the integrity check: count, sum of tags, sum of squared tags (modulo
- * 2^64), and the tag of a particle with a non-finite position or velocity (-1 if none). */
-typedef struct {
-    uint64_t count, tag_sum, tag_square_sum;
-    int64_t bad_tag;
-} vs_integrity_local;
 
 void vs_integrity_local_cpu(const vs_particles *p, vs_integrity_local *out);
 

@@ -7,13 +7,9 @@
 
 #include "dpd_pair.h"
 #include "neighbor.h"
+#include "observables.h"
 #include "params.h"
 #include "particles.h"
-
-typedef struct {
-    double energy; /* conservative potential energy of this rank's share of the pairs */
-    double virial; /* sum of r_ij . F^C_ij over this rank's share of the pairs */
-} vs_force_sums;
 
 /* Overwrite p->f for owned particles with the forces at `step` (the step number keys the
  * pair random stream). Owned-ghost pairs count half towards the sums, since the rank that

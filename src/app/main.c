@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "fsutil.h"
 #include "log.h"
 #include "parallel.h"
 #include "run.h"

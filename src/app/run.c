@@ -31,6 +31,7 @@
 #include "h5md.h"
 #include "log.h"
 #include "perf_json.h"
+#include "physics_keys.h"
 #include "redistribute.h"
 #include "simulation.h"
 #include "thermo.h"
