@@ -45,6 +45,8 @@ typedef struct vs_sim {
     double comm_hidden_s;    /* communication time that ran under force work (overlap) */
     void *gpu;               /* the GPU backend's device state (NULL on the CPU backend) */
     char device[256];        /* what runs the backend: "cpu: <model>", "gpu: <name>" */
+    char plan[256];          /* how the backend runs the step, decided once at attach
+                                (logged at the start, written into perf.json) */
 } vs_sim;
 
 /* Decompose the box over `comm`, pick the backend. Collective. Returns 0, or
