@@ -10,25 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exchange.h"
 #include "log.h"
-
-typedef struct {
-    double x[3], v[3], vp[3];
-    int64_t tag;
-    int32_t species;
-    int32_t image[3];
-} vs_migrant_rec;
-
-typedef struct {
-    double x[3], vp[3];
-    int64_t tag;
-    int32_t species;
-    int32_t pad;
-} vs_ghost_rec;
-
-typedef struct {
-    double x[3], vp[3];
-} vs_ghost_update_rec;
 
 enum { VS_TAG_COUNT = 100, VS_TAG_DATA = 200 };
 
@@ -189,10 +172,8 @@ void vs_halo_build_ghosts(vs_halo *h, const vs_decomp *dc, vs_particles *p, doub
 {
     int64_t bytes = 0;
     p->n_ghost = 0;
+    vs_exchange_shifts(dc, h->shift);
     for (int d = 0; d < 3; ++d) {
-        const double len = dc->box[d];
-        h->shift[d][0] = dc->coords[d] == 0 ? len : 0.0;
-        h->shift[d][1] = dc->coords[d] == dc->dims[d] - 1 ? -len : 0.0;
         const int64_t base = p->n_owned + p->n_ghost;
         const double lo_edge = dc->lo[d] + width, hi_edge = dc->hi[d] - width;
         /* both directions select from what is present before this stage receives */

@@ -29,21 +29,8 @@
 
 #include "gpu_internal.cuh"
 
-/* Records as they travel: plain structs, the same on every rank. */
-struct vs_ghost_rec {
-    double x[3], vp[3];
-    int64_t tag;
-    int32_t species, pad;
-};
-struct vs_update_rec {
-    double x[3], vp[3];
-};
-struct vs_migrant_rec {
-    double x[3], v[3], vp[3];
-    int64_t tag;
-    int32_t species;
-    int32_t image[3];
-};
+/* Records travel as defined in src/core/particles.h (vs_migrant_rec, vs_ghost_rec,
+ * vs_ghost_update_rec), the same on the host path (comm/halo.c). */
 
 /* The arrays a kernel touches, passed by value. */
 struct vs_soa {
@@ -129,13 +116,13 @@ __global__ void unpack_ghost_kernel(int n, const vs_ghost_rec *in, int64_t start
 }
 
 __global__ void pack_update_kernel(int n, const int32_t *send, int d, double shift, vs_soa a,
-                                   vs_update_rec *out)
+                                   vs_ghost_update_rec *out)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
         return;
     const int i = send[k];
-    vs_update_rec r;
+    vs_ghost_update_rec r;
     for (int c = 0; c < 3; ++c) {
         r.x[c] = a.x[c][i] + (c == d ? shift : 0.0);
         r.vp[c] = a.vp[c][i];
@@ -143,12 +130,12 @@ __global__ void pack_update_kernel(int n, const int32_t *send, int d, double shi
     out[k] = r;
 }
 
-__global__ void unpack_update_kernel(int n, const vs_update_rec *in, int64_t start, vs_soa a)
+__global__ void unpack_update_kernel(int n, const vs_ghost_update_rec *in, int64_t start, vs_soa a)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
         return;
-    const vs_update_rec r = in[k];
+    const vs_ghost_update_rec r = in[k];
     for (int c = 0; c < 3; ++c) {
         a.x[c][start + k] = r.x[c];
         a.vp[c][start + k] = r.vp[c];
@@ -418,14 +405,14 @@ __global__ void image_update_kernel(int n_local, int64_t first, vs_image_faces f
 
 /* The same for the sent images, packed as update records in the rebuild's order. */
 __global__ void image_pack_update_kernel(int n, vs_image_faces f, const int32_t *src,
-                                         const uint8_t *code, vs_soa a, vs_update_rec *out)
+                                         const uint8_t *code, vs_soa a, vs_ghost_update_rec *out)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
         return;
     const int i = src[k], c = code[k];
     const int digit[3] = {c % 3, c / 3 % 3, c / 9};
-    vs_update_rec r;
+    vs_ghost_update_rec r;
     for (int d = 0; d < 3; ++d) {
         r.x[d] = a.x[d][i] + f.shift[d][digit[d]];
         r.vp[d] = a.vp[d][i];
@@ -818,17 +805,17 @@ static void update_remote_images(vs_gpu_state *g, int remote)
     if (remote < 0)
         return;
     const int64_t *n_out = g->n_send[remote], *n_in = g->n_recv[remote];
-    const size_t rec = sizeof(vs_update_rec);
+    const size_t rec = sizeof(vs_ghost_update_rec);
     vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
                         rec * (size_t)(n_in[0] + n_in[1]));
     VS_LAUNCH(image_pack_update_kernel, n_out[0] + n_out[1], VS_BLOCK, g->stream,
               (int)(n_out[0] + n_out[1]), f, g->img_send_src, g->img_send_code, soa(g),
-              (vs_update_rec *)g->d_send);
+              (vs_ghost_update_rec *)g->d_send);
     const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
     const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
     vs_gpu_stage_exchange(g, remote, send, recv);
     VS_LAUNCH(unpack_update_kernel, n_in[0] + n_in[1], VS_BLOCK, g->stream,
-              (int)(n_in[0] + n_in[1]), (const vs_update_rec *)g->d_recv,
+              (int)(n_in[0] + n_in[1]), (const vs_ghost_update_rec *)g->d_recv,
               g->recv_start[remote][0], soa(g));
     g->halo_bytes_last = (int64_t)(send[0] + send[1]);
 }
@@ -950,10 +937,10 @@ extern "C" void vs_gpu_update_ghosts(vs_gpu_state *g)
                           soa(g), 0);
             continue;
         }
-        const size_t rec = sizeof(vs_update_rec);
+        const size_t rec = sizeof(vs_ghost_update_rec);
         vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
                             rec * (size_t)(n_in[0] + n_in[1]));
-        vs_update_rec *out = (vs_update_rec *)g->d_send;
+        vs_ghost_update_rec *out = (vs_ghost_update_rec *)g->d_send;
         for (int dir = 0; dir < 2; ++dir)
             VS_LAUNCH(pack_update_kernel, n_out[dir], VS_BLOCK, g->stream, (int)n_out[dir],
                       g->send_idx[d][dir], d, g->shift[d][dir], soa(g),
@@ -961,7 +948,7 @@ extern "C" void vs_gpu_update_ghosts(vs_gpu_state *g)
         const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
         const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
         vs_gpu_stage_exchange(g, d, send, recv);
-        const vs_update_rec *in = (const vs_update_rec *)g->d_recv;
+        const vs_ghost_update_rec *in = (const vs_ghost_update_rec *)g->d_recv;
         for (int dir = 0; dir < 2; ++dir)
             VS_LAUNCH(unpack_update_kernel, n_in[dir], VS_BLOCK, g->stream, (int)n_in[dir],
                       in + (dir ? n_in[0] : 0), g->recv_start[d][dir], soa(g));

@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "hostdevice.h"
+#include "tea_rng.h"
 
 /* The pair force is generated for double (the CPU reference and the GPU `double` mode) and for
  * float (the GPU `mixed` mode) from one body, so the two precisions cannot drift apart. */
@@ -56,6 +57,35 @@
 
 VS_DPD_DEFINE(, double, sqrt, pow)
 VS_DPD_DEFINE(_f, float, sqrtf, powf)
+
+/* The pair's random number xi_ij at the step of `key`, from the two particles' signatures
+ * (tea_rng.h): uniform on [-sqrt 3, sqrt 3] or Gaussian, symmetric in (i, j). */
+VS_HOST_DEVICE double vs_dpd_xi(vs_tea_key key, uint64_t sig_i, uint64_t sig_j, int gaussian)
+{
+    const vs_tea_block bits = vs_pair_bits_sig(key, sig_i, sig_j);
+    return gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits);
+}
+
+/* The whole pair: its random number, then the force, in the precision of the constants. Every
+ * backend evaluates a DPD pair through one of these two. */
+VS_HOST_DEVICE vs_pair_result vs_dpd_pair_random(const vs_dpd_consts *c, vs_tea_key key,
+                                                 uint64_t sig_i, uint64_t sig_j, int gaussian,
+                                                 double r2, double dx, double dy, double dz,
+                                                 double dvx, double dvy, double dvz, double a)
+{
+    const double xi = vs_dpd_xi(key, sig_i, sig_j, gaussian);
+    return vs_dpd_pair(c, r2, dx, dy, dz, dvx, dvy, dvz, a, xi);
+}
+
+VS_HOST_DEVICE vs_pair_result_f vs_dpd_pair_random_f(const vs_dpd_consts_f *c, vs_tea_key key,
+                                                     uint64_t sig_i, uint64_t sig_j,
+                                                     int gaussian, float r2, float dx, float dy,
+                                                     float dz, float dvx, float dvy, float dvz,
+                                                     float a)
+{
+    const float xi = (float)vs_dpd_xi(key, sig_i, sig_j, gaussian);
+    return vs_dpd_pair_f(c, r2, dx, dy, dz, dvx, dvy, dvz, a, xi);
+}
 
 /* sigma = sqrt(2 gamma kT) is computed here and nowhere else. */
 VS_HOST_DEVICE vs_dpd_consts vs_dpd_make_consts(double rc, double gamma, double kT, double s,

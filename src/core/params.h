@@ -87,4 +87,8 @@ typedef struct {
     double walltime;       /* hours this run may last (checkpoint and stop before); 0 = no limit */
 } vs_params;
 
+/* The radius of the neighbour lists and the width of the ghost shell: every pair within the
+ * cutoff is found until some particle has moved half the skin. */
+static inline double vs_list_radius(const vs_params *p) { return p->rc + p->skin; }
+
 #endif

@@ -52,6 +52,27 @@ typedef struct {
     int32_t image[3];
 } vs_particle_rec;
 
+/* Records as they travel between ranks in the staged exchanges (host and device alike): a
+ * migrating particle carries what the integrator needs (forces are recomputed after every
+ * migration), a new ghost what the pair force reads, a ghost update only what changes. */
+typedef struct {
+    double x[3], v[3], vp[3];
+    int64_t tag;
+    int32_t species;
+    int32_t image[3];
+} vs_migrant_rec;
+
+typedef struct {
+    double x[3], vp[3];
+    int64_t tag;
+    int32_t species;
+    int32_t pad;
+} vs_ghost_rec;
+
+typedef struct {
+    double x[3], vp[3];
+} vs_ghost_update_rec;
+
 /* The owned particles as records (out holds n_owned). */
 void vs_particles_pack(const vs_particles *p, vs_particle_rec *out);
 /* Replace the owned particles by `n` records; no ghosts afterwards. */
