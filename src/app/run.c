@@ -469,7 +469,7 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
                 (long long)prm->n_particles, prm->n_species, prm->box[0], prm->box[1],
                 prm->box[2], prm->density);
     vs_log_info("Ranks: %d as %d x %d x %d bricks; ghost width %g; backend %s (%s)", par->size,
-                sim.dc.dims[0], sim.dc.dims[1], sim.dc.dims[2], sim.ghost_width,
+                sim.dc.dims[0], sim.dc.dims[1], sim.dc.dims[2], sim.list_radius,
                 sim.backend->name, device);
     vs_log_info("Steps: up to step %lld of dt %g (lambda %g); thermo every %lld; output in %s",
                 (long long)prm->steps, prm->dt, prm->lambda, (long long)prm->thermo_interval,
@@ -595,7 +595,7 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
     vs_log_info("Performance: %.4g steps/s, %.4g particle-steps/s",
                 loop_s > 0.0 ? (double)steps / loop_s : 0.0, perf->particle_steps_per_s);
     vs_log_info("Memory: %.1f bytes per particle (%s memory, rank 0)",
-                perf->memory_bytes_per_particle, sim.gpu ? "device" : "host");
+                perf->memory_bytes_per_particle, sim.backend->memory_kind);
     vs_log_info("Neighbor list builds = %lld", (long long)perf->neighbor_builds);
     vs_log_info("Dangerous builds = %lld", (long long)perf->dangerous_builds);
     vs_log_info("I/O: %lld checkpoint(s), %.1f MB in %.3f s (%.3f GB/s); %lld frame(s), "

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "wrap.h"
 
 #define VS_FIELD_LIST(X)                                                                       \
     X(x[0], double) X(x[1], double) X(x[2], double)                                            \
@@ -132,15 +133,10 @@ void vs_particle_rec_wrap(vs_particle_rec *r, const double box[3])
     for (int d = 0; d < 3; ++d) {
         const double len = box[d];
         double x = r->x[d];
-        while (x < 0.0) {
-            x += len;
-            x = x < len ? x : nextafter(len, 0.0);
-            r->image[d] -= 1;
-        }
-        while (x >= len) {
-            x -= len;
-            r->image[d] += 1;
-        }
+        while (x < 0.0)
+            vs_wrap_down(&x, &r->image[d], len);
+        while (x >= len)
+            vs_wrap_up(&x, &r->image[d], len);
         r->x[d] = x;
     }
 }

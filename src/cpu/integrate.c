@@ -1,6 +1,8 @@
 /* Integrator: see integrate.h. */
 #include "integrate.h"
 
+#include "integrator.h"
+
 void vs_integrate_first_half(vs_particles *p, const vs_params *prm)
 {
     const double dt = prm->dt, half_dt = 0.5 * prm->dt, lambda_dt = prm->lambda * prm->dt;
@@ -13,9 +15,9 @@ void vs_integrate_first_half(vs_particles *p, const vs_params *prm)
         for (int64_t i = 0; i < p->n_owned; ++i) {
             const double a = f[i] * inv_mass[p->species[i]];
             const double vi = v[i];
-            x[i] += dt * (vi + half_dt * a);
-            vp[i] = vi + lambda_dt * a;
-            v[i] = vi + half_dt * a;
+            x[i] = vs_vv_drift(x[i], vi, a, dt, half_dt);
+            vp[i] = vs_vv_predict(vi, a, lambda_dt);
+            v[i] = vs_vv_kick(vi, a, half_dt);
         }
     }
 }
@@ -30,6 +32,6 @@ void vs_integrate_second_half(vs_particles *p, const vs_params *prm)
         double *v = p->v[d];
         const double *f = p->f[d];
         for (int64_t i = 0; i < p->n_owned; ++i)
-            v[i] += half_dt * f[i] * inv_mass[p->species[i]];
+            v[i] = vs_vv_kick_force(v[i], f[i], inv_mass[p->species[i]], half_dt);
     }
 }

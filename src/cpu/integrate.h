@@ -1,9 +1,5 @@
-/* Velocity Verlet with Groot & Warren's velocity prediction (J. Chem. Phys. 107, 4423, 1997):
- *   x(t+dt)  = x + dt v + dt^2/2 f/m
- *   v~(t+dt) = v + lambda dt f/m          (what the dissipative force sees)
- *   f(t+dt)  = F(x(t+dt), v~(t+dt))
- *   v(t+dt)  = v + dt/2 (f + f(t+dt))/m
- * lambda = 0.5 is plain velocity Verlet for the conservative part. */
+/* The CPU backend's integrator: the Verlet steps of src/core/integrator.h (Groot & Warren's
+ * velocity Verlet, written once for host and device) over the owned particles. */
 #ifndef VESICA_INTEGRATE_H
 #define VESICA_INTEGRATE_H
 

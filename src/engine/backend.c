@@ -1,75 +1,61 @@
-/* Backend tables and selection: see backend.h. The CPU table wires the reference modules
- * (integrate.c, halo.c, neighbor.c, forces_cpu.c) into the step's phases. */
+/* Backend tables and selection: see backend.h. The CPU table adapts the CPU backend
+ * (src/cpu/cpu_backend.h), whose state sits behind sim->backend_state, to the step's phases;
+ * the GPU table is backend_gpu.c. */
 #include "backend.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "forces_cpu.h"
-#include "halo.h"
-#include "integrate.h"
-#include "neighbor.h"
+#include "cpu_backend.h"
+#include "forcefield.h"
 #include "simulation.h"
 #ifdef VESICA_HAVE_CUDA
 #include "gpu.h"
 #endif
 
-static void cpu_first_half(vs_sim *s) { vs_integrate_first_half(&s->parts, &s->prm); }
-static void cpu_second_half(vs_sim *s) { vs_integrate_second_half(&s->parts, &s->prm); }
-static double cpu_max_disp2(vs_sim *s) { return vs_neighbor_max_displacement2(&s->parts); }
-static int64_t cpu_migrate(vs_sim *s)
-{
-    const int64_t moved = vs_halo_migrate(&s->halo, &s->dc, &s->parts, s->step);
-    vs_neighbor_sort_owned(&s->nl, &s->parts, s->dc.lo, s->dc.hi, s->prm.rc + s->prm.skin);
-    return moved;
-}
-static void cpu_build_ghosts(vs_sim *s)
-{
-    vs_halo_build_ghosts(&s->halo, &s->dc, &s->parts, s->ghost_width);
-}
-static void cpu_update_ghosts(vs_sim *s) { vs_halo_update_ghosts(&s->halo, &s->dc, &s->parts); }
-static void cpu_build_neighbors(vs_sim *s)
-{
-    vs_neighbor_build(&s->nl, &s->parts, s->dc.lo, s->dc.hi, s->ghost_width,
-                      s->prm.rc + s->prm.skin);
-    vs_neighbor_mark_built(&s->parts);
-}
-static void cpu_forces(vs_sim *s, int64_t step)
-{
-    vs_forces_cpu(&s->nl, &s->parts, &s->prm, &s->dpd, step, &s->sums);
-}
+static vs_cpu_state *cpu(vs_sim *s) { return (vs_cpu_state *)s->backend_state; }
 
-static int64_t cpu_halo_bytes(vs_sim *s) { return s->halo.bytes_last_exchange; }
-
+static int cpu_attach(vs_sim *s, char *err, size_t err_len)
+{
+    (void)err;
+    (void)err_len;
+    s->backend_state = vs_cpu_create(&s->prm, &s->dc, &s->parts, s->list_radius);
+    vs_cpu_plan_describe(cpu(s), s->plan, sizeof s->plan);
+    return 0;
+}
+static void cpu_detach(vs_sim *s)
+{
+    vs_cpu_destroy(cpu(s));
+    s->backend_state = NULL;
+}
+static void cpu_first_half(vs_sim *s) { vs_cpu_integrate_first_half(cpu(s)); }
+static void cpu_second_half(vs_sim *s) { vs_cpu_integrate_second_half(cpu(s)); }
+static double cpu_max_disp2(vs_sim *s) { return vs_cpu_max_displacement2(cpu(s)); }
+static int64_t cpu_migrate(vs_sim *s) { return vs_cpu_migrate(cpu(s), s->step); }
+static void cpu_build_ghosts(vs_sim *s) { vs_cpu_build_ghosts(cpu(s)); }
+static void cpu_update_ghosts(vs_sim *s) { vs_cpu_update_ghosts(cpu(s)); }
+static void cpu_build_neighbors(vs_sim *s) { vs_cpu_build_neighbors(cpu(s)); }
+static void cpu_forces_begin(vs_sim *s) { vs_cpu_forces_begin(cpu(s)); }
+static void cpu_term_forces(vs_sim *s, const vs_term_type *term, int64_t step)
+{
+    term->cpu(cpu(s), step, s->energy_due);
+}
+static int64_t cpu_halo_bytes(vs_sim *s) { return vs_cpu_halo_bytes(cpu(s)); }
 static void cpu_local_thermo(vs_sim *s, vs_thermo_local *out)
 {
-    vs_thermo_local_cpu(&s->parts, &s->prm, &s->sums, out);
+    vs_thermo_local_cpu(&s->parts, &s->prm, &cpu(s)->sums, out);
 }
 static void cpu_local_integrity(vs_sim *s, vs_integrity_local *out)
 {
     vs_integrity_local_cpu(&s->parts, out);
 }
-static void cpu_sync_host(vs_sim *s) { (void)s; }
-static void cpu_reload(vs_sim *s) { (void)s; }
-static void cpu_sync(vs_sim *s) { (void)s; }
-static double cpu_memory_bytes(vs_sim *s)
-{
-    const vs_neighbor *nl = &s->nl;
-    return (double)s->parts.capacity * (double)vs_particles_bytes_per_slot() +
-           8.0 * (double)(nl->cap_partners + nl->cap_start + nl->cap_cells +
-                          2 * nl->cap_particles + 2 * nl->cap_sort);
-}
-static int cpu_attach(vs_sim *s, char *err, size_t err_len)
-{
-    (void)s;
-    (void)err;
-    (void)err_len;
-    return 0;
-}
-static void cpu_detach(vs_sim *s) { (void)s; }
+static double cpu_memory_bytes(vs_sim *s) { return vs_cpu_memory_bytes(cpu(s)); }
+/* the state lives in sim->parts: nothing to move or wait for */
+static void cpu_nothing(vs_sim *s) { (void)s; }
 
 const vs_backend vs_backend_cpu = {
     .name = "cpu",
+    .memory_kind = "host",
     .attach = cpu_attach,
     .detach = cpu_detach,
     .integrate_first_half = cpu_first_half,
@@ -79,14 +65,15 @@ const vs_backend vs_backend_cpu = {
     .build_ghosts = cpu_build_ghosts,
     .update_ghosts = cpu_update_ghosts,
     .build_neighbors = cpu_build_neighbors,
-    .compute_forces = cpu_forces,
+    .forces_begin = cpu_forces_begin,
+    .term_forces = cpu_term_forces,
     .halo_bytes = cpu_halo_bytes,
     .local_thermo = cpu_local_thermo,
     .local_integrity = cpu_local_integrity,
     .memory_bytes = cpu_memory_bytes,
-    .sync = cpu_sync,
-    .sync_host = cpu_sync_host,
-    .reload = cpu_reload,
+    .sync = cpu_nothing,
+    .sync_host = cpu_nothing,
+    .reload = cpu_nothing,
 };
 
 static void cpu_model(char *buf, size_t len)

@@ -15,10 +15,13 @@
 #include "thermo.h"
 
 struct vs_sim;
+struct vs_term_type;
 
 typedef struct vs_backend {
     const char *name;
-    /* Take over the initial state in sim->parts (the GPU backend uploads it). Returns 0, or
+    const char *memory_kind; /* where memory_bytes lives: "host" or "device" */
+    /* Create this backend's state (sim->backend_state) and take over the initial state in
+     * sim->parts (the GPU backend uploads it); describe the plan in sim->plan. Returns 0, or
      * non-zero with one line in err. */
     int (*attach)(struct vs_sim *sim, char *err, size_t err_len);
     void (*detach)(struct vs_sim *sim);
@@ -32,14 +35,18 @@ typedef struct vs_backend {
     void (*build_ghosts)(struct vs_sim *sim);
     void (*update_ghosts)(struct vs_sim *sim);
     void (*build_neighbors)(struct vs_sim *sim);
-    /* Forces at `step`; energy and virial are needed only when sim->energy_due is set. */
-    void (*compute_forces)(struct vs_sim *sim, int64_t step);
+    /* Start a force evaluation (forcefield.h: forces from the constant body force, sums
+     * zero); then each term of the force field adds its forces at `step` through
+     * term_forces. Energy and virial are needed only when sim->energy_due is set. */
+    void (*forces_begin)(struct vs_sim *sim);
+    void (*term_forces)(struct vs_sim *sim, const struct vs_term_type *term, int64_t step);
     /* Optional (NULL where absent): whether a step that reuses the neighbour list can overlap
-     * its ghost update with the forces, and that step's ghost update and forces, overlapped.
-     * comm_s: seconds of communication; hidden_s: how many of them ran under force work. */
-    int (*can_overlap)(struct vs_sim *sim);
-    void (*update_ghosts_and_forces)(struct vs_sim *sim, int64_t step, double *comm_s,
-                                     double *hidden_s);
+     * its ghost update with the forces of `term`, and that step's ghost update and the
+     * term's forces, overlapped. comm_s: seconds of communication; hidden_s: how many of
+     * them ran under force work. */
+    int (*can_overlap)(struct vs_sim *sim, const struct vs_term_type *term);
+    void (*update_ghosts_and_term_forces)(struct vs_sim *sim, const struct vs_term_type *term,
+                                          int64_t step, double *comm_s, double *hidden_s);
     /* Bytes this rank sent in the last ghost update. */
     int64_t (*halo_bytes)(struct vs_sim *sim);
     void (*local_thermo)(struct vs_sim *sim, vs_thermo_local *out);

@@ -8,12 +8,13 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "forcefield.h"
 #include "gpu.h"
 #include "gpu_backend.h"
 #include "log.h"
 #include "simulation.h"
 
-static vs_gpu_state *state(vs_sim *s) { return (vs_gpu_state *)s->gpu; }
+static vs_gpu_state *state(vs_sim *s) { return (vs_gpu_state *)s->backend_state; }
 
 /* Log rank -> host -> GPU on rank 0, and warn when ranks of a node share a device. */
 static void report_binding(vs_sim *s, int device, int local_rank, int local_size, int n_gpus)
@@ -48,15 +49,15 @@ static int gpu_attach(vs_sim *s, char *err, size_t err_len)
     /* owned particles plus the ghost shell: the brick's volume grown by the ghost width */
     double grow = 1.0;
     for (int d = 0; d < 3; ++d)
-        grow *= (s->dc.hi[d] - s->dc.lo[d] + 2.0 * s->ghost_width) / (s->dc.hi[d] - s->dc.lo[d]);
+        grow *= (s->dc.hi[d] - s->dc.lo[d] + 2.0 * s->list_radius) / (s->dc.hi[d] - s->dc.lo[d]);
     const int64_t hint = (int64_t)(grow * (double)s->prm.n_particles / s->dc.cart.size);
-    s->gpu = vs_gpu_create(&s->prm, s->dc.lo, s->dc.hi, s->ghost_width, device, hint + 1024,
+    s->backend_state = vs_gpu_create(&s->prm, s->dc.lo, s->dc.hi, s->list_radius, device, hint + 1024,
                            err, err_len);
     /* the rest is collective: every rank must know whether every device came up */
-    if (vs_par_any(&s->dc.cart, s->gpu == NULL)) {
-        if (s->gpu) {
+    if (vs_par_any(&s->dc.cart, s->backend_state == NULL)) {
+        if (s->backend_state) {
             vs_gpu_destroy(state(s));
-            s->gpu = NULL;
+            s->backend_state = NULL;
             snprintf(err, err_len, "a GPU failed to start on another rank");
         }
         return 1;
@@ -80,7 +81,7 @@ static int gpu_attach(vs_sim *s, char *err, size_t err_len)
 static void gpu_detach(vs_sim *s)
 {
     vs_gpu_destroy(state(s));
-    s->gpu = NULL;
+    s->backend_state = NULL;
 }
 
 static void gpu_first_half(vs_sim *s) { vs_gpu_integrate_first_half(state(s)); }
@@ -94,16 +95,21 @@ static int64_t gpu_migrate(vs_sim *s) { return vs_gpu_migrate(state(s), s->step)
 static void gpu_build_ghosts(vs_sim *s) { vs_gpu_build_ghosts(state(s)); }
 static void gpu_update_ghosts(vs_sim *s) { vs_gpu_update_ghosts(state(s)); }
 static void gpu_build_neighbors(vs_sim *s) { vs_gpu_build_neighbors(state(s)); }
-static void gpu_forces(vs_sim *s, int64_t step)
+/* The first pair term starts the forces in its kernel (forcefield.h). */
+static void gpu_forces_begin(vs_sim *s) { (void)s; }
+static void gpu_term_forces(vs_sim *s, const vs_term_type *term, int64_t step)
 {
-    vs_gpu_forces(state(s), step, s->energy_due);
+    term->gpu(state(s), step, s->energy_due);
 }
 
-static int gpu_can_overlap(vs_sim *s) { return vs_gpu_can_overlap(state(s)); }
-static void gpu_update_ghosts_and_forces(vs_sim *s, int64_t step, double *comm_s,
-                                         double *hidden_s)
+static int gpu_can_overlap(vs_sim *s, const vs_term_type *term)
 {
-    vs_gpu_update_ghosts_and_forces(state(s), step, s->energy_due, comm_s, hidden_s);
+    return term->gpu_overlapped != NULL && vs_gpu_can_overlap(state(s));
+}
+static void gpu_update_ghosts_and_term_forces(vs_sim *s, const vs_term_type *term,
+                                              int64_t step, double *comm_s, double *hidden_s)
+{
+    term->gpu_overlapped(state(s), step, s->energy_due, comm_s, hidden_s);
 }
 static int64_t gpu_halo_bytes(vs_sim *s) { return vs_gpu_halo_bytes(state(s)); }
 
@@ -139,6 +145,7 @@ static void gpu_reload(vs_sim *s) { vs_gpu_upload_owned(state(s), &s->parts); }
 
 const vs_backend vs_backend_gpu = {
     .name = "gpu",
+    .memory_kind = "device",
     .attach = gpu_attach,
     .detach = gpu_detach,
     .integrate_first_half = gpu_first_half,
@@ -149,9 +156,10 @@ const vs_backend vs_backend_gpu = {
     .build_ghosts = gpu_build_ghosts,
     .update_ghosts = gpu_update_ghosts,
     .build_neighbors = gpu_build_neighbors,
-    .compute_forces = gpu_forces,
+    .forces_begin = gpu_forces_begin,
+    .term_forces = gpu_term_forces,
     .can_overlap = gpu_can_overlap,
-    .update_ghosts_and_forces = gpu_update_ghosts_and_forces,
+    .update_ghosts_and_term_forces = gpu_update_ghosts_and_term_forces,
     .halo_bytes = gpu_halo_bytes,
     .local_thermo = gpu_local_thermo,
     .local_integrity = gpu_local_integrity,

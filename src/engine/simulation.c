@@ -17,11 +17,13 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
     memset(sim, 0, sizeof(*sim));
     sim->phase_open = -1;
     sim->prm = *prm;
-    sim->ghost_width = prm->rc + prm->skin;
+    sim->list_radius = vs_list_radius(prm);
+    if (vs_forcefield_init(&sim->ff, prm, err, err_len) != 0)
+        return VS_EXIT_BAD_INPUT;
     vs_par par;
     vs_par_from_comm(&par, comm);
     int dims[3];
-    if (vs_decomp_choose(prm->box, par.size, prm->decomposition, sim->ghost_width, dims, err,
+    if (vs_decomp_choose(prm->box, par.size, prm->decomposition, sim->list_radius, dims, err,
                          err_len) != 0)
         return VS_EXIT_BAD_INPUT;
     sim->backend =
@@ -29,12 +31,9 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
     if (!sim->backend)
         return VS_EXIT_BAD_INPUT;
     vs_decomp_create(&sim->dc, &par, prm->box, dims);
-    sim->dpd = vs_dpd_make_consts(prm->rc, prm->gamma, prm->kT, prm->s, prm->dt);
     /* room for this rank's share plus a halo of the same order, grown on demand */
     const double frac = 1.0 / (double)par.size;
     vs_particles_init(&sim->parts, (int64_t)(1.5 * frac * (double)prm->n_particles) + 64);
-    vs_halo_init(&sim->halo);
-    vs_neighbor_init(&sim->nl);
     vs_timers_reset(&sim->timers);
     return 0;
 }
@@ -86,6 +85,35 @@ static void rebuild(vs_sim *sim)
     sim->n_builds++;
 }
 
+/* Forces at `step`: the backend starts them, each term adds its own (forcefield.h). */
+static void compute_forces(vs_sim *sim, int64_t step)
+{
+    sim->backend->forces_begin(sim);
+    for (int k = 0; k < sim->ff.n_terms; ++k)
+        sim->backend->term_forces(sim, sim->ff.terms[k], step);
+}
+
+/* A step that reuses the lists, with the ghost update under the first term's forces where the
+ * backend can overlap them (the backend times the exchange, which moves from the pair phase
+ * to comm). Returns 0 when it cannot: the caller updates the ghosts, then computes. */
+static int overlapped_forces(vs_sim *sim, int64_t step)
+{
+    const vs_backend *b = sim->backend;
+    const vs_term_type *first = sim->ff.terms[0];
+    if (!b->can_overlap || !b->can_overlap(sim, first))
+        return 0;
+    double comm_s = 0.0, hidden_s = 0.0;
+    phase_begin(sim, VS_TIMER_pair);
+    b->forces_begin(sim);
+    b->update_ghosts_and_term_forces(sim, first, step, &comm_s, &hidden_s);
+    for (int k = 1; k < sim->ff.n_terms; ++k)
+        b->term_forces(sim, sim->ff.terms[k], step);
+    sim->timers.total[VS_TIMER_pair] -= comm_s;
+    sim->timers.total[VS_TIMER_comm] += comm_s;
+    sim->comm_hidden_s += hidden_s;
+    return 1;
+}
+
 int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
 {
     sim->energy_due = 1;
@@ -96,7 +124,7 @@ int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
         return 1;
     rebuild(sim);
     phase_begin(sim, VS_TIMER_pair);
-    sim->backend->compute_forces(sim, 0);
+    compute_forces(sim, 0);
     phases_close(sim);
     return 0;
 }
@@ -192,15 +220,7 @@ void vs_sim_step(vs_sim *sim)
         if (!every_step && !(max2 <= sim->prm.skin * sim->prm.skin))
             sim->n_dangerous++;
         rebuild(sim);
-    } else if (b->can_overlap && b->can_overlap(sim)) {
-        /* ghosts travel while the interior forces run: the backend times the exchange,
-         * which moves from the pair phase to comm */
-        double comm_s = 0.0, hidden_s = 0.0;
-        phase_begin(sim, VS_TIMER_pair);
-        b->update_ghosts_and_forces(sim, step, &comm_s, &hidden_s);
-        sim->timers.total[VS_TIMER_pair] -= comm_s;
-        sim->timers.total[VS_TIMER_comm] += comm_s;
-        sim->comm_hidden_s += hidden_s;
+    } else if (overlapped_forces(sim, step)) {
         forces_done = 1;
     } else {
         phase_begin(sim, VS_TIMER_comm);
@@ -209,7 +229,7 @@ void vs_sim_step(vs_sim *sim)
 
     if (!forces_done) {
         phase_begin(sim, VS_TIMER_pair);
-        b->compute_forces(sim, step);
+        compute_forces(sim, step);
     }
     /* the second half waits: the next step runs it with its first half in one pass, unless
      * the state is read first (vs_sim_finish_step) */
@@ -245,8 +265,6 @@ void vs_sim_destroy(vs_sim *sim)
 {
     if (sim->backend)
         sim->backend->detach(sim);
-    vs_neighbor_free(&sim->nl);
-    vs_halo_free(&sim->halo);
     vs_particles_free(&sim->parts);
     vs_decomp_destroy(&sim->dc);
 }

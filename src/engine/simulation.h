@@ -1,9 +1,10 @@
 /* The simulation: state of one rank and the time step, the same on every backend.
  *
  * One step: integrate half -> (rebuild? migrate + ghosts + neighbour list : ghost update)
- * -> forces -> integrate second half. The backend (backend.h) supplies each phase; this file
- * owns the order, the rebuild decision (any rank's particle moved more than half the skin:
- * all ranks rebuild together) and the timers.
+ * -> forces (each term of the force field, forcefield.h) -> integrate second half. The
+ * backend (backend.h) supplies each phase; this file owns the order, the rebuild decision
+ * (any rank's particle moved more than half the skin: all ranks rebuild together) and the
+ * timers.
  */
 #ifndef VESICA_SIMULATION_H
 #define VESICA_SIMULATION_H
@@ -12,10 +13,7 @@
 #include <stdint.h>
 
 #include "decomp.h"
-#include "dpd_pair.h"
-#include "forces_cpu.h"
-#include "halo.h"
-#include "neighbor.h"
+#include "forcefield.h"
 #include "parallel.h"
 #include "params.h"
 #include "particles.h"
@@ -27,15 +25,13 @@ struct vs_backend;
 typedef struct vs_sim {
     vs_params prm;
     vs_decomp dc;            /* the rank grid and this rank's brick (communicator inside) */
-    vs_particles parts;
-    vs_halo halo;
-    vs_neighbor nl;
-    vs_dpd_consts dpd;
-    vs_force_sums sums;      /* energy and virial of the last force evaluation */
+    vs_particles parts;      /* host particles: the CPU backend's working state, the GPU
+                                backend's staging for start, restart and records */
+    vs_forcefield ff;        /* the force terms the step asks for forces */
     vs_timers timers;
     int phase_open;          /* the timed phase running now (a vs_timer_id), -1: none */
     const struct vs_backend *backend;
-    double ghost_width;      /* r_c + skin */
+    double list_radius;      /* of the neighbour lists and the ghost shell: rc + skin */
     int64_t step;            /* steps completed since the start of the run */
     int64_t n_builds;        /* neighbour-list builds, the initial one included */
     int64_t n_dangerous;     /* builds where some particle had moved more than the full skin */
@@ -43,7 +39,7 @@ typedef struct vs_sim {
     int second_half_pending; /* the last step's second half-step is not done yet (it runs
                                 with the next step's first half, or when the state is read) */
     double comm_hidden_s;    /* communication time that ran under force work (overlap) */
-    void *gpu;               /* the GPU backend's device state (NULL on the CPU backend) */
+    void *backend_state;     /* the backend's own state (vs_cpu_state, vs_gpu_state) */
     char device[256];        /* what runs the backend: "cpu: <model>", "gpu: <name>" */
     char plan[256];          /* how the backend runs the step, decided once at attach
                                 (logged at the start, written into perf.json) */

@@ -1,20 +1,18 @@
-/* CPU pair-force loop over the half Verlet list: see forces_cpu.h. The physics lives in
- * dpd_pair.h and tea_rng.h, shared with the GPU kernels. */
-#include "forces_cpu.h"
+/* The DPD pair term on the CPU backend: its loop over the half Verlet list (see
+ * cpu_backend.h). The pair itself, random number included, is vs_dpd_pair_random
+ * (src/core/dpd_pair.h), the same source the GPU kernels compile. */
+#include "cpu_backend.h"
 
 #include "tea_rng.h"
 
-void vs_forces_cpu(const vs_neighbor *nl, vs_particles *p, const vs_params *prm,
-                   const vs_dpd_consts *c, int64_t step, vs_force_sums *sums)
+void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step)
 {
+    const vs_neighbor *nl = &s->nl;
+    vs_particles *p = s->parts;
+    const vs_params *prm = s->prm;
+    const vs_dpd_consts *c = &s->dpd;
     const int64_t n = p->n_owned;
     double *fx = p->f[0], *fy = p->f[1], *fz = p->f[2];
-    for (int64_t i = 0; i < n; ++i) {
-        const double *bf = prm->species[p->species[i]].body_force;
-        fx[i] = bf[0];
-        fy[i] = bf[1];
-        fz[i] = bf[2];
-    }
     const vs_tea_key key = vs_tea_make_key(prm->seed, (uint64_t)step);
     /* each particle's signature once per step, not once per pair */
     uint64_t *sig = p->signature;
@@ -36,10 +34,9 @@ void vs_forces_cpu(const vs_neighbor *nl, vs_particles *p, const vs_params *prm,
             const double r2 = dx * dx + dy * dy + dz * dz;
             if (r2 >= c->rc2 || r2 == 0.0)
                 continue;
-            const vs_tea_block bits = vs_pair_bits_sig(key, sig_i, sig[j]);
-            const double xi_ij = gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits);
-            const vs_pair_result r = vs_dpd_pair(c, r2, dx, dy, dz, vxi - vx[j], vyi - vy[j],
-                                                 vzi - vz[j], a_row[p->species[j]], xi_ij);
+            const vs_pair_result r =
+                vs_dpd_pair_random(c, key, sig_i, sig[j], gaussian, r2, dx, dy, dz, vxi - vx[j],
+                                   vyi - vy[j], vzi - vz[j], a_row[p->species[j]]);
             const double gx = r.f_over_r * dx, gy = r.f_over_r * dy, gz = r.f_over_r * dz;
             fxi += gx;
             fyi += gy;
@@ -59,6 +56,6 @@ void vs_forces_cpu(const vs_neighbor *nl, vs_particles *p, const vs_params *prm,
         fy[i] += fyi;
         fz[i] += fzi;
     }
-    sums->energy = energy;
-    sums->virial = virial;
+    s->sums.energy += energy;
+    s->sums.virial += virial;
 }

@@ -1,0 +1,92 @@
+/* The CPU reference backend: see cpu_backend.h. */
+#include "cpu_backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "integrate.h"
+#include "log.h"
+
+vs_cpu_state *vs_cpu_create(const vs_params *prm, const vs_decomp *dc, vs_particles *parts,
+                            double list_radius)
+{
+    vs_cpu_state *s = VS_MALLOC(sizeof *s);
+    memset(s, 0, sizeof *s);
+    s->prm = prm;
+    s->dc = dc;
+    s->parts = parts;
+    s->list_radius = list_radius;
+    vs_halo_init(&s->halo);
+    vs_neighbor_init(&s->nl);
+    s->dpd = vs_dpd_make_consts(prm->rc, prm->gamma, prm->kT, prm->s, prm->dt);
+    return s;
+}
+
+void vs_cpu_destroy(vs_cpu_state *s)
+{
+    if (!s)
+        return;
+    vs_neighbor_free(&s->nl);
+    vs_halo_free(&s->halo);
+    free(s);
+}
+
+void vs_cpu_integrate_first_half(vs_cpu_state *s) { vs_integrate_first_half(s->parts, s->prm); }
+void vs_cpu_integrate_second_half(vs_cpu_state *s)
+{
+    vs_integrate_second_half(s->parts, s->prm);
+}
+
+double vs_cpu_max_displacement2(const vs_cpu_state *s)
+{
+    return vs_neighbor_max_displacement2(s->parts);
+}
+
+int64_t vs_cpu_migrate(vs_cpu_state *s, int64_t step)
+{
+    const int64_t moved = vs_halo_migrate(&s->halo, s->dc, s->parts, step);
+    vs_neighbor_sort_owned(&s->nl, s->parts, s->dc->lo, s->dc->hi, s->list_radius);
+    return moved;
+}
+
+void vs_cpu_build_ghosts(vs_cpu_state *s)
+{
+    vs_halo_build_ghosts(&s->halo, s->dc, s->parts, s->list_radius);
+}
+
+void vs_cpu_update_ghosts(vs_cpu_state *s) { vs_halo_update_ghosts(&s->halo, s->dc, s->parts); }
+
+void vs_cpu_build_neighbors(vs_cpu_state *s)
+{
+    vs_neighbor_build(&s->nl, s->parts, s->dc->lo, s->dc->hi, s->list_radius, s->list_radius);
+    vs_neighbor_mark_built(s->parts);
+}
+
+void vs_cpu_forces_begin(vs_cpu_state *s)
+{
+    const vs_particles *p = s->parts;
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const double *bf = s->prm->species[p->species[i]].body_force;
+        for (int d = 0; d < 3; ++d)
+            p->f[d][i] = bf[d];
+    }
+    s->sums.energy = 0.0;
+    s->sums.virial = 0.0;
+}
+
+int64_t vs_cpu_halo_bytes(const vs_cpu_state *s) { return s->halo.bytes_last_exchange; }
+
+double vs_cpu_memory_bytes(const vs_cpu_state *s)
+{
+    const vs_neighbor *nl = &s->nl;
+    return (double)s->parts->capacity * (double)vs_particles_bytes_per_slot() +
+           8.0 * (double)(nl->cap_partners + nl->cap_start + nl->cap_cells +
+                          2 * nl->cap_particles + 2 * nl->cap_sort);
+}
+
+void vs_cpu_plan_describe(const vs_cpu_state *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "double precision, half Verlet list of radius %g from a cell list, "
+             "each pair once, ghosts through host staged exchanges", s->list_radius);
+}

@@ -1,0 +1,64 @@
+/* The CPU reference backend: double precision, any number of MPI ranks, the particles in
+ * host memory.
+ *
+ * Its state (vs_cpu_state) is the host particle arrays of the engine, worked on in place, plus
+ * what only this backend keeps: the ghost send lists (comm/halo.h), the cell and Verlet lists
+ * (neighbor.h) and the energy and virial of the last force evaluation. The engine reaches it
+ * through the backend table (src/engine/backend.h); force terms reach it through their CPU
+ * loops (vs_cpu_dpd_forces for DPD). Each step's phases are plain loops: this backend is the
+ * one the GPU must agree with.
+ */
+#ifndef VESICA_CPU_BACKEND_H
+#define VESICA_CPU_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decomp.h"
+#include "dpd_pair.h"
+#include "halo.h"
+#include "neighbor.h"
+#include "observables.h"
+#include "params.h"
+#include "particles.h"
+
+typedef struct vs_cpu_state {
+    const vs_params *prm;
+    const vs_decomp *dc;
+    vs_particles *parts;  /* the engine's host particles, owned then ghosts */
+    double list_radius;   /* the lists' radius and the ghost shell's width (rc + skin) */
+    vs_halo halo;
+    vs_neighbor nl;
+    vs_dpd_consts dpd;
+    vs_force_sums sums;   /* energy and virial of the last force evaluation */
+} vs_cpu_state;
+
+vs_cpu_state *vs_cpu_create(const vs_params *prm, const vs_decomp *dc, vs_particles *parts,
+                            double list_radius);
+void vs_cpu_destroy(vs_cpu_state *s);
+
+void vs_cpu_integrate_first_half(vs_cpu_state *s);
+void vs_cpu_integrate_second_half(vs_cpu_state *s);
+/* Squared largest displacement of an owned particle since the last list build. */
+double vs_cpu_max_displacement2(const vs_cpu_state *s);
+/* Particles that left the brick to their owners, then the owned particles sorted by cell.
+ * Returns how many left. Collective. */
+int64_t vs_cpu_migrate(vs_cpu_state *s, int64_t step);
+void vs_cpu_build_ghosts(vs_cpu_state *s);
+void vs_cpu_update_ghosts(vs_cpu_state *s);
+void vs_cpu_build_neighbors(vs_cpu_state *s);
+/* Start a force evaluation: every owned particle's force is its species' constant body
+ * force, the energy and virial sums are zero; the terms then add theirs. */
+void vs_cpu_forces_begin(vs_cpu_state *s);
+/* The DPD pair term (dpd_cpu.c): adds the pair forces at `step` (which keys the pair random
+ * stream) over the half Verlet list, and their energy and virial to s->sums; owned-ghost
+ * pairs count half, since the rank that owns the ghost counts the other half. */
+void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step);
+
+int64_t vs_cpu_halo_bytes(const vs_cpu_state *s);
+/* Bytes of host memory held for particle state and lists. */
+double vs_cpu_memory_bytes(const vs_cpu_state *s);
+/* One line: how this backend runs the step. */
+void vs_cpu_plan_describe(const vs_cpu_state *s, char *buf, size_t len);
+
+#endif

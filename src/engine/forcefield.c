@@ -1,0 +1,50 @@
+/* The force field: see forcefield.h. */
+#include "forcefield.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "exit_codes.h"
+
+extern const vs_term_type vs_term_dpd; /* term_dpd.c */
+
+/* Every term the code has, in the order they add their forces: the first pair term starts
+ * the forces on the GPU (forcefield.h). */
+static const vs_term_type *const registry[] = {
+    &vs_term_dpd,
+};
+
+int vs_forcefield_init(vs_forcefield *ff, const vs_params *prm, char *err, size_t err_len)
+{
+    memset(ff, 0, sizeof *ff);
+    for (size_t k = 0; k < sizeof registry / sizeof registry[0]; ++k) {
+        const vs_term_type *t = registry[k];
+        if (!t->active(prm))
+            continue;
+        ff->terms[ff->n_terms++] = t;
+        const double reach = t->reach(prm);
+        if (reach > ff->reach)
+            ff->reach = reach;
+    }
+    /* the lists and the ghost shell have the radius rc + skin (vs_list_radius) */
+    if (ff->reach > prm->rc) {
+        snprintf(err, err_len, "force field: a term reaches %g, beyond dpd.rc = %g, which sets "
+                 "the neighbour lists and the ghost shell", ff->reach, prm->rc);
+        return VS_EXIT_BAD_INPUT;
+    }
+    if (ff->n_terms == 0 || ff->terms[0] != &vs_term_dpd) {
+        snprintf(err, err_len, "force field: the DPD pair term must be present and first "
+                 "(it starts the forces on the GPU)");
+        return VS_EXIT_BAD_INPUT;
+    }
+    return 0;
+}
+
+void vs_forcefield_describe(const vs_forcefield *ff, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < ff->n_terms && used < len; ++k)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", k ? " + " : "",
+                                 ff->terms[k]->name);
+}
