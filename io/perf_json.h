@@ -1,6 +1,11 @@
-/* perf.json: the machine-readable performance summary of a run (DESIGN.md contract):
- * particles, steps, ranks, backend, device, wall_s, particle_steps_per_s and per-phase seconds
- * (averaged over ranks, with the maximum beside it). Written atomically by rank 0. */
+/* perf.json: the machine-readable performance summary of a run, one JSON object written once
+ * at the end by rank 0, atomically (temporary file, fsync, rename). Its keys: particles,
+ * steps, ranks, backend, device, wall_s, particle_steps_per_s, neighbor_builds,
+ * dangerous_builds, memory_bytes_per_particle, comm_hidden_s, halo_bytes_per_step,
+ * checkpoints, checkpoint_s, checkpoint_bytes, frames, trajectory_s, trajectory_bytes, and
+ * phases_s and phases_max_s (seconds per phase, named by vs_timer_keys: average and maximum
+ * over ranks). Scripts (scaling/, tests/) read keys by name, so a key may be added but not
+ * renamed or removed without them. Meaning of each key: docs/file-formats.md. */
 #ifndef VESICA_PERF_JSON_H
 #define VESICA_PERF_JSON_H
 

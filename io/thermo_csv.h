@@ -1,7 +1,9 @@
 /* thermo.csv: one row per thermo step, written by rank 0 and flushed per row, so a killed run
- * leaves every completed row. Header (the contract of DESIGN.md):
+ * leaves every completed row. The header starts with these columns, in this order:
  *   step,time,temperature,pressure,kinetic_energy,potential_energy,px,py,pz
- * Values are printed with 17 significant digits, so runs can be compared to round-off. */
+ * More columns may follow them (never before or between them): the tests and scripts that
+ * read the file find columns by name or take `step` as the first. Values are printed with 17
+ * significant digits, so runs can be compared to round-off. Columns: docs/file-formats.md. */
 #ifndef VESICA_THERMO_CSV_H
 #define VESICA_THERMO_CSV_H
 

@@ -165,10 +165,10 @@ static void test_forces_skin_zero(void **state)
 /* A dense fluid (rho = 12: ~25 partners in half a stencil, ~50 in a whole one) fills the
  * per-lane pair queues of the force kernels (24 and 32 entries), so the rare path that
  * empties a full queue at once runs too; a pair lost or counted twice there would be an
- * error of order 1e-1. The tolerance is 2e-5, not the 1e-5 of the rho = 3 fluid above
- * (2.6e-6 there): the fp32 rounding of ~50 pair forces of up to ~50 each sums to ~1e-5 of
- * the force of the particles whose net force sits at the metric's floor (1% of the RMS);
- * two roundings of r^2 gave 8.1e-6 and 1.06e-5 (docs/performance.md). */
+ * error of order 1e-1. The tolerance is 2e-5, not the 1e-5 of the rho = 3 fluid above: the
+ * fp32 rounding of ~50 pair forces of up to ~50 each sums to ~1e-5 of the force of the
+ * particles whose net force sits at the metric's floor (1% of the RMS). The measured
+ * differences are in docs/performance.md. */
 static void test_forces_dense(void **state)
 {
     (void)state;

@@ -106,7 +106,6 @@ static double *state_after_run(const vs_params *prm, int *lost, double *hidden_s
     return out;
 }
 
-
 static int check(int rank, const char *what, double value, double tol)
 {
     if (rank != 0)
@@ -127,146 +126,223 @@ static int check_bits(const char *run, const char *reference, const char *what,
                  0.0);
 }
 
-int main(int argc, char **argv)
-{
-    vs_par_init(&argc, &argv);
-    vs_par world;
-    vs_par_from_comm(&world, MPI_COMM_WORLD);
-    const int root = world.rank == 0;
-    vs_params prm;
-    vs_test_groot_warren(&prm, 10.0);
-    if (argc == 3 && strcmp(argv[1], "--skin") == 0)
-        prm.skin = atof(argv[2]);
-    const int64_t n = prm.n_particles;
-    int failures = 0;
+/* Step-0 forces by tag that the P-GPU runs are compared with (rank 0; NULL elsewhere). */
+typedef struct {
+    double *cpu_single; /* CPU backend on one rank */
+    double *cpu_multi;  /* CPU backend on P ranks */
+    double *gpu_single; /* GPU backend on one rank, mixed precision */
+} references;
 
-    /* references: the CPU backend on one rank and on P ranks, the GPU on one rank */
+/* How a P-GPU run moves its ghosts: the transport, and whether the ghost exchange overlaps
+ * the forces. */
+typedef struct {
+    vs_transport_kind transport;
+    int overlap;
+    const char *name;
+} comm_variant;
+
+static void make_references(vs_params prm, int root, references *ref)
+{
     prm.backend = VS_BACKEND_CPU;
-    double *cpu_single = root ? forces_at_start(&prm, MPI_COMM_SELF) : NULL;
-    double *cpu_multi = forces_at_start(&prm, MPI_COMM_WORLD);
+    ref->cpu_single = root ? forces_at_start(&prm, MPI_COMM_SELF) : NULL;
+    ref->cpu_multi = forces_at_start(&prm, MPI_COMM_WORLD);
     prm.backend = VS_BACKEND_GPU;
     prm.precision = VS_PRECISION_MIXED;
-    double *gpu_single = root ? forces_at_start(&prm, MPI_COMM_SELF) : NULL;
+    ref->gpu_single = root ? forces_at_start(&prm, MPI_COMM_SELF) : NULL;
+}
 
-    /* double precision on P GPUs against the CPU on P ranks */
+static void free_references(references *ref)
+{
+    free(ref->cpu_single);
+    free(ref->cpu_multi);
+    free(ref->gpu_single);
+}
+
+/* Mixed-precision step-0 forces of P GPUs against the CPU references and, unless gpu_single
+ * is NULL, the GPU on one rank, to 1e-5 (rank 0). `prefix` starts every line. */
+static int check_against_references(const char *prefix, const double *f, const references *ref,
+                                    const double *gpu_single, int64_t n)
+{
+    const char *const against[3] = {"1 CPU rank", "P CPU ranks", "1 GPU"};
+    const double *const reference[3] = {ref->cpu_single, ref->cpu_multi, gpu_single};
+    int failures = 0;
+    for (int r = 0; r < 3; ++r) {
+        if (!reference[r])
+            continue;
+        char what[200];
+        snprintf(what, sizeof what, "%smixed, P GPUs vs %s, step-0 forces", prefix, against[r]);
+        failures += check(0, what, vs_test_worst_relative(f, reference[r], n), 1e-5);
+    }
+    return failures;
+}
+
+/* A run's step-0 forces and state after N_STEPS against the reference run's, bit for bit
+ * (rank 0). */
+static int check_same_bits(const char *run, const char *reference, const double *forces,
+                           const double *forces_ref, const double *state,
+                           const double *state_ref, int64_t n)
+{
+    char after[80];
+    snprintf(after, sizeof after, "states after %d steps", N_STEPS);
+    int failures = check_bits(run, reference, "step-0 forces", forces, forces_ref, 1, n);
+    failures += check_bits(run, reference, after, state, state_ref, 2, n);
+    return failures;
+}
+
+/* One P-GPU run with the variant's transport and overlap: its step-0 forces and its state
+ * after N_STEPS (by tag on rank 0, NULL elsewhere) and, if asked, this rank's communication
+ * time hidden under forces. Fails if a particle was lost or duplicated; `prefix` starts the
+ * line that says so. */
+static int run_variant(vs_params prm, const comm_variant *v, const char *prefix, int rank,
+                       double **forces, double **state, double *hidden_s)
+{
+    prm.transport = v->transport;
+    prm.overlap = v->overlap;
+    *forces = forces_at_start(&prm, MPI_COMM_WORLD);
+    int lost = 0;
+    *state = state_after_run(&prm, &lost, hidden_s);
+    char what[200];
+    snprintf(what, sizeof what, "%s%s transport: particle lost or duplicated", prefix, v->name);
+    return check(rank, what, (double)lost, 0.0);
+}
+
+/* Double precision on P GPUs against the CPU on P ranks, step-0 forces to 1e-12. */
+static int check_double_precision(vs_params prm, int root, const references *ref)
+{
     prm.precision = VS_PRECISION_DOUBLE;
     prm.transport = VS_TRANSPORT_HOST;
-    double *gpu_double = forces_at_start(&prm, MPI_COMM_WORLD);
+    double *f = forces_at_start(&prm, MPI_COMM_WORLD);
+    int failures = 0;
     if (root)
         failures += check(0, "double, P GPUs vs P CPU ranks, step-0 forces",
-                          vs_test_worst_relative(gpu_double, cpu_multi, n), 1e-12);
-    prm.precision = VS_PRECISION_MIXED;
+                          vs_test_worst_relative(f, ref->cpu_multi, prm.n_particles), 1e-12);
+    free(f);
+    return failures;
+}
 
-    const vs_transport_kind kinds[4] = {VS_TRANSPORT_HOST, VS_TRANSPORT_PEER,
-                                        VS_TRANSPORT_MPI_DEVICE, VS_TRANSPORT_HOST};
-    const int overlap[4] = {1, 1, 1, 0};
-    const char *names[4] = {"host", "peer", "mpi-device", "host without overlap"};
+/* Every transport, and the host transport without the overlap, against the host transport:
+ * bit-identical step-0 forces and states after N_STEPS; the host transport's forces against
+ * the references. mpi-device is skipped where MPI is not CUDA-aware. */
+static int check_transports(vs_params prm, const vs_par *world, const references *ref)
+{
+    static const comm_variant variants[4] = {{VS_TRANSPORT_HOST, 1, "host"},
+                                             {VS_TRANSPORT_PEER, 1, "peer"},
+                                             {VS_TRANSPORT_MPI_DEVICE, 1, "mpi-device"},
+                                             {VS_TRANSPORT_HOST, 0, "host without overlap"}};
+    const int root = world->rank == 0;
+    const int64_t n = prm.n_particles;
+    int failures = 0;
     double *forces0 = NULL, *state0 = NULL;
     for (int k = 0; k < 4; ++k) {
-        if (kinds[k] == VS_TRANSPORT_MPI_DEVICE && !vs_par_cuda_aware()) {
+        if (variants[k].transport == VS_TRANSPORT_MPI_DEVICE && !vs_par_cuda_aware()) {
             if (root)
                 printf("skip mpi-device transport: MPI is not CUDA-aware here\n");
             continue;
         }
-        prm.transport = kinds[k];
-        prm.overlap = overlap[k];
-        double *f = forces_at_start(&prm, MPI_COMM_WORLD);
-        int lost = 0;
-        double *state = state_after_run(&prm, &lost, NULL);
-        char what[160];
-        snprintf(what, sizeof what, "%s transport: particle lost or duplicated", names[k]);
-        failures += check(world.rank, what, (double)lost, 0.0);
-        if (root && k == 0) {
-            failures += check(0, "mixed, P GPUs vs 1 CPU rank, step-0 forces",
-                              vs_test_worst_relative(f, cpu_single, n), 1e-5);
-            failures += check(0, "mixed, P GPUs vs P CPU ranks, step-0 forces",
-                              vs_test_worst_relative(f, cpu_multi, n), 1e-5);
-            failures += check(0, "mixed, P GPUs vs 1 GPU, step-0 forces",
-                              vs_test_worst_relative(f, gpu_single, n), 1e-5);
+        double *f, *state;
+        failures += run_variant(prm, &variants[k], "", world->rank, &f, &state, NULL);
+        if (k == 0) {
+            if (root)
+                failures += check_against_references("", f, ref, ref->gpu_single, n);
             forces0 = f;
             state0 = state;
             continue;
         }
         if (root) {
-            char run[160], after[80];
-            snprintf(run, sizeof run, "%s transport", names[k]);
-            snprintf(after, sizeof after, "states after %d steps", N_STEPS);
-            failures += check_bits(run, "host transport", "step-0 forces", f, forces0, 1, n);
-            failures += check_bits(run, "host transport", after, state, state0, 2, n);
+            char run[160];
+            snprintf(run, sizeof run, "%s transport", variants[k].name);
+            failures += check_same_bits(run, "host transport", f, forces0, state, state0, n);
         }
         free(f);
         free(state);
     }
+    free(forces0);
+    free(state0);
+    return failures;
+}
 
-    /* the cell-list kernel, which evaluates each pair once (ghosts have threads of their
-     * own), on P GPUs against the CPU backend, and no particle lost; with the overlap and
-     * one dimension split (2 ranks), the ghosts from the other rank stay out of the cell
-     * list and add their pairs apart while the list's pairs run: the same fixed-point sums,
-     * so bit-identical to the run without the overlap, with either transport */
-    const vs_gpu_builder_kind builder = prm.gpu_builder;
+/* Dimensions of the decomposition that are split over ranks. */
+static int split_dimensions(const vs_params *prm)
+{
+    vs_sim sim;
+    start_or_die(&sim, prm, MPI_COMM_WORLD);
+    int split = 0;
+    for (int d = 0; d < 3; ++d)
+        split += sim.dc.dims[d] > 1;
+    vs_sim_destroy(&sim);
+    return split;
+}
+
+/* Prints rank 0's communication time hidden under forces. Where the run overlaps (with a
+ * skin the list is reused, and those steps overlap with one split dimension), fails unless
+ * every rank hid some. Collective. */
+static int check_hidden(const vs_par *world, const comm_variant *v, int split, double skin,
+                        double hidden)
+{
+    const int overlaps = v->overlap && split == 1 && skin > 0.0;
+    const int hidden_ran = !vs_par_any(world, !(hidden > 0.0));
+    if (world->rank == 0)
+        printf("     cell-list kernel, %s transport: %.6f s of comm hidden on rank 0\n", v->name,
+               hidden);
+    if (!overlaps)
+        return 0;
+    char what[200];
+    snprintf(what, sizeof what, "cell-list kernel, %s transport: no comm hidden", v->name);
+    return check(world->rank, what, hidden_ran ? 0.0 : 1.0, 0.0);
+}
+
+/* The cell-list kernel, which evaluates each pair once (ghosts have threads of their own), on
+ * P GPUs against the CPU backend, and no particle lost; with the overlap and one dimension
+ * split (2 ranks), the ghosts from the other rank stay out of the cell list and add their
+ * pairs apart while the list's pairs run: the same fixed-point sums, so bit-identical to the
+ * run without the overlap, with either transport. */
+static int check_cell_kernel(vs_params prm, const vs_par *world, const references *ref)
+{
+    static const comm_variant variants[3] = {{VS_TRANSPORT_HOST, 0, "host without overlap"},
+                                             {VS_TRANSPORT_HOST, 1, "host"},
+                                             {VS_TRANSPORT_PEER, 1, "peer"}};
+    const int root = world->rank == 0;
+    const int64_t n = prm.n_particles;
     prm.gpu_builder = VS_GPU_BUILDER_CELLS;
-    const vs_transport_kind cell_kinds[3] = {VS_TRANSPORT_HOST, VS_TRANSPORT_HOST,
-                                             VS_TRANSPORT_PEER};
-    const int cell_overlap[3] = {0, 1, 1};
-    const char *cell_names[3] = {"host without overlap", "host", "peer"};
-    double *cells0 = NULL, *cells_state0 = NULL;
-    int split = 0; /* dimensions split over ranks */
-    {
-        vs_sim sim;
-        start_or_die(&sim, &prm, MPI_COMM_WORLD);
-        for (int d = 0; d < 3; ++d)
-            split += sim.dc.dims[d] > 1;
-        vs_sim_destroy(&sim);
-    }
+    prm.transport = variants[0].transport; /* the bricks of the reference run */
+    prm.overlap = variants[0].overlap;
+    const int split = split_dimensions(&prm);
+    int failures = 0;
+    double *forces0 = NULL, *state0 = NULL;
     for (int k = 0; k < 3; ++k) {
-        prm.transport = cell_kinds[k];
-        prm.overlap = cell_overlap[k];
-        double *cells = forces_at_start(&prm, MPI_COMM_WORLD);
-        int cells_lost = 0;
+        double *f, *state;
         double hidden = 0.0;
-        double *cells_state = state_after_run(&prm, &cells_lost, &hidden);
-        char what[200];
-        snprintf(what, sizeof what, "cell-list kernel, %s transport: particle lost or duplicated",
-                 cell_names[k]);
-        failures += check(world.rank, what, (double)cells_lost, 0.0);
-        /* with a skin the list is reused, and those steps overlap (one split dimension) */
-        const int overlaps = cell_overlap[k] && split == 1 && prm.skin > 0.0;
-        const int hidden_ran = !vs_par_any(&world, !(hidden > 0.0));
-        if (root)
-            printf("     cell-list kernel, %s transport: %.6f s of comm hidden on rank 0\n",
-                   cell_names[k], hidden);
-        if (overlaps) {
-            snprintf(what, sizeof what, "cell-list kernel, %s transport: no comm hidden",
-                     cell_names[k]);
-            failures += check(world.rank, what, hidden_ran ? 0.0 : 1.0, 0.0);
-        }
-        if (root && k == 0) {
-            failures += check(0, "cell-list kernel, mixed, P GPUs vs 1 CPU rank, step-0 forces",
-                              vs_test_worst_relative(cells, cpu_single, n), 1e-5);
-            failures += check(0, "cell-list kernel, mixed, P GPUs vs P CPU ranks, step-0 forces",
-                              vs_test_worst_relative(cells, cpu_multi, n), 1e-5);
-            cells0 = cells;
-            cells_state0 = cells_state;
+        failures += run_variant(prm, &variants[k], "cell-list kernel, ", world->rank, &f,
+                                &state, &hidden);
+        failures += check_hidden(world, &variants[k], split, prm.skin, hidden);
+        if (k == 0) {
+            if (root)
+                failures += check_against_references("cell-list kernel, ", f, ref, NULL, n);
+            forces0 = f;
+            state0 = state;
             continue;
         }
         if (root) {
-            char run[160], after[80];
-            snprintf(run, sizeof run, "cell-list kernel, %s", cell_names[k]);
-            snprintf(after, sizeof after, "states after %d steps", N_STEPS);
-            failures += check_bits(run, "host without overlap", "step-0 forces", cells, cells0,
-                                   1, n);
-            failures += check_bits(run, "host without overlap", after, cells_state,
-                                   cells_state0, 2, n);
+            char run[160];
+            snprintf(run, sizeof run, "cell-list kernel, %s", variants[k].name);
+            failures += check_same_bits(run, "host without overlap", f, forces0, state, state0,
+                                        n);
         }
-        free(cells);
-        free(cells_state);
+        free(f);
+        free(state);
     }
-    free(cells0);
-    free(cells_state0);
+    free(forces0);
+    free(state0);
+    return failures;
+}
 
-    /* the same with two species of different masses and amplitudes (the pair's amplitude
-     * is looked up by the ghost's species in the remote ghosts' kernel) and a body force */
-    const vs_params one_species = prm;
+/* The cell-list kernel with two species of different masses and amplitudes (the pair's
+ * amplitude is looked up by the ghost's species in the remote ghosts' kernel) and a body
+ * force, peer transport: no particle lost, and the state after N_STEPS bit-identical with and
+ * without the overlap. */
+static int check_two_species(vs_params prm, const vs_par *world)
+{
+    prm.gpu_builder = VS_GPU_BUILDER_CELLS;
     prm.n_species = 2;
     snprintf(prm.species[1].name, VS_NAME_LEN, "B");
     prm.species[0].fraction = 0.6;
@@ -276,30 +352,45 @@ int main(int argc, char **argv)
     prm.a[0][1] = prm.a[1][0] = 40.0;
     prm.a[1][1] = 30.0;
     prm.transport = VS_TRANSPORT_PEER;
-    double *mix_state[2] = {NULL, NULL};
+    int failures = 0;
+    double *state[2] = {NULL, NULL};
     for (int k = 0; k < 2; ++k) {
         prm.overlap = k;
         int lost = 0;
-        mix_state[k] = state_after_run(&prm, &lost, NULL);
-        failures += check(world.rank, "cell-list kernel, two species: particle lost or duplicated",
+        state[k] = state_after_run(&prm, &lost, NULL);
+        failures += check(world->rank, "cell-list kernel, two species: particle lost or duplicated",
                           (double)lost, 0.0);
     }
-    if (root)
+    if (world->rank == 0)
         failures += check_bits("cell-list kernel, two species, overlap", "none",
-                               "states after 300 steps", mix_state[1], mix_state[0], 2, n);
-    free(mix_state[0]);
-    free(mix_state[1]);
-    prm = one_species;
-    prm.gpu_builder = builder;
+                               "states after 300 steps", state[1], state[0], 2, prm.n_particles);
+    free(state[0]);
+    free(state[1]);
+    return failures;
+}
 
-    free(cpu_single);
-    free(cpu_multi);
-    free(gpu_single);
-    free(gpu_double);
-    free(forces0);
-    free(state0);
+int main(int argc, char **argv)
+{
+    vs_par_init(&argc, &argv);
+    vs_par world;
+    vs_par_from_comm(&world, MPI_COMM_WORLD);
+    vs_params prm;
+    vs_test_groot_warren(&prm, 10.0);
+    if (argc == 3 && strcmp(argv[1], "--skin") == 0)
+        prm.skin = atof(argv[2]);
+
+    references ref;
+    make_references(prm, world.rank == 0, &ref);
+    prm.backend = VS_BACKEND_GPU; /* every run below: P GPUs, mixed unless said otherwise */
+    prm.precision = VS_PRECISION_MIXED;
+    int failures = check_double_precision(prm, world.rank == 0, &ref);
+    failures += check_transports(prm, &world, &ref);
+    failures += check_cell_kernel(prm, &world, &ref);
+    failures += check_two_species(prm, &world);
+    free_references(&ref);
+
     const int failed = vs_par_any(&world, failures != 0);
-    if (root)
+    if (world.rank == 0)
         printf("%s on %d ranks\n", failed ? "FAILED" : "passed", world.size);
     vs_par_finalize();
     return failed ? 1 : 0;

@@ -75,6 +75,119 @@ static void run(vs_sim *sim, vs_thermo thermo[N_STEPS + 1], double *max_momentum
     }
 }
 
+static void create_or_die(vs_sim *sim, const vs_params *prm, MPI_Comm comm)
+{
+    char err[512];
+    if (vs_sim_create(sim, prm, comm, err, sizeof err) != 0) {
+        fprintf(stderr, "setup failed: %s\n", err);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
+/* Forces at step 0 on the ranks of comm, gathered on its rank 0 before any step. */
+static void forces_at_start(const vs_params *prm, MPI_Comm comm, gathered_forces *forces)
+{
+    vs_sim sim;
+    char err[512];
+    create_or_die(&sim, prm, comm);
+    vs_sim_start(&sim, err, sizeof err);
+    gather_forces_by_tag(&sim, prm->n_particles, forces);
+    vs_sim_destroy(&sim);
+}
+
+/* The P-brick run on every rank: forces at step 0 (on rank 0), the thermo of every step and
+ * the largest |total momentum|. Prints the layout; fails with skin 0 unless every step
+ * rebuilt the lists. */
+static int run_decomposed(const vs_params *prm, const vs_par *world, gathered_forces *forces,
+                          vs_thermo thermo[N_STEPS + 1], double *max_momentum)
+{
+    forces_at_start(prm, MPI_COMM_WORLD, forces);
+    vs_sim multi;
+    create_or_die(&multi, prm, MPI_COMM_WORLD);
+    run(&multi, thermo, max_momentum);
+    if (world->rank == 0)
+        printf("ranks %d, skin %g: bricks %d x %d x %d, %lld owned on rank 0, %lld ghosts, "
+               "%lld builds in %d steps\n",
+               world->size, prm->skin, multi.dc.dims[0], multi.dc.dims[1], multi.dc.dims[2],
+               (long long)multi.parts.n_owned, (long long)multi.parts.n_ghost,
+               (long long)multi.n_builds, N_STEPS);
+    int failures = 0;
+    if (prm->skin == 0.0 && multi.n_builds != N_STEPS + 1) {
+        if (world->rank == 0)
+            printf("FAIL skin 0: %lld builds in %d steps, expected one per step plus the first\n",
+                   (long long)multi.n_builds, N_STEPS);
+        failures++;
+    }
+    vs_sim_destroy(&multi);
+    return failures;
+}
+
+/* The same system on one rank (rank 0 only, MPI_COMM_SELF). */
+static void run_single(const vs_params *prm, gathered_forces *forces,
+                       vs_thermo thermo[N_STEPS + 1], double *max_momentum)
+{
+    forces_at_start(prm, MPI_COMM_SELF, forces);
+    vs_sim single;
+    create_or_die(&single, prm, MPI_COMM_SELF);
+    run(&single, thermo, max_momentum);
+    vs_sim_destroy(&single);
+}
+
+/* Every particle's step-0 force against the one-rank run's, to 1e-12 relative to the larger
+ * of its size and 1e-3 of the rms force. `failures` is the running count; while it is below
+ * 5 a failing particle is printed. */
+static void compare_forces(const gathered_forces *fm, const gathered_forces *fs, int64_t n,
+                           int *failures)
+{
+    double rms = 0.0;
+    for (int64_t t = 0; t < n; ++t)
+        for (int d = 0; d < 3; ++d)
+            rms += fs->f[d][t] * fs->f[d][t];
+    rms = sqrt(rms / (double)n);
+    double worst = 0.0;
+    for (int64_t t = 0; t < n; ++t) {
+        const double ref = sqrt(fs->f[0][t] * fs->f[0][t] + fs->f[1][t] * fs->f[1][t] +
+                                fs->f[2][t] * fs->f[2][t]);
+        const double dx = fm->f[0][t] - fs->f[0][t], dy = fm->f[1][t] - fs->f[1][t],
+                     dz = fm->f[2][t] - fs->f[2][t];
+        const double rel = sqrt(dx * dx + dy * dy + dz * dz) / fmax(ref, 1e-3 * rms);
+        worst = fmax(worst, rel);
+        if (rel > 1e-12 && (*failures)++ < 5)
+            printf("FAIL force of particle %lld: relative difference %.3e\n", (long long)t, rel);
+    }
+    printf("step 0 forces: worst relative difference %.3e (tolerance 1e-12)\n", worst);
+}
+
+/* Potential energy and pressure at step 0 to 1e-12, and temperature, pressure, kinetic and
+ * potential energy of every step to 1e-8, against the one-rank run's. `failures` is the
+ * running count; while it is below 10 a failing quantity is printed. */
+static void compare_thermo(const vs_thermo tm[N_STEPS + 1], const vs_thermo ts[N_STEPS + 1],
+                           int *failures)
+{
+    if (rel_differs(tm[0].potential, ts[0].potential, 1e-12, 0.0) ||
+        rel_differs(tm[0].pressure, ts[0].pressure, 1e-12, 0.0)) {
+        printf("FAIL step 0: potential %.17g vs %.17g, pressure %.17g vs %.17g\n",
+               tm[0].potential, ts[0].potential, tm[0].pressure, ts[0].pressure);
+        (*failures)++;
+    }
+    double worst_thermo = 0.0;
+    for (int k = 0; k <= N_STEPS; ++k) {
+        const double pairs[4][2] = {{tm[k].temperature, ts[k].temperature},
+                                    {tm[k].pressure, ts[k].pressure},
+                                    {tm[k].kinetic, ts[k].kinetic},
+                                    {tm[k].potential, ts[k].potential}};
+        for (int q = 0; q < 4; ++q) {
+            const double rel = fabs(pairs[q][0] - pairs[q][1]) / fabs(pairs[q][1]);
+            worst_thermo = fmax(worst_thermo, rel);
+            if (rel > 1e-8 && (*failures)++ < 10)
+                printf("FAIL step %d quantity %d: %.17g vs %.17g\n", k, q, pairs[q][0],
+                       pairs[q][1]);
+        }
+    }
+    printf("thermo over %d steps: worst relative difference %.3e (tolerance 1e-8)\n", N_STEPS,
+           worst_thermo);
+}
+
 int main(int argc, char **argv)
 {
     vs_par_init(&argc, &argv);
@@ -84,90 +197,18 @@ int main(int argc, char **argv)
     vs_test_groot_warren(&prm, 8.0);
     if (argc == 3 && strcmp(argv[1], "--skin") == 0)
         prm.skin = atof(argv[2]);
-    char err[512];
 
-    vs_sim multi;
-    if (vs_sim_create(&multi, &prm, MPI_COMM_WORLD, err, sizeof err) != 0) {
-        fprintf(stderr, "setup failed: %s\n", err);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    /* forces at step 0, gathered before the run moves on */
-    vs_sim_start(&multi, err, sizeof err);
     gathered_forces fm;
-    gather_forces_by_tag(&multi, prm.n_particles, &fm);
-    vs_sim_destroy(&multi);
     vs_thermo tm[N_STEPS + 1];
     double pmax_multi;
-    vs_sim_create(&multi, &prm, MPI_COMM_WORLD, err, sizeof err);
-    run(&multi, tm, &pmax_multi);
-    if (world.rank == 0)
-        printf("ranks %d, skin %g: bricks %d x %d x %d, %lld owned on rank 0, %lld ghosts, "
-               "%lld builds in %d steps\n",
-               world.size, prm.skin, multi.dc.dims[0], multi.dc.dims[1], multi.dc.dims[2],
-               (long long)multi.parts.n_owned, (long long)multi.parts.n_ghost,
-               (long long)multi.n_builds, N_STEPS);
-    int failures = 0;
-    if (prm.skin == 0.0 && multi.n_builds != N_STEPS + 1) {
-        if (world.rank == 0)
-            printf("FAIL skin 0: %lld builds in %d steps, expected one per step plus the first\n",
-                   (long long)multi.n_builds, N_STEPS);
-        failures++;
-    }
-    vs_sim_destroy(&multi);
-
+    int failures = run_decomposed(&prm, &world, &fm, tm, &pmax_multi);
     if (world.rank == 0) {
-        vs_sim single;
-        vs_sim_create(&single, &prm, MPI_COMM_SELF, err, sizeof err);
-        vs_sim_start(&single, err, sizeof err);
         gathered_forces fs;
-        gather_forces_by_tag(&single, prm.n_particles, &fs);
-        vs_sim_destroy(&single);
         vs_thermo ts[N_STEPS + 1];
         double pmax_single;
-        vs_sim_create(&single, &prm, MPI_COMM_SELF, err, sizeof err);
-        run(&single, ts, &pmax_single);
-        vs_sim_destroy(&single);
-
-        double rms = 0.0;
-        for (int64_t t = 0; t < prm.n_particles; ++t)
-            for (int d = 0; d < 3; ++d)
-                rms += fs.f[d][t] * fs.f[d][t];
-        rms = sqrt(rms / (double)prm.n_particles);
-        double worst = 0.0;
-        for (int64_t t = 0; t < prm.n_particles; ++t) {
-            const double ref = sqrt(fs.f[0][t] * fs.f[0][t] + fs.f[1][t] * fs.f[1][t] +
-                                    fs.f[2][t] * fs.f[2][t]);
-            const double dx = fm.f[0][t] - fs.f[0][t], dy = fm.f[1][t] - fs.f[1][t],
-                         dz = fm.f[2][t] - fs.f[2][t];
-            const double rel = sqrt(dx * dx + dy * dy + dz * dz) / fmax(ref, 1e-3 * rms);
-            worst = fmax(worst, rel);
-            if (rel > 1e-12 && failures++ < 5)
-                printf("FAIL force of particle %lld: relative difference %.3e\n", (long long)t,
-                       rel);
-        }
-        printf("step 0 forces: worst relative difference %.3e (tolerance 1e-12)\n", worst);
-        if (rel_differs(tm[0].potential, ts[0].potential, 1e-12, 0.0) ||
-            rel_differs(tm[0].pressure, ts[0].pressure, 1e-12, 0.0)) {
-            printf("FAIL step 0: potential %.17g vs %.17g, pressure %.17g vs %.17g\n",
-                   tm[0].potential, ts[0].potential, tm[0].pressure, ts[0].pressure);
-            failures++;
-        }
-        double worst_thermo = 0.0;
-        for (int k = 0; k <= N_STEPS; ++k) {
-            const double pairs[4][2] = {{tm[k].temperature, ts[k].temperature},
-                                        {tm[k].pressure, ts[k].pressure},
-                                        {tm[k].kinetic, ts[k].kinetic},
-                                        {tm[k].potential, ts[k].potential}};
-            for (int q = 0; q < 4; ++q) {
-                const double rel = fabs(pairs[q][0] - pairs[q][1]) / fabs(pairs[q][1]);
-                worst_thermo = fmax(worst_thermo, rel);
-                if (rel > 1e-8 && failures++ < 10)
-                    printf("FAIL step %d quantity %d: %.17g vs %.17g\n", k, q, pairs[q][0],
-                           pairs[q][1]);
-            }
-        }
-        printf("thermo over %d steps: worst relative difference %.3e (tolerance 1e-8)\n",
-               N_STEPS, worst_thermo);
+        run_single(&prm, &fs, ts, &pmax_single);
+        compare_forces(&fm, &fs, prm.n_particles, &failures);
+        compare_thermo(tm, ts, &failures);
         printf("largest |total momentum|: %.3e on %d ranks, %.3e on one\n", pmax_multi,
                world.size, pmax_single);
         if (!(pmax_multi < 1e-10)) {

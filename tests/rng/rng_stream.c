@@ -4,8 +4,9 @@
  * pipe when it has read enough). The order is the order in which a simulation draws them:
  * for step = 0, 1, ...; for tag i over a block of tags; for j = i+1 .. i+k: both words of the
  * pair bits of {i, j} at key (seed, step), from the tags' signatures as a simulation computes
- * them (src/tea_rng.h). --rounds N uses N pair cycles instead of VS_TEA_PAIR_CYCLES, which is
- * how docs/validation.md measures how few cycles suffice; the signatures keep VS_TEA_ROUNDS.
+ * them (src/core/tea_rng.h). --rounds N uses N pair cycles instead of VS_TEA_PAIR_CYCLES,
+ * which is how docs/validation.md measures how few cycles suffice; the signatures keep
+ * VS_TEA_ROUNDS.
  * --tag-base B starts the tag block at B, so tags above 2^32 are covered too.
  *
  * Links with nothing but libm; its only dependency is the header it tests.

@@ -1,4 +1,4 @@
-/* Unit tests of the pair random numbers (src/tea_rng.h).
+/* Unit tests of the pair random numbers (src/core/tea_rng.h).
  *
  * The DPD random force needs xi_ij with zero mean and unit variance, identical for (i, j) and
  * (j, i), and independent across pairs and steps (Groot & Warren 1997; Tang & Karniadakis 2014,
