@@ -1,7 +1,7 @@
 /* Logging with levels. Rank 0 prints INFO; warnings and errors print on any rank with the rank
  * number so a failure on one rank of many can be found. vs_log_fatal aborts the whole job
  * (MPI_Abort) with a non-zero status: use it for faults that leave no consistent state, never
- * for bad input (that is a collective exit with status 2, see config.h). */
+ * for bad input (that is a collective exit with status 2, see exit_codes.h). */
 #ifndef VESICA_LOG_H
 #define VESICA_LOG_H
 
