@@ -1,12 +1,36 @@
-/* The staged exchange: what every ghost and migration exchange shares, host and device.
+/* The staged exchange: one driver for every ghost and migration exchange, host and device.
  *
  * Stage d (x, then y, then z) sends towards the lower neighbour (direction 0) and the upper
  * one (direction 1). A message that crosses the periodic boundary carries coordinate d
  * shifted by the box, so the receiver sees a periodic image; a dimension with one rank
- * exchanges with itself (no MPI) and its ghosts are its own periodic images.
+ * exchanges with itself (no MPI) and its ghosts are its own periodic images. Because stage y
+ * forwards what stage x delivered, and stage z what x and y delivered, 6 messages (plus 6
+ * counts on rebuild steps) reach all 26 neighbours; the price is that the stages run one
+ * after the other, and an edge or corner particle travels two or three hops.
+ *
+ * The driver (vs_exchange_run) owns everything the exchange kinds share: the stage order, the
+ * shift of each stage and direction, which neighbour each direction talks to, the count
+ * messages, the message tags, the byte accounting and the self-exchange of a dimension with
+ * one rank. What depends on where the data lives and what travels is an operations table
+ * (vs_exchange_ops) over an opaque context: select, pack, receive buffer, unpack, and
+ * optionally the transport. The CPU backend's three exchanges (comm/halo.c: migration, ghost
+ * build, ghost update) are three such tables over host arrays; a device backend supplies
+ * tables whose operations launch kernels on device buffers and whose transport is its own
+ * (peer copies, CUDA-aware or staged MPI). The driver touches records only as bytes.
+ *
+ * Order of one stage d:
+ *   select (both directions, before anything of this stage arrives)
+ *   for dir 0, 1:  count message (unless counts are known or the dimension has one rank),
+ *                  pack with shift[d][dir], records message (or self: unpack the packed
+ *                  records directly), unpack
+ * Direction 0 sends to the lower neighbour and receives from the upper one; direction 1 the
+ * reverse, so what a rank receives in direction dir left its neighbour in direction dir.
  */
 #ifndef VESICA_EXCHANGE_H
 #define VESICA_EXCHANGE_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 #include "decomp.h"
 
@@ -14,5 +38,49 @@
  * (0: towards the lower neighbour, +L from the bottom brick; 1: towards the upper one, -L
  * from the top brick; 0 elsewhere). */
 void vs_exchange_shifts(const vs_decomp *dc, double shift[3][2]);
+
+/* One message pair, as the driver hands it to a transport: send `send_bytes` to `dest` and
+ * receive exactly `recv_bytes` from `source` (ranks of dc->cart), under `tag`. */
+typedef struct {
+    int d, dir;            /* stage and direction */
+    int dest, source;      /* the lower / upper neighbour, as the direction says */
+    int tag;
+    int host;              /* 1: both buffers are host memory (the counts); 0: the buffers
+                            * that pack and recv_buffer returned (the records) */
+    const void *send;
+    size_t send_bytes;
+    void *recv;
+    size_t recv_bytes;     /* the size the receiver expects */
+} vs_exchange_msg;
+
+/* What an exchange kind supplies. `ctx` is passed unchanged to every operation. Pointers to
+ * records (pack's result, recv_buffer's, unpack's input) are the kind's own memory: host or
+ * device, the driver never dereferences them. */
+typedef struct {
+    const char *name;   /* first word of the driver's error messages ("halo") */
+    size_t rec_bytes;   /* bytes per record */
+    int counts_known;   /* 1: select also gives n_recv (send lists reused): no count messages */
+    /* Stage d begins: choose what goes in each direction (n_send[dir] records; may build and
+     * keep send lists, or take the records out of the particle arrays). When counts_known,
+     * also give n_recv[dir]; else n_recv is filled by the driver. */
+    void (*select)(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2]);
+    /* Pack the n records of direction dir, adding `shift` to coordinate d (the periodic
+     * image; migration wraps instead). Returns the packed records (n * rec_bytes bytes),
+     * valid until this direction's unpack has returned. */
+    const void *(*pack)(void *ctx, int d, int dir, double shift, int64_t n);
+    /* A buffer for n incoming records of direction dir (not called on a self-exchange). */
+    void *(*recv_buffer)(void *ctx, int d, int dir, int64_t n);
+    /* Store the n records received in direction dir (ghost slots, or appended owned
+     * particles). On a self-exchange `recs` is pack's result. */
+    void (*unpack)(void *ctx, int d, int dir, const void *recs, int64_t n);
+    /* Move one message pair and return the bytes received; NULL: host MPI through
+     * vs_par_sendrecv on dc->cart. Never called on a self-exchange. */
+    size_t (*exchange)(void *ctx, const vs_decomp *dc, const vs_exchange_msg *m);
+} vs_exchange_ops;
+
+/* Run the three stages of one exchange. Returns the record bytes this rank sent to other
+ * ranks (self-exchanges are copies, not traffic; counts are not included). Exits with a
+ * fatal error naming the stage when a neighbour's records are not the size it announced. */
+int64_t vs_exchange_run(const vs_exchange_ops *ops, void *ctx, const vs_decomp *dc);
 
 #endif

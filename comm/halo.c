@@ -1,19 +1,29 @@
-/* Staged ghost exchange and migration: see halo.h for the protocol.
+/* Staged ghost exchange and migration on the host: three operation sets over the staged
+ * exchange driver (exchange.h), which owns the stages, shifts, neighbours, counts and the
+ * self-exchange of a dimension with one rank. See halo.h for the protocol.
  *
- * Messages per stage: dir 0 sends to the lower neighbour and receives from the upper one; dir
- * 1 the reverse. On rebuild steps the counts travel first, then the records. Records are plain
- * structs (no integers smuggled into floating-point lanes).
+ * - Migration: select takes the owned particles that left the brick through the lower or
+ *   upper face of dimension d out of the arrays (the last owned particle fills each hole) and
+ *   stages them as records, [dir 0 ... | dir 1 ...], sizing the buffer once; pack wraps the
+ *   coordinate of those crossing the periodic boundary (wrap.h) in place; unpack appends the
+ *   arrivals to the owned particles.
+ * - Ghost build: select makes the send lists of both directions from everything present
+ *   before the stage receives (owned and earlier ghosts, so edges and corners are forwarded);
+ *   pack copies x, vp, tag and species with the stage's shift; unpack appends ghosts and
+ *   records their first slot.
+ * - Ghost update: the build's lists and counts (no count messages); only x and vp travel,
+ *   into the build's slots.
+ * Records are the plain structs of particles.h (no integers smuggled into floating-point
+ * lanes). One pair of staging buffers, grown on demand, serves all three.
  */
 #include "halo.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exchange.h"
 #include "log.h"
-
-enum { VS_TAG_COUNT = 100, VS_TAG_DATA = 200 };
+#include "wrap.h"
 
 void vs_halo_init(vs_halo *h) { memset(h, 0, sizeof(*h)); }
 
@@ -39,114 +49,131 @@ static void ensure_buffers(vs_halo *h, size_t send_bytes, size_t recv_bytes)
     }
 }
 
-/* Peer of direction `dir` in dimension d: dir 0 sends down and receives from up. */
-static void peers(const vs_decomp *dc, int d, int dir, int *dest, int *source)
+
+/* What the three operation sets work on. */
+typedef struct {
+    vs_halo *h;
+    const vs_decomp *dc;
+    vs_particles *p;
+    size_t rec_bytes;    /* the record of this exchange */
+    double width;        /* ghost build: the ghost width */
+    int64_t n_dir0;      /* migration: records of direction 0, first in the send buffer */
+    int64_t n_left;      /* migration: particles that left, all stages */
+} halo_ctx;
+
+static void *recv_buffer(void *ctx, int d, int dir, int64_t n)
 {
-    *dest = dir == 0 ? dc->lower[d] : dc->upper[d];
-    *source = dir == 0 ? dc->upper[d] : dc->lower[d];
+    halo_ctx *c = ctx;
+    (void)d;
+    (void)dir;
+    ensure_buffers(c->h, 0, c->rec_bytes * (size_t)n);
+    return c->h->recv_buf;
 }
 
-/* Exchange the record counts of one direction. */
-static int64_t exchange_count(const vs_decomp *dc, int d, int dir, int64_t n_send)
+/* ---- Migration ---- */
+
+static void migrant_pack_one(const vs_particles *p, int64_t i, vs_migrant_rec *r)
 {
-    int dest, source;
-    peers(dc, d, dir, &dest, &source);
-    int64_t n_recv = 0;
-    vs_par_sendrecv(&dc->cart, &n_send, sizeof n_send, dest, &n_recv, sizeof n_recv, source,
-                    VS_TAG_COUNT + 3 * dir + d);
-    return n_recv;
+    for (int k = 0; k < 3; ++k) {
+        r->x[k] = p->x[k][i];
+        r->v[k] = p->v[k][i];
+        r->vp[k] = p->vp[k][i];
+        r->image[k] = p->image[k][i];
+    }
+    r->tag = p->tag[i];
+    r->species = p->species[i];
 }
 
-static void exchange_data(const vs_decomp *dc, int d, int dir, const void *send,
-                          size_t send_bytes, void *recv, size_t recv_bytes)
+/* Take the leavers of dimension d out of the owned particles, staged in the send buffer. */
+static void migrate_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2])
 {
-    int dest, source;
-    peers(dc, d, dir, &dest, &source);
-    size_t got = vs_par_sendrecv(&dc->cart, send, send_bytes, dest, recv, recv_bytes, source,
-                                 VS_TAG_DATA + 3 * dir + d);
-    if (got != recv_bytes)
-        VS_FATAL("halo stage %c dir %d: expected %zu bytes, received %zu", "xyz"[d], dir,
-                 recv_bytes, got);
+    halo_ctx *c = ctx;
+    vs_particles *p = c->p;
+    const double lo = c->dc->lo[d], hi = c->dc->hi[d];
+    (void)n_recv;
+    /* count first, so the buffer is sized once */
+    n_send[0] = n_send[1] = 0;
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const double x = p->x[d][i];
+        if (x < lo)
+            n_send[0]++;
+        else if (x >= hi)
+            n_send[1]++;
+    }
+    ensure_buffers(c->h, sizeof(vs_migrant_rec) * (size_t)(n_send[0] + n_send[1]), 0);
+    vs_migrant_rec *out = c->h->send_buf;
+    int64_t fill[2] = {0, n_send[0]};
+    int64_t i = 0;
+    while (i < p->n_owned) {
+        const double x = p->x[d][i];
+        const int dir = x < lo ? 0 : (x >= hi ? 1 : -1);
+        if (dir < 0) {
+            ++i;
+            continue;
+        }
+        migrant_pack_one(p, i, &out[fill[dir]++]);
+        /* fill the hole with the last owned particle */
+        p->n_owned--;
+        if (i != p->n_owned)
+            vs_particles_copy_owned(p, i, p->n_owned);
+    }
+    c->n_dir0 = n_send[0];
+    c->n_left += n_send[0] + n_send[1];
 }
 
-/* A coordinate shifted across the periodic boundary can round onto the upper face (x + L ==
- * L for tiny negative x); keep it inside [0, L) without changing its image. */
-static double keep_below(double x, double len) { return x < len ? x : nextafter(len, 0.0); }
+/* The staged records of direction dir, wrapped where they cross the periodic boundary. */
+static const void *migrate_pack(void *ctx, int d, int dir, double shift, int64_t n)
+{
+    halo_ctx *c = ctx;
+    vs_migrant_rec *r = (vs_migrant_rec *)c->h->send_buf + (dir == 0 ? 0 : c->n_dir0);
+    const double len = c->dc->box[d];
+    if (shift != 0.0)
+        for (int64_t k = 0; k < n; ++k) {
+            if (dir == 0)
+                vs_wrap_down(&r[k].x[d], &r[k].image[d], len);
+            else
+                vs_wrap_up(&r[k].x[d], &r[k].image[d], len);
+        }
+    return r;
+}
+
+static void migrate_unpack(void *ctx, int d, int dir, const void *recs, int64_t n)
+{
+    halo_ctx *c = ctx;
+    vs_particles *p = c->p;
+    const vs_migrant_rec *in = recs;
+    (void)d;
+    (void)dir;
+    vs_particles_reserve(p, p->n_owned + n);
+    for (int64_t k = 0; k < n; ++k) {
+        const int64_t j = p->n_owned++;
+        for (int q = 0; q < 3; ++q) {
+            p->x[q][j] = in[k].x[q];
+            p->v[q][j] = in[k].v[q];
+            p->vp[q][j] = in[k].vp[q];
+            p->image[q][j] = in[k].image[q];
+        }
+        p->tag[j] = in[k].tag;
+        p->species[j] = in[k].species;
+    }
+}
+
+static const vs_exchange_ops migrate_ops = {
+    .name = "halo",
+    .rec_bytes = sizeof(vs_migrant_rec),
+    .counts_known = 0,
+    .select = migrate_select,
+    .pack = migrate_pack,
+    .recv_buffer = recv_buffer,
+    .unpack = migrate_unpack,
+    .exchange = NULL,
+};
 
 int64_t vs_halo_migrate(vs_halo *h, const vs_decomp *dc, vs_particles *p, int64_t step)
 {
     p->n_ghost = 0;
-    int64_t n_left = 0;
-    for (int d = 0; d < 3; ++d) {
-        const double len = dc->box[d];
-        const int at_bottom = dc->coords[d] == 0, at_top = dc->coords[d] == dc->dims[d] - 1;
-        /* Pack leavers of both directions into one buffer: [dir 0 ... | dir 1 ...]. First
-         * count, so the buffer is sized once. */
-        int64_t n_dir[2] = {0, 0};
-        for (int64_t i = 0; i < p->n_owned; ++i) {
-            double x = p->x[d][i];
-            if (x < dc->lo[d])
-                n_dir[0]++;
-            else if (x >= dc->hi[d])
-                n_dir[1]++;
-        }
-        int64_t n_out = n_dir[0] + n_dir[1];
-        ensure_buffers(h, sizeof(vs_migrant_rec) * (size_t)n_out, 0);
-        vs_migrant_rec *out = h->send_buf;
-        int64_t fill[2] = {0, n_dir[0]};
-        int64_t i = 0;
-        while (i < p->n_owned) {
-            double x = p->x[d][i];
-            int dir = x < dc->lo[d] ? 0 : (x >= dc->hi[d] ? 1 : -1);
-            if (dir < 0) {
-                ++i;
-                continue;
-            }
-            vs_migrant_rec *r = &out[fill[dir]++];
-            for (int k = 0; k < 3; ++k) {
-                r->x[k] = p->x[k][i];
-                r->v[k] = p->v[k][i];
-                r->vp[k] = p->vp[k][i];
-                r->image[k] = p->image[k][i];
-            }
-            r->tag = p->tag[i];
-            r->species = p->species[i];
-            if (dir == 0 && at_bottom) {
-                r->x[d] = keep_below(r->x[d] + len, len);
-                r->image[d] -= 1;
-            } else if (dir == 1 && at_top) {
-                r->x[d] -= len;
-                r->image[d] += 1;
-            }
-            /* fill the hole with the last owned particle */
-            p->n_owned--;
-            if (i != p->n_owned)
-                vs_particles_copy_owned(p, i, p->n_owned);
-        }
-        n_left += n_out;
-
-        for (int dir = 0; dir < 2; ++dir) {
-            int64_t n_in = exchange_count(dc, d, dir, n_dir[dir]);
-            ensure_buffers(h, 0, sizeof(vs_migrant_rec) * (size_t)n_in);
-            const vs_migrant_rec *send = (const vs_migrant_rec *)h->send_buf +
-                                         (dir == 0 ? 0 : n_dir[0]);
-            exchange_data(dc, d, dir, send, sizeof(vs_migrant_rec) * (size_t)n_dir[dir],
-                          h->recv_buf, sizeof(vs_migrant_rec) * (size_t)n_in);
-            vs_particles_reserve(p, p->n_owned + n_in);
-            const vs_migrant_rec *in = h->recv_buf;
-            for (int64_t k = 0; k < n_in; ++k) {
-                int64_t j = p->n_owned++;
-                for (int c = 0; c < 3; ++c) {
-                    p->x[c][j] = in[k].x[c];
-                    p->v[c][j] = in[k].v[c];
-                    p->vp[c][j] = in[k].vp[c];
-                    p->image[c][j] = in[k].image[c];
-                }
-                p->tag[j] = in[k].tag;
-                p->species[j] = in[k].species;
-            }
-        }
-    }
+    halo_ctx c = {.h = h, .dc = dc, .p = p, .rec_bytes = sizeof(vs_migrant_rec)};
+    vs_exchange_run(&migrate_ops, &c, dc);
     /* One hop per dimension must have been enough. */
     for (int64_t i = 0; i < p->n_owned; ++i)
         for (int d = 0; d < 3; ++d)
@@ -156,8 +183,10 @@ int64_t vs_halo_migrate(vs_halo *h, const vs_decomp *dc, vs_particles *p, int64_
                          "neighbour-list build (or its position is not finite)",
                          (long long)step, (long long)p->tag[i], "xyz"[d], p->x[d][i],
                          dc->lo[d], dc->hi[d]);
-    return n_left;
+    return c.n_left;
 }
+
+/* ---- Ghost build ---- */
 
 static void reserve_send_list(vs_halo *h, int d, int dir, int64_t n)
 {
@@ -168,104 +197,148 @@ static void reserve_send_list(vs_halo *h, int d, int dir, int64_t n)
         VS_REALLOC(h->send_idx[d][dir], sizeof(int64_t) * (size_t)h->cap_send[d][dir]);
 }
 
+/* Send lists of both directions, from everything present before this stage receives. */
+static void build_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2])
+{
+    halo_ctx *c = ctx;
+    const vs_particles *p = c->p;
+    const int64_t base = p->n_owned + p->n_ghost;
+    const double lo_edge = c->dc->lo[d] + c->width, hi_edge = c->dc->hi[d] - c->width;
+    (void)n_recv;
+    for (int dir = 0; dir < 2; ++dir) {
+        int64_t n = 0;
+        for (int64_t i = 0; i < base; ++i) {
+            const double x = p->x[d][i];
+            n += dir == 0 ? (x < lo_edge) : (x >= hi_edge);
+        }
+        reserve_send_list(c->h, d, dir, n);
+        int64_t *idx = c->h->send_idx[d][dir];
+        n = 0;
+        for (int64_t i = 0; i < base; ++i) {
+            const double x = p->x[d][i];
+            if (dir == 0 ? (x < lo_edge) : (x >= hi_edge))
+                idx[n++] = i;
+        }
+        c->h->n_send[d][dir] = n_send[dir] = n;
+    }
+}
+
+static const void *build_pack(void *ctx, int d, int dir, double shift, int64_t n)
+{
+    halo_ctx *c = ctx;
+    const vs_particles *p = c->p;
+    ensure_buffers(c->h, sizeof(vs_ghost_rec) * (size_t)n, 0);
+    vs_ghost_rec *out = c->h->send_buf;
+    const int64_t *idx = c->h->send_idx[d][dir];
+    for (int64_t k = 0; k < n; ++k) {
+        const int64_t i = idx[k];
+        for (int q = 0; q < 3; ++q) {
+            out[k].x[q] = p->x[q][i];
+            out[k].vp[q] = p->vp[q][i];
+        }
+        out[k].x[d] += shift;
+        out[k].tag = p->tag[i];
+        out[k].species = p->species[i];
+        out[k].pad = 0;
+    }
+    return out;
+}
+
+static void build_unpack(void *ctx, int d, int dir, const void *recs, int64_t n)
+{
+    halo_ctx *c = ctx;
+    vs_particles *p = c->p;
+    const vs_ghost_rec *in = recs;
+    const int64_t start = p->n_owned + p->n_ghost;
+    vs_particles_reserve(p, start + n);
+    for (int64_t k = 0; k < n; ++k) {
+        const int64_t j = start + k;
+        for (int q = 0; q < 3; ++q) {
+            p->x[q][j] = in[k].x[q];
+            p->vp[q][j] = in[k].vp[q];
+        }
+        p->tag[j] = in[k].tag;
+        p->species[j] = in[k].species;
+    }
+    c->h->recv_start[d][dir] = start;
+    c->h->n_recv[d][dir] = n;
+    p->n_ghost += n;
+}
+
+static const vs_exchange_ops build_ops = {
+    .name = "halo",
+    .rec_bytes = sizeof(vs_ghost_rec),
+    .counts_known = 0,
+    .select = build_select,
+    .pack = build_pack,
+    .recv_buffer = recv_buffer,
+    .unpack = build_unpack,
+    .exchange = NULL,
+};
+
 void vs_halo_build_ghosts(vs_halo *h, const vs_decomp *dc, vs_particles *p, double width)
 {
-    int64_t bytes = 0;
     p->n_ghost = 0;
-    vs_exchange_shifts(dc, h->shift);
-    for (int d = 0; d < 3; ++d) {
-        const int64_t base = p->n_owned + p->n_ghost;
-        const double lo_edge = dc->lo[d] + width, hi_edge = dc->hi[d] - width;
-        /* both directions select from what is present before this stage receives */
-        for (int dir = 0; dir < 2; ++dir) {
-            int64_t n = 0;
-            for (int64_t i = 0; i < base; ++i) {
-                double x = p->x[d][i];
-                n += dir == 0 ? (x < lo_edge) : (x >= hi_edge);
-            }
-            reserve_send_list(h, d, dir, n);
-            int64_t *idx = h->send_idx[d][dir];
-            n = 0;
-            for (int64_t i = 0; i < base; ++i) {
-                double x = p->x[d][i];
-                if (dir == 0 ? (x < lo_edge) : (x >= hi_edge))
-                    idx[n++] = i;
-            }
-            h->n_send[d][dir] = n;
-        }
-        for (int dir = 0; dir < 2; ++dir) {
-            const int64_t n_out = h->n_send[d][dir];
-            const int64_t n_in = exchange_count(dc, d, dir, n_out);
-            ensure_buffers(h, sizeof(vs_ghost_rec) * (size_t)n_out,
-                           sizeof(vs_ghost_rec) * (size_t)n_in);
-            vs_ghost_rec *out = h->send_buf;
-            const int64_t *idx = h->send_idx[d][dir];
-            for (int64_t k = 0; k < n_out; ++k) {
-                int64_t i = idx[k];
-                for (int c = 0; c < 3; ++c) {
-                    out[k].x[c] = p->x[c][i];
-                    out[k].vp[c] = p->vp[c][i];
-                }
-                out[k].x[d] += h->shift[d][dir];
-                out[k].tag = p->tag[i];
-                out[k].species = p->species[i];
-                out[k].pad = 0;
-            }
-            exchange_data(dc, d, dir, out, sizeof(vs_ghost_rec) * (size_t)n_out, h->recv_buf,
-                          sizeof(vs_ghost_rec) * (size_t)n_in);
-            if (dc->dims[d] > 1)
-                bytes += (int64_t)sizeof(vs_ghost_rec) * n_out;
-            const int64_t start = p->n_owned + p->n_ghost;
-            vs_particles_reserve(p, start + n_in);
-            const vs_ghost_rec *in = h->recv_buf;
-            for (int64_t k = 0; k < n_in; ++k) {
-                int64_t j = start + k;
-                for (int c = 0; c < 3; ++c) {
-                    p->x[c][j] = in[k].x[c];
-                    p->vp[c][j] = in[k].vp[c];
-                }
-                p->tag[j] = in[k].tag;
-                p->species[j] = in[k].species;
-            }
-            h->recv_start[d][dir] = start;
-            h->n_recv[d][dir] = n_in;
-            p->n_ghost += n_in;
-        }
-    }
-    h->bytes_last_exchange = bytes;
+    vs_exchange_shifts(dc, h->shift); /* for inspection: the driver applies its own copy */
+    halo_ctx c = {.h = h, .dc = dc, .p = p, .rec_bytes = sizeof(vs_ghost_rec), .width = width};
+    h->bytes_last_exchange = vs_exchange_run(&build_ops, &c, dc);
 }
+
+/* ---- Ghost update ---- */
+
+static void update_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2])
+{
+    const halo_ctx *c = ctx;
+    for (int dir = 0; dir < 2; ++dir) {
+        n_send[dir] = c->h->n_send[d][dir];
+        n_recv[dir] = c->h->n_recv[d][dir];
+    }
+}
+
+static const void *update_pack(void *ctx, int d, int dir, double shift, int64_t n)
+{
+    halo_ctx *c = ctx;
+    const vs_particles *p = c->p;
+    ensure_buffers(c->h, sizeof(vs_ghost_update_rec) * (size_t)n, 0);
+    vs_ghost_update_rec *out = c->h->send_buf;
+    const int64_t *idx = c->h->send_idx[d][dir];
+    for (int64_t k = 0; k < n; ++k) {
+        const int64_t i = idx[k];
+        for (int q = 0; q < 3; ++q) {
+            out[k].x[q] = p->x[q][i];
+            out[k].vp[q] = p->vp[q][i];
+        }
+        out[k].x[d] += shift;
+    }
+    return out;
+}
+
+static void update_unpack(void *ctx, int d, int dir, const void *recs, int64_t n)
+{
+    halo_ctx *c = ctx;
+    vs_particles *p = c->p;
+    const vs_ghost_update_rec *in = recs;
+    const int64_t start = c->h->recv_start[d][dir];
+    for (int64_t k = 0; k < n; ++k)
+        for (int q = 0; q < 3; ++q) {
+            p->x[q][start + k] = in[k].x[q];
+            p->vp[q][start + k] = in[k].vp[q];
+        }
+}
+
+static const vs_exchange_ops update_ops = {
+    .name = "halo",
+    .rec_bytes = sizeof(vs_ghost_update_rec),
+    .counts_known = 1,
+    .select = update_select,
+    .pack = update_pack,
+    .recv_buffer = recv_buffer,
+    .unpack = update_unpack,
+    .exchange = NULL,
+};
 
 void vs_halo_update_ghosts(vs_halo *h, const vs_decomp *dc, vs_particles *p)
 {
-    int64_t bytes = 0;
-    for (int d = 0; d < 3; ++d) {
-        for (int dir = 0; dir < 2; ++dir) {
-            const int64_t n_out = h->n_send[d][dir], n_in = h->n_recv[d][dir];
-            ensure_buffers(h, sizeof(vs_ghost_update_rec) * (size_t)n_out,
-                           sizeof(vs_ghost_update_rec) * (size_t)n_in);
-            vs_ghost_update_rec *out = h->send_buf;
-            const int64_t *idx = h->send_idx[d][dir];
-            const double shift = h->shift[d][dir];
-            for (int64_t k = 0; k < n_out; ++k) {
-                int64_t i = idx[k];
-                for (int c = 0; c < 3; ++c) {
-                    out[k].x[c] = p->x[c][i];
-                    out[k].vp[c] = p->vp[c][i];
-                }
-                out[k].x[d] += shift;
-            }
-            exchange_data(dc, d, dir, out, sizeof(vs_ghost_update_rec) * (size_t)n_out,
-                          h->recv_buf, sizeof(vs_ghost_update_rec) * (size_t)n_in);
-            const vs_ghost_update_rec *in = h->recv_buf;
-            const int64_t start = h->recv_start[d][dir];
-            for (int64_t k = 0; k < n_in; ++k)
-                for (int c = 0; c < 3; ++c) {
-                    p->x[c][start + k] = in[k].x[c];
-                    p->vp[c][start + k] = in[k].vp[c];
-                }
-            if (dc->dims[d] > 1) /* self exchanges are copies, not traffic */
-                bytes += (int64_t)sizeof(vs_ghost_update_rec) * n_out;
-        }
-    }
-    h->bytes_last_exchange = bytes;
+    halo_ctx c = {.h = h, .dc = dc, .p = p, .rec_bytes = sizeof(vs_ghost_update_rec)};
+    h->bytes_last_exchange = vs_exchange_run(&update_ops, &c, dc);
 }

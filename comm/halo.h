@@ -4,8 +4,10 @@
  * face. Stage y sends the ghosts received in stage x along with owned particles, and stage z
  * those of x and y, so edge and corner neighbours are reached through 6 messages instead of
  * 26 (the CoMD scheme). Crossing the periodic boundary shifts the copy by the box, so a
- * dimension with a single rank exchanges with itself (a memcpy, no MPI) and its ghosts are the
- * periodic images: one code path for 1 and for P ranks.
+ * dimension with a single rank exchanges with itself (no MPI: the packed records are unpacked
+ * directly) and its ghosts are the periodic images: one code path for 1 and for P ranks. The
+ * stages, shifts, peers and counts are the driver's (exchange.h); halo.c supplies the host
+ * operations.
  *
  * Send lists (indices into the particle arrays) are built on neighbour-list rebuild steps and
  * reused on the other steps, when only positions and predicted velocities travel, into the
