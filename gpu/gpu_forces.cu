@@ -150,8 +150,10 @@ __device__ __forceinline__ vs_mixed_pair vs_evaluate_mixed_pair(
     p.dy = vs_separation(frame, pi.y, pj.y);
     p.dz = vs_separation(frame, pi.z, pj.z);
     const float r2 = vs_norm2(p.dx, p.dy, p.dz);
-    const vs_tea_block bits = vs_pair_bits_sig(key, sig_i, sig[j]);
-    const float xi = (float)(gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits));
+    /* vs_dpd_pair_random_f in two calls: the random number first, then the amplitude's
+     * load, in this order (the one call loads the amplitude first, which changes the
+     * instruction schedule of every force kernel) */
+    const float xi = (float)vs_dpd_xi(key, sig_i, sig[j], gaussian);
     p.r = vs_dpd_pair_f(&cf, r2, p.dx, p.dy, p.dz, ui.x - uj.x, ui.y - uj.y, ui.z - uj.z,
                         (float)a_row[pj.w], xi);
     return p;
@@ -236,8 +238,9 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
                 const int j = my_queue[VS_FORCE_BLOCK * q];
                 const double dx = xi_ - x[j], dy = yi - y[j], dz = zi - z[j];
                 const double r2 = vs_norm2(dx, dy, dz);
-                const vs_tea_block bits = vs_pair_bits_sig(key, sig_i, sig[j]);
-                const double xi = gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits);
+                /* vs_dpd_pair_random in two calls, as above (one call: 2 registers fewer
+                 * here, a different schedule) */
+                const double xi = vs_dpd_xi(key, sig_i, sig[j], gaussian);
                 const vs_pair_result r = vs_dpd_pair(&c, r2, dx, dy, dz, ux - vx[j],
                                                      uy - vy[j], uz - vz[j],
                                                      a_row[species[j]], xi);

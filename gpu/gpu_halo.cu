@@ -29,6 +29,10 @@
 
 #include "gpu_internal.cuh"
 
+extern "C" {
+#include "exchange.h"
+}
+
 /* Records travel as defined in src/core/particles.h (vs_migrant_rec, vs_ghost_rec,
  * vs_ghost_update_rec), the same on the host path (comm/halo.c). */
 
@@ -171,13 +175,10 @@ __global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap,
         r.vp[c] = a.vp[c][i];
         r.image[c] = a.image[c][i];
     }
-    if (wrap < 0) {
-        r.x[d] = vs_keep_below(r.x[d] + len, len);
-        r.image[d] -= 1;
-    } else if (wrap > 0) {
-        r.x[d] -= len;
-        r.image[d] += 1;
-    }
+    if (wrap < 0)
+        vs_wrap_down(&r.x[d], &r.image[d], len);
+    else if (wrap > 0)
+        vs_wrap_up(&r.x[d], &r.image[d], len);
     r.tag = a.tag[i];
     r.species = a.species[i];
     out[k] = r;
@@ -626,8 +627,10 @@ static vs_image_faces image_faces(const vs_gpu_state *g, int remote)
         f.shift[d][1] = len; /* the image of a particle near the lower face sits above */
         f.shift[d][2] = -len;
         if (d == remote) { /* only at the box's ends */
-            f.shift[d][1] = g->dc->coords[d] == 0 ? len : 0.0;
-            f.shift[d][2] = g->dc->coords[d] == g->dc->dims[d] - 1 ? -len : 0.0;
+            double ends[3][2];
+            vs_exchange_shifts(g->dc, ends);
+            f.shift[d][1] = ends[d][0];
+            f.shift[d][2] = ends[d][1];
         }
     }
     return f;
@@ -832,11 +835,9 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
     /* the staged protocol: several dimensions split over ranks */
     const int n_owned = (int)g->n_owned;
     int64_t n_cand = 0, bytes = 0;
+    /* lower face -> image above the upper face, and the reverse, at the box's ends */
+    vs_exchange_shifts(dc, g->shift);
     for (int d = 0; d < 3; ++d) {
-        const double len = g->prm.box[d];
-        /* lower face -> image above the upper face, and the reverse, at the box's ends */
-        g->shift[d][0] = dc->coords[d] == 0 ? len : 0.0;
-        g->shift[d][1] = dc->coords[d] == dc->dims[d] - 1 ? -len : 0.0;
         const int base = (int)(g->n_owned + g->n_ghost);
         /* both directions select from what is present before this stage's ghosts arrive, in
          * index order: the x stage from all owned particles (and the near-face candidates

@@ -19,6 +19,7 @@ extern "C" {
 #include "dpd_pair.h"
 #include "gpu_backend.h"
 #include "log.h"
+#include "wrap.h"
 }
 
 #define VS_CUDA_CHECK(call)                                                                    \
@@ -173,26 +174,6 @@ __device__ __forceinline__ double vs_norm2(double x, double y, double z)
 __device__ __forceinline__ float vs_separation(const vs_fixed_frame &f, int qi, int qj)
 {
     return vs_separation_quanta(qi, qj) * f.quantum;
-}
-
-/* A coordinate shifted across the periodic boundary can round onto the upper face (x + L ==
- * L for tiny negative x); keep it inside [0, L) without changing its image (as comm/halo.c). */
-__device__ __forceinline__ double vs_keep_below(double x, double len)
-{
-    return x < len ? x : nextafter(len, 0.0);
-}
-
-/* Wrap coordinate *u of a dimension periodic within this rank into [0, len), counting the
- * image. */
-__device__ __forceinline__ void vs_wrap_periodic(double *u, int32_t *image, double len)
-{
-    if (*u < 0.0) {
-        *u = vs_keep_below(*u + len, len);
-        *image -= 1;
-    } else if (*u >= len) {
-        *u -= len;
-        *image += 1;
-    }
 }
 
 /* The cell-list force kernel in mixed precision sums forces in fixed point (gpu_forces.cu):

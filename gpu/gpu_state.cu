@@ -215,7 +215,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->dpd = vs_dpd_make_consts(prm->rc, prm->gamma, prm->kT, prm->s, prm->dt);
     g->dpd_f = vs_dpd_consts_to_float(&g->dpd);
     g->ghost_width = ghost_width;
-    g->list_cutoff = prm->rc + prm->skin;
+    g->list_cutoff = vs_list_radius(prm);
     for (int d = 0; d < 3; ++d) {
         g->lo[d] = lo[d];
         g->hi[d] = hi[d];
