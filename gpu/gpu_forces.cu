@@ -514,7 +514,7 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
 
 /* The pairs of the remote ghosts (those that came from another rank: particles
  * [first, first + n)) with owned particles, when the cell list holds only the owned
- * particles and their local images (g->remote_unlisted, the overlap of the cell list): the
+ * particles and their local images (VS_GPU_OVERLAP_REMOTE_APART): the
  * ghosts arrive while the Newton kernel runs over the listed particles, then each walks the
  * full 3 x 3-row stencil around its own cell for owned partners. Each such pair is found
  * here once (the listed particles never see a remote ghost), evaluated with the ghost as
@@ -646,7 +646,7 @@ static void launch_newton_part(vs_gpu_state *g, cudaStream_t stream, int remote,
                       g->cell_rank, vs_row_cut2(g->list_cutoff), f[0], f[1], f[2],             \
                       vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), g->d_bad_force);             \
     } while (0)
-    const int fresh = !(g->prm.skin > 0.0); /* the cell list holds the current positions */
+    const int fresh = !g->plan.reuse_list; /* the cell list holds the current positions */
     if (want_energy && fresh)
         VS_NEWTON_LAUNCH(true, true);
     else if (want_energy)
@@ -676,7 +676,7 @@ static void launch_newton_forces(vs_gpu_state *g, int64_t step, int want_energy)
 static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int32_t *subset,
                           int64_t step, int want_energy)
 {
-    const int mixed = g->prm.precision == VS_PRECISION_MIXED;
+    const int mixed = g->plan.mixed;
     const vs_tea_key key = vs_tea_make_key(g->prm.seed, (uint64_t)step);
     const int gaussian = g->prm.random == VS_RANDOM_GAUSSIAN;
     vs_partner_source src;
@@ -685,14 +685,14 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
     src.stride = g->nl_stride;
     src.grid = g->grid;
     /* without a skin the list was built from the current positions */
-    const int skin = g->prm.skin > 0.0;
+    const int skin = g->plan.reuse_list;
     src.bx = skin ? g->x_build[0] : g->x[0];
     src.by = skin ? g->x_build[1] : g->x[1];
     src.bz = skin ? g->x_build[2] : g->x[2];
     src.cell_start = g->cell_start;
     src.cell_pos = g->cell_pos;
     src.row_cut2 = vs_row_cut2(g->list_cutoff);
-    const int cells = g->prm.gpu_builder == VS_GPU_BUILDER_CELLS;
+    const int cells = g->plan.forces != VS_GPU_FORCES_VERLET; /* partners from the cell list */
     const float rc2_quanta =
         (float)((double)g->dpd_f.rc2 * g->frame.inv_quantum * g->frame.inv_quantum);
 #define VS_FORCE_ARGS                                                                          \
@@ -726,12 +726,11 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
 extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
     /* a rebuild staged this step's inputs already (vs_gpu_build_neighbors) */
-    if (g->prm.precision == VS_PRECISION_MIXED && !g->staged)
+    if (g->plan.mixed && !g->staged)
         vs_gpu_stage_positions(g);
     g->staged = 0; /* the next first half-step moves the particles */
     compute_signatures(g, 0, g->n_owned + g->n_ghost, step);
-    if (VS_GPU_NEWTON && g->prm.precision == VS_PRECISION_MIXED &&
-        g->prm.gpu_builder == VS_GPU_BUILDER_CELLS) {
+    if (g->plan.forces == VS_GPU_FORCES_NEWTON) {
         launch_newton_forces(g, step, want_energy);
     } else {
         launch_forces(g, g->stream, (int)g->n_owned, NULL, step, want_energy);
@@ -741,9 +740,13 @@ extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
     g->energies_current = want_energy;
 }
 
-extern "C" int vs_gpu_can_overlap(const vs_gpu_state *g) { return g->overlap; }
+extern "C" int vs_gpu_can_overlap(const vs_gpu_state *g)
+{
+    return g->plan.overlap != VS_GPU_OVERLAP_NONE;
+}
 
-/* The overlap of the cell list (g->remote_unlisted): the local images are refreshed, then
+/* The overlap of the cell list (VS_GPU_OVERLAP_REMOTE_APART): the local images are refreshed,
+ * then
  * the pairs among the listed particles (owned and local images) run on the bulk stream
  * while the remote ghosts travel in the step's stream, which then adds their pairs. Comm is
  * the local images' refresh and the exchange; hidden, the part of the exchange that ran
@@ -784,11 +787,11 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
                                                 int want_energy, double *comm_s,
                                                 double *hidden_s)
 {
-    if (g->remote_unlisted) {
+    if (g->plan.overlap == VS_GPU_OVERLAP_REMOTE_APART) {
         update_remote_and_forces(g, step, want_energy, comm_s, hidden_s);
         return;
     }
-    const int mixed = g->prm.precision == VS_PRECISION_MIXED;
+    const int mixed = g->plan.mixed;
     if (!g->split_valid) /* once per list, and only for lists that are reused */
         vs_gpu_split_interior(g);
     /* interior particles need only owned inputs, staged before the ghosts move (by the
@@ -845,7 +848,7 @@ void vs_gpu_split_interior(vs_gpu_state *g)
     if (n == 0)
         return;
     /* the thread builder flags interior particles as it writes the list */
-    if (g->prm.gpu_builder != VS_GPU_BUILDER_THREAD)
+    if (g->plan.builder != VS_GPU_BUILDER_THREAD)
         VS_LAUNCH(interior_flag_kernel, n, VS_BLOCK, g->stream, n, g->nlist, g->ncount,
                   g->nl_stride, g->interior_flag);
     /* one pass: interior particles in order at the front, border particles behind them */

@@ -1,4 +1,4 @@
-/* Groot-Warren velocity Verlet on the device (the formulas of src/integrate.h), fused with
+/* Groot-Warren velocity Verlet on the device (src/core/integrator.h), fused with
  * the displacement check that decides the neighbour-list rebuild (none without a skin), and
  * with the previous step's second half when nothing read the state in between (one pass
  * over x, v, f instead of two; the same arithmetic as the separate kernels). Without a skin
@@ -12,15 +12,6 @@
 extern "C" {
 #include "integrator.h"
 }
-
-/* 1: in mixed precision the first half-step also writes the owned particles' force inputs
- * (pos_q, vel_f; g->owned_staged), which the cell list's pass then reads (16 bytes) instead
- * of staging them from x, vp and the species (52 bytes read, 32 written): 16M particles,
- * 2.47e9 -> 2.53e9 particle-steps/s. 0: staged by that pass only, to compare (trajectories
- * are bit-identical either way, on 1, 2 and 4 ranks). */
-#ifndef VS_STAGE_IN_FIRST_HALF
-#define VS_STAGE_IN_FIRST_HALF 1
-#endif
 
 struct vs_box_lengths {
     double len[3];
@@ -117,14 +108,15 @@ static void first_half(vs_gpu_state *g, int finish_previous)
     g->staged = 0; /* the staged fp32 inputs describe positions this kernel changes (a list
                       built after the last forces, e.g. at a checkpoint, staged them) */
     g->energies_current = 0; /* a new step: its forces will write them if due */
-    const int mixed = g->prm.precision == VS_PRECISION_MIXED && VS_STAGE_IN_FIRST_HALF;
+    /* the owned particles' force inputs too (pos_q, vel_f; g->owned_staged), which the
+     * cell list's pass then reads instead of staging them again */
+    const int mixed = g->plan.stage_in_first_half;
     g->owned_staged = mixed;
-    const int check = g->prm.skin > 0.0; /* without a skin: rebuilt on every step */
+    const int check = g->plan.reuse_list; /* without a skin: rebuilt on every step */
     if (check)
         VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_disp2, 0, sizeof(unsigned int), g->stream));
-    int wrap_dims = 0; /* the dimensions periodic within this rank, wrapped here at skin 0 */
-    for (int d = 0; d < 3; ++d)
-        wrap_dims |= (!check && g->link[d] == VS_LINK_SELF) << d;
+    /* the dimensions periodic within this rank, wrapped here at skin 0 */
+    const int wrap_dims = g->plan.wrap_dims;
     g->wrapped = wrap_dims != 0;
     vs_box_lengths box;
     for (int d = 0; d < 3; ++d)

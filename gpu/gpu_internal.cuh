@@ -22,6 +22,8 @@ extern "C" {
 #include "wrap.h"
 }
 
+#include "gpu_plan.cuh"
+
 #define VS_CUDA_CHECK(call)                                                                    \
     do {                                                                                       \
         cudaError_t vs_cuda_rc_ = (call);                                                      \
@@ -44,10 +46,6 @@ extern "C" {
 
 #define VS_BLOCK 256
 
-#ifndef VS_GPU_NEWTON /* 0: the mixed cell list evaluates pairs from both sides (to compare) */
-#define VS_GPU_NEWTON 1
-#endif
-
 #define VS_PHASE_MARKS 64 /* phase boundaries not yet read back (about a dozen steps) */
 #define VS_MAX_PHASES 16
 
@@ -67,14 +65,9 @@ struct vs_gpu_species {
  * range, trimmed per particle to the cells its sphere reaches (vs_stencil_row). The periodic
  * reordering of the owned particles sorts by the Morton (Z-curve) code of their cell, so
  * that particles close in space sit close in memory. */
-#ifndef VS_GPU_X_REACH
-#define VS_GPU_X_REACH 2
-#endif
-
 struct vs_gpu_grid {
     int ncell[3];
-    int x_reach;      /* cells per list radius along x: 2 (thread builder, cell-list forces)
-                         or 1 (the warp builder's 27-cell stencil) */
+    int x_reach;      /* cells per list radius along x (vs_gpu_plan) */
     int morton_shift; /* the Morton code interleaves the cell coordinates >> morton_shift */
     double origin[3];
     double inv_cell[3];
@@ -290,6 +283,7 @@ static inline float vs_row_cut2(double cutoff)
 
 struct vs_gpu_state {
     vs_params prm;
+    vs_gpu_plan plan; /* the strategy, decided once (gpu_plan.cu) */
     vs_gpu_species species;
     vs_dpd_consts dpd;
     vs_dpd_consts_f dpd_f;
@@ -362,20 +356,19 @@ struct vs_gpu_state {
     int n_peer_map;
     int64_t halo_bytes_last;     /* bytes this rank sent in the last ghost update */
 
-    /* overlap (comm.overlap): forces on interior particles (no ghost in their list) run on
-     * the low-priority bulk stream while the ghosts travel; border particles after */
-    int overlap;
+    /* overlap (comm.overlap, plan.overlap): forces on interior particles (no ghost in their
+     * list) run on the low-priority bulk stream while the ghosts travel; border particles
+     * after */
     cudaStream_t bulk;
     cudaEvent_t ev_start, ev_local, ev_go, ev_interior, ev_comm;
     uint8_t *interior_flag;  /* per owned particle, written by the list build */
     int32_t *split_idx;      /* interior particles, then border particles */
     int64_t n_interior, n_border, cap_split;
     int split_valid;         /* split_idx matches the current list */
-    /* the overlap with the cell list (mixed precision, at most one dimension split over
-     * ranks): the list holds the owned particles and their local images only, so that the
-     * pairs among them need nothing from other ranks; the remote ghosts, which come after
-     * them, add their pairs apart (dpd_force_remote_kernel) */
-    int remote_unlisted;
+    /* the overlap with the cell list (VS_GPU_OVERLAP_REMOTE_APART): the list holds the owned
+     * particles and their local images only, so that the pairs among them need nothing from
+     * other ranks; the remote ghosts, which come after them, add their pairs apart
+     * (dpd_force_remote_kernel) */
     int64_t n_listed;        /* particles in the cell list: [0, n_listed) */
 
     /* cell list over owned + ghosts */
