@@ -114,9 +114,7 @@ static void sort_by_cell(vs_gpu_state *g, int n, int morton, int stage)
 /* The Morton reordering costs a sort and two passes over every array; particles drift only a
  * fraction of a cell between rebuilds, so the order is refreshed every few rebuilds
  * (docs/performance.md compares 1 and 8). */
-#ifndef VS_GPU_REORDER_EVERY
 #define VS_GPU_REORDER_EVERY 8
-#endif
 
 void vs_gpu_reorder(vs_gpu_state *g)
 {
@@ -194,12 +192,11 @@ __global__ void cell_pos_staged_kernel(int n, const uint32_t *cell_particles, co
  * The rows are walked as one flat sequence: a thread's non-empty rows' bounds are put in
  * `rows` first (its column of a shared array, rows[r * stride]), and the walk moves to the
  * next row when one ends. Row by row, a warp made as many trips per row as its longest lane
- * had candidates in it (about twice the candidates on average: Nsight Compute counted 13.6
- * active lanes of 32 in the force kernel's walk); flat, it makes as many as its longest lane
- * has in all. 16M particles, skin 0: build 4.24 -> 4.03 ms. The cell-list force kernel keeps
- * the row-by-row walk (gpu_forces.cu): there, flat was slower (5.0 -> 5.2 ms at the same
- * occupancy): lanes of one cell no longer read the same entries together, and the row table
- * costs shared memory next to the pair queue. */
+ * had candidates in it (about twice the candidates on average, fewer than half the lanes
+ * active); flat, it makes as many as its longest lane has in all (docs/performance.md has
+ * the build times). The cell-list force kernel keeps the row-by-row walk (gpu_forces.cu):
+ * there, flat was slower at the same occupancy: lanes of one cell no longer read the same
+ * entries together, and the row table costs shared memory next to the pair queue. */
 #define VS_STENCIL_ROWS 9
 
 template <typename Visit>

@@ -7,9 +7,9 @@
  *   runs in the list's (deterministic) order.
  * - dpd_force_newton_kernel (the cell list in mixed precision): each pair once, the
  *   partner's share added to fixed-point integer sums, whose value does not depend on the
- *   order of the adds (see there), the pairs spread evenly over a warp's lanes. 16M
- *   particles, skin 0: 3.63 ms per step for the pair phase against 4.67 from both sides
- *   (docs/performance.md). With the overlap on a slab, the ghosts from other ranks are not
+ *   order of the adds (see there), the pairs spread evenly over a warp's lanes: half the
+ *   pair evaluations of the other kernel, and faster (docs/performance.md has the
+ *   measurements). With the overlap on a slab, the ghosts from other ranks are not
  *   in the cell list and dpd_force_remote_kernel adds their pairs to the same sums once they
  *   have arrived.
  *
@@ -298,12 +298,8 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
  * component that is not finite or beyond 2^24 (a run that has blown up) marks its particle,
  * whose force is then NaN for the integrity check to report. */
 #define VS_PAIR_COMPONENT_LIMIT 16777216.0f /* 2^24 */
-#ifndef VS_NEWTON_BLOCK
 #define VS_NEWTON_BLOCK 256
-#endif
-#ifndef VS_NEWTON_MIN_BLOCKS
 #define VS_NEWTON_MIN_BLOCKS 4 /* 64 registers */
-#endif
 
 __device__ __forceinline__ long long vs_force_to_fixed(float v)
 {
@@ -326,19 +322,15 @@ __device__ __forceinline__ void vs_shared_add64(unsigned *lo_word, unsigned *hi_
  * (its column of a shared queue); then the whole warp evaluates the warp's queued pairs in
  * rounds of 32, whichever lane found them: lane l of round r takes the (32 r + l)-th, its
  * finder located by a binary search over the lanes' prefix sums of their counts. Each lane
- * evaluating its own queue, the warp paid for as many rounds as its busiest lane had pairs:
- * 12.8 rounds per warp at rho = 3, at 14.6 active lanes (Nsight Compute, 1M), where 6.3
- * pairs per particle need 6-7; 16M: 4.09 -> 3.7 ms per step. The fixed-point sums make the
+ * evaluating its own queue, the warp paid for as many rounds as its busiest lane had pairs,
+ * about twice the rounds the warp's pairs need at rho = 3 (docs/performance.md has the
+ * counts and the times). The fixed-point sums make the
  * evaluating lane irrelevant to the result (the trajectories are bit-identical to the
  * lane's own evaluation), so the particle's own share goes to its shared sums too, and with
  * ENERGY so do its energy and virial, in fixed point as well, so that their sums are
  * order-free. */
-#ifndef VS_NEWTON_QUEUE
 #define VS_NEWTON_QUEUE 24 /* pairs per lane (mean 6.3 at rho = 3); fits 48 kB of shared */
-#endif
-#ifndef VS_NEWTON_UNROLL
 #define VS_NEWTON_UNROLL 3 /* candidates per iteration of the walk (docs/performance.md) */
-#endif
 template <bool ENERGY, bool FRESH>
 __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
     dpd_force_newton_kernel(int n_all, int n_owned, vs_tea_key key, int gaussian,

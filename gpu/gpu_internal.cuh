@@ -1,6 +1,6 @@
 /* Device state of the GPU backend and helpers shared by its .cu files (never included by
  * host C code). Arrays are structures of arrays on the device, owned particles first and
- * ghosts after, exactly as in src/particles.h; indices are 32-bit (a rank holds < 2^31
+ * ghosts after, exactly as in src/core/particles.h; indices are 32-bit (a rank holds < 2^31
  * particles). */
 #ifndef VESICA_GPU_INTERNAL_CUH
 #define VESICA_GPU_INTERNAL_CUH
