@@ -32,7 +32,7 @@
  * force inputs (vs_stage_particle), reading the positions once for both, and the cell is
  * that of the staged fixed-point position (vs_cell_of_q), which the cell-list force kernel
  * can find again from the cell list's copy alone. Particles below `staged_below` were staged
- * already (by the first half-step, g->owned_staged): their 16-byte position is read instead
+ * already (by the first half-step, vs_gpu_owned_staged): their 16-byte position is read instead
  * of 52 bytes of state. */
 template <bool STAGE>
 __global__ void cell_key_kernel(int n, vs_gpu_grid grid, int morton, const double *x,
@@ -91,7 +91,7 @@ static void sort_by_cell(vs_gpu_state *g, int n, int morton, int stage)
 #define VS_KEY_ARGS                                                                            \
     n, g->grid, morton, g->x[0], g->x[1], g->x[2], g->key_in, g->idx_in, g->frame, g->vp[0],   \
         g->vp[1], g->vp[2], g->species_id, g->pos_q, g->vel_f,                                \
-        stage && g->owned_staged ? (int)g->n_owned : 0
+        stage && vs_gpu_owned_staged(g) ? (int)g->n_owned : 0
     if (stage)
         VS_LAUNCH(cell_key_kernel<true>, n, VS_BLOCK, g->stream, VS_KEY_ARGS);
     else
@@ -122,7 +122,7 @@ void vs_gpu_reorder(vs_gpu_state *g)
     if (g->n_rebuilds++ % VS_GPU_REORDER_EVERY != 0)
         return;
     sort_by_cell(g, n, 1, 0);
-    g->owned_staged = 0; /* the staging pass of the cell list restages them */
+    ++g->ver.owned; /* the staging pass of the cell list restages them */
     for (int d = 0; d < 3; ++d) {
         permute(g, g->x[d], n);
         permute(g, g->v[d], n);
@@ -444,7 +444,7 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     sort_by_cell(g, n_list, 0, stage);
     if (stage && g->n_listed < g->n_owned + g->n_ghost)
         vs_gpu_stage_range(g, g->n_listed, g->n_owned + g->n_ghost - g->n_listed);
-    g->staged = stage;
+    g->stamp.staged = stage ? vs_gpu_now(g) : vs_gpu_never();
     VS_LAUNCH(cell_offsets_kernel, n_list, VS_BLOCK, g->stream, n_list, g->n_cells, g->key_out,
               g->cell_start);
     /* the sorted indices become the cell list; the next sort writes into the old list's
@@ -529,5 +529,5 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     if (g->plan.reuse_list) /* positions at this build, for the displacement check */
         VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->x[0], g->x[1], g->x[2],
                   g->x_build[0], g->x_build[1], g->x_build[2]);
-    g->split_valid = 0; /* split again when (if) this list is reused */
+    ++g->ver.list; /* split again when (if) this list is reused */
 }

@@ -54,8 +54,8 @@ void vs_gpu_stage_range(vs_gpu_state *g, int64_t first, int64_t count)
 
 void vs_gpu_stage_positions(vs_gpu_state *g)
 {
-    g->staged = 1;
-    const int64_t first = g->owned_staged ? g->n_owned : 0; /* the first half-step's */
+    g->stamp.staged = vs_gpu_now(g);
+    const int64_t first = vs_gpu_owned_staged(g) ? g->n_owned : 0; /* the first half-step's */
     vs_gpu_stage_range(g, first, g->n_owned + g->n_ghost - first);
 }
 
@@ -718,9 +718,8 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
 extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
     /* a rebuild staged this step's inputs already (vs_gpu_build_neighbors) */
-    if (g->plan.mixed && !g->staged)
+    if (g->plan.mixed && !vs_gpu_all_staged(g))
         vs_gpu_stage_positions(g);
-    g->staged = 0; /* the next first half-step moves the particles */
     compute_signatures(g, 0, g->n_owned + g->n_ghost, step);
     if (g->plan.forces == VS_GPU_FORCES_NEWTON) {
         launch_newton_forces(g, step, want_energy);
@@ -729,7 +728,7 @@ extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
         g->energy_count = g->n_owned;
         g->forces_fixed = 0;
     }
-    g->energies_current = want_energy;
+    vs_gpu_forces_done(g, want_energy);
 }
 
 extern "C" int vs_gpu_can_overlap(const vs_gpu_state *g)
@@ -750,7 +749,7 @@ static void update_remote_and_forces(vs_gpu_state *g, int64_t step, int want_ene
     VS_CUDA_CHECK(cudaEventRecord(g->ev_start, g->stream));
     vs_gpu_update_local_images(g);
     VS_CUDA_CHECK(cudaEventRecord(g->ev_local, g->stream));
-    const int64_t first = g->owned_staged ? g->n_owned : 0; /* the first half-step's */
+    const int64_t first = vs_gpu_owned_staged(g) ? g->n_owned : 0; /* the first half-step's */
     vs_gpu_stage_range(g, first, n_listed - first);
     compute_signatures(g, 0, n_listed, step);
     clear_newton_sums(g, g->stream);
@@ -764,8 +763,7 @@ static void update_remote_and_forces(vs_gpu_state *g, int64_t step, int want_ene
     compute_signatures(g, n_listed, n_all - n_listed, step);
     launch_newton_part(g, g->stream, 1, step, want_energy);
     VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->ev_interior, 0));
-    g->staged = 0;
-    g->energies_current = want_energy;
+    vs_gpu_forces_done(g, want_energy);
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     float local_ms = 0.0f, exchange_ms = 0.0f, listed_ms = 0.0f;
     VS_CUDA_CHECK(cudaEventElapsedTime(&local_ms, g->ev_start, g->ev_local));
@@ -784,11 +782,11 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
         return;
     }
     const int mixed = g->plan.mixed;
-    if (!g->split_valid) /* once per list, and only for lists that are reused */
+    if (g->stamp.split != g->ver.list) /* once per list, and only for lists that are reused */
         vs_gpu_split_interior(g);
     /* interior particles need only owned inputs, staged before the ghosts move (by the
      * first half-step, unless something moved them since) */
-    if (mixed && !g->owned_staged)
+    if (mixed && !vs_gpu_owned_staged(g))
         vs_gpu_stage_range(g, 0, g->n_owned);
     compute_signatures(g, 0, g->n_owned, step);
     VS_CUDA_CHECK(cudaEventRecord(g->ev_start, g->stream));
@@ -804,11 +802,10 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
     compute_signatures(g, g->n_owned, g->n_ghost, step);
     launch_forces(g, g->stream, (int)g->n_border, g->split_idx + g->n_interior, step,
                   want_energy);
-    g->energies_current = want_energy;
+    vs_gpu_forces_done(g, want_energy);
     g->energy_count = g->n_owned;
     g->forces_fixed = 0;
     VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->ev_interior, 0));
-    g->staged = 0;
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     float interior_ms = 0.0f, comm_ms = 0.0f;
     VS_CUDA_CHECK(cudaEventElapsedTime(&interior_ms, g->ev_start, g->ev_interior));
@@ -835,7 +832,7 @@ __global__ void interior_flag_kernel(int n, const int32_t *nlist, const int32_t 
 void vs_gpu_split_interior(vs_gpu_state *g)
 {
     const int n = (int)g->n_owned;
-    g->split_valid = 1;
+    g->stamp.split = g->ver.list;
     g->n_interior = g->n_border = 0;
     if (n == 0)
         return;
@@ -916,7 +913,7 @@ extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[6])
         out[q] = 0.0;
     if (n == 0)
         return;
-    if (!g->energies_current)
+    if (!vs_gpu_energies_current(g))
         vs_log_fatal(__FILE__, __LINE__, "thermo asked for without the energies of this "
                      "step's forces (the step must be run with energies due)");
     int blocks = (n + VS_BLOCK - 1) / VS_BLOCK;

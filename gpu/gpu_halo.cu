@@ -42,7 +42,7 @@ struct vs_soa {
     int32_t *image[3];
     int64_t *tag;
     int32_t *species;
-    /* the owned particles' mixed force inputs, when they are kept current (owned_staged;
+    /* the owned particles' mixed force inputs, when they are kept current (vs_gpu_owned_staged;
      * else NULL): moved with the particles, staged for arrivals */
     int4 *pos_q;
     float4 *vel_f;
@@ -60,7 +60,7 @@ static vs_soa soa(vs_gpu_state *g)
     }
     a.tag = g->tag;
     a.species = g->species_id;
-    a.pos_q = g->owned_staged ? g->pos_q : NULL;
+    a.pos_q = vs_gpu_owned_staged(g) ? g->pos_q : NULL;
     a.vel_f = g->vel_f;
     a.frame = g->frame;
     return a;
@@ -570,19 +570,18 @@ static void migrate_dimension(vs_gpu_state *g, int d)
 extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
 {
     g->n_ghost = 0;
-    g->energies_current = 0; /* the rebuild reuses their buffers */
     const int64_t before = g->n_owned;
     /* the dimensions with one rank first, all in one pass: the particles a neighbour sends
      * along another dimension arrive wrapped */
     int self = 0;
     for (int d = 0; d < 3; ++d)
         self |= (g->link[d] == VS_LINK_SELF) << d;
-    if (self && !g->wrapped) {
-        g->owned_staged = 0; /* positions change here */
+    if (self && g->stamp.wrapped != g->ver.step) { /* not wrapped by the first half-step */
+        ++g->ver.owned; /* positions change here */
         VS_LAUNCH(wrap_kernel, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned, self,
                   g->prm.box[0], g->prm.box[1], g->prm.box[2], soa(g));
     }
-    g->wrapped = 0;
+    ++g->ver.step; /* the rebuild reuses the energy buffers; a wrap is due again */
     int crosses = 0;
     for (int d = 0; d < 3; ++d)
         crosses |= g->link[d] != VS_LINK_SELF;

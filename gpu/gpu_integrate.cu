@@ -63,7 +63,7 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
         px[i] = qx;
         py[i] = qy;
         pz[i] = qz;
-        if (pos_q) /* mixed precision: the force inputs too (g->owned_staged) */
+        if (pos_q) /* mixed precision: the force inputs too (vs_gpu_owned_staged) */
             vs_stage_values(frame, i, nx, ny, nz, si, qx, qy, qz, pos_q, vel_f);
         vx[i] = vs_vv_kick(ux, ax, half_dt);
         vy[i] = vs_vv_kick(uy, ay, half_dt);
@@ -105,19 +105,22 @@ __global__ void second_half_kernel(int n, double half_dt, vs_gpu_species sp, dou
 
 static void first_half(vs_gpu_state *g, int finish_previous)
 {
-    g->staged = 0; /* the staged fp32 inputs describe positions this kernel changes (a list
-                      built after the last forces, e.g. at a checkpoint, staged them) */
-    g->energies_current = 0; /* a new step: its forces will write them if due */
-    /* the owned particles' force inputs too (pos_q, vel_f; g->owned_staged), which the
+    /* a new step: positions change (inputs staged before, e.g. by a list built at a
+     * checkpoint, are stale) and its forces will write the energies if due */
+    ++g->ver.step;
+    ++g->ver.owned;
+    /* the owned particles' force inputs too (pos_q, vel_f; vs_gpu_owned_staged), which the
      * cell list's pass then reads instead of staging them again */
     const int mixed = g->plan.stage_in_first_half;
-    g->owned_staged = mixed;
+    if (mixed)
+        g->stamp.owned_staged = g->ver.owned;
     const int check = g->plan.reuse_list; /* without a skin: rebuilt on every step */
     if (check)
         VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_disp2, 0, sizeof(unsigned int), g->stream));
     /* the dimensions periodic within this rank, wrapped here at skin 0 */
     const int wrap_dims = g->plan.wrap_dims;
-    g->wrapped = wrap_dims != 0;
+    if (wrap_dims)
+        g->stamp.wrapped = g->ver.step;
     vs_box_lengths box;
     for (int d = 0; d < 3; ++d)
         box.len[d] = g->prm.box[d];

@@ -116,7 +116,7 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     VS_GROW(g->cell_pos, int4, 0);
     if (g->plan.forces == VS_GPU_FORCES_NEWTON)
         VS_GROW(g->cell_rank, int32_t, 0);
-    const int64_t staged = g->owned_staged ? g->n_owned : 0; /* kept with the owned */
+    const int64_t staged = vs_gpu_owned_staged(g) ? g->n_owned : 0; /* kept with the owned */
     VS_GROW(g->pos_q, int4, staged);
     VS_GROW(g->vel_f, float4, staged);
     VS_GROW(g->sig, uint64_t, 0);
@@ -189,6 +189,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     }
     g->prm = *prm;
     g->plan = vs_gpu_plan_decide(prm);
+    g->ver.owned = g->ver.step = g->ver.forces = g->ver.list = 1; /* stamps 0: nothing made */
     g->device = device % count;
     /* the step's stream outranks the bulk stream of overlapped interior forces, so packing
      * and unpacking kernels of the ghost exchange are not queued behind them */
@@ -333,8 +334,8 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     g->n_owned = h->n_owned;
     g->n_ghost = 0;
-    g->owned_staged = 0;
-    g->energies_current = 0;
+    ++g->ver.owned;
+    ++g->ver.step;
     g->forces_fixed = 0;
     /* a fresh state: the periodic Morton reorder counts from here, as after attach, so a
      * restarted run and the run it continues reorder on the same builds */
