@@ -85,6 +85,10 @@ int64_t vs_gpu_n_ghost(const vs_gpu_state *g);
 size_t vs_gpu_memory_bytes(const vs_gpu_state *g);
 /* Device description for logs: "NVIDIA H100 80GB HBM3 (GPU-uuid)". */
 void vs_gpu_describe(const vs_gpu_state *g, char *buf, size_t len);
+/* The strategy decided at set-up, for the log and perf.json, e.g. "mixed precision, cell-list
+ * Newton forces (x reach 2), first half-step stages force inputs, overlap: remote ghosts
+ * apart". Complete after vs_gpu_set_comm (the overlap mode needs the rank grid). */
+void vs_gpu_plan_describe(const vs_gpu_state *g, char *buf, size_t len);
 
 /* Test hook: the pair random bits and both xi variants evaluated on the device for pairs
  * (tag_a[k], tag_b[k]) at (seed, step). */

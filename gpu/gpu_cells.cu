@@ -32,7 +32,7 @@
  * force inputs (vs_stage_particle), reading the positions once for both, and the cell is
  * that of the staged fixed-point position (vs_cell_of_q), which the cell-list force kernel
  * can find again from the cell list's copy alone. Particles below `staged_below` were staged
- * already (by the first half-step, g->owned_staged): their 16-byte position is read instead
+ * already (by the first half-step, vs_gpu_owned_staged): their 16-byte position is read instead
  * of 52 bytes of state. */
 template <bool STAGE>
 __global__ void cell_key_kernel(int n, vs_gpu_grid grid, int morton, const double *x,
@@ -91,7 +91,7 @@ static void sort_by_cell(vs_gpu_state *g, int n, int morton, int stage)
 #define VS_KEY_ARGS                                                                            \
     n, g->grid, morton, g->x[0], g->x[1], g->x[2], g->key_in, g->idx_in, g->frame, g->vp[0],   \
         g->vp[1], g->vp[2], g->species_id, g->pos_q, g->vel_f,                                \
-        stage && g->owned_staged ? (int)g->n_owned : 0
+        stage && vs_gpu_owned_staged(g) ? (int)g->n_owned : 0
     if (stage)
         VS_LAUNCH(cell_key_kernel<true>, n, VS_BLOCK, g->stream, VS_KEY_ARGS);
     else
@@ -114,9 +114,7 @@ static void sort_by_cell(vs_gpu_state *g, int n, int morton, int stage)
 /* The Morton reordering costs a sort and two passes over every array; particles drift only a
  * fraction of a cell between rebuilds, so the order is refreshed every few rebuilds
  * (docs/performance.md compares 1 and 8). */
-#ifndef VS_GPU_REORDER_EVERY
 #define VS_GPU_REORDER_EVERY 8
-#endif
 
 void vs_gpu_reorder(vs_gpu_state *g)
 {
@@ -124,7 +122,7 @@ void vs_gpu_reorder(vs_gpu_state *g)
     if (g->n_rebuilds++ % VS_GPU_REORDER_EVERY != 0)
         return;
     sort_by_cell(g, n, 1, 0);
-    g->owned_staged = 0; /* the staging pass of the cell list restages them */
+    ++g->ver.owned; /* the staging pass of the cell list restages them */
     for (int d = 0; d < 3; ++d) {
         permute(g, g->x[d], n);
         permute(g, g->v[d], n);
@@ -194,12 +192,11 @@ __global__ void cell_pos_staged_kernel(int n, const uint32_t *cell_particles, co
  * The rows are walked as one flat sequence: a thread's non-empty rows' bounds are put in
  * `rows` first (its column of a shared array, rows[r * stride]), and the walk moves to the
  * next row when one ends. Row by row, a warp made as many trips per row as its longest lane
- * had candidates in it (about twice the candidates on average: Nsight Compute counted 13.6
- * active lanes of 32 in the force kernel's walk); flat, it makes as many as its longest lane
- * has in all. 16M particles, skin 0: build 4.24 -> 4.03 ms. The cell-list force kernel keeps
- * the row-by-row walk (gpu_forces.cu): there, flat was slower (5.0 -> 5.2 ms at the same
- * occupancy): lanes of one cell no longer read the same entries together, and the row table
- * costs shared memory next to the pair queue. */
+ * had candidates in it (about twice the candidates on average, fewer than half the lanes
+ * active); flat, it makes as many as its longest lane has in all (docs/performance.md has
+ * the build times). The cell-list force kernel keeps the row-by-row walk (gpu_forces.cu):
+ * there, flat was slower at the same occupancy: lanes of one cell no longer read the same
+ * entries together, and the row table costs shared memory next to the pair queue. */
 #define VS_STENCIL_ROWS 9
 
 template <typename Visit>
@@ -434,19 +431,20 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
 {
     /* cell list over owned + ghosts (with the cell list's overlap, only the local ones: the
      * remote ghosts come after them), in linear cell order */
-    g->n_listed = g->n_owned + (g->remote_unlisted ? g->n_img_local : g->n_ghost);
+    const int remote_apart = g->plan.overlap == VS_GPU_OVERLAP_REMOTE_APART;
+    g->n_listed = g->n_owned + (remote_apart ? g->n_img_local : g->n_ghost);
     const int n_list = (int)g->n_listed, n = (int)g->n_owned;
     if (n_list == 0)
         VS_CUDA_CHECK(cudaMemsetAsync(g->cell_start, 0,
                                       sizeof(uint32_t) * (size_t)(g->n_cells + 1), g->stream));
     /* the mixed force kernel's inputs are staged once per step: on a rebuild step with the
      * cell keys, so that the cell-order copy below gathers the fixed-point positions */
-    const int mixed = g->prm.precision == VS_PRECISION_MIXED;
-    const int stage = mixed || g->prm.gpu_builder == VS_GPU_BUILDER_WARP; /* it reads pos_q */
+    const int mixed = g->plan.mixed;
+    const int stage = g->plan.stage_at_build;
     sort_by_cell(g, n_list, 0, stage);
     if (stage && g->n_listed < g->n_owned + g->n_ghost)
         vs_gpu_stage_range(g, g->n_listed, g->n_owned + g->n_ghost - g->n_listed);
-    g->staged = stage;
+    g->stamp.staged = stage ? vs_gpu_now(g) : vs_gpu_never();
     VS_LAUNCH(cell_offsets_kernel, n_list, VS_BLOCK, g->stream, n_list, g->n_cells, g->key_out,
               g->cell_start);
     /* the sorted indices become the cell list; the next sort writes into the old list's
@@ -454,25 +452,26 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     uint32_t *sorted = g->idx_out;
     g->idx_out = g->cell_particles;
     g->cell_particles = sorted;
-    if (g->prm.gpu_builder != VS_GPU_BUILDER_WARP) { /* the walks of the thread builder and
+    if (g->plan.builder != VS_GPU_BUILDER_WARP) { /* the walks of the thread builder and
                                                       * of the cell-list force kernel read it */
         if (mixed)
             VS_LAUNCH(cell_pos_staged_kernel, n_list, VS_BLOCK, g->stream, n_list,
                       g->cell_particles, g->pos_q, g->cell_pos,
-                      g->prm.gpu_builder == VS_GPU_BUILDER_CELLS ? g->cell_rank
-                                                                 : (int32_t *)NULL);
+                      g->plan.forces == VS_GPU_FORCES_NEWTON ? g->cell_rank
+                                                             : (int32_t *)NULL);
         else
             VS_LAUNCH(cell_pos_kernel, n_list, VS_BLOCK, g->stream, n_list, g->cell_particles,
                       g->x[0], g->x[1], g->x[2], g->frame, g->cell_pos);
     }
-    if (g->prm.gpu_builder == VS_GPU_BUILDER_CELLS) {
+    if (g->plan.forces != VS_GPU_FORCES_VERLET) {
         /* no Verlet list: the force kernel reads the cell list built above */
-        if (g->prm.skin > 0.0)
+        if (g->plan.reuse_list)
             VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->x[0], g->x[1],
                       g->x[2], g->x_build[0], g->x_build[1], g->x_build[2]);
         return;
     }
-    if (g->overlap && g->n_owned > g->cap_split) {
+    const int split = g->plan.overlap == VS_GPU_OVERLAP_SPLIT;
+    if (split && g->n_owned > g->cap_split) {
         const int64_t cap = g->n_owned + g->n_owned / 20 + 256;
         vs_gpu_free(g, g->interior_flag, (size_t)g->cap_split);
         vs_gpu_free(g, g->split_idx, sizeof(int32_t) * (size_t)g->cap_split);
@@ -492,7 +491,7 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     const float cut2_f = (float)(g->list_cutoff * g->list_cutoff * (1.0 + 2e-5));
     for (;;) {
         VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_count, 0, sizeof(int32_t), g->stream));
-        if (g->prm.gpu_builder == VS_GPU_BUILDER_THREAD) {
+        if (g->plan.builder == VS_GPU_BUILDER_THREAD) {
             /* the radius in quanta squared (a power of two apart: the same comparisons) */
             const float cut2_quanta = (float)((double)cut2_f * g->frame.inv_quantum *
                                               g->frame.inv_quantum);
@@ -500,15 +499,15 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
                       cut2_quanta, vs_row_cut2(g->list_cutoff), g->x[0], g->x[1], g->x[2],
                       g->frame, g->cell_pos, g->cell_start, g->max_neighbors, g->nl_stride,
                       g->nlist, g->ncount, g->d_max_count,
-                      g->overlap ? g->interior_flag : (uint8_t *)NULL);
+                      split ? g->interior_flag : (uint8_t *)NULL);
         }
         const size_t smem = sizeof(int32_t) * 32 * VS_NL_WARPS * (size_t)(g->max_neighbors | 1);
-        if (g->prm.gpu_builder == VS_GPU_BUILDER_WARP && smem > 48 * 1024)
+        if (g->plan.builder == VS_GPU_BUILDER_WARP && smem > 48 * 1024)
             VS_CUDA_CHECK(cudaFuncSetAttribute(neighbor_warp_cell_kernel,
                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                (int)smem));
         const int64_t blocks = (g->n_cells + VS_NL_WARPS - 1) / VS_NL_WARPS;
-        if (g->prm.gpu_builder == VS_GPU_BUILDER_WARP && n > 0) {
+        if (g->plan.builder == VS_GPU_BUILDER_WARP && n > 0) {
             neighbor_warp_cell_kernel<<<(unsigned)blocks, 32 * VS_NL_WARPS, smem, g->stream>>>(
                 n, g->n_cells, g->grid, cut2_f, g->frame, g->pos_q, g->cell_start,
                 g->cell_particles, g->max_neighbors, g->nl_stride, g->nlist,
@@ -527,8 +526,8 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
         g->nlist = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)g->max_neighbors *
                                                   (size_t)g->nl_stride);
     }
-    if (g->prm.skin > 0.0) /* positions at this build, for the displacement check */
+    if (g->plan.reuse_list) /* positions at this build, for the displacement check */
         VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->x[0], g->x[1], g->x[2],
                   g->x_build[0], g->x_build[1], g->x_build[2]);
-    g->split_valid = 0; /* split again when (if) this list is reused */
+    ++g->ver.list; /* split again when (if) this list is reused */
 }

@@ -7,9 +7,9 @@
  *   runs in the list's (deterministic) order.
  * - dpd_force_newton_kernel (the cell list in mixed precision): each pair once, the
  *   partner's share added to fixed-point integer sums, whose value does not depend on the
- *   order of the adds (see there), the pairs spread evenly over a warp's lanes. 16M
- *   particles, skin 0: 3.63 ms per step for the pair phase against 4.67 from both sides
- *   (docs/performance.md). With the overlap on a slab, the ghosts from other ranks are not
+ *   order of the adds (see there), the pairs spread evenly over a warp's lanes: half the
+ *   pair evaluations of the other kernel, and faster (docs/performance.md has the
+ *   measurements). With the overlap on a slab, the ghosts from other ranks are not
  *   in the cell list and dpd_force_remote_kernel adds their pairs to the same sums once they
  *   have arrived.
  *
@@ -54,8 +54,8 @@ void vs_gpu_stage_range(vs_gpu_state *g, int64_t first, int64_t count)
 
 void vs_gpu_stage_positions(vs_gpu_state *g)
 {
-    g->staged = 1;
-    const int64_t first = g->owned_staged ? g->n_owned : 0; /* the first half-step's */
+    g->stamp.staged = vs_gpu_now(g);
+    const int64_t first = vs_gpu_owned_staged(g) ? g->n_owned : 0; /* the first half-step's */
     vs_gpu_stage_range(g, first, g->n_owned + g->n_ghost - first);
 }
 
@@ -150,8 +150,10 @@ __device__ __forceinline__ vs_mixed_pair vs_evaluate_mixed_pair(
     p.dy = vs_separation(frame, pi.y, pj.y);
     p.dz = vs_separation(frame, pi.z, pj.z);
     const float r2 = vs_norm2(p.dx, p.dy, p.dz);
-    const vs_tea_block bits = vs_pair_bits_sig(key, sig_i, sig[j]);
-    const float xi = (float)(gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits));
+    /* vs_dpd_pair_random_f in two calls: the random number first, then the amplitude's
+     * load, in this order (the one call loads the amplitude first, which changes the
+     * instruction schedule of every force kernel) */
+    const float xi = (float)vs_dpd_xi(key, sig_i, sig[j], gaussian);
     p.r = vs_dpd_pair_f(&cf, r2, p.dx, p.dy, p.dz, ui.x - uj.x, ui.y - uj.y, ui.z - uj.z,
                         (float)a_row[pj.w], xi);
     return p;
@@ -236,8 +238,9 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
                 const int j = my_queue[VS_FORCE_BLOCK * q];
                 const double dx = xi_ - x[j], dy = yi - y[j], dz = zi - z[j];
                 const double r2 = vs_norm2(dx, dy, dz);
-                const vs_tea_block bits = vs_pair_bits_sig(key, sig_i, sig[j]);
-                const double xi = gaussian ? vs_xi_gaussian(bits) : vs_xi_uniform(bits);
+                /* vs_dpd_pair_random in two calls, as above (one call: 2 registers fewer
+                 * here, a different schedule) */
+                const double xi = vs_dpd_xi(key, sig_i, sig[j], gaussian);
                 const vs_pair_result r = vs_dpd_pair(&c, r2, dx, dy, dz, ux - vx[j],
                                                      uy - vy[j], uz - vz[j],
                                                      a_row[species[j]], xi);
@@ -295,12 +298,8 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
  * component that is not finite or beyond 2^24 (a run that has blown up) marks its particle,
  * whose force is then NaN for the integrity check to report. */
 #define VS_PAIR_COMPONENT_LIMIT 16777216.0f /* 2^24 */
-#ifndef VS_NEWTON_BLOCK
 #define VS_NEWTON_BLOCK 256
-#endif
-#ifndef VS_NEWTON_MIN_BLOCKS
 #define VS_NEWTON_MIN_BLOCKS 4 /* 64 registers */
-#endif
 
 __device__ __forceinline__ long long vs_force_to_fixed(float v)
 {
@@ -323,19 +322,15 @@ __device__ __forceinline__ void vs_shared_add64(unsigned *lo_word, unsigned *hi_
  * (its column of a shared queue); then the whole warp evaluates the warp's queued pairs in
  * rounds of 32, whichever lane found them: lane l of round r takes the (32 r + l)-th, its
  * finder located by a binary search over the lanes' prefix sums of their counts. Each lane
- * evaluating its own queue, the warp paid for as many rounds as its busiest lane had pairs:
- * 12.8 rounds per warp at rho = 3, at 14.6 active lanes (Nsight Compute, 1M), where 6.3
- * pairs per particle need 6-7; 16M: 4.09 -> 3.7 ms per step. The fixed-point sums make the
+ * evaluating its own queue, the warp paid for as many rounds as its busiest lane had pairs,
+ * about twice the rounds the warp's pairs need at rho = 3 (docs/performance.md has the
+ * counts and the times). The fixed-point sums make the
  * evaluating lane irrelevant to the result (the trajectories are bit-identical to the
  * lane's own evaluation), so the particle's own share goes to its shared sums too, and with
  * ENERGY so do its energy and virial, in fixed point as well, so that their sums are
  * order-free. */
-#ifndef VS_NEWTON_QUEUE
 #define VS_NEWTON_QUEUE 24 /* pairs per lane (mean 6.3 at rho = 3); fits 48 kB of shared */
-#endif
-#ifndef VS_NEWTON_UNROLL
 #define VS_NEWTON_UNROLL 3 /* candidates per iteration of the walk (docs/performance.md) */
-#endif
 template <bool ENERGY, bool FRESH>
 __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
     dpd_force_newton_kernel(int n_all, int n_owned, vs_tea_key key, int gaussian,
@@ -511,7 +506,7 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
 
 /* The pairs of the remote ghosts (those that came from another rank: particles
  * [first, first + n)) with owned particles, when the cell list holds only the owned
- * particles and their local images (g->remote_unlisted, the overlap of the cell list): the
+ * particles and their local images (VS_GPU_OVERLAP_REMOTE_APART): the
  * ghosts arrive while the Newton kernel runs over the listed particles, then each walks the
  * full 3 x 3-row stencil around its own cell for owned partners. Each such pair is found
  * here once (the listed particles never see a remote ghost), evaluated with the ghost as
@@ -643,7 +638,7 @@ static void launch_newton_part(vs_gpu_state *g, cudaStream_t stream, int remote,
                       g->cell_rank, vs_row_cut2(g->list_cutoff), f[0], f[1], f[2],             \
                       vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), g->d_bad_force);             \
     } while (0)
-    const int fresh = !(g->prm.skin > 0.0); /* the cell list holds the current positions */
+    const int fresh = !g->plan.reuse_list; /* the cell list holds the current positions */
     if (want_energy && fresh)
         VS_NEWTON_LAUNCH(true, true);
     else if (want_energy)
@@ -673,7 +668,7 @@ static void launch_newton_forces(vs_gpu_state *g, int64_t step, int want_energy)
 static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int32_t *subset,
                           int64_t step, int want_energy)
 {
-    const int mixed = g->prm.precision == VS_PRECISION_MIXED;
+    const int mixed = g->plan.mixed;
     const vs_tea_key key = vs_tea_make_key(g->prm.seed, (uint64_t)step);
     const int gaussian = g->prm.random == VS_RANDOM_GAUSSIAN;
     vs_partner_source src;
@@ -682,14 +677,14 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
     src.stride = g->nl_stride;
     src.grid = g->grid;
     /* without a skin the list was built from the current positions */
-    const int skin = g->prm.skin > 0.0;
+    const int skin = g->plan.reuse_list;
     src.bx = skin ? g->x_build[0] : g->x[0];
     src.by = skin ? g->x_build[1] : g->x[1];
     src.bz = skin ? g->x_build[2] : g->x[2];
     src.cell_start = g->cell_start;
     src.cell_pos = g->cell_pos;
     src.row_cut2 = vs_row_cut2(g->list_cutoff);
-    const int cells = g->prm.gpu_builder == VS_GPU_BUILDER_CELLS;
+    const int cells = g->plan.forces != VS_GPU_FORCES_VERLET; /* partners from the cell list */
     const float rc2_quanta =
         (float)((double)g->dpd_f.rc2 * g->frame.inv_quantum * g->frame.inv_quantum);
 #define VS_FORCE_ARGS                                                                          \
@@ -723,24 +718,26 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
 extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
     /* a rebuild staged this step's inputs already (vs_gpu_build_neighbors) */
-    if (g->prm.precision == VS_PRECISION_MIXED && !g->staged)
+    if (g->plan.mixed && !vs_gpu_all_staged(g))
         vs_gpu_stage_positions(g);
-    g->staged = 0; /* the next first half-step moves the particles */
     compute_signatures(g, 0, g->n_owned + g->n_ghost, step);
-    if (VS_GPU_NEWTON && g->prm.precision == VS_PRECISION_MIXED &&
-        g->prm.gpu_builder == VS_GPU_BUILDER_CELLS) {
+    if (g->plan.forces == VS_GPU_FORCES_NEWTON) {
         launch_newton_forces(g, step, want_energy);
     } else {
         launch_forces(g, g->stream, (int)g->n_owned, NULL, step, want_energy);
         g->energy_count = g->n_owned;
         g->forces_fixed = 0;
     }
-    g->energies_current = want_energy;
+    vs_gpu_forces_done(g, want_energy);
 }
 
-extern "C" int vs_gpu_can_overlap(const vs_gpu_state *g) { return g->overlap; }
+extern "C" int vs_gpu_can_overlap(const vs_gpu_state *g)
+{
+    return g->plan.overlap != VS_GPU_OVERLAP_NONE;
+}
 
-/* The overlap of the cell list (g->remote_unlisted): the local images are refreshed, then
+/* The overlap of the cell list (VS_GPU_OVERLAP_REMOTE_APART): the local images are refreshed,
+ * then
  * the pairs among the listed particles (owned and local images) run on the bulk stream
  * while the remote ghosts travel in the step's stream, which then adds their pairs. Comm is
  * the local images' refresh and the exchange; hidden, the part of the exchange that ran
@@ -752,7 +749,7 @@ static void update_remote_and_forces(vs_gpu_state *g, int64_t step, int want_ene
     VS_CUDA_CHECK(cudaEventRecord(g->ev_start, g->stream));
     vs_gpu_update_local_images(g);
     VS_CUDA_CHECK(cudaEventRecord(g->ev_local, g->stream));
-    const int64_t first = g->owned_staged ? g->n_owned : 0; /* the first half-step's */
+    const int64_t first = vs_gpu_owned_staged(g) ? g->n_owned : 0; /* the first half-step's */
     vs_gpu_stage_range(g, first, n_listed - first);
     compute_signatures(g, 0, n_listed, step);
     clear_newton_sums(g, g->stream);
@@ -766,8 +763,7 @@ static void update_remote_and_forces(vs_gpu_state *g, int64_t step, int want_ene
     compute_signatures(g, n_listed, n_all - n_listed, step);
     launch_newton_part(g, g->stream, 1, step, want_energy);
     VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->ev_interior, 0));
-    g->staged = 0;
-    g->energies_current = want_energy;
+    vs_gpu_forces_done(g, want_energy);
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     float local_ms = 0.0f, exchange_ms = 0.0f, listed_ms = 0.0f;
     VS_CUDA_CHECK(cudaEventElapsedTime(&local_ms, g->ev_start, g->ev_local));
@@ -781,16 +777,16 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
                                                 int want_energy, double *comm_s,
                                                 double *hidden_s)
 {
-    if (g->remote_unlisted) {
+    if (g->plan.overlap == VS_GPU_OVERLAP_REMOTE_APART) {
         update_remote_and_forces(g, step, want_energy, comm_s, hidden_s);
         return;
     }
-    const int mixed = g->prm.precision == VS_PRECISION_MIXED;
-    if (!g->split_valid) /* once per list, and only for lists that are reused */
+    const int mixed = g->plan.mixed;
+    if (g->stamp.split != g->ver.list) /* once per list, and only for lists that are reused */
         vs_gpu_split_interior(g);
     /* interior particles need only owned inputs, staged before the ghosts move (by the
      * first half-step, unless something moved them since) */
-    if (mixed && !g->owned_staged)
+    if (mixed && !vs_gpu_owned_staged(g))
         vs_gpu_stage_range(g, 0, g->n_owned);
     compute_signatures(g, 0, g->n_owned, step);
     VS_CUDA_CHECK(cudaEventRecord(g->ev_start, g->stream));
@@ -806,11 +802,10 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
     compute_signatures(g, g->n_owned, g->n_ghost, step);
     launch_forces(g, g->stream, (int)g->n_border, g->split_idx + g->n_interior, step,
                   want_energy);
-    g->energies_current = want_energy;
+    vs_gpu_forces_done(g, want_energy);
     g->energy_count = g->n_owned;
     g->forces_fixed = 0;
     VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->ev_interior, 0));
-    g->staged = 0;
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     float interior_ms = 0.0f, comm_ms = 0.0f;
     VS_CUDA_CHECK(cudaEventElapsedTime(&interior_ms, g->ev_start, g->ev_interior));
@@ -837,12 +832,12 @@ __global__ void interior_flag_kernel(int n, const int32_t *nlist, const int32_t 
 void vs_gpu_split_interior(vs_gpu_state *g)
 {
     const int n = (int)g->n_owned;
-    g->split_valid = 1;
+    g->stamp.split = g->ver.list;
     g->n_interior = g->n_border = 0;
     if (n == 0)
         return;
     /* the thread builder flags interior particles as it writes the list */
-    if (g->prm.gpu_builder != VS_GPU_BUILDER_THREAD)
+    if (g->plan.builder != VS_GPU_BUILDER_THREAD)
         VS_LAUNCH(interior_flag_kernel, n, VS_BLOCK, g->stream, n, g->nlist, g->ncount,
                   g->nl_stride, g->interior_flag);
     /* one pass: interior particles in order at the front, border particles behind them */
@@ -918,7 +913,7 @@ extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[6])
         out[q] = 0.0;
     if (n == 0)
         return;
-    if (!g->energies_current)
+    if (!vs_gpu_energies_current(g))
         vs_log_fatal(__FILE__, __LINE__, "thermo asked for without the energies of this "
                      "step's forces (the step must be run with energies due)");
     int blocks = (n + VS_BLOCK - 1) / VS_BLOCK;

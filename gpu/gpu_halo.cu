@@ -29,6 +29,10 @@
 
 #include "gpu_internal.cuh"
 
+extern "C" {
+#include "exchange.h"
+}
+
 /* Records travel as defined in src/core/particles.h (vs_migrant_rec, vs_ghost_rec,
  * vs_ghost_update_rec), the same on the host path (comm/halo.c). */
 
@@ -38,7 +42,7 @@ struct vs_soa {
     int32_t *image[3];
     int64_t *tag;
     int32_t *species;
-    /* the owned particles' mixed force inputs, when they are kept current (owned_staged;
+    /* the owned particles' mixed force inputs, when they are kept current (vs_gpu_owned_staged;
      * else NULL): moved with the particles, staged for arrivals */
     int4 *pos_q;
     float4 *vel_f;
@@ -56,7 +60,7 @@ static vs_soa soa(vs_gpu_state *g)
     }
     a.tag = g->tag;
     a.species = g->species_id;
-    a.pos_q = g->owned_staged ? g->pos_q : NULL;
+    a.pos_q = vs_gpu_owned_staged(g) ? g->pos_q : NULL;
     a.vel_f = g->vel_f;
     a.frame = g->frame;
     return a;
@@ -171,13 +175,10 @@ __global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap,
         r.vp[c] = a.vp[c][i];
         r.image[c] = a.image[c][i];
     }
-    if (wrap < 0) {
-        r.x[d] = vs_keep_below(r.x[d] + len, len);
-        r.image[d] -= 1;
-    } else if (wrap > 0) {
-        r.x[d] -= len;
-        r.image[d] += 1;
-    }
+    if (wrap < 0)
+        vs_wrap_down(&r.x[d], &r.image[d], len);
+    else if (wrap > 0)
+        vs_wrap_up(&r.x[d], &r.image[d], len);
     r.tag = a.tag[i];
     r.species = a.species[i];
     out[k] = r;
@@ -569,19 +570,18 @@ static void migrate_dimension(vs_gpu_state *g, int d)
 extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
 {
     g->n_ghost = 0;
-    g->energies_current = 0; /* the rebuild reuses their buffers */
     const int64_t before = g->n_owned;
     /* the dimensions with one rank first, all in one pass: the particles a neighbour sends
      * along another dimension arrive wrapped */
     int self = 0;
     for (int d = 0; d < 3; ++d)
         self |= (g->link[d] == VS_LINK_SELF) << d;
-    if (self && !g->wrapped) {
-        g->owned_staged = 0; /* positions change here */
+    if (self && g->stamp.wrapped != g->ver.step) { /* not wrapped by the first half-step */
+        ++g->ver.owned; /* positions change here */
         VS_LAUNCH(wrap_kernel, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned, self,
                   g->prm.box[0], g->prm.box[1], g->prm.box[2], soa(g));
     }
-    g->wrapped = 0;
+    ++g->ver.step; /* the rebuild reuses the energy buffers; a wrap is due again */
     int crosses = 0;
     for (int d = 0; d < 3; ++d)
         crosses |= g->link[d] != VS_LINK_SELF;
@@ -626,8 +626,10 @@ static vs_image_faces image_faces(const vs_gpu_state *g, int remote)
         f.shift[d][1] = len; /* the image of a particle near the lower face sits above */
         f.shift[d][2] = -len;
         if (d == remote) { /* only at the box's ends */
-            f.shift[d][1] = g->dc->coords[d] == 0 ? len : 0.0;
-            f.shift[d][2] = g->dc->coords[d] == g->dc->dims[d] - 1 ? -len : 0.0;
+            double ends[3][2];
+            vs_exchange_shifts(g->dc, ends);
+            f.shift[d][1] = ends[d][0];
+            f.shift[d][2] = ends[d][1];
         }
     }
     return f;
@@ -832,11 +834,9 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
     /* the staged protocol: several dimensions split over ranks */
     const int n_owned = (int)g->n_owned;
     int64_t n_cand = 0, bytes = 0;
+    /* lower face -> image above the upper face, and the reverse, at the box's ends */
+    vs_exchange_shifts(dc, g->shift);
     for (int d = 0; d < 3; ++d) {
-        const double len = g->prm.box[d];
-        /* lower face -> image above the upper face, and the reverse, at the box's ends */
-        g->shift[d][0] = dc->coords[d] == 0 ? len : 0.0;
-        g->shift[d][1] = dc->coords[d] == dc->dims[d] - 1 ? -len : 0.0;
         const int base = (int)(g->n_owned + g->n_ghost);
         /* both directions select from what is present before this stage's ghosts arrive, in
          * index order: the x stage from all owned particles (and the near-face candidates

@@ -1,4 +1,4 @@
-/* Groot-Warren velocity Verlet on the device (the formulas of src/integrate.h), fused with
+/* Groot-Warren velocity Verlet on the device (src/core/integrator.h), fused with
  * the displacement check that decides the neighbour-list rebuild (none without a skin), and
  * with the previous step's second half when nothing read the state in between (one pass
  * over x, v, f instead of two; the same arithmetic as the separate kernels). Without a skin
@@ -9,14 +9,9 @@
 
 #include "gpu_internal.cuh"
 
-/* 1: in mixed precision the first half-step also writes the owned particles' force inputs
- * (pos_q, vel_f; g->owned_staged), which the cell list's pass then reads (16 bytes) instead
- * of staging them from x, vp and the species (52 bytes read, 32 written): 16M particles,
- * 2.47e9 -> 2.53e9 particle-steps/s. 0: staged by that pass only, to compare (trajectories
- * are bit-identical either way, on 1, 2 and 4 ranks). */
-#ifndef VS_STAGE_IN_FIRST_HALF
-#define VS_STAGE_IN_FIRST_HALF 1
-#endif
+extern "C" {
+#include "integrator.h"
+}
 
 struct vs_box_lengths {
     double len[3];
@@ -44,13 +39,13 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
         double ux = vx[i], uy = vy[i], uz = vz[i];
         if (FINISH) { /* the previous step's second half, as second_half_kernel does it */
             const double s = half_dt * inv_m;
-            ux += s * gx;
-            uy += s * gy;
-            uz += s * gz;
+            ux = vs_vv_kick_scaled(ux, s, gx);
+            uy = vs_vv_kick_scaled(uy, s, gy);
+            uz = vs_vv_kick_scaled(uz, s, gz);
         }
-        double nx = x[i] + dt * (ux + half_dt * ax);
-        double ny = y[i] + dt * (uy + half_dt * ay);
-        double nz = z[i] + dt * (uz + half_dt * az);
+        double nx = vs_vv_drift(x[i], ux, ax, dt, half_dt);
+        double ny = vs_vv_drift(y[i], uy, ay, dt, half_dt);
+        double nz = vs_vv_drift(z[i], uz, az, dt, half_dt);
         if (WRAP) {
             if (wrap_dims & 1)
                 vs_wrap_periodic(&nx, &imx[i], box.len[0]);
@@ -62,16 +57,17 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
         x[i] = nx;
         y[i] = ny;
         z[i] = nz;
-        const double qx = ux + lambda_dt * ax, qy = uy + lambda_dt * ay,
-                     qz = uz + lambda_dt * az;
+        const double qx = vs_vv_predict(ux, ax, lambda_dt),
+                     qy = vs_vv_predict(uy, ay, lambda_dt),
+                     qz = vs_vv_predict(uz, az, lambda_dt);
         px[i] = qx;
         py[i] = qy;
         pz[i] = qz;
-        if (pos_q) /* mixed precision: the force inputs too (g->owned_staged) */
+        if (pos_q) /* mixed precision: the force inputs too (vs_gpu_owned_staged) */
             vs_stage_values(frame, i, nx, ny, nz, si, qx, qy, qz, pos_q, vel_f);
-        vx[i] = ux + half_dt * ax;
-        vy[i] = uy + half_dt * ay;
-        vz[i] = uz + half_dt * az;
+        vx[i] = vs_vv_kick(ux, ax, half_dt);
+        vy[i] = vs_vv_kick(uy, ay, half_dt);
+        vz[i] = vs_vv_kick(uz, az, half_dt);
         if (CHECK) {
             const double dx = nx - bx[i], dy = ny - by[i], dz = nz - bz[i];
             d2 = (float)(dx * dx + dy * dy + dz * dz);
@@ -98,25 +94,33 @@ __global__ void second_half_kernel(int n, double half_dt, vs_gpu_species sp, dou
     if (i >= n)
         return;
     const double s = half_dt * sp.inv_mass[species[i]];
-    vx[i] += s * vs_force_at(fx, i, fixed_bad);
-    vy[i] += s * vs_force_at(fy, i, fixed_bad);
-    vz[i] += s * vs_force_at(fz, i, fixed_bad);
+    /* each force read before its velocity, as `v += s * f` reads them */
+    const double gx = vs_force_at(fx, i, fixed_bad);
+    vx[i] = vs_vv_kick_scaled(vx[i], s, gx);
+    const double gy = vs_force_at(fy, i, fixed_bad);
+    vy[i] = vs_vv_kick_scaled(vy[i], s, gy);
+    const double gz = vs_force_at(fz, i, fixed_bad);
+    vz[i] = vs_vv_kick_scaled(vz[i], s, gz);
 }
 
 static void first_half(vs_gpu_state *g, int finish_previous)
 {
-    g->staged = 0; /* the staged fp32 inputs describe positions this kernel changes (a list
-                      built after the last forces, e.g. at a checkpoint, staged them) */
-    g->energies_current = 0; /* a new step: its forces will write them if due */
-    const int mixed = g->prm.precision == VS_PRECISION_MIXED && VS_STAGE_IN_FIRST_HALF;
-    g->owned_staged = mixed;
-    const int check = g->prm.skin > 0.0; /* without a skin: rebuilt on every step */
+    /* a new step: positions change (inputs staged before, e.g. by a list built at a
+     * checkpoint, are stale) and its forces will write the energies if due */
+    ++g->ver.step;
+    ++g->ver.owned;
+    /* the owned particles' force inputs too (pos_q, vel_f; vs_gpu_owned_staged), which the
+     * cell list's pass then reads instead of staging them again */
+    const int mixed = g->plan.stage_in_first_half;
+    if (mixed)
+        g->stamp.owned_staged = g->ver.owned;
+    const int check = g->plan.reuse_list; /* without a skin: rebuilt on every step */
     if (check)
         VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_disp2, 0, sizeof(unsigned int), g->stream));
-    int wrap_dims = 0; /* the dimensions periodic within this rank, wrapped here at skin 0 */
-    for (int d = 0; d < 3; ++d)
-        wrap_dims |= (!check && g->link[d] == VS_LINK_SELF) << d;
-    g->wrapped = wrap_dims != 0;
+    /* the dimensions periodic within this rank, wrapped here at skin 0 */
+    const int wrap_dims = g->plan.wrap_dims;
+    if (wrap_dims)
+        g->stamp.wrapped = g->ver.step;
     vs_box_lengths box;
     for (int d = 0; d < 3; ++d)
         box.len[d] = g->prm.box[d];

@@ -1,6 +1,6 @@
 /* Device state of the GPU backend and helpers shared by its .cu files (never included by
  * host C code). Arrays are structures of arrays on the device, owned particles first and
- * ghosts after, exactly as in src/particles.h; indices are 32-bit (a rank holds < 2^31
+ * ghosts after, exactly as in src/core/particles.h; indices are 32-bit (a rank holds < 2^31
  * particles). */
 #ifndef VESICA_GPU_INTERNAL_CUH
 #define VESICA_GPU_INTERNAL_CUH
@@ -19,7 +19,10 @@ extern "C" {
 #include "dpd_pair.h"
 #include "gpu_backend.h"
 #include "log.h"
+#include "wrap.h"
 }
+
+#include "gpu_plan.cuh"
 
 #define VS_CUDA_CHECK(call)                                                                    \
     do {                                                                                       \
@@ -43,10 +46,6 @@ extern "C" {
 
 #define VS_BLOCK 256
 
-#ifndef VS_GPU_NEWTON /* 0: the mixed cell list evaluates pairs from both sides (to compare) */
-#define VS_GPU_NEWTON 1
-#endif
-
 #define VS_PHASE_MARKS 64 /* phase boundaries not yet read back (about a dozen steps) */
 #define VS_MAX_PHASES 16
 
@@ -66,14 +65,9 @@ struct vs_gpu_species {
  * range, trimmed per particle to the cells its sphere reaches (vs_stencil_row). The periodic
  * reordering of the owned particles sorts by the Morton (Z-curve) code of their cell, so
  * that particles close in space sit close in memory. */
-#ifndef VS_GPU_X_REACH
-#define VS_GPU_X_REACH 2
-#endif
-
 struct vs_gpu_grid {
     int ncell[3];
-    int x_reach;      /* cells per list radius along x: 2 (thread builder, cell-list forces)
-                         or 1 (the warp builder's 27-cell stencil) */
+    int x_reach;      /* cells per list radius along x (vs_gpu_plan) */
     int morton_shift; /* the Morton code interleaves the cell coordinates >> morton_shift */
     double origin[3];
     double inv_cell[3];
@@ -173,26 +167,6 @@ __device__ __forceinline__ double vs_norm2(double x, double y, double z)
 __device__ __forceinline__ float vs_separation(const vs_fixed_frame &f, int qi, int qj)
 {
     return vs_separation_quanta(qi, qj) * f.quantum;
-}
-
-/* A coordinate shifted across the periodic boundary can round onto the upper face (x + L ==
- * L for tiny negative x); keep it inside [0, L) without changing its image (as comm/halo.c). */
-__device__ __forceinline__ double vs_keep_below(double x, double len)
-{
-    return x < len ? x : nextafter(len, 0.0);
-}
-
-/* Wrap coordinate *u of a dimension periodic within this rank into [0, len), counting the
- * image. */
-__device__ __forceinline__ void vs_wrap_periodic(double *u, int32_t *image, double len)
-{
-    if (*u < 0.0) {
-        *u = vs_keep_below(*u + len, len);
-        *image -= 1;
-    } else if (*u >= len) {
-        *u -= len;
-        *image += 1;
-    }
 }
 
 /* The cell-list force kernel in mixed precision sums forces in fixed point (gpu_forces.cu):
@@ -307,8 +281,39 @@ static inline float vs_row_cut2(double cutoff)
     return (float)(r * r);
 }
 
+/* Whether a derived copy still matches the state it was made from is a comparison of
+ * version stamps, not a flag that every writer must remember to clear: each kind of change
+ * bumps its counter where it happens, each derived copy records the counters it was made
+ * at (vs_gpu_now, in the stamp of its maker), and is current while they are unchanged. A
+ * counter never returns to an old value, so a stamp of 0 (never made) is never current. */
+struct vs_gpu_versions {
+    uint64_t owned;  /* owned x or vp changed by a pass that does not restage them: the first
+                        half-step (which may restage), the migration's wrap, the Morton
+                        reorder, an upload */
+    uint64_t step;   /* a new step's state: the first half-step, the migration, an upload */
+    uint64_t forces; /* a force evaluation consumed the staged inputs */
+    uint64_t list;   /* a Verlet list was built */
+};
+
+struct vs_gpu_when {
+    uint64_t step, forces;
+};
+
+struct vs_gpu_stamps {
+    uint64_t owned_staged; /* ver.owned when pos_q/vel_f of the owned particles were written */
+    vs_gpu_when staged;    /* when pos_q/vel_f of all particles were written (staging, or a
+                              list build that staged) */
+    vs_gpu_when energies;  /* when the forces wrote the energy and virial buffers */
+    uint64_t split;        /* ver.list at the interior/border split */
+    uint64_t wrapped;      /* ver.step at which the first half-step wrapped the owned
+                              particles (the migration then skips its wrap) */
+};
+
 struct vs_gpu_state {
     vs_params prm;
+    vs_gpu_plan plan;       /* the strategy, decided once (gpu_plan.cu) */
+    vs_gpu_versions ver;    /* counters of changes (from 1) */
+    vs_gpu_stamps stamp;    /* what derived copies were made at (0: never) */
     vs_gpu_species species;
     vs_dpd_consts dpd;
     vs_dpd_consts_f dpd_f;
@@ -381,20 +386,18 @@ struct vs_gpu_state {
     int n_peer_map;
     int64_t halo_bytes_last;     /* bytes this rank sent in the last ghost update */
 
-    /* overlap (comm.overlap): forces on interior particles (no ghost in their list) run on
-     * the low-priority bulk stream while the ghosts travel; border particles after */
-    int overlap;
+    /* overlap (comm.overlap, plan.overlap): forces on interior particles (no ghost in their
+     * list) run on the low-priority bulk stream while the ghosts travel; border particles
+     * after */
     cudaStream_t bulk;
     cudaEvent_t ev_start, ev_local, ev_go, ev_interior, ev_comm;
     uint8_t *interior_flag;  /* per owned particle, written by the list build */
     int32_t *split_idx;      /* interior particles, then border particles */
     int64_t n_interior, n_border, cap_split;
-    int split_valid;         /* split_idx matches the current list */
-    /* the overlap with the cell list (mixed precision, at most one dimension split over
-     * ranks): the list holds the owned particles and their local images only, so that the
-     * pairs among them need nothing from other ranks; the remote ghosts, which come after
-     * them, add their pairs apart (dpd_force_remote_kernel) */
-    int remote_unlisted;
+    /* the overlap with the cell list (VS_GPU_OVERLAP_REMOTE_APART): the list holds the owned
+     * particles and their local images only, so that the pairs among them need nothing from
+     * other ranks; the remote ghosts, which come after them, add their pairs apart
+     * (dpd_force_remote_kernel) */
     int64_t n_listed;        /* particles in the cell list: [0, n_listed) */
 
     /* cell list over owned + ghosts */
@@ -419,20 +422,16 @@ struct vs_gpu_state {
     vs_fixed_frame frame;
     int4 *pos_q;
     float4 *vel_f;
-    int staged; /* pos_q/vel_f hold the current state (set by staging, cleared by forces) */
-    /* pos_q/vel_f of the owned particles hold their current x and vp: the mixed first
-     * half-step writes them with the new state (the staging pass then reads 16 bytes per
-     * owned particle instead of 52), the migration carries them along, and whatever else
-     * changes owned x or vp (reorder, wrap, upload) clears this */
-    int owned_staged;
-    int wrapped; /* the first half-step wrapped the owned particles (the migration skips it) */
+    /* pos_q/vel_f of the owned particles hold their current x and vp
+     * (vs_gpu_owned_staged): the mixed first half-step writes them with the new state (the
+     * staging pass then reads 16 bytes per owned particle instead of 52), and the migration
+     * carries them along */
     /* pair-RNG signature of every owned and ghost particle at the step being evaluated
      * (tea_rng.h): computed once per particle and step, read for every pair */
     uint64_t *sig;
     /* per-particle energy and virial (thermo steps only) live in buffers that are idle from
-     * the forces to the thermo reduction (vs_gpu_energy_buf, vs_gpu_virial_buf); set when
-     * the last forces wrote them, cleared by anything that may reuse those buffers */
-    int energies_current;
+     * the forces to the thermo reduction (vs_gpu_energy_buf, vs_gpu_virial_buf;
+     * vs_gpu_energies_current) */
     int64_t energy_count; /* entries of those buffers the last forces wrote */
     int32_t *d_bad_force; /* lowest index of a particle with a blown-up pair force
                              (Newton kernel; 0x7f7f7f7f: none) */
@@ -453,6 +452,54 @@ struct vs_gpu_state {
     double *h_pinned; /* host mirror for small results */
     size_t bytes_allocated;
 };
+
+/* The current (step, forces) versions, to stamp a derived copy with. */
+static inline vs_gpu_when vs_gpu_now(const vs_gpu_state *g)
+{
+    vs_gpu_when w;
+    w.step = g->ver.step;
+    w.forces = g->ver.forces;
+    return w;
+}
+
+static inline int vs_gpu_is_now(const vs_gpu_state *g, vs_gpu_when w)
+{
+    return w.step == g->ver.step && w.forces == g->ver.forces;
+}
+
+/* Never made: no counter is 0. */
+static inline vs_gpu_when vs_gpu_never(void)
+{
+    vs_gpu_when w;
+    w.step = w.forces = 0;
+    return w;
+}
+
+/* pos_q/vel_f of the owned particles hold their current x and vp. */
+static inline int vs_gpu_owned_staged(const vs_gpu_state *g)
+{
+    return g->stamp.owned_staged == g->ver.owned;
+}
+
+/* pos_q/vel_f of all particles hold this step's inputs, not yet consumed by forces. */
+static inline int vs_gpu_all_staged(const vs_gpu_state *g)
+{
+    return vs_gpu_is_now(g, g->stamp.staged);
+}
+
+/* The energy buffers hold the last forces' energies, and nothing has reused them since. */
+static inline int vs_gpu_energies_current(const vs_gpu_state *g)
+{
+    return vs_gpu_is_now(g, g->stamp.energies);
+}
+
+/* The forces of this step are evaluated: the staged inputs are consumed, and the energy
+ * buffers hold this evaluation's energies if it computed them. */
+static inline void vs_gpu_forces_done(vs_gpu_state *g, int want_energy)
+{
+    ++g->ver.forces;
+    g->stamp.energies = want_energy ? vs_gpu_now(g) : vs_gpu_never();
+}
 
 /* A dimension with one rank exchanges with itself: its ghosts are periodic images copied on
  * the device, no transport involved. */

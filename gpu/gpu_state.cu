@@ -100,7 +100,7 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
         VS_GROW(g->vp[d], double, keep);
         VS_GROW(g->v[d], double, g->n_owned);
         VS_GROW(g->f[d], double, g->n_owned);
-        if (g->prm.skin > 0.0) /* without a skin there is no displacement to check */
+        if (g->plan.reuse_list) /* without a skin there is no displacement to check */
             VS_GROW(g->x_build[d], double, g->n_owned);
         VS_GROW(g->image[d], int32_t, g->n_owned);
     }
@@ -114,9 +114,9 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     VS_GROW(g->scratch, double, 0);
     VS_GROW(g->cell_particles, uint32_t, 0);
     VS_GROW(g->cell_pos, int4, 0);
-    if (g->prm.gpu_builder == VS_GPU_BUILDER_CELLS && g->prm.precision == VS_PRECISION_MIXED)
+    if (g->plan.forces == VS_GPU_FORCES_NEWTON)
         VS_GROW(g->cell_rank, int32_t, 0);
-    const int64_t staged = g->owned_staged ? g->n_owned : 0; /* kept with the owned */
+    const int64_t staged = vs_gpu_owned_staged(g) ? g->n_owned : 0; /* kept with the owned */
     VS_GROW(g->pos_q, int4, staged);
     VS_GROW(g->vel_f, float4, staged);
     VS_GROW(g->sig, uint64_t, 0);
@@ -140,9 +140,7 @@ static int bits_for(uint64_t n)
 static void make_grid(vs_gpu_state *g, double ghost_width)
 {
     vs_gpu_grid *grid = &g->grid;
-    /* half-width cells along x: trimmed rows then hold ~50 candidates instead of 81 (rho = 3,
-     * docs/performance.md); the warp builder keeps the paper's 27 cells */
-    grid->x_reach = g->prm.gpu_builder == VS_GPU_BUILDER_WARP ? 1 : VS_GPU_X_REACH;
+    grid->x_reach = g->plan.x_reach;
     int largest = 1;
     for (int d = 0; d < 3; ++d) {
         const double extent = g->hi[d] - g->lo[d] + 2.0 * ghost_width;
@@ -190,6 +188,8 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
         return NULL;
     }
     g->prm = *prm;
+    g->plan = vs_gpu_plan_decide(prm);
+    g->ver.owned = g->ver.step = g->ver.forces = g->ver.list = 1; /* stamps 0: nothing made */
     g->device = device % count;
     /* the step's stream outranks the bulk stream of overlapped interior forces, so packing
      * and unpacking kernels of the ghost exchange are not queued behind them */
@@ -215,7 +215,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->dpd = vs_dpd_make_consts(prm->rc, prm->gamma, prm->kT, prm->s, prm->dt);
     g->dpd_f = vs_dpd_consts_to_float(&g->dpd);
     g->ghost_width = ghost_width;
-    g->list_cutoff = prm->rc + prm->skin;
+    g->list_cutoff = vs_list_radius(prm);
     for (int d = 0; d < 3; ++d) {
         g->lo[d] = lo[d];
         g->hi[d] = hi[d];
@@ -334,8 +334,8 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     g->n_owned = h->n_owned;
     g->n_ghost = 0;
-    g->owned_staged = 0;
-    g->energies_current = 0;
+    ++g->ver.owned;
+    ++g->ver.step;
     g->forces_fixed = 0;
     /* a fresh state: the periodic Morton reorder counts from here, as after attach, so a
      * restarted run and the run it continues reorder on the same builds */

@@ -88,17 +88,8 @@ extern "C" int vs_gpu_set_comm(vs_gpu_state *g, const vs_decomp *dc, vs_transpor
         VS_CUDA_CHECK(cudaIpcGetEventHandle(&g->read_handle, g->ev_read));
         g->peer_events = 1;
     }
-    int split = 0; /* dimensions split over ranks */
-    for (int d = 0; d < 3; ++d)
-        split += g->link[d] != VS_LINK_SELF;
-    /* the cell list overlaps where its ghosts from other ranks can be left out of it: the
-     * image path (one split dimension), each pair once (the mixed Newton kernel), and a
-     * list reused between rebuilds (skin > 0; without one, every step rebuilds and the
-     * ghosts are complete before the list is built, so there is nothing to hide) */
-    const int cells = g->prm.gpu_builder == VS_GPU_BUILDER_CELLS;
-    g->remote_unlisted = rc == 0 && g->prm.overlap && cells && split == 1 && VS_GPU_NEWTON &&
-                         g->prm.precision == VS_PRECISION_MIXED && g->prm.skin > 0.0;
-    g->overlap = rc == 0 && g->prm.overlap && split > 0 && (!cells || g->remote_unlisted);
+    /* the overlap mode and the first half-step's wrap depend on the rank grid */
+    vs_gpu_plan_set_comm(&g->plan, &g->prm, g->link, rc == 0);
     return rc;
 }
 

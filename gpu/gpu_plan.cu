@@ -1,0 +1,85 @@
+/* The GPU plan (gpu_plan.cuh): the backend's strategy, decided once.
+ *
+ * Precision picks the force path: mixed precision walks the cell list with each pair once
+ * (Newton's third law, fixed-point sums), double precision a Verlet list, or the cell list
+ * from both sides. The builder `auto` becomes the faster of each (docs/performance.md):
+ * the cell list in mixed precision, the thread builder in double. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu_internal.cuh"
+
+vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
+{
+    vs_gpu_plan p;
+    memset(&p, 0, sizeof p);
+    p.mixed = prm->precision == VS_PRECISION_MIXED;
+    p.builder = prm->gpu_builder;
+    if (p.builder == VS_GPU_BUILDER_AUTO)
+        p.builder = p.mixed ? VS_GPU_BUILDER_CELLS : VS_GPU_BUILDER_THREAD;
+    if (p.builder != VS_GPU_BUILDER_CELLS)
+        p.forces = VS_GPU_FORCES_VERLET;
+    else
+        p.forces = p.mixed ? VS_GPU_FORCES_NEWTON : VS_GPU_FORCES_CELLS;
+    /* half-width cells along x: trimmed rows then hold ~50 candidates instead of 81 (rho = 3,
+     * docs/performance.md); the warp builder keeps the paper's 27 cells */
+    p.x_reach = p.builder == VS_GPU_BUILDER_WARP ? 1 : 2;
+    p.reuse_list = prm->skin > 0.0;
+    p.stage_at_build = p.mixed || p.builder == VS_GPU_BUILDER_WARP;
+    /* the cell list's pass then reads 16 bytes per owned particle instead of staging them
+     * from x, vp and the species (52 bytes read, 32 written) */
+    p.stage_in_first_half = p.mixed;
+    p.wrap_dims = 0; /* until the rank grid is known */
+    p.overlap = VS_GPU_OVERLAP_NONE;
+    return p;
+}
+
+void vs_gpu_plan_set_comm(vs_gpu_plan *p, const vs_params *prm, const int link[3], int comm_ok)
+{
+    int split = 0; /* dimensions split over ranks */
+    p->wrap_dims = 0; /* without a skin every step migrates: the first half-step wraps the
+                         dimensions periodic within the rank, as the migration would */
+    for (int d = 0; d < 3; ++d) {
+        split += link[d] != VS_LINK_SELF;
+        p->wrap_dims |= (!p->reuse_list && link[d] == VS_LINK_SELF) << d;
+    }
+    /* the cell list overlaps where its ghosts from other ranks can be left out of it: the
+     * image path (one split dimension), each pair once (the Newton kernel), and a list
+     * reused between rebuilds (without a skin every step rebuilds and the ghosts are
+     * complete before the list is built, so there is nothing to hide); a Verlet list
+     * overlaps wherever some dimension is split */
+    p->overlap = VS_GPU_OVERLAP_NONE;
+    if (comm_ok && prm->overlap && split > 0) {
+        if (p->forces == VS_GPU_FORCES_VERLET)
+            p->overlap = VS_GPU_OVERLAP_SPLIT;
+        else if (p->forces == VS_GPU_FORCES_NEWTON && split == 1 && p->reuse_list)
+            p->overlap = VS_GPU_OVERLAP_REMOTE_APART;
+    }
+}
+
+extern "C" void vs_gpu_plan_describe(const vs_gpu_state *g, char *buf, size_t len)
+{
+    const vs_gpu_plan *p = &g->plan;
+    const char *forces = "?";
+    switch (p->forces) {
+    case VS_GPU_FORCES_VERLET:
+        forces = p->builder == VS_GPU_BUILDER_WARP ? "Verlet list built by warp"
+                                                   : "Verlet list built by thread";
+        break;
+    case VS_GPU_FORCES_CELLS: forces = "cell-list forces"; break;
+    case VS_GPU_FORCES_NEWTON: forces = "cell-list Newton forces"; break;
+    }
+    const char *overlap = p->overlap == VS_GPU_OVERLAP_SPLIT ? "interior/border split"
+                          : p->overlap == VS_GPU_OVERLAP_REMOTE_APART ? "remote ghosts apart"
+                                                                       : "none";
+    char wrap[48] = "";
+    if (p->wrap_dims) {
+        snprintf(wrap, sizeof wrap, ", first half-step wraps%s%s%s",
+                 p->wrap_dims & 1 ? " x" : "", p->wrap_dims & 2 ? " y" : "",
+                 p->wrap_dims & 4 ? " z" : "");
+    }
+    snprintf(buf, len, "%s precision, %s (x reach %d)%s%s, overlap: %s",
+             p->mixed ? "mixed" : "double", forces, p->x_reach,
+             p->stage_in_first_half ? ", first half-step stages force inputs" : "", wrap,
+             overlap);
+}

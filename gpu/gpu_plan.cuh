@@ -1,0 +1,59 @@
+/* The GPU plan: every strategy decision of the backend, taken once at set-up and read by the
+ * step's code, never re-decided (vs_gpu_create decides what the parameters fix,
+ * vs_gpu_set_comm what needs the rank grid). Which kernel runs, which inputs are staged
+ * where, and how the ghost exchange overlaps the forces are all here, so the step code asks
+ * the plan instead of testing the parameters again. */
+#ifndef VESICA_GPU_PLAN_CUH
+#define VESICA_GPU_PLAN_CUH
+
+extern "C" {
+#include "params.h"
+}
+
+/* How the pair forces are found and summed. */
+typedef enum {
+    VS_GPU_FORCES_VERLET = 0, /* a Verlet list (thread or warp builder), each pair from both
+                                 sides (dpd_force_kernel) */
+    VS_GPU_FORCES_CELLS = 1,  /* the cell list walked by the force kernel, each pair from both
+                                 sides (double precision: dpd_force_kernel<CELLS>) */
+    VS_GPU_FORCES_NEWTON = 2  /* the cell list, each pair once, fixed-point sums (mixed
+                                 precision: dpd_force_newton_kernel) */
+} vs_gpu_force_path;
+
+/* How a non-rebuild step's ghost update overlaps the forces (comm.overlap). */
+typedef enum {
+    VS_GPU_OVERLAP_NONE = 0,
+    VS_GPU_OVERLAP_SPLIT = 1,        /* Verlet list: interior particles' forces while the
+                                        ghosts travel, border particles' after */
+    VS_GPU_OVERLAP_REMOTE_APART = 2  /* cell list: the ghosts from other ranks are left out
+                                        of it and add their pairs after they arrive */
+} vs_gpu_overlap_mode;
+
+struct vs_gpu_plan {
+    int mixed;                   /* precision: fixed-point positions and fp32 pairs (1), or
+                                    fp64 throughout (0) */
+    vs_gpu_builder_kind builder; /* resolved (never AUTO): THREAD, WARP or CELLS */
+    vs_gpu_force_path forces;
+    int x_reach;                 /* cells per list radius along x: 1 for the warp builder's
+                                    27-cell stencil, else 2 (trimmed rows hold fewer
+                                    candidates) */
+    int reuse_list;              /* skin > 0: a list serves several steps (displacement
+                                    checked, positions at the build kept); else every step
+                                    rebuilds from the current positions */
+    int stage_at_build;          /* the cell-key pass of a build stages pos_q / vel_f (mixed,
+                                    or the warp builder, which reads them) */
+    int stage_in_first_half;     /* mixed: the first half-step writes the owned particles'
+                                    force inputs too */
+    int wrap_dims;               /* bit d: dimension d is periodic within this rank and is
+                                    wrapped by the first half-step (skin 0 only) */
+    vs_gpu_overlap_mode overlap;
+};
+
+/* The decisions the parameters fix (vs_gpu_create). */
+vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm);
+/* The decisions that need the rank grid (vs_gpu_set_comm): link[d] is VS_LINK_SELF or the
+ * dimension's transport; comm_ok: the transports were set up. */
+void vs_gpu_plan_set_comm(vs_gpu_plan *plan, const vs_params *prm, const int link[3],
+                          int comm_ok);
+
+#endif
