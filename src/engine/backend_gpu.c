@@ -75,6 +75,7 @@ static int gpu_attach(vs_sim *s, char *err, size_t err_len)
         vs_log_info("GPU halo transport: %s", links);
     vs_gpu_upload_owned(state(s), &s->parts);
     vs_gpu_describe(state(s), s->device + 5, sizeof s->device - 5); /* after "gpu: " */
+    vs_gpu_plan_describe(state(s), s->plan, sizeof s->plan);
     return 0;
 }
 
