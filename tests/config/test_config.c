@@ -1,4 +1,4 @@
-/* Unit tests of the configuration module (src/app/config.c).
+/* Unit tests of the configuration module (src/app/config*.c).
  *
  * Each bad-input case edits one thing in a known-good configuration and asserts both the exit
  * status (2) and the whole error line, so the file, the line number, the key and the wording of
@@ -991,12 +991,12 @@ static void test_read_directory(void **state)
     assert_string_equal(err, VS_SOURCE_DIR "/configs: cannot read: Is a directory");
 }
 
-/* Every key of the schema table in src/app/config.c appears in docs/configuration.md. */
+/* Every key of the schema table in src/app/config_schema.c appears in docs/configuration.md. */
 static void test_docs_cover_schema(void **state)
 {
     (void)state;
     char err[VS_ERR_LEN];
-    char *src = vs_read_text_file(VS_SOURCE_DIR "/src/app/config.c", err, sizeof err);
+    char *src = vs_read_text_file(VS_SOURCE_DIR "/src/app/config_schema.c", err, sizeof err);
     char *doc = vs_read_text_file(VS_SOURCE_DIR "/docs/configuration.md", err, sizeof err);
     assert_non_null(src);
     assert_non_null(doc);
