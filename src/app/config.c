@@ -16,6 +16,10 @@
  *
  * The text passes a small lexer (config_lex.c: wide integer literals, @include) before
  * libconfig parses it.
+ *
+ * The parser records what the configuration says and decides no performance policy: an
+ * "auto" choice (backend, neighbor.gpu_builder, comm.transport) stays AUTO in vs_params for
+ * the backend to resolve.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -821,9 +825,6 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     p->overlap = choice_at(root, "comm.overlap");
     p->backend = (vs_backend_kind)choice_at(root, "backend");
     p->precision = (vs_precision_kind)choice_at(root, "precision");
-    if (p->gpu_builder == VS_GPU_BUILDER_AUTO) /* the faster for the precision */
-        p->gpu_builder =
-            p->precision == VS_PRECISION_MIXED ? VS_GPU_BUILDER_CELLS : VS_GPU_BUILDER_THREAD;
     p->seed = (uint64_t)as_int(at(root, "seed"));
     p->thermo_interval = as_int(at(root, "output.thermo_interval"));
     p->trajectory_interval = as_int(at(root, "output.trajectory_interval"));

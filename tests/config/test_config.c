@@ -864,17 +864,17 @@ static void test_set_quoted_string(void **state)
     assert_int_equal(p.precision, VS_PRECISION_DOUBLE);
 }
 
-/* neighbor.gpu_builder "auto" (the default) becomes the faster builder for the precision;
- * a named builder stays. */
+/* neighbor.gpu_builder "auto" (the default) stays AUTO whatever the precision: the GPU
+ * backend's plan resolves it, not the parser; a named builder stays. */
 static void test_gpu_builder_auto(void **state)
 {
     (void)state;
     vs_params p;
     parse_ok(BASE, NULL, 0, &p);
-    assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_CELLS);
+    assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_AUTO);
     const char *dbl[] = {"precision=\"double\""};
     parse_ok(BASE, dbl, 1, &p);
-    assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_THREAD);
+    assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_AUTO);
     const char *named[] = {"precision=\"mixed\"", "neighbor.gpu_builder=\"thread\""};
     parse_ok(BASE, named, 2, &p);
     assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_THREAD);
