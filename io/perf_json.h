@@ -1,6 +1,6 @@
 /* perf.json: the machine-readable performance summary of a run (DESIGN.md contract):
- * particles, steps, ranks, backend, device, wall_s, particle_steps_per_s and per-phase seconds
- * (averaged over ranks, with the maximum beside it). Written atomically by rank 0. */
+ * particles, steps, ranks, backend, device, plan, wall_s, particle_steps_per_s and per-phase
+ * seconds (averaged over ranks, with the maximum beside it). Written atomically by rank 0. */
 #ifndef VESICA_PERF_JSON_H
 #define VESICA_PERF_JSON_H
 
@@ -13,6 +13,7 @@ typedef struct {
     int64_t particles, steps;
     int ranks;
     const char *backend, *device;
+    const char *plan;           /* how the backend runs the step; "" or NULL: none given */
     double wall_s, particle_steps_per_s;
     double phase_avg_s[VS_TIMER_COUNT], phase_max_s[VS_TIMER_COUNT];
     int64_t neighbor_builds, dangerous_builds;

@@ -482,7 +482,8 @@ static void log_run_header(const run_state *rs)
 }
 
 /* The state the loop starts from: the checkpoint's records at `restart_step` (freed here) for
- * a restart, else a new initial state (the backend attaches here). Returns 0, or 1 with the
+ * a restart, else a new initial state. The backend attaches here and decides its plan, which
+ * rank 0 logs (after the header: the plan is not known before). Returns 0, or 1 with the
  * error printed. */
 static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t restart_step)
 {
@@ -497,6 +498,8 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
             fprintf(stderr, "vesica: error: %s\n", err);
         return 1;
     }
+    if (sim->plan[0])
+        vs_log_info("Plan: %s\n", sim->plan);
     return 0;
 }
 
@@ -620,6 +623,7 @@ static void report_summary(run_state *rs)
     perf->ranks = par->size;
     perf->backend = sim->backend->name;
     perf->device = sim->device;
+    perf->plan = sim->plan;
     perf->wall_s = loop_s;
     perf->particle_steps_per_s =
         loop_s > 0.0 ? (double)prm->n_particles * (double)steps / loop_s : 0.0;
