@@ -495,6 +495,31 @@ int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
     return 0;
 }
 
+/* The completion record, written last, must exist and match the file's step, particle count
+ * and physics hash. Returns 0, or -1 with one line in err. */
+static int check_completion(hid_t f, hid_t dxpl, const char *path, int64_t step,
+                            int64_t n_total, int64_t hash, char *err, size_t err_len)
+{
+    int rc = 0;
+    int64_t record[3] = {-1, -1, -1};
+    hid_t c = H5Lexists(f, "complete", H5P_DEFAULT) > 0 ? H5Dopen2(f, "complete", H5P_DEFAULT)
+                                                       : -1;
+    if (c < 0 || vs_h5_extent0(c) != 3 ||
+        vs_h5_read_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0, 3, 1, record) != 0) {
+        snprintf(err, err_len, "checkpoint %.400s: no completion record (the write did not "
+                 "finish)", path);
+        rc = -1;
+    } else if (record[0] != step || record[1] != n_total || record[2] != hash) {
+        snprintf(err, err_len, "checkpoint %.400s: completion record does not match the "
+                 "file (step %lld, particles %lld)", path, (long long)record[0],
+                 (long long)record[1]);
+        rc = -1;
+    }
+    if (c >= 0)
+        H5Dclose(c);
+    return rc;
+}
+
 /* The reading half; fills err with one line on failure. */
 static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *info,
                      vs_particle_rec **slab, int64_t *n_out, char *err, size_t err_len)
@@ -534,24 +559,8 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
 
     /* independent reads: a checksum failure on one rank must not stall a collective read */
     hid_t dxpl = vs_h5_dxpl(0);
-    if (rc == 0) {
-        int64_t record[3] = {-1, -1, -1};
-        hid_t c = H5Lexists(f, "complete", H5P_DEFAULT) > 0 ? H5Dopen2(f, "complete", H5P_DEFAULT)
-                                                           : -1;
-        if (c < 0 || vs_h5_extent0(c) != 3 ||
-            vs_h5_read_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0, 3, 1, record) != 0) {
-            snprintf(err, err_len, "checkpoint %.400s: no completion record (the write did not "
-                     "finish)", path);
-            rc = -1;
-        } else if (record[0] != step || record[1] != n_total || record[2] != hash) {
-            snprintf(err, err_len, "checkpoint %.400s: completion record does not match the "
-                     "file (step %lld, particles %lld)", path, (long long)record[0],
-                     (long long)record[1]);
-            rc = -1;
-        }
-        if (c >= 0)
-            H5Dclose(c);
-    }
+    if (rc == 0)
+        rc = check_completion(f, dxpl, path, step, n_total, hash, err, err_len);
     int64_t lo = 0, hi = 0;
     if (rc == 0 && n_total > 0) {
         /* this rank's tag slab, the same split as redistribute.h */
