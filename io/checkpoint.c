@@ -184,44 +184,145 @@ static int fsync_path(const char *path)
     return rc;
 }
 
-/* Physics keys as attributes of /parameters, readable back into a vs_params. */
+/* The physics keys (physics_keys.h) as attributes of /parameters, readable back into a
+ * vs_params: one attribute per key, per-species keys as one array over the species, a_ij
+ * row-major, integers and enums as 64-bit integers. */
+
+/* Largest number of doubles one attribute holds. */
+#define VS_PARAM_VALUES_MAX \
+    (VS_MAX_SPECIES * VS_MAX_SPECIES > 3 * VS_MAX_SPECIES ? VS_MAX_SPECIES * VS_MAX_SPECIES \
+                                                          : 3 * VS_MAX_SPECIES)
+
+static int write_key(hid_t g, const vs_physics_key *k, const vs_params *p)
+{
+    const int ns = p->n_species;
+    const void *v = vs_physics_value(p, k, 0);
+    double buf[VS_PARAM_VALUES_MAX];
+    int64_t i64 = 0;
+    switch (k->kind) {
+    case VS_PHYS_REAL:
+        if (!k->per_species)
+            return vs_h5_attr_double(g, k->stored, v, (hsize_t)k->count);
+        for (int i = 0; i < ns; ++i)
+            for (int c = 0; c < k->count; ++c)
+                buf[k->count * i + c] = ((const double *)vs_physics_value(p, k, i))[c];
+        return vs_h5_attr_double(g, k->stored, buf, (hsize_t)k->count * (hsize_t)ns);
+    case VS_PHYS_INT64:
+        i64 = *(const int64_t *)v;
+        return vs_h5_attr_int64(g, k->stored, &i64, 1);
+    case VS_PHYS_SEED:
+        i64 = (int64_t)*(const uint64_t *)v;
+        return vs_h5_attr_int64(g, k->stored, &i64, 1);
+    case VS_PHYS_ENUM:
+        i64 = *(const int *)v;
+        return vs_h5_attr_int64(g, k->stored, &i64, 1);
+    case VS_PHYS_NAME: {
+        const char *names[VS_MAX_SPECIES];
+        for (int i = 0; i < ns; ++i)
+            names[i] = vs_physics_value(p, k, i);
+        return vs_h5_attr_strings(g, k->stored, names, ns);
+    }
+    case VS_PHYS_MATRIX: {
+        const double(*m)[VS_MAX_SPECIES] = v;
+        for (int i = 0; i < ns; ++i)
+            for (int j = 0; j < ns; ++j)
+                buf[i * ns + j] = m[i][j];
+        return vs_h5_attr_double(g, k->stored, buf, (hsize_t)(ns * ns));
+    }
+    case VS_PHYS_COUNT:
+        break;
+    }
+    return 0;
+}
+
 static int write_parameters(hid_t f, const vs_params *p)
 {
     hid_t g = H5Gcreate2(f, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0)
         return -1;
-    const int ns = p->n_species;
-    const int64_t n = p->n_particles, seed = (int64_t)p->seed, random = p->random;
-    double mass[VS_MAX_SPECIES], frac[VS_MAX_SPECIES], body[3 * VS_MAX_SPECIES];
-    double a[VS_MAX_SPECIES * VS_MAX_SPECIES];
-    const char *names[VS_MAX_SPECIES];
-    for (int i = 0; i < ns; ++i) {
-        names[i] = p->species[i].name;
-        mass[i] = p->species[i].mass;
-        frac[i] = p->species[i].fraction;
-        for (int d = 0; d < 3; ++d)
-            body[3 * i + d] = p->species[i].body_force[d];
-        for (int j = 0; j < ns; ++j)
-            a[i * ns + j] = p->a[i][j];
-    }
     int rc = 0;
-    rc |= vs_h5_attr_double(g, "box", p->box, 3);
-    rc |= vs_h5_attr_int64(g, "particles", &n, 1);
-    rc |= vs_h5_attr_int64(g, "seed", &seed, 1);
-    rc |= vs_h5_attr_strings(g, "species_names", names, ns);
-    rc |= vs_h5_attr_double(g, "species_mass", mass, (hsize_t)ns);
-    rc |= vs_h5_attr_double(g, "species_fraction", frac, (hsize_t)ns);
-    rc |= vs_h5_attr_double(g, "species_body_force", body, 3 * (hsize_t)ns);
-    rc |= vs_h5_attr_double(g, "a", a, (hsize_t)(ns * ns));
-    rc |= vs_h5_attr_double(g, "gamma", &p->gamma, 1);
-    rc |= vs_h5_attr_double(g, "kT", &p->kT, 1);
-    rc |= vs_h5_attr_double(g, "rc", &p->rc, 1);
-    rc |= vs_h5_attr_double(g, "s", &p->s, 1);
-    rc |= vs_h5_attr_int64(g, "random", &random, 1);
-    rc |= vs_h5_attr_double(g, "dt", &p->dt, 1);
-    rc |= vs_h5_attr_double(g, "lambda", &p->lambda, 1);
+    for (int k = 0; k < VS_N_PHYSICS_KEYS; ++k)
+        if (vs_physics_keys[k].stored)
+            rc |= write_key(g, &vs_physics_keys[k], p);
     H5Gclose(g);
     return rc ? -1 : 0;
+}
+
+/* The species names attribute; its length is the species count. Returns 0 or -1. */
+static int read_names(hid_t g, const vs_physics_key *k, vs_params *p)
+{
+    hid_t a = H5Aexists(g, k->stored) > 0 ? H5Aopen(g, k->stored, H5P_DEFAULT) : -1;
+    if (a < 0)
+        return -1;
+    int rc = 0;
+    hid_t space = H5Aget_space(a), type = H5Aget_type(a);
+    const int ns = (int)H5Sget_simple_extent_npoints(space);
+    const size_t width = H5Tget_size(type);
+    if (ns >= 1 && ns <= VS_MAX_SPECIES && width >= 1) {
+        char *buf = calloc((size_t)ns, width + 1);
+        hid_t mtype = H5Tcopy(H5T_C_S1);
+        H5Tset_size(mtype, width);
+        if (buf && H5Aread(a, mtype, buf) >= 0)
+            for (int i = 0; i < ns; ++i)
+                snprintf(vs_physics_value_mut(p, k, i), VS_NAME_LEN, "%.*s", (int)width,
+                         buf + (size_t)i * width);
+        else
+            rc = -1;
+        H5Tclose(mtype);
+        free(buf);
+    } else {
+        rc = -1;
+    }
+    H5Tclose(type);
+    H5Sclose(space);
+    H5Aclose(a);
+    if (rc == 0)
+        p->n_species = ns;
+    return rc;
+}
+
+static int read_key(hid_t g, const vs_physics_key *k, vs_params *p)
+{
+    const int ns = p->n_species;
+    void *v = vs_physics_value_mut(p, k, 0);
+    double buf[VS_PARAM_VALUES_MAX];
+    int64_t i64 = 0;
+    int rc = 0;
+    switch (k->kind) {
+    case VS_PHYS_REAL:
+        if (!k->per_species)
+            return vs_h5_read_attr_double(g, k->stored, v, (hsize_t)k->count);
+        rc = vs_h5_read_attr_double(g, k->stored, buf, (hsize_t)k->count * (hsize_t)ns);
+        for (int i = 0; rc == 0 && i < ns; ++i)
+            for (int c = 0; c < k->count; ++c)
+                ((double *)vs_physics_value_mut(p, k, i))[c] = buf[k->count * i + c];
+        return rc;
+    case VS_PHYS_INT64:
+        rc = vs_h5_read_attr_int64(g, k->stored, &i64, 1);
+        *(int64_t *)v = i64;
+        return rc;
+    case VS_PHYS_SEED:
+        rc = vs_h5_read_attr_int64(g, k->stored, &i64, 1);
+        *(uint64_t *)v = (uint64_t)i64;
+        return rc;
+    case VS_PHYS_ENUM:
+        rc = vs_h5_read_attr_int64(g, k->stored, &i64, 1);
+        *(int *)v = (int)i64;
+        return rc;
+    case VS_PHYS_NAME:
+        return read_names(g, k, p);
+    case VS_PHYS_MATRIX: {
+        double(*m)[VS_MAX_SPECIES] = v;
+        rc = vs_h5_read_attr_double(g, k->stored, buf, (hsize_t)(ns * ns));
+        for (int i = 0; rc == 0 && i < ns; ++i)
+            for (int j = 0; j < ns; ++j)
+                m[i][j] = buf[i * ns + j];
+        return rc;
+    }
+    case VS_PHYS_COUNT:
+        break;
+    }
+    return 0;
 }
 
 static int read_parameters(hid_t f, vs_params *p)
@@ -230,63 +331,17 @@ static int read_parameters(hid_t f, vs_params *p)
     hid_t g = H5Gopen2(f, "parameters", H5P_DEFAULT);
     if (g < 0)
         return -1;
-    int64_t n = 0, seed = 0, random = 0;
-    int rc = vs_h5_read_attr_double(g, "box", p->box, 3) | vs_h5_read_attr_int64(g, "particles", &n, 1) |
-             vs_h5_read_attr_int64(g, "seed", &seed, 1) | vs_h5_read_attr_int64(g, "random", &random, 1);
-    p->n_particles = n;
-    p->seed = (uint64_t)seed;
-    p->random = (vs_random_kind)random;
-    /* the species count is the length of the names attribute */
-    hid_t a = H5Aexists(g, "species_names") > 0 ? H5Aopen(g, "species_names", H5P_DEFAULT) : -1;
-    int ns = 0;
-    if (a >= 0) {
-        hid_t space = H5Aget_space(a), type = H5Aget_type(a);
-        ns = (int)H5Sget_simple_extent_npoints(space);
-        const size_t width = H5Tget_size(type);
-        if (ns >= 1 && ns <= VS_MAX_SPECIES && width >= 1) {
-            char *buf = calloc((size_t)ns, width + 1);
-            hid_t mtype = H5Tcopy(H5T_C_S1);
-            H5Tset_size(mtype, width);
-            if (buf && H5Aread(a, mtype, buf) >= 0)
-                for (int i = 0; i < ns; ++i)
-                    snprintf(p->species[i].name, sizeof p->species[i].name, "%.*s", (int)width,
-                             buf + (size_t)i * width);
-            else
-                rc = -1;
-            H5Tclose(mtype);
-            free(buf);
-        } else {
-            rc = -1;
-        }
-        H5Tclose(type);
-        H5Sclose(space);
-        H5Aclose(a);
-    } else {
-        rc = -1;
+    int rc = 0;
+    for (int k = 0; k < VS_N_PHYSICS_KEYS; ++k) {
+        const vs_physics_key *key = &vs_physics_keys[k];
+        const int sized = key->per_species || key->kind == VS_PHYS_MATRIX;
+        if (!key->stored)
+            continue;
+        if (sized && key->kind != VS_PHYS_NAME && p->n_species == 0)
+            rc = -1; /* sized by the species count, which the names did not give */
+        else
+            rc |= read_key(g, key, p);
     }
-    if (rc == 0) {
-        p->n_species = ns;
-        double mass[VS_MAX_SPECIES], frac[VS_MAX_SPECIES], body[3 * VS_MAX_SPECIES];
-        double am[VS_MAX_SPECIES * VS_MAX_SPECIES];
-        rc |= vs_h5_read_attr_double(g, "species_mass", mass, (hsize_t)ns);
-        rc |= vs_h5_read_attr_double(g, "species_fraction", frac, (hsize_t)ns);
-        rc |= vs_h5_read_attr_double(g, "species_body_force", body, 3 * (hsize_t)ns);
-        rc |= vs_h5_read_attr_double(g, "a", am, (hsize_t)(ns * ns));
-        for (int i = 0; rc == 0 && i < ns; ++i) {
-            p->species[i].mass = mass[i];
-            p->species[i].fraction = frac[i];
-            for (int d = 0; d < 3; ++d)
-                p->species[i].body_force[d] = body[3 * i + d];
-            for (int j = 0; j < ns; ++j)
-                p->a[i][j] = am[i * ns + j];
-        }
-    }
-    rc |= vs_h5_read_attr_double(g, "gamma", &p->gamma, 1);
-    rc |= vs_h5_read_attr_double(g, "kT", &p->kT, 1);
-    rc |= vs_h5_read_attr_double(g, "rc", &p->rc, 1);
-    rc |= vs_h5_read_attr_double(g, "s", &p->s, 1);
-    rc |= vs_h5_read_attr_double(g, "dt", &p->dt, 1);
-    rc |= vs_h5_read_attr_double(g, "lambda", &p->lambda, 1);
     H5Gclose(g);
     return rc ? -1 : 0;
 }
@@ -440,6 +495,31 @@ int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
     return 0;
 }
 
+/* The completion record, written last, must exist and match the file's step, particle count
+ * and physics hash. Returns 0, or -1 with one line in err. */
+static int check_completion(hid_t f, hid_t dxpl, const char *path, int64_t step,
+                            int64_t n_total, int64_t hash, char *err, size_t err_len)
+{
+    int rc = 0;
+    int64_t record[3] = {-1, -1, -1};
+    hid_t c = H5Lexists(f, "complete", H5P_DEFAULT) > 0 ? H5Dopen2(f, "complete", H5P_DEFAULT)
+                                                       : -1;
+    if (c < 0 || vs_h5_extent0(c) != 3 ||
+        vs_h5_read_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0, 3, 1, record) != 0) {
+        snprintf(err, err_len, "checkpoint %.400s: no completion record (the write did not "
+                 "finish)", path);
+        rc = -1;
+    } else if (record[0] != step || record[1] != n_total || record[2] != hash) {
+        snprintf(err, err_len, "checkpoint %.400s: completion record does not match the "
+                 "file (step %lld, particles %lld)", path, (long long)record[0],
+                 (long long)record[1]);
+        rc = -1;
+    }
+    if (c >= 0)
+        H5Dclose(c);
+    return rc;
+}
+
 /* The reading half; fills err with one line on failure. */
 static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *info,
                      vs_particle_rec **slab, int64_t *n_out, char *err, size_t err_len)
@@ -479,24 +559,8 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
 
     /* independent reads: a checksum failure on one rank must not stall a collective read */
     hid_t dxpl = vs_h5_dxpl(0);
-    if (rc == 0) {
-        int64_t record[3] = {-1, -1, -1};
-        hid_t c = H5Lexists(f, "complete", H5P_DEFAULT) > 0 ? H5Dopen2(f, "complete", H5P_DEFAULT)
-                                                           : -1;
-        if (c < 0 || vs_h5_extent0(c) != 3 ||
-            vs_h5_read_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0, 3, 1, record) != 0) {
-            snprintf(err, err_len, "checkpoint %.400s: no completion record (the write did not "
-                     "finish)", path);
-            rc = -1;
-        } else if (record[0] != step || record[1] != n_total || record[2] != hash) {
-            snprintf(err, err_len, "checkpoint %.400s: completion record does not match the "
-                     "file (step %lld, particles %lld)", path, (long long)record[0],
-                     (long long)record[1]);
-            rc = -1;
-        }
-        if (c >= 0)
-            H5Dclose(c);
-    }
+    if (rc == 0)
+        rc = check_completion(f, dxpl, path, step, n_total, hash, err, err_len);
     int64_t lo = 0, hi = 0;
     if (rc == 0 && n_total > 0) {
         /* this rank's tag slab, the same split as redistribute.h */

@@ -6,14 +6,36 @@
 #include "fsutil.h"
 #include "params.h"
 
+/* `s` (NULL: empty) as the body of a JSON string: quotes, backslashes and control characters
+ * escaped; cut to fit `len`. */
+static void json_escape(char *out, size_t len, const char *s)
+{
+    size_t n = 0;
+    for (; s && *s && n + 7 < len; ++s) {
+        const unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            n += (size_t)snprintf(out + n, len - n, "\\%c", c);
+        else if (c < 0x20)
+            n += (size_t)snprintf(out + n, len - n, "\\u%04x", c);
+        else
+            out[n++] = (char)c;
+    }
+    out[n] = '\0';
+}
+
 int vs_perf_json_write(const char *dir, const vs_perf_summary *s, char *err, size_t err_len)
 {
     char text[4096];
+    char backend[256], device[512], plan[512];
+    json_escape(backend, sizeof backend, s->backend);
+    json_escape(device, sizeof device, s->device);
+    json_escape(plan, sizeof plan, s->plan);
     size_t n = 0;
 #define VS_APPEND(...) n += (size_t)snprintf(text + n, n < sizeof text ? sizeof text - n : 0, __VA_ARGS__)
     VS_APPEND("{\n  \"particles\": %lld,\n  \"steps\": %lld,\n  \"ranks\": %d,\n",
               (long long)s->particles, (long long)s->steps, s->ranks);
-    VS_APPEND("  \"backend\": \"%s\",\n  \"device\": \"%s\",\n", s->backend, s->device);
+    VS_APPEND("  \"backend\": \"%s\",\n  \"device\": \"%s\",\n  \"plan\": \"%s\",\n", backend,
+              device, plan);
     VS_APPEND("  \"wall_s\": %.6f,\n  \"particle_steps_per_s\": %.6e,\n", s->wall_s,
               s->particle_steps_per_s);
     VS_APPEND("  \"neighbor_builds\": %lld,\n  \"dangerous_builds\": %lld,\n",

@@ -1,6 +1,6 @@
 /* perf.json: the machine-readable performance summary of a run, one JSON object written once
  * at the end by rank 0, atomically (temporary file, fsync, rename). Its keys: particles,
- * steps, ranks, backend, device, wall_s, particle_steps_per_s, neighbor_builds,
+ * steps, ranks, backend, device, plan, wall_s, particle_steps_per_s, neighbor_builds,
  * dangerous_builds, memory_bytes_per_particle, comm_hidden_s, halo_bytes_per_step,
  * checkpoints, checkpoint_s, checkpoint_bytes, frames, trajectory_s, trajectory_bytes, and
  * phases_s and phases_max_s (seconds per phase, named by vs_timer_keys: average and maximum
@@ -18,6 +18,7 @@ typedef struct {
     int64_t particles, steps;
     int ranks;
     const char *backend, *device;
+    const char *plan;           /* how the backend runs the step; "" or NULL: none given */
     double wall_s, particle_steps_per_s;
     double phase_avg_s[VS_TIMER_COUNT], phase_max_s[VS_TIMER_COUNT];
     int64_t neighbor_builds, dangerous_builds;

@@ -196,6 +196,11 @@ typedef struct {
     int64_t last_checkpoint;    /* step of the newest checkpoint written or read (-1: none) */
     double last_checkpoint_s;   /* how long the last checkpoint write took */
     double last_checkpoint_bytes; /* and its size */
+    double run_start;           /* wall clock at the start of vs_run (for run.walltime) */
+    int64_t first_step;         /* the step the loop starts after (0, or the restart's) */
+    int64_t builds_at_start;    /* neighbour-list builds before the loop */
+    double loop_s;              /* wall time of the step loop */
+    int stopped;                /* the loop ended early for a signal or the walltime */
     vs_perf_summary perf;
 } run_state;
 
@@ -371,6 +376,309 @@ static int load_checkpoint(run_state *rs, vs_checkpoint_info *info, vs_particle_
     return 0;
 }
 
+/* A set-up step's verdict when the run goes on (else it is vs_run's exit status). */
+#define RUN_GOES_ON (-1)
+
+/* Rank 0 creates and probes output.dir; with --restart, the checkpoint is found, read and
+ * checked, and a campaign already finished ends here (status 0). Returns RUN_GOES_ON (with a
+ * restart, *slab then holds this rank's records of the checkpoint and `info` its metadata),
+ * or the exit status with the error printed. */
+static int check_output_and_restart(run_state *rs, vs_checkpoint_info *info,
+                                    vs_particle_rec **slab, int64_t *n)
+{
+    const vs_params *prm = rs->prm;
+    const vs_par *par = &rs->sim->dc.cart;
+    const int root = par->rank == 0;
+    char err[VS_ERR_LEN] = "";
+    /* output directory: rank 0 creates and probes it, everyone hears the verdict */
+    int bad_dir = root && check_output_dir(prm, err, sizeof err) != 0;
+    if (vs_par_any(par, bad_dir)) {
+        if (root)
+            fprintf(stderr, "vesica: error: output.dir: %s\n", err);
+        return VS_EXIT_BAD_INPUT;
+    }
+    if (!rs->opt->restart)
+        return RUN_GOES_ON;
+    const int rc = load_checkpoint(rs, info, slab, n);
+    if (rc != 0)
+        return rc;
+    if (info->step >= prm->steps) {
+        vs_log_info("Run already finished: checkpoint at step %lld, integrator.steps = "
+                    "%lld; nothing to do", (long long)info->step, (long long)prm->steps);
+        free(*slab);
+        *slab = NULL;
+        return 0;
+    }
+    rs->last_checkpoint = info->step;
+    return RUN_GOES_ON;
+}
+
+/* Output files: a new run starts them afresh (no checkpoints, thermo.csv or frames of an
+ * earlier run); a restart cuts thermo.csv and traj.h5md back to `restart_step`. Opens
+ * rs->csv on rank 0. Returns 0, or 1 with the error printed. */
+static int prepare_files(run_state *rs, int64_t restart_step)
+{
+    const vs_params *prm = rs->prm;
+    const vs_run_options *opt = rs->opt;
+    const vs_par *par = &rs->sim->dc.cart;
+    const int root = par->rank == 0;
+    char err[VS_ERR_LEN] = "";
+    int bad = 0;
+    if (root) {
+        vs_checkpoint_clean(prm->output_dir, 0);
+        if (!opt->restart) {
+            const int removed = vs_checkpoint_clean(prm->output_dir, 1);
+            if (removed > 0)
+                vs_log_info("New run: removed %d checkpoint(s) of an earlier run in %s/"
+                            "checkpoints", removed, prm->output_dir);
+            bad = vs_thermo_csv_open(&rs->csv, prm->output_dir, err, sizeof err) != 0;
+        } else {
+            bad = vs_thermo_csv_reopen(&rs->csv, prm->output_dir, restart_step, err,
+                                       sizeof err) != 0;
+        }
+        rs->traj_exists = opt->restart && access(rs->traj_path, F_OK) == 0;
+        if (!opt->restart)
+            unlink(rs->traj_path); /* a new run: no frames of an earlier one */
+    }
+    if (vs_par_agree_error(par, bad, err, sizeof err)) {
+        if (root)
+            fprintf(stderr, "vesica: error: output.dir: %s\n", err);
+        return 1;
+    }
+    vs_par_bcast_bytes(par, &rs->traj_exists, sizeof rs->traj_exists, 0);
+    if (rs->traj_exists) {
+        const int64_t kept = vs_h5md_trim(par, rs->traj_path, restart_step, err, sizeof err);
+        if (kept < 0) {
+            if (root)
+                fprintf(stderr, "vesica: error: %s (move it away to start a new "
+                        "trajectory)\n", err);
+            return 1;
+        }
+        vs_log_info("Trajectory %s: %lld frame(s) up to step %lld kept, appending",
+                    rs->traj_path, (long long)kept, (long long)restart_step);
+    }
+    return 0;
+}
+
+/* Rank 0: what the run is and how it runs. */
+static void log_run_header(const run_state *rs)
+{
+    const vs_params *prm = rs->prm;
+    const vs_sim *sim = rs->sim;
+    vs_log_info("Vesica: %lld particles, %d species, box %g x %g x %g, density %.6g",
+                (long long)prm->n_particles, prm->n_species, prm->box[0], prm->box[1],
+                prm->box[2], prm->density);
+    vs_log_info("Ranks: %d as %d x %d x %d bricks; ghost width %g; backend %s (%s)",
+                sim->dc.cart.size, sim->dc.dims[0], sim->dc.dims[1], sim->dc.dims[2],
+                sim->list_radius, sim->backend->name, sim->device);
+    vs_log_info("Steps: up to step %lld of dt %g (lambda %g); thermo every %lld; output in %s",
+                (long long)prm->steps, prm->dt, prm->lambda, (long long)prm->thermo_interval,
+                prm->output_dir);
+    vs_log_info("Trajectory: %s; checkpoints: %s, keep %lld%s\n",
+                prm->trajectory_interval > 0 ? "every trajectory_interval steps" : "off",
+                prm->checkpoint_interval > 0 ? "every checkpoint_interval steps and at the end"
+                                             : "at the end",
+                (long long)prm->checkpoint_keep, prm->walltime > 0 ? "; walltime set" : "");
+}
+
+/* The state the loop starts from: the checkpoint's records at `restart_step` (freed here) for
+ * a restart, else a new initial state. The backend attaches here and decides its plan, which
+ * rank 0 logs (after the header: the plan is not known before). Returns 0, or 1 with the
+ * error printed. */
+static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t restart_step)
+{
+    vs_sim *sim = rs->sim;
+    char err[VS_ERR_LEN] = "";
+    const int failed = rs->opt->restart ? vs_sim_start_from_records(sim, slab, n, restart_step,
+                                                                    err, sizeof err)
+                                        : vs_sim_start(sim, err, sizeof err);
+    free(slab);
+    if (failed) {
+        if (sim->dc.cart.rank == 0)
+            fprintf(stderr, "vesica: error: %s\n", err);
+        return 1;
+    }
+    if (sim->plan[0])
+        vs_log_info("Plan: %s\n", sim->plan);
+    return 0;
+}
+
+/* The output of the first step before the loop: the integrity check, the thermo table's
+ * header and, for a new run, its first row (and frame); then the loop's timers start clean,
+ * as set-up (initial state, first build) is not a step. Returns the status the loop starts
+ * with: 0, or 1 after a failure. */
+static int first_output(run_state *rs)
+{
+    vs_sim *sim = rs->sim;
+    int status = 0;
+    rs->first_step = sim->step;
+    vs_timer_start(&sim->timers, VS_TIMER_output);
+    if (vs_sim_check_integrity(sim))
+        status = 1;
+    print_thermo_header();
+    if (!rs->opt->restart) {
+        vs_thermo t;
+        vs_sim_thermo(sim, &t);
+        if (sim->dc.cart.rank == 0)
+            vs_thermo_csv_write(&rs->csv, &t);
+        print_thermo_row(&t, -1.0);
+        if (status == 0 && rs->prm->trajectory_interval > 0 && write_frame(rs, &t) != 0)
+            status = 1;
+    }
+    vs_timer_stop(&sim->timers, VS_TIMER_output);
+    vs_sim_settle_timers(sim);
+    vs_timers_reset(&sim->timers);
+    memset(&rs->perf, 0, sizeof rs->perf);
+    rs->builds_at_start = sim->n_builds;
+    return status;
+}
+
+/* Rank 0 after step k of a loop that began at wall time t0: would what is left of
+ * run.walltime fail to cover two more steps and a checkpoint (with margins)? */
+static int walltime_runs_out(const run_state *rs, int64_t k, double t0)
+{
+    const double now = vs_wall_seconds();
+    const double step_s = (now - t0) / (double)(k - rs->first_step);
+    const double ckpt_s = rs->perf.checkpoints > 0
+                              ? rs->last_checkpoint_s
+                              : checkpoint_bytes_estimate(rs->prm->n_particles) / 1e8;
+    return now - rs->run_start + 1.5 * ckpt_s + 2.0 * step_s + 1.0 >= rs->prm->walltime * 3600.0;
+}
+
+/* The steps after rs->first_step up to integrator.steps, each followed by its thermo row,
+ * frame and checkpoint when due. Ends early after an error (returns 1), or when a rank was
+ * signalled or the walltime runs out (rs->stopped, after a checkpoint). `status` is the one
+ * first_output returned; the loop does not start unless it is 0. Sets rs->loop_s. */
+static int step_loop(run_state *rs, int status)
+{
+    vs_sim *sim = rs->sim;
+    const vs_params *prm = rs->prm;
+    const vs_par *par = &sim->dc.cart;
+    const int root = par->rank == 0;
+    vs_thermo t;
+    int stopped = 0;
+    const double t0 = vs_wall_seconds();
+    for (int64_t k = rs->first_step + 1; k <= prm->steps && status == 0 && !stopped; ++k) {
+        const int last = k == prm->steps;
+        const int thermo_due = k % prm->thermo_interval == 0 || last;
+        const int frame_due = prm->trajectory_interval > 0 && k % prm->trajectory_interval == 0;
+        sim->energy_due = thermo_due || frame_due;
+        vs_sim_step(sim);
+
+        /* the step's device work may still be queued (phases are timed on the device's
+         * clock): let it finish before the output timer starts, not inside it; the same for
+         * the second half-step, pending until the state is read */
+        if (thermo_due || frame_due) {
+            vs_sim_finish_step(sim);
+            sim->backend->sync(sim);
+        }
+        vs_timer_start(&sim->timers, VS_TIMER_output);
+        if (thermo_due || frame_due) {
+            vs_sim_thermo(sim, &t);
+            if (vs_sim_check_integrity(sim))
+                status = 1;
+        }
+        if (thermo_due && status == 0) {
+            if (root && vs_thermo_csv_write(&rs->csv, &t) != 0)
+                vs_log_error("%s/thermo.csv: write failed (disk full?)", prm->output_dir);
+            const double elapsed = vs_wall_seconds() - t0;
+            print_thermo_row(&t, elapsed / (double)(k - rs->first_step) *
+                                     (double)(prm->steps - k));
+        }
+        if (frame_due && status == 0 && write_frame(rs, &t) != 0)
+            status = 1;
+
+        /* stop now? a signal on any rank, or too little walltime left (rank 0 decides) */
+        int want_stop = stop_signal != 0;
+        if (root && prm->walltime > 0.0 && walltime_runs_out(rs, k, t0))
+            want_stop = 1;
+        stopped = status == 0 && !last && vs_par_any(par, want_stop);
+        /* checkpoint_keep = 0 switches checkpoints off (benchmarks) */
+        const int ckpt_due = prm->checkpoint_keep > 0 &&
+                             (last || stopped || (prm->checkpoint_interval > 0 &&
+                                                  k % prm->checkpoint_interval == 0));
+        if (ckpt_due && status == 0 && write_checkpoint(rs, last || stopped) != 0)
+            status = 1;
+        vs_timer_stop(&sim->timers, VS_TIMER_output);
+    }
+    vs_sim_finish_step(sim); /* a no-op after the last step's thermo */
+    rs->loop_s = vs_wall_seconds() - t0;
+    rs->stopped = stopped;
+    return status;
+}
+
+/* Rank 0: the end-of-run summary (loop time, rates, memory, builds, I/O, the timing
+ * breakdown), collected in rs->perf for perf.json on the way. Collective (the breakdown
+ * reduces over ranks). */
+static void report_summary(run_state *rs)
+{
+    const vs_params *prm = rs->prm;
+    vs_sim *sim = rs->sim;
+    const vs_par *par = &sim->dc.cart;
+    const double loop_s = rs->loop_s;
+    const int64_t steps = sim->step - rs->first_step;
+    vs_perf_summary *perf = &rs->perf;
+    perf->particles = prm->n_particles;
+    perf->steps = steps;
+    perf->ranks = par->size;
+    perf->backend = sim->backend->name;
+    perf->device = sim->device;
+    perf->plan = sim->plan;
+    perf->wall_s = loop_s;
+    perf->particle_steps_per_s =
+        loop_s > 0.0 ? (double)prm->n_particles * (double)steps / loop_s : 0.0;
+    perf->neighbor_builds = sim->n_builds - rs->builds_at_start;
+    perf->dangerous_builds = sim->n_dangerous;
+    const double n_local = (double)prm->n_particles / (double)par->size;
+    perf->memory_bytes_per_particle = sim->backend->memory_bytes(sim) / n_local;
+
+    vs_log_info("\nLoop time of %.4g s on %d ranks for %lld steps with %lld particles",
+                loop_s, par->size, (long long)steps, (long long)prm->n_particles);
+    vs_log_info("Performance: %.4g steps/s, %.4g particle-steps/s",
+                loop_s > 0.0 ? (double)steps / loop_s : 0.0, perf->particle_steps_per_s);
+    vs_log_info("Memory: %.1f bytes per particle (%s memory, rank 0)",
+                perf->memory_bytes_per_particle, sim->backend->memory_kind);
+    vs_log_info("Neighbor list builds = %lld", (long long)perf->neighbor_builds);
+    vs_log_info("Dangerous builds = %lld", (long long)perf->dangerous_builds);
+    vs_log_info("I/O: %lld checkpoint(s), %.1f MB in %.3f s (%.3f GB/s); %lld frame(s), "
+                "%.1f MB in %.3f s (%.3f GB/s)", (long long)perf->checkpoints,
+                perf->checkpoint_bytes / 1e6, perf->checkpoint_s,
+                perf->checkpoint_s > 0 ? perf->checkpoint_bytes / perf->checkpoint_s / 1e9 : 0.0,
+                (long long)perf->frames, perf->trajectory_bytes / 1e6, perf->trajectory_s,
+                perf->trajectory_s > 0 ? perf->trajectory_bytes / perf->trajectory_s / 1e9
+                                       : 0.0);
+    report_timing(sim, loop_s, perf);
+}
+
+/* perf.json, and the line that says why a run stopped before integrator.steps. Returns the
+ * exit status of a run whose loop ended without an error. Collective. */
+static int finish_run(run_state *rs)
+{
+    const vs_params *prm = rs->prm;
+    const vs_sim *sim = rs->sim;
+    const vs_par *par = &sim->dc.cart;
+    char err[VS_ERR_LEN] = "";
+    int failed = 0;
+    if (par->rank == 0 && vs_perf_json_write(prm->output_dir, &rs->perf, err, sizeof err) != 0) {
+        vs_log_error("%s", err);
+        failed = 1;
+    }
+    failed = vs_par_any(par, failed);
+    const int stopped = rs->stopped;
+    const int by_signal = stopped && vs_par_any(par, stop_signal != 0);
+    if (!failed && stopped && prm->checkpoint_keep == 0) {
+        vs_log_warn("stopped at step %lld (%s) without a checkpoint: output.checkpoint_keep = 0 "
+                    "switches checkpoints off", (long long)sim->step,
+                    by_signal ? "SIGTERM or SIGUSR1" : "run.walltime reached");
+    } else if (!failed && stopped) {
+        vs_log_info("Stopped for restart at step %lld (%s): checkpoint written; continue with "
+                    "--restart latest (exit status %d)", (long long)sim->step,
+                    by_signal ? "SIGTERM or SIGUSR1" : "run.walltime reached",
+                    VS_EXIT_CONTINUE);
+    }
+    return failed ? 1 : (stopped ? VS_EXIT_CONTINUE : 0);
+}
+
 int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
 {
     const double run_start = vs_wall_seconds();
@@ -384,189 +692,39 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
             fprintf(stderr, "vesica: error: %s\n", err);
         return VS_EXIT_BAD_INPUT;
     }
-    const vs_par *par = &sim.dc.cart;
-    const int root = par->rank == 0;
     run_state rs;
     memset(&rs, 0, sizeof rs);
     rs.prm = prm;
     rs.opt = opt;
     rs.sim = &sim;
     rs.last_checkpoint = -1;
+    rs.run_start = run_start;
     snprintf(rs.traj_path, sizeof rs.traj_path, "%s/traj.h5md", prm->output_dir);
 
-    /* output directory: rank 0 creates and probes it, everyone hears the verdict */
-    int bad_dir = root && check_output_dir(prm, err, sizeof err) != 0;
-    if (vs_par_any(par, bad_dir)) {
-        if (root)
-            fprintf(stderr, "vesica: error: output.dir: %s\n", err);
-        vs_sim_destroy(&sim);
-        return VS_EXIT_BAD_INPUT;
-    }
-
+    /* every check that can reject the input runs before anything is written */
     vs_checkpoint_info info;
+    memset(&info, 0, sizeof info);
     vs_particle_rec *restart_slab = NULL;
     int64_t restart_n = 0;
-    if (opt->restart) {
-        const int rc = load_checkpoint(&rs, &info, &restart_slab, &restart_n);
-        if (rc != 0) {
-            vs_sim_destroy(&sim);
-            return rc;
-        }
-        if (info.step >= prm->steps) {
-            vs_log_info("Run already finished: checkpoint at step %lld, integrator.steps = "
-                        "%lld; nothing to do", (long long)info.step, (long long)prm->steps);
-            free(restart_slab);
-            vs_sim_destroy(&sim);
-            return 0;
-        }
-        rs.last_checkpoint = info.step;
+    const int verdict = check_output_and_restart(&rs, &info, &restart_slab, &restart_n);
+    if (verdict != RUN_GOES_ON) {
+        vs_sim_destroy(&sim);
+        return verdict;
     }
-
-    /* files: a new run starts them afresh; a restart cuts them back to the checkpoint */
-    int bad = 0;
-    if (root) {
-        vs_checkpoint_clean(prm->output_dir, 0);
-        if (!opt->restart) {
-            const int removed = vs_checkpoint_clean(prm->output_dir, 1);
-            if (removed > 0)
-                vs_log_info("New run: removed %d checkpoint(s) of an earlier run in %s/"
-                            "checkpoints", removed, prm->output_dir);
-            bad = vs_thermo_csv_open(&rs.csv, prm->output_dir, err, sizeof err) != 0;
-        } else {
-            bad = vs_thermo_csv_reopen(&rs.csv, prm->output_dir, info.step, err,
-                                       sizeof err) != 0;
-        }
-        rs.traj_exists = opt->restart && access(rs.traj_path, F_OK) == 0;
-        if (!opt->restart)
-            unlink(rs.traj_path); /* a new run: no frames of an earlier one */
-    }
-    if (vs_par_agree_error(par, bad, err, sizeof err)) {
-        if (root)
-            fprintf(stderr, "vesica: error: output.dir: %s\n", err);
+    if (prepare_files(&rs, info.step) != 0) {
         vs_thermo_csv_close(&rs.csv);
         free(restart_slab);
         vs_sim_destroy(&sim);
         return 1;
     }
-    vs_par_bcast_bytes(par, &rs.traj_exists, sizeof rs.traj_exists, 0);
-    if (rs.traj_exists) {
-        const int64_t kept = vs_h5md_trim(par, rs.traj_path, info.step, err, sizeof err);
-        if (kept < 0) {
-            if (root)
-                fprintf(stderr, "vesica: error: %s (move it away to start a new "
-                        "trajectory)\n", err);
-            vs_thermo_csv_close(&rs.csv);
-            free(restart_slab);
-            vs_sim_destroy(&sim);
-            return 1;
-        }
-        vs_log_info("Trajectory %s: %lld frame(s) up to step %lld kept, appending",
-                    rs.traj_path, (long long)kept, (long long)info.step);
-    }
-
-    const char *device = sim.device;
-    vs_log_info("Vesica: %lld particles, %d species, box %g x %g x %g, density %.6g",
-                (long long)prm->n_particles, prm->n_species, prm->box[0], prm->box[1],
-                prm->box[2], prm->density);
-    vs_log_info("Ranks: %d as %d x %d x %d bricks; ghost width %g; backend %s (%s)", par->size,
-                sim.dc.dims[0], sim.dc.dims[1], sim.dc.dims[2], sim.list_radius,
-                sim.backend->name, device);
-    vs_log_info("Steps: up to step %lld of dt %g (lambda %g); thermo every %lld; output in %s",
-                (long long)prm->steps, prm->dt, prm->lambda, (long long)prm->thermo_interval,
-                prm->output_dir);
-    vs_log_info("Trajectory: %s; checkpoints: %s, keep %lld%s\n",
-                prm->trajectory_interval > 0 ? "every trajectory_interval steps" : "off",
-                prm->checkpoint_interval > 0 ? "every checkpoint_interval steps and at the end"
-                                             : "at the end",
-                (long long)prm->checkpoint_keep, prm->walltime > 0 ? "; walltime set" : "");
-
-    int status = 0;
-    vs_thermo t;
-    const int start_failed = opt->restart ? vs_sim_start_from_records(&sim, restart_slab,
-                                                                      restart_n, info.step,
-                                                                      err, sizeof err)
-                                          : vs_sim_start(&sim, err, sizeof err);
-    free(restart_slab);
-    if (start_failed) {
-        if (root)
-            fprintf(stderr, "vesica: error: %s\n", err);
+    log_run_header(&rs);
+    if (start_state(&rs, restart_slab, restart_n, info.step) != 0) {
         vs_thermo_csv_close(&rs.csv);
         vs_sim_destroy(&sim);
         return 1;
     }
-    const int64_t first_step = sim.step;
-    vs_timer_start(&sim.timers, VS_TIMER_output);
-    if (vs_sim_check_integrity(&sim))
-        status = 1;
-    print_thermo_header();
-    if (!opt->restart) {
-        vs_sim_thermo(&sim, &t);
-        if (root)
-            vs_thermo_csv_write(&rs.csv, &t);
-        print_thermo_row(&t, -1.0);
-        if (status == 0 && prm->trajectory_interval > 0 && write_frame(&rs, &t) != 0)
-            status = 1;
-    }
-    vs_timer_stop(&sim.timers, VS_TIMER_output);
-    /* the loop's timers start clean: set-up (initial state, first build) is not a step */
-    vs_sim_settle_timers(&sim);
-    vs_timers_reset(&sim.timers);
-    memset(&rs.perf, 0, sizeof rs.perf);
-    const int64_t builds_at_start = sim.n_builds;
 
-    int stopped = 0;
-    const double t0 = vs_wall_seconds();
-    for (int64_t k = first_step + 1; k <= prm->steps && status == 0 && !stopped; ++k) {
-        const int last = k == prm->steps;
-        const int thermo_due = k % prm->thermo_interval == 0 || last;
-        const int frame_due = prm->trajectory_interval > 0 && k % prm->trajectory_interval == 0;
-        sim.energy_due = thermo_due || frame_due;
-        vs_sim_step(&sim);
-
-        /* the step's device work may still be queued (phases are timed on the device's
-         * clock): let it finish before the output timer starts, not inside it; the same for
-         * the second half-step, pending until the state is read */
-        if (thermo_due || frame_due) {
-            vs_sim_finish_step(&sim);
-            sim.backend->sync(&sim);
-        }
-        vs_timer_start(&sim.timers, VS_TIMER_output);
-        if (thermo_due || frame_due) {
-            vs_sim_thermo(&sim, &t);
-            if (vs_sim_check_integrity(&sim))
-                status = 1;
-        }
-        if (thermo_due && status == 0) {
-            if (root && vs_thermo_csv_write(&rs.csv, &t) != 0)
-                vs_log_error("%s/thermo.csv: write failed (disk full?)", prm->output_dir);
-            const double elapsed = vs_wall_seconds() - t0;
-            print_thermo_row(&t, elapsed / (double)(k - first_step) * (double)(prm->steps - k));
-        }
-        if (frame_due && status == 0 && write_frame(&rs, &t) != 0)
-            status = 1;
-
-        /* stop now? a signal on any rank, or too little walltime left (rank 0 decides) */
-        int want_stop = stop_signal != 0;
-        if (root && prm->walltime > 0.0) {
-            const double now = vs_wall_seconds();
-            const double step_s = (now - t0) / (double)(k - first_step);
-            const double ckpt_s = rs.perf.checkpoints > 0
-                                      ? rs.last_checkpoint_s
-                                      : checkpoint_bytes_estimate(prm->n_particles) / 1e8;
-            if (now - run_start + 1.5 * ckpt_s + 2.0 * step_s + 1.0 >= prm->walltime * 3600.0)
-                want_stop = 1;
-        }
-        stopped = status == 0 && !last && vs_par_any(par, want_stop);
-        /* checkpoint_keep = 0 switches checkpoints off (benchmarks) */
-        const int ckpt_due = prm->checkpoint_keep > 0 &&
-                             (last || stopped || (prm->checkpoint_interval > 0 &&
-                                                  k % prm->checkpoint_interval == 0));
-        if (ckpt_due && status == 0 && write_checkpoint(&rs, last || stopped) != 0)
-            status = 1;
-        vs_timer_stop(&sim.timers, VS_TIMER_output);
-    }
-    vs_sim_finish_step(&sim); /* a no-op after the last step's thermo */
-    const double loop_s = vs_wall_seconds() - t0;
+    int status = step_loop(&rs, first_output(&rs));
     vs_sim_settle_timers(&sim);
     vs_thermo_csv_close(&rs.csv);
     if (status != 0) {
@@ -574,56 +732,8 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
         vs_sim_destroy(&sim);
         return 1;
     }
-
-    const int64_t steps = sim.step - first_step;
-    vs_perf_summary *perf = &rs.perf;
-    perf->particles = prm->n_particles;
-    perf->steps = steps;
-    perf->ranks = par->size;
-    perf->backend = sim.backend->name;
-    perf->device = device;
-    perf->wall_s = loop_s;
-    perf->particle_steps_per_s =
-        loop_s > 0.0 ? (double)prm->n_particles * (double)steps / loop_s : 0.0;
-    perf->neighbor_builds = sim.n_builds - builds_at_start;
-    perf->dangerous_builds = sim.n_dangerous;
-    const double n_local = (double)prm->n_particles / (double)par->size;
-    perf->memory_bytes_per_particle = sim.backend->memory_bytes(&sim) / n_local;
-
-    vs_log_info("\nLoop time of %.4g s on %d ranks for %lld steps with %lld particles",
-                loop_s, par->size, (long long)steps, (long long)prm->n_particles);
-    vs_log_info("Performance: %.4g steps/s, %.4g particle-steps/s",
-                loop_s > 0.0 ? (double)steps / loop_s : 0.0, perf->particle_steps_per_s);
-    vs_log_info("Memory: %.1f bytes per particle (%s memory, rank 0)",
-                perf->memory_bytes_per_particle, sim.backend->memory_kind);
-    vs_log_info("Neighbor list builds = %lld", (long long)perf->neighbor_builds);
-    vs_log_info("Dangerous builds = %lld", (long long)perf->dangerous_builds);
-    vs_log_info("I/O: %lld checkpoint(s), %.1f MB in %.3f s (%.3f GB/s); %lld frame(s), "
-                "%.1f MB in %.3f s (%.3f GB/s)", (long long)perf->checkpoints,
-                perf->checkpoint_bytes / 1e6, perf->checkpoint_s,
-                perf->checkpoint_s > 0 ? perf->checkpoint_bytes / perf->checkpoint_s / 1e9 : 0.0,
-                (long long)perf->frames, perf->trajectory_bytes / 1e6, perf->trajectory_s,
-                perf->trajectory_s > 0 ? perf->trajectory_bytes / perf->trajectory_s / 1e9
-                                       : 0.0);
-    report_timing(&sim, loop_s, perf);
-
-    int failed = 0;
-    if (root && vs_perf_json_write(prm->output_dir, perf, err, sizeof err) != 0) {
-        vs_log_error("%s", err);
-        failed = 1;
-    }
-    failed = vs_par_any(par, failed);
-    const int by_signal = stopped && vs_par_any(par, stop_signal != 0);
-    if (!failed && stopped && prm->checkpoint_keep == 0) {
-        vs_log_warn("stopped at step %lld (%s) without a checkpoint: output.checkpoint_keep = 0 "
-                    "switches checkpoints off", (long long)sim.step,
-                    by_signal ? "SIGTERM or SIGUSR1" : "run.walltime reached");
-    } else if (!failed && stopped) {
-        vs_log_info("Stopped for restart at step %lld (%s): checkpoint written; continue with "
-                    "--restart latest (exit status %d)", (long long)sim.step,
-                    by_signal ? "SIGTERM or SIGUSR1" : "run.walltime reached",
-                    VS_EXIT_CONTINUE);
-    }
+    report_summary(&rs);
+    status = finish_run(&rs);
     vs_sim_destroy(&sim);
-    return failed ? 1 : (stopped ? VS_EXIT_CONTINUE : 0);
+    return status;
 }

@@ -25,8 +25,8 @@ typedef enum {
 typedef enum { VS_PRECISION_MIXED = 0, VS_PRECISION_DOUBLE = 1 } vs_precision_kind;
 /* GPU partner search: a Verlet list built one thread per particle or one warp per cell
  * (ballot), or no Verlet list (the force kernel walks the cell list). AUTO, the
- * configuration's default, becomes CELLS in mixed precision and THREAD in double (the
- * faster of each, docs/performance.md) when the configuration is read. */
+ * configuration's default, reaches the backend as AUTO: the GPU backend's plan picks the
+ * builder (at attach, by precision); the parser and the checkpoints never resolve it. */
 typedef enum {
     VS_GPU_BUILDER_THREAD = 0,
     VS_GPU_BUILDER_WARP = 1,

@@ -16,54 +16,99 @@ static void fmt_double(char *b, size_t n, double v)
         strcat(b, ".0");
 }
 
-/* The physics keys in a fixed order: a visitor sees each value with its key name. Everything
- * else (run length, output, neighbour skin, decomposition, backend, precision, walltime)
- * changes how the run is carried out, not what it simulates. */
+#define VS_PHYSICS_KEY_ENTRY_(key, stored, kind, per_species, offset, count) \
+    {key, stored, kind, per_species, offset, count},
+const vs_physics_key vs_physics_keys[VS_N_PHYSICS_KEYS] = {
+    VS_PHYSICS_KEYS(VS_PHYSICS_KEY_ENTRY_)};
+
+/* VS_PHYS_ENUM values are read and written as int. */
+_Static_assert(sizeof(vs_random_kind) == sizeof(int), "vs_random_kind is not int-sized");
+
+/* The physics keys in the list's order: a visitor sees each value of a and of b, as doubles,
+ * with its key name. */
 typedef void (*physics_visit)(void *ctx, const char *key, const double *a, const double *b,
                               int n);
 
+/* A name compared through a hash of its bytes. */
+static double name_code(const char *name)
+{
+    double h = 0.0;
+    for (const char *c = name; *c; ++c)
+        h = h * 131.0 + (unsigned char)*c;
+    return h;
+}
+
+/* One value (of species s for a per-species key) of a and of b; species names, for the
+ * matrix keys, come from a. */
+static void visit_key(const vs_physics_key *k, const vs_params *a, const vs_params *b, int s,
+                      int ns, physics_visit f, void *ctx)
+{
+    const void *va = vs_physics_value(a, k, s), *vb = vs_physics_value(b, k, s);
+    char key[96];
+    if (k->per_species)
+        snprintf(key, sizeof key, "species.[%d].%s", s, k->key);
+    else
+        snprintf(key, sizeof key, "%s", k->key);
+    switch (k->kind) {
+    case VS_PHYS_REAL:
+        f(ctx, key, va, vb, k->count);
+        break;
+    case VS_PHYS_INT64: {
+        const double da = (double)*(const int64_t *)va, db = (double)*(const int64_t *)vb;
+        f(ctx, key, &da, &db, 1);
+        break;
+    }
+    case VS_PHYS_SEED: {
+        const uint64_t sa = *(const uint64_t *)va, sb = *(const uint64_t *)vb;
+        const double ha = (double)(sa >> 32), hb = (double)(sb >> 32);
+        const double la = (double)(sa & 0xffffffffu), lb = (double)(sb & 0xffffffffu);
+        f(ctx, key, &ha, &hb, 1);
+        f(ctx, key, &la, &lb, 1);
+        break;
+    }
+    case VS_PHYS_ENUM:
+    case VS_PHYS_COUNT: {
+        const double da = (double)*(const int *)va, db = (double)*(const int *)vb;
+        f(ctx, key, &da, &db, 1);
+        break;
+    }
+    case VS_PHYS_NAME: {
+        const double da = name_code(va), db = name_code(vb);
+        f(ctx, key, &da, &db, 1);
+        break;
+    }
+    case VS_PHYS_MATRIX: {
+        const double(*ma)[VS_MAX_SPECIES] = va;
+        const double(*mb)[VS_MAX_SPECIES] = vb;
+        for (int i = 0; i < ns; ++i)
+            for (int j = 0; j < ns; ++j) {
+                snprintf(key, sizeof key, "%s.%s.%s", k->key, a->species[i].name,
+                         a->species[j].name);
+                f(ctx, key, &ma[i][j], &mb[i][j], 1);
+            }
+        break;
+    }
+    }
+}
+
+/* Every physics key of a and b, in the list's order; a run of per-species keys goes species
+ * by species, over the species both have. */
 static void visit_physics(const vs_params *a, const vs_params *b, physics_visit f, void *ctx)
 {
-    const double na = (double)a->n_particles, nb = (double)b->n_particles;
-    const double sa = (double)a->n_species, sb = (double)b->n_species;
-    const double seeda = (double)(a->seed >> 32), seedb = (double)(b->seed >> 32);
-    const double seeda2 = (double)(a->seed & 0xffffffffu), seedb2 = (double)(b->seed & 0xffffffffu);
-    const double ra = (double)a->random, rb = (double)b->random;
-    f(ctx, "box", a->box, b->box, 3);
-    f(ctx, "particles", &na, &nb, 1);
-    f(ctx, "seed", &seeda, &seedb, 1);
-    f(ctx, "seed", &seeda2, &seedb2, 1);
-    f(ctx, "species", &sa, &sb, 1);
     const int ns = a->n_species < b->n_species ? a->n_species : b->n_species;
-    char key[96];
-    for (int i = 0; i < ns; ++i) {
-        /* names are compared through a hash of their bytes */
-        double ha = 0.0, hb = 0.0;
-        for (const char *c = a->species[i].name; *c; ++c)
-            ha = ha * 131.0 + (unsigned char)*c;
-        for (const char *c = b->species[i].name; *c; ++c)
-            hb = hb * 131.0 + (unsigned char)*c;
-        snprintf(key, sizeof key, "species.[%d].name", i);
-        f(ctx, key, &ha, &hb, 1);
-        snprintf(key, sizeof key, "species.[%d].mass", i);
-        f(ctx, key, &a->species[i].mass, &b->species[i].mass, 1);
-        snprintf(key, sizeof key, "species.[%d].fraction", i);
-        f(ctx, key, &a->species[i].fraction, &b->species[i].fraction, 1);
-        snprintf(key, sizeof key, "species.[%d].body_force", i);
-        f(ctx, key, a->species[i].body_force, b->species[i].body_force, 3);
-    }
-    for (int i = 0; i < ns; ++i)
-        for (int j = 0; j < ns; ++j) {
-            snprintf(key, sizeof key, "dpd.a.%s.%s", a->species[i].name, a->species[j].name);
-            f(ctx, key, &a->a[i][j], &b->a[i][j], 1);
+    for (int k = 0; k < VS_N_PHYSICS_KEYS;) {
+        if (!vs_physics_keys[k].per_species) {
+            visit_key(&vs_physics_keys[k++], a, b, 0, ns, f, ctx);
+            continue;
         }
-    f(ctx, "dpd.gamma", &a->gamma, &b->gamma, 1);
-    f(ctx, "dpd.kT", &a->kT, &b->kT, 1);
-    f(ctx, "dpd.rc", &a->rc, &b->rc, 1);
-    f(ctx, "dpd.s", &a->s, &b->s, 1);
-    f(ctx, "dpd.random", &ra, &rb, 1);
-    f(ctx, "integrator.dt", &a->dt, &b->dt, 1);
-    f(ctx, "integrator.lambda", &a->lambda, &b->lambda, 1);
+        int end = k;
+        while (end < VS_N_PHYSICS_KEYS && vs_physics_keys[end].per_species)
+            ++end;
+        for (int s = 0; s < ns; ++s)
+            for (int m = k; m < end; ++m)
+                visit_key(&vs_physics_keys[m], a, b, s, ns, f, ctx);
+        k = end;
+    }
 }
 
 typedef struct {

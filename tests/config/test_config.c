@@ -1,4 +1,4 @@
-/* Unit tests of the configuration module (src/app/config.c).
+/* Unit tests of the configuration module (src/app/config*.c).
  *
  * Each bad-input case edits one thing in a known-good configuration and asserts both the exit
  * status (2) and the whole error line, so the file, the line number, the key and the wording of
@@ -864,17 +864,17 @@ static void test_set_quoted_string(void **state)
     assert_int_equal(p.precision, VS_PRECISION_DOUBLE);
 }
 
-/* neighbor.gpu_builder "auto" (the default) becomes the faster builder for the precision;
- * a named builder stays. */
+/* neighbor.gpu_builder "auto" (the default) stays AUTO whatever the precision: the GPU
+ * backend's plan resolves it, not the parser; a named builder stays. */
 static void test_gpu_builder_auto(void **state)
 {
     (void)state;
     vs_params p;
     parse_ok(BASE, NULL, 0, &p);
-    assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_CELLS);
+    assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_AUTO);
     const char *dbl[] = {"precision=\"double\""};
     parse_ok(BASE, dbl, 1, &p);
-    assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_THREAD);
+    assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_AUTO);
     const char *named[] = {"precision=\"mixed\"", "neighbor.gpu_builder=\"thread\""};
     parse_ok(BASE, named, 2, &p);
     assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_THREAD);
@@ -991,12 +991,12 @@ static void test_read_directory(void **state)
     assert_string_equal(err, VS_SOURCE_DIR "/configs: cannot read: Is a directory");
 }
 
-/* Every key of the schema table in src/app/config.c appears in docs/configuration.md. */
+/* Every key of the schema table in src/app/config_schema.c appears in docs/configuration.md. */
 static void test_docs_cover_schema(void **state)
 {
     (void)state;
     char err[VS_ERR_LEN];
-    char *src = vs_read_text_file(VS_SOURCE_DIR "/src/app/config.c", err, sizeof err);
+    char *src = vs_read_text_file(VS_SOURCE_DIR "/src/app/config_schema.c", err, sizeof err);
     char *doc = vs_read_text_file(VS_SOURCE_DIR "/docs/configuration.md", err, sizeof err);
     assert_non_null(src);
     assert_non_null(doc);

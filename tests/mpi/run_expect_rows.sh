@@ -12,4 +12,5 @@ if [ "$got" -ne "$rows" ]; then
   exit 1
 fi
 grep -q '"neighbor_builds"' "$out/perf.json"
+grep -q '"plan": "' "$out/perf.json"
 echo "ok: $rows thermo rows, perf.json written"

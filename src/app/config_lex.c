@@ -1,0 +1,147 @@
+/* The lexer pass of the configuration module: see config_lex.h.
+ *
+ * Two libconfig 1.5 behaviours are handled here, before libconfig sees the text. Integer
+ * literals that do not fit 32 bits wrap silently (steps = 5000000000 reads as 705032704), so
+ * such literals get the L suffix added, as newer libconfig versions do by themselves; literals
+ * past 64 bits are an error. And @include is refused: only rank 0 reads input files, the other
+ * ranks see the broadcast text and could not follow the include.
+ */
+#include "config_lex.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+static int digit_value(int ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    return tolower(ch) - 'a' + 10;
+}
+
+/* Checks one integer literal t[0..len) (sign, digits or 0x digits, optional L/LL). Returns 0
+ * when fine as is, 1 when it needs an L suffix to keep its value, -1 when out of 64-bit
+ * range, 2 when it is not an integer literal at all (left to libconfig). */
+static int classify_integer(const char *t, size_t len)
+{
+    size_t i = 0, suffix = 0;
+    int neg = 0, base = 10;
+    if (t[i] == '+' || t[i] == '-')
+        neg = t[i++] == '-';
+    if (len - i > 2 && t[i] == '0' && (t[i + 1] == 'x' || t[i + 1] == 'X')) {
+        base = 16;
+        i += 2;
+    }
+    while (suffix < len - i && t[len - 1 - suffix] == 'L')
+        ++suffix;
+    if (suffix > 2 || len - suffix <= i)
+        return 2;
+    unsigned long long v = 0;
+    int over = 0;
+    for (size_t j = i; j < len - suffix; ++j) {
+        int ch = (unsigned char)t[j];
+        if (!(base == 16 ? isxdigit(ch) : isdigit(ch)))
+            return 2;
+        unsigned d = (unsigned)digit_value(ch);
+        if (v > (ULLONG_MAX - d) / (unsigned)base)
+            over = 1;
+        else
+            v = v * (unsigned)base + d;
+    }
+    unsigned long long lim64 = neg ? (unsigned long long)INT64_MAX + 1 : INT64_MAX;
+    unsigned long long lim32 = neg ? (unsigned long long)INT_MAX + 1 : INT_MAX;
+    if (over || v > lim64)
+        return -1;
+    return (!suffix && v > lim32) ? 1 : 0;
+}
+
+char *cfg_prescan(const char *t, unsigned *bad_line, char *why, size_t why_len)
+{
+    size_t n = strlen(t);
+    char *out = VS_MALLOC(n + n / 8 + 2); /* a literal needing L is 10+ characters long */
+    size_t o = 0, i = 0;
+    unsigned line = 1;
+    int line_start = 1;
+    while (t[i]) {
+        char ch = t[i];
+        if (ch == '\n') {
+            ++line;
+            line_start = 1;
+            out[o++] = t[i++];
+        } else if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
+            out[o++] = t[i++];
+        } else if (ch == '#' || (ch == '/' && t[i + 1] == '/')) {
+            while (t[i] && t[i] != '\n')
+                out[o++] = t[i++];
+        } else if (ch == '/' && t[i + 1] == '*') {
+            out[o++] = t[i++];
+            out[o++] = t[i++];
+            while (t[i] && !(t[i] == '*' && t[i + 1] == '/')) {
+                line += t[i] == '\n';
+                out[o++] = t[i++];
+            }
+            for (int k = 0; k < 2 && t[i]; ++k)
+                out[o++] = t[i++];
+        } else if (ch == '"') {
+            out[o++] = t[i++];
+            while (t[i] && t[i] != '"') {
+                if (t[i] == '\\' && t[i + 1])
+                    out[o++] = t[i++];
+                line += t[i] == '\n';
+                out[o++] = t[i++];
+            }
+            if (t[i])
+                out[o++] = t[i++];
+            line_start = 0;
+        } else if (ch == '@' && line_start && strncmp(t + i, "@include", 8) == 0) {
+            *bad_line = line;
+            snprintf(why, why_len,
+                     "@include is not supported: only rank 0 reads files, so put everything "
+                     "in one file");
+            free(out);
+            return NULL;
+        } else if (isalpha((unsigned char)ch) || ch == '*') {
+            while (isalnum((unsigned char)t[i]) || t[i] == '-' || t[i] == '_' || t[i] == '*')
+                out[o++] = t[i++];
+            line_start = 0;
+        } else if (isdigit((unsigned char)ch) ||
+                   ((ch == '+' || ch == '-' || ch == '.') &&
+                    (isdigit((unsigned char)t[i + 1]) ||
+                     (t[i + 1] == '.' && isdigit((unsigned char)t[i + 2]))))) {
+            /* One numeric token: alphanumerics and dots, plus a sign right after an exponent
+             * letter of a decimal float. */
+            size_t s = i++;
+            int hex = 0;
+            while (isalnum((unsigned char)t[i]) || t[i] == '.' ||
+                   ((t[i] == '+' || t[i] == '-') && !hex && (t[i - 1] == 'e' || t[i - 1] == 'E'))) {
+                if (t[i] == 'x' || t[i] == 'X')
+                    hex = 1;
+                ++i;
+            }
+            size_t len = i - s;
+            memcpy(out + o, t + s, len);
+            o += len;
+            int kind = classify_integer(t + s, len);
+            if (kind == 1) {
+                out[o++] = 'L';
+            } else if (kind < 0) {
+                *bad_line = line;
+                snprintf(why, why_len, "integer %.*s does not fit in 64 bits",
+                         (int)(len > 40 ? 40 : len), t + s);
+                free(out);
+                return NULL;
+            }
+            line_start = 0;
+        } else {
+            out[o++] = t[i++];
+            line_start = 0;
+        }
+    }
+    out[o] = '\0';
+    return out;
+}

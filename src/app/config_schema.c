@@ -1,0 +1,165 @@
+/* The configuration schema: see config_schema.h. The table drives everything config.c does
+ * per key (unknown-key check, type and range checks, their wording, --set paths, defaults);
+ * docs/configuration.md documents every path in it (tests/config reads this file to check).
+ */
+#include "config_schema.h"
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "params.h"
+
+/* Designated initialisers throughout, so unnamed checks are zero (-Wextra stays quiet). */
+#define KEY(p, t, n, d, doc_) .path = (p), .type = (t), .need = (n), .def = (d), .doc = (doc_)
+#define NUM_GT(x) .bounds = B_LO | B_LO_OPEN, .lo = (x)
+#define NUM_GE(x) .bounds = B_LO, .lo = (x)
+#define NUM_IN(a, b) .bounds = B_LO | B_HI, .lo = (a), .hi = (b)
+#define INT_GE(x) .ilo = (x), .ihi = INT64_MAX
+
+/* Names tied to the enum values of params.h explicitly, not by position. */
+static const key_choice RANDOM_CHOICES[] = {
+    {"uniform", VS_RANDOM_UNIFORM}, {"gaussian", VS_RANDOM_GAUSSIAN}, {NULL, 0}};
+static const key_choice BACKEND_CHOICES[] = {
+    {"auto", VS_BACKEND_AUTO}, {"cpu", VS_BACKEND_CPU}, {"gpu", VS_BACKEND_GPU}, {NULL, 0}};
+static const key_choice BUILDER_CHOICES[] = {
+    {"thread", VS_GPU_BUILDER_THREAD},
+    {"warp", VS_GPU_BUILDER_WARP},
+    {"cells", VS_GPU_BUILDER_CELLS},
+    {"auto", VS_GPU_BUILDER_AUTO},
+    {NULL, 0}};
+static const key_choice TRANSPORT_CHOICES[] = {
+    {"auto", VS_TRANSPORT_AUTO},
+    {"host", VS_TRANSPORT_HOST},
+    {"peer", VS_TRANSPORT_PEER},
+    {"mpi-device", VS_TRANSPORT_MPI_DEVICE},
+    {NULL, 0}};
+static const key_choice ON_OFF_CHOICES[] = {{"on", 1}, {"off", 0}, {NULL, 0}};
+static const key_choice PRECISION_CHOICES[] = {
+    {"mixed", VS_PRECISION_MIXED}, {"double", VS_PRECISION_DOUBLE}, {NULL, 0}};
+
+/* Every key Vesica reads, in the order the documentation lists them. The first five fields
+
+ * are path, type, need, default, meaning; the checks follow. docs/configuration.md documents
+ * every path (a unit test checks that). */
+const key_spec vs_config_schema[] = {
+    {KEY("box", K_VEC3, REQUIRED, NULL,
+         "periodic box edges [Lx, Ly, Lz], each >= 2 * dpd.rc")},
+    {KEY("density", K_FLOAT, REQUIRED_UNLESS_RIVAL, NULL,
+         "number density; particles = round(density * volume)"),
+     NUM_GT(0), .rival = "particles"},
+    {KEY("particles", K_INT, OPTIONAL, NULL,
+         "total particle count, instead of density"),
+     INT_GE(1), .rival = "density"},
+    {KEY("seed", K_INT, OPTIONAL, "1",
+         "64-bit seed of the initial state and the pair random stream"),
+     INT_GE(0)},
+
+    {KEY("species", K_LIST, REQUIRED, NULL,
+         "particle species, one group each"),
+     .ilo = 1, .ihi = VS_MAX_SPECIES},
+    {KEY("species.[]", K_GROUP, OPTIONAL, NULL,
+         "one species")},
+    {KEY("species.[].name", K_NAME, REQUIRED, NULL,
+         "unique name, used as a key of dpd.a"),
+     .maxlen = VS_NAME_LEN - 1},
+    {KEY("species.[].mass", K_FLOAT, OPTIONAL, "1.0",
+         "particle mass"),
+     NUM_GT(0)},
+    {KEY("species.[].fraction", K_FLOAT, REQUIRED_IF_SEVERAL, "1.0",
+         "number fraction of all particles; fractions sum to 1"),
+     NUM_IN(0, 1)},
+    {KEY("species.[].body_force", K_VEC3, OPTIONAL, "[0.0, 0.0, 0.0]",
+         "constant force on every particle of the species")},
+
+    {KEY("dpd", K_GROUP, REQUIRED, NULL,
+         "DPD pair interaction")},
+    {KEY("dpd.a", K_MAP, REQUIRED, NULL,
+         "conservative amplitudes a_ij by species names")},
+    {KEY("dpd.a.*", K_MAP, OPTIONAL, NULL,
+         "row i of a_ij")},
+    {KEY("dpd.a.*.*", K_FLOAT, OPTIONAL, NULL,
+         "a_ij; a.A.B must equal a.B.A")},
+    {KEY("dpd.gamma", K_FLOAT, REQUIRED, NULL,
+         "dissipative strength gamma"),
+     NUM_GE(0)},
+    {KEY("dpd.kT", K_FLOAT, REQUIRED, NULL,
+         "thermostat temperature k_B T"),
+     NUM_GE(0)},
+    {KEY("dpd.rc", K_FLOAT, OPTIONAL, "1.0",
+         "cutoff radius r_c"),
+     NUM_GT(0)},
+    {KEY("dpd.s", K_FLOAT, OPTIONAL, "1.0",
+         "weight exponent: w_D = w^(2s), w_R = w^s"),
+     NUM_GT(0)},
+    {KEY("dpd.random", K_ENUM, OPTIONAL, "\"uniform\"",
+         "distribution of the pair random numbers"),
+     .choices = RANDOM_CHOICES},
+
+    {KEY("integrator", K_GROUP, REQUIRED, NULL,
+         "time integration")},
+    {KEY("integrator.dt", K_FLOAT, REQUIRED, NULL,
+         "time step"),
+     NUM_GT(0)},
+    {KEY("integrator.lambda", K_FLOAT, OPTIONAL, "0.5",
+         "Groot-Warren velocity-prediction factor"),
+     NUM_IN(0, 1)},
+    {KEY("integrator.steps", K_INT, REQUIRED, NULL,
+         "final step number (a restart continues up to it)"),
+     INT_GE(0)},
+
+    {KEY("neighbor", K_GROUP, OPTIONAL, NULL,
+         "neighbor list")},
+    {KEY("neighbor.skin", K_FLOAT, OPTIONAL, "0.0",
+         "Verlet skin added to rc; 0 rebuilds the lists on every step"),
+     NUM_GE(0)},
+    {KEY("neighbor.gpu_builder", K_ENUM, OPTIONAL, "\"auto\"",
+         "GPU neighbour-list builder"),
+     .choices = BUILDER_CHOICES},
+
+    {KEY("decomposition", K_IVEC3, OPTIONAL, "[0, 0, 0]",
+         "MPI ranks per dimension; all 0 = automatic"),
+     .ilo = 0, .ihi = INT_MAX},
+    {KEY("comm", K_GROUP, OPTIONAL, NULL,
+         "communication between ranks")},
+    {KEY("comm.transport", K_ENUM, OPTIONAL, "\"auto\"",
+         "how the GPU backend moves halo data: auto, host, peer or mpi-device"),
+     .choices = TRANSPORT_CHOICES},
+    {KEY("comm.overlap", K_ENUM, OPTIONAL, "\"on\"",
+         "GPU: compute interior forces while the ghosts travel"),
+     .choices = ON_OFF_CHOICES},
+    {KEY("backend", K_ENUM, OPTIONAL, "\"auto\"",
+         "where the step runs"),
+     .choices = BACKEND_CHOICES},
+    {KEY("precision", K_ENUM, OPTIONAL, "\"mixed\"",
+         "GPU arithmetic (the CPU backend is always double)"),
+     .choices = PRECISION_CHOICES},
+
+    {KEY("output", K_GROUP, REQUIRED, NULL,
+         "output files")},
+    {KEY("output.dir", K_STRING, REQUIRED, NULL,
+         "directory for every output file"),
+     .maxlen = VS_PATH_LEN - 1},
+    {KEY("output.thermo_interval", K_INT, OPTIONAL, "100",
+         "steps between thermo rows"),
+     INT_GE(1)},
+    {KEY("output.trajectory_interval", K_INT, OPTIONAL, "0",
+         "steps between H5MD trajectory frames; 0 = no trajectory"),
+     INT_GE(0)},
+    {KEY("output.checkpoint_interval", K_INT, OPTIONAL, "0",
+         "steps between checkpoints; 0 = only at the end of the run"),
+     INT_GE(0)},
+    {KEY("output.checkpoint_keep", K_INT, OPTIONAL, "2",
+         "checkpoints kept (the newest ones); 0 = no checkpoints"),
+     INT_GE(0)},
+
+    {KEY("run", K_GROUP, OPTIONAL, NULL,
+         "run control")},
+    {KEY("run.walltime", K_FLOAT, OPTIONAL, "0.0",
+         "hours this run may last; 0 = no limit"),
+     NUM_GE(0)},
+};
+
+const int vs_config_schema_count = (int)(sizeof vs_config_schema / sizeof vs_config_schema[0]);
+
+_Static_assert(sizeof vs_config_schema / sizeof vs_config_schema[0] <= VS_CONFIG_SCHEMA_MAX,
+               "raise VS_CONFIG_SCHEMA_MAX in config_schema.h");
