@@ -1,4 +1,4 @@
-/* DPD forces on the device, and the thermo and integrity reductions.
+/* DPD forces on the device (the thermo and integrity reductions are in gpu_reduce.cu).
  *
  * Two kernels, neither with float atomics, both bit-reproducible:
  * - dpd_force_kernel (Verlet lists, and the cell list in double precision): one thread per
@@ -331,6 +331,111 @@ __device__ __forceinline__ void vs_shared_add64(unsigned *lo_word, unsigned *hi_
  * order-free. */
 #define VS_NEWTON_QUEUE 24 /* pairs per lane (mean 6.3 at rho = 3); fits 48 kB of shared */
 #define VS_NEWTON_UNROLL 3 /* candidates per iteration of the walk (docs/performance.md) */
+/* One stencil row of the Newton kernel's walk, cell-list entries [m, end): the candidates
+ * within r_c go to this lane's column of the shared queue (my_queue, `queued` of them), a
+ * full queue is emptied at once through evaluate(slot, j) (rare). */
+template <bool FRESH, typename Evaluate>
+__device__ __forceinline__ void vs_newton_scan_row(uint32_t m, uint32_t end, const int4 &pi,
+                                                   bool owned_i, int n_owned, float rc2_quanta,
+                                                   const int4 *pos_q, const int4 *cell_pos,
+                                                   int32_t *my_queue, int &queued,
+                                                   Evaluate &evaluate)
+{
+    constexpr int queue_stride = VS_NEWTON_BLOCK + 1;
+    /* a candidate: queued when within r_c (a predicated store, no branch) */
+    auto consider = [&](const int4 &entry) {
+        const int j = entry.w;
+        const int4 pj = FRESH ? entry : pos_q[j];
+        const float qx = vs_separation_quanta(pi.x, pj.x), qy = vs_separation_quanta(pi.y, pj.y),
+                    qz = vs_separation_quanta(pi.z, pj.z);
+        const float r2q = vs_norm2(qx, qy, qz);
+        const bool hit = r2q < rc2_quanta && r2q != 0.0f && (owned_i || j < n_owned);
+        if (hit)
+            my_queue[queue_stride * queued] = j;
+        queued += hit;
+    };
+    /* VS_NEWTON_UNROLL candidates per iteration, all loads in flight before any is used; the
+     * queue keeps room for as many more, or the lane empties it at once (rare) */
+    for (; m < end; m += VS_NEWTON_UNROLL) {
+        int4 entry[VS_NEWTON_UNROLL];
+#pragma unroll
+        for (int u = 0; u < VS_NEWTON_UNROLL; ++u)
+            entry[u] = u == 0 || m + u < end ? cell_pos[m + u] : entry[0];
+#pragma unroll
+        for (int u = 0; u < VS_NEWTON_UNROLL; ++u)
+            if (u == 0 || m + u < end)
+                consider(entry[u]);
+        if (queued > VS_NEWTON_QUEUE - VS_NEWTON_UNROLL) {
+            for (int q = 0; q < queued; ++q)
+                evaluate(threadIdx.x, my_queue[queue_stride * q]);
+            queued = 0;
+        }
+    }
+}
+
+/* The warp's queued pairs in rounds of 32: the lanes' inclusive prefix sums of their
+ * counts, then lane l of round r takes pair t = 32 r + l from its finder, the lane whose
+ * range holds t (the smallest lane whose inclusive sum exceeds t). */
+template <typename Evaluate>
+__device__ __forceinline__ void vs_newton_rounds(int lane, int warp_first, int queued,
+                                                 int32_t (*queue)[VS_NEWTON_BLOCK + 1],
+                                                 Evaluate &evaluate)
+{
+    int inclusive = queued;
+    for (int offset = 1; offset < 32; offset <<= 1) {
+        const int v = __shfl_up_sync(0xffffffffu, inclusive, offset);
+        if (lane >= offset)
+            inclusive += v;
+    }
+    const int total = __shfl_sync(0xffffffffu, inclusive, 31);
+    for (int round = 0; round < total; round += 32) {
+        const int t = round + lane;
+        int finder = 0;
+        for (int step = 16; step >= 1; step >>= 1) {
+            const int v = __shfl_sync(0xffffffffu, inclusive, finder + step - 1);
+            if (v <= t)
+                finder += step;
+        }
+        const int before = __shfl_sync(0xffffffffu, inclusive - queued, finder & 31);
+        if (t < total) {
+            const int slot = warp_first + finder;
+            evaluate(slot, queue[t - before][slot]);
+        }
+    }
+}
+
+/* The block's sums of this thread's particle i out: its force (with the body force) added
+ * to the global fixed-point sums (other blocks add to them too), its energy and virial
+ * (ENERGY) stored. */
+template <bool ENERGY, int N_SUMS>
+__device__ __forceinline__ void vs_newton_store(int i, int n_owned, bool active,
+                                                const vs_gpu_species &sp,
+                                                const int4 *block_pos,
+                                                unsigned (*block_lo)[VS_NEWTON_BLOCK],
+                                                unsigned (*block_hi)[VS_NEWTON_BLOCK],
+                                                unsigned long long *fx, unsigned long long *fy,
+                                                unsigned long long *fz, double *energy,
+                                                double *virial)
+{
+    /* this thread's particle's sum d, as the 64-bit integer of its two words */
+    auto block_sum = [&](int d) {
+        return (unsigned long long)block_hi[d][threadIdx.x] << 32 | block_lo[d][threadIdx.x];
+    };
+    if (i < n_owned) {
+        const int si = block_pos[threadIdx.x].w;
+        unsigned long long *f[3] = {fx, fy, fz};
+#pragma unroll
+        for (int d = 0; d < 3; ++d) {
+            const long long body = __double2ll_rn(sp.body_force[si][d] * VS_FIXED_PER_FORCE);
+            atomicAdd(f[d] + i, block_sum(d) + (unsigned long long)body);
+        }
+    }
+    if (ENERGY && active) {
+        energy[i] = (double)(long long)block_sum(N_SUMS - 2) * (1.0 / VS_FIXED_PER_FORCE);
+        virial[i] = (double)(long long)block_sum(N_SUMS - 1) * (1.0 / VS_FIXED_PER_FORCE);
+    }
+}
+
 template <bool ENERGY, bool FRESH>
 __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
     dpd_force_newton_kernel(int n_all, int n_owned, vs_tea_key key, int gaussian,
@@ -409,7 +514,6 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
     };
 
     int32_t *my_queue = &queue[0][threadIdx.x];
-    constexpr int queue_stride = VS_NEWTON_BLOCK + 1;
     int queued = 0;
     if (active) {
         const bool owned_i = i < n_owned;
@@ -424,84 +528,17 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
             int first_cell, last_cell;
             if (!vs_stencil_row(grid, c, frac, row_cut2, dy, dz, &first_cell, &last_cell))
                 continue;
-            /* a candidate: queued when within r_c (a predicated store, no branch) */
-            auto consider = [&](const int4 &entry) {
-                const int j = entry.w;
-                const int4 pj = FRESH ? entry : pos_q[j];
-                const float qx = vs_separation_quanta(pi.x, pj.x),
-                            qy = vs_separation_quanta(pi.y, pj.y),
-                            qz = vs_separation_quanta(pi.z, pj.z);
-                const float r2q = vs_norm2(qx, qy, qz);
-                const bool hit = r2q < rc2_quanta && r2q != 0.0f && (owned_i || j < n_owned);
-                if (hit)
-                    my_queue[queue_stride * queued] = j;
-                queued += hit;
-            };
-            /* VS_NEWTON_UNROLL candidates per iteration, all loads in flight before any is
-             * used; the queue keeps room for as many more, or the lane empties it at once
-             * (rare) */
             const uint32_t end = cell_start[last_cell + 1];
-            for (uint32_t m = row == 0 ? k + 1 : cell_start[first_cell]; m < end;
-                 m += VS_NEWTON_UNROLL) {
-                int4 entry[VS_NEWTON_UNROLL];
-#pragma unroll
-                for (int u = 0; u < VS_NEWTON_UNROLL; ++u)
-                    entry[u] = u == 0 || m + u < end ? cell_pos[m + u] : entry[0];
-#pragma unroll
-                for (int u = 0; u < VS_NEWTON_UNROLL; ++u)
-                    if (u == 0 || m + u < end)
-                        consider(entry[u]);
-                if (queued > VS_NEWTON_QUEUE - VS_NEWTON_UNROLL) {
-                    for (int q = 0; q < queued; ++q)
-                        evaluate(threadIdx.x, my_queue[queue_stride * q]);
-                    queued = 0;
-                }
-            }
+            vs_newton_scan_row<FRESH>(row == 0 ? k + 1 : cell_start[first_cell], end, pi,
+                                      owned_i, n_owned, rc2_quanta, pos_q, cell_pos, my_queue,
+                                      queued, evaluate);
         }
     }
     __syncwarp();
-    /* the warp's queued pairs in rounds of 32: the lanes' inclusive prefix sums of their
-     * counts, then lane l of round r takes pair t = 32 r + l from its finder, the lane whose
-     * range holds t (the smallest lane whose inclusive sum exceeds t) */
-    int inclusive = queued;
-    for (int offset = 1; offset < 32; offset <<= 1) {
-        const int v = __shfl_up_sync(0xffffffffu, inclusive, offset);
-        if (lane >= offset)
-            inclusive += v;
-    }
-    const int total = __shfl_sync(0xffffffffu, inclusive, 31);
-    for (int round = 0; round < total; round += 32) {
-        const int t = round + lane;
-        int finder = 0;
-        for (int step = 16; step >= 1; step >>= 1) {
-            const int v = __shfl_sync(0xffffffffu, inclusive, finder + step - 1);
-            if (v <= t)
-                finder += step;
-        }
-        const int before = __shfl_sync(0xffffffffu, inclusive - queued, finder & 31);
-        if (t < total) {
-            const int slot = warp_first + finder;
-            evaluate(slot, queue[t - before][slot]);
-        }
-    }
+    vs_newton_rounds(lane, warp_first, queued, queue, evaluate);
     __syncthreads();
-    /* this thread's particle's sum d, as the 64-bit integer of its two words */
-    auto block_sum = [&](int d) {
-        return (unsigned long long)block_hi[d][threadIdx.x] << 32 | block_lo[d][threadIdx.x];
-    };
-    if (i < n_owned) { /* other blocks add to these particles too */
-        const int si = block_pos[threadIdx.x].w;
-        unsigned long long *f[3] = {fx, fy, fz};
-#pragma unroll
-        for (int d = 0; d < 3; ++d) {
-            const long long body = __double2ll_rn(sp.body_force[si][d] * VS_FIXED_PER_FORCE);
-            atomicAdd(f[d] + i, block_sum(d) + (unsigned long long)body);
-        }
-    }
-    if (ENERGY && active) {
-        energy[i] = (double)(long long)block_sum(n_sums - 2) * (1.0 / VS_FIXED_PER_FORCE);
-        virial[i] = (double)(long long)block_sum(n_sums - 1) * (1.0 / VS_FIXED_PER_FORCE);
-    }
+    vs_newton_store<ENERGY, n_sums>(i, n_owned, active, sp, block_pos, block_lo, block_hi, fx,
+                                    fy, fz, energy, virial);
 }
 
 /* The pairs of the remote ghosts (those that came from another rank: particles
@@ -852,128 +889,4 @@ void vs_gpu_split_interior(vs_gpu_state *g)
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     g->ovl.n_interior = h[0];
     g->ovl.n_border = n - h[0];
-}
-
-/* ---- reductions: fixed grid, block tree, then one block over the partials (deterministic) */
-
-#define VS_RED_BLOCKS 512
-#define VS_RED_VALUES 6
-
-/* Momentum and kinetic energy of the n owned particles; the energy and virial of the
- * n_energy entries the forces wrote (the owned particles', and with each pair once, the
- * ghosts' too). */
-__global__ void thermo_partial_kernel(int n, int n_energy, vs_gpu_species sp, const double *vx,
-                                      const double *vy, const double *vz,
-                                      const int32_t *species, const double *energy,
-                                      const double *virial, double *partials)
-{
-    __shared__ double s[VS_RED_VALUES][VS_BLOCK];
-    double acc[VS_RED_VALUES] = {0, 0, 0, 0, 0, 0};
-    const int end = n > n_energy ? n : n_energy;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < end;
-         i += gridDim.x * blockDim.x) {
-        if (i < n) {
-            const double m = sp.mass[species[i]];
-            acc[0] += m * vx[i];
-            acc[1] += m * vy[i];
-            acc[2] += m * vz[i];
-            acc[3] += 0.5 * m * (vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]);
-        }
-        if (i < n_energy) {
-            acc[4] += energy[i];
-            acc[5] += virial[i];
-        }
-    }
-    for (int q = 0; q < VS_RED_VALUES; ++q)
-        s[q][threadIdx.x] = acc[q];
-    __syncthreads();
-    for (int half = blockDim.x / 2; half > 0; half >>= 1) {
-        if (threadIdx.x < half)
-            for (int q = 0; q < VS_RED_VALUES; ++q)
-                s[q][threadIdx.x] += s[q][threadIdx.x + half];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        for (int q = 0; q < VS_RED_VALUES; ++q)
-            partials[blockIdx.x * VS_RED_VALUES + q] = s[q][0];
-}
-
-__global__ void thermo_final_kernel(int blocks, const double *partials, double *out)
-{
-    if (threadIdx.x < VS_RED_VALUES) {
-        double sum = 0.0;
-        for (int b = 0; b < blocks; ++b)
-            sum += partials[b * VS_RED_VALUES + threadIdx.x];
-        out[threadIdx.x] = sum;
-    }
-}
-
-extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[6])
-{
-    const int n = (int)g->pt.n_owned;
-    for (int q = 0; q < VS_RED_VALUES; ++q)
-        out[q] = 0.0;
-    if (n == 0)
-        return;
-    if (!vs_gpu_energies_current(g))
-        vs_log_fatal(__FILE__, __LINE__, "thermo asked for without the energies of this "
-                     "step's forces (the step must be run with energies due)");
-    int blocks = (n + VS_BLOCK - 1) / VS_BLOCK;
-    if (blocks > VS_RED_BLOCKS)
-        blocks = VS_RED_BLOCKS;
-    /* partials holds 4096 doubles: (512 blocks + 1) * 6 fit */
-    thermo_partial_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
-        n, (int)g->fs.energy_count, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2],
-        g->pt.species_id, vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), g->red.partials);
-    VS_CUDA_CHECK(cudaGetLastError());
-    double *d_out = g->red.partials + (size_t)blocks * VS_RED_VALUES;
-    thermo_final_kernel<<<1, 32, 0, g->stream>>>(blocks, g->red.partials, d_out);
-    VS_CUDA_CHECK(cudaGetLastError());
-    VS_CUDA_CHECK(cudaMemcpyAsync(g->red.h_pinned, d_out, VS_RED_VALUES * sizeof(double),
-                                  cudaMemcpyDeviceToHost, g->stream));
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    for (int q = 0; q < VS_RED_VALUES; ++q)
-        out[q] = g->red.h_pinned[q];
-}
-
-__global__ void integrity_kernel(int n, const int64_t *tag, const double *x, const double *y,
-                                 const double *z, const double *vx, const double *vy,
-                                 const double *vz, unsigned long long *sums)
-{
-    typedef cub::BlockReduce<unsigned long long, VS_BLOCK> reduce_t;
-    __shared__ typename reduce_t::TempStorage temp[2];
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned long long t = 0, t2 = 0;
-    if (i < n) {
-        t = (unsigned long long)tag[i];
-        t2 = t * t;
-        if (!isfinite(x[i]) || !isfinite(y[i]) || !isfinite(z[i]) || !isfinite(vx[i]) ||
-            !isfinite(vy[i]) || !isfinite(vz[i]))
-            atomicMin(&sums[2], t);
-    }
-    /* integer sums wrap modulo 2^64 and are exact in any order: one atomic per block */
-    const unsigned long long block_t = reduce_t(temp[0]).Sum(t);
-    const unsigned long long block_t2 = reduce_t(temp[1]).Sum(t2);
-    if (threadIdx.x == 0) {
-        atomicAdd(&sums[0], block_t);
-        atomicAdd(&sums[1], block_t2);
-    }
-}
-
-extern "C" void vs_gpu_integrity(vs_gpu_state *g, uint64_t sums[3], int64_t *bad_tag)
-{
-    const int n = (int)g->pt.n_owned;
-    unsigned long long init[3] = {0ull, 0ull, ~0ull};
-    VS_CUDA_CHECK(
-        cudaMemcpyAsync(g->red.d_int_sums, init, sizeof init, cudaMemcpyHostToDevice, g->stream));
-    VS_LAUNCH(integrity_kernel, n, VS_BLOCK, g->stream, n, g->pt.tag, g->pt.x[0], g->pt.x[1],
-              g->pt.x[2], g->pt.v[0], g->pt.v[1], g->pt.v[2], g->red.d_int_sums);
-    unsigned long long *h = (unsigned long long *)g->red.h_pinned;
-    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->red.d_int_sums, 3 * sizeof(unsigned long long),
-                                  cudaMemcpyDeviceToHost, g->stream));
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    sums[0] = (uint64_t)n;
-    sums[1] = h[0];
-    sums[2] = h[1];
-    *bad_tag = h[2] == ~0ull ? -1 : (int64_t)h[2];
 }
