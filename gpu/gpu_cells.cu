@@ -72,10 +72,10 @@ __global__ void gather_kernel(int n, const uint32_t *order, const T *in, T *out)
 template <typename T>
 static void permute(vs_gpu_state *g, T *&field, int n)
 {
-    T *tmp = (T *)g->scratch;
-    VS_LAUNCH(gather_kernel<T>, n, VS_BLOCK, g->stream, n, g->idx_out, field, tmp);
+    T *tmp = (T *)g->sort.scratch;
+    VS_LAUNCH(gather_kernel<T>, n, VS_BLOCK, g->stream, n, g->sort.idx_out, field, tmp);
     if (sizeof(T) == sizeof(double)) {
-        g->scratch = field;
+        g->sort.scratch = field;
         field = tmp;
     } else {
         VS_CUDA_CHECK(cudaMemcpyAsync(field, tmp, sizeof(T) * (size_t)n,
@@ -88,10 +88,10 @@ static void permute(vs_gpu_state *g, T *&field, int n)
  * mixed force inputs on the way. */
 static void sort_by_cell(vs_gpu_state *g, int n, int morton, int stage)
 {
-#define VS_KEY_ARGS                                                                            \
-    n, g->grid, morton, g->x[0], g->x[1], g->x[2], g->key_in, g->idx_in, g->frame, g->vp[0],   \
-        g->vp[1], g->vp[2], g->species_id, g->pos_q, g->vel_f,                                \
-        stage && vs_gpu_owned_staged(g) ? (int)g->n_owned : 0
+#define VS_KEY_ARGS                                                                                \
+    n, g->cells.grid, morton, g->pt.x[0], g->pt.x[1], g->pt.x[2], g->sort.key_in, g->sort.idx_in,  \
+        g->fs.frame, g->pt.vp[0], g->pt.vp[1], g->pt.vp[2], g->pt.species_id, g->fs.pos_q,         \
+        g->fs.vel_f, stage && vs_gpu_owned_staged(g) ? (int)g->pt.n_owned : 0
     if (stage)
         VS_LAUNCH(cell_key_kernel<true>, n, VS_BLOCK, g->stream, VS_KEY_ARGS);
     else
@@ -101,14 +101,15 @@ static void sort_by_cell(vs_gpu_state *g, int n, int morton, int stage)
         return;
     /* in place (the double-buffer form needs no temporary copy of keys and values); the
      * sorted pairs end up in key_out and idx_out whichever buffers CUB left them in */
-    cub::DoubleBuffer<uint32_t> keys(g->key_in, g->key_out), values(g->idx_in, g->idx_out);
-    VS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(g->cub_temp, g->cub_temp_bytes, keys, values,
-                                                  n, 0, morton ? g->morton_bits : g->key_bits,
-                                                  g->stream));
-    g->key_out = keys.Current();
-    g->key_in = keys.Alternate();
-    g->idx_out = values.Current();
-    g->idx_in = values.Alternate();
+    cub::DoubleBuffer<uint32_t> keys(g->sort.key_in, g->sort.key_out),
+        values(g->sort.idx_in, g->sort.idx_out);
+    VS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        g->sort.cub_temp, g->sort.cub_temp_bytes, keys, values, n, 0,
+        morton ? g->cells.morton_bits : g->sort.key_bits, g->stream));
+    g->sort.key_out = keys.Current();
+    g->sort.key_in = keys.Alternate();
+    g->sort.idx_out = values.Current();
+    g->sort.idx_in = values.Alternate();
 }
 
 /* The Morton reordering costs a sort and two passes over every array; particles drift only a
@@ -118,22 +119,22 @@ static void sort_by_cell(vs_gpu_state *g, int n, int morton, int stage)
 
 void vs_gpu_reorder(vs_gpu_state *g)
 {
-    const int n = (int)g->n_owned;
-    if (g->n_rebuilds++ % VS_GPU_REORDER_EVERY != 0)
+    const int n = (int)g->pt.n_owned;
+    if (g->sort.n_rebuilds++ % VS_GPU_REORDER_EVERY != 0)
         return;
     sort_by_cell(g, n, 1, 0);
     ++g->ver.owned; /* the staging pass of the cell list restages them */
     for (int d = 0; d < 3; ++d) {
-        permute(g, g->x[d], n);
-        permute(g, g->v[d], n);
-        permute(g, g->vp[d], n);
+        permute(g, g->pt.x[d], n);
+        permute(g, g->pt.v[d], n);
+        permute(g, g->pt.vp[d], n);
         /* forces too: after a checkpoint's canonical re-start the step continues from the
          * stored forces, without a force evaluation between this reorder and their use */
-        permute(g, g->f[d], n);
-        permute(g, g->image[d], n);
+        permute(g, g->pt.f[d], n);
+        permute(g, g->pt.image[d], n);
     }
-    permute(g, g->tag, n);
-    permute(g, g->species_id, n);
+    permute(g, g->pt.tag, n);
+    permute(g, g->pt.species_id, n);
 }
 
 /* Offsets of every cell, empty ones included, from the sorted keys without atomics: entry k
@@ -432,102 +433,105 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     /* cell list over owned + ghosts (with the cell list's overlap, only the local ones: the
      * remote ghosts come after them), in linear cell order */
     const int remote_apart = g->plan.overlap == VS_GPU_OVERLAP_REMOTE_APART;
-    g->n_listed = g->n_owned + (remote_apart ? g->n_img_local : g->n_ghost);
-    const int n_list = (int)g->n_listed, n = (int)g->n_owned;
+    g->cells.n_listed = g->pt.n_owned + (remote_apart ? g->halo.n_img_local : g->pt.n_ghost);
+    const int n_list = (int)g->cells.n_listed, n = (int)g->pt.n_owned;
     if (n_list == 0)
-        VS_CUDA_CHECK(cudaMemsetAsync(g->cell_start, 0,
-                                      sizeof(uint32_t) * (size_t)(g->n_cells + 1), g->stream));
+        VS_CUDA_CHECK(cudaMemsetAsync(
+            g->cells.cell_start, 0, sizeof(uint32_t) * (size_t)(g->cells.n_cells + 1), g->stream));
     /* the mixed force kernel's inputs are staged once per step: on a rebuild step with the
      * cell keys, so that the cell-order copy below gathers the fixed-point positions */
     const int mixed = g->plan.mixed;
     const int stage = g->plan.stage_at_build;
     sort_by_cell(g, n_list, 0, stage);
-    if (stage && g->n_listed < g->n_owned + g->n_ghost)
-        vs_gpu_stage_range(g, g->n_listed, g->n_owned + g->n_ghost - g->n_listed);
+    if (stage && g->cells.n_listed < g->pt.n_owned + g->pt.n_ghost)
+        vs_gpu_stage_range(g, g->cells.n_listed, g->pt.n_owned + g->pt.n_ghost - g->cells.n_listed);
     g->stamp.staged = stage ? vs_gpu_now(g) : vs_gpu_never();
-    VS_LAUNCH(cell_offsets_kernel, n_list, VS_BLOCK, g->stream, n_list, g->n_cells, g->key_out,
-              g->cell_start);
+    VS_LAUNCH(cell_offsets_kernel, n_list, VS_BLOCK, g->stream, n_list, g->cells.n_cells,
+              g->sort.key_out, g->cells.cell_start);
     /* the sorted indices become the cell list; the next sort writes into the old list's
      * buffer (both have the per-particle capacity) */
-    uint32_t *sorted = g->idx_out;
-    g->idx_out = g->cell_particles;
-    g->cell_particles = sorted;
+    uint32_t *sorted = g->sort.idx_out;
+    g->sort.idx_out = g->cells.cell_particles;
+    g->cells.cell_particles = sorted;
     if (g->plan.builder != VS_GPU_BUILDER_WARP) { /* the walks of the thread builder and
                                                       * of the cell-list force kernel read it */
         if (mixed)
             VS_LAUNCH(cell_pos_staged_kernel, n_list, VS_BLOCK, g->stream, n_list,
-                      g->cell_particles, g->pos_q, g->cell_pos,
-                      g->plan.forces == VS_GPU_FORCES_NEWTON ? g->cell_rank
+                      g->cells.cell_particles, g->fs.pos_q, g->cells.cell_pos,
+                      g->plan.forces == VS_GPU_FORCES_NEWTON ? g->cells.cell_rank
                                                              : (int32_t *)NULL);
         else
-            VS_LAUNCH(cell_pos_kernel, n_list, VS_BLOCK, g->stream, n_list, g->cell_particles,
-                      g->x[0], g->x[1], g->x[2], g->frame, g->cell_pos);
+            VS_LAUNCH(cell_pos_kernel, n_list, VS_BLOCK, g->stream, n_list, g->cells.cell_particles,
+                      g->pt.x[0], g->pt.x[1], g->pt.x[2], g->fs.frame, g->cells.cell_pos);
     }
     if (g->plan.forces != VS_GPU_FORCES_VERLET) {
         /* no Verlet list: the force kernel reads the cell list built above */
         if (g->plan.reuse_list)
-            VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->x[0], g->x[1],
-                      g->x[2], g->x_build[0], g->x_build[1], g->x_build[2]);
+            VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->pt.x[0], g->pt.x[1],
+                      g->pt.x[2], g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2]);
         return;
     }
     const int split = g->plan.overlap == VS_GPU_OVERLAP_SPLIT;
-    if (split && g->n_owned > g->cap_split) {
-        const int64_t cap = g->n_owned + g->n_owned / 20 + 256;
-        vs_gpu_free(g, g->interior_flag, (size_t)g->cap_split);
-        vs_gpu_free(g, g->split_idx, sizeof(int32_t) * (size_t)g->cap_split);
-        g->interior_flag = (uint8_t *)vs_gpu_alloc(g, (size_t)cap);
-        g->split_idx = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)cap);
-        g->cap_split = cap;
+    if (split && g->pt.n_owned > g->ovl.cap_split) {
+        const int64_t cap = g->pt.n_owned + g->pt.n_owned / 20 + 256;
+        vs_gpu_free(g, g->ovl.interior_flag, (size_t)g->ovl.cap_split);
+        vs_gpu_free(g, g->ovl.split_idx, sizeof(int32_t) * (size_t)g->ovl.cap_split);
+        g->ovl.interior_flag = (uint8_t *)vs_gpu_alloc(g, (size_t)cap);
+        g->ovl.split_idx = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)cap);
+        g->ovl.cap_split = cap;
     }
     /* the list has one column per owned particle (ghosts have no list) */
-    if (g->n_owned > g->nl_stride || !g->nlist) {
-        vs_gpu_free(g, g->nlist, sizeof(int32_t) * (size_t)g->max_neighbors * (size_t)g->nl_stride);
-        g->nl_stride = g->n_owned + g->n_owned / 20 + 256;
-        g->nlist = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)g->max_neighbors *
-                                                  (size_t)g->nl_stride);
+    if (g->pt.n_owned > g->cells.nl_stride || !g->cells.nlist) {
+        vs_gpu_free(g, g->cells.nlist,
+                    sizeof(int32_t) * (size_t)g->cells.max_neighbors * (size_t)g->cells.nl_stride);
+        g->cells.nl_stride = g->pt.n_owned + g->pt.n_owned / 20 + 256;
+        g->cells.nlist = (int32_t *)vs_gpu_alloc(
+            g, sizeof(int32_t) * (size_t)g->cells.max_neighbors * (size_t)g->cells.nl_stride);
     }
     /* candidates are compared in fp32 relative positions; the list radius is widened by a
      * relative 1e-5 so rounding can only add pairs beyond r_c + skin, never drop one */
     const float cut2_f = (float)(g->list_cutoff * g->list_cutoff * (1.0 + 2e-5));
     for (;;) {
-        VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_count, 0, sizeof(int32_t), g->stream));
+        VS_CUDA_CHECK(cudaMemsetAsync(g->cells.d_max_count, 0, sizeof(int32_t), g->stream));
         if (g->plan.builder == VS_GPU_BUILDER_THREAD) {
             /* the radius in quanta squared (a power of two apart: the same comparisons) */
-            const float cut2_quanta = (float)((double)cut2_f * g->frame.inv_quantum *
-                                              g->frame.inv_quantum);
-            VS_LAUNCH(neighbor_thread_kernel, n, VS_THREAD_BUILD_BLOCK, g->stream, n, g->grid,
-                      cut2_quanta, vs_row_cut2(g->list_cutoff), g->x[0], g->x[1], g->x[2],
-                      g->frame, g->cell_pos, g->cell_start, g->max_neighbors, g->nl_stride,
-                      g->nlist, g->ncount, g->d_max_count,
-                      split ? g->interior_flag : (uint8_t *)NULL);
+            const float cut2_quanta =
+                (float)((double)cut2_f * g->fs.frame.inv_quantum * g->fs.frame.inv_quantum);
+            VS_LAUNCH(neighbor_thread_kernel, n, VS_THREAD_BUILD_BLOCK, g->stream, n, g->cells.grid,
+                      cut2_quanta, vs_row_cut2(g->list_cutoff), g->pt.x[0], g->pt.x[1], g->pt.x[2],
+                      g->fs.frame, g->cells.cell_pos, g->cells.cell_start, g->cells.max_neighbors,
+                      g->cells.nl_stride, g->cells.nlist, g->cells.ncount, g->cells.d_max_count,
+                      split ? g->ovl.interior_flag : (uint8_t *)NULL);
         }
-        const size_t smem = sizeof(int32_t) * 32 * VS_NL_WARPS * (size_t)(g->max_neighbors | 1);
+        const size_t smem =
+            sizeof(int32_t) * 32 * VS_NL_WARPS * (size_t)(g->cells.max_neighbors | 1);
         if (g->plan.builder == VS_GPU_BUILDER_WARP && smem > 48 * 1024)
             VS_CUDA_CHECK(cudaFuncSetAttribute(neighbor_warp_cell_kernel,
                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                (int)smem));
-        const int64_t blocks = (g->n_cells + VS_NL_WARPS - 1) / VS_NL_WARPS;
+        const int64_t blocks = (g->cells.n_cells + VS_NL_WARPS - 1) / VS_NL_WARPS;
         if (g->plan.builder == VS_GPU_BUILDER_WARP && n > 0) {
             neighbor_warp_cell_kernel<<<(unsigned)blocks, 32 * VS_NL_WARPS, smem, g->stream>>>(
-                n, g->n_cells, g->grid, cut2_f, g->frame, g->pos_q, g->cell_start,
-                g->cell_particles, g->max_neighbors, g->nl_stride, g->nlist,
-                g->ncount, g->d_max_count);
+                n, g->cells.n_cells, g->cells.grid, cut2_f, g->fs.frame, g->fs.pos_q,
+                g->cells.cell_start, g->cells.cell_particles, g->cells.max_neighbors,
+                g->cells.nl_stride, g->cells.nlist, g->cells.ncount, g->cells.d_max_count);
             VS_CUDA_CHECK(cudaGetLastError());
         }
-        int32_t *h = (int32_t *)g->h_pinned;
-        VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_max_count, sizeof(int32_t),
+        int32_t *h = (int32_t *)g->red.h_pinned;
+        VS_CUDA_CHECK(cudaMemcpyAsync(h, g->cells.d_max_count, sizeof(int32_t),
                                       cudaMemcpyDeviceToHost, g->stream));
         VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-        if (*h <= g->max_neighbors)
+        if (*h <= g->cells.max_neighbors)
             break;
         /* overflow: grow the table to the largest count seen plus a margin, and rebuild */
-        vs_gpu_free(g, g->nlist, sizeof(int32_t) * (size_t)g->max_neighbors * (size_t)g->nl_stride);
-        g->max_neighbors = vs_list_width(*h + *h / 8 + 4);
-        g->nlist = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)g->max_neighbors *
-                                                  (size_t)g->nl_stride);
+        vs_gpu_free(g, g->cells.nlist,
+                    sizeof(int32_t) * (size_t)g->cells.max_neighbors * (size_t)g->cells.nl_stride);
+        g->cells.max_neighbors = vs_list_width(*h + *h / 8 + 4);
+        g->cells.nlist = (int32_t *)vs_gpu_alloc(
+            g, sizeof(int32_t) * (size_t)g->cells.max_neighbors * (size_t)g->cells.nl_stride);
     }
     if (g->plan.reuse_list) /* positions at this build, for the displacement check */
-        VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->x[0], g->x[1], g->x[2],
-                  g->x_build[0], g->x_build[1], g->x_build[2]);
+        VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->pt.x[0], g->pt.x[1], g->pt.x[2],
+                  g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2]);
     ++g->ver.list; /* split again when (if) this list is reused */
 }

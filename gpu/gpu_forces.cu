@@ -1,4 +1,4 @@
-/* DPD forces on the device, and the thermo and integrity reductions.
+/* DPD forces on the device (the thermo and integrity reductions are in gpu_reduce.cu).
  *
  * Two kernels, neither with float atomics, both bit-reproducible:
  * - dpd_force_kernel (Verlet lists, and the cell list in double precision): one thread per
@@ -47,16 +47,16 @@ __global__ void stage_mixed_kernel(int first, int n, vs_fixed_frame frame, const
 
 void vs_gpu_stage_range(vs_gpu_state *g, int64_t first, int64_t count)
 {
-    VS_LAUNCH(stage_mixed_kernel, count, VS_BLOCK, g->stream, (int)first, (int)count,
-              g->frame, g->x[0], g->x[1], g->x[2], g->vp[0], g->vp[1], g->vp[2],
-              g->species_id, g->pos_q, g->vel_f);
+    VS_LAUNCH(stage_mixed_kernel, count, VS_BLOCK, g->stream, (int)first, (int)count, g->fs.frame,
+              g->pt.x[0], g->pt.x[1], g->pt.x[2], g->pt.vp[0], g->pt.vp[1], g->pt.vp[2],
+              g->pt.species_id, g->fs.pos_q, g->fs.vel_f);
 }
 
 void vs_gpu_stage_positions(vs_gpu_state *g)
 {
     g->stamp.staged = vs_gpu_now(g);
-    const int64_t first = vs_gpu_owned_staged(g) ? g->n_owned : 0; /* the first half-step's */
-    vs_gpu_stage_range(g, first, g->n_owned + g->n_ghost - first);
+    const int64_t first = vs_gpu_owned_staged(g) ? g->pt.n_owned : 0; /* the first half-step's */
+    vs_gpu_stage_range(g, first, g->pt.n_owned + g->pt.n_ghost - first);
 }
 
 /* Each particle's pair-RNG signature at this step (tea_rng.h), for particles [first, first + n). */
@@ -71,7 +71,7 @@ __global__ void signature_kernel(int first, int n, vs_tea_key key, const int64_t
 static void compute_signatures(vs_gpu_state *g, int64_t first, int64_t count, int64_t step)
 {
     VS_LAUNCH(signature_kernel, count, VS_BLOCK, g->stream, (int)first, (int)count,
-              vs_tea_make_key(g->prm.seed, (uint64_t)step), g->tag, g->sig);
+              vs_tea_make_key(g->prm.seed, (uint64_t)step), g->pt.tag, g->fs.sig);
 }
 
 /* Where a thread finds its partners: its column of the Verlet list, or (CELLS) the cell list
@@ -331,6 +331,111 @@ __device__ __forceinline__ void vs_shared_add64(unsigned *lo_word, unsigned *hi_
  * order-free. */
 #define VS_NEWTON_QUEUE 24 /* pairs per lane (mean 6.3 at rho = 3); fits 48 kB of shared */
 #define VS_NEWTON_UNROLL 3 /* candidates per iteration of the walk (docs/performance.md) */
+/* One stencil row of the Newton kernel's walk, cell-list entries [m, end): the candidates
+ * within r_c go to this lane's column of the shared queue (my_queue, `queued` of them), a
+ * full queue is emptied at once through evaluate(slot, j) (rare). */
+template <bool FRESH, typename Evaluate>
+__device__ __forceinline__ void vs_newton_scan_row(uint32_t m, uint32_t end, const int4 &pi,
+                                                   bool owned_i, int n_owned, float rc2_quanta,
+                                                   const int4 *pos_q, const int4 *cell_pos,
+                                                   int32_t *my_queue, int &queued,
+                                                   Evaluate &evaluate)
+{
+    constexpr int queue_stride = VS_NEWTON_BLOCK + 1;
+    /* a candidate: queued when within r_c (a predicated store, no branch) */
+    auto consider = [&](const int4 &entry) {
+        const int j = entry.w;
+        const int4 pj = FRESH ? entry : pos_q[j];
+        const float qx = vs_separation_quanta(pi.x, pj.x), qy = vs_separation_quanta(pi.y, pj.y),
+                    qz = vs_separation_quanta(pi.z, pj.z);
+        const float r2q = vs_norm2(qx, qy, qz);
+        const bool hit = r2q < rc2_quanta && r2q != 0.0f && (owned_i || j < n_owned);
+        if (hit)
+            my_queue[queue_stride * queued] = j;
+        queued += hit;
+    };
+    /* VS_NEWTON_UNROLL candidates per iteration, all loads in flight before any is used; the
+     * queue keeps room for as many more, or the lane empties it at once (rare) */
+    for (; m < end; m += VS_NEWTON_UNROLL) {
+        int4 entry[VS_NEWTON_UNROLL];
+#pragma unroll
+        for (int u = 0; u < VS_NEWTON_UNROLL; ++u)
+            entry[u] = u == 0 || m + u < end ? cell_pos[m + u] : entry[0];
+#pragma unroll
+        for (int u = 0; u < VS_NEWTON_UNROLL; ++u)
+            if (u == 0 || m + u < end)
+                consider(entry[u]);
+        if (queued > VS_NEWTON_QUEUE - VS_NEWTON_UNROLL) {
+            for (int q = 0; q < queued; ++q)
+                evaluate(threadIdx.x, my_queue[queue_stride * q]);
+            queued = 0;
+        }
+    }
+}
+
+/* The warp's queued pairs in rounds of 32: the lanes' inclusive prefix sums of their
+ * counts, then lane l of round r takes pair t = 32 r + l from its finder, the lane whose
+ * range holds t (the smallest lane whose inclusive sum exceeds t). */
+template <typename Evaluate>
+__device__ __forceinline__ void vs_newton_rounds(int lane, int warp_first, int queued,
+                                                 int32_t (*queue)[VS_NEWTON_BLOCK + 1],
+                                                 Evaluate &evaluate)
+{
+    int inclusive = queued;
+    for (int offset = 1; offset < 32; offset <<= 1) {
+        const int v = __shfl_up_sync(0xffffffffu, inclusive, offset);
+        if (lane >= offset)
+            inclusive += v;
+    }
+    const int total = __shfl_sync(0xffffffffu, inclusive, 31);
+    for (int round = 0; round < total; round += 32) {
+        const int t = round + lane;
+        int finder = 0;
+        for (int step = 16; step >= 1; step >>= 1) {
+            const int v = __shfl_sync(0xffffffffu, inclusive, finder + step - 1);
+            if (v <= t)
+                finder += step;
+        }
+        const int before = __shfl_sync(0xffffffffu, inclusive - queued, finder & 31);
+        if (t < total) {
+            const int slot = warp_first + finder;
+            evaluate(slot, queue[t - before][slot]);
+        }
+    }
+}
+
+/* The block's sums of this thread's particle i out: its force (with the body force) added
+ * to the global fixed-point sums (other blocks add to them too), its energy and virial
+ * (ENERGY) stored. */
+template <bool ENERGY, int N_SUMS>
+__device__ __forceinline__ void vs_newton_store(int i, int n_owned, bool active,
+                                                const vs_gpu_species &sp,
+                                                const int4 *block_pos,
+                                                unsigned (*block_lo)[VS_NEWTON_BLOCK],
+                                                unsigned (*block_hi)[VS_NEWTON_BLOCK],
+                                                unsigned long long *fx, unsigned long long *fy,
+                                                unsigned long long *fz, double *energy,
+                                                double *virial)
+{
+    /* this thread's particle's sum d, as the 64-bit integer of its two words */
+    auto block_sum = [&](int d) {
+        return (unsigned long long)block_hi[d][threadIdx.x] << 32 | block_lo[d][threadIdx.x];
+    };
+    if (i < n_owned) {
+        const int si = block_pos[threadIdx.x].w;
+        unsigned long long *f[3] = {fx, fy, fz};
+#pragma unroll
+        for (int d = 0; d < 3; ++d) {
+            const long long body = __double2ll_rn(sp.body_force[si][d] * VS_FIXED_PER_FORCE);
+            atomicAdd(f[d] + i, block_sum(d) + (unsigned long long)body);
+        }
+    }
+    if (ENERGY && active) {
+        energy[i] = (double)(long long)block_sum(N_SUMS - 2) * (1.0 / VS_FIXED_PER_FORCE);
+        virial[i] = (double)(long long)block_sum(N_SUMS - 1) * (1.0 / VS_FIXED_PER_FORCE);
+    }
+}
+
 template <bool ENERGY, bool FRESH>
 __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
     dpd_force_newton_kernel(int n_all, int n_owned, vs_tea_key key, int gaussian,
@@ -409,7 +514,6 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
     };
 
     int32_t *my_queue = &queue[0][threadIdx.x];
-    constexpr int queue_stride = VS_NEWTON_BLOCK + 1;
     int queued = 0;
     if (active) {
         const bool owned_i = i < n_owned;
@@ -424,84 +528,17 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
             int first_cell, last_cell;
             if (!vs_stencil_row(grid, c, frac, row_cut2, dy, dz, &first_cell, &last_cell))
                 continue;
-            /* a candidate: queued when within r_c (a predicated store, no branch) */
-            auto consider = [&](const int4 &entry) {
-                const int j = entry.w;
-                const int4 pj = FRESH ? entry : pos_q[j];
-                const float qx = vs_separation_quanta(pi.x, pj.x),
-                            qy = vs_separation_quanta(pi.y, pj.y),
-                            qz = vs_separation_quanta(pi.z, pj.z);
-                const float r2q = vs_norm2(qx, qy, qz);
-                const bool hit = r2q < rc2_quanta && r2q != 0.0f && (owned_i || j < n_owned);
-                if (hit)
-                    my_queue[queue_stride * queued] = j;
-                queued += hit;
-            };
-            /* VS_NEWTON_UNROLL candidates per iteration, all loads in flight before any is
-             * used; the queue keeps room for as many more, or the lane empties it at once
-             * (rare) */
             const uint32_t end = cell_start[last_cell + 1];
-            for (uint32_t m = row == 0 ? k + 1 : cell_start[first_cell]; m < end;
-                 m += VS_NEWTON_UNROLL) {
-                int4 entry[VS_NEWTON_UNROLL];
-#pragma unroll
-                for (int u = 0; u < VS_NEWTON_UNROLL; ++u)
-                    entry[u] = u == 0 || m + u < end ? cell_pos[m + u] : entry[0];
-#pragma unroll
-                for (int u = 0; u < VS_NEWTON_UNROLL; ++u)
-                    if (u == 0 || m + u < end)
-                        consider(entry[u]);
-                if (queued > VS_NEWTON_QUEUE - VS_NEWTON_UNROLL) {
-                    for (int q = 0; q < queued; ++q)
-                        evaluate(threadIdx.x, my_queue[queue_stride * q]);
-                    queued = 0;
-                }
-            }
+            vs_newton_scan_row<FRESH>(row == 0 ? k + 1 : cell_start[first_cell], end, pi,
+                                      owned_i, n_owned, rc2_quanta, pos_q, cell_pos, my_queue,
+                                      queued, evaluate);
         }
     }
     __syncwarp();
-    /* the warp's queued pairs in rounds of 32: the lanes' inclusive prefix sums of their
-     * counts, then lane l of round r takes pair t = 32 r + l from its finder, the lane whose
-     * range holds t (the smallest lane whose inclusive sum exceeds t) */
-    int inclusive = queued;
-    for (int offset = 1; offset < 32; offset <<= 1) {
-        const int v = __shfl_up_sync(0xffffffffu, inclusive, offset);
-        if (lane >= offset)
-            inclusive += v;
-    }
-    const int total = __shfl_sync(0xffffffffu, inclusive, 31);
-    for (int round = 0; round < total; round += 32) {
-        const int t = round + lane;
-        int finder = 0;
-        for (int step = 16; step >= 1; step >>= 1) {
-            const int v = __shfl_sync(0xffffffffu, inclusive, finder + step - 1);
-            if (v <= t)
-                finder += step;
-        }
-        const int before = __shfl_sync(0xffffffffu, inclusive - queued, finder & 31);
-        if (t < total) {
-            const int slot = warp_first + finder;
-            evaluate(slot, queue[t - before][slot]);
-        }
-    }
+    vs_newton_rounds(lane, warp_first, queued, queue, evaluate);
     __syncthreads();
-    /* this thread's particle's sum d, as the 64-bit integer of its two words */
-    auto block_sum = [&](int d) {
-        return (unsigned long long)block_hi[d][threadIdx.x] << 32 | block_lo[d][threadIdx.x];
-    };
-    if (i < n_owned) { /* other blocks add to these particles too */
-        const int si = block_pos[threadIdx.x].w;
-        unsigned long long *f[3] = {fx, fy, fz};
-#pragma unroll
-        for (int d = 0; d < 3; ++d) {
-            const long long body = __double2ll_rn(sp.body_force[si][d] * VS_FIXED_PER_FORCE);
-            atomicAdd(f[d] + i, block_sum(d) + (unsigned long long)body);
-        }
-    }
-    if (ENERGY && active) {
-        energy[i] = (double)(long long)block_sum(n_sums - 2) * (1.0 / VS_FIXED_PER_FORCE);
-        virial[i] = (double)(long long)block_sum(n_sums - 1) * (1.0 / VS_FIXED_PER_FORCE);
-    }
+    vs_newton_store<ENERGY, n_sums>(i, n_owned, active, sp, block_pos, block_lo, block_hi, fx,
+                                    fy, fz, energy, virial);
 }
 
 /* The pairs of the remote ghosts (those that came from another rank: particles
@@ -594,19 +631,20 @@ __global__ void forces_from_fixed_kernel(int n, const int32_t *bad, double *fx, 
 
 void vs_gpu_forces_to_double(vs_gpu_state *g)
 {
-    if (!g->forces_fixed)
+    if (!g->fs.forces_fixed)
         return;
-    VS_LAUNCH(forces_from_fixed_kernel, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned,
-              g->d_bad_force, g->f[0], g->f[1], g->f[2]);
-    g->forces_fixed = 0;
+    VS_LAUNCH(forces_from_fixed_kernel, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned,
+              g->fs.d_bad_force, g->pt.f[0], g->pt.f[1], g->pt.f[2]);
+    g->fs.forces_fixed = 0;
 }
 
 /* The Newton kernel's sums start at zero (on `stream`, before either part below). */
 static void clear_newton_sums(vs_gpu_state *g, cudaStream_t stream)
 {
     for (int d = 0; d < 3; ++d)
-        VS_CUDA_CHECK(cudaMemsetAsync(g->f[d], 0, sizeof(double) * (size_t)g->n_owned, stream));
-    VS_CUDA_CHECK(cudaMemsetAsync(g->d_bad_force, 0x7f, sizeof(int32_t), stream));
+        VS_CUDA_CHECK(
+            cudaMemsetAsync(g->pt.f[d], 0, sizeof(double) * (size_t)g->pt.n_owned, stream));
+    VS_CUDA_CHECK(cudaMemsetAsync(g->fs.d_bad_force, 0x7f, sizeof(int32_t), stream));
 }
 
 /* The pairs among the particles in the cell list, each once (dpd_force_newton_kernel), on
@@ -614,29 +652,29 @@ static void clear_newton_sums(vs_gpu_state *g, cudaStream_t stream)
 static void launch_newton_part(vs_gpu_state *g, cudaStream_t stream, int remote, int64_t step,
                                int want_energy)
 {
-    const int n = (int)g->n_owned, n_listed = (int)g->n_listed;
-    const int n_remote = (int)(g->n_owned + g->n_ghost - g->n_listed);
+    const int n = (int)g->pt.n_owned, n_listed = (int)g->cells.n_listed;
+    const int n_remote = (int)(g->pt.n_owned + g->pt.n_ghost - g->cells.n_listed);
     const vs_tea_key key = vs_tea_make_key(g->prm.seed, (uint64_t)step);
     const int gaussian = g->prm.random == VS_RANDOM_GAUSSIAN;
     const float rc2_quanta =
-        (float)((double)g->dpd_f.rc2 * g->frame.inv_quantum * g->frame.inv_quantum);
+        (float)((double)g->dpd_f.rc2 * g->fs.frame.inv_quantum * g->fs.frame.inv_quantum);
     unsigned long long *f[3];
     for (int d = 0; d < 3; ++d)
-        f[d] = (unsigned long long *)g->f[d];
-#define VS_NEWTON_LAUNCH(E, F)                                                                 \
-    do {                                                                                       \
-        if (remote)                                                                            \
-            VS_LAUNCH((dpd_force_remote_kernel<E, F>), n_remote, VS_BLOCK, stream, n_listed,   \
-                      n_remote, n, key, gaussian, g->dpd_f, rc2_quanta, g->species, g->frame,  \
-                      g->pos_q, g->vel_f, g->sig, g->grid, g->cell_start, g->cell_pos,         \
-                      vs_row_cut2(g->list_cutoff), f[0], f[1], f[2], vs_gpu_energy_buf(g),     \
-                      vs_gpu_virial_buf(g), g->d_bad_force);                                   \
-        else                                                                                   \
-            VS_LAUNCH((dpd_force_newton_kernel<E, F>), n_listed, VS_NEWTON_BLOCK, stream,      \
-                      n_listed, n, key, gaussian, g->dpd_f, rc2_quanta, g->species, g->frame,  \
-                      g->pos_q, g->vel_f, g->sig, g->grid, g->cell_start, g->cell_pos,         \
-                      g->cell_rank, vs_row_cut2(g->list_cutoff), f[0], f[1], f[2],             \
-                      vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), g->d_bad_force);             \
+        f[d] = (unsigned long long *)g->pt.f[d];
+#define VS_NEWTON_LAUNCH(E, F)                                                                     \
+    do {                                                                                           \
+        if (remote)                                                                                \
+            VS_LAUNCH((dpd_force_remote_kernel<E, F>), n_remote, VS_BLOCK, stream, n_listed,       \
+                      n_remote, n, key, gaussian, g->dpd_f, rc2_quanta, g->species, g->fs.frame,   \
+                      g->fs.pos_q, g->fs.vel_f, g->fs.sig, g->cells.grid, g->cells.cell_start,     \
+                      g->cells.cell_pos, vs_row_cut2(g->list_cutoff), f[0], f[1], f[2],            \
+                      vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), g->fs.d_bad_force);              \
+        else                                                                                       \
+            VS_LAUNCH((dpd_force_newton_kernel<E, F>), n_listed, VS_NEWTON_BLOCK, stream,          \
+                      n_listed, n, key, gaussian, g->dpd_f, rc2_quanta, g->species, g->fs.frame,   \
+                      g->fs.pos_q, g->fs.vel_f, g->fs.sig, g->cells.grid, g->cells.cell_start,     \
+                      g->cells.cell_pos, g->cells.cell_rank, vs_row_cut2(g->list_cutoff), f[0],    \
+                      f[1], f[2], vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), g->fs.d_bad_force);  \
     } while (0)
     const int fresh = !g->plan.reuse_list; /* the cell list holds the current positions */
     if (want_energy && fresh)
@@ -649,9 +687,9 @@ static void launch_newton_part(vs_gpu_state *g, cudaStream_t stream, int remote,
         VS_NEWTON_LAUNCH(false, false);
 #undef VS_NEWTON_LAUNCH
     /* the integrator reads the sums as they are (vs_force_at); a download converts them */
-    g->forces_fixed = 1;
+    g->fs.forces_fixed = 1;
     /* ghosts' threads hold shares of the owned particles' energy */
-    g->energy_count = g->n_owned + g->n_ghost;
+    g->fs.energy_count = g->pt.n_owned + g->pt.n_ghost;
 }
 
 /* Forces on every owned particle, each pair once: the listed particles' pairs, then the
@@ -660,7 +698,7 @@ static void launch_newton_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
     clear_newton_sums(g, g->stream);
     launch_newton_part(g, g->stream, 0, step, want_energy);
-    if (g->n_listed < g->n_owned + g->n_ghost)
+    if (g->cells.n_listed < g->pt.n_owned + g->pt.n_ghost)
         launch_newton_part(g, g->stream, 1, step, want_energy);
 }
 
@@ -672,25 +710,26 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
     const vs_tea_key key = vs_tea_make_key(g->prm.seed, (uint64_t)step);
     const int gaussian = g->prm.random == VS_RANDOM_GAUSSIAN;
     vs_partner_source src;
-    src.nlist = g->nlist;
-    src.ncount = g->ncount;
-    src.stride = g->nl_stride;
-    src.grid = g->grid;
+    src.nlist = g->cells.nlist;
+    src.ncount = g->cells.ncount;
+    src.stride = g->cells.nl_stride;
+    src.grid = g->cells.grid;
     /* without a skin the list was built from the current positions */
     const int skin = g->plan.reuse_list;
-    src.bx = skin ? g->x_build[0] : g->x[0];
-    src.by = skin ? g->x_build[1] : g->x[1];
-    src.bz = skin ? g->x_build[2] : g->x[2];
-    src.cell_start = g->cell_start;
-    src.cell_pos = g->cell_pos;
+    src.bx = skin ? g->pt.x_build[0] : g->pt.x[0];
+    src.by = skin ? g->pt.x_build[1] : g->pt.x[1];
+    src.bz = skin ? g->pt.x_build[2] : g->pt.x[2];
+    src.cell_start = g->cells.cell_start;
+    src.cell_pos = g->cells.cell_pos;
     src.row_cut2 = vs_row_cut2(g->list_cutoff);
     const int cells = g->plan.forces != VS_GPU_FORCES_VERLET; /* partners from the cell list */
     const float rc2_quanta =
-        (float)((double)g->dpd_f.rc2 * g->frame.inv_quantum * g->frame.inv_quantum);
-#define VS_FORCE_ARGS                                                                          \
-    n, key, gaussian, g->dpd, g->dpd_f, rc2_quanta, g->species, g->x[0], g->x[1], g->x[2], g->vp[0],       \
-        g->vp[1], g->vp[2], g->frame, g->pos_q, g->vel_f, g->sig, g->species_id, src, subset, g->f[0],   \
-        g->f[1], g->f[2], vs_gpu_energy_buf(g), vs_gpu_virial_buf(g)
+        (float)((double)g->dpd_f.rc2 * g->fs.frame.inv_quantum * g->fs.frame.inv_quantum);
+#define VS_FORCE_ARGS                                                                              \
+    n, key, gaussian, g->dpd, g->dpd_f, rc2_quanta, g->species, g->pt.x[0], g->pt.x[1],            \
+        g->pt.x[2], g->pt.vp[0], g->pt.vp[1], g->pt.vp[2], g->fs.frame, g->fs.pos_q, g->fs.vel_f,  \
+        g->fs.sig, g->pt.species_id, src, subset, g->pt.f[0], g->pt.f[1], g->pt.f[2],              \
+        vs_gpu_energy_buf(g), vs_gpu_virial_buf(g)
 #define VS_FORCE_LAUNCH(M, E, C, F)                                                            \
     VS_LAUNCH((dpd_force_kernel<M, E, C, F>), n, VS_FORCE_BLOCK, stream, VS_FORCE_ARGS)
 #define VS_FORCE_LAUNCH_ME(C, F)                                                               \
@@ -720,13 +759,13 @@ extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
     /* a rebuild staged this step's inputs already (vs_gpu_build_neighbors) */
     if (g->plan.mixed && !vs_gpu_all_staged(g))
         vs_gpu_stage_positions(g);
-    compute_signatures(g, 0, g->n_owned + g->n_ghost, step);
+    compute_signatures(g, 0, g->pt.n_owned + g->pt.n_ghost, step);
     if (g->plan.forces == VS_GPU_FORCES_NEWTON) {
         launch_newton_forces(g, step, want_energy);
     } else {
-        launch_forces(g, g->stream, (int)g->n_owned, NULL, step, want_energy);
-        g->energy_count = g->n_owned;
-        g->forces_fixed = 0;
+        launch_forces(g, g->stream, (int)g->pt.n_owned, NULL, step, want_energy);
+        g->fs.energy_count = g->pt.n_owned;
+        g->fs.forces_fixed = 0;
     }
     vs_gpu_forces_done(g, want_energy);
 }
@@ -745,30 +784,30 @@ extern "C" int vs_gpu_can_overlap(const vs_gpu_state *g)
 static void update_remote_and_forces(vs_gpu_state *g, int64_t step, int want_energy,
                                      double *comm_s, double *hidden_s)
 {
-    const int64_t n_listed = g->n_listed, n_all = g->n_owned + g->n_ghost;
-    VS_CUDA_CHECK(cudaEventRecord(g->ev_start, g->stream));
+    const int64_t n_listed = g->cells.n_listed, n_all = g->pt.n_owned + g->pt.n_ghost;
+    VS_CUDA_CHECK(cudaEventRecord(g->ovl.ev_start, g->stream));
     vs_gpu_update_local_images(g);
-    VS_CUDA_CHECK(cudaEventRecord(g->ev_local, g->stream));
-    const int64_t first = vs_gpu_owned_staged(g) ? g->n_owned : 0; /* the first half-step's */
+    VS_CUDA_CHECK(cudaEventRecord(g->ovl.ev_local, g->stream));
+    const int64_t first = vs_gpu_owned_staged(g) ? g->pt.n_owned : 0; /* the first half-step's */
     vs_gpu_stage_range(g, first, n_listed - first);
     compute_signatures(g, 0, n_listed, step);
     clear_newton_sums(g, g->stream);
-    VS_CUDA_CHECK(cudaEventRecord(g->ev_go, g->stream));
-    VS_CUDA_CHECK(cudaStreamWaitEvent(g->bulk, g->ev_go, 0));
-    launch_newton_part(g, g->bulk, 0, step, want_energy);
-    VS_CUDA_CHECK(cudaEventRecord(g->ev_interior, g->bulk));
+    VS_CUDA_CHECK(cudaEventRecord(g->ovl.ev_go, g->stream));
+    VS_CUDA_CHECK(cudaStreamWaitEvent(g->ovl.bulk, g->ovl.ev_go, 0));
+    launch_newton_part(g, g->ovl.bulk, 0, step, want_energy);
+    VS_CUDA_CHECK(cudaEventRecord(g->ovl.ev_interior, g->ovl.bulk));
     vs_gpu_update_remote_images(g);
-    VS_CUDA_CHECK(cudaEventRecord(g->ev_comm, g->stream));
+    VS_CUDA_CHECK(cudaEventRecord(g->ovl.ev_comm, g->stream));
     vs_gpu_stage_range(g, n_listed, n_all - n_listed);
     compute_signatures(g, n_listed, n_all - n_listed, step);
     launch_newton_part(g, g->stream, 1, step, want_energy);
-    VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->ev_interior, 0));
+    VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->ovl.ev_interior, 0));
     vs_gpu_forces_done(g, want_energy);
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     float local_ms = 0.0f, exchange_ms = 0.0f, listed_ms = 0.0f;
-    VS_CUDA_CHECK(cudaEventElapsedTime(&local_ms, g->ev_start, g->ev_local));
-    VS_CUDA_CHECK(cudaEventElapsedTime(&exchange_ms, g->ev_go, g->ev_comm));
-    VS_CUDA_CHECK(cudaEventElapsedTime(&listed_ms, g->ev_go, g->ev_interior));
+    VS_CUDA_CHECK(cudaEventElapsedTime(&local_ms, g->ovl.ev_start, g->ovl.ev_local));
+    VS_CUDA_CHECK(cudaEventElapsedTime(&exchange_ms, g->ovl.ev_go, g->ovl.ev_comm));
+    VS_CUDA_CHECK(cudaEventElapsedTime(&listed_ms, g->ovl.ev_go, g->ovl.ev_interior));
     *comm_s = 1e-3 * ((double)local_ms + (double)exchange_ms);
     *hidden_s = 1e-3 * (double)(listed_ms < exchange_ms ? listed_ms : exchange_ms);
 }
@@ -787,29 +826,29 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
     /* interior particles need only owned inputs, staged before the ghosts move (by the
      * first half-step, unless something moved them since) */
     if (mixed && !vs_gpu_owned_staged(g))
-        vs_gpu_stage_range(g, 0, g->n_owned);
-    compute_signatures(g, 0, g->n_owned, step);
-    VS_CUDA_CHECK(cudaEventRecord(g->ev_start, g->stream));
-    VS_CUDA_CHECK(cudaStreamWaitEvent(g->bulk, g->ev_start, 0));
-    launch_forces(g, g->bulk, (int)g->n_interior, g->split_idx, step, want_energy);
-    VS_CUDA_CHECK(cudaEventRecord(g->ev_interior, g->bulk));
+        vs_gpu_stage_range(g, 0, g->pt.n_owned);
+    compute_signatures(g, 0, g->pt.n_owned, step);
+    VS_CUDA_CHECK(cudaEventRecord(g->ovl.ev_start, g->stream));
+    VS_CUDA_CHECK(cudaStreamWaitEvent(g->ovl.bulk, g->ovl.ev_start, 0));
+    launch_forces(g, g->ovl.bulk, (int)g->ovl.n_interior, g->ovl.split_idx, step, want_energy);
+    VS_CUDA_CHECK(cudaEventRecord(g->ovl.ev_interior, g->ovl.bulk));
     /* the ghost exchange runs in this stream while the interior forces run in the other;
      * its time is the device's, from the start to the ghosts unpacked */
     vs_gpu_update_ghosts(g);
-    VS_CUDA_CHECK(cudaEventRecord(g->ev_comm, g->stream));
+    VS_CUDA_CHECK(cudaEventRecord(g->ovl.ev_comm, g->stream));
     if (mixed)
-        vs_gpu_stage_range(g, g->n_owned, g->n_ghost);
-    compute_signatures(g, g->n_owned, g->n_ghost, step);
-    launch_forces(g, g->stream, (int)g->n_border, g->split_idx + g->n_interior, step,
+        vs_gpu_stage_range(g, g->pt.n_owned, g->pt.n_ghost);
+    compute_signatures(g, g->pt.n_owned, g->pt.n_ghost, step);
+    launch_forces(g, g->stream, (int)g->ovl.n_border, g->ovl.split_idx + g->ovl.n_interior, step,
                   want_energy);
     vs_gpu_forces_done(g, want_energy);
-    g->energy_count = g->n_owned;
-    g->forces_fixed = 0;
-    VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->ev_interior, 0));
+    g->fs.energy_count = g->pt.n_owned;
+    g->fs.forces_fixed = 0;
+    VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->ovl.ev_interior, 0));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     float interior_ms = 0.0f, comm_ms = 0.0f;
-    VS_CUDA_CHECK(cudaEventElapsedTime(&interior_ms, g->ev_start, g->ev_interior));
-    VS_CUDA_CHECK(cudaEventElapsedTime(&comm_ms, g->ev_start, g->ev_comm));
+    VS_CUDA_CHECK(cudaEventElapsedTime(&interior_ms, g->ovl.ev_start, g->ovl.ev_interior));
+    VS_CUDA_CHECK(cudaEventElapsedTime(&comm_ms, g->ovl.ev_start, g->ovl.ev_comm));
     *comm_s = 1e-3 * (double)comm_ms;
     /* communication is hidden while the interior forces were still running */
     const double interior_s = 1e-3 * (double)interior_ms;
@@ -831,147 +870,23 @@ __global__ void interior_flag_kernel(int n, const int32_t *nlist, const int32_t 
 
 void vs_gpu_split_interior(vs_gpu_state *g)
 {
-    const int n = (int)g->n_owned;
+    const int n = (int)g->pt.n_owned;
     g->stamp.split = g->ver.list;
-    g->n_interior = g->n_border = 0;
+    g->ovl.n_interior = g->ovl.n_border = 0;
     if (n == 0)
         return;
     /* the thread builder flags interior particles as it writes the list */
     if (g->plan.builder != VS_GPU_BUILDER_THREAD)
-        VS_LAUNCH(interior_flag_kernel, n, VS_BLOCK, g->stream, n, g->nlist, g->ncount,
-                  g->nl_stride, g->interior_flag);
+        VS_LAUNCH(interior_flag_kernel, n, VS_BLOCK, g->stream, n, g->cells.nlist, g->cells.ncount,
+                  g->cells.nl_stride, g->ovl.interior_flag);
     /* one pass: interior particles in order at the front, border particles behind them */
     VS_CUDA_CHECK(cub::DevicePartition::Flagged(
-        g->cub_temp, g->cub_temp_bytes, thrust::counting_iterator<int32_t>(0), g->interior_flag,
-        g->split_idx, g->d_select_count, n, g->stream));
-    int32_t *h = (int32_t *)g->h_pinned;
-    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_select_count, sizeof(int32_t),
+        g->sort.cub_temp, g->sort.cub_temp_bytes, thrust::counting_iterator<int32_t>(0),
+        g->ovl.interior_flag, g->ovl.split_idx, g->halo.d_select_count, n, g->stream));
+    int32_t *h = (int32_t *)g->red.h_pinned;
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->halo.d_select_count, sizeof(int32_t),
                                   cudaMemcpyDeviceToHost, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    g->n_interior = h[0];
-    g->n_border = n - h[0];
-}
-
-/* ---- reductions: fixed grid, block tree, then one block over the partials (deterministic) */
-
-#define VS_RED_BLOCKS 512
-#define VS_RED_VALUES 6
-
-/* Momentum and kinetic energy of the n owned particles; the energy and virial of the
- * n_energy entries the forces wrote (the owned particles', and with each pair once, the
- * ghosts' too). */
-__global__ void thermo_partial_kernel(int n, int n_energy, vs_gpu_species sp, const double *vx,
-                                      const double *vy, const double *vz,
-                                      const int32_t *species, const double *energy,
-                                      const double *virial, double *partials)
-{
-    __shared__ double s[VS_RED_VALUES][VS_BLOCK];
-    double acc[VS_RED_VALUES] = {0, 0, 0, 0, 0, 0};
-    const int end = n > n_energy ? n : n_energy;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < end;
-         i += gridDim.x * blockDim.x) {
-        if (i < n) {
-            const double m = sp.mass[species[i]];
-            acc[0] += m * vx[i];
-            acc[1] += m * vy[i];
-            acc[2] += m * vz[i];
-            acc[3] += 0.5 * m * (vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]);
-        }
-        if (i < n_energy) {
-            acc[4] += energy[i];
-            acc[5] += virial[i];
-        }
-    }
-    for (int q = 0; q < VS_RED_VALUES; ++q)
-        s[q][threadIdx.x] = acc[q];
-    __syncthreads();
-    for (int half = blockDim.x / 2; half > 0; half >>= 1) {
-        if (threadIdx.x < half)
-            for (int q = 0; q < VS_RED_VALUES; ++q)
-                s[q][threadIdx.x] += s[q][threadIdx.x + half];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        for (int q = 0; q < VS_RED_VALUES; ++q)
-            partials[blockIdx.x * VS_RED_VALUES + q] = s[q][0];
-}
-
-__global__ void thermo_final_kernel(int blocks, const double *partials, double *out)
-{
-    if (threadIdx.x < VS_RED_VALUES) {
-        double sum = 0.0;
-        for (int b = 0; b < blocks; ++b)
-            sum += partials[b * VS_RED_VALUES + threadIdx.x];
-        out[threadIdx.x] = sum;
-    }
-}
-
-extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[6])
-{
-    const int n = (int)g->n_owned;
-    for (int q = 0; q < VS_RED_VALUES; ++q)
-        out[q] = 0.0;
-    if (n == 0)
-        return;
-    if (!vs_gpu_energies_current(g))
-        vs_log_fatal(__FILE__, __LINE__, "thermo asked for without the energies of this "
-                     "step's forces (the step must be run with energies due)");
-    int blocks = (n + VS_BLOCK - 1) / VS_BLOCK;
-    if (blocks > VS_RED_BLOCKS)
-        blocks = VS_RED_BLOCKS;
-    /* partials holds 4096 doubles: (512 blocks + 1) * 6 fit */
-    thermo_partial_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
-        n, (int)g->energy_count, g->species, g->v[0], g->v[1], g->v[2], g->species_id, vs_gpu_energy_buf(g),
-        vs_gpu_virial_buf(g), g->partials);
-    VS_CUDA_CHECK(cudaGetLastError());
-    double *d_out = g->partials + (size_t)blocks * VS_RED_VALUES;
-    thermo_final_kernel<<<1, 32, 0, g->stream>>>(blocks, g->partials, d_out);
-    VS_CUDA_CHECK(cudaGetLastError());
-    VS_CUDA_CHECK(cudaMemcpyAsync(g->h_pinned, d_out, VS_RED_VALUES * sizeof(double),
-                                  cudaMemcpyDeviceToHost, g->stream));
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    for (int q = 0; q < VS_RED_VALUES; ++q)
-        out[q] = g->h_pinned[q];
-}
-
-__global__ void integrity_kernel(int n, const int64_t *tag, const double *x, const double *y,
-                                 const double *z, const double *vx, const double *vy,
-                                 const double *vz, unsigned long long *sums)
-{
-    typedef cub::BlockReduce<unsigned long long, VS_BLOCK> reduce_t;
-    __shared__ typename reduce_t::TempStorage temp[2];
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned long long t = 0, t2 = 0;
-    if (i < n) {
-        t = (unsigned long long)tag[i];
-        t2 = t * t;
-        if (!isfinite(x[i]) || !isfinite(y[i]) || !isfinite(z[i]) || !isfinite(vx[i]) ||
-            !isfinite(vy[i]) || !isfinite(vz[i]))
-            atomicMin(&sums[2], t);
-    }
-    /* integer sums wrap modulo 2^64 and are exact in any order: one atomic per block */
-    const unsigned long long block_t = reduce_t(temp[0]).Sum(t);
-    const unsigned long long block_t2 = reduce_t(temp[1]).Sum(t2);
-    if (threadIdx.x == 0) {
-        atomicAdd(&sums[0], block_t);
-        atomicAdd(&sums[1], block_t2);
-    }
-}
-
-extern "C" void vs_gpu_integrity(vs_gpu_state *g, uint64_t sums[3], int64_t *bad_tag)
-{
-    const int n = (int)g->n_owned;
-    unsigned long long init[3] = {0ull, 0ull, ~0ull};
-    VS_CUDA_CHECK(cudaMemcpyAsync(g->d_int_sums, init, sizeof init, cudaMemcpyHostToDevice,
-                                  g->stream));
-    VS_LAUNCH(integrity_kernel, n, VS_BLOCK, g->stream, n, g->tag, g->x[0], g->x[1], g->x[2],
-              g->v[0], g->v[1], g->v[2], g->d_int_sums);
-    unsigned long long *h = (unsigned long long *)g->h_pinned;
-    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_int_sums, 3 * sizeof(unsigned long long),
-                                  cudaMemcpyDeviceToHost, g->stream));
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    sums[0] = (uint64_t)n;
-    sums[1] = h[0];
-    sums[2] = h[1];
-    *bad_tag = h[2] == ~0ull ? -1 : (int64_t)h[2];
+    g->ovl.n_interior = h[0];
+    g->ovl.n_border = n - h[0];
 }

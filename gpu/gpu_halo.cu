@@ -53,16 +53,16 @@ static vs_soa soa(vs_gpu_state *g)
 {
     vs_soa a;
     for (int d = 0; d < 3; ++d) {
-        a.x[d] = g->x[d];
-        a.vp[d] = g->vp[d];
-        a.v[d] = g->v[d];
-        a.image[d] = g->image[d];
+        a.x[d] = g->pt.x[d];
+        a.vp[d] = g->pt.vp[d];
+        a.v[d] = g->pt.v[d];
+        a.image[d] = g->pt.image[d];
     }
-    a.tag = g->tag;
-    a.species = g->species_id;
-    a.pos_q = vs_gpu_owned_staged(g) ? g->pos_q : NULL;
-    a.vel_f = g->vel_f;
-    a.frame = g->frame;
+    a.tag = g->pt.tag;
+    a.species = g->pt.species_id;
+    a.pos_q = vs_gpu_owned_staged(g) ? g->fs.pos_q : NULL;
+    a.vel_f = g->fs.vel_f;
+    a.frame = g->fs.frame;
     return a;
 }
 
@@ -423,12 +423,12 @@ __global__ void image_pack_update_kernel(int n, vs_image_faces f, const int32_t 
 
 static void reserve_send(vs_gpu_state *g, int d, int dir, int64_t n)
 {
-    if (n <= g->cap_send[d][dir])
+    if (n <= g->halo.cap_send[d][dir])
         return;
     const int64_t cap = n + n / 2 + 1024;
-    vs_gpu_free(g, g->send_idx[d][dir], sizeof(int32_t) * (size_t)g->cap_send[d][dir]);
-    g->send_idx[d][dir] = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)cap);
-    g->cap_send[d][dir] = cap;
+    vs_gpu_free(g, g->halo.send_idx[d][dir], sizeof(int32_t) * (size_t)g->halo.cap_send[d][dir]);
+    g->halo.send_idx[d][dir] = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)cap);
+    g->halo.cap_send[d][dir] = cap;
 }
 
 /* Within the ghost width of the lower (upper = 0) or upper face of dimension d: the send
@@ -468,24 +468,24 @@ __global__ void iota_kernel(int n, int32_t first, int32_t *out)
 /* Room for n ghost candidates, keeping the first `keep`. */
 static void reserve_cand(vs_gpu_state *g, int64_t n, int64_t keep)
 {
-    if (n <= g->cap_cand)
+    if (n <= g->halo.cap_cand)
         return;
     const int64_t cap = n + n / 16 + 1024;
     int32_t *q = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)cap);
     if (keep > 0)
-        VS_CUDA_CHECK(cudaMemcpyAsync(q, g->ghost_cand, sizeof(int32_t) * (size_t)keep,
+        VS_CUDA_CHECK(cudaMemcpyAsync(q, g->halo.ghost_cand, sizeof(int32_t) * (size_t)keep,
                                       cudaMemcpyDeviceToDevice, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    vs_gpu_free(g, g->ghost_cand, sizeof(int32_t) * (size_t)g->cap_cand);
-    g->ghost_cand = q;
-    g->cap_cand = cap;
+    vs_gpu_free(g, g->halo.ghost_cand, sizeof(int32_t) * (size_t)g->halo.cap_cand);
+    g->halo.ghost_cand = q;
+    g->halo.cap_cand = cap;
 }
 
 /* Bring `n` select counters to the host (one synchronisation). */
 static void read_counts(vs_gpu_state *g, int n, int64_t *out)
 {
-    int32_t *h = (int32_t *)g->h_pinned;
-    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_select_count, (size_t)n * sizeof(int32_t),
+    int32_t *h = (int32_t *)g->red.h_pinned;
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->halo.d_select_count, (size_t)n * sizeof(int32_t),
                                   cudaMemcpyDeviceToHost, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     for (int k = 0; k < n; ++k)
@@ -497,39 +497,40 @@ static void read_counts(vs_gpu_state *g, int n, int64_t *out)
  * more than a brick since the last build, or its position is not finite. */
 static void check_outside(vs_gpu_state *g)
 {
-    if (!g->outside_pending)
+    if (!g->halo.outside_pending)
         return;
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    g->outside_pending = 0;
-    if (*g->h_outside != ~0ull)
+    g->halo.outside_pending = 0;
+    if (*g->halo.h_outside != ~0ull)
         VS_FATAL("step %lld: particle %llu is outside its brick after migration: it moved "
                  "more than one brick since the last neighbour-list build (or its position is "
-                 "not finite)", (long long)g->outside_step, *g->h_outside);
+                 "not finite)",
+                 (long long)g->halo.outside_step, *g->halo.h_outside);
 }
 
 static void migrate_dimension(vs_gpu_state *g, int d)
 {
-    const vs_decomp *dc = g->dc;
-    const int n = (int)g->n_owned;
+    const vs_decomp *dc = g->tr.dc;
+    const int n = (int)g->pt.n_owned;
     const double len = g->prm.box[d];
-    if (g->link[d] == VS_LINK_SELF)
+    if (g->tr.link[d] == VS_LINK_SELF)
         return; /* wrapped by vs_gpu_migrate */
     /* leavers through each face, and all leavers in index order (the holes) */
     reserve_send(g, d, 0, n);
     reserve_send(g, d, 1, n);
-    int32_t *holes = (int32_t *)g->idx_in, *movers = (int32_t *)g->idx_out;
-    int32_t *lists[2] = {g->send_idx[d][0], g->send_idx[d][1]};
+    int32_t *holes = (int32_t *)g->sort.idx_in, *movers = (int32_t *)g->sort.idx_out;
+    int32_t *lists[2] = {g->halo.send_idx[d][0], g->halo.send_idx[d][1]};
     int64_t counts[3] = {0, 0, 0};
     if (n > 0) {
         /* one pass over the owned particles finds the leavers; splitting them by face reads
          * only them */
-        const vs_leaver_pred pred = {g->x[d], g->lo[d], g->hi[d]};
-        VS_CUDA_CHECK(cub::DeviceSelect::If(g->cub_temp, g->cub_temp_bytes,
+        const vs_leaver_pred pred = {g->pt.x[d], g->lo[d], g->hi[d]};
+        VS_CUDA_CHECK(cub::DeviceSelect::If(g->sort.cub_temp, g->sort.cub_temp_bytes,
                                             thrust::counting_iterator<int32_t>(0), holes,
-                                            g->d_select_count + 2, n, pred, g->stream));
+                                            g->halo.d_select_count + 2, n, pred, g->stream));
         split_leavers_kernel<<<1, VS_SPLIT_THREADS, 0, g->stream>>>(
-            g->d_select_count + 2, holes, g->x[d], g->lo[d], lists[0], lists[1],
-            g->d_select_count);
+            g->halo.d_select_count + 2, holes, g->pt.x[d], g->lo[d], lists[0], lists[1],
+            g->halo.d_select_count);
         VS_CUDA_CHECK(cudaGetLastError());
         read_counts(g, 3, counts);
     }
@@ -540,7 +541,7 @@ static void migrate_dimension(vs_gpu_state *g, int d)
     vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
                         rec * (size_t)(n_in[0] + n_in[1]));
     const int wrap[2] = {dc->coords[d] == 0 ? -1 : 0, dc->coords[d] == dc->dims[d] - 1 ? 1 : 0};
-    vs_migrant_rec *out = (vs_migrant_rec *)g->d_send;
+    vs_migrant_rec *out = (vs_migrant_rec *)g->tr.d_send;
     VS_LAUNCH(pack_migrant_kernel, n_out[0], VS_BLOCK, g->stream, (int)n_out[0], lists[0], d,
               wrap[0], len, soa(g), out);
     VS_LAUNCH(pack_migrant_kernel, n_out[1], VS_BLOCK, g->stream, (int)n_out[1], lists[1], d,
@@ -548,56 +549,58 @@ static void migrate_dimension(vs_gpu_state *g, int d)
     /* close the holes below the new end with the stayers above it */
     const int n_left = (int)counts[2], n_stay = n - n_left;
     if (n_left > 0) {
-        const vs_stayer_pred pred = {g->x[d], g->lo[d], g->hi[d]};
-        VS_CUDA_CHECK(cub::DeviceSelect::If(g->cub_temp, g->cub_temp_bytes,
+        const vs_stayer_pred pred = {g->pt.x[d], g->lo[d], g->hi[d]};
+        VS_CUDA_CHECK(cub::DeviceSelect::If(g->sort.cub_temp, g->sort.cub_temp_bytes,
                                             thrust::counting_iterator<int32_t>(n_stay), movers,
-                                            g->d_select_count + 3, n_left, pred, g->stream));
+                                            g->halo.d_select_count + 3, n_left, pred, g->stream));
         VS_LAUNCH(fill_holes_kernel, n_left, VS_BLOCK, g->stream, n_left,
-                  g->d_select_count + 3, holes, movers, soa(g));
+                  g->halo.d_select_count + 3, holes, movers, soa(g));
     }
-    g->n_owned = n_stay;
+    g->pt.n_owned = n_stay;
     const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
     const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
     vs_gpu_stage_exchange(g, d, send, recv);
-    vs_gpu_reserve(g, g->n_owned + n_in[0] + n_in[1]);
-    const vs_migrant_rec *in = (const vs_migrant_rec *)g->d_recv;
+    vs_gpu_reserve(g, g->pt.n_owned + n_in[0] + n_in[1]);
+    const vs_migrant_rec *in = (const vs_migrant_rec *)g->tr.d_recv;
     VS_LAUNCH(unpack_migrant_kernel, n_in[0] + n_in[1], VS_BLOCK, g->stream,
-              (int)(n_in[0] + n_in[1]), in, g->n_owned, soa(g), d, g->lo[d], g->hi[d],
-              g->d_outside);
-    g->n_owned += n_in[0] + n_in[1];
+              (int)(n_in[0] + n_in[1]), in, g->pt.n_owned, soa(g), d, g->lo[d], g->hi[d],
+              g->halo.d_outside);
+    g->pt.n_owned += n_in[0] + n_in[1];
 }
 
 extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
 {
-    g->n_ghost = 0;
-    const int64_t before = g->n_owned;
+    g->pt.n_ghost = 0;
+    const int64_t before = g->pt.n_owned;
     /* the dimensions with one rank first, all in one pass: the particles a neighbour sends
      * along another dimension arrive wrapped */
     int self = 0;
     for (int d = 0; d < 3; ++d)
-        self |= (g->link[d] == VS_LINK_SELF) << d;
+        self |= (g->tr.link[d] == VS_LINK_SELF) << d;
     if (self && g->stamp.wrapped != g->ver.step) { /* not wrapped by the first half-step */
         ++g->ver.owned; /* positions change here */
-        VS_LAUNCH(wrap_kernel, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned, self,
+        VS_LAUNCH(wrap_kernel, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned, self,
                   g->prm.box[0], g->prm.box[1], g->prm.box[2], soa(g));
     }
     ++g->ver.step; /* the rebuild reuses the energy buffers; a wrap is due again */
     int crosses = 0;
     for (int d = 0; d < 3; ++d)
-        crosses |= g->link[d] != VS_LINK_SELF;
+        crosses |= g->tr.link[d] != VS_LINK_SELF;
     if (crosses)
-        VS_CUDA_CHECK(cudaMemsetAsync(g->d_outside, 0xff, sizeof(unsigned long long), g->stream));
+        VS_CUDA_CHECK(
+            cudaMemsetAsync(g->halo.d_outside, 0xff, sizeof(unsigned long long), g->stream));
     for (int d = 0; d < 3; ++d)
         migrate_dimension(g, d);
     if (crosses) {
         /* the arrival check's verdict comes back with the next read-back (check_outside) */
-        VS_CUDA_CHECK(cudaMemcpyAsync(g->h_outside, g->d_outside, sizeof(unsigned long long),
-                                      cudaMemcpyDeviceToHost, g->stream));
-        g->outside_pending = 1;
-        g->outside_step = step;
+        VS_CUDA_CHECK(cudaMemcpyAsync(g->halo.h_outside, g->halo.d_outside,
+                                      sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                      g->stream));
+        g->halo.outside_pending = 1;
+        g->halo.outside_step = step;
     }
     vs_gpu_reorder(g);
-    return before - g->n_owned > 0 ? before - g->n_owned : 0;
+    return before - g->pt.n_owned > 0 ? before - g->pt.n_owned : 0;
 }
 
 /* The dimension split over ranks when at most one is (-1: none, the brick is the box), or -2
@@ -606,7 +609,7 @@ static int image_remote(const vs_gpu_state *g)
 {
     int remote = -1;
     for (int d = 0; d < 3; ++d)
-        if (g->link[d] != VS_LINK_SELF) {
+        if (g->tr.link[d] != VS_LINK_SELF) {
             if (remote != -1)
                 return -2;
             remote = d;
@@ -627,7 +630,7 @@ static vs_image_faces image_faces(const vs_gpu_state *g, int remote)
         f.shift[d][2] = -len;
         if (d == remote) { /* only at the box's ends */
             double ends[3][2];
-            vs_exchange_shifts(g->dc, ends);
+            vs_exchange_shifts(g->tr.dc, ends);
             f.shift[d][1] = ends[d][0];
             f.shift[d][2] = ends[d][1];
         }
@@ -649,22 +652,22 @@ __global__ void near_face_flag_kernel(int n, vs_near_face_pred near, uint8_t *fl
  * in the permutation scratch, which is free between the migration and the cell list. */
 static void select_near_face(vs_gpu_state *g, int32_t *out, int32_t *count)
 {
-    const int n = (int)g->n_owned;
+    const int n = (int)g->pt.n_owned;
     if (n == 0) {
         VS_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(int32_t), g->stream));
         return;
     }
     vs_near_face_pred near;
-    near.x = g->x[0];
-    near.y = g->x[1];
-    near.z = g->x[2];
+    near.x = g->pt.x[0];
+    near.y = g->pt.x[1];
+    near.z = g->pt.x[2];
     for (int e = 0; e < 3; ++e) {
         near.lo_edge[e] = g->lo[e] + g->ghost_width;
         near.hi_edge[e] = g->hi[e] - g->ghost_width;
     }
-    uint8_t *flag = (uint8_t *)g->scratch;
+    uint8_t *flag = (uint8_t *)g->sort.scratch;
     VS_LAUNCH(near_face_flag_kernel, n, VS_BLOCK, g->stream, n, near, flag);
-    VS_CUDA_CHECK(cub::DeviceSelect::Flagged(g->cub_temp, g->cub_temp_bytes,
+    VS_CUDA_CHECK(cub::DeviceSelect::Flagged(g->sort.cub_temp, g->sort.cub_temp_bytes,
                                              thrust::counting_iterator<int32_t>(0), flag, out,
                                              count, n, g->stream));
 }
@@ -678,7 +681,7 @@ static int64_t expected_candidates(const vs_gpu_state *g)
         const double len = g->hi[d] - g->lo[d];
         inner *= len > 2.0 * g->ghost_width ? (len - 2.0 * g->ghost_width) / len : 0.0;
     }
-    return (int64_t)(1.25 * (1.0 - inner) * (double)g->n_owned) + 4096;
+    return (int64_t)(1.25 * (1.0 - inner) * (double)g->pt.n_owned) + 4096;
 }
 
 /* Two device arrays of one capacity, grown together to n elements at least (contents not
@@ -702,20 +705,19 @@ static void reserve_pair(vs_gpu_state *g, void **a, size_t elem_a, void **b, siz
 static int4 count_images(vs_gpu_state *g, const vs_image_faces &f, const int32_t *cand,
                          const int32_t *d_count, int64_t bound, int64_t *n_cand)
 {
-    reserve_pair(g, (void **)&g->img_counts, sizeof(int4), (void **)&g->img_offsets,
-                 sizeof(int4), &g->cap_img_counts, bound + 1);
+    reserve_pair(g, (void **)&g->halo.img_counts, sizeof(int4), (void **)&g->halo.img_offsets,
+                 sizeof(int4), &g->halo.cap_img_counts, bound + 1);
     VS_LAUNCH(image_count_kernel, bound + 1, VS_BLOCK, g->stream, (int)bound, d_count, cand, f,
-              g->x[0], g->x[1], g->x[2], g->img_counts);
-    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(g->cub_temp, g->cub_temp_bytes, g->img_counts,
-                                                 g->img_offsets, vs_int4_sum(),
-                                                 make_int4(0, 0, 0, 0), (int)bound + 1,
-                                                 g->stream));
-    int32_t *h = (int32_t *)g->h_pinned;
+              g->pt.x[0], g->pt.x[1], g->pt.x[2], g->halo.img_counts);
+    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(
+        g->sort.cub_temp, g->sort.cub_temp_bytes, g->halo.img_counts, g->halo.img_offsets,
+        vs_int4_sum(), make_int4(0, 0, 0, 0), (int)bound + 1, g->stream));
+    int32_t *h = (int32_t *)g->red.h_pinned;
     h[0] = (int32_t)bound;
     if (d_count)
         VS_CUDA_CHECK(cudaMemcpyAsync(h, d_count, sizeof(int32_t), cudaMemcpyDeviceToHost,
                                       g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(h + 4, g->img_offsets + bound, sizeof(int4),
+    VS_CUDA_CHECK(cudaMemcpyAsync(h + 4, g->halo.img_offsets + bound, sizeof(int4),
                                   cudaMemcpyDeviceToHost, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     check_outside(g);
@@ -729,65 +731,65 @@ static int4 count_images(vs_gpu_state *g, const vs_image_faces &f, const int32_t
 static void build_images(vs_gpu_state *g, int remote)
 {
     const vs_image_faces f = image_faces(g, remote);
-    const int n = (int)g->n_owned;
+    const int n = (int)g->pt.n_owned;
     /* the candidates go to the sort's index buffer, free from the migration's end to the
      * cell list (the staged protocol's list would cost 4 bytes per particle more). A small
      * brick takes every owned particle as a candidate: the select saves bandwidth only
      * where there is some to save, and costs three launches */
-    const int all = n <= g->image_select_above;
-    int32_t *cand = all ? NULL : (int32_t *)g->idx_in;
-    int32_t *d_count = all ? NULL : g->d_select_count;
+    const int all = n <= g->halo.image_select_above;
+    int32_t *cand = all ? NULL : (int32_t *)g->sort.idx_in;
+    int32_t *d_count = all ? NULL : g->halo.d_select_count;
     if (!all)
         select_near_face(g, cand, d_count);
     /* the bound: the last build's candidates and some room (at first, the expected number);
      * too small, and the counts run again */
-    int64_t bound = g->img_bound > 0 ? g->img_bound : expected_candidates(g), n_cand = 0;
+    int64_t bound = g->halo.img_bound > 0 ? g->halo.img_bound : expected_candidates(g), n_cand = 0;
     bound = bound < n && !all ? bound : n;
     int4 total = count_images(g, f, cand, d_count, bound, &n_cand);
     if (n_cand > bound) {
         bound = n_cand;
         total = count_images(g, f, cand, d_count, bound, &n_cand);
     }
-    g->img_bound = n_cand + n_cand / 8 + 1024;
+    g->halo.img_bound = n_cand + n_cand / 8 + 1024;
     const int64_t n_local = total.x, n_out[2] = {total.y, total.z};
     int64_t n_in[2] = {0, 0};
     if (remote >= 0)
         vs_gpu_exchange_counts(g, remote, n_out, n_in);
-    reserve_pair(g, (void **)&g->img_src, sizeof(int32_t), (void **)&g->img_code, 1,
-                 &g->cap_img, n_local);
-    reserve_pair(g, (void **)&g->img_send_src, sizeof(int32_t), (void **)&g->img_send_code, 1,
-                 &g->cap_img_send, n_out[0] + n_out[1]);
-    const int64_t capacity = g->capacity;
+    reserve_pair(g, (void **)&g->halo.img_src, sizeof(int32_t), (void **)&g->halo.img_code, 1,
+                 &g->halo.cap_img, n_local);
+    reserve_pair(g, (void **)&g->halo.img_send_src, sizeof(int32_t),
+                 (void **)&g->halo.img_send_code, 1, &g->halo.cap_img_send, n_out[0] + n_out[1]);
+    const int64_t capacity = g->pt.capacity;
     vs_gpu_reserve(g, n + n_local + n_in[0] + n_in[1]);
-    if (g->capacity != capacity && !all) { /* growing replaced the index buffer: again */
-        cand = (int32_t *)g->idx_in;
-        select_near_face(g, cand, g->d_select_count);
+    if (g->pt.capacity != capacity && !all) { /* growing replaced the index buffer: again */
+        cand = (int32_t *)g->sort.idx_in;
+        select_near_face(g, cand, g->halo.d_select_count);
     }
     const size_t rec = sizeof(vs_ghost_rec);
     if (remote >= 0)
         vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
                             rec * (size_t)(n_in[0] + n_in[1]));
     VS_LAUNCH(image_write_kernel, n_cand, VS_BLOCK, g->stream, (int)n_cand, cand, f,
-              g->img_offsets, soa(g), n, g->img_src, g->img_code, (vs_ghost_rec *)g->d_send,
-              n_out[0], g->img_send_src, g->img_send_code);
-    g->n_img_local = n_local;
-    g->n_ghost = n_local;
-    g->halo_bytes_last = 0;
+              g->halo.img_offsets, soa(g), n, g->halo.img_src, g->halo.img_code,
+              (vs_ghost_rec *)g->tr.d_send, n_out[0], g->halo.img_send_src, g->halo.img_send_code);
+    g->halo.n_img_local = n_local;
+    g->pt.n_ghost = n_local;
+    g->tr.halo_bytes_last = 0;
     if (remote < 0)
         return;
     for (int dir = 0; dir < 2; ++dir) {
-        g->n_send[remote][dir] = n_out[dir];
-        g->n_recv[remote][dir] = n_in[dir];
+        g->halo.n_send[remote][dir] = n_out[dir];
+        g->halo.n_recv[remote][dir] = n_in[dir];
     }
-    g->recv_start[remote][0] = n + n_local;
-    g->recv_start[remote][1] = n + n_local + n_in[0];
+    g->halo.recv_start[remote][0] = n + n_local;
+    g->halo.recv_start[remote][1] = n + n_local + n_in[0];
     const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
     const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
     vs_gpu_stage_exchange(g, remote, send, recv);
-    VS_LAUNCH(unpack_ghost_kernel, n_in[0] + n_in[1], VS_BLOCK, g->stream,
-              (int)(n_in[0] + n_in[1]), (const vs_ghost_rec *)g->d_recv, n + n_local, soa(g));
-    g->n_ghost += n_in[0] + n_in[1];
-    g->halo_bytes_last = (int64_t)(send[0] + send[1]);
+    VS_LAUNCH(unpack_ghost_kernel, n_in[0] + n_in[1], VS_BLOCK, g->stream, (int)(n_in[0] + n_in[1]),
+              (const vs_ghost_rec *)g->tr.d_recv, n + n_local, soa(g));
+    g->pt.n_ghost += n_in[0] + n_in[1];
+    g->tr.halo_bytes_last = (int64_t)(send[0] + send[1]);
 }
 
 /* Positions and predicted velocities of the image path's ghosts again: the local images,
@@ -795,49 +797,50 @@ static void build_images(vs_gpu_state *g, int remote)
 static void update_local_images(vs_gpu_state *g, int remote)
 {
     const vs_image_faces f = image_faces(g, remote);
-    VS_LAUNCH(image_update_kernel, g->n_img_local, VS_BLOCK, g->stream, (int)g->n_img_local,
-              g->n_owned, f, g->img_src, g->img_code, soa(g));
-    g->halo_bytes_last = 0;
+    VS_LAUNCH(image_update_kernel, g->halo.n_img_local, VS_BLOCK, g->stream,
+              (int)g->halo.n_img_local, g->pt.n_owned, f, g->halo.img_src, g->halo.img_code,
+              soa(g));
+    g->tr.halo_bytes_last = 0;
 }
 
 static void update_remote_images(vs_gpu_state *g, int remote)
 {
     const vs_image_faces f = image_faces(g, remote);
-    g->halo_bytes_last = 0;
+    g->tr.halo_bytes_last = 0;
     if (remote < 0)
         return;
-    const int64_t *n_out = g->n_send[remote], *n_in = g->n_recv[remote];
+    const int64_t *n_out = g->halo.n_send[remote], *n_in = g->halo.n_recv[remote];
     const size_t rec = sizeof(vs_ghost_update_rec);
     vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
                         rec * (size_t)(n_in[0] + n_in[1]));
     VS_LAUNCH(image_pack_update_kernel, n_out[0] + n_out[1], VS_BLOCK, g->stream,
-              (int)(n_out[0] + n_out[1]), f, g->img_send_src, g->img_send_code, soa(g),
-              (vs_ghost_update_rec *)g->d_send);
+              (int)(n_out[0] + n_out[1]), f, g->halo.img_send_src, g->halo.img_send_code, soa(g),
+              (vs_ghost_update_rec *)g->tr.d_send);
     const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
     const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
     vs_gpu_stage_exchange(g, remote, send, recv);
     VS_LAUNCH(unpack_update_kernel, n_in[0] + n_in[1], VS_BLOCK, g->stream,
-              (int)(n_in[0] + n_in[1]), (const vs_ghost_update_rec *)g->d_recv,
-              g->recv_start[remote][0], soa(g));
-    g->halo_bytes_last = (int64_t)(send[0] + send[1]);
+              (int)(n_in[0] + n_in[1]), (const vs_ghost_update_rec *)g->tr.d_recv,
+              g->halo.recv_start[remote][0], soa(g));
+    g->tr.halo_bytes_last = (int64_t)(send[0] + send[1]);
 }
 
 extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
 {
-    const vs_decomp *dc = g->dc;
-    g->n_ghost = 0;
+    const vs_decomp *dc = g->tr.dc;
+    g->pt.n_ghost = 0;
     const int remote = image_remote(g);
     if (remote >= -1) {
         build_images(g, remote);
         return;
     }
     /* the staged protocol: several dimensions split over ranks */
-    const int n_owned = (int)g->n_owned;
+    const int n_owned = (int)g->pt.n_owned;
     int64_t n_cand = 0, bytes = 0;
     /* lower face -> image above the upper face, and the reverse, at the box's ends */
-    vs_exchange_shifts(dc, g->shift);
+    vs_exchange_shifts(dc, g->halo.shift);
     for (int d = 0; d < 3; ++d) {
-        const int base = (int)(g->n_owned + g->n_ghost);
+        const int base = (int)(g->pt.n_owned + g->pt.n_ghost);
         /* both directions select from what is present before this stage's ghosts arrive, in
          * index order: the x stage from all owned particles (and the near-face candidates
          * for the later stages, in the same pass), the y and z stages from the candidates;
@@ -851,69 +854,71 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
         if (n_items > 0) {
             for (int dir = 0; dir < 2; ++dir) {
                 const vs_border_pred pred = {
-                    g->x[d], dir == 0 ? g->lo[d] + g->ghost_width : g->hi[d] - g->ghost_width,
+                    g->pt.x[d], dir == 0 ? g->lo[d] + g->ghost_width : g->hi[d] - g->ghost_width,
                     dir};
                 if (d == 0)
                     VS_CUDA_CHECK(cub::DeviceSelect::If(
-                        g->cub_temp, g->cub_temp_bytes, thrust::counting_iterator<int32_t>(0),
-                        g->send_idx[d][dir], g->d_select_count + dir, n_items, pred, g->stream));
+                        g->sort.cub_temp, g->sort.cub_temp_bytes,
+                        thrust::counting_iterator<int32_t>(0), g->halo.send_idx[d][dir],
+                        g->halo.d_select_count + dir, n_items, pred, g->stream));
                 else
                     VS_CUDA_CHECK(cub::DeviceSelect::If(
-                        g->cub_temp, g->cub_temp_bytes, g->ghost_cand, g->send_idx[d][dir],
-                        g->d_select_count + dir, n_items, pred, g->stream));
+                        g->sort.cub_temp, g->sort.cub_temp_bytes, g->halo.ghost_cand,
+                        g->halo.send_idx[d][dir], g->halo.d_select_count + dir, n_items, pred,
+                        g->stream));
             }
             if (d == 0)
-                select_near_face(g, g->ghost_cand, g->d_select_count + 2);
+                select_near_face(g, g->halo.ghost_cand, g->halo.d_select_count + 2);
             read_counts(g, d == 0 ? 3 : 2, counts);
         }
         if (d == 0)
             n_cand = counts[2];
         int64_t n_out[2] = {counts[0], counts[1]};
         int64_t n_in[2] = {n_out[0], n_out[1]};
-        if (g->link[d] != VS_LINK_SELF)
+        if (g->tr.link[d] != VS_LINK_SELF)
             vs_gpu_exchange_counts(g, d, n_out, n_in);
         for (int dir = 0; dir < 2; ++dir) {
-            g->n_send[d][dir] = n_out[dir];
-            g->n_recv[d][dir] = n_in[dir];
+            g->halo.n_send[d][dir] = n_out[dir];
+            g->halo.n_recv[d][dir] = n_in[dir];
         }
         vs_gpu_reserve(g, base + n_in[0] + n_in[1]);
-        g->recv_start[d][0] = base;
-        g->recv_start[d][1] = base + n_in[0];
-        if (g->link[d] == VS_LINK_SELF) {
+        g->halo.recv_start[d][0] = base;
+        g->halo.recv_start[d][1] = base + n_in[0];
+        if (g->tr.link[d] == VS_LINK_SELF) {
             for (int dir = 0; dir < 2; ++dir)
                 VS_LAUNCH(ghost_copy_kernel, n_out[dir], VS_BLOCK, g->stream, (int)n_out[dir],
-                          g->send_idx[d][dir], g->recv_start[d][dir], d, g->shift[d][dir],
-                          soa(g), 1);
+                          g->halo.send_idx[d][dir], g->halo.recv_start[d][dir], d,
+                          g->halo.shift[d][dir], soa(g), 1);
         } else {
             const size_t rec = sizeof(vs_ghost_rec);
             vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
                                 rec * (size_t)(n_in[0] + n_in[1]));
-            vs_ghost_rec *out = (vs_ghost_rec *)g->d_send;
+            vs_ghost_rec *out = (vs_ghost_rec *)g->tr.d_send;
             for (int dir = 0; dir < 2; ++dir)
                 VS_LAUNCH(pack_ghost_kernel, n_out[dir], VS_BLOCK, g->stream, (int)n_out[dir],
-                          g->send_idx[d][dir], d, g->shift[d][dir], soa(g),
+                          g->halo.send_idx[d][dir], d, g->halo.shift[d][dir], soa(g),
                           out + (dir ? n_out[0] : 0));
             const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
             const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
             vs_gpu_stage_exchange(g, d, send, recv);
             bytes += (int64_t)(send[0] + send[1]);
-            const vs_ghost_rec *in = (const vs_ghost_rec *)g->d_recv;
+            const vs_ghost_rec *in = (const vs_ghost_rec *)g->tr.d_recv;
             for (int dir = 0; dir < 2; ++dir)
                 VS_LAUNCH(unpack_ghost_kernel, n_in[dir], VS_BLOCK, g->stream, (int)n_in[dir],
-                          in + (dir ? n_in[0] : 0), g->recv_start[d][dir], soa(g));
+                          in + (dir ? n_in[0] : 0), g->halo.recv_start[d][dir], soa(g));
         }
-        g->n_ghost += n_in[0] + n_in[1];
+        g->pt.n_ghost += n_in[0] + n_in[1];
         /* this stage's ghosts are candidates of the next stages */
         const int64_t n_new = n_in[0] + n_in[1];
         if (d < 2 && n_new > 0) {
             reserve_cand(g, n_cand + n_new, n_cand);
             VS_LAUNCH(iota_kernel, n_new, VS_BLOCK, g->stream, (int)n_new, base,
-                      g->ghost_cand + n_cand);
+                      g->halo.ghost_cand + n_cand);
             n_cand += n_new;
         }
     }
     check_outside(g);
-    g->halo_bytes_last = bytes;
+    g->tr.halo_bytes_last = bytes;
 }
 
 void vs_gpu_update_local_images(vs_gpu_state *g) { update_local_images(g, image_remote(g)); }
@@ -929,31 +934,31 @@ extern "C" void vs_gpu_update_ghosts(vs_gpu_state *g)
         return;
     }
     for (int d = 0; d < 3; ++d) {
-        const int64_t *n_out = g->n_send[d], *n_in = g->n_recv[d];
-        if (g->link[d] == VS_LINK_SELF) {
+        const int64_t *n_out = g->halo.n_send[d], *n_in = g->halo.n_recv[d];
+        if (g->tr.link[d] == VS_LINK_SELF) {
             for (int dir = 0; dir < 2; ++dir)
                 VS_LAUNCH(ghost_copy_kernel, n_out[dir], VS_BLOCK, g->stream, (int)n_out[dir],
-                          g->send_idx[d][dir], g->recv_start[d][dir], d, g->shift[d][dir],
-                          soa(g), 0);
+                          g->halo.send_idx[d][dir], g->halo.recv_start[d][dir], d,
+                          g->halo.shift[d][dir], soa(g), 0);
             continue;
         }
         const size_t rec = sizeof(vs_ghost_update_rec);
         vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
                             rec * (size_t)(n_in[0] + n_in[1]));
-        vs_ghost_update_rec *out = (vs_ghost_update_rec *)g->d_send;
+        vs_ghost_update_rec *out = (vs_ghost_update_rec *)g->tr.d_send;
         for (int dir = 0; dir < 2; ++dir)
             VS_LAUNCH(pack_update_kernel, n_out[dir], VS_BLOCK, g->stream, (int)n_out[dir],
-                      g->send_idx[d][dir], d, g->shift[d][dir], soa(g),
+                      g->halo.send_idx[d][dir], d, g->halo.shift[d][dir], soa(g),
                       out + (dir ? n_out[0] : 0));
         const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
         const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
         vs_gpu_stage_exchange(g, d, send, recv);
-        const vs_ghost_update_rec *in = (const vs_ghost_update_rec *)g->d_recv;
+        const vs_ghost_update_rec *in = (const vs_ghost_update_rec *)g->tr.d_recv;
         for (int dir = 0; dir < 2; ++dir)
             VS_LAUNCH(unpack_update_kernel, n_in[dir], VS_BLOCK, g->stream, (int)n_in[dir],
-                      in + (dir ? n_in[0] : 0), g->recv_start[d][dir], soa(g));
+                      in + (dir ? n_in[0] : 0), g->halo.recv_start[d][dir], soa(g));
         bytes += (int64_t)(send[0] + send[1]);
     }
     check_outside(g);
-    g->halo_bytes_last = bytes;
+    g->tr.halo_bytes_last = bytes;
 }

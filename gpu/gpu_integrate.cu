@@ -116,7 +116,7 @@ static void first_half(vs_gpu_state *g, int finish_previous)
         g->stamp.owned_staged = g->ver.owned;
     const int check = g->plan.reuse_list; /* without a skin: rebuilt on every step */
     if (check)
-        VS_CUDA_CHECK(cudaMemsetAsync(g->d_max_disp2, 0, sizeof(unsigned int), g->stream));
+        VS_CUDA_CHECK(cudaMemsetAsync(g->red.d_max_disp2, 0, sizeof(unsigned int), g->stream));
     /* the dimensions periodic within this rank, wrapped here at skin 0 */
     const int wrap_dims = g->plan.wrap_dims;
     if (wrap_dims)
@@ -124,13 +124,14 @@ static void first_half(vs_gpu_state *g, int finish_previous)
     vs_box_lengths box;
     for (int d = 0; d < 3; ++d)
         box.len[d] = g->prm.box[d];
-#define VS_FIRST_HALF(C, F, W)                                                                 \
-    VS_LAUNCH((first_half_kernel<C, F, W>), g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned,  \
-              g->prm.dt, g->prm.lambda * g->prm.dt, g->species, g->x[0], g->x[1], g->x[2],     \
-              g->v[0], g->v[1], g->v[2], g->vp[0], g->vp[1], g->vp[2], g->f[0], g->f[1],       \
-              g->f[2], vs_gpu_fixed_bad(g), g->species_id, g->x_build[0], g->x_build[1], g->x_build[2],             \
-              g->d_max_disp2, wrap_dims, box, g->image[0], g->image[1], g->image[2], g->frame, \
-              mixed ? g->pos_q : NULL, g->vel_f)
+#define VS_FIRST_HALF(C, F, W)                                                                     \
+    VS_LAUNCH((first_half_kernel<C, F, W>), g->pt.n_owned, VS_BLOCK, g->stream,                    \
+              (int)g->pt.n_owned, g->prm.dt, g->prm.lambda * g->prm.dt, g->species, g->pt.x[0],    \
+              g->pt.x[1], g->pt.x[2], g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.vp[0],             \
+              g->pt.vp[1], g->pt.vp[2], g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g),   \
+              g->pt.species_id, g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2],              \
+              g->red.d_max_disp2, wrap_dims, box, g->pt.image[0], g->pt.image[1], g->pt.image[2],  \
+              g->fs.frame, mixed ? g->fs.pos_q : NULL, g->fs.vel_f)
     if (check && finish_previous)
         VS_FIRST_HALF(true, true, false);
     else if (check)
@@ -152,8 +153,8 @@ extern "C" void vs_gpu_integrate_finish_and_first_half(vs_gpu_state *g) { first_
 
 extern "C" double vs_gpu_max_displacement2(vs_gpu_state *g)
 {
-    unsigned int *h = (unsigned int *)g->h_pinned;
-    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->d_max_disp2, sizeof(unsigned int),
+    unsigned int *h = (unsigned int *)g->red.h_pinned;
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->red.d_max_disp2, sizeof(unsigned int),
                                   cudaMemcpyDeviceToHost, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     float f;
@@ -163,7 +164,7 @@ extern "C" double vs_gpu_max_displacement2(vs_gpu_state *g)
 
 extern "C" void vs_gpu_integrate_second_half(vs_gpu_state *g)
 {
-    VS_LAUNCH(second_half_kernel, g->n_owned, VS_BLOCK, g->stream, (int)g->n_owned,
-              0.5 * g->prm.dt, g->species, g->v[0], g->v[1], g->v[2], g->f[0], g->f[1],
-              g->f[2], vs_gpu_fixed_bad(g), g->species_id);
+    VS_LAUNCH(second_half_kernel, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned,
+              0.5 * g->prm.dt, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.f[0],
+              g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id);
 }

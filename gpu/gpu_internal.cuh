@@ -309,26 +309,21 @@ struct vs_gpu_stamps {
                               particles (the migration then skips its wrap) */
 };
 
-struct vs_gpu_state {
-    vs_params prm;
-    vs_gpu_plan plan;       /* the strategy, decided once (gpu_plan.cu) */
-    vs_gpu_versions ver;    /* counters of changes (from 1) */
-    vs_gpu_stamps stamp;    /* what derived copies were made at (0: never) */
-    vs_gpu_species species;
-    vs_dpd_consts dpd;
-    vs_dpd_consts_f dpd_f;
-    double lo[3], hi[3], center[3], ghost_width, list_cutoff;
-    int device;
-    char description[320];
-    cudaStream_t stream;
+/* The state in parts, each written by the file named with it (its contents may be read
+ * anywhere; device arrays are written by the kernels of the steps that own them). */
 
+/* Particles (gpu_state.cu allocates and uploads; the integrator moves them, the migration
+ * (gpu_halo.cu) changes the owned set, the Morton reorder (gpu_cells.cu) permutes it). */
+struct vs_gpu_particles {
     int64_t n_owned, n_ghost, capacity;
     double *x[3], *vp[3], *v[3], *f[3], *x_build[3];
     int64_t *tag;
     int32_t *species_id;
     int32_t *image[3];
+};
 
-    /* sorting */
+/* Sorting (gpu_cells.cu; gpu_state.cu sizes the buffers). */
+struct vs_gpu_sorting {
     void *sort_keys; /* one block: key_in and key_out are its halves, in either order */
     uint32_t *key_in, *key_out, *idx_in, *idx_out;
     void *cub_temp;
@@ -336,8 +331,11 @@ struct vs_gpu_state {
     void *scratch; /* capacity * 8 bytes, for permutations */
     int64_t n_rebuilds; /* counts rebuilds, for the periodic Morton reordering */
     int key_bits;
+};
 
-    /* ghosts: send lists per stage and direction */
+/* Ghosts and migration (gpu_halo.cu). */
+struct vs_gpu_halo {
+    /* send lists per stage and direction */
     int32_t *send_idx[3][2];
     int64_t n_send[3][2], n_recv[3][2], recv_start[3][2], cap_send[3][2];
     double shift[3][2];
@@ -345,10 +343,10 @@ struct vs_gpu_state {
                                 face, then the ghosts of earlier stages (index order) */
     int64_t cap_cand;
     int32_t *d_select_count; /* 4 counters for CUB selects */
-    /* at most one dimension split over ranks (the image path of gpu_halo.cu): per candidate
-     * its image counts and their exclusive scan (bound + 1 entries); per local image and per
-     * sent record its source particle and digit code (one base-3 digit per dimension, x
-     * lowest: 0 none, 1 near the lower face, 2 near the upper one) */
+    /* at most one dimension split over ranks (the image path): per candidate its image
+     * counts and their exclusive scan (bound + 1 entries); per local image and per sent
+     * record its source particle and digit code (one base-3 digit per dimension, x lowest:
+     * 0 none, 1 near the lower face, 2 near the upper one) */
     int4 *img_counts, *img_offsets;
     int64_t cap_img_counts, img_bound;
     int32_t *img_src, *img_send_src;
@@ -361,8 +359,10 @@ struct vs_gpu_state {
     unsigned long long *d_outside, *h_outside;
     int outside_pending;
     int64_t outside_step;
+};
 
-    /* ranks (gpu_transport.cu): the brick's neighbours and how each stage's bytes travel */
+/* Ranks (gpu_transport.cu): the brick's neighbours and how each stage's bytes travel. */
+struct vs_gpu_transport {
     const vs_decomp *dc;
     int link[3];                 /* per dimension: VS_LINK_SELF or a vs_transport_kind */
     char *d_send, *d_recv;       /* device staging of packed records, both directions */
@@ -385,22 +385,21 @@ struct vs_gpu_state {
     } peer_map[6];               /* peers' send buffers opened here */
     int n_peer_map;
     int64_t halo_bytes_last;     /* bytes this rank sent in the last ghost update */
+};
 
-    /* overlap (comm.overlap, plan.overlap): forces on interior particles (no ghost in their
-     * list) run on the low-priority bulk stream while the ghosts travel; border particles
-     * after */
+/* Overlap (gpu_forces.cu; comm.overlap, plan.overlap): forces on interior particles (no
+ * ghost in their list) run on the low-priority bulk stream while the ghosts travel; border
+ * particles after. */
+struct vs_gpu_overlap {
     cudaStream_t bulk;
     cudaEvent_t ev_start, ev_local, ev_go, ev_interior, ev_comm;
     uint8_t *interior_flag;  /* per owned particle, written by the list build */
     int32_t *split_idx;      /* interior particles, then border particles */
     int64_t n_interior, n_border, cap_split;
-    /* the overlap with the cell list (VS_GPU_OVERLAP_REMOTE_APART): the list holds the owned
-     * particles and their local images only, so that the pairs among them need nothing from
-     * other ranks; the remote ghosts, which come after them, add their pairs apart
-     * (dpd_force_remote_kernel) */
-    int64_t n_listed;        /* particles in the cell list: [0, n_listed) */
+};
 
-    /* cell list over owned + ghosts */
+/* Cell list over owned + ghosts, and the Verlet list (gpu_cells.cu). */
+struct vs_gpu_cells {
     vs_gpu_grid grid;
     int64_t n_cells;
     int morton_bits; /* significant bits of the Morton codes (key_bits: of the linear index) */
@@ -409,23 +408,28 @@ struct vs_gpu_state {
     uint32_t *cell_particles; /* particle indices sorted by cell */
     int4 *cell_pos;           /* their fixed-point positions and indices in the same order */
     int32_t *cell_rank;       /* each particle's entry in that order (mixed cell-list forces) */
-
+    /* with VS_GPU_OVERLAP_REMOTE_APART the list holds the owned particles and their local
+     * images only, so that the pairs among them need nothing from other ranks; the remote
+     * ghosts, which come after them, add their pairs apart (dpd_force_remote_kernel) */
+    int64_t n_listed;         /* particles in the cell list: [0, n_listed) */
     /* neighbour list: ELL in groups of four entries (vs_list_slot); max_neighbors, its width,
      * is a multiple of four */
     int32_t *nlist, *ncount;
     int max_neighbors;
     int64_t nl_stride;
     int32_t *d_max_count;
+};
 
-    /* force inputs in mixed precision: fixed-point position relative to the brick centre +
-     * species, and the fp32 predicted velocity */
+/* Force inputs and results (gpu_forces.cu). */
+struct vs_gpu_force_state {
+    /* inputs in mixed precision: fixed-point position relative to the brick centre +
+     * species, and the fp32 predicted velocity. pos_q/vel_f of the owned particles hold
+     * their current x and vp while vs_gpu_owned_staged: the mixed first half-step writes
+     * them with the new state (the staging pass then reads 16 bytes per owned particle
+     * instead of 52), and the migration carries them along */
     vs_fixed_frame frame;
     int4 *pos_q;
     float4 *vel_f;
-    /* pos_q/vel_f of the owned particles hold their current x and vp
-     * (vs_gpu_owned_staged): the mixed first half-step writes them with the new state (the
-     * staging pass then reads 16 bytes per owned particle instead of 52), and the migration
-     * carries them along */
     /* pair-RNG signature of every owned and ghost particle at the step being evaluated
      * (tea_rng.h): computed once per particle and step, read for every pair */
     uint64_t *sig;
@@ -436,21 +440,51 @@ struct vs_gpu_state {
     int32_t *d_bad_force; /* lowest index of a particle with a blown-up pair force
                              (Newton kernel; 0x7f7f7f7f: none) */
     int forces_fixed;     /* f holds the Newton kernel's fixed-point sums */
+};
 
-    /* phase timing on the device clock (gpu_timing.cu): a ring of phase boundaries, oldest
-     * at mark_first, each with the phase it starts (-1: none), and the seconds of the
-     * intervals settled so far */
+/* Phase timing on the device clock (gpu_timing.cu): a ring of phase boundaries, oldest at
+ * mark_first, each with the phase it starts (-1: none), and the seconds of the intervals
+ * settled so far. */
+struct vs_gpu_timing {
     cudaEvent_t mark[VS_PHASE_MARKS];
     int mark_phase[VS_PHASE_MARKS];
     int mark_first, n_marks;
     double phase_seconds[VS_MAX_PHASES];
+};
 
-    /* reductions */
+/* Reductions and small read-backs (buffers from gpu_state.cu). */
+struct vs_gpu_reductions {
     double *partials;
     unsigned int *d_max_disp2;
     unsigned long long *d_int_sums;
     double *h_pinned; /* host mirror for small results */
-    size_t bytes_allocated;
+};
+
+struct vs_gpu_state {
+    /* set up once by vs_gpu_create (gpu_state.cu) */
+    vs_params prm;
+    vs_gpu_plan plan;       /* the strategy, decided once (gpu_plan.cu) */
+    vs_gpu_species species;
+    vs_dpd_consts dpd;
+    vs_dpd_consts_f dpd_f;
+    double lo[3], hi[3], center[3], ghost_width, list_cutoff;
+    int device;
+    char description[320];
+    cudaStream_t stream;
+    size_t bytes_allocated; /* vs_gpu_alloc, vs_gpu_free */
+
+    vs_gpu_versions ver;    /* counters of changes (from 1), bumped where they happen */
+    vs_gpu_stamps stamp;    /* what derived copies were made at (0: never) */
+
+    vs_gpu_particles pt;
+    vs_gpu_sorting sort;
+    vs_gpu_halo halo;
+    vs_gpu_transport tr;
+    vs_gpu_overlap ovl;
+    vs_gpu_cells cells;
+    vs_gpu_force_state fs;
+    vs_gpu_timing tm;
+    vs_gpu_reductions red;
 };
 
 /* The current (step, forces) versions, to stamp a derived copy with. */
@@ -560,7 +594,7 @@ void vs_gpu_forces_to_double(vs_gpu_state *g);
  * force arrays hold doubles. */
 static inline const int32_t *vs_gpu_fixed_bad(const vs_gpu_state *g)
 {
-    return g->forces_fixed ? g->d_bad_force : (const int32_t *)0;
+    return g->fs.forces_fixed ? g->fs.d_bad_force : (const int32_t *)0;
 }
 /* Split the owned particles into interior and border for the current list (overlap). */
 void vs_gpu_split_interior(vs_gpu_state *g);
@@ -572,8 +606,8 @@ void vs_gpu_update_remote_images(vs_gpu_state *g);
 /* Per-particle energy and virial of the last forces with energies: the permutation scratch
  * and the sort keys' block, both one double per particle of capacity and used only by the
  * migration, the ghosts' build and the cell list (not between the forces and the thermo). */
-static inline double *vs_gpu_energy_buf(vs_gpu_state *g) { return (double *)g->scratch; }
-static inline double *vs_gpu_virial_buf(vs_gpu_state *g) { return (double *)g->sort_keys; }
+static inline double *vs_gpu_energy_buf(vs_gpu_state *g) { return (double *)g->sort.scratch; }
+static inline double *vs_gpu_virial_buf(vs_gpu_state *g) { return (double *)g->sort.sort_keys; }
 
 /* Events of the phase timing (gpu_timing.cu). */
 void vs_gpu_timing_create(vs_gpu_state *g);

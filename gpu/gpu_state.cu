@@ -50,79 +50,79 @@ static void grow(vs_gpu_state *g, void **p, size_t elem, int64_t old_cap, int64_
 static void size_cub_temp(vs_gpu_state *g, int64_t cap)
 {
     size_t sort_bytes = 0;
-    cub::DoubleBuffer<uint32_t> keys(g->key_in, g->key_out), values(g->idx_in, g->idx_out);
-    const int bits = g->key_bits > g->morton_bits ? g->key_bits : g->morton_bits;
+    cub::DoubleBuffer<uint32_t> keys(g->sort.key_in, g->sort.key_out),
+        values(g->sort.idx_in, g->sort.idx_out);
+    const int bits =
+        g->sort.key_bits > g->cells.morton_bits ? g->sort.key_bits : g->cells.morton_bits;
     VS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, keys, values, (int)cap, 0,
                                                   bits, g->stream));
     size_t if_bytes = 0, partition_bytes = 0;
-    const vs_leaver_pred pred = {g->x[0], 0.0, 0.0};
+    const vs_leaver_pred pred = {g->pt.x[0], 0.0, 0.0};
     VS_CUDA_CHECK(cub::DeviceSelect::If(NULL, if_bytes, thrust::counting_iterator<int32_t>(0),
-                                        g->send_idx[0][0], g->d_select_count, (int)cap, pred,
-                                        g->stream));
-    VS_CUDA_CHECK(cub::DevicePartition::Flagged(NULL, partition_bytes,
-                                                thrust::counting_iterator<int32_t>(0), g->interior_flag,
-                                                g->send_idx[0][0], g->d_select_count,
-                                                (int)cap, g->stream));
+                                        g->halo.send_idx[0][0], g->halo.d_select_count, (int)cap,
+                                        pred, g->stream));
+    VS_CUDA_CHECK(cub::DevicePartition::Flagged(
+        NULL, partition_bytes, thrust::counting_iterator<int32_t>(0), g->ovl.interior_flag,
+        g->halo.send_idx[0][0], g->halo.d_select_count, (int)cap, g->stream));
     size_t flagged_bytes = 0;
-    VS_CUDA_CHECK(cub::DeviceSelect::Flagged(NULL, flagged_bytes,
-                                             thrust::counting_iterator<int32_t>(0),
-                                             (const uint8_t *)g->scratch, g->send_idx[0][0],
-                                             g->d_select_count, (int)cap, g->stream));
+    VS_CUDA_CHECK(
+        cub::DeviceSelect::Flagged(NULL, flagged_bytes, thrust::counting_iterator<int32_t>(0),
+                                   (const uint8_t *)g->sort.scratch, g->halo.send_idx[0][0],
+                                   g->halo.d_select_count, (int)cap, g->stream));
     partition_bytes = partition_bytes > flagged_bytes ? partition_bytes : flagged_bytes;
     size_t scan_bytes = 0, image_bytes = 0;
-    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, (int32_t *)g->key_in,
-                                                (int32_t *)g->key_out, (int)cap, g->stream));
-    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(NULL, image_bytes, g->img_counts,
-                                                 g->img_offsets, vs_int4_sum(),
-                                                 make_int4(0, 0, 0, 0), (int)cap + 1,
-                                                 g->stream));
+    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, (int32_t *)g->sort.key_in,
+                                                (int32_t *)g->sort.key_out, (int)cap, g->stream));
+    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(NULL, image_bytes, g->halo.img_counts,
+                                                 g->halo.img_offsets, vs_int4_sum(),
+                                                 make_int4(0, 0, 0, 0), (int)cap + 1, g->stream));
     scan_bytes = scan_bytes > image_bytes ? scan_bytes : image_bytes;
     size_t need = sort_bytes > if_bytes ? sort_bytes : if_bytes;
     need = need > partition_bytes ? need : partition_bytes;
     need = need > scan_bytes ? need : scan_bytes;
-    if (need > g->cub_temp_bytes) {
-        vs_gpu_free(g, g->cub_temp, g->cub_temp_bytes);
-        g->cub_temp_bytes = need + need / 4;
-        g->cub_temp = vs_gpu_alloc(g, g->cub_temp_bytes);
+    if (need > g->sort.cub_temp_bytes) {
+        vs_gpu_free(g, g->sort.cub_temp, g->sort.cub_temp_bytes);
+        g->sort.cub_temp_bytes = need + need / 4;
+        g->sort.cub_temp = vs_gpu_alloc(g, g->sort.cub_temp_bytes);
     }
 }
 
 void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
 {
-    if (needed <= g->capacity)
+    if (needed <= g->pt.capacity)
         return;
     /* 2% headroom: ghost counts fluctuate a little between rebuilds */
     const int64_t cap = needed + needed / 50 + 256;
-    const int64_t old = g->capacity, keep = g->n_owned + g->n_ghost;
+    const int64_t old = g->pt.capacity, keep = g->pt.n_owned + g->pt.n_ghost;
 #define VS_GROW(ptr, type, kept) grow(g, (void **)&(ptr), sizeof(type), old, cap, kept)
     for (int d = 0; d < 3; ++d) {
-        VS_GROW(g->x[d], double, keep);
-        VS_GROW(g->vp[d], double, keep);
-        VS_GROW(g->v[d], double, g->n_owned);
-        VS_GROW(g->f[d], double, g->n_owned);
+        VS_GROW(g->pt.x[d], double, keep);
+        VS_GROW(g->pt.vp[d], double, keep);
+        VS_GROW(g->pt.v[d], double, g->pt.n_owned);
+        VS_GROW(g->pt.f[d], double, g->pt.n_owned);
         if (g->plan.reuse_list) /* without a skin there is no displacement to check */
-            VS_GROW(g->x_build[d], double, g->n_owned);
-        VS_GROW(g->image[d], int32_t, g->n_owned);
+            VS_GROW(g->pt.x_build[d], double, g->pt.n_owned);
+        VS_GROW(g->pt.image[d], int32_t, g->pt.n_owned);
     }
-    VS_GROW(g->tag, int64_t, keep);
-    VS_GROW(g->species_id, int32_t, keep);
-    VS_GROW(g->sort_keys, uint64_t, 0);
-    g->key_in = (uint32_t *)g->sort_keys;
-    g->key_out = g->key_in + cap;
-    VS_GROW(g->idx_in, uint32_t, 0);
-    VS_GROW(g->idx_out, uint32_t, 0);
-    VS_GROW(g->scratch, double, 0);
-    VS_GROW(g->cell_particles, uint32_t, 0);
-    VS_GROW(g->cell_pos, int4, 0);
+    VS_GROW(g->pt.tag, int64_t, keep);
+    VS_GROW(g->pt.species_id, int32_t, keep);
+    VS_GROW(g->sort.sort_keys, uint64_t, 0);
+    g->sort.key_in = (uint32_t *)g->sort.sort_keys;
+    g->sort.key_out = g->sort.key_in + cap;
+    VS_GROW(g->sort.idx_in, uint32_t, 0);
+    VS_GROW(g->sort.idx_out, uint32_t, 0);
+    VS_GROW(g->sort.scratch, double, 0);
+    VS_GROW(g->cells.cell_particles, uint32_t, 0);
+    VS_GROW(g->cells.cell_pos, int4, 0);
     if (g->plan.forces == VS_GPU_FORCES_NEWTON)
-        VS_GROW(g->cell_rank, int32_t, 0);
-    const int64_t staged = vs_gpu_owned_staged(g) ? g->n_owned : 0; /* kept with the owned */
-    VS_GROW(g->pos_q, int4, staged);
-    VS_GROW(g->vel_f, float4, staged);
-    VS_GROW(g->sig, uint64_t, 0);
-    VS_GROW(g->ncount, int32_t, 0);
+        VS_GROW(g->cells.cell_rank, int32_t, 0);
+    const int64_t staged = vs_gpu_owned_staged(g) ? g->pt.n_owned : 0; /* kept with the owned */
+    VS_GROW(g->fs.pos_q, int4, staged);
+    VS_GROW(g->fs.vel_f, float4, staged);
+    VS_GROW(g->fs.sig, uint64_t, 0);
+    VS_GROW(g->cells.ncount, int32_t, 0);
 #undef VS_GROW
-    g->capacity = cap;
+    g->pt.capacity = cap;
     size_cub_temp(g, cap);
 }
 
@@ -139,7 +139,7 @@ static int bits_for(uint64_t n)
  * its offsets table, and the bits of the two sort keys. */
 static void make_grid(vs_gpu_state *g, double ghost_width)
 {
-    vs_gpu_grid *grid = &g->grid;
+    vs_gpu_grid *grid = &g->cells.grid;
     grid->x_reach = g->plan.x_reach;
     int largest = 1;
     for (int d = 0; d < 3; ++d) {
@@ -150,8 +150,8 @@ static void make_grid(vs_gpu_state *g, double ghost_width)
         grid->origin[d] = g->lo[d] - ghost_width;
         grid->inv_cell[d] = grid->ncell[d] / extent;
         grid->cell[d] = (float)(extent / grid->ncell[d]);
-        grid->q_scale[d] = (double)g->frame.quantum * grid->inv_cell[d];
-        grid->q_offset[d] = (g->frame.center[d] - grid->origin[d]) * grid->inv_cell[d];
+        grid->q_scale[d] = (double)g->fs.frame.quantum * grid->inv_cell[d];
+        grid->q_offset[d] = (g->fs.frame.center[d] - grid->origin[d]) * grid->inv_cell[d];
         const int morton_extent = (grid->ncell[d] - 1) / per_radius + 1;
         largest = morton_extent > largest ? morton_extent : largest;
     }
@@ -159,14 +159,15 @@ static void make_grid(vs_gpu_state *g, double ghost_width)
     grid->morton_shift = 0;
     while (((largest - 1) >> grid->morton_shift) >= 1024)
         ++grid->morton_shift;
-    g->morton_bits = 3 * bits_for((uint64_t)((largest - 1) >> grid->morton_shift) + 1);
-    g->n_cells = (int64_t)grid->ncell[0] * grid->ncell[1] * grid->ncell[2];
+    g->cells.morton_bits = 3 * bits_for((uint64_t)((largest - 1) >> grid->morton_shift) + 1);
+    g->cells.n_cells = (int64_t)grid->ncell[0] * grid->ncell[1] * grid->ncell[2];
     /* cell indices are 32-bit ints in the kernels (at rho = 3, 6e9 particles) */
-    if (g->n_cells >= INT32_MAX)
+    if (g->cells.n_cells >= INT32_MAX)
         vs_log_fatal(__FILE__, __LINE__, "a brick of %d x %d x %d cells: more than 2^31 cells "
                      "(use more ranks)", grid->ncell[0], grid->ncell[1], grid->ncell[2]);
-    g->key_bits = bits_for((uint64_t)g->n_cells);
-    g->cell_start = (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)(g->n_cells + 1));
+    g->sort.key_bits = bits_for((uint64_t)g->cells.n_cells);
+    g->cells.cell_start =
+        (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)(g->cells.n_cells + 1));
 }
 
 extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
@@ -196,12 +197,12 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     int least = 0, greatest = 0;
     VS_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
     VS_CUDA_CHECK(cudaStreamCreateWithPriority(&g->stream, cudaStreamNonBlocking, greatest));
-    VS_CUDA_CHECK(cudaStreamCreateWithPriority(&g->bulk, cudaStreamNonBlocking, least));
-    VS_CUDA_CHECK(cudaEventCreate(&g->ev_start));
-    VS_CUDA_CHECK(cudaEventCreate(&g->ev_local));
-    VS_CUDA_CHECK(cudaEventCreate(&g->ev_go));
-    VS_CUDA_CHECK(cudaEventCreate(&g->ev_interior));
-    VS_CUDA_CHECK(cudaEventCreate(&g->ev_comm));
+    VS_CUDA_CHECK(cudaStreamCreateWithPriority(&g->ovl.bulk, cudaStreamNonBlocking, least));
+    VS_CUDA_CHECK(cudaEventCreate(&g->ovl.ev_start));
+    VS_CUDA_CHECK(cudaEventCreate(&g->ovl.ev_local));
+    VS_CUDA_CHECK(cudaEventCreate(&g->ovl.ev_go));
+    VS_CUDA_CHECK(cudaEventCreate(&g->ovl.ev_interior));
+    VS_CUDA_CHECK(cudaEventCreate(&g->ovl.ev_comm));
     vs_gpu_timing_create(g);
     g->species.n = prm->n_species;
     for (int s = 0; s < prm->n_species; ++s) {
@@ -225,29 +226,29 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
      * last rebuild, with a factor of two to spare: |x - centre| < 2^31 quanta */
     double reach = 0.0;
     for (int d = 0; d < 3; ++d) {
-        g->frame.center[d] = g->center[d];
+        g->fs.frame.center[d] = g->center[d];
         const double r = 0.5 * (hi[d] - lo[d]) + ghost_width + g->list_cutoff;
         reach = r > reach ? r : reach;
     }
     int e = 0;
     frexp(2.0 * reach, &e); /* 2 reach < 2^e */
-    g->frame.inv_quantum = ldexp(1.0, 31 - e);
-    g->frame.quantum = (float)ldexp(1.0, e - 31);
+    g->fs.frame.inv_quantum = ldexp(1.0, 31 - e);
+    g->fs.frame.quantum = (float)ldexp(1.0, e - 31);
     make_grid(g, ghost_width);
     /* a first guess from the density of the list sphere; grown on overflow */
     const double sphere = 4.18879 * g->list_cutoff * g->list_cutoff * g->list_cutoff;
-    g->max_neighbors = vs_list_width((int)(sphere * prm->density * 1.4) + 8);
-    g->d_select_count = (int32_t *)vs_gpu_alloc(g, 4 * sizeof(int32_t));
-    g->d_max_count = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
-    g->d_bad_force = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
-    g->d_max_disp2 = (unsigned int *)vs_gpu_alloc(g, sizeof(unsigned int));
-    g->d_int_sums = (unsigned long long *)vs_gpu_alloc(g, 4 * sizeof(unsigned long long));
-    g->partials = (double *)vs_gpu_alloc(g, 4096 * sizeof(double)); /* reduction partials */
-    VS_CUDA_CHECK(cudaMallocHost((void **)&g->h_pinned, 64 * sizeof(double)));
+    g->cells.max_neighbors = vs_list_width((int)(sphere * prm->density * 1.4) + 8);
+    g->halo.d_select_count = (int32_t *)vs_gpu_alloc(g, 4 * sizeof(int32_t));
+    g->cells.d_max_count = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
+    g->fs.d_bad_force = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
+    g->red.d_max_disp2 = (unsigned int *)vs_gpu_alloc(g, sizeof(unsigned int));
+    g->red.d_int_sums = (unsigned long long *)vs_gpu_alloc(g, 4 * sizeof(unsigned long long));
+    g->red.partials = (double *)vs_gpu_alloc(g, 4096 * sizeof(double)); /* reduction partials */
+    VS_CUDA_CHECK(cudaMallocHost((void **)&g->red.h_pinned, 64 * sizeof(double)));
     const char *select_above = getenv("VESICA_GPU_IMAGE_SELECT_ABOVE");
-    g->image_select_above = select_above ? atoll(select_above) : (1 << 18);
-    g->d_outside = (unsigned long long *)vs_gpu_alloc(g, sizeof(unsigned long long));
-    VS_CUDA_CHECK(cudaMallocHost((void **)&g->h_outside, sizeof(unsigned long long)));
+    g->halo.image_select_above = select_above ? atoll(select_above) : (1 << 18);
+    g->halo.d_outside = (unsigned long long *)vs_gpu_alloc(g, sizeof(unsigned long long));
+    VS_CUDA_CHECK(cudaMallocHost((void **)&g->halo.h_outside, sizeof(unsigned long long)));
     vs_gpu_reserve(g, n_hint > 1024 ? n_hint : 1024);
 
     cudaDeviceProp prop;
@@ -267,41 +268,75 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
     cudaStreamSynchronize(g->stream);
     /* freeing the context's allocations one by one is not needed at exit, but a test that
      * creates several states in one process must not leak device memory */
-    void *ptrs[] = {g->x[0], g->x[1], g->x[2], g->vp[0], g->vp[1], g->vp[2], g->v[0], g->v[1],
-                    g->v[2], g->f[0], g->f[1], g->f[2], g->x_build[0], g->x_build[1],
-                    g->x_build[2], g->image[0], g->image[1], g->image[2], g->tag,
-                    g->species_id, g->sort_keys, g->idx_in, g->idx_out, g->scratch,
-                    g->cell_particles, g->cell_pos, g->cell_rank, g->pos_q, g->vel_f, g->sig, g->ncount, g->partials, g->nlist, g->cub_temp,
-                    g->cell_start, g->d_select_count, g->d_max_count, g->d_bad_force,
-                    g->d_max_disp2, g->d_int_sums};
+    void *ptrs[] = {g->pt.x[0],
+                    g->pt.x[1],
+                    g->pt.x[2],
+                    g->pt.vp[0],
+                    g->pt.vp[1],
+                    g->pt.vp[2],
+                    g->pt.v[0],
+                    g->pt.v[1],
+                    g->pt.v[2],
+                    g->pt.f[0],
+                    g->pt.f[1],
+                    g->pt.f[2],
+                    g->pt.x_build[0],
+                    g->pt.x_build[1],
+                    g->pt.x_build[2],
+                    g->pt.image[0],
+                    g->pt.image[1],
+                    g->pt.image[2],
+                    g->pt.tag,
+                    g->pt.species_id,
+                    g->sort.sort_keys,
+                    g->sort.idx_in,
+                    g->sort.idx_out,
+                    g->sort.scratch,
+                    g->cells.cell_particles,
+                    g->cells.cell_pos,
+                    g->cells.cell_rank,
+                    g->fs.pos_q,
+                    g->fs.vel_f,
+                    g->fs.sig,
+                    g->cells.ncount,
+                    g->red.partials,
+                    g->cells.nlist,
+                    g->sort.cub_temp,
+                    g->cells.cell_start,
+                    g->halo.d_select_count,
+                    g->cells.d_max_count,
+                    g->fs.d_bad_force,
+                    g->red.d_max_disp2,
+                    g->red.d_int_sums};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
         if (ptrs[k])
             cudaFree(ptrs[k]);
     for (int d = 0; d < 3; ++d)
         for (int s = 0; s < 2; ++s)
-            if (g->send_idx[d][s])
-                cudaFree(g->send_idx[d][s]);
+            if (g->halo.send_idx[d][s])
+                cudaFree(g->halo.send_idx[d][s]);
     vs_gpu_comm_free(g);
-    if (g->interior_flag)
-        cudaFree(g->interior_flag);
-    if (g->ghost_cand)
-        cudaFree(g->ghost_cand);
-    if (g->split_idx)
-        cudaFree(g->split_idx);
-    void *images[] = {g->img_counts, g->img_offsets, g->img_src, g->img_send_src, g->img_code,
-                      g->img_send_code, g->d_outside};
+    if (g->ovl.interior_flag)
+        cudaFree(g->ovl.interior_flag);
+    if (g->halo.ghost_cand)
+        cudaFree(g->halo.ghost_cand);
+    if (g->ovl.split_idx)
+        cudaFree(g->ovl.split_idx);
+    void *images[] = {g->halo.img_counts,   g->halo.img_offsets, g->halo.img_src,
+                      g->halo.img_send_src, g->halo.img_code,    g->halo.img_send_code,
+                      g->halo.d_outside};
     for (size_t k = 0; k < sizeof images / sizeof images[0]; ++k)
         if (images[k])
             cudaFree(images[k]);
-    cudaFreeHost(g->h_outside);
-    cudaEventDestroy(g->ev_start);
-    cudaEventDestroy(g->ev_local);
-    cudaEventDestroy(g->ev_go);
-    cudaEventDestroy(g->ev_interior);
-    cudaEventDestroy(g->ev_comm);
+    cudaFreeHost(g->halo.h_outside);
+    cudaEventDestroy(g->ovl.ev_start);
+    cudaEventDestroy(g->ovl.ev_local);
+    cudaEventDestroy(g->ovl.ev_go);
+    cudaEventDestroy(g->ovl.ev_interior);
+    cudaEventDestroy(g->ovl.ev_comm);
     vs_gpu_timing_destroy(g);
-    cudaFreeHost(g->h_pinned);
-    cudaStreamDestroy(g->bulk);
+    cudaFreeHost(g->red.h_pinned);
+    cudaStreamDestroy(g->ovl.bulk);
     cudaStreamDestroy(g->stream);
     free(g);
 }
@@ -323,42 +358,42 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
     const cudaMemcpyKind up = cudaMemcpyHostToDevice;
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream)); /* nothing still reads the old state */
     for (int d = 0; d < 3; ++d) {
-        copy_on_stream(g, g->x[d], h->x[d], n * sizeof(double), up);
-        copy_on_stream(g, g->v[d], h->v[d], n * sizeof(double), up);
-        copy_on_stream(g, g->vp[d], h->vp[d], n * sizeof(double), up);
-        copy_on_stream(g, g->f[d], h->f[d], n * sizeof(double), up);
-        copy_on_stream(g, g->image[d], h->image[d], n * sizeof(int32_t), up);
+        copy_on_stream(g, g->pt.x[d], h->x[d], n * sizeof(double), up);
+        copy_on_stream(g, g->pt.v[d], h->v[d], n * sizeof(double), up);
+        copy_on_stream(g, g->pt.vp[d], h->vp[d], n * sizeof(double), up);
+        copy_on_stream(g, g->pt.f[d], h->f[d], n * sizeof(double), up);
+        copy_on_stream(g, g->pt.image[d], h->image[d], n * sizeof(int32_t), up);
     }
-    copy_on_stream(g, g->tag, h->tag, n * sizeof(int64_t), up);
-    copy_on_stream(g, g->species_id, h->species, n * sizeof(int32_t), up);
+    copy_on_stream(g, g->pt.tag, h->tag, n * sizeof(int64_t), up);
+    copy_on_stream(g, g->pt.species_id, h->species, n * sizeof(int32_t), up);
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    g->n_owned = h->n_owned;
-    g->n_ghost = 0;
+    g->pt.n_owned = h->n_owned;
+    g->pt.n_ghost = 0;
     ++g->ver.owned;
     ++g->ver.step;
-    g->forces_fixed = 0;
+    g->fs.forces_fixed = 0;
     /* a fresh state: the periodic Morton reorder counts from here, as after attach, so a
      * restarted run and the run it continues reorder on the same builds */
-    g->n_rebuilds = 0;
+    g->sort.n_rebuilds = 0;
 }
 
 extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
 {
-    vs_particles_reserve(h, g->n_owned);
+    vs_particles_reserve(h, g->pt.n_owned);
     vs_gpu_forces_to_double(g);
-    const size_t n = (size_t)g->n_owned;
+    const size_t n = (size_t)g->pt.n_owned;
     const cudaMemcpyKind down = cudaMemcpyDeviceToHost;
     for (int d = 0; d < 3; ++d) {
-        copy_on_stream(g, h->x[d], g->x[d], n * sizeof(double), down);
-        copy_on_stream(g, h->v[d], g->v[d], n * sizeof(double), down);
-        copy_on_stream(g, h->vp[d], g->vp[d], n * sizeof(double), down);
-        copy_on_stream(g, h->f[d], g->f[d], n * sizeof(double), down);
-        copy_on_stream(g, h->image[d], g->image[d], n * sizeof(int32_t), down);
+        copy_on_stream(g, h->x[d], g->pt.x[d], n * sizeof(double), down);
+        copy_on_stream(g, h->v[d], g->pt.v[d], n * sizeof(double), down);
+        copy_on_stream(g, h->vp[d], g->pt.vp[d], n * sizeof(double), down);
+        copy_on_stream(g, h->f[d], g->pt.f[d], n * sizeof(double), down);
+        copy_on_stream(g, h->image[d], g->pt.image[d], n * sizeof(int32_t), down);
     }
-    copy_on_stream(g, h->tag, g->tag, n * sizeof(int64_t), down);
-    copy_on_stream(g, h->species, g->species_id, n * sizeof(int32_t), down);
+    copy_on_stream(g, h->tag, g->pt.tag, n * sizeof(int64_t), down);
+    copy_on_stream(g, h->species, g->pt.species_id, n * sizeof(int32_t), down);
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    h->n_owned = g->n_owned;
+    h->n_owned = g->pt.n_owned;
     h->n_ghost = 0;
 }
 
@@ -367,9 +402,18 @@ extern "C" void vs_gpu_synchronize(vs_gpu_state *g)
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
 }
 
-extern "C" int64_t vs_gpu_n_owned(const vs_gpu_state *g) { return g->n_owned; }
-extern "C" int64_t vs_gpu_n_ghost(const vs_gpu_state *g) { return g->n_ghost; }
-extern "C" int64_t vs_gpu_halo_bytes(const vs_gpu_state *g) { return g->halo_bytes_last; }
+extern "C" int64_t vs_gpu_n_owned(const vs_gpu_state *g)
+{
+    return g->pt.n_owned;
+}
+extern "C" int64_t vs_gpu_n_ghost(const vs_gpu_state *g)
+{
+    return g->pt.n_ghost;
+}
+extern "C" int64_t vs_gpu_halo_bytes(const vs_gpu_state *g)
+{
+    return g->tr.halo_bytes_last;
+}
 extern "C" size_t vs_gpu_memory_bytes(const vs_gpu_state *g) { return g->bytes_allocated; }
 extern "C" void vs_gpu_describe(const vs_gpu_state *g, char *buf, size_t len)
 {

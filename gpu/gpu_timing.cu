@@ -14,50 +14,50 @@
 void vs_gpu_timing_create(vs_gpu_state *g)
 {
     for (int k = 0; k < VS_PHASE_MARKS; ++k)
-        VS_CUDA_CHECK(cudaEventCreate(&g->mark[k]));
+        VS_CUDA_CHECK(cudaEventCreate(&g->tm.mark[k]));
 }
 
 void vs_gpu_timing_destroy(vs_gpu_state *g)
 {
     for (int k = 0; k < VS_PHASE_MARKS; ++k)
-        cudaEventDestroy(g->mark[k]);
+        cudaEventDestroy(g->tm.mark[k]);
 }
 
 /* The interval from the oldest mark to the next one goes to the phase the oldest started (if
  * any); the oldest mark is then dropped. Needs two marks; waits for the second if needed. */
 static void settle_oldest(vs_gpu_state *g)
 {
-    const int k = g->mark_first, next = (k + 1) % VS_PHASE_MARKS;
-    if (g->mark_phase[k] >= 0) {
-        VS_CUDA_CHECK(cudaEventSynchronize(g->mark[next]));
+    const int k = g->tm.mark_first, next = (k + 1) % VS_PHASE_MARKS;
+    if (g->tm.mark_phase[k] >= 0) {
+        VS_CUDA_CHECK(cudaEventSynchronize(g->tm.mark[next]));
         float ms = 0.0f;
-        VS_CUDA_CHECK(cudaEventElapsedTime(&ms, g->mark[k], g->mark[next]));
-        g->phase_seconds[g->mark_phase[k]] += 1e-3 * (double)ms;
+        VS_CUDA_CHECK(cudaEventElapsedTime(&ms, g->tm.mark[k], g->tm.mark[next]));
+        g->tm.phase_seconds[g->tm.mark_phase[k]] += 1e-3 * (double)ms;
     }
-    g->mark_first = next;
-    --g->n_marks;
+    g->tm.mark_first = next;
+    --g->tm.n_marks;
 }
 
 extern "C" void vs_gpu_phase_mark(vs_gpu_state *g, int phase)
 {
     if (phase >= VS_MAX_PHASES)
         vs_log_fatal(__FILE__, __LINE__, "phase id %d out of range", phase);
-    if (g->n_marks == VS_PHASE_MARKS)
+    if (g->tm.n_marks == VS_PHASE_MARKS)
         settle_oldest(g); /* marks of many steps ago: no wait in practice */
-    const int k = (g->mark_first + g->n_marks) % VS_PHASE_MARKS;
-    g->mark_phase[k] = phase;
-    VS_CUDA_CHECK(cudaEventRecord(g->mark[k], g->stream));
-    ++g->n_marks;
+    const int k = (g->tm.mark_first + g->tm.n_marks) % VS_PHASE_MARKS;
+    g->tm.mark_phase[k] = phase;
+    VS_CUDA_CHECK(cudaEventRecord(g->tm.mark[k], g->stream));
+    ++g->tm.n_marks;
 }
 
 extern "C" void vs_gpu_phase_settle(vs_gpu_state *g, double *seconds, int n_phases)
 {
-    while (g->n_marks > 1)
+    while (g->tm.n_marks > 1)
         settle_oldest(g);
-    if (g->n_marks == 1 && g->mark_phase[g->mark_first] < 0)
-        g->n_marks = 0; /* a closing mark starts nothing */
+    if (g->tm.n_marks == 1 && g->tm.mark_phase[g->tm.mark_first] < 0)
+        g->tm.n_marks = 0; /* a closing mark starts nothing */
     for (int p = 0; p < n_phases && p < VS_MAX_PHASES; ++p) {
-        seconds[p] += g->phase_seconds[p];
-        g->phase_seconds[p] = 0.0;
+        seconds[p] += g->tm.phase_seconds[p];
+        g->tm.phase_seconds[p] = 0.0;
     }
 }

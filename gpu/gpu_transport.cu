@@ -36,7 +36,7 @@ static const char *link_name(int link)
 extern "C" int vs_gpu_set_comm(vs_gpu_state *g, const vs_decomp *dc, vs_transport_kind kind,
                                char *describe, size_t describe_len, char *err, size_t err_len)
 {
-    g->dc = dc;
+    g->tr.dc = dc;
     const vs_par *par = &dc->cart;
     int *node_of = (int *)VS_MALLOC(sizeof(int) * (size_t)par->size);
     int local_rank = 0, local_size = 1;
@@ -52,7 +52,7 @@ extern "C" int vs_gpu_set_comm(vs_gpu_state *g, const vs_decomp *dc, vs_transpor
     describe[0] = '\0';
     for (int d = 0; d < 3 && rc == 0; ++d) {
         if (dc->dims[d] == 1) {
-            g->link[d] = VS_LINK_SELF;
+            g->tr.link[d] = VS_LINK_SELF;
         } else {
             /* peer only when every rank's links in this dimension stay on its node, so both
              * ends of each link agree on the transport */
@@ -67,29 +67,31 @@ extern "C" int vs_gpu_set_comm(vs_gpu_state *g, const vs_decomp *dc, vs_transpor
                 break;
             }
             if (kind == VS_TRANSPORT_AUTO)
-                g->link[d] = all_local ? VS_TRANSPORT_PEER
-                                       : (cuda_aware ? VS_TRANSPORT_MPI_DEVICE
-                                                     : VS_TRANSPORT_HOST);
+                g->tr.link[d] = all_local
+                                    ? VS_TRANSPORT_PEER
+                                    : (cuda_aware ? VS_TRANSPORT_MPI_DEVICE : VS_TRANSPORT_HOST);
             else
-                g->link[d] = kind;
+                g->tr.link[d] = kind;
         }
         const size_t used = strlen(describe);
         snprintf(describe + used, describe_len - used, "%s%c %s", d ? ", " : "", "xyz"[d],
-                 link_name(g->link[d]));
+                 link_name(g->tr.link[d]));
     }
     free(node_of);
     /* the peer transport's events, exported once */
-    if (rc == 0 && (g->link[0] == VS_TRANSPORT_PEER || g->link[1] == VS_TRANSPORT_PEER ||
-                    g->link[2] == VS_TRANSPORT_PEER) && !g->peer_events) {
+    if (rc == 0 &&
+        (g->tr.link[0] == VS_TRANSPORT_PEER || g->tr.link[1] == VS_TRANSPORT_PEER ||
+         g->tr.link[2] == VS_TRANSPORT_PEER) &&
+        !g->tr.peer_events) {
         const unsigned flags = cudaEventInterprocess | cudaEventDisableTiming;
-        VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->ev_packed, flags));
-        VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->ev_read, flags));
-        VS_CUDA_CHECK(cudaIpcGetEventHandle(&g->packed_handle, g->ev_packed));
-        VS_CUDA_CHECK(cudaIpcGetEventHandle(&g->read_handle, g->ev_read));
-        g->peer_events = 1;
+        VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->tr.ev_packed, flags));
+        VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->tr.ev_read, flags));
+        VS_CUDA_CHECK(cudaIpcGetEventHandle(&g->tr.packed_handle, g->tr.ev_packed));
+        VS_CUDA_CHECK(cudaIpcGetEventHandle(&g->tr.read_handle, g->tr.ev_read));
+        g->tr.peer_events = 1;
     }
     /* the overlap mode and the first half-step's wrap depend on the rank grid */
-    vs_gpu_plan_set_comm(&g->plan, &g->prm, g->link, rc == 0);
+    vs_gpu_plan_set_comm(&g->plan, &g->prm, g->tr.link, rc == 0);
     return rc;
 }
 
@@ -117,24 +119,24 @@ static void grow_pinned(char **p, size_t *cap, size_t need)
  * again or freed). */
 static void wait_for_readers(vs_gpu_state *g)
 {
-    for (int k = 0; k < g->n_peer_map; ++k)
-        if (g->peer_map[k].read_pending) {
-            VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->peer_map[k].read, 0));
-            g->peer_map[k].read_pending = 0;
+    for (int k = 0; k < g->tr.n_peer_map; ++k)
+        if (g->tr.peer_map[k].read_pending) {
+            VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->tr.peer_map[k].read, 0));
+            g->tr.peer_map[k].read_pending = 0;
         }
 }
 
 void vs_gpu_comm_reserve(vs_gpu_state *g, size_t send, size_t recv)
 {
     wait_for_readers(g); /* every packing into d_send comes after this call */
-    const size_t old = g->d_send_cap;
-    grow_device(g, &g->d_send, &g->d_send_cap, send);
-    grow_device(g, &g->d_recv, &g->d_recv_cap, recv);
-    const int peer = g->link[0] == VS_TRANSPORT_PEER || g->link[1] == VS_TRANSPORT_PEER ||
-                     g->link[2] == VS_TRANSPORT_PEER;
-    if (peer && g->d_send_cap != old && g->d_send) {
-        VS_CUDA_CHECK(cudaIpcGetMemHandle(&g->send_handle, g->d_send));
-        g->send_generation++;
+    const size_t old = g->tr.d_send_cap;
+    grow_device(g, &g->tr.d_send, &g->tr.d_send_cap, send);
+    grow_device(g, &g->tr.d_recv, &g->tr.d_recv_cap, recv);
+    const int peer = g->tr.link[0] == VS_TRANSPORT_PEER || g->tr.link[1] == VS_TRANSPORT_PEER ||
+                     g->tr.link[2] == VS_TRANSPORT_PEER;
+    if (peer && g->tr.d_send_cap != old && g->tr.d_send) {
+        VS_CUDA_CHECK(cudaIpcGetMemHandle(&g->tr.send_handle, g->tr.d_send));
+        g->tr.send_generation++;
     }
 }
 
@@ -145,31 +147,31 @@ void vs_gpu_comm_free(vs_gpu_state *g)
      * run ends with a read-back (a stream synchronisation) on each rank before a collective
      * every rank passes, and the last exchange comes before both. */
     cudaStreamSynchronize(g->stream);
-    for (int k = 0; k < g->n_peer_map; ++k) {
-        if (g->peer_map[k].ptr)
-            cudaIpcCloseMemHandle(g->peer_map[k].ptr);
-        cudaEventDestroy(g->peer_map[k].packed);
-        cudaEventDestroy(g->peer_map[k].read);
+    for (int k = 0; k < g->tr.n_peer_map; ++k) {
+        if (g->tr.peer_map[k].ptr)
+            cudaIpcCloseMemHandle(g->tr.peer_map[k].ptr);
+        cudaEventDestroy(g->tr.peer_map[k].packed);
+        cudaEventDestroy(g->tr.peer_map[k].read);
     }
-    g->n_peer_map = 0;
-    if (g->peer_events) {
-        cudaEventDestroy(g->ev_packed);
-        cudaEventDestroy(g->ev_read);
+    g->tr.n_peer_map = 0;
+    if (g->tr.peer_events) {
+        cudaEventDestroy(g->tr.ev_packed);
+        cudaEventDestroy(g->tr.ev_read);
     }
-    if (g->d_send)
-        cudaFree(g->d_send);
-    if (g->d_recv)
-        cudaFree(g->d_recv);
-    if (g->h_send)
-        cudaFreeHost(g->h_send);
-    if (g->h_recv)
-        cudaFreeHost(g->h_recv);
+    if (g->tr.d_send)
+        cudaFree(g->tr.d_send);
+    if (g->tr.d_recv)
+        cudaFree(g->tr.d_recv);
+    if (g->tr.h_send)
+        cudaFreeHost(g->tr.h_send);
+    if (g->tr.h_recv)
+        cudaFreeHost(g->tr.h_recv);
 }
 
 static void peers(const vs_gpu_state *g, int d, int dir, int *dest, int *source)
 {
-    *dest = dir == 0 ? g->dc->lower[d] : g->dc->upper[d];
-    *source = dir == 0 ? g->dc->upper[d] : g->dc->lower[d];
+    *dest = dir == 0 ? g->tr.dc->lower[d] : g->tr.dc->upper[d];
+    *source = dir == 0 ? g->tr.dc->upper[d] : g->tr.dc->lower[d];
 }
 
 void vs_gpu_exchange_counts(vs_gpu_state *g, int d, const int64_t n_send[2],
@@ -179,7 +181,7 @@ void vs_gpu_exchange_counts(vs_gpu_state *g, int d, const int64_t n_send[2],
         int dest, source;
         peers(g, d, dir, &dest, &source);
         n_recv[dir] = 0;
-        vs_par_sendrecv(&g->dc->cart, &n_send[dir], sizeof(int64_t), dest, &n_recv[dir],
+        vs_par_sendrecv(&g->tr.dc->cart, &n_send[dir], sizeof(int64_t), dest, &n_recv[dir],
                         sizeof(int64_t), source, VS_TAG_COUNTS + 3 * dir + d);
     }
 }
@@ -203,10 +205,10 @@ typedef struct {
 static int peer_entry(vs_gpu_state *g, int rank, const vs_peer_ctl *in)
 {
     int k = 0;
-    while (k < g->n_peer_map && g->peer_map[k].rank != rank)
+    while (k < g->tr.n_peer_map && g->tr.peer_map[k].rank != rank)
         ++k;
-    if (k == g->n_peer_map) {
-        if (g->n_peer_map == 6)
+    if (k == g->tr.n_peer_map) {
+        if (g->tr.n_peer_map == 6)
             VS_FATAL("peer transport: more than 6 distinct peers");
         cudaEvent_t packed = NULL, read = NULL;
         cudaError_t rc = cudaIpcOpenEventHandle(&packed, in->packed);
@@ -215,63 +217,63 @@ static int peer_entry(vs_gpu_state *g, int rank, const vs_peer_ctl *in)
         if (rc != cudaSuccess)
             VS_FATAL("peer transport: cannot open rank %d's events (%s); set comm.transport "
                      "= \"host\"", rank, cudaGetErrorString(rc));
-        g->peer_map[k].rank = rank;
-        g->peer_map[k].generation = -1;
-        g->peer_map[k].ptr = NULL;
-        g->peer_map[k].packed = packed;
-        g->peer_map[k].read = read;
-        g->peer_map[k].read_pending = 0;
-        g->n_peer_map++;
+        g->tr.peer_map[k].rank = rank;
+        g->tr.peer_map[k].generation = -1;
+        g->tr.peer_map[k].ptr = NULL;
+        g->tr.peer_map[k].packed = packed;
+        g->tr.peer_map[k].read = read;
+        g->tr.peer_map[k].read_pending = 0;
+        g->tr.n_peer_map++;
     }
-    if (in->bytes == 0 || g->peer_map[k].generation == in->generation)
+    if (in->bytes == 0 || g->tr.peer_map[k].generation == in->generation)
         return k;
-    if (g->peer_map[k].ptr)
-        VS_CUDA_CHECK(cudaIpcCloseMemHandle(g->peer_map[k].ptr));
+    if (g->tr.peer_map[k].ptr)
+        VS_CUDA_CHECK(cudaIpcCloseMemHandle(g->tr.peer_map[k].ptr));
     void *ptr = NULL;
     cudaError_t rc = cudaIpcOpenMemHandle(&ptr, in->handle, cudaIpcMemLazyEnablePeerAccess);
     if (rc != cudaSuccess)
         VS_FATAL("peer transport: cannot map rank %d's device buffer (%s); set comm.transport "
                  "= \"host\"", rank, cudaGetErrorString(rc));
-    g->peer_map[k].generation = in->generation;
-    g->peer_map[k].ptr = (char *)ptr;
+    g->tr.peer_map[k].generation = in->generation;
+    g->tr.peer_map[k].ptr = (char *)ptr;
     return k;
 }
 
 static int peer_index(const vs_gpu_state *g, int rank)
 {
-    for (int k = 0; k < g->n_peer_map; ++k)
-        if (g->peer_map[k].rank == rank)
+    for (int k = 0; k < g->tr.n_peer_map; ++k)
+        if (g->tr.peer_map[k].rank == rank)
             return k;
     VS_FATAL("peer transport: rank %d is not a peer of this rank", rank);
 }
 
 static void exchange_peer(vs_gpu_state *g, int d, const size_t send[2], const size_t recv[2])
 {
-    const vs_par *par = &g->dc->cart;
+    const vs_par *par = &g->tr.dc->cart;
     const size_t soff[2] = {0, send[0]}, roff[2] = {0, recv[0]};
-    VS_CUDA_CHECK(cudaEventRecord(g->ev_packed, g->stream)); /* the records are in d_send */
+    VS_CUDA_CHECK(cudaEventRecord(g->tr.ev_packed, g->stream)); /* the records are in d_send */
     for (int dir = 0; dir < 2; ++dir) {
         int dest, source;
         peers(g, d, dir, &dest, &source);
         vs_peer_ctl out, in;
         memset(&out, 0, sizeof out);
-        out.handle = g->send_handle;
-        out.packed = g->packed_handle;
-        out.read = g->read_handle;
+        out.handle = g->tr.send_handle;
+        out.packed = g->tr.packed_handle;
+        out.read = g->tr.read_handle;
         out.offset = soff[dir];
         out.bytes = send[dir];
-        out.generation = g->send_generation;
+        out.generation = g->tr.send_generation;
         vs_par_sendrecv(par, &out, sizeof out, dest, &in, sizeof in, source,
                         VS_TAG_CTL + 3 * dir + d);
         expect_bytes(d, dir, recv[dir], (size_t)in.bytes);
         const int k = peer_entry(g, source, &in); /* every neighbour is a source */
         if (in.bytes == 0)
             continue;
-        VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->peer_map[k].packed, 0));
-        VS_CUDA_CHECK(cudaMemcpyAsync(g->d_recv + roff[dir], g->peer_map[k].ptr + in.offset,
+        VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->tr.peer_map[k].packed, 0));
+        VS_CUDA_CHECK(cudaMemcpyAsync(g->tr.d_recv + roff[dir], g->tr.peer_map[k].ptr + in.offset,
                                       in.bytes, cudaMemcpyDeviceToDevice, g->stream));
     }
-    VS_CUDA_CHECK(cudaEventRecord(g->ev_read, g->stream));
+    VS_CUDA_CHECK(cudaEventRecord(g->tr.ev_read, g->stream));
     /* tell each sender that the copy out of its buffer is queued behind `read`: it waits on
      * that event before packing into the buffer again */
     for (int dir = 0; dir < 2; ++dir) {
@@ -281,29 +283,29 @@ static void exchange_peer(vs_gpu_state *g, int d, const size_t send[2], const si
         char got = 0;
         vs_par_sendrecv(par, &done, 1, source, &got, 1, dest, VS_TAG_ACK + 3 * dir + d);
         if (got)
-            g->peer_map[peer_index(g, dest)].read_pending = 1;
+            g->tr.peer_map[peer_index(g, dest)].read_pending = 1;
     }
 }
 
 static void exchange_host(vs_gpu_state *g, int d, const size_t send[2], const size_t recv[2],
                           int device_pointers)
 {
-    const vs_par *par = &g->dc->cart;
+    const vs_par *par = &g->tr.dc->cart;
     const size_t soff[2] = {0, send[0]}, roff[2] = {0, recv[0]};
     const size_t send_total = send[0] + send[1], recv_total = recv[0] + recv[1];
-    char *s = g->d_send, *r = g->d_recv;
+    char *s = g->tr.d_send, *r = g->tr.d_recv;
     /* the packed records are complete, and so is any earlier upload out of h_recv */
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     if (!device_pointers) {
-        grow_pinned(&g->h_send, &g->h_send_cap, send_total);
-        grow_pinned(&g->h_recv, &g->h_recv_cap, recv_total);
+        grow_pinned(&g->tr.h_send, &g->tr.h_send_cap, send_total);
+        grow_pinned(&g->tr.h_recv, &g->tr.h_recv_cap, recv_total);
         if (send_total) {
-            VS_CUDA_CHECK(cudaMemcpyAsync(g->h_send, g->d_send, send_total,
+            VS_CUDA_CHECK(cudaMemcpyAsync(g->tr.h_send, g->tr.d_send, send_total,
                                           cudaMemcpyDeviceToHost, g->stream));
             VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
         }
-        s = g->h_send;
-        r = g->h_recv;
+        s = g->tr.h_send;
+        r = g->tr.h_recv;
     }
     for (int dir = 0; dir < 2; ++dir) {
         int dest, source;
@@ -313,14 +315,14 @@ static void exchange_host(vs_gpu_state *g, int d, const size_t send[2], const si
         expect_bytes(d, dir, recv[dir], got);
     }
     if (!device_pointers && recv_total)
-        VS_CUDA_CHECK(cudaMemcpyAsync(g->d_recv, g->h_recv, recv_total, cudaMemcpyHostToDevice,
-                                      g->stream));
+        VS_CUDA_CHECK(cudaMemcpyAsync(g->tr.d_recv, g->tr.h_recv, recv_total,
+                                      cudaMemcpyHostToDevice, g->stream));
 }
 
 void vs_gpu_stage_exchange(vs_gpu_state *g, int d, const size_t send[2],
                            const size_t recv[2])
 {
-    switch (g->link[d]) {
+    switch (g->tr.link[d]) {
     case VS_TRANSPORT_PEER: exchange_peer(g, d, send, recv); break;
     case VS_TRANSPORT_MPI_DEVICE: exchange_host(g, d, send, recv, 1); break;
     default: exchange_host(g, d, send, recv, 0); break;

@@ -1,0 +1,132 @@
+/* The thermo and integrity reductions of the owned particles on the device.
+ *
+ * Both are deterministic: the thermo sums run over a fixed grid, a block tree and one block
+ * over the partials (the same order every run); the integrity sums are integers, exact in
+ * any order. Each reads back a handful of numbers through the pinned mirror. */
+#include <cub/cub.cuh>
+
+#include "gpu_internal.cuh"
+
+/* ---- reductions: fixed grid, block tree, then one block over the partials (deterministic) */
+
+#define VS_RED_BLOCKS 512
+#define VS_RED_VALUES 6
+
+/* Momentum and kinetic energy of the n owned particles; the energy and virial of the
+ * n_energy entries the forces wrote (the owned particles', and with each pair once, the
+ * ghosts' too). */
+__global__ void thermo_partial_kernel(int n, int n_energy, vs_gpu_species sp, const double *vx,
+                                      const double *vy, const double *vz,
+                                      const int32_t *species, const double *energy,
+                                      const double *virial, double *partials)
+{
+    __shared__ double s[VS_RED_VALUES][VS_BLOCK];
+    double acc[VS_RED_VALUES] = {0, 0, 0, 0, 0, 0};
+    const int end = n > n_energy ? n : n_energy;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < end;
+         i += gridDim.x * blockDim.x) {
+        if (i < n) {
+            const double m = sp.mass[species[i]];
+            acc[0] += m * vx[i];
+            acc[1] += m * vy[i];
+            acc[2] += m * vz[i];
+            acc[3] += 0.5 * m * (vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]);
+        }
+        if (i < n_energy) {
+            acc[4] += energy[i];
+            acc[5] += virial[i];
+        }
+    }
+    for (int q = 0; q < VS_RED_VALUES; ++q)
+        s[q][threadIdx.x] = acc[q];
+    __syncthreads();
+    for (int half = blockDim.x / 2; half > 0; half >>= 1) {
+        if (threadIdx.x < half)
+            for (int q = 0; q < VS_RED_VALUES; ++q)
+                s[q][threadIdx.x] += s[q][threadIdx.x + half];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        for (int q = 0; q < VS_RED_VALUES; ++q)
+            partials[blockIdx.x * VS_RED_VALUES + q] = s[q][0];
+}
+
+__global__ void thermo_final_kernel(int blocks, const double *partials, double *out)
+{
+    if (threadIdx.x < VS_RED_VALUES) {
+        double sum = 0.0;
+        for (int b = 0; b < blocks; ++b)
+            sum += partials[b * VS_RED_VALUES + threadIdx.x];
+        out[threadIdx.x] = sum;
+    }
+}
+
+extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[6])
+{
+    const int n = (int)g->pt.n_owned;
+    for (int q = 0; q < VS_RED_VALUES; ++q)
+        out[q] = 0.0;
+    if (n == 0)
+        return;
+    if (!vs_gpu_energies_current(g))
+        vs_log_fatal(__FILE__, __LINE__, "thermo asked for without the energies of this "
+                     "step's forces (the step must be run with energies due)");
+    int blocks = (n + VS_BLOCK - 1) / VS_BLOCK;
+    if (blocks > VS_RED_BLOCKS)
+        blocks = VS_RED_BLOCKS;
+    /* partials holds 4096 doubles: (512 blocks + 1) * 6 fit */
+    thermo_partial_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
+        n, (int)g->fs.energy_count, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2],
+        g->pt.species_id, vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), g->red.partials);
+    VS_CUDA_CHECK(cudaGetLastError());
+    double *d_out = g->red.partials + (size_t)blocks * VS_RED_VALUES;
+    thermo_final_kernel<<<1, 32, 0, g->stream>>>(blocks, g->red.partials, d_out);
+    VS_CUDA_CHECK(cudaGetLastError());
+    VS_CUDA_CHECK(cudaMemcpyAsync(g->red.h_pinned, d_out, VS_RED_VALUES * sizeof(double),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    for (int q = 0; q < VS_RED_VALUES; ++q)
+        out[q] = g->red.h_pinned[q];
+}
+
+__global__ void integrity_kernel(int n, const int64_t *tag, const double *x, const double *y,
+                                 const double *z, const double *vx, const double *vy,
+                                 const double *vz, unsigned long long *sums)
+{
+    typedef cub::BlockReduce<unsigned long long, VS_BLOCK> reduce_t;
+    __shared__ typename reduce_t::TempStorage temp[2];
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long t = 0, t2 = 0;
+    if (i < n) {
+        t = (unsigned long long)tag[i];
+        t2 = t * t;
+        if (!isfinite(x[i]) || !isfinite(y[i]) || !isfinite(z[i]) || !isfinite(vx[i]) ||
+            !isfinite(vy[i]) || !isfinite(vz[i]))
+            atomicMin(&sums[2], t);
+    }
+    /* integer sums wrap modulo 2^64 and are exact in any order: one atomic per block */
+    const unsigned long long block_t = reduce_t(temp[0]).Sum(t);
+    const unsigned long long block_t2 = reduce_t(temp[1]).Sum(t2);
+    if (threadIdx.x == 0) {
+        atomicAdd(&sums[0], block_t);
+        atomicAdd(&sums[1], block_t2);
+    }
+}
+
+extern "C" void vs_gpu_integrity(vs_gpu_state *g, uint64_t sums[3], int64_t *bad_tag)
+{
+    const int n = (int)g->pt.n_owned;
+    unsigned long long init[3] = {0ull, 0ull, ~0ull};
+    VS_CUDA_CHECK(
+        cudaMemcpyAsync(g->red.d_int_sums, init, sizeof init, cudaMemcpyHostToDevice, g->stream));
+    VS_LAUNCH(integrity_kernel, n, VS_BLOCK, g->stream, n, g->pt.tag, g->pt.x[0], g->pt.x[1],
+              g->pt.x[2], g->pt.v[0], g->pt.v[1], g->pt.v[2], g->red.d_int_sums);
+    unsigned long long *h = (unsigned long long *)g->red.h_pinned;
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->red.d_int_sums, 3 * sizeof(unsigned long long),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    sums[0] = (uint64_t)n;
+    sums[1] = h[0];
+    sums[2] = h[1];
+    *bad_tag = h[2] == ~0ull ? -1 : (int64_t)h[2];
+}
