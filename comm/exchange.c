@@ -3,7 +3,7 @@
  * Message tags: counts VS_TAG_COUNT + 3 dir + d, records VS_TAG_DATA + 3 dir + d, so the two
  * directions of a stage never match each other's messages even when both neighbours are the
  * same rank (a dimension with two ranks). Sends are blocking pairs (MPI_Sendrecv), in the
- * same order on every rank, so no message waits on another.
+ * same order on every rank (direction 0, then 1), so no message waits on another.
  */
 #include "exchange.h"
 
@@ -21,67 +21,92 @@ void vs_exchange_shifts(const vs_decomp *dc, double shift[3][2])
     }
 }
 
-/* One message pair of stage d, direction dir: send down and receive from above (dir 0) or
- * the reverse (dir 1). */
-static size_t transfer(const vs_exchange_ops *ops, void *ctx, const vs_decomp *dc, int d,
-                       int dir, int tag, int host, const void *send, size_t send_bytes,
-                       void *recv, size_t recv_bytes)
+/* Stage d's two message pairs (direction 0 sends down and receives from above, direction 1
+ * the reverse), through the kind's transport or host MPI; checks what arrived. */
+static void transfer(const vs_exchange_ops *ops, void *ctx, const vs_decomp *dc, int d,
+                     int tag, int host, const void *const send[2], const size_t send_bytes[2],
+                     void *const recv[2], const size_t recv_bytes[2])
 {
-    vs_exchange_msg m;
-    m.d = d;
-    m.dir = dir;
-    m.dest = dir == 0 ? dc->lower[d] : dc->upper[d];
-    m.source = dir == 0 ? dc->upper[d] : dc->lower[d];
-    m.tag = tag + 3 * dir + d;
-    m.host = host;
-    m.send = send;
-    m.send_bytes = send_bytes;
-    m.recv = recv;
-    m.recv_bytes = recv_bytes;
-    if (ops->exchange)
-        return ops->exchange(ctx, dc, &m);
-    return vs_par_sendrecv(&dc->cart, m.send, m.send_bytes, m.dest, m.recv, m.recv_bytes,
-                           m.source, m.tag);
-}
-
-static void expect_bytes(const vs_exchange_ops *ops, int d, int dir, size_t want, size_t got)
-{
-    if (got != want)
-        VS_FATAL("%s stage %c dir %d: expected %zu bytes, received %zu", ops->name, "xyz"[d],
-                 dir, want, got);
-}
-
-/* Direction dir of stage d, after select: counts, pack, records, unpack. Returns the record
- * bytes sent to another rank. */
-static int64_t run_direction(const vs_exchange_ops *ops, void *ctx, const vs_decomp *dc, int d,
-                             int dir, double shift, int64_t n_send, int64_t n_recv)
-{
-    const int self = dc->dims[d] == 1; /* both neighbours are this rank */
-    if (self && ops->counts_known) /* a stale send list would unpack the wrong slots */
-        expect_bytes(ops, d, dir, ops->rec_bytes * (size_t)n_recv,
-                     ops->rec_bytes * (size_t)n_send);
-    if (self)
-        n_recv = n_send;
-    else if (!ops->counts_known) {
-        int64_t n = 0;
-        const size_t got = transfer(ops, ctx, dc, d, dir, VS_TAG_COUNT, 1, &n_send,
-                                    sizeof n_send, &n, sizeof n);
-        expect_bytes(ops, d, dir, sizeof n, got);
-        n_recv = n;
+    vs_exchange_msg m[2];
+    for (int dir = 0; dir < 2; ++dir) {
+        m[dir].d = d;
+        m[dir].dir = dir;
+        m[dir].dest = dir == 0 ? dc->lower[d] : dc->upper[d];
+        m[dir].source = dir == 0 ? dc->upper[d] : dc->lower[d];
+        m[dir].tag = tag + 3 * dir + d;
+        m[dir].host = host;
+        m[dir].send = send[dir];
+        m[dir].send_bytes = send_bytes[dir];
+        m[dir].recv = recv[dir];
+        m[dir].recv_bytes = recv_bytes[dir];
     }
-    const void *out = ops->pack(ctx, d, dir, shift, n_send);
-    if (self) {
-        ops->unpack(ctx, d, dir, out, n_recv);
+    size_t got[2] = {0, 0};
+    if (ops->exchange)
+        ops->exchange(ctx, dc, m, got);
+    else
+        for (int dir = 0; dir < 2; ++dir)
+            got[dir] = vs_par_sendrecv(&dc->cart, m[dir].send, m[dir].send_bytes, m[dir].dest,
+                                       m[dir].recv, m[dir].recv_bytes, m[dir].source,
+                                       m[dir].tag);
+    for (int dir = 0; dir < 2; ++dir)
+        if (got[dir] != recv_bytes[dir])
+            VS_FATAL("%s stage %c dir %d: expected %zu bytes, received %zu", ops->name,
+                     "xyz"[d], dir, recv_bytes[dir], got[dir]);
+}
+
+/* The counts of stage d after select: a self-exchange gets back what it sends; else the
+ * neighbours announce theirs (unless the kind knows them). */
+static void stage_counts(const vs_exchange_ops *ops, void *ctx, const vs_decomp *dc, int d,
+                         const int64_t n_send[2], int64_t n_recv[2])
+{
+    if (dc->dims[d] == 1) {
+        /* a stale send list would unpack the wrong slots */
+        for (int dir = 0; ops->counts_known && dir < 2; ++dir)
+            if (n_recv[dir] != n_send[dir])
+                VS_FATAL("%s stage %c dir %d: expected %lld records, sending %lld to itself",
+                         ops->name, "xyz"[d], dir, (long long)n_recv[dir],
+                         (long long)n_send[dir]);
+        n_recv[0] = n_send[0];
+        n_recv[1] = n_send[1];
+        return;
+    }
+    if (ops->counts_known)
+        return;
+    const void *send[2] = {&n_send[0], &n_send[1]};
+    void *recv[2] = {&n_recv[0], &n_recv[1]};
+    const size_t bytes[2] = {sizeof(int64_t), sizeof(int64_t)};
+    transfer(ops, ctx, dc, d, VS_TAG_COUNT, 1, send, bytes, recv, bytes);
+}
+
+/* Stage d: select, counts, reserve, pack both directions, move them, unpack both. Returns
+ * the record bytes sent to another rank. */
+static int64_t run_stage(const vs_exchange_ops *ops, void *ctx, const vs_decomp *dc, int d,
+                         const double shift[2])
+{
+    int64_t n_send[2] = {0, 0}, n_recv[2] = {0, 0};
+    ops->select(ctx, d, n_send, n_recv);
+    stage_counts(ops, ctx, dc, d, n_send, n_recv);
+    if (ops->reserve)
+        ops->reserve(ctx, d, n_send, n_recv);
+    const void *out[2];
+    for (int dir = 0; dir < 2; ++dir)
+        out[dir] = ops->pack(ctx, d, dir, shift[dir], n_send[dir]);
+    if (dc->dims[d] == 1) { /* both neighbours are this rank */
+        for (int dir = 0; dir < 2; ++dir)
+            ops->unpack(ctx, d, dir, out[dir], n_recv[dir]);
         return 0;
     }
-    const size_t send_bytes = ops->rec_bytes * (size_t)n_send;
-    const size_t recv_bytes = ops->rec_bytes * (size_t)n_recv;
-    void *in = ops->recv_buffer(ctx, d, dir, n_recv);
-    expect_bytes(ops, d, dir, recv_bytes,
-                 transfer(ops, ctx, dc, d, dir, VS_TAG_DATA, 0, out, send_bytes, in,
-                          recv_bytes));
-    ops->unpack(ctx, d, dir, in, n_recv);
-    return (int64_t)send_bytes;
+    size_t send_bytes[2], recv_bytes[2];
+    void *in[2];
+    for (int dir = 0; dir < 2; ++dir) {
+        send_bytes[dir] = ops->rec_bytes * (size_t)n_send[dir];
+        recv_bytes[dir] = ops->rec_bytes * (size_t)n_recv[dir];
+        in[dir] = ops->recv_buffer(ctx, d, dir, n_recv[dir]);
+    }
+    transfer(ops, ctx, dc, d, VS_TAG_DATA, 0, out, send_bytes, in, recv_bytes);
+    for (int dir = 0; dir < 2; ++dir)
+        ops->unpack(ctx, d, dir, in[dir], n_recv[dir]);
+    return (int64_t)(send_bytes[0] + send_bytes[1]);
 }
 
 int64_t vs_exchange_run(const vs_exchange_ops *ops, void *ctx, const vs_decomp *dc)
@@ -89,12 +114,7 @@ int64_t vs_exchange_run(const vs_exchange_ops *ops, void *ctx, const vs_decomp *
     double shift[3][2];
     vs_exchange_shifts(dc, shift);
     int64_t bytes = 0;
-    for (int d = 0; d < 3; ++d) {
-        int64_t n_send[2] = {0, 0}, n_recv[2] = {0, 0};
-        ops->select(ctx, d, n_send, n_recv);
-        for (int dir = 0; dir < 2; ++dir)
-            bytes += run_direction(ops, ctx, dc, d, dir, shift[d][dir], n_send[dir],
-                                   n_recv[dir]);
-    }
+    for (int d = 0; d < 3; ++d)
+        bytes += run_stage(ops, ctx, dc, d, shift[d]);
     return bytes;
 }

@@ -19,12 +19,16 @@
  * (peer copies, CUDA-aware or staged MPI). The driver touches records only as bytes.
  *
  * Order of one stage d:
- *   select (both directions, before anything of this stage arrives)
- *   for dir 0, 1:  count message (unless counts are known or the dimension has one rank),
- *                  pack with shift[d][dir], records message (or self: unpack the packed
- *                  records directly), unpack
+ *   select     both directions, before anything of this stage arrives
+ *   counts     dir 0 and 1 (unless counts are known or the dimension has one rank)
+ *   reserve    both counts known: room for what goes and what comes (optional)
+ *   pack       dir 0, then dir 1 (each into its own part of the send buffer)
+ *   records    dir 0 and 1 moved as one stage (or self: unpack the packed records directly)
+ *   unpack     dir 0, then dir 1
  * Direction 0 sends to the lower neighbour and receives from the upper one; direction 1 the
  * reverse, so what a rank receives in direction dir left its neighbour in direction dir.
+ * Both directions are packed before either travels, so a device backend moves a stage's
+ * records in one batch (one synchronisation, or peer copies queued together).
  */
 #ifndef VESICA_EXCHANGE_H
 #define VESICA_EXCHANGE_H
@@ -40,7 +44,8 @@
 void vs_exchange_shifts(const vs_decomp *dc, double shift[3][2]);
 
 /* One message pair, as the driver hands it to a transport: send `send_bytes` to `dest` and
- * receive exactly `recv_bytes` from `source` (ranks of dc->cart), under `tag`. */
+ * receive exactly `recv_bytes` from `source` (ranks of dc->cart), under `tag`. A stage's
+ * transport gets two of them, directions 0 and 1. */
 typedef struct {
     int d, dir;            /* stage and direction */
     int dest, source;      /* the lower / upper neighbour, as the direction says */
@@ -64,18 +69,27 @@ typedef struct {
      * keep send lists, or take the records out of the particle arrays). When counts_known,
      * also give n_recv[dir]; else n_recv is filled by the driver. */
     void (*select)(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2]);
+    /* Optional (NULL: none). Both counts of stage d are known (on a self-exchange n_recv is
+     * n_send): make room for them before anything is packed or received. */
+    void (*reserve)(void *ctx, int d, const int64_t n_send[2], const int64_t n_recv[2]);
     /* Pack the n records of direction dir, adding `shift` to coordinate d (the periodic
      * image; migration wraps instead). Returns the packed records (n * rec_bytes bytes),
-     * valid until this direction's unpack has returned. */
+     * valid until the stage's unpacks have returned; direction 1's must not overwrite
+     * direction 0's. On a self-exchange a kind may pack nothing and return NULL when its
+     * unpack reads the particles directly (its own send lists). */
     const void *(*pack)(void *ctx, int d, int dir, double shift, int64_t n);
-    /* A buffer for n incoming records of direction dir (not called on a self-exchange). */
+    /* A buffer for n incoming records of direction dir (not called on a self-exchange);
+     * both directions' buffers are asked for before either is filled. */
     void *(*recv_buffer)(void *ctx, int d, int dir, int64_t n);
     /* Store the n records received in direction dir (ghost slots, or appended owned
      * particles). On a self-exchange `recs` is pack's result. */
     void (*unpack)(void *ctx, int d, int dir, const void *recs, int64_t n);
-    /* Move one message pair and return the bytes received; NULL: host MPI through
-     * vs_par_sendrecv on dc->cart. Never called on a self-exchange. */
-    size_t (*exchange)(void *ctx, const vs_decomp *dc, const vs_exchange_msg *m);
+    /* Move the stage's two message pairs msg[0] (direction 0) and msg[1], both counts
+     * (host = 1) or both records, and store the bytes received of each in got[dir]; NULL:
+     * host MPI through vs_par_sendrecv on dc->cart, one pair after the other. Never called
+     * on a self-exchange. */
+    void (*exchange)(void *ctx, const vs_decomp *dc, const vs_exchange_msg msg[2],
+                     size_t got[2]);
 } vs_exchange_ops;
 
 /* Run the three stages of one exchange. Returns the record bytes this rank sent to other

@@ -14,7 +14,8 @@
  * - Ghost update: the build's lists and counts (no count messages); only x and vp travel,
  *   into the build's slots.
  * Records are the plain structs of particles.h (no integers smuggled into floating-point
- * lanes). One pair of staging buffers, grown on demand, serves all three.
+ * lanes). One pair of staging buffers, grown on demand, serves all three; a stage's direction 1
+ * records follow its direction 0 records in both.
  */
 #include "halo.h"
 
@@ -57,17 +58,35 @@ typedef struct {
     vs_particles *p;
     size_t rec_bytes;    /* the record of this exchange */
     double width;        /* ghost build: the ghost width */
-    int64_t n_dir0;      /* migration: records of direction 0, first in the send buffer */
+    int64_t n_send[2], n_recv[2]; /* the stage's counts: direction 1's records follow
+                                   * direction 0's in the send and receive buffers */
     int64_t n_left;      /* migration: particles that left, all stages */
 } halo_ctx;
+
+static void reserve(void *ctx, int d, const int64_t n_send[2], const int64_t n_recv[2])
+{
+    halo_ctx *c = ctx;
+    (void)d;
+    for (int dir = 0; dir < 2; ++dir) {
+        c->n_send[dir] = n_send[dir];
+        c->n_recv[dir] = n_recv[dir];
+    }
+    ensure_buffers(c->h, c->rec_bytes * (size_t)(n_send[0] + n_send[1]),
+                   c->rec_bytes * (size_t)(n_recv[0] + n_recv[1]));
+}
+
+/* Where direction dir's records start in a buffer of the stage's records. */
+static void *dir_part(const halo_ctx *c, void *buf, const int64_t n[2], int dir)
+{
+    return (char *)buf + c->rec_bytes * (size_t)(dir == 0 ? 0 : n[0]);
+}
 
 static void *recv_buffer(void *ctx, int d, int dir, int64_t n)
 {
     halo_ctx *c = ctx;
     (void)d;
-    (void)dir;
-    ensure_buffers(c->h, 0, c->rec_bytes * (size_t)n);
-    return c->h->recv_buf;
+    (void)n;
+    return dir_part(c, c->h->recv_buf, c->n_recv, dir);
 }
 
 /* ---- Migration ---- */
@@ -117,7 +136,6 @@ static void migrate_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2
         if (i != p->n_owned)
             vs_particles_copy_owned(p, i, p->n_owned);
     }
-    c->n_dir0 = n_send[0];
     c->n_left += n_send[0] + n_send[1];
 }
 
@@ -125,7 +143,7 @@ static void migrate_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2
 static const void *migrate_pack(void *ctx, int d, int dir, double shift, int64_t n)
 {
     halo_ctx *c = ctx;
-    vs_migrant_rec *r = (vs_migrant_rec *)c->h->send_buf + (dir == 0 ? 0 : c->n_dir0);
+    vs_migrant_rec *r = dir_part(c, c->h->send_buf, c->n_send, dir);
     const double len = c->dc->box[d];
     if (shift != 0.0)
         for (int64_t k = 0; k < n; ++k) {
@@ -163,6 +181,7 @@ static const vs_exchange_ops migrate_ops = {
     .rec_bytes = sizeof(vs_migrant_rec),
     .counts_known = 0,
     .select = migrate_select,
+    .reserve = reserve,
     .pack = migrate_pack,
     .recv_buffer = recv_buffer,
     .unpack = migrate_unpack,
@@ -227,8 +246,7 @@ static const void *build_pack(void *ctx, int d, int dir, double shift, int64_t n
 {
     halo_ctx *c = ctx;
     const vs_particles *p = c->p;
-    ensure_buffers(c->h, sizeof(vs_ghost_rec) * (size_t)n, 0);
-    vs_ghost_rec *out = c->h->send_buf;
+    vs_ghost_rec *out = dir_part(c, c->h->send_buf, c->n_send, dir);
     const int64_t *idx = c->h->send_idx[d][dir];
     for (int64_t k = 0; k < n; ++k) {
         const int64_t i = idx[k];
@@ -270,6 +288,7 @@ static const vs_exchange_ops build_ops = {
     .rec_bytes = sizeof(vs_ghost_rec),
     .counts_known = 0,
     .select = build_select,
+    .reserve = reserve,
     .pack = build_pack,
     .recv_buffer = recv_buffer,
     .unpack = build_unpack,
@@ -299,8 +318,7 @@ static const void *update_pack(void *ctx, int d, int dir, double shift, int64_t 
 {
     halo_ctx *c = ctx;
     const vs_particles *p = c->p;
-    ensure_buffers(c->h, sizeof(vs_ghost_update_rec) * (size_t)n, 0);
-    vs_ghost_update_rec *out = c->h->send_buf;
+    vs_ghost_update_rec *out = dir_part(c, c->h->send_buf, c->n_send, dir);
     const int64_t *idx = c->h->send_idx[d][dir];
     for (int64_t k = 0; k < n; ++k) {
         const int64_t i = idx[k];
@@ -331,6 +349,7 @@ static const vs_exchange_ops update_ops = {
     .rec_bytes = sizeof(vs_ghost_update_rec),
     .counts_known = 1,
     .select = update_select,
+    .reserve = reserve,
     .pack = update_pack,
     .recv_buffer = recv_buffer,
     .unpack = update_unpack,

@@ -1,6 +1,7 @@
 /* Unit tests of the staged-exchange driver (comm/exchange.h) with an operation set of the
- * test's own: a trace of every call. Checked against values written down here: the stage
- * and direction order, the shift each pack gets (from the box and the brick's place), the
+ * test's own: a trace of every call. Checked against values written down here: the order
+ * of the operations (select, counts, reserve, both packs, both transfers, both unpacks), the
+ * shift each pack gets (from the box and the brick's place), the
  * self-exchange of a dimension with one rank (no transport, the packed records unpacked as
  * they are, no bytes counted), and, for a dimension split over ranks (a hand-made brick whose
  * neighbours a fake transport plays), the peers, tags, counts and byte total.
@@ -24,7 +25,8 @@ typedef struct {
 enum { MAX_EVENTS = 64, MAX_RECS = 16 };
 
 typedef struct {
-    char kind; /* 's' select, 'p' pack, 'b' recv_buffer, 'u' unpack, 'x' transport */
+    char kind; /* 's' select, 'r' reserve, 'p' pack, 'b' recv_buffer, 'u' unpack, 'x' transport
+                  (one event per message) */
     int d, dir;
     double shift;
     int64_t n;
@@ -38,7 +40,8 @@ typedef struct {
     int n_ev;
     int64_t n_send[3][2]; /* what select reports */
     int64_t n_peer[3][2]; /* what the fake peer sends (split dimensions) */
-    rec out[MAX_RECS], in[MAX_RECS];
+    rec out[2][MAX_RECS], in[2][MAX_RECS]; /* per direction */
+    int64_t reserved_send[3][2], reserved_recv[3][2]; /* what reserve was told */
     int counts_known;
 } trace;
 
@@ -64,6 +67,16 @@ static void op_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2])
     }
 }
 
+static void op_reserve(void *ctx, int d, const int64_t n_send[2], const int64_t n_recv[2])
+{
+    trace *t = ctx;
+    add(t, 'r', d, -1);
+    for (int dir = 0; dir < 2; ++dir) {
+        t->reserved_send[d][dir] = n_send[dir];
+        t->reserved_recv[d][dir] = n_recv[dir];
+    }
+}
+
 static const void *op_pack(void *ctx, int d, int dir, double shift, int64_t n)
 {
     trace *t = ctx;
@@ -72,10 +85,10 @@ static const void *op_pack(void *ctx, int d, int dir, double shift, int64_t n)
     e->n = n;
     assert_true(n <= MAX_RECS);
     for (int64_t k = 0; k < n; ++k) {
-        t->out[k].x = 0.25 + (double)k + shift;
-        t->out[k].id = 1000 * d + 100 * dir + k;
+        t->out[dir][k].x = 0.25 + (double)k + shift;
+        t->out[dir][k].id = 1000 * d + 100 * dir + k;
     }
-    return t->out;
+    return t->out[dir];
 }
 
 static void *op_recv_buffer(void *ctx, int d, int dir, int64_t n)
@@ -83,8 +96,8 @@ static void *op_recv_buffer(void *ctx, int d, int dir, int64_t n)
     trace *t = ctx;
     add(t, 'b', d, dir)->n = n;
     assert_true(n <= MAX_RECS);
-    memset(t->in, 0xff, sizeof t->in);
-    return t->in;
+    memset(t->in[dir], 0xff, sizeof t->in[dir]);
+    return t->in[dir];
 }
 
 static void op_unpack(void *ctx, int d, int dir, const void *recs, int64_t n)
@@ -98,10 +111,8 @@ static void op_unpack(void *ctx, int d, int dir, const void *recs, int64_t n)
 
 /* The neighbours of a split dimension: count messages get n_peer, record messages get
  * n_peer records with ids 5000 + 1000 d + 100 dir + k. */
-static size_t op_exchange(void *ctx, const vs_decomp *dc, const vs_exchange_msg *m)
+static size_t fake_peer(trace *t, const vs_exchange_msg *m)
 {
-    trace *t = ctx;
-    (void)dc;
     event *e = add(t, 'x', m->d, m->dir);
     e->host = m->host;
     e->dest = m->dest;
@@ -123,13 +134,27 @@ static size_t op_exchange(void *ctx, const vs_decomp *dc, const vs_exchange_msg 
     return sizeof(rec) * (size_t)n;
 }
 
-static size_t no_exchange(void *ctx, const vs_decomp *dc, const vs_exchange_msg *m)
+/* A stage's transport: the two message pairs, direction 0 first, both of one kind. */
+static void op_exchange(void *ctx, const vs_decomp *dc, const vs_exchange_msg msg[2],
+                        size_t got[2])
+{
+    (void)dc;
+    assert_int_equal(msg[0].dir, 0);
+    assert_int_equal(msg[1].dir, 1);
+    assert_int_equal(msg[0].d, msg[1].d);
+    assert_int_equal(msg[0].host, msg[1].host);
+    for (int dir = 0; dir < 2; ++dir)
+        got[dir] = fake_peer(ctx, &msg[dir]);
+}
+
+static void no_exchange(void *ctx, const vs_decomp *dc, const vs_exchange_msg msg[2],
+                        size_t got[2])
 {
     (void)ctx;
     (void)dc;
-    (void)m;
+    (void)msg;
+    (void)got;
     fail_msg("a dimension with one rank must not reach the transport");
-    return 0;
 }
 
 static vs_exchange_ops trace_ops(int counts_known, int with_transport)
@@ -140,6 +165,7 @@ static vs_exchange_ops trace_ops(int counts_known, int with_transport)
     ops.rec_bytes = sizeof(rec);
     ops.counts_known = counts_known;
     ops.select = op_select;
+    ops.reserve = op_reserve;
     ops.pack = op_pack;
     ops.recv_buffer = op_recv_buffer;
     ops.unpack = op_unpack;
@@ -174,15 +200,22 @@ static void run_one_rank(int counts_known)
     assert_int_equal(vs_exchange_run(&ops, &t, &dc), 0); /* copies are not traffic */
 
     const double shift[3][2] = {{10.0, -10.0}, {12.0, -12.0}, {14.0, -14.0}};
-    assert_int_equal(t.n_ev, 3 * 5); /* per stage: select, then pack and unpack twice */
+    assert_int_equal(t.n_ev, 3 * 6); /* per stage: select, reserve, 2 packs, 2 unpacks */
     const event *e = t.ev;
     for (int d = 0; d < 3; ++d) {
         expect(e++, 's', d, -1);
+        expect(e++, 'r', d, -1);
+        for (int dir = 0; dir < 2; ++dir) { /* a self-exchange gets back what it sends */
+            assert_int_equal(t.reserved_send[d][dir], n_send[d][dir]);
+            assert_int_equal(t.reserved_recv[d][dir], n_send[d][dir]);
+        }
         for (int dir = 0; dir < 2; ++dir) {
             expect(e, 'p', d, dir);
             assert_true(e->shift == shift[d][dir]);
             assert_int_equal(e->n, n_send[d][dir]);
             ++e;
+        }
+        for (int dir = 0; dir < 2; ++dir) {
             expect(e, 'u', d, dir);
             assert_int_equal(e->n, n_send[d][dir]);
             if (n_send[d][dir] > 0) { /* the packed record itself, shifted */
@@ -244,33 +277,42 @@ static void run_split(int counts_known)
     const event *e = t.ev;
     for (int d = 0; d < 3; ++d) {
         expect(e++, 's', d, -1);
+        for (int dir = 0; d < 2 && !counts_known && dir < 2; ++dir) {
+            expect(e, 'x', d, dir);
+            assert_int_equal(e->host, 1);
+            assert_int_equal(e->dest, dest[d][dir]);
+            assert_int_equal(e->source, source[d][dir]);
+            assert_int_equal(e->tag, tag_count[d][dir]);
+            assert_int_equal(e->send_bytes, 8);
+            ++e;
+        }
+        expect(e++, 'r', d, -1);
         for (int dir = 0; dir < 2; ++dir) {
-            if (d < 2 && !counts_known) {
-                expect(e, 'x', d, dir);
-                assert_int_equal(e->host, 1);
-                assert_int_equal(e->dest, dest[d][dir]);
-                assert_int_equal(e->source, source[d][dir]);
-                assert_int_equal(e->tag, tag_count[d][dir]);
-                assert_int_equal(e->send_bytes, 8);
-                ++e;
-            }
+            assert_int_equal(t.reserved_send[d][dir], n_send[d][dir]);
+            assert_int_equal(t.reserved_recv[d][dir], d < 2 ? n_peer[d][dir] : n_send[d][dir]);
+        }
+        for (int dir = 0; dir < 2; ++dir) {
             expect(e, 'p', d, dir);
             assert_true(e->shift == shift[d][dir]);
             assert_int_equal(e->n, n_send[d][dir]);
             ++e;
-            if (d < 2) {
-                expect(e, 'b', d, dir);
-                assert_int_equal(e->n, n_peer[d][dir]);
-                ++e;
-                expect(e, 'x', d, dir);
-                assert_int_equal(e->host, 0);
-                assert_int_equal(e->dest, dest[d][dir]);
-                assert_int_equal(e->source, source[d][dir]);
-                assert_int_equal(e->tag, tag_data[d][dir]);
-                assert_int_equal(e->send_bytes, 16 * n_send[d][dir]);
-                assert_int_equal(e->recv_bytes, 16 * n_peer[d][dir]);
-                ++e;
-            }
+        }
+        for (int dir = 0; d < 2 && dir < 2; ++dir) {
+            expect(e, 'b', d, dir);
+            assert_int_equal(e->n, n_peer[d][dir]);
+            ++e;
+        }
+        for (int dir = 0; d < 2 && dir < 2; ++dir) {
+            expect(e, 'x', d, dir);
+            assert_int_equal(e->host, 0);
+            assert_int_equal(e->dest, dest[d][dir]);
+            assert_int_equal(e->source, source[d][dir]);
+            assert_int_equal(e->tag, tag_data[d][dir]);
+            assert_int_equal(e->send_bytes, 16 * n_send[d][dir]);
+            assert_int_equal(e->recv_bytes, 16 * n_peer[d][dir]);
+            ++e;
+        }
+        for (int dir = 0; dir < 2; ++dir) {
             expect(e, 'u', d, dir);
             assert_int_equal(e->n, d < 2 ? n_peer[d][dir] : n_send[d][dir]);
             if (d < 2 && n_peer[d][dir] > 0) { /* what the peer sent */
@@ -284,7 +326,8 @@ static void run_split(int counts_known)
         }
     }
     assert_int_equal(e - t.ev, t.n_ev);
-    assert_int_equal(t.n_ev, counts_known ? 3 + 2 * 2 * 4 + 2 * 2 : 3 + 2 * 2 * 5 + 2 * 2);
+    /* split stages: s, r, 2 p, 2 b, 2 x, 2 u (+ 2 count x); the self stage: s, r, 2 p, 2 u */
+    assert_int_equal(t.n_ev, counts_known ? 2 * 10 + 6 : 2 * 12 + 6);
 }
 
 static void test_split_dimensions(void **state)
@@ -329,18 +372,21 @@ static void test_default_transport(void **state)
     const event *e = t.ev;
     for (int d = 0; d < 3; ++d) {
         expect(e++, 's', d, -1);
+        expect(e++, 'r', d, -1);
         for (int dir = 0; dir < 2; ++dir) {
             expect(e, 'p', d, dir);
             assert_true(e->shift == shift[d][dir]);
             ++e;
-            if (d == 0) {
-                expect(e, 'b', d, dir);
-                assert_int_equal(e->n, n_send[d][dir]);
-                ++e;
-            }
+        }
+        for (int dir = 0; d == 0 && dir < 2; ++dir) {
+            expect(e, 'b', d, dir);
+            assert_int_equal(e->n, n_send[d][dir]);
+            ++e;
+        }
+        for (int dir = 0; dir < 2; ++dir) {
             expect(e, 'u', d, dir);
             assert_int_equal(e->n, n_send[d][dir]);
-            if (n_send[d][dir] > 0) {
+            if (n_send[d][dir] > 0) { /* sent to itself through MPI: the packed records */
                 assert_true(e->first.x == 0.25 + shift[d][dir]);
                 assert_int_equal(e->first.id, 1000 * d + 100 * dir);
             }

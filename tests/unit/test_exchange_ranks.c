@@ -27,7 +27,7 @@ enum { MAX_RECS = 4 };
 
 typedef struct {
     const vs_decomp *dc;
-    rec out[MAX_RECS], in[MAX_RECS];
+    rec out[2][MAX_RECS], in[2][MAX_RECS]; /* per direction: both travel together */
     int failures;
 } ctx_t;
 
@@ -45,26 +45,24 @@ static const void *op_pack(void *ctx, int d, int dir, double shift, int64_t n)
 {
     ctx_t *c = ctx;
     (void)d;
-    (void)dir;
     for (int64_t k = 0; k < n; ++k) {
-        c->out[k].x = 0.5 + shift;
-        c->out[k].rank = c->dc->cart.rank;
+        c->out[dir][k].x = 0.5 + shift;
+        c->out[dir][k].rank = c->dc->cart.rank;
         for (int q = 0; q < 3; ++q)
-            c->out[k].coords[q] = c->dc->coords[q];
+            c->out[dir][k].coords[q] = c->dc->coords[q];
     }
-    return c->out;
+    return c->out[dir];
 }
 
 static void *op_recv_buffer(void *ctx, int d, int dir, int64_t n)
 {
     ctx_t *c = ctx;
     (void)d;
-    (void)dir;
     if (n > MAX_RECS) {
         printf("FAIL rank %d: %lld records announced\n", c->dc->cart.rank, (long long)n);
         c->failures++;
     }
-    return c->in;
+    return c->in[dir];
 }
 
 static void op_unpack(void *ctx, int d, int dir, const void *recs, int64_t n)
