@@ -599,7 +599,7 @@ static inline const int32_t *vs_gpu_fixed_bad(const vs_gpu_state *g)
 /* Split the owned particles into interior and border for the current list (overlap). */
 void vs_gpu_split_interior(vs_gpu_state *g);
 /* The image path's ghost refresh in its two parts: the local images, then the exchange of
- * the remote ones (gpu_halo.cu). */
+ * the remote ones (gpu_images.cu). */
 void vs_gpu_update_local_images(vs_gpu_state *g);
 void vs_gpu_update_remote_images(vs_gpu_state *g);
 

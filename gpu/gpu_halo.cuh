@@ -1,0 +1,59 @@
+/* What the two ways to the ghosts share: gpu_halo.cu (the staged protocol over the exchange
+ * driver, and the migration) and gpu_images.cu (the image path, at most one dimension split
+ * over ranks). */
+#ifndef VESICA_GPU_HALO_CUH
+#define VESICA_GPU_HALO_CUH
+
+#include "gpu_internal.cuh"
+
+/* The arrays a kernel touches, passed by value. */
+struct vs_soa {
+    double *x[3], *vp[3], *v[3];
+    int32_t *image[3];
+    int64_t *tag;
+    int32_t *species;
+    /* the owned particles' mixed force inputs, when they are kept current (vs_gpu_owned_staged;
+     * else NULL): moved with the particles, staged for arrivals */
+    int4 *pos_q;
+    float4 *vel_f;
+    vs_fixed_frame frame;
+};
+
+static inline vs_soa soa(vs_gpu_state *g)
+{
+    vs_soa a;
+    for (int d = 0; d < 3; ++d) {
+        a.x[d] = g->pt.x[d];
+        a.vp[d] = g->pt.vp[d];
+        a.v[d] = g->pt.v[d];
+        a.image[d] = g->pt.image[d];
+    }
+    a.tag = g->pt.tag;
+    a.species = g->pt.species_id;
+    a.pos_q = vs_gpu_owned_staged(g) ? g->fs.pos_q : NULL;
+    a.vel_f = g->fs.vel_f;
+    a.frame = g->fs.frame;
+    return a;
+}
+
+/* Received ghosts into slots [start, start + n): on a build with tag and species, on an
+ * update x and vp (gpu_halo.cu). */
+__global__ void unpack_ghost_kernel(int n, const vs_ghost_rec *in, int64_t start, vs_soa a);
+__global__ void unpack_update_kernel(int n, const vs_ghost_update_rec *in, int64_t start,
+                                     vs_soa a);
+
+/* The dimension split over ranks when at most one is (-1: none, the brick is the box), or -2
+ * when several are (the staged protocol). */
+int vs_gpu_image_remote(const vs_gpu_state *g);
+/* The image path's ghost build and its two refreshes (remote: vs_gpu_image_remote). */
+void vs_gpu_build_images(vs_gpu_state *g, int remote);
+void vs_gpu_update_local_images_of(vs_gpu_state *g, int remote);
+void vs_gpu_update_remote_images_of(vs_gpu_state *g, int remote);
+/* The owned particles within the ghost width of any face, in index order, into `out` and
+ * their number into *count (on the device). */
+void vs_gpu_select_near_face(vs_gpu_state *g, int32_t *out, int32_t *count);
+/* The migration's arrival check, read back with the ghost counts: a fatal error naming a
+ * particle that is outside its brick after migration. */
+void vs_gpu_check_outside(vs_gpu_state *g);
+
+#endif

@@ -1,0 +1,410 @@
+/* The image path of the ghost build (gpu_halo.cu has the staged protocol): when at most one
+ * dimension is split over ranks (one GPU, or slabs). One flag pass and select find the owned
+ * particles near any face; one count and scan give each its images (one per combination of
+ * per-dimension face digits); one read-back of the totals; one pass writes the local images
+ * into the ghost slots and packs the images that belong to the neighbours along the split
+ * dimension, which one exchange delivers. Each image remembers its source and digits, so the
+ * steps between rebuilds only refresh them.
+ */
+#include <cub/cub.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "gpu_halo.cuh"
+
+extern "C" {
+#include "exchange.h"
+}
+
+/* The image path: at most one dimension (`remote`) is split over ranks, the others are
+ * periodic within the rank. A particle within the ghost width of faces has one image per
+ * combination of per-dimension digits (0 itself, 1 near the lower face, 2 near the upper
+ * one), less the particle itself. Images whose remote digit is 0 stay here (periodic images,
+ * shifted by the box); those with remote digit 1 (2) go to the lower (upper) neighbour,
+ * shifted by the box where the brick touches the box's end. This is the staged protocol's
+ * ghost set: a ghost the staged protocol forwards along a later dimension is the image the
+ * sender makes here with both digits set, with the same coordinates. */
+struct vs_image_faces {
+    double lo_edge[3], hi_edge[3];
+    double shift[3][3]; /* [dimension][digit] */
+    int remote;         /* the dimension split over ranks, -1 for none */
+};
+
+__device__ __forceinline__ int vs_image_digits(const vs_image_faces &f, double u, int d,
+                                               int digits[3])
+{
+    int n = 0;
+    digits[n++] = 0;
+    if (u < f.lo_edge[d])
+        digits[n++] = 1;
+    if (u >= f.hi_edge[d])
+        digits[n++] = 2;
+    return n;
+}
+
+/* Images of particle p: local, to the lower and to the upper neighbour. */
+__device__ __forceinline__ int4 vs_image_counts(const vs_image_faces &f, const double p[3])
+{
+    int per_dim[3], lower = 0, upper = 0;
+    for (int d = 0; d < 3; ++d)
+        per_dim[d] = 1 + (p[d] < f.lo_edge[d]) + (p[d] >= f.hi_edge[d]);
+    if (f.remote >= 0) {
+        const int r = f.remote;
+        lower = p[r] < f.lo_edge[r];
+        upper = p[r] >= f.hi_edge[r];
+        per_dim[r] = 1;
+    }
+    const int others = per_dim[0] * per_dim[1] * per_dim[2];
+    return make_int4(others - 1, lower * others, upper * others, 0);
+}
+
+/* Counts of the candidates (the first *n_cand of `cand`; without a list, the first `bound`
+ * owned particles), zero from there to `bound` inclusive, so that the exclusive scan's entry
+ * `bound` holds the totals. */
+__global__ void image_count_kernel(int bound, const int32_t *n_cand, const int32_t *cand,
+                                   vs_image_faces f, const double *x, const double *y,
+                                   const double *z, int4 *counts)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k > bound)
+        return;
+    int4 c = make_int4(0, 0, 0, 0);
+    if (k < (n_cand ? *n_cand : bound)) {
+        const int i = cand ? cand[k] : k;
+        const double p[3] = {x[i], y[i], z[i]};
+        c = vs_image_counts(f, p);
+    }
+    counts[k] = c;
+}
+
+/* Every image of candidate k, in a fixed order (x digit slowest): local ones into the ghost
+ * slots after the owned particles, sent ones as records into the send buffer (lower ones
+ * first, then from upper_base); each remembers its source and digit code for the updates. */
+__global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_faces f,
+                                   const int4 *offsets, vs_soa a, int64_t n_owned,
+                                   int32_t *src, uint8_t *code, vs_ghost_rec *send,
+                                   int64_t upper_base, int32_t *send_src, uint8_t *send_code)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n_cand)
+        return;
+    const int i = cand ? cand[k] : k;
+    const double p[3] = {a.x[0][i], a.x[1][i], a.x[2][i]};
+    const double v[3] = {a.vp[0][i], a.vp[1][i], a.vp[2][i]};
+    const int64_t tag = a.tag[i];
+    const int32_t species = a.species[i];
+    int dig[3][3], nd[3];
+    for (int d = 0; d < 3; ++d)
+        nd[d] = vs_image_digits(f, p[d], d, dig[d]);
+    const int4 o = offsets[k];
+    int64_t next[3] = {o.x, o.y, upper_base + o.z}; /* local, lower, upper */
+    for (int ax = 0; ax < nd[0]; ++ax)
+        for (int ay = 0; ay < nd[1]; ++ay)
+            for (int az = 0; az < nd[2]; ++az) {
+                if (ax + ay + az == 0)
+                    continue; /* the particle itself */
+                const int digit[3] = {dig[0][ax], dig[1][ay], dig[2][az]};
+                const uint8_t c = (uint8_t)(digit[0] + 3 * digit[1] + 9 * digit[2]);
+                double q[3];
+                for (int d = 0; d < 3; ++d)
+                    q[d] = p[d] + f.shift[d][digit[d]];
+                const int where = f.remote >= 0 ? digit[f.remote] : 0;
+                const int64_t s = next[where]++;
+                if (where == 0) {
+                    const int64_t j = n_owned + s;
+                    for (int d = 0; d < 3; ++d) {
+                        a.x[d][j] = q[d];
+                        a.vp[d][j] = v[d];
+                    }
+                    a.tag[j] = tag;
+                    a.species[j] = species;
+                    src[s] = i;
+                    code[s] = c;
+                } else {
+                    vs_ghost_rec r;
+                    for (int d = 0; d < 3; ++d) {
+                        r.x[d] = q[d];
+                        r.vp[d] = v[d];
+                    }
+                    r.tag = tag;
+                    r.species = species;
+                    r.pad = 0;
+                    send[s] = r;
+                    send_src[s] = i;
+                    send_code[s] = c;
+                }
+            }
+}
+
+/* Positions and predicted velocities of the local images again (steps between rebuilds). */
+__global__ void image_update_kernel(int n_local, int64_t first, vs_image_faces f,
+                                    const int32_t *src, const uint8_t *code, vs_soa a)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n_local)
+        return;
+    const int i = src[k], c = code[k];
+    const int digit[3] = {c % 3, c / 3 % 3, c / 9};
+    const int64_t j = first + k;
+    for (int d = 0; d < 3; ++d) {
+        a.x[d][j] = a.x[d][i] + f.shift[d][digit[d]];
+        a.vp[d][j] = a.vp[d][i];
+    }
+}
+
+/* The same for the sent images, packed as update records in the rebuild's order. */
+__global__ void image_pack_update_kernel(int n, vs_image_faces f, const int32_t *src,
+                                         const uint8_t *code, vs_soa a, vs_ghost_update_rec *out)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n)
+        return;
+    const int i = src[k], c = code[k];
+    const int digit[3] = {c % 3, c / 3 % 3, c / 9};
+    vs_ghost_update_rec r;
+    for (int d = 0; d < 3; ++d) {
+        r.x[d] = a.x[d][i] + f.shift[d][digit[d]];
+        r.vp[d] = a.vp[d][i];
+    }
+    out[k] = r;
+}
+
+
+/* Within the ghost width of any face: an owned particle that is not can be in no send list
+ * of any stage, so the y and z stages select among these and the ghosts, not all owned. */
+struct vs_near_face_pred {
+    const double *x, *y, *z;
+    double lo_edge[3], hi_edge[3];
+    __device__ __forceinline__ bool operator()(int32_t i) const
+    {
+        const double p[3] = {x[i], y[i], z[i]};
+        bool near = false;
+        for (int d = 0; d < 3; ++d)
+            near |= p[d] < lo_edge[d] || p[d] >= hi_edge[d];
+        return near;
+    }
+};
+
+/* The dimension split over ranks when at most one is (-1: none, the brick is the box), or -2
+ * when several are (the staged protocol). */
+int vs_gpu_image_remote(const vs_gpu_state *g)
+{
+    int remote = -1;
+    for (int d = 0; d < 3; ++d)
+        if (g->tr.link[d] != VS_LINK_SELF) {
+            if (remote != -1)
+                return -2;
+            remote = d;
+        }
+    return remote;
+}
+
+static vs_image_faces image_faces(const vs_gpu_state *g, int remote)
+{
+    vs_image_faces f;
+    f.remote = remote;
+    for (int d = 0; d < 3; ++d) {
+        const double len = g->prm.box[d];
+        f.lo_edge[d] = g->lo[d] + g->ghost_width;
+        f.hi_edge[d] = g->hi[d] - g->ghost_width;
+        f.shift[d][0] = 0.0;
+        f.shift[d][1] = len; /* the image of a particle near the lower face sits above */
+        f.shift[d][2] = -len;
+        if (d == remote) { /* only at the box's ends */
+            double ends[3][2];
+            vs_exchange_shifts(g->tr.dc, ends);
+            f.shift[d][1] = ends[d][0];
+            f.shift[d][2] = ends[d][1];
+        }
+    }
+    return f;
+}
+
+__global__ void near_face_flag_kernel(int n, vs_near_face_pred near, uint8_t *flag)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        flag[i] = near(i);
+}
+
+/* The owned particles within the ghost width of any face, in index order, into `out` and
+ * their number into *count. Flags first, in one coalesced pass: a select-if whose predicate
+ * reads three coordinates per index moves the same bytes at half the speed (the CUB select
+ * loads each thread's consecutive indices, so a warp's reads are strided). The flags live
+ * in the permutation scratch, which is free between the migration and the cell list. */
+void vs_gpu_select_near_face(vs_gpu_state *g, int32_t *out, int32_t *count)
+{
+    const int n = (int)g->pt.n_owned;
+    if (n == 0) {
+        VS_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(int32_t), g->stream));
+        return;
+    }
+    vs_near_face_pred near;
+    near.x = g->pt.x[0];
+    near.y = g->pt.x[1];
+    near.z = g->pt.x[2];
+    for (int e = 0; e < 3; ++e) {
+        near.lo_edge[e] = g->lo[e] + g->ghost_width;
+        near.hi_edge[e] = g->hi[e] - g->ghost_width;
+    }
+    uint8_t *flag = (uint8_t *)g->sort.scratch;
+    VS_LAUNCH(near_face_flag_kernel, n, VS_BLOCK, g->stream, n, near, flag);
+    VS_CUDA_CHECK(cub::DeviceSelect::Flagged(g->sort.cub_temp, g->sort.cub_temp_bytes,
+                                             thrust::counting_iterator<int32_t>(0), flag, out,
+                                             count, n, g->stream));
+}
+
+/* Candidates a build expects: the owned particles in the shell of the ghost width inside
+ * the brick's faces, at a uniform density, with a quarter more room. */
+static int64_t expected_candidates(const vs_gpu_state *g)
+{
+    double inner = 1.0;
+    for (int d = 0; d < 3; ++d) {
+        const double len = g->hi[d] - g->lo[d];
+        inner *= len > 2.0 * g->ghost_width ? (len - 2.0 * g->ghost_width) / len : 0.0;
+    }
+    return (int64_t)(1.25 * (1.0 - inner) * (double)g->pt.n_owned) + 4096;
+}
+
+/* Two device arrays of one capacity, grown together to n elements at least (contents not
+ * kept). */
+static void reserve_pair(vs_gpu_state *g, void **a, size_t elem_a, void **b, size_t elem_b,
+                         int64_t *cap, int64_t n)
+{
+    if (n <= *cap)
+        return;
+    vs_gpu_free(g, *a, elem_a * (size_t)*cap);
+    vs_gpu_free(g, *b, elem_b * (size_t)*cap);
+    *cap = n + n / 16 + 1024;
+    *a = vs_gpu_alloc(g, elem_a * (size_t)*cap);
+    *b = vs_gpu_alloc(g, elem_b * (size_t)*cap);
+}
+
+/* Image counts of the candidates and their scan, over `bound` entries (more than the
+ * candidates, which the host does not know yet: the kernels read their number on the
+ * device) and a closing one that receives the totals; the candidates' number and the totals
+ * come back in one synchronisation, with the migration's arrival check. */
+static int4 count_images(vs_gpu_state *g, const vs_image_faces &f, const int32_t *cand,
+                         const int32_t *d_count, int64_t bound, int64_t *n_cand)
+{
+    reserve_pair(g, (void **)&g->halo.img_counts, sizeof(int4), (void **)&g->halo.img_offsets,
+                 sizeof(int4), &g->halo.cap_img_counts, bound + 1);
+    VS_LAUNCH(image_count_kernel, bound + 1, VS_BLOCK, g->stream, (int)bound, d_count, cand, f,
+              g->pt.x[0], g->pt.x[1], g->pt.x[2], g->halo.img_counts);
+    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(
+        g->sort.cub_temp, g->sort.cub_temp_bytes, g->halo.img_counts, g->halo.img_offsets,
+        vs_int4_sum(), make_int4(0, 0, 0, 0), (int)bound + 1, g->stream));
+    int32_t *h = (int32_t *)g->red.h_pinned;
+    h[0] = (int32_t)bound;
+    if (d_count)
+        VS_CUDA_CHECK(cudaMemcpyAsync(h, d_count, sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                      g->stream));
+    VS_CUDA_CHECK(cudaMemcpyAsync(h + 4, g->halo.img_offsets + bound, sizeof(int4),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    vs_gpu_check_outside(g);
+    *n_cand = h[0];
+    return make_int4(h[4], h[5], h[6], 0);
+}
+
+/* All ghosts of a brick with at most one dimension split over ranks: the candidates (one
+ * select), their image counts (one read-back), the local images written and the sent ones
+ * packed in one pass, then one exchange with the neighbours along the split dimension. */
+void vs_gpu_build_images(vs_gpu_state *g, int remote)
+{
+    const vs_image_faces f = image_faces(g, remote);
+    const int n = (int)g->pt.n_owned;
+    /* the candidates go to the sort's index buffer, free from the migration's end to the
+     * cell list (the staged protocol's list would cost 4 bytes per particle more). A small
+     * brick takes every owned particle as a candidate: the select saves bandwidth only
+     * where there is some to save, and costs three launches */
+    const int all = n <= g->halo.image_select_above;
+    int32_t *cand = all ? NULL : (int32_t *)g->sort.idx_in;
+    int32_t *d_count = all ? NULL : g->halo.d_select_count;
+    if (!all)
+        vs_gpu_select_near_face(g, cand, d_count);
+    /* the bound: the last build's candidates and some room (at first, the expected number);
+     * too small, and the counts run again */
+    int64_t bound = g->halo.img_bound > 0 ? g->halo.img_bound : expected_candidates(g), n_cand = 0;
+    bound = bound < n && !all ? bound : n;
+    int4 total = count_images(g, f, cand, d_count, bound, &n_cand);
+    if (n_cand > bound) {
+        bound = n_cand;
+        total = count_images(g, f, cand, d_count, bound, &n_cand);
+    }
+    g->halo.img_bound = n_cand + n_cand / 8 + 1024;
+    const int64_t n_local = total.x, n_out[2] = {total.y, total.z};
+    int64_t n_in[2] = {0, 0};
+    if (remote >= 0)
+        vs_gpu_exchange_counts(g, remote, n_out, n_in);
+    reserve_pair(g, (void **)&g->halo.img_src, sizeof(int32_t), (void **)&g->halo.img_code, 1,
+                 &g->halo.cap_img, n_local);
+    reserve_pair(g, (void **)&g->halo.img_send_src, sizeof(int32_t),
+                 (void **)&g->halo.img_send_code, 1, &g->halo.cap_img_send, n_out[0] + n_out[1]);
+    const int64_t capacity = g->pt.capacity;
+    vs_gpu_reserve(g, n + n_local + n_in[0] + n_in[1]);
+    if (g->pt.capacity != capacity && !all) { /* growing replaced the index buffer: again */
+        cand = (int32_t *)g->sort.idx_in;
+        vs_gpu_select_near_face(g, cand, g->halo.d_select_count);
+    }
+    const size_t rec = sizeof(vs_ghost_rec);
+    if (remote >= 0)
+        vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
+                            rec * (size_t)(n_in[0] + n_in[1]));
+    VS_LAUNCH(image_write_kernel, n_cand, VS_BLOCK, g->stream, (int)n_cand, cand, f,
+              g->halo.img_offsets, soa(g), n, g->halo.img_src, g->halo.img_code,
+              (vs_ghost_rec *)g->tr.d_send, n_out[0], g->halo.img_send_src, g->halo.img_send_code);
+    g->halo.n_img_local = n_local;
+    g->pt.n_ghost = n_local;
+    g->tr.halo_bytes_last = 0;
+    if (remote < 0)
+        return;
+    for (int dir = 0; dir < 2; ++dir) {
+        g->halo.n_send[remote][dir] = n_out[dir];
+        g->halo.n_recv[remote][dir] = n_in[dir];
+    }
+    g->halo.recv_start[remote][0] = n + n_local;
+    g->halo.recv_start[remote][1] = n + n_local + n_in[0];
+    const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
+    const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
+    vs_gpu_stage_exchange(g, remote, send, recv);
+    VS_LAUNCH(unpack_ghost_kernel, n_in[0] + n_in[1], VS_BLOCK, g->stream, (int)(n_in[0] + n_in[1]),
+              (const vs_ghost_rec *)g->tr.d_recv, n + n_local, soa(g));
+    g->pt.n_ghost += n_in[0] + n_in[1];
+    g->tr.halo_bytes_last = (int64_t)(send[0] + send[1]);
+}
+
+/* Positions and predicted velocities of the image path's ghosts again: the local images,
+ * then the ones from the neighbours. */
+void vs_gpu_update_local_images_of(vs_gpu_state *g, int remote)
+{
+    const vs_image_faces f = image_faces(g, remote);
+    VS_LAUNCH(image_update_kernel, g->halo.n_img_local, VS_BLOCK, g->stream,
+              (int)g->halo.n_img_local, g->pt.n_owned, f, g->halo.img_src, g->halo.img_code,
+              soa(g));
+    g->tr.halo_bytes_last = 0;
+}
+
+void vs_gpu_update_remote_images_of(vs_gpu_state *g, int remote)
+{
+    const vs_image_faces f = image_faces(g, remote);
+    g->tr.halo_bytes_last = 0;
+    if (remote < 0)
+        return;
+    const int64_t *n_out = g->halo.n_send[remote], *n_in = g->halo.n_recv[remote];
+    const size_t rec = sizeof(vs_ghost_update_rec);
+    vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
+                        rec * (size_t)(n_in[0] + n_in[1]));
+    VS_LAUNCH(image_pack_update_kernel, n_out[0] + n_out[1], VS_BLOCK, g->stream,
+              (int)(n_out[0] + n_out[1]), f, g->halo.img_send_src, g->halo.img_send_code, soa(g),
+              (vs_ghost_update_rec *)g->tr.d_send);
+    const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
+    const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
+    vs_gpu_stage_exchange(g, remote, send, recv);
+    VS_LAUNCH(unpack_update_kernel, n_in[0] + n_in[1], VS_BLOCK, g->stream,
+              (int)(n_in[0] + n_in[1]), (const vs_ghost_update_rec *)g->tr.d_recv,
+              g->halo.recv_start[remote][0], soa(g));
+    g->tr.halo_bytes_last = (int64_t)(send[0] + send[1]);
+}
+
+void vs_gpu_update_local_images(vs_gpu_state *g) { vs_gpu_update_local_images_of(g, vs_gpu_image_remote(g)); }
+void vs_gpu_update_remote_images(vs_gpu_state *g) { vs_gpu_update_remote_images_of(g, vs_gpu_image_remote(g)); }
