@@ -63,6 +63,9 @@ int vs_gpu_can_overlap(const vs_gpu_state *g);
  * hidden_s: how much of it ran under the interior forces. Synchronises. */
 void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step, int want_energy,
                                      double *comm_s, double *hidden_s);
+/* The flow term (gpu_flow.cu): adds the driving field of prm.flow to the owned particles'
+ * forces, in whichever form the force arrays hold them (doubles or fixed-point sums). */
+void vs_gpu_flow_forces(vs_gpu_state *g);
 void vs_gpu_integrate_second_half(vs_gpu_state *g);
 
 /* Local thermo sums: px, py, pz, kinetic, potential, virial (synchronises). */
