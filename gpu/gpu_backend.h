@@ -63,6 +63,13 @@ int vs_gpu_can_overlap(const vs_gpu_state *g);
  * hidden_s: how much of it ran under the interior forces. Synchronises. */
 void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step, int want_energy,
                                      double *comm_s, double *hidden_s);
+/* The flow term (gpu_flow.cu): adds the driving field of prm.flow to the owned particles'
+ * forces, in whichever form the force arrays hold them (doubles or fixed-point sums). */
+void vs_gpu_flow_forces(vs_gpu_state *g);
+/* One binned profile sample of the owned particles (gpu_profile.cu), reduced on the device
+ * in fixed point (order-independent integer adds) and read back as bins only; layout as
+ * vs_cpu_profile_sums. Synchronises. */
+void vs_gpu_profile_sums(vs_gpu_state *g, int axis, int bins, int per_species, int64_t *out);
 void vs_gpu_integrate_second_half(vs_gpu_state *g);
 
 /* Local thermo sums: px, py, pz, kinetic, potential, virial (synchronises). */

@@ -457,6 +457,8 @@ struct vs_gpu_reductions {
     double *partials;
     unsigned int *d_max_disp2;
     unsigned long long *d_int_sums;
+    unsigned long long *d_profile; /* binned profile sums (gpu_profile.cu), made on first use */
+    size_t profile_bytes;
     double *h_pinned; /* host mirror for small results */
 };
 

@@ -307,7 +307,8 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
                     g->cells.d_max_count,
                     g->fs.d_bad_force,
                     g->red.d_max_disp2,
-                    g->red.d_int_sums};
+                    g->red.d_int_sums,
+                    g->red.d_profile};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
         if (ptrs[k])
             cudaFree(ptrs[k]);

@@ -37,6 +37,7 @@
 
 #include "config_lex.h"
 #include "config_report.h"
+#include "config_flow.h"
 #include "config_schema.h"
 #include "log.h"
 
@@ -476,14 +477,17 @@ static int check_vec3(const cfg_ctx *c, const config_setting_t *s, const key_spe
                       const char *disp)
 {
     int t = config_setting_type(s);
-    if ((t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) || config_setting_length(s) != 3)
+    const int len = (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST) ? config_setting_length(s)
+                                                                      : -1;
+    if (k->type == K_FLOATS ? (len < k->ilo || len > k->ihi) : len != 3)
         return cfg_fail_type(c, s, k, disp);
-    for (unsigned i = 0; i < 3; ++i) {
+    const unsigned n = (unsigned)config_setting_length(s);
+    for (unsigned i = 0; i < n; ++i) {
         const config_setting_t *e = config_setting_get_elem(s, i);
         char edisp[PATH_LEN];
         snprintf(edisp, sizeof edisp, "%s.[%u]", disp, i);
         key_spec ek = *k; /* the element: a number or integer with the same bounds */
-        ek.type = k->type == K_VEC3 ? K_FLOAT : K_INT;
+        ek.type = k->type == K_IVEC3 ? K_INT : K_FLOAT;
         int rc = ek.type == K_FLOAT ? check_number(c, e, &ek, edisp)
                                     : check_integer(c, e, &ek, edisp, k->ilo, k->ihi);
         if (rc)
@@ -617,6 +621,7 @@ static int check_setting(const cfg_ctx *c, config_setting_t *s, const key_spec *
     }
     case K_VEC3:
     case K_IVEC3:
+    case K_FLOATS:
         return check_vec3(c, s, k, disp);
     }
     return 0;
@@ -878,7 +883,7 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         p->n_particles = as_int(member(root, "particles"));
     }
     p->density = (double)p->n_particles / volume;
-    return 0;
+    return vs_config_extract_flow(c, root, p);
 }
 
 /* ---- Entry points ----------------------------------------------------------------------- */

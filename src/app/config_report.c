@@ -253,6 +253,10 @@ void cfg_put_expected(char *b, size_t n, const key_spec *k)
     case K_IVEC3:
         cfg_put(b, n, "3 integers [nx, ny, nz]");
         break;
+    case K_FLOATS:
+        cfg_put(b, n, "%lld to %lld numbers [a, b, ...]", k->ilo, k->ihi);
+        cfg_put_bounds(b, n, k);
+        break;
     }
 }
 

@@ -34,6 +34,11 @@ static const key_choice TRANSPORT_CHOICES[] = {
     {"mpi-device", VS_TRANSPORT_MPI_DEVICE},
     {NULL, 0}};
 static const key_choice ON_OFF_CHOICES[] = {{"on", 1}, {"off", 0}, {NULL, 0}};
+static const key_choice FLOW_CHOICES[] = {
+    {"none", VS_FLOW_NONE}, {"double_poiseuille", VS_FLOW_DOUBLE_POISEUILLE}, {NULL, 0}};
+static const key_choice AXIS_CHOICES[] = {{"x", 0}, {"y", 1}, {"z", 2}, {NULL, 0}};
+static const key_choice PROFILE_AXIS_CHOICES[] = {
+    {"none", -1}, {"x", 0}, {"y", 1}, {"z", 2}, {NULL, 0}};
 static const key_choice PRECISION_CHOICES[] = {
     {"mixed", VS_PRECISION_MIXED}, {"double", VS_PRECISION_DOUBLE}, {NULL, 0}};
 
@@ -95,6 +100,23 @@ const key_spec vs_config_schema[] = {
          "distribution of the pair random numbers"),
      .choices = RANDOM_CHOICES},
 
+    {KEY("flow", K_GROUP, OPTIONAL, NULL,
+         "driving field on top of the body forces (a force-field term)")},
+    {KEY("flow.kind", K_ENUM, OPTIONAL, "\"none\"",
+         "none, or double_poiseuille: +g in the lower half along flow.across, -g in the upper"),
+     .choices = FLOW_CHOICES},
+    {KEY("flow.g", K_FLOAT, OPTIONAL, "0.0",
+         "force per particle of the driving field (force units)")},
+    {KEY("flow.axis", K_ENUM, OPTIONAL, "\"z\"",
+         "direction of the driving force"),
+     .choices = AXIS_CHOICES},
+    {KEY("flow.across", K_ENUM, OPTIONAL, "\"x\"",
+         "coordinate whose half of the box sets the sign; differs from flow.axis"),
+     .choices = AXIS_CHOICES},
+    {KEY("flow.species", K_STRING, OPTIONAL, "\"all\"",
+         "the species driven: a species name, or all"),
+     .maxlen = VS_NAME_LEN - 1},
+
     {KEY("integrator", K_GROUP, REQUIRED, NULL,
          "time integration")},
     {KEY("integrator.dt", K_FLOAT, REQUIRED, NULL,
@@ -151,6 +173,30 @@ const key_spec vs_config_schema[] = {
     {KEY("output.checkpoint_keep", K_INT, OPTIONAL, "2",
          "checkpoints kept (the newest ones); 0 = no checkpoints"),
      INT_GE(0)},
+
+    {KEY("profiles", K_GROUP, OPTIONAL, NULL,
+         "binned profiles written to profiles.h5")},
+    {KEY("profiles.axis", K_ENUM, OPTIONAL, "\"none\"",
+         "axis of the bins; none = no profiles"),
+     .choices = PROFILE_AXIS_CHOICES},
+    {KEY("profiles.bins", K_INT, OPTIONAL, "50",
+         "bins along the axis"),
+     .ilo = 1, .ihi = 1 << 20},
+    {KEY("profiles.every", K_INT, OPTIONAL, "10",
+         "steps between samples"),
+     INT_GE(1)},
+    {KEY("profiles.window", K_INT, OPTIONAL, "1000",
+         "steps per window (windows end at its multiples); 0 = the named times"),
+     INT_GE(0)},
+    {KEY("profiles.times", K_FLOATS, OPTIONAL, "[0.0]",
+         "named windows [t - half_width, t + half_width] (when window = 0)"),
+     NUM_GE(0), .ilo = 1, .ihi = VS_MAX_PROFILE_TIMES},
+    {KEY("profiles.half_width", K_FLOAT, OPTIONAL, "0.5",
+         "half width of a named window (time units)"),
+     NUM_GT(0)},
+    {KEY("profiles.per_species", K_ENUM, OPTIONAL, "\"off\"",
+         "also one profile per species"),
+     .choices = ON_OFF_CHOICES},
 
     {KEY("run", K_GROUP, OPTIONAL, NULL,
          "run control")},

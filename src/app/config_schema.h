@@ -17,7 +17,8 @@ typedef enum {
     K_NAME,   /* a string usable as a libconfig setting name: letter, then letters/digits/_ */
     K_ENUM,   /* one of a fixed set of strings */
     K_VEC3,   /* 3 numbers, as [x, y, z] or (x, y, z) */
-    K_IVEC3   /* 3 integers */
+    K_IVEC3,  /* 3 integers */
+    K_FLOATS  /* [a, b, ...]: ilo to ihi numbers within the bounds */
 } key_type;
 
 typedef enum {
@@ -54,6 +55,6 @@ extern const key_spec vs_config_schema[];
 extern const int vs_config_schema_count;
 /* An upper bound on vs_config_schema_count, for arrays of candidates (checked at compile
  * time in config_schema.c). */
-#define VS_CONFIG_SCHEMA_MAX 64
+#define VS_CONFIG_SCHEMA_MAX 80
 
 #endif

@@ -34,6 +34,7 @@
 #include "physics_keys.h"
 #include "redistribute.h"
 #include "simulation.h"
+#include "profiles.h"
 #include "thermo.h"
 #include "thermo_csv.h"
 
@@ -193,6 +194,8 @@ typedef struct {
     vs_thermo_csv csv;
     char traj_path[VS_PATH_LEN + 16];
     int traj_exists;            /* traj.h5md holds this campaign's frames so far */
+    vs_profiler prof;           /* binned profiles (profiles group), if any */
+    char prof_path[VS_PATH_LEN + 16];
     int64_t last_checkpoint;    /* step of the newest checkpoint written or read (-1: none) */
     double last_checkpoint_s;   /* how long the last checkpoint write took */
     double last_checkpoint_bytes; /* and its size */
@@ -296,6 +299,14 @@ static int write_checkpoint(run_state *rs, int run_ends)
     if (rc != 0) {
         if (sim->dc.cart.rank == 0)
             fprintf(stderr, "vesica: error: checkpoint at step %lld not written: %s\n",
+                    (long long)sim->step, err);
+        return -1;
+    }
+    if (vs_profiler_active(&rs->prof) &&
+        vs_profiles_h5_save_pending(&sim->dc.cart, rs->prof_path, sim->step, rs->prof.state,
+                                    rs->prof.state_len, err, sizeof err) != 0) {
+        if (sim->dc.cart.rank == 0)
+            fprintf(stderr, "vesica: error: checkpoint at step %lld: %s\n",
                     (long long)sim->step, err);
         return -1;
     }
@@ -416,6 +427,55 @@ static int check_output_and_restart(run_state *rs, vs_checkpoint_info *info,
 /* Output files: a new run starts them afresh (no checkpoints, thermo.csv or frames of an
  * earlier run); a restart cuts thermo.csv and traj.h5md back to `restart_step`. Opens
  * rs->csv on rank 0. Returns 0, or 1 with the error printed. */
+/* profiles.h5: a new run starts it; a restart continues it from the checkpoint's step (a
+ * restart without one starts it anew, with a warning). Returns 0 or 1 (printed). */
+static int prepare_profiles(run_state *rs, int64_t restart_step)
+{
+    const vs_par *par = &rs->sim->dc.cart;
+    if (!vs_profiler_active(&rs->prof))
+        return 0;
+    char err[VS_ERR_LEN] = "";
+    int exists = par->rank == 0 && access(rs->prof_path, F_OK) == 0;
+    vs_par_bcast_bytes(par, &exists, sizeof exists, 0);
+    int rc, found = 0;
+    if (rs->opt->restart && exists) {
+        rc = vs_profiles_h5_restart(par, rs->prof_path, rs->prm, restart_step, rs->prof.state,
+                                    rs->prof.state_len, &found, err, sizeof err);
+        if (rc == 0)
+            vs_log_info("Profiles %s: continued at step %lld%s", rs->prof_path,
+                        (long long)restart_step, found ? " (open window's sums restored)" : "");
+    } else {
+        if (rs->opt->restart)
+            vs_log_warn("%s not found: profiles start at step %lld", rs->prof_path,
+                        (long long)restart_step);
+        rc = vs_profiles_h5_create(par, rs->prof_path, rs->prm, rs->opt->config_text, err,
+                                   sizeof err);
+    }
+    if (rc != 0 && par->rank == 0)
+        fprintf(stderr, "vesica: error: %s\n", err);
+    return rc != 0;
+}
+
+/* Sample and close windows at step k (after the step's thermo and frame). Returns 0 or 1. */
+static int profile_step(run_state *rs, int64_t k)
+{
+    if (!vs_profiler_active(&rs->prof))
+        return 0;
+    if (vs_profiler_sample_due(&rs->prof, k))
+        vs_profiler_sample(&rs->prof, rs->sim);
+    vs_profile_window w;
+    if (!vs_profiler_closes(&rs->prof, k, &w))
+        return 0;
+    char err[VS_ERR_LEN] = "";
+    if (vs_profiles_h5_append(&rs->sim->dc.cart, rs->prof_path, rs->prm, &w, err,
+                              sizeof err) != 0) {
+        if (rs->sim->dc.cart.rank == 0)
+            fprintf(stderr, "vesica: error: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
 static int prepare_files(run_state *rs, int64_t restart_step)
 {
     const vs_params *prm = rs->prm;
@@ -446,6 +506,8 @@ static int prepare_files(run_state *rs, int64_t restart_step)
         return 1;
     }
     vs_par_bcast_bytes(par, &rs->traj_exists, sizeof rs->traj_exists, 0);
+    if (prepare_profiles(rs, restart_step) != 0)
+        return 1;
     if (rs->traj_exists) {
         const int64_t kept = vs_h5md_trim(par, rs->traj_path, restart_step, err, sizeof err);
         if (kept < 0) {
@@ -587,6 +649,8 @@ static int step_loop(run_state *rs, int status)
         }
         if (frame_due && status == 0 && write_frame(rs, &t) != 0)
             status = 1;
+        if (status == 0 && profile_step(rs, k) != 0)
+            status = 1;
 
         /* stop now? a signal on any rank, or too little walltime left (rank 0 decides) */
         int want_stop = stop_signal != 0;
@@ -700,6 +764,8 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
     rs.last_checkpoint = -1;
     rs.run_start = run_start;
     snprintf(rs.traj_path, sizeof rs.traj_path, "%s/traj.h5md", prm->output_dir);
+    snprintf(rs.prof_path, sizeof rs.prof_path, "%s/profiles.h5", prm->output_dir);
+    vs_profiler_init(&rs.prof, prm);
 
     /* every check that can reject the input runs before anything is written */
     vs_checkpoint_info info;
@@ -708,18 +774,21 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
     int64_t restart_n = 0;
     const int verdict = check_output_and_restart(&rs, &info, &restart_slab, &restart_n);
     if (verdict != RUN_GOES_ON) {
+        vs_profiler_free(&rs.prof);
         vs_sim_destroy(&sim);
         return verdict;
     }
     if (prepare_files(&rs, info.step) != 0) {
         vs_thermo_csv_close(&rs.csv);
         free(restart_slab);
+        vs_profiler_free(&rs.prof);
         vs_sim_destroy(&sim);
         return 1;
     }
     log_run_header(&rs);
     if (start_state(&rs, restart_slab, restart_n, info.step) != 0) {
         vs_thermo_csv_close(&rs.csv);
+        vs_profiler_free(&rs.prof);
         vs_sim_destroy(&sim);
         return 1;
     }
@@ -729,11 +798,13 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
     vs_thermo_csv_close(&rs.csv);
     if (status != 0) {
         vs_log_info("Run stopped at step %lld after an error (see above)", (long long)sim.step);
+        vs_profiler_free(&rs.prof);
         vs_sim_destroy(&sim);
         return 1;
     }
     report_summary(&rs);
     status = finish_run(&rs);
+    vs_profiler_free(&rs.prof);
     vs_sim_destroy(&sim);
     return status;
 }

@@ -34,6 +34,33 @@ typedef enum {
     VS_GPU_BUILDER_AUTO = 3
 } vs_gpu_builder_kind;
 
+/* A driving field on top of the constant body force (flow.kind). */
+typedef enum { VS_FLOW_NONE = 0, VS_FLOW_DOUBLE_POISEUILLE = 1 } vs_flow_kind;
+
+/* The double (reverse) Poiseuille force of Backer et al. (J. Chem. Phys. 122, 154503, 2005):
+ * +g along `axis` on a particle whose coordinate `across` lies in the lower half of the box,
+ * -g in the upper half; on one species or on all (species = -1). */
+typedef struct {
+    vs_flow_kind kind;
+    int axis;    /* 0, 1, 2: x, y, z */
+    int across;  /* 0, 1, 2; differs from axis */
+    int species; /* species index, or -1: every species */
+    double g;    /* force per particle (force units) */
+} vs_flow;
+
+/* Binned profiles along one axis (profiles group; io/profiles.h writes them). */
+#define VS_MAX_PROFILE_TIMES 32
+typedef struct {
+    int axis;             /* -1: no profiles; 0, 1, 2: x, y, z */
+    int bins;             /* >= 1 */
+    int per_species;      /* 1: every species apart as well as all together */
+    int64_t every;        /* steps between samples, >= 1 */
+    int64_t window;       /* steps per window (windows end at multiples); 0: named times */
+    int n_times;          /* named windows [t - half_width, t + half_width] when window = 0 */
+    double times[VS_MAX_PROFILE_TIMES];
+    double half_width;
+} vs_profiles_params;
+
 typedef struct {
     char name[VS_NAME_LEN];
     double mass;          /* particle mass, > 0 */
@@ -57,6 +84,9 @@ typedef struct {
     double rc;             /* cutoff radius, > 0 */
     double s;              /* weight exponent: w_D = w^(2s), w_R = w^s; 1 = Groot-Warren */
     vs_random_kind random; /* distribution of xi_ij */
+
+    /* external driving field (a force-field term; flow.*) */
+    vs_flow flow;
 
     /* integration */
     double dt;             /* time step, > 0 */
@@ -82,6 +112,7 @@ typedef struct {
     int64_t trajectory_interval; /* steps between H5MD frames; 0 = no trajectory */
     int64_t checkpoint_interval; /* steps between checkpoints; 0 = only at the end */
     int64_t checkpoint_keep;     /* checkpoints kept, newest first; 0 = no checkpoints */
+    vs_profiles_params profiles; /* binned profiles; axis -1 = none */
 
     /* run control */
     double walltime;       /* hours this run may last (checkpoint and stop before); 0 = no limit */

@@ -23,6 +23,7 @@ const vs_physics_key vs_physics_keys[VS_N_PHYSICS_KEYS] = {
 
 /* VS_PHYS_ENUM values are read and written as int. */
 _Static_assert(sizeof(vs_random_kind) == sizeof(int), "vs_random_kind is not int-sized");
+_Static_assert(sizeof(vs_flow_kind) == sizeof(int), "vs_flow_kind is not int-sized");
 
 /* The physics keys in the list's order: a visitor sees each value of a and of b, as doubles,
  * with its key name. */

@@ -63,7 +63,12 @@ typedef struct {
     X("dpd.s", "s", VS_PHYS_REAL, 0, offsetof(vs_params, s), 1)                               \
     X("dpd.random", "random", VS_PHYS_ENUM, 0, offsetof(vs_params, random), 1)                \
     X("integrator.dt", "dt", VS_PHYS_REAL, 0, offsetof(vs_params, dt), 1)                     \
-    X("integrator.lambda", "lambda", VS_PHYS_REAL, 0, offsetof(vs_params, lambda), 1)
+    X("integrator.lambda", "lambda", VS_PHYS_REAL, 0, offsetof(vs_params, lambda), 1)       \
+    X("flow.kind", "flow_kind", VS_PHYS_ENUM, 0, offsetof(vs_params, flow.kind), 1)          \
+    X("flow.axis", "flow_axis", VS_PHYS_ENUM, 0, offsetof(vs_params, flow.axis), 1)          \
+    X("flow.across", "flow_across", VS_PHYS_ENUM, 0, offsetof(vs_params, flow.across), 1)    \
+    X("flow.species", "flow_species", VS_PHYS_ENUM, 0, offsetof(vs_params, flow.species), 1) \
+    X("flow.g", "flow_g", VS_PHYS_REAL, 0, offsetof(vs_params, flow.g), 1)
 
 #define VS_PHYSICS_KEY_ONE_(key, stored, kind, per_species, offset, count) +1
 enum { VS_N_PHYSICS_KEYS = 0 VS_PHYSICS_KEYS(VS_PHYSICS_KEY_ONE_) };

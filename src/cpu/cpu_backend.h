@@ -54,6 +54,13 @@ void vs_cpu_forces_begin(vs_cpu_state *s);
  * stream) over the half Verlet list, and their energy and virial to s->sums; owned-ghost
  * pairs count half, since the rank that owns the ghost counts the other half. */
 void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step);
+/* The flow term (flow_cpu.c): adds the driving field of prm->flow (flow.h) to the owned
+ * particles' forces. */
+void vs_cpu_flow_forces(vs_cpu_state *s);
+/* One binned profile sample of the owned particles (profile_cpu.c): per set (all, then each
+ * species when per_species) and bin along `axis`, the VS_PROFILE_FIELDS integers of
+ * profile_bin.h, in out[(set * bins + bin) * VS_PROFILE_FIELDS + field]. */
+void vs_cpu_profile_sums(vs_cpu_state *s, int axis, int bins, int per_species, int64_t *out);
 
 int64_t vs_cpu_halo_bytes(const vs_cpu_state *s);
 /* Bytes of host memory held for particle state and lists. */

@@ -50,6 +50,10 @@ static void cpu_local_integrity(vs_sim *s, vs_integrity_local *out)
     vs_integrity_local_cpu(&s->parts, out);
 }
 static double cpu_memory_bytes(vs_sim *s) { return vs_cpu_memory_bytes(cpu(s)); }
+static void cpu_profile_sums(vs_sim *s, int axis, int bins, int per_species, int64_t *out)
+{
+    vs_cpu_profile_sums(cpu(s), axis, bins, per_species, out);
+}
 /* the state lives in sim->parts: nothing to move or wait for */
 static void cpu_nothing(vs_sim *s) { (void)s; }
 
@@ -71,6 +75,7 @@ const vs_backend vs_backend_cpu = {
     .local_thermo = cpu_local_thermo,
     .local_integrity = cpu_local_integrity,
     .memory_bytes = cpu_memory_bytes,
+    .profile_sums = cpu_profile_sums,
     .sync = cpu_nothing,
     .sync_host = cpu_nothing,
     .reload = cpu_nothing,

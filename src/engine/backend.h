@@ -62,6 +62,11 @@ typedef struct vs_backend {
      * and adds each finished phase's seconds to sim->timers. */
     void (*phase_mark)(struct vs_sim *sim, int phase);
     void (*phase_settle)(struct vs_sim *sim);
+    /* One binned profile sample of this rank's owned particles at the finished step (the
+     * integers of src/core/profile_bin.h, per set and bin: see vs_cpu_profile_sums); only
+     * the bin sums leave the backend. */
+    void (*profile_sums)(struct vs_sim *sim, int axis, int bins, int per_species,
+                         int64_t *out);
     /* Bring the owned particle state into sim->parts (a no-op where it lives there). */
     void (*sync_host)(struct vs_sim *sim);
     /* Take back owned state that was changed in sim->parts (x, v, vp, f, image, tag,

@@ -135,6 +135,10 @@ static void gpu_local_integrity(vs_sim *s, vs_integrity_local *out)
 }
 
 static double gpu_memory_bytes(vs_sim *s) { return (double)vs_gpu_memory_bytes(state(s)); }
+static void gpu_profile_sums(vs_sim *s, int axis, int bins, int per_species, int64_t *out)
+{
+    vs_gpu_profile_sums(state(s), axis, bins, per_species, out);
+}
 static void gpu_sync(vs_sim *s) { vs_gpu_synchronize(state(s)); }
 static void gpu_phase_mark(vs_sim *s, int phase) { vs_gpu_phase_mark(state(s), phase); }
 static void gpu_phase_settle(vs_sim *s)
@@ -165,6 +169,7 @@ const vs_backend vs_backend_gpu = {
     .local_thermo = gpu_local_thermo,
     .local_integrity = gpu_local_integrity,
     .memory_bytes = gpu_memory_bytes,
+    .profile_sums = gpu_profile_sums,
     .sync = gpu_sync,
     .phase_mark = gpu_phase_mark,
     .phase_settle = gpu_phase_settle,

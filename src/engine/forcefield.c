@@ -6,12 +6,14 @@
 
 #include "exit_codes.h"
 
-extern const vs_term_type vs_term_dpd; /* term_dpd.c */
+extern const vs_term_type vs_term_dpd;  /* term_dpd.c */
+extern const vs_term_type vs_term_flow; /* term_flow.c */
 
 /* Every term the code has, in the order they add their forces: the first pair term starts
  * the forces on the GPU (forcefield.h). */
 static const vs_term_type *const registry[] = {
     &vs_term_dpd,
+    &vs_term_flow,
 };
 
 int vs_forcefield_init(vs_forcefield *ff, const vs_params *prm, char *err, size_t err_len)

@@ -276,6 +276,31 @@ bad set_breaks_box '^vesica: error: --set dpd\.rc=5: box: expected each side >= 
 bad set_second_bad '^vesica: error: --set integrator\.dt=-0\.1: integrator\.dt: expected a number > 0 \(got -0\.1\)$' --set integrator.steps=5 --set integrator.dt=-0.1 < <(good_config set_second_bad)
 bad set_output_dir '^vesica: error: --set dpd\.kT=-1: dpd\.kT: expected a number >= 0 \(got -1\)$' --set output.dir=out-set_output_dir/inner --set dpd.kT=-1 < <(good_config set_output_dir)
 
+# ---- flow and profiles (issue 26): the line, the key, what was expected ----------------------
+bad flow_unknown_species '^vesica: error: flow_unknown_species\.cfg:6: flow\.species: expected "all", "W" \(got "Q"\)$' <<'EOF'
+box = [8.0, 8.0, 8.0];
+density = 3.0;
+species = ( { name = "W"; } );
+dpd = { a = { W = { W = 25.0; }; }; gamma = 4.5; kT = 1.0; };
+flow = { kind = "double_poiseuille"; g = 0.1;
+         species = "Q"; };
+integrator = { dt = 0.04; steps = 10; };
+output = { dir = "@OUT@"; };
+EOF
+bad profile_axis '^vesica: error: profile_axis\.cfg:6: profiles\.axis: expected one of "none", "x", "y", "z" \(got "w"' <<'EOF'
+box = [8.0, 8.0, 8.0];
+density = 3.0;
+species = ( { name = "W"; } );
+dpd = { a = { W = { W = 25.0; }; }; gamma = 4.5; kT = 1.0; };
+integrator = { dt = 0.04; steps = 10; };
+profiles = { axis = "w"; };
+output = { dir = "@OUT@"; };
+EOF
+bad set_profile_bins '^vesica: error: --set profiles\.bins=0: profiles\.bins: expected an integer in \[1, 1048576\] \(got 0\)$' --set profiles.axis=x --set profiles.bins=0 < <(good_config set_profile_bins)
+bad set_profile_window '^vesica: error: --set profiles\.window=20: profiles\.window: expected at most integrator\.steps = 10 steps \(got 20\)$' --set profiles.axis=x --set profiles.window=20 < <(good_config set_profile_window)
+bad set_profile_time '^vesica: error: --set profiles\.times=\[0\.3\]: profiles\.times\.\[0\]: expected a window ending within the run, a time <= steps \* dt - half_width = -0\.1 \(got 0\.3\)$' --set profiles.axis=x --set profiles.window=0 --set 'profiles.times=[0.3]' < <(good_config set_profile_time)
+bad set_flow_across '^vesica: error: --set flow\.across=z: flow\.across: expected an axis other than flow\.axis \(got "z" for both\)$' --set flow.kind=double_poiseuille --set flow.across=z < <(good_config set_flow_across)
+
 # ---- files and command line -----------------------------------------------------------------
 expect_bad nonexistent 1 '^vesica: error: nonexistent\.cfg: cannot read: No such file or directory$' run nonexistent.cfg
 mkdir -p a_directory.cfg

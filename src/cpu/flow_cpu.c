@@ -1,0 +1,18 @@
+/* The flow term on the CPU backend: the driving field added to the owned particles' forces
+ * (see cpu_backend.h). The field itself is vs_double_poiseuille_force (src/core/flow.h), the
+ * same source the GPU kernel compiles. */
+#include "cpu_backend.h"
+
+#include "flow.h"
+
+void vs_cpu_flow_forces(vs_cpu_state *s)
+{
+    const vs_flow *fl = &s->prm->flow;
+    vs_particles *p = s->parts;
+    const double *across = p->x[fl->across];
+    const double len = s->prm->box[fl->across];
+    double *f = p->f[fl->axis];
+    for (int64_t i = 0; i < p->n_owned; ++i)
+        f[i] += vs_double_poiseuille_force(across[i], len, p->species[i], fl->species, fl->g);
+    /* a field that is not the gradient of a periodic potential: no energy, no virial */
+}

@@ -1,0 +1,147 @@
+/* Binned profiles: see profiles.h. */
+#include "profiles.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "log.h"
+#include "profile_bin.h"
+
+void vs_profiler_init(vs_profiler *p, const vs_params *prm)
+{
+    memset(p, 0, sizeof *p);
+    p->prm = prm;
+    if (prm->profiles.axis < 0)
+        return;
+    p->bins = prm->profiles.bins;
+    p->n_sets = prm->profiles.per_species ? 1 + prm->n_species : 1;
+    const size_t cells = (size_t)p->n_sets * (size_t)p->bins;
+    p->sums = VS_MALLOC(sizeof(int64_t) * cells * VS_PROFILE_FIELDS);
+    p->state_len = 1 + 2 * cells * VS_PROFILE_Q;
+    p->state = VS_MALLOC(sizeof(double) * p->state_len);
+    memset(p->state, 0, sizeof(double) * p->state_len);
+    p->mean = VS_MALLOC(sizeof(double) * cells * VS_PROFILE_Q);
+    p->err = VS_MALLOC(sizeof(double) * cells * VS_PROFILE_Q);
+}
+
+void vs_profiler_free(vs_profiler *p)
+{
+    free(p->sums);
+    free(p->state);
+    free(p->mean);
+    free(p->err);
+    memset(p, 0, sizeof *p);
+}
+
+int vs_profiler_active(const vs_profiler *p) { return p->state != NULL; }
+
+int vs_profiler_window_steps(const vs_profiler *p, int w, int64_t *first, int64_t *last)
+{
+    const vs_profiles_params *q = &p->prm->profiles;
+    if (q->window > 0) {
+        if ((int64_t)(w + 1) * q->window > p->prm->steps)
+            return 0;
+        *first = (int64_t)w * q->window + 1;
+        *last = (int64_t)(w + 1) * q->window;
+        return 1;
+    }
+    if (w >= q->n_times)
+        return 0;
+    /* the steps whose times lie in [T - h, T + h], up to rounding of the times */
+    const double dt = p->prm->dt;
+    *first = (int64_t)ceil((q->times[w] - q->half_width) / dt - 1e-9);
+    *last = (int64_t)floor((q->times[w] + q->half_width) / dt + 1e-9);
+    if (*first < 1)
+        *first = 1;
+    return 1;
+}
+
+/* The window that holds `step`, or -1. */
+static int window_of(const vs_profiler *p, int64_t step)
+{
+    const vs_profiles_params *q = &p->prm->profiles;
+    if (q->window > 0)
+        return step >= 1 && step <= p->prm->steps ? (int)((step - 1) / q->window) : -1;
+    int64_t first, last;
+    for (int w = 0; vs_profiler_window_steps(p, w, &first, &last); ++w)
+        if (step >= first && step <= last)
+            return w;
+    return -1;
+}
+
+int vs_profiler_sample_due(const vs_profiler *p, int64_t step)
+{
+    return p->state && step % p->prm->profiles.every == 0 && window_of(p, step) >= 0;
+}
+
+/* One sample's per-bin quantities from the reduced sums into the window's sums. */
+static void accumulate(vs_profiler *p)
+{
+    const vs_params *prm = p->prm;
+    const int axis = prm->profiles.axis;
+    const double bin_volume = prm->box[0] * prm->box[1] * prm->box[2] / p->bins;
+    (void)axis;
+    const size_t cells = (size_t)p->n_sets * (size_t)p->bins;
+    double *sum = p->state + 1, *sq = p->state + 1 + cells * VS_PROFILE_Q;
+    for (size_t c = 0; c < cells; ++c) {
+        const int64_t *s = p->sums + c * VS_PROFILE_FIELDS;
+        const double n = (double)s[0], m = (double)s[1] / VS_PROFILE_QUANTUM;
+        double q[VS_PROFILE_Q] = {n / bin_volume, 0.0, 0.0, 0.0, 0.0};
+        if (s[0] > 0 && m > 0.0) {
+            double mu2 = 0.0;
+            for (int d = 0; d < 3; ++d) {
+                const double mv = (double)s[2 + d] / VS_PROFILE_QUANTUM;
+                q[1 + d] = mv / m;
+                mu2 += mv * mv / m;
+            }
+            /* sum m (v - u)^2 = sum m v^2 - (sum m v)^2 / sum m, over 3 (n - 1) freedoms */
+            if (s[0] > 1)
+                q[4] = ((double)s[5] / VS_PROFILE_QUANTUM - mu2) / (3.0 * (n - 1.0));
+        }
+        for (int k = 0; k < VS_PROFILE_Q; ++k) {
+            sum[c * VS_PROFILE_Q + (size_t)k] += q[k];
+            sq[c * VS_PROFILE_Q + (size_t)k] += q[k] * q[k];
+        }
+    }
+    p->state[0] += 1.0;
+}
+
+void vs_profiler_sample(vs_profiler *p, vs_sim *sim)
+{
+    const vs_profiles_params *q = &p->prm->profiles;
+    vs_sim_finish_step(sim);
+    sim->backend->profile_sums(sim, q->axis, q->bins, q->per_species, p->sums);
+    vs_par_sum_int64(&sim->dc.cart, p->sums,
+                     p->n_sets * p->bins * VS_PROFILE_FIELDS);
+    accumulate(p);
+}
+
+int vs_profiler_closes(const vs_profiler *p, int64_t step, vs_profile_window *w)
+{
+    if (!p->state)
+        return 0;
+    const int k = window_of(p, step);
+    int64_t first = 0, last = 0;
+    if (k < 0 || !vs_profiler_window_steps(p, k, &first, &last) || step != last)
+        return 0;
+    const size_t cells = (size_t)p->n_sets * (size_t)p->bins, nq = cells * VS_PROFILE_Q;
+    const double n = p->state[0];
+    const double *sum = p->state + 1, *sq = p->state + 1 + nq;
+    for (size_t i = 0; i < nq; ++i) {
+        const double mean = n > 0.0 ? sum[i] / n : 0.0;
+        const double var = n > 1.0 ? fmax(sq[i] / n - mean * mean, 0.0) : 0.0;
+        p->mean[i] = mean;
+        p->err[i] = n > 1.0 ? sqrt(var / (n - 1.0)) : 0.0; /* uncorrelated samples assumed */
+    }
+    w->step_first = first;
+    w->step_last = last;
+    w->samples = (int64_t)n;
+    w->time_first = (double)first * p->prm->dt;
+    w->time_last = (double)last * p->prm->dt;
+    w->mean = p->mean;
+    w->stderr_mean = p->err;
+    memset(p->state, 0, sizeof(double) * p->state_len); /* the next window starts empty */
+    return 1;
+}
