@@ -492,11 +492,20 @@ static void log_run_header(const run_state *rs)
     vs_log_info("Steps: up to step %lld of dt %g (lambda %g); thermo every %lld; output in %s",
                 (long long)prm->steps, prm->dt, prm->lambda, (long long)prm->thermo_interval,
                 prm->output_dir);
-    vs_log_info("Trajectory: %s; checkpoints: %s, keep %lld%s\n",
-                prm->trajectory_interval > 0 ? "every trajectory_interval steps" : "off",
-                prm->checkpoint_interval > 0 ? "every checkpoint_interval steps and at the end"
-                                             : "at the end",
-                (long long)prm->checkpoint_keep, prm->walltime > 0 ? "; walltime set" : "");
+    char traj[64], ckpt[96];
+    if (prm->trajectory_interval > 0)
+        snprintf(traj, sizeof traj, "every %lld steps", (long long)prm->trajectory_interval);
+    else
+        snprintf(traj, sizeof traj, "off");
+    if (prm->checkpoint_keep == 0)
+        snprintf(ckpt, sizeof ckpt, "off");
+    else if (prm->checkpoint_interval > 0)
+        snprintf(ckpt, sizeof ckpt, "every %lld steps and at the end, keep %lld",
+                 (long long)prm->checkpoint_interval, (long long)prm->checkpoint_keep);
+    else
+        snprintf(ckpt, sizeof ckpt, "at the end, keep %lld", (long long)prm->checkpoint_keep);
+    vs_log_info("Trajectory: %s; checkpoints: %s%s\n", traj, ckpt,
+                prm->walltime > 0 ? "; walltime set" : "");
 }
 
 /* The state the loop starts from: the checkpoint's records at `restart_step` (freed here) for

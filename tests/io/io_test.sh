@@ -63,6 +63,8 @@ exact)
     run legs "$P" --set integrator.steps=100 || fail "first leg exited $?"
     run legs2 "$P" --set output.dir=legs --restart latest || fail "restart exited $?"
     grep -q "Restart from legs/checkpoints/ckpt_100.h5" legs2.log || fail "restart not from step 100"
+    grep -q "^Trajectory: every 20 steps; checkpoints: every 100 steps and at the end, keep 2$" straight.log ||
+        fail "the header does not give the intervals"
     h5diff straight/checkpoints/ckpt_200.h5 legs/checkpoints/ckpt_200.h5 /particles /particles ||
         fail "final states differ"
     h5diff straight/traj.h5md legs/traj.h5md /particles /particles || fail "trajectories differ"
