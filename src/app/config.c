@@ -831,6 +831,9 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     p->checkpoint_interval = as_int(at(root, "output.checkpoint_interval"));
     p->checkpoint_keep = as_int(at(root, "output.checkpoint_keep"));
     p->walltime = num_at(root, "run.walltime");
+    p->temperature_tolerance = num_at(root, "run.temperature_tolerance");
+    p->temperature_rows = as_int(at(root, "run.temperature_rows"));
+    p->equilibration_time = num_at(root, "run.equilibration_time");
     snprintf(p->output_dir, sizeof p->output_dir, "%s",
              config_setting_get_string(at(root, "output.dir")));
 

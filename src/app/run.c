@@ -35,6 +35,7 @@
 #include "simulation.h"
 #include "thermo.h"
 #include "thermo_csv.h"
+#include "watch.h"
 
 static volatile sig_atomic_t stop_signal = 0;
 
@@ -206,6 +207,7 @@ typedef struct {
     int64_t builds_at_start;    /* neighbour-list builds before the loop */
     double loop_s;              /* wall time of the step loop */
     int stopped;                /* the loop ended early for a signal or the walltime */
+    vs_watch watch;             /* the temperature watch over the thermo rows */
     vs_perf_summary perf;
 } run_state;
 
@@ -611,6 +613,7 @@ static int step_loop(run_state *rs, int status)
             const double elapsed = vs_wall_seconds() - t0;
             print_thermo_row(&t, elapsed / (double)(k - rs->first_step) *
                                      (double)(prm->steps - k));
+            status = vs_watch_row(&rs->watch, prm, &t, root);
         }
         if (frame_due && status == 0 && write_frame(rs, &t) != 0)
             status = 1;
@@ -743,6 +746,7 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
         return 1;
     }
     log_run_header(&rs);
+    vs_watch_dt(prm, sim.dc.cart.rank == 0);
     if (start_state(&rs, restart_slab, restart_n, info.step) != 0) {
         vs_thermo_csv_close(&rs.csv);
         vs_sim_destroy(&sim);
