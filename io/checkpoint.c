@@ -7,7 +7,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,7 +19,9 @@
 #include "log.h"
 #include "version.h"
 
-#define VS_CKPT_FORMAT_VERSION 1
+/* 2: the configuration text as a dataset (any size), the code version in /complete. Version 1
+ * files are still read (the restart reads neither). */
+#define VS_CKPT_FORMAT_VERSION 2
 #define VS_CKPT_CHUNK_ROWS 65536 /* particles per chunk: 1.5 MiB of a 3-vector of doubles */
 
 /* The per-particle datasets under /particles: name, type, values per particle. */
@@ -349,9 +353,11 @@ static int read_parameters(hid_t f, vs_params *p)
     return rc ? -1 : 0;
 }
 
-/* Test hook (tests/io): VESICA_TEST_CHECKPOINT_PAUSE=STEP:SECONDS makes the writer of the
+/* Test hooks (tests/io). VESICA_TEST_CHECKPOINT_PAUSE=STEP:SECONDS makes the writer of the
  * checkpoint of STEP sleep after the data and before the completion record, so a test can
- * kill the run in the middle of that write. */
+ * kill the run, or fill the disk, in the middle of that write. VESICA_TEST_CHECKPOINT_LIMIT=
+ * STEP:BYTES limits the size of any file this process writes (RLIMIT_FSIZE) from the
+ * checkpoint of STEP on, so that its writes fail as on a full disk, without root. */
 static void test_pause(int64_t step)
 {
     const char *s = getenv("VESICA_TEST_CHECKPOINT_PAUSE");
@@ -361,41 +367,52 @@ static void test_pause(int64_t step)
         sleep(seconds);
 }
 
-/* Write everything into the temporary file; returns 0 or -1 with err filled. */
-static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs_params *prm,
-                      const char *config_text, const vs_particle_rec *slab, int64_t n,
-                      int64_t lo, char *err, size_t err_len)
+static void test_limit(int64_t step)
 {
-    hid_t fapl = vs_h5_fapl(par);
-    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    if (f < 0)
-        vs_h5_note_error();
-    H5Pclose(fapl);
-    char h5[256];
-    if (f < 0) {
-        vs_h5_error_text(h5, sizeof h5);
-        snprintf(err, err_len, "%.400s: cannot create (%s)", tmp, h5);
-        return -1;
+    const char *s = getenv("VESICA_TEST_CHECKPOINT_LIMIT");
+    long long at = -1, bytes = 0;
+    if (s && sscanf(s, "%lld:%lld", &at, &bytes) == 2 && at == step) {
+        struct rlimit lim;
+        getrlimit(RLIMIT_FSIZE, &lim);
+        lim.rlim_cur = (rlim_t)bytes;
+        signal(SIGXFSZ, SIG_IGN); /* the write fails with EFBIG instead */
+        setrlimit(RLIMIT_FSIZE, &lim);
     }
+}
+
+/* FNV-1a of a string: the code version in the completion record. */
+static int64_t text_hash(const char *s)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (; *s; ++s)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return (int64_t)h;
+}
+
+#define VS_CODE_VERSION VESICA_VERSION " (git " VESICA_GIT_COMMIT ")"
+
+/* Everything but the completion record; returns 0, or 1 with the HDF5 error noted. */
+static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
+                          const vs_params *prm, const char *config_text,
+                          const vs_particle_rec *slab, int64_t n, int64_t lo)
+{
     int rc = 0;
     const int64_t format = VS_CKPT_FORMAT_VERSION, n_total = prm->n_particles;
-    const uint64_t hash = vs_params_physics_hash(prm);
-    const int64_t hash_i = (int64_t)hash;
+    const int64_t hash_i = (int64_t)vs_params_physics_hash(prm);
     const double time = (double)step * prm->dt;
     rc |= vs_h5_attr_string(f, "format", "vesica checkpoint");
     rc |= vs_h5_attr_int64(f, "format_version", &format, 1);
-    rc |= vs_h5_attr_string(f, "code_version", VESICA_VERSION " (git " VESICA_GIT_COMMIT ")");
+    rc |= vs_h5_attr_string(f, "code_version", VS_CODE_VERSION);
     rc |= vs_h5_attr_int64(f, "step", &step, 1);
     rc |= vs_h5_attr_double(f, "time", &time, 1);
     const int64_t seed = (int64_t)prm->seed;
     rc |= vs_h5_attr_int64(f, "seed", &seed, 1);
     rc |= vs_h5_attr_int64(f, "particles", &n_total, 1);
     rc |= vs_h5_attr_int64(f, "physics_hash", &hash_i, 1);
-    rc |= vs_h5_attr_string(f, "config_text", config_text ? config_text : "");
     rc |= write_parameters(f, prm);
+    rc |= vs_h5_write_text(f, "config_text", config_text ? config_text : "", par->rank == 0);
 
     hid_t g = H5Gcreate2(f, "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    hid_t dxpl = vs_h5_dxpl(1); /* filtered (checksummed) datasets need collective writes */
     const hsize_t rows = n_total < VS_CKPT_CHUNK_ROWS ? (hsize_t)n_total : VS_CKPT_CHUNK_ROWS;
     void *buf = VS_MALLOC(sizeof(double) * 3 * (size_t)(n > 0 ? n : 1));
     for (int k = 0; k < N_FIELDS && g >= 0; ++k) {
@@ -404,6 +421,8 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
         const hsize_t chunk[2] = {rows, (hsize_t)FIELDS[k].cols};
         const int rank = FIELDS[k].cols == 1 ? 1 : 2;
         hid_t d = vs_h5_create(g, FIELDS[k].name, field_type(k), rank, dims, maxd, chunk, 1);
+        if (d < 0)
+            vs_h5_note_error();
         gather_field(k, slab, n, buf);
         rc |= d < 0 || vs_h5_write_rows(d, field_type(k), dxpl, 0, 0, (hsize_t)lo, (hsize_t)n,
                                         (hsize_t)FIELDS[k].cols, buf) != 0;
@@ -411,30 +430,74 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
             H5Dclose(d);
     }
     free(buf);
+    if (g < 0)
+        vs_h5_note_error();
     rc |= g < 0;
     if (g >= 0)
         H5Gclose(g);
+    return rc != 0;
+}
+
+/* Write everything into the temporary file; returns 0 or -1 with err filled. Collective. */
+static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs_params *prm,
+                      const char *config_text, const vs_particle_rec *slab, int64_t n,
+                      int64_t lo, char *err, size_t err_len)
+{
+    test_limit(step);
+    hid_t fapl = vs_h5_fapl(par);
+    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    if (f < 0)
+        vs_h5_note_error();
+    H5Pclose(fapl);
+    char h5[256], sys[128];
+    if (f < 0) {
+        vs_h5_system_reason(tmp, sys, sizeof sys);
+        vs_h5_error_text(h5, sizeof h5);
+        snprintf(err, err_len, "%.400s: cannot create (%s%s)", tmp, h5, sys);
+        return -1;
+    }
+    hid_t dxpl = vs_h5_dxpl(1); /* filtered (checksummed) datasets need collective writes */
+    int rc = write_contents(par, f, dxpl, step, prm, config_text, slab, n, lo);
 
     test_pause(step);
-    /* the completion record, last: step, particle count, physics hash */
-    const int64_t record[3] = {step, n_total, hash_i};
-    const hsize_t three = 3;
-    const int64_t max3 = 3;
-    hid_t c = vs_h5_create(f, "complete", H5T_NATIVE_INT64, 1, &three, &max3, &three, 1);
-    rc |= c < 0 || vs_h5_write_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0, par->rank == 0 ? 3 : 0,
+    /* the completion record, last: step, particle count, physics hash, code version */
+    const int64_t record[4] = {step, prm->n_particles, (int64_t)vs_params_physics_hash(prm),
+                               text_hash(VS_CODE_VERSION)};
+    const hsize_t four = 4;
+    const int64_t max4 = 4;
+    hid_t c = vs_h5_create(f, "complete", H5T_NATIVE_INT64, 1, &four, &max4, &four, 1);
+    if (c < 0)
+        vs_h5_note_error();
+    rc |= c < 0 || vs_h5_write_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0, par->rank == 0 ? 4 : 0,
                                     1, record) != 0;
     if (c >= 0)
         H5Dclose(c);
     H5Pclose(dxpl);
-    if (rc)
-        vs_h5_error_text(h5, sizeof h5);
-    if (H5Fclose(f) < 0 && !rc) {
+    /* flush here, so that a failure shows here and not inside H5Fclose (see h5util.h) */
+    if (H5Fflush(f, H5F_SCOPE_LOCAL) < 0) {
         vs_h5_note_error();
+        rc = 1;
+    }
+    sys[0] = '\0';
+    if (rc) {
+        vs_h5_system_reason(tmp, sys, sizeof sys);
+        vs_h5_error_text(h5, sizeof h5);
+    }
+    /* A full disk is the usual failure, and the space this file took is what its close needs
+     * to write the metadata still cached: empty the file first (it is deleted anyway). */
+    if (vs_par_any(par, rc)) {
+        if (par->rank == 0 && truncate(tmp, 0) != 0) {
+            /* nothing more to free: the close may still fail (vs_h5_close_file) */
+        }
+        vs_par_barrier(par);
+    }
+    if (vs_h5_close_file(f) != 0 && !rc) {
+        vs_h5_system_reason(tmp, sys, sizeof sys);
         vs_h5_error_text(h5, sizeof h5);
         rc = 1;
     }
     if (rc) {
-        snprintf(err, err_len, "%.400s: write failed (%s; disk full?)", tmp, h5);
+        snprintf(err, err_len, "%.400s: write failed (%s%s)", tmp, h5, sys);
         return -1;
     }
     return 0;
@@ -498,29 +561,58 @@ int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
     return 0;
 }
 
-/* The completion record, written last, must exist and match the file's step, particle count
- * and physics hash. Returns 0, or -1 with one line in err. */
-static int check_completion(hid_t f, hid_t dxpl, const char *path, int64_t step,
-                            int64_t n_total, int64_t hash, char *err, size_t err_len)
+/* The completion record, written last, must exist and match the file's step, particle count,
+ * physics hash and (version 2) code version. Returns 0, or -1 with one line in err. */
+static int check_completion(hid_t f, hid_t dxpl, const char *path, int64_t format,
+                            int64_t step, int64_t n_total, int64_t hash, const char *version,
+                            char *err, size_t err_len)
 {
     int rc = 0;
-    int64_t record[3] = {-1, -1, -1};
+    const int64_t len = format >= 2 ? 4 : 3;
+    int64_t record[4] = {-1, -1, -1, -1};
     hid_t c = H5Lexists(f, "complete", H5P_DEFAULT) > 0 ? H5Dopen2(f, "complete", H5P_DEFAULT)
                                                        : -1;
-    if (c < 0 || vs_h5_extent0(c) != 3 ||
-        vs_h5_read_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0, 3, 1, record) != 0) {
+    if (c < 0 || vs_h5_extent0(c) != len ||
+        vs_h5_read_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0, (hsize_t)len, 1, record) != 0) {
         snprintf(err, err_len, "checkpoint %.400s: no completion record (the write did not "
                  "finish)", path);
         rc = -1;
-    } else if (record[0] != step || record[1] != n_total || record[2] != hash) {
+    } else if (record[0] != step || record[1] != n_total || record[2] != hash ||
+               (len == 4 && (!version || record[3] != text_hash(version)))) {
         snprintf(err, err_len, "checkpoint %.400s: completion record does not match the "
-                 "file (step %lld, particles %lld)", path, (long long)record[0],
+                 "file (step %lld, particles %lld; file damaged)", path, (long long)record[0],
                  (long long)record[1]);
         rc = -1;
     }
     if (c >= 0)
         H5Dclose(c);
     return rc;
+}
+
+/* The attributes the restart reads, checked against each other: the physics parameters
+ * against their stored hash (computed again here), the time against step * dt. Attributes
+ * carry no checksum; together with the completion record (which has one) these cover every
+ * value read. Returns 0, or -1 with one line in err. */
+static int check_metadata(const char *path, const vs_checkpoint_info *info, int64_t hash,
+                          int64_t n_total, char *err, size_t err_len)
+{
+    if (vs_params_physics_hash(&info->physics) != (uint64_t)hash) {
+        snprintf(err, err_len, "checkpoint %.400s: the stored physics parameters do not match "
+                 "their hash (file damaged)", path);
+        return -1;
+    }
+    if (n_total != info->physics.n_particles) {
+        snprintf(err, err_len, "checkpoint %.400s: %lld particles, its parameters say %lld (file "
+                 "damaged)", path, (long long)n_total, (long long)info->physics.n_particles);
+        return -1;
+    }
+    const double time = (double)info->step * info->physics.dt;
+    if (memcmp(&time, &info->time, sizeof time) != 0) {
+        snprintf(err, err_len, "checkpoint %.400s: time %.17g is not step * dt = %.17g (file "
+                 "damaged)", path, info->time, time);
+        return -1;
+    }
+    return 0;
 }
 
 /* The reading half; fills err with one line on failure. */
@@ -549,21 +641,24 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
         read_parameters(f, &info->physics) != 0) {
         snprintf(err, err_len, "checkpoint %.400s: not a Vesica checkpoint (metadata missing)", path);
         rc = -1;
-    } else if (format != VS_CKPT_FORMAT_VERSION) {
-        snprintf(err, err_len, "checkpoint %.400s: format version %lld, this Vesica reads %d", path,
-                 (long long)format, VS_CKPT_FORMAT_VERSION);
+    } else if (format < 1 || format > VS_CKPT_FORMAT_VERSION) {
+        snprintf(err, err_len, "checkpoint %.400s: format version %lld, this Vesica reads 1 to "
+                 "%d", path, (long long)format, VS_CKPT_FORMAT_VERSION);
         rc = -1;
     }
     char *version = rc == 0 ? vs_h5_read_attr_string(f, "code_version") : NULL;
     snprintf(info->version, sizeof info->version, "%s", version ? version : "unknown");
-    free(version);
     info->step = step;
     info->physics_hash = (uint64_t)hash;
 
     /* independent reads: a checksum failure on one rank must not stall a collective read */
     hid_t dxpl = vs_h5_dxpl(0);
     if (rc == 0)
-        rc = check_completion(f, dxpl, path, step, n_total, hash, err, err_len);
+        rc = check_completion(f, dxpl, path, format, step, n_total, hash, version, err,
+                              err_len);
+    free(version);
+    if (rc == 0)
+        rc = check_metadata(path, info, hash, n_total, err, err_len);
     int64_t lo = 0, hi = 0;
     if (rc == 0 && n_total > 0) {
         /* this rank's tag slab, the same split as redistribute.h */

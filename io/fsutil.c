@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -167,4 +168,28 @@ char *vs_read_text_file(const char *path, char *err, size_t err_len)
     }
     buf[len] = '\0';
     return buf;
+}
+
+double vs_free_bytes(const char *path)
+{
+    char buf[VS_PATH_LEN];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+        return -1.0;
+    struct stat st;
+    /* the nearest existing ancestor: a directory not created yet lives on its file system */
+    while (stat(buf, &st) != 0) {
+        char *slash = strrchr(buf, '/');
+        if (!slash) {
+            snprintf(buf, sizeof buf, ".");
+            break;
+        }
+        if (slash == buf)
+            slash[1] = '\0';
+        else
+            *slash = '\0';
+    }
+    struct statvfs fs;
+    if (statvfs(buf, &fs) != 0)
+        return -1.0;
+    return (double)fs.f_bavail * (double)fs.f_frsize;
 }

@@ -18,4 +18,8 @@ int vs_write_file_atomic(const char *path, const void *data, size_t len, char *e
  * err when the file cannot be read. */
 char *vs_read_text_file(const char *path, char *err, size_t err_len);
 
+/* Bytes free to this user on the file system that holds `path`, or that will hold it: the
+ * nearest existing ancestor is asked, so nothing has to be created first. -1 when unknown. */
+double vs_free_bytes(const char *path);
+
 #endif

@@ -34,9 +34,10 @@ enum { N_OBS = sizeof OBSERVABLES / sizeof OBSERVABLES[0] };
 
 static void fail(char *err, size_t len, const char *path, const char *what)
 {
-    char h5[256];
+    char h5[256], sys[128];
+    vs_h5_system_reason(path, sys, sizeof sys);
     vs_h5_error_text(h5, sizeof h5);
-    snprintf(err, len, "%s: %s (%s)", path, what, h5);
+    snprintf(err, len, "%s: %s (%s%s)", path, what, h5, sys);
 }
 
 static hid_t make_group(hid_t loc, const char *name)
@@ -292,9 +293,14 @@ int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_par
             rc = -1;
         }
     }
-    if (f >= 0 && H5Fclose(f) < 0 && rc == 0) {
+    /* flush first, so that a failure shows here and not inside the close (h5util.h) */
+    if (f >= 0 && H5Fflush(f, H5F_SCOPE_LOCAL) < 0 && rc == 0) {
         vs_h5_note_error();
-        fail(local_err, sizeof local_err, path, "cannot close (disk full?)");
+        fail(local_err, sizeof local_err, path, "cannot write a trajectory frame");
+        rc = -1;
+    }
+    if (f >= 0 && vs_h5_close_file(f) != 0 && rc == 0) {
+        fail(local_err, sizeof local_err, path, "cannot close");
         rc = -1;
     }
     H5Pclose(dxpl);
@@ -339,7 +345,7 @@ int64_t vs_h5md_trim(const vs_par *par, const char *path, int64_t max_step, char
             fail(local_err, sizeof local_err, path, "not a Vesica H5MD trajectory");
             keep = -1;
         }
-        if (H5Fclose(f) < 0 && keep >= 0) {
+        if (vs_h5_close_file(f) != 0 && keep >= 0) {
             fail(local_err, sizeof local_err, path, "cannot close");
             keep = -1;
         }

@@ -1,6 +1,9 @@
 /* Parallel HDF5 helpers: see h5util.h. */
 #include "h5util.h"
 
+#include "fsutil.h"
+
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,14 +13,20 @@ void vs_h5_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 typedef struct {
     char text[256];
     int checksum;
+    int sys_errno; /* errno when the error was noted: HDF5's stack drops the system's reason */
+    int driver;    /* text is a file driver's */
 } err_walk;
 
 static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *data)
 {
     err_walk *w = data;
-    /* walking upward from the innermost frame: keep the first description */
-    if (n == 0 && e->desc)
+    /* walking upward from the innermost frame: keep the first description, unless a frame of
+     * the file driver (the failed read or write itself) comes later: that is the cause */
+    const int driver = e->func_name && strncmp(e->func_name, "H5FD", 4) == 0;
+    if (e->desc && (n == 0 || (driver && !w->driver))) {
         snprintf(w->text, sizeof w->text, "%s", e->desc);
+        w->driver = driver;
+    }
     if (e->desc && (strstr(e->desc, "Fletcher32") || strstr(e->desc, "checksum")))
         w->checksum = 1;
     return 0;
@@ -25,16 +34,48 @@ static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *data)
 
 /* Every HDF5 API call clears the error stack, the clean-up calls after a failure included,
  * so the helpers below note the stack at the failing call; readers get the last note. */
-static err_walk last_error = {"", 0};
+static err_walk last_error = {"", 0, 0, 0};
 
 void vs_h5_note_error(void)
 {
-    err_walk w = {"", 0};
+    err_walk w = {"", 0, errno, 0};
     H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk_cb, &w);
     if (w.text[0])
         last_error = w;
+    else
+        last_error.sys_errno = w.sys_errno;
 }
 
+int vs_h5_error_errno(void) { return last_error.sys_errno; }
+
+void vs_h5_system_reason(const char *path, char *buf, size_t len)
+{
+    const int e = last_error.sys_errno;
+    const double free_bytes = vs_free_bytes(path);
+    /* a file system with less than 1 MiB left after a failed write is full, whatever errno
+     * says by then */
+    if (e == ENOSPC || (free_bytes >= 0.0 && free_bytes < 1048576.0))
+        snprintf(buf, len, "; disk full: %.1f MiB free", free_bytes / 1048576.0);
+    else if (e == EDQUOT)
+        snprintf(buf, len, "; disk quota exceeded");
+    else if (e == EFBIG || e == EIO || e == EROFS)
+        snprintf(buf, len, "; %s", strerror(e));
+    else
+        snprintf(buf, len, "%s", "");
+}
+
+static int close_failed = 0;
+
+int vs_h5_close_file(hid_t f)
+{
+    if (H5Fclose(f) >= 0)
+        return 0;
+    vs_h5_note_error();
+    close_failed = 1;
+    return -1;
+}
+
+int vs_h5_close_failed(void) { return close_failed; }
 void vs_h5_error_text(char *buf, size_t len)
 {
     snprintf(buf, len, "%s", last_error.text[0] ? last_error.text : "unknown HDF5 error");
@@ -153,6 +194,8 @@ static int attr_write(hid_t loc, const char *name, hid_t type, hid_t space, cons
         H5Adelete(loc, name);
     hid_t a = H5Acreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
     int rc = a < 0 || H5Awrite(a, type, v) < 0 ? -1 : 0;
+    if (rc)
+        vs_h5_note_error();
     if (a >= 0)
         H5Aclose(a);
     H5Sclose(space);
@@ -249,6 +292,46 @@ char *vs_h5_read_attr_string(hid_t loc, const char *name)
     }
     H5Tclose(ftype);
     H5Aclose(a);
+    return out;
+}
+
+int vs_h5_write_text(hid_t loc, const char *name, const char *text, int is_root)
+{
+    const size_t len = strlen(text);
+    const hsize_t dim = (hsize_t)len;
+    const hsize_t chunk = len == 0 ? 1 : (len < 65536 ? (hsize_t)len : 65536);
+    const int64_t unlimited = -1; /* a chunk may not exceed a fixed extent, even an empty one */
+    hid_t d = vs_h5_create(loc, name, H5T_NATIVE_UCHAR, 1, &dim, &unlimited, &chunk, 1);
+    if (d < 0) {
+        vs_h5_note_error();
+        return -1;
+    }
+    hid_t dxpl = vs_h5_dxpl(1);
+    const int rc = vs_h5_write_rows(d, H5T_NATIVE_UCHAR, dxpl, 0, 0, 0, is_root ? dim : 0, 1,
+                                    text);
+    H5Pclose(dxpl);
+    H5Dclose(d);
+    return rc;
+}
+
+char *vs_h5_read_text(hid_t loc, const char *name)
+{
+    if (H5Lexists(loc, name, H5P_DEFAULT) <= 0)
+        return NULL;
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (d < 0)
+        return NULL;
+    const int64_t len = vs_h5_extent0(d);
+    char *out = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    hid_t dxpl = vs_h5_dxpl(0);
+    if (out && vs_h5_read_rows(d, H5T_NATIVE_UCHAR, dxpl, 0, 0, 0, (hsize_t)len, 1, out) != 0) {
+        free(out);
+        out = NULL;
+    }
+    if (out)
+        out[len] = '\0';
+    H5Pclose(dxpl);
+    H5Dclose(d);
     return out;
 }
 

@@ -30,6 +30,22 @@ void vs_h5_note_error(void);
 void vs_h5_error_text(char *buf, size_t len);
 /* Whether the last noted error reports a checksum (Fletcher32) failure. */
 int vs_h5_error_is_checksum(void);
+/* errno at the time of the last noted error (0 if none): a hint only, as HDF5 and MPI-IO do
+ * not promise to keep it; ENOSPC there is the only sign of a full disk the stack carries. */
+int vs_h5_error_errno(void);
+
+/* What the system says about the last noted error of a write to `path`, to append to a
+ * message: "; disk full: 0.3 MiB free" (ENOSPC, or under 1 MiB left), "; disk quota
+ * exceeded", "; File too large" (EFBIG, EIO, EROFS), or "" when nothing blames the disk. */
+void vs_h5_system_reason(const char *path, char *buf, size_t len);
+
+/* H5Fclose, noting a failure. HDF5 1.10 frees the file of a close that fails (its flush hit
+ * a full disk, say) but keeps its id, and H5close later crashes on that id; after a failed
+ * close vs_h5_close_failed() is 1 and the process must leave without H5close or
+ * MPI_Finalize (whose clean-up hook calls it). Writers flush first and make the close's
+ * writes succeed (checkpoint.c), so this is the last resort. Collective. */
+int vs_h5_close_file(hid_t f);
+int vs_h5_close_failed(void);
 
 /* File access property list for MPI-IO over par's communicator. */
 hid_t vs_h5_fapl(const vs_par *par);
@@ -65,6 +81,13 @@ int vs_h5_read_attr_int64(hid_t loc, const char *name, int64_t *v, hsize_t n);
 int vs_h5_read_attr_double(hid_t loc, const char *name, double *v, hsize_t n);
 /* malloc'd string or NULL. */
 char *vs_h5_read_attr_string(hid_t loc, const char *name);
+
+/* Text of any length as a 1-D dataset of bytes (no terminating NUL) with a checksum:
+ * attributes are limited to 64 KiB. Collective; rank `is_root` writes. Returns 0 or -1. */
+int vs_h5_write_text(hid_t loc, const char *name, const char *text, int is_root);
+/* The text of such a dataset, malloc'd and NUL-terminated, or NULL (missing, unreadable,
+ * checksum). Independent. */
+char *vs_h5_read_text(hid_t loc, const char *name);
 
 /* Number of elements along the first dimension of a dataset (-1 on error). */
 int64_t vs_h5_extent0(hid_t dset);

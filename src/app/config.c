@@ -836,6 +836,9 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     p->checkpoint_interval = as_int(at(root, "output.checkpoint_interval"));
     p->checkpoint_keep = as_int(at(root, "output.checkpoint_keep"));
     p->walltime = num_at(root, "run.walltime");
+    p->temperature_tolerance = num_at(root, "run.temperature_tolerance");
+    p->temperature_rows = as_int(at(root, "run.temperature_rows"));
+    p->equilibration_time = num_at(root, "run.equilibration_time");
     snprintf(p->output_dir, sizeof p->output_dir, "%s",
              config_setting_get_string(at(root, "output.dir")));
 
@@ -924,10 +927,15 @@ int vs_config_parse(const char *text, const char *filename, const char *const *s
     unsigned line = 0;
     char why[SHOW_LEN];
     int rc;
-    if (parse_text(&cfg, text, &line, why, sizeof why))
-        rc = cfg_fail_at(&c, (cfg_where){-1, line}, NULL, "syntax error (%s)", why);
-    else
+    char dup[64];
+    if (parse_text(&cfg, text, &line, why, sizeof why) == 0)
         rc = validate(&c, &cfg, n_sets, out);
+    else if (strcmp(why, "duplicate setting name") == 0 &&
+             cfg_duplicate_name(text, line, dup, sizeof dup) == 0)
+        rc = cfg_fail_at(&c, (cfg_where){-1, line}, dup, "duplicate setting name (a key may "
+                         "appear only once in its group)");
+    else
+        rc = cfg_fail_at(&c, (cfg_where){-1, line}, NULL, "syntax error (%s)", why);
     config_destroy(&cfg);
     return rc;
 }

@@ -66,7 +66,7 @@ char *cfg_prescan(const char *t, unsigned *bad_line, char *why, size_t why_len)
     char *out = VS_MALLOC(n + n / 8 + 2); /* a literal needing L is 10+ characters long */
     size_t o = 0, i = 0;
     unsigned line = 1;
-    int line_start = 1;
+    int line_start = 1, depth = 0;
     while (t[i]) {
         char ch = t[i];
         if (ch == '\n') {
@@ -138,10 +138,64 @@ char *cfg_prescan(const char *t, unsigned *bad_line, char *why, size_t why_len)
             }
             line_start = 0;
         } else {
+            depth += (ch == '{' || ch == '[' || ch == '(') - (ch == '}' || ch == ']' || ch == ')');
+            if (depth > VS_CFG_MAX_DEPTH) {
+                /* libconfig's parser would run out of stack ("memory exhausted") far deeper */
+                *bad_line = line;
+                snprintf(why, why_len, "groups, lists and arrays nest more than %d levels deep "
+                         "(the limit; Vesica's keys nest at most 4 levels)", VS_CFG_MAX_DEPTH);
+                free(out);
+                return NULL;
+            }
             out[o++] = t[i++];
             line_start = 0;
         }
     }
     out[o] = '\0';
     return out;
+}
+
+/* Whether a setting name (NAME followed by '=' or ':') starts at t[i]; its length in *len. */
+static int name_at(const char *t, size_t i, size_t *len)
+{
+    if (!(isalpha((unsigned char)t[i]) || t[i] == '*') ||
+        (i > 0 && (isalnum((unsigned char)t[i - 1]) || strchr("-_*\".", t[i - 1]))))
+        return 0;
+    size_t j = i;
+    while (isalnum((unsigned char)t[j]) || t[j] == '-' || t[j] == '_' || t[j] == '*')
+        ++j;
+    *len = j - i;
+    while (t[j] == ' ' || t[j] == '\t')
+        ++j;
+    return t[j] == '=' || t[j] == ':';
+}
+
+/* Whether setting name t[i..i+len) also appears as a setting name before position i. */
+static int named_before(const char *t, size_t i, size_t len)
+{
+    for (size_t k = 0; k < i; ++k) {
+        size_t l = 0;
+        if (name_at(t, k, &l) && l == len && strncmp(t + k, t + i, len) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int cfg_duplicate_name(const char *t, unsigned line, char *name, size_t name_len)
+{
+    size_t i = 0;
+    for (unsigned l = 1; l < line && t[i]; ++i)
+        l += t[i] == '\n';
+    size_t found = 0, found_len = 0;
+    for (; t[i] && t[i] != '\n'; ++i) {
+        size_t len = 0;
+        if (name_at(t, i, &len) && named_before(t, i, len)) {
+            found = i;
+            found_len = len;
+        }
+    }
+    if (!found_len)
+        return -1;
+    snprintf(name, name_len, "%.*s", (int)found_len, t + found);
+    return 0;
 }

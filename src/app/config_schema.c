@@ -203,6 +203,16 @@ const key_spec vs_config_schema[] = {
     {KEY("run.walltime", K_FLOAT, OPTIONAL, "0.0",
          "hours this run may last; 0 = no limit"),
      NUM_GE(0)},
+    {KEY("run.temperature_tolerance", K_FLOAT, OPTIONAL, "0.5",
+         "relative deviation of the kinetic temperature from dpd.kT that draws a warning; "
+         "0 = not watched"),
+     NUM_GE(0)},
+    {KEY("run.temperature_rows", K_INT, OPTIONAL, "5",
+         "thermo rows in a row beyond the tolerance that stop the run; 0 = warn only"),
+     INT_GE(0)},
+    {KEY("run.equilibration_time", K_FLOAT, OPTIONAL, "10.0",
+         "time before which the temperature is not watched"),
+     NUM_GE(0)},
 };
 
 const int vs_config_schema_count = (int)(sizeof vs_config_schema / sizeof vs_config_schema[0]);

@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -37,12 +36,13 @@
 #include "profiles.h"
 #include "thermo.h"
 #include "thermo_csv.h"
+#include "watch.h"
 
 static volatile sig_atomic_t stop_signal = 0;
 
 static void on_stop_signal(int sig) { stop_signal = sig; }
 
-static void install_stop_handlers(void)
+void vs_run_install_stop_handlers(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -128,53 +128,59 @@ static double frame_bytes_estimate(int64_t n)
     return (double)n * (double)(6 * sizeof(double) + 3 * sizeof(int32_t));
 }
 
-/* Rank 0: the output directory (and its checkpoints/) exists, takes a new file, and has room
- * for what the run will write: two checkpoints (the newest and the one being written) unless
- * checkpoints are off (checkpoint_keep = 0), and a frame if there is a trajectory. */
+/* Rank 0: the output directory has room for what the run will write: two checkpoints (the
+ * newest and the one being written) unless checkpoints are off (checkpoint_keep = 0), and a
+ * frame if there is a trajectory; then it (and its checkpoints/) exists and takes a new file.
+ * The room is checked first, on the file system that will hold the directory, so that a
+ * refusal creates nothing. */
 static int check_output_dir(const vs_params *prm, char *err, size_t err_len)
 {
+    const double free_bytes = vs_free_bytes(prm->output_dir);
+    /* the margins of check_room below */
+    const int checkpoints = prm->checkpoint_keep > 0, frames = prm->trajectory_interval > 0;
+    const double need =
+        (checkpoints ? 2.0 * (1.1 * checkpoint_bytes_estimate(prm->n_particles) + 1048576.0)
+                     : 0.0) +
+        (frames ? 1.1 * frame_bytes_estimate(prm->n_particles) + 1048576.0 : 0.0);
+    if (free_bytes >= 0.0 && free_bytes < need) {
+        snprintf(err, err_len, "%.400s: not enough free space: %.1f MiB free, %s need "
+                 "about %.1f MiB", prm->output_dir, free_bytes / 1048576.0,
+                 checkpoints && frames ? "two checkpoints and a frame"
+                                       : (checkpoints ? "two checkpoints" : "a frame"),
+                 need / 1048576.0);
+        return -1;
+    }
     char sub[VS_PATH_LEN + 16];
     snprintf(sub, sizeof sub, "%s/checkpoints", prm->output_dir);
     if (vs_check_writable_dir(prm->output_dir, err, err_len) != 0 ||
         vs_check_writable_dir(sub, err, err_len) != 0)
         return -1;
-    struct statvfs fs;
-    if (statvfs(prm->output_dir, &fs) == 0) {
-        const double free_bytes = (double)fs.f_bavail * (double)fs.f_frsize;
-        /* the margins of check_room below */
-        const int checkpoints = prm->checkpoint_keep > 0, frames = prm->trajectory_interval > 0;
-        const double need =
-            (checkpoints ? 2.0 * (1.1 * checkpoint_bytes_estimate(prm->n_particles) + 1048576.0)
-                         : 0.0) +
-            (frames ? 1.1 * frame_bytes_estimate(prm->n_particles) + 1048576.0 : 0.0);
-        if (free_bytes < need) {
-            snprintf(err, err_len, "%.400s: not enough free space: %.1f MiB free, %s need "
-                     "about %.1f MiB", prm->output_dir, free_bytes / 1048576.0,
-                     checkpoints && frames ? "two checkpoints and a frame"
-                                           : (checkpoints ? "two checkpoints" : "a frame"),
-                     need / 1048576.0);
-            return -1;
-        }
-    }
     return 0;
+}
+
+/* What a stop for an output error leaves: the newest checkpoint, if any. */
+static const char *kept_note(int64_t last_checkpoint)
+{
+    return last_checkpoint >= 0 ? "the previous checkpoints are kept"
+                                : "no checkpoint of this run was written before";
 }
 
 /* Rank 0 checks that output.dir has room for `bytes` more (plus a margin for HDF5's own
  * structures), so a filling disk stops the run with one clear line and the previous
- * checkpoint intact, before HDF5 meets ENOSPC in the middle of a file. Collective. */
+ * checkpoint intact, before HDF5 meets ENOSPC in the middle of a file. `last_checkpoint`: the
+ * step of the newest checkpoint (-1: none). Collective. */
 static int check_room(const vs_par *par, const char *dir, double bytes, const char *what,
-                      int64_t step)
+                      int64_t step, int64_t last_checkpoint)
 {
-    char err[VS_ERR_LEN] = "";
+    char err[2 * VS_ERR_LEN] = "";
     int bad = 0;
-    struct statvfs fs;
-    if (par->rank == 0 && statvfs(dir, &fs) == 0) {
-        const double free_bytes = (double)fs.f_bavail * (double)fs.f_frsize;
+    if (par->rank == 0) {
+        const double free_bytes = vs_free_bytes(dir);
         const double need = 1.1 * bytes + 1048576.0;
-        if (free_bytes < need) {
+        if (free_bytes >= 0.0 && free_bytes < need) {
             snprintf(err, sizeof err, "%.400s: disk full: %.1f MiB free, the %s of step %lld "
-                     "needs about %.1f MiB; not written (the previous checkpoints are kept)",
-                     dir, free_bytes / 1048576.0, what, (long long)step, need / 1048576.0);
+                     "needs about %.1f MiB; not written (%s)", dir, free_bytes / 1048576.0,
+                     what, (long long)step, need / 1048576.0, kept_note(last_checkpoint));
             bad = 1;
         }
     }
@@ -204,6 +210,7 @@ typedef struct {
     int64_t builds_at_start;    /* neighbour-list builds before the loop */
     double loop_s;              /* wall time of the step loop */
     int stopped;                /* the loop ended early for a signal or the walltime */
+    vs_watch watch;             /* the temperature watch over the thermo rows */
     vs_perf_summary perf;
 } run_state;
 
@@ -230,7 +237,7 @@ static int write_frame(run_state *rs, const vs_thermo *t)
 {
     vs_sim *sim = rs->sim;
     if (check_room(&sim->dc.cart, rs->prm->output_dir, frame_bytes_estimate(rs->prm->n_particles),
-                   "trajectory frame", sim->step) != 0)
+                   "trajectory frame", sim->step, rs->last_checkpoint) != 0)
         return -1;
     const double t0 = vs_wall_seconds();
     int64_t n = 0, lo = 0;
@@ -263,7 +270,8 @@ static int write_checkpoint(run_state *rs, int run_ends)
     const double size = rs->last_checkpoint_bytes > 0.0
                             ? rs->last_checkpoint_bytes
                             : checkpoint_bytes_estimate(rs->prm->n_particles);
-    if (check_room(&sim->dc.cart, rs->prm->output_dir, size, "checkpoint", sim->step) != 0)
+    if (check_room(&sim->dc.cart, rs->prm->output_dir, size, "checkpoint", sim->step,
+                   rs->last_checkpoint) != 0)
         return -1;
     /* The run goes on from the canonical state a restart would rebuild, so that both take
      * the same steps. The written records depend on it only through the wrap of the positions
@@ -298,8 +306,8 @@ static int write_checkpoint(run_state *rs, int run_ends)
     free(slab);
     if (rc != 0) {
         if (sim->dc.cart.rank == 0)
-            fprintf(stderr, "vesica: error: checkpoint at step %lld not written: %s\n",
-                    (long long)sim->step, err);
+            fprintf(stderr, "vesica: error: checkpoint at step %lld not written: %s (%s)\n",
+                    (long long)sim->step, err, kept_note(rs->last_checkpoint));
         return -1;
     }
     if (vs_profiler_active(&rs->prof) &&
@@ -344,8 +352,15 @@ static int load_checkpoint(run_state *rs, vs_checkpoint_info *info, vs_particle_
         for (int i = 0; i < count && !found; ++i) {
             vs_checkpoint_path(prm->output_dir, steps[i], path, sizeof path);
             if (vs_checkpoint_read(par, path, info, slab, n, err, sizeof err) == 0) {
-                found = 1;
-            } else if (i + 1 < count) {
+                found = info->step == steps[i];
+                if (!found) {
+                    snprintf(err, sizeof err, "checkpoint %.400s holds step %lld (file damaged "
+                             "or renamed)", path, (long long)info->step);
+                    free(*slab);
+                    *slab = NULL;
+                }
+            }
+            if (!found && i + 1 < count) {
                 char next[VS_PATH_LEN + 64];
                 vs_checkpoint_path(prm->output_dir, steps[i + 1], next, sizeof next);
                 if (root)
@@ -390,8 +405,8 @@ static int load_checkpoint(run_state *rs, vs_checkpoint_info *info, vs_particle_
 /* A set-up step's verdict when the run goes on (else it is vs_run's exit status). */
 #define RUN_GOES_ON (-1)
 
-/* Rank 0 creates and probes output.dir; with --restart, the checkpoint is found, read and
- * checked, and a campaign already finished ends here (status 0). Returns RUN_GOES_ON (with a
+/* With --restart, the checkpoint is found, read and checked (reading only), and a campaign
+ * already finished ends here (status 0); then rank 0 checks, creates and probes output.dir. Returns RUN_GOES_ON (with a
  * restart, *slab then holds this rank's records of the checkpoint and `info` its metadata),
  * or the exit status with the error printed. */
 static int check_output_and_restart(run_state *rs, vs_checkpoint_info *info,
@@ -401,25 +416,30 @@ static int check_output_and_restart(run_state *rs, vs_checkpoint_info *info,
     const vs_par *par = &rs->sim->dc.cart;
     const int root = par->rank == 0;
     char err[VS_ERR_LEN] = "";
+    /* the checkpoint first: it only reads, so a refusal leaves no directory behind */
+    if (rs->opt->restart) {
+        const int rc = load_checkpoint(rs, info, slab, n);
+        if (rc != 0)
+            return rc;
+        if (info->step >= prm->steps) {
+            vs_log_info("Run already finished: checkpoint at step %lld, integrator.steps = "
+                        "%lld; nothing to do", (long long)info->step, (long long)prm->steps);
+            free(*slab);
+            *slab = NULL;
+            return 0;
+        }
+    }
     /* output directory: rank 0 creates and probes it, everyone hears the verdict */
     int bad_dir = root && check_output_dir(prm, err, sizeof err) != 0;
     if (vs_par_any(par, bad_dir)) {
         if (root)
             fprintf(stderr, "vesica: error: output.dir: %s\n", err);
+        free(*slab);
+        *slab = NULL;
         return VS_EXIT_BAD_INPUT;
     }
     if (!rs->opt->restart)
         return RUN_GOES_ON;
-    const int rc = load_checkpoint(rs, info, slab, n);
-    if (rc != 0)
-        return rc;
-    if (info->step >= prm->steps) {
-        vs_log_info("Run already finished: checkpoint at step %lld, integrator.steps = "
-                    "%lld; nothing to do", (long long)info->step, (long long)prm->steps);
-        free(*slab);
-        *slab = NULL;
-        return 0;
-    }
     rs->last_checkpoint = info->step;
     return RUN_GOES_ON;
 }
@@ -536,11 +556,20 @@ static void log_run_header(const run_state *rs)
     vs_log_info("Steps: up to step %lld of dt %g (lambda %g); thermo every %lld; output in %s",
                 (long long)prm->steps, prm->dt, prm->lambda, (long long)prm->thermo_interval,
                 prm->output_dir);
-    vs_log_info("Trajectory: %s; checkpoints: %s, keep %lld%s\n",
-                prm->trajectory_interval > 0 ? "every trajectory_interval steps" : "off",
-                prm->checkpoint_interval > 0 ? "every checkpoint_interval steps and at the end"
-                                             : "at the end",
-                (long long)prm->checkpoint_keep, prm->walltime > 0 ? "; walltime set" : "");
+    char traj[64], ckpt[96];
+    if (prm->trajectory_interval > 0)
+        snprintf(traj, sizeof traj, "every %lld steps", (long long)prm->trajectory_interval);
+    else
+        snprintf(traj, sizeof traj, "off");
+    if (prm->checkpoint_keep == 0)
+        snprintf(ckpt, sizeof ckpt, "off");
+    else if (prm->checkpoint_interval > 0)
+        snprintf(ckpt, sizeof ckpt, "every %lld steps and at the end, keep %lld",
+                 (long long)prm->checkpoint_interval, (long long)prm->checkpoint_keep);
+    else
+        snprintf(ckpt, sizeof ckpt, "at the end, keep %lld", (long long)prm->checkpoint_keep);
+    vs_log_info("Trajectory: %s; checkpoints: %s%s\n", traj, ckpt,
+                prm->walltime > 0 ? "; walltime set" : "");
 }
 
 /* The state the loop starts from: the checkpoint's records at `restart_step` (freed here) for
@@ -646,6 +675,7 @@ static int step_loop(run_state *rs, int status)
             const double elapsed = vs_wall_seconds() - t0;
             print_thermo_row(&t, elapsed / (double)(k - rs->first_step) *
                                      (double)(prm->steps - k));
+            status = vs_watch_row(&rs->watch, prm, &t, root);
         }
         if (frame_due && status == 0 && write_frame(rs, &t) != 0)
             status = 1;
@@ -746,9 +776,7 @@ static int finish_run(run_state *rs)
 int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
 {
     const double run_start = vs_wall_seconds();
-    /* from the start: a USR1 or TERM during set-up (reading a large checkpoint takes a while)
-     * stops the run after its first step with a checkpoint instead of killing it */
-    install_stop_handlers();
+    vs_run_install_stop_handlers(); /* again: MPI_Init may have installed its own */
     char err[VS_ERR_LEN] = "";
     vs_sim sim;
     if (vs_sim_create(&sim, prm, comm, err, sizeof err) != 0) {
@@ -786,6 +814,7 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
         return 1;
     }
     log_run_header(&rs);
+    vs_watch_dt(prm, sim.dc.cart.rank == 0);
     if (start_state(&rs, restart_slab, restart_n, info.step) != 0) {
         vs_thermo_csv_close(&rs.csv);
         vs_profiler_free(&rs.prof);

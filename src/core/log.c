@@ -1,10 +1,13 @@
 /* Logging: see log.h. Output goes to stderr for warnings and errors, stdout for INFO. */
 #include "log.h"
 
+#define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 static int log_rank = 0;
 
@@ -22,12 +25,36 @@ void vs_log_info(const char *fmt, ...)
     fflush(stdout);
 }
 
+/* One line to stderr with a single write(): the lines of several ranks sharing a terminal or
+ * a file then never interleave (a pipe keeps writes up to PIPE_BUF = 4096 bytes whole). */
+static void write_line(const char *prefix, const char *fmt, va_list ap)
+{
+    char line[4096];
+    int n = snprintf(line, sizeof line, "%s", prefix);
+    if (n < 0)
+        n = 0;
+    if ((size_t)n < sizeof line - 1) {
+        const int m = vsnprintf(line + n, sizeof line - 1 - (size_t)n, fmt, ap);
+        n += m < 0 ? 0 : m;
+    }
+    if ((size_t)n > sizeof line - 2)
+        n = (int)sizeof line - 2; /* truncated: keep the newline */
+    line[n++] = '\n';
+    fflush(stderr);
+    for (const char *p = line; n > 0;) {
+        const ssize_t w = write(STDERR_FILENO, p, (size_t)n);
+        if (w <= 0)
+            break;
+        p += w;
+        n -= (int)w;
+    }
+}
+
 static void log_prefixed(const char *level, const char *fmt, va_list ap)
 {
-    fprintf(stderr, "vesica: %s (rank %d): ", level, log_rank);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    fflush(stderr);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "vesica: %s (rank %d): ", level, log_rank);
+    write_line(prefix, fmt, ap);
 }
 
 void vs_log_warn(const char *fmt, ...)
@@ -50,10 +77,9 @@ void vs_log_fatal(const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "vesica: fatal (rank %d, %s:%d): ", log_rank, file, line);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    fflush(stderr);
+    char prefix[512];
+    snprintf(prefix, sizeof prefix, "vesica: fatal (rank %d, %s:%d): ", log_rank, file, line);
+    write_line(prefix, fmt, ap);
     va_end(ap);
     int initialized = 0, finalized = 0;
     MPI_Initialized(&initialized);

@@ -116,6 +116,9 @@ typedef struct {
 
     /* run control */
     double walltime;       /* hours this run may last (checkpoint and stop before); 0 = no limit */
+    double temperature_tolerance; /* |T / kT - 1| beyond which a thermo row is far; 0 = off */
+    int64_t temperature_rows;     /* far rows in a row that stop the run; 0 = warn only */
+    double equilibration_time;    /* time (step * dt) before which T is not watched */
 } vs_params;
 
 /* The radius of the neighbour lists and the width of the ghost shell: every pair within the

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "config_fixture.h"
+#include "config_lex.h"
 #include "fsutil.h"
 
 #ifndef VS_SOURCE_DIR
@@ -412,11 +413,27 @@ static void test_syntax_error(void **state)
     EXPECT_EDIT_ERROR("gamma = 4.5;", "gamma 4.5;", "test.cfg:9: syntax error (syntax error)");
 }
 
-static void test_duplicate_key_is_a_syntax_error(void **state)
+static void test_duplicate_key_is_named(void **state)
 {
     (void)state;
     EXPECT_EDIT_ERROR("seed = 7;", "seed = 7; seed = 8;",
-                      "test.cfg:3: syntax error (duplicate setting name)");
+                      "test.cfg:3: seed: duplicate setting name (a key may appear only once in "
+                      "its group)");
+    EXPECT_EDIT_ERROR("gamma = 4.5;", "gamma = 4.5;\n  gamma = 3.0;",
+                      "test.cfg:10: gamma: duplicate setting name (a key may appear only once "
+                      "in its group)");
+}
+
+static void test_deep_nesting_names_the_limit(void **state)
+{
+    (void)state;
+    char deep[3 * VS_CFG_MAX_DEPTH + 16] = "x = ";
+    for (int i = 0; i < VS_CFG_MAX_DEPTH + 1; ++i)
+        strcat(deep, "(");
+    strcat(deep, ");");
+    EXPECT_EDIT_ERROR("seed = 7;", deep,
+                      "test.cfg:3: syntax error (groups, lists and arrays nest more than 64 "
+                      "levels deep (the limit; Vesica's keys nest at most 4 levels))");
 }
 
 static void test_mixed_array_syntax_error(void **state)
@@ -650,7 +667,8 @@ int main(void)
         cmocka_unit_test(test_a_unknown_species),
         cmocka_unit_test(test_a_not_a_matrix),
         cmocka_unit_test(test_syntax_error),
-        cmocka_unit_test(test_duplicate_key_is_a_syntax_error),
+        cmocka_unit_test(test_duplicate_key_is_named),
+        cmocka_unit_test(test_deep_nesting_names_the_limit),
         cmocka_unit_test(test_mixed_array_syntax_error),
         cmocka_unit_test(test_include_rejected),
         cmocka_unit_test(test_integer_beyond_64_bits),

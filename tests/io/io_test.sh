@@ -12,7 +12,18 @@
 #   corrupt        bit flip, truncation, missing completion record: one clear line each
 #   physics        changed physics refused (and --force-restart), run length accepted,
 #                  no checkpoint, already finished
-#   baddir         unwritable output directory, full disk: one line at start, exit 2
+#   baddir         unwritable output directory, full disk: one line at start, exit 2, nothing
+#                  created
+#   diskfull       (tmpfs, needs mount: else skipped) the disk fills during a checkpoint write:
+#                  exit 1, one line, no crash, the earlier checkpoint restarts; frames or
+#                  checkpoints that fill it: the message says whether a checkpoint exists
+#   writefail      a checkpoint write that fails (file size limit, no root needed): exit 1,
+#                  one line that does not blame the disk, no crash, earlier checkpoint intact
+#   bigconfig      a configuration over 64 KiB: checkpoints store it whole, restart works
+#   damaged        one flipped byte in a stored physics parameter (dt, gamma, s) or a changed
+#                  time: --restart PATH refuses it, --restart latest falls back
+#   earlystop      SIGTERM while the configuration is still being read: exit 3 after one step
+#                  with a checkpoint, and the restart finishes
 #   signal P       SIGUSR1 to mpiexec, SIGTERM to a single process, run.walltime: exit 3
 #                  with a checkpoint; the restarts finish with the rows and frames of a
 #                  straight run, none repeated or missing
@@ -52,6 +63,8 @@ exact)
     run legs "$P" --set integrator.steps=100 || fail "first leg exited $?"
     run legs2 "$P" --set output.dir=legs --restart latest || fail "restart exited $?"
     grep -q "Restart from legs/checkpoints/ckpt_100.h5" legs2.log || fail "restart not from step 100"
+    grep -q "^Trajectory: every 20 steps; checkpoints: every 100 steps and at the end, keep 2$" straight.log ||
+        fail "the header does not give the intervals"
     h5diff straight/checkpoints/ckpt_200.h5 legs/checkpoints/ckpt_200.h5 /particles /particles ||
         fail "final states differ"
     h5diff straight/traj.h5md legs/traj.h5md /particles /particles || fail "trajectories differ"
@@ -173,6 +186,7 @@ physics)
     "$BIN" run "$CFG" --set output.dir=p --restart latest >none.log 2>&1
     [ $? -eq 2 ] || fail "no checkpoint: expected exit 2"
     one_error none.log | grep -q "no checkpoint in p/checkpoints" || fail "no checkpoint: message"
+    [ ! -e p ] || fail "no checkpoint: output.dir p was created"
     run p 1 --set integrator.steps=100 || fail "first leg exited $?"
     "$BIN" run "$CFG" --set output.dir=p --set dpd.gamma=4.0 --restart latest >g.log 2>&1
     [ $? -eq 2 ] || fail "changed gamma: expected exit 2"
@@ -201,6 +215,7 @@ baddir)
     if mount -t tmpfs -o size=400k tmpfs small 2>/dev/null; then
         "$BIN" run "$CFG" --set output.dir=small/out >full.log 2>&1
         rc=$?
+        created=$(ls -A small)
         # without checkpoints or frames only the small logs are written: no room is asked for
         "$BIN" run "$CFG" --set output.dir=small/bench --set output.checkpoint_keep=0 \
             --set output.trajectory_interval=0 --set integrator.steps=10 >bench.log 2>&1
@@ -208,6 +223,7 @@ baddir)
         umount small
         [ $rc -eq 2 ] || fail "full disk: expected exit 2, got $rc"
         one_error full.log | grep -q "not enough free space" || fail "full disk: message"
+        [ -z "$created" ] || fail "full disk: the refused run left '$created' behind"
         [ $rc_bench -eq 0 ] || fail "no checkpoints or frames: expected exit 0, got $rc_bench"
         echo "ok: full disk reported at start; a run that writes neither checkpoints nor frames is let through"
     else
@@ -249,6 +265,128 @@ signal)
     [ $rc -eq 3 ] || fail "walltime: expected exit 3, got $rc"
     grep -q "Stopped for restart.*run.walltime" w.log || fail "walltime: no message"
     echo "ok: SIGUSR1, SIGTERM and run.walltime stop with a checkpoint and exit 3"
+    ;;
+diskfull)
+    mkdir small
+    mount -t tmpfs -o size=4m tmpfs small 2>/dev/null ||
+        { echo "skip: cannot mount a tmpfs here (needs root)"; exit 77; }
+    trap 'umount "$OUT/small" 2>/dev/null' EXIT
+    # the disk fills while the checkpoint of step 100 is being written
+    VESICA_TEST_CHECKPOINT_PAUSE=100:2 "$BIN" run "$CFG" --set output.dir=small/d \
+        --set output.trajectory_interval=0 --set output.checkpoint_interval=50 >d.log 2>&1 &
+    pid=$!
+    for _ in $(seq 1 300); do [ -e small/d/checkpoints/ckpt_100.h5.tmp ] && break; sleep 0.05; done
+    dd if=/dev/zero of=small/fill bs=64k 2>/dev/null
+    wait $pid
+    rc=$?
+    [ $rc -eq 1 ] || { cat d.log >&2; fail "disk full during a write: expected exit 1, got $rc"; }
+    one_error d.log | grep -q "checkpoint at step 100 not written: .*disk full.*previous checkpoints are kept" ||
+        fail "disk full during a write: message"
+    [ ! -e small/d/checkpoints/ckpt_100.h5.tmp ] || fail "temporary file left behind"
+    rm small/fill
+    "$BIN" run "$CFG" --set output.dir=small/d --set output.trajectory_interval=0 \
+        --set output.checkpoint_interval=50 --restart latest >d2.log 2>&1 ||
+        { cat d2.log >&2; fail "restart after the full disk exited $?"; }
+    grep -q "Restart from small/d/checkpoints/ckpt_50.h5" d2.log || fail "not restarted from step 50"
+    rm -rf small/d
+    # frames fill it before any checkpoint, then with checkpoints
+    "$BIN" run "$CFG" --set output.dir=small/f --set output.trajectory_interval=1 \
+        --set output.checkpoint_interval=1000 --set integrator.steps=1000 >f.log 2>&1
+    [ $? -eq 1 ] || fail "frames fill the disk: expected exit 1"
+    one_error f.log | grep -q "disk full: .*trajectory frame.*(no checkpoint of this run was written before)" ||
+        fail "frames fill the disk: message"
+    rm -rf small/f
+    "$BIN" run "$CFG" --set output.dir=small/c --set output.trajectory_interval=1 \
+        --set output.checkpoint_interval=10 --set integrator.steps=1000 >c.log 2>&1
+    [ $? -eq 1 ] || fail "checkpoints fill the disk: expected exit 1"
+    one_error c.log | grep -q "disk full: .*(the previous checkpoints are kept)" ||
+        fail "checkpoints fill the disk: message"
+    echo "ok: a disk that fills during a write, or between writes, stops the run with one line"
+    ;;
+writefail)
+    quiet=(--set output.trajectory_interval=0 --set output.checkpoint_interval=50)
+    run w 1 "${quiet[@]}" --set integrator.steps=100 || fail "first leg exited $?"
+    cp w/checkpoints/ckpt_100.h5 before.h5
+    # files of this process may not grow past 30 kB from the checkpoint of step 150 on
+    VESICA_TEST_CHECKPOINT_LIMIT=150:30000 "$BIN" run "$CFG" --set output.dir=w "${quiet[@]}" \
+        --restart latest >w2.log 2>&1
+    rc=$?
+    [ $rc -eq 1 ] || { cat w2.log >&2; fail "failed write: expected exit 1, got $rc"; }
+    one_error w2.log | grep -q "checkpoint at step 150 not written: .*write failed (.*File too large).*previous checkpoints are kept" ||
+        fail "failed write: message"
+    ! grep -q "disk full" w2.log || fail "failed write: blames the disk"
+    cmp before.h5 w/checkpoints/ckpt_100.h5 || fail "the earlier checkpoint changed"
+    [ ! -e w/checkpoints/ckpt_150.h5.tmp ] || fail "temporary file left behind"
+    echo "ok: a failed checkpoint write exits 1 with one line, earlier checkpoint intact"
+    ;;
+bigconfig)
+    { cat "$CFG"; for i in $(seq 1 1500); do echo "# padding line $i: a long comment makes this file larger than 64 KiB"; done; } >big.cfg
+    [ "$(stat -c %s big.cfg)" -gt 70000 ] || fail "big.cfg is not over 64 KiB"
+    "$BIN" run big.cfg --set output.dir=b --set integrator.steps=100 >b.log 2>&1 ||
+        { tail -3 b.log >&2; fail "a configuration over 64 KiB: exit $?"; }
+    "$PY" - <<'PY' || fail "config_text differs from the file"
+import h5py
+with h5py.File("b/checkpoints/ckpt_100.h5", "r") as f:
+    assert f.attrs["format_version"] == 2
+    assert f["config_text"][:].tobytes() == open("big.cfg", "rb").read()
+PY
+    "$BIN" run big.cfg --set output.dir=b --restart latest >b2.log 2>&1 || fail "restart exit $?"
+    echo "ok: a configuration over 64 KiB is stored whole"
+    ;;
+damaged)
+    run dmg 1 --set dpd.s=1.25 || fail "run exited $?"
+    # flip_param NAME VALUE FILE: flip the lowest byte of the one stored copy of VALUE
+    flip_param() {
+        "$PY" - "$2" "$3" <<'PY'
+import struct, sys
+pat = struct.pack("<d", float(sys.argv[1]))
+b = bytearray(open(sys.argv[2], "rb").read())
+assert b.count(pat) == 1, "value stored %d times" % b.count(pat)
+b[b.index(pat)] ^= 0x01
+open(sys.argv[2], "wb").write(b)
+PY
+    }
+    for p in dt:0.02 gamma:4.5 s:1.25; do
+        cp dmg/checkpoints/ckpt_200.h5 "${p%%:*}.h5"
+        flip_param "${p%%:*}" "${p#*:}" "${p%%:*}.h5" || fail "could not flip ${p%%:*}"
+        "$BIN" run "$CFG" --set output.dir=dmg --set dpd.s=1.25 --set integrator.steps=300 \
+            --restart "${p%%:*}.h5" >"${p%%:*}.log" 2>&1
+        [ $? -eq 2 ] || fail "flipped ${p%%:*}: expected exit 2"
+        one_error "${p%%:*}.log" | grep -q "${p%%:*}.h5: the stored physics parameters do not match their hash (file damaged)" ||
+            fail "flipped ${p%%:*}: message"
+    done
+    cp dmg/checkpoints/ckpt_200.h5 time.h5
+    "$PY" -c 'import h5py; f = h5py.File("time.h5", "a"); f.attrs["time"] = 4.5'
+    "$BIN" run "$CFG" --set output.dir=dmg --set dpd.s=1.25 --set integrator.steps=300 \
+        --restart time.h5 >time.log 2>&1
+    [ $? -eq 2 ] || fail "changed time: expected exit 2"
+    one_error time.log | grep -q "time.h5: time 4.5 is not step \* dt" || fail "changed time: message"
+    cp dt.h5 dmg/checkpoints/ckpt_200.h5
+    "$BIN" run "$CFG" --set output.dir=dmg --set dpd.s=1.25 --set integrator.steps=300 \
+        --restart latest >l.log 2>&1 || { cat l.log >&2; fail "latest with a damaged newest: exit $?"; }
+    grep -q "do not match their hash (file damaged); falling back to the previous checkpoint dmg/checkpoints/ckpt_100.h5" l.log ||
+        fail "no fallback message"
+    grep -q "Restart from dmg/checkpoints/ckpt_100.h5" l.log || fail "did not restart from 100"
+    echo "ok: flipped physics parameters and a changed time are damage; latest falls back"
+    ;;
+earlystop)
+    # the configuration comes through a FIFO, so the run waits in start-up until it is written
+    mkfifo e.cfg
+    "$BIN" run e.cfg --set output.dir=e --set integrator.steps=1000000 >e.log 2>&1 &
+    pid=$!
+    sleep 1
+    kill -TERM $pid
+    sleep 0.2
+    timeout 10 sh -c 'cat "$1" >e.cfg' sh "$CFG" # a run that was killed never reads it
+    wait $pid
+    rc=$?
+    [ $rc -eq 3 ] || { cat e.log >&2; fail "SIGTERM during start-up: expected exit 3, got $rc"; }
+    grep -q "Stopped for restart at step 1 (SIGTERM or SIGUSR1)" e.log || fail "SIGTERM during start-up: message"
+    [ -e e/checkpoints/ckpt_1.h5 ] || fail "SIGTERM during start-up: no checkpoint"
+    "$BIN" run "$CFG" --set output.dir=e --set integrator.steps=40 --restart latest >e2.log 2>&1 ||
+        fail "restart exited $?"
+    [ "$(steps_of e)" = "0 20 40 " ] || fail "rows: $(steps_of e)"
+    echo "ok: a stop requested during start-up ends after the first step with exit 3"
     ;;
 *)
     echo "unknown case $case_name" >&2

@@ -1,0 +1,83 @@
+/* Time step and temperature watch: see watch.h. */
+#include "watch.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "log.h"
+
+/* Groot & Warren (J. Chem. Phys. 107, 4423, 1997) find the temperature held within a few
+ * percent up to dt = 0.04-0.06 for a = 25, gamma = 4.5, kT = 1, m = 1, rc = 1 (lambda = 0.65);
+ * Vesica's integrator is validated there (docs/validation.md). Each force sets its own time
+ * scale, and dt must stay small against all of them, so the tested range is 0.06 scaled by
+ * the ratio of each scale to its value at those parameters:
+ *   conservative: the period of the stiffest pair, sqrt(m rc / a)  (0.06 sqrt(25 m rc / a))
+ *   dissipative:  the relaxation time of a pair velocity, m / gamma  (0.06 * 4.5 m / gamma;
+ *                 gamma dt / m must stay well below 1 for the explicit step to be stable)
+ *   thermal:      the time to cross rc at the thermal speed, rc sqrt(m / kT)
+ * with the lightest mass and the largest a_ij. */
+#define VS_DT_TESTED 0.06
+
+double vs_dt_tested_max(const vs_params *prm)
+{
+    double m = INFINITY, a = 0.0;
+    for (int i = 0; i < prm->n_species; ++i) {
+        m = fmin(m, prm->species[i].mass);
+        for (int j = 0; j < prm->n_species; ++j)
+            a = fmax(a, prm->a[i][j]);
+    }
+    if (!(m > 0.0) || !isfinite(m))
+        return 0.0;
+    double dt = INFINITY;
+    if (a > 0.0)
+        dt = fmin(dt, VS_DT_TESTED * sqrt(25.0 * m * prm->rc / a));
+    if (prm->gamma > 0.0)
+        dt = fmin(dt, VS_DT_TESTED * 4.5 * m / prm->gamma);
+    if (prm->kT > 0.0)
+        dt = fmin(dt, VS_DT_TESTED * prm->rc * sqrt(m / prm->kT));
+    return isfinite(dt) ? dt : 0.0;
+}
+
+void vs_watch_dt(const vs_params *prm, int log)
+{
+    const double dt_max = vs_dt_tested_max(prm);
+    if (log && dt_max > 0.0 && prm->dt > dt_max)
+        vs_log_warn("integrator.dt = %g is outside the tested range dt <= %.3g for these dpd.a, "
+                    "dpd.gamma, dpd.kT and masses (Groot & Warren: dt <= 0.06 at a = 25, gamma "
+                    "= 4.5, kT = 1, m = 1); expect a wrong temperature or a blow-up",
+                    prm->dt, dt_max);
+}
+
+int vs_watch_row(vs_watch *w, const vs_params *prm, const vs_thermo *t, int log)
+{
+    if (!isfinite(t->temperature) || !isfinite(t->pressure) || !isfinite(t->kinetic) ||
+        !isfinite(t->potential)) {
+        if (log)
+            vs_log_error("step %lld: the thermo row is not finite (temperature %g, pressure %g, "
+                         "potential energy %g): the run has blown up; a smaller "
+                         "integrator.dt may help", (long long)t->step, t->temperature,
+                         t->pressure, t->potential);
+        return 1;
+    }
+    if (prm->temperature_tolerance <= 0.0 || !(prm->kT > 0.0) ||
+        t->time < prm->equilibration_time)
+        return 0;
+    const double ratio = t->temperature / prm->kT;
+    if (fabs(ratio - 1.0) <= prm->temperature_tolerance) {
+        w->far_rows = 0;
+        return 0;
+    }
+    if (++w->far_rows == 1 && log)
+        vs_log_warn("step %lld: kinetic temperature %.4g is %.3g times dpd.kT = %g after "
+                    "equilibration (run.temperature_tolerance %g); integrator.dt = %g may be "
+                    "too large", (long long)t->step, t->temperature, ratio, prm->kT,
+                    prm->temperature_tolerance, prm->dt);
+    if (prm->temperature_rows > 0 && w->far_rows >= prm->temperature_rows) {
+        if (log)
+            vs_log_error("step %lld: kinetic temperature %.4g, %.3g times dpd.kT, for %lld "
+                         "thermo rows in a row (run.temperature_rows): stopping",
+                         (long long)t->step, t->temperature, ratio, (long long)w->far_rows);
+        return 1;
+    }
+    return 0;
+}
