@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "config_lex.h"
+#include "config_molecules.h"
 #include "config_report.h"
 #include "config_schema.h"
 #include "log.h"
@@ -878,7 +879,7 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         p->n_particles = as_int(member(root, "particles"));
     }
     p->density = (double)p->n_particles / volume;
-    return 0;
+    return vs_config_molecules(c, root, p);
 }
 
 /* ---- Entry points ----------------------------------------------------------------------- */

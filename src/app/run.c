@@ -426,6 +426,7 @@ static int prepare_files(run_state *rs, int64_t restart_step)
     int bad = 0;
     if (root) {
         vs_checkpoint_clean(prm->output_dir, 0);
+        rs->csv.molecules = prm->n_moltypes > 0;
         if (!opt->restart) {
             const int removed = vs_checkpoint_clean(prm->output_dir, 1);
             if (removed > 0)

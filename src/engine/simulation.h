@@ -32,6 +32,8 @@ typedef struct vs_sim {
     int phase_open;          /* the timed phase running now (a vs_timer_id), -1: none */
     const struct vs_backend *backend;
     double list_radius;      /* of the neighbour lists and the ghost shell: rc + skin */
+    double bonded_width;     /* molecules: ghost width of bonded beads (the bonded terms'
+                                reach + skin), 0 without molecules */
     int64_t step;            /* steps completed since the start of the run */
     int64_t n_builds;        /* neighbour-list builds, the initial one included */
     int64_t n_dangerous;     /* builds where some particle had moved more than the full skin */
