@@ -159,19 +159,41 @@ int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
 }
 
 /* The records go to their owners by position and become the owned particles, in tag order. */
-static void adopt_records(vs_sim *sim, vs_particle_rec *recs, int64_t n)
+static void adopt_records(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo, int64_t n)
 {
     int64_t n_mine = 0;
-    vs_particle_rec *mine = vs_redistribute_by_brick(&sim->dc, recs, n, &n_mine);
+    vs_topo *my_topo = NULL;
+    vs_particle_rec *mine =
+        vs_redistribute_by_brick_topo(&sim->dc, recs, topo, n, &n_mine, topo ? &my_topo : NULL);
     vs_particles_unpack(&sim->parts, mine, n_mine);
+    if (my_topo)
+        vs_particles_unpack_topo(&sim->parts, my_topo, n_mine);
     free(mine);
+    free(my_topo);
 }
 
-int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, int64_t n, int64_t step,
-                              char *err, size_t err_len)
+vs_topo *vs_sim_owned_topo(vs_sim *sim)
+{
+    if (!sim->parts.topo)
+        return NULL;
+    vs_sim_finish_step(sim);
+    sim->backend->sync_host(sim);
+    const int64_t n = sim->parts.n_owned;
+    vs_topo *t = VS_MALLOC(sizeof(vs_topo) * (size_t)(n > 0 ? n : 1));
+    vs_particles_pack_topo(&sim->parts, t);
+    return t;
+}
+
+int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo,
+                              int64_t n, int64_t step, char *err, size_t err_len)
 {
     sim->energy_due = 0;
-    adopt_records(sim, recs, n);
+    if ((sim->prm.n_moltypes > 0) != (topo != NULL)) {
+        snprintf(err, err_len, "restart: the checkpoint %s molecules but the configuration %s",
+                 topo ? "has" : "has no", topo ? "has none" : "has molecules");
+        return 1;
+    }
+    adopt_records(sim, recs, topo, n);
     sim->step = step;
     const int failed = sim->backend->attach(sim, err, err_len) != 0;
     if (vs_par_any(&sim->dc.cart, failed))
@@ -206,8 +228,10 @@ void vs_sim_canonicalize(vs_sim *sim)
     vs_sim_finish_step(sim);
     int64_t n = 0;
     vs_particle_rec *recs = vs_sim_owned_records(sim, &n);
-    adopt_records(sim, recs, n);
+    vs_topo *topo = vs_sim_owned_topo(sim);
+    adopt_records(sim, recs, topo, n);
     free(recs);
+    free(topo);
     sim->backend->reload(sim);
     rebuild(sim);
     phases_close(sim);
