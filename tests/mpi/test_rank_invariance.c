@@ -9,13 +9,17 @@
  *   - thermo over the first 50 steps to 1e-8 relative,
  * and the decomposed run conserves momentum to round-off. Exit 0 on success, 1 on failure.
  * `--skin S` sets the Verlet skin (0: every list, ghost layer and migration rebuilt on every
- * step).
+ * step). `--config FILE` takes the system from a configuration file instead (the molecules'
+ * test: bonds and angles across brick faces, edges and corners, chains longer than a brick;
+ * then the bond and angle energies are compared as well).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+#include "fsutil.h"
 #include "log.h"
 #include "simulation.h"
 #include "test_support.h"
@@ -172,11 +176,13 @@ static void compare_thermo(const vs_thermo tm[N_STEPS + 1], const vs_thermo ts[N
     }
     double worst_thermo = 0.0;
     for (int k = 0; k <= N_STEPS; ++k) {
-        const double pairs[4][2] = {{tm[k].temperature, ts[k].temperature},
+        const double pairs[6][2] = {{tm[k].temperature, ts[k].temperature},
                                     {tm[k].pressure, ts[k].pressure},
                                     {tm[k].kinetic, ts[k].kinetic},
-                                    {tm[k].potential, ts[k].potential}};
-        for (int q = 0; q < 4; ++q) {
+                                    {tm[k].potential, ts[k].potential},
+                                    {tm[k].bond_energy, ts[k].bond_energy},
+                                    {tm[k].angle_energy, ts[k].angle_energy}};
+        for (int q = 0; q < (ts[k].molecules ? 6 : 4); ++q) {
             const double rel = fabs(pairs[q][0] - pairs[q][1]) / fabs(pairs[q][1]);
             worst_thermo = fmax(worst_thermo, rel);
             if (rel > 1e-8 && (*failures)++ < 10)
@@ -197,6 +203,15 @@ int main(int argc, char **argv)
     vs_test_groot_warren(&prm, 8.0);
     if (argc == 3 && strcmp(argv[1], "--skin") == 0)
         prm.skin = atof(argv[2]);
+    if (argc == 3 && strcmp(argv[1], "--config") == 0) {
+        char err[512];
+        char *text = vs_read_text_file(argv[2], err, sizeof err);
+        if (!text || vs_config_parse(text, argv[2], NULL, 0, &prm, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        free(text);
+    }
 
     gathered_forces fm;
     vs_thermo tm[N_STEPS + 1];
