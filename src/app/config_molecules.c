@@ -56,6 +56,11 @@ static int extract_chain(const cfg_ctx *c, const config_setting_t *e, int i, vs_
     t->repeat = config_setting_get_int64(get(e, "repeat"));
     const int64_t nb = (int64_t)t->n_seq * t->repeat;
     const config_setting_t *frac = get(e, "bead_fraction");
+    if (frac && get(e, "count")) {
+        snprintf(key, sizeof key, "molecules.[%d].bead_fraction", i);
+        return cfg_fail(c, frac, key, "expected only one of molecules.[%d].count and "
+                        "molecules.[%d].bead_fraction (got both)", i, i);
+    }
     t->count = frac ? llround(num(frac) * (double)p->n_particles / (double)nb)
                     : config_setting_get_int64(get(e, "count"));
     return 0;
