@@ -91,6 +91,13 @@ static void *recv_buffer(void *ctx, int d, int dir, int64_t n)
 
 /* ---- Migration ---- */
 
+/* A migrant is a vs_migrant_rec followed, when the particles have topology, by its vs_topo:
+ * the bonds and angles travel with their bead (rec_bytes is the stride). */
+static vs_migrant_rec *migrant_at(void *base, size_t stride, int64_t k)
+{
+    return (vs_migrant_rec *)((char *)base + stride * (size_t)k);
+}
+
 static void migrant_pack_one(const vs_particles *p, int64_t i, vs_migrant_rec *r)
 {
     for (int k = 0; k < 3; ++k) {
@@ -101,6 +108,8 @@ static void migrant_pack_one(const vs_particles *p, int64_t i, vs_migrant_rec *r
     }
     r->tag = p->tag[i];
     r->species = p->species[i];
+    if (p->topo)
+        memcpy(r + 1, &p->topo[i], sizeof(vs_topo));
 }
 
 /* Take the leavers of dimension d out of the owned particles, staged in the send buffer. */
@@ -119,8 +128,8 @@ static void migrate_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2
         else if (x >= hi)
             n_send[1]++;
     }
-    ensure_buffers(c->h, sizeof(vs_migrant_rec) * (size_t)(n_send[0] + n_send[1]), 0);
-    vs_migrant_rec *out = c->h->send_buf;
+    ensure_buffers(c->h, c->rec_bytes * (size_t)(n_send[0] + n_send[1]), 0);
+    void *out = c->h->send_buf;
     int64_t fill[2] = {0, n_send[0]};
     int64_t i = 0;
     while (i < p->n_owned) {
@@ -130,7 +139,7 @@ static void migrate_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2
             ++i;
             continue;
         }
-        migrant_pack_one(p, i, &out[fill[dir]++]);
+        migrant_pack_one(p, i, migrant_at(out, c->rec_bytes, fill[dir]++));
         /* fill the hole with the last owned particle */
         p->n_owned--;
         if (i != p->n_owned)
@@ -143,14 +152,15 @@ static void migrate_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2
 static const void *migrate_pack(void *ctx, int d, int dir, double shift, int64_t n)
 {
     halo_ctx *c = ctx;
-    vs_migrant_rec *r = dir_part(c, c->h->send_buf, c->n_send, dir);
+    void *r = dir_part(c, c->h->send_buf, c->n_send, dir);
     const double len = c->dc->box[d];
     if (shift != 0.0)
         for (int64_t k = 0; k < n; ++k) {
+            vs_migrant_rec *m = migrant_at(r, c->rec_bytes, k);
             if (dir == 0)
-                vs_wrap_down(&r[k].x[d], &r[k].image[d], len);
+                vs_wrap_down(&m->x[d], &m->image[d], len);
             else
-                vs_wrap_up(&r[k].x[d], &r[k].image[d], len);
+                vs_wrap_up(&m->x[d], &m->image[d], len);
         }
     return r;
 }
@@ -159,20 +169,22 @@ static void migrate_unpack(void *ctx, int d, int dir, const void *recs, int64_t 
 {
     halo_ctx *c = ctx;
     vs_particles *p = c->p;
-    const vs_migrant_rec *in = recs;
     (void)d;
     (void)dir;
     vs_particles_reserve(p, p->n_owned + n);
     for (int64_t k = 0; k < n; ++k) {
+        const vs_migrant_rec *in = migrant_at((void *)recs, c->rec_bytes, k);
         const int64_t j = p->n_owned++;
         for (int q = 0; q < 3; ++q) {
-            p->x[q][j] = in[k].x[q];
-            p->v[q][j] = in[k].v[q];
-            p->vp[q][j] = in[k].vp[q];
-            p->image[q][j] = in[k].image[q];
+            p->x[q][j] = in->x[q];
+            p->v[q][j] = in->v[q];
+            p->vp[q][j] = in->vp[q];
+            p->image[q][j] = in->image[q];
         }
-        p->tag[j] = in[k].tag;
-        p->species[j] = in[k].species;
+        p->tag[j] = in->tag;
+        p->species[j] = in->species;
+        if (p->topo)
+            memcpy(&p->topo[j], in + 1, sizeof(vs_topo));
     }
 }
 
@@ -191,8 +203,11 @@ static const vs_exchange_ops migrate_ops = {
 int64_t vs_halo_migrate(vs_halo *h, const vs_decomp *dc, vs_particles *p, int64_t step)
 {
     p->n_ghost = 0;
-    halo_ctx c = {.h = h, .dc = dc, .p = p, .rec_bytes = sizeof(vs_migrant_rec)};
-    vs_exchange_run(&migrate_ops, &c, dc);
+    const size_t bytes = sizeof(vs_migrant_rec) + (p->topo ? sizeof(vs_topo) : 0);
+    halo_ctx c = {.h = h, .dc = dc, .p = p, .rec_bytes = bytes};
+    vs_exchange_ops ops = migrate_ops;
+    ops.rec_bytes = bytes;
+    vs_exchange_run(&ops, &c, dc);
     /* One hop per dimension must have been enough. */
     for (int64_t i = 0; i < p->n_owned; ++i)
         for (int d = 0; d < 3; ++d)
@@ -216,6 +231,34 @@ static void reserve_send_list(vs_halo *h, int d, int dir, int64_t n)
         VS_REALLOC(h->send_idx[d][dir], sizeof(int64_t) * (size_t)h->cap_send[d][dir]);
 }
 
+/* As build_select, where bonded beads (n_bond > 0, owned or ghost) go out to the wider
+ * bonded width: their partners must be present wherever one of their beads is owned. */
+static void bonded_select(halo_ctx *c, int d, int64_t n_send[2])
+{
+    const vs_particles *p = c->p;
+    const int64_t base = p->n_owned + p->n_ghost;
+    const double lo = c->dc->lo[d], hi = c->dc->hi[d];
+    for (int dir = 0; dir < 2; ++dir) {
+        int64_t n = 0;
+        for (int pass = 0; pass < 2; ++pass) { /* count, then fill */
+            int64_t *idx = pass ? c->h->send_idx[d][dir] : NULL;
+            n = 0;
+            for (int64_t i = 0; i < base; ++i) {
+                const double w = p->topo[i].n_bond > 0 ? c->h->bonded_width : c->width;
+                const double x = p->x[d][i];
+                if (dir == 0 ? (x < lo + w) : (x >= hi - w)) {
+                    if (idx)
+                        idx[n] = i;
+                    n++;
+                }
+            }
+            if (!pass)
+                reserve_send_list(c->h, d, dir, n);
+        }
+        c->h->n_send[d][dir] = n_send[dir] = n;
+    }
+}
+
 /* Send lists of both directions, from everything present before this stage receives. */
 static void build_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2])
 {
@@ -224,6 +267,10 @@ static void build_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2])
     const int64_t base = p->n_owned + p->n_ghost;
     const double lo_edge = c->dc->lo[d] + c->width, hi_edge = c->dc->hi[d] - c->width;
     (void)n_recv;
+    if (p->topo && c->h->bonded_width > c->width) {
+        bonded_select(c, d, n_send);
+        return;
+    }
     for (int dir = 0; dir < 2; ++dir) {
         int64_t n = 0;
         for (int64_t i = 0; i < base; ++i) {
@@ -257,7 +304,7 @@ static const void *build_pack(void *ctx, int d, int dir, double shift, int64_t n
         out[k].x[d] += shift;
         out[k].tag = p->tag[i];
         out[k].species = p->species[i];
-        out[k].pad = 0;
+        out[k].pad = p->topo ? p->topo[i].n_bond : 0; /* marks bonded ghosts */
     }
     return out;
 }
@@ -277,6 +324,10 @@ static void build_unpack(void *ctx, int d, int dir, const void *recs, int64_t n)
         }
         p->tag[j] = in[k].tag;
         p->species[j] = in[k].species;
+        if (p->topo) {
+            p->topo[j].n_bond = in[k].pad;
+            p->topo[j].n_angle = 0;
+        }
     }
     c->h->recv_start[d][dir] = start;
     c->h->n_recv[d][dir] = n;

@@ -18,6 +18,12 @@
  *
  * DPD needs no reverse communication: forces are computed for owned particles only and the
  * pair random numbers agree on both sides of a rank boundary.
+ *
+ * Molecules (particles with topology, topology.h): a migrant carries its bead's vs_topo after
+ * its record (the record size of the exchange grows only then), a ghost record's pad word
+ * carries the bead's bond count, and a bonded bead is sent as a ghost out to `bonded_width`
+ * when that is wider than the list radius (the reach of its bonded partners plus the skin),
+ * while free beads stay within the list radius.
  */
 #ifndef VESICA_HALO_H
 #define VESICA_HALO_H
@@ -36,6 +42,7 @@ typedef struct {
     double shift[3][2];        /* added to coordinate d of what is sent (periodic image) */
     void *send_buf, *recv_buf; /* staging buffers, grown on demand, reused every step */
     size_t send_cap, recv_cap;
+    double bonded_width;       /* ghost width of bonded beads (molecules), when wider */
     int64_t bytes_last_exchange; /* bytes this rank sent to other ranks in the last ghost
                                    exchange: a build's records or an update's positions */
 } vs_halo;

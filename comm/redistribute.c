@@ -16,8 +16,8 @@ void vs_tag_slab(int64_t n_total, int size, int rank, int64_t *lo, int64_t *hi)
 
 /* Group the records by destination (a stable counting sort) and exchange them. The caller
  * puts the result in tag order. */
-static vs_particle_rec *route(const vs_par *par, const vs_particle_rec *recs, int64_t n,
-                              const int *dest, int64_t *n_out)
+static void *route_bytes(const vs_par *par, const void *recs, size_t size, int64_t n,
+                         const int *dest, int64_t *n_out)
 {
     int64_t *counts = VS_MALLOC(sizeof(int64_t) * (size_t)(par->size + 1));
     memset(counts, 0, sizeof(int64_t) * (size_t)(par->size + 1));
@@ -25,21 +25,42 @@ static vs_particle_rec *route(const vs_par *par, const vs_particle_rec *recs, in
         counts[dest[i] + 1]++;
     for (int r = 0; r < par->size; ++r)
         counts[r + 1] += counts[r]; /* now counts[r] is the first slot of rank r */
-    vs_particle_rec *grouped = VS_MALLOC(sizeof(vs_particle_rec) * (size_t)(n > 0 ? n : 1));
+    char *grouped = VS_MALLOC(size * (size_t)(n > 0 ? n : 1));
     for (int64_t i = 0; i < n; ++i)
-        grouped[counts[dest[i]]++] = recs[i];
+        memcpy(grouped + size * (size_t)counts[dest[i]]++, (const char *)recs + size * (size_t)i,
+               size);
     /* counts[r] is now the end of rank r's group: turn ends into counts */
     for (int r = par->size - 1; r > 0; --r)
         counts[r] -= counts[r - 1];
-    vs_particle_rec *out =
-        vs_par_alltoallv_records(par, grouped, counts, sizeof(vs_particle_rec), n_out);
+    void *out = vs_par_alltoallv_records(par, grouped, counts, size, n_out);
     free(grouped);
     free(counts);
     return out;
 }
 
+/* The records, and their topology records when there are any, to the ranks of `dest`: both
+ * arrive in the same order (the same stable grouping and the same counts). */
+static vs_particle_rec *route(const vs_par *par, const vs_particle_rec *recs,
+                              const vs_topo *topo, int64_t n, const int *dest, int64_t *n_out,
+                              vs_topo **topo_out)
+{
+    vs_particle_rec *out = route_bytes(par, recs, sizeof *recs, n, dest, n_out);
+    if (topo_out) {
+        int64_t m = 0;
+        *topo_out = route_bytes(par, topo, sizeof *topo, n, dest, &m);
+    }
+    return out;
+}
+
 vs_particle_rec *vs_redistribute_by_tag(const vs_par *par, const vs_particle_rec *recs,
                                         int64_t n, int64_t n_total, int64_t *n_out)
+{
+    return vs_redistribute_by_tag_topo(par, recs, NULL, n, n_total, n_out, NULL);
+}
+
+vs_particle_rec *vs_redistribute_by_tag_topo(const vs_par *par, const vs_particle_rec *recs,
+                                             const vs_topo *topo, int64_t n, int64_t n_total,
+                                             int64_t *n_out, vs_topo **topo_out)
 {
     int *dest = VS_MALLOC(sizeof(int) * (size_t)(n > 0 ? n : 1));
     const int64_t base = n_total / par->size, extra = n_total % par->size;
@@ -50,24 +71,33 @@ vs_particle_rec *vs_redistribute_by_tag(const vs_par *par, const vs_particle_rec
             VS_FATAL("particle tag %lld outside 0..%lld", (long long)t, (long long)n_total - 1);
         dest[i] = t < split ? (int)(t / (base + 1)) : (int)(extra + (t - split) / base);
     }
-    vs_particle_rec *got = route(par, recs, n, dest, n_out);
+    vs_topo *got_topo = NULL;
+    vs_particle_rec *got = route(par, recs, topo, n, dest, n_out, topo ? &got_topo : NULL);
     free(dest);
     /* tag order by direct placement: this rank's slab is the tag range [lo, hi) */
     int64_t lo, hi;
     vs_tag_slab(n_total, par->size, par->rank, &lo, &hi);
     const int64_t m = *n_out;
     vs_particle_rec *out = VS_MALLOC(sizeof(vs_particle_rec) * (size_t)(m > 0 ? m : 1));
+    vs_topo *out_topo = got_topo ? VS_MALLOC(sizeof(vs_topo) * (size_t)(m > 0 ? m : 1)) : NULL;
     int bad = m != hi - lo;
     for (int64_t i = 0; i < m && !bad; ++i) {
         bad = got[i].tag < lo || got[i].tag >= hi;
         if (!bad)
             out[got[i].tag - lo] = got[i];
+        if (!bad && out_topo)
+            out_topo[got[i].tag - lo] = got_topo[i];
     }
     if (bad) { /* particles lost or duplicated: keep them, sorted, for the caller to report */
         memcpy(out, got, sizeof(vs_particle_rec) * (size_t)m);
-        vs_particle_recs_sort_by_tag(out, m);
+        if (out_topo)
+            memcpy(out_topo, got_topo, sizeof(vs_topo) * (size_t)m);
+        vs_particle_recs_sort_by_tag_topo(out, out_topo, m);
     }
     free(got);
+    free(got_topo);
+    if (topo_out)
+        *topo_out = out_topo;
     return out;
 }
 
@@ -85,6 +115,13 @@ static int brick_of(double x, double len, int n)
 
 vs_particle_rec *vs_redistribute_by_brick(const vs_decomp *dc, vs_particle_rec *recs, int64_t n,
                                           int64_t *n_out)
+{
+    return vs_redistribute_by_brick_topo(dc, recs, NULL, n, n_out, NULL);
+}
+
+vs_particle_rec *vs_redistribute_by_brick_topo(const vs_decomp *dc, vs_particle_rec *recs,
+                                               const vs_topo *topo, int64_t n, int64_t *n_out,
+                                               vs_topo **topo_out)
 {
     const int nb = dc->dims[0] * dc->dims[1] * dc->dims[2];
     int *rank_of = VS_MALLOC(sizeof(int) * (size_t)nb);
@@ -104,9 +141,12 @@ vs_particle_rec *vs_redistribute_by_brick(const vs_decomp *dc, vs_particle_rec *
             c[d] = brick_of(recs[i].x[d], dc->box[d], dc->dims[d]);
         dest[i] = rank_of[(c[2] * dc->dims[1] + c[1]) * dc->dims[0] + c[0]];
     }
-    vs_particle_rec *out = route(&dc->cart, recs, n, dest, n_out);
+    vs_topo *got_topo = NULL;
+    vs_particle_rec *out = route(&dc->cart, recs, topo, n, dest, n_out, topo ? &got_topo : NULL);
     free(dest);
     free(rank_of);
-    vs_particle_recs_sort_by_tag(out, *n_out);
+    vs_particle_recs_sort_by_tag_topo(out, got_topo, *n_out);
+    if (topo_out)
+        *topo_out = got_topo;
     return out;
 }

@@ -31,22 +31,24 @@ typedef struct {
 } vs_checkpoint_info;
 
 /* Write the checkpoint of `step` from this rank's tag slab [slab_lo, slab_lo + n) (records in
- * tag order), then delete all but the newest `keep` checkpoints. `config_text` is stored
+ * tag order, with their topology records when the run has molecules, else topo NULL), then delete all but the newest `keep` checkpoints. `config_text` is stored
  * verbatim. On success `path_out` holds the file name and *bytes its size. Returns 0, or -1
  * with one line in err, the same on every rank (the previous checkpoints are untouched).
  * Collective. */
 int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
                         const vs_params *prm, const char *config_text,
-                        const vs_particle_rec *slab, int64_t n, int64_t slab_lo, int64_t keep,
-                        char *path_out, size_t path_len, double *bytes, char *err,
-                        size_t err_len);
+                        const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
+                        int64_t slab_lo, int64_t keep, char *path_out, size_t path_len,
+                        double *bytes, char *err, size_t err_len);
 
 /* Read and validate a checkpoint: completion record, every dataset's checksums, the tag
  * sequence of this rank's slab. On success *slab (malloc'd, tag order) holds this rank's
- * slab of *n records and `info` the metadata. Returns 0, or -1 with one line in err naming
+ * slab of *n records, *topo their topology (malloc'd; NULL when the file has none: a plain
+ * fluid) and `info` the metadata. Returns 0, or -1 with one line in err naming
  * the file and the problem, the same on every rank. Collective. */
 int vs_checkpoint_read(const vs_par *par, const char *path, vs_checkpoint_info *info,
-                       vs_particle_rec **slab, int64_t *n, char *err, size_t err_len);
+                       vs_particle_rec **slab, vs_topo **topo, int64_t *n, char *err,
+                       size_t err_len);
 
 /* Steps of the checkpoints in output_dir/checkpoints, newest first (malloc'd, may be NULL
  * when there are none). Rank 0 lists the directory; every rank gets the list. */

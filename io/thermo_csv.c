@@ -8,7 +8,8 @@
 #include "fsutil.h"
 #include "params.h"
 
-#define VS_THERMO_HEADER "step,time,temperature,pressure,kinetic_energy,potential_energy,px,py,pz\n"
+#define VS_THERMO_HEADER "step,time,temperature,pressure,kinetic_energy,potential_energy,px,py,pz"
+#define VS_THERMO_MOLECULE_COLUMNS ",pair_energy,bond_energy,angle_energy\n"
 
 int vs_thermo_csv_open(vs_thermo_csv *csv, const char *dir, char *err, size_t err_len)
 {
@@ -19,7 +20,9 @@ int vs_thermo_csv_open(vs_thermo_csv *csv, const char *dir, char *err, size_t er
         snprintf(err, err_len, "%s: cannot create: %s", path, strerror(errno));
         return -1;
     }
-    fprintf(csv->file, VS_THERMO_HEADER);
+    /* the molecules' columns follow the contract's, and only when there are molecules */
+    fprintf(csv->file, "%s%s", VS_THERMO_HEADER, csv->molecules ? VS_THERMO_MOLECULE_COLUMNS
+                                                                : "\n");
     return fflush(csv->file) == 0 ? 0 : -1;
 }
 
@@ -66,9 +69,13 @@ int vs_thermo_csv_write(vs_thermo_csv *csv, const vs_thermo *t)
 {
     if (!csv->file)
         return 0;
-    fprintf(csv->file, "%lld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n",
+    fprintf(csv->file, "%lld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g",
             (long long)t->step, t->time, t->temperature, t->pressure, t->kinetic,
             t->potential, t->momentum[0], t->momentum[1], t->momentum[2]);
+    if (t->molecules)
+        fprintf(csv->file, ",%.17g,%.17g,%.17g", t->pair_energy, t->bond_energy,
+                t->angle_energy);
+    fputc('\n', csv->file);
     return fflush(csv->file) == 0 ? 0 : -1;
 }
 

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "config_lex.h"
+#include "config_molecules.h"
 #include "config_report.h"
 #include "config_flow.h"
 #include "config_schema.h"
@@ -886,7 +887,8 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         p->n_particles = as_int(member(root, "particles"));
     }
     p->density = (double)p->n_particles / volume;
-    return vs_config_extract_flow(c, root, p);
+    const int rc = vs_config_extract_flow(c, root, p);
+    return rc != 0 ? rc : vs_config_molecules(c, root, p);
 }
 
 /* ---- Entry points ----------------------------------------------------------------------- */

@@ -212,16 +212,23 @@ typedef struct {
     int stopped;                /* the loop ended early for a signal or the walltime */
     vs_watch watch;             /* the temperature watch over the thermo rows */
     vs_perf_summary perf;
+    vs_topo *restart_topo;      /* the checkpoint's topology records (molecules), or NULL */
 } run_state;
 
-/* This rank's tag slab of the current state (records in tag order) and its first tag. */
-static vs_particle_rec *tag_slab(vs_sim *sim, int64_t *n, int64_t *lo)
+/* This rank's tag slab of the current state (records in tag order) and its first tag; with
+ * `topo` (molecules), their topology records too (NULL without molecules). */
+static vs_particle_rec *tag_slab(vs_sim *sim, int64_t *n, int64_t *lo, vs_topo **topo)
 {
     int64_t n_owned = 0, hi = 0;
     vs_particle_rec *owned = vs_sim_owned_records(sim, &n_owned);
+    vs_topo *owned_topo = topo ? vs_sim_owned_topo(sim) : NULL;
+    if (topo)
+        *topo = NULL;
     vs_particle_rec *slab =
-        vs_redistribute_by_tag(&sim->dc.cart, owned, n_owned, sim->prm.n_particles, n);
+        vs_redistribute_by_tag_topo(&sim->dc.cart, owned, owned_topo, n_owned,
+                                    sim->prm.n_particles, n, owned_topo ? topo : NULL);
     free(owned);
+    free(owned_topo);
     vs_tag_slab(sim->prm.n_particles, sim->dc.cart.size, sim->dc.cart.rank, lo, &hi);
     int bad = *n != hi - *lo;
     for (int64_t i = 0; i < *n && !bad; ++i)
@@ -241,7 +248,7 @@ static int write_frame(run_state *rs, const vs_thermo *t)
         return -1;
     const double t0 = vs_wall_seconds();
     int64_t n = 0, lo = 0;
-    vs_particle_rec *slab = tag_slab(sim, &n, &lo);
+    vs_particle_rec *slab = tag_slab(sim, &n, &lo, NULL);
     /* positions in the box, image counts to match (the state itself wraps at rebuilds) */
     for (int64_t i = 0; i < n; ++i)
         vs_particle_rec_wrap(&slab[i], sim->prm.box);
@@ -293,17 +300,19 @@ static int write_checkpoint(run_state *rs, int run_ends)
     }
     const double t0 = vs_wall_seconds();
     int64_t n = 0, lo = 0;
-    vs_particle_rec *slab = tag_slab(sim, &n, &lo);
+    vs_topo *topo = NULL;
+    vs_particle_rec *slab = tag_slab(sim, &n, &lo, &topo);
     if (run_ends) /* canonical records: positions in the box */
         for (int64_t i = 0; i < n; ++i)
             vs_particle_rec_wrap(&slab[i], sim->prm.box);
     char err[VS_ERR_LEN], path[VS_PATH_LEN + 64];
     double bytes = 0.0;
     const int rc = vs_checkpoint_write(&sim->dc.cart, rs->prm->output_dir, sim->step, rs->prm,
-                                       rs->opt->config_text, slab, n, lo,
+                                       rs->opt->config_text, slab, topo, n, lo,
                                        rs->prm->checkpoint_keep, path, sizeof path, &bytes,
                                        err, sizeof err);
     free(slab);
+    free(topo);
     if (rc != 0) {
         if (sim->dc.cart.rank == 0)
             fprintf(stderr, "vesica: error: checkpoint at step %lld not written: %s (%s)\n",
@@ -351,13 +360,16 @@ static int load_checkpoint(run_state *rs, vs_checkpoint_info *info, vs_particle_
         }
         for (int i = 0; i < count && !found; ++i) {
             vs_checkpoint_path(prm->output_dir, steps[i], path, sizeof path);
-            if (vs_checkpoint_read(par, path, info, slab, n, err, sizeof err) == 0) {
+            if (vs_checkpoint_read(par, path, info, slab, &rs->restart_topo, n, err,
+                                   sizeof err) == 0) {
                 found = info->step == steps[i];
                 if (!found) {
                     snprintf(err, sizeof err, "checkpoint %.400s holds step %lld (file damaged "
                              "or renamed)", path, (long long)info->step);
                     free(*slab);
                     *slab = NULL;
+                    free(rs->restart_topo);
+                    rs->restart_topo = NULL;
                 }
             }
             if (!found && i + 1 < count) {
@@ -376,11 +388,23 @@ static int load_checkpoint(run_state *rs, vs_checkpoint_info *info, vs_particle_
         }
     } else {
         snprintf(path, sizeof path, "%s", rs->opt->restart);
-        if (vs_checkpoint_read(par, path, info, slab, n, err, sizeof err) != 0) {
+        if (vs_checkpoint_read(par, path, info, slab, &rs->restart_topo, n, err,
+                               sizeof err) != 0) {
             if (root)
                 fprintf(stderr, "vesica: error: --restart: %s\n", err);
             return VS_EXIT_BAD_INPUT;
         }
+    }
+    if ((prm->n_moltypes > 0) != (rs->restart_topo != NULL)) {
+        if (root)
+            fprintf(stderr, "vesica: error: --restart: checkpoint %s %s molecules but the "
+                    "configuration %s\n", path, rs->restart_topo ? "has" : "has no",
+                    rs->restart_topo ? "has none" : "has molecules");
+        free(*slab);
+        *slab = NULL;
+        free(rs->restart_topo);
+        rs->restart_topo = NULL;
+        return VS_EXIT_BAD_INPUT;
     }
     char what[256];
     if (vs_params_physics_diff(prm, &info->physics, what, sizeof what)) {
@@ -506,6 +530,7 @@ static int prepare_files(run_state *rs, int64_t restart_step)
     int bad = 0;
     if (root) {
         vs_checkpoint_clean(prm->output_dir, 0);
+        rs->csv.molecules = prm->n_moltypes > 0;
         if (!opt->restart) {
             const int removed = vs_checkpoint_clean(prm->output_dir, 1);
             if (removed > 0)
@@ -580,10 +605,13 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
 {
     vs_sim *sim = rs->sim;
     char err[VS_ERR_LEN] = "";
-    const int failed = rs->opt->restart ? vs_sim_start_from_records(sim, slab, n, restart_step,
-                                                                    err, sizeof err)
-                                        : vs_sim_start(sim, err, sizeof err);
+    const int failed = rs->opt->restart
+                           ? vs_sim_start_from_records(sim, slab, rs->restart_topo, n,
+                                                       restart_step, err, sizeof err)
+                           : vs_sim_start(sim, err, sizeof err);
     free(slab);
+    free(rs->restart_topo);
+    rs->restart_topo = NULL;
     if (failed) {
         if (sim->dc.cart.rank == 0)
             fprintf(stderr, "vesica: error: %s\n", err);
@@ -810,6 +838,7 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
         vs_thermo_csv_close(&rs.csv);
         free(restart_slab);
         vs_profiler_free(&rs.prof);
+        free(rs.restart_topo);
         vs_sim_destroy(&sim);
         return 1;
     }

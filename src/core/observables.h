@@ -14,6 +14,8 @@
 typedef struct {
     double energy; /* potential energy of this rank's share of the interactions */
     double virial; /* sum of r_ij . F^C_ij over this rank's share of the pairs */
+    double bond_energy, angle_energy; /* the bonded terms' energies (molecules); `energy`
+                                       * is the pair terms' */
 } vs_force_sums;
 
 /* One thermo row, reduced over all ranks. */
@@ -23,6 +25,8 @@ typedef struct {
     double temperature, pressure;
     double kinetic, potential;
     double momentum[3];
+    int molecules;       /* 1: the run has molecules, and the three energies below are set */
+    double pair_energy, bond_energy, angle_energy; /* potential = their sum */
 } vs_thermo;
 
 /* This rank's share of the sums that make the thermo row. */
@@ -31,6 +35,7 @@ typedef struct {
     double kinetic;
     double potential;
     double virial;
+    double bond_energy, angle_energy; /* shares of potential (molecules) */
 } vs_thermo_local;
 
 /* This rank's share of the integrity check: count, sum of tags, sum of squared tags (modulo

@@ -60,6 +60,36 @@ typedef struct {
     double times[VS_MAX_PROFILE_TIMES];
     double half_width;
 } vs_profiles_params;
+/* Molecules (topology.h has the per-particle records, bonded.h the evaluators). */
+#define VS_MAX_MOLTYPES 8    /* molecule templates */
+#define VS_MAX_SEQUENCE 64   /* beads in a template's repeated unit */
+typedef enum { VS_BOND_HARMONIC = 0, VS_BOND_FENE = 1 } vs_bond_style;
+typedef enum { VS_ANGLE_HARMONIC = 0, VS_ANGLE_COSINE = 1 } vs_angle_style;
+
+typedef struct {
+    int style;       /* vs_bond_style */
+    double K;        /* stiffness (energy / length^2) */
+    double r0;       /* harmonic: rest length; fene: the maximum extension R0 */
+} vs_bond_type;
+
+typedef struct {
+    int style;       /* vs_angle_style */
+    double K;        /* energy (cosine) or energy / rad^2 (harmonic) */
+    double theta0;   /* harmonic: rest angle in radians */
+} vs_angle_type;
+
+/* A molecule template of the builder: a linear chain of `repeat` copies of the unit
+ * seq[0 .. n_seq), every consecutive pair bonded by bond type `bond_type`, every consecutive
+ * triple an angle of type `angle_type` (-1: no angles). */
+typedef struct {
+    char name[VS_NAME_LEN];
+    int n_seq;
+    int32_t seq[VS_MAX_SEQUENCE]; /* species of the unit's beads */
+    int64_t repeat;
+    int64_t count;                /* molecules of this template */
+    double bond_length;           /* step of the random walk that places the beads */
+    int bond_type, angle_type;
+} vs_mol_template;
 
 typedef struct {
     char name[VS_NAME_LEN];
@@ -119,6 +149,17 @@ typedef struct {
     double temperature_tolerance; /* |T / kT - 1| beyond which a thermo row is far; 0 = off */
     int64_t temperature_rows;     /* far rows in a row that stop the run; 0 = warn only */
     double equilibration_time;    /* time (step * dt) before which T is not watched */
+
+    /* molecules: none when n_moltypes == 0 (the plain fluid). Tags [0, n_molecule_beads)
+     * are the molecules' beads, template by template, molecule by molecule; the rest are
+     * free beads whose species follow the species fractions. */
+    int n_moltypes;
+    vs_mol_template mol[VS_MAX_MOLTYPES];
+    int n_bond_types, n_angle_types; /* one of each per template (angle: where given) */
+    vs_bond_type bond_types[VS_MAX_MOLTYPES];
+    vs_angle_type angle_types[VS_MAX_MOLTYPES];
+    double bond_reach;     /* the longest bond allowed: the ghost shell of bonded beads */
+    int64_t n_molecule_beads;
 } vs_params;
 
 /* The radius of the neighbour lists and the width of the ghost shell: every pair within the

@@ -26,6 +26,15 @@ void vs_particles_init(vs_particles *p, int64_t capacity)
 #define VS_ALLOC(field, type) p->field = VS_MALLOC(sizeof(type) * (size_t)p->capacity);
     VS_FIELD_LIST(VS_ALLOC)
 #undef VS_ALLOC
+    p->topo = NULL;
+}
+
+void vs_particles_enable_topology(vs_particles *p)
+{
+    if (p->topo)
+        return;
+    p->topo = VS_MALLOC(sizeof(vs_topo) * (size_t)p->capacity);
+    memset(p->topo, 0, sizeof(vs_topo) * (size_t)p->capacity);
 }
 
 void vs_particles_free(vs_particles *p)
@@ -33,6 +42,8 @@ void vs_particles_free(vs_particles *p)
 #define VS_FREE(field, type) free(p->field); p->field = NULL;
     VS_FIELD_LIST(VS_FREE)
 #undef VS_FREE
+    free(p->topo);
+    p->topo = NULL;
     p->capacity = p->n_owned = p->n_ghost = 0;
 }
 
@@ -46,6 +57,8 @@ void vs_particles_reserve(vs_particles *p, int64_t needed)
 #define VS_GROW(field, type) p->field = VS_REALLOC(p->field, sizeof(type) * (size_t)cap);
     VS_FIELD_LIST(VS_GROW)
 #undef VS_GROW
+    if (p->topo)
+        p->topo = VS_REALLOC(p->topo, sizeof(vs_topo) * (size_t)cap);
     p->capacity = cap;
 }
 
@@ -54,6 +67,8 @@ void vs_particles_copy_owned(vs_particles *p, int64_t to, int64_t from)
 #define VS_COPY(field, type) p->field[to] = p->field[from];
     VS_FIELD_LIST(VS_COPY)
 #undef VS_COPY
+    if (p->topo)
+        p->topo[to] = p->topo[from];
 }
 
 unsigned long vs_particles_bytes_per_slot(void)
@@ -77,6 +92,13 @@ void vs_particles_permute_owned(vs_particles *p, const int64_t *order, void *scr
     }
     VS_FIELD_LIST(VS_PERMUTE)
 #undef VS_PERMUTE
+    if (p->topo && n > 0) { /* records too large for the scratch: their own buffer */
+        vs_topo *tmp = VS_MALLOC(sizeof(vs_topo) * (size_t)n);
+        for (int64_t k = 0; k < n; ++k)
+            tmp[k] = p->topo[order[k]];
+        memcpy(p->topo, tmp, sizeof(vs_topo) * (size_t)n);
+        free(tmp);
+    }
     p->n_ghost = 0;
 }
 
@@ -117,6 +139,17 @@ void vs_particles_unpack(vs_particles *p, const vs_particle_rec *in, int64_t n)
     p->n_ghost = 0;
 }
 
+void vs_particles_pack_topo(const vs_particles *p, vs_topo *out)
+{
+    memcpy(out, p->topo, sizeof(vs_topo) * (size_t)p->n_owned);
+}
+
+void vs_particles_unpack_topo(vs_particles *p, const vs_topo *in, int64_t n)
+{
+    vs_particles_enable_topology(p);
+    memcpy(p->topo, in, sizeof(vs_topo) * (size_t)n);
+}
+
 typedef struct {
     int64_t tag, index;
 } tag_key;
@@ -143,6 +176,11 @@ void vs_particle_rec_wrap(vs_particle_rec *r, const double box[3])
 
 void vs_particle_recs_sort_by_tag(vs_particle_rec *r, int64_t n)
 {
+    vs_particle_recs_sort_by_tag_topo(r, NULL, n);
+}
+
+void vs_particle_recs_sort_by_tag_topo(vs_particle_rec *r, vs_topo *topo, int64_t n)
+{
     if (n < 2)
         return;
     tag_key *keys = VS_MALLOC(sizeof(tag_key) * (size_t)n);
@@ -154,5 +192,12 @@ void vs_particle_recs_sort_by_tag(vs_particle_rec *r, int64_t n)
         tmp[i] = r[keys[i].index];
     memcpy(r, tmp, sizeof(vs_particle_rec) * (size_t)n);
     free(tmp);
+    if (topo) {
+        vs_topo *t = VS_MALLOC(sizeof(vs_topo) * (size_t)n);
+        for (int64_t i = 0; i < n; ++i)
+            t[i] = topo[keys[i].index];
+        memcpy(topo, t, sizeof(vs_topo) * (size_t)n);
+        free(t);
+    }
     free(keys);
 }

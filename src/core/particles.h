@@ -16,6 +16,8 @@
 
 #include <stdint.h>
 
+#include "topology.h"
+
 typedef struct {
     int64_t n_owned, n_ghost, capacity;
     double *x[3];       /* position (length units) */
@@ -28,6 +30,8 @@ typedef struct {
     double *x_build[3]; /* position at the last neighbour-list build (owned) */
     uint64_t *signature; /* pair-RNG signature at the step of the last force evaluation
                           * (tea_rng.h), owned and ghosts; scratch of the force loop */
+    vs_topo *topo;       /* NULL without molecules; else one per slot (topology.h): owned
+                          * slots hold the bead's bonds and angles, ghosts only n_bond */
 } vs_particles;
 
 void vs_particles_init(vs_particles *p, int64_t capacity);
@@ -37,7 +41,9 @@ void vs_particles_reserve(vs_particles *p, int64_t needed);
 /* Reorder the owned particles: new slot k takes old slot order[k]. `scratch` must hold
  * n_owned * 8 bytes. Ghosts are not kept (call before the ghosts are built). */
 void vs_particles_permute_owned(vs_particles *p, const int64_t *order, void *scratch);
-/* Bytes of particle state per allocated slot (owned or ghost). */
+/* Give the particles topology records (all zero: free beads); a no-op when they have them. */
+void vs_particles_enable_topology(vs_particles *p);
+/* Bytes of particle state per allocated slot (owned or ghost), topology excluded. */
 unsigned long vs_particles_bytes_per_slot(void);
 /* Copy every owned field of particle `from` to slot `to` (for hole filling). */
 void vs_particles_copy_owned(vs_particles *p, int64_t to, int64_t from);
@@ -77,8 +83,14 @@ typedef struct {
 void vs_particles_pack(const vs_particles *p, vs_particle_rec *out);
 /* Replace the owned particles by `n` records; no ghosts afterwards. */
 void vs_particles_unpack(vs_particles *p, const vs_particle_rec *in, int64_t n);
-/* Sort records by tag (tags are unique, so the order is fully determined). */
+/* The owned particles' topology records (out holds n_owned), and their replacement after
+ * vs_particles_unpack (in: one per unpacked record, in the same order). */
+void vs_particles_pack_topo(const vs_particles *p, vs_topo *out);
+void vs_particles_unpack_topo(vs_particles *p, const vs_topo *in, int64_t n);
+/* Sort records by tag (tags are unique, so the order is fully determined); `topo`, when not
+ * NULL, holds one record per particle record and is put in the same order. */
 void vs_particle_recs_sort_by_tag(vs_particle_rec *r, int64_t n);
+void vs_particle_recs_sort_by_tag_topo(vs_particle_rec *r, vs_topo *topo, int64_t n);
 /* Wrap a record's (finite) position into [0, box) and count the images, as migration does:
  * x + L may round onto L itself, so it stays just below. */
 void vs_particle_rec_wrap(vs_particle_rec *r, const double box[3]);

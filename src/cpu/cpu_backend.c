@@ -9,7 +9,7 @@
 #include "log.h"
 
 vs_cpu_state *vs_cpu_create(const vs_params *prm, const vs_decomp *dc, vs_particles *parts,
-                            double list_radius)
+                            double list_radius, double bonded_width)
 {
     vs_cpu_state *s = VS_MALLOC(sizeof *s);
     memset(s, 0, sizeof *s);
@@ -18,7 +18,9 @@ vs_cpu_state *vs_cpu_create(const vs_params *prm, const vs_decomp *dc, vs_partic
     s->parts = parts;
     s->list_radius = list_radius;
     vs_halo_init(&s->halo);
+    s->halo.bonded_width = bonded_width;
     vs_neighbor_init(&s->nl);
+    vs_tagmap_init(&s->tagmap);
     s->dpd = vs_dpd_make_consts(prm->rc, prm->gamma, prm->kT, prm->s, prm->dt);
     return s;
 }
@@ -29,6 +31,7 @@ void vs_cpu_destroy(vs_cpu_state *s)
         return;
     vs_neighbor_free(&s->nl);
     vs_halo_free(&s->halo);
+    vs_tagmap_free(&s->tagmap);
     free(s);
 }
 
@@ -53,6 +56,8 @@ int64_t vs_cpu_migrate(vs_cpu_state *s, int64_t step)
 void vs_cpu_build_ghosts(vs_cpu_state *s)
 {
     vs_halo_build_ghosts(&s->halo, s->dc, s->parts, s->list_radius);
+    if (s->parts->topo)
+        vs_cpu_build_tagmap(s);
 }
 
 void vs_cpu_update_ghosts(vs_cpu_state *s) { vs_halo_update_ghosts(&s->halo, s->dc, s->parts); }
@@ -73,6 +78,8 @@ void vs_cpu_forces_begin(vs_cpu_state *s)
     }
     s->sums.energy = 0.0;
     s->sums.virial = 0.0;
+    s->sums.bond_energy = 0.0;
+    s->sums.angle_energy = 0.0;
 }
 
 int64_t vs_cpu_halo_bytes(const vs_cpu_state *s) { return s->halo.bytes_last_exchange; }
@@ -80,7 +87,9 @@ int64_t vs_cpu_halo_bytes(const vs_cpu_state *s) { return s->halo.bytes_last_exc
 double vs_cpu_memory_bytes(const vs_cpu_state *s)
 {
     const vs_neighbor *nl = &s->nl;
-    return (double)s->parts->capacity * (double)vs_particles_bytes_per_slot() +
+    const double topo = s->parts->topo ? (double)sizeof(vs_topo) : 0.0;
+    return (double)s->parts->capacity * ((double)vs_particles_bytes_per_slot() + topo) +
+           16.0 * (double)(s->tagmap.mask + 1) +
            8.0 * (double)(nl->cap_partners + nl->cap_start + nl->cap_cells +
                           2 * nl->cap_particles + 2 * nl->cap_sort);
 }

@@ -31,10 +31,12 @@ typedef struct vs_cpu_state {
     vs_neighbor nl;
     vs_dpd_consts dpd;
     vs_force_sums sums;   /* energy and virial of the last force evaluation */
+    vs_tagmap tagmap;     /* molecules: tag -> index of bonded owned beads and ghosts */
 } vs_cpu_state;
 
+/* bonded_width: the ghost width of bonded beads (molecules), 0 when there are none. */
 vs_cpu_state *vs_cpu_create(const vs_params *prm, const vs_decomp *dc, vs_particles *parts,
-                            double list_radius);
+                            double list_radius, double bonded_width);
 void vs_cpu_destroy(vs_cpu_state *s);
 
 void vs_cpu_integrate_first_half(vs_cpu_state *s);
@@ -61,6 +63,13 @@ void vs_cpu_flow_forces(vs_cpu_state *s);
  * species when per_species) and bin along `axis`, the VS_PROFILE_FIELDS integers of
  * profile_bin.h, in out[(set * bins + bin) * VS_PROFILE_FIELDS + field]. */
 void vs_cpu_profile_sums(vs_cpu_state *s, int axis, int bins, int per_species, int64_t *out);
+
+/* The bonded terms (bonded_cpu.c; molecules only): bonds and angles of the owned beads, each
+ * computed by every rank that owns one of its beads, which adds its own bead's force only.
+ * Their partners are found through s->tagmap, which vs_cpu_build_ghosts rebuilds. */
+void vs_cpu_build_tagmap(vs_cpu_state *s);
+void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step);
+void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step);
 
 int64_t vs_cpu_halo_bytes(const vs_cpu_state *s);
 /* Bytes of host memory held for particle state and lists. */

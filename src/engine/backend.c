@@ -19,7 +19,8 @@ static int cpu_attach(vs_sim *s, char *err, size_t err_len)
 {
     (void)err;
     (void)err_len;
-    s->backend_state = vs_cpu_create(&s->prm, &s->dc, &s->parts, s->list_radius);
+    s->backend_state = vs_cpu_create(&s->prm, &s->dc, &s->parts, s->list_radius,
+                                     s->bonded_width);
     vs_cpu_plan_describe(cpu(s), s->plan, sizeof s->plan);
     return 0;
 }

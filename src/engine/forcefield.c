@@ -6,14 +6,18 @@
 
 #include "exit_codes.h"
 
-extern const vs_term_type vs_term_dpd;  /* term_dpd.c */
-extern const vs_term_type vs_term_flow; /* term_flow.c */
+extern const vs_term_type vs_term_dpd;   /* term_dpd.c */
+extern const vs_term_type vs_term_flow;  /* term_flow.c */
+extern const vs_term_type vs_term_bond;  /* term_bonded.c */
+extern const vs_term_type vs_term_angle; /* term_bonded.c */
 
 /* Every term the code has, in the order they add their forces: the first pair term starts
  * the forces on the GPU (forcefield.h). */
 static const vs_term_type *const registry[] = {
     &vs_term_dpd,
     &vs_term_flow,
+    &vs_term_bond,
+    &vs_term_angle,
 };
 
 int vs_forcefield_init(vs_forcefield *ff, const vs_params *prm, char *err, size_t err_len)
@@ -25,8 +29,9 @@ int vs_forcefield_init(vs_forcefield *ff, const vs_params *prm, char *err, size_
             continue;
         ff->terms[ff->n_terms++] = t;
         const double reach = t->reach(prm);
-        if (reach > ff->reach)
-            ff->reach = reach;
+        double *largest = t->bonded ? &ff->bonded_reach : &ff->reach;
+        if (reach > *largest)
+            *largest = reach;
     }
     /* the lists and the ghost shell have the radius rc + skin (vs_list_radius) */
     if (ff->reach > prm->rc) {

@@ -14,8 +14,10 @@
  * its species' constant body force, the sums zero), then each active term adds its forces
  * and, when energies are due, its energy and virial. On the GPU the first pair term folds the
  * start into its kernel (one pass over the forces instead of two); terms after it add.
- * A term that needs ghosts farther than the pair cut-off (a bonded reach) states it in
- * `reach`: the neighbour lists and the ghost shell cover the largest reach plus the skin.
+ * A pair term's `reach` is its cut-off: the neighbour lists and the ghost shell cover the
+ * largest one plus the skin. A bonded term (bonds, angles: `bonded` set) finds its partners by
+ * tag among the ghosts (topology.h), not in the lists; its `reach` is the farthest partner it
+ * needs, and only the bonded beads are sent as ghosts that far (plus the skin).
  */
 #ifndef VESICA_FORCEFIELD_H
 #define VESICA_FORCEFIELD_H
@@ -32,6 +34,7 @@ struct vs_gpu_state; /* gpu/gpu_backend.h; built only with CUDA */
 
 typedef struct vs_term_type {
     const char *name;
+    int bonded; /* 1: partners by tag (molecules), reach sets the bonded ghost width */
     /* 1 when the configuration asks for this term */
     int (*active)(const vs_params *prm);
     /* the farthest partner this term needs, in length units */
@@ -49,7 +52,8 @@ typedef struct vs_term_type {
 typedef struct {
     const vs_term_type *terms[VS_MAX_TERMS]; /* the active terms, in registry order */
     int n_terms;
-    double reach; /* the largest reach of the active terms */
+    double reach; /* the largest reach of the active pair terms */
+    double bonded_reach; /* the largest reach of the active bonded terms (0: none) */
 } vs_forcefield;
 
 /* The active terms of a configuration. Returns 0, or VS_EXIT_BAD_INPUT with one line in err

@@ -2,7 +2,9 @@
 #include "init.h"
 
 #include <math.h>
+#include <string.h>
 
+#include "molecules.h"
 #include "tea_rng.h"
 
 /* Keys for the initial state: step words far beyond any run length (2^63 + k). */
@@ -18,13 +20,28 @@ static double unit53(vs_tea_block b)
 
 int vs_init_species_of_tag(const vs_params *prm, int64_t tag)
 {
+    if (tag < prm->n_molecule_beads)
+        return vs_mol_species_of_tag(prm, tag);
+    /* free beads: the fractions share out the tags after the molecules' */
+    const int64_t n_free = prm->n_particles - prm->n_molecule_beads;
+    tag -= prm->n_molecule_beads;
     double cumulative = 0.0;
     for (int s = 0; s < prm->n_species - 1; ++s) {
         cumulative += prm->species[s].fraction;
-        if (tag < llround(cumulative * (double)prm->n_particles))
+        if (tag < llround(cumulative * (double)n_free))
             return s;
     }
     return prm->n_species - 1;
+}
+
+/* Maxwell-Boltzmann velocity of particle i, a function of its tag. */
+static void set_velocity(vs_particles *p, int64_t i, const vs_params *prm, vs_tea_key kvel)
+{
+    const int64_t tag = p->tag[i];
+    const uint32_t lo = (uint32_t)tag, hi = (uint32_t)((uint64_t)tag >> 32);
+    const double scale = sqrt(prm->kT / prm->species[p->species[i]].mass);
+    for (uint32_t d = 0; d < 3; ++d)
+        p->v[d][i] = scale * vs_xi_gaussian(vs_tea_encrypt(kvel, lo, (hi << 2) | d));
 }
 
 void vs_init_particles(vs_particles *p, const vs_params *prm, const vs_decomp *dc)
@@ -32,7 +49,13 @@ void vs_init_particles(vs_particles *p, const vs_params *prm, const vs_decomp *d
     const vs_tea_key kpos = vs_tea_make_key(prm->seed, VS_INIT_STREAM_POSITION);
     const vs_tea_key kvel = vs_tea_make_key(prm->seed, VS_INIT_STREAM_VELOCITY);
     p->n_owned = p->n_ghost = 0;
-    for (int64_t tag = 0; tag < prm->n_particles; ++tag) {
+    if (prm->n_moltypes > 0) {
+        vs_particles_enable_topology(p);
+        vs_mol_build(p, prm, dc);
+        for (int64_t i = 0; i < p->n_owned; ++i)
+            set_velocity(p, i, prm, kvel);
+    }
+    for (int64_t tag = prm->n_molecule_beads; tag < prm->n_particles; ++tag) {
         const uint32_t lo = (uint32_t)tag, hi = (uint32_t)((uint64_t)tag >> 32);
         double x[3];
         int inside = 1;
@@ -45,16 +68,16 @@ void vs_init_particles(vs_particles *p, const vs_params *prm, const vs_decomp *d
             continue;
         vs_particles_reserve(p, p->n_owned + 1);
         const int64_t i = p->n_owned++;
-        const int s = vs_init_species_of_tag(prm, tag);
-        const double scale = sqrt(prm->kT / prm->species[s].mass);
         p->tag[i] = tag;
-        p->species[i] = s;
+        p->species[i] = vs_init_species_of_tag(prm, tag);
+        if (p->topo)
+            memset(&p->topo[i], 0, sizeof p->topo[i]);
         for (uint32_t d = 0; d < 3; ++d) {
             p->x[d][i] = x[d];
-            p->v[d][i] = scale * vs_xi_gaussian(vs_tea_encrypt(kvel, lo, (hi << 2) | d));
             p->image[d][i] = 0;
             p->f[d][i] = 0.0;
         }
+        set_velocity(p, i, prm, kvel);
     }
 
     /* zero total momentum, then exact temperature */

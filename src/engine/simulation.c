@@ -11,6 +11,30 @@
 #include "log.h"
 #include "redistribute.h"
 
+/* A term the chosen backend cannot compute (no GPU loop for the bonded terms yet): refuse a
+ * GPU run that asked for "gpu", fall back to the CPU for "auto", never run without it. */
+static int select_for_terms(vs_sim *sim, char *err, size_t err_len)
+{
+    if (sim->backend == &vs_backend_cpu)
+        return 0;
+    for (int k = 0; k < sim->ff.n_terms; ++k) {
+        const vs_term_type *t = sim->ff.terms[k];
+        if (t->gpu)
+            continue;
+        if (sim->prm.backend == VS_BACKEND_GPU) {
+            snprintf(err, err_len, "backend: \"gpu\" cannot run the %s term of the molecules "
+                     "yet (no GPU bonded kernels); use backend = \"cpu\"", t->name);
+            return VS_EXIT_BAD_INPUT;
+        }
+        vs_log_info("backend auto: the %s term has no GPU kernels yet; running on the CPU",
+                    t->name);
+        sim->backend = &vs_backend_cpu;
+        snprintf(sim->device, sizeof sim->device, "cpu");
+        return 0;
+    }
+    return 0;
+}
+
 int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
                   size_t err_len)
 {
@@ -20,15 +44,20 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
     sim->list_radius = vs_list_radius(prm);
     if (vs_forcefield_init(&sim->ff, prm, err, err_len) != 0)
         return VS_EXIT_BAD_INPUT;
+    if (sim->ff.bonded_reach > 0.0)
+        sim->bonded_width = sim->ff.bonded_reach + prm->skin;
     vs_par par;
     vs_par_from_comm(&par, comm);
     int dims[3];
-    if (vs_decomp_choose(prm->box, par.size, prm->decomposition, sim->list_radius, dims, err,
+    /* a brick must hold the widest ghost shell: one hop per dimension */
+    const double widest =
+        sim->bonded_width > sim->list_radius ? sim->bonded_width : sim->list_radius;
+    if (vs_decomp_choose(prm->box, par.size, prm->decomposition, widest, dims, err,
                          err_len) != 0)
         return VS_EXIT_BAD_INPUT;
     sim->backend =
         vs_backend_select(prm->backend, par.size, sim->device, sizeof sim->device, err, err_len);
-    if (!sim->backend)
+    if (!sim->backend || select_for_terms(sim, err, err_len) != 0)
         return VS_EXIT_BAD_INPUT;
     vs_decomp_create(&sim->dc, &par, prm->box, dims);
     /* room for this rank's share plus a halo of the same order, grown on demand */
@@ -130,19 +159,41 @@ int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
 }
 
 /* The records go to their owners by position and become the owned particles, in tag order. */
-static void adopt_records(vs_sim *sim, vs_particle_rec *recs, int64_t n)
+static void adopt_records(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo, int64_t n)
 {
     int64_t n_mine = 0;
-    vs_particle_rec *mine = vs_redistribute_by_brick(&sim->dc, recs, n, &n_mine);
+    vs_topo *my_topo = NULL;
+    vs_particle_rec *mine =
+        vs_redistribute_by_brick_topo(&sim->dc, recs, topo, n, &n_mine, topo ? &my_topo : NULL);
     vs_particles_unpack(&sim->parts, mine, n_mine);
+    if (my_topo)
+        vs_particles_unpack_topo(&sim->parts, my_topo, n_mine);
     free(mine);
+    free(my_topo);
 }
 
-int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, int64_t n, int64_t step,
-                              char *err, size_t err_len)
+vs_topo *vs_sim_owned_topo(vs_sim *sim)
+{
+    if (!sim->parts.topo)
+        return NULL;
+    vs_sim_finish_step(sim);
+    sim->backend->sync_host(sim);
+    const int64_t n = sim->parts.n_owned;
+    vs_topo *t = VS_MALLOC(sizeof(vs_topo) * (size_t)(n > 0 ? n : 1));
+    vs_particles_pack_topo(&sim->parts, t);
+    return t;
+}
+
+int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo,
+                              int64_t n, int64_t step, char *err, size_t err_len)
 {
     sim->energy_due = 0;
-    adopt_records(sim, recs, n);
+    if ((sim->prm.n_moltypes > 0) != (topo != NULL)) {
+        snprintf(err, err_len, "restart: the checkpoint %s molecules but the configuration %s",
+                 topo ? "has" : "has no", topo ? "has none" : "has molecules");
+        return 1;
+    }
+    adopt_records(sim, recs, topo, n);
     sim->step = step;
     const int failed = sim->backend->attach(sim, err, err_len) != 0;
     if (vs_par_any(&sim->dc.cart, failed))
@@ -177,8 +228,10 @@ void vs_sim_canonicalize(vs_sim *sim)
     vs_sim_finish_step(sim);
     int64_t n = 0;
     vs_particle_rec *recs = vs_sim_owned_records(sim, &n);
-    adopt_records(sim, recs, n);
+    vs_topo *topo = vs_sim_owned_topo(sim);
+    adopt_records(sim, recs, topo, n);
     free(recs);
+    free(topo);
     sim->backend->reload(sim);
     rebuild(sim);
     phases_close(sim);
@@ -241,6 +294,7 @@ void vs_sim_thermo(vs_sim *sim, vs_thermo *out)
 {
     vs_sim_finish_step(sim);
     vs_thermo_local local;
+    memset(&local, 0, sizeof local); /* a backend without bonded terms leaves them zero */
     sim->backend->local_thermo(sim, &local);
     vs_thermo_reduce(&sim->dc.cart, &sim->prm, &local, sim->step, out);
 }

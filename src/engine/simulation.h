@@ -32,6 +32,8 @@ typedef struct vs_sim {
     int phase_open;          /* the timed phase running now (a vs_timer_id), -1: none */
     const struct vs_backend *backend;
     double list_radius;      /* of the neighbour lists and the ghost shell: rc + skin */
+    double bonded_width;     /* molecules: ghost width of bonded beads (the bonded terms'
+                                reach + skin), 0 without molecules */
     int64_t step;            /* steps completed since the start of the run */
     int64_t n_builds;        /* neighbour-list builds, the initial one included */
     int64_t n_dangerous;     /* builds where some particle had moved more than the full skin */
@@ -56,8 +58,10 @@ int vs_sim_start(vs_sim *sim, char *err, size_t err_len);
  * to their owners by position), at `step`. The stored forces are kept: no force evaluation
  * before the first step, exactly as in the run that wrote the checkpoint (see
  * vs_sim_canonicalize). Frees nothing; returns like vs_sim_start. Collective. */
-int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, int64_t n, int64_t step,
-                              char *err, size_t err_len);
+/* topo: one topology record per record (molecules), or NULL (a plain fluid; it must match
+ * the configuration). */
+int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo,
+                              int64_t n, int64_t step, char *err, size_t err_len);
 /* Bring the run into the canonical state a restart from this point would have: owned state
  * to the host, every particle to the owner of its position (wrapped into the box), each
  * rank's particles in tag order, back to the backend, ghosts and neighbour list rebuilt.
@@ -69,6 +73,8 @@ void vs_sim_canonicalize(vs_sim *sim);
 /* This rank's owned particles as records (downloaded first where the backend keeps them on
  * a device); malloc'd, length in *n. */
 vs_particle_rec *vs_sim_owned_records(vs_sim *sim, int64_t *n);
+/* Their topology records in the same order (malloc'd), or NULL without molecules. */
+vs_topo *vs_sim_owned_topo(vs_sim *sim);
 /* Advance one step. Its second half-step is left pending: the next step runs it fused with
  * its own first half. Everything that reads the state (thermo, integrity, records,
  * canonicalize) finishes it first; call vs_sim_finish_step before reading it otherwise. */

@@ -21,16 +21,24 @@ void vs_thermo_local_cpu(const vs_particles *p, const vs_params *prm,
     for (int d = 0; d < 3; ++d)
         out->momentum[d] = acc[d];
     out->kinetic = acc[3];
-    out->potential = sums->energy;
+    /* + 0.0 + 0.0 leaves a plain fluid's potential bit for bit as it was */
+    out->potential = sums->energy + sums->bond_energy + sums->angle_energy;
     out->virial = sums->virial;
+    out->bond_energy = sums->bond_energy;
+    out->angle_energy = sums->angle_energy;
 }
 
 void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_local *local,
                       int64_t step, vs_thermo *out)
 {
-    double acc[6] = {local->momentum[0], local->momentum[1], local->momentum[2],
-                     local->kinetic,     local->potential,   local->virial};
-    vs_par_sum_double(par, acc, 6);
+    double acc[8] = {local->momentum[0], local->momentum[1], local->momentum[2],
+                     local->kinetic,     local->potential,   local->virial,
+                     local->bond_energy, local->angle_energy};
+    out->molecules = prm->n_moltypes > 0; /* a plain fluid reduces what it always did */
+    vs_par_sum_double(par, acc, out->molecules ? 8 : 6);
+    out->bond_energy = out->molecules ? acc[6] : 0.0;
+    out->angle_energy = out->molecules ? acc[7] : 0.0;
+    out->pair_energy = acc[4] - out->bond_energy - out->angle_energy;
     const double n = (double)prm->n_particles;
     const double volume = prm->box[0] * prm->box[1] * prm->box[2];
     const double dof = 3.0 * n - 3.0;

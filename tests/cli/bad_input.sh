@@ -303,6 +303,26 @@ bad set_flow_across '^vesica: error: --set flow\.across=z: flow\.across: expecte
 
 # ---- files and command line -----------------------------------------------------------------
 expect_bad nonexistent 1 '^vesica: error: nonexistent\.cfg: cannot read: No such file or directory$' run nonexistent.cfg
+# ---- molecules ---------------------------------------------------------------------------
+mol_config() {
+    sed "s|@OUT@|out-$1|" <<'EOF2'
+box = [8.0, 8.0, 8.0];
+density = 3.0;
+species = ( { name = "A"; fraction = 0.0; }, { name = "S"; fraction = 1.0; } );
+dpd = { a = { A = { A = 25.0; S = 25.0; }; S = { A = 25.0; S = 25.0; }; }; gamma = 4.5; kT = 1.0; };
+molecules = ( { name = "chain"; sequence = "AAAA"; count = 10;
+                bond = { style = "harmonic"; K = 80.0; r0 = 0.38; }; } );
+integrator = { dt = 0.01; steps = 10; };
+output = { dir = "@OUT@"; };
+EOF2
+}
+bad mol_unknown_letter "^vesica: error: .*molecules\.\[0\]\.sequence: expected one-letter species names \(got 'X' at position 2" --set 'molecules.[0].sequence="AXA"' < <(mol_config mol_unknown_letter)
+bad mol_no_r0 '^vesica: error: .*molecules\.\[0\]\.bond\.r0: required key is missing \(bond style harmonic\)$' --set 'molecules.[0].bond.style="harmonic"' --set 'molecules.[0].bond.R0=1.5' < <(mol_config mol_no_r0 | sed 's/ r0 = 0.38;//')
+bad mol_too_many '^vesica: error: .*molecules: expected at most the 1536 particles of the system in molecules' --set 'molecules.[0].count=1000' < <(mol_config mol_too_many)
+bad mol_reach '^vesica: error: .*bonded\.reach: expected more than the bond length 0\.38 of molecules\.\[0\]' --set 'bonded.reach=0.3' < <(mol_config mol_reach)
+bad mol_count_and_fraction '^vesica: error: .*expected only one of molecules\.\[0\]\.count and molecules\.\[0\]\.bead_fraction' < <(mol_config mol_count_and_fraction | sed 's/count = 10;/count = 10; bead_fraction = 0.1;/')
+bad mol_gpu '^vesica: error: .*backend: "gpu"' --set 'backend="gpu"' < <(mol_config mol_gpu)
+
 mkdir -p a_directory.cfg
 expect_bad directory 1 '^vesica: error: a_directory\.cfg: cannot read: Is a directory$' run a_directory.cfg
 expect_bad no_config 2 '^vesica: error: run: missing CONFIG file$' run

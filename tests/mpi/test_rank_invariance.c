@@ -11,12 +11,17 @@
  * `--skin S` sets the Verlet skin (0: every list, ghost layer and migration rebuilt on every
  * step). `--flow` adds the double Poiseuille force (g = 0.5 along y, changing sign across z):
  * the flow term on any rank count; it puts momentum in, so the momentum check is skipped.
+ * `--config FILE` takes the system from a configuration file instead (the molecules'
+ * test: bonds and angles across brick faces, edges and corners, chains longer than a brick;
+ * then the bond and angle energies are compared as well).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+#include "fsutil.h"
 #include "log.h"
 #include "simulation.h"
 #include "test_support.h"
@@ -173,11 +178,13 @@ static void compare_thermo(const vs_thermo tm[N_STEPS + 1], const vs_thermo ts[N
     }
     double worst_thermo = 0.0;
     for (int k = 0; k <= N_STEPS; ++k) {
-        const double pairs[4][2] = {{tm[k].temperature, ts[k].temperature},
+        const double pairs[6][2] = {{tm[k].temperature, ts[k].temperature},
                                     {tm[k].pressure, ts[k].pressure},
                                     {tm[k].kinetic, ts[k].kinetic},
-                                    {tm[k].potential, ts[k].potential}};
-        for (int q = 0; q < 4; ++q) {
+                                    {tm[k].potential, ts[k].potential},
+                                    {tm[k].bond_energy, ts[k].bond_energy},
+                                    {tm[k].angle_energy, ts[k].angle_energy}};
+        for (int q = 0; q < (ts[k].molecules ? 6 : 4); ++q) {
             const double rel = fabs(pairs[q][0] - pairs[q][1]) / fabs(pairs[q][1]);
             worst_thermo = fmax(worst_thermo, rel);
             if (rel > 1e-8 && (*failures)++ < 10)
@@ -197,11 +204,23 @@ int main(int argc, char **argv)
     vs_params prm;
     vs_test_groot_warren(&prm, 8.0);
     int flow = 0;
+    const char *config = NULL;
     for (int a = 1; a < argc; ++a) {
         if (strcmp(argv[a], "--skin") == 0 && a + 1 < argc)
             prm.skin = atof(argv[++a]);
         else if (strcmp(argv[a], "--flow") == 0)
             flow = 1;
+        else if (strcmp(argv[a], "--config") == 0 && a + 1 < argc)
+            config = argv[++a];
+    }
+    if (config) {
+        char err[512];
+        char *text = vs_read_text_file(config, err, sizeof err);
+        if (!text || vs_config_parse(text, config, NULL, 0, &prm, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        free(text);
     }
     if (flow) {
         prm.flow.kind = VS_FLOW_DOUBLE_POISEUILLE;

@@ -1,0 +1,128 @@
+/* Checkpoint topology datasets: see checkpoint_topo.h. */
+#include "checkpoint_topo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h5util.h"
+#include "log.h"
+
+enum { T_MOL, T_BONDS, T_BOND_TYPES, T_ANGLES, T_ANGLE_TYPES, N_TFIELDS };
+static const struct {
+    const char *name;
+    int cols;
+} TFIELDS[N_TFIELDS] = {
+    [T_MOL] = {"molecule", 1},
+    [T_BONDS] = {"bonds", VS_MAX_BONDS},
+    [T_BOND_TYPES] = {"bond_types", VS_MAX_BONDS},
+    [T_ANGLES] = {"angles", 3 * VS_MAX_ANGLES},
+    [T_ANGLE_TYPES] = {"angle_types", VS_MAX_ANGLES},
+};
+
+static void gather(int k, const vs_topo *t, int64_t *out)
+{
+    const int cols = TFIELDS[k].cols;
+    for (int c = 0; c < cols; ++c) {
+        int64_t v = -1;
+        switch (k) {
+        case T_MOL: v = t->mol; break;
+        case T_BONDS: v = c < t->n_bond ? t->bond[c] : -1; break;
+        case T_BOND_TYPES: v = c < t->n_bond ? t->bond_type[c] : -1; break;
+        case T_ANGLES: v = c / 3 < t->n_angle ? t->angle[c / 3][c % 3] : -1; break;
+        case T_ANGLE_TYPES: v = c < t->n_angle ? t->angle_type[c] : -1; break;
+        }
+        out[c] = v;
+    }
+}
+
+/* One row back into a record; the counts come from the padding. */
+static void scatter(int k, vs_topo *t, const int64_t *in)
+{
+    const int cols = TFIELDS[k].cols;
+    for (int c = 0; c < cols; ++c) {
+        const int64_t v = in[c];
+        switch (k) {
+        case T_MOL: t->mol = v; break;
+        case T_BONDS:
+            t->bond[c] = v;
+            if (v >= 0)
+                t->n_bond = c + 1;
+            break;
+        case T_BOND_TYPES: t->bond_type[c] = (int32_t)v; break;
+        case T_ANGLES:
+            t->angle[c / 3][c % 3] = v;
+            if (v >= 0)
+                t->n_angle = c / 3 + 1;
+            break;
+        case T_ANGLE_TYPES: t->angle_type[c] = (int32_t)v; break;
+        }
+    }
+}
+
+int vs_ckpt_topo_write(hid_t g, hid_t dxpl, const vs_topo *topo, int64_t n, int64_t lo,
+                       int64_t n_total, hsize_t chunk_rows)
+{
+    int rc = 0;
+    int64_t *buf = VS_MALLOC(sizeof(int64_t) * 3 * VS_MAX_ANGLES * (size_t)(n > 0 ? n : 1));
+    for (int k = 0; k < N_TFIELDS; ++k) {
+        const int cols = TFIELDS[k].cols;
+        const hsize_t dims[2] = {(hsize_t)n_total, (hsize_t)cols};
+        const int64_t maxd[2] = {n_total, cols};
+        const hsize_t chunk[2] = {chunk_rows, (hsize_t)cols};
+        hid_t d = vs_h5_create(g, TFIELDS[k].name, H5T_NATIVE_INT64, cols == 1 ? 1 : 2, dims,
+                               maxd, chunk, 1);
+        for (int64_t i = 0; i < n; ++i)
+            gather(k, &topo[i], buf + (size_t)i * (size_t)cols);
+        rc |= d < 0 || vs_h5_write_rows(d, H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)lo,
+                                        (hsize_t)n, (hsize_t)cols, buf) != 0;
+        if (d >= 0)
+            H5Dclose(d);
+    }
+    free(buf);
+    return rc;
+}
+
+int vs_ckpt_topo_present(hid_t f)
+{
+    return H5Lexists(f, "particles", H5P_DEFAULT) > 0 &&
+           H5Lexists(f, "particles/molecule", H5P_DEFAULT) > 0;
+}
+
+int vs_ckpt_topo_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t n,
+                      int64_t n_total, vs_topo **out, char *err, size_t err_len)
+{
+    int rc = 0;
+    vs_topo *t = VS_MALLOC(sizeof(vs_topo) * (size_t)(n > 0 ? n : 1));
+    memset(t, 0, sizeof(vs_topo) * (size_t)(n > 0 ? n : 1));
+    int64_t *buf = VS_MALLOC(sizeof(int64_t) * 3 * VS_MAX_ANGLES * (size_t)(n > 0 ? n : 1));
+    for (int k = 0; k < N_TFIELDS; ++k) { /* every rank opens every dataset */
+        char name[64];
+        snprintf(name, sizeof name, "particles/%s", TFIELDS[k].name);
+        const int cols = TFIELDS[k].cols;
+        hid_t d = H5Lexists(f, name, H5P_DEFAULT) > 0 ? H5Dopen2(f, name, H5P_DEFAULT) : -1;
+        if (rc != 0) {
+        } else if (d < 0 || vs_h5_extent0(d) != n_total) {
+            snprintf(err, err_len, "checkpoint %.400s: dataset %s missing or of the wrong size",
+                     path, name);
+            rc = -1;
+        } else if (vs_h5_read_rows(d, H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)lo, (hsize_t)n,
+                                   (hsize_t)cols, buf) != 0) {
+            snprintf(err, err_len, "checkpoint %.400s: dataset %s: cannot read (checksum or "
+                     "I/O error)", path, name);
+            rc = -1;
+        } else {
+            for (int64_t i = 0; i < n; ++i)
+                scatter(k, &t[i], buf + (size_t)i * (size_t)cols);
+        }
+        if (d >= 0)
+            H5Dclose(d);
+    }
+    free(buf);
+    if (rc) {
+        free(t);
+        return -1;
+    }
+    *out = t;
+    return 0;
+}

@@ -1,0 +1,26 @@
+/* The topology of a checkpoint (molecules): datasets under /particles beside the particle
+ * fields, in tag order, one row per particle, -1 where a bead has fewer entries:
+ *   molecule     int64 (N)        molecule id, 0 for a free bead
+ *   bonds        int64 (N, 4)     partner tags          bond_types   int64 (N, 4)
+ *   angles       int64 (N, 8, 3)  tags a, b (vertex), c angle_types  int64 (N, 8)
+ * Internal to io/checkpoint.c; the layout is in docs/file-formats.md. */
+#ifndef VESICA_CHECKPOINT_TOPO_H
+#define VESICA_CHECKPOINT_TOPO_H
+
+#include <hdf5.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topology.h"
+
+/* Write this rank's rows [lo, lo + n) of every topology dataset into group g. Returns 0 or
+ * non-zero. Collective. */
+int vs_ckpt_topo_write(hid_t g, hid_t dxpl, const vs_topo *topo, int64_t n, int64_t lo,
+                       int64_t n_total, hsize_t chunk_rows);
+/* Whether file f has topology datasets. */
+int vs_ckpt_topo_present(hid_t f);
+/* Read rows [lo, lo + n) into *out (malloc'd). Returns 0, or -1 with one line in err. */
+int vs_ckpt_topo_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t n,
+                      int64_t n_total, vs_topo **out, char *err, size_t err_len);
+
+#endif

@@ -1,0 +1,159 @@
+/* The molecules of a configuration: the checks that tie the `molecules` and `bonded` keys
+ * to the species and the particle count, and their extraction into vs_params (the per-key
+ * checks are the schema's, config_schema.c). Internal to the configuration module. */
+#include "config_molecules.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config_report.h"
+
+static const config_setting_t *get(const config_setting_t *g, const char *name)
+{
+    return g ? config_setting_get_member(g, name) : NULL;
+}
+
+static double num(const config_setting_t *s)
+{
+    return config_setting_type(s) == CONFIG_TYPE_FLOAT ? config_setting_get_float(s)
+                                                       : (double)config_setting_get_int64(s);
+}
+
+static int species_named(const vs_params *p, char letter)
+{
+    for (int s = 0; s < p->n_species; ++s)
+        if (p->species[s].name[0] == letter && p->species[s].name[1] == '\0')
+            return s;
+    return -1;
+}
+
+/* The chain of template i: its sequence as species, repeat and count. */
+static int extract_chain(const cfg_ctx *c, const config_setting_t *e, int i, vs_params *p)
+{
+    vs_mol_template *t = &p->mol[i];
+    char key[PATH_LEN];
+    snprintf(t->name, sizeof t->name, "%s", config_setting_get_string(get(e, "name")));
+    for (int j = 0; j < i; ++j)
+        if (strcmp(p->mol[j].name, t->name) == 0) {
+            snprintf(key, sizeof key, "molecules.[%d].name", i);
+            return cfg_fail(c, get(e, "name"), key, "expected a name no other template uses "
+                            "(got \"%s\", as molecules.[%d].name)", t->name, j);
+        }
+    const config_setting_t *seq = get(e, "sequence");
+    const char *text = config_setting_get_string(seq);
+    snprintf(key, sizeof key, "molecules.[%d].sequence", i);
+    if (text[0] == '\0')
+        return cfg_fail(c, seq, key, "expected at least one bead (got \"\")");
+    t->n_seq = (int)strlen(text);
+    for (int k = 0; k < t->n_seq; ++k) {
+        const int s = species_named(p, text[k]);
+        if (s < 0)
+            return cfg_fail(c, seq, key, "expected one-letter species names (got '%c' at "
+                            "position %d, which is no species)", text[k], k + 1);
+        t->seq[k] = s;
+    }
+    t->repeat = config_setting_get_int64(get(e, "repeat"));
+    const int64_t nb = (int64_t)t->n_seq * t->repeat;
+    const config_setting_t *frac = get(e, "bead_fraction");
+    if (frac && get(e, "count")) {
+        snprintf(key, sizeof key, "molecules.[%d].bead_fraction", i);
+        return cfg_fail(c, frac, key, "expected only one of molecules.[%d].count and "
+                        "molecules.[%d].bead_fraction (got both)", i, i);
+    }
+    t->count = frac ? llround(num(frac) * (double)p->n_particles / (double)nb)
+                    : config_setting_get_int64(get(e, "count"));
+    return 0;
+}
+
+/* Bond and angle of template i: types i of vs_params' tables. */
+static int extract_styles(const cfg_ctx *c, const config_setting_t *e, int i, vs_params *p)
+{
+    vs_mol_template *t = &p->mol[i];
+    const config_setting_t *bond = get(e, "bond");
+    vs_bond_type *b = &p->bond_types[i];
+    char key[PATH_LEN];
+    b->style = strcmp(config_setting_get_string(get(bond, "style")), "fene") == 0
+                   ? VS_BOND_FENE : VS_BOND_HARMONIC;
+    b->K = num(get(bond, "K"));
+    const char *len_key = b->style == VS_BOND_FENE ? "R0" : "r0";
+    const config_setting_t *len = get(bond, len_key);
+    if (!len) {
+        snprintf(key, sizeof key, "molecules.[%d].bond.%s", i, len_key);
+        return cfg_fail(c, bond, key, "required key is missing (bond style %s)",
+                        b->style == VS_BOND_FENE ? "fene" : "harmonic");
+    }
+    b->r0 = num(len);
+    const config_setting_t *step = get(bond, "length");
+    if (step)
+        t->bond_length = num(step);
+    else if (b->style == VS_BOND_FENE)
+        t->bond_length = 0.5 * b->r0;
+    else if (b->r0 > 0.0)
+        t->bond_length = b->r0;
+    else /* a zero-length spring: its root-mean-square length at kT */
+        t->bond_length = b->K > 0.0 && p->kT > 0.0 ? sqrt(3.0 * p->kT / b->K) : 0.5 * p->rc;
+    if (b->style == VS_BOND_FENE && !(t->bond_length < b->r0)) {
+        snprintf(key, sizeof key, "molecules.[%d].bond.length", i);
+        return cfg_fail(c, step, key, "expected a length below R0 = %g (got %g)", b->r0,
+                        t->bond_length);
+    }
+    t->bond_type = i;
+    p->n_bond_types = i + 1;
+    t->angle_type = -1;
+    const config_setting_t *angle = get(e, "angle");
+    if (!get(angle, "style")) /* an absent angle group (the defaults make an empty one) */
+        return 0;
+    vs_angle_type *a = &p->angle_types[i];
+    a->style = strcmp(config_setting_get_string(get(angle, "style")), "cosine") == 0
+                   ? VS_ANGLE_COSINE : VS_ANGLE_HARMONIC;
+    a->K = num(get(angle, "K"));
+    a->theta0 = num(get(angle, "theta0")) * 3.14159265358979323846 / 180.0;
+    t->angle_type = i;
+    p->n_angle_types = i + 1;
+    return 0;
+}
+
+/* The ghost reach of bonded beads: bonded.reach, else the largest of rc and the FENE R0s. */
+static int extract_reach(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
+{
+    const config_setting_t *reach = get(get(root, "bonded"), "reach");
+    p->bond_reach = p->rc;
+    for (int i = 0; i < p->n_moltypes; ++i)
+        if (p->bond_types[i].style == VS_BOND_FENE && p->bond_types[i].r0 > p->bond_reach)
+            p->bond_reach = p->bond_types[i].r0;
+    if (reach)
+        p->bond_reach = num(reach);
+    for (int i = 0; i < p->n_moltypes; ++i)
+        if (!(p->mol[i].bond_length < p->bond_reach))
+            return cfg_fail(c, reach ? reach : get(root, "molecules"), "bonded.reach",
+                            "expected more than the bond length %g of molecules.[%d] (got %g)",
+                            p->mol[i].bond_length, i, p->bond_reach);
+    return 0;
+}
+
+int vs_config_molecules(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
+{
+    const config_setting_t *list = get(root, "molecules");
+    if (!list)
+        return 0;
+    p->n_moltypes = config_setting_length(list);
+    int64_t beads = 0;
+    for (int i = 0; i < p->n_moltypes; ++i) {
+        const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+        int rc = extract_chain(c, e, i, p);
+        if (!rc)
+            rc = extract_styles(c, e, i, p);
+        if (rc)
+            return rc;
+        const vs_mol_template *t = &p->mol[i];
+        const double more = (double)t->n_seq * (double)t->repeat * (double)t->count;
+        if (!((double)beads + more <= (double)p->n_particles))
+            return cfg_fail(c, e, "molecules", "expected at most the %lld particles of the "
+                            "system in molecules (got %.0f beads up to molecules.[%d])",
+                            (long long)p->n_particles, (double)beads + more, i);
+        beads += (int64_t)more;
+    }
+    p->n_molecule_beads = beads;
+    return extract_reach(c, root, p);
+}

@@ -1,0 +1,16 @@
+/* The molecules of a configuration (config_molecules.c). Internal to the configuration
+ * module: config.c calls it after the per-key pass and the particle count. */
+#ifndef VESICA_CONFIG_MOLECULES_H
+#define VESICA_CONFIG_MOLECULES_H
+
+#include <libconfig.h>
+
+#include "config_report.h"
+#include "params.h"
+
+/* Fill p's molecule templates, bond and angle types, n_molecule_beads and bond_reach from
+ * the `molecules` list and the `bonded` group (none: a plain fluid, all zero). Returns 0, or
+ * VS_EXIT_BAD_INPUT with one line in c->err. */
+int vs_config_molecules(const cfg_ctx *c, const config_setting_t *root, vs_params *p);
+
+#endif

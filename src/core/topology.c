@@ -1,0 +1,69 @@
+/* Topology records and the tag map: see topology.h. */
+#include "topology.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+void vs_tagmap_init(vs_tagmap *m) { memset(m, 0, sizeof *m); }
+
+void vs_tagmap_free(vs_tagmap *m)
+{
+    free(m->key);
+    free(m->val);
+    memset(m, 0, sizeof *m);
+}
+
+void vs_tagmap_reset(vs_tagmap *m, int64_t expected)
+{
+    int64_t cap = 16;
+    while (cap < 2 * expected)
+        cap *= 2;
+    if (cap != m->mask + 1 || !m->key) {
+        free(m->key);
+        free(m->val);
+        m->key = VS_MALLOC(sizeof(int64_t) * (size_t)cap);
+        m->val = VS_MALLOC(sizeof(int64_t) * (size_t)cap);
+        m->mask = cap - 1;
+    }
+    memset(m->key, 0xff, sizeof(int64_t) * (size_t)cap); /* every key -1 */
+    m->n = 0;
+}
+
+void vs_tagmap_insert(vs_tagmap *m, int64_t tag, int64_t index)
+{
+    for (int64_t h = (int64_t)(vs_tagmap_hash(tag) & (uint64_t)m->mask);;
+         h = (h + 1) & m->mask) {
+        if (m->key[h] == tag)
+            return;
+        if (m->key[h] < 0) {
+            m->key[h] = tag;
+            m->val[h] = index;
+            m->n++;
+            return;
+        }
+    }
+}
+
+int vs_topo_add_bond(vs_topo *t, int64_t partner, int type)
+{
+    if (t->n_bond >= VS_MAX_BONDS)
+        return -1;
+    t->bond[t->n_bond] = partner;
+    t->bond_type[t->n_bond] = type;
+    t->n_bond++;
+    return 0;
+}
+
+int vs_topo_add_angle(vs_topo *t, int64_t a, int64_t b, int64_t c, int type)
+{
+    if (t->n_angle >= VS_MAX_ANGLES)
+        return -1;
+    t->angle[t->n_angle][0] = a;
+    t->angle[t->n_angle][1] = b;
+    t->angle[t->n_angle][2] = c;
+    t->angle_type[t->n_angle] = type;
+    t->n_angle++;
+    return 0;
+}

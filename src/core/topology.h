@@ -1,0 +1,76 @@
+/* Molecular topology that travels with its particles, and the per-rank tag-to-index map.
+ *
+ * Each bead keeps every bond and angle it takes part in, keyed by the partners' global tags
+ * (vs_topo, one per particle slot, allocated only when the configuration has molecules). A
+ * bond is therefore stored on both its beads and an angle on all three: every rank that owns
+ * one of the beads computes the interaction from the same positions and keeps only the force
+ * on its own bead, so no force is ever sent back (as with the DPD pairs), and a bead's force
+ * is summed in the order of its own lists, whatever the rank count. Memory grows with the
+ * rank's own particles only; nothing holds all tags.
+ *
+ * Partners are found among the owned particles and ghosts through vs_tagmap, an
+ * open-addressing hash map from tag to local index, rebuilt after every ghost build (the
+ * indices stay valid through ghost updates). Only bonded particles enter it. Where a tag has
+ * several copies (a periodic image next to the original on a dimension with one rank) the
+ * first inserted wins; the bonded terms take the minimum image of the separation, so any copy
+ * gives the same vector.
+ */
+#ifndef VESICA_TOPOLOGY_H
+#define VESICA_TOPOLOGY_H
+
+#include <stdint.h>
+
+#include "hostdevice.h"
+
+#define VS_MAX_BONDS 4  /* bonds per bead: a linear chain needs 2, a branch point 3 */
+#define VS_MAX_ANGLES 8 /* angles per bead: a linear chain needs 3 */
+
+typedef struct {
+    int64_t mol;                      /* molecule id, 1-based; 0: a free bead */
+    int32_t n_bond, n_angle;          /* ghosts: n_bond only (it marks them bonded) */
+    int64_t bond[VS_MAX_BONDS];       /* partner tags */
+    int32_t bond_type[VS_MAX_BONDS];  /* index into vs_params.bond_types */
+    int32_t angle_type[VS_MAX_ANGLES];
+    int64_t angle[VS_MAX_ANGLES][3];  /* tags a, b (the vertex), c; this bead is one of them */
+} vs_topo;
+
+typedef struct {
+    int64_t *key;   /* tags; -1: empty */
+    int64_t *val;   /* local indices */
+    int64_t mask;   /* capacity - 1 (capacity a power of two) */
+    int64_t n;
+} vs_tagmap;
+
+void vs_tagmap_init(vs_tagmap *m);
+void vs_tagmap_free(vs_tagmap *m);
+/* Empty the map, with room for `expected` entries at most half full. */
+void vs_tagmap_reset(vs_tagmap *m, int64_t expected);
+/* Insert tag -> index unless the tag is present already (the first copy wins). */
+void vs_tagmap_insert(vs_tagmap *m, int64_t tag, int64_t index);
+
+VS_HOST_DEVICE uint64_t vs_tagmap_hash(int64_t tag)
+{
+    uint64_t z = (uint64_t)tag + 0x9e3779b97f4a7c15ull; /* splitmix64 finaliser */
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* The local index of `tag`, or -1. */
+VS_HOST_DEVICE int64_t vs_tagmap_find(const int64_t *key, const int64_t *val, int64_t mask,
+                                      int64_t tag)
+{
+    for (int64_t h = (int64_t)(vs_tagmap_hash(tag) & (uint64_t)mask);; h = (h + 1) & mask) {
+        if (key[h] == tag)
+            return val[h];
+        if (key[h] < 0)
+            return -1;
+    }
+}
+
+/* Add a bond (both beads) or an angle (all three) to a bead's lists. Return 0, or -1 when
+ * the bead's list is full (VS_MAX_BONDS, VS_MAX_ANGLES). */
+int vs_topo_add_bond(vs_topo *t, int64_t partner, int type);
+int vs_topo_add_angle(vs_topo *t, int64_t a, int64_t b, int64_t c, int type);
+
+#endif

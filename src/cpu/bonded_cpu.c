@@ -1,0 +1,124 @@
+/* The bonded terms on the CPU backend: bonds and angles of the owned beads (topology.h).
+ *
+ * Every rank that owns a bead of a bond or angle computes it in full from its local copies
+ * of the partners (found through the tag map among owned particles and ghosts) and adds only
+ * its own bead's force; energy and virial count 1/2 per bead of a bond and 1/3 per bead of an
+ * angle, so each interaction is counted once over all ranks. A partner that is missing, or a
+ * bond longer than prm->bond_reach (the reach the ghost shell of bonded beads is built for),
+ * stops the run (exit 1) with both tags and the step: a force is never dropped silently. The
+ * reach is checked on every rank count alike, so the verdict does not depend on the layout.
+ */
+#include <math.h>
+
+#include "bonded.h"
+#include "cpu_backend.h"
+#include "log.h"
+
+void vs_cpu_build_tagmap(vs_cpu_state *s)
+{
+    const vs_particles *p = s->parts;
+    const int64_t n_all = p->n_owned + p->n_ghost;
+    int64_t n_bonded = 0;
+    for (int64_t i = 0; i < n_all; ++i)
+        n_bonded += p->topo[i].n_bond > 0;
+    vs_tagmap_reset(&s->tagmap, n_bonded);
+    for (int64_t i = 0; i < n_all; ++i) /* owned first: an owned copy wins over an image */
+        if (p->topo[i].n_bond > 0)
+            vs_tagmap_insert(&s->tagmap, p->tag[i], i);
+}
+
+static int64_t partner_index(const vs_cpu_state *s, int64_t self, int64_t tag, int64_t step)
+{
+    const int64_t j = vs_tagmap_find(s->tagmap.key, s->tagmap.val, s->tagmap.mask, tag);
+    if (j < 0)
+        VS_FATAL("step %lld: bead %lld is bonded to bead %lld, which is neither on this rank "
+                 "nor among its ghosts: the molecule stretched beyond the ghost reach of bonded "
+                 "beads (molecules bond_reach = %g)",
+                 (long long)step, (long long)self, (long long)tag, s->prm->bond_reach);
+    return j;
+}
+
+/* x_j - x_i, minimum image: any periodic copy of j gives the same vector. */
+static void separation(const vs_cpu_state *s, int64_t i, int64_t j, double out[3])
+{
+    const vs_particles *p = s->parts;
+    for (int d = 0; d < 3; ++d) {
+        const double len = s->prm->box[d];
+        const double dx = p->x[d][j] - p->x[d][i];
+        out[d] = dx - len * floor(dx / len + 0.5);
+    }
+}
+
+void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step)
+{
+    vs_particles *p = s->parts;
+    const vs_params *prm = s->prm;
+    double energy = 0.0, virial = 0.0;
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const vs_topo *t = &p->topo[i];
+        for (int b = 0; b < t->n_bond; ++b) {
+            const int64_t j = partner_index(s, p->tag[i], t->bond[b], step);
+            double dji[3], d[3];
+            separation(s, i, j, dji);
+            for (int k = 0; k < 3; ++k)
+                d[k] = -dji[k]; /* x_i - x_j */
+            const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+            const vs_bond_type *bt = &prm->bond_types[t->bond_type[b]];
+            double fscal, e;
+            if (vs_bond_eval(bt->style, bt->K, bt->r0, r2, &fscal, &e))
+                VS_FATAL("step %lld: the FENE bond between beads %lld and %lld is stretched to "
+                         "r = %.6g >= R0 = %g (the time step is too large or the force field "
+                         "too stiff)",
+                         (long long)step, (long long)p->tag[i], (long long)t->bond[b],
+                         sqrt(r2), bt->r0);
+            if (!(r2 <= prm->bond_reach * prm->bond_reach))
+                VS_FATAL("step %lld: the bond between beads %lld and %lld is stretched to "
+                         "r = %.6g, beyond the bonded reach %g (molecules bond_reach: the "
+                         "ghost shell of bonded beads is built for it)",
+                         (long long)step, (long long)p->tag[i], (long long)t->bond[b],
+                         sqrt(r2), prm->bond_reach);
+            for (int k = 0; k < 3; ++k)
+                p->f[k][i] += fscal * d[k];
+            energy += 0.5 * e;
+            virial += 0.5 * fscal * r2;
+        }
+    }
+    s->sums.bond_energy += energy;
+    s->sums.virial += virial;
+}
+
+void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step)
+{
+    vs_particles *p = s->parts;
+    const vs_params *prm = s->prm;
+    double energy = 0.0, virial = 0.0;
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const vs_topo *t = &p->topo[i];
+        for (int a = 0; a < t->n_angle; ++a) {
+            int64_t idx[3];
+            int self = 0;
+            for (int q = 0; q < 3; ++q) {
+                const int64_t tag = t->angle[a][q];
+                if (tag == p->tag[i]) {
+                    idx[q] = i;
+                    self = q;
+                } else {
+                    idx[q] = partner_index(s, p->tag[i], tag, step);
+                }
+            }
+            double r1[3], r2[3], fa[3], fc[3];
+            separation(s, idx[1], idx[0], r1);
+            separation(s, idx[1], idx[2], r2);
+            const vs_angle_type *at = &prm->angle_types[t->angle_type[a]];
+            const double e = vs_angle_eval(at->style, at->K, at->theta0, r1, r2, fa, fc);
+            for (int k = 0; k < 3; ++k) {
+                const double f = self == 0 ? fa[k] : (self == 2 ? fc[k] : -(fa[k] + fc[k]));
+                p->f[k][i] += f;
+                virial += (r1[k] * fa[k] + r2[k] * fc[k]) / 3.0;
+            }
+            energy += e / 3.0;
+        }
+    }
+    s->sums.angle_energy += energy;
+    s->sums.virial += virial;
+}

@@ -1,0 +1,134 @@
+/* The molecule builder: see molecules.h. */
+#include "molecules.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tea_rng.h"
+#include "wrap.h"
+
+/* The walk's stream: beyond the initial state's position and velocity streams (init.c). */
+#define VS_INIT_STREAM_WALK 0x8000000000000003ull
+#define VS_INIT_STREAM_START 0x8000000000000004ull
+
+static double unit53(vs_tea_block b)
+{
+    uint64_t bits = ((uint64_t)b.v0 << 21) ^ (uint64_t)(b.v1 >> 11);
+    return (double)(bits & ((1ull << 53) - 1)) * (1.0 / 9007199254740992.0);
+}
+
+static int64_t beads_of(const vs_mol_template *t) { return (int64_t)t->n_seq * t->repeat; }
+
+void vs_mol_place_of_tag(const vs_params *prm, int64_t tag, vs_mol_place *out)
+{
+    int64_t first = 0, molecules = 0;
+    for (int k = 0; k < prm->n_moltypes; ++k) {
+        const vs_mol_template *t = &prm->mol[k];
+        const int64_t nb = beads_of(t), span = nb * t->count;
+        if (tag < first + span) {
+            const int64_t m = (tag - first) / nb;
+            out->template_index = k;
+            out->molecule = molecules + m;
+            out->first_tag = first + m * nb;
+            out->bead = tag - out->first_tag;
+            out->n_beads = nb;
+            return;
+        }
+        first += span;
+        molecules += t->count;
+    }
+    memset(out, 0, sizeof *out);
+    out->template_index = -1;
+}
+
+int vs_mol_species_of_tag(const vs_params *prm, int64_t tag)
+{
+    vs_mol_place w;
+    vs_mol_place_of_tag(prm, tag, &w);
+    const vs_mol_template *t = &prm->mol[w.template_index];
+    return t->seq[w.bead % t->n_seq];
+}
+
+/* A uniform random unit vector for the bond that ends at `tag`. */
+static void random_direction(vs_tea_key key, int64_t tag, double u[3])
+{
+    const uint32_t lo = (uint32_t)tag, hi = (uint32_t)((uint64_t)tag >> 32);
+    const double z = 2.0 * unit53(vs_tea_encrypt(key, lo, (hi << 2) | 0u)) - 1.0;
+    const double phi = 6.283185307179586 * unit53(vs_tea_encrypt(key, lo, (hi << 2) | 1u));
+    const double s = sqrt(fmax(0.0, 1.0 - z * z));
+    u[0] = s * cos(phi);
+    u[1] = s * sin(phi);
+    u[2] = z;
+}
+
+/* The bead's bonds and angles along a linear chain of n beads. */
+static void chain_topology(vs_topo *t, const vs_mol_place *w, const vs_mol_template *tp)
+{
+    memset(t, 0, sizeof *t);
+    t->mol = w->molecule + 1;
+    const int64_t k = w->bead, n = w->n_beads, f = w->first_tag;
+    if (k > 0)
+        vs_topo_add_bond(t, f + k - 1, tp->bond_type);
+    if (k + 1 < n)
+        vs_topo_add_bond(t, f + k + 1, tp->bond_type);
+    if (tp->angle_type < 0)
+        return;
+    for (int64_t v = k - 1; v <= k + 1; ++v) /* the vertices of the angles holding k */
+        if (v >= 1 && v + 1 < n)
+            vs_topo_add_angle(t, f + v - 1, f + v, f + v + 1, tp->angle_type);
+}
+
+/* Keep one bead at its unwrapped position x if it lies in this rank's brick. */
+static void keep_if_mine(vs_particles *p, const vs_params *prm, const vs_decomp *dc,
+                         const double x[3], const vs_mol_place *w)
+{
+    double y[3];
+    int32_t image[3];
+    for (int d = 0; d < 3; ++d) {
+        const double len = prm->box[d];
+        const double q = floor(x[d] / len);
+        image[d] = (int32_t)q;
+        y[d] = vs_keep_below(x[d] - q * len, len);
+        if (y[d] < 0.0)
+            y[d] = 0.0;
+        if (!(y[d] >= dc->lo[d] && y[d] < dc->hi[d]))
+            return;
+    }
+    vs_particles_reserve(p, p->n_owned + 1);
+    const int64_t i = p->n_owned++;
+    const vs_mol_template *tp = &prm->mol[w->template_index];
+    p->tag[i] = w->first_tag + w->bead;
+    p->species[i] = tp->seq[w->bead % tp->n_seq];
+    for (int d = 0; d < 3; ++d) {
+        p->x[d][i] = y[d];
+        p->image[d][i] = image[d];
+        p->f[d][i] = 0.0;
+    }
+    chain_topology(&p->topo[i], w, tp);
+}
+
+void vs_mol_build(vs_particles *p, const vs_params *prm, const vs_decomp *dc)
+{
+    const vs_tea_key kwalk = vs_tea_make_key(prm->seed, VS_INIT_STREAM_WALK);
+    const vs_tea_key kstart = vs_tea_make_key(prm->seed, VS_INIT_STREAM_START);
+    int64_t tag = 0;
+    while (tag < prm->n_molecule_beads) {
+        vs_mol_place w;
+        vs_mol_place_of_tag(prm, tag, &w);
+        const vs_mol_template *tp = &prm->mol[w.template_index];
+        double x[3]; /* the start, uniform in the box */
+        const uint32_t lo = (uint32_t)tag, hi = (uint32_t)((uint64_t)tag >> 32);
+        for (uint32_t d = 0; d < 3; ++d)
+            x[d] = prm->box[d] * unit53(vs_tea_encrypt(kstart, lo, (hi << 2) | d));
+        for (w.bead = 0; w.bead < w.n_beads; ++w.bead) {
+            if (w.bead > 0) {
+                double u[3];
+                random_direction(kwalk, w.first_tag + w.bead, u);
+                for (int d = 0; d < 3; ++d)
+                    x[d] += tp->bond_length * u[d];
+            }
+            keep_if_mine(p, prm, dc, x, &w);
+        }
+        tag = w.first_tag + w.n_beads;
+    }
+}
