@@ -887,8 +887,8 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         p->n_particles = as_int(member(root, "particles"));
     }
     p->density = (double)p->n_particles / volume;
-    const int rc = vs_config_extract_flow(c, root, p);
-    return rc != 0 ? rc : vs_config_molecules(c, root, p);
+    const int flow_rc = vs_config_extract_flow(c, root, p);
+    return flow_rc != 0 ? flow_rc : vs_config_molecules(c, root, p);
 }
 
 /* ---- Entry points ----------------------------------------------------------------------- */

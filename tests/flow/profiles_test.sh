@@ -14,7 +14,11 @@ set -euo pipefail
 mode=$1; bin=$2; work=$3; shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 cfg=$here/small-poiseuille.cfg
-py=/usr/bin/python3
+py=
+for cand in /usr/bin/python3 python3; do  # Debian's, or the first on PATH (the GPU machines')
+    if "$cand" -c 'import h5py, numpy' 2>/dev/null; then py=$cand; break; fi
+done
+[ -n "$py" ] || { echo "skip: no python3 with h5py and numpy"; exit 77; }
 rm -rf "$work"; mkdir -p "$work"; cd "$work"
 MPIEXEC=${MPIEXEC:-mpiexec --oversubscribe}
 case $mode in
