@@ -8,8 +8,14 @@
 #              checkpoints at step 75 too, so both continue from the same canonical state)
 #   rest     : a fluid at rest (no flow) has flat profiles: every bin's mean velocity within
 #              4.5 standard errors of 0, density and temperature within 4.5 of their means
-#              over the bins; samples every 50 steps (1 time unit, longer than the velocity
-#              correlation time), so that the standard errors of uncorrelated samples hold
+#              over the bins. Samples every 250 steps (5 time units): the slowest modes of
+#              this box, the bin velocities (momentum diffusion over L / 2 pi, ~4 time units)
+#              and the species densities (interdiffusion), must decorrelate between samples
+#              for the standard errors of independent samples to hold; at 1 time unit the
+#              worst of the 72 values reached 4.5 on the CPU and 6.7 on the GPU. The density
+#              of each species alone is not held to it: A and B repel (a_AB = 30), so their
+#              concentration fluctuates on times far beyond the run (the ranks and restart
+#              cases check the species' sums exactly)
 set -euo pipefail
 mode=$1; bin=$2; work=$3; shift 3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,8 +40,8 @@ restart)
     "$bin" run "$cfg" --set output.dir=split --restart latest "$@" >split2.log
     $py "$here/compare_profiles.py" straight/profiles.h5 split/profiles.h5 ;;
 rest)
-    "$bin" run "$cfg" --set output.dir=rest --set flow.kind=none --set integrator.steps=2000 \
-        --set profiles.every=50 --set profiles.window=2000 "$@" >rest.log
+    "$bin" run "$cfg" --set output.dir=rest --set flow.kind=none --set integrator.steps=10000 \
+        --set profiles.every=250 --set profiles.window=10000 "$@" >rest.log
     $py - <<'PY'
 import h5py, numpy as np, sys
 f = h5py.File("rest/profiles.h5", "r")
@@ -49,7 +55,7 @@ for s in ("all", "A", "B"):
     zt = np.abs(t - t.mean()) / te
     print(f"{s}: velocity worst {z.max():.2f} stderr, density {zd.max():.2f}, "
           f"temperature {zt.max():.2f} (mean {t.mean():.4f})")
-    bad += z.max() > 4.5 or zd.max() > 4.5 or zt.max() > 4.5
+    bad += z.max() > 4.5 or (s == "all" and zd.max() > 4.5) or zt.max() > 4.5
 sys.exit(1 if bad else 0)
 PY
     ;;
