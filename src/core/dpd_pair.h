@@ -46,7 +46,7 @@
         const REAL w = (REAL)1 - r * c->inv_rc;                                                \
         const REAL wr = c->s_is_one ? w : POW(w, c->s);                                        \
         const REAL e_dot_v = (dx * dvx + dy * dvy + dz * dvz) * inv_r;                         \
-        const REAL fc = a * w;                                                                 \
+        const REAL fc = vs_mul_rn(a, w); /* also the virial's: rounded alike in every use */   \
         const REAL f = fc - c->gamma * wr * wr * e_dot_v + c->sigma_over_sqrt_dt * wr * xi;    \
         vs_pair_result##SUFFIX out;                                                            \
         out.f_over_r = f * inv_r;                                                              \
