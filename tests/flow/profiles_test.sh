@@ -8,11 +8,11 @@
 #              checkpoints at step 75 too, so both continue from the same canonical state)
 #   rest     : a fluid at rest (no flow) has flat profiles: every bin's mean velocity within
 #              4.5 standard errors of 0, density and temperature within 4.5 of their means
-#              over the bins. Samples every 250 steps (5 time units): the slowest modes of
-#              this box, the bin velocities (momentum diffusion over L / 2 pi, ~4 time units)
-#              and the species densities (interdiffusion), must decorrelate between samples
-#              for the standard errors of independent samples to hold; at 1 time unit the
-#              worst of the 72 values reached 4.5 on the CPU and 6.7 on the GPU. The density
+#              over the bins. The standard errors are those of independent samples, so the
+#              samples must decorrelate: the slowest velocity mode along the bins decays in
+#              L^2 / (4 pi^2 nu), 5.8 time units at L = 8 (nu ~ 0.28), so the box is 4 long
+#              there (1.5 time units) and samples are 5 time units (250 steps) apart; 1 time
+#              unit apart in the box of 8, the worst of the 72 values reached 6.7. The density
 #              of each species alone is not held to it: A and B repel (a_AB = 30), so their
 #              concentration fluctuates on times far beyond the run (the ranks and restart
 #              cases check the species' sums exactly)
@@ -40,7 +40,7 @@ restart)
     "$bin" run "$cfg" --set output.dir=split --restart latest "$@" >split2.log
     $py "$here/compare_profiles.py" straight/profiles.h5 split/profiles.h5 ;;
 rest)
-    "$bin" run "$cfg" --set output.dir=rest --set flow.kind=none --set integrator.steps=10000 \
+    "$bin" run "$cfg" --set output.dir=rest --set flow.kind=none --set "box=[4.0, 6.0, 6.0]" --set integrator.steps=10000 \
         --set profiles.every=250 --set profiles.window=10000 "$@" >rest.log
     $py - <<'PY'
 import h5py, numpy as np, sys
