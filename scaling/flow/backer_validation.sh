@@ -2,7 +2,7 @@
 # backer_validation.sh [SEEDS] [STEPS] [--set ...]: the Backer double Poiseuille case
 # (configs/backer-poiseuille.cfg) with SEEDS independent seeds (default 10, as Tang &
 # Karniadakis), STEPS steps each (default 100000: t = 100), then the viscosity with its error
-# bar (scaling/flow/viscosity.py, windows from t >= 40, each window of each run a block) and
+# bar (scaling/flow/viscosity.py, windows from t >= 60, each window of each run a block) and
 # the figure. Published: eta = 2.09 +- 0.02.
 #   CPU:  VESICA_LAUNCH="mpirun -n 2" scaling/flow/backer_validation.sh 10 100000 --set backend=cpu
 #   GPU:  scaling/flow/backer_validation.sh 10 100000 --set backend=gpu --set precision=double
@@ -20,5 +20,5 @@ for k in $(seq 1 "$seeds"); do
         >"$out/seed_$k.log" 2>&1
     echo "seed $k done ($(( $(date +%s) - start )) s)"
 done
-/usr/bin/python3 "$here/viscosity.py" "$out"/seed_*/profiles.h5 --g 0.055 --skip-time 40 \
+/usr/bin/python3 "$here/viscosity.py" "$out"/seed_*/profiles.h5 --g 0.055 --skip-time 60 \
     --png "$out/viscosity.png" --expect eta=2.09:0.02
