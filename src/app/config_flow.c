@@ -93,7 +93,8 @@ static int check_windows(const cfg_ctx *c, const config_setting_t *root, vs_para
         char key[PATH_LEN], got[48], last[48];
         snprintf(key, sizeof key, "profiles.times.[%d]", i);
         cfg_fmt_double(got, sizeof got, q->times[i]);
-        cfg_fmt_double(last, sizeof last, end - q->half_width);
+        /* a bound computed from other keys: 6 digits, not its round-off (0.4 - 0.5) */
+        snprintf(last, sizeof last, "%.6g", end - q->half_width);
         if (q->times[i] + q->half_width > end)
             return cfg_fail(c, config_setting_get_elem(t, (unsigned)i), key,
                             "expected a window ending within the run, a time <= steps * dt - "
