@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# transient_validation.sh [SEEDS] [--set ...]: the transient double Poiseuille case
+# (configs/transient-poiseuille.cfg, Tang & Karniadakis figure 10) with SEEDS independent seeds
+# (default 10, as the paper), each to T = 10000 (1,000,050 steps), then the profiles at
+# T = 100 ... 10000 against the analytic series (scaling/flow/transient.py; nu from the
+# steady window at T = 10000) and the figure.
+#   GPU:  scaling/flow/transient_validation.sh 10
+#         scaling/flow/transient_validation.sh 10 --set precision=double
+# A run interrupted by a job limit (exit 3, or killed) resumes from its checkpoints (one per
+# 100,000 steps): rerunning the script continues every unfinished seed with --restart latest
+# and skips the finished ones. OUT (default out/transient) holds seed_<k>/ and transient.png.
+set -euo pipefail
+seeds=${1:-10}; shift $(( $# >= 1 ? 1 : 0 ))
+here=$(cd "$(dirname "$0")" && pwd); root=$(cd "$here/../.." && pwd)
+bin=${VESICA:-$root/build/vesica}; out=${OUT:-out/transient}
+read -r -a launch <<<"${VESICA_LAUNCH:-}"
+g=0.0005  # flow.g of the configuration
+mkdir -p "$out"
+start=$(date +%s)
+for k in $(seq 1 "$seeds"); do
+    dir=$out/seed_$k
+    [ -f "$dir/done" ] && { echo "seed $k already done"; continue; }
+    restart=()
+    ls "$dir"/checkpoints/* >/dev/null 2>&1 && restart=(--restart latest)
+    "${launch[@]}" "$bin" run "$root/configs/transient-poiseuille.cfg" --set seed="$k" \
+        --set output.dir="$dir" "${restart[@]}" "$@" >>"$out/seed_$k.log" 2>&1
+    touch "$dir/done"
+    echo "seed $k done ($(( $(date +%s) - start )) s)"
+done
+/usr/bin/python3 "$here/transient.py" "$out"/seed_*/profiles.h5 --g "$g" \
+    --png "$out/transient.png" --expect-max-z 6  # 384 values, t with 9 dof: ~0.1 above 6 by chance
