@@ -21,6 +21,14 @@ void vs_exchange_shifts(const vs_decomp *dc, double shift[3][2])
     }
 }
 
+void vs_exchange_host_mpi(const vs_decomp *dc, const vs_exchange_msg msg[2], size_t got[2])
+{
+    for (int dir = 0; dir < 2; ++dir)
+        got[dir] = vs_par_sendrecv(&dc->cart, msg[dir].send, msg[dir].send_bytes, msg[dir].dest,
+                                   msg[dir].recv, msg[dir].recv_bytes, msg[dir].source,
+                                   msg[dir].tag);
+}
+
 /* Stage d's two message pairs (direction 0 sends down and receives from above, direction 1
  * the reverse), through the kind's transport or host MPI; checks what arrived. */
 static void transfer(const vs_exchange_ops *ops, void *ctx, const vs_decomp *dc, int d,
@@ -44,10 +52,7 @@ static void transfer(const vs_exchange_ops *ops, void *ctx, const vs_decomp *dc,
     if (ops->exchange)
         ops->exchange(ctx, dc, m, got);
     else
-        for (int dir = 0; dir < 2; ++dir)
-            got[dir] = vs_par_sendrecv(&dc->cart, m[dir].send, m[dir].send_bytes, m[dir].dest,
-                                       m[dir].recv, m[dir].recv_bytes, m[dir].source,
-                                       m[dir].tag);
+        vs_exchange_host_mpi(dc, m, got);
     for (int dir = 0; dir < 2; ++dir)
         if (got[dir] != recv_bytes[dir])
             VS_FATAL("%s stage %c dir %d: expected %zu bytes, received %zu", ops->name,

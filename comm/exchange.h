@@ -92,6 +92,10 @@ typedef struct {
                      size_t got[2]);
 } vs_exchange_ops;
 
+/* The default transport: a stage's two message pairs by host MPI (vs_par_sendrecv on
+ * dc->cart), direction 0 first; for a kind's own transport to fall back on (the counts). */
+void vs_exchange_host_mpi(const vs_decomp *dc, const vs_exchange_msg msg[2], size_t got[2]);
+
 /* Run the three stages of one exchange. Returns the record bytes this rank sent to other
  * ranks (self-exchanges are copies, not traffic; counts are not included). Exits with a
  * fatal error naming the stage when a neighbour's records are not the size it announced. */

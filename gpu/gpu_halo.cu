@@ -356,10 +356,7 @@ static void transport(void *ctx, const vs_decomp *dc, const vs_exchange_msg msg[
 {
     vs_gpu_xctx *c = (vs_gpu_xctx *)ctx;
     if (msg[0].host) {
-        for (int dir = 0; dir < 2; ++dir)
-            got[dir] = vs_par_sendrecv(&dc->cart, msg[dir].send, msg[dir].send_bytes,
-                                       msg[dir].dest, msg[dir].recv, msg[dir].recv_bytes,
-                                       msg[dir].source, msg[dir].tag);
+        vs_exchange_host_mpi(dc, msg, got);
         return;
     }
     const size_t send[2] = {msg[0].send_bytes, msg[1].send_bytes};
