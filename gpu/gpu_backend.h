@@ -25,10 +25,12 @@ vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3], const doub
                             size_t err_len);
 void vs_gpu_destroy(vs_gpu_state *g);
 
-/* Owned state from the host (tags, species, x, v, vp, f, image); resets the rebuild counter
+/* Owned state from the host (tags, species, x, v, vp, f, image, and the topology with
+ * molecules); resets the rebuild counter
  * of the periodic Morton reorder. */
 void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *host);
-/* Owned state to the host (tags, species, x, v, vp, f, image). */
+/* Owned state to the host (tags, species, x, v, vp, f, image, and the topology with
+ * molecules). */
 void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *host);
 
 void vs_gpu_integrate_first_half(vs_gpu_state *g);
@@ -66,14 +68,22 @@ void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step, int want_ene
 /* The flow term (gpu_flow.cu): adds the driving field of prm.flow to the owned particles'
  * forces, in whichever form the force arrays hold them (doubles or fixed-point sums). */
 void vs_gpu_flow_forces(vs_gpu_state *g);
+/* The bonded terms (gpu_bonded.cu; configurations with molecules): each owned bead's bond
+ * (angle) forces added to its force, in whichever form the force arrays hold them, and its
+ * share of the energy and virial when want_energy is set. A failure (a missing partner, a
+ * FENE bond at R0, a bond beyond the bonded reach) stops the run at the next read-back with
+ * the CPU's message and this step. */
+void vs_gpu_bond_forces(vs_gpu_state *g, int64_t step, int want_energy);
+void vs_gpu_angle_forces(vs_gpu_state *g, int64_t step, int want_energy);
 /* One binned profile sample of the owned particles (gpu_profile.cu), reduced on the device
  * in fixed point (order-independent integer adds) and read back as bins only; layout as
  * vs_cpu_profile_sums. Synchronises. */
 void vs_gpu_profile_sums(vs_gpu_state *g, int axis, int bins, int per_species, int64_t *out);
 void vs_gpu_integrate_second_half(vs_gpu_state *g);
 
-/* Local thermo sums: px, py, pz, kinetic, potential, virial (synchronises). */
-void vs_gpu_thermo(vs_gpu_state *g, double out[6]);
+/* Local thermo sums: px, py, pz, kinetic, pair potential, virial (all terms), bond energy,
+ * angle energy (the last two 0 without molecules; synchronises). */
+void vs_gpu_thermo(vs_gpu_state *g, double out[8]);
 /* Local integrity sums: count, tag sum, squared tag sum; tag of a non-finite particle. */
 void vs_gpu_integrity(vs_gpu_state *g, uint64_t sums[3], int64_t *bad_tag);
 

@@ -128,9 +128,11 @@ __global__ void wrap_kernel(int n, int self, double lx, double ly, double lz, vs
 }
 
 /* Leavers with everything they carry; crossing the periodic boundary (wrap != 0) shifts the
- * coordinate by the box and counts the image, as the CPU migration does. */
+ * coordinate by the box and counts the image, as the CPU migration does. Records are `rec`
+ * bytes apart: with molecules each carries its particle's vs_topo after the vs_migrant_rec,
+ * as on the host path (comm/halo.c). */
 __global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap, double len,
-                                    vs_soa a, vs_migrant_rec *out)
+                                    vs_soa a, char *out, size_t rec)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
@@ -149,19 +151,24 @@ __global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap,
         vs_wrap_up(&r.x[d], &r.image[d], len);
     r.tag = a.tag[i];
     r.species = a.species[i];
-    out[k] = r;
+    vs_migrant_rec *to = (vs_migrant_rec *)(out + (size_t)k * rec);
+    *to = r;
+    if (a.topo)
+        *(vs_topo *)(to + 1) = a.topo[i];
 }
 
 /* Arrivals along d, each checked against the brick along d: one hop per dimension must have
  * been enough (the rebuild trigger guarantees it), and a position that is not finite is not
  * inside either. The smallest offending tag goes to *outside. */
-__global__ void unpack_migrant_kernel(int n, const vs_migrant_rec *in, int64_t start, vs_soa a,
-                                      int d, double lo, double hi, unsigned long long *outside)
+__global__ void unpack_migrant_kernel(int n, const char *in, size_t rec, int64_t start,
+                                      vs_soa a, int d, double lo, double hi,
+                                      unsigned long long *outside)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
         return;
-    const vs_migrant_rec r = in[k];
+    const vs_migrant_rec *from = (const vs_migrant_rec *)(in + (size_t)k * rec);
+    const vs_migrant_rec r = *from;
     const int64_t j = start + k;
     for (int c = 0; c < 3; ++c) {
         a.x[c][j] = r.x[c];
@@ -171,6 +178,8 @@ __global__ void unpack_migrant_kernel(int n, const vs_migrant_rec *in, int64_t s
     }
     a.tag[j] = r.tag;
     a.species[j] = r.species;
+    if (a.topo)
+        a.topo[j] = *(const vs_topo *)(from + 1);
     if (a.pos_q)
         vs_stage_values(a.frame, j, r.x[0], r.x[1], r.x[2], r.species, r.vp[0], r.vp[1],
                         r.vp[2], a.pos_q, a.vel_f);
@@ -230,6 +239,8 @@ __global__ void fill_holes_kernel(int max_n, const int32_t *count, const int32_t
     }
     a.tag[to] = a.tag[from];
     a.species[to] = a.species[from];
+    if (a.topo)
+        a.topo[to] = a.topo[from];
     if (a.pos_q) {
         a.pos_q[to] = a.pos_q[from];
         a.vel_f[to] = a.vel_f[from];
@@ -405,9 +416,9 @@ static const void *migrate_pack(void *ctx, int d, int dir, double shift, int64_t
     if (self_link(g, d))
         return NULL;
     const int wrap = shift == 0.0 ? 0 : (dir == 0 ? -1 : 1);
-    vs_migrant_rec *out = (vs_migrant_rec *)send_part(c, dir);
+    char *out = (char *)send_part(c, dir);
     VS_LAUNCH(pack_migrant_kernel, n, VS_BLOCK, g->stream, (int)n, g->halo.send_idx[d][dir], d,
-              wrap, g->prm.box[d], soa(g), out);
+              wrap, g->prm.box[d], soa(g), out, c->rec);
     return out;
 }
 
@@ -430,9 +441,8 @@ static void migrate_unpack(void *ctx, int d, int dir, const void *recs, int64_t 
     }
     if (dir == 0)
         vs_gpu_reserve(g, g->pt.n_owned + c->n_recv[0] + c->n_recv[1]);
-    VS_LAUNCH(unpack_migrant_kernel, n, VS_BLOCK, g->stream, (int)n,
-              (const vs_migrant_rec *)recs, g->pt.n_owned, soa(g), d, g->lo[d], g->hi[d],
-              g->halo.d_outside);
+    VS_LAUNCH(unpack_migrant_kernel, n, VS_BLOCK, g->stream, (int)n, (const char *)recs,
+              c->rec, g->pt.n_owned, soa(g), d, g->lo[d], g->hi[d], g->halo.d_outside);
     g->pt.n_owned += n;
 }
 
@@ -443,6 +453,9 @@ static const vs_exchange_ops gpu_migrate_ops = {
 
 extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
 {
+    /* a rebuild step: where the displacement check is skipped (no skin), the bonded kernels'
+     * verdict is read here, before anything else can report the damage a failure did */
+    vs_gpu_bonded_check(g, -1);
     g->pt.n_ghost = 0;
     const int64_t before = g->pt.n_owned;
     /* the dimensions with one rank first, all in one pass: the particles a neighbour sends
@@ -463,8 +476,12 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
         VS_CUDA_CHECK(
             cudaMemsetAsync(g->halo.d_outside, 0xff, sizeof(unsigned long long), g->stream));
     if (crosses) {
-        vs_gpu_xctx c = {g, sizeof(vs_migrant_rec), {0, 0}, {0, 0}, 0, 0};
-        vs_exchange_run(&gpu_migrate_ops, &c, g->tr.dc);
+        /* with molecules a record carries the topology too (the host path's layout) */
+        const size_t rec = sizeof(vs_migrant_rec) + (g->bd.on ? sizeof(vs_topo) : 0);
+        vs_exchange_ops ops = gpu_migrate_ops;
+        ops.rec_bytes = rec;
+        vs_gpu_xctx c = {g, rec, {0, 0}, {0, 0}, 0, 0};
+        vs_exchange_run(&ops, &c, g->tr.dc);
         /* the arrival check's verdict comes back with the next read-back (check_outside) */
         VS_CUDA_CHECK(cudaMemcpyAsync(g->halo.h_outside, g->halo.d_outside,
                                       sizeof(unsigned long long), cudaMemcpyDeviceToHost,
@@ -621,6 +638,7 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
     const int remote = vs_gpu_image_remote(g);
     if (remote >= -1) {
         vs_gpu_build_images(g, remote);
+        vs_gpu_bonded_index(g);
         return;
     }
     /* lower face -> image above the upper face, and the reverse, at the box's ends: the
@@ -629,6 +647,7 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
     vs_gpu_xctx c = {g, sizeof(vs_ghost_rec), {0, 0}, {0, 0}, 0, 0};
     g->tr.halo_bytes_last = vs_exchange_run(&gpu_build_ops, &c, g->tr.dc);
     vs_gpu_check_outside(g);
+    vs_gpu_bonded_index(g);
 }
 
 

@@ -17,6 +17,7 @@ struct vs_soa {
     int4 *pos_q;
     float4 *vel_f;
     vs_fixed_frame frame;
+    vs_topo *topo; /* molecules: each owned particle's topology, moved with it; else NULL */
 };
 
 static inline vs_soa soa(vs_gpu_state *g)
@@ -33,6 +34,7 @@ static inline vs_soa soa(vs_gpu_state *g)
     a.pos_q = vs_gpu_owned_staged(g) ? g->fs.pos_q : NULL;
     a.vel_f = g->fs.vel_f;
     a.frame = g->fs.frame;
+    a.topo = g->bd.topo;
     return a;
 }
 

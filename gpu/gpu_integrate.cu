@@ -153,10 +153,12 @@ extern "C" void vs_gpu_integrate_finish_and_first_half(vs_gpu_state *g) { first_
 
 extern "C" double vs_gpu_max_displacement2(vs_gpu_state *g)
 {
+    /* with it, the bonded kernels' failure word: their verdict costs no read-back of its own */
     unsigned int *h = (unsigned int *)g->red.h_pinned;
-    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->red.d_max_disp2, sizeof(unsigned int),
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->red.d_max_disp2, 2 * sizeof(unsigned int),
                                   cudaMemcpyDeviceToHost, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    vs_gpu_bonded_check(g, (int)h[1]);
     float f;
     memcpy(&f, h, sizeof f);
     return (double)f;

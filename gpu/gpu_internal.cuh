@@ -19,6 +19,7 @@ extern "C" {
 #include "dpd_pair.h"
 #include "gpu_backend.h"
 #include "log.h"
+#include "topology.h"
 #include "wrap.h"
 }
 
@@ -442,6 +443,31 @@ struct vs_gpu_force_state {
     int forces_fixed;     /* f holds the Newton kernel's fixed-point sums */
 };
 
+/* The first failure of a bonded kernel (VS_BONDED_* of bonded.h): its kind is also written
+ * into the word read back with the largest displacement on every step (vs_gpu_reductions),
+ * so no step pays a read-back of its own. */
+struct vs_gpu_bonded_error {
+    long long step, tag_a, tag_b;
+    double r, r0;
+};
+
+/* Molecules (gpu_bonded.cu; allocated only when the configuration has them, so a plain
+ * fluid's memory and speed are unchanged). topo: one vs_topo per slot, read for the owned
+ * particles only, moved with them (upload, migration, Morton reorder). The tag map over
+ * owned + ghost particles (open addressing, capacity a power of two, at most half full),
+ * rebuilt after every ghost build; where a tag has several copies the lowest index wins. */
+struct vs_gpu_bonded {
+    int on;                 /* the configuration has molecules */
+    vs_topo *topo;
+    int64_t *map_key;       /* tags; -1: empty */
+    int32_t *map_val;       /* local indices */
+    int64_t map_cap;
+    /* per owned slot, written by the bonded kernels when energies are due: each bead's share
+     * of the bond and angle energies and virials */
+    double *e_bond, *w_bond, *e_angle, *w_angle;
+    vs_gpu_bonded_error *d_error;
+};
+
 /* Phase timing on the device clock (gpu_timing.cu): a ring of phase boundaries, oldest at
  * mark_first, each with the phase it starts (-1: none), and the seconds of the intervals
  * settled so far. */
@@ -455,7 +481,8 @@ struct vs_gpu_timing {
 /* Reductions and small read-backs (buffers from gpu_state.cu). */
 struct vs_gpu_reductions {
     double *partials;
-    unsigned int *d_max_disp2;
+    unsigned int *d_max_disp2; /* [0]: the largest displacement's bits; [1]: the first bonded
+                                  kernel failure's kind (0: none), read back with it */
     unsigned long long *d_int_sums;
     unsigned long long *d_profile; /* binned profile sums (gpu_profile.cu), made on first use */
     size_t profile_bytes;
@@ -487,6 +514,7 @@ struct vs_gpu_state {
     vs_gpu_force_state fs;
     vs_gpu_timing tm;
     vs_gpu_reductions red;
+    vs_gpu_bonded bd;
 };
 
 /* The current (step, forces) versions, to stamp a derived copy with. */
@@ -614,6 +642,16 @@ static inline double *vs_gpu_virial_buf(vs_gpu_state *g) { return (double *)g->s
 /* Events of the phase timing (gpu_timing.cu). */
 void vs_gpu_timing_create(vs_gpu_state *g);
 void vs_gpu_timing_destroy(vs_gpu_state *g);
+
+/* Molecules (gpu_bonded.cu; vs_gpu_reserve grows their buffers): free them; the tag map over
+ * the owned + ghost particles (after every ghost build); the failure check (a fatal error
+ * with the CPU's message when a bonded kernel recorded one; `kind` as read back, or -1 to
+ * read it here, which synchronises). All no-ops without molecules. */
+void vs_gpu_bonded_free(vs_gpu_state *g);
+void vs_gpu_bonded_index(vs_gpu_state *g);
+void vs_gpu_bonded_check(vs_gpu_state *g, int kind);
+/* The topology of the owned particles permuted by g->sort.idx_out (the Morton reorder). */
+void vs_gpu_bonded_permute(vs_gpu_state *g, int n);
 
 /* Allocation helpers that track the device footprint. */
 void *vs_gpu_alloc(vs_gpu_state *g, size_t bytes);

@@ -10,18 +10,29 @@
 /* ---- reductions: fixed grid, block tree, then one block over the partials (deterministic) */
 
 #define VS_RED_BLOCKS 512
-#define VS_RED_VALUES 6
+#define VS_RED_VALUES 6     /* a plain fluid's sums */
+#define VS_RED_VALUES_MOL 8 /* with molecules: bond and angle energies after them */
+
+/* The bonded terms' per-bead shares (gpu_bonded.cu), NULL where a term is inactive. */
+struct vs_bonded_shares {
+    const double *e_bond, *w_bond, *e_angle, *w_angle;
+};
 
 /* Momentum and kinetic energy of the n owned particles; the energy and virial of the
  * n_energy entries the forces wrote (the owned particles', and with each pair once, the
- * ghosts' too). */
+ * ghosts' too); with molecules (NV = 8) the owned beads' bonded shares: their virials into
+ * the virial, their energies apart. */
+template <int NV>
 __global__ void thermo_partial_kernel(int n, int n_energy, vs_gpu_species sp, const double *vx,
                                       const double *vy, const double *vz,
                                       const int32_t *species, const double *energy,
-                                      const double *virial, double *partials)
+                                      const double *virial, vs_bonded_shares b,
+                                      double *partials)
 {
-    __shared__ double s[VS_RED_VALUES][VS_BLOCK];
-    double acc[VS_RED_VALUES] = {0, 0, 0, 0, 0, 0};
+    __shared__ double s[NV][VS_BLOCK];
+    double acc[NV];
+    for (int q = 0; q < NV; ++q)
+        acc[q] = 0.0;
     const int end = n > n_energy ? n : n_energy;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < end;
          i += gridDim.x * blockDim.x) {
@@ -36,36 +47,47 @@ __global__ void thermo_partial_kernel(int n, int n_energy, vs_gpu_species sp, co
             acc[4] += energy[i];
             acc[5] += virial[i];
         }
+        if (NV > VS_RED_VALUES && i < n) {
+            if (b.e_bond) {
+                acc[6] += b.e_bond[i];
+                acc[5] += b.w_bond[i];
+            }
+            if (b.e_angle) {
+                acc[7] += b.e_angle[i];
+                acc[5] += b.w_angle[i];
+            }
+        }
     }
-    for (int q = 0; q < VS_RED_VALUES; ++q)
+    for (int q = 0; q < NV; ++q)
         s[q][threadIdx.x] = acc[q];
     __syncthreads();
     for (int half = blockDim.x / 2; half > 0; half >>= 1) {
         if (threadIdx.x < half)
-            for (int q = 0; q < VS_RED_VALUES; ++q)
+            for (int q = 0; q < NV; ++q)
                 s[q][threadIdx.x] += s[q][threadIdx.x + half];
         __syncthreads();
     }
     if (threadIdx.x == 0)
-        for (int q = 0; q < VS_RED_VALUES; ++q)
-            partials[blockIdx.x * VS_RED_VALUES + q] = s[q][0];
+        for (int q = 0; q < NV; ++q)
+            partials[blockIdx.x * NV + q] = s[q][0];
 }
 
-__global__ void thermo_final_kernel(int blocks, const double *partials, double *out)
+__global__ void thermo_final_kernel(int blocks, int nv, const double *partials, double *out)
 {
-    if (threadIdx.x < VS_RED_VALUES) {
+    if ((int)threadIdx.x < nv) {
         double sum = 0.0;
         for (int b = 0; b < blocks; ++b)
-            sum += partials[b * VS_RED_VALUES + threadIdx.x];
+            sum += partials[b * nv + threadIdx.x];
         out[threadIdx.x] = sum;
     }
 }
 
-extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[6])
+extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[8])
 {
     const int n = (int)g->pt.n_owned;
-    for (int q = 0; q < VS_RED_VALUES; ++q)
+    for (int q = 0; q < VS_RED_VALUES_MOL; ++q)
         out[q] = 0.0;
+    vs_gpu_bonded_check(g, -1); /* a failed bonded evaluation has no thermo row */
     if (n == 0)
         return;
     if (!vs_gpu_energies_current(g))
@@ -74,18 +96,25 @@ extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[6])
     int blocks = (n + VS_BLOCK - 1) / VS_BLOCK;
     if (blocks > VS_RED_BLOCKS)
         blocks = VS_RED_BLOCKS;
-    /* partials holds 4096 doubles: (512 blocks + 1) * 6 fit */
-    thermo_partial_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
-        n, (int)g->fs.energy_count, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2],
-        g->pt.species_id, vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), g->red.partials);
+    const int nv = g->bd.on ? VS_RED_VALUES_MOL : VS_RED_VALUES;
+    const vs_bonded_shares b = {g->bd.e_bond, g->bd.w_bond, g->bd.e_angle, g->bd.w_angle};
+    /* partials holds 8192 doubles: (512 blocks + 1) * 8 fit */
+    if (g->bd.on)
+        thermo_partial_kernel<VS_RED_VALUES_MOL><<<blocks, VS_BLOCK, 0, g->stream>>>(
+            n, (int)g->fs.energy_count, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2],
+            g->pt.species_id, vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), b, g->red.partials);
+    else
+        thermo_partial_kernel<VS_RED_VALUES><<<blocks, VS_BLOCK, 0, g->stream>>>(
+            n, (int)g->fs.energy_count, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2],
+            g->pt.species_id, vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), b, g->red.partials);
     VS_CUDA_CHECK(cudaGetLastError());
-    double *d_out = g->red.partials + (size_t)blocks * VS_RED_VALUES;
-    thermo_final_kernel<<<1, 32, 0, g->stream>>>(blocks, g->red.partials, d_out);
+    double *d_out = g->red.partials + (size_t)blocks * nv;
+    thermo_final_kernel<<<1, 32, 0, g->stream>>>(blocks, nv, g->red.partials, d_out);
     VS_CUDA_CHECK(cudaGetLastError());
-    VS_CUDA_CHECK(cudaMemcpyAsync(g->red.h_pinned, d_out, VS_RED_VALUES * sizeof(double),
+    VS_CUDA_CHECK(cudaMemcpyAsync(g->red.h_pinned, d_out, (size_t)nv * sizeof(double),
                                   cudaMemcpyDeviceToHost, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    for (int q = 0; q < VS_RED_VALUES; ++q)
+    for (int q = 0; q < nv; ++q)
         out[q] = g->red.h_pinned[q];
 }
 

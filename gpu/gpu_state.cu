@@ -121,6 +121,17 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     VS_GROW(g->fs.vel_f, float4, staged);
     VS_GROW(g->fs.sig, uint64_t, 0);
     VS_GROW(g->cells.ncount, int32_t, 0);
+    if (g->bd.on) { /* molecules: the topology moves with the owned particles */
+        VS_GROW(g->bd.topo, vs_topo, g->pt.n_owned);
+        if (g->prm.n_bond_types > 0) {
+            VS_GROW(g->bd.e_bond, double, 0);
+            VS_GROW(g->bd.w_bond, double, 0);
+        }
+        if (g->prm.n_angle_types > 0) {
+            VS_GROW(g->bd.e_angle, double, 0);
+            VS_GROW(g->bd.w_angle, double, 0);
+        }
+    }
 #undef VS_GROW
     g->pt.capacity = cap;
     size_cub_temp(g, cap);
@@ -241,9 +252,13 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->halo.d_select_count = (int32_t *)vs_gpu_alloc(g, 4 * sizeof(int32_t));
     g->cells.d_max_count = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->fs.d_bad_force = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
-    g->red.d_max_disp2 = (unsigned int *)vs_gpu_alloc(g, sizeof(unsigned int));
+    g->red.d_max_disp2 = (unsigned int *)vs_gpu_alloc(g, 2 * sizeof(unsigned int));
+    VS_CUDA_CHECK(cudaMemsetAsync(g->red.d_max_disp2, 0, 2 * sizeof(unsigned int), g->stream));
+    g->bd.on = prm->n_bond_types > 0 || prm->n_moltypes > 0;
+    if (g->bd.on)
+        g->bd.d_error = (vs_gpu_bonded_error *)vs_gpu_alloc(g, sizeof(vs_gpu_bonded_error));
     g->red.d_int_sums = (unsigned long long *)vs_gpu_alloc(g, 4 * sizeof(unsigned long long));
-    g->red.partials = (double *)vs_gpu_alloc(g, 4096 * sizeof(double)); /* reduction partials */
+    g->red.partials = (double *)vs_gpu_alloc(g, 8192 * sizeof(double)); /* reduction partials */
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->red.h_pinned, 64 * sizeof(double)));
     const char *select_above = getenv("VESICA_GPU_IMAGE_SELECT_ABOVE");
     g->halo.image_select_above = select_above ? atoll(select_above) : (1 << 18);
@@ -266,6 +281,7 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
     if (!g)
         return;
     cudaStreamSynchronize(g->stream);
+    vs_gpu_bonded_free(g);
     /* freeing the context's allocations one by one is not needed at exit, but a test that
      * creates several states in one process must not leak device memory */
     void *ptrs[] = {g->pt.x[0],
@@ -367,6 +383,12 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
     }
     copy_on_stream(g, g->pt.tag, h->tag, n * sizeof(int64_t), up);
     copy_on_stream(g, g->pt.species_id, h->species, n * sizeof(int32_t), up);
+    if (g->bd.on) {
+        if (h->topo)
+            copy_on_stream(g, g->bd.topo, h->topo, n * sizeof(vs_topo), up);
+        else if (n)
+            VS_CUDA_CHECK(cudaMemsetAsync(g->bd.topo, 0, n * sizeof(vs_topo), g->stream));
+    }
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     g->pt.n_owned = h->n_owned;
     g->pt.n_ghost = 0;
@@ -380,6 +402,9 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
 
 extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
 {
+    vs_gpu_bonded_check(g, -1); /* never hand out the state of a failed bonded evaluation */
+    if (g->bd.on)
+        vs_particles_enable_topology(h);
     vs_particles_reserve(h, g->pt.n_owned);
     vs_gpu_forces_to_double(g);
     const size_t n = (size_t)g->pt.n_owned;
@@ -393,6 +418,8 @@ extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
     }
     copy_on_stream(g, h->tag, g->pt.tag, n * sizeof(int64_t), down);
     copy_on_stream(g, h->species, g->pt.species_id, n * sizeof(int32_t), down);
+    if (g->bd.on)
+        copy_on_stream(g, h->topo, g->bd.topo, n * sizeof(vs_topo), down);
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     h->n_owned = g->pt.n_owned;
     h->n_ghost = 0;

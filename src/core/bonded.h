@@ -16,9 +16,29 @@
 #define VESICA_BONDED_H
 
 #include <math.h>
+#include <stdint.h>
 
 #include "hostdevice.h"
 #include "params.h"
+
+/* Why a bonded interaction could not be evaluated; each stops the run (vs_bonded_fail). */
+enum {
+    VS_BONDED_OK = 0,
+    VS_BONDED_MISSING = 1, /* a partner is neither owned nor a ghost */
+    VS_BONDED_FENE = 2,    /* a FENE bond at or beyond R0 */
+    VS_BONDED_REACH = 3    /* a bond longer than prm->bond_reach */
+};
+
+/* Stop the run (exit 1) with failure `kind` of the bond between beads tag_a and tag_b at
+ * `step`: r the bond length (FENE, reach), r0 the FENE R0. One wording for both backends (the
+ * GPU reports what its kernels recorded, src/core/bonded.c). */
+#ifdef __cplusplus
+[[noreturn]]
+#else
+_Noreturn
+#endif
+void vs_bonded_fail(const vs_params *prm, int kind, int64_t step, int64_t tag_a,
+                    int64_t tag_b, double r, double r0);
 
 /* Bond of style `style` at squared length r2: the energy in *e and the force factor in
  * *fscal (F_i = fscal * d). Returns 0, or 1 when a FENE bond is at or beyond R0 (no force). */

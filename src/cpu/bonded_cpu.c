@@ -31,10 +31,7 @@ static int64_t partner_index(const vs_cpu_state *s, int64_t self, int64_t tag, i
 {
     const int64_t j = vs_tagmap_find(s->tagmap.key, s->tagmap.val, s->tagmap.mask, tag);
     if (j < 0)
-        VS_FATAL("step %lld: bead %lld is bonded to bead %lld, which is neither on this rank "
-                 "nor among its ghosts: the molecule stretched beyond the ghost reach of bonded "
-                 "beads (molecules bond_reach = %g)",
-                 (long long)step, (long long)self, (long long)tag, s->prm->bond_reach);
+        vs_bonded_fail(s->prm, VS_BONDED_MISSING, step, self, tag, 0.0, 0.0);
     return j;
 }
 
@@ -66,17 +63,11 @@ void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step)
             const vs_bond_type *bt = &prm->bond_types[t->bond_type[b]];
             double fscal, e;
             if (vs_bond_eval(bt->style, bt->K, bt->r0, r2, &fscal, &e))
-                VS_FATAL("step %lld: the FENE bond between beads %lld and %lld is stretched to "
-                         "r = %.6g >= R0 = %g (the time step is too large or the force field "
-                         "too stiff)",
-                         (long long)step, (long long)p->tag[i], (long long)t->bond[b],
-                         sqrt(r2), bt->r0);
+                vs_bonded_fail(prm, VS_BONDED_FENE, step, p->tag[i], t->bond[b], sqrt(r2),
+                               bt->r0);
             if (!(r2 <= prm->bond_reach * prm->bond_reach))
-                VS_FATAL("step %lld: the bond between beads %lld and %lld is stretched to "
-                         "r = %.6g, beyond the bonded reach %g (molecules bond_reach: the "
-                         "ghost shell of bonded beads is built for it)",
-                         (long long)step, (long long)p->tag[i], (long long)t->bond[b],
-                         sqrt(r2), prm->bond_reach);
+                vs_bonded_fail(prm, VS_BONDED_REACH, step, p->tag[i], t->bond[b], sqrt(r2),
+                               bt->r0);
             for (int k = 0; k < 3; ++k)
                 p->f[k][i] += fscal * d[k];
             energy += 0.5 * e;

@@ -46,12 +46,18 @@ static int gpu_attach(vs_sim *s, char *err, size_t err_len)
     vs_par_node_layout(&s->dc.cart, &local_rank, &local_size, NULL);
     const int n_gpus = vs_gpu_device_count(NULL, 0);
     const int device = n_gpus > 0 ? local_rank % n_gpus : 0;
+    /* the ghost shell: the list radius, or with molecules the bonded terms' reach plus the
+     * skin where that is wider, for every particle (the device sends no bonded beads
+     * farther than free ones, unlike comm/halo.c: one width keeps the image path and the
+     * staged protocol as they are, and the bonded reach is the list radius unless angles or
+     * a FENE R0 beyond dpd.rc widen it) */
+    const double width = s->bonded_width > s->list_radius ? s->bonded_width : s->list_radius;
     /* owned particles plus the ghost shell: the brick's volume grown by the ghost width */
     double grow = 1.0;
     for (int d = 0; d < 3; ++d)
-        grow *= (s->dc.hi[d] - s->dc.lo[d] + 2.0 * s->list_radius) / (s->dc.hi[d] - s->dc.lo[d]);
+        grow *= (s->dc.hi[d] - s->dc.lo[d] + 2.0 * width) / (s->dc.hi[d] - s->dc.lo[d]);
     const int64_t hint = (int64_t)(grow * (double)s->prm.n_particles / s->dc.cart.size);
-    s->backend_state = vs_gpu_create(&s->prm, s->dc.lo, s->dc.hi, s->list_radius, device, hint + 1024,
+    s->backend_state = vs_gpu_create(&s->prm, s->dc.lo, s->dc.hi, width, device, hint + 1024,
                            err, err_len);
     /* the rest is collective: every rank must know whether every device came up */
     if (vs_par_any(&s->dc.cart, s->backend_state == NULL)) {
@@ -116,13 +122,16 @@ static int64_t gpu_halo_bytes(vs_sim *s) { return vs_gpu_halo_bytes(state(s)); }
 
 static void gpu_local_thermo(vs_sim *s, vs_thermo_local *out)
 {
-    double sums[6];
+    double sums[8];
     vs_gpu_thermo(state(s), sums);
     for (int d = 0; d < 3; ++d)
         out->momentum[d] = sums[d];
     out->kinetic = sums[3];
-    out->potential = sums[4];
+    /* as the CPU's vs_thermo_local_cpu: + 0.0 + 0.0 leaves a plain fluid's bits */
+    out->potential = sums[4] + sums[6] + sums[7];
     out->virial = sums[5];
+    out->bond_energy = sums[6];
+    out->angle_energy = sums[7];
 }
 
 static void gpu_local_integrity(vs_sim *s, vs_integrity_local *out)

@@ -11,8 +11,9 @@
 #include "log.h"
 #include "redistribute.h"
 
-/* A term the chosen backend cannot compute (no GPU loop for the bonded terms yet): refuse a
- * GPU run that asked for "gpu", fall back to the CPU for "auto", never run without it. */
+/* A term the chosen backend cannot compute (a term without GPU kernels; every term has them
+ * today): refuse a GPU run that asked for "gpu", fall back to the CPU for "auto", never run
+ * without it. */
 static int select_for_terms(vs_sim *sim, char *err, size_t err_len)
 {
     if (sim->backend == &vs_backend_cpu)
@@ -22,8 +23,8 @@ static int select_for_terms(vs_sim *sim, char *err, size_t err_len)
         if (t->gpu)
             continue;
         if (sim->prm.backend == VS_BACKEND_GPU) {
-            snprintf(err, err_len, "backend: \"gpu\" cannot run the %s term of the molecules "
-                     "yet (no GPU bonded kernels); use backend = \"cpu\"", t->name);
+            snprintf(err, err_len, "backend: \"gpu\" cannot run the %s term (it has no GPU "
+                     "kernels); use backend = \"cpu\"", t->name);
             return VS_EXIT_BAD_INPUT;
         }
         vs_log_info("backend auto: the %s term has no GPU kernels yet; running on the CPU",

@@ -1,0 +1,346 @@
+/* The bonded terms on the device: bonds and angles of the owned beads (src/core/topology.h),
+ * the same computation as the CPU loops (src/cpu/bonded_cpu.c) from the same evaluators
+ * (src/core/bonded.h).
+ *
+ * - Topology: one vs_topo per slot (vs_gpu_bonded), uploaded and downloaded with the owned
+ *   state, carried in the migration records and permuted by the Morton reorder.
+ * - Tag map: rebuilt after every ghost build over every owned and ghost particle (the ghost
+ *   shell is as wide as the bonded reach for all particles on the GPU, so there is no bonded
+ *   mark to carry; see vs_gpu_bonded_index). Where a tag has several copies (an owned bead and
+ *   its periodic images) the lowest local index wins, whatever order the threads insert in,
+ *   so runs are reproducible bit for bit.
+ * - Kernels: one thread per owned bead walks its own bonds (angles) in list order and adds
+ *   its own bead's force only, so no thread writes another's force and the sum runs in the
+ *   CPU's order: in double precision onto the pair forces as doubles, one add per bond as on
+ *   the CPU; onto the Newton kernel's fixed-point sums as one rounded add per bead.
+ *   Separations are the minimum image in double from the double positions (both precisions
+ *   keep them). This file is compiled without fused multiply-adds (CMakeLists.txt), so its
+ *   arithmetic rounds as the CPU reference's does.
+ * - Energies and virials: each bead's share (1/2 per bond bead, 1/3 per angle bead) goes to
+ *   a per-bead buffer when energies are due, summed by the thermo reduction's fixed tree
+ *   (gpu_reduce.cu): deterministic.
+ * - Failures (a missing partner, a FENE bond at R0, a bond beyond the bonded reach): the
+ *   first is recorded on the device (its kind by atomicCAS into the word that is read back
+ *   with the largest displacement on every step, its tags, r and step beside it), and the
+ *   host stops with the CPU's message (vs_bonded_fail) at that read-back, on rebuild and
+ *   thermo steps, and before a download. No step pays a read-back of its own.
+ */
+#include <string.h>
+
+#include "gpu_internal.cuh"
+
+extern "C" {
+#include "bonded.h"
+}
+
+#define VS_TOPO_WORDS ((int)(sizeof(vs_topo) / sizeof(uint64_t)))
+static_assert(sizeof(vs_topo) % sizeof(uint64_t) == 0, "vs_topo is permuted in 8-byte words");
+
+/* What the bonded kernels read and write, passed by value. */
+struct vs_bonded_args {
+    const double *x[3];
+    const int64_t *tag;
+    const vs_topo *topo;
+    const int64_t *key;
+    const int32_t *val;
+    int64_t mask;
+    double *f[3];
+    int fixed;            /* f holds the Newton kernel's fixed-point sums */
+    double *energy, *virial;
+    unsigned int *kind_word;
+    vs_gpu_bonded_error *error;
+    double box[3];
+    double reach2;        /* prm->bond_reach squared, as the CPU compares */
+    vs_bond_type bond[VS_MAX_MOLTYPES];
+    vs_angle_type angle[VS_MAX_MOLTYPES];
+};
+
+/* ---- the tag map ---- */
+
+__global__ void tagmap_insert_kernel(int n, const int64_t *tag, int64_t mask, int64_t *key,
+                                     int32_t *val)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const unsigned long long t = (unsigned long long)tag[i];
+    for (int64_t h = (int64_t)(vs_tagmap_hash(tag[i]) & (uint64_t)mask);; h = (h + 1) & mask) {
+        const unsigned long long old = atomicCAS((unsigned long long *)&key[h], ~0ull, t);
+        if (old == ~0ull || old == t) {
+            atomicMin(&val[h], i); /* the lowest index of the tag's copies, in any order */
+            return;
+        }
+    }
+}
+
+__device__ __forceinline__ int tag_find(const vs_bonded_args &a, int64_t tag)
+{
+    for (int64_t h = (int64_t)(vs_tagmap_hash(tag) & (uint64_t)a.mask);; h = (h + 1) & a.mask) {
+        const int64_t k = a.key[h];
+        if (k == tag)
+            return a.val[h];
+        if (k < 0)
+            return -1;
+    }
+}
+
+void vs_gpu_bonded_index(vs_gpu_state *g)
+{
+    if (!g->bd.on)
+        return;
+    /* Every particle enters, not only bonded ones: a ghost carries no topology, and the
+     * indices of all copies are what the lowest-index rule needs. 12 bytes per entry, at most
+     * half full: 24-48 bytes per owned or ghost particle, one atomic insert each per rebuild. */
+    const int64_t n = g->pt.n_owned + g->pt.n_ghost;
+    int64_t cap = 1024;
+    while (cap < 2 * n)
+        cap *= 2;
+    if (cap > g->bd.map_cap) {
+        vs_gpu_free(g, g->bd.map_key, sizeof(int64_t) * (size_t)g->bd.map_cap);
+        vs_gpu_free(g, g->bd.map_val, sizeof(int32_t) * (size_t)g->bd.map_cap);
+        g->bd.map_key = (int64_t *)vs_gpu_alloc(g, sizeof(int64_t) * (size_t)cap);
+        g->bd.map_val = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)cap);
+        g->bd.map_cap = cap;
+    }
+    VS_CUDA_CHECK(cudaMemsetAsync(g->bd.map_key, 0xff, sizeof(int64_t) * (size_t)g->bd.map_cap,
+                                  g->stream));
+    VS_CUDA_CHECK(cudaMemsetAsync(g->bd.map_val, 0x7f, sizeof(int32_t) * (size_t)g->bd.map_cap,
+                                  g->stream));
+    VS_LAUNCH(tagmap_insert_kernel, n, VS_BLOCK, g->stream, (int)n, g->pt.tag,
+              g->bd.map_cap - 1, g->bd.map_key, g->bd.map_val);
+}
+
+/* ---- the kernels ---- */
+
+/* The first failure wins the kind word; its details beside it. */
+__device__ void record_failure(const vs_bonded_args &a, int kind, int64_t step, int64_t tag_a,
+                               int64_t tag_b, double r, double r0)
+{
+    if (atomicCAS(a.kind_word, 0u, (unsigned int)kind) != 0u)
+        return;
+    a.error->step = step;
+    a.error->tag_a = tag_a;
+    a.error->tag_b = tag_b;
+    a.error->r = r;
+    a.error->r0 = r0;
+}
+
+/* x_j - x_i, minimum image, as the CPU's separation(): any copy of j gives the same vector. */
+__device__ __forceinline__ void separation(const vs_bonded_args &a, int i, int j, double out[3])
+{
+    for (int d = 0; d < 3; ++d) {
+        const double len = a.box[d];
+        const double dx = a.x[d][j] - a.x[d][i];
+        out[d] = dx - len * floor(dx / len + 0.5);
+    }
+}
+
+/* The bead's bonded force (added in the kernel's registers) onto its force arrays. */
+__device__ __forceinline__ void add_force(const vs_bonded_args &a, int i, const double f[3])
+{
+    for (int k = 0; k < 3; ++k) {
+        if (a.fixed) {
+            unsigned long long *q = (unsigned long long *)a.f[k];
+            q[i] += (unsigned long long)__double2ll_rn(f[k] * VS_FIXED_PER_FORCE);
+        } else {
+            a.f[k][i] = f[k];
+        }
+    }
+}
+
+__global__ void bond_kernel(int n, int64_t step, vs_bonded_args a, int want_energy)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const vs_topo *t = &a.topo[i];
+    const int nb = t->n_bond;
+    double energy = 0.0, virial = 0.0;
+    if (nb > 0) {
+        const int64_t self = a.tag[i];
+        double f[3];
+        for (int k = 0; k < 3; ++k) /* doubles: one add per bond, as the CPU adds */
+            f[k] = a.fixed ? 0.0 : a.f[k][i];
+        for (int b = 0; b < nb; ++b) {
+            const int64_t partner = t->bond[b];
+            const int j = tag_find(a, partner);
+            if (j < 0) {
+                record_failure(a, VS_BONDED_MISSING, step, self, partner, 0.0, 0.0);
+                continue;
+            }
+            double dji[3], d[3];
+            separation(a, i, j, dji);
+            for (int k = 0; k < 3; ++k)
+                d[k] = -dji[k]; /* x_i - x_j */
+            const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+            const vs_bond_type &bt = a.bond[t->bond_type[b]];
+            double fscal, e;
+            if (vs_bond_eval(bt.style, bt.K, bt.r0, r2, &fscal, &e))
+                record_failure(a, VS_BONDED_FENE, step, self, partner, sqrt(r2), bt.r0);
+            else if (!(r2 <= a.reach2))
+                record_failure(a, VS_BONDED_REACH, step, self, partner, sqrt(r2), bt.r0);
+            for (int k = 0; k < 3; ++k)
+                f[k] += fscal * d[k];
+            energy += 0.5 * e;
+            virial += 0.5 * fscal * r2;
+        }
+        add_force(a, i, f);
+    }
+    if (want_energy) {
+        a.energy[i] = energy;
+        a.virial[i] = virial;
+    }
+}
+
+__global__ void angle_kernel(int n, int64_t step, vs_bonded_args a, int want_energy)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const vs_topo *t = &a.topo[i];
+    const int na = t->n_angle;
+    double energy = 0.0, virial = 0.0;
+    if (na > 0) {
+        const int64_t self = a.tag[i];
+        double f[3];
+        for (int k = 0; k < 3; ++k)
+            f[k] = a.fixed ? 0.0 : a.f[k][i];
+        for (int m = 0; m < na; ++m) {
+            int idx[3], me = 0, found = 1;
+            for (int q = 0; q < 3; ++q) {
+                const int64_t tag = t->angle[m][q];
+                if (tag == self) {
+                    idx[q] = i;
+                    me = q;
+                } else {
+                    idx[q] = tag_find(a, tag);
+                    if (idx[q] < 0) {
+                        record_failure(a, VS_BONDED_MISSING, step, self, tag, 0.0, 0.0);
+                        found = 0;
+                    }
+                }
+            }
+            if (!found)
+                continue;
+            double r1[3], r2[3], fa[3], fc[3];
+            separation(a, idx[1], idx[0], r1);
+            separation(a, idx[1], idx[2], r2);
+            const vs_angle_type &at = a.angle[t->angle_type[m]];
+            const double e = vs_angle_eval(at.style, at.K, at.theta0, r1, r2, fa, fc);
+            for (int k = 0; k < 3; ++k) {
+                f[k] += me == 0 ? fa[k] : (me == 2 ? fc[k] : -(fa[k] + fc[k]));
+                virial += (r1[k] * fa[k] + r2[k] * fc[k]) / 3.0;
+            }
+            energy += e / 3.0;
+        }
+        add_force(a, i, f);
+    }
+    if (want_energy) {
+        a.energy[i] = energy;
+        a.virial[i] = virial;
+    }
+}
+
+static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *virial)
+{
+    vs_bonded_args a;
+    memset(&a, 0, sizeof a);
+    for (int d = 0; d < 3; ++d) {
+        a.x[d] = g->pt.x[d];
+        a.f[d] = g->pt.f[d];
+        a.box[d] = g->prm.box[d];
+    }
+    a.tag = g->pt.tag;
+    a.topo = g->bd.topo;
+    a.key = g->bd.map_key;
+    a.val = g->bd.map_val;
+    a.mask = g->bd.map_cap - 1;
+    a.fixed = g->fs.forces_fixed;
+    a.energy = energy;
+    a.virial = virial;
+    a.kind_word = g->red.d_max_disp2 + 1;
+    a.error = g->bd.d_error;
+    a.reach2 = g->prm.bond_reach * g->prm.bond_reach;
+    for (int k = 0; k < VS_MAX_MOLTYPES; ++k) {
+        a.bond[k] = g->prm.bond_types[k];
+        a.angle[k] = g->prm.angle_types[k];
+    }
+    return a;
+}
+
+extern "C" void vs_gpu_bond_forces(vs_gpu_state *g, int64_t step, int want_energy)
+{
+    const int n = (int)g->pt.n_owned;
+    VS_LAUNCH(bond_kernel, n, VS_BLOCK, g->stream, n, step,
+              bonded_args(g, g->bd.e_bond, g->bd.w_bond), want_energy);
+}
+
+extern "C" void vs_gpu_angle_forces(vs_gpu_state *g, int64_t step, int want_energy)
+{
+    const int n = (int)g->pt.n_owned;
+    VS_LAUNCH(angle_kernel, n, VS_BLOCK, g->stream, n, step,
+              bonded_args(g, g->bd.e_angle, g->bd.w_angle), want_energy);
+}
+
+/* ---- failures ---- */
+
+void vs_gpu_bonded_check(vs_gpu_state *g, int kind)
+{
+    if (!g->bd.on)
+        return;
+    if (kind < 0) {
+        unsigned int *h = (unsigned int *)(g->red.h_pinned + 63); /* the mirror's last slot */
+        VS_CUDA_CHECK(cudaMemcpyAsync(h, g->red.d_max_disp2 + 1, sizeof(unsigned int),
+                                      cudaMemcpyDeviceToHost, g->stream));
+        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+        kind = (int)*h;
+    }
+    if (kind == VS_BONDED_OK)
+        return;
+    vs_gpu_bonded_error e;
+    VS_CUDA_CHECK(cudaMemcpyAsync(&e, g->bd.d_error, sizeof e, cudaMemcpyDeviceToHost,
+                                  g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    vs_bonded_fail(&g->prm, kind, e.step, e.tag_a, e.tag_b, e.r, e.r0);
+}
+
+/* ---- the Morton reorder: the topology follows its particles ---- */
+
+__global__ void topo_gather_word_kernel(int n, const uint32_t *order, const uint64_t *words,
+                                        int w, uint64_t *out)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n)
+        out[k] = words[(size_t)order[k] * VS_TOPO_WORDS + w];
+}
+
+__global__ void topo_scatter_word_kernel(int n, const uint64_t *in, int w, uint64_t *words)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n)
+        words[(size_t)k * VS_TOPO_WORDS + w] = in[k];
+}
+
+/* In place, one 8-byte word of every record at a time through the permutation scratch (one
+ * double per slot): each word's column is permuted on its own, so no second copy of the
+ * 288-byte records is ever held. Every few rebuilds only (VS_GPU_REORDER_EVERY). */
+void vs_gpu_bonded_permute(vs_gpu_state *g, int n)
+{
+    if (!g->bd.on)
+        return;
+    uint64_t *words = (uint64_t *)g->bd.topo, *tmp = (uint64_t *)g->sort.scratch;
+    for (int w = 0; w < VS_TOPO_WORDS; ++w) {
+        VS_LAUNCH(topo_gather_word_kernel, n, VS_BLOCK, g->stream, n, g->sort.idx_out, words, w,
+                  tmp);
+        VS_LAUNCH(topo_scatter_word_kernel, n, VS_BLOCK, g->stream, n, tmp, w, words);
+    }
+}
+
+void vs_gpu_bonded_free(vs_gpu_state *g)
+{
+    void *ptrs[] = {g->bd.topo,    g->bd.map_key, g->bd.map_val, g->bd.e_bond,
+                    g->bd.w_bond,  g->bd.e_angle, g->bd.w_angle, g->bd.d_error};
+    for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
+        if (ptrs[k])
+            cudaFree(ptrs[k]);
+}
