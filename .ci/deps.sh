@@ -13,7 +13,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 pkgs="build-essential cmake pkg-config git openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
  hdf5-tools libconfig-dev libcmocka-dev dieharder python3 python3-numpy python3-h5py
- python3-mdanalysis python3-matplotlib"
+ python3-mdanalysis python3-matplotlib python3-scipy"
 missing=""
 for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then
