@@ -251,15 +251,24 @@ static int write_frame(run_state *rs, const vs_thermo *t)
         return -1;
     const double t0 = vs_wall_seconds();
     int64_t n = 0, lo = 0;
-    vs_particle_rec *slab = tag_slab(sim, &n, &lo, NULL);
+    /* the first frame of a trajectory also carries the topology, and topology.psf beside it */
+    const int create = !rs->traj_exists;
+    vs_topo *topo = NULL;
+    vs_particle_rec *slab = tag_slab(sim, &n, &lo, create ? &topo : NULL);
     /* positions in the box, image counts to match (the state itself wraps at rebuilds) */
     for (int64_t i = 0; i < n; ++i)
         vs_particle_rec_wrap(&slab[i], sim->prm.box);
     char err[VS_ERR_LEN];
     double bytes = 0.0;
-    const int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, !rs->traj_exists, rs->prm, t,
-                                  slab, n, lo, &bytes, err, sizeof err);
+    int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, create, rs->prm, t, slab, topo, n, lo,
+                            &bytes, err, sizeof err);
+    if (rc == 0 && create) {
+        char psf[VS_PATH_LEN + 32];
+        snprintf(psf, sizeof psf, "%s/topology.psf", rs->prm->output_dir);
+        rc = vs_psf_write(&sim->dc.cart, psf, rs->prm, slab, topo, n, lo, err, sizeof err);
+    }
     free(slab);
+    free(topo);
     if (rc != 0) {
         if (sim->dc.cart.rank == 0)
             fprintf(stderr, "vesica: error: %s\n", err);
