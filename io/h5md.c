@@ -213,69 +213,77 @@ static int64_t local_tuples(const vs_particle_rec *slab, const vs_topo *topo, in
 
 /* /connectivity/bonds and /angles (H5MD 1.1: tuples of the particles' ids, here the tags, with
  * the particles group as an object reference), their types under /parameters/vesica and the
- * molecule ids as particles/all/molecule. Collective. */
+ * molecule ids as particles/all/molecule. Every dataset is created before any row is written
+ * (parallel HDF5 1.10 lost rows of earlier datasets when creation and collective writes to
+ * single-chunk datasets were interleaved). Collective. */
 static int write_connectivity(hid_t f, hid_t dxpl, const vs_par *par,
                               const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
                               int64_t lo)
 {
     int rc = 0;
     const hsize_t rows_chunk = VS_H5MD_CHUNK_ROWS;
-    int64_t *mol = VS_MALLOC(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
-    for (int64_t i = 0; i < n; ++i)
-        mol[i] = topo[i].mol;
-    hid_t all = H5Gopen2(f, "particles/all", H5P_DEFAULT);
     int64_t total = n;
     vs_par_sum_int64(par, &total, 1);
-    const hsize_t nn = (hsize_t)total, one = total < VS_H5MD_CHUNK_ROWS ? (hsize_t)total : rows_chunk;
+    hid_t all = H5Gopen2(f, "particles/all", H5P_DEFAULT);
+    const hsize_t nn = (hsize_t)total;
+    const hsize_t one = total < VS_H5MD_CHUNK_ROWS ? (hsize_t)total : rows_chunk;
     const int64_t fixed = total;
     hid_t dm = vs_h5_create(all, "molecule", H5T_NATIVE_INT64, 1, &nn, &fixed, &one, 0);
-    rc |= dm < 0 || vs_h5_write_rows(dm, H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)lo, (hsize_t)n,
-                                     1, mol) != 0;
-    if (dm >= 0)
-        H5Dclose(dm);
-    free(mol);
+    rc |= dm < 0;
     hid_t conn = make_group(f, "connectivity");
     hid_t params = make_group(f, "parameters");
     hid_t vesica = make_group(params, "vesica");
     hobj_ref_t ref;
     rc |= H5Rcreate(&ref, f, "/particles/all", H5R_OBJECT, -1) < 0;
     const char *names[2] = {"bonds", "angles"}, *type_names[2] = {"bond_type", "angle_type"};
+    int64_t *ids[2] = {NULL, NULL}, mine[2], row0[2];
+    int32_t *types[2] = {NULL, NULL};
+    hid_t d[2], t[2];
     for (int k = 0; k < 2; ++k) {
         const int arity = 2 + k;
-        int64_t *ids = NULL;
-        int32_t *types = NULL;
-        const int64_t mine = local_tuples(slab, topo, n, arity, &ids, &types);
-        const int64_t row0 = vs_par_exscan_int64(par, mine);
-        int64_t count = mine;
+        mine[k] = local_tuples(slab, topo, n, arity, &ids[k], &types[k]);
+        row0[k] = vs_par_exscan_int64(par, mine[k]);
+        int64_t count = mine[k];
         vs_par_sum_int64(par, &count, 1);
         const hsize_t dims[2] = {(hsize_t)count, (hsize_t)arity};
         const hsize_t chunk[2] = {count > 0 && count < VS_H5MD_CHUNK_ROWS ? (hsize_t)count
                                                                           : rows_chunk,
                                   (hsize_t)arity};
         const int64_t maxd[2] = {-1, arity};
-        hid_t d = vs_h5_create(conn, names[k], H5T_NATIVE_INT64, 2, dims, maxd, chunk, 0);
-        hid_t t = vs_h5_create(vesica, type_names[k], H5T_NATIVE_INT32, 1, dims, maxd, chunk, 0);
-        rc |= d < 0 || t < 0;
-        if (d >= 0) {
+        d[k] = vs_h5_create(conn, names[k], H5T_NATIVE_INT64, 2, dims, maxd, chunk, 0);
+        t[k] = vs_h5_create(vesica, type_names[k], H5T_NATIVE_INT32, 1, dims, maxd, chunk, 0);
+        rc |= d[k] < 0 || t[k] < 0;
+        if (d[k] >= 0) {
             hid_t sp = H5Screate(H5S_SCALAR);
-            hid_t a = H5Acreate2(d, "particles_group", H5T_STD_REF_OBJ, sp, H5P_DEFAULT,
+            hid_t a = H5Acreate2(d[k], "particles_group", H5T_STD_REF_OBJ, sp, H5P_DEFAULT,
                                  H5P_DEFAULT);
             rc |= a < 0 || H5Awrite(a, H5T_STD_REF_OBJ, &ref) < 0;
             if (a >= 0)
                 H5Aclose(a);
             H5Sclose(sp);
-            rc |= vs_h5_write_rows(d, H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)row0,
-                                   (hsize_t)mine, (hsize_t)arity, ids) != 0;
-            H5Dclose(d);
         }
-        if (t >= 0) {
-            rc |= vs_h5_write_rows(t, H5T_NATIVE_INT32, dxpl, 0, 0, (hsize_t)row0,
-                                   (hsize_t)mine, 1, types) != 0;
-            H5Dclose(t);
-        }
-        free(ids);
-        free(types);
     }
+    /* then the rows */
+    int64_t *mol = VS_MALLOC(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    for (int64_t i = 0; i < n; ++i)
+        mol[i] = topo[i].mol;
+    rc |= dm < 0 || vs_h5_write_rows(dm, H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)lo, (hsize_t)n,
+                                     1, mol) != 0;
+    free(mol);
+    for (int k = 0; k < 2; ++k) {
+        rc |= d[k] < 0 || vs_h5_write_rows(d[k], H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)row0[k],
+                                           (hsize_t)mine[k], (hsize_t)(2 + k), ids[k]) != 0;
+        rc |= t[k] < 0 || vs_h5_write_rows(t[k], H5T_NATIVE_INT32, dxpl, 0, 0, (hsize_t)row0[k],
+                                           (hsize_t)mine[k], 1, types[k]) != 0;
+        if (d[k] >= 0)
+            H5Dclose(d[k]);
+        if (t[k] >= 0)
+            H5Dclose(t[k]);
+        free(ids[k]);
+        free(types[k]);
+    }
+    if (dm >= 0)
+        H5Dclose(dm);
     H5Gclose(vesica);
     H5Gclose(params);
     H5Gclose(conn);
@@ -384,9 +392,9 @@ int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_par
         fail(local_err, sizeof local_err, path, create ? "cannot create" : "cannot open");
         rc = -1;
     } else if (create && (create_layout(f, par, prm) != 0 ||
-                          write_fixed(f, dxpl, slab, n, slab_lo) != 0 ||
                           (topo && write_connectivity(f, dxpl, par, slab, topo, n,
-                                                      slab_lo) != 0))) {
+                                                      slab_lo) != 0) ||
+                          write_fixed(f, dxpl, slab, n, slab_lo) != 0)) {
         fail(local_err, sizeof local_err, path, "cannot write the trajectory layout");
         rc = -1;
     }

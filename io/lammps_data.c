@@ -43,6 +43,7 @@ typedef struct {
     int64_t atoms, bonds, angles, atom_types, bond_types, angle_types;
     double lo[3];
     long long header_line; /* the last header line (for "declared by" messages) */
+    long long count_line[6]; /* the header line of each count of `counts` below */
     int seen_atoms, seen_velocities, seen_bonds, seen_angles, seen_masses;
     char (*type_name)[VS_NAME_LEN]; /* per atom type: its label or Masses comment */
     double *type_mass;              /* per atom type: Masses (NaN: none) */
@@ -154,6 +155,7 @@ static int header_line(reader *r, lmp_file *h, vs_input_system *sys, char *s)
             if (!to_int64(w[0], &v) || v < 0)
                 return fail(r, r->line, "expected a count >= 0 of %s (got '%s')", rest, w[0]);
             *(int64_t *)((char *)h + counts[k].off) = v;
+            h->count_line[k] = r->line;
             return 0;
         }
     const char *bounds[3] = {"xlo xhi", "ylo yhi", "zlo zhi"};
@@ -515,7 +517,8 @@ static int read_body(reader *r, lmp_file *h, const vs_params *prm, vs_input_syst
                   {h->angles, h->seen_angles, "Angles", "angles"}};
     for (int k = 0; k < 3; ++k)
         if (needed[k].count > 0 && !needed[k].seen)
-            return fail(r, 0, "no %s section, but the header declares %lld %s", needed[k].name,
+            return fail(r, h->count_line[k], "no %s section in the file, but the header "
+                        "declares %lld %s here", needed[k].name,
                         (long long)(k ? needed[k].count : h->atoms), needed[k].what);
     sys->has_velocities = h->seen_velocities;
     return map_species(r, h, prm, sys);

@@ -705,6 +705,13 @@ static int choice_at(const config_setting_t *root, const char *path)
     return k->choices[0].value; /* not reached: the per-key pass checked the choice */
 }
 
+/* After the defaults: an input group was given (the defaults create an empty one otherwise,
+ * without the required format). */
+static int has_input(const config_setting_t *root)
+{
+    return member(root, "input") && member(member(root, "input"), "format");
+}
+
 static int species_index(const vs_params *p, const char *name)
 {
     for (int i = 0; i < p->n_species; ++i)
@@ -753,7 +760,7 @@ static int extract_species(const cfg_ctx *c, const config_setting_t *root, vs_pa
         sum += sp->fraction;
         sites[i + 1] = member(e, "fraction");
     }
-    if (member(root, "input")) /* the file gives every particle's species */
+    if (has_input(root)) /* the file gives every particle's species */
         return 0;
     if (!(fabs(sum - 1.0) <= 1e-9)) {
         char got[48];
@@ -871,7 +878,7 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         return cfg_fail(c, dec, "decomposition",
                         "expected all 0 (automatic) or all >= 1 (got %s)", got);
     }
-    if (member(root, "input")) { /* box and particles come with the file (run_input.c) */
+    if (has_input(root)) { /* box and particles come with the file (run_input.c) */
         const int flow_rc = vs_config_extract_flow(c, root, p);
         return flow_rc != 0 ? flow_rc : vs_config_input(c, root, p);
     }

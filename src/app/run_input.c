@@ -32,9 +32,11 @@ int vs_run_read_input(const vs_params *prm, int header_only, MPI_Comm comm, vs_p
     struct {
         double box[3];
         int64_t n;
-        int topology;
-    } head = {{sys->box[0], sys->box[1], sys->box[2]}, sys->n, sys->topology};
+        int topology, has_velocities;
+    } head = {{sys->box[0], sys->box[1], sys->box[2]}, sys->n, sys->topology,
+              sys->has_velocities};
     vs_par_bcast_bytes(&par, &head, sizeof head, 0);
+    sys->has_velocities = head.has_velocities; /* every rank takes the same path */
     *out = *prm;
     for (int d = 0; d < 3; ++d)
         out->box[d] = head.box[d];

@@ -207,11 +207,15 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
                              int64_t n, int draw_velocities, char *err, size_t err_len)
 {
     sim->energy_due = 1;
-    if (vs_params_molecular(&sim->prm) != (topo != NULL)) {
+    static const vs_topo no_records; /* a rank with no records still sends topology */
+    if (vs_params_molecular(&sim->prm) && !topo && n == 0)
+        topo = &no_records;
+    const int bad = vs_params_molecular(&sim->prm) != (topo != NULL);
+    if (bad)
         snprintf(err, err_len, "input: the system %s topology but the configuration %s",
                  topo ? "has" : "has no", topo ? "expects none" : "expects it");
+    if (vs_par_any(&sim->dc.cart, bad))
         return 1;
-    }
     adopt_records(sim, recs, topo, n);
     if (draw_velocities)
         vs_init_velocities(&sim->parts, &sim->prm, &sim->dc);
