@@ -117,7 +117,10 @@ def run(vesica, work, name, fmt, file, ranks=1, extra="", steps=0):
     cfg = os.path.join(work, name + ".cfg")
     with open(cfg, "w") as f:
         f.write(CONFIG.format(fmt=fmt, file=file, extra=extra, out=out, steps=steps))
-    cmd = ["mpiexec", "--oversubscribe", "-n", str(ranks), vesica, "run", cfg]
+    # one rank runs without mpiexec, whose own messages would join Vesica's error line
+    cmd = [vesica, "run", cfg]
+    if ranks > 1:
+        cmd = ["mpiexec", "--oversubscribe", "-n", str(ranks)] + cmd
     p = subprocess.run(cmd, capture_output=True, text=True)
     return p, out
 
