@@ -57,6 +57,13 @@ void *vs_par_alltoallv_records(const vs_par *par, const void *send, const int64_
                                size_t rec_bytes, int64_t *n_recv);
 /* Exclusive prefix sum of `value` over ranks (0 on rank 0). */
 int64_t vs_par_exscan_int64(const vs_par *par, int64_t value);
+/* Write a new file `path` (created or truncated) through MPI-IO: each rank writes its n_chunks
+ * pieces, piece k of lens[k] bytes at byte offsets[k] (every rank the same n_chunks; lens may
+ * be 0), then the file is synced and closed. Returns 0, or -1 with one line in err (the same
+ * on every rank). Collective. */
+int vs_par_write_file_at(const vs_par *par, const char *path, int n_chunks,
+                         const char *const *bufs, const int64_t *lens, const int64_t *offsets,
+                         char *err, size_t err_len);
 /* Collective error agreement: returns non-zero on every rank when any rank has `failed`;
  * then `err` on every rank holds the message of the lowest failing rank. */
 int vs_par_agree_error(const vs_par *par, int failed, char *err, size_t err_len);

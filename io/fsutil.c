@@ -59,6 +59,17 @@ static int fsync_dir_of(const char *path)
     return rc;
 }
 
+int vs_rename_into_place(const char *tmp, const char *path, char *err, size_t err_len)
+{
+    if (rename(tmp, path) != 0) {
+        snprintf(err, err_len, "%s: cannot rename into place: %s", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    fsync_dir_of(path);
+    return 0;
+}
+
 int vs_write_file_atomic(const char *path, const void *data, size_t len, char *err,
                          size_t err_len)
 {

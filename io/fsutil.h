@@ -14,6 +14,9 @@ int vs_mkdir_p(const char *path, char *err, size_t err_len);
 int vs_check_writable_dir(const char *dir, char *err, size_t err_len);
 int vs_write_file_atomic(const char *path, const void *data, size_t len, char *err,
                          size_t err_len);
+/* Rename a finished temporary file into place and sync its directory (the last step of an
+ * atomic write done elsewhere). Returns 0, or -1 with one line in err (tmp removed). */
+int vs_rename_into_place(const char *tmp, const char *path, char *err, size_t err_len);
 /* Read a whole file into a malloc'd NUL-terminated string. Returns NULL and writes one line to
  * err when the file cannot be read. */
 char *vs_read_text_file(const char *path, char *err, size_t err_len);

@@ -7,6 +7,9 @@
  *   datasets through hard links, so all series have one frame count and one step list;
  *   /observables are written with each frame (MDAnalysis indexes them by frame).
  * - species and id are time-independent (rows are in tag order, so id[i] = i).
+ * - with molecules: particles/all/molecule (time-independent molecule ids, 0: a free bead),
+ *   /connectivity/bonds and /connectivity/angles (H5MD 1.1 tuples of ids, each bond and
+ *   angle once) and their types (1-based, as in a LAMMPS data file) in /parameters/vesica.
  * - no unit attributes: Vesica works in reduced DPD units.
  */
 #include "h5md.h"
@@ -176,6 +179,118 @@ static int write_fixed(hid_t f, hid_t dxpl, const vs_particle_rec *slab, int64_t
     return rc ? -1 : 0;
 }
 
+/* The slab's bonds (each at its lower tag) or angles (each at its vertex) as rows of ids,
+ * with their 1-based types; returns the count (buffers malloc'd). */
+static int64_t local_tuples(const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
+                            int arity, int64_t **ids, int32_t **types)
+{
+    int64_t count = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        if (pass == 1) {
+            *ids = VS_MALLOC(sizeof(int64_t) * (size_t)(count > 0 ? arity * count : 1));
+            *types = VS_MALLOC(sizeof(int32_t) * (size_t)(count > 0 ? count : 1));
+            count = 0;
+        }
+        for (int64_t i = 0; i < n; ++i) {
+            const vs_topo *t = &topo[i];
+            const int64_t tag = slab[i].tag;
+            const int m_end = arity == 2 ? t->n_bond : t->n_angle;
+            for (int m = 0; m < m_end; ++m) {
+                if (arity == 2 ? t->bond[m] < tag : t->angle[m][1] != tag)
+                    continue;
+                if (pass == 1) {
+                    for (int a = 0; a < arity; ++a)
+                        (*ids)[arity * count + a] =
+                            arity == 2 ? (a == 0 ? tag : t->bond[m]) : t->angle[m][a];
+                    (*types)[count] = 1 + (arity == 2 ? t->bond_type[m] : t->angle_type[m]);
+                }
+                ++count;
+            }
+        }
+    }
+    return count;
+}
+
+/* /connectivity/bonds and /angles (H5MD 1.1: tuples of the particles' ids, here the tags, with
+ * the particles group as an object reference), their types under /parameters/vesica and the
+ * molecule ids as particles/all/molecule. Every dataset is created before any row is written
+ * (parallel HDF5 1.10 lost rows of earlier datasets when creation and collective writes to
+ * single-chunk datasets were interleaved). Collective. */
+static int write_connectivity(hid_t f, hid_t dxpl, const vs_par *par,
+                              const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
+                              int64_t lo)
+{
+    int rc = 0;
+    const hsize_t rows_chunk = VS_H5MD_CHUNK_ROWS;
+    int64_t total = n;
+    vs_par_sum_int64(par, &total, 1);
+    hid_t all = H5Gopen2(f, "particles/all", H5P_DEFAULT);
+    const hsize_t nn = (hsize_t)total;
+    const hsize_t one = total < VS_H5MD_CHUNK_ROWS ? (hsize_t)total : rows_chunk;
+    const int64_t fixed = total;
+    hid_t dm = vs_h5_create(all, "molecule", H5T_NATIVE_INT64, 1, &nn, &fixed, &one, 0);
+    rc |= dm < 0;
+    hid_t conn = make_group(f, "connectivity");
+    hid_t params = make_group(f, "parameters");
+    hid_t vesica = make_group(params, "vesica");
+    hobj_ref_t ref;
+    rc |= H5Rcreate(&ref, f, "/particles/all", H5R_OBJECT, -1) < 0;
+    const char *names[2] = {"bonds", "angles"}, *type_names[2] = {"bond_type", "angle_type"};
+    int64_t *ids[2] = {NULL, NULL}, mine[2], row0[2];
+    int32_t *types[2] = {NULL, NULL};
+    hid_t d[2], t[2];
+    for (int k = 0; k < 2; ++k) {
+        const int arity = 2 + k;
+        mine[k] = local_tuples(slab, topo, n, arity, &ids[k], &types[k]);
+        row0[k] = vs_par_exscan_int64(par, mine[k]);
+        int64_t count = mine[k];
+        vs_par_sum_int64(par, &count, 1);
+        const hsize_t dims[2] = {(hsize_t)count, (hsize_t)arity};
+        const hsize_t chunk[2] = {count > 0 && count < VS_H5MD_CHUNK_ROWS ? (hsize_t)count
+                                                                          : rows_chunk,
+                                  (hsize_t)arity};
+        const int64_t maxd[2] = {-1, arity};
+        d[k] = vs_h5_create(conn, names[k], H5T_NATIVE_INT64, 2, dims, maxd, chunk, 0);
+        t[k] = vs_h5_create(vesica, type_names[k], H5T_NATIVE_INT32, 1, dims, maxd, chunk, 0);
+        rc |= d[k] < 0 || t[k] < 0;
+        if (d[k] >= 0) {
+            hid_t sp = H5Screate(H5S_SCALAR);
+            hid_t a = H5Acreate2(d[k], "particles_group", H5T_STD_REF_OBJ, sp, H5P_DEFAULT,
+                                 H5P_DEFAULT);
+            rc |= a < 0 || H5Awrite(a, H5T_STD_REF_OBJ, &ref) < 0;
+            if (a >= 0)
+                H5Aclose(a);
+            H5Sclose(sp);
+        }
+    }
+    /* then the rows */
+    int64_t *mol = VS_MALLOC(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    for (int64_t i = 0; i < n; ++i)
+        mol[i] = topo[i].mol;
+    rc |= dm < 0 || vs_h5_write_rows(dm, H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)lo, (hsize_t)n,
+                                     1, mol) != 0;
+    free(mol);
+    for (int k = 0; k < 2; ++k) {
+        rc |= d[k] < 0 || vs_h5_write_rows(d[k], H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)row0[k],
+                                           (hsize_t)mine[k], (hsize_t)(2 + k), ids[k]) != 0;
+        rc |= t[k] < 0 || vs_h5_write_rows(t[k], H5T_NATIVE_INT32, dxpl, 0, 0, (hsize_t)row0[k],
+                                           (hsize_t)mine[k], 1, types[k]) != 0;
+        if (d[k] >= 0)
+            H5Dclose(d[k]);
+        if (t[k] >= 0)
+            H5Dclose(t[k]);
+        free(ids[k]);
+        free(types[k]);
+    }
+    if (dm >= 0)
+        H5Dclose(dm);
+    H5Gclose(vesica);
+    H5Gclose(params);
+    H5Gclose(conn);
+    H5Gclose(all);
+    return rc ? -1 : 0;
+}
+
 /* Set the frame count of every time series (step and time are shared: once). */
 static int set_frames(hid_t f, hsize_t frames)
 {
@@ -262,8 +377,8 @@ static int write_frame(hid_t f, hid_t dxpl, int root, hsize_t frame, const vs_pa
 }
 
 int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_params *prm,
-                   const vs_thermo *t, const vs_particle_rec *slab, int64_t n, int64_t slab_lo,
-                   double *bytes, char *err, size_t err_len)
+                   const vs_thermo *t, const vs_particle_rec *slab, const vs_topo *topo,
+                   int64_t n, int64_t slab_lo, double *bytes, char *err, size_t err_len)
 {
     vs_h5_quiet();
     hid_t fapl = vs_h5_fapl(par), dxpl = vs_h5_dxpl(1);
@@ -277,6 +392,8 @@ int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_par
         fail(local_err, sizeof local_err, path, create ? "cannot create" : "cannot open");
         rc = -1;
     } else if (create && (create_layout(f, par, prm) != 0 ||
+                          (topo && write_connectivity(f, dxpl, par, slab, topo, n,
+                                                      slab_lo) != 0) ||
                           write_fixed(f, dxpl, slab, n, slab_lo) != 0)) {
         fail(local_err, sizeof local_err, path, "cannot write the trajectory layout");
         rc = -1;

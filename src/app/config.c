@@ -526,6 +526,14 @@ static int check_string(const cfg_ctx *c, const config_setting_t *s, const key_s
 }
 
 /* A group: every member known and valid, every required member present. */
+/* Whether the configuration that holds s has an input group (a system read from a file). */
+static int input_given(const config_setting_t *s)
+{
+    while (config_setting_parent(s))
+        s = config_setting_parent(s);
+    return member(s, "input") != NULL;
+}
+
 static int check_group(const cfg_ctx *c, config_setting_t *g, const key_spec *k, const char *disp,
                        const char *pat)
 {
@@ -550,6 +558,9 @@ static int check_group(const cfg_ctx *c, config_setting_t *g, const key_spec *k,
                                 cdisp);
             }
         }
+        if (ck->with_input == WI_REFUSED && input_given(g))
+            return cfg_fail(c, m, cdisp, "expected no %s with input (input.file gives it)",
+                            cdisp);
         int rc = check_setting(c, m, ck, cdisp, cpat);
         if (rc)
             return rc;
@@ -558,6 +569,8 @@ static int check_group(const cfg_ctx *c, config_setting_t *g, const key_spec *k,
     for (int i = 0; i < vs_config_schema_count; ++i) {
         const key_spec *ck = &vs_config_schema[i];
         if (!is_child(ck->path, pat) || ck->need == OPTIONAL)
+            continue;
+        if (ck->with_input != WI_ANY && input_given(g))
             continue;
         const char *name = leaf_name(ck->path);
         if (member(g, name))
@@ -692,6 +705,13 @@ static int choice_at(const config_setting_t *root, const char *path)
     return k->choices[0].value; /* not reached: the per-key pass checked the choice */
 }
 
+/* After the defaults: an input group was given (the defaults create an empty one otherwise,
+ * without the required format). */
+static int has_input(const config_setting_t *root)
+{
+    return member(root, "input") && member(member(root, "input"), "format");
+}
+
 static int species_index(const vs_params *p, const char *name)
 {
     for (int i = 0; i < p->n_species; ++i)
@@ -734,11 +754,14 @@ static int extract_species(const cfg_ctx *c, const config_setting_t *root, vs_pa
                                 "as species.[%d].name)", sp->name, j);
             }
         sp->mass = as_double(member(e, "mass"));
-        sp->fraction = as_double(member(e, "fraction"));
+        const config_setting_t *fraction = member(e, "fraction");
+        sp->fraction = fraction ? as_double(fraction) : 0.0;
         vec_at(member(e, "body_force"), sp->body_force);
         sum += sp->fraction;
         sites[i + 1] = member(e, "fraction");
     }
+    if (has_input(root)) /* the file gives every particle's species */
+        return 0;
     if (!(fabs(sum - 1.0) <= 1e-9)) {
         char got[48];
         cfg_fmt_double(got, sizeof got, sum);
@@ -843,17 +866,6 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     snprintf(p->output_dir, sizeof p->output_dir, "%s",
              config_setting_get_string(at(root, "output.dir")));
 
-    const config_setting_t *box = at(root, "box");
-    vec_at(box, p->box);
-    if (!(p->box[0] >= 2 * p->rc && p->box[1] >= 2 * p->rc && p->box[2] >= 2 * p->rc)) {
-        const config_setting_t *two[2] = {box, at(root, "dpd.rc")};
-        char rc2[48], got[SHOW_LEN] = "";
-        cfg_fmt_double(rc2, sizeof rc2, 2 * p->rc);
-        cfg_put_value(got, sizeof got, box);
-        return cfg_fail(c, cfg_pick_site(two, 2), "box",
-                        "expected each side >= 2 * dpd.rc = %s (got %s)", rc2, got);
-    }
-
     const config_setting_t *dec = at(root, "decomposition");
     int zeros = 0;
     for (unsigned i = 0; i < 3; ++i) {
@@ -865,6 +877,21 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         cfg_put_value(got, sizeof got, dec);
         return cfg_fail(c, dec, "decomposition",
                         "expected all 0 (automatic) or all >= 1 (got %s)", got);
+    }
+    if (has_input(root)) { /* box and particles come with the file (run_input.c) */
+        const int flow_rc = vs_config_extract_flow(c, root, p);
+        return flow_rc != 0 ? flow_rc : vs_config_input(c, root, p);
+    }
+
+    const config_setting_t *box = at(root, "box");
+    vec_at(box, p->box);
+    if (!(p->box[0] >= 2 * p->rc && p->box[1] >= 2 * p->rc && p->box[2] >= 2 * p->rc)) {
+        const config_setting_t *two[2] = {box, at(root, "dpd.rc")};
+        char rc2[48], got[SHOW_LEN] = "";
+        cfg_fmt_double(rc2, sizeof rc2, 2 * p->rc);
+        cfg_put_value(got, sizeof got, box);
+        return cfg_fail(c, cfg_pick_site(two, 2), "box",
+                        "expected each side >= 2 * dpd.rc = %s (got %s)", rc2, got);
     }
 
     double volume = p->box[0] * p->box[1] * p->box[2];

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config_report.h"
+#include "exit_codes.h"
 
 static const config_setting_t *get(const config_setting_t *g, const char *name)
 {
@@ -66,6 +67,33 @@ static int extract_chain(const cfg_ctx *c, const config_setting_t *e, int i, vs_
     return 0;
 }
 
+/* A bond type from its group (molecules.[i].bond or bonded.bonds.[i], named by `key`). */
+static int parse_bond(const cfg_ctx *c, const config_setting_t *bond, const char *key,
+                      vs_bond_type *b)
+{
+    b->style = strcmp(config_setting_get_string(get(bond, "style")), "fene") == 0
+                   ? VS_BOND_FENE : VS_BOND_HARMONIC;
+    b->K = num(get(bond, "K"));
+    const char *len_key = b->style == VS_BOND_FENE ? "R0" : "r0";
+    const config_setting_t *len = get(bond, len_key);
+    if (!len) {
+        char k[PATH_LEN];
+        snprintf(k, sizeof k, "%s.%s", key, len_key);
+        return cfg_fail(c, bond, k, "required key is missing (bond style %s)",
+                        b->style == VS_BOND_FENE ? "fene" : "harmonic");
+    }
+    b->r0 = num(len);
+    return 0;
+}
+
+static void parse_angle(const config_setting_t *angle, vs_angle_type *a)
+{
+    a->style = strcmp(config_setting_get_string(get(angle, "style")), "cosine") == 0
+                   ? VS_ANGLE_COSINE : VS_ANGLE_HARMONIC;
+    a->K = num(get(angle, "K"));
+    a->theta0 = num(get(angle, "theta0")) * 3.14159265358979323846 / 180.0;
+}
+
 /* Bond and angle of template i: types i of vs_params' tables. */
 static int extract_styles(const cfg_ctx *c, const config_setting_t *e, int i, vs_params *p)
 {
@@ -73,17 +101,9 @@ static int extract_styles(const cfg_ctx *c, const config_setting_t *e, int i, vs
     const config_setting_t *bond = get(e, "bond");
     vs_bond_type *b = &p->bond_types[i];
     char key[PATH_LEN];
-    b->style = strcmp(config_setting_get_string(get(bond, "style")), "fene") == 0
-                   ? VS_BOND_FENE : VS_BOND_HARMONIC;
-    b->K = num(get(bond, "K"));
-    const char *len_key = b->style == VS_BOND_FENE ? "R0" : "r0";
-    const config_setting_t *len = get(bond, len_key);
-    if (!len) {
-        snprintf(key, sizeof key, "molecules.[%d].bond.%s", i, len_key);
-        return cfg_fail(c, bond, key, "required key is missing (bond style %s)",
-                        b->style == VS_BOND_FENE ? "fene" : "harmonic");
-    }
-    b->r0 = num(len);
+    snprintf(key, sizeof key, "molecules.[%d].bond", i);
+    if (parse_bond(c, bond, key, b))
+        return VS_EXIT_BAD_INPUT;
     const config_setting_t *step = get(bond, "length");
     if (step)
         t->bond_length = num(step);
@@ -104,11 +124,7 @@ static int extract_styles(const cfg_ctx *c, const config_setting_t *e, int i, vs
     const config_setting_t *angle = get(e, "angle");
     if (!get(angle, "style")) /* an absent angle group (the defaults make an empty one) */
         return 0;
-    vs_angle_type *a = &p->angle_types[i];
-    a->style = strcmp(config_setting_get_string(get(angle, "style")), "cosine") == 0
-                   ? VS_ANGLE_COSINE : VS_ANGLE_HARMONIC;
-    a->K = num(get(angle, "K"));
-    a->theta0 = num(get(angle, "theta0")) * 3.14159265358979323846 / 180.0;
+    parse_angle(angle, &p->angle_types[i]);
     t->angle_type = i;
     p->n_angle_types = i + 1;
     return 0;
@@ -134,6 +150,16 @@ static int extract_reach(const cfg_ctx *c, const config_setting_t *root, vs_para
 
 int vs_config_molecules(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
 {
+    const char *lists[2] = {"bonds", "angles"};
+    for (int k = 0; k < 2; ++k) {
+        const config_setting_t *l = get(get(root, "bonded"), lists[k]);
+        if (l) {
+            char key[PATH_LEN];
+            snprintf(key, sizeof key, "bonded.%s", lists[k]);
+            return cfg_fail(c, l, key, "expected %s only with input (molecule templates give "
+                            "their own)", key);
+        }
+    }
     const config_setting_t *list = get(root, "molecules");
     if (!list)
         return 0;
@@ -156,4 +182,39 @@ int vs_config_molecules(const cfg_ctx *c, const config_setting_t *root, vs_param
     }
     p->n_molecule_beads = beads;
     return extract_reach(c, root, p);
+}
+
+int vs_config_input(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
+{
+    const config_setting_t *in = get(root, "input");
+    vs_input *w = &p->input;
+    w->format = strcmp(config_setting_get_string(get(in, "format")), "h5md") == 0
+                    ? VS_INPUT_H5MD : VS_INPUT_LAMMPS_DATA;
+    const config_setting_t *file = get(in, "file");
+    snprintf(w->file, sizeof w->file, "%s", config_setting_get_string(file));
+    if (w->file[0] == '\0')
+        return cfg_fail(c, file, "input.file", "expected a file name (got \"\")");
+    w->species_by_name = strcmp(config_setting_get_string(get(in, "species")), "name") == 0;
+    w->frame = config_setting_get_int64(get(in, "frame"));
+    const config_setting_t *bonded = get(root, "bonded");
+    const config_setting_t *bonds = get(bonded, "bonds"), *angles = get(bonded, "angles");
+    p->n_bond_types = bonds ? config_setting_length(bonds) : 0;
+    for (int i = 0; i < p->n_bond_types; ++i) {
+        char key[PATH_LEN];
+        snprintf(key, sizeof key, "bonded.bonds.[%d]", i);
+        if (parse_bond(c, config_setting_get_elem(bonds, (unsigned)i), key, &p->bond_types[i]))
+            return VS_EXIT_BAD_INPUT;
+    }
+    p->n_angle_types = angles ? config_setting_length(angles) : 0;
+    for (int i = 0; i < p->n_angle_types; ++i)
+        parse_angle(config_setting_get_elem(angles, (unsigned)i), &p->angle_types[i]);
+    /* the ghost reach of bonded beads, as for templates; the reader checks every bond */
+    const config_setting_t *reach = get(bonded, "reach");
+    p->bond_reach = p->rc;
+    for (int i = 0; i < p->n_bond_types; ++i)
+        if (p->bond_types[i].style == VS_BOND_FENE && p->bond_types[i].r0 > p->bond_reach)
+            p->bond_reach = p->bond_types[i].r0;
+    if (reach)
+        p->bond_reach = num(reach);
+    return 0;
 }

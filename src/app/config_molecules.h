@@ -13,4 +13,9 @@
  * VS_EXIT_BAD_INPUT with one line in c->err. */
 int vs_config_molecules(const cfg_ctx *c, const config_setting_t *root, vs_params *p);
 
+/* Fill p->input and the bond and angle types (bonded.bonds, bonded.angles) of a
+ * configuration whose system comes from a file (the input group). Box and particle count stay
+ * zero: the run reads them from the file. Returns 0, or VS_EXIT_BAD_INPUT with one line. */
+int vs_config_input(const cfg_ctx *c, const config_setting_t *root, vs_params *p);
+
 #endif

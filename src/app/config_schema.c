@@ -43,6 +43,9 @@ static const key_choice FLOW_CHOICES[] = {
 static const key_choice AXIS_CHOICES[] = {{"x", 0}, {"y", 1}, {"z", 2}, {NULL, 0}};
 static const key_choice PROFILE_AXIS_CHOICES[] = {
     {"none", -1}, {"x", 0}, {"y", 1}, {"z", 2}, {NULL, 0}};
+static const key_choice INPUT_FORMAT_CHOICES[] = {
+    {"lammps-data", VS_INPUT_LAMMPS_DATA}, {"h5md", VS_INPUT_H5MD}, {NULL, 0}};
+static const key_choice INPUT_SPECIES_CHOICES[] = {{"type", 0}, {"name", 1}, {NULL, 0}};
 static const key_choice PRECISION_CHOICES[] = {
     {"mixed", VS_PRECISION_MIXED}, {"double", VS_PRECISION_DOUBLE}, {NULL, 0}};
 
@@ -52,13 +55,28 @@ static const key_choice PRECISION_CHOICES[] = {
  * every path (a unit test checks that). */
 const key_spec vs_config_schema[] = {
     {KEY("box", K_VEC3, REQUIRED, NULL,
-         "periodic box edges [Lx, Ly, Lz], each >= 2 * dpd.rc")},
+         "periodic box edges [Lx, Ly, Lz], each >= 2 * dpd.rc"), .with_input = WI_REFUSED},
     {KEY("density", K_FLOAT, REQUIRED_UNLESS_RIVAL, NULL,
          "number density; particles = round(density * volume)"),
-     NUM_GT(0), .rival = "particles"},
+     NUM_GT(0), .rival = "particles", .with_input = WI_REFUSED},
     {KEY("particles", K_INT, OPTIONAL, NULL,
          "total particle count, instead of density"),
-     INT_GE(1), .rival = "density"},
+     INT_GE(1), .rival = "density", .with_input = WI_REFUSED},
+    {KEY("input", K_GROUP, OPTIONAL, NULL,
+         "read the initial system from a file (box, particles, molecules) instead of building "
+         "it"), .rival = "molecules"},
+    {KEY("input.format", K_ENUM, REQUIRED, NULL,
+         "lammps-data (atom styles molecular, full) or h5md"),
+     .choices = INPUT_FORMAT_CHOICES},
+    {KEY("input.file", K_STRING, REQUIRED, NULL,
+         "the file, relative to the working directory"),
+     .maxlen = VS_PATH_LEN - 1},
+    {KEY("input.species", K_ENUM, OPTIONAL, "\"type\"",
+         "type: file type k is species.[k-1]; name: by the file's type names"),
+     .choices = INPUT_SPECIES_CHOICES},
+    {KEY("input.frame", K_INT, OPTIONAL, "-1",
+         "h5md: the frame read (0 the first); -1: the last"),
+     .ilo = -1, .ihi = INT64_MAX},
     {KEY("seed", K_INT, OPTIONAL, "1",
          "64-bit seed of the initial state and the pair random stream"),
      INT_GE(0)},
@@ -76,7 +94,7 @@ const key_spec vs_config_schema[] = {
      NUM_GT(0)},
     {KEY("species.[].fraction", K_FLOAT, REQUIRED_IF_SEVERAL, "1.0",
          "number fraction of all particles; fractions sum to 1"),
-     NUM_IN(0, 1)},
+     NUM_IN(0, 1), .with_input = WI_OPTIONAL},
     {KEY("species.[].body_force", K_VEC3, OPTIONAL, "[0.0, 0.0, 0.0]",
          "constant force on every particle of the species")},
 
@@ -204,7 +222,7 @@ const key_spec vs_config_schema[] = {
 
     {KEY("molecules", K_LIST, OPTIONAL, NULL,
          "molecule templates, one group each; absent: a fluid of free beads"),
-     .ilo = 1, .ihi = VS_MAX_MOLTYPES},
+     .ilo = 1, .ihi = VS_MAX_MOLTYPES, .rival = "input"},
     {KEY("molecules.[]", K_GROUP, OPTIONAL, NULL,
          "one molecule template: a linear chain")},
     {KEY("molecules.[].name", K_NAME, REQUIRED, NULL,
@@ -252,6 +270,37 @@ const key_spec vs_config_schema[] = {
      NUM_IN(0, 180)},
     {KEY("bonded", K_GROUP, OPTIONAL, NULL,
          "settings of the bonded interactions")},
+    {KEY("bonded.bonds", K_LIST, OPTIONAL, NULL,
+         "with input: the bond types, bond type k of the file is bonded.bonds.[k-1]"),
+     .ilo = 1, .ihi = VS_MAX_MOLTYPES},
+    {KEY("bonded.bonds.[]", K_GROUP, OPTIONAL, NULL,
+         "one bond type")},
+    {KEY("bonded.bonds.[].style", K_ENUM, REQUIRED, NULL,
+         "harmonic or fene, as molecules.[].bond.style"),
+     .choices = BOND_CHOICES},
+    {KEY("bonded.bonds.[].K", K_FLOAT, REQUIRED, NULL,
+         "bond stiffness K"),
+     NUM_GE(0)},
+    {KEY("bonded.bonds.[].r0", K_FLOAT, OPTIONAL, NULL,
+         "harmonic: rest length r0 (required)"),
+     NUM_GE(0)},
+    {KEY("bonded.bonds.[].R0", K_FLOAT, OPTIONAL, NULL,
+         "fene: maximum extension R0 (required)"),
+     NUM_GT(0)},
+    {KEY("bonded.angles", K_LIST, OPTIONAL, NULL,
+         "with input: the angle types, angle type k of the file is bonded.angles.[k-1]"),
+     .ilo = 1, .ihi = VS_MAX_MOLTYPES},
+    {KEY("bonded.angles.[]", K_GROUP, OPTIONAL, NULL,
+         "one angle type")},
+    {KEY("bonded.angles.[].style", K_ENUM, REQUIRED, NULL,
+         "harmonic or cosine, as molecules.[].angle.style"),
+     .choices = ANGLE_CHOICES},
+    {KEY("bonded.angles.[].K", K_FLOAT, REQUIRED, NULL,
+         "angle stiffness K"),
+     NUM_GE(0)},
+    {KEY("bonded.angles.[].theta0", K_FLOAT, OPTIONAL, "180.0",
+         "harmonic: rest angle in degrees"),
+     NUM_IN(0, 180)},
     {KEY("bonded.reach", K_FLOAT, OPTIONAL, NULL,
          "longest bond allowed, the ghost reach of bonded beads (default: rc, or the "
          "largest fene R0)"),

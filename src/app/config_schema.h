@@ -48,7 +48,15 @@ typedef struct {
     size_t maxlen;               /* K_STRING, K_NAME: longest accepted length */
     const key_choice *choices;   /* K_ENUM: terminated by a NULL name */
     const char *rival;           /* sibling key that must not be given together with this one */
+    int with_input;              /* WI_*: how the key stands when the configuration has input */
 } key_spec;
+
+/* key_spec.with_input: keys an input file (the input group) makes moot. */
+enum {
+    WI_ANY = 0,     /* as without input */
+    WI_REFUSED = 1, /* the file gives it: refused with input, required only without */
+    WI_OPTIONAL = 2 /* not required with input (and not used) */
+};
 
 /* Every key Vesica reads, in the order the documentation lists them. */
 extern const key_spec vs_config_schema[];

@@ -31,7 +31,9 @@
 #include "log.h"
 #include "perf_json.h"
 #include "physics_keys.h"
+#include "psf.h"
 #include "redistribute.h"
+#include "run_input.h"
 #include "simulation.h"
 #include "profiles.h"
 #include "thermo.h"
@@ -213,6 +215,7 @@ typedef struct {
     vs_watch watch;             /* the temperature watch over the thermo rows */
     vs_perf_summary perf;
     vs_topo *restart_topo;      /* the checkpoint's topology records (molecules), or NULL */
+    vs_input_system input;      /* a new run from input.file: the system (rank 0's) */
 } run_state;
 
 /* This rank's tag slab of the current state (records in tag order) and its first tag; with
@@ -248,15 +251,24 @@ static int write_frame(run_state *rs, const vs_thermo *t)
         return -1;
     const double t0 = vs_wall_seconds();
     int64_t n = 0, lo = 0;
-    vs_particle_rec *slab = tag_slab(sim, &n, &lo, NULL);
+    /* the first frame of a trajectory also carries the topology, and topology.psf beside it */
+    const int create = !rs->traj_exists;
+    vs_topo *topo = NULL;
+    vs_particle_rec *slab = tag_slab(sim, &n, &lo, create ? &topo : NULL);
     /* positions in the box, image counts to match (the state itself wraps at rebuilds) */
     for (int64_t i = 0; i < n; ++i)
         vs_particle_rec_wrap(&slab[i], sim->prm.box);
     char err[VS_ERR_LEN];
     double bytes = 0.0;
-    const int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, !rs->traj_exists, rs->prm, t,
-                                  slab, n, lo, &bytes, err, sizeof err);
+    int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, create, rs->prm, t, slab, topo, n, lo,
+                            &bytes, err, sizeof err);
+    if (rc == 0 && create) {
+        char psf[VS_PATH_LEN + 32];
+        snprintf(psf, sizeof psf, "%s/topology.psf", rs->prm->output_dir);
+        rc = vs_psf_write(&sim->dc.cart, psf, rs->prm, slab, topo, n, lo, err, sizeof err);
+    }
     free(slab);
+    free(topo);
     if (rc != 0) {
         if (sim->dc.cart.rank == 0)
             fprintf(stderr, "vesica: error: %s\n", err);
@@ -395,7 +407,7 @@ static int load_checkpoint(run_state *rs, vs_checkpoint_info *info, vs_particle_
             return VS_EXIT_BAD_INPUT;
         }
     }
-    if ((prm->n_moltypes > 0) != (rs->restart_topo != NULL)) {
+    if (vs_params_molecular(prm) != (rs->restart_topo != NULL)) {
         if (root)
             fprintf(stderr, "vesica: error: --restart: checkpoint %s %s molecules but the "
                     "configuration %s\n", path, rs->restart_topo ? "has" : "has no",
@@ -530,7 +542,7 @@ static int prepare_files(run_state *rs, int64_t restart_step)
     int bad = 0;
     if (root) {
         vs_checkpoint_clean(prm->output_dir, 0);
-        rs->csv.molecules = prm->n_moltypes > 0;
+        rs->csv.molecules = vs_params_molecular(prm);
         if (!opt->restart) {
             const int removed = vs_checkpoint_clean(prm->output_dir, 1);
             if (removed > 0)
@@ -605,10 +617,15 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
 {
     vs_sim *sim = rs->sim;
     char err[VS_ERR_LEN] = "";
-    const int failed = rs->opt->restart
-                           ? vs_sim_start_from_records(sim, slab, rs->restart_topo, n,
-                                                       restart_step, err, sizeof err)
-                           : vs_sim_start(sim, err, sizeof err);
+    vs_input_system *in = &rs->input;
+    const int failed =
+        rs->opt->restart ? vs_sim_start_from_records(sim, slab, rs->restart_topo, n,
+                                                     restart_step, err, sizeof err)
+        : rs->prm->input.format != VS_INPUT_NONE
+            ? vs_sim_start_from_system(sim, in->recs, in->topo, in->recs ? in->n : 0,
+                                       !in->has_velocities, err, sizeof err)
+            : vs_sim_start(sim, err, sizeof err);
+    vs_input_system_free(in);
     free(slab);
     free(rs->restart_topo);
     rs->restart_topo = NULL;
@@ -801,19 +818,34 @@ static int finish_run(run_state *rs)
     return failed ? 1 : (stopped ? VS_EXIT_CONTINUE : 0);
 }
 
-int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
+int vs_run(const vs_params *config_prm, const vs_run_options *opt, MPI_Comm comm)
 {
     const double run_start = vs_wall_seconds();
     vs_run_install_stop_handlers(); /* again: MPI_Init may have installed its own */
     char err[VS_ERR_LEN] = "";
+    /* a system read from a file sets box and particle count before anything is decided; a
+     * restart needs only the header (the state is the checkpoint's) */
+    vs_params with_input;
+    vs_input_system input;
+    memset(&input, 0, sizeof input);
+    const vs_params *prm = config_prm;
+    if (config_prm->input.format != VS_INPUT_NONE) {
+        const int rc = vs_run_read_input(config_prm, opt->restart != NULL, comm, &with_input,
+                                         &input);
+        if (rc != 0)
+            return rc;
+        prm = &with_input;
+    }
     vs_sim sim;
     if (vs_sim_create(&sim, prm, comm, err, sizeof err) != 0) {
         if (vs_par_world_rank() == 0)
             fprintf(stderr, "vesica: error: %s\n", err);
+        vs_input_system_free(&input);
         return VS_EXIT_BAD_INPUT;
     }
     run_state rs;
     memset(&rs, 0, sizeof rs);
+    rs.input = input;
     rs.prm = prm;
     rs.opt = opt;
     rs.sim = &sim;
@@ -831,6 +863,7 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
     const int verdict = check_output_and_restart(&rs, &info, &restart_slab, &restart_n);
     if (verdict != RUN_GOES_ON) {
         vs_profiler_free(&rs.prof);
+        vs_input_system_free(&rs.input);
         vs_sim_destroy(&sim);
         return verdict;
     }
@@ -839,6 +872,7 @@ int vs_run(const vs_params *prm, const vs_run_options *opt, MPI_Comm comm)
         free(restart_slab);
         vs_profiler_free(&rs.prof);
         free(rs.restart_topo);
+        vs_input_system_free(&rs.input);
         vs_sim_destroy(&sim);
         return 1;
     }

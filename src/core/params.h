@@ -91,6 +91,18 @@ typedef struct {
     int bond_type, angle_type;
 } vs_mol_template;
 
+/* The initial state read from a file (input group) instead of built from the configuration:
+ * io/input_system.h reads it. */
+typedef enum { VS_INPUT_NONE = 0, VS_INPUT_LAMMPS_DATA = 1, VS_INPUT_H5MD = 2 } vs_input_format;
+typedef struct {
+    int format;          /* vs_input_format */
+    int species_by_name; /* 1: file types onto species by name; 0: type k onto species.[k-1] */
+    int topology;        /* the particles carry topology records (molecule ids, bonds); set
+                            from the file's header before the simulation is created */
+    int64_t frame;       /* h5md: the frame read; -1: the last */
+    char file[VS_PATH_LEN];
+} vs_input;
+
 typedef struct {
     char name[VS_NAME_LEN];
     double mass;          /* particle mass, > 0 */
@@ -155,12 +167,24 @@ typedef struct {
      * free beads whose species follow the species fractions. */
     int n_moltypes;
     vs_mol_template mol[VS_MAX_MOLTYPES];
-    int n_bond_types, n_angle_types; /* one of each per template (angle: where given) */
+    int n_bond_types, n_angle_types; /* one of each per template (angle: where given), or
+                                        bonded.bonds and bonded.angles with an input file */
     vs_bond_type bond_types[VS_MAX_MOLTYPES];
     vs_angle_type angle_types[VS_MAX_MOLTYPES];
     double bond_reach;     /* the longest bond allowed: the ghost shell of bonded beads */
     int64_t n_molecule_beads;
+
+    /* input: the system read from a file (format VS_INPUT_NONE: built). With a file, box and
+     * n_particles are the file's, n_moltypes is 0 and the bond and angle types are the
+     * bonded.bonds and bonded.angles lists, numbered as the file's types. */
+    vs_input input;
 } vs_params;
+
+/* Whether the particles carry topology records: molecules built or read. */
+static inline int vs_params_molecular(const vs_params *p)
+{
+    return p->n_moltypes > 0 || p->input.topology;
+}
 
 /* The radius of the neighbour lists and the width of the ghost shell: every pair within the
  * cutoff is found until some particle has moved half the skin. */

@@ -44,6 +44,8 @@ static void set_velocity(vs_particles *p, int64_t i, const vs_params *prm, vs_te
         p->v[d][i] = scale * vs_xi_gaussian(vs_tea_encrypt(kvel, lo, (hi << 2) | d));
 }
 
+static void thermalize(vs_particles *p, const vs_params *prm, const vs_decomp *dc);
+
 void vs_init_particles(vs_particles *p, const vs_params *prm, const vs_decomp *dc)
 {
     const vs_tea_key kpos = vs_tea_make_key(prm->seed, VS_INIT_STREAM_POSITION);
@@ -80,7 +82,20 @@ void vs_init_particles(vs_particles *p, const vs_params *prm, const vs_decomp *d
         set_velocity(p, i, prm, kvel);
     }
 
-    /* zero total momentum, then exact temperature */
+    thermalize(p, prm, dc);
+}
+
+void vs_init_velocities(vs_particles *p, const vs_params *prm, const vs_decomp *dc)
+{
+    const vs_tea_key kvel = vs_tea_make_key(prm->seed, VS_INIT_STREAM_VELOCITY);
+    for (int64_t i = 0; i < p->n_owned; ++i)
+        set_velocity(p, i, prm, kvel);
+    thermalize(p, prm, dc);
+}
+
+/* Zero total momentum, then exact temperature; vp = v. Collective. */
+static void thermalize(vs_particles *p, const vs_params *prm, const vs_decomp *dc)
+{
     double sums[4] = {0.0, 0.0, 0.0, 0.0}; /* momentum, mass */
     for (int64_t i = 0; i < p->n_owned; ++i) {
         const double m = prm->species[p->species[i]].mass;

@@ -18,6 +18,11 @@
  * to k_B T exactly (3N - 3 degrees of freedom). Collective over dc->cart. */
 void vs_init_particles(vs_particles *p, const vs_params *prm, const vs_decomp *dc);
 
+/* Maxwell-Boltzmann velocities for the owned particles (a function of seed and tag), zero
+ * total momentum, k_B T exactly: for a system read from a file without velocities.
+ * Collective over dc->cart. */
+void vs_init_velocities(vs_particles *p, const vs_params *prm, const vs_decomp *dc);
+
 /* Species of a tag: tags are assigned to species in contiguous blocks whose sizes follow the
  * fractions (cumulative rounding, so the counts sum to N exactly). */
 int vs_init_species_of_tag(const vs_params *prm, int64_t tag);

@@ -189,7 +189,7 @@ int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_topo 
                               int64_t n, int64_t step, char *err, size_t err_len)
 {
     sim->energy_due = 0;
-    if ((sim->prm.n_moltypes > 0) != (topo != NULL)) {
+    if (vs_params_molecular(&sim->prm) != (topo != NULL)) {
         snprintf(err, err_len, "restart: the checkpoint %s molecules but the configuration %s",
                  topo ? "has" : "has no", topo ? "has none" : "has molecules");
         return 1;
@@ -200,6 +200,33 @@ int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_topo 
     if (vs_par_any(&sim->dc.cart, failed))
         return 1;
     rebuild(sim);
+    phases_close(sim);
+    return 0;
+}
+
+int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo,
+                             int64_t n, int draw_velocities, char *err, size_t err_len)
+{
+    sim->energy_due = 1;
+    static const vs_topo no_records; /* a rank with no records still sends topology */
+    if (vs_params_molecular(&sim->prm) && !topo && n == 0)
+        topo = &no_records;
+    const int bad = vs_params_molecular(&sim->prm) != (topo != NULL);
+    if (bad)
+        snprintf(err, err_len, "input: the system %s topology but the configuration %s",
+                 topo ? "has" : "has no", topo ? "expects none" : "expects it");
+    if (vs_par_any(&sim->dc.cart, bad))
+        return 1;
+    adopt_records(sim, recs, topo, n);
+    if (draw_velocities)
+        vs_init_velocities(&sim->parts, &sim->prm, &sim->dc);
+    sim->step = 0;
+    const int failed = sim->backend->attach(sim, err, err_len) != 0;
+    if (vs_par_any(&sim->dc.cart, failed))
+        return 1;
+    rebuild(sim);
+    phase_begin(sim, VS_TIMER_pair);
+    compute_forces(sim, 0);
     phases_close(sim);
     return 0;
 }

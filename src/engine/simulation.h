@@ -62,6 +62,12 @@ int vs_sim_start(vs_sim *sim, char *err, size_t err_len);
  * the configuration). */
 int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo,
                               int64_t n, int64_t step, char *err, size_t err_len);
+/* A new run from a system read from a file (io/input_system.h): this rank's share of its
+ * records (any subset: they go to their owners by position), with topology records (or NULL
+ * for a plain fluid). With draw_velocities the file had none: Maxwell-Boltzmann velocities
+ * at k_B T from the seed. Then as vs_sim_start: forces at step 0. Collective. */
+int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo,
+                             int64_t n, int draw_velocities, char *err, size_t err_len);
 /* Bring the run into the canonical state a restart from this point would have: owned state
  * to the host, every particle to the owner of its position (wrapped into the box), each
  * rank's particles in tag order, back to the backend, ghosts and neighbour list rebuilt.

@@ -34,7 +34,7 @@ void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_l
     double acc[8] = {local->momentum[0], local->momentum[1], local->momentum[2],
                      local->kinetic,     local->potential,   local->virial,
                      local->bond_energy, local->angle_energy};
-    out->molecules = prm->n_moltypes > 0; /* a plain fluid reduces what it always did */
+    out->molecules = vs_params_molecular(prm); /* a plain fluid reduces what it always did */
     vs_par_sum_double(par, acc, out->molecules ? 8 : 6);
     out->bond_energy = out->molecules ? acc[6] : 0.0;
     out->angle_energy = out->molecules ? acc[7] : 0.0;

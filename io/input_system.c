@@ -1,0 +1,142 @@
+/* A system read from a file: see input_system.h. */
+#include "input_system.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void vs_input_system_free(vs_input_system *sys)
+{
+    free(sys->recs);
+    free(sys->topo);
+    memset(sys, 0, sizeof *sys);
+}
+
+int vs_input_read(const vs_params *prm, int header_only, vs_input_system *sys, char *err,
+                  size_t err_len)
+{
+    memset(sys, 0, sizeof *sys);
+    const int rc = prm->input.format == VS_INPUT_H5MD
+                       ? vs_h5md_input_read(prm, header_only, sys, err, err_len)
+                       : vs_lammps_data_read(prm, header_only, sys, err, err_len);
+    if (rc != 0)
+        vs_input_system_free(sys);
+    return rc;
+}
+
+int vs_input_add_bond(vs_topo *topo, int64_t a, int64_t b, int type, char *err, size_t len)
+{
+    if (a == b) {
+        snprintf(err, len, "bond of atom %lld to itself", (long long)a + 1);
+        return -1;
+    }
+    const vs_topo *ta = &topo[a];
+    for (int k = 0; k < ta->n_bond; ++k)
+        if (ta->bond[k] == b) {
+            snprintf(err, len, "duplicate bond: atoms %lld and %lld are bonded already",
+                     (long long)a + 1, (long long)b + 1);
+            return -1;
+        }
+    const int64_t ends[2] = {a, b};
+    for (int e = 0; e < 2; ++e)
+        if (topo[ends[e]].n_bond >= VS_MAX_BONDS) {
+            snprintf(err, len, "atom %lld has more than %d bonds (the most a bead may have)",
+                     (long long)ends[e] + 1, VS_MAX_BONDS);
+            return -1;
+        }
+    vs_topo_add_bond(&topo[a], b, type);
+    vs_topo_add_bond(&topo[b], a, type);
+    return 0;
+}
+
+int vs_input_add_angle(vs_topo *topo, int64_t a, int64_t b, int64_t c, int type, char *err,
+                       size_t len)
+{
+    if (a == b || b == c || a == c) {
+        snprintf(err, len, "angle %lld-%lld-%lld names an atom twice", (long long)a + 1,
+                 (long long)b + 1, (long long)c + 1);
+        return -1;
+    }
+    const vs_topo *tb = &topo[b];
+    for (int k = 0; k < tb->n_angle; ++k) {
+        const int64_t *q = tb->angle[k];
+        if (q[1] == b && ((q[0] == a && q[2] == c) || (q[0] == c && q[2] == a))) {
+            snprintf(err, len, "duplicate angle %lld-%lld-%lld", (long long)a + 1,
+                     (long long)b + 1, (long long)c + 1);
+            return -1;
+        }
+    }
+    const int64_t beads[3] = {a, b, c};
+    for (int e = 0; e < 3; ++e)
+        if (topo[beads[e]].n_angle >= VS_MAX_ANGLES) {
+            snprintf(err, len, "atom %lld is in more than %d angles (the most a bead may have)",
+                     (long long)beads[e] + 1, VS_MAX_ANGLES);
+            return -1;
+        }
+    for (int e = 0; e < 3; ++e)
+        vs_topo_add_angle(&topo[beads[e]], a, b, c, type);
+    return 0;
+}
+
+/* Into [0, L) with the image counts, from any finite coordinate. */
+static void wrap_record(vs_particle_rec *r, const double box[3])
+{
+    for (int d = 0; d < 3; ++d) {
+        const double q = floor(r->x[d] / box[d]);
+        if (q != 0.0) {
+            r->x[d] -= q * box[d];
+            r->image[d] += (int32_t)q;
+        }
+    }
+    vs_particle_rec_wrap(r, box); /* the round-off at the faces, as migration does */
+}
+
+int vs_input_finish(const vs_params *prm, vs_input_system *sys, const char *where, char *err,
+                    size_t err_len)
+{
+    for (int d = 0; d < 3; ++d)
+        if (!(sys->box[d] >= 2.0 * prm->rc)) {
+            snprintf(err, err_len, "%s: box side %g below 2 * dpd.rc = %g", where, sys->box[d],
+                     2.0 * prm->rc);
+            return -1;
+        }
+    if (!sys->recs)
+        return 0;
+    for (int64_t i = 0; i < sys->n; ++i) {
+        wrap_record(&sys->recs[i], sys->box);
+        for (int d = 0; d < 3; ++d)
+            sys->recs[i].vp[d] = sys->recs[i].v[d]; /* the predicted velocity at step 0 */
+    }
+    if (!sys->topo)
+        return 0;
+    for (int64_t i = 0; i < sys->n; ++i) {
+        const vs_topo *t = &sys->topo[i];
+        for (int k = 0; k < t->n_bond; ++k) {
+            const int64_t j = t->bond[k];
+            if (j < i)
+                continue; /* each bond once */
+            double r2 = 0.0;
+            for (int d = 0; d < 3; ++d) {
+                double dx = sys->recs[i].x[d] - sys->recs[j].x[d];
+                dx -= sys->box[d] * nearbyint(dx / sys->box[d]);
+                r2 += dx * dx;
+            }
+            const double r = sqrt(r2);
+            const vs_bond_type *bt = &prm->bond_types[t->bond_type[k]];
+            if (bt->style == VS_BOND_FENE && !(r < bt->r0)) {
+                snprintf(err, err_len, "%s: the bond of atoms %lld and %lld is %g long, not "
+                         "below its FENE R0 = %g", where, (long long)i + 1, (long long)j + 1, r,
+                         bt->r0);
+                return -1;
+            }
+            if (!(r < prm->bond_reach)) {
+                snprintf(err, err_len, "%s: the bond of atoms %lld and %lld is %g long, beyond "
+                         "bonded.reach = %g (raise it)", where, (long long)i + 1,
+                         (long long)j + 1, r, prm->bond_reach);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}

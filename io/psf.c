@@ -1,0 +1,140 @@
+/* PSF topology writer: see psf.h. */
+#include "psf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "log.h"
+
+/* A growing text buffer. */
+typedef struct {
+    char *s;
+    int64_t len, cap;
+} text;
+
+static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text *t, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        const int64_t room = t->cap - t->len;
+        const int w = vsnprintf(t->s ? t->s + t->len : NULL, (size_t)(room > 0 ? room : 0), fmt,
+                                ap);
+        va_end(ap);
+        if (w < room) {
+            t->len += w;
+            return;
+        }
+        t->cap = 2 * t->cap + w + 4096;
+        char *grown = VS_MALLOC((size_t)t->cap);
+        if (t->s)
+            memcpy(grown, t->s, (size_t)t->len);
+        free(t->s);
+        t->s = grown;
+    }
+}
+
+/* The slab's bonds (each at its lower tag) and angles (each at its vertex), formatted, with
+ * the global tuple numbers that place the line breaks. */
+static void tuples(const vs_par *par, const vs_particle_rec *slab, const vs_topo *topo,
+                   int64_t n, int arity, text *out, int64_t *total)
+{
+    int64_t mine = 0;
+    for (int64_t i = 0; topo && i < n; ++i) {
+        const vs_topo *t = &topo[i];
+        if (arity == 2) {
+            for (int k = 0; k < t->n_bond; ++k)
+                mine += t->bond[k] > slab[i].tag;
+        } else {
+            for (int k = 0; k < t->n_angle; ++k)
+                mine += t->angle[k][1] == slab[i].tag;
+        }
+    }
+    int64_t k = vs_par_exscan_int64(par, mine);
+    *total = mine;
+    vs_par_sum_int64(par, total, 1);
+    const int per_line = arity == 2 ? 4 : 3;
+    for (int64_t i = 0; topo && i < n; ++i) {
+        const vs_topo *t = &topo[i];
+        const int count = arity == 2 ? t->n_bond : t->n_angle;
+        for (int m = 0; m < count; ++m) {
+            if (arity == 2 && t->bond[m] > slab[i].tag)
+                put(out, "%10lld%10lld", (long long)slab[i].tag + 1, (long long)t->bond[m] + 1);
+            else if (arity == 3 && t->angle[m][1] == slab[i].tag)
+                put(out, "%10lld%10lld%10lld", (long long)t->angle[m][0] + 1,
+                    (long long)t->angle[m][1] + 1, (long long)t->angle[m][2] + 1);
+            else
+                continue;
+            ++k;
+            if (k % per_line == 0 || k == *total)
+                put(out, "\n");
+        }
+    }
+}
+
+int vs_psf_write(const vs_par *par, const char *path, const vs_params *prm,
+                 const vs_particle_rec *slab, const vs_topo *topo, int64_t n, int64_t lo,
+                 char *err, size_t err_len)
+{
+    (void)lo;
+    text atoms = {NULL, 0, 0}, bonds = {NULL, 0, 0}, angles = {NULL, 0, 0};
+    for (int64_t i = 0; i < n; ++i) {
+        const int64_t mol = topo ? topo[i].mol : 0;
+        const vs_species *sp = &prm->species[slab[i].species];
+        const char *seg = mol > 0 ? "MOL" : "FREE";
+        put(&atoms, "%10lld %-8s %-8lld %-8s %-8s %-6s %14.6f %14.6f %8d\n",
+            (long long)slab[i].tag + 1, seg, (long long)mol, seg, sp->name, sp->name, 0.0,
+            sp->mass, 0);
+    }
+    int64_t n_bonds = 0, n_angles = 0;
+    tuples(par, slab, topo, n, 2, &bonds, &n_bonds);
+    tuples(par, slab, topo, n, 3, &angles, &n_angles);
+
+    /* the headers, the same text on every rank (global counts); rank 0 writes them */
+    text head[4] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
+    put(&head[0], "PSF EXT NAMD\n\n%10d !NTITLE\n REMARKS Vesica topology: atoms in tag order, "
+        "as the rows of traj.h5md; resid = molecule id\n\n%10lld !NATOM\n", 1,
+        (long long)prm->n_particles);
+    put(&head[1], "\n%10lld !NBOND: bonds\n", (long long)n_bonds);
+    put(&head[2], "\n%10lld !NTHETA: angles\n", (long long)n_angles);
+    put(&head[3], "\n%10d !NPHI: dihedrals\n\n\n%10d !NIMPHI: impropers\n\n", 0, 0);
+
+    const text *body[3] = {&atoms, &bonds, &angles};
+    const char *bufs[7];
+    int64_t lens[7], offs[7], at = 0;
+    for (int s = 0; s < 4; ++s) {
+        bufs[2 * s] = head[s].s;
+        lens[2 * s] = par->rank == 0 ? head[s].len : 0;
+        offs[2 * s] = at;
+        at += head[s].len;
+        if (s == 3)
+            break;
+        int64_t total = body[s]->len;
+        vs_par_sum_int64(par, &total, 1);
+        bufs[2 * s + 1] = body[s]->s ? body[s]->s : "";
+        lens[2 * s + 1] = body[s]->len;
+        offs[2 * s + 1] = at + vs_par_exscan_int64(par, body[s]->len);
+        at += total;
+    }
+    char tmp[VS_PATH_LEN + 32];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    int rc = vs_par_write_file_at(par, tmp, 7, bufs, lens, offs, err, err_len);
+    int failed = 0;
+    if (rc == 0 && par->rank == 0)
+        failed = vs_rename_into_place(tmp, path, err, err_len) != 0;
+    else if (rc != 0 && par->rank == 0)
+        unlink(tmp);
+    if (rc == 0 && vs_par_agree_error(par, failed, err, err_len))
+        rc = -1;
+    for (int s = 0; s < 4; ++s)
+        free(head[s].s);
+    free(atoms.s);
+    free(bonds.s);
+    free(angles.s);
+    return rc;
+}

@@ -1,0 +1,47 @@
+/* The input system for the run driver: see run_input.h.
+ *
+ * One rank reads: the file is parsed once, in order, and a malformed file gives one verdict.
+ * The records then reach their bricks through vs_sim_start_from_system (an all-to-all by
+ * position), so at the end each rank holds its own particles only; rank 0 holds the whole
+ * system while it reads and sends it.
+ */
+#include "run_input.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "exit_codes.h"
+#include "parallel.h"
+
+int vs_run_read_input(const vs_params *prm, int header_only, MPI_Comm comm, vs_params *out,
+                      vs_input_system *sys)
+{
+    vs_par par;
+    vs_par_from_comm(&par, comm);
+    memset(sys, 0, sizeof *sys);
+    char err[VS_ERR_LEN] = "";
+    int failed = 0;
+    if (par.rank == 0)
+        failed = vs_input_read(prm, header_only, sys, err, sizeof err) != 0;
+    if (vs_par_agree_error(&par, failed, err, sizeof err)) {
+        if (par.rank == 0)
+            fprintf(stderr, "vesica: error: %s\n", err);
+        return VS_EXIT_BAD_INPUT;
+    }
+    struct {
+        double box[3];
+        int64_t n;
+        int topology, has_velocities;
+    } head = {{sys->box[0], sys->box[1], sys->box[2]}, sys->n, sys->topology,
+              sys->has_velocities};
+    vs_par_bcast_bytes(&par, &head, sizeof head, 0);
+    sys->has_velocities = head.has_velocities; /* every rank takes the same path */
+    *out = *prm;
+    for (int d = 0; d < 3; ++d)
+        out->box[d] = head.box[d];
+    out->n_particles = head.n;
+    out->density = (double)head.n / (head.box[0] * head.box[1] * head.box[2]);
+    out->input.topology = head.topology;
+    return 0;
+}
