@@ -29,6 +29,16 @@
 
 #include "hostdevice.h"
 
+/* v rounded to the nearest integer (even on a tie) as int64; |v| < 2^63. On x86-64 one
+ * instruction (cvtsd2si, in the default rounding mode), where rint and a conversion are a
+ * branch and five. */
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+#include <emmintrin.h>
+VS_HOST_DEVICE int64_t vs_round_to_int64(double v) { return _mm_cvtsd_si64(_mm_set_sd(v)); }
+#else
+VS_HOST_DEVICE int64_t vs_round_to_int64(double v) { return (int64_t)rint(v); }
+#endif
+
 #define VS_FIXED_FORCE_QUANTA 0x1p40 /* quanta per force unit */
 #define VS_FIXED_FORCE_LIMIT 0x1p22  /* a contribution's bound (|q| < 2^62) */
 #define VS_FIXED_FORCE_RANGE 0x1p23  /* a sum's bound (int64) */
@@ -39,7 +49,7 @@ VS_HOST_DEVICE int vs_fixed_force_ok(double g) { return fabs(g) < VS_FIXED_FORCE
 /* g in quanta, rounded to nearest (even on a tie: odd in g). g must pass vs_fixed_force_ok. */
 VS_HOST_DEVICE int64_t vs_fixed_force(double g)
 {
-    return (int64_t)rint(g * VS_FIXED_FORCE_QUANTA);
+    return vs_round_to_int64(g * VS_FIXED_FORCE_QUANTA);
 }
 
 VS_HOST_DEVICE double vs_fixed_force_to_double(int64_t q)
@@ -47,13 +57,19 @@ VS_HOST_DEVICE double vs_fixed_force_to_double(int64_t q)
     return (double)q * (1.0 / VS_FIXED_FORCE_QUANTA);
 }
 
-/* *sum += q modulo 2^64; the sign bit of *overflow is set when the true sum left int64 (the
- * operands had one sign and the result the other). */
+/* *sum += q modulo 2^64; *overflow is set (its sign bit) when the true sum left int64. With
+ * GCC and Clang an add and a never-taken jump (the overflow flag), which the processor fuses;
+ * elsewhere the sign test: the operands had one sign and the result the other. */
 VS_HOST_DEVICE void vs_fixed_add(int64_t *sum, int64_t q, uint64_t *overflow)
 {
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__)
+    if (__builtin_expect(__builtin_add_overflow(*sum, q, sum), 0))
+        *overflow = (uint64_t)1 << 63;
+#else
     const uint64_t a = (uint64_t)*sum, b = (uint64_t)q, r = a + b;
     *overflow |= (a ^ r) & (b ^ r);
     *sum = (int64_t)r;
+#endif
 }
 
 /* ---- 128-bit sums of doubles ------------------------------------------------------------- */
@@ -72,9 +88,9 @@ VS_HOST_DEVICE int vs_wide_ok(double e) { return fabs(e) < VS_WIDE_LIMIT; }
  * fits 60 bits. e must pass vs_wide_ok. */
 VS_HOST_DEVICE vs_wide vs_wide_from_double(double e)
 {
-    const double hi = rint(e * 0x1p20);
-    const double rest = e - hi * 0x1p-20;
-    return (vs_wide)(int64_t)hi * ((vs_wide)1 << 60) + (vs_wide)(int64_t)rint(rest * 0x1p80);
+    const int64_t hi = vs_round_to_int64(e * 0x1p20);
+    const double rest = e - (double)hi * 0x1p-20; /* (double)hi: exact, a rounded double */
+    return (vs_wide)hi * ((vs_wide)1 << 60) + (vs_wide)vs_round_to_int64(rest * 0x1p80);
 }
 
 /* The sum as a double, rounded once. */

@@ -88,9 +88,10 @@ static inline void vs_cpu_add_wide(vs_force_sums *sums, vs_wide *sum, double e)
         sums->out_of_range = 1;
 }
 /* The DPD pair term (dpd_cpu.c): adds the pair forces at `step` (which keys the pair random
- * stream) over the half Verlet list, and their energy and virial to s->sums; owned-ghost
- * pairs count half, since the rank that owns the ghost counts the other half. */
-void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step);
+ * stream) over the half Verlet list, and with want_energy their energy and virial to
+ * s->sums; owned-ghost pairs count half, since the rank that owns the ghost counts the other
+ * half. */
+void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step, int want_energy);
 /* The flow term (flow_cpu.c): adds the driving field of prm->flow (flow.h) to the owned
  * particles' forces. */
 void vs_cpu_flow_forces(vs_cpu_state *s);
