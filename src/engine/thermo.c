@@ -39,21 +39,30 @@ void vs_thermo_local_cpu(const vs_particles *p, const vs_params *prm,
     out->angle_energy = exact ? vs_wide_to_double(angle) : NAN;
 }
 
+void vs_par_sum_wide(const vs_par *par, vs_wide *w, int n)
+{
+    int64_t limbs[3 * 16];
+    for (int first = 0; first < n; first += 16) {
+        const int m = n - first < 16 ? n - first : 16;
+        for (int k = 0; k < m; ++k)
+            vs_wide_to_limbs(w[first + k], &limbs[3 * k]);
+        vs_par_sum_int64(par, limbs, 3 * m);
+        for (int k = 0; k < m; ++k)
+            w[first + k] = vs_wide_from_limbs(&limbs[3 * k]);
+    }
+}
+
 /* The CPU backend's exact sums over all ranks, each rounded once. A rank whose sums are not
  * exact (a blown-up run) makes the row NaN, as its doubles would. */
 static int reduce_exact(const vs_par *par, const vs_thermo_local *local, double out[])
 {
-    int64_t limbs[VS_EXACT_SUMS * 3 + 1];
+    vs_wide w[VS_EXACT_SUMS + 1];
     for (int k = 0; k < VS_EXACT_SUMS; ++k)
-        for (int l = 0; l < 3; ++l)
-            limbs[3 * k + l] = local->exact[k][l];
-    limbs[VS_EXACT_SUMS * 3] = local->exact_invalid != 0;
-    vs_par_sum_int64(par, limbs, VS_EXACT_SUMS * 3 + 1);
-    if (limbs[VS_EXACT_SUMS * 3] != 0)
+        w[k] = vs_wide_from_limbs(local->exact[k]);
+    w[VS_EXACT_SUMS] = local->exact_invalid != 0;
+    vs_par_sum_wide(par, w, VS_EXACT_SUMS + 1);
+    if (w[VS_EXACT_SUMS] != 0)
         return 0;
-    vs_wide w[VS_EXACT_SUMS];
-    for (int k = 0; k < VS_EXACT_SUMS; ++k)
-        w[k] = vs_wide_from_limbs(&limbs[3 * k]);
     for (int k = 0; k < VS_EXACT_SUMS; ++k)
         out[k] = vs_wide_to_double(w[k]);
     out[VS_EXACT_SUMS] = vs_wide_to_double(w[VS_EXACT_PAIR] + w[VS_EXACT_BOND] +

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# schedule_exact.sh RANKS VESICA OUTDIR: a run does not depend on its checkpoint schedule.
-# tests/io/tiny.cfg at skin 0 on RANKS ranks: 400 steps straight with checkpoint_interval 0
+# schedule_exact.sh RANKS VESICA OUTDIR [CONFIG]: a run does not depend on its checkpoint
+# schedule. CONFIG (default tests/io/tiny.cfg) at skin 0 on RANKS ranks: 400 steps straight with checkpoint_interval 0
 # (one checkpoint, at the end) against 200 steps, a restart from the step-200 checkpoint and
 # 200 more. Writing a checkpoint re-orders the particles (the canonical re-start), so the two
 # runs sum their forces, energies and thermo in different orders; the CPU backend's exact
@@ -8,7 +8,7 @@
 # particles bit-identical all the same. With double sums the runs parted from step 210 on.
 set -u
 P=$1; BIN=$2; OUT=$3
-CFG=$(cd "$(dirname "$0")" && pwd)/tiny.cfg
+CFG=${4:-$(cd "$(dirname "$0")" && pwd)/tiny.cfg}
 rm -rf "$OUT" && mkdir -p "$OUT" && cd "$OUT" || exit 1
 fail() { echo "FAIL: $*" >&2; exit 1; }
 common=(--set backend=cpu --set neighbor.skin=0 --set output.thermo_interval=10
