@@ -254,7 +254,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->fs.d_bad_force = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->red.d_max_disp2 = (unsigned int *)vs_gpu_alloc(g, 2 * sizeof(unsigned int));
     VS_CUDA_CHECK(cudaMemsetAsync(g->red.d_max_disp2, 0, 2 * sizeof(unsigned int), g->stream));
-    g->bd.on = prm->n_bond_types > 0 || prm->n_moltypes > 0;
+    g->bd.on = vs_params_molecular(prm);
     if (g->bd.on)
         g->bd.d_error = (vs_gpu_bonded_error *)vs_gpu_alloc(g, sizeof(vs_gpu_bonded_error));
     g->red.d_int_sums = (unsigned long long *)vs_gpu_alloc(g, 4 * sizeof(unsigned long long));

@@ -10,12 +10,15 @@
 
 #include <stdint.h>
 
-/* Energy and virial of this rank's share of the last force evaluation. */
+#include "fixed_sum.h"
+
+/* Energy and virial of this rank's share of the last force evaluation (CPU backend), as
+ * exact sums of the contributions (fixed_sum.h): the same bits in any order of the pairs. */
 typedef struct {
-    double energy; /* potential energy of this rank's share of the interactions */
-    double virial; /* sum of r_ij . F^C_ij over this rank's share of the pairs */
-    double bond_energy, angle_energy; /* the bonded terms' energies (molecules); `energy`
-                                       * is the pair terms' */
+    vs_wide energy; /* potential energy of this rank's share of the pair interactions */
+    vs_wide virial; /* sum of r_ij . F^C_ij over this rank's share of the pairs, bonded too */
+    vs_wide bond_energy, angle_energy; /* the bonded terms' energies (molecules) */
+    int out_of_range; /* a contribution was not finite or beyond vs_wide_ok: sums invalid */
 } vs_force_sums;
 
 /* One thermo row, reduced over all ranks. */
@@ -29,6 +32,10 @@ typedef struct {
     double pair_energy, bond_energy, angle_energy; /* potential = their sum */
 } vs_thermo;
 
+/* The exact sums of a thermo row, in the order of vs_thermo_local.exact. */
+enum { VS_EXACT_PX, VS_EXACT_PY, VS_EXACT_PZ, VS_EXACT_KINETIC, VS_EXACT_PAIR, VS_EXACT_VIRIAL,
+       VS_EXACT_BOND, VS_EXACT_ANGLE, VS_EXACT_SUMS };
+
 /* This rank's share of the sums that make the thermo row. */
 typedef struct {
     double momentum[3];
@@ -36,6 +43,13 @@ typedef struct {
     double potential;
     double virial;
     double bond_energy, angle_energy; /* shares of potential (molecules) */
+    /* has_exact (the CPU backend, on every rank): the same sums as exact fixed-point
+     * integers (fixed_sum.h, as vs_wide limbs), which the reduction over ranks adds exactly,
+     * so a row does not depend on how the particles are spread over ranks or ordered within
+     * one. 0: the doubles are reduced. exact_invalid: a contribution was out of range (a
+     * blown-up run), the row is NaN. */
+    int has_exact, exact_invalid;
+    int64_t exact[VS_EXACT_SUMS][3];
 } vs_thermo_local;
 
 /* This rank's share of the integrity check: count, sum of tags, sum of squared tags (modulo

@@ -50,7 +50,7 @@ void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step)
 {
     vs_particles *p = s->parts;
     const vs_params *prm = s->prm;
-    double energy = 0.0, virial = 0.0;
+    vs_force_sums *sums = &s->sums;
     for (int64_t i = 0; i < p->n_owned; ++i) {
         const vs_topo *t = &p->topo[i];
         for (int b = 0; b < t->n_bond; ++b) {
@@ -68,21 +68,18 @@ void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step)
             if (!(r2 <= prm->bond_reach * prm->bond_reach))
                 vs_bonded_fail(prm, VS_BONDED_REACH, step, p->tag[i], t->bond[b], sqrt(r2),
                                bt->r0);
-            for (int k = 0; k < 3; ++k)
-                p->f[k][i] += fscal * d[k];
-            energy += 0.5 * e;
-            virial += 0.5 * fscal * r2;
+            vs_cpu_add_force(s, i, fscal * d[0], fscal * d[1], fscal * d[2]);
+            vs_cpu_add_wide(sums, &sums->bond_energy, 0.5 * e);
+            vs_cpu_add_wide(sums, &sums->virial, 0.5 * fscal * r2);
         }
     }
-    s->sums.bond_energy += energy;
-    s->sums.virial += virial;
 }
 
 void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step)
 {
     vs_particles *p = s->parts;
     const vs_params *prm = s->prm;
-    double energy = 0.0, virial = 0.0;
+    vs_force_sums *sums = &s->sums;
     for (int64_t i = 0; i < p->n_owned; ++i) {
         const vs_topo *t = &p->topo[i];
         for (int a = 0; a < t->n_angle; ++a) {
@@ -102,14 +99,14 @@ void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step)
             separation(s, idx[1], idx[2], r2);
             const vs_angle_type *at = &prm->angle_types[t->angle_type[a]];
             const double e = vs_angle_eval(at->style, at->K, at->theta0, r1, r2, fa, fc);
+            double f[3], virial = 0.0;
             for (int k = 0; k < 3; ++k) {
-                const double f = self == 0 ? fa[k] : (self == 2 ? fc[k] : -(fa[k] + fc[k]));
-                p->f[k][i] += f;
+                f[k] = self == 0 ? fa[k] : (self == 2 ? fc[k] : -(fa[k] + fc[k]));
                 virial += (r1[k] * fa[k] + r2[k] * fc[k]) / 3.0;
             }
-            energy += e / 3.0;
+            vs_cpu_add_force(s, i, f[0], f[1], f[2]);
+            vs_cpu_add_wide(sums, &sums->angle_energy, e / 3.0);
+            vs_cpu_add_wide(sums, &sums->virial, virial);
         }
     }
-    s->sums.angle_energy += energy;
-    s->sums.virial += virial;
 }

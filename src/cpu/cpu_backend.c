@@ -1,6 +1,7 @@
 /* The CPU reference backend: see cpu_backend.h. */
 #include "cpu_backend.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,9 @@ void vs_cpu_destroy(vs_cpu_state *s)
     vs_neighbor_free(&s->nl);
     vs_halo_free(&s->halo);
     vs_tagmap_free(&s->tagmap);
+    for (int d = 0; d < 3; ++d)
+        free(s->fq[d]);
+    free(s->fq_bad);
     free(s);
 }
 
@@ -71,15 +75,69 @@ void vs_cpu_build_neighbors(vs_cpu_state *s)
 void vs_cpu_forces_begin(vs_cpu_state *s)
 {
     const vs_particles *p = s->parts;
-    for (int64_t i = 0; i < p->n_owned; ++i) {
-        const double *bf = s->prm->species[p->species[i]].body_force;
-        for (int d = 0; d < 3; ++d)
-            p->f[d][i] = bf[d];
+    const int64_t n = p->n_owned;
+    if (n > s->fq_capacity) {
+        const int64_t cap = n + n / 4 + 64;
+        for (int d = 0; d < 3; ++d) {
+            free(s->fq[d]);
+            s->fq[d] = VS_MALLOC(sizeof(int64_t) * (size_t)cap);
+        }
+        free(s->fq_bad);
+        s->fq_bad = VS_MALLOC((size_t)cap);
+        memset(s->fq_bad, 0, (size_t)cap);
+        s->fq_capacity = cap;
     }
-    s->sums.energy = 0.0;
-    s->sums.virial = 0.0;
-    s->sums.bond_energy = 0.0;
-    s->sums.angle_energy = 0.0;
+    s->fq_overflow = 0;
+    memset(&s->sums, 0, sizeof s->sums);
+    int64_t body[VS_MAX_SPECIES][3];
+    int body_bad[VS_MAX_SPECIES];
+    for (int sp = 0; sp < s->prm->n_species; ++sp) {
+        const double *bf = s->prm->species[sp].body_force;
+        body_bad[sp] = !(vs_fixed_force_ok(bf[0]) && vs_fixed_force_ok(bf[1]) &&
+                         vs_fixed_force_ok(bf[2]));
+        for (int d = 0; d < 3; ++d)
+            body[sp][d] = body_bad[sp] ? 0 : vs_fixed_force(bf[d]);
+    }
+    for (int d = 0; d < 3; ++d) {
+        int64_t *q = s->fq[d];
+        for (int64_t i = 0; i < n; ++i)
+            q[i] = body[p->species[i]][d];
+    }
+    for (int64_t i = 0; i < n; ++i)
+        if (body_bad[p->species[i]])
+            vs_cpu_mark_bad(s, i);
+}
+
+void vs_cpu_mark_bad(vs_cpu_state *s, int64_t i)
+{
+    s->fq_bad[i] = 1;
+    s->any_bad = 1;
+    s->sums.out_of_range = 1;
+}
+
+void vs_cpu_forces_end(vs_cpu_state *s, int64_t step)
+{
+    vs_particles *p = s->parts;
+    const int64_t n = p->n_owned;
+    if (s->fq_overflow >> 63)
+        VS_FATAL("step %lld: a particle's force left the fixed-point range of the CPU force "
+                 "sums (+-%g per component): the run has blown up (time step too large?)",
+                 (long long)step, VS_FIXED_FORCE_RANGE);
+    for (int d = 0; d < 3; ++d) {
+        const int64_t *q = s->fq[d];
+        double *f = p->f[d];
+        for (int64_t i = 0; i < n; ++i)
+            f[i] = vs_fixed_force_to_double(q[i]);
+    }
+    if (s->any_bad) { /* NaN, as a non-finite double sum would have been */
+        for (int64_t i = 0; i < n; ++i)
+            if (s->fq_bad[i]) {
+                for (int d = 0; d < 3; ++d)
+                    p->f[d][i] = NAN;
+                s->fq_bad[i] = 0;
+            }
+        s->any_bad = 0;
+    }
 }
 
 int64_t vs_cpu_halo_bytes(const vs_cpu_state *s) { return s->halo.bytes_last_exchange; }
@@ -89,6 +147,7 @@ double vs_cpu_memory_bytes(const vs_cpu_state *s)
     const vs_neighbor *nl = &s->nl;
     const double topo = s->parts->topo ? (double)sizeof(vs_topo) : 0.0;
     return (double)s->parts->capacity * ((double)vs_particles_bytes_per_slot() + topo) +
+           25.0 * (double)s->fq_capacity +
            16.0 * (double)(s->tagmap.mask + 1) +
            8.0 * (double)(nl->cap_partners + nl->cap_start + nl->cap_cells +
                           2 * nl->cap_particles + 2 * nl->cap_sort);
@@ -96,6 +155,6 @@ double vs_cpu_memory_bytes(const vs_cpu_state *s)
 
 void vs_cpu_plan_describe(const vs_cpu_state *s, char *buf, size_t len)
 {
-    snprintf(buf, len, "double precision, half Verlet list of radius %g from a cell list, "
+    snprintf(buf, len, "double precision, forces summed in 2^-40 fixed point, half Verlet list of radius %g from a cell list, "
              "each pair once, ghosts through host staged exchanges", s->list_radius);
 }

@@ -16,6 +16,7 @@
 
 #include "decomp.h"
 #include "dpd_pair.h"
+#include "fixed_sum.h"
 #include "halo.h"
 #include "neighbor.h"
 #include "observables.h"
@@ -32,6 +33,14 @@ typedef struct vs_cpu_state {
     vs_dpd_consts dpd;
     vs_force_sums sums;   /* energy and virial of the last force evaluation */
     vs_tagmap tagmap;     /* molecules: tag -> index of bonded owned beads and ghosts */
+    /* The owned particles' forces while the terms add them: fixed-point sums (fixed_sum.h),
+     * so that a force does not depend on the order of its contributions; vs_cpu_forces_end
+     * turns them into parts->f. */
+    int64_t *fq[3];
+    uint8_t *fq_bad;      /* a particle with a contribution that is not finite or too large */
+    int64_t fq_capacity;
+    int any_bad;          /* some fq_bad is set */
+    uint64_t fq_overflow; /* sign bit: a sum left the fixed-point range */
 } vs_cpu_state;
 
 /* bonded_width: the ghost width of bonded beads (molecules), 0 when there are none. */
@@ -50,12 +59,39 @@ void vs_cpu_build_ghosts(vs_cpu_state *s);
 void vs_cpu_update_ghosts(vs_cpu_state *s);
 void vs_cpu_build_neighbors(vs_cpu_state *s);
 /* Start a force evaluation: every owned particle's force is its species' constant body
- * force, the energy and virial sums are zero; the terms then add theirs. */
+ * force, the energy and virial sums are zero; the terms then add theirs (to s->fq, through
+ * vs_cpu_add_force), and vs_cpu_forces_end writes the forces to parts->f: the force of a
+ * particle with a contribution that is not finite or beyond VS_FIXED_FORCE_LIMIT is NaN (the
+ * integrity check reports it); a sum beyond the fixed-point range stops the run (exit 1). */
 void vs_cpu_forces_begin(vs_cpu_state *s);
+void vs_cpu_forces_end(vs_cpu_state *s, int64_t step);
+/* Add the force (gx, gy, gz) to owned particle i's fixed-point sums, each component rounded
+ * once (the bonded and flow terms; the DPD loop inlines the same with its pair's +q, -q). */
+void vs_cpu_mark_bad(vs_cpu_state *s, int64_t i);
+static inline void vs_cpu_add_force(vs_cpu_state *s, int64_t i, double gx, double gy,
+                                    double gz)
+{
+    if (!(vs_fixed_force_ok(gx) && vs_fixed_force_ok(gy) && vs_fixed_force_ok(gz))) {
+        vs_cpu_mark_bad(s, i);
+        return;
+    }
+    vs_fixed_add(&s->fq[0][i], vs_fixed_force(gx), &s->fq_overflow);
+    vs_fixed_add(&s->fq[1][i], vs_fixed_force(gy), &s->fq_overflow);
+    vs_fixed_add(&s->fq[2][i], vs_fixed_force(gz), &s->fq_overflow);
+}
+/* Add e to an energy or virial sum (out of range: the sums are marked invalid). */
+static inline void vs_cpu_add_wide(vs_force_sums *sums, vs_wide *sum, double e)
+{
+    if (vs_wide_ok(e))
+        *sum += vs_wide_from_double(e);
+    else
+        sums->out_of_range = 1;
+}
 /* The DPD pair term (dpd_cpu.c): adds the pair forces at `step` (which keys the pair random
- * stream) over the half Verlet list, and their energy and virial to s->sums; owned-ghost
- * pairs count half, since the rank that owns the ghost counts the other half. */
-void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step);
+ * stream) over the half Verlet list, and with want_energy their energy and virial to
+ * s->sums; owned-ghost pairs count half, since the rank that owns the ghost counts the other
+ * half. */
+void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step, int want_energy);
 /* The flow term (flow_cpu.c): adds the driving field of prm->flow (flow.h) to the owned
  * particles' forces. */
 void vs_cpu_flow_forces(vs_cpu_state *s);

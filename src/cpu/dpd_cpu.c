@@ -1,18 +1,23 @@
 /* The DPD pair term on the CPU backend: its loop over the half Verlet list (see
  * cpu_backend.h). The pair itself, random number included, is vs_dpd_pair_random
- * (src/core/dpd_pair.h), the same source the GPU kernels compile. */
+ * (src/core/dpd_pair.h), the same source the GPU kernels compile.
+ *
+ * Forces, energy and virial are summed in fixed point (src/core/fixed_sum.h): a pair's force
+ * component is rounded once to q and enters i as +q and j as -q (the force seen from j is the
+ * exact negative, so it does not matter which of the two the list holds the pair under), and
+ * the integer sums do not depend on the order of the particles or of their partners. */
 #include "cpu_backend.h"
 
 #include "tea_rng.h"
 
-void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step)
+void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step, int want_energy)
 {
     const vs_neighbor *nl = &s->nl;
     vs_particles *p = s->parts;
     const vs_params *prm = s->prm;
     const vs_dpd_consts *c = &s->dpd;
     const int64_t n = p->n_owned;
-    double *fx = p->f[0], *fy = p->f[1], *fz = p->f[2];
+    int64_t *qx = s->fq[0], *qy = s->fq[1], *qz = s->fq[2];
     const vs_tea_key key = vs_tea_make_key(prm->seed, (uint64_t)step);
     /* each particle's signature once per step, not once per pair */
     uint64_t *sig = p->signature;
@@ -21,13 +26,15 @@ void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step)
     const int gaussian = prm->random == VS_RANDOM_GAUSSIAN;
     const double *x = p->x[0], *y = p->x[1], *z = p->x[2];
     const double *vx = p->vp[0], *vy = p->vp[1], *vz = p->vp[2];
-    double energy = 0.0, virial = 0.0;
+    vs_wide energy = 0, virial = 0;
+    uint64_t overflow = 0;
+    int wide_bad = 0;
     for (int64_t i = 0; i < n; ++i) {
         const double xi = x[i], yi = y[i], zi = z[i];
         const double vxi = vx[i], vyi = vy[i], vzi = vz[i];
         const uint64_t sig_i = sig[i];
         const double *a_row = prm->a[p->species[i]];
-        double fxi = 0.0, fyi = 0.0, fzi = 0.0;
+        int64_t qxi = 0, qyi = 0, qzi = 0;
         for (int64_t k = nl->start[i]; k < nl->start[i + 1]; ++k) {
             const int64_t j = nl->partners[k];
             const double dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
@@ -38,24 +45,39 @@ void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step)
                 vs_dpd_pair_random(c, key, sig_i, sig[j], gaussian, r2, dx, dy, dz, vxi - vx[j],
                                    vyi - vy[j], vzi - vz[j], a_row[p->species[j]]);
             const double gx = r.f_over_r * dx, gy = r.f_over_r * dy, gz = r.f_over_r * dz;
-            fxi += gx;
-            fyi += gy;
-            fzi += gz;
-            if (j < n) {
-                fx[j] -= gx;
-                fy[j] -= gy;
-                fz[j] -= gz;
-                energy += r.energy;
-                virial += r.virial;
-            } else {
-                energy += 0.5 * r.energy;
-                virial += 0.5 * r.virial;
+            if (!(vs_fixed_force_ok(gx) && vs_fixed_force_ok(gy) && vs_fixed_force_ok(gz))) {
+                vs_cpu_mark_bad(s, i); /* cold: a run that has blown up */
+                if (j < n)
+                    vs_cpu_mark_bad(s, j);
+                continue;
             }
+            const int64_t ax = vs_fixed_force(gx), ay = vs_fixed_force(gy),
+                          az = vs_fixed_force(gz);
+            vs_fixed_add(&qxi, ax, &overflow);
+            vs_fixed_add(&qyi, ay, &overflow);
+            vs_fixed_add(&qzi, az, &overflow);
+            if (j < n) {
+                vs_fixed_add(&qx[j], -ax, &overflow);
+                vs_fixed_add(&qy[j], -ay, &overflow);
+                vs_fixed_add(&qz[j], -az, &overflow);
+            }
+            if (!want_energy)
+                continue;
+            if (!(vs_wide_ok(r.energy) && vs_wide_ok(r.virial))) {
+                wide_bad = 1;
+                continue;
+            }
+            /* an owned-ghost pair counts half: the ghost's owner counts the other half */
+            const double share = j < n ? 1.0 : 0.5;
+            energy += vs_wide_from_double(share * r.energy);
+            virial += vs_wide_from_double(share * r.virial);
         }
-        fx[i] += fxi;
-        fy[i] += fyi;
-        fz[i] += fzi;
+        vs_fixed_add(&qx[i], qxi, &overflow);
+        vs_fixed_add(&qy[i], qyi, &overflow);
+        vs_fixed_add(&qz[i], qzi, &overflow);
     }
+    s->fq_overflow |= overflow;
     s->sums.energy += energy;
     s->sums.virial += virial;
+    s->sums.out_of_range |= wide_bad;
 }

@@ -41,6 +41,7 @@ static void cpu_term_forces(vs_sim *s, const vs_term_type *term, int64_t step)
 {
     term->cpu(cpu(s), step, s->energy_due);
 }
+static void cpu_forces_end(vs_sim *s, int64_t step) { vs_cpu_forces_end(cpu(s), step); }
 static int64_t cpu_halo_bytes(vs_sim *s) { return vs_cpu_halo_bytes(cpu(s)); }
 static void cpu_local_thermo(vs_sim *s, vs_thermo_local *out)
 {
@@ -72,6 +73,7 @@ const vs_backend vs_backend_cpu = {
     .build_neighbors = cpu_build_neighbors,
     .forces_begin = cpu_forces_begin,
     .term_forces = cpu_term_forces,
+    .forces_end = cpu_forces_end,
     .halo_bytes = cpu_halo_bytes,
     .local_thermo = cpu_local_thermo,
     .local_integrity = cpu_local_integrity,

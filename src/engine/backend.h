@@ -40,6 +40,9 @@ typedef struct vs_backend {
      * term_forces. Energy and virial are needed only when sim->energy_due is set. */
     void (*forces_begin)(struct vs_sim *sim);
     void (*term_forces)(struct vs_sim *sim, const struct vs_term_type *term, int64_t step);
+    /* Optional (NULL where absent): end the force evaluation after the last term (CPU: the
+     * fixed-point force sums become the forces). */
+    void (*forces_end)(struct vs_sim *sim, int64_t step);
     /* Optional (NULL where absent): whether a step that reuses the neighbour list can overlap
      * its ghost update with the forces of `term`, and that step's ghost update and the
      * term's forces, overlapped. comm_s: seconds of communication; hidden_s: how many of

@@ -4,7 +4,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "fixed_sum.h"
 #include "molecules.h"
+#include "thermo.h"
 #include "tea_rng.h"
 
 /* Keys for the initial state: step words far beyond any run length (2^63 + k). */
@@ -93,26 +95,32 @@ void vs_init_velocities(vs_particles *p, const vs_params *prm, const vs_decomp *
     thermalize(p, prm, dc);
 }
 
-/* Zero total momentum, then exact temperature; vp = v. Collective. */
+/* Zero total momentum, then exact temperature; vp = v. Collective. The sums are exact
+ * (fixed_sum.h), so the initial velocities are the same bits on any rank count. */
 static void thermalize(vs_particles *p, const vs_params *prm, const vs_decomp *dc)
 {
-    double sums[4] = {0.0, 0.0, 0.0, 0.0}; /* momentum, mass */
+    vs_wide sums[4] = {0, 0, 0, 0}; /* momentum, mass */
     for (int64_t i = 0; i < p->n_owned; ++i) {
         const double m = prm->species[p->species[i]].mass;
         for (int d = 0; d < 3; ++d)
-            sums[d] += m * p->v[d][i];
-        sums[3] += m;
+            sums[d] += vs_wide_from_double(m * p->v[d][i]);
+        sums[3] += vs_wide_from_double(m);
     }
-    vs_par_sum_double(&dc->cart, sums, 4);
-    double twice_kinetic = 0.0;
+    vs_par_sum_wide(&dc->cart, sums, 4);
+    const double mass = vs_wide_to_double(sums[3]);
+    double drift[3];
+    for (int d = 0; d < 3; ++d)
+        drift[d] = vs_wide_to_double(sums[d]) / mass;
+    vs_wide twice_kinetic_sum = 0;
     for (int64_t i = 0; i < p->n_owned; ++i) {
         const double m = prm->species[p->species[i]].mass;
         for (int d = 0; d < 3; ++d) {
-            p->v[d][i] -= sums[d] / sums[3];
-            twice_kinetic += m * p->v[d][i] * p->v[d][i];
+            p->v[d][i] -= drift[d];
+            twice_kinetic_sum += vs_wide_from_double(m * p->v[d][i] * p->v[d][i]);
         }
     }
-    vs_par_sum_double(&dc->cart, &twice_kinetic, 1);
+    vs_par_sum_wide(&dc->cart, &twice_kinetic_sum, 1);
+    const double twice_kinetic = vs_wide_to_double(twice_kinetic_sum);
     const double dof = 3.0 * (double)prm->n_particles - 3.0;
     const double scale = (dof > 0.0 && twice_kinetic > 0.0) ? sqrt(prm->kT * dof / twice_kinetic)
                                                             : 0.0;

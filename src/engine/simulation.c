@@ -121,6 +121,8 @@ static void compute_forces(vs_sim *sim, int64_t step)
     sim->backend->forces_begin(sim);
     for (int k = 0; k < sim->ff.n_terms; ++k)
         sim->backend->term_forces(sim, sim->ff.terms[k], step);
+    if (sim->backend->forces_end)
+        sim->backend->forces_end(sim, step);
 }
 
 /* A step that reuses the lists, with the ghost update under the first term's forces where the
@@ -138,6 +140,8 @@ static int overlapped_forces(vs_sim *sim, int64_t step)
     b->update_ghosts_and_term_forces(sim, first, step, &comm_s, &hidden_s);
     for (int k = 1; k < sim->ff.n_terms; ++k)
         b->term_forces(sim, sim->ff.terms[k], step);
+    if (b->forces_end)
+        b->forces_end(sim, step);
     sim->timers.total[VS_TIMER_pair] -= comm_s;
     sim->timers.total[VS_TIMER_comm] += comm_s;
     sim->comm_hidden_s += hidden_s;

@@ -19,8 +19,7 @@ static double dpd_reach(const vs_params *prm) { return prm->rc; }
 
 static void dpd_cpu(vs_cpu_state *cpu, int64_t step, int want_energy)
 {
-    (void)want_energy; /* the CPU loop sums energy and virial on every call: they are cheap */
-    vs_cpu_dpd_forces(cpu, step);
+    vs_cpu_dpd_forces(cpu, step, want_energy);
 }
 
 #ifdef VESICA_HAVE_CUDA

@@ -9,36 +9,99 @@
 void vs_thermo_local_cpu(const vs_particles *p, const vs_params *prm,
                          const vs_force_sums *sums, vs_thermo_local *out)
 {
-    double acc[4] = {0.0, 0.0, 0.0, 0.0};
+    /* exact sums (fixed_sum.h): a row does not depend on the order of the particles */
+    vs_wide acc[4] = {0, 0, 0, 0};
+    int exact = !sums->out_of_range;
     for (int64_t i = 0; i < p->n_owned; ++i) {
         const double m = prm->species[p->species[i]].mass;
         const double vx = p->v[0][i], vy = p->v[1][i], vz = p->v[2][i];
-        acc[0] += m * vx;
-        acc[1] += m * vy;
-        acc[2] += m * vz;
-        acc[3] += 0.5 * m * (vx * vx + vy * vy + vz * vz);
+        const double term[4] = {m * vx, m * vy, m * vz, 0.5 * m * (vx * vx + vy * vy + vz * vz)};
+        for (int k = 0; k < 4; ++k) {
+            if (vs_wide_ok(term[k]))
+                acc[k] += vs_wide_from_double(term[k]);
+            else
+                exact = 0; /* a blown-up run: its non-finite doubles tell */
+        }
     }
+    const vs_wide pair = sums->energy, bond = sums->bond_energy, angle = sums->angle_energy;
+    const vs_wide all[VS_EXACT_SUMS] = {acc[0], acc[1], acc[2], acc[3],
+                                        pair,   sums->virial, bond, angle};
+    for (int k = 0; k < VS_EXACT_SUMS; ++k)
+        vs_wide_to_limbs(all[k], out->exact[k]);
+    out->has_exact = 1;
+    out->exact_invalid = !exact;
     for (int d = 0; d < 3; ++d)
-        out->momentum[d] = acc[d];
-    out->kinetic = acc[3];
-    /* + 0.0 + 0.0 leaves a plain fluid's potential bit for bit as it was */
-    out->potential = sums->energy + sums->bond_energy + sums->angle_energy;
-    out->virial = sums->virial;
-    out->bond_energy = sums->bond_energy;
-    out->angle_energy = sums->angle_energy;
+        out->momentum[d] = exact ? vs_wide_to_double(acc[d]) : NAN;
+    out->kinetic = exact ? vs_wide_to_double(acc[3]) : NAN;
+    out->potential = exact ? vs_wide_to_double(pair + bond + angle) : NAN;
+    out->virial = exact ? vs_wide_to_double(sums->virial) : NAN;
+    out->bond_energy = exact ? vs_wide_to_double(bond) : NAN;
+    out->angle_energy = exact ? vs_wide_to_double(angle) : NAN;
+}
+
+void vs_par_sum_wide(const vs_par *par, vs_wide *w, int n)
+{
+    int64_t limbs[3 * 16];
+    for (int first = 0; first < n; first += 16) {
+        const int m = n - first < 16 ? n - first : 16;
+        for (int k = 0; k < m; ++k)
+            vs_wide_to_limbs(w[first + k], &limbs[3 * k]);
+        vs_par_sum_int64(par, limbs, 3 * m);
+        for (int k = 0; k < m; ++k)
+            w[first + k] = vs_wide_from_limbs(&limbs[3 * k]);
+    }
+}
+
+/* The CPU backend's exact sums over all ranks, each rounded once. A rank whose sums are not
+ * exact (a blown-up run) makes the row NaN, as its doubles would. */
+static int reduce_exact(const vs_par *par, const vs_thermo_local *local, double out[])
+{
+    vs_wide w[VS_EXACT_SUMS + 1];
+    for (int k = 0; k < VS_EXACT_SUMS; ++k)
+        w[k] = vs_wide_from_limbs(local->exact[k]);
+    w[VS_EXACT_SUMS] = local->exact_invalid != 0;
+    vs_par_sum_wide(par, w, VS_EXACT_SUMS + 1);
+    if (w[VS_EXACT_SUMS] != 0)
+        return 0;
+    for (int k = 0; k < VS_EXACT_SUMS; ++k)
+        out[k] = vs_wide_to_double(w[k]);
+    out[VS_EXACT_SUMS] = vs_wide_to_double(w[VS_EXACT_PAIR] + w[VS_EXACT_BOND] +
+                                           w[VS_EXACT_ANGLE]);
+    return 1;
 }
 
 void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_local *local,
                       int64_t step, vs_thermo *out)
 {
-    double acc[8] = {local->momentum[0], local->momentum[1], local->momentum[2],
-                     local->kinetic,     local->potential,   local->virial,
-                     local->bond_energy, local->angle_energy};
-    out->molecules = vs_params_molecular(prm); /* a plain fluid reduces what it always did */
-    vs_par_sum_double(par, acc, out->molecules ? 8 : 6);
+    double acc[8];
+    out->molecules = vs_params_molecular(prm);
+    double exact[VS_EXACT_SUMS + 1];
+    if (local->has_exact) { /* the same on every rank: one backend */
+        if (!reduce_exact(par, local, exact))
+            for (int k = 0; k <= VS_EXACT_SUMS; ++k)
+                exact[k] = NAN;
+        acc[0] = exact[VS_EXACT_PX];
+        acc[1] = exact[VS_EXACT_PY];
+        acc[2] = exact[VS_EXACT_PZ];
+        acc[3] = exact[VS_EXACT_KINETIC];
+        acc[4] = exact[VS_EXACT_SUMS]; /* the potential: pair + bond + angle */
+        acc[5] = exact[VS_EXACT_VIRIAL];
+        acc[6] = exact[VS_EXACT_BOND];
+        acc[7] = exact[VS_EXACT_ANGLE];
+        out->pair_energy = exact[VS_EXACT_PAIR];
+    } else {
+        const double in[8] = {local->momentum[0], local->momentum[1], local->momentum[2],
+                              local->kinetic,     local->potential,   local->virial,
+                              local->bond_energy, local->angle_energy};
+        for (int k = 0; k < 8; ++k)
+            acc[k] = in[k];
+        /* a plain fluid reduces what it always did */
+        vs_par_sum_double(par, acc, out->molecules ? 8 : 6);
+        out->pair_energy = acc[4] - (out->molecules ? acc[6] : 0.0) -
+                           (out->molecules ? acc[7] : 0.0);
+    }
     out->bond_energy = out->molecules ? acc[6] : 0.0;
     out->angle_energy = out->molecules ? acc[7] : 0.0;
-    out->pair_energy = acc[4] - out->bond_energy - out->angle_energy;
     const double n = (double)prm->n_particles;
     const double volume = prm->box[0] * prm->box[1] * prm->box[2];
     const double dof = 3.0 * n - 3.0;

@@ -16,6 +16,9 @@
 
 void vs_thermo_local_cpu(const vs_particles *p, const vs_params *prm,
                          const vs_force_sums *sums, vs_thermo_local *out);
+/* Exact sums (fixed_sum.h) over all ranks, in place: the same bits on any rank count and in
+ * any order. Collective. */
+void vs_par_sum_wide(const vs_par *par, vs_wide *w, int n);
 /* Sum the local shares over ranks and derive the row. Collective. */
 void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_local *local,
                       int64_t step, vs_thermo *out);
