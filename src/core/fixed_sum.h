@@ -6,11 +6,12 @@
  * from round-off onwards. Integer addition is associative, so sums of values first rounded to
  * a fixed grid are the same bits in any order.
  *
- * Forces: 2^40 quanta per force unit (quantum 2^-40 = 9.1e-13) in 64-bit integers, so a
- * particle's sum ranges over +-2^23 = +-8.4e6 force units. Each contribution (one pair's
+ * Forces: 2^41 quanta per force unit (quantum 2^-41 = 4.5e-13, so a sum of a few dozen
+ * rounded contributions stays within 1e-12 of the double sum) in 64-bit integers, so a
+ * particle's sum ranges over +-2^22 = +-4.2e6 force units. Each contribution (one pair's
  * force on one particle, a bond's, the body force) is rounded once, to nearest, which is odd
  * (round(-g) = -round(g)): a pair whose force is exactly odd in (i, j) (dpd_pair.h) enters its
- * two particles as exactly +q and -q. A contribution must lie within +-2^22 (|q| < 2^62) and
+ * two particles as exactly +q and -q. A contribution must lie within +-2^21 (|q| < 2^62) and
  * be finite (vs_fixed_force_ok); the sums are added with a wrap-around check
  * (vs_fixed_add), so an out-of-range sum is seen, never silently wrapped.
  *
@@ -39,9 +40,9 @@ VS_HOST_DEVICE int64_t vs_round_to_int64(double v) { return _mm_cvtsd_si64(_mm_s
 VS_HOST_DEVICE int64_t vs_round_to_int64(double v) { return (int64_t)rint(v); }
 #endif
 
-#define VS_FIXED_FORCE_QUANTA 0x1p40 /* quanta per force unit */
-#define VS_FIXED_FORCE_LIMIT 0x1p22  /* a contribution's bound (|q| < 2^62) */
-#define VS_FIXED_FORCE_RANGE 0x1p23  /* a sum's bound (int64) */
+#define VS_FIXED_FORCE_QUANTA 0x1p41 /* quanta per force unit */
+#define VS_FIXED_FORCE_LIMIT 0x1p21  /* a contribution's bound (|q| < 2^62) */
+#define VS_FIXED_FORCE_RANGE 0x1p22  /* a sum's bound (int64) */
 
 /* Whether g may enter a fixed-point force sum: finite and within the contribution bound. */
 VS_HOST_DEVICE int vs_fixed_force_ok(double g) { return fabs(g) < VS_FIXED_FORCE_LIMIT; }

@@ -155,6 +155,6 @@ double vs_cpu_memory_bytes(const vs_cpu_state *s)
 
 void vs_cpu_plan_describe(const vs_cpu_state *s, char *buf, size_t len)
 {
-    snprintf(buf, len, "double precision, forces summed in 2^-40 fixed point, half Verlet list of radius %g from a cell list, "
+    snprintf(buf, len, "double precision, forces summed in 2^-41 fixed point, half Verlet list of radius %g from a cell list, "
              "each pair once, ghosts through host staged exchanges", s->list_radius);
 }

@@ -22,17 +22,18 @@ static double draw(uint64_t *state, double scale)
 static void test_force_rounding_is_odd(void **state)
 {
     (void)state;
-    const double ties[] = {0.5 * 0x1p-40, 1.5 * 0x1p-40, 2.5 * 0x1p-40, 3.0, 1e6 + 0.5 * 0x1p-40};
+    const double quantum = 1.0 / VS_FIXED_FORCE_QUANTA;
+    const double ties[] = {0.5 * quantum, 1.5 * quantum, 2.5 * quantum, 3.0, 1e6 + 0.5 * quantum};
     for (size_t k = 0; k < sizeof ties / sizeof ties[0]; ++k)
         assert_true(vs_fixed_force(-ties[k]) == -vs_fixed_force(ties[k]));
-    assert_true(vs_fixed_force(0.5 * 0x1p-40) == 0); /* to even */
-    assert_true(vs_fixed_force(1.5 * 0x1p-40) == 2);
+    assert_true(vs_fixed_force(0.5 * quantum) == 0); /* to even */
+    assert_true(vs_fixed_force(1.5 * quantum) == 2);
     uint64_t s = 1;
     for (int k = 0; k < 100000; ++k) {
         const double g = draw(&s, 200.0);
         const int64_t q = vs_fixed_force(g);
         assert_true(vs_fixed_force(-g) == -q);
-        assert_true(fabs(vs_fixed_force_to_double(q) - g) <= 0.5 * 0x1p-40);
+        assert_true(fabs(vs_fixed_force_to_double(q) - g) <= 0.5 * quantum);
     }
     assert_false(vs_fixed_force_ok(NAN));
     assert_false(vs_fixed_force_ok(INFINITY));
