@@ -113,6 +113,10 @@ def main():
     ap.add_argument("--terms", type=int, default=200, help="terms of the series")
     ap.add_argument("--drift", action="store_true",
                     help="subtract each window's fitted drift of the whole fluid before comparing")
+    ap.add_argument("--pooled", action="store_true",
+                    help="pool each window's run-to-run variance over its bins (the noise of a "
+                         "homogeneous fluid is the same in every bin): a stable standard error "
+                         "from as few as 2 runs")
     ap.add_argument("--png", help="write the figure (points per T, analytic curves) here")
     ap.add_argument("--expect-max-z", type=float,
                     help="exit 1 if any |sim - theory| / stderr exceeds this")
@@ -135,7 +139,12 @@ def main():
     V = np.stack([r["v"] for r in runs])             # [runs][windows][bins]
     N = len(runs)
     mean = V.mean(axis=0)
-    if N > 1:
+    if N > 1 and a.pooled:
+        pooled = V.var(axis=0, ddof=1).mean(axis=1, keepdims=True)  # [windows][1]
+        se = np.broadcast_to(np.sqrt(pooled / N), mean.shape).copy()
+        print(f"standard errors pooled over {V.shape[2]} bins per window "
+              f"({V.shape[2] * (N - 1)} degrees of freedom)")
+    elif N > 1:
         se = V.std(axis=0, ddof=1) / np.sqrt(N)
     else:
         se = runs[0]["e"].copy()
@@ -157,7 +166,8 @@ def main():
               f"{times[last].mean():.2f}, error from the spread of {N} run(s))")
     worst = 0.0
     curves = []
-    print(f"{'T':>10} {'samples':>8} {'drift':>10} {'max|dev|/se':>12} {'at z':>8} {'rms':>6}")
+    print(f"{'T':>10} {'samples':>8} {'drift':>10} {'max|dev|/se':>12} {'at z':>8} {'rms':>6} "
+          f"{'max|dev|':>9} {'se':>8}")
     for w in range(nwin):
         th = theory(w, nu)
         wt = 1.0 / np.maximum(se[w], 1e-12) ** 2
@@ -167,7 +177,8 @@ def main():
         worst = max(worst, abs(dev[i]))
         T = (r0["t0"][w] + r0["t1"][w]) / 2.0
         print(f"{T:10.2f} {len(times[w]):8d} {c:10.2e} {abs(dev[i]):12.2f} {centres[i]:8.2f} "
-              f"{np.sqrt(np.mean(dev ** 2)):6.2f}")
+              f"{np.sqrt(np.mean(dev ** 2)):6.2f} {abs(dev[i] * se[w][i]):9.4f} "
+              f"{np.median(se[w]):8.4f}")
         curves.append((T, w, c if a.drift else 0.0))
     print(f"largest deviation: {worst:.2f} standard errors ({N} run(s), {nwin} windows, "
           f"{len(centres)} bins)")

@@ -154,6 +154,34 @@ def render(path, pos, species, box, ids, whole, row, step_time):
     fig.savefig(path, dpi=130)
 
 
+def timeline(path, table):
+    """Number of aggregates (all, and of >= 10 core beads), the largest one's share of the core
+    beads, its radius of gyration and asphericity, against time."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    t = np.array([r[0] for r in table])
+    get = lambda key: np.array([r[1][key] for r in table], dtype=float)
+    fig, ax = plt.subplots(1, 3, figsize=(13, 3.6))
+    ax[0].semilogy(t, get("aggregates"), "o-", ms=3, label="all")
+    ax[0].semilogy(t, get("aggregates_10"), "s-", ms=3, label=">= 10 core beads")
+    ax[0].set_ylabel("aggregates")
+    ax[0].legend(fontsize=8)
+    ax[1].plot(t, get("largest"), "o-", ms=3, color="#c0392b")
+    ax[1].set_ylabel("core beads in the largest aggregate")
+    ax[2].plot(t, get("rg"), "o-", ms=3, label="Rg")
+    ax[2].set_ylabel("Rg of the largest aggregate")
+    k2 = ax[2].twinx()
+    k2.plot(t, get("kappa2"), "s--", ms=3, color="gray", label="kappa^2")
+    k2.set_ylabel("asphericity kappa^2")
+    k2.set_ylim(0, 1)
+    for a in ax:
+        a.set_xlabel("t (DPD units)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("traj")
@@ -164,6 +192,7 @@ def main():
     ap.add_argument("--frames", type=int, default=0, help="analyse every K-th frame (default: all)")
     ap.add_argument("--csv", help="write the per-frame table here")
     ap.add_argument("--png", help="render the last frame here")
+    ap.add_argument("--timeline", help="plot aggregates, largest size and shape against time here")
     a = ap.parse_args()
     import h5py
     with h5py.File(a.traj, "r") as f:
@@ -179,6 +208,7 @@ def main():
                species_index(names, a.solvent))
         header = "step,time,aggregates,aggregates_10,largest,rg,kappa2,spans,enclosed_solvent,hollow"
         rows = [header]
+        table = []
         print(f"{'step':>9} {'time':>9} {'aggr':>5} {'>=10':>5} {'largest':>8} {'Rg':>7} "
               f"{'kappa2':>7} {'spans':>5} {'enclosed':>8}")
         for k in frames:
@@ -192,12 +222,16 @@ def main():
             rows.append(f"{steps[k]},{times[k]},{row['aggregates']},{row['aggregates_10']},"
                         f"{row['largest']},{row['rg']:.6g},{row['kappa2']:.6g},{row['spans']},"
                         f"{row['enclosed_solvent']},{row['hollow']}")
+            table.append((times[k], row))
         if a.csv:
             with open(a.csv, "w") as out:
                 out.write("\n".join(rows) + "\n")
         if a.png:
             render(a.png, pos, species, box, ids, whole, row, f"t = {times[k]:g}")
             print(f"wrote {a.png}")
+        if a.timeline:
+            timeline(a.timeline, table)
+            print(f"wrote {a.timeline}")
 
 
 if __name__ == "__main__":

@@ -154,6 +154,18 @@ def synthetic():
         bad += check(os.path.getsize(png) > 10000, "synthetic: figure written")
         p = run_tool(files + ["--g", str(F), "--nu", str(1.2 * nu), "--expect-max-z", "6"])
         bad += check(p.returncode == 1, "synthetic: nu 20% off is caught (exit 1)")
+        # two runs, standard errors pooled over the bins: the known noise sigma / sqrt(2)
+        p = run_tool(files[:2] + ["--g", str(F), "--nu", str(nu), "--pooled",
+                                  "--expect-max-z", "5"])
+        bad += check(p.returncode == 0, "synthetic, 2 runs pooled: deviations within 5 se")
+        ses = [float(line.split()[-1]) for line in p.stdout.splitlines()
+               if re.match(r"\s+[0-9.]+\s+[0-9]+\s", line)]
+        want = sigma / np.sqrt(2.0)
+        bad += check(len(ses) == len(times) and all(abs(v / want - 1) < 0.3 for v in ses),
+                     f"synthetic, 2 runs pooled: se {ses} against {want:.5f}")
+        p = run_tool(files[:2] + ["--g", str(F), "--nu", str(1.2 * nu), "--pooled",
+                                  "--expect-max-z", "6"])
+        bad += check(p.returncode == 1, "synthetic, 2 runs pooled: nu 20% off is caught")
     return bad
 
 
