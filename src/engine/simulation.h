@@ -41,6 +41,8 @@ typedef struct vs_sim {
     int second_half_pending; /* the last step's second half-step is not done yet (it runs
                                 with the next step's first half, or when the state is read) */
     double comm_hidden_s;    /* communication time that ran under force work (overlap) */
+    double tail_energy;      /* lj tail corrections of the whole system (pair_setup.h), */
+    double tail_virial;      /* set at the start from the species counts; 0: none */
     void *backend_state;     /* the backend's own state (vs_cpu_state, vs_gpu_state) */
     char device[256];        /* what runs the backend: "cpu: <model>", "gpu: <name>" */
     char plan[256];          /* how the backend runs the step, decided once at attach
