@@ -207,14 +207,20 @@ static inline int vs_params_molecular(const vs_params *p)
     return p->n_moltypes > 0 || p->input.topology;
 }
 
+/* Whether some conservative pair style (the pair list) is configured. */
+static inline int vs_pair_styles_active(const vs_params *p)
+{
+    int any = 0;
+    for (int s = 0; s < VS_PAIR_STYLES; ++s)
+        any |= p->pair[s].active;
+    return any;
+}
+
 /* Whether the DPD pair term acts: some a_ij or gamma is not zero, or no other pair style is
  * configured (a configuration of DPD alone keeps its term whatever its values). */
 static inline int vs_dpd_active(const vs_params *p)
 {
-    int others = 0;
-    for (int s = 0; s < VS_PAIR_STYLES; ++s)
-        others |= p->pair[s].active;
-    if (!others || p->gamma > 0.0)
+    if (!vs_pair_styles_active(p) || p->gamma > 0.0)
         return 1;
     for (int i = 0; i < p->n_species; ++i)
         for (int j = 0; j < p->n_species; ++j)
