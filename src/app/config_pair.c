@@ -181,10 +181,11 @@ int vs_config_pair(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
                 return cfg_fail(c, get(e, lj_only[q]), key, "expected \"off\": %s applies to "
                                 "pair style lj only", lj_only[q]);
             }
-        if (on(e, "wca") && on(e, "tail")) {
+        if ((on(e, "wca") || on(e, "shift")) && on(e, "tail")) {
             snprintf(key, sizeof key, "pair.[%d].tail", k);
-            return cfg_fail(c, get(e, "tail"), key, "expected \"off\" with wca = \"on\" (the "
-                            "WCA potential has no attractive tail to correct)");
+            return cfg_fail(c, get(e, "tail"), key, "expected \"off\" with %s = \"on\" (the "
+                            "corrections assume the unshifted potential beyond rc, as LAMMPS's "
+                            "pair_modify tail)", on(e, "wca") ? "wca" : "shift");
         }
         const config_setting_t *file = get(e, "file");
         if ((style == VS_PAIR_TABLE) != (file != NULL)) {
