@@ -60,6 +60,8 @@ static const char *const style_keys[VS_PAIR_STYLES] = {
     "epsilon, sigma and rc", "alpha and rc", "epsilon, sigma and rc", "table and rc"};
 static const char *const style_needs[VS_PAIR_STYLES][2] = {
     {"epsilon", "sigma"}, {"alpha", NULL}, {"epsilon", "sigma"}, {"table", NULL}};
+static const char *const style_needs_text[VS_PAIR_STYLES] = {"epsilon and sigma", "alpha",
+                                                             "epsilon and sigma", "table"};
 
 /* The index of a table keyword, added when new. */
 static int table_index(const cfg_ctx *c, const config_setting_t *site, const char *key,
@@ -91,7 +93,7 @@ static int extract_pair(const cfg_ctx *c, const config_setting_t *g, const char 
         const char *need = style_needs[style][q];
         if (need && !get(g, need))
             return cfg_fail(c, g, key, "required key is missing (pair style %s needs %s)",
-                            vs_pair_style_name(style), style_keys[style]);
+                            vs_pair_style_name(style), style_needs_text[style]);
     }
     memset(pc, 0, sizeof *pc);
     pc->on = 1;
@@ -101,9 +103,12 @@ static int extract_pair(const cfg_ctx *c, const config_setting_t *g, const char 
     const config_setting_t *rc = get(g, "rc") ? get(g, "rc") : get(elem, "rc");
     pc->rc = rc ? num(rc) : 0.0; /* table: 0 until the table gives its last r */
     if (style == VS_PAIR_LJ && on(elem, "wca")) {
-        if (get(g, "rc"))
-            return cfg_fail(c, get(g, "rc"), key, "expected no rc with wca = \"on\" (the "
+        if (get(g, "rc")) {
+            char rkey[PATH_LEN] = "";
+            cfg_put(rkey, sizeof rkey, "%s.rc", key);
+            return cfg_fail(c, get(g, "rc"), rkey, "expected no rc with wca = \"on\" (the "
                             "cut-off is 2^(1/6) sigma)");
+        }
         pc->rc = pow(2.0, 1.0 / 6.0) * pc->sigma;
     }
     if (style == VS_PAIR_TABLE) {
