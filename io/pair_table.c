@@ -206,6 +206,7 @@ static int finish_pairs(vs_params *p, char *err, size_t err_len)
             if (c->rc > ps->reach)
                 ps->reach = c->rc;
         }
+    vs_pair_set_code(p); /* the tables' contents are physics a restart must match */
     return 0;
 }
 

@@ -211,5 +211,6 @@ int vs_config_pair(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         if (rc)
             return rc;
     }
+    vs_pair_set_code(p); /* again once tables are read (vs_pair_tables_load) */
     return 0;
 }

@@ -100,3 +100,38 @@ void vs_pair_tail(const vs_params *p, const int64_t *count, double volume, doubl
             *virial += 8.0 * pi / volume * pairs * c->eps * s3 * (4.0 / 3.0 * x9 - 2.0 * x3);
         }
 }
+
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *b = data;
+    for (size_t k = 0; k < n; ++k) {
+        h ^= b[k];
+        h *= 0x100000001b3ull; /* FNV-1a */
+    }
+    return h;
+}
+
+void vs_pair_set_code(vs_params *p)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    int any = 0;
+    for (int s = 0; s < VS_PAIR_STYLES; ++s) {
+        const vs_pair_style_params *ps = &p->pair[s];
+        if (!ps->active)
+            continue;
+        any = 1;
+        const int flags[5] = {s, ps->shift, ps->wca, ps->tail, p->n_species};
+        h = fnv(h, flags, sizeof flags);
+        for (int i = 0; i < p->n_species; ++i)
+            h = fnv(h, ps->c[i], sizeof(vs_pair_coeff) * (size_t)p->n_species);
+    }
+    for (int t = 0; any && t < p->n_tables; ++t) {
+        const vs_pair_table *tb = &p->tables[t];
+        const double head[3] = {(double)tb->n, tb->r0, tb->dr};
+        h = fnv(h, head, sizeof head);
+        h = fnv(h, tb->e, sizeof(double) * (size_t)tb->n);
+        h = fnv(h, tb->f, sizeof(double) * (size_t)tb->n);
+    }
+    /* 52 bits: exact as the double that the physics keys compare; never 0 with a style */
+    p->pair_code = any ? (int64_t)((h >> 12) | 1u) : 0;
+}

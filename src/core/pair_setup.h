@@ -21,6 +21,10 @@ void vs_pair_coeff_finish(int style, vs_pair_coeff *c, int shift, const vs_pair_
  * fp_hi when have_fp (a file's FP keyword), else its end secants. */
 void vs_pair_table_spline(vs_pair_table *t, int have_fp, double fp_lo, double fp_hi);
 
+/* p->pair_code from the active styles' options and coefficients and the tables' contents
+ * (not the file's name): the physics key that a restart compares. 0 without pair styles. */
+void vs_pair_set_code(vs_params *p);
+
 /* The lj tail corrections of the whole system (zero unless pair lj has tail on): with
  * count[s] particles of species s in `volume`, the energy 2 pi / V sum_ij N_i N_j
  * int_rc^inf r^2 U dr and the virial -2 pi / V sum_ij N_i N_j int_rc^inf r^3 U' dr (U the

@@ -147,6 +147,8 @@ typedef struct {
     int n_tables;
     char table_keyword[VS_MAX_TABLES][VS_NAME_LEN]; /* each table's section in the file */
     vs_pair_table tables[VS_MAX_TABLES]; /* filled by the run from the file (pair_tables.c) */
+    int64_t pair_code; /* a 52-bit hash of the pair styles and their tables, a physics key
+                          (vs_pair_set_code); 0: no pair style */
 
     /* external driving field (a force-field term; flow.*) */
     vs_flow flow;
