@@ -106,13 +106,15 @@ static void prepare(vs_gpu_state *g)
         const size_t bytes = sizeof(vs_pair_coeff) * VS_MAX_SPECIES * VS_MAX_SPECIES;
         for (int s = 0; s < VS_PAIR_STYLES; ++s) {
             ps->d_coeff[s] = (vs_pair_coeff *)vs_gpu_alloc(g, bytes);
-            VS_CUDA_CHECK(cudaMemcpy(ps->d_coeff[s], g->prm.pair[s].c, bytes,
-                                     cudaMemcpyHostToDevice));
+            VS_CUDA_CHECK(cudaMemcpyAsync(ps->d_coeff[s], g->prm.pair[s].c, bytes,
+                                          cudaMemcpyHostToDevice, g->stream));
         }
         const int nt = g->prm.n_tables > 0 ? g->prm.n_tables : 1;
         ps->d_tables = (vs_pair_table *)vs_gpu_alloc(g, sizeof(vs_pair_table) * (size_t)nt);
-        VS_CUDA_CHECK(cudaMemcpy(ps->d_tables, g->prm.tables, sizeof(vs_pair_table) * (size_t)nt,
-                                 cudaMemcpyHostToDevice));
+        /* on the step's stream (non-blocking): the kernels after it see the copies */
+        VS_CUDA_CHECK(cudaMemcpyAsync(ps->d_tables, g->prm.tables,
+                                      sizeof(vs_pair_table) * (size_t)nt,
+                                      cudaMemcpyHostToDevice, g->stream));
     }
     if (g->pt.n_owned > ps->cap) {
         vs_gpu_free(g, ps->e, sizeof(double) * (size_t)ps->cap);
