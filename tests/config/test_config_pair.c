@@ -15,6 +15,7 @@
 
 #include "config_fixture.h"
 #include "exit_codes.h"
+#include "fsutil.h"
 
 static vs_params prm; /* large: not on the stack */
 
@@ -138,6 +139,23 @@ static void test_errors(void **state)
                       "test.cfg:1: box: expected each side >= 2 * the largest pair cut-off = 12.0 (got [10.0, 10.0, 10.0])");
 }
 
+/* The example configs/lj-liquid.cfg: lj at rc = 2.5 with tail corrections, DPD the
+ * thermostat (a = 0, gamma > 0, at kT = 0.72). */
+static void test_lj_liquid_example(void **state)
+{
+    (void)state;
+    char err[VS_ERR_LEN];
+    char *text = vs_read_text_file(VS_SOURCE_DIR "/configs/lj-liquid.cfg", err, sizeof err);
+    assert_non_null(text);
+    parse_ok(text, NULL, 0, &prm);
+    free(text);
+    const vs_pair_coeff *c = &prm.pair[VS_PAIR_LJ].c[0][0];
+    assert_true(c->on && c->eps == 1.0 && c->sigma == 1.0 && c->rc == 2.5);
+    assert_true(prm.pair[VS_PAIR_LJ].tail && !prm.pair[VS_PAIR_LJ].shift);
+    assert_true(prm.kT == 0.72 && prm.a[0][0] == 0.0 && prm.gamma > 0.0);
+    assert_true(vs_dpd_active(&prm));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -145,6 +163,7 @@ int main(void)
         cmocka_unit_test(test_accepts_wca_and_inactive_dpd),
         cmocka_unit_test(test_accepts_table_keywords),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_lj_liquid_example),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
