@@ -8,7 +8,7 @@ On an fcc lattice of 864 particles (two species, displaced by up to 0.05):
     inactive (the first pair style then starts the forces on the GPU), with the GPU's
     default partner search for the precision (double: Verlet list; mixed: the cell list,
     the pair styles adding to the Newton kernel's fixed-point sums) and, in double, the
-    cell list as well: one step of dt 1e-4 on each backend; the forces of the final
+    cell list as well, and on 2 ranks (sharing the GPU): one step of dt 1e-4 on each backend; the forces of the final
     checkpoints agree to 1e-10 of the largest force in double and 2e-5 in mixed, the
     potential energy and the pressure of thermo.csv at step 1 to 1e-10 and 1e-5 relative;
   - two GPU runs of pair-mix.cfg (300 steps) write byte-identical thermo.csv.
@@ -23,9 +23,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 
-def run(binary, cfg, work, name, sets):
+def run(binary, cfg, work, name, sets, ranks=1):
     out = os.path.join(work, name)
     cmd = [binary, "run", cfg, "--set", "output.dir=" + out]
+    if ranks > 1:
+        cmd = ["mpiexec", "--oversubscribe", "-n", str(ranks)] + cmd
     for s in sets:
         cmd += ["--set", s]
     r = subprocess.run(cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -74,9 +76,10 @@ def main():
     failed = 0
     for name, cfg in (("mix", mix_cfg), ("lj", lj_cfg)):
         cpu_f, cpu_row = step1(run(binary, cfg, work, name + "_cpu", one + ["backend=cpu"]))
-        for b in builders:
-            gpu = run(binary, cfg, work, "%s_gpu_%s_%s" % (name, prec, b),
-                      one + ["backend=gpu", "precision=" + prec, "neighbor.gpu_builder=" + b])
+        for b, ranks in [(b, 1) for b in builders] + [("auto", 2)]:
+            gpu = run(binary, cfg, work, "%s_gpu_%s_%s_np%d" % (name, prec, b, ranks),
+                      one + ["backend=gpu", "precision=" + prec, "neighbor.gpu_builder=" + b],
+                      ranks)
             f, row = step1(gpu)
             df = np.abs(f - cpu_f).max() / np.abs(cpu_f).max()
             de = abs(row["potential_energy"] - cpu_row["potential_energy"]) / \
@@ -84,8 +87,8 @@ def main():
             dp = abs(row["pressure"] - cpu_row["pressure"]) / abs(cpu_row["pressure"])
             ok = df < tol_f and de < tol_e and dp < tol_e
             failed += not ok
-            print("%-4s %s builder %-5s: force %.2e, energy %.2e, pressure %.2e  %s" %
-                  (name, prec, b, df, de, dp, "ok" if ok else "FAIL"))
+            print("%-4s %s builder %-5s %d rank(s): force %.2e, energy %.2e, pressure %.2e  %s"
+                  % (name, prec, b, ranks, df, de, dp, "ok" if ok else "FAIL"))
     rows = []
     for k in (1, 2):
         out = run(binary, mix_cfg, work, "repro%d_%s" % (k, prec),
