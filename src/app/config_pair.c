@@ -210,6 +210,15 @@ int vs_config_pair(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         const int rc = extract_coeffs(c, e, k, style, p);
         if (rc)
             return rc;
+        int pairs = 0;
+        for (int i = 0; i < p->n_species; ++i)
+            for (int j = 0; j < p->n_species; ++j)
+                pairs += ps->c[i][j].on;
+        if (pairs == 0) {
+            snprintf(key, sizeof key, "pair.[%d].coeff", k);
+            return cfg_fail(c, get(e, "coeff"), key, "expected at least one pair of species "
+                            "(got none)");
+        }
     }
     vs_pair_set_code(p); /* again once tables are read (vs_pair_tables_load) */
     return 0;

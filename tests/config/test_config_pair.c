@@ -132,6 +132,8 @@ static void test_errors(void **state)
                       "test.cfg:4: pair.[0].style: expected one of \"lj\", \"soft\", \"gaussian\", \"table\" (got \"morse\")");
     expect_pair_error("pair = ( { style = \"lj\"; rc = 2.5; coeff = { A = { A = { epsilon = 1.0; sigma = -1.0; }; }; }; } );",
                       "test.cfg:4: pair.[0].coeff.A.A.sigma: expected a number > 0 (got -1.0)");
+    expect_pair_error("pair = ( { style = \"lj\"; rc = 2.5; coeff = { A = { }; }; } );",
+                      "test.cfg:4: pair.[0].coeff: expected at least one pair of species (got none)");
     expect_pair_error("pair = ( { style = \"lj\"; rc = 2.5; } );",
                       "test.cfg:4: pair.[0].coeff: required key is missing");
     /* the lists reach 6: the box must be 12 */
