@@ -27,7 +27,7 @@ typedef struct vs_cpu_state {
     const vs_params *prm;
     const vs_decomp *dc;
     vs_particles *parts;  /* the engine's host particles, owned then ghosts */
-    double list_radius;   /* the lists' radius and the ghost shell's width (rc + skin) */
+    double list_radius;   /* the lists' radius and the ghost shell's width (vs_list_radius) */
     vs_halo halo;
     vs_neighbor nl;
     vs_dpd_consts dpd;

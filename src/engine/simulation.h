@@ -31,7 +31,8 @@ typedef struct vs_sim {
     vs_timers timers;
     int phase_open;          /* the timed phase running now (a vs_timer_id), -1: none */
     const struct vs_backend *backend;
-    double list_radius;      /* of the neighbour lists and the ghost shell: rc + skin */
+    double list_radius;      /* of the neighbour lists and the ghost shell: the pair terms'
+                                largest cut-off + skin (vs_list_radius) */
     double bonded_width;     /* molecules: ghost width of bonded beads (the bonded terms'
                                 reach + skin), 0 without molecules */
     int64_t step;            /* steps completed since the start of the run */
