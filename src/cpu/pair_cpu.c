@@ -11,7 +11,10 @@
 
 #include "pair_styles.h"
 
-void vs_cpu_pair_style_forces(vs_cpu_state *s, int style, int want_energy)
+/* The loop of one style, inlined into a copy per style (vs_cpu_pair_style_forces) so that
+ * the evaluator's choice of form is made at compile time, not per pair. */
+static inline __attribute__((always_inline)) void pair_loop(vs_cpu_state *s, const int style,
+                                                            int want_energy)
 {
     const vs_neighbor *nl = &s->nl;
     vs_particles *p = s->parts;
@@ -72,4 +75,22 @@ void vs_cpu_pair_style_forces(vs_cpu_state *s, int style, int want_energy)
     s->sums.energy += energy;
     s->sums.virial += virial;
     s->sums.out_of_range |= wide_bad;
+}
+
+void vs_cpu_pair_style_forces(vs_cpu_state *s, int style, int want_energy)
+{
+    switch (style) {
+    case VS_PAIR_LJ:
+        pair_loop(s, VS_PAIR_LJ, want_energy);
+        break;
+    case VS_PAIR_SOFT:
+        pair_loop(s, VS_PAIR_SOFT, want_energy);
+        break;
+    case VS_PAIR_GAUSSIAN:
+        pair_loop(s, VS_PAIR_GAUSSIAN, want_energy);
+        break;
+    default:
+        pair_loop(s, VS_PAIR_TABLE, want_energy);
+        break;
+    }
 }
