@@ -57,6 +57,10 @@ int64_t vs_gpu_halo_bytes(const vs_gpu_state *g);
 /* Cell list and neighbour list (grows its storage and retries on overflow). */
 void vs_gpu_build_neighbors(vs_gpu_state *g);
 void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy);
+/* The conservative pair style `style` (vs_pair_style; gpu_pair.cu): one thread per owned
+ * particle over its partners, added to the forces (or, as the first pair term when DPD is
+ * inactive, starting them with the body force). */
+void vs_gpu_pair_style_forces(vs_gpu_state *g, int style, int want_energy);
 /* 1 when the ghost update can overlap the forces (comm.overlap on, some dimension split over
  * ranks, a Verlet list). */
 int vs_gpu_can_overlap(const vs_gpu_state *g);

@@ -468,6 +468,17 @@ struct vs_gpu_bonded {
     vs_gpu_bonded_error *d_error;
 };
 
+/* The conservative pair styles (gpu_pair.cu; allocated on first use, so a DPD fluid's
+ * memory is unchanged): coefficients and tables on the device, and per owned slot the
+ * styles' energy and virial shares (thermo steps), which the thermo reduction adds. */
+struct vs_gpu_pair {
+    vs_pair_coeff *d_coeff[VS_PAIR_STYLES]; /* 16 x 16 per style */
+    vs_pair_table *d_tables;
+    double *e, *w;
+    int64_t cap;
+    int energies_on; /* some style has written e and w */
+};
+
 /* Phase timing on the device clock (gpu_timing.cu): a ring of phase boundaries, oldest at
  * mark_first, each with the phase it starts (-1: none), and the seconds of the intervals
  * settled so far. */
@@ -515,6 +526,7 @@ struct vs_gpu_state {
     vs_gpu_timing tm;
     vs_gpu_reductions red;
     vs_gpu_bonded bd;
+    vs_gpu_pair ps;
 };
 
 /* The current (step, forces) versions, to stamp a derived copy with. */
@@ -650,6 +662,8 @@ void vs_gpu_timing_destroy(vs_gpu_state *g);
 void vs_gpu_bonded_free(vs_gpu_state *g);
 void vs_gpu_bonded_index(vs_gpu_state *g);
 void vs_gpu_bonded_check(vs_gpu_state *g, int kind);
+/* The pair styles' device buffers (gpu_pair.cu), freed at destroy. */
+void vs_gpu_pair_free(vs_gpu_state *g);
 /* The topology of the owned particles permuted by g->sort.idx_out (the Morton reorder). */
 void vs_gpu_bonded_permute(vs_gpu_state *g, int n);
 

@@ -52,7 +52,8 @@ void vs_gpu_plan_set_comm(vs_gpu_plan *p, const vs_params *prm, const int link[3
     if (comm_ok && prm->overlap && split > 0) {
         if (p->forces == VS_GPU_FORCES_VERLET)
             p->overlap = VS_GPU_OVERLAP_SPLIT;
-        else if (p->forces == VS_GPU_FORCES_NEWTON && split == 1 && p->reuse_list)
+        else if (p->forces == VS_GPU_FORCES_NEWTON && split == 1 && p->reuse_list &&
+                 !vs_pair_styles_active(prm)) /* the pair styles walk the whole cell list */
             p->overlap = VS_GPU_OVERLAP_REMOTE_APART;
     }
 }

@@ -16,6 +16,7 @@
 /* The bonded terms' per-bead shares (gpu_bonded.cu), NULL where a term is inactive. */
 struct vs_bonded_shares {
     const double *e_bond, *w_bond, *e_angle, *w_angle;
+    const double *e_pair, *w_pair; /* the pair styles' (gpu_pair.cu), NULL: none */
 };
 
 /* Momentum and kinetic energy of the n owned particles; the energy and virial of the
@@ -46,6 +47,10 @@ __global__ void thermo_partial_kernel(int n, int n_energy, vs_gpu_species sp, co
         if (i < n_energy) {
             acc[4] += energy[i];
             acc[5] += virial[i];
+        }
+        if (b.e_pair && i < n) { /* the pair styles' shares: pair energy and virial */
+            acc[4] += b.e_pair[i];
+            acc[5] += b.w_pair[i];
         }
         if (NV > VS_RED_VALUES && i < n) {
             if (b.e_bond) {
@@ -97,7 +102,9 @@ extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[8])
     if (blocks > VS_RED_BLOCKS)
         blocks = VS_RED_BLOCKS;
     const int nv = g->bd.on ? VS_RED_VALUES_MOL : VS_RED_VALUES;
-    const vs_bonded_shares b = {g->bd.e_bond, g->bd.w_bond, g->bd.e_angle, g->bd.w_angle};
+    const int pair = vs_pair_styles_active(&g->prm) && g->ps.energies_on;
+    const vs_bonded_shares b = {g->bd.e_bond, g->bd.w_bond, g->bd.e_angle, g->bd.w_angle,
+                                pair ? g->ps.e : NULL, pair ? g->ps.w : NULL};
     /* partials holds 8192 doubles: (512 blocks + 1) * 8 fit */
     if (g->bd.on)
         thermo_partial_kernel<VS_RED_VALUES_MOL><<<blocks, VS_BLOCK, 0, g->stream>>>(

@@ -345,6 +345,9 @@ static int read_parameters(hid_t f, vs_params *p)
         /* checkpoints older than the flow term lack its keys: no flow, all of them zero */
         if (strncmp(key->key, "flow.", 5) == 0 && H5Aexists(g, key->stored) <= 0)
             continue;
+        /* and those older than the pair styles their code: none, 0 */
+        if (strcmp(key->key, "pair") == 0 && H5Aexists(g, key->stored) <= 0)
+            continue;
         if (sized && key->kind != VS_PHYS_NAME && p->n_species == 0)
             rc = -1; /* sized by the species count, which the names did not give */
         else

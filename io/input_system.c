@@ -95,10 +95,11 @@ static void wrap_record(vs_particle_rec *r, const double box[3])
 int vs_input_finish(const vs_params *prm, vs_input_system *sys, const char *where, char *err,
                     size_t err_len)
 {
+    const double reach = vs_pair_reach(prm); /* dpd.rc unless a pair style reaches farther */
     for (int d = 0; d < 3; ++d)
-        if (!(sys->box[d] >= 2.0 * prm->rc)) {
-            snprintf(err, err_len, "%s: box side %g below 2 * dpd.rc = %g", where, sys->box[d],
-                     2.0 * prm->rc);
+        if (!(sys->box[d] >= 2.0 * reach)) {
+            snprintf(err, err_len, "%s: box side %g below 2 * %s = %g", where, sys->box[d],
+                     reach == prm->rc ? "dpd.rc" : "the largest pair cut-off", 2.0 * reach);
             return -1;
         }
     if (!sys->recs)

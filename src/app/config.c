@@ -39,6 +39,7 @@
 #include "config_molecules.h"
 #include "config_report.h"
 #include "config_flow.h"
+#include "config_pair.h"
 #include "config_schema.h"
 #include "log.h"
 
@@ -878,6 +879,8 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         return cfg_fail(c, dec, "decomposition",
                         "expected all 0 (automatic) or all >= 1 (got %s)", got);
     }
+    if ((rc = vs_config_pair(c, root, p)))
+        return rc;
     if (has_input(root)) { /* box and particles come with the file (run_input.c) */
         const int flow_rc = vs_config_extract_flow(c, root, p);
         return flow_rc != 0 ? flow_rc : vs_config_input(c, root, p);
@@ -885,13 +888,16 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
 
     const config_setting_t *box = at(root, "box");
     vec_at(box, p->box);
-    if (!(p->box[0] >= 2 * p->rc && p->box[1] >= 2 * p->rc && p->box[2] >= 2 * p->rc)) {
+    /* the pair terms' largest cut-off: dpd.rc unless a pair style reaches farther */
+    const double reach = vs_pair_reach(p);
+    if (!(p->box[0] >= 2 * reach && p->box[1] >= 2 * reach && p->box[2] >= 2 * reach)) {
         const config_setting_t *two[2] = {box, at(root, "dpd.rc")};
         char rc2[48], got[SHOW_LEN] = "";
-        cfg_fmt_double(rc2, sizeof rc2, 2 * p->rc);
+        cfg_fmt_double(rc2, sizeof rc2, 2 * reach);
         cfg_put_value(got, sizeof got, box);
         return cfg_fail(c, cfg_pick_site(two, 2), "box",
-                        "expected each side >= 2 * dpd.rc = %s (got %s)", rc2, got);
+                        "expected each side >= 2 * %s = %s (got %s)",
+                        reach == p->rc ? "dpd.rc" : "the largest pair cut-off", rc2, got);
     }
 
     double volume = p->box[0] * p->box[1] * p->box[2];

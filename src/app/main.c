@@ -20,6 +20,7 @@
 #include "h5util.h"
 #include "log.h"
 #include "parallel.h"
+#include "pair_table.h"
 #include "run.h"
 #include "version.h"
 #ifdef VESICA_HAVE_CUDA
@@ -179,6 +180,14 @@ static int command_run(int argc, char **argv)
         if (vs_par_world_rank() == 0)
             fprintf(stderr, "vesica: error: %s\n", err);
         return rc;
+    }
+    vs_par world;
+    vs_par_from_comm(&world, MPI_COMM_WORLD);
+    if (vs_pair_tables_load(&world, &prm, err, sizeof err) != 0) {
+        free(text);
+        if (world.rank == 0)
+            fprintf(stderr, "vesica: error: %s\n", err);
+        return VS_EXIT_BAD_INPUT;
     }
     if (opt.force_restart && !opt.restart) {
         free(text);

@@ -634,6 +634,9 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
             fprintf(stderr, "vesica: error: %s\n", err);
         return 1;
     }
+    char terms[160];
+    vs_forcefield_describe(&sim->ff, terms, sizeof terms);
+    vs_log_info("Force field: %s", terms);
     if (sim->plan[0])
         vs_log_info("Plan: %s\n", sim->plan);
     return 0;

@@ -13,6 +13,8 @@
 #define VS_NAME_LEN 32
 #define VS_PATH_LEN 1024
 
+#include "pair_styles.h"
+
 typedef enum { VS_RANDOM_UNIFORM = 0, VS_RANDOM_GAUSSIAN = 1 } vs_random_kind;
 typedef enum { VS_BACKEND_AUTO = 0, VS_BACKEND_CPU = 1, VS_BACKEND_GPU = 2 } vs_backend_kind;
 /* How the GPU backend moves halo and migration data between ranks (comm.transport). */
@@ -47,6 +49,18 @@ typedef struct {
     int species; /* species index, or -1: every species */
     double g;    /* force per particle (force units) */
 } vs_flow;
+
+/* A conservative pair style (the `pair` list; evaluators and coefficients: pair_styles.h):
+ * per species pair its coefficients and cut-off, or no interaction. */
+typedef struct {
+    int active;  /* the configuration lists this style */
+    int shift;   /* lj, gaussian, table: energies shifted to 0 at each pair's cut-off */
+    int wca;     /* lj: every pair cut at 2^(1/6) sigma and shifted */
+    int tail;    /* lj: long-range corrections to the energy and pressure */
+    double reach; /* the largest cut-off of its pairs */
+    char file[VS_PATH_LEN]; /* table: the file */
+    vs_pair_coeff c[VS_MAX_SPECIES][VS_MAX_SPECIES];
+} vs_pair_style_params;
 
 /* Binned profiles along one axis (profiles group; io/profiles.h writes them). */
 #define VS_MAX_PROFILE_TIMES 32
@@ -127,6 +141,15 @@ typedef struct {
     double s;              /* weight exponent: w_D = w^(2s), w_R = w^s; 1 = Groot-Warren */
     vs_random_kind random; /* distribution of xi_ij */
 
+    /* the conservative pair styles (pair list), indexed by vs_pair_style, and the tables of
+     * the table style */
+    vs_pair_style_params pair[VS_PAIR_STYLES];
+    int n_tables;
+    char table_keyword[VS_MAX_TABLES][VS_NAME_LEN]; /* each table's section in the file */
+    vs_pair_table tables[VS_MAX_TABLES]; /* filled by the run from the file (pair_tables.c) */
+    int64_t pair_code; /* a 52-bit hash of the pair styles and their tables, a physics key
+                          (vs_pair_set_code); 0: no pair style */
+
     /* external driving field (a force-field term; flow.*) */
     vs_flow flow;
 
@@ -186,8 +209,41 @@ static inline int vs_params_molecular(const vs_params *p)
     return p->n_moltypes > 0 || p->input.topology;
 }
 
+/* Whether some conservative pair style (the pair list) is configured. */
+static inline int vs_pair_styles_active(const vs_params *p)
+{
+    int any = 0;
+    for (int s = 0; s < VS_PAIR_STYLES; ++s)
+        any |= p->pair[s].active;
+    return any;
+}
+
+/* Whether the DPD pair term acts: some a_ij or gamma is not zero, or no other pair style is
+ * configured (a configuration of DPD alone keeps its term whatever its values). */
+static inline int vs_dpd_active(const vs_params *p)
+{
+    if (!vs_pair_styles_active(p) || p->gamma > 0.0)
+        return 1;
+    for (int i = 0; i < p->n_species; ++i)
+        for (int j = 0; j < p->n_species; ++j)
+            if (p->a[i][j] != 0.0)
+                return 1;
+    return 0;
+}
+
+/* The pair terms' reach: the largest cut-off of the active pair terms (DPD's rc and every
+ * pair style's pairs). */
+static inline double vs_pair_reach(const vs_params *p)
+{
+    double r = vs_dpd_active(p) ? p->rc : 0.0;
+    for (int s = 0; s < VS_PAIR_STYLES; ++s)
+        if (p->pair[s].active && p->pair[s].reach > r)
+            r = p->pair[s].reach;
+    return r;
+}
+
 /* The radius of the neighbour lists and the width of the ghost shell: every pair within the
- * cutoff is found until some particle has moved half the skin. */
-static inline double vs_list_radius(const vs_params *p) { return p->rc + p->skin; }
+ * pair terms' reach is found until some particle has moved half the skin. */
+static inline double vs_list_radius(const vs_params *p) { return vs_pair_reach(p) + p->skin; }
 
 #endif

@@ -98,6 +98,11 @@ static void visit_physics(const vs_params *a, const vs_params *b, physics_visit 
 {
     const int ns = a->n_species < b->n_species ? a->n_species : b->n_species;
     for (int k = 0; k < VS_N_PHYSICS_KEYS;) {
+        if (vs_physics_keys[k].offset == offsetof(vs_params, pair_code) && a->pair_code == 0 &&
+            b->pair_code == 0) {
+            ++k; /* no pair styles on either side: as before the key existed */
+            continue;
+        }
         if (!vs_physics_keys[k].per_species) {
             visit_key(&vs_physics_keys[k++], a, b, 0, ns, f, ctx);
             continue;
@@ -141,7 +146,10 @@ int vs_params_physics_diff(const vs_params *config, const vs_params *stored, cha
     char a[48], b[48];
     fmt_double(a, sizeof a, d.a);
     fmt_double(b, sizeof b, d.b);
-    if (strcmp(d.key, "seed") == 0 || strstr(d.key, ".name") || strcmp(d.key, "dpd.random") == 0)
+    if (strcmp(d.key, "pair") == 0)
+        snprintf(what, len, "pair (the pair styles' coefficients, cut-offs or tables)");
+    else if (strcmp(d.key, "seed") == 0 || strstr(d.key, ".name") ||
+             strcmp(d.key, "dpd.random") == 0)
         snprintf(what, len, "%s", d.key); /* encoded values would only confuse */
     else
         snprintf(what, len, "%s (configuration %s, checkpoint %s)", d.key, a, b);

@@ -6,7 +6,9 @@
  * (io/checkpoint.c, both writing and reading), so a key added here is compared, hashed, stored
  * and read back. The order is part of the hash that checkpoints store. Run length, output,
  * skin, decomposition, backend, precision and walltime change how a run is carried out, not
- * what it simulates, so they are not physics keys.
+ * what it simulates, so they are not physics keys. The pair styles enter as one hash of their
+ * coefficients and tables (`pair`, vs_pair_set_code), left out of the comparison and the hash
+ * where both sides have none, so checkpoints older than the pair styles keep their hash.
  */
 #ifndef VESICA_PHYSICS_KEYS_H
 #define VESICA_PHYSICS_KEYS_H
@@ -68,7 +70,8 @@ typedef struct {
     X("flow.axis", "flow_axis", VS_PHYS_ENUM, 0, offsetof(vs_params, flow.axis), 1)          \
     X("flow.across", "flow_across", VS_PHYS_ENUM, 0, offsetof(vs_params, flow.across), 1)    \
     X("flow.species", "flow_species", VS_PHYS_ENUM, 0, offsetof(vs_params, flow.species), 1) \
-    X("flow.g", "flow_g", VS_PHYS_REAL, 0, offsetof(vs_params, flow.g), 1)
+    X("flow.g", "flow_g", VS_PHYS_REAL, 0, offsetof(vs_params, flow.g), 1)                 \
+    X("pair", "pair_code", VS_PHYS_INT64, 0, offsetof(vs_params, pair_code), 1)
 
 #define VS_PHYSICS_KEY_ONE_(key, stored, kind, per_species, offset, count) +1
 enum { VS_N_PHYSICS_KEYS = 0 VS_PHYSICS_KEYS(VS_PHYSICS_KEY_ONE_) };

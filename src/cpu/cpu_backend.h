@@ -27,7 +27,7 @@ typedef struct vs_cpu_state {
     const vs_params *prm;
     const vs_decomp *dc;
     vs_particles *parts;  /* the engine's host particles, owned then ghosts */
-    double list_radius;   /* the lists' radius and the ghost shell's width (rc + skin) */
+    double list_radius;   /* the lists' radius and the ghost shell's width (vs_list_radius) */
     vs_halo halo;
     vs_neighbor nl;
     vs_dpd_consts dpd;
@@ -92,6 +92,10 @@ static inline void vs_cpu_add_wide(vs_force_sums *sums, vs_wide *sum, double e)
  * s->sums; owned-ghost pairs count half, since the rank that owns the ghost counts the other
  * half. */
 void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step, int want_energy);
+/* A conservative pair style (pair_cpu.c; style: vs_pair_style): its pair forces over the
+ * half Verlet list, each pair within its species pair's cut-off, and with want_energy their
+ * energy and virial to s->sums, owned-ghost pairs counting half as in the DPD loop. */
+void vs_cpu_pair_style_forces(vs_cpu_state *s, int style, int want_energy);
 /* The flow term (flow_cpu.c): adds the driving field of prm->flow (flow.h) to the owned
  * particles' forces. */
 void vs_cpu_flow_forces(vs_cpu_state *s);

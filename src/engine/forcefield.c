@@ -7,6 +7,10 @@
 #include "exit_codes.h"
 
 extern const vs_term_type vs_term_dpd;   /* term_dpd.c */
+extern const vs_term_type vs_term_lj;       /* term_pair.c */
+extern const vs_term_type vs_term_soft;     /* term_pair.c */
+extern const vs_term_type vs_term_gaussian; /* term_pair.c */
+extern const vs_term_type vs_term_table;    /* term_pair.c */
 extern const vs_term_type vs_term_flow;  /* term_flow.c */
 extern const vs_term_type vs_term_bond;  /* term_bonded.c */
 extern const vs_term_type vs_term_angle; /* term_bonded.c */
@@ -15,6 +19,10 @@ extern const vs_term_type vs_term_angle; /* term_bonded.c */
  * the forces on the GPU (forcefield.h). */
 static const vs_term_type *const registry[] = {
     &vs_term_dpd,
+    &vs_term_lj,
+    &vs_term_soft,
+    &vs_term_gaussian,
+    &vs_term_table,
     &vs_term_flow,
     &vs_term_bond,
     &vs_term_angle,
@@ -33,15 +41,17 @@ int vs_forcefield_init(vs_forcefield *ff, const vs_params *prm, char *err, size_
         if (reach > *largest)
             *largest = reach;
     }
-    /* the lists and the ghost shell have the radius rc + skin (vs_list_radius) */
-    if (ff->reach > prm->rc) {
-        snprintf(err, err_len, "force field: a term reaches %g, beyond dpd.rc = %g, which sets "
-                 "the neighbour lists and the ghost shell", ff->reach, prm->rc);
+    /* the lists and the ghost shell have the radius of the pair reach + skin
+     * (vs_list_radius) */
+    if (ff->reach > vs_pair_reach(prm)) {
+        snprintf(err, err_len, "force field: a term reaches %g, beyond the pair terms' largest "
+                 "cut-off %g, which sets the neighbour lists and the ghost shell", ff->reach,
+                 vs_pair_reach(prm));
         return VS_EXIT_BAD_INPUT;
     }
-    if (ff->n_terms == 0 || ff->terms[0] != &vs_term_dpd) {
-        snprintf(err, err_len, "force field: the DPD pair term must be present and first "
-                 "(it starts the forces on the GPU)");
+    if (ff->n_terms == 0 || !ff->terms[0]->pair) {
+        snprintf(err, err_len, "force field: a pair term (dpd, or a pair style) must be active "
+                 "and first (it starts the forces on the GPU)");
         return VS_EXIT_BAD_INPUT;
     }
     return 0;

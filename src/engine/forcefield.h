@@ -10,6 +10,11 @@
  *     (forcefield.c) that lists the terms in the order they add their forces.
  * The step, the backends' tables and the checkpoint code do not change when a term is added.
  *
+ * The pair terms are DPD and the conservative pair styles (lj, soft, gaussian, table: the
+ * `pair` list of the configuration); DPD is inactive when its a_ij and gamma are all zero
+ * and another pair style is configured (vs_dpd_active), and the first pair style then
+ * starts the forces.
+ *
  * A force evaluation: the backend starts it (forces_begin: every owned particle's force is
  * its species' constant body force, the sums zero), then each active term adds its forces
  * and, when energies are due, its energy and virial. On the GPU the first pair term folds the
@@ -35,6 +40,8 @@ struct vs_gpu_state; /* gpu/gpu_backend.h; built only with CUDA */
 typedef struct vs_term_type {
     const char *name;
     int bonded; /* 1: partners by tag (molecules), reach sets the bonded ghost width */
+    int pair;   /* 1: a pair term over the neighbour lists (DPD, the pair styles): the first
+                   active term must be one, it starts the forces on the GPU */
     /* 1 when the configuration asks for this term */
     int (*active)(const vs_params *prm);
     /* the farthest partner this term needs, in length units */

@@ -9,6 +9,7 @@
 #include "exit_codes.h"
 #include "init.h"
 #include "log.h"
+#include "pair_setup.h"
 #include "redistribute.h"
 
 /* A term the chosen backend cannot compute (a term without GPU kernels; every term has them
@@ -148,10 +149,26 @@ static int overlapped_forces(vs_sim *sim, int64_t step)
     return 1;
 }
 
+/* The lj tail corrections from the global species counts of the particles just placed
+ * (species never change, so once per run). Collective. */
+static void set_tail(vs_sim *sim)
+{
+    sim->tail_energy = sim->tail_virial = 0.0;
+    if (!sim->prm.pair[VS_PAIR_LJ].tail)
+        return;
+    int64_t count[VS_MAX_SPECIES] = {0};
+    for (int64_t i = 0; i < sim->parts.n_owned; ++i)
+        count[sim->parts.species[i]]++;
+    vs_par_sum_int64(&sim->dc.cart, count, VS_MAX_SPECIES);
+    const double volume = sim->prm.box[0] * sim->prm.box[1] * sim->prm.box[2];
+    vs_pair_tail(&sim->prm, count, volume, &sim->tail_energy, &sim->tail_virial);
+}
+
 int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
 {
     sim->energy_due = 1;
     vs_init_particles(&sim->parts, &sim->prm, &sim->dc);
+    set_tail(sim);
     sim->step = 0;
     const int failed = sim->backend->attach(sim, err, err_len) != 0;
     if (vs_par_any(&sim->dc.cart, failed))
@@ -199,6 +216,7 @@ int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_topo 
         return 1;
     }
     adopt_records(sim, recs, topo, n);
+    set_tail(sim);
     sim->step = step;
     const int failed = sim->backend->attach(sim, err, err_len) != 0;
     if (vs_par_any(&sim->dc.cart, failed))
@@ -222,6 +240,7 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
     if (vs_par_any(&sim->dc.cart, bad))
         return 1;
     adopt_records(sim, recs, topo, n);
+    set_tail(sim);
     if (draw_velocities)
         vs_init_velocities(&sim->parts, &sim->prm, &sim->dc);
     sim->step = 0;
@@ -329,6 +348,12 @@ void vs_sim_thermo(vs_sim *sim, vs_thermo *out)
     memset(&local, 0, sizeof local); /* a backend without bonded terms leaves them zero */
     sim->backend->local_thermo(sim, &local);
     vs_thermo_reduce(&sim->dc.cart, &sim->prm, &local, sim->step, out);
+    if (sim->tail_energy != 0.0 || sim->tail_virial != 0.0) { /* lj tail corrections */
+        const double volume = sim->prm.box[0] * sim->prm.box[1] * sim->prm.box[2];
+        out->potential += sim->tail_energy;
+        out->pair_energy += sim->tail_energy;
+        out->pressure += sim->tail_virial / (3.0 * volume);
+    }
 }
 
 int vs_sim_check_integrity(vs_sim *sim)

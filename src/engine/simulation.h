@@ -31,7 +31,8 @@ typedef struct vs_sim {
     vs_timers timers;
     int phase_open;          /* the timed phase running now (a vs_timer_id), -1: none */
     const struct vs_backend *backend;
-    double list_radius;      /* of the neighbour lists and the ghost shell: rc + skin */
+    double list_radius;      /* of the neighbour lists and the ghost shell: the pair terms'
+                                largest cut-off + skin (vs_list_radius) */
     double bonded_width;     /* molecules: ghost width of bonded beads (the bonded terms'
                                 reach + skin), 0 without molecules */
     int64_t step;            /* steps completed since the start of the run */
@@ -41,6 +42,8 @@ typedef struct vs_sim {
     int second_half_pending; /* the last step's second half-step is not done yet (it runs
                                 with the next step's first half, or when the state is read) */
     double comm_hidden_s;    /* communication time that ran under force work (overlap) */
+    double tail_energy;      /* lj tail corrections of the whole system (pair_setup.h), */
+    double tail_virial;      /* set at the start from the species counts; 0: none */
     void *backend_state;     /* the backend's own state (vs_cpu_state, vs_gpu_state) */
     char device[256];        /* what runs the backend: "cpu: <model>", "gpu: <name>" */
     char plan[256];          /* how the backend runs the step, decided once at attach

@@ -9,11 +9,9 @@
 #include "gpu_backend.h"
 #endif
 
-static int dpd_active(const vs_params *prm)
-{
-    (void)prm;
-    return 1; /* every configuration has the DPD section */
-}
+/* every configuration has the DPD section; it acts unless its a_ij and gamma are all zero
+ * with another pair style configured (vs_dpd_active) */
+static int dpd_active(const vs_params *prm) { return vs_dpd_active(prm); }
 
 static double dpd_reach(const vs_params *prm) { return prm->rc; }
 
@@ -37,6 +35,7 @@ static void dpd_gpu_overlapped(struct vs_gpu_state *gpu, int64_t step, int want_
 
 const vs_term_type vs_term_dpd = {
     .name = "dpd",
+    .pair = 1,
     .active = dpd_active,
     .reach = dpd_reach,
     .cpu = dpd_cpu,

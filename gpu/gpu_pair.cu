@@ -1,0 +1,202 @@
+/* The conservative pair styles on the device (lj, soft, gaussian, table): the same pairs as
+ * the CPU loop (src/cpu/pair_cpu.c) from the same evaluator (src/core/pair_styles.h).
+ *
+ * One kernel per style and step, apart from the DPD kernels (which stay as they are when no
+ * other style is configured): one thread per owned particle walks its partners (the Verlet
+ * list, or the cell list's stencil: gpu_partners.cuh) in a fixed order and evaluates every
+ * pair from its own side, so no thread writes another particle's force and the sum runs in
+ * a deterministic order: runs are bit-reproducible without atomics.
+ *   - double: separations and pair arithmetic in fp64 (this file is compiled without fused
+ *     multiply-adds, as the CPU rounds);
+ *   - mixed: separations in fp64 from the double positions, rounded to fp32, the pair in
+ *     fp32 (vs_pair_style_eval_f), the sum in fp64.
+ * The particle's sum is added to its force as one double, or, where the Newton kernel left
+ * fixed-point sums (mixed precision, cell list), as one rounded fixed-point add. When DPD is
+ * inactive the first pair style starts the forces: the body force plus its sum, as doubles.
+ *
+ * Energies and virials: half of each pair per side (an owned-ghost pair's other half is the
+ * ghost owner's) into per-particle buffers of this file, the first active style writing and
+ * the others adding; the thermo reduction (gpu_reduce.cu) adds them to the pair energy and
+ * the virial. Coefficients (16 x 16 per style) and tables go to the device on first use.
+ */
+#include "gpu_internal.cuh"
+#include "gpu_partners.cuh"
+
+extern "C" {
+#include "pair_styles.h"
+}
+
+#define VS_PAIR_BLOCK 128
+
+template <bool MIXED, bool ENERGY, bool CELLS, int MODE>
+__global__ void __launch_bounds__(VS_PAIR_BLOCK)
+    pair_style_kernel(int n, int style, int n_species, const vs_pair_coeff *coeff,
+                      const vs_pair_table *tables, vs_gpu_species sp, const double *x,
+                      const double *y, const double *z, const int32_t *species,
+                      vs_partner_source src, double *fx, double *fy, double *fz,
+                      double *energy, double *virial, int accumulate_energy, int32_t *bad)
+{
+    extern __shared__ vs_pair_coeff shared_coeff[];
+    for (int k = threadIdx.x; k < n_species * VS_MAX_SPECIES; k += blockDim.x)
+        shared_coeff[k] = coeff[k];
+    __syncthreads();
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const int si = species[i];
+    const vs_pair_coeff *row = shared_coeff + si * VS_MAX_SPECIES;
+    const double xi = x[i], yi = y[i], zi = z[i];
+    double ax = 0.0, ay = 0.0, az = 0.0, e = 0.0, w = 0.0;
+    vs_for_each_candidate<CELLS>(src, i, [&](int j, const int4 &) {
+        const vs_pair_coeff &c = row[species[j]];
+        const double dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
+        const double r2 = dx * dx + dy * dy + dz * dz;
+        if (!c.on || !(r2 < c.rc2) || r2 == 0.0)
+            return;
+        if (MIXED) {
+            const vs_pair_result_f r = vs_pair_style_eval_f(style, &c, tables, (float)r2);
+            ax += (double)(r.f_over_r * (float)dx);
+            ay += (double)(r.f_over_r * (float)dy);
+            az += (double)(r.f_over_r * (float)dz);
+            if (ENERGY) {
+                e += 0.5 * (double)r.energy;
+                w += 0.5 * (double)r.virial;
+            }
+        } else {
+            const vs_pair_result r = vs_pair_style_eval(style, &c, tables, r2);
+            ax += r.f_over_r * dx;
+            ay += r.f_over_r * dy;
+            az += r.f_over_r * dz;
+            if (ENERGY) {
+                e += 0.5 * r.energy;
+                w += 0.5 * r.virial;
+            }
+        }
+    });
+    if (MODE == 0) { /* the first pair term: the forces start here */
+        fx[i] = sp.body_force[si][0] + ax;
+        fy[i] = sp.body_force[si][1] + ay;
+        fz[i] = sp.body_force[si][2] + az;
+    } else if (MODE == 1) { /* added to doubles */
+        fx[i] += ax;
+        fy[i] += ay;
+        fz[i] += az;
+    } else { /* added to the Newton kernel's fixed-point sums (gpu_forces.cu) */
+        const double a[3] = {ax, ay, az};
+        double *f[3] = {fx, fy, fz};
+        for (int d = 0; d < 3; ++d) {
+            if (!(fabs(a[d]) < 16777216.0)) /* beyond the sums' range or not finite */
+                atomicMin(bad, i);
+            unsigned long long *q = (unsigned long long *)f[d];
+            q[i] += (unsigned long long)__double2ll_rn(a[d] * VS_FIXED_PER_FORCE);
+        }
+    }
+    if (ENERGY) {
+        energy[i] = accumulate_energy ? energy[i] + e : e;
+        virial[i] = accumulate_energy ? virial[i] + w : w;
+    }
+}
+
+/* Coefficients and tables on the device, once; the energy buffers grown to the owned
+ * particles. */
+static void prepare(vs_gpu_state *g)
+{
+    vs_gpu_pair *ps = &g->ps;
+    if (!ps->d_coeff[0]) {
+        const size_t bytes = sizeof(vs_pair_coeff) * VS_MAX_SPECIES * VS_MAX_SPECIES;
+        for (int s = 0; s < VS_PAIR_STYLES; ++s) {
+            ps->d_coeff[s] = (vs_pair_coeff *)vs_gpu_alloc(g, bytes);
+            VS_CUDA_CHECK(cudaMemcpyAsync(ps->d_coeff[s], g->prm.pair[s].c, bytes,
+                                          cudaMemcpyHostToDevice, g->stream));
+        }
+        const int nt = g->prm.n_tables > 0 ? g->prm.n_tables : 1;
+        ps->d_tables = (vs_pair_table *)vs_gpu_alloc(g, sizeof(vs_pair_table) * (size_t)nt);
+        /* on the step's stream (non-blocking): the kernels after it see the copies */
+        VS_CUDA_CHECK(cudaMemcpyAsync(ps->d_tables, g->prm.tables,
+                                      sizeof(vs_pair_table) * (size_t)nt,
+                                      cudaMemcpyHostToDevice, g->stream));
+    }
+    if (g->pt.n_owned > ps->cap) {
+        vs_gpu_free(g, ps->e, sizeof(double) * (size_t)ps->cap);
+        vs_gpu_free(g, ps->w, sizeof(double) * (size_t)ps->cap);
+        ps->cap = g->pt.n_owned + g->pt.n_owned / 4 + 1024;
+        ps->e = (double *)vs_gpu_alloc(g, sizeof(double) * (size_t)ps->cap);
+        ps->w = (double *)vs_gpu_alloc(g, sizeof(double) * (size_t)ps->cap);
+    }
+}
+
+/* The lowest active style (it writes the energy buffers; with DPD inactive it also starts
+ * the forces). */
+static int first_style(const vs_params *p)
+{
+    for (int s = 0; s < VS_PAIR_STYLES; ++s)
+        if (p->pair[s].active)
+            return s;
+    return -1;
+}
+
+extern "C" void vs_gpu_pair_style_forces(vs_gpu_state *g, int style, int want_energy)
+{
+    prepare(g);
+    const int n = (int)g->pt.n_owned;
+    const int first = style == first_style(&g->prm);
+    const int starts = first && !vs_dpd_active(&g->prm);
+    const int mode = starts ? 0 : (g->fs.forces_fixed ? 2 : 1);
+    const int mixed = g->plan.mixed, cells = g->plan.forces != VS_GPU_FORCES_VERLET;
+    const vs_partner_source src = vs_gpu_partner_source(g);
+    const size_t shared = sizeof(vs_pair_coeff) * (size_t)g->prm.n_species * VS_MAX_SPECIES;
+#define VS_PAIR_LAUNCH(M, E, C, MODE)                                                          \
+    do {                                                                                       \
+        if (n > 0) {                                                                           \
+            pair_style_kernel<M, E, C, MODE>                                                   \
+                <<<(n + VS_PAIR_BLOCK - 1) / VS_PAIR_BLOCK, VS_PAIR_BLOCK, shared, g->stream>>>( \
+                    n, style, g->prm.n_species, g->ps.d_coeff[style], g->ps.d_tables,          \
+                    g->species, g->pt.x[0], g->pt.x[1], g->pt.x[2], g->pt.species_id, src,      \
+                    g->pt.f[0], g->pt.f[1], g->pt.f[2], g->ps.e, g->ps.w, !first,              \
+                    g->fs.d_bad_force);                                                        \
+            VS_CUDA_CHECK(cudaGetLastError());                                                 \
+        }                                                                                      \
+    } while (0)
+#define VS_PAIR_LAUNCH_MODE(M, E, C)                                                           \
+    do {                                                                                       \
+        if (mode == 0)                                                                         \
+            VS_PAIR_LAUNCH(M, E, C, 0);                                                        \
+        else if (mode == 1)                                                                    \
+            VS_PAIR_LAUNCH(M, E, C, 1);                                                        \
+        else                                                                                   \
+            VS_PAIR_LAUNCH(M, E, C, 2);                                                        \
+    } while (0)
+#define VS_PAIR_LAUNCH_CELLS(M, E)                                                             \
+    do {                                                                                       \
+        if (cells)                                                                             \
+            VS_PAIR_LAUNCH_MODE(M, E, true);                                                   \
+        else                                                                                   \
+            VS_PAIR_LAUNCH_MODE(M, E, false);                                                  \
+    } while (0)
+    if (mixed && want_energy)
+        VS_PAIR_LAUNCH_CELLS(true, true);
+    else if (mixed)
+        VS_PAIR_LAUNCH_CELLS(true, false);
+    else if (want_energy)
+        VS_PAIR_LAUNCH_CELLS(false, true);
+    else
+        VS_PAIR_LAUNCH_CELLS(false, false);
+#undef VS_PAIR_LAUNCH_CELLS
+#undef VS_PAIR_LAUNCH_MODE
+#undef VS_PAIR_LAUNCH
+    g->ps.energies_on = 1;
+    if (starts) { /* no DPD kernel ran: none of its energies, and the forces are doubles */
+        g->fs.forces_fixed = 0;
+        g->fs.energy_count = 0;
+        vs_gpu_forces_done(g, want_energy);
+    }
+}
+
+void vs_gpu_pair_free(vs_gpu_state *g)
+{
+    void *ptrs[] = {g->ps.e, g->ps.w, g->ps.d_tables, g->ps.d_coeff[0], g->ps.d_coeff[1],
+                    g->ps.d_coeff[2], g->ps.d_coeff[3]};
+    for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
+        if (ptrs[k])
+            cudaFree(ptrs[k]);
+}

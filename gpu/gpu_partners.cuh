@@ -1,0 +1,83 @@
+/* The partners of a particle for the force kernels that evaluate every pair from both sides
+ * (gpu_forces.cu: the DPD kernel; gpu_pair.cu: the conservative pair styles): its column of
+ * the Verlet list, or the cell list's stencil around its position at the build. */
+#ifndef VESICA_GPU_PARTNERS_CUH
+#define VESICA_GPU_PARTNERS_CUH
+
+#include "gpu_internal.cuh"
+
+/* Where a thread finds its partners: its column of the Verlet list, or (CELLS) the cell list
+ * itself, the stencil around the particle's position when the list was built (every partner
+ * within r_c now was within r_c + skin then, so it sits in one of its trimmed rows). */
+struct vs_partner_source {
+    const int32_t *nlist, *ncount;
+    int64_t stride;
+    vs_gpu_grid grid;
+    const double *bx, *by, *bz; /* positions at the last build (CELLS) */
+    const uint32_t *cell_start;
+    const int4 *cell_pos;   /* candidates in cell order: position at the build, index (CELLS) */
+    float row_cut2;         /* stencil rows trimmed to the list radius (vs_row_cut2) */
+};
+
+/* Every candidate partner of particle i, in a fixed order (list order, or the 9 stencil rows
+ * around its cell at the build, trimmed to r_c + skin (vs_stencil_row), in z, y order, each
+ * row in cell-list order): visit(j, entry), entry being the candidate's
+ * cell-order copy (position at the build, index; CELLS only). Plain nested loops: a
+ * resumable cursor's row change, taken by some lane of the warp on almost every candidate,
+ * cost every lane. */
+template <bool CELLS, typename Visit>
+__device__ __forceinline__ void vs_for_each_candidate(const vs_partner_source &src, int i,
+                                                      Visit visit)
+{
+    if (CELLS) {
+        int c[3];
+        float frac[3];
+        vs_cell_of(src.grid, src.bx[i], src.by[i], src.bz[i], c, frac);
+        for (int dz = -1; dz <= 1; ++dz) {
+            for (int dy = -1; dy <= 1; ++dy) {
+                int first, last;
+                if (!vs_stencil_row(src.grid, c, frac, src.row_cut2, dy, dz, &first, &last))
+                    continue;
+                const uint32_t end = src.cell_start[last + 1];
+                for (uint32_t k = src.cell_start[first]; k < end; ++k) {
+                    const int4 entry = src.cell_pos[k];
+                    visit(entry.w, entry);
+                }
+            }
+        }
+    } else {
+        const int count = src.ncount[i];
+        const int4 *list4 = (const int4 *)src.nlist;
+        for (int m = 0; m < count; m += 4) {
+            const int4 group = list4[vs_list_group(src.stride, i, m >> 2)];
+            const int4 none = make_int4(0, 0, 0, 0);
+            visit(group.x, none);
+            if (m + 1 < count)
+                visit(group.y, none);
+            if (m + 2 < count)
+                visit(group.z, none);
+            if (m + 3 < count)
+                visit(group.w, none);
+        }
+    }
+}
+
+/* The partner source of the current lists (as the DPD kernel's launcher builds it). */
+static inline vs_partner_source vs_gpu_partner_source(const vs_gpu_state *g)
+{
+    vs_partner_source src;
+    src.nlist = g->cells.nlist;
+    src.ncount = g->cells.ncount;
+    src.stride = g->cells.nl_stride;
+    src.grid = g->cells.grid;
+    const int skin = g->plan.reuse_list; /* without a skin: built from the current positions */
+    src.bx = skin ? g->pt.x_build[0] : g->pt.x[0];
+    src.by = skin ? g->pt.x_build[1] : g->pt.x[1];
+    src.bz = skin ? g->pt.x_build[2] : g->pt.x[2];
+    src.cell_start = g->cells.cell_start;
+    src.cell_pos = g->cells.cell_pos;
+    src.row_cut2 = vs_row_cut2(g->list_cutoff);
+    return src;
+}
+
+#endif

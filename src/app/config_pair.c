@@ -1,0 +1,225 @@
+/* The pair list: see config_pair.h. The syntax follows dpd.a: per style, a map of species
+ * names to maps of species names, each pair a group of its coefficients,
+ *
+ *   pair = ( { style = "lj"; rc = 2.5; shift = "on";
+ *              coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; };
+ *                              B = { epsilon = 0.5; sigma = 1.2; rc = 3.0; }; }; }; } );
+ *
+ * A pair given as A.B also sets B.A (giving both is an error); pairs not given do not
+ * interact in that style. */
+#include "config_pair.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pair_setup.h"
+
+static const config_setting_t *get(const config_setting_t *g, const char *name)
+{
+    return g ? config_setting_get_member(g, name) : NULL;
+}
+
+static double num(const config_setting_t *s)
+{
+    return config_setting_type(s) == CONFIG_TYPE_FLOAT ? config_setting_get_float(s)
+                                                       : (double)config_setting_get_int64(s);
+}
+
+static int on(const config_setting_t *e, const char *name)
+{
+    const config_setting_t *s = get(e, name);
+    return s && strcmp(config_setting_get_string(s), "on") == 0;
+}
+
+static int species_of(const vs_params *p, const char *name)
+{
+    for (int s = 0; s < p->n_species; ++s)
+        if (strcmp(p->species[s].name, name) == 0)
+            return s;
+    return -1;
+}
+
+/* The keys each style takes in a pair's group (rc: all). */
+static int key_allowed(int style, const char *key)
+{
+    if (strcmp(key, "rc") == 0)
+        return 1;
+    switch (style) {
+    case VS_PAIR_LJ:
+    case VS_PAIR_GAUSSIAN:
+        return strcmp(key, "epsilon") == 0 || strcmp(key, "sigma") == 0;
+    case VS_PAIR_SOFT:
+        return strcmp(key, "alpha") == 0;
+    default:
+        return strcmp(key, "table") == 0;
+    }
+}
+
+static const char *const style_keys[VS_PAIR_STYLES] = {
+    "epsilon, sigma and rc", "alpha and rc", "epsilon, sigma and rc", "table and rc"};
+static const char *const style_needs[VS_PAIR_STYLES][2] = {
+    {"epsilon", "sigma"}, {"alpha", NULL}, {"epsilon", "sigma"}, {"table", NULL}};
+static const char *const style_needs_text[VS_PAIR_STYLES] = {"epsilon and sigma", "alpha",
+                                                             "epsilon and sigma", "table"};
+
+/* The index of a table keyword, added when new. */
+static int table_index(const cfg_ctx *c, const config_setting_t *site, const char *key,
+                       vs_params *p, const char *keyword)
+{
+    for (int t = 0; t < p->n_tables; ++t)
+        if (strcmp(p->table_keyword[t], keyword) == 0)
+            return t;
+    if (keyword[0] == '\0')
+        return -cfg_fail(c, site, key, "expected a section keyword of the table file (got \"\")");
+    if (p->n_tables == VS_MAX_TABLES)
+        return -cfg_fail(c, site, key, "expected at most %d different tables (got more)",
+                         VS_MAX_TABLES);
+    snprintf(p->table_keyword[p->n_tables], VS_NAME_LEN, "%s", keyword);
+    return p->n_tables++;
+}
+
+/* One pair group g of style element k: its coefficients into c. */
+static int extract_pair(const cfg_ctx *c, const config_setting_t *g, const char *key, int k,
+                        int style, const config_setting_t *elem, vs_params *p, vs_pair_coeff *pc)
+{
+    for (int m = 0; m < config_setting_length(g); ++m) {
+        const config_setting_t *v = config_setting_get_elem(g, (unsigned)m);
+        if (!key_allowed(style, config_setting_name(v)))
+            return cfg_fail(c, v, key, "expected only %s for pair style %s (got %s)",
+                            style_keys[style], vs_pair_style_name(style), config_setting_name(v));
+    }
+    for (int q = 0; q < 2; ++q) {
+        const char *need = style_needs[style][q];
+        if (need && !get(g, need))
+            return cfg_fail(c, g, key, "required key is missing (pair style %s needs %s)",
+                            vs_pair_style_name(style), style_needs_text[style]);
+    }
+    memset(pc, 0, sizeof *pc);
+    pc->on = 1;
+    pc->eps = get(g, "epsilon") ? num(get(g, "epsilon")) : 0.0;
+    pc->sigma = get(g, "sigma") ? num(get(g, "sigma")) : 0.0;
+    pc->alpha = get(g, "alpha") ? num(get(g, "alpha")) : 0.0;
+    const config_setting_t *rc = get(g, "rc") ? get(g, "rc") : get(elem, "rc");
+    pc->rc = rc ? num(rc) : 0.0; /* table: 0 until the table gives its last r */
+    if (style == VS_PAIR_LJ && on(elem, "wca")) {
+        if (get(g, "rc")) {
+            char rkey[PATH_LEN] = "";
+            cfg_put(rkey, sizeof rkey, "%s.rc", key);
+            return cfg_fail(c, get(g, "rc"), rkey, "expected no rc with wca = \"on\" (the "
+                            "cut-off is 2^(1/6) sigma)");
+        }
+        pc->rc = pow(2.0, 1.0 / 6.0) * pc->sigma;
+    }
+    if (style == VS_PAIR_TABLE) {
+        const config_setting_t *t = get(g, "table");
+        char tkey[PATH_LEN] = "";
+        cfg_put(tkey, sizeof tkey, "%s.table", key);
+        const int idx = table_index(c, t, tkey, p, config_setting_get_string(t));
+        if (idx < 0)
+            return -idx;
+        pc->table = idx;
+        return 0;
+    }
+    if (!(pc->rc > 0.0))
+        return cfg_fail(c, g, key, "required key is missing (give rc here or pair.[%d].rc)", k);
+    vs_pair_coeff_finish(style, pc, on(elem, "shift") || on(elem, "wca"), p->tables);
+    return 0;
+}
+
+/* The coeff map of style element k. */
+static int extract_coeffs(const cfg_ctx *c, const config_setting_t *elem, int k, int style,
+                          vs_params *p)
+{
+    vs_pair_style_params *ps = &p->pair[style];
+    const config_setting_t *map = get(elem, "coeff");
+    const config_setting_t *given[VS_MAX_SPECIES][VS_MAX_SPECIES] = {{NULL}};
+    for (int r = 0; r < config_setting_length(map); ++r) {
+        const config_setting_t *row = config_setting_get_elem(map, (unsigned)r);
+        for (int q = 0; q < config_setting_length(row); ++q) {
+            const config_setting_t *g = config_setting_get_elem(row, (unsigned)q);
+            char key[PATH_LEN];
+            snprintf(key, sizeof key, "pair.[%d].coeff.%s.%s", k, config_setting_name(row),
+                     config_setting_name(g));
+            const int i = species_of(p, config_setting_name(row));
+            const int j = species_of(p, config_setting_name(g));
+            if (i < 0 || j < 0)
+                return cfg_fail(c, i < 0 ? row : g, key, "unknown species \"%s\"",
+                                config_setting_name(i < 0 ? row : g));
+            if (given[i][j])
+                return cfg_fail(c, g, key, "expected each pair once (it is also given at line "
+                                "%d, as (%s, %s) or (%s, %s))",
+                                config_setting_source_line(given[i][j]), p->species[i].name,
+                                p->species[j].name, p->species[j].name, p->species[i].name);
+            given[i][j] = given[j][i] = g;
+            int rc = extract_pair(c, g, key, k, style, elem, p, &ps->c[i][j]);
+            if (rc)
+                return rc;
+            ps->c[j][i] = ps->c[i][j];
+            if (ps->c[i][j].rc > ps->reach)
+                ps->reach = ps->c[i][j].rc;
+        }
+    }
+    return 0;
+}
+
+int vs_config_pair(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
+{
+    memset(p->pair, 0, sizeof p->pair);
+    p->n_tables = 0;
+    const config_setting_t *list = get(root, "pair");
+    const int n = list ? config_setting_length(list) : 0;
+    for (int k = 0; k < n; ++k) {
+        const config_setting_t *e = config_setting_get_elem(list, (unsigned)k);
+        const config_setting_t *st = get(e, "style");
+        const int style = vs_pair_style_by_name(config_setting_get_string(st));
+        char key[PATH_LEN];
+        snprintf(key, sizeof key, "pair.[%d].style", k);
+        vs_pair_style_params *ps = &p->pair[style];
+        if (ps->active)
+            return cfg_fail(c, st, key, "expected each style once in the pair list (got \"%s\" "
+                            "twice)", vs_pair_style_name(style));
+        const char *const lj_only[2] = {"wca", "tail"};
+        for (int q = 0; q < 2; ++q)
+            if (style != VS_PAIR_LJ && on(e, lj_only[q])) {
+                snprintf(key, sizeof key, "pair.[%d].%s", k, lj_only[q]);
+                return cfg_fail(c, get(e, lj_only[q]), key, "expected \"off\": %s applies to "
+                                "pair style lj only", lj_only[q]);
+            }
+        if ((on(e, "wca") || on(e, "shift")) && on(e, "tail")) {
+            snprintf(key, sizeof key, "pair.[%d].tail", k);
+            return cfg_fail(c, get(e, "tail"), key, "expected \"off\" with %s = \"on\" (the "
+                            "corrections assume the unshifted potential beyond rc, as LAMMPS's "
+                            "pair_modify tail)", on(e, "wca") ? "wca" : "shift");
+        }
+        const config_setting_t *file = get(e, "file");
+        if ((style == VS_PAIR_TABLE) != (file != NULL)) {
+            snprintf(key, sizeof key, "pair.[%d].file", k);
+            if (file)
+                return cfg_fail(c, file, key, "expected no file: only pair style table reads "
+                                "one");
+            return cfg_fail(c, e, key, "required key is missing (pair style table reads its "
+                            "tables from a file)");
+        }
+        ps->active = 1;
+        ps->shift = on(e, "shift") || on(e, "wca");
+        ps->wca = on(e, "wca");
+        ps->tail = on(e, "tail");
+        if (file)
+            snprintf(ps->file, sizeof ps->file, "%s", config_setting_get_string(file));
+        const int rc = extract_coeffs(c, e, k, style, p);
+        if (rc)
+            return rc;
+        int pairs = 0;
+        for (int i = 0; i < p->n_species; ++i)
+            for (int j = 0; j < p->n_species; ++j)
+                pairs += ps->c[i][j].on;
+        if (pairs == 0) {
+            snprintf(key, sizeof key, "pair.[%d].coeff", k);
+            return cfg_fail(c, get(e, "coeff"), key, "expected at least one pair of species "
+                            "(got none)");
+        }
+    }
+    vs_pair_set_code(p); /* again once tables are read (vs_pair_tables_load) */
+    return 0;
+}

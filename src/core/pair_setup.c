@@ -1,0 +1,137 @@
+/* Host-side set-up of the pair styles: see pair_setup.h. */
+#include "pair_setup.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const style_names[VS_PAIR_STYLES] = {"lj", "soft", "gaussian", "table"};
+
+const char *vs_pair_style_name(int style)
+{
+    return style >= 0 && style < VS_PAIR_STYLES ? style_names[style] : "?";
+}
+
+int vs_pair_style_by_name(const char *name)
+{
+    for (int s = 0; s < VS_PAIR_STYLES; ++s)
+        if (strcmp(name, style_names[s]) == 0)
+            return s;
+    return -1;
+}
+
+void vs_pair_coeff_finish(int style, vs_pair_coeff *c, int shift, const vs_pair_table *tables)
+{
+    c->rc2 = c->rc * c->rc;
+    memset(c->k, 0, sizeof c->k);
+    c->shift = 0.0;
+    if (style == VS_PAIR_LJ) {
+        const double s6 = pow(c->sigma, 6.0), s12 = s6 * s6;
+        c->k[0] = 48.0 * c->eps * s12;
+        c->k[1] = 24.0 * c->eps * s6;
+        c->k[2] = 4.0 * c->eps * s12;
+        c->k[3] = 4.0 * c->eps * s6;
+    } else if (style == VS_PAIR_SOFT) {
+        c->k[0] = c->alpha;
+        c->k[1] = 1.0 / c->rc;
+        c->k[2] = 2.0 * c->alpha / c->rc;
+    } else if (style == VS_PAIR_GAUSSIAN) {
+        c->k[0] = c->eps;
+        c->k[1] = 1.0 / (2.0 * c->sigma * c->sigma);
+        c->k[2] = 1.0 / (c->sigma * c->sigma);
+    }
+    if (shift && style != VS_PAIR_SOFT) /* the energy at the cut-off, from the evaluator */
+        c->shift = vs_pair_style_eval(style, c, tables, c->rc2).energy;
+}
+
+/* Second derivatives of the clamped cubic spline through y on a uniform grid of spacing h
+ * with end slopes d0 and dn (tridiagonal solve), stored times h^2 / 6. */
+static void spline_uniform(const double *y, int n, double h, double d0, double dn, double *y2)
+{
+    double u[VS_TABLE_MAX_POINTS];
+    y2[0] = -0.5;
+    u[0] = (3.0 / h) * ((y[1] - y[0]) / h - d0);
+    for (int k = 1; k < n - 1; ++k) {
+        const double p = 0.5 * y2[k - 1] + 2.0;
+        y2[k] = -0.5 / p;
+        u[k] = (y[k + 1] - 2.0 * y[k] + y[k - 1]) / h;
+        u[k] = (6.0 * u[k] / (2.0 * h) - 0.5 * u[k - 1]) / p;
+    }
+    const double qn = 0.5;
+    const double un = (3.0 / h) * (dn - (y[n - 1] - y[n - 2]) / h);
+    y2[n - 1] = (un - qn * u[n - 2]) / (qn * y2[n - 2] + 1.0);
+    for (int k = n - 2; k >= 0; --k)
+        y2[k] = y2[k] * y2[k + 1] + u[k];
+    for (int k = 0; k < n; ++k)
+        y2[k] *= h * h / 6.0;
+}
+
+void vs_pair_table_spline(vs_pair_table *t, int have_fp, double fp_lo, double fp_hi)
+{
+    const int n = t->n;
+    const double h = t->dr;
+    t->inv_dr = 1.0 / h;
+    /* the energy's slopes at the ends are the file's forces there (dU/dr = -F) */
+    spline_uniform(t->e, n, h, -t->f[0], -t->f[n - 1], t->e2);
+    if (!have_fp) { /* the end secants of the force */
+        fp_lo = (t->f[1] - t->f[0]) / h;
+        fp_hi = (t->f[n - 1] - t->f[n - 2]) / h;
+    }
+    spline_uniform(t->f, n, h, fp_lo, fp_hi, t->f2);
+}
+
+void vs_pair_tail(const vs_params *p, const int64_t *count, double volume, double *energy,
+                  double *virial)
+{
+    *energy = *virial = 0.0;
+    const vs_pair_style_params *lj = &p->pair[VS_PAIR_LJ];
+    if (!lj->active || !lj->tail)
+        return;
+    const double pi = 3.14159265358979323846;
+    for (int i = 0; i < p->n_species; ++i)
+        for (int j = 0; j < p->n_species; ++j) {
+            const vs_pair_coeff *c = &lj->c[i][j];
+            if (!c->on)
+                continue;
+            /* integrals from rc to infinity of r^2 U and of r^3 U' of the unshifted form */
+            const double s3 = c->sigma * c->sigma * c->sigma;
+            const double x3 = s3 / (c->rc * c->rc * c->rc), x9 = x3 * x3 * x3;
+            const double pairs = (double)count[i] * (double)count[j];
+            *energy += 8.0 * pi / volume * pairs * c->eps * s3 * (x9 / 9.0 - x3 / 3.0);
+            *virial += 8.0 * pi / volume * pairs * c->eps * s3 * (4.0 / 3.0 * x9 - 2.0 * x3);
+        }
+}
+
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *b = data;
+    for (size_t k = 0; k < n; ++k) {
+        h ^= b[k];
+        h *= 0x100000001b3ull; /* FNV-1a */
+    }
+    return h;
+}
+
+void vs_pair_set_code(vs_params *p)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    int any = 0;
+    for (int s = 0; s < VS_PAIR_STYLES; ++s) {
+        const vs_pair_style_params *ps = &p->pair[s];
+        if (!ps->active)
+            continue;
+        any = 1;
+        const int flags[5] = {s, ps->shift, ps->wca, ps->tail, p->n_species};
+        h = fnv(h, flags, sizeof flags);
+        for (int i = 0; i < p->n_species; ++i)
+            h = fnv(h, ps->c[i], sizeof(vs_pair_coeff) * (size_t)p->n_species);
+    }
+    for (int t = 0; any && t < p->n_tables; ++t) {
+        const vs_pair_table *tb = &p->tables[t];
+        const double head[3] = {(double)tb->n, tb->r0, tb->dr};
+        h = fnv(h, head, sizeof head);
+        h = fnv(h, tb->e, sizeof(double) * (size_t)tb->n);
+        h = fnv(h, tb->f, sizeof(double) * (size_t)tb->n);
+    }
+    /* 52 bits: exact as the double that the physics keys compare; never 0 with a style */
+    p->pair_code = any ? (int64_t)((h >> 12) | 1u) : 0;
+}

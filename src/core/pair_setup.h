@@ -1,0 +1,35 @@
+/* Host-side set-up of the conservative pair styles (pair_styles.h has the evaluators): style
+ * names, the derived constants of a pair's coefficients, the splines of a table, and the
+ * long-range (tail) corrections of lj. */
+#ifndef VESICA_PAIR_SETUP_H
+#define VESICA_PAIR_SETUP_H
+
+#include <stdint.h>
+
+#include "params.h"
+#include "pair_styles.h"
+
+/* "lj", "soft", "gaussian", "table"; and back (-1: none). */
+const char *vs_pair_style_name(int style);
+int vs_pair_style_by_name(const char *name);
+
+/* From c->rc and the given eps, sigma, alpha (table: c->table set, its table splined): the
+ * derived constants, rc2, and with `shift` the energy at rc to subtract (soft needs none). */
+void vs_pair_coeff_finish(int style, vs_pair_coeff *c, int shift, const vs_pair_table *tables);
+
+/* The splines of a table whose n, r0, dr, e and f are filled; the force's end slopes fp_lo,
+ * fp_hi when have_fp (a file's FP keyword), else its end secants. */
+void vs_pair_table_spline(vs_pair_table *t, int have_fp, double fp_lo, double fp_hi);
+
+/* p->pair_code from the active styles' options and coefficients and the tables' contents
+ * (not the file's name): the physics key that a restart compares. 0 without pair styles. */
+void vs_pair_set_code(vs_params *p);
+
+/* The lj tail corrections of the whole system (zero unless pair lj has tail on): with
+ * count[s] particles of species s in `volume`, the energy 2 pi / V sum_ij N_i N_j
+ * int_rc^inf r^2 U dr and the virial -2 pi / V sum_ij N_i N_j int_rc^inf r^3 U' dr (U the
+ * unshifted lj form), so that the pressure gains virial / (3 V). */
+void vs_pair_tail(const vs_params *p, const int64_t *count, double volume, double *energy,
+                  double *virial);
+
+#endif

@@ -1,0 +1,96 @@
+/* The conservative pair styles (lj, soft, gaussian, table) on the CPU backend: one loop over
+ * the half Verlet list per style, the pair from vs_pair_style_eval (src/core/pair_styles.h),
+ * the source the GPU kernels compile.
+ *
+ * As in the DPD loop (dpd_cpu.c), forces, energy and virial are summed in fixed point
+ * (src/core/fixed_sum.h): a pair's force component is rounded once and enters i as +q and j
+ * as -q, so a run does not depend on the order of the particles or of their partners. The
+ * lists have the radius of the largest cut-off of all pair terms (vs_list_radius): each
+ * pair is tested against its own species pair's cut-off here. */
+#include "cpu_backend.h"
+
+#include "pair_styles.h"
+
+/* The loop of one style, inlined into a copy per style (vs_cpu_pair_style_forces) so that
+ * the evaluator's choice of form is made at compile time, not per pair. */
+static inline __attribute__((always_inline)) void pair_loop(vs_cpu_state *s, const int style,
+                                                            int want_energy)
+{
+    const vs_neighbor *nl = &s->nl;
+    vs_particles *p = s->parts;
+    const vs_params *prm = s->prm;
+    const vs_pair_style_params *ps = &prm->pair[style];
+    const vs_pair_table *tables = prm->tables;
+    const int64_t n = p->n_owned;
+    int64_t *qx = s->fq[0], *qy = s->fq[1], *qz = s->fq[2];
+    const double *x = p->x[0], *y = p->x[1], *z = p->x[2];
+    vs_wide energy = 0, virial = 0;
+    uint64_t overflow = 0;
+    int wide_bad = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        const double xi = x[i], yi = y[i], zi = z[i];
+        const vs_pair_coeff *row = ps->c[p->species[i]];
+        int64_t qxi = 0, qyi = 0, qzi = 0;
+        for (int64_t k = nl->start[i]; k < nl->start[i + 1]; ++k) {
+            const int64_t j = nl->partners[k];
+            const vs_pair_coeff *c = &row[p->species[j]];
+            const double dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
+            const double r2 = dx * dx + dy * dy + dz * dz;
+            if (!c->on || r2 >= c->rc2 || r2 == 0.0)
+                continue;
+            const vs_pair_result r = vs_pair_style_eval(style, c, tables, r2);
+            const double gx = r.f_over_r * dx, gy = r.f_over_r * dy, gz = r.f_over_r * dz;
+            if (!(vs_fixed_force_ok(gx) && vs_fixed_force_ok(gy) && vs_fixed_force_ok(gz))) {
+                vs_cpu_mark_bad(s, i); /* cold: overlapping particles, or below a table */
+                if (j < n)
+                    vs_cpu_mark_bad(s, j);
+                continue;
+            }
+            const int64_t ax = vs_fixed_force(gx), ay = vs_fixed_force(gy),
+                          az = vs_fixed_force(gz);
+            vs_fixed_add(&qxi, ax, &overflow);
+            vs_fixed_add(&qyi, ay, &overflow);
+            vs_fixed_add(&qzi, az, &overflow);
+            if (j < n) {
+                vs_fixed_add(&qx[j], -ax, &overflow);
+                vs_fixed_add(&qy[j], -ay, &overflow);
+                vs_fixed_add(&qz[j], -az, &overflow);
+            }
+            if (!want_energy)
+                continue;
+            if (!(vs_wide_ok(r.energy) && vs_wide_ok(r.virial))) {
+                wide_bad = 1;
+                continue;
+            }
+            /* an owned-ghost pair counts half: the ghost's owner counts the other half */
+            const double share = j < n ? 1.0 : 0.5;
+            energy += vs_wide_from_double(share * r.energy);
+            virial += vs_wide_from_double(share * r.virial);
+        }
+        vs_fixed_add(&qx[i], qxi, &overflow);
+        vs_fixed_add(&qy[i], qyi, &overflow);
+        vs_fixed_add(&qz[i], qzi, &overflow);
+    }
+    s->fq_overflow |= overflow;
+    s->sums.energy += energy;
+    s->sums.virial += virial;
+    s->sums.out_of_range |= wide_bad;
+}
+
+void vs_cpu_pair_style_forces(vs_cpu_state *s, int style, int want_energy)
+{
+    switch (style) {
+    case VS_PAIR_LJ:
+        pair_loop(s, VS_PAIR_LJ, want_energy);
+        break;
+    case VS_PAIR_SOFT:
+        pair_loop(s, VS_PAIR_SOFT, want_energy);
+        break;
+    case VS_PAIR_GAUSSIAN:
+        pair_loop(s, VS_PAIR_GAUSSIAN, want_energy);
+        break;
+    default:
+        pair_loop(s, VS_PAIR_TABLE, want_energy);
+        break;
+    }
+}
