@@ -1,4 +1,5 @@
-/* The bonded terms on the device: bonds and angles of the owned beads (src/core/topology.h),
+/* The bonded terms on the device: bonds, angles and dihedrals of the owned beads
+ * (src/core/topology.h),
  * the same computation as the CPU loops (src/cpu/bonded_cpu.c) from the same evaluators
  * (src/core/bonded.h).
  *
@@ -9,14 +10,16 @@
  *   mark to carry; see vs_gpu_bonded_index). Where a tag has several copies (an owned bead and
  *   its periodic images) the lowest local index wins, whatever order the threads insert in,
  *   so runs are reproducible bit for bit.
- * - Kernels: one thread per owned bead walks its own bonds (angles) in list order and adds
+ * - Kernels: one thread per owned bead walks its own bonds (angles, dihedrals) in list order
+ *   and adds
  *   its own bead's force only, so no thread writes another's force and the sum runs in the
  *   CPU's order: in double precision onto the pair forces as doubles, one add per bond as on
  *   the CPU; onto the Newton kernel's fixed-point sums as one rounded add per bead.
  *   Separations are the minimum image in double from the double positions (both precisions
  *   keep them). This file is compiled without fused multiply-adds (CMakeLists.txt), so its
  *   arithmetic rounds as the CPU reference's does.
- * - Energies and virials: each bead's share (1/2 per bond bead, 1/3 per angle bead) goes to
+ * - Energies and virials: each bead's share (1/2 per bond bead, 1/3 per angle bead, 1/4 per
+ *   dihedral bead) goes to
  *   a per-bead buffer when energies are due, summed by the thermo reduction's fixed tree
  *   (gpu_reduce.cu): deterministic.
  * - Failures (a missing partner, a FENE bond at R0, a bond beyond the bonded reach): the
@@ -53,6 +56,7 @@ struct vs_bonded_args {
     double reach2;        /* prm->bond_reach squared, as the CPU compares */
     vs_bond_type bond[VS_MAX_MOLTYPES];
     vs_angle_type angle[VS_MAX_MOLTYPES];
+    vs_dihedral_type dihedral[VS_MAX_MOLTYPES];
 };
 
 /* ---- the tag map ---- */
@@ -241,6 +245,54 @@ __global__ void angle_kernel(int n, int64_t step, vs_bonded_args a, int want_ene
     }
 }
 
+__global__ void dihedral_kernel(int n, int64_t step, vs_bonded_args a, int want_energy)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const vs_topo *t = &a.topo[i];
+    const int nd = t->n_dihedral;
+    double energy = 0.0, virial = 0.0;
+    if (nd > 0) {
+        const int64_t self = a.tag[i];
+        double f[3];
+        for (int k = 0; k < 3; ++k)
+            f[k] = a.fixed ? 0.0 : a.f[k][i];
+        for (int m = 0; m < nd; ++m) {
+            int idx[4], me = 0, found = 1;
+            for (int q = 0; q < 4; ++q) {
+                const int64_t tag = t->dihedral[m][q];
+                if (tag == self) {
+                    idx[q] = i;
+                    me = q;
+                } else {
+                    idx[q] = tag_find(a, tag);
+                    if (idx[q] < 0) {
+                        record_failure(a, VS_BONDED_MISSING, step, self, tag, 0.0, 0.0);
+                        found = 0;
+                    }
+                }
+            }
+            if (!found)
+                continue;
+            double b[3][3], fd[4][3], phi, w;
+            for (int q = 0; q < 3; ++q)
+                separation(a, idx[q], idx[q + 1], b[q]);
+            const vs_dihedral_type dt = a.dihedral[t->dihedral_type[m]];
+            const double e = vs_dihedral_eval(&dt, b[0], b[1], b[2], fd, &phi, &w);
+            for (int k = 0; k < 3; ++k)
+                f[k] += fd[me][k];
+            energy += 0.25 * e;
+            virial += 0.25 * w;
+        }
+        add_force(a, i, f);
+    }
+    if (want_energy) {
+        a.energy[i] = energy;
+        a.virial[i] = virial;
+    }
+}
+
 static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *virial)
 {
     vs_bonded_args a;
@@ -264,6 +316,7 @@ static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *viria
     for (int k = 0; k < VS_MAX_MOLTYPES; ++k) {
         a.bond[k] = g->prm.bond_types[k];
         a.angle[k] = g->prm.angle_types[k];
+        a.dihedral[k] = g->prm.dihedral_types[k];
     }
     return a;
 }
@@ -280,6 +333,13 @@ extern "C" void vs_gpu_angle_forces(vs_gpu_state *g, int64_t step, int want_ener
     const int n = (int)g->pt.n_owned;
     VS_LAUNCH(angle_kernel, n, VS_BLOCK, g->stream, n, step,
               bonded_args(g, g->bd.e_angle, g->bd.w_angle), want_energy);
+}
+
+extern "C" void vs_gpu_dihedral_forces(vs_gpu_state *g, int64_t step, int want_energy)
+{
+    const int n = (int)g->pt.n_owned;
+    VS_LAUNCH(dihedral_kernel, n, VS_BLOCK, g->stream, n, step,
+              bonded_args(g, g->bd.e_dihedral, g->bd.w_dihedral), want_energy);
 }
 
 /* ---- failures ---- */
@@ -323,7 +383,7 @@ __global__ void topo_scatter_word_kernel(int n, const uint64_t *in, int w, uint6
 
 /* In place, one 8-byte word of every record at a time through the permutation scratch (one
  * double per slot): each word's column is permuted on its own, so no second copy of the
- * 288-byte records is ever held. Every few rebuilds only (VS_GPU_REORDER_EVERY). */
+ * 440-byte records is ever held. Every few rebuilds only (VS_GPU_REORDER_EVERY). */
 void vs_gpu_bonded_permute(vs_gpu_state *g, int n)
 {
     if (!g->bd.on)
@@ -338,8 +398,9 @@ void vs_gpu_bonded_permute(vs_gpu_state *g, int n)
 
 void vs_gpu_bonded_free(vs_gpu_state *g)
 {
-    void *ptrs[] = {g->bd.topo,    g->bd.map_key, g->bd.map_val, g->bd.e_bond,
-                    g->bd.w_bond,  g->bd.e_angle, g->bd.w_angle, g->bd.d_error};
+    void *ptrs[] = {g->bd.topo,    g->bd.map_key, g->bd.map_val,    g->bd.e_bond,
+                    g->bd.w_bond,  g->bd.e_angle, g->bd.w_angle,    g->bd.e_dihedral,
+                    g->bd.w_dihedral, g->bd.d_error};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
         if (ptrs[k])
             cudaFree(ptrs[k]);

@@ -463,8 +463,8 @@ struct vs_gpu_bonded {
     int32_t *map_val;       /* local indices */
     int64_t map_cap;
     /* per owned slot, written by the bonded kernels when energies are due: each bead's share
-     * of the bond and angle energies and virials */
-    double *e_bond, *w_bond, *e_angle, *w_angle;
+     * of the bond, angle and dihedral energies and virials */
+    double *e_bond, *w_bond, *e_angle, *w_angle, *e_dihedral, *w_dihedral;
     vs_gpu_bonded_error *d_error;
 };
 

@@ -131,6 +131,10 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
             VS_GROW(g->bd.e_angle, double, 0);
             VS_GROW(g->bd.w_angle, double, 0);
         }
+        if (g->prm.n_dihedral_types > 0) {
+            VS_GROW(g->bd.e_dihedral, double, 0);
+            VS_GROW(g->bd.w_dihedral, double, 0);
+        }
     }
 #undef VS_GROW
     g->pt.capacity = cap;

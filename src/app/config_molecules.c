@@ -88,10 +88,41 @@ static int parse_bond(const cfg_ctx *c, const config_setting_t *bond, const char
 
 static void parse_angle(const config_setting_t *angle, vs_angle_type *a)
 {
-    a->style = strcmp(config_setting_get_string(get(angle, "style")), "cosine") == 0
-                   ? VS_ANGLE_COSINE : VS_ANGLE_HARMONIC;
+    const char *style = config_setting_get_string(get(angle, "style"));
+    a->style = strcmp(style, "cosine") == 0           ? VS_ANGLE_COSINE
+               : strcmp(style, "cosine_squared") == 0 ? VS_ANGLE_COSINE_SQUARED
+                                                      : VS_ANGLE_HARMONIC;
     a->K = num(get(angle, "K"));
     a->theta0 = num(get(angle, "theta0")) * 3.14159265358979323846 / 180.0;
+}
+
+/* A dihedral type from its group (molecules.[i].dihedral or bonded.dihedrals.[i], named by
+ * `key`): K for periodic and harmonic, A for multi_harmonic. */
+static int parse_dihedral(const cfg_ctx *c, const config_setting_t *g, const char *key,
+                          vs_dihedral_type *d)
+{
+    const double deg = 3.14159265358979323846 / 180.0;
+    const char *style = config_setting_get_string(get(g, "style"));
+    memset(d, 0, sizeof *d);
+    d->style = strcmp(style, "harmonic") == 0         ? VS_DIHEDRAL_HARMONIC
+               : strcmp(style, "multi_harmonic") == 0 ? VS_DIHEDRAL_MULTI_HARMONIC
+                                                      : VS_DIHEDRAL_PERIODIC;
+    const char *need = d->style == VS_DIHEDRAL_MULTI_HARMONIC ? "A" : "K";
+    const config_setting_t *v = get(g, need);
+    if (!v) {
+        char k[PATH_LEN];
+        snprintf(k, sizeof k, "%s.%s", key, need);
+        return cfg_fail(c, g, k, "required key is missing (dihedral style %s)", style);
+    }
+    if (d->style == VS_DIHEDRAL_MULTI_HARMONIC) {
+        for (int k = 0; k < config_setting_length(v); ++k)
+            d->A[k] = num(config_setting_get_elem(v, (unsigned)k));
+        return 0;
+    }
+    d->K = num(v);
+    d->n = (int)config_setting_get_int64(get(g, "n"));
+    d->phi0 = num(get(g, d->style == VS_DIHEDRAL_HARMONIC ? "phi0" : "delta")) * deg;
+    return 0;
 }
 
 /* Bond and angle of template i: types i of vs_params' tables. */
@@ -121,12 +152,21 @@ static int extract_styles(const cfg_ctx *c, const config_setting_t *e, int i, vs
     t->bond_type = i;
     p->n_bond_types = i + 1;
     t->angle_type = -1;
+    t->dihedral_type = -1;
     const config_setting_t *angle = get(e, "angle");
-    if (!get(angle, "style")) /* an absent angle group (the defaults make an empty one) */
-        return 0;
-    parse_angle(angle, &p->angle_types[i]);
-    t->angle_type = i;
-    p->n_angle_types = i + 1;
+    if (get(angle, "style")) { /* absent: no angles (the defaults make an empty group) */
+        parse_angle(angle, &p->angle_types[i]);
+        t->angle_type = i;
+        p->n_angle_types = i + 1;
+    }
+    const config_setting_t *dihedral = get(e, "dihedral");
+    if (get(dihedral, "style")) {
+        snprintf(key, sizeof key, "molecules.[%d].dihedral", i);
+        if (parse_dihedral(c, dihedral, key, &p->dihedral_types[i]))
+            return VS_EXIT_BAD_INPUT;
+        t->dihedral_type = i;
+        p->n_dihedral_types = i + 1;
+    }
     return 0;
 }
 
@@ -150,8 +190,8 @@ static int extract_reach(const cfg_ctx *c, const config_setting_t *root, vs_para
 
 int vs_config_molecules(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
 {
-    const char *lists[2] = {"bonds", "angles"};
-    for (int k = 0; k < 2; ++k) {
+    const char *lists[3] = {"bonds", "angles", "dihedrals"};
+    for (int k = 0; k < 3; ++k) {
         const config_setting_t *l = get(get(root, "bonded"), lists[k]);
         if (l) {
             char key[PATH_LEN];
@@ -208,6 +248,15 @@ int vs_config_input(const cfg_ctx *c, const config_setting_t *root, vs_params *p
     p->n_angle_types = angles ? config_setting_length(angles) : 0;
     for (int i = 0; i < p->n_angle_types; ++i)
         parse_angle(config_setting_get_elem(angles, (unsigned)i), &p->angle_types[i]);
+    const config_setting_t *dihedrals = get(bonded, "dihedrals");
+    p->n_dihedral_types = dihedrals ? config_setting_length(dihedrals) : 0;
+    for (int i = 0; i < p->n_dihedral_types; ++i) {
+        char key[PATH_LEN];
+        snprintf(key, sizeof key, "bonded.dihedrals.[%d]", i);
+        if (parse_dihedral(c, config_setting_get_elem(dihedrals, (unsigned)i), key,
+                           &p->dihedral_types[i]))
+            return VS_EXIT_BAD_INPUT;
+    }
     /* the ghost reach of bonded beads, as for templates; the reader checks every bond */
     const config_setting_t *reach = get(bonded, "reach");
     p->bond_reach = p->rc;
