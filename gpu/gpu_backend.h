@@ -69,10 +69,10 @@ void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step, int want_ene
  * forces, in whichever form the force arrays hold them (doubles or fixed-point sums). */
 void vs_gpu_flow_forces(vs_gpu_state *g);
 /* The bonded terms (gpu_bonded.cu; configurations with molecules): each owned bead's bond
- * (angle, dihedral) forces added to its force, in whichever form the force arrays hold them, and its
- * share of the energy and virial when want_energy is set. A failure (a missing partner, a
- * FENE bond at R0, a bond beyond the bonded reach) stops the run at the next read-back with
- * the CPU's message and this step. */
+ * (angle, dihedral) forces added to its force, in whichever form the force arrays hold
+ * them, and its share of the energy and virial when want_energy is set. A failure (a missing
+ * partner, a FENE bond at R0, a bond beyond the bonded reach) stops the run at the next
+ * read-back with the CPU's message and this step. */
 void vs_gpu_bond_forces(vs_gpu_state *g, int64_t step, int want_energy);
 void vs_gpu_angle_forces(vs_gpu_state *g, int64_t step, int want_energy);
 void vs_gpu_dihedral_forces(vs_gpu_state *g, int64_t step, int want_energy);

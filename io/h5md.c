@@ -9,7 +9,8 @@
  * - species and id are time-independent (rows are in tag order, so id[i] = i).
  * - with molecules: particles/all/molecule (time-independent molecule ids, 0: a free bead),
  *   /connectivity/bonds, /connectivity/angles and /connectivity/dihedrals (H5MD 1.1 tuples of
- *   ids, each bond, angle and dihedral once) and their types (1-based, as in a LAMMPS data file) in /parameters/vesica.
+ *   ids, each bond, angle and dihedral once) and their types (1-based, as in a LAMMPS data
+ *   file) in /parameters/vesica.
  * - no unit attributes: Vesica works in reduced DPD units.
  */
 #include "h5md.h"
@@ -217,11 +218,11 @@ static int64_t local_tuples(const vs_particle_rec *slab, const vs_topo *topo, in
     return count;
 }
 
-/* /connectivity/bonds, /angles and /dihedrals (H5MD 1.1: tuples of the particles' ids, here the tags, with
- * the particles group as an object reference), their types under /parameters/vesica and the
- * molecule ids as particles/all/molecule. Every dataset is created before any row is written
- * (parallel HDF5 1.10 lost rows of earlier datasets when creation and collective writes to
- * single-chunk datasets were interleaved). Collective. */
+/* /connectivity/bonds, /angles and /dihedrals (H5MD 1.1: tuples of the particles' ids, here the
+ * tags, with the particles group as an object reference), their types under /parameters/vesica
+ * and the molecule ids as particles/all/molecule. Every dataset is created before any row is
+ * written (parallel HDF5 1.10 lost rows of earlier datasets when creation and collective writes
+ * to single-chunk datasets were interleaved). Collective. */
 static int write_connectivity(hid_t f, hid_t dxpl, const vs_par *par,
                               const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
                               int64_t lo)

@@ -252,8 +252,8 @@ static int read_ids(h5in *h, int64_t *id_to_row, int *have_ids)
     return (int)base;
 }
 
-/* /connectivity/<name> (arity 2: bonds, 3: angles, 4: dihedrals) onto the topology. Tuple values are ids
- * (minus `base`), i.e. tags. */
+/* /connectivity/<name> (arity 2: bonds, 3: angles, 4: dihedrals) onto the topology. Tuple
+ * values are ids (minus `base`), i.e. tags. */
 static int read_tuples(h5in *h, vs_input_system *sys, const char *name, int arity, int64_t base)
 {
     char path[128], tpath[128], what[256];

@@ -178,7 +178,7 @@ static int header_line(reader *r, lmp_file *h, vs_input_system *sys, char *s)
     if (n == 6 && strcmp(w[3], "xy") == 0 && strcmp(w[4], "xz") == 0 && strcmp(w[5], "yz") == 0)
         return fail(r, r->line, "a triclinic box (xy xz yz) is not supported: Vesica's box is "
                     "orthogonal");
-    if (strstr(rest, "dihedrals per atom") || strstr(rest, "improper") || strcmp(rest, "ellipsoids") == 0
+    if (strstr(rest, "improper") || strcmp(rest, "ellipsoids") == 0
         || strcmp(rest, "lines") == 0 || strcmp(rest, "triangles") == 0 ||
         strcmp(rest, "bodies") == 0) {
         int64_t v;

@@ -1,13 +1,14 @@
 /* The bonded terms on the CPU backend: bonds, angles and dihedrals of the owned beads
  * (topology.h).
  *
- * Every rank that owns a bead of a bond or angle computes it in full from its local copies
- * of the partners (found through the tag map among owned particles and ghosts) and adds only
- * its own bead's force; energy and virial count 1/2 per bead of a bond, 1/3 per bead of an
- * angle and 1/4 per bead of a dihedral, so each interaction is counted once over all ranks. A partner that is missing, or a
- * bond longer than prm->bond_reach (the reach the ghost shell of bonded beads is built for),
- * stops the run (exit 1) with both tags and the step: a force is never dropped silently. The
- * reach is checked on every rank count alike, so the verdict does not depend on the layout.
+ * Every rank that owns a bead of a bond, angle or dihedral computes it in full from its local
+ * copies of the partners (found through the tag map among owned particles and ghosts) and
+ * adds only its own bead's force; energy and virial count 1/2 per bead of a bond, 1/3 per
+ * bead of an angle and 1/4 per bead of a dihedral, so each interaction is counted once over
+ * all ranks. A partner that is missing, or a bond longer than prm->bond_reach (the reach
+ * the ghost shell of bonded beads is built for), stops the run (exit 1) with both tags and
+ * the step: a force is never dropped silently. The reach is checked on every rank count
+ * alike, so the verdict does not depend on the layout.
  */
 #include <math.h>
 
