@@ -61,7 +61,7 @@ static void tuples(const vs_par *par, const vs_particle_rec *slab, const vs_topo
     int64_t k = vs_par_exscan_int64(par, mine);
     *total = mine;
     vs_par_sum_int64(par, total, 1);
-    const int per_line = 8 / arity;
+    const int per_line = arity == 2 ? 4 : (arity == 3 ? 3 : 2);
     for (int64_t i = 0; topo && i < n; ++i) {
         const vs_topo *t = &topo[i];
         const int count = arity == 2 ? t->n_bond : (arity == 3 ? t->n_angle : t->n_dihedral);
