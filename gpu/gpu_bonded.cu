@@ -179,8 +179,11 @@ __global__ void bond_kernel(int n, int64_t step, vs_bonded_args a, int want_ener
             const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
             const vs_bond_type &bt = a.bond[t->bond_type[b]];
             double fscal, e;
-            if (vs_bond_eval(bt.style, bt.K, bt.r0, r2, &fscal, &e))
-                record_failure(a, VS_BONDED_FENE, step, self, partner, sqrt(r2), bt.r0);
+            const int kind = vs_bond_eval_type(&bt, r2, &fscal, &e);
+            if (kind != VS_BONDED_OK)
+                record_failure(a, kind, step, self, partner, sqrt(r2),
+                               kind == VS_BONDED_TABLE
+                                   ? bt.tab.lo + bt.tab.dx * (bt.tab.n - 1) : bt.r0);
             else if (!(r2 <= a.reach2))
                 record_failure(a, VS_BONDED_REACH, step, self, partner, sqrt(r2), bt.r0);
             for (int k = 0; k < 3; ++k)
@@ -230,7 +233,7 @@ __global__ void angle_kernel(int n, int64_t step, vs_bonded_args a, int want_ene
             separation(a, idx[1], idx[0], r1);
             separation(a, idx[1], idx[2], r2);
             const vs_angle_type &at = a.angle[t->angle_type[m]];
-            const double e = vs_angle_eval(at.style, at.K, at.theta0, r1, r2, fa, fc);
+            const double e = vs_angle_eval_type(&at, r1, r2, fa, fc);
             for (int k = 0; k < 3; ++k) {
                 f[k] += me == 0 ? fa[k] : (me == 2 ? fc[k] : -(fa[k] + fc[k]));
                 virial += (r1[k] * fa[k] + r2[k] * fc[k]) / 3.0;
@@ -317,6 +320,9 @@ static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *viria
         a.bond[k] = g->prm.bond_types[k];
         a.angle[k] = g->prm.angle_types[k];
         a.dihedral[k] = g->prm.dihedral_types[k];
+        a.bond[k].tab.coef = g->bd.table[0][k]; /* the device copies of the tables */
+        a.angle[k].tab.coef = g->bd.table[1][k];
+        a.dihedral[k].tab.coef = g->bd.table[2][k];
     }
     return a;
 }
@@ -340,6 +346,32 @@ extern "C" void vs_gpu_dihedral_forces(vs_gpu_state *g, int64_t step, int want_e
     const int n = (int)g->pt.n_owned;
     VS_LAUNCH(dihedral_kernel, n, VS_BLOCK, g->stream, n, step,
               bonded_args(g, g->bd.e_dihedral, g->bd.w_dihedral), want_energy);
+}
+
+/* ---- tables ---- */
+
+/* The spline coefficients of every table type, copied to the device once (bonds, angles,
+ * dihedrals: table[0], [1], [2]); the kernels' copies of the types point at them. */
+void vs_gpu_bonded_tables(vs_gpu_state *g)
+{
+    const vs_params *p = &g->prm;
+    for (int k = 0; k < VS_MAX_MOLTYPES; ++k) {
+        const vs_table *tabs[3] = {
+            k < p->n_bond_types && p->bond_types[k].style == VS_BOND_TABLE
+                ? &p->bond_types[k].tab : NULL,
+            k < p->n_angle_types && p->angle_types[k].style == VS_ANGLE_TABLE
+                ? &p->angle_types[k].tab : NULL,
+            k < p->n_dihedral_types && p->dihedral_types[k].style == VS_DIHEDRAL_TABLE
+                ? &p->dihedral_types[k].tab : NULL};
+        for (int kind = 0; kind < 3; ++kind) {
+            if (!tabs[kind])
+                continue;
+            const size_t bytes = sizeof(double) * 4 * (size_t)(tabs[kind]->n - 1);
+            g->bd.table[kind][k] = (double *)vs_gpu_alloc(g, bytes);
+            VS_CUDA_CHECK(cudaMemcpy(g->bd.table[kind][k], tabs[kind]->coef, bytes,
+                                     cudaMemcpyHostToDevice));
+        }
+    }
 }
 
 /* ---- failures ---- */
@@ -404,4 +436,8 @@ void vs_gpu_bonded_free(vs_gpu_state *g)
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
         if (ptrs[k])
             cudaFree(ptrs[k]);
+    for (int kind = 0; kind < 3; ++kind)
+        for (int k = 0; k < VS_MAX_MOLTYPES; ++k)
+            if (g->bd.table[kind][k])
+                cudaFree(g->bd.table[kind][k]);
 }

@@ -466,6 +466,8 @@ struct vs_gpu_bonded {
      * of the bond, angle and dihedral energies and virials */
     double *e_bond, *w_bond, *e_angle, *w_angle, *e_dihedral, *w_dihedral;
     vs_gpu_bonded_error *d_error;
+    double *table[3][VS_MAX_MOLTYPES]; /* table styles' spline coefficients (bonds, angles,
+                                          dihedrals by type), else NULL */
 };
 
 /* Phase timing on the device clock (gpu_timing.cu): a ring of phase boundaries, oldest at
@@ -648,6 +650,7 @@ void vs_gpu_timing_destroy(vs_gpu_state *g);
  * with the CPU's message when a bonded kernel recorded one; `kind` as read back, or -1 to
  * read it here, which synchronises). All no-ops without molecules. */
 void vs_gpu_bonded_free(vs_gpu_state *g);
+void vs_gpu_bonded_tables(vs_gpu_state *g); /* upload the table styles' splines */
 void vs_gpu_bonded_index(vs_gpu_state *g);
 void vs_gpu_bonded_check(vs_gpu_state *g, int kind);
 /* The topology of the owned particles permuted by g->sort.idx_out (the Morton reorder). */

@@ -34,14 +34,16 @@ static const key_choice TRANSPORT_CHOICES[] = {
     {"mpi-device", VS_TRANSPORT_MPI_DEVICE},
     {NULL, 0}};
 static const key_choice BOND_CHOICES[] = {
-    {"harmonic", VS_BOND_HARMONIC}, {"fene", VS_BOND_FENE}, {NULL, 0}};
+    {"harmonic", VS_BOND_HARMONIC}, {"fene", VS_BOND_FENE}, {"table", VS_BOND_TABLE}, {NULL, 0}};
 static const key_choice ANGLE_CHOICES[] = {{"harmonic", VS_ANGLE_HARMONIC},
                                            {"cosine", VS_ANGLE_COSINE},
                                            {"cosine_squared", VS_ANGLE_COSINE_SQUARED},
+                                           {"table", VS_ANGLE_TABLE},
                                            {NULL, 0}};
 static const key_choice DIHEDRAL_CHOICES[] = {{"periodic", VS_DIHEDRAL_PERIODIC},
                                               {"harmonic", VS_DIHEDRAL_HARMONIC},
                                               {"multi_harmonic", VS_DIHEDRAL_MULTI_HARMONIC},
+                                              {"table", VS_DIHEDRAL_TABLE},
                                               {NULL, 0}};
 static const key_choice ON_OFF_CHOICES[] = {{"on", 1}, {"off", 0}, {NULL, 0}};
 static const key_choice FLOW_CHOICES[] = {
@@ -251,8 +253,8 @@ const key_spec vs_config_schema[] = {
     {KEY("molecules.[].bond.style", K_ENUM, REQUIRED, NULL,
          "harmonic: K/2 (r - r0)^2; fene: -K R0^2/2 ln(1 - (r/R0)^2)"),
      .choices = BOND_CHOICES},
-    {KEY("molecules.[].bond.K", K_FLOAT, REQUIRED, NULL,
-         "bond stiffness K"),
+    {KEY("molecules.[].bond.K", K_FLOAT, OPTIONAL, NULL,
+         "bond stiffness K (required, except for table)"),
      NUM_GE(0)},
     {KEY("molecules.[].bond.r0", K_FLOAT, OPTIONAL, NULL,
          "harmonic: rest length r0 (required)"),
@@ -263,23 +265,31 @@ const key_spec vs_config_schema[] = {
     {KEY("molecules.[].bond.length", K_FLOAT, OPTIONAL, NULL,
          "step of the random walk that places the beads (default r0, or R0/2 for fene)"),
      NUM_GT(0)},
+    {KEY("molecules.[].bond.file", K_STRING, OPTIONAL, NULL,
+         "table: the file of x and E(x) (r: a length), relative to the "
+         "configuration's folder"),
+     .maxlen = VS_PATH_LEN - 1},
     {KEY("molecules.[].angle", K_GROUP, OPTIONAL, NULL,
          "the angle of three consecutive beads; absent: none")},
     {KEY("molecules.[].angle.style", K_ENUM, REQUIRED, NULL,
          "harmonic: K/2 (theta - theta0)^2; cosine: K (1 + cos theta); "
          "cosine_squared: K (cos theta - cos theta0)^2"),
      .choices = ANGLE_CHOICES},
-    {KEY("molecules.[].angle.K", K_FLOAT, REQUIRED, NULL,
-         "angle stiffness K"),
+    {KEY("molecules.[].angle.K", K_FLOAT, OPTIONAL, NULL,
+         "angle stiffness K (required, except for table)"),
      NUM_GE(0)},
     {KEY("molecules.[].angle.theta0", K_FLOAT, OPTIONAL, "180.0",
          "harmonic, cosine_squared: rest angle in degrees (180: straight)"),
      NUM_IN(0, 180)},
+    {KEY("molecules.[].angle.file", K_STRING, OPTIONAL, NULL,
+         "table: the file of x and E(x) (theta in degrees, 0 to 180), relative to the "
+         "configuration's folder"),
+     .maxlen = VS_PATH_LEN - 1},
     {KEY("molecules.[].dihedral", K_GROUP, OPTIONAL, NULL,
          "the dihedral of four consecutive beads; absent: none")},
     {KEY("molecules.[].dihedral.style", K_ENUM, REQUIRED, NULL,
          "periodic: K (1 + cos(n phi - delta)); harmonic: K/2 (phi - phi0)^2; "
-         "multi_harmonic: sum_k A_k cos^k phi (phi = 180: trans)"),
+         "multi_harmonic: sum_k A_k cos^k phi; table (phi = 180: trans)"),
      .choices = DIHEDRAL_CHOICES},
     {KEY("molecules.[].dihedral.K", K_FLOAT, OPTIONAL, NULL,
          "periodic, harmonic: the constant K (required for them)"),
@@ -296,6 +306,10 @@ const key_spec vs_config_schema[] = {
     {KEY("molecules.[].dihedral.A", K_FLOATS, OPTIONAL, NULL,
          "multi_harmonic: [A0, A1, ...], 1 to 5 coefficients (required for it)"),
      .ilo = 1, .ihi = VS_DIHEDRAL_TERMS},
+    {KEY("molecules.[].dihedral.file", K_STRING, OPTIONAL, NULL,
+         "table: the file of x and E(x) (phi in degrees, -180 to 180), relative to the "
+         "configuration's folder"),
+     .maxlen = VS_PATH_LEN - 1},
     {KEY("bonded", K_GROUP, OPTIONAL, NULL,
          "settings of the bonded interactions")},
     {KEY("bonded.bonds", K_LIST, OPTIONAL, NULL,
@@ -306,8 +320,8 @@ const key_spec vs_config_schema[] = {
     {KEY("bonded.bonds.[].style", K_ENUM, REQUIRED, NULL,
          "harmonic or fene, as molecules.[].bond.style"),
      .choices = BOND_CHOICES},
-    {KEY("bonded.bonds.[].K", K_FLOAT, REQUIRED, NULL,
-         "bond stiffness K"),
+    {KEY("bonded.bonds.[].K", K_FLOAT, OPTIONAL, NULL,
+         "bond stiffness K (required, except for table)"),
      NUM_GE(0)},
     {KEY("bonded.bonds.[].r0", K_FLOAT, OPTIONAL, NULL,
          "harmonic: rest length r0 (required)"),
@@ -315,6 +329,10 @@ const key_spec vs_config_schema[] = {
     {KEY("bonded.bonds.[].R0", K_FLOAT, OPTIONAL, NULL,
          "fene: maximum extension R0 (required)"),
      NUM_GT(0)},
+    {KEY("bonded.bonds.[].file", K_STRING, OPTIONAL, NULL,
+         "table: the file of x and E(x) (r: a length), relative to the "
+         "configuration's folder"),
+     .maxlen = VS_PATH_LEN - 1},
     {KEY("bonded.angles", K_LIST, OPTIONAL, NULL,
          "with input: the angle types, angle type k of the file is bonded.angles.[k-1]"),
      .ilo = 1, .ihi = VS_MAX_MOLTYPES},
@@ -323,12 +341,16 @@ const key_spec vs_config_schema[] = {
     {KEY("bonded.angles.[].style", K_ENUM, REQUIRED, NULL,
          "harmonic, cosine or cosine_squared, as molecules.[].angle.style"),
      .choices = ANGLE_CHOICES},
-    {KEY("bonded.angles.[].K", K_FLOAT, REQUIRED, NULL,
-         "angle stiffness K"),
+    {KEY("bonded.angles.[].K", K_FLOAT, OPTIONAL, NULL,
+         "angle stiffness K (required, except for table)"),
      NUM_GE(0)},
     {KEY("bonded.angles.[].theta0", K_FLOAT, OPTIONAL, "180.0",
          "harmonic, cosine_squared: rest angle in degrees"),
      NUM_IN(0, 180)},
+    {KEY("bonded.angles.[].file", K_STRING, OPTIONAL, NULL,
+         "table: the file of x and E(x) (theta in degrees, 0 to 180), relative to the "
+         "configuration's folder"),
+     .maxlen = VS_PATH_LEN - 1},
     {KEY("bonded.dihedrals", K_LIST, OPTIONAL, NULL,
          "with input: the dihedral types, type k of the file is bonded.dihedrals.[k-1]"),
      .ilo = 1, .ihi = VS_MAX_MOLTYPES},
@@ -336,7 +358,7 @@ const key_spec vs_config_schema[] = {
          "one dihedral type")},
     {KEY("bonded.dihedrals.[].style", K_ENUM, REQUIRED, NULL,
          "periodic: K (1 + cos(n phi - delta)); harmonic: K/2 (phi - phi0)^2; "
-         "multi_harmonic: sum_k A_k cos^k phi (phi = 180: trans)"),
+         "multi_harmonic: sum_k A_k cos^k phi; table (phi = 180: trans)"),
      .choices = DIHEDRAL_CHOICES},
     {KEY("bonded.dihedrals.[].K", K_FLOAT, OPTIONAL, NULL,
          "periodic, harmonic: the constant K (required for them)"),
@@ -353,6 +375,10 @@ const key_spec vs_config_schema[] = {
     {KEY("bonded.dihedrals.[].A", K_FLOATS, OPTIONAL, NULL,
          "multi_harmonic: [A0, A1, ...], 1 to 5 coefficients (required for it)"),
      .ilo = 1, .ihi = VS_DIHEDRAL_TERMS},
+    {KEY("bonded.dihedrals.[].file", K_STRING, OPTIONAL, NULL,
+         "table: the file of x and E(x) (phi in degrees, -180 to 180), relative to the "
+         "configuration's folder"),
+     .maxlen = VS_PATH_LEN - 1},
     {KEY("bonded.reach", K_FLOAT, OPTIONAL, NULL,
          "longest bond allowed, the ghost reach of bonded beads (default: rc, or the "
          "largest fene R0)"),

@@ -64,9 +64,11 @@ void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step)
             const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
             const vs_bond_type *bt = &prm->bond_types[t->bond_type[b]];
             double fscal, e;
-            if (vs_bond_eval(bt->style, bt->K, bt->r0, r2, &fscal, &e))
-                vs_bonded_fail(prm, VS_BONDED_FENE, step, p->tag[i], t->bond[b], sqrt(r2),
-                               bt->r0);
+            const int kind = vs_bond_eval_type(bt, r2, &fscal, &e);
+            if (kind != VS_BONDED_OK)
+                vs_bonded_fail(prm, kind, step, p->tag[i], t->bond[b], sqrt(r2),
+                               kind == VS_BONDED_TABLE
+                                   ? bt->tab.lo + bt->tab.dx * (bt->tab.n - 1) : bt->r0);
             if (!(r2 <= prm->bond_reach * prm->bond_reach))
                 vs_bonded_fail(prm, VS_BONDED_REACH, step, p->tag[i], t->bond[b], sqrt(r2),
                                bt->r0);
@@ -100,7 +102,7 @@ void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step)
             separation(s, idx[1], idx[0], r1);
             separation(s, idx[1], idx[2], r2);
             const vs_angle_type *at = &prm->angle_types[t->angle_type[a]];
-            const double e = vs_angle_eval(at->style, at->K, at->theta0, r1, r2, fa, fc);
+            const double e = vs_angle_eval_type(at, r1, r2, fa, fc);
             double f[3], virial = 0.0;
             for (int k = 0; k < 3; ++k) {
                 f[k] = self == 0 ? fa[k] : (self == 2 ? fc[k] : -(fa[k] + fc[k]));
