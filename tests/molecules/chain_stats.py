@@ -33,7 +33,7 @@ except ImportError:
     sys.exit(77)
 
 K, R0, KT, N = 20.0, 0.6, 1.0, 10
-CHAINS, STEPS, EVERY, EQUIL, BLOCK = 80, 16000, 200, 2000, 5
+CHAINS, STEPS, EVERY, EQUIL, BLOCK = 80, 12000, 200, 2000, 5
 CONFIG = """
 box = [8.0, 8.0, 8.0];
 density = 3.0;
