@@ -27,7 +27,9 @@ int vs_decomp_choose(const double box[3], int nranks, const int requested[3], do
             if (w < min_width) {
                 snprintf(err, err_len,
                          "decomposition: bricks along %c are %.6g wide, thinner than the ghost "
-                         "width %.6g (r_c + skin); use fewer ranks along %c",
+                         "width %.6g (r_c + skin, or with molecules the bonded reach + skin: "
+                         "bonded.reach, twice with angles, three times with dihedrals); use "
+                         "fewer ranks along %c",
                          "xyz"[d], w, min_width, "xyz"[d]);
                 return VS_EXIT_BAD_INPUT;
             }
@@ -58,7 +60,9 @@ int vs_decomp_choose(const double box[3], int nranks, const int requested[3], do
     if (best < 0.0) {
         snprintf(err, err_len,
                  "decomposition: %d ranks are too many for a %.6g x %.6g x %.6g box: no brick "
-                 "layout keeps every brick at least %.6g (r_c + skin) wide",
+                 "layout keeps every brick at least %.6g wide (r_c + skin, or with molecules the "
+                 "bonded reach + skin: bonded.reach, twice with angles, three times with "
+                 "dihedrals)",
                  nranks, box[0], box[1], box[2], min_width);
         return VS_EXIT_BAD_INPUT;
     }

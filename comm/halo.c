@@ -327,6 +327,7 @@ static void build_unpack(void *ctx, int d, int dir, const void *recs, int64_t n)
         if (p->topo) {
             p->topo[j].n_bond = in[k].pad;
             p->topo[j].n_angle = 0;
+            p->topo[j].n_dihedral = 0;
         }
     }
     c->h->recv_start[d][dir] = start;

@@ -73,12 +73,13 @@ void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step, int want_ene
  * forces, in whichever form the force arrays hold them (doubles or fixed-point sums). */
 void vs_gpu_flow_forces(vs_gpu_state *g);
 /* The bonded terms (gpu_bonded.cu; configurations with molecules): each owned bead's bond
- * (angle) forces added to its force, in whichever form the force arrays hold them, and its
- * share of the energy and virial when want_energy is set. A failure (a missing partner, a
- * FENE bond at R0, a bond beyond the bonded reach) stops the run at the next read-back with
- * the CPU's message and this step. */
+ * (angle, dihedral) forces added to its force, in whichever form the force arrays hold
+ * them, and its share of the energy and virial when want_energy is set. A failure (a missing
+ * partner, a FENE bond at R0, a bond beyond the bonded reach) stops the run at the next
+ * read-back with the CPU's message and this step. */
 void vs_gpu_bond_forces(vs_gpu_state *g, int64_t step, int want_energy);
 void vs_gpu_angle_forces(vs_gpu_state *g, int64_t step, int want_energy);
+void vs_gpu_dihedral_forces(vs_gpu_state *g, int64_t step, int want_energy);
 /* One binned profile sample of the owned particles (gpu_profile.cu), reduced on the device
  * in fixed point (order-independent integer adds) and read back as bins only; layout as
  * vs_cpu_profile_sums. Synchronises. */
@@ -86,8 +87,8 @@ void vs_gpu_profile_sums(vs_gpu_state *g, int axis, int bins, int per_species, i
 void vs_gpu_integrate_second_half(vs_gpu_state *g);
 
 /* Local thermo sums: px, py, pz, kinetic, pair potential, virial (all terms), bond energy,
- * angle energy (the last two 0 without molecules; synchronises). */
-void vs_gpu_thermo(vs_gpu_state *g, double out[8]);
+ * angle energy, dihedral energy (the last three 0 without molecules; synchronises). */
+void vs_gpu_thermo(vs_gpu_state *g, double out[9]);
 /* Local integrity sums: count, tag sum, squared tag sum; tag of a non-finite particle. */
 void vs_gpu_integrity(vs_gpu_state *g, uint64_t sums[3], int64_t *bad_tag);
 

@@ -1,4 +1,5 @@
-/* The bonded terms on the device: bonds and angles of the owned beads (src/core/topology.h),
+/* The bonded terms on the device: bonds, angles and dihedrals of the owned beads
+ * (src/core/topology.h),
  * the same computation as the CPU loops (src/cpu/bonded_cpu.c) from the same evaluators
  * (src/core/bonded.h).
  *
@@ -9,14 +10,16 @@
  *   mark to carry; see vs_gpu_bonded_index). Where a tag has several copies (an owned bead and
  *   its periodic images) the lowest local index wins, whatever order the threads insert in,
  *   so runs are reproducible bit for bit.
- * - Kernels: one thread per owned bead walks its own bonds (angles) in list order and adds
+ * - Kernels: one thread per owned bead walks its own bonds (angles, dihedrals) in list order
+ *   and adds
  *   its own bead's force only, so no thread writes another's force and the sum runs in the
  *   CPU's order: in double precision onto the pair forces as doubles, one add per bond as on
  *   the CPU; onto the Newton kernel's fixed-point sums as one rounded add per bead.
  *   Separations are the minimum image in double from the double positions (both precisions
  *   keep them). This file is compiled without fused multiply-adds (CMakeLists.txt), so its
  *   arithmetic rounds as the CPU reference's does.
- * - Energies and virials: each bead's share (1/2 per bond bead, 1/3 per angle bead) goes to
+ * - Energies and virials: each bead's share (1/2 per bond bead, 1/3 per angle bead, 1/4 per
+ *   dihedral bead) goes to
  *   a per-bead buffer when energies are due, summed by the thermo reduction's fixed tree
  *   (gpu_reduce.cu): deterministic.
  * - Failures (a missing partner, a FENE bond at R0, a bond beyond the bonded reach): the
@@ -53,6 +56,7 @@ struct vs_bonded_args {
     double reach2;        /* prm->bond_reach squared, as the CPU compares */
     vs_bond_type bond[VS_MAX_MOLTYPES];
     vs_angle_type angle[VS_MAX_MOLTYPES];
+    vs_dihedral_type dihedral[VS_MAX_MOLTYPES];
 };
 
 /* ---- the tag map ---- */
@@ -175,8 +179,11 @@ __global__ void bond_kernel(int n, int64_t step, vs_bonded_args a, int want_ener
             const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
             const vs_bond_type &bt = a.bond[t->bond_type[b]];
             double fscal, e;
-            if (vs_bond_eval(bt.style, bt.K, bt.r0, r2, &fscal, &e))
-                record_failure(a, VS_BONDED_FENE, step, self, partner, sqrt(r2), bt.r0);
+            const int kind = vs_bond_eval_type(&bt, r2, &fscal, &e);
+            if (kind != VS_BONDED_OK)
+                record_failure(a, kind, step, self, partner, sqrt(r2),
+                               kind == VS_BONDED_TABLE
+                                   ? bt.tab.lo + bt.tab.dx * (bt.tab.n - 1) : bt.r0);
             else if (!(r2 <= a.reach2))
                 record_failure(a, VS_BONDED_REACH, step, self, partner, sqrt(r2), bt.r0);
             for (int k = 0; k < 3; ++k)
@@ -226,12 +233,60 @@ __global__ void angle_kernel(int n, int64_t step, vs_bonded_args a, int want_ene
             separation(a, idx[1], idx[0], r1);
             separation(a, idx[1], idx[2], r2);
             const vs_angle_type &at = a.angle[t->angle_type[m]];
-            const double e = vs_angle_eval(at.style, at.K, at.theta0, r1, r2, fa, fc);
+            const double e = vs_angle_eval_type(&at, r1, r2, fa, fc);
             for (int k = 0; k < 3; ++k) {
                 f[k] += me == 0 ? fa[k] : (me == 2 ? fc[k] : -(fa[k] + fc[k]));
                 virial += (r1[k] * fa[k] + r2[k] * fc[k]) / 3.0;
             }
             energy += e / 3.0;
+        }
+        add_force(a, i, f);
+    }
+    if (want_energy) {
+        a.energy[i] = energy;
+        a.virial[i] = virial;
+    }
+}
+
+__global__ void dihedral_kernel(int n, int64_t step, vs_bonded_args a, int want_energy)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const vs_topo *t = &a.topo[i];
+    const int nd = t->n_dihedral;
+    double energy = 0.0, virial = 0.0;
+    if (nd > 0) {
+        const int64_t self = a.tag[i];
+        double f[3];
+        for (int k = 0; k < 3; ++k)
+            f[k] = a.fixed ? 0.0 : a.f[k][i];
+        for (int m = 0; m < nd; ++m) {
+            int idx[4], me = 0, found = 1;
+            for (int q = 0; q < 4; ++q) {
+                const int64_t tag = t->dihedral[m][q];
+                if (tag == self) {
+                    idx[q] = i;
+                    me = q;
+                } else {
+                    idx[q] = tag_find(a, tag);
+                    if (idx[q] < 0) {
+                        record_failure(a, VS_BONDED_MISSING, step, self, tag, 0.0, 0.0);
+                        found = 0;
+                    }
+                }
+            }
+            if (!found)
+                continue;
+            double b[3][3], fd[4][3], phi, w;
+            for (int q = 0; q < 3; ++q)
+                separation(a, idx[q], idx[q + 1], b[q]);
+            const vs_dihedral_type dt = a.dihedral[t->dihedral_type[m]];
+            const double e = vs_dihedral_eval(&dt, b[0], b[1], b[2], fd, &phi, &w);
+            for (int k = 0; k < 3; ++k)
+                f[k] += fd[me][k];
+            energy += 0.25 * e;
+            virial += 0.25 * w;
         }
         add_force(a, i, f);
     }
@@ -264,6 +319,10 @@ static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *viria
     for (int k = 0; k < VS_MAX_MOLTYPES; ++k) {
         a.bond[k] = g->prm.bond_types[k];
         a.angle[k] = g->prm.angle_types[k];
+        a.dihedral[k] = g->prm.dihedral_types[k];
+        a.bond[k].tab.coef = g->bd.table[0][k]; /* the device copies of the tables */
+        a.angle[k].tab.coef = g->bd.table[1][k];
+        a.dihedral[k].tab.coef = g->bd.table[2][k];
     }
     return a;
 }
@@ -280,6 +339,39 @@ extern "C" void vs_gpu_angle_forces(vs_gpu_state *g, int64_t step, int want_ener
     const int n = (int)g->pt.n_owned;
     VS_LAUNCH(angle_kernel, n, VS_BLOCK, g->stream, n, step,
               bonded_args(g, g->bd.e_angle, g->bd.w_angle), want_energy);
+}
+
+extern "C" void vs_gpu_dihedral_forces(vs_gpu_state *g, int64_t step, int want_energy)
+{
+    const int n = (int)g->pt.n_owned;
+    VS_LAUNCH(dihedral_kernel, n, VS_BLOCK, g->stream, n, step,
+              bonded_args(g, g->bd.e_dihedral, g->bd.w_dihedral), want_energy);
+}
+
+/* ---- tables ---- */
+
+/* The spline coefficients of every table type, copied to the device once (bonds, angles,
+ * dihedrals: table[0], [1], [2]); the kernels' copies of the types point at them. */
+void vs_gpu_bonded_tables(vs_gpu_state *g)
+{
+    const vs_params *p = &g->prm;
+    for (int k = 0; k < VS_MAX_MOLTYPES; ++k) {
+        const vs_table *tabs[3] = {
+            k < p->n_bond_types && p->bond_types[k].style == VS_BOND_TABLE
+                ? &p->bond_types[k].tab : NULL,
+            k < p->n_angle_types && p->angle_types[k].style == VS_ANGLE_TABLE
+                ? &p->angle_types[k].tab : NULL,
+            k < p->n_dihedral_types && p->dihedral_types[k].style == VS_DIHEDRAL_TABLE
+                ? &p->dihedral_types[k].tab : NULL};
+        for (int kind = 0; kind < 3; ++kind) {
+            if (!tabs[kind])
+                continue;
+            const size_t bytes = sizeof(double) * 4 * (size_t)(tabs[kind]->n - 1);
+            g->bd.table[kind][k] = (double *)vs_gpu_alloc(g, bytes);
+            VS_CUDA_CHECK(cudaMemcpy(g->bd.table[kind][k], tabs[kind]->coef, bytes,
+                                     cudaMemcpyHostToDevice));
+        }
+    }
 }
 
 /* ---- failures ---- */
@@ -323,7 +415,7 @@ __global__ void topo_scatter_word_kernel(int n, const uint64_t *in, int w, uint6
 
 /* In place, one 8-byte word of every record at a time through the permutation scratch (one
  * double per slot): each word's column is permuted on its own, so no second copy of the
- * 288-byte records is ever held. Every few rebuilds only (VS_GPU_REORDER_EVERY). */
+ * 440-byte records is ever held. Every few rebuilds only (VS_GPU_REORDER_EVERY). */
 void vs_gpu_bonded_permute(vs_gpu_state *g, int n)
 {
     if (!g->bd.on)
@@ -338,9 +430,14 @@ void vs_gpu_bonded_permute(vs_gpu_state *g, int n)
 
 void vs_gpu_bonded_free(vs_gpu_state *g)
 {
-    void *ptrs[] = {g->bd.topo,    g->bd.map_key, g->bd.map_val, g->bd.e_bond,
-                    g->bd.w_bond,  g->bd.e_angle, g->bd.w_angle, g->bd.d_error};
+    void *ptrs[] = {g->bd.topo,    g->bd.map_key, g->bd.map_val,    g->bd.e_bond,
+                    g->bd.w_bond,  g->bd.e_angle, g->bd.w_angle,    g->bd.e_dihedral,
+                    g->bd.w_dihedral, g->bd.d_error};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
         if (ptrs[k])
             cudaFree(ptrs[k]);
+    for (int kind = 0; kind < 3; ++kind)
+        for (int k = 0; k < VS_MAX_MOLTYPES; ++k)
+            if (g->bd.table[kind][k])
+                cudaFree(g->bd.table[kind][k]);
 }

@@ -463,9 +463,11 @@ struct vs_gpu_bonded {
     int32_t *map_val;       /* local indices */
     int64_t map_cap;
     /* per owned slot, written by the bonded kernels when energies are due: each bead's share
-     * of the bond and angle energies and virials */
-    double *e_bond, *w_bond, *e_angle, *w_angle;
+     * of the bond, angle and dihedral energies and virials */
+    double *e_bond, *w_bond, *e_angle, *w_angle, *e_dihedral, *w_dihedral;
     vs_gpu_bonded_error *d_error;
+    double *table[3][VS_MAX_MOLTYPES]; /* table styles' spline coefficients (bonds, angles,
+                                          dihedrals by type), else NULL */
 };
 
 /* The conservative pair styles (gpu_pair.cu; allocated on first use, so a DPD fluid's
@@ -660,6 +662,7 @@ void vs_gpu_timing_destroy(vs_gpu_state *g);
  * with the CPU's message when a bonded kernel recorded one; `kind` as read back, or -1 to
  * read it here, which synchronises). All no-ops without molecules. */
 void vs_gpu_bonded_free(vs_gpu_state *g);
+void vs_gpu_bonded_tables(vs_gpu_state *g); /* upload the table styles' splines */
 void vs_gpu_bonded_index(vs_gpu_state *g);
 void vs_gpu_bonded_check(vs_gpu_state *g, int kind);
 /* The pair styles' device buffers (gpu_pair.cu), freed at destroy. */

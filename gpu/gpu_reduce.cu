@@ -11,17 +11,17 @@
 
 #define VS_RED_BLOCKS 512
 #define VS_RED_VALUES 6     /* a plain fluid's sums */
-#define VS_RED_VALUES_MOL 8 /* with molecules: bond and angle energies after them */
+#define VS_RED_VALUES_MOL 9 /* with molecules: bond, angle and dihedral energies after them */
 
 /* The bonded terms' per-bead shares (gpu_bonded.cu), NULL where a term is inactive. */
 struct vs_bonded_shares {
-    const double *e_bond, *w_bond, *e_angle, *w_angle;
+    const double *e_bond, *w_bond, *e_angle, *w_angle, *e_dihedral, *w_dihedral;
     const double *e_pair, *w_pair; /* the pair styles' (gpu_pair.cu), NULL: none */
 };
 
 /* Momentum and kinetic energy of the n owned particles; the energy and virial of the
  * n_energy entries the forces wrote (the owned particles', and with each pair once, the
- * ghosts' too); with molecules (NV = 8) the owned beads' bonded shares: their virials into
+ * ghosts' too); with molecules (NV = 9) the owned beads' bonded shares: their virials into
  * the virial, their energies apart. */
 template <int NV>
 __global__ void thermo_partial_kernel(int n, int n_energy, vs_gpu_species sp, const double *vx,
@@ -61,6 +61,10 @@ __global__ void thermo_partial_kernel(int n, int n_energy, vs_gpu_species sp, co
                 acc[7] += b.e_angle[i];
                 acc[5] += b.w_angle[i];
             }
+            if (b.e_dihedral) {
+                acc[8] += b.e_dihedral[i];
+                acc[5] += b.w_dihedral[i];
+            }
         }
     }
     for (int q = 0; q < NV; ++q)
@@ -87,7 +91,7 @@ __global__ void thermo_final_kernel(int blocks, int nv, const double *partials, 
     }
 }
 
-extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[8])
+extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[9])
 {
     const int n = (int)g->pt.n_owned;
     for (int q = 0; q < VS_RED_VALUES_MOL; ++q)
@@ -103,9 +107,10 @@ extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[8])
         blocks = VS_RED_BLOCKS;
     const int nv = g->bd.on ? VS_RED_VALUES_MOL : VS_RED_VALUES;
     const int pair = vs_pair_styles_active(&g->prm) && g->ps.energies_on;
-    const vs_bonded_shares b = {g->bd.e_bond, g->bd.w_bond, g->bd.e_angle, g->bd.w_angle,
+    const vs_bonded_shares b = {g->bd.e_bond,      g->bd.w_bond,      g->bd.e_angle,
+                                g->bd.w_angle,     g->bd.e_dihedral,  g->bd.w_dihedral,
                                 pair ? g->ps.e : NULL, pair ? g->ps.w : NULL};
-    /* partials holds 8192 doubles: (512 blocks + 1) * 8 fit */
+    /* partials holds 8192 doubles: (512 blocks + 1) * 9 fit */
     if (g->bd.on)
         thermo_partial_kernel<VS_RED_VALUES_MOL><<<blocks, VS_BLOCK, 0, g->stream>>>(
             n, (int)g->fs.energy_count, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2],

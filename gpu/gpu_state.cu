@@ -131,6 +131,10 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
             VS_GROW(g->bd.e_angle, double, 0);
             VS_GROW(g->bd.w_angle, double, 0);
         }
+        if (g->prm.n_dihedral_types > 0) {
+            VS_GROW(g->bd.e_dihedral, double, 0);
+            VS_GROW(g->bd.w_dihedral, double, 0);
+        }
     }
 #undef VS_GROW
     g->pt.capacity = cap;
@@ -255,8 +259,10 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->red.d_max_disp2 = (unsigned int *)vs_gpu_alloc(g, 2 * sizeof(unsigned int));
     VS_CUDA_CHECK(cudaMemsetAsync(g->red.d_max_disp2, 0, 2 * sizeof(unsigned int), g->stream));
     g->bd.on = vs_params_molecular(prm);
-    if (g->bd.on)
+    if (g->bd.on) {
         g->bd.d_error = (vs_gpu_bonded_error *)vs_gpu_alloc(g, sizeof(vs_gpu_bonded_error));
+        vs_gpu_bonded_tables(g);
+    }
     g->red.d_int_sums = (unsigned long long *)vs_gpu_alloc(g, 4 * sizeof(unsigned long long));
     g->red.partials = (double *)vs_gpu_alloc(g, 8192 * sizeof(double)); /* reduction partials */
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->red.h_pinned, 64 * sizeof(double)));

@@ -8,7 +8,16 @@
 #include "h5util.h"
 #include "log.h"
 
-enum { T_MOL, T_BONDS, T_BOND_TYPES, T_ANGLES, T_ANGLE_TYPES, N_TFIELDS };
+enum {
+    T_MOL,
+    T_BONDS,
+    T_BOND_TYPES,
+    T_ANGLES,
+    T_ANGLE_TYPES,
+    T_DIHEDRALS,
+    T_DIHEDRAL_TYPES,
+    N_TFIELDS
+};
 static const struct {
     const char *name;
     int cols;
@@ -18,7 +27,10 @@ static const struct {
     [T_BOND_TYPES] = {"bond_types", VS_MAX_BONDS},
     [T_ANGLES] = {"angles", 3 * VS_MAX_ANGLES},
     [T_ANGLE_TYPES] = {"angle_types", VS_MAX_ANGLES},
+    [T_DIHEDRALS] = {"dihedrals", 4 * VS_MAX_DIHEDRALS},
+    [T_DIHEDRAL_TYPES] = {"dihedral_types", VS_MAX_DIHEDRALS},
 };
+_Static_assert(4 * VS_MAX_DIHEDRALS <= 3 * VS_MAX_ANGLES, "the row buffer holds the widest");
 
 static void gather(int k, const vs_topo *t, int64_t *out)
 {
@@ -31,6 +43,8 @@ static void gather(int k, const vs_topo *t, int64_t *out)
         case T_BOND_TYPES: v = c < t->n_bond ? t->bond_type[c] : -1; break;
         case T_ANGLES: v = c / 3 < t->n_angle ? t->angle[c / 3][c % 3] : -1; break;
         case T_ANGLE_TYPES: v = c < t->n_angle ? t->angle_type[c] : -1; break;
+        case T_DIHEDRALS: v = c / 4 < t->n_dihedral ? t->dihedral[c / 4][c % 4] : -1; break;
+        case T_DIHEDRAL_TYPES: v = c < t->n_dihedral ? t->dihedral_type[c] : -1; break;
         }
         out[c] = v;
     }
@@ -56,6 +70,12 @@ static void scatter(int k, vs_topo *t, const int64_t *in)
                 t->n_angle = c / 3 + 1;
             break;
         case T_ANGLE_TYPES: t->angle_type[c] = (int32_t)v; break;
+        case T_DIHEDRALS:
+            t->dihedral[c / 4][c % 4] = v;
+            if (v >= 0)
+                t->n_dihedral = c / 4 + 1;
+            break;
+        case T_DIHEDRAL_TYPES: t->dihedral_type[c] = (int32_t)v; break;
         }
     }
 }
@@ -100,8 +120,10 @@ int vs_ckpt_topo_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t
         char name[64];
         snprintf(name, sizeof name, "particles/%s", TFIELDS[k].name);
         const int cols = TFIELDS[k].cols;
-        hid_t d = H5Lexists(f, name, H5P_DEFAULT) > 0 ? H5Dopen2(f, name, H5P_DEFAULT) : -1;
-        if (rc != 0) {
+        const int exists = H5Lexists(f, name, H5P_DEFAULT) > 0;
+        hid_t d = exists ? H5Dopen2(f, name, H5P_DEFAULT) : -1;
+        if (rc != 0 || (!exists && k >= T_DIHEDRALS)) {
+            /* a checkpoint written before dihedrals: none */
         } else if (d < 0 || vs_h5_extent0(d) != n_total) {
             snprintf(err, err_len, "checkpoint %.400s: dataset %s missing or of the wrong size",
                      path, name);

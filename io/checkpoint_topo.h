@@ -3,6 +3,8 @@
  *   molecule     int64 (N)        molecule id, 0 for a free bead
  *   bonds        int64 (N, 4)     partner tags          bond_types   int64 (N, 4)
  *   angles       int64 (N, 8, 3)  tags a, b (vertex), c angle_types  int64 (N, 8)
+ *   dihedrals    int64 (N, 4, 4)  tags a, b, c, d       dihedral_types int64 (N, 4)
+ *                (absent in checkpoints written before dihedrals: none)
  * Internal to io/checkpoint.c; the layout is in docs/file-formats.md. */
 #ifndef VESICA_CHECKPOINT_TOPO_H
 #define VESICA_CHECKPOINT_TOPO_H

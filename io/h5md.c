@@ -8,8 +8,9 @@
  *   /observables are written with each frame (MDAnalysis indexes them by frame).
  * - species and id are time-independent (rows are in tag order, so id[i] = i).
  * - with molecules: particles/all/molecule (time-independent molecule ids, 0: a free bead),
- *   /connectivity/bonds and /connectivity/angles (H5MD 1.1 tuples of ids, each bond and
- *   angle once) and their types (1-based, as in a LAMMPS data file) in /parameters/vesica.
+ *   /connectivity/bonds, /connectivity/angles and /connectivity/dihedrals (H5MD 1.1 tuples of
+ *   ids, each bond, angle and dihedral once) and their types (1-based, as in a LAMMPS data
+ *   file) in /parameters/vesica.
  * - no unit attributes: Vesica works in reduced DPD units.
  */
 #include "h5md.h"
@@ -179,8 +180,9 @@ static int write_fixed(hid_t f, hid_t dxpl, const vs_particle_rec *slab, int64_t
     return rc ? -1 : 0;
 }
 
-/* The slab's bonds (each at its lower tag) or angles (each at its vertex) as rows of ids,
- * with their 1-based types; returns the count (buffers malloc'd). */
+/* The slab's bonds (each at its lower tag), angles (each at its vertex) or dihedrals (each at
+ * its second bead) as rows of ids, with their 1-based types; returns the count (buffers
+ * malloc'd). */
 static int64_t local_tuples(const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
                             int arity, int64_t **ids, int32_t **types)
 {
@@ -194,15 +196,20 @@ static int64_t local_tuples(const vs_particle_rec *slab, const vs_topo *topo, in
         for (int64_t i = 0; i < n; ++i) {
             const vs_topo *t = &topo[i];
             const int64_t tag = slab[i].tag;
-            const int m_end = arity == 2 ? t->n_bond : t->n_angle;
+            const int m_end = arity == 2 ? t->n_bond : (arity == 3 ? t->n_angle : t->n_dihedral);
             for (int m = 0; m < m_end; ++m) {
-                if (arity == 2 ? t->bond[m] < tag : t->angle[m][1] != tag)
+                if (arity == 2   ? t->bond[m] < tag
+                    : arity == 3 ? t->angle[m][1] != tag
+                                 : t->dihedral[m][1] != tag)
                     continue;
                 if (pass == 1) {
                     for (int a = 0; a < arity; ++a)
-                        (*ids)[arity * count + a] =
-                            arity == 2 ? (a == 0 ? tag : t->bond[m]) : t->angle[m][a];
-                    (*types)[count] = 1 + (arity == 2 ? t->bond_type[m] : t->angle_type[m]);
+                        (*ids)[arity * count + a] = arity == 2   ? (a == 0 ? tag : t->bond[m])
+                                                    : arity == 3 ? t->angle[m][a]
+                                                                 : t->dihedral[m][a];
+                    (*types)[count] = 1 + (arity == 2   ? t->bond_type[m]
+                                           : arity == 3 ? t->angle_type[m]
+                                                        : t->dihedral_type[m]);
                 }
                 ++count;
             }
@@ -211,11 +218,11 @@ static int64_t local_tuples(const vs_particle_rec *slab, const vs_topo *topo, in
     return count;
 }
 
-/* /connectivity/bonds and /angles (H5MD 1.1: tuples of the particles' ids, here the tags, with
- * the particles group as an object reference), their types under /parameters/vesica and the
- * molecule ids as particles/all/molecule. Every dataset is created before any row is written
- * (parallel HDF5 1.10 lost rows of earlier datasets when creation and collective writes to
- * single-chunk datasets were interleaved). Collective. */
+/* /connectivity/bonds, /angles and /dihedrals (H5MD 1.1: tuples of the particles' ids, here the
+ * tags, with the particles group as an object reference), their types under /parameters/vesica
+ * and the molecule ids as particles/all/molecule. Every dataset is created before any row is
+ * written (parallel HDF5 1.10 lost rows of earlier datasets when creation and collective writes
+ * to single-chunk datasets were interleaved). Collective. */
 static int write_connectivity(hid_t f, hid_t dxpl, const vs_par *par,
                               const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
                               int64_t lo)
@@ -235,11 +242,12 @@ static int write_connectivity(hid_t f, hid_t dxpl, const vs_par *par,
     hid_t vesica = make_group(params, "vesica");
     hobj_ref_t ref;
     rc |= H5Rcreate(&ref, f, "/particles/all", H5R_OBJECT, -1) < 0;
-    const char *names[2] = {"bonds", "angles"}, *type_names[2] = {"bond_type", "angle_type"};
-    int64_t *ids[2] = {NULL, NULL}, mine[2], row0[2];
-    int32_t *types[2] = {NULL, NULL};
-    hid_t d[2], t[2];
-    for (int k = 0; k < 2; ++k) {
+    const char *names[3] = {"bonds", "angles", "dihedrals"},
+               *type_names[3] = {"bond_type", "angle_type", "dihedral_type"};
+    int64_t *ids[3] = {NULL, NULL, NULL}, mine[3], row0[3];
+    int32_t *types[3] = {NULL, NULL, NULL};
+    hid_t d[3], t[3];
+    for (int k = 0; k < 3; ++k) {
         const int arity = 2 + k;
         mine[k] = local_tuples(slab, topo, n, arity, &ids[k], &types[k]);
         row0[k] = vs_par_exscan_int64(par, mine[k]);
@@ -270,7 +278,7 @@ static int write_connectivity(hid_t f, hid_t dxpl, const vs_par *par,
     rc |= dm < 0 || vs_h5_write_rows(dm, H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)lo, (hsize_t)n,
                                      1, mol) != 0;
     free(mol);
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < 3; ++k) {
         rc |= d[k] < 0 || vs_h5_write_rows(d[k], H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)row0[k],
                                            (hsize_t)mine[k], (hsize_t)(2 + k), ids[k]) != 0;
         rc |= t[k] < 0 || vs_h5_write_rows(t[k], H5T_NATIVE_INT32, dxpl, 0, 0, (hsize_t)row0[k],

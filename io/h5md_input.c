@@ -5,9 +5,10 @@
  * box/edges (a vector or a diagonal matrix, fixed or a time series), species (fixed or a time
  * series; absent: every particle is species.[0]), id (optional: a permutation of 0..N-1 or of
  * 1..N; absent: the row is the id) and Vesica's molecule (optional). Connectivity: the tuple
- * datasets /connectivity/bonds (N x 2) and /connectivity/angles (N x 3), whose values are ids
- * (rows where there is no id); their types, numbered from 1 as in a LAMMPS data file, come
- * from /parameters/vesica/bond_type and angle_type when present, else type 1. Species by
+ * datasets /connectivity/bonds (N x 2), /connectivity/angles (N x 3) and
+ * /connectivity/dihedrals (N x 4), whose values are ids (rows where there is no id); their
+ * types, numbered from 1 as in a LAMMPS data file, come from /parameters/vesica/bond_type,
+ * angle_type and dihedral_type when present, else type 1. Species by
  * number: value s is species.[s]; by name: through the species dataset's `names` attribute
  * (which Vesica's trajectories carry).
  */
@@ -251,15 +252,16 @@ static int read_ids(h5in *h, int64_t *id_to_row, int *have_ids)
     return (int)base;
 }
 
-/* /connectivity/<name> (arity 2: bonds, 3: angles) onto the topology. Tuple values are ids
- * (minus `base`), i.e. tags. */
+/* /connectivity/<name> (arity 2: bonds, 3: angles, 4: dihedrals) onto the topology. Tuple
+ * values are ids (minus `base`), i.e. tags. */
 static int read_tuples(h5in *h, vs_input_system *sys, const char *name, int arity, int64_t base)
 {
     char path[128], tpath[128], what[256];
     snprintf(path, sizeof path, "connectivity/%s", name);
     if (!exists(h->f, "connectivity") || !exists(h->f, path))
         return 0;
-    snprintf(tpath, sizeof tpath, "parameters/vesica/%s_type", arity == 2 ? "bond" : "angle");
+    static const char *const kinds[3] = {"bond", "angle", "dihedral"};
+    snprintf(tpath, sizeof tpath, "parameters/vesica/%s_type", kinds[arity - 2]);
     hid_t d = H5Dopen2(h->f, path, H5P_DEFAULT);
     hid_t s = d >= 0 ? H5Dget_space(d) : -1;
     hsize_t dims[2] = {0, 0};
@@ -293,9 +295,11 @@ static int read_tuples(h5in *h, vs_input_system *sys, const char *name, int arit
         if (t >= 0)
             H5Dclose(t);
     }
-    const int configured = arity == 2 ? h->prm->n_bond_types : h->prm->n_angle_types;
+    const int configured = arity == 2   ? h->prm->n_bond_types
+                           : arity == 3 ? h->prm->n_angle_types
+                                        : h->prm->n_dihedral_types;
     for (int64_t k = 0; k < nt && rc == 0; ++k) {
-        int64_t tag[3];
+        int64_t tag[4];
         for (int a = 0; a < arity; ++a)
             tag[a] = v[arity * k + a] - base;
         int bad = 0;
@@ -307,21 +311,25 @@ static int read_tuples(h5in *h, vs_input_system *sys, const char *name, int arit
                      "have %lld)", (long long)k, (long long)h->n);
             rc = fail(h, path, what);
         } else if (type[k] < 1 || type[k] > configured) {
-            snprintf(what, sizeof what, "tuple %lld has type %d; bonded.%s has %d type(s)",
-                     (long long)k, type[k], arity == 2 ? "bonds" : "angles", configured);
+            snprintf(what, sizeof what, "tuple %lld has type %d; bonded.%ss has %d type(s)",
+                     (long long)k, type[k], kinds[arity - 2], configured);
             rc = fail(h, tpath, what);
-        } else if ((arity == 2 ? vs_input_add_bond(sys->topo, tag[0], tag[1], type[k] - 1, why,
-                                                   sizeof why)
-                               : vs_input_add_angle(sys->topo, tag[0], tag[1], tag[2],
-                                                    type[k] - 1, why, sizeof why)) != 0) {
+        } else if ((arity == 2   ? vs_input_add_bond(sys->topo, tag[0], tag[1], type[k] - 1, why,
+                                                     sizeof why)
+                    : arity == 3 ? vs_input_add_angle(sys->topo, tag[0], tag[1], tag[2],
+                                                      type[k] - 1, why, sizeof why)
+                                 : vs_input_add_dihedral(sys->topo, tag, type[k] - 1, why,
+                                                         sizeof why)) != 0) {
             snprintf(what, sizeof what, "tuple %lld: %s", (long long)k, why);
             rc = fail(h, path, what);
         }
     }
     if (arity == 2)
         sys->n_bonds = nt;
-    else
+    else if (arity == 3)
         sys->n_angles = nt;
+    else
+        sys->n_dihedrals = nt;
     free(v);
     free(type);
     return rc;
@@ -411,7 +419,8 @@ static int read_state(h5in *h, vs_input_system *sys)
     if (rc)
         return -1;
     if (sys->topo && (read_tuples(h, sys, "bonds", 2, base) != 0 ||
-                      read_tuples(h, sys, "angles", 3, base) != 0))
+                      read_tuples(h, sys, "angles", 3, base) != 0 ||
+                      read_tuples(h, sys, "dihedrals", 4, base) != 0))
         return -1;
     return 0;
 }

@@ -79,6 +79,42 @@ int vs_input_add_angle(vs_topo *topo, int64_t a, int64_t b, int64_t c, int type,
     return 0;
 }
 
+int vs_input_add_dihedral(vs_topo *topo, const int64_t q[4], int type, char *err, size_t len)
+{
+    for (int a = 0; a < 4; ++a)
+        for (int b = a + 1; b < 4; ++b)
+            if (q[a] == q[b]) {
+                snprintf(err, len, "dihedral %lld-%lld-%lld-%lld names an atom twice",
+                         (long long)q[0] + 1, (long long)q[1] + 1, (long long)q[2] + 1,
+                         (long long)q[3] + 1);
+                return -1;
+            }
+    const vs_topo *tb = &topo[q[1]];
+    for (int k = 0; k < tb->n_dihedral; ++k) { /* the same quadruple, either way round */
+        const int64_t *d = tb->dihedral[k];
+        int same = 1, reversed = 1;
+        for (int a = 0; a < 4; ++a) {
+            same &= d[a] == q[a];
+            reversed &= d[a] == q[3 - a];
+        }
+        if (same || reversed) {
+            snprintf(err, len, "duplicate dihedral %lld-%lld-%lld-%lld", (long long)q[0] + 1,
+                     (long long)q[1] + 1, (long long)q[2] + 1, (long long)q[3] + 1);
+            return -1;
+        }
+    }
+    for (int e = 0; e < 4; ++e)
+        if (topo[q[e]].n_dihedral >= VS_MAX_DIHEDRALS) {
+            snprintf(err, len, "atom %lld is in more than %d dihedrals (the most a bead may "
+                     "have: VS_MAX_DIHEDRALS, src/core/topology.h)", (long long)q[e] + 1,
+                     VS_MAX_DIHEDRALS);
+            return -1;
+        }
+    for (int e = 0; e < 4; ++e)
+        vs_topo_add_dihedral(&topo[q[e]], q, type);
+    return 0;
+}
+
 /* Into [0, L) with the image counts, from any finite coordinate. */
 static void wrap_record(vs_particle_rec *r, const double box[3])
 {

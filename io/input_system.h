@@ -22,7 +22,7 @@
 typedef struct {
     double box[3];         /* periodic box edges (the file's origin moved to 0) */
     int64_t n;             /* particles */
-    int64_t n_bonds, n_angles;
+    int64_t n_bonds, n_angles, n_dihedrals;
     int topology;          /* the particles carry topology records (molecule ids, bonds) */
     int has_velocities;    /* the file gave every velocity (else they are zero here) */
     vs_particle_rec *recs; /* n records in tag order, positions wrapped into the box; NULL
@@ -48,6 +48,8 @@ int vs_input_add_bond(vs_topo *topo, int64_t a, int64_t b, int type, char *err, 
 /* The same for an angle a-b-c (b the vertex), added to all three beads. */
 int vs_input_add_angle(vs_topo *topo, int64_t a, int64_t b, int64_t c, int type, char *err,
                        size_t len);
+/* The same for a dihedral q[0]-q[1]-q[2]-q[3] (q[1]-q[2] the axis), added to all four. */
+int vs_input_add_dihedral(vs_topo *topo, const int64_t q[4], int type, char *err, size_t len);
 /* Checks of the whole system once read: box against rc, every bond shorter than the bonded
  * reach (and a FENE R0). Wraps the positions into the box. Returns 0 or -1 (err: the problem,
  * after "where: "). */

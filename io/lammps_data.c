@@ -1,12 +1,13 @@
 /* LAMMPS data file reader (input.format = "lammps-data"): see input_system.h.
  *
- * What is read: the header counts (atoms, bonds, angles, types; dihedrals and impropers must
+ * What is read: the header counts (atoms, bonds, angles, dihedrals, types; impropers must
  * be 0), the orthogonal box, Masses (checked against the species' masses), Atoms in the
  * molecular layout (id mol type x y z [ix iy iz]; styles molecular, bond, angle) or the full
  * one (id mol type q x y z [ix iy iz]; the charge is ignored): the style comment "Atoms #
- * full" decides, else the column count. Velocities, Bonds and Angles when present; Atom Type
+ * full" decides, else the column count. Velocities, Bonds, Angles and Dihedrals when present
+ * (a dihedral id type a b c d turns about b-c, as in LAMMPS); Atom Type
  * Labels or the Masses comments ("1 1.0 # A") name the types for input.species = "name".
- * Coefficient sections are skipped: the configuration's bonded.bonds and bonded.angles give
+ * Coefficient sections are skipped: the configuration's bonded.bonds, .angles and .dihedrals give
  * the parameters, type k of the file being entry k-1. Atom ids must be exactly 1..N.
  *
  * A section must hold exactly the header's count of lines (blank and comment lines aside);
@@ -40,11 +41,12 @@ typedef struct {
 /* The file's header, and what the sections have seen. */
 typedef struct {
     const vs_params *prm;
-    int64_t atoms, bonds, angles, atom_types, bond_types, angle_types;
+    int64_t atoms, bonds, angles, dihedrals, atom_types, bond_types, angle_types,
+        dihedral_types;
     double lo[3];
     long long header_line; /* the last header line (for "declared by" messages) */
-    long long count_line[6]; /* the header line of each count of `counts` below */
-    int seen_atoms, seen_velocities, seen_bonds, seen_angles, seen_masses;
+    long long count_line[8]; /* the header line of each count of `counts` below */
+    int seen_atoms, seen_velocities, seen_bonds, seen_angles, seen_dihedrals, seen_masses;
     char (*type_name)[VS_NAME_LEN]; /* per atom type: its label or Masses comment */
     double *type_mass;              /* per atom type: Masses (NaN: none) */
     long long *type_line;           /* where the type got its name */
@@ -138,9 +140,11 @@ static int header_line(reader *r, lmp_file *h, vs_input_system *sys, char *s)
     } counts[] = {{"atoms", offsetof(lmp_file, atoms)},
                   {"bonds", offsetof(lmp_file, bonds)},
                   {"angles", offsetof(lmp_file, angles)},
+                  {"dihedrals", offsetof(lmp_file, dihedrals)},
                   {"atom types", offsetof(lmp_file, atom_types)},
                   {"bond types", offsetof(lmp_file, bond_types)},
-                  {"angle types", offsetof(lmp_file, angle_types)}};
+                  {"angle types", offsetof(lmp_file, angle_types)},
+                  {"dihedral types", offsetof(lmp_file, dihedral_types)}};
     char *w[8];
     char copy[256];
     snprintf(copy, sizeof copy, "%s", s);
@@ -174,7 +178,7 @@ static int header_line(reader *r, lmp_file *h, vs_input_system *sys, char *s)
     if (n == 6 && strcmp(w[3], "xy") == 0 && strcmp(w[4], "xz") == 0 && strcmp(w[5], "yz") == 0)
         return fail(r, r->line, "a triclinic box (xy xz yz) is not supported: Vesica's box is "
                     "orthogonal");
-    if (strstr(rest, "dihedral") || strstr(rest, "improper") || strcmp(rest, "ellipsoids") == 0
+    if (strstr(rest, "improper") || strcmp(rest, "ellipsoids") == 0
         || strcmp(rest, "lines") == 0 || strcmp(rest, "triangles") == 0 ||
         strcmp(rest, "bodies") == 0) {
         int64_t v;
@@ -277,20 +281,27 @@ static int velocity_line(reader *r, lmp_file *h, vs_input_system *sys, char *s)
     return 0;
 }
 
-/* Bonds (arity 2) and Angles (arity 3): id type atoms... */
+/* Bonds (arity 2), Angles (arity 3) and Dihedrals (arity 4): id type atoms... */
 static int tuple_line(reader *r, lmp_file *h, const vs_params *prm, vs_input_system *sys,
                       char *s, int arity)
 {
-    char *w[6];
-    const char *what = arity == 2 ? "bond" : "angle";
-    if (split(s, w, 6) != 2 + arity)
-        return fail(r, r->line, "expected id type %s", arity == 2 ? "atom1 atom2"
-                                                                  : "atom1 atom2 atom3");
+    static const char *const atoms[3] = {"atom1 atom2", "atom1 atom2 atom3",
+                                         "atom1 atom2 atom3 atom4"};
+    static const char *const whats[3] = {"bond", "angle", "dihedral"};
+    static const char *const types[3] = {"bond type", "angle type", "dihedral type"};
+    char *w[7];
+    const char *what = whats[arity - 2];
+    if (split(s, w, 7) != 2 + arity)
+        return fail(r, r->line, "expected id type %s", atoms[arity - 2]);
     int type;
-    int64_t t[3];
-    const int64_t declared = arity == 2 ? h->bond_types : h->angle_types;
-    const int configured = arity == 2 ? prm->n_bond_types : prm->n_angle_types;
-    if (type_number(r, w[1], declared, arity == 2 ? "bond type" : "angle type", &type))
+    int64_t t[4];
+    const int64_t declared = arity == 2   ? h->bond_types
+                             : arity == 3 ? h->angle_types
+                                          : h->dihedral_types;
+    const int configured = arity == 2   ? prm->n_bond_types
+                           : arity == 3 ? prm->n_angle_types
+                                        : prm->n_dihedral_types;
+    if (type_number(r, w[1], declared, types[arity - 2], &type))
         return -1;
     if (type > configured)
         return fail(r, r->line, "%s type %d has no entry in bonded.%ss of the configuration "
@@ -299,10 +310,11 @@ static int tuple_line(reader *r, lmp_file *h, const vs_params *prm, vs_input_sys
         if (atom_tag(r, h, w[2 + k], "atom id", &t[k]))
             return -1;
     char why[200];
-    const int rc = arity == 2 ? vs_input_add_bond(sys->topo, t[0], t[1], type - 1, why,
-                                                  sizeof why)
-                              : vs_input_add_angle(sys->topo, t[0], t[1], t[2], type - 1, why,
-                                                   sizeof why);
+    const int rc = arity == 2   ? vs_input_add_bond(sys->topo, t[0], t[1], type - 1, why,
+                                                    sizeof why)
+                   : arity == 3 ? vs_input_add_angle(sys->topo, t[0], t[1], t[2], type - 1,
+                                                     why, sizeof why)
+                                : vs_input_add_dihedral(sys->topo, t, type - 1, why, sizeof why);
     return rc ? fail(r, r->line, "%s", why) : 0;
 }
 
@@ -355,8 +367,9 @@ static int read_section(reader *r, lmp_file *h, const vs_params *prm, vs_input_s
             rc = atom_line(r, h, sys, s, full);
         else if (strcmp(name, "Velocities") == 0)
             rc = velocity_line(r, h, sys, s);
-        else if (strcmp(name, "Bonds") == 0 || strcmp(name, "Angles") == 0)
-            rc = tuple_line(r, h, prm, sys, s, name[1] == 'o' ? 2 : 3);
+        else if (strcmp(name, "Bonds") == 0 || strcmp(name, "Angles") == 0 ||
+                 strcmp(name, "Dihedrals") == 0)
+            rc = tuple_line(r, h, prm, sys, s, name[1] == 'o' ? 2 : (name[0] == 'A' ? 3 : 4));
         else
             rc = type_line(r, h, s, strcmp(name, "Atom Type Labels") == 0);
         if (rc)
@@ -423,6 +436,7 @@ static int allocate(reader *r, lmp_file *h, vs_input_system *sys, int header_onl
     sys->n = h->atoms;
     sys->n_bonds = h->bonds;
     sys->n_angles = h->angles;
+    sys->n_dihedrals = h->dihedrals;
     sys->topology = 1; /* molecular and full atoms always carry molecule ids */
     if (header_only)
         return 0;
@@ -457,6 +471,7 @@ static int64_t *section_count(lmp_file *h, const char *name, int **seen)
                  {"Velocities", &h->atoms, &h->seen_velocities},
                  {"Bonds", &h->bonds, &h->seen_bonds},
                  {"Angles", &h->angles, &h->seen_angles},
+                 {"Dihedrals", &h->dihedrals, &h->seen_dihedrals},
                  {"Masses", &one_per_type, &h->seen_masses},
                  {"Atom Type Labels", &one_per_type, NULL}};
     for (size_t k = 0; k < sizeof known / sizeof known[0]; ++k)
@@ -514,8 +529,9 @@ static int read_body(reader *r, lmp_file *h, const vs_params *prm, vs_input_syst
         const char *name, *what;
     } needed[] = {{1, h->seen_atoms, "Atoms", "atoms"},
                   {h->bonds, h->seen_bonds, "Bonds", "bonds"},
-                  {h->angles, h->seen_angles, "Angles", "angles"}};
-    for (int k = 0; k < 3; ++k)
+                  {h->angles, h->seen_angles, "Angles", "angles"},
+                  {h->dihedrals, h->seen_dihedrals, "Dihedrals", "dihedrals"}};
+    for (int k = 0; k < 4; ++k)
         if (needed[k].count > 0 && !needed[k].seen)
             return fail(r, h->count_line[k], "no %s section in the file, but the header "
                         "declares %lld %s here", needed[k].name,

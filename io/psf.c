@@ -39,37 +39,43 @@ static void put(text *t, const char *fmt, ...)
     }
 }
 
-/* The slab's bonds (each at its lower tag) and angles (each at its vertex), formatted, with
- * the global tuple numbers that place the line breaks. */
+/* Whether bead `tag` writes tuple m of its kind: a bond at its lower tag, an angle at its
+ * vertex, a dihedral at its second bead, so each is written once. */
+static int writes(const vs_topo *t, int64_t tag, int arity, int m)
+{
+    return arity == 2 ? t->bond[m] > tag : (arity == 3 ? t->angle[m][1] : t->dihedral[m][1]) == tag;
+}
+
+/* The slab's bonds, angles or dihedrals, formatted, with the global tuple numbers that place
+ * the line breaks (PSF: 4 bonds, 3 angles, 2 dihedrals a line). */
 static void tuples(const vs_par *par, const vs_particle_rec *slab, const vs_topo *topo,
                    int64_t n, int arity, text *out, int64_t *total)
 {
     int64_t mine = 0;
     for (int64_t i = 0; topo && i < n; ++i) {
         const vs_topo *t = &topo[i];
-        if (arity == 2) {
-            for (int k = 0; k < t->n_bond; ++k)
-                mine += t->bond[k] > slab[i].tag;
-        } else {
-            for (int k = 0; k < t->n_angle; ++k)
-                mine += t->angle[k][1] == slab[i].tag;
-        }
+        const int count = arity == 2 ? t->n_bond : (arity == 3 ? t->n_angle : t->n_dihedral);
+        for (int m = 0; m < count; ++m)
+            mine += writes(t, slab[i].tag, arity, m);
     }
     int64_t k = vs_par_exscan_int64(par, mine);
     *total = mine;
     vs_par_sum_int64(par, total, 1);
-    const int per_line = arity == 2 ? 4 : 3;
+    const int per_line = arity == 2 ? 4 : (arity == 3 ? 3 : 2);
     for (int64_t i = 0; topo && i < n; ++i) {
         const vs_topo *t = &topo[i];
-        const int count = arity == 2 ? t->n_bond : t->n_angle;
+        const int count = arity == 2 ? t->n_bond : (arity == 3 ? t->n_angle : t->n_dihedral);
         for (int m = 0; m < count; ++m) {
-            if (arity == 2 && t->bond[m] > slab[i].tag)
+            if (!writes(t, slab[i].tag, arity, m))
+                continue;
+            if (arity == 2)
                 put(out, "%10lld%10lld", (long long)slab[i].tag + 1, (long long)t->bond[m] + 1);
-            else if (arity == 3 && t->angle[m][1] == slab[i].tag)
+            else if (arity == 3)
                 put(out, "%10lld%10lld%10lld", (long long)t->angle[m][0] + 1,
                     (long long)t->angle[m][1] + 1, (long long)t->angle[m][2] + 1);
             else
-                continue;
+                for (int a = 0; a < 4; ++a)
+                    put(out, "%10lld", (long long)t->dihedral[m][a] + 1);
             ++k;
             if (k % per_line == 0 || k == *total)
                 put(out, "\n");
@@ -83,6 +89,7 @@ int vs_psf_write(const vs_par *par, const char *path, const vs_params *prm,
 {
     (void)lo;
     text atoms = {NULL, 0, 0}, bonds = {NULL, 0, 0}, angles = {NULL, 0, 0};
+    text dihedrals = {NULL, 0, 0};
     for (int64_t i = 0; i < n; ++i) {
         const int64_t mol = topo ? topo[i].mol : 0;
         const vs_species *sp = &prm->species[slab[i].species];
@@ -91,28 +98,30 @@ int vs_psf_write(const vs_par *par, const char *path, const vs_params *prm,
             (long long)slab[i].tag + 1, seg, (long long)mol, seg, sp->name, sp->name, 0.0,
             sp->mass, 0);
     }
-    int64_t n_bonds = 0, n_angles = 0;
+    int64_t n_bonds = 0, n_angles = 0, n_dihedrals = 0;
     tuples(par, slab, topo, n, 2, &bonds, &n_bonds);
     tuples(par, slab, topo, n, 3, &angles, &n_angles);
+    tuples(par, slab, topo, n, 4, &dihedrals, &n_dihedrals);
 
     /* the headers, the same text on every rank (global counts); rank 0 writes them */
-    text head[4] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
+    text head[5] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
     put(&head[0], "PSF EXT NAMD\n\n%10d !NTITLE\n REMARKS Vesica topology: atoms in tag order, "
         "as the rows of traj.h5md; resid = molecule id\n\n%10lld !NATOM\n", 1,
         (long long)prm->n_particles);
     put(&head[1], "\n%10lld !NBOND: bonds\n", (long long)n_bonds);
     put(&head[2], "\n%10lld !NTHETA: angles\n", (long long)n_angles);
-    put(&head[3], "\n%10d !NPHI: dihedrals\n\n\n%10d !NIMPHI: impropers\n\n", 0, 0);
+    put(&head[3], "\n%10lld !NPHI: dihedrals\n", (long long)n_dihedrals);
+    put(&head[4], "%s\n%10d !NIMPHI: impropers\n\n", n_dihedrals > 0 ? "" : "\n", 0);
 
-    const text *body[3] = {&atoms, &bonds, &angles};
-    const char *bufs[7];
-    int64_t lens[7], offs[7], at = 0;
-    for (int s = 0; s < 4; ++s) {
+    const text *body[4] = {&atoms, &bonds, &angles, &dihedrals};
+    const char *bufs[9];
+    int64_t lens[9], offs[9], at = 0;
+    for (int s = 0; s < 5; ++s) {
         bufs[2 * s] = head[s].s;
         lens[2 * s] = par->rank == 0 ? head[s].len : 0;
         offs[2 * s] = at;
         at += head[s].len;
-        if (s == 3)
+        if (s == 4)
             break;
         int64_t total = body[s]->len;
         vs_par_sum_int64(par, &total, 1);
@@ -123,7 +132,7 @@ int vs_psf_write(const vs_par *par, const char *path, const vs_params *prm,
     }
     char tmp[VS_PATH_LEN + 32];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    int rc = vs_par_write_file_at(par, tmp, 7, bufs, lens, offs, err, err_len);
+    int rc = vs_par_write_file_at(par, tmp, 9, bufs, lens, offs, err, err_len);
     int failed = 0;
     if (rc == 0 && par->rank == 0)
         failed = vs_rename_into_place(tmp, path, err, err_len) != 0;
@@ -131,10 +140,11 @@ int vs_psf_write(const vs_par *par, const char *path, const vs_params *prm,
         unlink(tmp);
     if (rc == 0 && vs_par_agree_error(par, failed, err, err_len))
         rc = -1;
-    for (int s = 0; s < 4; ++s)
+    for (int s = 0; s < 5; ++s)
         free(head[s].s);
     free(atoms.s);
     free(bonds.s);
     free(angles.s);
+    free(dihedrals.s);
     return rc;
 }

@@ -9,7 +9,7 @@
 #include "params.h"
 
 #define VS_THERMO_HEADER "step,time,temperature,pressure,kinetic_energy,potential_energy,px,py,pz"
-#define VS_THERMO_MOLECULE_COLUMNS ",pair_energy,bond_energy,angle_energy\n"
+#define VS_THERMO_MOLECULE_COLUMNS ",pair_energy,bond_energy,angle_energy,dihedral_energy\n"
 
 int vs_thermo_csv_open(vs_thermo_csv *csv, const char *dir, char *err, size_t err_len)
 {
@@ -73,8 +73,8 @@ int vs_thermo_csv_write(vs_thermo_csv *csv, const vs_thermo *t)
             (long long)t->step, t->time, t->temperature, t->pressure, t->kinetic,
             t->potential, t->momentum[0], t->momentum[1], t->momentum[2]);
     if (t->molecules)
-        fprintf(csv->file, ",%.17g,%.17g,%.17g", t->pair_energy, t->bond_energy,
-                t->angle_energy);
+        fprintf(csv->file, ",%.17g,%.17g,%.17g,%.17g", t->pair_energy, t->bond_energy,
+                t->angle_energy, t->dihedral_energy);
     fputc('\n', csv->file);
     return fflush(csv->file) == 0 ? 0 : -1;
 }

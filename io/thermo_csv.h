@@ -15,7 +15,8 @@
 
 typedef struct {
     FILE *file;
-    int molecules; /* set before opening: the header gets pair_energy,bond_energy,angle_energy */
+    int molecules; /* set before opening: the header gets pair_energy,bond_energy,
+                      angle_energy,dihedral_energy */
 } vs_thermo_csv;
 
 /* Rank 0 only. Returns 0, or -1 with one line in err. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config_report.h"
+#include "config_tables.h"
 #include "exit_codes.h"
 
 static const config_setting_t *get(const config_setting_t *g, const char *name)
@@ -67,12 +68,28 @@ static int extract_chain(const cfg_ctx *c, const config_setting_t *e, int i, vs_
     return 0;
 }
 
+/* Fail on a missing key `name` of group g (at `key`) that style `style` needs. */
+static int missing(const cfg_ctx *c, const config_setting_t *g, const char *key,
+                   const char *name, const char *what, const char *style)
+{
+    char k[PATH_LEN];
+    snprintf(k, sizeof k, "%s.%s", key, name);
+    return cfg_fail(c, g, k, "required key is missing (%s style %s)", what, style);
+}
+
 /* A bond type from its group (molecules.[i].bond or bonded.bonds.[i], named by `key`). */
 static int parse_bond(const cfg_ctx *c, const config_setting_t *bond, const char *key,
                       vs_bond_type *b)
 {
-    b->style = strcmp(config_setting_get_string(get(bond, "style")), "fene") == 0
-                   ? VS_BOND_FENE : VS_BOND_HARMONIC;
+    const char *style = config_setting_get_string(get(bond, "style"));
+    memset(b, 0, sizeof *b);
+    b->style = strcmp(style, "fene") == 0    ? VS_BOND_FENE
+               : strcmp(style, "table") == 0 ? VS_BOND_TABLE
+                                             : VS_BOND_HARMONIC;
+    if (b->style == VS_BOND_TABLE)
+        return vs_config_table(c, bond, key, VS_TABLE_BOND, &b->tab);
+    if (!get(bond, "K"))
+        return missing(c, bond, key, "K", "bond", style);
     b->K = num(get(bond, "K"));
     const char *len_key = b->style == VS_BOND_FENE ? "R0" : "r0";
     const config_setting_t *len = get(bond, len_key);
@@ -86,15 +103,66 @@ static int parse_bond(const cfg_ctx *c, const config_setting_t *bond, const char
     return 0;
 }
 
-static void parse_angle(const config_setting_t *angle, vs_angle_type *a)
+static int parse_angle(const cfg_ctx *c, const config_setting_t *angle, const char *key,
+                       vs_angle_type *a)
 {
-    a->style = strcmp(config_setting_get_string(get(angle, "style")), "cosine") == 0
-                   ? VS_ANGLE_COSINE : VS_ANGLE_HARMONIC;
+    const char *style = config_setting_get_string(get(angle, "style"));
+    memset(a, 0, sizeof *a);
+    a->style = strcmp(style, "cosine") == 0           ? VS_ANGLE_COSINE
+               : strcmp(style, "cosine_squared") == 0 ? VS_ANGLE_COSINE_SQUARED
+               : strcmp(style, "table") == 0          ? VS_ANGLE_TABLE
+                                                      : VS_ANGLE_HARMONIC;
+    if (a->style == VS_ANGLE_TABLE)
+        return vs_config_table(c, angle, key, VS_TABLE_ANGLE, &a->tab);
+    if (!get(angle, "K"))
+        return missing(c, angle, key, "K", "angle", style);
     a->K = num(get(angle, "K"));
     a->theta0 = num(get(angle, "theta0")) * 3.14159265358979323846 / 180.0;
+    return 0;
 }
 
-/* Bond and angle of template i: types i of vs_params' tables. */
+/* A dihedral type from its group (molecules.[i].dihedral or bonded.dihedrals.[i], named by
+ * `key`): K for periodic and harmonic, A for multi_harmonic. */
+static int parse_dihedral(const cfg_ctx *c, const config_setting_t *g, const char *key,
+                          vs_dihedral_type *d)
+{
+    const double deg = 3.14159265358979323846 / 180.0;
+    const char *style = config_setting_get_string(get(g, "style"));
+    memset(d, 0, sizeof *d);
+    d->style = strcmp(style, "harmonic") == 0         ? VS_DIHEDRAL_HARMONIC
+               : strcmp(style, "multi_harmonic") == 0 ? VS_DIHEDRAL_MULTI_HARMONIC
+               : strcmp(style, "table") == 0          ? VS_DIHEDRAL_TABLE
+                                                      : VS_DIHEDRAL_PERIODIC;
+    if (d->style == VS_DIHEDRAL_TABLE)
+        return vs_config_table(c, g, key, VS_TABLE_DIHEDRAL, &d->tab);
+    const char *need = d->style == VS_DIHEDRAL_MULTI_HARMONIC ? "A" : "K";
+    const config_setting_t *v = get(g, need);
+    if (!v)
+        return missing(c, g, key, need, "dihedral", style);
+    if (d->style == VS_DIHEDRAL_MULTI_HARMONIC) {
+        for (int k = 0; k < config_setting_length(v); ++k)
+            d->A[k] = num(config_setting_get_elem(v, (unsigned)k));
+        return 0;
+    }
+    d->K = num(v);
+    d->n = (int)config_setting_get_int64(get(g, "n"));
+    d->phi0 = num(get(g, d->style == VS_DIHEDRAL_HARMONIC ? "phi0" : "delta")) * deg;
+    return 0;
+}
+
+/* The grid point of a bond table's lowest energy (the default step of the random walk). */
+static double table_minimum(const vs_table *t)
+{
+    double best = t->lo, emin = t->coef[0];
+    for (int k = 1; k < t->n - 1; ++k)
+        if (t->coef[4 * k] < emin) {
+            emin = t->coef[4 * k];
+            best = t->lo + k * t->dx;
+        }
+    return best > 0.0 ? best : t->lo + t->dx;
+}
+
+/* Bond, angle and dihedral of template i: types i of vs_params' tables. */
 static int extract_styles(const cfg_ctx *c, const config_setting_t *e, int i, vs_params *p)
 {
     vs_mol_template *t = &p->mol[i];
@@ -107,6 +175,8 @@ static int extract_styles(const cfg_ctx *c, const config_setting_t *e, int i, vs
     const config_setting_t *step = get(bond, "length");
     if (step)
         t->bond_length = num(step);
+    else if (b->style == VS_BOND_TABLE)
+        t->bond_length = table_minimum(&b->tab);
     else if (b->style == VS_BOND_FENE)
         t->bond_length = 0.5 * b->r0;
     else if (b->r0 > 0.0)
@@ -121,12 +191,23 @@ static int extract_styles(const cfg_ctx *c, const config_setting_t *e, int i, vs
     t->bond_type = i;
     p->n_bond_types = i + 1;
     t->angle_type = -1;
+    t->dihedral_type = -1;
     const config_setting_t *angle = get(e, "angle");
-    if (!get(angle, "style")) /* an absent angle group (the defaults make an empty one) */
-        return 0;
-    parse_angle(angle, &p->angle_types[i]);
-    t->angle_type = i;
-    p->n_angle_types = i + 1;
+    if (get(angle, "style")) { /* absent: no angles (the defaults make an empty group) */
+        snprintf(key, sizeof key, "molecules.[%d].angle", i);
+        if (parse_angle(c, angle, key, &p->angle_types[i]))
+            return VS_EXIT_BAD_INPUT;
+        t->angle_type = i;
+        p->n_angle_types = i + 1;
+    }
+    const config_setting_t *dihedral = get(e, "dihedral");
+    if (get(dihedral, "style")) {
+        snprintf(key, sizeof key, "molecules.[%d].dihedral", i);
+        if (parse_dihedral(c, dihedral, key, &p->dihedral_types[i]))
+            return VS_EXIT_BAD_INPUT;
+        t->dihedral_type = i;
+        p->n_dihedral_types = i + 1;
+    }
     return 0;
 }
 
@@ -150,8 +231,8 @@ static int extract_reach(const cfg_ctx *c, const config_setting_t *root, vs_para
 
 int vs_config_molecules(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
 {
-    const char *lists[2] = {"bonds", "angles"};
-    for (int k = 0; k < 2; ++k) {
+    const char *lists[3] = {"bonds", "angles", "dihedrals"};
+    for (int k = 0; k < 3; ++k) {
         const config_setting_t *l = get(get(root, "bonded"), lists[k]);
         if (l) {
             char key[PATH_LEN];
@@ -206,8 +287,22 @@ int vs_config_input(const cfg_ctx *c, const config_setting_t *root, vs_params *p
             return VS_EXIT_BAD_INPUT;
     }
     p->n_angle_types = angles ? config_setting_length(angles) : 0;
-    for (int i = 0; i < p->n_angle_types; ++i)
-        parse_angle(config_setting_get_elem(angles, (unsigned)i), &p->angle_types[i]);
+    for (int i = 0; i < p->n_angle_types; ++i) {
+        char key[PATH_LEN];
+        snprintf(key, sizeof key, "bonded.angles.[%d]", i);
+        if (parse_angle(c, config_setting_get_elem(angles, (unsigned)i), key,
+                        &p->angle_types[i]))
+            return VS_EXIT_BAD_INPUT;
+    }
+    const config_setting_t *dihedrals = get(bonded, "dihedrals");
+    p->n_dihedral_types = dihedrals ? config_setting_length(dihedrals) : 0;
+    for (int i = 0; i < p->n_dihedral_types; ++i) {
+        char key[PATH_LEN];
+        snprintf(key, sizeof key, "bonded.dihedrals.[%d]", i);
+        if (parse_dihedral(c, config_setting_get_elem(dihedrals, (unsigned)i), key,
+                           &p->dihedral_types[i]))
+            return VS_EXIT_BAD_INPUT;
+    }
     /* the ghost reach of bonded beads, as for templates; the reader checks every bond */
     const config_setting_t *reach = get(bonded, "reach");
     p->bond_reach = p->rc;

@@ -63,6 +63,6 @@ extern const key_spec vs_config_schema[];
 extern const int vs_config_schema_count;
 /* An upper bound on vs_config_schema_count, for arrays of candidates (checked at compile
  * time in config_schema.c). */
-#define VS_CONFIG_SCHEMA_MAX 128
+#define VS_CONFIG_SCHEMA_MAX 192
 
 #endif

@@ -17,7 +17,7 @@
 typedef struct {
     vs_wide energy; /* potential energy of this rank's share of the pair interactions */
     vs_wide virial; /* sum of r_ij . F^C_ij over this rank's share of the pairs, bonded too */
-    vs_wide bond_energy, angle_energy; /* the bonded terms' energies (molecules) */
+    vs_wide bond_energy, angle_energy, dihedral_energy; /* the bonded terms' (molecules) */
     int out_of_range; /* a contribution was not finite or beyond vs_wide_ok: sums invalid */
 } vs_force_sums;
 
@@ -28,13 +28,13 @@ typedef struct {
     double temperature, pressure;
     double kinetic, potential;
     double momentum[3];
-    int molecules;       /* 1: the run has molecules, and the three energies below are set */
-    double pair_energy, bond_energy, angle_energy; /* potential = their sum */
+    int molecules;       /* 1: the run has molecules, and the four energies below are set */
+    double pair_energy, bond_energy, angle_energy, dihedral_energy; /* potential: their sum */
 } vs_thermo;
 
 /* The exact sums of a thermo row, in the order of vs_thermo_local.exact. */
 enum { VS_EXACT_PX, VS_EXACT_PY, VS_EXACT_PZ, VS_EXACT_KINETIC, VS_EXACT_PAIR, VS_EXACT_VIRIAL,
-       VS_EXACT_BOND, VS_EXACT_ANGLE, VS_EXACT_SUMS };
+       VS_EXACT_BOND, VS_EXACT_ANGLE, VS_EXACT_DIHEDRAL, VS_EXACT_SUMS };
 
 /* This rank's share of the sums that make the thermo row. */
 typedef struct {
@@ -42,7 +42,7 @@ typedef struct {
     double kinetic;
     double potential;
     double virial;
-    double bond_energy, angle_energy; /* shares of potential (molecules) */
+    double bond_energy, angle_energy, dihedral_energy; /* shares of potential (molecules) */
     /* has_exact (the CPU backend, on every rank): the same sums as exact fixed-point
      * integers (fixed_sum.h, as vs_wide limbs), which the reduction over ranks adds exactly,
      * so a row does not depend on how the particles are spread over ranks or ordered within

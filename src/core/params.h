@@ -77,24 +77,59 @@ typedef struct {
 /* Molecules (topology.h has the per-particle records, bonded.h the evaluators). */
 #define VS_MAX_MOLTYPES 8    /* molecule templates */
 #define VS_MAX_SEQUENCE 64   /* beads in a template's repeated unit */
-typedef enum { VS_BOND_HARMONIC = 0, VS_BOND_FENE = 1 } vs_bond_style;
-typedef enum { VS_ANGLE_HARMONIC = 0, VS_ANGLE_COSINE = 1 } vs_angle_style;
+typedef enum { VS_BOND_HARMONIC = 0, VS_BOND_FENE = 1, VS_BOND_TABLE = 2 } vs_bond_style;
+typedef enum {
+    VS_ANGLE_HARMONIC = 0,
+    VS_ANGLE_COSINE = 1,
+    VS_ANGLE_COSINE_SQUARED = 2,
+    VS_ANGLE_TABLE = 3
+} vs_angle_style;
+typedef enum {
+    VS_DIHEDRAL_PERIODIC = 0,       /* K (1 + cos(n phi - delta)) */
+    VS_DIHEDRAL_HARMONIC = 1,       /* K/2 (phi - phi0)^2, phi - phi0 taken in [-pi, pi) */
+    VS_DIHEDRAL_MULTI_HARMONIC = 2, /* sum_{k=0..4} A_k cos^k phi */
+    VS_DIHEDRAL_TABLE = 3
+} vs_dihedral_style;
+
+/* A tabulated energy E(x) (bonded `table` styles, src/core/table.h): a cubic spline on the
+ * uniform grid x_k = lo + k dx, k < n, as coefficients c[4 k .. 4 k + 3] of interval k
+ * (E = c0 + s (c1 + s (c2 + s c3)), s = x - x_k). x is a length (bonds) or an angle in
+ * radians (angles, dihedrals). coef is on the host (built with the configuration and kept
+ * for the run); the GPU backend uploads a copy and points its own copy of the type at it. */
+typedef struct {
+    int n;
+    double lo, dx;
+    const double *coef;
+} vs_table;
+#define VS_DIHEDRAL_TERMS 5 /* coefficients of the multi-harmonic series */
 
 typedef struct {
     int style;       /* vs_bond_style */
     double K;        /* stiffness (energy / length^2) */
     double r0;       /* harmonic: rest length; fene: the maximum extension R0 */
+    vs_table tab;    /* table: E(r) */
 } vs_bond_type;
 
 typedef struct {
     int style;       /* vs_angle_style */
     double K;        /* energy (cosine) or energy / rad^2 (harmonic) */
-    double theta0;   /* harmonic: rest angle in radians */
+    double theta0;   /* harmonic, cosine_squared: rest angle in radians */
+    vs_table tab;    /* table: E(theta) on [0, pi] */
 } vs_angle_type;
+
+typedef struct {
+    int style;       /* vs_dihedral_style */
+    int n;           /* periodic: multiplicity, >= 0 */
+    double K;        /* periodic, harmonic: energy (periodic) or energy / rad^2 (harmonic) */
+    double phi0;     /* periodic: the phase delta; harmonic: the rest angle (radians) */
+    double A[VS_DIHEDRAL_TERMS]; /* multi_harmonic: A_0 .. A_4 (energy) */
+    vs_table tab;    /* table: E(phi) on [-pi, pi], periodic */
+} vs_dihedral_type;
 
 /* A molecule template of the builder: a linear chain of `repeat` copies of the unit
  * seq[0 .. n_seq), every consecutive pair bonded by bond type `bond_type`, every consecutive
- * triple an angle of type `angle_type` (-1: no angles). */
+ * triple an angle of type `angle_type` (-1: no angles), every consecutive quadruple a
+ * dihedral of type `dihedral_type` (-1: no dihedrals). */
 typedef struct {
     char name[VS_NAME_LEN];
     int n_seq;
@@ -102,7 +137,7 @@ typedef struct {
     int64_t repeat;
     int64_t count;                /* molecules of this template */
     double bond_length;           /* step of the random walk that places the beads */
-    int bond_type, angle_type;
+    int bond_type, angle_type, dihedral_type; /* angle, dihedral: -1 where none */
 } vs_mol_template;
 
 /* The initial state read from a file (input group) instead of built from the configuration:
@@ -190,10 +225,12 @@ typedef struct {
      * free beads whose species follow the species fractions. */
     int n_moltypes;
     vs_mol_template mol[VS_MAX_MOLTYPES];
-    int n_bond_types, n_angle_types; /* one of each per template (angle: where given), or
-                                        bonded.bonds and bonded.angles with an input file */
+    int n_bond_types, n_angle_types, n_dihedral_types; /* one of each per template (angle,
+                                        dihedral: where given), or bonded.bonds, .angles and
+                                        .dihedrals with an input file */
     vs_bond_type bond_types[VS_MAX_MOLTYPES];
     vs_angle_type angle_types[VS_MAX_MOLTYPES];
+    vs_dihedral_type dihedral_types[VS_MAX_MOLTYPES];
     double bond_reach;     /* the longest bond allowed: the ghost shell of bonded beads */
     int64_t n_molecule_beads;
 

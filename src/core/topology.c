@@ -67,3 +67,14 @@ int vs_topo_add_angle(vs_topo *t, int64_t a, int64_t b, int64_t c, int type)
     t->n_angle++;
     return 0;
 }
+
+int vs_topo_add_dihedral(vs_topo *t, const int64_t tags[4], int type)
+{
+    if (t->n_dihedral >= VS_MAX_DIHEDRALS)
+        return -1;
+    for (int q = 0; q < 4; ++q)
+        t->dihedral[t->n_dihedral][q] = tags[q];
+    t->dihedral_type[t->n_dihedral] = type;
+    t->n_dihedral++;
+    return 0;
+}

@@ -1,8 +1,9 @@
 /* Molecular topology that travels with its particles, and the per-rank tag-to-index map.
  *
- * Each bead keeps every bond and angle it takes part in, keyed by the partners' global tags
- * (vs_topo, one per particle slot, allocated only when the configuration has molecules). A
- * bond is therefore stored on both its beads and an angle on all three: every rank that owns
+ * Each bead keeps every bond, angle and dihedral it takes part in, keyed by the partners'
+ * global tags (vs_topo, one per particle slot, allocated only when the configuration has
+ * molecules). A bond is therefore stored on both its beads, an angle on all three and a
+ * dihedral on all four: every rank that owns
  * one of the beads computes the interaction from the same positions and keeps only the force
  * on its own bead, so no force is ever sent back (as with the DPD pairs), and a bead's force
  * is summed in the order of its own lists, whatever the rank count. Memory grows with the
@@ -24,6 +25,12 @@
 
 #define VS_MAX_BONDS 4  /* bonds per bead: a linear chain needs 2, a branch point 3 */
 #define VS_MAX_ANGLES 8 /* angles per bead: a linear chain needs 3 */
+/* Dihedrals per bead: a linear chain needs 4 (the bead first, second, third or fourth). A
+ * branch point needs more; the readers stop with a clear error where a bead has more. Each
+ * costs 36 bytes of every bead's record (4 tags and a type): with the count and a pad word
+ * the dihedral lists take 152 bytes, and vs_topo is 440 bytes (288 before dihedrals), one
+ * fixed size for every bead of a run with molecules, whether it has dihedrals or not. */
+#define VS_MAX_DIHEDRALS 4
 
 typedef struct {
     int64_t mol;                      /* molecule id, 1-based; 0: a free bead */
@@ -32,6 +39,10 @@ typedef struct {
     int32_t bond_type[VS_MAX_BONDS];  /* index into vs_params.bond_types */
     int32_t angle_type[VS_MAX_ANGLES];
     int64_t angle[VS_MAX_ANGLES][3];  /* tags a, b (the vertex), c; this bead is one of them */
+    int32_t n_dihedral;
+    int32_t dihedral_type[VS_MAX_DIHEDRALS];
+    int32_t pad;                      /* 8-byte words: the GPU permutes records by words */
+    int64_t dihedral[VS_MAX_DIHEDRALS][4]; /* tags a, b, c, d along the chain (b-c the axis) */
 } vs_topo;
 
 typedef struct {
@@ -68,9 +79,11 @@ VS_HOST_DEVICE int64_t vs_tagmap_find(const int64_t *key, const int64_t *val, in
     }
 }
 
-/* Add a bond (both beads) or an angle (all three) to a bead's lists. Return 0, or -1 when
- * the bead's list is full (VS_MAX_BONDS, VS_MAX_ANGLES). */
+/* Add a bond (both beads), an angle (all three) or a dihedral (all four) to a bead's lists.
+ * Return 0, or -1 when the bead's list is full (VS_MAX_BONDS, VS_MAX_ANGLES,
+ * VS_MAX_DIHEDRALS). */
 int vs_topo_add_bond(vs_topo *t, int64_t partner, int type);
 int vs_topo_add_angle(vs_topo *t, int64_t a, int64_t b, int64_t c, int type);
+int vs_topo_add_dihedral(vs_topo *t, const int64_t tags[4], int type);
 
 #endif

@@ -1,12 +1,14 @@
-/* The bonded terms on the CPU backend: bonds and angles of the owned beads (topology.h).
+/* The bonded terms on the CPU backend: bonds, angles and dihedrals of the owned beads
+ * (topology.h).
  *
- * Every rank that owns a bead of a bond or angle computes it in full from its local copies
- * of the partners (found through the tag map among owned particles and ghosts) and adds only
- * its own bead's force; energy and virial count 1/2 per bead of a bond and 1/3 per bead of an
- * angle, so each interaction is counted once over all ranks. A partner that is missing, or a
- * bond longer than prm->bond_reach (the reach the ghost shell of bonded beads is built for),
- * stops the run (exit 1) with both tags and the step: a force is never dropped silently. The
- * reach is checked on every rank count alike, so the verdict does not depend on the layout.
+ * Every rank that owns a bead of a bond, angle or dihedral computes it in full from its local
+ * copies of the partners (found through the tag map among owned particles and ghosts) and
+ * adds only its own bead's force; energy and virial count 1/2 per bead of a bond, 1/3 per
+ * bead of an angle and 1/4 per bead of a dihedral, so each interaction is counted once over
+ * all ranks. A partner that is missing, or a bond longer than prm->bond_reach (the reach
+ * the ghost shell of bonded beads is built for), stops the run (exit 1) with both tags and
+ * the step: a force is never dropped silently. The reach is checked on every rank count
+ * alike, so the verdict does not depend on the layout.
  */
 #include <math.h>
 
@@ -62,9 +64,11 @@ void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step)
             const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
             const vs_bond_type *bt = &prm->bond_types[t->bond_type[b]];
             double fscal, e;
-            if (vs_bond_eval(bt->style, bt->K, bt->r0, r2, &fscal, &e))
-                vs_bonded_fail(prm, VS_BONDED_FENE, step, p->tag[i], t->bond[b], sqrt(r2),
-                               bt->r0);
+            const int kind = vs_bond_eval_type(bt, r2, &fscal, &e);
+            if (kind != VS_BONDED_OK)
+                vs_bonded_fail(prm, kind, step, p->tag[i], t->bond[b], sqrt(r2),
+                               kind == VS_BONDED_TABLE
+                                   ? bt->tab.lo + bt->tab.dx * (bt->tab.n - 1) : bt->r0);
             if (!(r2 <= prm->bond_reach * prm->bond_reach))
                 vs_bonded_fail(prm, VS_BONDED_REACH, step, p->tag[i], t->bond[b], sqrt(r2),
                                bt->r0);
@@ -98,7 +102,7 @@ void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step)
             separation(s, idx[1], idx[0], r1);
             separation(s, idx[1], idx[2], r2);
             const vs_angle_type *at = &prm->angle_types[t->angle_type[a]];
-            const double e = vs_angle_eval(at->style, at->K, at->theta0, r1, r2, fa, fc);
+            const double e = vs_angle_eval_type(at, r1, r2, fa, fc);
             double f[3], virial = 0.0;
             for (int k = 0; k < 3; ++k) {
                 f[k] = self == 0 ? fa[k] : (self == 2 ? fc[k] : -(fa[k] + fc[k]));
@@ -107,6 +111,37 @@ void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step)
             vs_cpu_add_force(s, i, f[0], f[1], f[2]);
             vs_cpu_add_wide(sums, &sums->angle_energy, e / 3.0);
             vs_cpu_add_wide(sums, &sums->virial, virial);
+        }
+    }
+}
+
+void vs_cpu_dihedral_forces(vs_cpu_state *s, int64_t step)
+{
+    vs_particles *p = s->parts;
+    const vs_params *prm = s->prm;
+    vs_force_sums *sums = &s->sums;
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const vs_topo *t = &p->topo[i];
+        for (int m = 0; m < t->n_dihedral; ++m) {
+            int64_t idx[4];
+            int self = 0;
+            for (int q = 0; q < 4; ++q) {
+                const int64_t tag = t->dihedral[m][q];
+                if (tag == p->tag[i]) {
+                    idx[q] = i;
+                    self = q;
+                } else {
+                    idx[q] = partner_index(s, p->tag[i], tag, step);
+                }
+            }
+            double b[3][3], f[4][3], phi, virial;
+            for (int q = 0; q < 3; ++q) /* b1, b2, b3 along the chain */
+                separation(s, idx[q], idx[q + 1], b[q]);
+            const vs_dihedral_type *dt = &prm->dihedral_types[t->dihedral_type[m]];
+            const double e = vs_dihedral_eval(dt, b[0], b[1], b[2], f, &phi, &virial);
+            vs_cpu_add_force(s, i, f[self][0], f[self][1], f[self][2]);
+            vs_cpu_add_wide(sums, &sums->dihedral_energy, 0.25 * e);
+            vs_cpu_add_wide(sums, &sums->virial, 0.25 * virial);
         }
     }
 }

@@ -104,12 +104,14 @@ void vs_cpu_flow_forces(vs_cpu_state *s);
  * profile_bin.h, in out[(set * bins + bin) * VS_PROFILE_FIELDS + field]. */
 void vs_cpu_profile_sums(vs_cpu_state *s, int axis, int bins, int per_species, int64_t *out);
 
-/* The bonded terms (bonded_cpu.c; molecules only): bonds and angles of the owned beads, each
+/* The bonded terms (bonded_cpu.c; molecules only): bonds, angles and dihedrals of the owned
+ * beads, each
  * computed by every rank that owns one of its beads, which adds its own bead's force only.
  * Their partners are found through s->tagmap, which vs_cpu_build_ghosts rebuilds. */
 void vs_cpu_build_tagmap(vs_cpu_state *s);
 void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step);
 void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step);
+void vs_cpu_dihedral_forces(vs_cpu_state *s, int64_t step);
 
 int64_t vs_cpu_halo_bytes(const vs_cpu_state *s);
 /* Bytes of host memory held for particle state and lists. */

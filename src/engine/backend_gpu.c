@@ -122,16 +122,17 @@ static int64_t gpu_halo_bytes(vs_sim *s) { return vs_gpu_halo_bytes(state(s)); }
 
 static void gpu_local_thermo(vs_sim *s, vs_thermo_local *out)
 {
-    double sums[8];
+    double sums[9];
     vs_gpu_thermo(state(s), sums);
     for (int d = 0; d < 3; ++d)
         out->momentum[d] = sums[d];
     out->kinetic = sums[3];
     /* as the CPU's vs_thermo_local_cpu: + 0.0 + 0.0 leaves a plain fluid's bits */
-    out->potential = sums[4] + sums[6] + sums[7];
+    out->potential = sums[4] + sums[6] + sums[7] + sums[8];
     out->virial = sums[5];
     out->bond_energy = sums[6];
     out->angle_energy = sums[7];
+    out->dihedral_energy = sums[8];
 }
 
 static void gpu_local_integrity(vs_sim *s, vs_integrity_local *out)

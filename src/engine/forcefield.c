@@ -14,6 +14,7 @@ extern const vs_term_type vs_term_table;    /* term_pair.c */
 extern const vs_term_type vs_term_flow;  /* term_flow.c */
 extern const vs_term_type vs_term_bond;  /* term_bonded.c */
 extern const vs_term_type vs_term_angle; /* term_bonded.c */
+extern const vs_term_type vs_term_dihedral; /* term_bonded.c */
 
 /* Every term the code has, in the order they add their forces: the first pair term starts
  * the forces on the GPU (forcefield.h). */
@@ -26,6 +27,7 @@ static const vs_term_type *const registry[] = {
     &vs_term_flow,
     &vs_term_bond,
     &vs_term_angle,
+    &vs_term_dihedral,
 };
 
 int vs_forcefield_init(vs_forcefield *ff, const vs_params *prm, char *err, size_t err_len)

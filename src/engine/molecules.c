@@ -61,7 +61,8 @@ static void random_direction(vs_tea_key key, int64_t tag, double u[3])
     u[2] = z;
 }
 
-/* The bead's bonds and angles along a linear chain of n beads. */
+/* The bead's bonds, angles and dihedrals along a linear chain of n beads (a bead is in at
+ * most 2, 3 and 4 of them: within VS_MAX_BONDS, VS_MAX_ANGLES, VS_MAX_DIHEDRALS). */
 static void chain_topology(vs_topo *t, const vs_mol_place *w, const vs_mol_template *tp)
 {
     memset(t, 0, sizeof *t);
@@ -71,11 +72,16 @@ static void chain_topology(vs_topo *t, const vs_mol_place *w, const vs_mol_templ
         vs_topo_add_bond(t, f + k - 1, tp->bond_type);
     if (k + 1 < n)
         vs_topo_add_bond(t, f + k + 1, tp->bond_type);
-    if (tp->angle_type < 0)
-        return;
-    for (int64_t v = k - 1; v <= k + 1; ++v) /* the vertices of the angles holding k */
-        if (v >= 1 && v + 1 < n)
-            vs_topo_add_angle(t, f + v - 1, f + v, f + v + 1, tp->angle_type);
+    if (tp->angle_type >= 0)
+        for (int64_t v = k - 1; v <= k + 1; ++v) /* the vertices of the angles holding k */
+            if (v >= 1 && v + 1 < n)
+                vs_topo_add_angle(t, f + v - 1, f + v, f + v + 1, tp->angle_type);
+    if (tp->dihedral_type >= 0)
+        for (int64_t s = k - 3; s <= k; ++s) /* the first beads of the dihedrals holding k */
+            if (s >= 0 && s + 3 < n) {
+                const int64_t q[4] = {f + s, f + s + 1, f + s + 2, f + s + 3};
+                vs_topo_add_dihedral(t, q, tp->dihedral_type);
+            }
 }
 
 /* Keep one bead at its unwrapped position x if it lies in this rank's brick. */

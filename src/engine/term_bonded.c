@@ -1,10 +1,12 @@
-/* The bonded terms (molecules): harmonic and FENE bonds, harmonic and cosine angles.
- * Evaluators: vs_bond_eval, vs_angle_eval (src/core/bonded.h); CPU loops: vs_cpu_bond_forces,
- * vs_cpu_angle_forces (src/cpu/bonded_cpu.c); GPU kernels: vs_gpu_bond_forces,
- * vs_gpu_angle_forces (gpu/gpu_bonded.cu).
+/* The bonded terms (molecules): harmonic and FENE bonds; harmonic, cosine and cosine_squared
+ * angles; periodic, harmonic and multi_harmonic dihedrals.
+ * Evaluators: vs_bond_eval, vs_angle_eval, vs_dihedral_eval (src/core/bonded.h); CPU loops:
+ * vs_cpu_{bond,angle,dihedral}_forces (src/cpu/bonded_cpu.c); GPU kernels:
+ * vs_gpu_{bond,angle,dihedral}_forces (gpu/gpu_bonded.cu).
  *
  * Reach: a bond's partner is at most molecules' bond_reach away (checked every step); an
- * angle's far end is two bonds away, so the angle term needs twice that.
+ * angle's far end is two bonds away, so the angle term needs twice that, a dihedral's three
+ * times.
  */
 #include "forcefield.h"
 
@@ -42,6 +44,21 @@ static void angle_gpu(struct vs_gpu_state *gpu, int64_t step, int want_energy)
 }
 #endif
 
+static int dihedral_active(const vs_params *prm) { return prm->n_dihedral_types > 0; }
+static double dihedral_reach(const vs_params *prm) { return 3.0 * prm->bond_reach; }
+static void dihedral_cpu(vs_cpu_state *cpu, int64_t step, int want_energy)
+{
+    (void)want_energy;
+    vs_cpu_dihedral_forces(cpu, step);
+}
+
+#ifdef VESICA_HAVE_CUDA
+static void dihedral_gpu(struct vs_gpu_state *gpu, int64_t step, int want_energy)
+{
+    vs_gpu_dihedral_forces(gpu, step, want_energy);
+}
+#endif
+
 const vs_term_type vs_term_bond = {
     .name = "bond",
     .bonded = 1,
@@ -61,5 +78,16 @@ const vs_term_type vs_term_angle = {
     .cpu = angle_cpu,
 #ifdef VESICA_HAVE_CUDA
     .gpu = angle_gpu,
+#endif
+};
+
+const vs_term_type vs_term_dihedral = {
+    .name = "dihedral",
+    .bonded = 1,
+    .active = dihedral_active,
+    .reach = dihedral_reach,
+    .cpu = dihedral_cpu,
+#ifdef VESICA_HAVE_CUDA
+    .gpu = dihedral_gpu,
 #endif
 };

@@ -24,8 +24,9 @@ void vs_thermo_local_cpu(const vs_particles *p, const vs_params *prm,
         }
     }
     const vs_wide pair = sums->energy, bond = sums->bond_energy, angle = sums->angle_energy;
-    const vs_wide all[VS_EXACT_SUMS] = {acc[0], acc[1], acc[2], acc[3],
-                                        pair,   sums->virial, bond, angle};
+    const vs_wide dihedral = sums->dihedral_energy;
+    const vs_wide all[VS_EXACT_SUMS] = {acc[0], acc[1],       acc[2], acc[3],  pair,
+                                        sums->virial, bond,   angle,  dihedral};
     for (int k = 0; k < VS_EXACT_SUMS; ++k)
         vs_wide_to_limbs(all[k], out->exact[k]);
     out->has_exact = 1;
@@ -33,10 +34,11 @@ void vs_thermo_local_cpu(const vs_particles *p, const vs_params *prm,
     for (int d = 0; d < 3; ++d)
         out->momentum[d] = exact ? vs_wide_to_double(acc[d]) : NAN;
     out->kinetic = exact ? vs_wide_to_double(acc[3]) : NAN;
-    out->potential = exact ? vs_wide_to_double(pair + bond + angle) : NAN;
+    out->potential = exact ? vs_wide_to_double(pair + bond + angle + dihedral) : NAN;
     out->virial = exact ? vs_wide_to_double(sums->virial) : NAN;
     out->bond_energy = exact ? vs_wide_to_double(bond) : NAN;
     out->angle_energy = exact ? vs_wide_to_double(angle) : NAN;
+    out->dihedral_energy = exact ? vs_wide_to_double(dihedral) : NAN;
 }
 
 void vs_par_sum_wide(const vs_par *par, vs_wide *w, int n)
@@ -66,14 +68,14 @@ static int reduce_exact(const vs_par *par, const vs_thermo_local *local, double 
     for (int k = 0; k < VS_EXACT_SUMS; ++k)
         out[k] = vs_wide_to_double(w[k]);
     out[VS_EXACT_SUMS] = vs_wide_to_double(w[VS_EXACT_PAIR] + w[VS_EXACT_BOND] +
-                                           w[VS_EXACT_ANGLE]);
+                                           w[VS_EXACT_ANGLE] + w[VS_EXACT_DIHEDRAL]);
     return 1;
 }
 
 void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_local *local,
                       int64_t step, vs_thermo *out)
 {
-    double acc[8];
+    double acc[9];
     out->molecules = vs_params_molecular(prm);
     double exact[VS_EXACT_SUMS + 1];
     if (local->has_exact) { /* the same on every rank: one backend */
@@ -88,20 +90,23 @@ void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_l
         acc[5] = exact[VS_EXACT_VIRIAL];
         acc[6] = exact[VS_EXACT_BOND];
         acc[7] = exact[VS_EXACT_ANGLE];
+        acc[8] = exact[VS_EXACT_DIHEDRAL];
         out->pair_energy = exact[VS_EXACT_PAIR];
     } else {
-        const double in[8] = {local->momentum[0], local->momentum[1], local->momentum[2],
+        const double in[9] = {local->momentum[0], local->momentum[1], local->momentum[2],
                               local->kinetic,     local->potential,   local->virial,
-                              local->bond_energy, local->angle_energy};
-        for (int k = 0; k < 8; ++k)
+                              local->bond_energy, local->angle_energy,
+                              local->dihedral_energy};
+        for (int k = 0; k < 9; ++k)
             acc[k] = in[k];
         /* a plain fluid reduces what it always did */
-        vs_par_sum_double(par, acc, out->molecules ? 8 : 6);
+        vs_par_sum_double(par, acc, out->molecules ? 9 : 6);
         out->pair_energy = acc[4] - (out->molecules ? acc[6] : 0.0) -
-                           (out->molecules ? acc[7] : 0.0);
+                           (out->molecules ? acc[7] : 0.0) - (out->molecules ? acc[8] : 0.0);
     }
     out->bond_energy = out->molecules ? acc[6] : 0.0;
     out->angle_energy = out->molecules ? acc[7] : 0.0;
+    out->dihedral_energy = out->molecules ? acc[8] : 0.0;
     const double n = (double)prm->n_particles;
     const double volume = prm->box[0] * prm->box[1] * prm->box[2];
     const double dof = 3.0 * n - 3.0;

@@ -9,7 +9,8 @@
  *   - step-0 forces of the P-rank GPU run against the CPU backend on one rank, particle by
  *     particle (by tag): in double 1e-12 relative (to the larger of the force and 1% of the
  *     rms force, vs_test_worst_relative); in mixed 1e-5 of the rms force;
- *   - step 0: the bond and angle energies to 1e-12 relative in both precisions (the bonded
+ *   - step 0: the bond, angle and dihedral energies (where the configuration has dihedrals:
+ *     tests/molecules/dihedrals.cfg) to 1e-12 relative in both precisions (the bonded
  *     terms run in double from the double positions), the potential energy and pressure to
  *     1e-12 (double) or 1e-5 (mixed);
  *   - thermo over 50 steps (temperature, pressure, kinetic, potential, bond and angle
@@ -131,17 +132,22 @@ static int compare(const run_result *g, const run_result *c, int64_t n, int mixe
     const vs_thermo *g0 = &g->thermo[0], *c0 = &c->thermo[0];
     failures += check("step-0 bond energy", rel(g0->bond_energy, c0->bond_energy), 1e-12);
     failures += check("step-0 angle energy", rel(g0->angle_energy, c0->angle_energy), 1e-12);
+    if (c0->dihedral_energy != 0.0)
+        failures += check("step-0 dihedral energy", rel(g0->dihedral_energy, c0->dihedral_energy),
+                          1e-12);
     const double tol0 = mixed ? 1e-5 : 1e-12;
     failures += check("step-0 potential energy", rel(g0->potential, c0->potential), tol0);
     failures += check("step-0 pressure", rel(g0->pressure, c0->pressure), tol0);
     double worst = 0.0;
     for (int k = 0; k <= N_STEPS; ++k) {
         const vs_thermo *a = &g->thermo[k], *b = &c->thermo[k];
-        const double q[6] = {rel(a->temperature, b->temperature), rel(a->pressure, b->pressure),
+        const double q[7] = {rel(a->temperature, b->temperature), rel(a->pressure, b->pressure),
                              rel(a->kinetic, b->kinetic),         rel(a->potential, b->potential),
                              rel(a->bond_energy, b->bond_energy),
-                             rel(a->angle_energy, b->angle_energy)};
-        for (int m = 0; m < 6; ++m)
+                             rel(a->angle_energy, b->angle_energy),
+                             b->dihedral_energy != 0.0
+                                 ? rel(a->dihedral_energy, b->dihedral_energy) : 0.0};
+        for (int m = 0; m < 7; ++m)
             worst = fmax(worst, q[m]);
     }
     failures += check("thermo over 50 steps, worst relative difference", worst,

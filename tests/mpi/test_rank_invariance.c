@@ -12,8 +12,8 @@
  * step). `--flow` adds the double Poiseuille force (g = 0.5 along y, changing sign across z):
  * the flow term on any rank count; it puts momentum in, so the momentum check is skipped.
  * `--config FILE` takes the system from a configuration file instead (the molecules'
- * test: bonds and angles across brick faces, edges and corners, chains longer than a brick;
- * then the bond and angle energies are compared as well).
+ * test: bonds, angles and dihedrals across brick faces, edges and corners, chains longer
+ * than a brick; then the bond, angle and dihedral energies are compared as well).
  */
 #include <math.h>
 #include <stdio.h>
@@ -178,14 +178,16 @@ static void compare_thermo(const vs_thermo tm[N_STEPS + 1], const vs_thermo ts[N
     }
     double worst_thermo = 0.0;
     for (int k = 0; k <= N_STEPS; ++k) {
-        const double pairs[6][2] = {{tm[k].temperature, ts[k].temperature},
+        const double pairs[7][2] = {{tm[k].temperature, ts[k].temperature},
                                     {tm[k].pressure, ts[k].pressure},
                                     {tm[k].kinetic, ts[k].kinetic},
                                     {tm[k].potential, ts[k].potential},
                                     {tm[k].bond_energy, ts[k].bond_energy},
-                                    {tm[k].angle_energy, ts[k].angle_energy}};
-        for (int q = 0; q < (ts[k].molecules ? 6 : 4); ++q) {
-            const double rel = fabs(pairs[q][0] - pairs[q][1]) / fabs(pairs[q][1]);
+                                    {tm[k].angle_energy, ts[k].angle_energy},
+                                    {tm[k].dihedral_energy, ts[k].dihedral_energy}};
+        for (int q = 0; q < (ts[k].molecules ? 7 : 4); ++q) {
+            const double diff = fabs(pairs[q][0] - pairs[q][1]);
+            const double rel = diff == 0.0 ? 0.0 : diff / fabs(pairs[q][1]);
             worst_thermo = fmax(worst_thermo, rel);
             if (rel > 1e-8 && (*failures)++ < 10)
                 printf("FAIL step %d quantity %d: %.17g vs %.17g\n", k, q, pairs[q][0],
