@@ -76,7 +76,7 @@ static int parse_header(const char *s, table_header *h, char *why, size_t why_le
         }
         s += used;
     }
-    if (!blank(s) || h->n < 2 || h->n > VS_TABLE_MAX_POINTS) {
+    if (!blank(s) || h->n < 2 || h->n > VS_PAIR_TABLE_MAX_POINTS) {
         snprintf(why, why_len, "%s", s);
         return -1;
     }
@@ -153,7 +153,7 @@ int vs_pair_table_parse(const char *path, const char *text, const char *keyword,
         if (!more || parse_header(r.buf, &h, why, sizeof why) != 0) {
             snprintf(err, err_len, "%s:%d: pair table %s: expected the line 'N n [R rlo rhi] [FP "
                      "fplo fphi]' after the keyword, 2 <= n <= %d (got '%.120s')", path, r.line,
-                     word, VS_TABLE_MAX_POINTS, more ? r.buf : "the end of the file");
+                     word, VS_PAIR_TABLE_MAX_POINTS, more ? r.buf : "the end of the file");
             return -1;
         }
         if (mine)

@@ -19,7 +19,7 @@
 #include "log.h"
 #include "table.h"
 
-#define VS_TABLE_MAX_POINTS 100000
+#define VS_BONDED_TABLE_MAX_POINTS 100000
 
 /* The table's path: as given when absolute or without a configuration file, else beside it. */
 static void resolve(const cfg_ctx *c, const char *name, char *out, size_t len)
@@ -61,8 +61,8 @@ static int read_pairs(const char *path, double **x, double **y, char *why, size_
         if (mid == s || end == mid || *end != '\0' || !isfinite(a) || !isfinite(b)) {
             snprintf(why, len, "%s:%ld: expected two numbers, x and E", path, line);
             rc = -1;
-        } else if (n == VS_TABLE_MAX_POINTS) {
-            snprintf(why, len, "%s:%ld: more than %d points", path, line, VS_TABLE_MAX_POINTS);
+        } else if (n == VS_BONDED_TABLE_MAX_POINTS) {
+            snprintf(why, len, "%s:%ld: more than %d points", path, line, VS_BONDED_TABLE_MAX_POINTS);
             rc = -1;
         } else {
             if (n == cap) {

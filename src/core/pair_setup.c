@@ -47,7 +47,7 @@ void vs_pair_coeff_finish(int style, vs_pair_coeff *c, int shift, const vs_pair_
  * with end slopes d0 and dn (tridiagonal solve), stored times h^2 / 6. */
 static void spline_uniform(const double *y, int n, double h, double d0, double dn, double *y2)
 {
-    double u[VS_TABLE_MAX_POINTS];
+    double u[VS_PAIR_TABLE_MAX_POINTS];
     y2[0] = -0.5;
     u[0] = (3.0 / h) * ((y[1] - y[0]) / h - d0);
     for (int k = 1; k < n - 1; ++k) {

@@ -38,7 +38,7 @@ typedef enum {
 } vs_pair_style;
 
 #define VS_MAX_TABLES 8           /* tables of all species pairs together */
-#define VS_TABLE_MAX_POINTS 1024  /* points per table */
+#define VS_PAIR_TABLE_MAX_POINTS 1024  /* points per table */
 
 /* The coefficients of one style for one pair of species (on = 0: no interaction). */
 typedef struct {
@@ -59,8 +59,8 @@ typedef struct {
 typedef struct {
     int n;
     double r0, dr, inv_dr;
-    double e[VS_TABLE_MAX_POINTS], e2[VS_TABLE_MAX_POINTS];
-    double f[VS_TABLE_MAX_POINTS], f2[VS_TABLE_MAX_POINTS];
+    double e[VS_PAIR_TABLE_MAX_POINTS], e2[VS_PAIR_TABLE_MAX_POINTS];
+    double f[VS_PAIR_TABLE_MAX_POINTS], f2[VS_PAIR_TABLE_MAX_POINTS];
 } vs_pair_table;
 
 #define VS_PAIR_STYLE_DEFINE(SUFFIX, REAL, SQRT, EXP)                                          \
