@@ -43,6 +43,15 @@ int vs_par_world_rank(void)
 void vs_par_from_comm(vs_par *par, MPI_Comm comm)
 {
     par->comm = comm;
+    par->io_comm = comm;
+    int topo = MPI_UNDEFINED;
+    VS_MPI_CHECK(MPI_Topo_test(comm, &topo));
+    if (topo != MPI_UNDEFINED) { /* a split keeps the ranks and drops the topology */
+        int rank = 0;
+        VS_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+        VS_MPI_CHECK(MPI_Comm_split(comm, 0, rank, &par->io_comm));
+        MPI_Comm_set_errhandler(par->io_comm, MPI_ERRORS_RETURN);
+    }
     VS_MPI_CHECK(MPI_Comm_rank(comm, &par->rank));
     VS_MPI_CHECK(MPI_Comm_size(comm, &par->size));
 }
@@ -199,7 +208,7 @@ int vs_par_write_file_at(const vs_par *par, const char *path, int n_chunks,
                          char *err, size_t err_len)
 {
     MPI_File fh;
-    int rc = MPI_File_open(par->comm, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
+    int rc = MPI_File_open(par->io_comm, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
                            &fh);
     int failed = rc != MPI_SUCCESS;
     if (!failed)
@@ -263,6 +272,9 @@ void vs_par_cart_shift(const vs_par *cart, int dim, int *lower, int *upper)
 
 void vs_par_free(vs_par *par)
 {
+    if (par->io_comm != par->comm && par->io_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&par->io_comm);
+    par->io_comm = MPI_COMM_NULL;
     if (par->comm != MPI_COMM_NULL && par->comm != MPI_COMM_WORLD &&
         par->comm != MPI_COMM_SELF)
         MPI_Comm_free(&par->comm);

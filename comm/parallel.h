@@ -15,6 +15,11 @@
 
 typedef struct {
     MPI_Comm comm; /* the communicator the engine runs on (a Cartesian one after decomposition) */
+    /* The same ranks in the same order without a process topology, for every file opened
+     * through MPI-IO: Open MPI's default MPI-IO (ompio, fcoll vulcan) groups its aggregators
+     * by the Cartesian topology and then loses rows of collective writes (open-mpi/ompi#12718;
+     * docs/file-formats.md). Equal to comm when comm has no topology. */
+    MPI_Comm io_comm;
     int rank, size;
 } vs_par;
 

@@ -221,8 +221,8 @@ static int64_t local_tuples(const vs_particle_rec *slab, const vs_topo *topo, in
 /* /connectivity/bonds, /angles and /dihedrals (H5MD 1.1: tuples of the particles' ids, here the
  * tags, with the particles group as an object reference), their types under /parameters/vesica
  * and the molecule ids as particles/all/molecule. Every dataset is created before any row is
- * written (parallel HDF5 1.10 lost rows of earlier datasets when creation and collective writes
- * to single-chunk datasets were interleaved). Collective. */
+ * written. (Rows once lost here came from Open MPI's ompio on a Cartesian communicator, not
+ * from this order: files are opened on vs_par.io_comm, comm/parallel.h.) Collective. */
 static int write_connectivity(hid_t f, hid_t dxpl, const vs_par *par,
                               const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
                               int64_t lo)

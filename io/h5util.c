@@ -87,7 +87,8 @@ int vs_h5_error_is_checksum(void) { return last_error.checksum; }
 hid_t vs_h5_fapl(const vs_par *par)
 {
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    H5Pset_fapl_mpio(fapl, par->comm, MPI_INFO_NULL);
+    /* never the Cartesian communicator itself (parallel.h: io_comm) */
+    H5Pset_fapl_mpio(fapl, par->io_comm, MPI_INFO_NULL);
     return fapl;
 }
 
