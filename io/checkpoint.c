@@ -342,8 +342,13 @@ static int read_parameters(hid_t f, vs_params *p)
         const int sized = key->per_species || key->kind == VS_PHYS_MATRIX;
         if (!key->stored)
             continue;
-        /* checkpoints older than the flow term lack its keys: no flow, all of them zero */
-        if (strncmp(key->key, "flow.", 5) == 0 && H5Aexists(g, key->stored) <= 0)
+        /* checkpoints older than the flow term or the ensembles lack their keys: no flow, the
+         * DPD integrator, all of them zero */
+        const int late = strncmp(key->key, "flow.", 5) == 0 ||
+                         (strncmp(key->key, "integrator.", 11) == 0 &&
+                          strcmp(key->key, "integrator.dt") != 0 &&
+                          strcmp(key->key, "integrator.lambda") != 0);
+        if (late && H5Aexists(g, key->stored) <= 0)
             continue;
         if (sized && key->kind != VS_PHYS_NAME && p->n_species == 0)
             rc = -1; /* sized by the species count, which the names did not give */
@@ -392,9 +397,48 @@ static int64_t text_hash(const char *s)
 
 #define VS_CODE_VERSION VESICA_VERSION " (git " VESICA_GIT_COMMIT ")"
 
+/* The ensemble's state as attributes of /integrator: chain length, chain positions and
+ * velocities, the carried 2K and whether it is set. Returns 0 or non-zero. */
+static int write_ensemble(hid_t f, const vs_ensemble_state *e)
+{
+    hid_t g = H5Gcreate2(f, "integrator", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return 1;
+    const int64_t chain = e->chain, have = e->have_ke;
+    int rc = vs_h5_attr_int64(g, "chain", &chain, 1);
+    rc |= vs_h5_attr_double(g, "xi", e->xi, VS_MAX_CHAIN);
+    rc |= vs_h5_attr_double(g, "vxi", e->vxi, VS_MAX_CHAIN);
+    rc |= vs_h5_attr_double(g, "ke2", &e->ke2, 1);
+    rc |= vs_h5_attr_int64(g, "have_ke", &have, 1);
+    H5Gclose(g);
+    return rc != 0;
+}
+
+/* Files older than the ensembles have no /integrator: the zero state. Returns 0 or -1. */
+static int read_ensemble(hid_t f, vs_ensemble_state *e)
+{
+    memset(e, 0, sizeof *e);
+    if (H5Lexists(f, "integrator", H5P_DEFAULT) <= 0)
+        return 0;
+    hid_t g = H5Gopen2(f, "integrator", H5P_DEFAULT);
+    if (g < 0)
+        return -1;
+    int64_t chain = 0, have = 0;
+    int rc = vs_h5_read_attr_int64(g, "chain", &chain, 1);
+    rc |= vs_h5_read_attr_double(g, "xi", e->xi, VS_MAX_CHAIN);
+    rc |= vs_h5_read_attr_double(g, "vxi", e->vxi, VS_MAX_CHAIN);
+    rc |= vs_h5_read_attr_double(g, "ke2", &e->ke2, 1);
+    rc |= vs_h5_read_attr_int64(g, "have_ke", &have, 1);
+    H5Gclose(g);
+    e->chain = (int)chain;
+    e->have_ke = (int)have;
+    return rc != 0 || chain < 0 || chain > VS_MAX_CHAIN ? -1 : 0;
+}
+
 /* Everything but the completion record; returns 0, or 1 with the HDF5 error noted. */
 static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
-                          const vs_params *prm, const char *config_text,
+                          const vs_params *prm, const vs_ensemble_state *ens,
+                          const char *config_text,
                           const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
                           int64_t lo)
 {
@@ -412,6 +456,7 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
     rc |= vs_h5_attr_int64(f, "particles", &n_total, 1);
     rc |= vs_h5_attr_int64(f, "physics_hash", &hash_i, 1);
     rc |= write_parameters(f, prm);
+    rc |= write_ensemble(f, ens);
     rc |= vs_h5_write_text(f, "config_text", config_text ? config_text : "", par->rank == 0);
 
     hid_t g = H5Gcreate2(f, "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -444,7 +489,7 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
 
 /* Write everything into the temporary file; returns 0 or -1 with err filled. Collective. */
 static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs_params *prm,
-                      const char *config_text, const vs_particle_rec *slab,
+                      const vs_ensemble_state *ens, const char *config_text, const vs_particle_rec *slab,
                       const vs_topo *topo, int64_t n, int64_t lo, char *err, size_t err_len)
 {
     test_limit(step);
@@ -461,7 +506,7 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
         return -1;
     }
     hid_t dxpl = vs_h5_dxpl(1); /* filtered (checksummed) datasets need collective writes */
-    int rc = write_contents(par, f, dxpl, step, prm, config_text, slab, topo, n, lo);
+    int rc = write_contents(par, f, dxpl, step, prm, ens, config_text, slab, topo, n, lo);
 
     test_pause(step);
     /* the completion record, last: step, particle count, physics hash, code version */
@@ -508,7 +553,8 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
 }
 
 int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
-                        const vs_params *prm, const char *config_text,
+                        const vs_params *prm, const vs_ensemble_state *ens,
+                        const char *config_text,
                         const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
                         int64_t slab_lo, int64_t keep, char *path_out, size_t path_len,
                         double *bytes, char *err, size_t err_len)
@@ -518,7 +564,7 @@ int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
     vs_checkpoint_path(output_dir, step, final_path, sizeof final_path);
     snprintf(tmp, sizeof tmp, "%s.tmp", final_path);
     char local_err[VS_H5_ERR_LEN] = "";
-    int failed = write_file(par, tmp, step, prm, config_text, slab, topo, n, slab_lo,
+    int failed = write_file(par, tmp, step, prm, ens, config_text, slab, topo, n, slab_lo,
                             local_err, sizeof local_err) != 0;
     if (vs_par_agree_error(par, failed, local_err, sizeof local_err)) {
         if (par->rank == 0)
@@ -643,7 +689,7 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
         vs_h5_read_attr_int64(f, "particles", &n_total, 1) != 0 ||
         vs_h5_read_attr_int64(f, "physics_hash", &hash, 1) != 0 ||
         vs_h5_read_attr_double(f, "time", &info->time, 1) != 0 ||
-        read_parameters(f, &info->physics) != 0) {
+        read_parameters(f, &info->physics) != 0 || read_ensemble(f, &info->ensemble) != 0) {
         snprintf(err, err_len, "checkpoint %.400s: not a Vesica checkpoint (metadata missing)", path);
         rc = -1;
     } else if (format < 1 || format > VS_CKPT_FORMAT_VERSION) {

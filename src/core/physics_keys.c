@@ -24,6 +24,7 @@ const vs_physics_key vs_physics_keys[VS_N_PHYSICS_KEYS] = {
 /* VS_PHYS_ENUM values are read and written as int. */
 _Static_assert(sizeof(vs_random_kind) == sizeof(int), "vs_random_kind is not int-sized");
 _Static_assert(sizeof(vs_flow_kind) == sizeof(int), "vs_flow_kind is not int-sized");
+_Static_assert(sizeof(vs_integrator_kind) == sizeof(int), "vs_integrator_kind is not int-sized");
 
 /* The physics keys in the list's order: a visitor sees each value of a and of b, as doubles,
  * with its key name. */
@@ -141,7 +142,8 @@ int vs_params_physics_diff(const vs_params *config, const vs_params *stored, cha
     char a[48], b[48];
     fmt_double(a, sizeof a, d.a);
     fmt_double(b, sizeof b, d.b);
-    if (strcmp(d.key, "seed") == 0 || strstr(d.key, ".name") || strcmp(d.key, "dpd.random") == 0)
+    if (strcmp(d.key, "seed") == 0 || strstr(d.key, ".name") || strcmp(d.key, "dpd.random") == 0 ||
+        strcmp(d.key, "integrator.kind") == 0)
         snprintf(what, len, "%s", d.key); /* encoded values would only confuse */
     else
         snprintf(what, len, "%s (configuration %s, checkpoint %s)", d.key, a, b);
