@@ -397,42 +397,61 @@ static int64_t text_hash(const char *s)
 
 #define VS_CODE_VERSION VESICA_VERSION " (git " VESICA_GIT_COMMIT ")"
 
-/* The ensemble's state as attributes of /integrator: chain length, chain positions and
- * velocities, the carried 2K and whether it is set. Returns 0 or non-zero. */
-static int write_ensemble(hid_t f, const vs_ensemble_state *e)
+/* The ensemble's state as the checksummed dataset /integrator_state of float64: chain
+ * length, whether 2K is set, 2K, then VS_MAX_CHAIN chain positions and as many velocities
+ * (written by rank 0; a collective write, as every filtered dataset). Returns 0 or non-zero. */
+#define VS_ENSEMBLE_VALUES (3 + 2 * VS_MAX_CHAIN)
+static int write_ensemble(const vs_par *par, hid_t f, hid_t dxpl, const vs_ensemble_state *e)
 {
-    hid_t g = H5Gcreate2(f, "integrator", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (g < 0)
-        return 1;
-    const int64_t chain = e->chain, have = e->have_ke;
-    int rc = vs_h5_attr_int64(g, "chain", &chain, 1);
-    rc |= vs_h5_attr_double(g, "xi", e->xi, VS_MAX_CHAIN);
-    rc |= vs_h5_attr_double(g, "vxi", e->vxi, VS_MAX_CHAIN);
-    rc |= vs_h5_attr_double(g, "ke2", &e->ke2, 1);
-    rc |= vs_h5_attr_int64(g, "have_ke", &have, 1);
-    H5Gclose(g);
-    return rc != 0;
+    double v[VS_ENSEMBLE_VALUES];
+    v[0] = e->chain;
+    v[1] = e->have_ke;
+    v[2] = e->ke2;
+    for (int k = 0; k < VS_MAX_CHAIN; ++k) {
+        v[3 + k] = e->xi[k];
+        v[3 + VS_MAX_CHAIN + k] = e->vxi[k];
+    }
+    const hsize_t n = VS_ENSEMBLE_VALUES;
+    const int64_t max_n = VS_ENSEMBLE_VALUES;
+    hid_t d = vs_h5_create(f, "integrator_state", H5T_NATIVE_DOUBLE, 1, &n, &max_n, &n, 1);
+    if (d < 0)
+        vs_h5_note_error();
+    const int rc = d < 0 || vs_h5_write_rows(d, H5T_NATIVE_DOUBLE, dxpl, 0, 0, 0,
+                                             par->rank == 0 ? n : 0, 1, v) != 0;
+    if (d >= 0)
+        H5Dclose(d);
+    return rc;
 }
 
-/* Files older than the ensembles have no /integrator: the zero state. Returns 0 or -1. */
-static int read_ensemble(hid_t f, vs_ensemble_state *e)
+/* Files older than the ensembles have no /integrator_state: the zero state. Returns 0, or -1
+ * with one line in err (a checksum failure included). */
+static int read_ensemble(hid_t f, hid_t dxpl, const char *path, vs_ensemble_state *e,
+                         char *err, size_t err_len)
 {
     memset(e, 0, sizeof *e);
-    if (H5Lexists(f, "integrator", H5P_DEFAULT) <= 0)
+    if (H5Lexists(f, "integrator_state", H5P_DEFAULT) <= 0)
         return 0;
-    hid_t g = H5Gopen2(f, "integrator", H5P_DEFAULT);
-    if (g < 0)
+    double v[VS_ENSEMBLE_VALUES];
+    hid_t d = H5Dopen2(f, "integrator_state", H5P_DEFAULT);
+    const int bad = d < 0 || vs_h5_extent0(d) != VS_ENSEMBLE_VALUES ||
+                    vs_h5_read_rows(d, H5T_NATIVE_DOUBLE, dxpl, 0, 0, 0, VS_ENSEMBLE_VALUES, 1,
+                                    v) != 0 ||
+                    !(v[0] >= 0 && v[0] <= VS_MAX_CHAIN);
+    if (d >= 0)
+        H5Dclose(d);
+    if (bad) {
+        snprintf(err, err_len, "checkpoint %.400s: dataset integrator_state unreadable or "
+                 "damaged", path);
         return -1;
-    int64_t chain = 0, have = 0;
-    int rc = vs_h5_read_attr_int64(g, "chain", &chain, 1);
-    rc |= vs_h5_read_attr_double(g, "xi", e->xi, VS_MAX_CHAIN);
-    rc |= vs_h5_read_attr_double(g, "vxi", e->vxi, VS_MAX_CHAIN);
-    rc |= vs_h5_read_attr_double(g, "ke2", &e->ke2, 1);
-    rc |= vs_h5_read_attr_int64(g, "have_ke", &have, 1);
-    H5Gclose(g);
-    e->chain = (int)chain;
-    e->have_ke = (int)have;
-    return rc != 0 || chain < 0 || chain > VS_MAX_CHAIN ? -1 : 0;
+    }
+    e->chain = (int)v[0];
+    e->have_ke = v[1] != 0.0;
+    e->ke2 = v[2];
+    for (int k = 0; k < VS_MAX_CHAIN; ++k) {
+        e->xi[k] = v[3 + k];
+        e->vxi[k] = v[3 + VS_MAX_CHAIN + k];
+    }
+    return 0;
 }
 
 /* Everything but the completion record; returns 0, or 1 with the HDF5 error noted. */
@@ -456,7 +475,7 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
     rc |= vs_h5_attr_int64(f, "particles", &n_total, 1);
     rc |= vs_h5_attr_int64(f, "physics_hash", &hash_i, 1);
     rc |= write_parameters(f, prm);
-    rc |= write_ensemble(f, ens);
+    rc |= write_ensemble(par, f, dxpl, ens);
     rc |= vs_h5_write_text(f, "config_text", config_text ? config_text : "", par->rank == 0);
 
     hid_t g = H5Gcreate2(f, "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -489,8 +508,9 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
 
 /* Write everything into the temporary file; returns 0 or -1 with err filled. Collective. */
 static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs_params *prm,
-                      const vs_ensemble_state *ens, const char *config_text, const vs_particle_rec *slab,
-                      const vs_topo *topo, int64_t n, int64_t lo, char *err, size_t err_len)
+                      const vs_ensemble_state *ens, const char *config_text,
+                      const vs_particle_rec *slab, const vs_topo *topo, int64_t n, int64_t lo,
+                      char *err, size_t err_len)
 {
     test_limit(step);
     hid_t fapl = vs_h5_fapl(par);
@@ -689,7 +709,7 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
         vs_h5_read_attr_int64(f, "particles", &n_total, 1) != 0 ||
         vs_h5_read_attr_int64(f, "physics_hash", &hash, 1) != 0 ||
         vs_h5_read_attr_double(f, "time", &info->time, 1) != 0 ||
-        read_parameters(f, &info->physics) != 0 || read_ensemble(f, &info->ensemble) != 0) {
+        read_parameters(f, &info->physics) != 0) {
         snprintf(err, err_len, "checkpoint %.400s: not a Vesica checkpoint (metadata missing)", path);
         rc = -1;
     } else if (format < 1 || format > VS_CKPT_FORMAT_VERSION) {
@@ -710,6 +730,8 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
     free(version);
     if (rc == 0)
         rc = check_metadata(path, info, hash, n_total, err, err_len);
+    if (rc == 0)
+        rc = read_ensemble(f, dxpl, path, &info->ensemble, err, err_len);
     int64_t lo = 0, hi = 0;
     if (rc == 0 && n_total > 0) {
         /* this rank's tag slab, the same split as redistribute.h */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ranks_exact.sh VESICA CONFIG OUTDIR [--set KEY=VALUE]...: an ensemble's run is the same to
 # the bit on 1, 2 and 4 ranks (CPU backend): thermo.csv every 10 steps, the final
-# checkpoint's particles and its thermostat state (/integrator). It holds because the
+# checkpoint's particles and its thermostat state (/integrator_state). It holds because the
 # per-particle random numbers are keyed by (seed, step, tag), never by rank or order
 # (src/core/integrator.h), and the thermostats start from exact sums over ranks
 # (src/engine/ensemble_step.c), on top of the exact forces of tests/mpi/ranks_exact.sh.
@@ -22,7 +22,7 @@ for n in 2 4; do
         diff np1/thermo.csv np$n/thermo.csv | head -4 >&2
         fail "thermo.csv differs between 1 and $n ranks"
     }
-    for g in /particles /integrator; do
+    for g in /particles /integrator_state; do
         h5diff np1/checkpoints/ckpt_300.h5 np$n/checkpoints/ckpt_300.h5 $g $g ||
             fail "the final $g differs between 1 and $n ranks"
     done
