@@ -594,9 +594,9 @@ static void log_run_header(const run_state *rs)
     vs_log_info("Ranks: %d as %d x %d x %d bricks; ghost width %g; backend %s (%s)",
                 sim->dc.cart.size, sim->dc.dims[0], sim->dc.dims[1], sim->dc.dims[2],
                 sim->list_radius, sim->backend->name, sim->device);
-    vs_log_info("Steps: up to step %lld of dt %g (lambda %g); thermo every %lld; output in %s",
-                (long long)prm->steps, prm->dt, prm->lambda, (long long)prm->thermo_interval,
-                prm->output_dir);
+    vs_log_info("Steps: up to step %lld of dt %g (integrator %s, lambda %g); thermo every %lld; "
+                "output in %s", (long long)prm->steps, prm->dt, vs_ensemble_name(prm->integrator),
+                prm->lambda, (long long)prm->thermo_interval, prm->output_dir);
     char traj[64], ckpt[96];
     if (prm->trajectory_interval > 0)
         snprintf(traj, sizeof traj, "every %lld steps", (long long)prm->trajectory_interval);

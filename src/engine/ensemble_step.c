@@ -103,6 +103,20 @@ int vs_ensemble_fusable(const vs_sim *sim)
            !(every > 0 && sim->step % every == 0);
 }
 
+const char *vs_ensemble_name(vs_integrator_kind kind)
+{
+    switch (kind) {
+    case VS_INTEGRATOR_DPD: return "dpd";
+    case VS_INTEGRATOR_NVE: return "nve";
+    case VS_INTEGRATOR_NOSE_HOOVER: return "nose_hoover";
+    case VS_INTEGRATOR_LANGEVIN: return "langevin";
+    case VS_INTEGRATOR_ANDERSEN: return "andersen";
+    case VS_INTEGRATOR_BERENDSEN: return "berendsen";
+    case VS_INTEGRATOR_BROWNIAN: return "brownian";
+    }
+    return "?";
+}
+
 int vs_ensemble_columns(const vs_params *p)
 {
     return p->integrator == VS_INTEGRATOR_NVE ? 1

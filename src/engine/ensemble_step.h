@@ -32,6 +32,8 @@ int vs_ensemble_fusable(const vs_sim *sim);
 /* The row's ensemble columns: the conserved energy (nve: K + U; nose_hoover: K + U + E_chain)
  * and the chain's energy. */
 void vs_ensemble_thermo(const vs_sim *sim, vs_thermo *t);
+/* The kind's configuration name ("dpd", "nose_hoover", ...). */
+const char *vs_ensemble_name(vs_integrator_kind kind);
 /* Which columns a run of p has: 0 none, 1 conserved_energy, 2 thermostat_energy and
  * conserved_energy. */
 int vs_ensemble_columns(const vs_params *p);
