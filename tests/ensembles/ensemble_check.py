@@ -16,6 +16,11 @@ MODE
              thermostat conserves the momentum (nose_hoover), else 3N. Both are compared with
              the run's, after 10 time units, within 4 standard errors from 20 block averages
              (plus 0.1% of the value for the O(dt^2) bias of the discretisation).
+  com        integrator.remove_com_every = 5 with thermo rows every 5 steps: the total momentum
+             of every row after step 0 is zero to round-off (|P| below 1e-9 of the thermal
+             momentum sqrt(N m kT)), while the thermostat (langevin, andersen, brownian) does
+             not conserve it between removals (some row of a second run with rows every 3
+             steps has |P| above 1e-3 of it).
   mean       Only <K> as above (berendsen, which is not canonical: its Var(K) is too small).
   brownian   Free particles (dpd.a = 0): the displacement of each species over a time t is
              Gaussian with variance 2 D t per dimension, D = kT / (m gamma), exactly
@@ -87,6 +92,20 @@ def conserved(args, c):
     for k in range(2):
         c.check("drift %d" % k, abs(drifts[k]) < 5 * stds[k] and abs(drifts[k]) < 2e-4 * mean,
                 "|%.4g| < 5 x %.4g and < 2e-4 |<E>|" % (drifts[k], stds[k]))
+
+
+def com(args, c):
+    scale = np.sqrt(args.particles * 1.5)  # sqrt(N <m> kT), kT = 1, masses 1 and 2
+    d = run(args, os.path.join(args.out, "every5"), args.set +
+            ["integrator.remove_com_every=5", "output.thermo_interval=5"])
+    p = np.sqrt(d["px"] ** 2 + d["py"] ** 2 + d["pz"] ** 2)[1:]
+    c.check("|P| after each removal", np.max(p) < 1e-9 * scale,
+            "largest %.3g < %.3g" % (np.max(p), 1e-9 * scale))
+    d = run(args, os.path.join(args.out, "every3"), args.set +
+            ["integrator.remove_com_every=5", "output.thermo_interval=3"])
+    p = np.sqrt(d["px"] ** 2 + d["py"] ** 2 + d["pz"] ** 2)[1:]
+    c.check("|P| between removals", np.max(p) > 1e-3 * scale,
+            "largest %.3g > %.3g" % (np.max(p), 1e-3 * scale))
 
 
 def block_stats(x, nb=20):
@@ -171,7 +190,7 @@ def brownian(args, c):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("mode", choices=["conserved", "canonical", "mean", "brownian"])
+    p.add_argument("mode", choices=["conserved", "canonical", "mean", "brownian", "com"])
     p.add_argument("vesica")
     p.add_argument("config")
     p.add_argument("out")
@@ -182,6 +201,8 @@ def main():
     c = Checker()
     if args.mode == "conserved":
         conserved(args, c)
+    elif args.mode == "com":
+        com(args, c)
     elif args.mode in ("canonical", "mean"):
         canonical(args, c, args.mode == "canonical")
     else:
