@@ -69,6 +69,10 @@ int vs_config_extract_integrator(const cfg_ctx *c, const config_setting_t *root,
     /* the chain length has a default: it is kept only where a chain runs */
     p->chain = kind == VS_INTEGRATOR_NOSE_HOOVER ? (int)whole(key(root, "chain")) : 0;
     p->remove_com_every = whole(key(root, "remove_com_every"));
+    if (kind == VS_INTEGRATOR_NOSE_HOOVER && !(p->kT > 0.0))
+        return cfg_fail(c, kind_site, "integrator.kind",
+                        "\"nose_hoover\" needs a temperature: expected dpd.kT > 0 (its "
+                        "chain masses are proportional to kT)");
     if (kind == VS_INTEGRATOR_BROWNIAN && p->gamma != 0.0)
         return cfg_fail(c, kind_site, "integrator.kind",
                         "\"brownian\" has no velocities for the DPD dissipative force: "

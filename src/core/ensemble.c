@@ -40,8 +40,8 @@ static void chain_kick(vs_ensemble_state *e, const vs_params *p, int k)
 double vs_nhc_half_step(vs_ensemble_state *e, const vs_params *p)
 {
     const int m = e->chain;
-    if (m <= 0 || !(p->kT > 0.0))
-        return 1.0;
+    if (m <= 0 || !(p->kT > 0.0) || vs_ensemble_dof(p) <= 0.0)
+        return 1.0; /* no chain, or massless thermostats (refused by the configuration) */
     for (int k = m - 1; k >= 0; --k)
         chain_kick(e, p, k);
     const double factor = exp(-0.5 * p->dt * e->vxi[0]);

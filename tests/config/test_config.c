@@ -92,6 +92,15 @@ static void test_integrator_chain_range(void **state)
                       "test.cfg:12: integrator.chain: expected an integer in [1, 10] (got 11)");
 }
 
+static void test_integrator_nose_hoover_without_temperature(void **state)
+{
+    (void)state;
+    const char *sets[] = {"integrator.kind=nose_hoover", "integrator.tau=1.0", "dpd.kT=0"};
+    EXPECT_ERROR(BASE, sets, 3,
+                 "--set integrator.kind=nose_hoover: integrator.kind: \"nose_hoover\" needs a "
+                 "temperature: expected dpd.kT > 0 (its chain masses are proportional to kT)");
+}
+
 static void test_integrator_brownian_with_dissipation(void **state)
 {
     (void)state;
@@ -737,6 +746,7 @@ int main(void)
         cmocka_unit_test(test_integrator_parameter_missing),
         cmocka_unit_test(test_integrator_parameter_unused),
         cmocka_unit_test(test_integrator_chain_range),
+        cmocka_unit_test(test_integrator_nose_hoover_without_temperature),
         cmocka_unit_test(test_integrator_brownian_with_dissipation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
