@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 #include "decomp.h"
+#include "ensemble.h"
+#include "fixed_sum.h"
 #include "particles.h"
 #include "params.h"
 
@@ -85,6 +87,15 @@ void vs_gpu_dihedral_forces(vs_gpu_state *g, int64_t step, int want_energy);
  * vs_cpu_profile_sums. Synchronises. */
 void vs_gpu_profile_sums(vs_gpu_state *g, int axis, int bins, int per_species, int64_t *out);
 void vs_gpu_integrate_second_half(vs_gpu_state *g);
+/* The ensembles (gpu_ensemble.cu, gpu_integrate.cu; src/engine/ensemble_step.h): a
+ * per-particle operation (op: vs_ensemble_op) at `step`, the Brownian step in place of the
+ * first half, v *= s, v -= dv, and the exact local sums of m v, m v^2 / 2 and m (returns 1
+ * when a term was out of range; synchronises). */
+void vs_gpu_ensemble_op(vs_gpu_state *g, int op, int64_t step, const vs_ensemble_consts *c);
+void vs_gpu_brownian_step(vs_gpu_state *g, int64_t step, const vs_ensemble_consts *c);
+void vs_gpu_scale_velocities(vs_gpu_state *g, double s);
+void vs_gpu_shift_velocities(vs_gpu_state *g, const double dv[3]);
+int vs_gpu_momentum_sums(vs_gpu_state *g, vs_wide out[5]);
 
 /* Local thermo sums: px, py, pz, kinetic, pair potential, virial (all terms), bond energy,
  * angle energy, dihedral energy (the last three 0 without molecules; synchronises). */

@@ -10,6 +10,7 @@
 #include "gpu_internal.cuh"
 
 extern "C" {
+#include "ensemble.h"
 #include "integrator.h"
 }
 
@@ -103,27 +104,41 @@ __global__ void second_half_kernel(int n, double half_dt, vs_gpu_species sp, dou
     vz[i] = vs_vv_kick_scaled(vz[i], s, gz);
 }
 
-static void first_half(vs_gpu_state *g, int finish_previous)
+/* The bookkeeping of a first half-step, whichever kernel runs it: a new step, positions
+ * changed (inputs staged before, e.g. by a list built at a checkpoint, are stale) and its
+ * forces will write the energies if due. Returns the kernel's switches. */
+struct vs_first_half_switches {
+    int mixed, check, wrap_dims;
+    vs_box_lengths box;
+};
+
+static vs_first_half_switches first_half_begin(vs_gpu_state *g)
 {
-    /* a new step: positions change (inputs staged before, e.g. by a list built at a
-     * checkpoint, are stale) and its forces will write the energies if due */
     ++g->ver.step;
     ++g->ver.owned;
+    vs_first_half_switches sw;
     /* the owned particles' force inputs too (pos_q, vel_f; vs_gpu_owned_staged), which the
      * cell list's pass then reads instead of staging them again */
-    const int mixed = g->plan.stage_in_first_half;
-    if (mixed)
+    sw.mixed = g->plan.stage_in_first_half;
+    if (sw.mixed)
         g->stamp.owned_staged = g->ver.owned;
-    const int check = g->plan.reuse_list; /* without a skin: rebuilt on every step */
-    if (check)
+    sw.check = g->plan.reuse_list; /* without a skin: rebuilt on every step */
+    if (sw.check)
         VS_CUDA_CHECK(cudaMemsetAsync(g->red.d_max_disp2, 0, sizeof(unsigned int), g->stream));
     /* the dimensions periodic within this rank, wrapped here at skin 0 */
-    const int wrap_dims = g->plan.wrap_dims;
-    if (wrap_dims)
+    sw.wrap_dims = g->plan.wrap_dims;
+    if (sw.wrap_dims)
         g->stamp.wrapped = g->ver.step;
-    vs_box_lengths box;
     for (int d = 0; d < 3; ++d)
-        box.len[d] = g->prm.box[d];
+        sw.box.len[d] = g->prm.box[d];
+    return sw;
+}
+
+static void first_half(vs_gpu_state *g, int finish_previous)
+{
+    const vs_first_half_switches sw = first_half_begin(g);
+    const int mixed = sw.mixed, check = sw.check, wrap_dims = sw.wrap_dims;
+    const vs_box_lengths box = sw.box;
 #define VS_FIRST_HALF(C, F, W)                                                                     \
     VS_LAUNCH((first_half_kernel<C, F, W>), g->pt.n_owned, VS_BLOCK, g->stream,                    \
               (int)g->pt.n_owned, g->prm.dt, g->prm.lambda * g->prm.dt, g->species, g->pt.x[0],    \
@@ -150,6 +165,83 @@ static void first_half(vs_gpu_state *g, int finish_previous)
 extern "C" void vs_gpu_integrate_first_half(vs_gpu_state *g) { first_half(g, 0); }
 
 extern "C" void vs_gpu_integrate_finish_and_first_half(vs_gpu_state *g) { first_half(g, 1); }
+
+/* The Brownian step (integrator.kind = brownian) in place of the first half: positions from
+ * the forces and noise, velocities a Maxwell-Boltzmann draw (integrator.h), with the first
+ * half's displacement check, wrap and mixed-precision staging. */
+template <bool CHECK, bool WRAP>
+__global__ void brownian_kernel(int n, uint64_t seed, uint64_t step, vs_ensemble_consts c,
+                                const int64_t *tag, double *x, double *y, double *z,
+                                double *vx, double *vy, double *vz, double *px, double *py,
+                                double *pz, const double *fx, const double *fy,
+                                const double *fz, const int32_t *fixed_bad,
+                                const int32_t *species, const double *bx, const double *by,
+                                const double *bz, unsigned int *max_disp2, int wrap_dims,
+                                vs_box_lengths box, int32_t *imx, int32_t *imy, int32_t *imz,
+                                vs_fixed_frame frame, int4 *pos_q, float4 *vel_f)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float d2 = 0.0f;
+    if (i < n) {
+        const int32_t si = species[i];
+        double ga[3], gb[3];
+        vs_particle_gauss3(seed, step, VS_STREAM_BROWNIAN, 0, (uint64_t)tag[i], ga);
+        vs_particle_gauss3(seed, step, VS_STREAM_BROWNIAN, 2, (uint64_t)tag[i], gb);
+        const double mob = c.mobility_dt[si], noise = c.bd_noise[si], mb = c.mb_sigma[si];
+        double nx = vs_brownian_move(x[i], vs_force_at(fx, i, fixed_bad), mob, noise, ga[0]);
+        double ny = vs_brownian_move(y[i], vs_force_at(fy, i, fixed_bad), mob, noise, ga[1]);
+        double nz = vs_brownian_move(z[i], vs_force_at(fz, i, fixed_bad), mob, noise, ga[2]);
+        if (WRAP) {
+            if (wrap_dims & 1)
+                vs_wrap_periodic(&nx, &imx[i], box.len[0]);
+            if (wrap_dims & 2)
+                vs_wrap_periodic(&ny, &imy[i], box.len[1]);
+            if (wrap_dims & 4)
+                vs_wrap_periodic(&nz, &imz[i], box.len[2]);
+        }
+        x[i] = nx;
+        y[i] = ny;
+        z[i] = nz;
+        const double ux = mb * gb[0], uy = mb * gb[1], uz = mb * gb[2];
+        vx[i] = px[i] = ux;
+        vy[i] = py[i] = uy;
+        vz[i] = pz[i] = uz;
+        if (pos_q)
+            vs_stage_values(frame, i, nx, ny, nz, si, ux, uy, uz, pos_q, vel_f);
+        if (CHECK) {
+            const double dx = nx - bx[i], dy = ny - by[i], dz = nz - bz[i];
+            d2 = (float)(dx * dx + dy * dy + dz * dz);
+            if (!(d2 <= 3.0e38f))
+                d2 = 3.0e38f;
+        }
+    }
+    if (CHECK) {
+        for (int off = 16; off > 0; off >>= 1)
+            d2 = fmaxf(d2, __shfl_down_sync(0xffffffffu, d2, off));
+        if ((threadIdx.x & 31) == 0 && d2 > 0.0f)
+            atomicMax(max_disp2, __float_as_uint(d2));
+    }
+}
+
+extern "C" void vs_gpu_brownian_step(vs_gpu_state *g, int64_t step, const vs_ensemble_consts *c)
+{
+    const vs_first_half_switches sw = first_half_begin(g);
+#define VS_BROWNIAN(C, W)                                                                          \
+    VS_LAUNCH((brownian_kernel<C, W>), g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned,     \
+              g->prm.seed, (uint64_t)step, *c, g->pt.tag, g->pt.x[0], g->pt.x[1], g->pt.x[2],      \
+              g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.vp[0], g->pt.vp[1], g->pt.vp[2],           \
+              g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id,           \
+              g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2], g->red.d_max_disp2,            \
+              sw.wrap_dims, sw.box, g->pt.image[0], g->pt.image[1], g->pt.image[2], g->fs.frame,   \
+              sw.mixed ? g->fs.pos_q : NULL, g->fs.vel_f)
+    if (sw.check)
+        VS_BROWNIAN(true, false);
+    else if (sw.wrap_dims)
+        VS_BROWNIAN(false, true);
+    else
+        VS_BROWNIAN(false, false);
+#undef VS_BROWNIAN
+}
 
 extern "C" double vs_gpu_max_displacement2(vs_gpu_state *g)
 {

@@ -342,8 +342,13 @@ static int read_parameters(hid_t f, vs_params *p)
         const int sized = key->per_species || key->kind == VS_PHYS_MATRIX;
         if (!key->stored)
             continue;
-        /* checkpoints older than the flow term lack its keys: no flow, all of them zero */
-        if (strncmp(key->key, "flow.", 5) == 0 && H5Aexists(g, key->stored) <= 0)
+        /* checkpoints older than the flow term or the ensembles lack their keys: no flow, the
+         * DPD integrator, all of them zero */
+        const int late = strncmp(key->key, "flow.", 5) == 0 ||
+                         (strncmp(key->key, "integrator.", 11) == 0 &&
+                          strcmp(key->key, "integrator.dt") != 0 &&
+                          strcmp(key->key, "integrator.lambda") != 0);
+        if (late && H5Aexists(g, key->stored) <= 0)
             continue;
         /* and those older than the pair styles their code: none, 0 */
         if (strcmp(key->key, "pair") == 0 && H5Aexists(g, key->stored) <= 0)
@@ -395,9 +400,67 @@ static int64_t text_hash(const char *s)
 
 #define VS_CODE_VERSION VESICA_VERSION " (git " VESICA_GIT_COMMIT ")"
 
+/* The ensemble's state as the checksummed dataset /integrator_state of float64: chain
+ * length, whether 2K is set, 2K, then VS_MAX_CHAIN chain positions and as many velocities
+ * (written by rank 0; a collective write, as every filtered dataset). Returns 0 or non-zero. */
+#define VS_ENSEMBLE_VALUES (3 + 2 * VS_MAX_CHAIN)
+static int write_ensemble(const vs_par *par, hid_t f, hid_t dxpl, const vs_ensemble_state *e)
+{
+    double v[VS_ENSEMBLE_VALUES];
+    v[0] = e->chain;
+    v[1] = e->have_ke;
+    v[2] = e->ke2;
+    for (int k = 0; k < VS_MAX_CHAIN; ++k) {
+        v[3 + k] = e->xi[k];
+        v[3 + VS_MAX_CHAIN + k] = e->vxi[k];
+    }
+    const hsize_t n = VS_ENSEMBLE_VALUES;
+    const int64_t max_n = VS_ENSEMBLE_VALUES;
+    hid_t d = vs_h5_create(f, "integrator_state", H5T_NATIVE_DOUBLE, 1, &n, &max_n, &n, 1);
+    if (d < 0)
+        vs_h5_note_error();
+    const int rc = d < 0 || vs_h5_write_rows(d, H5T_NATIVE_DOUBLE, dxpl, 0, 0, 0,
+                                             par->rank == 0 ? n : 0, 1, v) != 0;
+    if (d >= 0)
+        H5Dclose(d);
+    return rc;
+}
+
+/* Files older than the ensembles have no /integrator_state: the zero state. Returns 0, or -1
+ * with one line in err (a checksum failure included). */
+static int read_ensemble(hid_t f, hid_t dxpl, const char *path, vs_ensemble_state *e,
+                         char *err, size_t err_len)
+{
+    memset(e, 0, sizeof *e);
+    if (H5Lexists(f, "integrator_state", H5P_DEFAULT) <= 0)
+        return 0;
+    double v[VS_ENSEMBLE_VALUES];
+    hid_t d = H5Dopen2(f, "integrator_state", H5P_DEFAULT);
+    const int bad = d < 0 || vs_h5_extent0(d) != VS_ENSEMBLE_VALUES ||
+                    vs_h5_read_rows(d, H5T_NATIVE_DOUBLE, dxpl, 0, 0, 0, VS_ENSEMBLE_VALUES, 1,
+                                    v) != 0 ||
+                    !(v[0] >= 0 && v[0] <= VS_MAX_CHAIN);
+    if (d >= 0)
+        H5Dclose(d);
+    if (bad) {
+        snprintf(err, err_len, "checkpoint %.400s: dataset integrator_state unreadable or "
+                 "damaged", path);
+        return -1;
+    }
+    e->chain = (int)v[0];
+    e->have_ke = v[1] != 0.0;
+    e->ke2 = v[2];
+    for (int k = 0; k < VS_MAX_CHAIN; ++k) {
+        e->xi[k] = v[3 + k];
+        e->vxi[k] = v[3 + VS_MAX_CHAIN + k];
+    }
+    return 0;
+}
+
 /* Everything but the completion record; returns 0, or 1 with the HDF5 error noted. */
 static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
-                          const vs_params *prm, const char *config_text,
+                          const vs_params *prm, const vs_ensemble_state *ens,
+                          const char *config_text,
                           const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
                           int64_t lo)
 {
@@ -415,6 +478,7 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
     rc |= vs_h5_attr_int64(f, "particles", &n_total, 1);
     rc |= vs_h5_attr_int64(f, "physics_hash", &hash_i, 1);
     rc |= write_parameters(f, prm);
+    rc |= write_ensemble(par, f, dxpl, ens);
     rc |= vs_h5_write_text(f, "config_text", config_text ? config_text : "", par->rank == 0);
 
     hid_t g = H5Gcreate2(f, "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -447,8 +511,9 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
 
 /* Write everything into the temporary file; returns 0 or -1 with err filled. Collective. */
 static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs_params *prm,
-                      const char *config_text, const vs_particle_rec *slab,
-                      const vs_topo *topo, int64_t n, int64_t lo, char *err, size_t err_len)
+                      const vs_ensemble_state *ens, const char *config_text,
+                      const vs_particle_rec *slab, const vs_topo *topo, int64_t n, int64_t lo,
+                      char *err, size_t err_len)
 {
     test_limit(step);
     hid_t fapl = vs_h5_fapl(par);
@@ -464,7 +529,7 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
         return -1;
     }
     hid_t dxpl = vs_h5_dxpl(1); /* filtered (checksummed) datasets need collective writes */
-    int rc = write_contents(par, f, dxpl, step, prm, config_text, slab, topo, n, lo);
+    int rc = write_contents(par, f, dxpl, step, prm, ens, config_text, slab, topo, n, lo);
 
     test_pause(step);
     /* the completion record, last: step, particle count, physics hash, code version */
@@ -511,7 +576,8 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
 }
 
 int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
-                        const vs_params *prm, const char *config_text,
+                        const vs_params *prm, const vs_ensemble_state *ens,
+                        const char *config_text,
                         const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
                         int64_t slab_lo, int64_t keep, char *path_out, size_t path_len,
                         double *bytes, char *err, size_t err_len)
@@ -521,7 +587,7 @@ int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
     vs_checkpoint_path(output_dir, step, final_path, sizeof final_path);
     snprintf(tmp, sizeof tmp, "%s.tmp", final_path);
     char local_err[VS_H5_ERR_LEN] = "";
-    int failed = write_file(par, tmp, step, prm, config_text, slab, topo, n, slab_lo,
+    int failed = write_file(par, tmp, step, prm, ens, config_text, slab, topo, n, slab_lo,
                             local_err, sizeof local_err) != 0;
     if (vs_par_agree_error(par, failed, local_err, sizeof local_err)) {
         if (par->rank == 0)
@@ -667,6 +733,8 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
     free(version);
     if (rc == 0)
         rc = check_metadata(path, info, hash, n_total, err, err_len);
+    if (rc == 0)
+        rc = read_ensemble(f, dxpl, path, &info->ensemble, err, err_len);
     int64_t lo = 0, hi = 0;
     if (rc == 0 && n_total > 0) {
         /* this rank's tag slab, the same split as redistribute.h */

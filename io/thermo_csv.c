@@ -9,7 +9,7 @@
 #include "params.h"
 
 #define VS_THERMO_HEADER "step,time,temperature,pressure,kinetic_energy,potential_energy,px,py,pz"
-#define VS_THERMO_MOLECULE_COLUMNS ",pair_energy,bond_energy,angle_energy,dihedral_energy\n"
+#define VS_THERMO_MOLECULE_COLUMNS ",pair_energy,bond_energy,angle_energy,dihedral_energy"
 
 int vs_thermo_csv_open(vs_thermo_csv *csv, const char *dir, char *err, size_t err_len)
 {
@@ -21,8 +21,13 @@ int vs_thermo_csv_open(vs_thermo_csv *csv, const char *dir, char *err, size_t er
         return -1;
     }
     /* the molecules' columns follow the contract's, and only when there are molecules */
-    fprintf(csv->file, "%s%s", VS_THERMO_HEADER, csv->molecules ? VS_THERMO_MOLECULE_COLUMNS
-                                                                : "\n");
+    /* and the ensemble's after them, only where the integrator has a conserved energy */
+    static const char *const ensemble[3] = {"", ",conserved_energy",
+                                            ",thermostat_energy,conserved_energy"};
+    const int e = csv->ensemble_columns >= 0 && csv->ensemble_columns <= 2 ? csv->ensemble_columns
+                                                                           : 0;
+    fprintf(csv->file, "%s%s%s\n", VS_THERMO_HEADER,
+            csv->molecules ? VS_THERMO_MOLECULE_COLUMNS : "", ensemble[e]);
     return fflush(csv->file) == 0 ? 0 : -1;
 }
 
@@ -75,6 +80,10 @@ int vs_thermo_csv_write(vs_thermo_csv *csv, const vs_thermo *t)
     if (t->molecules)
         fprintf(csv->file, ",%.17g,%.17g,%.17g,%.17g", t->pair_energy, t->bond_energy,
                 t->angle_energy, t->dihedral_energy);
+    if (t->ensemble_columns == 2)
+        fprintf(csv->file, ",%.17g", t->thermostat_energy);
+    if (t->ensemble_columns >= 1)
+        fprintf(csv->file, ",%.17g", t->conserved_energy);
     fputc('\n', csv->file);
     return fflush(csv->file) == 0 ? 0 : -1;
 }

@@ -17,6 +17,8 @@ typedef struct {
     FILE *file;
     int molecules; /* set before opening: the header gets pair_energy,bond_energy,
                       angle_energy,dihedral_energy */
+    int ensemble_columns; /* set before opening (vs_thermo.ensemble_columns): 1 appends
+                             conserved_energy, 2 thermostat_energy,conserved_energy */
 } vs_thermo_csv;
 
 /* Rank 0 only. Returns 0, or -1 with one line in err. */

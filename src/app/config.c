@@ -40,6 +40,7 @@
 #include "config_report.h"
 #include "config_flow.h"
 #include "config_pair.h"
+#include "config_integrator.h"
 #include "config_schema.h"
 #include "log.h"
 
@@ -849,6 +850,8 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     p->dt = num_at(root, "integrator.dt");
     p->lambda = num_at(root, "integrator.lambda");
     p->steps = as_int(at(root, "integrator.steps"));
+    if ((rc = vs_config_extract_integrator(c, root, p)))
+        return rc;
     p->skin = num_at(root, "neighbor.skin");
     p->gpu_builder = (vs_gpu_builder_kind)choice_at(root, "neighbor.gpu_builder");
     p->transport = (vs_transport_kind)choice_at(root, "comm.transport");

@@ -59,6 +59,11 @@ static const key_choice PAIR_STYLE_CHOICES[] = {{"lj", VS_PAIR_LJ},
                                                 {"gaussian", VS_PAIR_GAUSSIAN},
                                                 {"table", VS_PAIR_TABLE},
                                                 {NULL, 0}};
+static const key_choice INTEGRATOR_CHOICES[] = {
+    {"dpd", VS_INTEGRATOR_DPD},           {"nve", VS_INTEGRATOR_NVE},
+    {"nose_hoover", VS_INTEGRATOR_NOSE_HOOVER}, {"langevin", VS_INTEGRATOR_LANGEVIN},
+    {"andersen", VS_INTEGRATOR_ANDERSEN}, {"berendsen", VS_INTEGRATOR_BERENDSEN},
+    {"brownian", VS_INTEGRATOR_BROWNIAN}, {NULL, 0}};
 static const key_choice PRECISION_CHOICES[] = {
     {"mixed", VS_PRECISION_MIXED}, {"double", VS_PRECISION_DOUBLE}, {NULL, 0}};
 
@@ -205,6 +210,24 @@ const key_spec vs_config_schema[] = {
      NUM_IN(0, 1)},
     {KEY("integrator.steps", K_INT, REQUIRED, NULL,
          "final step number (a restart continues up to it)"),
+     INT_GE(0)},
+    {KEY("integrator.kind", K_ENUM, OPTIONAL, "\"dpd\"",
+         "dpd (Groot-Warren), nve, nose_hoover, langevin, andersen, berendsen or brownian"),
+     .choices = INTEGRATOR_CHOICES},
+    {KEY("integrator.tau", K_FLOAT, OPTIONAL, NULL,
+         "nose_hoover, berendsen: thermostat time constant (required with them)"),
+     NUM_GT(0)},
+    {KEY("integrator.chain", K_INT, OPTIONAL, "3",
+         "nose_hoover: length of the thermostat chain"),
+     .ilo = 1, .ihi = VS_MAX_CHAIN},
+    {KEY("integrator.gamma", K_FLOAT, OPTIONAL, NULL,
+         "langevin, brownian: friction rate gamma, drag -m gamma v (required with them)"),
+     NUM_GT(0)},
+    {KEY("integrator.collision_rate", K_FLOAT, OPTIONAL, NULL,
+         "andersen: collisions per particle per unit time (required with it)"),
+     NUM_GT(0)},
+    {KEY("integrator.remove_com_every", K_INT, OPTIONAL, "0",
+         "steps between removals of the centre-of-mass velocity; 0 = never"),
      INT_GE(0)},
 
     {KEY("neighbor", K_GROUP, OPTIONAL, NULL,

@@ -26,6 +26,7 @@
 #include "backend.h"
 #include "checkpoint.h"
 #include "config.h"
+#include "ensemble_step.h"
 #include "fsutil.h"
 #include "h5md.h"
 #include "log.h"
@@ -215,6 +216,7 @@ typedef struct {
     vs_watch watch;             /* the temperature watch over the thermo rows */
     vs_perf_summary perf;
     vs_topo *restart_topo;      /* the checkpoint's topology records (molecules), or NULL */
+    vs_ensemble_state restart_ens; /* the checkpoint's thermostat state */
     vs_input_system input;      /* a new run from input.file: the system (rank 0's) */
 } run_state;
 
@@ -320,7 +322,7 @@ static int write_checkpoint(run_state *rs, int run_ends)
     char err[VS_ERR_LEN], path[VS_PATH_LEN + 64];
     double bytes = 0.0;
     const int rc = vs_checkpoint_write(&sim->dc.cart, rs->prm->output_dir, sim->step, rs->prm,
-                                       rs->opt->config_text, slab, topo, n, lo,
+                                       &sim->ens, rs->opt->config_text, slab, topo, n, lo,
                                        rs->prm->checkpoint_keep, path, sizeof path, &bytes,
                                        err, sizeof err);
     free(slab);
@@ -477,6 +479,7 @@ static int check_output_and_restart(run_state *rs, vs_checkpoint_info *info,
     if (!rs->opt->restart)
         return RUN_GOES_ON;
     rs->last_checkpoint = info->step;
+    rs->restart_ens = info->ensemble;
     return RUN_GOES_ON;
 }
 
@@ -543,6 +546,7 @@ static int prepare_files(run_state *rs, int64_t restart_step)
     if (root) {
         vs_checkpoint_clean(prm->output_dir, 0);
         rs->csv.molecules = vs_params_molecular(prm);
+        rs->csv.ensemble_columns = vs_ensemble_columns(prm);
         if (!opt->restart) {
             const int removed = vs_checkpoint_clean(prm->output_dir, 1);
             if (removed > 0)
@@ -590,9 +594,9 @@ static void log_run_header(const run_state *rs)
     vs_log_info("Ranks: %d as %d x %d x %d bricks; ghost width %g; backend %s (%s)",
                 sim->dc.cart.size, sim->dc.dims[0], sim->dc.dims[1], sim->dc.dims[2],
                 sim->list_radius, sim->backend->name, sim->device);
-    vs_log_info("Steps: up to step %lld of dt %g (lambda %g); thermo every %lld; output in %s",
-                (long long)prm->steps, prm->dt, prm->lambda, (long long)prm->thermo_interval,
-                prm->output_dir);
+    vs_log_info("Steps: up to step %lld of dt %g (integrator %s, lambda %g); thermo every %lld; "
+                "output in %s", (long long)prm->steps, prm->dt, vs_ensemble_name(prm->integrator),
+                prm->lambda, (long long)prm->thermo_interval, prm->output_dir);
     char traj[64], ckpt[96];
     if (prm->trajectory_interval > 0)
         snprintf(traj, sizeof traj, "every %lld steps", (long long)prm->trajectory_interval);
@@ -637,6 +641,10 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
     char terms[160];
     vs_forcefield_describe(&sim->ff, terms, sizeof terms);
     vs_log_info("Force field: %s", terms);
+    /* the thermostat goes on from the checkpoint's state (a chain of another length, after
+     * --force-restart, starts afresh) */
+    if (rs->opt->restart && rs->restart_ens.chain == sim->ens.chain)
+        sim->ens = rs->restart_ens;
     if (sim->plan[0])
         vs_log_info("Plan: %s\n", sim->plan);
     return 0;

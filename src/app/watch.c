@@ -59,8 +59,9 @@ int vs_watch_row(vs_watch *w, const vs_params *prm, const vs_thermo *t, int log)
                          t->pressure, t->potential);
         return 1;
     }
+    /* nve has no thermostat: its temperature is the initial energy's, not dpd.kT */
     if (prm->temperature_tolerance <= 0.0 || !(prm->kT > 0.0) ||
-        t->time < prm->equilibration_time)
+        t->time < prm->equilibration_time || prm->integrator == VS_INTEGRATOR_NVE)
         return 0;
     const double ratio = t->temperature / prm->kT;
     if (fabs(ratio - 1.0) <= prm->temperature_tolerance) {

@@ -15,7 +15,11 @@
 #ifndef VESICA_INTEGRATOR_H
 #define VESICA_INTEGRATOR_H
 
+#include <math.h>
+#include <stdint.h>
+
 #include "hostdevice.h"
+#include "tea_rng.h"
 
 /* x(t+dt) from x(t), v(t) and a = f(t)/m. */
 VS_HOST_DEVICE double vs_vv_drift(double x, double v, double a, double dt, double half_dt)
@@ -46,6 +50,80 @@ VS_HOST_DEVICE double vs_vv_kick_force(double v, double f, double inv_mass, doub
 VS_HOST_DEVICE double vs_vv_kick_scaled(double v, double s, double f)
 {
     return v + s * f;
+}
+
+/* ---- The molecular-dynamics ensembles (integrator.kind other than dpd) --------------------
+ *
+ * They wrap the velocity Verlet steps above (lambda as configured; lambda = 0.5 is plain
+ * velocity Verlet) with per-particle operations written here once for both backends, and
+ * with global ones (velocity scaling by a factor the engine computes from the exact kinetic
+ * energy: src/engine/ensemble.c):
+ *   langevin   Bussi & Parrinello's splitting (Phys. Rev. E 75, 056707, 2007): an exact
+ *              Ornstein-Uhlenbeck half-step O(dt/2) before the first half-kick and after the
+ *              second, v <- c v + sqrt((1 - c^2) kT / m) G with c = exp(-gamma dt / 2);
+ *   andersen   after the second half-kick, each particle with probability
+ *              1 - exp(-nu dt) gets a new velocity from the Maxwell-Boltzmann distribution;
+ *   brownian   overdamped: x <- x + dt f / (m gamma) + sqrt(2 kT dt / (m gamma)) G, and the
+ *              velocity a Maxwell-Boltzmann draw (for the thermo row; it moves nothing).
+ * Random numbers: TEA keyed by (seed, step, tag) and a stream number, so that they depend on
+ * neither the rank count nor the order of the particles; the stream occupies the top byte of
+ * the step word of the key (the pair stream's is 0: steps stay below 2^56), so no stream
+ * repeats another's or the DPD pairs'. G are Gaussian by Box-Muller. */
+
+enum {
+    VS_STREAM_LANGEVIN_FIRST = 1,  /* O(dt/2) before the first half-kick */
+    VS_STREAM_LANGEVIN_SECOND = 2, /* O(dt/2) after the second half-kick */
+    VS_STREAM_ANDERSEN = 3,
+    VS_STREAM_BROWNIAN = 4
+};
+
+/* 64 random bits number k (0..3) of stream `stream` for the particle `tag` at `step`. */
+VS_HOST_DEVICE vs_tea_block vs_particle_bits(uint64_t seed, uint64_t step, int stream, int k,
+                                             uint64_t tag)
+{
+    const uint64_t word = step ^ ((uint64_t)(4 * stream + k) << 56);
+    return vs_tea_encrypt(vs_tea_make_key(seed, word), (uint32_t)tag, (uint32_t)(tag >> 32));
+}
+
+/* Two independent standard Gaussians from 64 random bits (Box-Muller, both branches). */
+VS_HOST_DEVICE void vs_gauss2(vs_tea_block b, double *g0, double *g1)
+{
+    const double r = sqrt(-2.0 * log(vs_u32_to_open_unit(b.v0)));
+    const double phi = 6.283185307179586 * vs_u32_to_open_unit(b.v1);
+    *g0 = r * cos(phi);
+    *g1 = r * sin(phi);
+}
+
+/* Three standard Gaussians of the particle: bits k and k + 1 of the stream. */
+VS_HOST_DEVICE void vs_particle_gauss3(uint64_t seed, uint64_t step, int stream, int k,
+                                       uint64_t tag, double g[3])
+{
+    double unused;
+    vs_gauss2(vs_particle_bits(seed, step, stream, k, tag), &g[0], &g[1]);
+    vs_gauss2(vs_particle_bits(seed, step, stream, k + 1, tag), &g[2], &unused);
+}
+
+/* The Ornstein-Uhlenbeck step of one component: c = exp(-gamma h), sigma = sqrt((1 - c^2)
+ * kT / m) for a step h. Exact for the friction and noise alone: it keeps the
+ * Maxwell-Boltzmann distribution of v at any h. */
+VS_HOST_DEVICE double vs_ou_step(double v, double c, double sigma, double g)
+{
+    return c * v + sigma * g;
+}
+
+/* Andersen: whether the particle collides at this step (probability p), from bits 0 of its
+ * stream; the new velocity then uses bits 1 and 2. */
+VS_HOST_DEVICE int vs_andersen_collides(uint64_t seed, uint64_t step, uint64_t tag, double p)
+{
+    return vs_u32_to_open_unit(vs_particle_bits(seed, step, VS_STREAM_ANDERSEN, 0, tag).v0) < p;
+}
+
+/* Brownian (Euler-Maruyama) displacement of one component: dt f / (m gamma) + noise g with
+ * mobility_dt = dt / (m gamma) and noise = sqrt(2 kT dt / (m gamma)). */
+VS_HOST_DEVICE double vs_brownian_move(double x, double f, double mobility_dt, double noise,
+                                       double g)
+{
+    return x + mobility_dt * f + noise * g;
 }
 
 #endif

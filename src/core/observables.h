@@ -30,6 +30,9 @@ typedef struct {
     double momentum[3];
     int molecules;       /* 1: the run has molecules, and the four energies below are set */
     double pair_energy, bond_energy, angle_energy, dihedral_energy; /* potential: their sum */
+    int ensemble_columns; /* 0 none; 1 conserved_energy; 2 thermostat_energy too (after the
+                             molecules' columns: src/engine/ensemble_step.h) */
+    double thermostat_energy, conserved_energy;
 } vs_thermo;
 
 /* The exact sums of a thermo row, in the order of vs_thermo_local.exact. */

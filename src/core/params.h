@@ -36,6 +36,20 @@ typedef enum {
     VS_GPU_BUILDER_AUTO = 3
 } vs_gpu_builder_kind;
 
+/* The integrator and its ensemble (integrator.kind). DPD is Groot-Warren's velocity Verlet,
+ * the thermostat being the DPD pair forces; the others are molecular-dynamics ensembles on
+ * top of plain velocity Verlet (src/core/integrator.h, src/engine/ensemble.c). */
+typedef enum {
+    VS_INTEGRATOR_DPD = 0,
+    VS_INTEGRATOR_NVE = 1,
+    VS_INTEGRATOR_NOSE_HOOVER = 2,
+    VS_INTEGRATOR_LANGEVIN = 3,
+    VS_INTEGRATOR_ANDERSEN = 4,
+    VS_INTEGRATOR_BERENDSEN = 5,
+    VS_INTEGRATOR_BROWNIAN = 6
+} vs_integrator_kind;
+#define VS_MAX_CHAIN 10 /* Nose-Hoover chain length */
+
 /* A driving field on top of the constant body force (flow.kind). */
 typedef enum { VS_FLOW_NONE = 0, VS_FLOW_DOUBLE_POISEUILLE = 1 } vs_flow_kind;
 
@@ -191,6 +205,13 @@ typedef struct {
     /* integration */
     double dt;             /* time step, > 0 */
     double lambda;         /* Groot-Warren velocity-prediction factor, in [0, 1] */
+    vs_integrator_kind integrator; /* the ensemble; the keys below are 0 where unused */
+    double tau;            /* nose_hoover, berendsen: thermostat time constant, > 0 */
+    int chain;             /* nose_hoover: chain length M, 1..VS_MAX_CHAIN */
+    double friction;       /* langevin, brownian: friction rate gamma (1/time): the drag
+                              force is -m gamma v; brownian: D = kT / (m gamma) */
+    double collision_rate; /* andersen: collisions per particle per unit time */
+    int64_t remove_com_every; /* steps between removals of the centre-of-mass velocity; 0 off */
     int64_t steps;         /* final step number of the campaign, >= 0 (a restart continues to it) */
 
     /* neighbor list */

@@ -71,7 +71,17 @@ typedef struct {
     X("flow.across", "flow_across", VS_PHYS_ENUM, 0, offsetof(vs_params, flow.across), 1)    \
     X("flow.species", "flow_species", VS_PHYS_ENUM, 0, offsetof(vs_params, flow.species), 1) \
     X("flow.g", "flow_g", VS_PHYS_REAL, 0, offsetof(vs_params, flow.g), 1)                 \
-    X("pair", "pair_code", VS_PHYS_INT64, 0, offsetof(vs_params, pair_code), 1)
+    X("pair", "pair_code", VS_PHYS_INT64, 0, offsetof(vs_params, pair_code), 1)                 \
+    X("integrator.kind", "integrator_kind", VS_PHYS_ENUM, 0, offsetof(vs_params, integrator), \
+      1)                                                                                      \
+    X("integrator.tau", "integrator_tau", VS_PHYS_REAL, 0, offsetof(vs_params, tau), 1)       \
+    X("integrator.chain", "integrator_chain", VS_PHYS_ENUM, 0, offsetof(vs_params, chain), 1) \
+    X("integrator.gamma", "integrator_gamma", VS_PHYS_REAL, 0, offsetof(vs_params, friction), \
+      1)                                                                                      \
+    X("integrator.collision_rate", "integrator_collision_rate", VS_PHYS_REAL, 0,              \
+      offsetof(vs_params, collision_rate), 1)                                                 \
+    X("integrator.remove_com_every", "integrator_remove_com_every", VS_PHYS_INT64, 0,         \
+      offsetof(vs_params, remove_com_every), 1)
 
 #define VS_PHYSICS_KEY_ONE_(key, stored, kind, per_species, offset, count) +1
 enum { VS_N_PHYSICS_KEYS = 0 VS_PHYSICS_KEYS(VS_PHYSICS_KEY_ONE_) };

@@ -35,3 +35,81 @@ void vs_integrate_second_half(vs_particles *p, const vs_params *prm)
             v[i] = vs_vv_kick_force(v[i], f[i], inv_mass[p->species[i]], half_dt);
     }
 }
+
+void vs_integrate_ensemble_op(vs_particles *p, const vs_params *prm,
+                              const vs_ensemble_consts *c, vs_ensemble_op op, int64_t step)
+{
+    const uint64_t seed = prm->seed, st = (uint64_t)step;
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const int s = p->species[i];
+        const uint64_t tag = (uint64_t)p->tag[i];
+        double g[3];
+        if (op == VS_ENSEMBLE_OP_ANDERSEN) {
+            if (!vs_andersen_collides(seed, st, tag, c->collide_p))
+                continue;
+            vs_particle_gauss3(seed, st, VS_STREAM_ANDERSEN, 1, tag, g);
+            for (int d = 0; d < 3; ++d)
+                p->v[d][i] = c->mb_sigma[s] * g[d];
+            continue;
+        }
+        const int stream = op == VS_ENSEMBLE_OP_LANGEVIN_FIRST ? VS_STREAM_LANGEVIN_FIRST
+                                                               : VS_STREAM_LANGEVIN_SECOND;
+        vs_particle_gauss3(seed, st, stream, 0, tag, g);
+        for (int d = 0; d < 3; ++d)
+            p->v[d][i] = vs_ou_step(p->v[d][i], c->ou_c[s], c->ou_sigma[s], g[d]);
+    }
+}
+
+void vs_integrate_brownian(vs_particles *p, const vs_params *prm, const vs_ensemble_consts *c,
+                           int64_t step)
+{
+    const uint64_t seed = prm->seed, st = (uint64_t)step;
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const int s = p->species[i];
+        const uint64_t tag = (uint64_t)p->tag[i];
+        double g[3], u[3];
+        vs_particle_gauss3(seed, st, VS_STREAM_BROWNIAN, 0, tag, g);
+        vs_particle_gauss3(seed, st, VS_STREAM_BROWNIAN, 2, tag, u);
+        for (int d = 0; d < 3; ++d) {
+            p->x[d][i] = vs_brownian_move(p->x[d][i], p->f[d][i], c->mobility_dt[s],
+                                          c->bd_noise[s], g[d]);
+            p->v[d][i] = c->mb_sigma[s] * u[d];
+            p->vp[d][i] = p->v[d][i];
+        }
+    }
+}
+
+void vs_scale_velocities(vs_particles *p, double s)
+{
+    for (int d = 0; d < 3; ++d)
+        for (int64_t i = 0; i < p->n_owned; ++i)
+            p->v[d][i] *= s;
+}
+
+void vs_shift_velocities(vs_particles *p, const double dv[3])
+{
+    for (int d = 0; d < 3; ++d)
+        for (int64_t i = 0; i < p->n_owned; ++i)
+            p->v[d][i] -= dv[d];
+}
+
+int vs_momentum_sums(const vs_particles *p, const vs_params *prm, vs_wide out[5])
+{
+    int bad = 0;
+    for (int k = 0; k < 5; ++k)
+        out[k] = 0;
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const double m = prm->species[p->species[i]].mass;
+        const double vx = p->v[0][i], vy = p->v[1][i], vz = p->v[2][i];
+        /* the thermo row's terms, so the kinetic energy is the row's to the bit */
+        const double term[5] = {m * vx, m * vy, m * vz, 0.5 * m * (vx * vx + vy * vy + vz * vz),
+                                m};
+        for (int k = 0; k < 5; ++k) {
+            if (vs_wide_ok(term[k]))
+                out[k] += vs_wide_from_double(term[k]);
+            else
+                bad = 1;
+        }
+    }
+    return bad;
+}

@@ -3,6 +3,8 @@
 #ifndef VESICA_INTEGRATE_H
 #define VESICA_INTEGRATE_H
 
+#include "ensemble.h"
+#include "fixed_sum.h"
 #include "params.h"
 #include "particles.h"
 
@@ -10,5 +12,19 @@
 void vs_integrate_first_half(vs_particles *p, const vs_params *prm);
 /* v to t+dt with the new forces. */
 void vs_integrate_second_half(vs_particles *p, const vs_params *prm);
+
+/* The ensembles' per-particle operations (integrator.h), over the owned particles. */
+void vs_integrate_ensemble_op(vs_particles *p, const vs_params *prm,
+                              const vs_ensemble_consts *c, vs_ensemble_op op, int64_t step);
+/* The Brownian step to `step`: x from the forces and noise, v a Maxwell-Boltzmann draw,
+ * vp = v. */
+void vs_integrate_brownian(vs_particles *p, const vs_params *prm, const vs_ensemble_consts *c,
+                           int64_t step);
+/* v *= s; v -= dv. */
+void vs_scale_velocities(vs_particles *p, double s);
+void vs_shift_velocities(vs_particles *p, const double dv[3]);
+/* Exact local sums (fixed_sum.h) of m vx, m vy, m vz, m v^2 / 2 and m; returns 0, or 1 when a
+ * term was out of range (a blown-up run). */
+int vs_momentum_sums(const vs_particles *p, const vs_params *prm, vs_wide out[5]);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "cpu_backend.h"
 #include "forcefield.h"
+#include "integrate.h"
 #include "simulation.h"
 #ifdef VESICA_HAVE_CUDA
 #include "gpu.h"
@@ -32,6 +33,20 @@ static void cpu_detach(vs_sim *s)
 static void cpu_first_half(vs_sim *s) { vs_cpu_integrate_first_half(cpu(s)); }
 static void cpu_second_half(vs_sim *s) { vs_cpu_integrate_second_half(cpu(s)); }
 static double cpu_max_disp2(vs_sim *s) { return vs_cpu_max_displacement2(cpu(s)); }
+static void cpu_ensemble_op(vs_sim *s, int op, int64_t step)
+{
+    vs_integrate_ensemble_op(&s->parts, &s->prm, &s->ens_c, (vs_ensemble_op)op, step);
+}
+static void cpu_brownian(vs_sim *s, int64_t step)
+{
+    vs_integrate_brownian(&s->parts, &s->prm, &s->ens_c, step);
+}
+static void cpu_scale_v(vs_sim *s, double f) { vs_scale_velocities(&s->parts, f); }
+static void cpu_shift_v(vs_sim *s, const double dv[3]) { vs_shift_velocities(&s->parts, dv); }
+static int cpu_momentum_sums(vs_sim *s, vs_wide out[5])
+{
+    return vs_momentum_sums(&s->parts, &s->prm, out);
+}
 static int64_t cpu_migrate(vs_sim *s) { return vs_cpu_migrate(cpu(s), s->step); }
 static void cpu_build_ghosts(vs_sim *s) { vs_cpu_build_ghosts(cpu(s)); }
 static void cpu_update_ghosts(vs_sim *s) { vs_cpu_update_ghosts(cpu(s)); }
@@ -67,6 +82,11 @@ const vs_backend vs_backend_cpu = {
     .integrate_first_half = cpu_first_half,
     .integrate_second_half = cpu_second_half,
     .max_displacement2 = cpu_max_disp2,
+    .ensemble_op = cpu_ensemble_op,
+    .brownian_step = cpu_brownian,
+    .scale_velocities = cpu_scale_v,
+    .shift_velocities = cpu_shift_v,
+    .momentum_sums = cpu_momentum_sums,
     .migrate = cpu_migrate,
     .build_ghosts = cpu_build_ghosts,
     .update_ghosts = cpu_update_ghosts,

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fixed_sum.h"
 #include "params.h"
 #include "thermo.h"
 
@@ -31,6 +32,16 @@ typedef struct vs_backend {
      * half in one pass, with the results of the two calls. */
     void (*integrate_finish_and_first_half)(struct vs_sim *sim);
     double (*max_displacement2)(struct vs_sim *sim); /* this rank's largest, squared */
+    /* The ensembles (src/engine/ensemble.c; integrator.kind other than dpd and nve): their
+     * per-particle operations of src/core/integrator.h at `step` (op: vs_ensemble_op of
+     * src/core/ensemble.h), the Brownian step in place of the first half, velocities scaled
+     * and shifted, and the exact local sums of m v (3), m v^2 / 2 and m (fixed_sum.h; returns
+     * 1 when a term was out of range). */
+    void (*ensemble_op)(struct vs_sim *sim, int op, int64_t step);
+    void (*brownian_step)(struct vs_sim *sim, int64_t step);
+    void (*scale_velocities)(struct vs_sim *sim, double s);
+    void (*shift_velocities)(struct vs_sim *sim, const double dv[3]);
+    int (*momentum_sums)(struct vs_sim *sim, vs_wide out[5]);
     int64_t (*migrate)(struct vs_sim *sim);
     void (*build_ghosts)(struct vs_sim *sim);
     void (*update_ghosts)(struct vs_sim *sim);

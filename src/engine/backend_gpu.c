@@ -97,6 +97,20 @@ static void gpu_finish_and_first_half(vs_sim *s)
 {
     vs_gpu_integrate_finish_and_first_half(state(s));
 }
+static void gpu_ensemble_op(vs_sim *s, int op, int64_t step)
+{
+    vs_gpu_ensemble_op(state(s), op, step, &s->ens_c);
+}
+static void gpu_brownian(vs_sim *s, int64_t step)
+{
+    vs_gpu_brownian_step(state(s), step, &s->ens_c);
+}
+static void gpu_scale_v(vs_sim *s, double f) { vs_gpu_scale_velocities(state(s), f); }
+static void gpu_shift_v(vs_sim *s, const double dv[3]) { vs_gpu_shift_velocities(state(s), dv); }
+static int gpu_momentum_sums(vs_sim *s, vs_wide out[5])
+{
+    return vs_gpu_momentum_sums(state(s), out);
+}
 static double gpu_max_disp2(vs_sim *s) { return vs_gpu_max_displacement2(state(s)); }
 static int64_t gpu_migrate(vs_sim *s) { return vs_gpu_migrate(state(s), s->step); }
 static void gpu_build_ghosts(vs_sim *s) { vs_gpu_build_ghosts(state(s)); }
@@ -167,6 +181,11 @@ const vs_backend vs_backend_gpu = {
     .integrate_second_half = gpu_second_half,
     .integrate_finish_and_first_half = gpu_finish_and_first_half,
     .max_displacement2 = gpu_max_disp2,
+    .ensemble_op = gpu_ensemble_op,
+    .brownian_step = gpu_brownian,
+    .scale_velocities = gpu_scale_v,
+    .shift_velocities = gpu_shift_v,
+    .momentum_sums = gpu_momentum_sums,
     .migrate = gpu_migrate,
     .build_ghosts = gpu_build_ghosts,
     .update_ghosts = gpu_update_ghosts,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "ensemble_step.h"
 #include "exit_codes.h"
 #include "init.h"
 #include "log.h"
@@ -66,6 +67,7 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
     const double frac = 1.0 / (double)par.size;
     vs_particles_init(&sim->parts, (int64_t)(1.5 * frac * (double)prm->n_particles) + 64);
     vs_timers_reset(&sim->timers);
+    vs_ensemble_setup(sim);
     return 0;
 }
 
@@ -260,7 +262,7 @@ void vs_sim_finish_step(vs_sim *sim)
         return;
     sim->second_half_pending = 0;
     phase_begin(sim, VS_TIMER_integrate);
-    sim->backend->integrate_second_half(sim);
+    vs_ensemble_second_half(sim);
     phases_close(sim);
 }
 
@@ -298,12 +300,12 @@ void vs_sim_step(vs_sim *sim)
     const int every_step = sim->prm.skin == 0.0;
     phase_begin(sim, VS_TIMER_integrate);
     if (!sim->second_half_pending) {
-        b->integrate_first_half(sim);
-    } else if (b->integrate_finish_and_first_half) {
+        vs_ensemble_first_half(sim);
+    } else if (b->integrate_finish_and_first_half && vs_ensemble_fusable(sim)) {
         b->integrate_finish_and_first_half(sim);
     } else {
-        b->integrate_second_half(sim);
-        b->integrate_first_half(sim);
+        vs_ensemble_second_half(sim);
+        vs_ensemble_first_half(sim);
     }
     sim->second_half_pending = 0;
     const double local_max2 = every_step ? 0.0 : b->max_displacement2(sim);
@@ -354,6 +356,7 @@ void vs_sim_thermo(vs_sim *sim, vs_thermo *out)
         out->pair_energy += sim->tail_energy;
         out->pressure += sim->tail_virial / (3.0 * volume);
     }
+    vs_ensemble_thermo(sim, out);
 }
 
 int vs_sim_check_integrity(vs_sim *sim)

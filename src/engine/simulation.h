@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "decomp.h"
+#include "ensemble.h"
 #include "forcefield.h"
 #include "parallel.h"
 #include "params.h"
@@ -44,6 +45,8 @@ typedef struct vs_sim {
     double comm_hidden_s;    /* communication time that ran under force work (overlap) */
     double tail_energy;      /* lj tail corrections of the whole system (pair_setup.h), */
     double tail_virial;      /* set at the start from the species counts; 0: none */
+    vs_ensemble_state ens;   /* the thermostat's global state (ensemble.h; checkpointed) */
+    vs_ensemble_consts ens_c; /* the ensemble's per-species constants */
     void *backend_state;     /* the backend's own state (vs_cpu_state, vs_gpu_state) */
     char device[256];        /* what runs the backend: "cpu: <model>", "gpu: <name>" */
     char plan[256];          /* how the backend runs the step, decided once at attach

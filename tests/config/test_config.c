@@ -54,7 +54,59 @@ static void test_unknown_key_lists_known_keys(void **state)
     (void)state;
     EXPECT_EDIT_ERROR("steps = 10;", "steps = 10; colour = 1;",
                       "test.cfg:12: integrator.colour: unknown key (expected one of: dt, "
-                      "lambda, steps)");
+                      "lambda, steps, kind, tau, chain, gamma, collision_rate, "
+                      "remove_com_every)");
+}
+
+/* ---- the ensembles (integrator.kind) ----------------------------------------------------- */
+
+static void test_integrator_kind_unknown(void **state)
+{
+    (void)state;
+    EXPECT_EDIT_ERROR("steps = 10;", "steps = 10; kind = \"npt\";",
+                      "test.cfg:12: integrator.kind: expected one of \"dpd\", \"nve\", "
+                      "\"nose_hoover\", \"langevin\", \"andersen\", \"berendsen\", "
+                      "\"brownian\" (got \"npt\")");
+}
+
+static void test_integrator_parameter_missing(void **state)
+{
+    (void)state;
+    EXPECT_EDIT_ERROR("steps = 10;", "steps = 10; kind = \"nose_hoover\";",
+                      "test.cfg:12: integrator.tau: required key is missing (integrator.kind = "
+                      "\"nose_hoover\" needs it)");
+}
+
+static void test_integrator_parameter_unused(void **state)
+{
+    (void)state;
+    EXPECT_EDIT_ERROR("steps = 10;", "steps = 10; kind = \"langevin\"; gamma = 1.0; tau = 2.0;",
+                      "test.cfg:12: integrator.tau: not used by integrator.kind = \"langevin\"; "
+                      "remove it");
+}
+
+static void test_integrator_chain_range(void **state)
+{
+    (void)state;
+    EXPECT_EDIT_ERROR("steps = 10;", "steps = 10; kind = \"nose_hoover\"; tau = 1.0; chain = 11;",
+                      "test.cfg:12: integrator.chain: expected an integer in [1, 10] (got 11)");
+}
+
+static void test_integrator_nose_hoover_without_temperature(void **state)
+{
+    (void)state;
+    const char *sets[] = {"integrator.kind=nose_hoover", "integrator.tau=1.0", "dpd.kT=0"};
+    EXPECT_ERROR(BASE, sets, 3,
+                 "--set integrator.kind=nose_hoover: integrator.kind: \"nose_hoover\" needs a "
+                 "temperature: expected dpd.kT > 0 (its chain masses are proportional to kT)");
+}
+
+static void test_integrator_brownian_with_dissipation(void **state)
+{
+    (void)state;
+    EXPECT_EDIT_ERROR("steps = 10;", "steps = 10; kind = \"brownian\"; gamma = 1.0;",
+                      "test.cfg:12: integrator.kind: \"brownian\" has no velocities for the DPD "
+                      "dissipative force: expected dpd.gamma = 0");
 }
 
 /* ---- types ------------------------------------------------------------------------------ */
@@ -690,6 +742,12 @@ int main(void)
         cmocka_unit_test(test_error_is_one_line),
         cmocka_unit_test(test_small_error_buffer),
         cmocka_unit_test(test_output_untouched_on_error),
+        cmocka_unit_test(test_integrator_kind_unknown),
+        cmocka_unit_test(test_integrator_parameter_missing),
+        cmocka_unit_test(test_integrator_parameter_unused),
+        cmocka_unit_test(test_integrator_chain_range),
+        cmocka_unit_test(test_integrator_nose_hoover_without_temperature),
+        cmocka_unit_test(test_integrator_brownian_with_dissipation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

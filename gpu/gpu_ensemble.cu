@@ -1,0 +1,179 @@
+/* The ensembles' per-particle operations on the device (src/core/integrator.h, the same
+ * source as the CPU's src/cpu/integrate.c), the velocity scaling and shift, and the exact
+ * local sums of momentum, kinetic energy and mass that the thermostats and the removal of
+ * the centre-of-mass velocity reduce over ranks (src/engine/ensemble_step.c). The sums are
+ * the 128-bit fixed-point sums of src/core/fixed_sum.h: integers, the same in any order, so
+ * every rank and every run gets the same thermostat from the same velocities. */
+#include "gpu_internal.cuh"
+
+#include "fixed_sum.h"
+
+extern "C" {
+#include "ensemble.h"
+#include "integrator.h"
+}
+
+template <int OP>
+__global__ void ensemble_op_kernel(int n, uint64_t seed, uint64_t step, vs_ensemble_consts c,
+                                   const int64_t *tag, const int32_t *species, double *vx,
+                                   double *vy, double *vz)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const int s = species[i];
+    const uint64_t t = (uint64_t)tag[i];
+    double g[3];
+    if (OP == VS_ENSEMBLE_OP_ANDERSEN) {
+        if (!vs_andersen_collides(seed, step, t, c.collide_p))
+            return;
+        vs_particle_gauss3(seed, step, VS_STREAM_ANDERSEN, 1, t, g);
+        vx[i] = c.mb_sigma[s] * g[0];
+        vy[i] = c.mb_sigma[s] * g[1];
+        vz[i] = c.mb_sigma[s] * g[2];
+        return;
+    }
+    const int stream =
+        OP == VS_ENSEMBLE_OP_LANGEVIN_FIRST ? VS_STREAM_LANGEVIN_FIRST : VS_STREAM_LANGEVIN_SECOND;
+    vs_particle_gauss3(seed, step, stream, 0, t, g);
+    vx[i] = vs_ou_step(vx[i], c.ou_c[s], c.ou_sigma[s], g[0]);
+    vy[i] = vs_ou_step(vy[i], c.ou_c[s], c.ou_sigma[s], g[1]);
+    vz[i] = vs_ou_step(vz[i], c.ou_c[s], c.ou_sigma[s], g[2]);
+}
+
+extern "C" void vs_gpu_ensemble_op(vs_gpu_state *g, int op, int64_t step,
+                                   const vs_ensemble_consts *c)
+{
+    const int n = (int)g->pt.n_owned;
+#define VS_ENSEMBLE_OP(OP)                                                                         \
+    VS_LAUNCH(ensemble_op_kernel<OP>, n, VS_BLOCK, g->stream, n, g->prm.seed, (uint64_t)step,     \
+              *c, g->pt.tag, g->pt.species_id, g->pt.v[0], g->pt.v[1], g->pt.v[2])
+    if (op == VS_ENSEMBLE_OP_ANDERSEN)
+        VS_ENSEMBLE_OP(VS_ENSEMBLE_OP_ANDERSEN);
+    else if (op == VS_ENSEMBLE_OP_LANGEVIN_FIRST)
+        VS_ENSEMBLE_OP(VS_ENSEMBLE_OP_LANGEVIN_FIRST);
+    else
+        VS_ENSEMBLE_OP(VS_ENSEMBLE_OP_LANGEVIN_SECOND);
+#undef VS_ENSEMBLE_OP
+}
+
+/* v <- s v + shift (s = 1: a shift; shift = 0: a scaling, exactly as the CPU's v *= s). */
+template <bool SHIFT>
+__global__ void velocity_kernel(int n, double s, double sx, double sy, double sz, double *vx,
+                                double *vy, double *vz)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    if (SHIFT) {
+        vx[i] -= sx;
+        vy[i] -= sy;
+        vz[i] -= sz;
+    } else {
+        vx[i] *= s;
+        vy[i] *= s;
+        vz[i] *= s;
+    }
+}
+
+extern "C" void vs_gpu_scale_velocities(vs_gpu_state *g, double s)
+{
+    VS_LAUNCH(velocity_kernel<false>, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned, s,
+              0.0, 0.0, 0.0, g->pt.v[0], g->pt.v[1], g->pt.v[2]);
+}
+
+extern "C" void vs_gpu_shift_velocities(vs_gpu_state *g, const double dv[3])
+{
+    VS_LAUNCH(velocity_kernel<true>, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned, 1.0,
+              dv[0], dv[1], dv[2], g->pt.v[0], g->pt.v[1], g->pt.v[2]);
+}
+
+#define VS_SUM_BLOCKS 256
+#define VS_SUM_VALUES 5 /* m vx, m vy, m vz, m v^2 / 2, m */
+
+/* Per block: the exact sums of its particles (grid-stride), and an out-of-range flag. */
+__global__ void momentum_partial_kernel(int n, vs_gpu_species sp, const double *vx,
+                                        const double *vy, const double *vz,
+                                        const int32_t *species, vs_wide *partials,
+                                        unsigned int *bad)
+{
+    __shared__ vs_wide s[VS_SUM_VALUES][VS_BLOCK];
+    vs_wide acc[VS_SUM_VALUES];
+    for (int q = 0; q < VS_SUM_VALUES; ++q)
+        acc[q] = 0;
+    int out_of_range = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        const double m = sp.mass[species[i]];
+        const double ux = vx[i], uy = vy[i], uz = vz[i];
+        /* the CPU's terms (src/cpu/integrate.c, vs_momentum_sums), unfused */
+        const double term[VS_SUM_VALUES] = {
+            __dmul_rn(m, ux), __dmul_rn(m, uy), __dmul_rn(m, uz),
+            __dmul_rn(__dmul_rn(0.5, m),
+                      __dadd_rn(__dadd_rn(__dmul_rn(ux, ux), __dmul_rn(uy, uy)),
+                                __dmul_rn(uz, uz))),
+            m};
+        for (int q = 0; q < VS_SUM_VALUES; ++q) {
+            if (vs_wide_ok(term[q]))
+                acc[q] += vs_wide_from_double(term[q]);
+            else
+                out_of_range = 1;
+        }
+    }
+    if (out_of_range)
+        atomicOr(bad, 1u);
+    for (int q = 0; q < VS_SUM_VALUES; ++q)
+        s[q][threadIdx.x] = acc[q];
+    __syncthreads();
+    for (int half = blockDim.x / 2; half > 0; half >>= 1) {
+        if ((int)threadIdx.x < half)
+            for (int q = 0; q < VS_SUM_VALUES; ++q)
+                s[q][threadIdx.x] += s[q][threadIdx.x + half];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        for (int q = 0; q < VS_SUM_VALUES; ++q)
+            partials[blockIdx.x * VS_SUM_VALUES + q] = s[q][0];
+}
+
+__global__ void momentum_final_kernel(int blocks, vs_wide *partials)
+{
+    const int q = threadIdx.x;
+    if (q >= VS_SUM_VALUES)
+        return;
+    vs_wide sum = 0;
+    for (int b = 0; b < blocks; ++b)
+        sum += partials[b * VS_SUM_VALUES + q];
+    partials[blocks * VS_SUM_VALUES + q] = sum;
+}
+
+extern "C" int vs_gpu_momentum_sums(vs_gpu_state *g, vs_wide out[5])
+{
+    const int n = (int)g->pt.n_owned;
+    for (int q = 0; q < VS_SUM_VALUES; ++q)
+        out[q] = 0;
+    if (n == 0)
+        return 0;
+    int blocks = (n + VS_BLOCK - 1) / VS_BLOCK;
+    if (blocks > VS_SUM_BLOCKS)
+        blocks = VS_SUM_BLOCKS;
+    /* partials holds 8192 doubles (64 KiB): (256 + 1) * 5 sums of 16 bytes fit */
+    vs_wide *partials = (vs_wide *)g->red.partials;
+    unsigned int *bad = (unsigned int *)g->red.d_int_sums;
+    VS_CUDA_CHECK(cudaMemsetAsync(bad, 0, sizeof(unsigned int), g->stream));
+    momentum_partial_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
+        n, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.species_id, partials, bad);
+    VS_CUDA_CHECK(cudaGetLastError());
+    momentum_final_kernel<<<1, 32, 0, g->stream>>>(blocks, partials);
+    VS_CUDA_CHECK(cudaGetLastError());
+    char *h = (char *)g->red.h_pinned;
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, partials + (size_t)blocks * VS_SUM_VALUES,
+                                  VS_SUM_VALUES * sizeof(vs_wide), cudaMemcpyDeviceToHost,
+                                  g->stream));
+    VS_CUDA_CHECK(cudaMemcpyAsync(h + VS_SUM_VALUES * sizeof(vs_wide), bad, sizeof(unsigned int),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    memcpy(out, h, VS_SUM_VALUES * sizeof(vs_wide));
+    unsigned int flag = 0;
+    memcpy(&flag, h + VS_SUM_VALUES * sizeof(vs_wide), sizeof flag);
+    return flag != 0;
+}

@@ -1,0 +1,81 @@
+/* The integrator group's ensemble keys: see config_integrator.h. */
+#include "config_integrator.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "config_schema.h"
+
+static config_setting_t *key(const config_setting_t *root, const char *name)
+{
+    const config_setting_t *g = config_setting_get_member(root, "integrator");
+    return g ? config_setting_get_member(g, name) : NULL;
+}
+
+static double num(const config_setting_t *s)
+{
+    if (config_setting_type(s) == CONFIG_TYPE_FLOAT)
+        return config_setting_get_float(s);
+    return config_setting_type(s) == CONFIG_TYPE_INT ? (double)config_setting_get_int(s)
+                                                     : (double)config_setting_get_int64(s);
+}
+
+static long long whole(const config_setting_t *s)
+{
+    return config_setting_type(s) == CONFIG_TYPE_INT ? config_setting_get_int(s)
+                                                     : config_setting_get_int64(s);
+}
+
+/* The parameters and the kinds that use them (a bit per vs_integrator_kind). */
+#define USERS(k) (1u << (k))
+static const struct {
+    const char *name;
+    unsigned users;
+} PARAMS[] = {
+    {"tau", USERS(VS_INTEGRATOR_NOSE_HOOVER) | USERS(VS_INTEGRATOR_BERENDSEN)},
+    {"gamma", USERS(VS_INTEGRATOR_LANGEVIN) | USERS(VS_INTEGRATOR_BROWNIAN)},
+    {"collision_rate", USERS(VS_INTEGRATOR_ANDERSEN)},
+};
+
+int vs_config_extract_integrator(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
+{
+    const config_setting_t *kind_site = key(root, "kind");
+    const char *kind_name = config_setting_get_string(kind_site);
+    int kind = VS_INTEGRATOR_DPD;
+    for (int i = 0; i < vs_config_schema_count; ++i)
+        if (strcmp(vs_config_schema[i].path, "integrator.kind") == 0)
+            for (const key_choice *ch = vs_config_schema[i].choices; ch->name; ++ch)
+                if (strcmp(ch->name, kind_name) == 0)
+                    kind = ch->value;
+    p->integrator = (vs_integrator_kind)kind;
+    double values[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < 3; ++k) {
+        char path[64];
+        snprintf(path, sizeof path, "integrator.%s", PARAMS[k].name);
+        const config_setting_t *s = key(root, PARAMS[k].name);
+        const int used = (PARAMS[k].users & USERS(kind)) != 0;
+        if (used && !s)
+            return cfg_fail(c, kind_site, path, "required key is missing (integrator.kind = "
+                            "\"%s\" needs it)", kind_name);
+        if (!used && s)
+            return cfg_fail(c, s, path, "not used by integrator.kind = \"%s\"; remove it",
+                            kind_name);
+        if (s)
+            values[k] = num(s);
+    }
+    p->tau = values[0];
+    p->friction = values[1];
+    p->collision_rate = values[2];
+    /* the chain length has a default: it is kept only where a chain runs */
+    p->chain = kind == VS_INTEGRATOR_NOSE_HOOVER ? (int)whole(key(root, "chain")) : 0;
+    p->remove_com_every = whole(key(root, "remove_com_every"));
+    if (kind == VS_INTEGRATOR_NOSE_HOOVER && !(p->kT > 0.0))
+        return cfg_fail(c, kind_site, "integrator.kind",
+                        "\"nose_hoover\" needs a temperature: expected dpd.kT > 0 (its "
+                        "chain masses are proportional to kT)");
+    if (kind == VS_INTEGRATOR_BROWNIAN && p->gamma != 0.0)
+        return cfg_fail(c, kind_site, "integrator.kind",
+                        "\"brownian\" has no velocities for the DPD dissipative force: "
+                        "expected dpd.gamma = 0");
+    return 0;
+}

@@ -1,0 +1,92 @@
+/* Thermostat algebra: see ensemble.h. */
+#include "ensemble.h"
+
+#include <math.h>
+#include <string.h>
+
+double vs_ensemble_dof(const vs_params *p) { return 3.0 * (double)p->n_particles - 3.0; }
+
+void vs_ensemble_init(vs_ensemble_state *e, const vs_params *p)
+{
+    memset(e, 0, sizeof *e);
+    e->chain = p->integrator == VS_INTEGRATOR_NOSE_HOOVER ? p->chain : 0;
+}
+
+/* Q_k */
+static double chain_mass(const vs_params *p, int k)
+{
+    const double q = p->kT * p->tau * p->tau;
+    return k == 0 ? vs_ensemble_dof(p) * q : q;
+}
+
+/* The force on chain velocity k: (2K - N_f kT) / Q_1, or (Q_{k-1} v_{k-1}^2 - kT) / Q_k. */
+static double chain_force(const vs_ensemble_state *e, const vs_params *p, int k)
+{
+    if (k == 0)
+        return (e->ke2 - vs_ensemble_dof(p) * p->kT) / chain_mass(p, 0);
+    return (chain_mass(p, k - 1) * e->vxi[k - 1] * e->vxi[k - 1] - p->kT) / chain_mass(p, k);
+}
+
+/* v_k over dt/4 of its force, between two damping factors exp(-dt/8 v_{k+1}). */
+static void chain_kick(vs_ensemble_state *e, const vs_params *p, int k)
+{
+    const double dt4 = 0.25 * p->dt, dt8 = 0.125 * p->dt;
+    const double damp = k + 1 < e->chain ? exp(-dt8 * e->vxi[k + 1]) : 1.0;
+    e->vxi[k] *= damp;
+    e->vxi[k] += chain_force(e, p, k) * dt4;
+    e->vxi[k] *= damp;
+}
+
+double vs_nhc_half_step(vs_ensemble_state *e, const vs_params *p)
+{
+    const int m = e->chain;
+    if (m <= 0 || !(p->kT > 0.0) || vs_ensemble_dof(p) <= 0.0)
+        return 1.0; /* no chain, or massless thermostats (refused by the configuration) */
+    for (int k = m - 1; k >= 0; --k)
+        chain_kick(e, p, k);
+    const double factor = exp(-0.5 * p->dt * e->vxi[0]);
+    e->ke2 *= factor * factor;
+    for (int k = 0; k < m; ++k)
+        e->xi[k] += 0.5 * p->dt * e->vxi[k];
+    for (int k = 0; k < m; ++k)
+        chain_kick(e, p, k);
+    return factor;
+}
+
+double vs_nhc_energy(const vs_ensemble_state *e, const vs_params *p)
+{
+    double energy = 0.0;
+    for (int k = 0; k < e->chain; ++k) {
+        const double drive = k == 0 ? vs_ensemble_dof(p) * p->kT : p->kT;
+        energy += drive * e->xi[k] + 0.5 * chain_mass(p, k) * e->vxi[k] * e->vxi[k];
+    }
+    return energy;
+}
+
+double vs_berendsen_factor(const vs_params *p, double ke2)
+{
+    const double dof = vs_ensemble_dof(p);
+    if (!(ke2 > 0.0) || dof <= 0.0)
+        return 1.0;
+    const double t = ke2 / dof;
+    const double f2 = 1.0 + p->dt / p->tau * (p->kT / t - 1.0);
+    return f2 > 0.0 ? sqrt(f2) : 0.0;
+}
+
+void vs_ensemble_consts_make(vs_ensemble_consts *c, const vs_params *p)
+{
+    memset(c, 0, sizeof *c);
+    const double half_dt = 0.5 * p->dt;
+    for (int s = 0; s < p->n_species; ++s) {
+        const double m = p->species[s].mass;
+        c->mb_sigma[s] = sqrt(p->kT / m);
+        if (p->friction > 0.0) {
+            const double cc = exp(-p->friction * half_dt);
+            c->ou_c[s] = cc;
+            c->ou_sigma[s] = sqrt((1.0 - cc * cc) * p->kT / m);
+            c->mobility_dt[s] = p->dt / (m * p->friction);
+            c->bd_noise[s] = sqrt(2.0 * p->kT * p->dt / (m * p->friction));
+        }
+    }
+    c->collide_p = p->collision_rate > 0.0 ? -expm1(-p->collision_rate * p->dt) : 0.0;
+}

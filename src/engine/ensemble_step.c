@@ -1,0 +1,132 @@
+/* The ensembles in the step: see ensemble_step.h. */
+#include "ensemble_step.h"
+
+#include <math.h>
+
+#include "backend.h"
+#include "integrate.h"
+
+void vs_ensemble_setup(vs_sim *sim)
+{
+    vs_ensemble_init(&sim->ens, &sim->prm);
+    vs_ensemble_consts_make(&sim->ens_c, &sim->prm);
+}
+
+/* Global exact sums of m v, m v^2 / 2 and m: the same doubles on every rank. */
+static void global_sums(vs_sim *sim, double out[5])
+{
+    vs_wide w[6];
+    w[5] = sim->backend->momentum_sums(sim, w) != 0;
+    vs_par_sum_wide(&sim->dc.cart, w, 6);
+    for (int k = 0; k < 5; ++k)
+        out[k] = w[5] != 0 ? NAN : vs_wide_to_double(w[k]);
+}
+
+static double global_ke2(vs_sim *sim)
+{
+    double s[5];
+    global_sums(sim, s);
+    return 2.0 * s[3];
+}
+
+void vs_ensemble_first_half(vs_sim *sim)
+{
+    const vs_backend *b = sim->backend;
+    const int64_t step = sim->step + 1;
+    switch (sim->prm.integrator) {
+    case VS_INTEGRATOR_NOSE_HOOVER:
+        if (!sim->ens.have_ke) { /* the first step of a new run */
+            sim->ens.ke2 = global_ke2(sim);
+            sim->ens.have_ke = 1;
+        }
+        b->scale_velocities(sim, vs_nhc_half_step(&sim->ens, &sim->prm));
+        b->integrate_first_half(sim);
+        break;
+    case VS_INTEGRATOR_LANGEVIN:
+        b->ensemble_op(sim, VS_ENSEMBLE_OP_LANGEVIN_FIRST, step);
+        b->integrate_first_half(sim);
+        break;
+    case VS_INTEGRATOR_BROWNIAN:
+        b->brownian_step(sim, step);
+        break;
+    default:
+        b->integrate_first_half(sim);
+        break;
+    }
+}
+
+static void remove_com(vs_sim *sim)
+{
+    double s[5];
+    global_sums(sim, s);
+    if (!(s[4] > 0.0))
+        return;
+    const double dv[3] = {s[0] / s[4], s[1] / s[4], s[2] / s[4]};
+    sim->backend->shift_velocities(sim, dv);
+}
+
+void vs_ensemble_second_half(vs_sim *sim)
+{
+    const vs_backend *b = sim->backend;
+    const int64_t step = sim->step;
+    const vs_integrator_kind kind = sim->prm.integrator;
+    if (kind != VS_INTEGRATOR_BROWNIAN)
+        b->integrate_second_half(sim);
+    switch (kind) {
+    case VS_INTEGRATOR_NOSE_HOOVER:
+        sim->ens.ke2 = global_ke2(sim);
+        sim->ens.have_ke = 1;
+        b->scale_velocities(sim, vs_nhc_half_step(&sim->ens, &sim->prm));
+        break;
+    case VS_INTEGRATOR_BERENDSEN:
+        b->scale_velocities(sim, vs_berendsen_factor(&sim->prm, global_ke2(sim)));
+        break;
+    case VS_INTEGRATOR_LANGEVIN:
+        b->ensemble_op(sim, VS_ENSEMBLE_OP_LANGEVIN_SECOND, step);
+        break;
+    case VS_INTEGRATOR_ANDERSEN:
+        b->ensemble_op(sim, VS_ENSEMBLE_OP_ANDERSEN, step);
+        break;
+    default:
+        break;
+    }
+    const int64_t every = sim->prm.remove_com_every;
+    if (every > 0 && step % every == 0)
+        remove_com(sim);
+}
+
+int vs_ensemble_fusable(const vs_sim *sim)
+{
+    const vs_integrator_kind kind = sim->prm.integrator;
+    const int64_t every = sim->prm.remove_com_every;
+    return (kind == VS_INTEGRATOR_DPD || kind == VS_INTEGRATOR_NVE) &&
+           !(every > 0 && sim->step % every == 0);
+}
+
+const char *vs_ensemble_name(vs_integrator_kind kind)
+{
+    switch (kind) {
+    case VS_INTEGRATOR_DPD: return "dpd";
+    case VS_INTEGRATOR_NVE: return "nve";
+    case VS_INTEGRATOR_NOSE_HOOVER: return "nose_hoover";
+    case VS_INTEGRATOR_LANGEVIN: return "langevin";
+    case VS_INTEGRATOR_ANDERSEN: return "andersen";
+    case VS_INTEGRATOR_BERENDSEN: return "berendsen";
+    case VS_INTEGRATOR_BROWNIAN: return "brownian";
+    }
+    return "?";
+}
+
+int vs_ensemble_columns(const vs_params *p)
+{
+    return p->integrator == VS_INTEGRATOR_NVE ? 1
+           : p->integrator == VS_INTEGRATOR_NOSE_HOOVER ? 2
+                                                        : 0;
+}
+
+void vs_ensemble_thermo(const vs_sim *sim, vs_thermo *t)
+{
+    t->ensemble_columns = vs_ensemble_columns(&sim->prm);
+    t->thermostat_energy = vs_nhc_energy(&sim->ens, &sim->prm);
+    t->conserved_energy = t->kinetic + t->potential + t->thermostat_energy;
+}
