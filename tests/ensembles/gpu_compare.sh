@@ -22,7 +22,7 @@ for k in 1 2; do
 done
 cmp "$OUT/gpu1/thermo.csv" "$OUT/gpu2/thermo.csv" ||
     { echo "FAIL: two GPU runs differ" >&2; exit 1; }
-/usr/bin/python3 - "$OUT/cpu/thermo.csv" "$OUT/gpu1/thermo.csv" "$TOL" <<'PY'
+"${VESICA_PYTHON:-/usr/bin/python3}" - "$OUT/cpu/thermo.csv" "$OUT/gpu1/thermo.csv" "$TOL" <<'PY'
 import sys
 import numpy as np
 a = np.genfromtxt(sys.argv[1], delimiter=",", names=True)
