@@ -867,6 +867,10 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     p->temperature_tolerance = num_at(root, "run.temperature_tolerance");
     p->temperature_rows = as_int(at(root, "run.temperature_rows"));
     p->equilibration_time = num_at(root, "run.equilibration_time");
+    p->momentum_tolerance = num_at(root, "run.momentum_tolerance");
+    p->momentum_limit = num_at(root, "run.momentum_limit");
+    p->energy_tolerance = num_at(root, "run.energy_tolerance");
+    p->energy_limit = num_at(root, "run.energy_limit");
     snprintf(p->output_dir, sizeof p->output_dir, "%s",
              config_setting_get_string(at(root, "output.dir")));
 

@@ -470,6 +470,20 @@ const key_spec vs_config_schema[] = {
     {KEY("run.equilibration_time", K_FLOAT, OPTIONAL, "10.0",
          "time before which the temperature is not watched"),
      NUM_GE(0)},
+    {KEY("run.momentum_tolerance", K_FLOAT, OPTIONAL, "1e-5",
+         "drift of the total momentum, in thermal units, that draws a warning; 0 = not watched"),
+     NUM_GE(0)},
+    {KEY("run.momentum_limit", K_FLOAT, OPTIONAL, "1e-2",
+         "drift of the total momentum, in thermal units, that stops the run; 0 = warn only"),
+     NUM_GE(0)},
+    {KEY("run.energy_tolerance", K_FLOAT, OPTIONAL, "0.01",
+         "drift of the conserved energy, as a fraction of the first kinetic energy, that draws a "
+         "warning; 0 = not watched"),
+     NUM_GE(0)},
+    {KEY("run.energy_limit", K_FLOAT, OPTIONAL, "1.0",
+         "drift of the conserved energy, as a fraction of the first kinetic energy, that stops "
+         "the run; 0 = warn only"),
+     NUM_GE(0)},
 };
 
 const int vs_config_schema_count = (int)(sizeof vs_config_schema / sizeof vs_config_schema[0]);

@@ -48,6 +48,78 @@ void vs_watch_dt(const vs_params *prm, int log)
                     prm->dt, dt_max);
 }
 
+int vs_watch_momentum_conserved(const vs_params *prm)
+{
+    if (prm->flow.kind != VS_FLOW_NONE)
+        return 0;
+    for (int s = 0; s < prm->n_species; ++s)
+        for (int d = 0; d < 3; ++d)
+            if (prm->species[s].body_force[d] != 0.0)
+                return 0;
+    return prm->integrator == VS_INTEGRATOR_DPD || prm->integrator == VS_INTEGRATOR_NVE ||
+           prm->integrator == VS_INTEGRATOR_NOSE_HOOVER ||
+           prm->integrator == VS_INTEGRATOR_BERENDSEN;
+}
+
+/* A drift measure against its warning and stop levels: 0 go on, 1 stop. */
+static int drift_check(double drift, double tolerance, double limit, int *warned, int log,
+                       const vs_thermo *t, const char *what, const char *unit,
+                       const char *tolerance_key, const char *limit_key)
+{
+    if (tolerance > 0.0 && drift > tolerance) {
+        if (!*warned && log)
+            vs_log_warn("step %lld: %s has drifted by %.3g %s since the first thermo row (%s "
+                        "%g): forces that are not equal and opposite, or integrator.dt too "
+                        "large", (long long)t->step, what, drift, unit, tolerance_key,
+                        tolerance);
+        *warned = 1;
+    } else {
+        *warned = 0;
+    }
+    if (limit > 0.0 && drift > limit) {
+        if (log)
+            vs_log_error("step %lld: %s has drifted by %.3g %s, beyond %s = %g: stopping",
+                         (long long)t->step, what, drift, unit, limit_key, limit);
+        return 1;
+    }
+    return 0;
+}
+
+/* The drifts of the conserved quantities since the first row: the total momentum in units of
+ * sqrt(2 K m_max) (at least the size of a random sum of the momenta), the conserved energy of
+ * nve and nose_hoover as a fraction of the first row's kinetic energy. */
+static int watch_drifts(vs_watch *w, const vs_params *prm, const vs_thermo *t, int log)
+{
+    const int energy = t->ensemble_columns >= 1;
+    if (!w->have_first) {
+        for (int d = 0; d < 3; ++d)
+            w->momentum0[d] = t->momentum[d];
+        w->energy0 = t->conserved_energy;
+        w->kinetic0 = t->kinetic;
+        w->have_first = 1;
+        return 0;
+    }
+    int stop = 0;
+    double m_max = 0.0;
+    for (int s = 0; s < prm->n_species; ++s)
+        m_max = fmax(m_max, prm->species[s].mass);
+    const double scale = sqrt(2.0 * t->kinetic * m_max);
+    if (vs_watch_momentum_conserved(prm) && scale > 0.0) {
+        double dp2 = 0.0;
+        for (int d = 0; d < 3; ++d)
+            dp2 += (t->momentum[d] - w->momentum0[d]) * (t->momentum[d] - w->momentum0[d]);
+        stop |= drift_check(sqrt(dp2) / scale, prm->momentum_tolerance, prm->momentum_limit,
+                            &w->momentum_warned, log, t, "the total momentum",
+                            "thermal units", "run.momentum_tolerance", "run.momentum_limit");
+    }
+    if (energy && w->kinetic0 > 0.0)
+        stop |= drift_check(fabs(t->conserved_energy - w->energy0) / w->kinetic0,
+                            prm->energy_tolerance, prm->energy_limit, &w->energy_warned, log, t,
+                            "the conserved energy", "of the first kinetic energy",
+                            "run.energy_tolerance", "run.energy_limit");
+    return stop;
+}
+
 int vs_watch_row(vs_watch *w, const vs_params *prm, const vs_thermo *t, int log)
 {
     if (!isfinite(t->temperature) || !isfinite(t->pressure) || !isfinite(t->kinetic) ||
@@ -59,6 +131,8 @@ int vs_watch_row(vs_watch *w, const vs_params *prm, const vs_thermo *t, int log)
                          t->pressure, t->potential);
         return 1;
     }
+    if (watch_drifts(w, prm, t, log))
+        return 1;
     /* nve has no thermostat: its temperature is the initial energy's, not dpd.kT */
     if (prm->temperature_tolerance <= 0.0 || !(prm->kT > 0.0) ||
         t->time < prm->equilibration_time || prm->integrator == VS_INTEGRATOR_NVE)

@@ -240,6 +240,10 @@ typedef struct {
     double temperature_tolerance; /* |T / kT - 1| beyond which a thermo row is far; 0 = off */
     int64_t temperature_rows;     /* far rows in a row that stop the run; 0 = warn only */
     double equilibration_time;    /* time (step * dt) before which T is not watched */
+    double momentum_tolerance;    /* drift of the total momentum that warns (thermal units); 0 = off */
+    double momentum_limit;        /* ... that stops the run; 0 = warn only */
+    double energy_tolerance;      /* drift of the conserved energy that warns (of K0); 0 = off */
+    double energy_limit;          /* ... that stops the run; 0 = warn only */
 
     /* molecules: none when n_moltypes == 0 (the plain fluid). Tags [0, n_molecule_beads)
      * are the molecules' beads, template by template, molecule by molecule; the rest are

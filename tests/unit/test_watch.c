@@ -97,12 +97,75 @@ static void test_non_finite_row_stops(void **state)
     assert_int_equal(vs_watch_row(&w, &p, &t, 0), 1);
 }
 
+/* A plain DPD fluid conserves momentum: a drift warns past the tolerance and stops past the
+ * limit; a body force (or a Langevin thermostat) makes momentum change by design. */
+static void test_momentum_drift(void **state)
+{
+    (void)state;
+    vs_params p = groot_warren();
+    p.momentum_tolerance = 1e-5;
+    p.momentum_limit = 1e-2;
+    vs_watch w = {0};
+    vs_thermo t = row(0, 0.0, 1.0);
+    t.kinetic = 1500.0; /* 1000 particles at kT = 1: the scale sqrt(2 K m) is about 54.8 */
+    t.momentum[0] = 0.3; /* an input file's momentum: the reference, not a drift */
+    assert_int_equal(vs_watch_row(&w, &p, &t, 0), 0);
+    t.step = 10;
+    t.momentum[0] = 0.3 + 1e-9;
+    assert_int_equal(vs_watch_row(&w, &p, &t, 0), 0);
+    assert_int_equal(w.momentum_warned, 0);
+    t.momentum[1] = 0.01; /* 1.8e-4 of the scale: a warning only */
+    assert_int_equal(vs_watch_row(&w, &p, &t, 0), 0);
+    assert_int_equal(w.momentum_warned, 1);
+    t.momentum[1] = 1.0; /* 1.8e-2: beyond the limit */
+    assert_int_equal(vs_watch_row(&w, &p, &t, 0), 1);
+    p.momentum_limit = 0.0; /* warn only */
+    assert_int_equal(vs_watch_row(&w, &p, &t, 0), 0);
+    p.momentum_limit = 1e-2;
+    p.species[0].body_force[2] = 0.1; /* driven: momentum grows by design, not watched */
+    assert_int_equal(vs_watch_momentum_conserved(&p), 0);
+    assert_int_equal(vs_watch_row(&w, &p, &t, 0), 0);
+    p.species[0].body_force[2] = 0.0;
+    p.integrator = VS_INTEGRATOR_LANGEVIN;
+    assert_int_equal(vs_watch_momentum_conserved(&p), 0);
+    p.integrator = VS_INTEGRATOR_NOSE_HOOVER;
+    assert_int_equal(vs_watch_momentum_conserved(&p), 1);
+}
+
+/* nve and nose_hoover write a conserved energy: its drift against the first kinetic energy. */
+static void test_energy_drift(void **state)
+{
+    (void)state;
+    vs_params p = groot_warren();
+    p.integrator = VS_INTEGRATOR_NVE;
+    p.energy_tolerance = 0.01;
+    p.energy_limit = 1.0;
+    vs_watch w = {0};
+    vs_thermo t = row(0, 0.0, 1.0);
+    t.kinetic = 1500.0;
+    t.ensemble_columns = 1;
+    t.conserved_energy = 5000.0;
+    assert_int_equal(vs_watch_row(&w, &p, &t, 0), 0);
+    t.conserved_energy = 5001.0; /* 6.7e-4 of K0 */
+    assert_int_equal(vs_watch_row(&w, &p, &t, 0), 0);
+    assert_int_equal(w.energy_warned, 0);
+    t.conserved_energy = 5100.0; /* 0.067: a warning */
+    assert_int_equal(vs_watch_row(&w, &p, &t, 0), 0);
+    assert_int_equal(w.energy_warned, 1);
+    t.conserved_energy = 3000.0; /* 1.33: a stop */
+    assert_int_equal(vs_watch_row(&w, &p, &t, 0), 1);
+    t.ensemble_columns = 0; /* the dpd integrator has no conserved energy to watch */
+    assert_int_equal(vs_watch_row(&w, &p, &t, 0), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tested_range),
         cmocka_unit_test(test_temperature_watch),
         cmocka_unit_test(test_non_finite_row_stops),
+        cmocka_unit_test(test_momentum_drift),
+        cmocka_unit_test(test_energy_drift),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
