@@ -42,7 +42,7 @@ def fit(v, err, shape):
     return a, c, np.sqrt(cov[0, 0])
 
 
-def read(path, skip_time):
+def read(path, skip_time, until_time=float("inf")):
     with h5py.File(path, "r") as f:
         cfg = f.attrs["configuration"]
         cfg = cfg.decode() if isinstance(cfg, bytes) else str(cfg)
@@ -51,10 +51,11 @@ def read(path, skip_time):
         box = np.array(f.attrs["box"])
         centres = np.array(f["bin_centers"])
         t_first = np.array(f["windows/time_first"])
+        t_last = np.array(f["windows/time_last"])
         v = np.array(f["all/velocity"])
         e = np.array(f["all/velocity_stderr"])
         rho = np.array(f["all/density"])
-    keep = t_first >= skip_time
+    keep = (t_first >= skip_time) & (t_last <= until_time)
     return cfg, axis, box, centres, v[keep], e[keep], rho[keep]
 
 
@@ -66,6 +67,8 @@ def main():
     ap.add_argument("--mass", type=float, default=1.0, help="particle mass (one species)")
     ap.add_argument("--skip-time", type=float, default=0.0,
                     help="windows starting before this time are start-up, not used")
+    ap.add_argument("--until-time", type=float, default=float("inf"),
+                    help="windows ending after this time are not used (what a shorter run sees)")
     ap.add_argument("--png", help="write profile and fit here")
     ap.add_argument("--expect", help="NU_OR_ETA=VALUE:TOL, e.g. eta=2.09:0.02: exit 1 outside")
     a = ap.parse_args()
@@ -73,7 +76,7 @@ def main():
     blocks, profiles, errors, rhos = [], [], [], []
     centres = L = None
     for path in a.files:
-        _, axis, box, centres, v, e, rho = read(path, a.skip_time)
+        _, axis, box, centres, v, e, rho = read(path, a.skip_time, a.until_time)
         L = box["xyz".index(axis)]
         width = L / len(centres)
         shape = bin_shape(centres - width / 2.0, width, L)
