@@ -3,7 +3,8 @@
  * Precision picks the force path: mixed precision walks the cell list with each pair once
  * (Newton's third law, fixed-point sums), double precision a Verlet list, or the cell list
  * from both sides. The builder `auto` becomes the faster of each (docs/performance.md):
- * the cell list in mixed precision, the thread builder in double. */
+ * the cell list in mixed precision, the thread builder in double and wherever a pair style
+ * other than DPD is configured. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,8 +16,11 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     memset(&p, 0, sizeof p);
     p.mixed = prm->precision == VS_PRECISION_MIXED;
     p.builder = prm->gpu_builder;
+    /* the pair styles (lj, soft, ...) walk the cell list's whole stencil from both sides,
+     * about 5 times the candidates of a Verlet list; only the DPD kernel halves it */
     if (p.builder == VS_GPU_BUILDER_AUTO)
-        p.builder = p.mixed ? VS_GPU_BUILDER_CELLS : VS_GPU_BUILDER_THREAD;
+        p.builder = p.mixed && !vs_pair_styles_active(prm) ? VS_GPU_BUILDER_CELLS
+                                                           : VS_GPU_BUILDER_THREAD;
     if (p.builder != VS_GPU_BUILDER_CELLS)
         p.forces = VS_GPU_FORCES_VERLET;
     else

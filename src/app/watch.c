@@ -105,9 +105,22 @@ static int watch_drifts(vs_watch *w, const vs_params *prm, const vs_thermo *t, i
         m_max = fmax(m_max, prm->species[s].mass);
     const double scale = sqrt(2.0 * t->kinetic * m_max);
     if (vs_watch_momentum_conserved(prm) && scale > 0.0) {
+        /* nose_hoover and berendsen scale every velocity, the centre of mass's too: they keep
+         * the direction of the total momentum, not its length, so only the part of P across
+         * P0 is a drift there */
+        const int rescaled = prm->integrator == VS_INTEGRATOR_NOSE_HOOVER ||
+                             prm->integrator == VS_INTEGRATOR_BERENDSEN;
+        double p0p = 0.0, p0p0 = 0.0;
+        for (int d = 0; d < 3; ++d) {
+            p0p += w->momentum0[d] * t->momentum[d];
+            p0p0 += w->momentum0[d] * w->momentum0[d];
+        }
+        const double along = rescaled && p0p0 > 0.0 ? p0p / p0p0 : 1.0;
         double dp2 = 0.0;
-        for (int d = 0; d < 3; ++d)
-            dp2 += (t->momentum[d] - w->momentum0[d]) * (t->momentum[d] - w->momentum0[d]);
+        for (int d = 0; d < 3; ++d) {
+            const double dp = t->momentum[d] - along * w->momentum0[d];
+            dp2 += dp * dp;
+        }
         stop |= drift_check(sqrt(dp2) / scale, prm->momentum_tolerance, prm->momentum_limit,
                             &w->momentum_warned, log, t, "the total momentum",
                             "thermal units", "run.momentum_tolerance", "run.momentum_limit");

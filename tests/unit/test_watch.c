@@ -132,6 +132,36 @@ static void test_momentum_drift(void **state)
     assert_int_equal(vs_watch_momentum_conserved(&p), 1);
 }
 
+/* nose_hoover and berendsen scale the centre-of-mass velocity with the rest: the total
+ * momentum keeps its direction, not its length (a frame of a Langevin run read as input
+ * starts with P0 != 0); a change across P0 is still a drift. The plain DPD integrator
+ * conserves P itself. */
+static void test_momentum_rescaled(void **state)
+{
+    (void)state;
+    const vs_integrator_kind kinds[] = {VS_INTEGRATOR_NOSE_HOOVER, VS_INTEGRATOR_BERENDSEN,
+                                   VS_INTEGRATOR_DPD};
+    for (int k = 0; k < 3; ++k) {
+        vs_params p = groot_warren();
+        p.integrator = kinds[k];
+        p.momentum_tolerance = 1e-5;
+        p.momentum_limit = 1e-2;
+        vs_watch w = {0};
+        vs_thermo t = row(0, 0.0, 1.0);
+        t.kinetic = 1500.0; /* scale about 54.8 */
+        t.momentum[0] = 3.0;
+        t.momentum[1] = 4.0;
+        assert_int_equal(vs_watch_row(&w, &p, &t, 0), 0);
+        t.step = 10;
+        t.momentum[0] = 3.0 * 0.5; /* the thermostat halved every velocity */
+        t.momentum[1] = 4.0 * 0.5;
+        assert_int_equal(vs_watch_row(&w, &p, &t, 0), kinds[k] == VS_INTEGRATOR_DPD);
+        assert_int_equal(w.momentum_warned, kinds[k] == VS_INTEGRATOR_DPD);
+        t.momentum[2] = 1.0; /* across P0: 1.8e-2 of the scale, beyond the limit for all */
+        assert_int_equal(vs_watch_row(&w, &p, &t, 0), 1);
+    }
+}
+
 /* nve and nose_hoover write a conserved energy: its drift against the first kinetic energy. */
 static void test_energy_drift(void **state)
 {
@@ -165,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_temperature_watch),
         cmocka_unit_test(test_non_finite_row_stops),
         cmocka_unit_test(test_momentum_drift),
+        cmocka_unit_test(test_momentum_rescaled),
         cmocka_unit_test(test_energy_drift),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
