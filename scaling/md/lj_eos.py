@@ -25,7 +25,10 @@ P in the dense liquid; the column is an independent cross-check, not a bound.
 Vesica's version of NIST's system: 500 particles (an fcc lattice of 5^3 cells at rho), pair
 lj rc = 3 with tail = "on" (docs/configuration.md: E_tail and P_tail of the unshifted
 potential, as NIST), no DPD forces (a = 0, gamma = 0); the lattice is melted for --melt tau
-at kT = 1.5, then the NVT run at T* with the chosen thermostat (integrator.kind = langevin,
+at kT = 1.5 under Langevin with the centre-of-mass velocity removed every step (a
+Nose-Hoover run conserves the total momentum it starts with, and Vesica's momentum watchdog
+stops a run whose momentum changes: a Langevin frame's nonzero momentum, scaled by the
+chain, would stop it), then the NVT run at T* with the chosen thermostat (integrator.kind = langevin,
 gamma 1, or nose_hoover, tau 0.5) starts from the melt's last frame; the first --equil tau
 are discarded, the thermo rows of the remaining --time tau (every 0.1 tau) are averaged.
 
@@ -170,7 +173,8 @@ def one_point(a, T, rho):
     t0 = time.time()
     run_vesica(a, work, "melt", dict(common, input="lattice.h5", kT=1.5, steps=melt_steps,
                                      out="melt", thermo=melt_steps, traj=melt_steps,
-                                     ensemble='kind = "langevin"; gamma = 1.0;'))
+                                     ensemble='kind = "langevin"; gamma = 1.0; '
+                                              'remove_com_every = 1;'))
     steps = int(round((a.equil + a.time) / a.dt))
     run_vesica(a, work, "nvt", dict(common, input="melt/traj.h5md", kT=T, steps=steps,
                                     out="nvt", thermo=every, traj=0))
