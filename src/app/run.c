@@ -622,6 +622,11 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
     vs_sim *sim = rs->sim;
     char err[VS_ERR_LEN] = "";
     vs_input_system *in = &rs->input;
+    /* npt: the checkpoint's particles lie in the checkpoint's box, which the bricks take
+     * before the particles go to their owners */
+    const int npt_restart = rs->opt->restart && rs->restart_ens.barostat && sim->ens.barostat;
+    if (npt_restart)
+        vs_sim_set_box(sim, rs->restart_ens.box);
     const int failed =
         rs->opt->restart ? vs_sim_start_from_records(sim, slab, rs->restart_topo, n,
                                                      restart_step, err, sizeof err)
@@ -643,7 +648,8 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
     vs_log_info("Force field: %s", terms);
     /* the thermostat goes on from the checkpoint's state (a chain of another length, after
      * --force-restart, starts afresh) */
-    if (rs->opt->restart && rs->restart_ens.chain == sim->ens.chain)
+    if (rs->opt->restart && rs->restart_ens.chain == sim->ens.chain &&
+        rs->restart_ens.barostat == sim->ens.barostat)
         sim->ens = rs->restart_ens;
     if (sim->plan[0])
         vs_log_info("Plan: %s\n", sim->plan);
