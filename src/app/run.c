@@ -262,8 +262,13 @@ static int write_frame(run_state *rs, const vs_thermo *t)
         vs_particle_rec_wrap(&slab[i], sim->prm.box);
     char err[VS_ERR_LEN];
     double bytes = 0.0;
-    int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, create, rs->prm, t, slab, topo, n, lo,
-                            &bytes, err, sizeof err);
+    /* the frame's box is the run's now (npt changes it) */
+    vs_params *frame_prm = VS_MALLOC(sizeof *frame_prm);
+    *frame_prm = *rs->prm;
+    memcpy(frame_prm->box, sim->prm.box, sizeof frame_prm->box);
+    int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, create, frame_prm, t, slab, topo, n,
+                            lo, &bytes, err, sizeof err);
+    free(frame_prm);
     if (rc == 0 && create) {
         char psf[VS_PATH_LEN + 32];
         snprintf(psf, sizeof psf, "%s/topology.psf", rs->prm->output_dir);
