@@ -52,6 +52,12 @@ static int check_npt(const cfg_ctx *c, const config_setting_t *kind_site, const 
         return cfg_fail(c, kind_site, "integrator.kind",
                         "\"npt\" integrates conservative forces only (the DPD thermostat is "
                         "not part of its equations of motion): expected dpd.gamma = 0");
+    for (int sp = 0; sp < p->n_species; ++sp)
+        for (int d = 0; d < 3; ++d)
+            if (p->species[sp].body_force[d] != 0.0)
+                return cfg_fail(c, kind_site, "integrator.kind",
+                                "\"npt\" has no body force in its equations of motion: "
+                                "expected species.[%d].body_force = [0, 0, 0]", sp);
     return 0;
 }
 

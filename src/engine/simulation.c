@@ -176,12 +176,17 @@ void vs_sim_set_box(vs_sim *sim, const double box[3])
         sim->prm.box[d] = dc->box[d] = box[d];
         dc->lo[d] = vs_decomp_face(box[d], dc->coords[d], dc->dims[d]);
         dc->hi[d] = vs_decomp_face(box[d], dc->coords[d] + 1, dc->dims[d]);
-        /* the same test on every rank: the same box and dims */
+        /* the same tests on every rank: the same box and dims; the configuration's rules
+         * (a box of at least twice the largest cut-off, bricks at least the ghost shell) */
         if (!(box[d] / dc->dims[d] >= widest))
             VS_FATAL("step %lld: npt: the box shrank to %.6g along %c, %d brick(s) of %.6g, "
                      "thinner than the ghost shell %.6g (use fewer ranks along %c, or a "
                      "larger system)", (long long)sim->step, box[d], "xyz"[d], dc->dims[d],
                      box[d] / dc->dims[d], widest, "xyz"[d]);
+        if (!(box[d] >= 2.0 * vs_pair_reach(&sim->prm)))
+            VS_FATAL("step %lld: npt: the box shrank to %.6g along %c, less than twice the "
+                     "largest cut-off %.6g (use a larger system)", (long long)sim->step, box[d],
+                     "xyz"[d], vs_pair_reach(&sim->prm));
     }
     if (sim->prm.pair[VS_PAIR_LJ].tail) {
         const double volume = box[0] * box[1] * box[2];

@@ -136,6 +136,17 @@ static void test_integrator_npt_with_dissipation(void **state)
                       "expected dpd.gamma = 0");
 }
 
+static void test_integrator_npt_with_body_force(void **state)
+{
+    (void)state;
+    const char *sets[] = {"integrator.kind=npt", "integrator.tau=1.0", "integrator.pressure=1.0",
+                          "integrator.tau_p=1.0", "dpd.gamma=0",
+                          "species.[0].body_force=[0.1,0.0,0.0]"};
+    EXPECT_ERROR(BASE, sets, 6,
+                 "--set integrator.kind=npt: integrator.kind: \"npt\" has no body force in "
+                 "its equations of motion: expected species.[0].body_force = [0, 0, 0]");
+}
+
 static void test_integrator_brownian_with_dissipation(void **state)
 {
     (void)state;
@@ -787,6 +798,7 @@ int main(void)
         cmocka_unit_test(test_integrator_npt_negative_tau_p),
         cmocka_unit_test(test_integrator_barostat_with_dpd),
         cmocka_unit_test(test_integrator_npt_with_dissipation),
+        cmocka_unit_test(test_integrator_npt_with_body_force),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
