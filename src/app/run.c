@@ -632,6 +632,19 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
     const int npt_restart = rs->opt->restart && rs->restart_ens.barostat && sim->ens.barostat;
     if (npt_restart)
         vs_sim_set_box(sim, rs->restart_ens.box);
+    if (rs->opt->restart && sim->ens.barostat &&
+        !(rs->restart_ens.barostat && rs->restart_ens.chain == sim->ens.chain)) {
+        /* (--force-restart): the box and virial to go on from are not in the checkpoint */
+        if (sim->dc.cart.rank == 0)
+            fprintf(stderr, "vesica: error: restart: integrator.kind = \"npt\" needs the "
+                    "barostat's state with integrator.chain = %d, which the checkpoint does "
+                    "not have\n", sim->ens.chain);
+        vs_input_system_free(in);
+        free(slab);
+        free(rs->restart_topo);
+        rs->restart_topo = NULL;
+        return 1;
+    }
     const int failed =
         rs->opt->restart ? vs_sim_start_from_records(sim, slab, rs->restart_topo, n,
                                                      restart_step, err, sizeof err)
