@@ -96,6 +96,12 @@ void vs_gpu_brownian_step(vs_gpu_state *g, int64_t step, const vs_ensemble_const
 void vs_gpu_scale_velocities(vs_gpu_state *g, double s);
 void vs_gpu_shift_velocities(vs_gpu_state *g, const double dv[3]);
 int vs_gpu_momentum_sums(vs_gpu_state *g, vs_wide out[5]);
+/* npt (gpu_ensemble.cu): a half-step of the barostat-coupled velocities (and positions in
+ * the first); the new box and brick (gpu_state.cu): the fixed-point frame, the cell grid and
+ * the periodic images follow, the owned particles' staged inputs become stale. */
+void vs_gpu_npt_half(vs_gpu_state *g, const vs_npt_coefs *c, int first);
+void vs_gpu_set_box(vs_gpu_state *g, const double box[3], const double lo[3],
+                    const double hi[3]);
 
 /* Local thermo sums: px, py, pz, kinetic, pair potential, virial (all terms), bond energy,
  * angle energy, dihedral energy (the last three 0 without molecules; synchronises). */

@@ -88,6 +88,55 @@ extern "C" void vs_gpu_shift_velocities(vs_gpu_state *g, const double dv[3])
               dv[0], dv[1], dv[2], g->pt.v[0], g->pt.v[1], g->pt.v[2]);
 }
 
+/* The npt half-step (integrator.h, as src/cpu/integrate.c's vs_integrate_npt). The positions
+ * change without staging or a wrap: the box changes next (vs_gpu_set_box), and the
+ * rebuild that follows wraps and stages them in the new frame. */
+template <bool FIRST>
+__global__ void npt_half_kernel(int n, vs_npt_coefs c, vs_gpu_species sp, double *x, double *y,
+                                double *z, double *vx, double *vy, double *vz, double *px,
+                                double *py, double *pz, const double *fx, const double *fy,
+                                const double *fz, const int32_t *fixed_bad,
+                                const int32_t *species)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const double inv_m = sp.inv_mass[species[i]];
+    const double ux = vs_npt_kick(vx[i], vs_force_at(fx, i, fixed_bad) * inv_m, c.cv, c.cf);
+    const double uy = vs_npt_kick(vy[i], vs_force_at(fy, i, fixed_bad) * inv_m, c.cv, c.cf);
+    const double uz = vs_npt_kick(vz[i], vs_force_at(fz, i, fixed_bad) * inv_m, c.cv, c.cf);
+    vx[i] = ux;
+    vy[i] = uy;
+    vz[i] = uz;
+    if (FIRST) {
+        x[i] = vs_npt_drift(x[i], ux, c.cx, c.cxv);
+        y[i] = vs_npt_drift(y[i], uy, c.cx, c.cxv);
+        z[i] = vs_npt_drift(z[i], uz, c.cx, c.cxv);
+        px[i] = ux;
+        py[i] = uy;
+        pz[i] = uz;
+    }
+}
+
+extern "C" void vs_gpu_npt_half(vs_gpu_state *g, const vs_npt_coefs *c, int first)
+{
+    const int n = (int)g->pt.n_owned;
+    if (first) { /* a new step's positions, not staged (vs_gpu_owned_staged) */
+        ++g->ver.step;
+        ++g->ver.owned;
+    }
+#define VS_NPT_HALF(F)                                                                             \
+    VS_LAUNCH(npt_half_kernel<F>, n, VS_BLOCK, g->stream, n, *c, g->species, g->pt.x[0],          \
+              g->pt.x[1], g->pt.x[2], g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.vp[0],             \
+              g->pt.vp[1], g->pt.vp[2], g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g),   \
+              g->pt.species_id)
+    if (first)
+        VS_NPT_HALF(true);
+    else
+        VS_NPT_HALF(false);
+#undef VS_NPT_HALF
+}
+
 #define VS_SUM_BLOCKS 256
 #define VS_SUM_VALUES 5 /* m vx, m vy, m vz, m v^2 / 2, m */
 

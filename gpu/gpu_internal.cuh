@@ -406,6 +406,7 @@ struct vs_gpu_cells {
     int morton_bits; /* significant bits of the Morton codes (key_bits: of the linear index) */
     uint32_t *cell_start;     /* n_cells + 1 offsets: cell c (linear index) holds entries
                                  cell_start[c] .. cell_start[c + 1] - 1 of cell_particles */
+    int64_t cell_start_cap;   /* its allocated entries */
     uint32_t *cell_particles; /* particle indices sorted by cell */
     int4 *cell_pos;           /* their fixed-point positions and indices in the same order */
     int32_t *cell_rank;       /* each particle's entry in that order (mixed cell-list forces) */

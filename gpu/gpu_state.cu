@@ -181,8 +181,51 @@ static void make_grid(vs_gpu_state *g, double ghost_width)
         vs_log_fatal(__FILE__, __LINE__, "a brick of %d x %d x %d cells: more than 2^31 cells "
                      "(use more ranks)", grid->ncell[0], grid->ncell[1], grid->ncell[2]);
     g->sort.key_bits = bits_for((uint64_t)g->cells.n_cells);
-    g->cells.cell_start =
-        (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)(g->cells.n_cells + 1));
+    /* npt makes the grid again on every step: kept while it is large enough */
+    if (g->cells.n_cells + 1 > g->cells.cell_start_cap) {
+        vs_gpu_free(g, g->cells.cell_start, sizeof(uint32_t) * (size_t)g->cells.cell_start_cap);
+        const int64_t spare = g->prm.integrator == VS_INTEGRATOR_NPT ? 2 : 1;
+        g->cells.cell_start_cap = spare * (g->cells.n_cells + 1);
+        g->cells.cell_start =
+            (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)g->cells.cell_start_cap);
+    }
+}
+
+/* The brick [lo, hi), its centre, the fixed-point frame and the cell grid (allocated). */
+static void set_brick(vs_gpu_state *g, const double lo[3], const double hi[3])
+{
+    for (int d = 0; d < 3; ++d) {
+        g->lo[d] = lo[d];
+        g->hi[d] = hi[d];
+        g->center[d] = 0.5 * (lo[d] + hi[d]);
+    }
+    /* the fixed-point range covers the brick, its ghosts and particles that left it since the
+     * last rebuild, with a factor of two to spare: |x - centre| < 2^31 quanta */
+    double reach = 0.0;
+    for (int d = 0; d < 3; ++d) {
+        g->fs.frame.center[d] = g->center[d];
+        const double r = 0.5 * (hi[d] - lo[d]) + g->ghost_width + g->list_cutoff;
+        reach = r > reach ? r : reach;
+    }
+    int e = 0;
+    frexp(2.0 * reach, &e); /* 2 reach < 2^e */
+    g->fs.frame.inv_quantum = ldexp(1.0, 31 - e);
+    g->fs.frame.quantum = (float)ldexp(1.0, e - 31);
+    make_grid(g, g->ghost_width);
+}
+
+/* npt: everything derived from the box follows it. The cell grid is made again (its cell
+ * count may change), the owned particles' staged inputs are stale (another frame); the
+ * rebuild that follows migrates, wraps with the new box, builds the ghosts (their shifts
+ * and the image path's come from the box and the brick) and stages every particle. */
+extern "C" void vs_gpu_set_box(vs_gpu_state *g, const double box[3], const double lo[3],
+                               const double hi[3])
+{
+    for (int d = 0; d < 3; ++d)
+        g->prm.box[d] = box[d];
+    set_brick(g, lo, hi);
+    ++g->ver.owned;
+    ++g->ver.step;
 }
 
 extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
@@ -232,24 +275,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->dpd_f = vs_dpd_consts_to_float(&g->dpd);
     g->ghost_width = ghost_width;
     g->list_cutoff = vs_list_radius(prm);
-    for (int d = 0; d < 3; ++d) {
-        g->lo[d] = lo[d];
-        g->hi[d] = hi[d];
-        g->center[d] = 0.5 * (lo[d] + hi[d]);
-    }
-    /* the fixed-point range covers the brick, its ghosts and particles that left it since the
-     * last rebuild, with a factor of two to spare: |x - centre| < 2^31 quanta */
-    double reach = 0.0;
-    for (int d = 0; d < 3; ++d) {
-        g->fs.frame.center[d] = g->center[d];
-        const double r = 0.5 * (hi[d] - lo[d]) + ghost_width + g->list_cutoff;
-        reach = r > reach ? r : reach;
-    }
-    int e = 0;
-    frexp(2.0 * reach, &e); /* 2 reach < 2^e */
-    g->fs.frame.inv_quantum = ldexp(1.0, 31 - e);
-    g->fs.frame.quantum = (float)ldexp(1.0, e - 31);
-    make_grid(g, ghost_width);
+    set_brick(g, lo, hi);
     /* a first guess from the density of the list sphere; grown on overflow */
     const double sphere = 4.18879 * g->list_cutoff * g->list_cutoff * g->list_cutoff;
     g->cells.max_neighbors = vs_list_width((int)(sphere * prm->density * 1.4) + 8);

@@ -404,9 +404,13 @@ static int64_t text_hash(const char *s)
  * length, whether 2K is set, 2K, then VS_MAX_CHAIN chain positions and as many velocities
  * (written by rank 0; a collective write, as every filtered dataset). Returns 0 or non-zero. */
 #define VS_ENSEMBLE_VALUES (3 + 2 * VS_MAX_CHAIN)
+/* npt appends the barostat: whether the virial is set, the virial, v_eps, the box (3), then
+ * VS_MAX_CHAIN barostat chain positions and as many velocities */
+#define VS_BAROSTAT_VALUES (6 + 2 * VS_MAX_CHAIN)
+#define VS_ENSEMBLE_VALUES_NPT (VS_ENSEMBLE_VALUES + VS_BAROSTAT_VALUES)
 static int write_ensemble(const vs_par *par, hid_t f, hid_t dxpl, const vs_ensemble_state *e)
 {
-    double v[VS_ENSEMBLE_VALUES];
+    double v[VS_ENSEMBLE_VALUES_NPT];
     v[0] = e->chain;
     v[1] = e->have_ke;
     v[2] = e->ke2;
@@ -414,8 +418,18 @@ static int write_ensemble(const vs_par *par, hid_t f, hid_t dxpl, const vs_ensem
         v[3 + k] = e->xi[k];
         v[3 + VS_MAX_CHAIN + k] = e->vxi[k];
     }
-    const hsize_t n = VS_ENSEMBLE_VALUES;
-    const int64_t max_n = VS_ENSEMBLE_VALUES;
+    double *b = v + VS_ENSEMBLE_VALUES;
+    b[0] = e->have_virial;
+    b[1] = e->virial;
+    b[2] = e->veps;
+    for (int d = 0; d < 3; ++d)
+        b[3 + d] = e->box[d];
+    for (int k = 0; k < VS_MAX_CHAIN; ++k) {
+        b[6 + k] = e->bxi[k];
+        b[6 + VS_MAX_CHAIN + k] = e->bvxi[k];
+    }
+    const hsize_t n = e->barostat ? VS_ENSEMBLE_VALUES_NPT : VS_ENSEMBLE_VALUES;
+    const int64_t max_n = (int64_t)n;
     hid_t d = vs_h5_create(f, "integrator_state", H5T_NATIVE_DOUBLE, 1, &n, &max_n, &n, 1);
     if (d < 0)
         vs_h5_note_error();
@@ -434,11 +448,12 @@ static int read_ensemble(hid_t f, hid_t dxpl, const char *path, vs_ensemble_stat
     memset(e, 0, sizeof *e);
     if (H5Lexists(f, "integrator_state", H5P_DEFAULT) <= 0)
         return 0;
-    double v[VS_ENSEMBLE_VALUES];
+    double v[VS_ENSEMBLE_VALUES_NPT];
     hid_t d = H5Dopen2(f, "integrator_state", H5P_DEFAULT);
-    const int bad = d < 0 || vs_h5_extent0(d) != VS_ENSEMBLE_VALUES ||
-                    vs_h5_read_rows(d, H5T_NATIVE_DOUBLE, dxpl, 0, 0, 0, VS_ENSEMBLE_VALUES, 1,
-                                    v) != 0 ||
+    const int64_t len = d < 0 ? -1 : (int64_t)vs_h5_extent0(d);
+    const int bad = d < 0 || (len != VS_ENSEMBLE_VALUES && len != VS_ENSEMBLE_VALUES_NPT) ||
+                    vs_h5_read_rows(d, H5T_NATIVE_DOUBLE, dxpl, 0, 0, 0, (hsize_t)len, 1, v) !=
+                        0 ||
                     !(v[0] >= 0 && v[0] <= VS_MAX_CHAIN);
     if (d >= 0)
         H5Dclose(d);
@@ -453,6 +468,24 @@ static int read_ensemble(hid_t f, hid_t dxpl, const char *path, vs_ensemble_stat
     for (int k = 0; k < VS_MAX_CHAIN; ++k) {
         e->xi[k] = v[3 + k];
         e->vxi[k] = v[3 + VS_MAX_CHAIN + k];
+    }
+    if (len != VS_ENSEMBLE_VALUES_NPT)
+        return 0;
+    const double *b = v + VS_ENSEMBLE_VALUES;
+    e->barostat = 1;
+    e->have_virial = b[0] != 0.0;
+    e->virial = b[1];
+    e->veps = b[2];
+    for (int q = 0; q < 3; ++q)
+        e->box[q] = b[3 + q];
+    for (int k = 0; k < VS_MAX_CHAIN; ++k) {
+        e->bxi[k] = b[6 + k];
+        e->bvxi[k] = b[6 + VS_MAX_CHAIN + k];
+    }
+    if (!(e->box[0] > 0.0 && e->box[1] > 0.0 && e->box[2] > 0.0)) {
+        snprintf(err, err_len, "checkpoint %.400s: dataset integrator_state holds a box that "
+                 "is not positive", path);
+        return -1;
     }
     return 0;
 }

@@ -22,9 +22,10 @@ int vs_thermo_csv_open(vs_thermo_csv *csv, const char *dir, char *err, size_t er
     }
     /* the molecules' columns follow the contract's, and only when there are molecules */
     /* and the ensemble's after them, only where the integrator has a conserved energy */
-    static const char *const ensemble[3] = {"", ",conserved_energy",
-                                            ",thermostat_energy,conserved_energy"};
-    const int e = csv->ensemble_columns >= 0 && csv->ensemble_columns <= 2 ? csv->ensemble_columns
+    static const char *const ensemble[4] = {"", ",conserved_energy",
+                                            ",thermostat_energy,conserved_energy",
+                                            ",thermostat_energy,conserved_energy,volume"};
+    const int e = csv->ensemble_columns >= 0 && csv->ensemble_columns <= 3 ? csv->ensemble_columns
                                                                            : 0;
     fprintf(csv->file, "%s%s%s\n", VS_THERMO_HEADER,
             csv->molecules ? VS_THERMO_MOLECULE_COLUMNS : "", ensemble[e]);
@@ -80,10 +81,12 @@ int vs_thermo_csv_write(vs_thermo_csv *csv, const vs_thermo *t)
     if (t->molecules)
         fprintf(csv->file, ",%.17g,%.17g,%.17g,%.17g", t->pair_energy, t->bond_energy,
                 t->angle_energy, t->dihedral_energy);
-    if (t->ensemble_columns == 2)
+    if (t->ensemble_columns >= 2)
         fprintf(csv->file, ",%.17g", t->thermostat_energy);
     if (t->ensemble_columns >= 1)
         fprintf(csv->file, ",%.17g", t->conserved_energy);
+    if (t->ensemble_columns == 3)
+        fprintf(csv->file, ",%.17g", t->volume);
     fputc('\n', csv->file);
     return fflush(csv->file) == 0 ? 0 : -1;
 }

@@ -18,7 +18,8 @@ typedef struct {
     int molecules; /* set before opening: the header gets pair_energy,bond_energy,
                       angle_energy,dihedral_energy */
     int ensemble_columns; /* set before opening (vs_thermo.ensemble_columns): 1 appends
-                             conserved_energy, 2 thermostat_energy,conserved_energy */
+                             conserved_energy, 2 thermostat_energy,conserved_energy,
+                             3 (npt) thermostat_energy,conserved_energy,volume */
 } vs_thermo_csv;
 
 /* Rank 0 only. Returns 0, or -1 with one line in err. */

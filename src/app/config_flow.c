@@ -50,6 +50,10 @@ static int extract_flow_group(const cfg_ctx *c, const config_setting_t *root, vs
     f->axis = choice(root, "flow", "axis");
     f->across = choice(root, "flow", "across");
     f->g = num(at(root, "flow", "g"));
+    if (p->integrator == VS_INTEGRATOR_NPT) /* the integrator group is read first */
+        return cfg_fail(c, at(root, "flow", "kind"), "flow.kind",
+                        "expected \"none\" with integrator.kind = \"npt\" (the barostat "
+                        "scales the box, which would move the flow's profile)");
     if (f->across == f->axis)
         return cfg_fail(c, at(root, "flow", "across"), "flow.across",
                         "expected an axis other than flow.axis (got \"%c\" for both)",

@@ -32,10 +32,34 @@ static const struct {
     const char *name;
     unsigned users;
 } PARAMS[] = {
-    {"tau", USERS(VS_INTEGRATOR_NOSE_HOOVER) | USERS(VS_INTEGRATOR_BERENDSEN)},
+    {"tau", USERS(VS_INTEGRATOR_NOSE_HOOVER) | USERS(VS_INTEGRATOR_BERENDSEN) |
+                USERS(VS_INTEGRATOR_NPT)},
     {"gamma", USERS(VS_INTEGRATOR_LANGEVIN) | USERS(VS_INTEGRATOR_BROWNIAN)},
     {"collision_rate", USERS(VS_INTEGRATOR_ANDERSEN)},
+    {"pressure", USERS(VS_INTEGRATOR_NPT)},
+    {"tau_p", USERS(VS_INTEGRATOR_NPT)},
 };
+#define N_PARAMS ((int)(sizeof PARAMS / sizeof PARAMS[0]))
+
+/* What npt refuses: forces its Liouvillian does not contain. */
+static int check_npt(const cfg_ctx *c, const config_setting_t *kind_site, const vs_params *p)
+{
+    if (!(p->kT > 0.0))
+        return cfg_fail(c, kind_site, "integrator.kind",
+                        "\"npt\" needs a temperature: expected dpd.kT > 0 (its thermostat "
+                        "and barostat masses are proportional to kT)");
+    if (p->gamma != 0.0)
+        return cfg_fail(c, kind_site, "integrator.kind",
+                        "\"npt\" integrates conservative forces only (the DPD thermostat is "
+                        "not part of its equations of motion): expected dpd.gamma = 0");
+    for (int sp = 0; sp < p->n_species; ++sp)
+        for (int d = 0; d < 3; ++d)
+            if (p->species[sp].body_force[d] != 0.0)
+                return cfg_fail(c, kind_site, "integrator.kind",
+                                "\"npt\" has no body force in its equations of motion: "
+                                "expected species.[%d].body_force = [0, 0, 0]", sp);
+    return 0;
+}
 
 int vs_config_extract_integrator(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
 {
@@ -48,8 +72,8 @@ int vs_config_extract_integrator(const cfg_ctx *c, const config_setting_t *root,
                 if (strcmp(ch->name, kind_name) == 0)
                     kind = ch->value;
     p->integrator = (vs_integrator_kind)kind;
-    double values[3] = {0.0, 0.0, 0.0};
-    for (int k = 0; k < 3; ++k) {
+    double values[N_PARAMS] = {0.0};
+    for (int k = 0; k < N_PARAMS; ++k) {
         char path[64];
         snprintf(path, sizeof path, "integrator.%s", PARAMS[k].name);
         const config_setting_t *s = key(root, PARAMS[k].name);
@@ -66,13 +90,19 @@ int vs_config_extract_integrator(const cfg_ctx *c, const config_setting_t *root,
     p->tau = values[0];
     p->friction = values[1];
     p->collision_rate = values[2];
+    p->pressure = values[3];
+    p->tau_p = values[4];
     /* the chain length has a default: it is kept only where a chain runs */
-    p->chain = kind == VS_INTEGRATOR_NOSE_HOOVER ? (int)whole(key(root, "chain")) : 0;
+    const int chained = kind == VS_INTEGRATOR_NOSE_HOOVER || kind == VS_INTEGRATOR_NPT;
+    p->chain = chained ? (int)whole(key(root, "chain")) : 0;
     p->remove_com_every = whole(key(root, "remove_com_every"));
     if (kind == VS_INTEGRATOR_NOSE_HOOVER && !(p->kT > 0.0))
         return cfg_fail(c, kind_site, "integrator.kind",
                         "\"nose_hoover\" needs a temperature: expected dpd.kT > 0 (its "
                         "chain masses are proportional to kT)");
+    const int npt_rc = kind == VS_INTEGRATOR_NPT ? check_npt(c, kind_site, p) : 0;
+    if (npt_rc != 0)
+        return npt_rc;
     if (kind == VS_INTEGRATOR_BROWNIAN && p->gamma != 0.0)
         return cfg_fail(c, kind_site, "integrator.kind",
                         "\"brownian\" has no velocities for the DPD dissipative force: "

@@ -63,7 +63,7 @@ static const key_choice INTEGRATOR_CHOICES[] = {
     {"dpd", VS_INTEGRATOR_DPD},           {"nve", VS_INTEGRATOR_NVE},
     {"nose_hoover", VS_INTEGRATOR_NOSE_HOOVER}, {"langevin", VS_INTEGRATOR_LANGEVIN},
     {"andersen", VS_INTEGRATOR_ANDERSEN}, {"berendsen", VS_INTEGRATOR_BERENDSEN},
-    {"brownian", VS_INTEGRATOR_BROWNIAN}, {NULL, 0}};
+    {"brownian", VS_INTEGRATOR_BROWNIAN}, {"npt", VS_INTEGRATOR_NPT}, {NULL, 0}};
 static const key_choice PRECISION_CHOICES[] = {
     {"mixed", VS_PRECISION_MIXED}, {"double", VS_PRECISION_DOUBLE}, {NULL, 0}};
 
@@ -212,14 +212,19 @@ const key_spec vs_config_schema[] = {
          "final step number (a restart continues up to it)"),
      INT_GE(0)},
     {KEY("integrator.kind", K_ENUM, OPTIONAL, "\"dpd\"",
-         "dpd (Groot-Warren), nve, nose_hoover, langevin, andersen, berendsen or brownian"),
+         "dpd (Groot-Warren), nve, nose_hoover, langevin, andersen, berendsen, brownian or npt"),
      .choices = INTEGRATOR_CHOICES},
     {KEY("integrator.tau", K_FLOAT, OPTIONAL, NULL,
-         "nose_hoover, berendsen: thermostat time constant (required with them)"),
+         "nose_hoover, berendsen, npt: thermostat time constant (required with them)"),
      NUM_GT(0)},
     {KEY("integrator.chain", K_INT, OPTIONAL, "3",
-         "nose_hoover: length of the thermostat chain"),
+         "nose_hoover, npt: length of the thermostat chains"),
      .ilo = 1, .ihi = VS_MAX_CHAIN},
+    {KEY("integrator.pressure", K_FLOAT, OPTIONAL, NULL,
+         "npt: target pressure (required with it)")},
+    {KEY("integrator.tau_p", K_FLOAT, OPTIONAL, NULL,
+         "npt: barostat time constant (required with it)"),
+     NUM_GT(0)},
     {KEY("integrator.gamma", K_FLOAT, OPTIONAL, NULL,
          "langevin, brownian: friction rate gamma, drag -m gamma v (required with them)"),
      NUM_GT(0)},

@@ -262,8 +262,13 @@ static int write_frame(run_state *rs, const vs_thermo *t)
         vs_particle_rec_wrap(&slab[i], sim->prm.box);
     char err[VS_ERR_LEN];
     double bytes = 0.0;
-    int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, create, rs->prm, t, slab, topo, n, lo,
-                            &bytes, err, sizeof err);
+    /* the frame's box is the run's now (npt changes it) */
+    vs_params *frame_prm = VS_MALLOC(sizeof *frame_prm);
+    *frame_prm = *rs->prm;
+    memcpy(frame_prm->box, sim->prm.box, sizeof frame_prm->box);
+    int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, create, frame_prm, t, slab, topo, n,
+                            lo, &bytes, err, sizeof err);
+    free(frame_prm);
     if (rc == 0 && create) {
         char psf[VS_PATH_LEN + 32];
         snprintf(psf, sizeof psf, "%s/topology.psf", rs->prm->output_dir);
@@ -622,6 +627,24 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
     vs_sim *sim = rs->sim;
     char err[VS_ERR_LEN] = "";
     vs_input_system *in = &rs->input;
+    /* npt: the checkpoint's particles lie in the checkpoint's box, which the bricks take
+     * before the particles go to their owners */
+    const int npt_restart = rs->opt->restart && rs->restart_ens.barostat && sim->ens.barostat;
+    if (npt_restart)
+        vs_sim_set_box(sim, rs->restart_ens.box);
+    if (rs->opt->restart && sim->ens.barostat &&
+        !(rs->restart_ens.barostat && rs->restart_ens.chain == sim->ens.chain)) {
+        /* (--force-restart): the box and virial to go on from are not in the checkpoint */
+        if (sim->dc.cart.rank == 0)
+            fprintf(stderr, "vesica: error: restart: integrator.kind = \"npt\" needs the "
+                    "barostat's state with integrator.chain = %d, which the checkpoint does "
+                    "not have\n", sim->ens.chain);
+        vs_input_system_free(in);
+        free(slab);
+        free(rs->restart_topo);
+        rs->restart_topo = NULL;
+        return 1;
+    }
     const int failed =
         rs->opt->restart ? vs_sim_start_from_records(sim, slab, rs->restart_topo, n,
                                                      restart_step, err, sizeof err)
@@ -643,7 +666,8 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
     vs_log_info("Force field: %s", terms);
     /* the thermostat goes on from the checkpoint's state (a chain of another length, after
      * --force-restart, starts afresh) */
-    if (rs->opt->restart && rs->restart_ens.chain == sim->ens.chain)
+    if (rs->opt->restart && rs->restart_ens.chain == sim->ens.chain &&
+        rs->restart_ens.barostat == sim->ens.barostat)
         sim->ens = rs->restart_ens;
     if (sim->plan[0])
         vs_log_info("Plan: %s\n", sim->plan);

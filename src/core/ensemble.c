@@ -9,7 +9,11 @@ double vs_ensemble_dof(const vs_params *p) { return 3.0 * (double)p->n_particles
 void vs_ensemble_init(vs_ensemble_state *e, const vs_params *p)
 {
     memset(e, 0, sizeof *e);
-    e->chain = p->integrator == VS_INTEGRATOR_NOSE_HOOVER ? p->chain : 0;
+    const int npt = p->integrator == VS_INTEGRATOR_NPT;
+    e->chain = p->integrator == VS_INTEGRATOR_NOSE_HOOVER || npt ? p->chain : 0;
+    e->barostat = npt;
+    for (int d = 0; d < 3; ++d)
+        e->box[d] = npt ? p->box[d] : 0.0;
 }
 
 /* Q_k */
@@ -71,6 +75,89 @@ double vs_berendsen_factor(const vs_params *p, double ke2)
     const double t = ke2 / dof;
     const double f2 = 1.0 + p->dt / p->tau * (p->kT / t - 1.0);
     return f2 > 0.0 ? sqrt(f2) : 0.0;
+}
+
+/* ---- npt ---------------------------------------------------------------------------- */
+
+double vs_npt_mass(const vs_params *p)
+{
+    return (vs_ensemble_dof(p) + 3.0) * p->kT * p->tau_p * p->tau_p;
+}
+
+/* The barostat chain's mass (every link: the barostat is one degree of freedom). */
+static double bchain_mass(const vs_params *p) { return p->kT * p->tau_p * p->tau_p; }
+
+static double bchain_force(const vs_ensemble_state *e, const vs_params *p, int k)
+{
+    const double q = bchain_mass(p);
+    if (k == 0)
+        return (vs_npt_mass(p) * e->veps * e->veps - p->kT) / q;
+    return (q * e->bvxi[k - 1] * e->bvxi[k - 1] - p->kT) / q;
+}
+
+static void bchain_kick(vs_ensemble_state *e, const vs_params *p, int k)
+{
+    const double dt4 = 0.25 * p->dt, dt8 = 0.125 * p->dt;
+    const double damp = k + 1 < e->chain ? exp(-dt8 * e->bvxi[k + 1]) : 1.0;
+    e->bvxi[k] *= damp;
+    e->bvxi[k] += bchain_force(e, p, k) * dt4;
+    e->bvxi[k] *= damp;
+}
+
+void vs_npt_chain_half_step(vs_ensemble_state *e, const vs_params *p)
+{
+    const int m = e->chain;
+    if (m <= 0 || !(p->kT > 0.0) || !(p->tau_p > 0.0))
+        return;
+    for (int k = m - 1; k >= 0; --k)
+        bchain_kick(e, p, k);
+    e->veps *= exp(-0.5 * p->dt * e->bvxi[0]);
+    for (int k = 0; k < m; ++k)
+        e->bxi[k] += 0.5 * p->dt * e->bvxi[k];
+    for (int k = 0; k < m; ++k)
+        bchain_kick(e, p, k);
+}
+
+void vs_npt_veps_half_step(vs_ensemble_state *e, const vs_params *p, double volume)
+{
+    const double dof = vs_ensemble_dof(p);
+    if (!(dof > 0.0) || !(p->tau_p > 0.0))
+        return;
+    const double g = (1.0 + 3.0 / dof) * e->ke2 + e->virial - 3.0 * p->pressure * volume;
+    e->veps += 0.5 * p->dt * g / vs_npt_mass(p);
+}
+
+/* sinh(y) / y, by its series where the quotient would lose digits. */
+static double sinhc(double y)
+{
+    const double y2 = y * y;
+    if (fabs(y) < 1e-3)
+        return 1.0 + y2 / 6.0 * (1.0 + y2 / 20.0 * (1.0 + y2 / 42.0));
+    return sinh(y) / y;
+}
+
+vs_npt_coefs vs_npt_coefs_make(const vs_ensemble_state *e, const vs_params *p)
+{
+    const double dof = vs_ensemble_dof(p), half_dt = 0.5 * p->dt;
+    const double alpha = dof > 0.0 ? 1.0 + 3.0 / dof : 1.0;
+    /* exp(-u) v + dt/2 exp(-u/2) sinhc(u/2) a solves dv/dt = a - alpha v_eps v over dt/2 */
+    const double u = alpha * e->veps * half_dt, y = e->veps * p->dt;
+    vs_npt_coefs c;
+    c.cv = exp(-u);
+    c.cf = half_dt * exp(-0.5 * u) * sinhc(0.5 * u);
+    /* and exp(y) x + dt exp(y/2) sinhc(y/2) v solves dx/dt = v + v_eps x over dt */
+    c.cx = exp(y);
+    c.cxv = p->dt * exp(0.5 * y) * sinhc(0.5 * y);
+    return c;
+}
+
+double vs_npt_energy(const vs_ensemble_state *e, const vs_params *p, double volume)
+{
+    double energy = p->pressure * volume + 0.5 * vs_npt_mass(p) * e->veps * e->veps;
+    const double q = bchain_mass(p);
+    for (int k = 0; k < e->chain; ++k)
+        energy += p->kT * e->bxi[k] + 0.5 * q * e->bvxi[k] * e->bvxi[k];
+    return energy + vs_nhc_energy(e, p);
 }
 
 void vs_ensemble_consts_make(vs_ensemble_consts *c, const vs_params *p)

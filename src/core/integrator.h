@@ -52,6 +52,19 @@ VS_HOST_DEVICE double vs_vv_kick_scaled(double v, double s, double f)
     return v + s * f;
 }
 
+/* The npt half-steps (src/core/ensemble.h: the exact solutions of the barostat-coupled
+ * equations over dt/2 and dt, with factors from v_eps): a velocity component
+ * v <- cv v + cf a, a position x <- cx x + cxv v (the new v). */
+VS_HOST_DEVICE double vs_npt_kick(double v, double a, double cv, double cf)
+{
+    return cv * v + cf * a;
+}
+
+VS_HOST_DEVICE double vs_npt_drift(double x, double v, double cx, double cxv)
+{
+    return cx * x + cxv * v;
+}
+
 /* ---- The molecular-dynamics ensembles (integrator.kind other than dpd) --------------------
  *
  * They wrap the velocity Verlet steps above (lambda as configured; lambda = 0.5 is plain

@@ -30,9 +30,11 @@ typedef struct {
     double momentum[3];
     int molecules;       /* 1: the run has molecules, and the four energies below are set */
     double pair_energy, bond_energy, angle_energy, dihedral_energy; /* potential: their sum */
-    int ensemble_columns; /* 0 none; 1 conserved_energy; 2 thermostat_energy too (after the
-                             molecules' columns: src/engine/ensemble_step.h) */
+    int ensemble_columns; /* 0 none; 1 conserved_energy; 2 thermostat_energy too; 3 volume
+                             too (after the molecules' columns: src/engine/ensemble_step.h) */
     double thermostat_energy, conserved_energy;
+    double volume; /* the box's (npt: its column, ensemble_columns 3) */
+    double virial; /* W = sum of r_ij . F_ij over all pairs and bonded terms (no tail) */
 } vs_thermo;
 
 /* The exact sums of a thermo row, in the order of vs_thermo_local.exact. */

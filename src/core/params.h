@@ -46,7 +46,8 @@ typedef enum {
     VS_INTEGRATOR_LANGEVIN = 3,
     VS_INTEGRATOR_ANDERSEN = 4,
     VS_INTEGRATOR_BERENDSEN = 5,
-    VS_INTEGRATOR_BROWNIAN = 6
+    VS_INTEGRATOR_BROWNIAN = 6,
+    VS_INTEGRATOR_NPT = 7 /* Martyna-Tobias-Klein barostat with Nose-Hoover chains */
 } vs_integrator_kind;
 #define VS_MAX_CHAIN 10 /* Nose-Hoover chain length */
 
@@ -206,8 +207,10 @@ typedef struct {
     double dt;             /* time step, > 0 */
     double lambda;         /* Groot-Warren velocity-prediction factor, in [0, 1] */
     vs_integrator_kind integrator; /* the ensemble; the keys below are 0 where unused */
-    double tau;            /* nose_hoover, berendsen: thermostat time constant, > 0 */
-    int chain;             /* nose_hoover: chain length M, 1..VS_MAX_CHAIN */
+    double tau;            /* nose_hoover, berendsen, npt: thermostat time constant, > 0 */
+    int chain;             /* nose_hoover, npt: chain length M, 1..VS_MAX_CHAIN */
+    double pressure;       /* npt: the target (external) pressure */
+    double tau_p;          /* npt: the barostat's time constant, > 0 (0: no barostat) */
     double friction;       /* langevin, brownian: friction rate gamma (1/time): the drag
                               force is -m gamma v; brownian: D = kT / (m gamma) */
     double collision_rate; /* andersen: collisions per particle per unit time */

@@ -81,7 +81,10 @@ typedef struct {
     X("integrator.collision_rate", "integrator_collision_rate", VS_PHYS_REAL, 0,              \
       offsetof(vs_params, collision_rate), 1)                                                 \
     X("integrator.remove_com_every", "integrator_remove_com_every", VS_PHYS_INT64, 0,         \
-      offsetof(vs_params, remove_com_every), 1)
+      offsetof(vs_params, remove_com_every), 1)                                               \
+    X("integrator.pressure", "integrator_pressure", VS_PHYS_REAL, 0,                          \
+      offsetof(vs_params, pressure), 1)                                                       \
+    X("integrator.tau_p", "integrator_tau_p", VS_PHYS_REAL, 0, offsetof(vs_params, tau_p), 1)
 
 #define VS_PHYSICS_KEY_ONE_(key, stored, kind, per_species, offset, count) +1
 enum { VS_N_PHYSICS_KEYS = 0 VS_PHYSICS_KEYS(VS_PHYSICS_KEY_ONE_) };

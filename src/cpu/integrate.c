@@ -36,6 +36,26 @@ void vs_integrate_second_half(vs_particles *p, const vs_params *prm)
     }
 }
 
+void vs_integrate_npt(vs_particles *p, const vs_params *prm, const vs_npt_coefs *c, int first)
+{
+    double inv_mass[VS_MAX_SPECIES];
+    for (int s = 0; s < prm->n_species; ++s)
+        inv_mass[s] = 1.0 / prm->species[s].mass;
+    for (int d = 0; d < 3; ++d) {
+        double *x = p->x[d], *v = p->v[d], *vp = p->vp[d];
+        const double *f = p->f[d];
+        for (int64_t i = 0; i < p->n_owned; ++i) {
+            const double a = f[i] * inv_mass[p->species[i]];
+            const double vi = vs_npt_kick(v[i], a, c->cv, c->cf);
+            v[i] = vi;
+            if (first) {
+                x[i] = vs_npt_drift(x[i], vi, c->cx, c->cxv);
+                vp[i] = vi;
+            }
+        }
+    }
+}
+
 void vs_integrate_ensemble_op(vs_particles *p, const vs_params *prm,
                               const vs_ensemble_consts *c, vs_ensemble_op op, int64_t step)
 {

@@ -13,6 +13,10 @@ void vs_integrate_first_half(vs_particles *p, const vs_params *prm);
 /* v to t+dt with the new forces. */
 void vs_integrate_second_half(vs_particles *p, const vs_params *prm);
 
+/* An npt half-step (integrator.h, vs_npt_*): v <- cv v + cf f / m, and in the first half
+ * x <- cx x + cxv v and vp <- v. */
+void vs_integrate_npt(vs_particles *p, const vs_params *prm, const vs_npt_coefs *c, int first);
+
 /* The ensembles' per-particle operations (integrator.h), over the owned particles. */
 void vs_integrate_ensemble_op(vs_particles *p, const vs_params *prm,
                               const vs_ensemble_consts *c, vs_ensemble_op op, int64_t step);

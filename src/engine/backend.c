@@ -47,6 +47,12 @@ static int cpu_momentum_sums(vs_sim *s, vs_wide out[5])
 {
     return vs_momentum_sums(&s->parts, &s->prm, out);
 }
+static void cpu_npt_half(vs_sim *s, const vs_npt_coefs *c, int first)
+{
+    vs_integrate_npt(&s->parts, &s->prm, c, first);
+}
+/* the CPU derives its cells and bricks from sim->prm and sim->dc at every build */
+static void cpu_set_box(vs_sim *s) { (void)s; }
 static int64_t cpu_migrate(vs_sim *s) { return vs_cpu_migrate(cpu(s), s->step); }
 static void cpu_build_ghosts(vs_sim *s) { vs_cpu_build_ghosts(cpu(s)); }
 static void cpu_update_ghosts(vs_sim *s) { vs_cpu_update_ghosts(cpu(s)); }
@@ -87,6 +93,8 @@ const vs_backend vs_backend_cpu = {
     .scale_velocities = cpu_scale_v,
     .shift_velocities = cpu_shift_v,
     .momentum_sums = cpu_momentum_sums,
+    .npt_half = cpu_npt_half,
+    .set_box = cpu_set_box,
     .migrate = cpu_migrate,
     .build_ghosts = cpu_build_ghosts,
     .update_ghosts = cpu_update_ghosts,

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ensemble.h"
 #include "fixed_sum.h"
 #include "params.h"
 #include "thermo.h"
@@ -42,6 +43,12 @@ typedef struct vs_backend {
     void (*scale_velocities)(struct vs_sim *sim, double s);
     void (*shift_velocities)(struct vs_sim *sim, const double dv[3]);
     int (*momentum_sums)(struct vs_sim *sim, vs_wide out[5]);
+    /* npt (src/engine/ensemble_step.c): a half-step of the barostat-coupled velocities and,
+     * in the first half, positions (vs_integrate_npt's arithmetic, integrator.h); and the
+     * box changed (sim->prm.box and sim->dc already hold the new one): bring everything the
+     * backend derived from it up to date. The caller rebuilds the ghosts and lists next. */
+    void (*npt_half)(struct vs_sim *sim, const vs_npt_coefs *c, int first);
+    void (*set_box)(struct vs_sim *sim);
     int64_t (*migrate)(struct vs_sim *sim);
     void (*build_ghosts)(struct vs_sim *sim);
     void (*update_ghosts)(struct vs_sim *sim);

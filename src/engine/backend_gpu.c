@@ -111,6 +111,11 @@ static int gpu_momentum_sums(vs_sim *s, vs_wide out[5])
 {
     return vs_gpu_momentum_sums(state(s), out);
 }
+static void gpu_npt_half(vs_sim *s, const vs_npt_coefs *c, int first)
+{
+    vs_gpu_npt_half(state(s), c, first);
+}
+static void gpu_set_box(vs_sim *s) { vs_gpu_set_box(state(s), s->prm.box, s->dc.lo, s->dc.hi); }
 static double gpu_max_disp2(vs_sim *s) { return vs_gpu_max_displacement2(state(s)); }
 static int64_t gpu_migrate(vs_sim *s) { return vs_gpu_migrate(state(s), s->step); }
 static void gpu_build_ghosts(vs_sim *s) { vs_gpu_build_ghosts(state(s)); }
@@ -186,6 +191,8 @@ const vs_backend vs_backend_gpu = {
     .scale_velocities = gpu_scale_v,
     .shift_velocities = gpu_shift_v,
     .momentum_sums = gpu_momentum_sums,
+    .npt_half = gpu_npt_half,
+    .set_box = gpu_set_box,
     .migrate = gpu_migrate,
     .build_ghosts = gpu_build_ghosts,
     .update_ghosts = gpu_update_ghosts,

@@ -10,6 +10,9 @@
  *   langevin     O(dt/2), velocity Verlet           kick, O(dt/2)
  *   andersen     velocity Verlet                    kick, collisions
  *   brownian     the Brownian step                  nothing
+ *   npt          barostat chain, particle chain,    v dt/2, exact 2K and virial, v_eps,
+ *                v_eps, v dt/2, x and box dt        particle chain, barostat chain
+ *                (ensemble.h; the box change rebuilds the ghosts and lists every step)
  * and, after the second half of every integrator.remove_com_every-th step, the centre-of-mass
  * velocity P / M (exact sums) is taken from every velocity. The dpd kind without the removal
  * runs exactly the backend's Verlet steps, as before the ensembles existed.
@@ -35,7 +38,7 @@ void vs_ensemble_thermo(const vs_sim *sim, vs_thermo *t);
 /* The kind's configuration name ("dpd", "nose_hoover", ...). */
 const char *vs_ensemble_name(vs_integrator_kind kind);
 /* Which columns a run of p has: 0 none, 1 conserved_energy, 2 thermostat_energy and
- * conserved_energy. */
+ * conserved_energy, 3 (npt) those and volume. */
 int vs_ensemble_columns(const vs_params *p);
 
 #endif

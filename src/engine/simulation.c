@@ -158,12 +158,43 @@ static void set_tail(vs_sim *sim)
     sim->tail_energy = sim->tail_virial = 0.0;
     if (!sim->prm.pair[VS_PAIR_LJ].tail)
         return;
-    int64_t count[VS_MAX_SPECIES] = {0};
+    int64_t *count = sim->species_count;
+    memset(count, 0, sizeof sim->species_count);
     for (int64_t i = 0; i < sim->parts.n_owned; ++i)
         count[sim->parts.species[i]]++;
     vs_par_sum_int64(&sim->dc.cart, count, VS_MAX_SPECIES);
     const double volume = sim->prm.box[0] * sim->prm.box[1] * sim->prm.box[2];
     vs_pair_tail(&sim->prm, count, volume, &sim->tail_energy, &sim->tail_virial);
+}
+
+void vs_sim_set_box(vs_sim *sim, const double box[3])
+{
+    vs_decomp *dc = &sim->dc;
+    const double widest =
+        sim->bonded_width > sim->list_radius ? sim->bonded_width : sim->list_radius;
+    for (int d = 0; d < 3; ++d) {
+        sim->prm.box[d] = dc->box[d] = box[d];
+        dc->lo[d] = vs_decomp_face(box[d], dc->coords[d], dc->dims[d]);
+        dc->hi[d] = vs_decomp_face(box[d], dc->coords[d] + 1, dc->dims[d]);
+        /* the same tests on every rank: the same box and dims; the configuration's rules
+         * (a box of at least twice the largest cut-off, bricks at least the ghost shell) */
+        if (!(box[d] / dc->dims[d] >= widest))
+            VS_FATAL("step %lld: npt: the box shrank to %.6g along %c, %d brick(s) of %.6g, "
+                     "thinner than the ghost shell %.6g (use fewer ranks along %c, or a "
+                     "larger system)", (long long)sim->step, box[d], "xyz"[d], dc->dims[d],
+                     box[d] / dc->dims[d], widest, "xyz"[d]);
+        if (!(box[d] >= 2.0 * vs_pair_reach(&sim->prm)))
+            VS_FATAL("step %lld: npt: the box shrank to %.6g along %c, less than twice the "
+                     "largest cut-off %.6g (use a larger system)", (long long)sim->step, box[d],
+                     "xyz"[d], vs_pair_reach(&sim->prm));
+    }
+    if (sim->prm.pair[VS_PAIR_LJ].tail) {
+        const double volume = box[0] * box[1] * box[2];
+        vs_pair_tail(&sim->prm, sim->species_count, volume, &sim->tail_energy,
+                     &sim->tail_virial);
+    }
+    if (sim->backend_state)
+        sim->backend->set_box(sim);
 }
 
 int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
@@ -297,7 +328,10 @@ void vs_sim_step(vs_sim *sim)
 
     /* skin 0: no Verlet skin, the lists are rebuilt on every step, so the displacement
      * check (a reduction and an allreduce) is skipped */
-    const int every_step = sim->prm.skin == 0.0;
+    const int npt = sim->prm.integrator == VS_INTEGRATOR_NPT;
+    const int every_step = sim->prm.skin == 0.0 || npt; /* npt: the box changes every step */
+    if (npt)
+        sim->energy_due = 1; /* the barostat needs the virial of every step's forces */
     phase_begin(sim, VS_TIMER_integrate);
     if (!sim->second_half_pending) {
         vs_ensemble_first_half(sim);

@@ -45,6 +45,7 @@ typedef struct vs_sim {
     double comm_hidden_s;    /* communication time that ran under force work (overlap) */
     double tail_energy;      /* lj tail corrections of the whole system (pair_setup.h), */
     double tail_virial;      /* set at the start from the species counts; 0: none */
+    int64_t species_count[VS_MAX_SPECIES]; /* global, for the tail of a changed volume */
     vs_ensemble_state ens;   /* the thermostat's global state (ensemble.h; checkpointed) */
     vs_ensemble_consts ens_c; /* the ensemble's per-species constants */
     void *backend_state;     /* the backend's own state (vs_cpu_state, vs_gpu_state) */
@@ -96,6 +97,10 @@ void vs_sim_finish_step(vs_sim *sim);
 /* Bring sim->timers up to date: phases timed on a device's clock are read back (this waits
  * for the device). Call before reading the timers. */
 void vs_sim_settle_timers(vs_sim *sim);
+/* npt: the box is now `box` (the same bits on every rank): the bricks, the lj tail
+ * corrections and the backend (when attached) follow it; the caller rebuilds the ghosts and
+ * lists. A brick thinner than the ghost shell stops the run (exit 1, one line). */
+void vs_sim_set_box(vs_sim *sim, const double box[3]);
 /* Thermo row of the current state. Collective. */
 void vs_sim_thermo(vs_sim *sim, vs_thermo *out);
 /* Particle count, tag checksum, finite state (see vs_integrity_verify). Collective. */

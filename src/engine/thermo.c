@@ -119,6 +119,7 @@ void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_l
     out->potential = acc[4];
     out->temperature = dof > 0.0 ? 2.0 * acc[3] / dof : 0.0;
     out->pressure = (n * out->temperature + acc[5] / 3.0) / volume;
+    out->virial = acc[5];
 }
 
 /* sum_{t<n} t and sum_{t<n} t^2, modulo 2^64 (division done before the wrapping products). */

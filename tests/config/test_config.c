@@ -54,8 +54,8 @@ static void test_unknown_key_lists_known_keys(void **state)
     (void)state;
     EXPECT_EDIT_ERROR("steps = 10;", "steps = 10; colour = 1;",
                       "test.cfg:12: integrator.colour: unknown key (expected one of: dt, "
-                      "lambda, steps, kind, tau, chain, gamma, collision_rate, "
-                      "remove_com_every)");
+                      "lambda, steps, kind, tau, chain, pressure, tau_p, gamma, "
+                      "collision_rate, remove_com_every)");
 }
 
 /* ---- the ensembles (integrator.kind) ----------------------------------------------------- */
@@ -63,10 +63,10 @@ static void test_unknown_key_lists_known_keys(void **state)
 static void test_integrator_kind_unknown(void **state)
 {
     (void)state;
-    EXPECT_EDIT_ERROR("steps = 10;", "steps = 10; kind = \"npt\";",
+    EXPECT_EDIT_ERROR("steps = 10;", "steps = 10; kind = \"metropolis\";",
                       "test.cfg:12: integrator.kind: expected one of \"dpd\", \"nve\", "
                       "\"nose_hoover\", \"langevin\", \"andersen\", \"berendsen\", "
-                      "\"brownian\" (got \"npt\")");
+                      "\"brownian\", \"npt\" (got \"metropolis\")");
 }
 
 static void test_integrator_parameter_missing(void **state)
@@ -99,6 +99,52 @@ static void test_integrator_nose_hoover_without_temperature(void **state)
     EXPECT_ERROR(BASE, sets, 3,
                  "--set integrator.kind=nose_hoover: integrator.kind: \"nose_hoover\" needs a "
                  "temperature: expected dpd.kT > 0 (its chain masses are proportional to kT)");
+}
+
+/* npt: its keys, and what it refuses (exit 2 with the line) */
+static void test_integrator_npt_pressure_missing(void **state)
+{
+    (void)state;
+    EXPECT_EDIT_ERROR("steps = 10;", "steps = 10; kind = \"npt\"; tau = 1.0; tau_p = 2.0;",
+                      "test.cfg:12: integrator.pressure: required key is missing "
+                      "(integrator.kind = \"npt\" needs it)");
+}
+
+static void test_integrator_npt_negative_tau_p(void **state)
+{
+    (void)state;
+    EXPECT_EDIT_ERROR("steps = 10;",
+                      "steps = 10; kind = \"npt\"; tau = 1.0; pressure = 1.0; tau_p = -2.0;",
+                      "test.cfg:12: integrator.tau_p: expected a number > 0 (got -2.0)");
+}
+
+static void test_integrator_barostat_with_dpd(void **state)
+{
+    (void)state;
+    EXPECT_EDIT_ERROR("steps = 10;", "steps = 10; pressure = 1.0; tau_p = 2.0;",
+                      "test.cfg:12: integrator.pressure: not used by integrator.kind = "
+                      "\"dpd\"; remove it");
+}
+
+static void test_integrator_npt_with_dissipation(void **state)
+{
+    (void)state;
+    EXPECT_EDIT_ERROR("steps = 10;",
+                      "steps = 10; kind = \"npt\"; tau = 1.0; pressure = 1.0; tau_p = 2.0;",
+                      "test.cfg:12: integrator.kind: \"npt\" integrates conservative forces "
+                      "only (the DPD thermostat is not part of its equations of motion): "
+                      "expected dpd.gamma = 0");
+}
+
+static void test_integrator_npt_with_body_force(void **state)
+{
+    (void)state;
+    const char *sets[] = {"integrator.kind=npt", "integrator.tau=1.0", "integrator.pressure=1.0",
+                          "integrator.tau_p=1.0", "dpd.gamma=0",
+                          "species.[0].body_force=[0.1,0.0,0.0]"};
+    EXPECT_ERROR(BASE, sets, 6,
+                 "--set integrator.kind=npt: integrator.kind: \"npt\" has no body force in "
+                 "its equations of motion: expected species.[0].body_force = [0, 0, 0]");
 }
 
 static void test_integrator_brownian_with_dissipation(void **state)
@@ -748,6 +794,11 @@ int main(void)
         cmocka_unit_test(test_integrator_chain_range),
         cmocka_unit_test(test_integrator_nose_hoover_without_temperature),
         cmocka_unit_test(test_integrator_brownian_with_dissipation),
+        cmocka_unit_test(test_integrator_npt_pressure_missing),
+        cmocka_unit_test(test_integrator_npt_negative_tau_p),
+        cmocka_unit_test(test_integrator_barostat_with_dpd),
+        cmocka_unit_test(test_integrator_npt_with_dissipation),
+        cmocka_unit_test(test_integrator_npt_with_body_force),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

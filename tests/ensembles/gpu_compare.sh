@@ -14,10 +14,12 @@ shift 5
 rm -rf "$OUT" && mkdir -p "$OUT"
 common=(--set integrator.steps=50 --set output.thermo_interval=10 --set output.checkpoint_keep=0
         "$@")
-mpiexec --oversubscribe -n 1 "$BIN" run "$CFG" --set backend=cpu --set output.dir="$OUT/cpu" \
+# VESICA_RANKS (default 1): the rank count of every run
+ranks=${VESICA_RANKS:-1}
+mpiexec --oversubscribe -n "$ranks" "$BIN" run "$CFG" --set backend=cpu --set output.dir="$OUT/cpu" \
     "${common[@]}" > "$OUT/cpu.log"
 for k in 1 2; do
-    mpiexec --oversubscribe -n 1 "$BIN" run "$CFG" --set backend=gpu --set precision="$PREC" --set output.dir="$OUT/gpu$k" \
+    mpiexec --oversubscribe -n "$ranks" "$BIN" run "$CFG" --set backend=gpu --set precision="$PREC" --set output.dir="$OUT/gpu$k" \
         "${common[@]}" > "$OUT/gpu$k.log"
 done
 cmp "$OUT/gpu1/thermo.csv" "$OUT/gpu2/thermo.csv" ||

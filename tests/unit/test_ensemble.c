@@ -165,6 +165,61 @@ static void test_berendsen_factor(void **state)
     assert_true(vs_berendsen_factor(&p, 0.0) == 1.0);
 }
 
+/* npt: the half-step factors against the closed-form solutions of their equations,
+ * dv/dt = a - alpha v_eps v over dt/2 and dx/dt = v + v_eps x over dt (alpha = 1 + 3 / N_f),
+ * computed here from exp and expm1 directly; plain velocity Verlet at v_eps = 0. */
+static void test_npt_factors(void **state)
+{
+    (void)state;
+    vs_params p;
+    memset(&p, 0, sizeof p);
+    p.n_particles = 101; /* N_f = 300 */
+    p.kT = 1.0;
+    p.dt = 0.01;
+    p.tau = 0.5;
+    p.tau_p = 2.0;
+    p.chain = 3;
+    p.integrator = VS_INTEGRATOR_NPT;
+    vs_ensemble_state e;
+    vs_ensemble_init(&e, &p);
+    assert_true(e.barostat == 1 && e.chain == 3);
+    vs_npt_coefs c = vs_npt_coefs_make(&e, &p);
+    assert_true(c.cv == 1.0 && c.cf == 0.005 && c.cx == 1.0 && c.cxv == 0.01);
+    const double alpha = 1.0 + 3.0 / 300.0;
+    /* v_eps across the series' switch (|y| = 1e-3) and well beyond it */
+    const double veps[] = {3e-7, -0.199, 0.2001, 7.5, -40.0};
+    for (size_t k = 0; k < sizeof veps / sizeof veps[0]; ++k) {
+        e.veps = veps[k];
+        c = vs_npt_coefs_make(&e, &p);
+        const double u = alpha * e.veps, h = 0.5 * p.dt;
+        assert_true(fabs(c.cv - exp(-u * h)) < 1e-15);
+        const double cf = -expm1(-u * h) / u;
+        assert_true(fabs(c.cf - cf) < 1e-13 * cf);
+        assert_true(fabs(c.cx - exp(e.veps * p.dt)) < 1e-14 * c.cx);
+        const double cxv = expm1(e.veps * p.dt) / e.veps;
+        assert_true(fabs(c.cxv - cxv) < 1e-13 * cxv);
+    }
+    /* the barostat mass and the energy beyond K + U: P V + W v^2 / 2 + chains */
+    const double w = (300.0 + 3.0) * 1.0 * 4.0;
+    assert_true(fabs(vs_npt_mass(&p) - w) < 1e-12 * w);
+    vs_ensemble_init(&e, &p);
+    p.pressure = 2.0;
+    e.veps = 0.1;
+    e.bxi[0] = 0.5;
+    e.bvxi[1] = 2.0;
+    const double want = 2.0 * 10.0 + 0.5 * w * 0.01 + 0.5 + 0.5 * 4.0 * 4.0;
+    assert_true(fabs(vs_npt_energy(&e, &p, 10.0) - want) < 1e-12 * want);
+    /* G = (1 + 3 / N_f) 2K + W_vir - 3 P V drives v_eps: zero at the balance */
+    vs_ensemble_init(&e, &p);
+    e.ke2 = 300.0;
+    e.virial = 3.0 * p.pressure * 10.0 - alpha * 300.0;
+    vs_npt_veps_half_step(&e, &p, 10.0);
+    assert_true(fabs(e.veps) < 1e-15);
+    e.virial += w; /* a force of W: v_eps grows by dt / 2 */
+    vs_npt_veps_half_step(&e, &p, 10.0);
+    assert_true(fabs(e.veps - 0.005) < 1e-15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -173,6 +228,7 @@ int main(void)
         cmocka_unit_test(test_ou_step),
         cmocka_unit_test(test_nose_hoover_chain),
         cmocka_unit_test(test_berendsen_factor),
+        cmocka_unit_test(test_npt_factors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
