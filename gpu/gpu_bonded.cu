@@ -102,9 +102,9 @@ __global__ void bonded_mark_kernel(int n, const vs_topo *topo, uint8_t *mark)
         mark[i] = topo[i].n_bond > 0;
 }
 
-/* The owned beads' marks, from their topology (moved with them by the migration and the
- * Morton reorder, which the marks are not): made before every ghost build, the one reader
- * of n_bond per bead outside the bond kernel. */
+/* The owned beads' marks, from their topology, before every ghost build: the topology
+ * moves with its beads (migration, Morton reorder), the marks are made again instead, one
+ * read of n_bond per owned bead and rebuild (the bond kernel reads it every step). */
 void vs_gpu_bonded_marks(vs_gpu_state *g)
 {
     if (!g->bd.on)
@@ -470,9 +470,9 @@ void vs_gpu_bonded_permute(vs_gpu_state *g, int n)
 
 void vs_gpu_bonded_free(vs_gpu_state *g)
 {
-    void *ptrs[] = {g->bd.topo,    g->bd.mark,    g->bd.map_key, g->bd.map_val,    g->bd.e_bond,
-                    g->bd.w_bond,  g->bd.e_angle, g->bd.w_angle,    g->bd.e_dihedral,
-                    g->bd.w_dihedral, g->bd.d_error};
+    void *ptrs[] = {g->bd.topo,   g->bd.mark,    g->bd.map_key,    g->bd.map_val,
+                    g->bd.e_bond, g->bd.w_bond,  g->bd.e_angle,    g->bd.w_angle,
+                    g->bd.e_dihedral, g->bd.w_dihedral, g->bd.d_error};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
         if (ptrs[k])
             cudaFree(ptrs[k]);
