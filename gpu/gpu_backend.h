@@ -50,8 +50,9 @@ int vs_gpu_set_comm(vs_gpu_state *g, const vs_decomp *dc, vs_transport_kind kind
  * where it is split) and the periodic Morton reordering of owned particles. Returns the number
  * of particles that left this rank. Collective. */
 int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step);
-/* Ghosts out to the ghost width (bonded beads to the bonded width), in three stages: border detection, send lists and copies
- * (periodic images) or packed exchanges (neighbouring ranks). Collective. */
+/* Ghosts out to the ghost width (bonded beads: the bonded width), in three stages: border
+ * detection, send lists and copies (periodic images) or packed exchanges (neighbouring
+ * ranks). Collective. */
 void vs_gpu_build_ghosts(vs_gpu_state *g);
 /* Positions and predicted velocities of the ghosts again, through the stored send lists. */
 void vs_gpu_update_ghosts(vs_gpu_state *g);
