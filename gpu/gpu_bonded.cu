@@ -135,7 +135,6 @@ void vs_gpu_bonded_index(vs_gpu_state *g)
         VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     }
     const int64_t n = h[0];
-    g->bd.n_mapped = n;
     int64_t cap = 1024;
     while (cap < 2 * n)
         cap *= 2;

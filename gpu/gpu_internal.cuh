@@ -467,7 +467,6 @@ struct vs_gpu_bonded {
     int64_t *map_key;       /* tags; -1: empty */
     int32_t *map_val;       /* local indices */
     int64_t map_cap;
-    int64_t n_mapped;       /* marked owned + ghost beads at the last ghost build */
     /* per owned slot, written by the bonded kernels when energies are due: each bead's share
      * of the bond, angle and dihedral energies and virials */
     double *e_bond, *w_bond, *e_angle, *w_angle, *e_dihedral, *w_dihedral;
