@@ -21,10 +21,11 @@
 typedef struct vs_gpu_state vs_gpu_state;
 
 /* Bind device `device`, allocate for about `n_hint` owned particles of the brick [lo, hi)
- * with ghosts out to ghost_width. Returns NULL with one line in err on failure. */
+ * with ghosts out to ghost_width, and bonded beads (molecules) out to bonded_width where
+ * that is wider (comm/halo.h's rule). Returns NULL with one line in err on failure. */
 vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3], const double hi[3],
-                            double ghost_width, int device, int64_t n_hint, char *err,
-                            size_t err_len);
+                            double ghost_width, double bonded_width, int device,
+                            int64_t n_hint, char *err, size_t err_len);
 void vs_gpu_destroy(vs_gpu_state *g);
 
 /* Owned state from the host (tags, species, x, v, vp, f, image, and the topology with
@@ -49,8 +50,9 @@ int vs_gpu_set_comm(vs_gpu_state *g, const vs_decomp *dc, vs_transport_kind kind
  * where it is split) and the periodic Morton reordering of owned particles. Returns the number
  * of particles that left this rank. Collective. */
 int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step);
-/* Ghosts out to the ghost width, in three stages: border detection, send lists and copies
- * (periodic images) or packed exchanges (neighbouring ranks). Collective. */
+/* Ghosts out to the ghost width (bonded beads: the bonded width), in three stages: border
+ * detection, send lists and copies (periodic images) or packed exchanges (neighbouring
+ * ranks). Collective. */
 void vs_gpu_build_ghosts(vs_gpu_state *g);
 /* Positions and predicted velocities of the ghosts again, through the stored send lists. */
 void vs_gpu_update_ghosts(vs_gpu_state *g);

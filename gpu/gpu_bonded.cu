@@ -5,11 +5,14 @@
  *
  * - Topology: one vs_topo per slot (vs_gpu_bonded), uploaded and downloaded with the owned
  *   state, carried in the migration records and permuted by the Morton reorder.
- * - Tag map: rebuilt after every ghost build over every owned and ghost particle (the ghost
- *   shell is as wide as the bonded reach for all particles on the GPU, so there is no bonded
- *   mark to carry; see vs_gpu_bonded_index). Where a tag has several copies (an owned bead and
- *   its periodic images) the lowest local index wins, whatever order the threads insert in,
- *   so runs are reproducible bit for bit.
+ * - Marks: one byte per slot, 1 for a bonded bead (n_bond > 0, the CPU's test): the owned
+ *   beads' from topo before every ghost build (vs_gpu_bonded_marks), the ghosts' carried by
+ *   the ghost kernels (gpu_halo.cu, gpu_images.cu). The ghost selects send a marked bead out
+ *   to the bonded width and a free one to the list radius, as the CPU does (comm/halo.c).
+ * - Tag map: rebuilt after every ghost build over the marked owned and ghost beads only,
+ *   sized by their count (see vs_gpu_bonded_index). Where a tag has several copies (an owned
+ *   bead and its periodic images) the lowest local index wins, whatever order the threads
+ *   insert in, so runs are reproducible bit for bit.
  * - Kernels: one thread per owned bead walks its own bonds (angles, dihedrals) in list order
  *   and adds
  *   its own bead's force only, so no thread writes another's force and the sum runs in the
@@ -28,7 +31,9 @@
  *   host stops with the CPU's message (vs_bonded_fail) at that read-back, on rebuild and
  *   thermo steps, and before a download. No step pays a read-back of its own.
  */
+#include <cub/cub.cuh>
 #include <string.h>
+#include <thrust/iterator/counting_iterator.h>
 
 #include "gpu_internal.cuh"
 
@@ -61,12 +66,14 @@ struct vs_bonded_args {
 
 /* ---- the tag map ---- */
 
-__global__ void tagmap_insert_kernel(int n, const int64_t *tag, int64_t mask, int64_t *key,
-                                     int32_t *val)
+/* Slots idx[0 .. n) into the map. */
+__global__ void tagmap_insert_kernel(int n, const int32_t *idx, const int64_t *tag,
+                                     int64_t mask, int64_t *key, int32_t *val)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n)
         return;
+    const int i = idx[k];
     const unsigned long long t = (unsigned long long)tag[i];
     for (int64_t h = (int64_t)(vs_tagmap_hash(tag[i]) & (uint64_t)mask);; h = (h + 1) & mask) {
         const unsigned long long old = atomicCAS((unsigned long long *)&key[h], ~0ull, t);
@@ -88,14 +95,46 @@ __device__ __forceinline__ int tag_find(const vs_bonded_args &a, int64_t tag)
     }
 }
 
+__global__ void bonded_mark_kernel(int n, const vs_topo *topo, uint8_t *mark)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        mark[i] = topo[i].n_bond > 0;
+}
+
+/* The owned beads' marks, from their topology, before every ghost build: the topology
+ * moves with its beads (migration, Morton reorder), the marks are made again instead, one
+ * read of n_bond per owned bead and rebuild (the bond kernel reads it every step). */
+void vs_gpu_bonded_marks(vs_gpu_state *g)
+{
+    if (!g->bd.on)
+        return;
+    const int n = (int)g->pt.n_owned;
+    VS_LAUNCH(bonded_mark_kernel, n, VS_BLOCK, g->stream, n, g->bd.topo, g->bd.mark);
+}
+
 void vs_gpu_bonded_index(vs_gpu_state *g)
 {
     if (!g->bd.on)
         return;
-    /* Every particle enters, not only bonded ones: a ghost carries no topology, and the
-     * indices of all copies are what the lowest-index rule needs. 12 bytes per entry, at most
-     * half full: 24-48 bytes per owned or ghost particle, one atomic insert each per rebuild. */
-    const int64_t n = g->pt.n_owned + g->pt.n_ghost;
+    /* The marked beads, owned and ghost, in index order (a bond's partner is bonded, so no
+     * other is ever looked up), into the sort's index buffer, free from the ghost build to
+     * the cell list; their count comes back (one synchronisation per rebuild) to size the
+     * map. 12 bytes per entry, at most half full: 24-48 bytes per bonded bead, one atomic
+     * insert each per rebuild. */
+    const int total = (int)(g->pt.n_owned + g->pt.n_ghost);
+    int32_t *idx = (int32_t *)g->sort.idx_out;
+    int32_t *h = (int32_t *)g->red.h_pinned;
+    h[0] = 0;
+    if (total > 0) {
+        VS_CUDA_CHECK(cub::DeviceSelect::Flagged(
+            g->sort.cub_temp, g->sort.cub_temp_bytes, thrust::counting_iterator<int32_t>(0),
+            (const uint8_t *)g->bd.mark, idx, g->halo.d_select_count + 3, total, g->stream));
+        VS_CUDA_CHECK(cudaMemcpyAsync(h, g->halo.d_select_count + 3, sizeof(int32_t),
+                                      cudaMemcpyDeviceToHost, g->stream));
+        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    }
+    const int64_t n = h[0];
     int64_t cap = 1024;
     while (cap < 2 * n)
         cap *= 2;
@@ -110,7 +149,7 @@ void vs_gpu_bonded_index(vs_gpu_state *g)
                                   g->stream));
     VS_CUDA_CHECK(cudaMemsetAsync(g->bd.map_val, 0x7f, sizeof(int32_t) * (size_t)g->bd.map_cap,
                                   g->stream));
-    VS_LAUNCH(tagmap_insert_kernel, n, VS_BLOCK, g->stream, (int)n, g->pt.tag,
+    VS_LAUNCH(tagmap_insert_kernel, n, VS_BLOCK, g->stream, (int)n, idx, g->pt.tag,
               g->bd.map_cap - 1, g->bd.map_key, g->bd.map_val);
 }
 
@@ -430,9 +469,9 @@ void vs_gpu_bonded_permute(vs_gpu_state *g, int n)
 
 void vs_gpu_bonded_free(vs_gpu_state *g)
 {
-    void *ptrs[] = {g->bd.topo,    g->bd.map_key, g->bd.map_val,    g->bd.e_bond,
-                    g->bd.w_bond,  g->bd.e_angle, g->bd.w_angle,    g->bd.e_dihedral,
-                    g->bd.w_dihedral, g->bd.d_error};
+    void *ptrs[] = {g->bd.topo,   g->bd.mark,    g->bd.map_key,    g->bd.map_val,
+                    g->bd.e_bond, g->bd.w_bond,  g->bd.e_angle,    g->bd.w_angle,
+                    g->bd.e_dihedral, g->bd.w_dihedral, g->bd.d_error};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
         if (ptrs[k])
             cudaFree(ptrs[k]);

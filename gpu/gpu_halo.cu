@@ -1,7 +1,9 @@
 /* Ghosts and migration on the device: border detection, send lists, packing and unpacking.
  *
  * Two ways to the same ghost set (the CPU's, comm/halo.h: every particle within the ghost
- * width of a face, shifted by the box across its ends, edges and corners included):
+ * width of a face, shifted by the box across its ends, edges and corners included; with
+ * molecules a bonded bead within the bonded width, its mark (vs_gpu_bonded) travelling
+ * with its ghosts in the record's pad word, so a forwarded ghost keeps its width):
  * - The image path (gpu_images.cu), when at most one dimension is split over ranks (one GPU,
  *   or slabs): every image of a particle near faces in one pass, one exchange.
  * - The staged protocol, when several dimensions are split: the exchange kinds of this file
@@ -35,7 +37,8 @@ extern "C" {
  * vs_ghost_update_rec), the same on the host path (comm/halo.c). */
 
 /* Ghost copy within this rank (periodic image): position shifted along d and the predicted
- * velocity; on rebuild steps also tag and species (with_ids). */
+ * velocity; on rebuild steps also tag, species and, with molecules, the bonded mark
+ * (with_ids). */
 __global__ void ghost_copy_kernel(int n, const int32_t *send, int64_t start, int d,
                                   double shift, vs_soa a, int with_ids)
 {
@@ -51,6 +54,8 @@ __global__ void ghost_copy_kernel(int n, const int32_t *send, int64_t start, int
     if (with_ids) {
         a.tag[j] = a.tag[i];
         a.species[j] = a.species[i];
+        if (a.mark)
+            a.mark[j] = a.mark[i];
     }
 }
 
@@ -68,7 +73,7 @@ __global__ void pack_ghost_kernel(int n, const int32_t *send, int d, double shif
     }
     r.tag = a.tag[i];
     r.species = a.species[i];
-    r.pad = 0;
+    r.pad = a.mark ? a.mark[i] : 0; /* marks bonded ghosts, as the host path's bond count */
     out[k] = r;
 }
 
@@ -85,6 +90,8 @@ __global__ void unpack_ghost_kernel(int n, const vs_ghost_rec *in, int64_t start
     }
     a.tag[j] = r.tag;
     a.species[j] = r.species;
+    if (a.mark)
+        a.mark[j] = r.pad > 0;
 }
 
 __global__ void pack_update_kernel(int n, const int32_t *send, int d, double shift, vs_soa a,
@@ -268,6 +275,38 @@ struct vs_border_pred {
         return upper ? x[i] >= edge : x[i] < edge;
     }
 };
+
+/* The same with molecules: a bonded bead (mark) within the bonded width, as the CPU's
+ * bonded_select (comm/halo.c); the plain fluid keeps the test above. */
+struct vs_border_pred_bonded {
+    const double *x;
+    const uint8_t *mark;
+    double edge, edge_bonded;
+    int upper;
+    __device__ __forceinline__ bool operator()(int32_t i) const
+    {
+        const double e = mark[i] ? edge_bonded : edge;
+        return upper ? x[i] >= e : x[i] < e;
+    }
+};
+
+/* Stage d's send list of direction dir: the n_items owned particles (stage x) or
+ * candidates (y and z) that `pred` selects, in index order. */
+template <typename Pred>
+static void select_border(vs_gpu_state *g, int d, int dir, int n_items, const Pred &pred)
+{
+    if (d == 0)
+        VS_CUDA_CHECK(cub::DeviceSelect::If(g->sort.cub_temp, g->sort.cub_temp_bytes,
+                                            thrust::counting_iterator<int32_t>(0),
+                                            g->halo.send_idx[d][dir],
+                                            g->halo.d_select_count + dir, n_items, pred,
+                                            g->stream));
+    else
+        VS_CUDA_CHECK(cub::DeviceSelect::If(g->sort.cub_temp, g->sort.cub_temp_bytes,
+                                            g->halo.ghost_cand, g->halo.send_idx[d][dir],
+                                            g->halo.d_select_count + dir, n_items, pred,
+                                            g->stream));
+}
 
 __global__ void iota_kernel(int n, int32_t first, int32_t *out)
 {
@@ -512,19 +551,18 @@ static void build_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2])
         reserve_cand(g, n_items, 0);
     if (n_items > 0) {
         for (int dir = 0; dir < 2; ++dir) {
-            const vs_border_pred pred = {
-                g->pt.x[d], dir == 0 ? g->lo[d] + g->ghost_width : g->hi[d] - g->ghost_width,
-                dir};
-            if (d == 0)
-                VS_CUDA_CHECK(cub::DeviceSelect::If(
-                    g->sort.cub_temp, g->sort.cub_temp_bytes,
-                    thrust::counting_iterator<int32_t>(0), g->halo.send_idx[d][dir],
-                    g->halo.d_select_count + dir, n_items, pred, g->stream));
-            else
-                VS_CUDA_CHECK(cub::DeviceSelect::If(
-                    g->sort.cub_temp, g->sort.cub_temp_bytes, g->halo.ghost_cand,
-                    g->halo.send_idx[d][dir], g->halo.d_select_count + dir, n_items, pred,
-                    g->stream));
+            const double edge =
+                dir == 0 ? g->lo[d] + g->ghost_width : g->hi[d] - g->ghost_width;
+            const double edge_bonded =
+                dir == 0 ? g->lo[d] + g->bonded_width : g->hi[d] - g->bonded_width;
+            if (g->bd.on) {
+                const vs_border_pred_bonded pred = {g->pt.x[d], g->bd.mark, edge, edge_bonded,
+                                                    dir};
+                select_border(g, d, dir, n_items, pred);
+            } else {
+                const vs_border_pred pred = {g->pt.x[d], edge, dir};
+                select_border(g, d, dir, n_items, pred);
+            }
         }
         if (d == 0)
             vs_gpu_select_near_face(g, g->halo.ghost_cand, g->halo.d_select_count + 2);
@@ -635,6 +673,7 @@ static const vs_exchange_ops gpu_update_ops = {
 extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
 {
     g->pt.n_ghost = 0;
+    vs_gpu_bonded_marks(g); /* molecules: which owned beads go out to the bonded width */
     const int remote = vs_gpu_image_remote(g);
     if (remote >= -1) {
         vs_gpu_build_images(g, remote);

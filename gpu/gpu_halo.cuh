@@ -18,6 +18,8 @@ struct vs_soa {
     float4 *vel_f;
     vs_fixed_frame frame;
     vs_topo *topo; /* molecules: each owned particle's topology, moved with it; else NULL */
+    uint8_t *mark; /* molecules: per slot, a bonded bead (vs_gpu_bonded); else NULL. The
+                    * ghost kernels carry it to the ghosts they make */
 };
 
 static inline vs_soa soa(vs_gpu_state *g)
@@ -35,6 +37,7 @@ static inline vs_soa soa(vs_gpu_state *g)
     a.vel_f = g->fs.vel_f;
     a.frame = g->fs.frame;
     a.topo = g->bd.topo;
+    a.mark = g->bd.mark;
     return a;
 }
 
@@ -51,8 +54,8 @@ int vs_gpu_image_remote(const vs_gpu_state *g);
 void vs_gpu_build_images(vs_gpu_state *g, int remote);
 void vs_gpu_update_local_images_of(vs_gpu_state *g, int remote);
 void vs_gpu_update_remote_images_of(vs_gpu_state *g, int remote);
-/* The owned particles within the ghost width of any face, in index order, into `out` and
- * their number into *count (on the device). */
+/* The owned particles within the ghost width of any face (bonded beads: the bonded width),
+ * in index order, into `out` and their number into *count (on the device). */
 void vs_gpu_select_near_face(vs_gpu_state *g, int32_t *out, int32_t *count);
 /* The migration's arrival check, read back with the ghost counts: a fatal error naming a
  * particle that is outside its brick after migration. */

@@ -16,7 +16,8 @@ extern "C" {
 }
 
 /* The image path: at most one dimension (`remote`) is split over ranks, the others are
- * periodic within the rank. A particle within the ghost width of faces has one image per
+ * periodic within the rank. A particle within the ghost width of faces (a bonded bead, with
+ * molecules: the bonded width, the same width along every dimension) has one image per
  * combination of per-dimension digits (0 itself, 1 near the lower face, 2 near the upper
  * one), less the particle itself. Images whose remote digit is 0 stay here (periodic images,
  * shifted by the box); those with remote digit 1 (2) go to the lower (upper) neighbour,
@@ -25,32 +26,46 @@ extern "C" {
  * sender makes here with both digits set, with the same coordinates. */
 struct vs_image_faces {
     double lo_edge[3], hi_edge[3];
+    double lo_bonded[3], hi_bonded[3]; /* the same for bonded beads (molecules) */
     double shift[3][3]; /* [dimension][digit] */
     int remote;         /* the dimension split over ranks, -1 for none */
 };
 
+/* The faces' edges for a particle: `bonded` picks the bonded width's (it is a constant
+ * false in the plain fluid's kernels, which then read the pair width's only). */
+__device__ __forceinline__ double vs_lo_edge(const vs_image_faces &f, int d, bool bonded)
+{
+    return bonded ? f.lo_bonded[d] : f.lo_edge[d];
+}
+
+__device__ __forceinline__ double vs_hi_edge(const vs_image_faces &f, int d, bool bonded)
+{
+    return bonded ? f.hi_bonded[d] : f.hi_edge[d];
+}
+
 __device__ __forceinline__ int vs_image_digits(const vs_image_faces &f, double u, int d,
-                                               int digits[3])
+                                               bool bonded, int digits[3])
 {
     int n = 0;
     digits[n++] = 0;
-    if (u < f.lo_edge[d])
+    if (u < vs_lo_edge(f, d, bonded))
         digits[n++] = 1;
-    if (u >= f.hi_edge[d])
+    if (u >= vs_hi_edge(f, d, bonded))
         digits[n++] = 2;
     return n;
 }
 
 /* Images of particle p: local, to the lower and to the upper neighbour. */
-__device__ __forceinline__ int4 vs_image_counts(const vs_image_faces &f, const double p[3])
+__device__ __forceinline__ int4 vs_image_counts(const vs_image_faces &f, const double p[3],
+                                                bool bonded)
 {
     int per_dim[3], lower = 0, upper = 0;
     for (int d = 0; d < 3; ++d)
-        per_dim[d] = 1 + (p[d] < f.lo_edge[d]) + (p[d] >= f.hi_edge[d]);
+        per_dim[d] = 1 + (p[d] < vs_lo_edge(f, d, bonded)) + (p[d] >= vs_hi_edge(f, d, bonded));
     if (f.remote >= 0) {
         const int r = f.remote;
-        lower = p[r] < f.lo_edge[r];
-        upper = p[r] >= f.hi_edge[r];
+        lower = p[r] < vs_lo_edge(f, r, bonded);
+        upper = p[r] >= vs_hi_edge(f, r, bonded);
         per_dim[r] = 1;
     }
     const int others = per_dim[0] * per_dim[1] * per_dim[2];
@@ -59,10 +74,11 @@ __device__ __forceinline__ int4 vs_image_counts(const vs_image_faces &f, const d
 
 /* Counts of the candidates (the first *n_cand of `cand`; without a list, the first `bound`
  * owned particles), zero from there to `bound` inclusive, so that the exclusive scan's entry
- * `bound` holds the totals. */
+ * `bound` holds the totals. MOL: molecules, bonded beads (mark) to the bonded width. */
+template <int MOL>
 __global__ void image_count_kernel(int bound, const int32_t *n_cand, const int32_t *cand,
                                    vs_image_faces f, const double *x, const double *y,
-                                   const double *z, int4 *counts)
+                                   const double *z, const uint8_t *mark, int4 *counts)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k > bound)
@@ -71,14 +87,17 @@ __global__ void image_count_kernel(int bound, const int32_t *n_cand, const int32
     if (k < (n_cand ? *n_cand : bound)) {
         const int i = cand ? cand[k] : k;
         const double p[3] = {x[i], y[i], z[i]};
-        c = vs_image_counts(f, p);
+        c = vs_image_counts(f, p, MOL && mark[i]);
     }
     counts[k] = c;
 }
 
 /* Every image of candidate k, in a fixed order (x digit slowest): local ones into the ghost
  * slots after the owned particles, sent ones as records into the send buffer (lower ones
- * first, then from upper_base); each remembers its source and digit code for the updates. */
+ * first, then from upper_base); each remembers its source and digit code for the updates.
+ * MOL: molecules, the images of a bonded bead to the bonded width, each marked bonded (a
+ * sent one in its record's pad word). */
+template <int MOL>
 __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_faces f,
                                    const int4 *offsets, vs_soa a, int64_t n_owned,
                                    int32_t *src, uint8_t *code, vs_ghost_rec *send,
@@ -92,9 +111,10 @@ __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_fac
     const double v[3] = {a.vp[0][i], a.vp[1][i], a.vp[2][i]};
     const int64_t tag = a.tag[i];
     const int32_t species = a.species[i];
+    const uint8_t bonded = MOL ? a.mark[i] : 0;
     int dig[3][3], nd[3];
     for (int d = 0; d < 3; ++d)
-        nd[d] = vs_image_digits(f, p[d], d, dig[d]);
+        nd[d] = vs_image_digits(f, p[d], d, bonded != 0, dig[d]);
     const int4 o = offsets[k];
     int64_t next[3] = {o.x, o.y, upper_base + o.z}; /* local, lower, upper */
     for (int ax = 0; ax < nd[0]; ++ax)
@@ -117,6 +137,8 @@ __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_fac
                     }
                     a.tag[j] = tag;
                     a.species[j] = species;
+                    if (MOL)
+                        a.mark[j] = bonded;
                     src[s] = i;
                     code[s] = c;
                 } else {
@@ -127,7 +149,7 @@ __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_fac
                     }
                     r.tag = tag;
                     r.species = species;
-                    r.pad = 0;
+                    r.pad = bonded;
                     send[s] = r;
                     send_src[s] = i;
                     send_code[s] = c;
@@ -169,18 +191,22 @@ __global__ void image_pack_update_kernel(int n, vs_image_faces f, const int32_t 
 }
 
 
-/* Within the ghost width of any face: an owned particle that is not can be in no send list
- * of any stage, so the y and z stages select among these and the ghosts, not all owned. */
+/* Within the ghost width of any face (a bonded bead: the bonded width): an owned particle
+ * that is not can be in no send list of any stage, so the y and z stages select among these
+ * and the ghosts, not all owned. */
 struct vs_near_face_pred {
     const double *x, *y, *z;
-    double lo_edge[3], hi_edge[3];
-    __device__ __forceinline__ bool operator()(int32_t i) const
+    const uint8_t *mark; /* molecules (the kernel's MOL) */
+    double lo_edge[3], hi_edge[3], lo_bonded[3], hi_bonded[3];
+    template <int MOL> __device__ __forceinline__ bool near(int32_t i) const
     {
         const double p[3] = {x[i], y[i], z[i]};
-        bool near = false;
+        const bool bonded = MOL && mark[i];
+        bool is_near = false;
         for (int d = 0; d < 3; ++d)
-            near |= p[d] < lo_edge[d] || p[d] >= hi_edge[d];
-        return near;
+            is_near |= p[d] < (bonded ? lo_bonded[d] : lo_edge[d]) ||
+                       p[d] >= (bonded ? hi_bonded[d] : hi_edge[d]);
+        return is_near;
     }
 };
 
@@ -206,6 +232,8 @@ static vs_image_faces image_faces(const vs_gpu_state *g, int remote)
         const double len = g->prm.box[d];
         f.lo_edge[d] = g->lo[d] + g->ghost_width;
         f.hi_edge[d] = g->hi[d] - g->ghost_width;
+        f.lo_bonded[d] = g->lo[d] + g->bonded_width;
+        f.hi_bonded[d] = g->hi[d] - g->bonded_width;
         f.shift[d][0] = 0.0;
         f.shift[d][1] = len; /* the image of a particle near the lower face sits above */
         f.shift[d][2] = -len;
@@ -219,11 +247,12 @@ static vs_image_faces image_faces(const vs_gpu_state *g, int remote)
     return f;
 }
 
-__global__ void near_face_flag_kernel(int n, vs_near_face_pred near, uint8_t *flag)
+template <int MOL>
+__global__ void near_face_flag_kernel(int n, vs_near_face_pred pred, uint8_t *flag)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        flag[i] = near(i);
+        flag[i] = pred.near<MOL>(i);
 }
 
 /* The owned particles within the ghost width of any face, in index order, into `out` and
@@ -242,27 +271,44 @@ void vs_gpu_select_near_face(vs_gpu_state *g, int32_t *out, int32_t *count)
     near.x = g->pt.x[0];
     near.y = g->pt.x[1];
     near.z = g->pt.x[2];
+    near.mark = g->bd.mark;
     for (int e = 0; e < 3; ++e) {
         near.lo_edge[e] = g->lo[e] + g->ghost_width;
         near.hi_edge[e] = g->hi[e] - g->ghost_width;
+        near.lo_bonded[e] = g->lo[e] + g->bonded_width;
+        near.hi_bonded[e] = g->hi[e] - g->bonded_width;
     }
     uint8_t *flag = (uint8_t *)g->sort.scratch;
-    VS_LAUNCH(near_face_flag_kernel, n, VS_BLOCK, g->stream, n, near, flag);
+    if (g->bd.on)
+        VS_LAUNCH(near_face_flag_kernel<1>, n, VS_BLOCK, g->stream, n, near, flag);
+    else
+        VS_LAUNCH(near_face_flag_kernel<0>, n, VS_BLOCK, g->stream, n, near, flag);
     VS_CUDA_CHECK(cub::DeviceSelect::Flagged(g->sort.cub_temp, g->sort.cub_temp_bytes,
                                              thrust::counting_iterator<int32_t>(0), flag, out,
                                              count, n, g->stream));
 }
 
-/* Candidates a build expects: the owned particles in the shell of the ghost width inside
- * the brick's faces, at a uniform density, with a quarter more room. */
-static int64_t expected_candidates(const vs_gpu_state *g)
+/* The share of a brick's volume within `width` of its faces. */
+static double shell_share(const vs_gpu_state *g, double width)
 {
     double inner = 1.0;
     for (int d = 0; d < 3; ++d) {
         const double len = g->hi[d] - g->lo[d];
-        inner *= len > 2.0 * g->ghost_width ? (len - 2.0 * g->ghost_width) / len : 0.0;
+        inner *= len > 2.0 * width ? (len - 2.0 * width) / len : 0.0;
     }
-    return (int64_t)(1.25 * (1.0 - inner) * (double)g->pt.n_owned) + 4096;
+    return 1.0 - inner;
+}
+
+/* Candidates a build expects: the owned particles in the shell of the ghost width inside
+ * the brick's faces (the molecules' beads: of the bonded width), at a uniform density, with
+ * a quarter more room. */
+static int64_t expected_candidates(const vs_gpu_state *g)
+{
+    double share = shell_share(g, g->ghost_width);
+    if (g->bonded_width > g->ghost_width && g->prm.n_particles > 0)
+        share += (double)g->prm.n_molecule_beads / (double)g->prm.n_particles *
+                 (shell_share(g, g->bonded_width) - share);
+    return (int64_t)(1.25 * share * (double)g->pt.n_owned) + 4096;
 }
 
 /* Two device arrays of one capacity, grown together to n elements at least (contents not
@@ -288,8 +334,12 @@ static int4 count_images(vs_gpu_state *g, const vs_image_faces &f, const int32_t
 {
     reserve_pair(g, (void **)&g->halo.img_counts, sizeof(int4), (void **)&g->halo.img_offsets,
                  sizeof(int4), &g->halo.cap_img_counts, bound + 1);
-    VS_LAUNCH(image_count_kernel, bound + 1, VS_BLOCK, g->stream, (int)bound, d_count, cand, f,
-              g->pt.x[0], g->pt.x[1], g->pt.x[2], g->halo.img_counts);
+    if (g->bd.on)
+        VS_LAUNCH(image_count_kernel<1>, bound + 1, VS_BLOCK, g->stream, (int)bound, d_count,
+                  cand, f, g->pt.x[0], g->pt.x[1], g->pt.x[2], g->bd.mark, g->halo.img_counts);
+    else
+        VS_LAUNCH(image_count_kernel<0>, bound + 1, VS_BLOCK, g->stream, (int)bound, d_count,
+                  cand, f, g->pt.x[0], g->pt.x[1], g->pt.x[2], g->bd.mark, g->halo.img_counts);
     VS_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(
         g->sort.cub_temp, g->sort.cub_temp_bytes, g->halo.img_counts, g->halo.img_offsets,
         vs_int4_sum(), make_int4(0, 0, 0, 0), (int)bound + 1, g->stream));
@@ -350,9 +400,16 @@ void vs_gpu_build_images(vs_gpu_state *g, int remote)
     if (remote >= 0)
         vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
                             rec * (size_t)(n_in[0] + n_in[1]));
-    VS_LAUNCH(image_write_kernel, n_cand, VS_BLOCK, g->stream, (int)n_cand, cand, f,
-              g->halo.img_offsets, soa(g), n, g->halo.img_src, g->halo.img_code,
-              (vs_ghost_rec *)g->tr.d_send, n_out[0], g->halo.img_send_src, g->halo.img_send_code);
+    if (g->bd.on)
+        VS_LAUNCH(image_write_kernel<1>, n_cand, VS_BLOCK, g->stream, (int)n_cand, cand, f,
+                  g->halo.img_offsets, soa(g), n, g->halo.img_src, g->halo.img_code,
+                  (vs_ghost_rec *)g->tr.d_send, n_out[0], g->halo.img_send_src,
+                  g->halo.img_send_code);
+    else
+        VS_LAUNCH(image_write_kernel<0>, n_cand, VS_BLOCK, g->stream, (int)n_cand, cand, f,
+                  g->halo.img_offsets, soa(g), n, g->halo.img_src, g->halo.img_code,
+                  (vs_ghost_rec *)g->tr.d_send, n_out[0], g->halo.img_send_src,
+                  g->halo.img_send_code);
     g->halo.n_img_local = n_local;
     g->pt.n_ghost = n_local;
     g->tr.halo_bytes_last = 0;

@@ -454,12 +454,17 @@ struct vs_gpu_bonded_error {
 
 /* Molecules (gpu_bonded.cu; allocated only when the configuration has them, so a plain
  * fluid's memory and speed are unchanged). topo: one vs_topo per slot, read for the owned
- * particles only, moved with them (upload, migration, Morton reorder). The tag map over
- * owned + ghost particles (open addressing, capacity a power of two, at most half full),
- * rebuilt after every ghost build; where a tag has several copies the lowest index wins. */
+ * particles only, moved with them (upload, migration, Morton reorder). mark: one byte per
+ * slot, 1 for a bonded bead (n_bond > 0), owned or ghost: the owned marks are made from topo
+ * at every ghost build (vs_gpu_bonded_marks), the ghosts' travel with them (a ghost record's
+ * pad word, as on the host path); the ghost selects give marked beads the bonded width. The
+ * tag map over the marked owned + ghost beads only (open addressing, capacity a power of
+ * two, at most half full, sized by their count), rebuilt after every ghost build; where a
+ * tag has several copies the lowest index wins. */
 struct vs_gpu_bonded {
     int on;                 /* the configuration has molecules */
     vs_topo *topo;
+    uint8_t *mark;          /* per slot: a bonded bead */
     int64_t *map_key;       /* tags; -1: empty */
     int32_t *map_val;       /* local indices */
     int64_t map_cap;
@@ -510,7 +515,10 @@ struct vs_gpu_state {
     vs_gpu_species species;
     vs_dpd_consts dpd;
     vs_dpd_consts_f dpd_f;
-    double lo[3], hi[3], center[3], ghost_width, list_cutoff;
+    /* ghost_width: free beads' ghost shell, the list radius; bonded_width: bonded beads'
+     * (molecules: the bonded terms' reach plus the skin where that is wider, else
+     * ghost_width). The cell grid and the fixed-point frame cover the wider. */
+    double lo[3], hi[3], center[3], ghost_width, bonded_width, list_cutoff;
     int device;
     char description[320];
     cudaStream_t stream;
@@ -658,12 +666,14 @@ static inline double *vs_gpu_virial_buf(vs_gpu_state *g) { return (double *)g->s
 void vs_gpu_timing_create(vs_gpu_state *g);
 void vs_gpu_timing_destroy(vs_gpu_state *g);
 
-/* Molecules (gpu_bonded.cu; vs_gpu_reserve grows their buffers): free them; the tag map over
- * the owned + ghost particles (after every ghost build); the failure check (a fatal error
+/* Molecules (gpu_bonded.cu; vs_gpu_reserve grows their buffers): free them; the owned
+ * beads' marks (before every ghost build); the tag map over the marked owned + ghost beads
+ * (after every ghost build); the failure check (a fatal error
  * with the CPU's message when a bonded kernel recorded one; `kind` as read back, or -1 to
  * read it here, which synchronises). All no-ops without molecules. */
 void vs_gpu_bonded_free(vs_gpu_state *g);
 void vs_gpu_bonded_tables(vs_gpu_state *g); /* upload the table styles' splines */
+void vs_gpu_bonded_marks(vs_gpu_state *g);
 void vs_gpu_bonded_index(vs_gpu_state *g);
 void vs_gpu_bonded_check(vs_gpu_state *g, int kind);
 /* The pair styles' device buffers (gpu_pair.cu), freed at destroy. */

@@ -123,6 +123,7 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     VS_GROW(g->cells.ncount, int32_t, 0);
     if (g->bd.on) { /* molecules: the topology moves with the owned particles */
         VS_GROW(g->bd.topo, vs_topo, g->pt.n_owned);
+        VS_GROW(g->bd.mark, uint8_t, keep); /* a ghost build may grow the arrays midway */
         if (g->prm.n_bond_types > 0) {
             VS_GROW(g->bd.e_bond, double, 0);
             VS_GROW(g->bd.w_bond, double, 0);
@@ -204,14 +205,14 @@ static void set_brick(vs_gpu_state *g, const double lo[3], const double hi[3])
     double reach = 0.0;
     for (int d = 0; d < 3; ++d) {
         g->fs.frame.center[d] = g->center[d];
-        const double r = 0.5 * (hi[d] - lo[d]) + g->ghost_width + g->list_cutoff;
+        const double r = 0.5 * (hi[d] - lo[d]) + g->bonded_width + g->list_cutoff;
         reach = r > reach ? r : reach;
     }
     int e = 0;
     frexp(2.0 * reach, &e); /* 2 reach < 2^e */
     g->fs.frame.inv_quantum = ldexp(1.0, 31 - e);
     g->fs.frame.quantum = (float)ldexp(1.0, e - 31);
-    make_grid(g, g->ghost_width);
+    make_grid(g, g->bonded_width); /* the outermost ghost (bonded beads with molecules) */
 }
 
 /* npt: everything derived from the box follows it. The cell grid is made again (its cell
@@ -229,8 +230,9 @@ extern "C" void vs_gpu_set_box(vs_gpu_state *g, const double box[3], const doubl
 }
 
 extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
-                                       const double hi[3], double ghost_width, int device,
-                                       int64_t n_hint, char *err, size_t err_len)
+                                       const double hi[3], double ghost_width,
+                                       double bonded_width, int device, int64_t n_hint,
+                                       char *err, size_t err_len)
 {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
@@ -273,7 +275,10 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     }
     g->dpd = vs_dpd_make_consts(prm->rc, prm->gamma, prm->kT, prm->s, prm->dt);
     g->dpd_f = vs_dpd_consts_to_float(&g->dpd);
+    g->bd.on = vs_params_molecular(prm);
     g->ghost_width = ghost_width;
+    /* bonded beads go farther only with molecules, and only where their reach is wider */
+    g->bonded_width = g->bd.on && bonded_width > ghost_width ? bonded_width : ghost_width;
     g->list_cutoff = vs_list_radius(prm);
     set_brick(g, lo, hi);
     /* a first guess from the density of the list sphere; grown on overflow */
@@ -284,7 +289,6 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->fs.d_bad_force = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->red.d_max_disp2 = (unsigned int *)vs_gpu_alloc(g, 2 * sizeof(unsigned int));
     VS_CUDA_CHECK(cudaMemsetAsync(g->red.d_max_disp2, 0, 2 * sizeof(unsigned int), g->stream));
-    g->bd.on = vs_params_molecular(prm);
     if (g->bd.on) {
         g->bd.d_error = (vs_gpu_bonded_error *)vs_gpu_alloc(g, sizeof(vs_gpu_bonded_error));
         vs_gpu_bonded_tables(g);

@@ -596,9 +596,16 @@ static void log_run_header(const run_state *rs)
     vs_log_info("Vesica: %lld particles, %d species, box %g x %g x %g, density %.6g",
                 (long long)prm->n_particles, prm->n_species, prm->box[0], prm->box[1],
                 prm->box[2], prm->density);
-    vs_log_info("Ranks: %d as %d x %d x %d bricks; ghost width %g; backend %s (%s)",
-                sim->dc.cart.size, sim->dc.dims[0], sim->dc.dims[1], sim->dc.dims[2],
-                sim->list_radius, sim->backend->name, sim->device);
+    /* both backends send bonded beads out to the bonded width where it is wider */
+    char width[96];
+    if (sim->bonded_width > sim->list_radius)
+        snprintf(width, sizeof width, "ghost width %g (bonded beads %g)", sim->list_radius,
+                 sim->bonded_width);
+    else
+        snprintf(width, sizeof width, "ghost width %g", sim->list_radius);
+    vs_log_info("Ranks: %d as %d x %d x %d bricks; %s; backend %s (%s)", sim->dc.cart.size,
+                sim->dc.dims[0], sim->dc.dims[1], sim->dc.dims[2], width, sim->backend->name,
+                sim->device);
     vs_log_info("Steps: up to step %lld of dt %g (integrator %s, lambda %g); thermo every %lld; "
                 "output in %s", (long long)prm->steps, prm->dt, vs_ensemble_name(prm->integrator),
                 prm->lambda, (long long)prm->thermo_interval, prm->output_dir);

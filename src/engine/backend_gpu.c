@@ -46,19 +46,25 @@ static int gpu_attach(vs_sim *s, char *err, size_t err_len)
     vs_par_node_layout(&s->dc.cart, &local_rank, &local_size, NULL);
     const int n_gpus = vs_gpu_device_count(NULL, 0);
     const int device = n_gpus > 0 ? local_rank % n_gpus : 0;
-    /* the ghost shell: the list radius, or with molecules the bonded terms' reach plus the
-     * skin where that is wider, for every particle (the device sends no bonded beads
-     * farther than free ones, unlike comm/halo.c: one width keeps the image path and the
-     * staged protocol as they are, and the bonded reach is the list radius unless angles or
-     * a FENE R0 beyond dpd.rc widen it) */
-    const double width = s->bonded_width > s->list_radius ? s->bonded_width : s->list_radius;
-    /* owned particles plus the ghost shell: the brick's volume grown by the ghost width */
-    double grow = 1.0;
-    for (int d = 0; d < 3; ++d)
-        grow *= (s->dc.hi[d] - s->dc.lo[d] + 2.0 * width) / (s->dc.hi[d] - s->dc.lo[d]);
+    /* the ghost shell as on the CPU (comm/halo.h): the list radius, and with molecules the
+     * bonded terms' reach plus the skin for bonded beads where that is wider */
+    const double width = s->list_radius;
+    const double bonded = s->bonded_width > width ? s->bonded_width : width;
+    /* owned particles plus the ghost shell: the brick's volume grown by the ghost width, and
+     * by the bonded width for the share of beads in molecules */
+    double grow = 1.0, grow_bonded = 1.0;
+    for (int d = 0; d < 3; ++d) {
+        const double len = s->dc.hi[d] - s->dc.lo[d];
+        grow *= (len + 2.0 * width) / len;
+        grow_bonded *= (len + 2.0 * bonded) / len;
+    }
+    const double bonded_share =
+        s->prm.n_particles > 0 ? (double)s->prm.n_molecule_beads / (double)s->prm.n_particles
+                               : 0.0;
+    grow += bonded_share * (grow_bonded - grow);
     const int64_t hint = (int64_t)(grow * (double)s->prm.n_particles / s->dc.cart.size);
-    s->backend_state = vs_gpu_create(&s->prm, s->dc.lo, s->dc.hi, width, device, hint + 1024,
-                           err, err_len);
+    s->backend_state = vs_gpu_create(&s->prm, s->dc.lo, s->dc.hi, width, bonded, device,
+                                     hint + 1024, err, err_len);
     /* the rest is collective: every rank must know whether every device came up */
     if (vs_par_any(&s->dc.cart, s->backend_state == NULL)) {
         if (s->backend_state) {
