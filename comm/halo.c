@@ -91,8 +91,14 @@ static void *recv_buffer(void *ctx, int d, int dir, int64_t n)
 
 /* ---- Migration ---- */
 
-/* A migrant is a vs_migrant_rec followed, when the particles have topology, by its vs_topo:
- * the bonds and angles travel with their bead (rec_bytes is the stride). */
+/* A migrant is a vs_migrant_rec followed, when the particles have topology, by its vs_topo,
+ * then, when they have special-neighbour lists, by its vs_special: the bonds, angles and
+ * special neighbours travel with their bead (rec_bytes is the stride). */
+static size_t special_offset(const vs_particles *p)
+{
+    return sizeof(vs_migrant_rec) + (p->topo ? sizeof(vs_topo) : 0);
+}
+
 static vs_migrant_rec *migrant_at(void *base, size_t stride, int64_t k)
 {
     return (vs_migrant_rec *)((char *)base + stride * (size_t)k);
@@ -110,6 +116,8 @@ static void migrant_pack_one(const vs_particles *p, int64_t i, vs_migrant_rec *r
     r->species = p->species[i];
     if (p->topo)
         memcpy(r + 1, &p->topo[i], sizeof(vs_topo));
+    if (p->special)
+        memcpy((char *)r + special_offset(p), &p->special[i], sizeof(vs_special));
 }
 
 /* Take the leavers of dimension d out of the owned particles, staged in the send buffer. */
@@ -185,6 +193,8 @@ static void migrate_unpack(void *ctx, int d, int dir, const void *recs, int64_t 
         p->species[j] = in->species;
         if (p->topo)
             memcpy(&p->topo[j], in + 1, sizeof(vs_topo));
+        if (p->special)
+            memcpy(&p->special[j], (const char *)in + special_offset(p), sizeof(vs_special));
     }
 }
 
@@ -203,7 +213,7 @@ static const vs_exchange_ops migrate_ops = {
 int64_t vs_halo_migrate(vs_halo *h, const vs_decomp *dc, vs_particles *p, int64_t step)
 {
     p->n_ghost = 0;
-    const size_t bytes = sizeof(vs_migrant_rec) + (p->topo ? sizeof(vs_topo) : 0);
+    const size_t bytes = special_offset(p) + (p->special ? sizeof(vs_special) : 0);
     halo_ctx c = {.h = h, .dc = dc, .p = p, .rec_bytes = bytes};
     vs_exchange_ops ops = migrate_ops;
     ops.rec_bytes = bytes;

@@ -136,6 +136,7 @@ void vs_gpu_reorder(vs_gpu_state *g)
     permute(g, g->pt.tag, n);
     permute(g, g->pt.species_id, n);
     vs_gpu_bonded_permute(g, n); /* molecules: through the scratch, one word at a time */
+    vs_gpu_special_permute(g, n); /* special lists: the same */
 }
 
 /* Offsets of every cell, empty ones included, from the sorted keys without atomics: entry k

@@ -19,6 +19,7 @@ extern "C" {
 #include "dpd_pair.h"
 #include "gpu_backend.h"
 #include "log.h"
+#include "special.h"
 #include "topology.h"
 #include "wrap.h"
 }
@@ -479,6 +480,10 @@ struct vs_gpu_pair {
     double *e, *w;
     int64_t cap;
     int energies_on; /* some style has written e and w */
+    /* special-neighbour lists (special.h), one per owned slot, moved with the particles
+     * (upload, migration, Morton reorder) when special_on (vs_special_depth > 0); else NULL */
+    int special_on;
+    vs_special *special;
 };
 
 /* Phase timing on the device clock (gpu_timing.cu): a ring of phase boundaries, oldest at
@@ -669,6 +674,8 @@ void vs_gpu_bonded_check(vs_gpu_state *g, int kind);
 void vs_gpu_pair_free(vs_gpu_state *g);
 /* The topology of the owned particles permuted by g->sort.idx_out (the Morton reorder). */
 void vs_gpu_bonded_permute(vs_gpu_state *g, int n);
+/* The same for the special-neighbour lists (gpu_pair.cu); a no-op without them. */
+void vs_gpu_special_permute(vs_gpu_state *g, int n);
 
 /* Allocation helpers that track the device footprint. */
 void *vs_gpu_alloc(vs_gpu_state *g, size_t bytes);

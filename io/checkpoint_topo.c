@@ -148,3 +148,78 @@ int vs_ckpt_topo_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t
     *out = t;
     return 0;
 }
+
+/* ---- special-neighbour lists: one row of VS_MAX_SPECIAL entries per particle, -1 beyond
+ * its count ---- */
+
+int vs_ckpt_special_write(hid_t g, hid_t dxpl, const vs_special *sp, int64_t n, int64_t lo,
+                          int64_t n_total, hsize_t chunk_rows)
+{
+    const int cols = VS_MAX_SPECIAL;
+    int64_t *buf = VS_MALLOC(sizeof(int64_t) * cols * (size_t)(n > 0 ? n : 1));
+    for (int64_t i = 0; i < n; ++i)
+        for (int c = 0; c < cols; ++c)
+            buf[i * cols + c] = c < sp[i].n ? sp[i].e[c] : -1;
+    const hsize_t dims[2] = {(hsize_t)n_total, (hsize_t)cols};
+    const int64_t maxd[2] = {n_total, cols};
+    const hsize_t chunk[2] = {chunk_rows, (hsize_t)cols};
+    hid_t d = vs_h5_create(g, "special", H5T_NATIVE_INT64, 2, dims, maxd, chunk, 1);
+    const int rc = d < 0 || vs_h5_write_rows(d, H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)lo,
+                                             (hsize_t)n, (hsize_t)cols, buf) != 0;
+    if (d >= 0)
+        H5Dclose(d);
+    free(buf);
+    return rc;
+}
+
+/* The second dimension of a 2-D dataset, or -1. */
+static int64_t columns(hid_t d)
+{
+    hid_t space = H5Dget_space(d);
+    hsize_t dims[2] = {0, 0};
+    const int ok = space >= 0 && H5Sget_simple_extent_ndims(space) == 2 &&
+                   H5Sget_simple_extent_dims(space, dims, NULL) == 2;
+    if (space >= 0)
+        H5Sclose(space);
+    return ok ? (int64_t)dims[1] : -1;
+}
+
+int vs_ckpt_special_present(hid_t f)
+{
+    return H5Lexists(f, "particles", H5P_DEFAULT) > 0 &&
+           H5Lexists(f, "particles/special", H5P_DEFAULT) > 0;
+}
+
+int vs_ckpt_special_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t n,
+                         int64_t n_total, vs_special **out, char *err, size_t err_len)
+{
+    const int cols = VS_MAX_SPECIAL;
+    int rc = 0;
+    hid_t d = H5Dopen2(f, "particles/special", H5P_DEFAULT);
+    int64_t *buf = VS_MALLOC(sizeof(int64_t) * cols * (size_t)(n > 0 ? n : 1));
+    if (d < 0 || vs_h5_extent0(d) != n_total || columns(d) != cols) {
+        snprintf(err, err_len, "checkpoint %.400s: dataset particles/special of the wrong "
+                 "size (expected %lld rows of %d)", path, (long long)n_total, cols);
+        rc = -1;
+    } else if (vs_h5_read_rows(d, H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)lo, (hsize_t)n,
+                               (hsize_t)cols, buf) != 0) {
+        snprintf(err, err_len, "checkpoint %.400s: dataset particles/special: cannot read "
+                 "(checksum or I/O error)", path);
+        rc = -1;
+    }
+    if (d >= 0)
+        H5Dclose(d);
+    vs_special *sp = VS_MALLOC(sizeof(vs_special) * (size_t)(n > 0 ? n : 1));
+    memset(sp, 0, sizeof(vs_special) * (size_t)(n > 0 ? n : 1));
+    for (int64_t i = 0; i < n && rc == 0; ++i)
+        for (int c = 0; c < cols; ++c)
+            if (buf[i * cols + c] >= 0)
+                sp[i].e[sp[i].n++] = buf[i * cols + c];
+    free(buf);
+    if (rc) {
+        free(sp);
+        return -1;
+    }
+    *out = sp;
+    return 0;
+}

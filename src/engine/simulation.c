@@ -10,6 +10,7 @@
 #include "exit_codes.h"
 #include "init.h"
 #include "log.h"
+#include "molecules.h"
 #include "pair_setup.h"
 #include "redistribute.h"
 
@@ -182,42 +183,48 @@ int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
     return 0;
 }
 
-/* The records go to their owners by position and become the owned particles, in tag order. */
-static void adopt_records(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo, int64_t n)
+/* The records go to their owners by position and become the owned particles, in tag order;
+ * their optional records (ext, NULL: none) with them. */
+static void adopt_records(vs_sim *sim, vs_particle_rec *recs, const vs_particle_ext *ext,
+                          int64_t n)
 {
     int64_t n_mine = 0;
-    vs_topo *my_topo = NULL;
-    vs_particle_rec *mine =
-        vs_redistribute_by_brick_topo(&sim->dc, recs, topo, n, &n_mine, topo ? &my_topo : NULL);
+    vs_particle_ext mine_ext;
+    vs_particle_rec *mine = vs_redistribute_by_brick_ext(&sim->dc, recs, ext, n, &n_mine,
+                                                         &mine_ext);
     vs_particles_unpack(&sim->parts, mine, n_mine);
-    if (my_topo)
-        vs_particles_unpack_topo(&sim->parts, my_topo, n_mine);
+    vs_particles_unpack_ext(&sim->parts, &mine_ext, n_mine);
     free(mine);
-    free(my_topo);
+    vs_particle_ext_free(&mine_ext);
 }
 
-vs_topo *vs_sim_owned_topo(vs_sim *sim)
+void vs_sim_owned_ext(vs_sim *sim, vs_particle_ext *out)
 {
-    if (!sim->parts.topo)
-        return NULL;
+    memset(out, 0, sizeof *out);
+    if (!sim->parts.topo && !sim->parts.special)
+        return;
     vs_sim_finish_step(sim);
     sim->backend->sync_host(sim);
-    const int64_t n = sim->parts.n_owned;
-    vs_topo *t = VS_MALLOC(sizeof(vs_topo) * (size_t)(n > 0 ? n : 1));
-    vs_particles_pack_topo(&sim->parts, t);
-    return t;
+    vs_particles_pack_ext(&sim->parts, out);
 }
 
-int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo,
+int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_particle_ext *ext,
                               int64_t n, int64_t step, char *err, size_t err_len)
 {
     sim->energy_due = 0;
-    if (vs_params_molecular(&sim->prm) != (topo != NULL)) {
+    const int has_topo = ext && ext->topo, has_special = ext && ext->special;
+    if (vs_params_molecular(&sim->prm) != has_topo) {
         snprintf(err, err_len, "restart: the checkpoint %s molecules but the configuration %s",
-                 topo ? "has" : "has no", topo ? "has none" : "has molecules");
+                 has_topo ? "has" : "has no", has_topo ? "has none" : "has molecules");
         return 1;
     }
-    adopt_records(sim, recs, topo, n);
+    if ((vs_special_depth(&sim->prm) > 0) != has_special) {
+        snprintf(err, err_len, "restart: the checkpoint %s special-neighbour lists but the "
+                 "configuration's pair styles %s special neighbours (pair.[].special)",
+                 has_special ? "has" : "has no", has_special ? "scale no" : "scale");
+        return 1;
+    }
+    adopt_records(sim, recs, ext, n);
     set_tail(sim);
     sim->step = step;
     const int failed = sim->backend->attach(sim, err, err_len) != 0;
@@ -226,6 +233,24 @@ int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_topo 
     rebuild(sim);
     phases_close(sim);
     return 0;
+}
+
+/* The special-neighbour lists of a system's records where the configuration asks for them
+ * (from the records' own bonds: the whole system is on rank 0). Collective. */
+static int system_special(vs_sim *sim, const vs_particle_rec *recs, const vs_topo *topo,
+                          int64_t n, vs_special **out, char *err, size_t err_len)
+{
+    *out = NULL;
+    const int depth = vs_special_depth(&sim->prm);
+    if (depth == 0)
+        return 0;
+    *out = VS_MALLOC(sizeof(vs_special) * (size_t)(n > 0 ? n : 1));
+    memset(*out, 0, sizeof(vs_special) * (size_t)(n > 0 ? n : 1));
+    char why[256];
+    const int bad = vs_special_of_records(recs, topo, n, depth, *out, why, sizeof why) != 0;
+    if (bad)
+        snprintf(err, err_len, "input: %s", why);
+    return vs_par_any(&sim->dc.cart, bad);
 }
 
 int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo,
@@ -241,7 +266,13 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
                  topo ? "has" : "has no", topo ? "expects none" : "expects it");
     if (vs_par_any(&sim->dc.cart, bad))
         return 1;
-    adopt_records(sim, recs, topo, n);
+    vs_particle_ext ext = {(vs_topo *)topo, NULL};
+    if (system_special(sim, recs, topo, n, &ext.special, err, err_len)) {
+        free(ext.special);
+        return 1;
+    }
+    adopt_records(sim, recs, &ext, n);
+    free(ext.special);
     set_tail(sim);
     if (draw_velocities)
         vs_init_velocities(&sim->parts, &sim->prm, &sim->dc);
@@ -281,10 +312,11 @@ void vs_sim_canonicalize(vs_sim *sim)
     vs_sim_finish_step(sim);
     int64_t n = 0;
     vs_particle_rec *recs = vs_sim_owned_records(sim, &n);
-    vs_topo *topo = vs_sim_owned_topo(sim);
-    adopt_records(sim, recs, topo, n);
+    vs_particle_ext ext;
+    vs_sim_owned_ext(sim, &ext);
+    adopt_records(sim, recs, &ext, n);
     free(recs);
-    free(topo);
+    vs_particle_ext_free(&ext);
     sim->backend->reload(sim);
     rebuild(sim);
     phases_close(sim);
