@@ -10,6 +10,7 @@ void vs_input_system_free(vs_input_system *sys)
 {
     free(sys->recs);
     free(sys->topo);
+    free(sys->special);
     memset(sys, 0, sizeof *sys);
 }
 

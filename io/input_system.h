@@ -28,6 +28,9 @@ typedef struct {
     vs_particle_rec *recs; /* n records in tag order, positions wrapped into the box; NULL
                               after a header-only read */
     vs_topo *topo;         /* n topology records, or NULL (no topology, or header only) */
+    vs_special *special;   /* n special-neighbour lists made from the bonds by the run driver
+                              where the configuration asks for them (src/app/run_input.c),
+                              else NULL */
 } vs_input_system;
 
 /* Read prm->input.file (format prm->input.format). With header_only, only box, counts and

@@ -626,7 +626,8 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
         rs->opt->restart ? vs_sim_start_from_records(sim, slab, &rs->restart_ext, n,
                                                      restart_step, err, sizeof err)
         : rs->prm->input.format != VS_INPUT_NONE
-            ? vs_sim_start_from_system(sim, in->recs, in->topo, in->recs ? in->n : 0,
+            ? vs_sim_start_from_system(sim, in->recs, in->topo, in->special,
+                                       in->recs ? in->n : 0,
                                        !in->has_velocities, err, sizeof err)
             : vs_sim_start(sim, err, sizeof err);
     vs_input_system_free(in);

@@ -236,7 +236,8 @@ int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_parti
 }
 
 /* The special-neighbour lists of a system's records where the configuration asks for them
- * (from the records' own bonds: the whole system is on rank 0). Collective. */
+ * and the caller has none (from the records' own bonds: the whole system is on rank 0).
+ * Collective. */
 static int system_special(vs_sim *sim, const vs_particle_rec *recs, const vs_topo *topo,
                           int64_t n, vs_special **out, char *err, size_t err_len)
 {
@@ -254,7 +255,8 @@ static int system_special(vs_sim *sim, const vs_particle_rec *recs, const vs_top
 }
 
 int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo,
-                             int64_t n, int draw_velocities, char *err, size_t err_len)
+                             const vs_special *special, int64_t n, int draw_velocities,
+                             char *err, size_t err_len)
 {
     sim->energy_due = 1;
     static const vs_topo no_records; /* a rank with no records still sends topology */
@@ -266,13 +268,20 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
                  topo ? "has" : "has no", topo ? "expects none" : "expects it");
     if (vs_par_any(&sim->dc.cart, bad))
         return 1;
-    vs_particle_ext ext = {(vs_topo *)topo, NULL};
-    if (system_special(sim, recs, topo, n, &ext.special, err, err_len)) {
-        free(ext.special);
+    /* every rank takes the same path: lists were made where the records are, or here */
+    const int given = vs_par_any(&sim->dc.cart, special != NULL);
+    vs_special *made = NULL;
+    if (!given && system_special(sim, recs, topo, n, &made, err, err_len)) {
+        free(made);
         return 1;
     }
+    static const vs_special no_lists; /* a rank with no records still sends lists */
+    const vs_special *lists = made ? made : special;
+    if (vs_special_depth(&sim->prm) > 0 && !lists && n == 0)
+        lists = &no_lists;
+    vs_particle_ext ext = {(vs_topo *)topo, (vs_special *)lists};
     adopt_records(sim, recs, &ext, n);
-    free(ext.special);
+    free(made);
     set_tail(sim);
     if (draw_velocities)
         vs_init_velocities(&sim->parts, &sim->prm, &sim->dc);
