@@ -52,6 +52,8 @@ static vs_particle_rec *route(const vs_par *par, const vs_particle_rec *recs,
         ext_out->topo = route_bytes(par, ext->topo, sizeof(vs_topo), n, dest, &m);
     if (ext && ext->special)
         ext_out->special = route_bytes(par, ext->special, sizeof(vs_special), n, dest, &m);
+    if (ext && ext->dih)
+        ext_out->dih = route_bytes(par, ext->dih, sizeof(vs_dihedrals), n, dest, &m);
     return out;
 }
 
@@ -96,7 +98,8 @@ vs_particle_rec *vs_redistribute_by_tag_ext(const vs_par *par, const vs_particle
     const int64_t m = *n_out;
     vs_particle_rec *out = VS_MALLOC(sizeof(vs_particle_rec) * (size_t)(m > 0 ? m : 1));
     vs_particle_ext out_ext = {alloc_like(got_ext.topo, sizeof(vs_topo), m),
-                               alloc_like(got_ext.special, sizeof(vs_special), m)};
+                               alloc_like(got_ext.special, sizeof(vs_special), m),
+                               alloc_like(got_ext.dih, sizeof(vs_dihedrals), m)};
     int bad = m != hi - lo;
     for (int64_t i = 0; i < m && !bad; ++i) {
         bad = got[i].tag < lo || got[i].tag >= hi;
@@ -106,12 +109,14 @@ vs_particle_rec *vs_redistribute_by_tag_ext(const vs_par *par, const vs_particle
         out[to] = got[i];
         VS_EXT_COPY(out_ext.topo, got_ext.topo, to, i);
         VS_EXT_COPY(out_ext.special, got_ext.special, to, i);
+        VS_EXT_COPY(out_ext.dih, got_ext.dih, to, i);
     }
     if (bad) { /* particles lost or duplicated: keep them, sorted, for the caller to report */
         memcpy(out, got, sizeof(vs_particle_rec) * (size_t)m);
         for (int64_t i = 0; i < m; ++i) {
             VS_EXT_COPY(out_ext.topo, got_ext.topo, i, i);
             VS_EXT_COPY(out_ext.special, got_ext.special, i, i);
+            VS_EXT_COPY(out_ext.dih, got_ext.dih, i, i);
         }
         vs_particle_recs_sort_by_tag_ext(out, &out_ext, m);
     }

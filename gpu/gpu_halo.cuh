@@ -18,6 +18,7 @@ struct vs_soa {
     float4 *vel_f;
     vs_fixed_frame frame;
     vs_topo *topo; /* molecules: each owned particle's topology, moved with it; else NULL */
+    vs_dihedrals *dih; /* dihedrals: each owned particle's, moved with it; else NULL */
     vs_special *special; /* special lists: each owned particle's, moved with it; else NULL */
 };
 
@@ -36,6 +37,7 @@ static inline vs_soa soa(vs_gpu_state *g)
     a.vel_f = g->fs.vel_f;
     a.frame = g->fs.frame;
     a.topo = g->bd.topo;
+    a.dih = g->bd.dih;
     a.special = g->ps.special_on ? g->ps.special : NULL;
     return a;
 }

@@ -460,6 +460,8 @@ struct vs_gpu_bonded_error {
 struct vs_gpu_bonded {
     int on;                 /* the configuration has molecules */
     vs_topo *topo;
+    vs_dihedrals *dih;      /* one per slot where the run has dihedrals, moved with the
+                             * particles as topo is; else NULL */
     int64_t *map_key;       /* tags; -1: empty */
     int32_t *map_val;       /* local indices */
     int64_t map_cap;
@@ -672,7 +674,8 @@ void vs_gpu_bonded_index(vs_gpu_state *g);
 void vs_gpu_bonded_check(vs_gpu_state *g, int kind);
 /* The pair styles' device buffers (gpu_pair.cu), freed at destroy. */
 void vs_gpu_pair_free(vs_gpu_state *g);
-/* The topology of the owned particles permuted by g->sort.idx_out (the Morton reorder). */
+/* The topology (and dihedral records) of the owned particles permuted by g->sort.idx_out (the
+ * Morton reorder). */
 void vs_gpu_bonded_permute(vs_gpu_state *g, int n);
 /* The same for the special-neighbour lists (gpu_pair.cu); a no-op without them. */
 void vs_gpu_special_permute(vs_gpu_state *g, int n);

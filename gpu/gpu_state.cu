@@ -125,6 +125,8 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
         VS_GROW(g->ps.special, vs_special, g->pt.n_owned);
     if (g->bd.on) { /* molecules: the topology moves with the owned particles */
         VS_GROW(g->bd.topo, vs_topo, g->pt.n_owned);
+        if (vs_params_dihedrals(&g->prm))
+            VS_GROW(g->bd.dih, vs_dihedrals, g->pt.n_owned);
         if (g->prm.n_bond_types > 0) {
             VS_GROW(g->bd.e_bond, double, 0);
             VS_GROW(g->bd.w_bond, double, 0);
@@ -399,6 +401,12 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
         else if (n)
             VS_CUDA_CHECK(cudaMemsetAsync(g->bd.topo, 0, n * sizeof(vs_topo), g->stream));
     }
+    if (g->bd.dih) {
+        if (h->dih)
+            copy_on_stream(g, g->bd.dih, h->dih, n * sizeof(vs_dihedrals), up);
+        else if (n)
+            VS_CUDA_CHECK(cudaMemsetAsync(g->bd.dih, 0, n * sizeof(vs_dihedrals), g->stream));
+    }
     if (g->ps.special_on) {
         if (h->special)
             copy_on_stream(g, g->ps.special, h->special, n * sizeof(vs_special), up);
@@ -423,6 +431,8 @@ extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
         vs_particles_enable_topology(h);
     if (g->ps.special_on)
         vs_particles_enable_special(h);
+    if (g->bd.dih)
+        vs_particles_enable_dihedrals(h);
     vs_particles_reserve(h, g->pt.n_owned);
     vs_gpu_forces_to_double(g);
     const size_t n = (size_t)g->pt.n_owned;
@@ -438,6 +448,8 @@ extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
     copy_on_stream(g, h->species, g->pt.species_id, n * sizeof(int32_t), down);
     if (g->bd.on)
         copy_on_stream(g, h->topo, g->bd.topo, n * sizeof(vs_topo), down);
+    if (g->bd.dih)
+        copy_on_stream(g, h->dih, g->bd.dih, n * sizeof(vs_dihedrals), down);
     if (g->ps.special_on)
         copy_on_stream(g, h->special, g->ps.special, n * sizeof(vs_special), down);
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));

@@ -502,7 +502,7 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
     if (g < 0)
         vs_h5_note_error();
     if (ext && ext->topo && g >= 0)
-        rc |= vs_ckpt_topo_write(g, dxpl, ext->topo, n, lo, n_total, rows);
+        rc |= vs_ckpt_topo_write(g, dxpl, ext->topo, ext->dih, n, lo, n_total, rows);
     if (ext && ext->special && g >= 0)
         rc |= vs_ckpt_special_write(g, dxpl, ext->special, n, lo, n_total, rows);
     rc |= g < 0;
@@ -781,7 +781,8 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
     }
     free(buf);
     if (rc == 0 && vs_ckpt_topo_present(f))
-        rc = vs_ckpt_topo_read(f, dxpl, path, lo, n, n_total, &ext->topo, err, err_len);
+        rc = vs_ckpt_topo_read(f, dxpl, path, lo, n, n_total, &ext->topo, &ext->dih, err,
+                               err_len);
     if (rc == 0 && vs_ckpt_special_present(f))
         rc = vs_ckpt_special_read(f, dxpl, path, lo, n, n_total, &ext->special, err, err_len);
     H5Pclose(dxpl);

@@ -228,7 +228,7 @@ static vs_particle_rec *tag_slab(vs_sim *sim, int64_t *n, int64_t *lo, vs_partic
 {
     int64_t n_owned = 0, hi = 0;
     vs_particle_rec *owned = vs_sim_owned_records(sim, &n_owned);
-    vs_particle_ext owned_ext = {NULL, NULL};
+    vs_particle_ext owned_ext = {NULL, NULL, NULL};
     if (ext)
         vs_sim_owned_ext(sim, &owned_ext);
     vs_particle_rec *slab = vs_redistribute_by_tag_ext(&sim->dc.cart, owned, &owned_ext,
@@ -256,7 +256,7 @@ static int write_frame(run_state *rs, const vs_thermo *t)
     int64_t n = 0, lo = 0;
     /* the first frame of a trajectory also carries the topology, and topology.psf beside it */
     const int create = !rs->traj_exists;
-    vs_particle_ext ext = {NULL, NULL};
+    vs_particle_ext ext = {NULL, NULL, NULL};
     vs_particle_rec *slab = tag_slab(sim, &n, &lo, create ? &ext : NULL);
     const vs_topo *topo = ext.topo;
     /* positions in the box, image counts to match (the state itself wraps at rebuilds) */
@@ -264,12 +264,13 @@ static int write_frame(run_state *rs, const vs_thermo *t)
         vs_particle_rec_wrap(&slab[i], sim->prm.box);
     char err[VS_ERR_LEN];
     double bytes = 0.0;
-    int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, create, rs->prm, t, slab, topo, n, lo,
-                            &bytes, err, sizeof err);
+    int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, create, rs->prm, t, slab, topo, ext.dih,
+                            n, lo, &bytes, err, sizeof err);
     if (rc == 0 && create) {
         char psf[VS_PATH_LEN + 32];
         snprintf(psf, sizeof psf, "%s/topology.psf", rs->prm->output_dir);
-        rc = vs_psf_write(&sim->dc.cart, psf, rs->prm, slab, topo, n, lo, err, sizeof err);
+        rc = vs_psf_write(&sim->dc.cart, psf, rs->prm, slab, topo, ext.dih, n, lo, err,
+                          sizeof err);
     }
     free(slab);
     vs_particle_ext_free(&ext);
@@ -316,7 +317,7 @@ static int write_checkpoint(run_state *rs, int run_ends)
     }
     const double t0 = vs_wall_seconds();
     int64_t n = 0, lo = 0;
-    vs_particle_ext ext = {NULL, NULL};
+    vs_particle_ext ext = {NULL, NULL, NULL};
     vs_particle_rec *slab = tag_slab(sim, &n, &lo, &ext);
     if (run_ends) /* canonical records: positions in the box */
         for (int64_t i = 0; i < n; ++i)
@@ -626,7 +627,7 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
         rs->opt->restart ? vs_sim_start_from_records(sim, slab, &rs->restart_ext, n,
                                                      restart_step, err, sizeof err)
         : rs->prm->input.format != VS_INPUT_NONE
-            ? vs_sim_start_from_system(sim, in->recs, in->topo, in->special,
+            ? vs_sim_start_from_system(sim, in->recs, in->topo, in->dih, in->special,
                                        in->recs ? in->n : 0,
                                        !in->has_velocities, err, sizeof err)
             : vs_sim_start(sim, err, sizeof err);

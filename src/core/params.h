@@ -275,6 +275,12 @@ static inline int vs_params_molecular(const vs_params *p)
     return p->n_moltypes > 0 || p->input.topology;
 }
 
+/* Whether the particles carry dihedral records (topology.h): molecules with dihedral types. */
+static inline int vs_params_dihedrals(const vs_params *p)
+{
+    return vs_params_molecular(p) && p->n_dihedral_types > 0;
+}
+
 /* The deepest level of special neighbours some active pair style scales (1: 1-2, 2: 1-3,
  * 3: 1-4), or 0 when none does or the run has no molecules: the particles carry special
  * lists (special.h) exactly when this is > 0. */

@@ -28,6 +28,15 @@ void vs_particles_init(vs_particles *p, int64_t capacity)
 #undef VS_ALLOC
     p->topo = NULL;
     p->special = NULL;
+    p->dih = NULL;
+}
+
+void vs_particles_enable_dihedrals(vs_particles *p)
+{
+    if (p->dih)
+        return;
+    p->dih = VS_MALLOC(sizeof(vs_dihedrals) * (size_t)p->capacity);
+    memset(p->dih, 0, sizeof(vs_dihedrals) * (size_t)p->capacity);
 }
 
 void vs_particles_enable_special(vs_particles *p)
@@ -55,6 +64,8 @@ void vs_particles_free(vs_particles *p)
     p->topo = NULL;
     free(p->special);
     p->special = NULL;
+    free(p->dih);
+    p->dih = NULL;
     p->capacity = p->n_owned = p->n_ghost = 0;
 }
 
@@ -72,6 +83,8 @@ void vs_particles_reserve(vs_particles *p, int64_t needed)
         p->topo = VS_REALLOC(p->topo, sizeof(vs_topo) * (size_t)cap);
     if (p->special)
         p->special = VS_REALLOC(p->special, sizeof(vs_special) * (size_t)cap);
+    if (p->dih)
+        p->dih = VS_REALLOC(p->dih, sizeof(vs_dihedrals) * (size_t)cap);
     p->capacity = cap;
 }
 
@@ -84,6 +97,8 @@ void vs_particles_copy_owned(vs_particles *p, int64_t to, int64_t from)
         p->topo[to] = p->topo[from];
     if (p->special)
         p->special[to] = p->special[from];
+    if (p->dih)
+        p->dih[to] = p->dih[from];
 }
 
 unsigned long vs_particles_bytes_per_slot(void)
@@ -122,6 +137,7 @@ void vs_particles_permute_owned(vs_particles *p, const int64_t *order, void *scr
     /* records too large for the scratch: their own buffer */
     permute_bytes(p->topo, sizeof(vs_topo), order, n);
     permute_bytes(p->special, sizeof(vs_special), order, n);
+    permute_bytes(p->dih, sizeof(vs_dihedrals), order, n);
     p->n_ghost = 0;
 }
 
@@ -177,8 +193,10 @@ void vs_particle_ext_free(vs_particle_ext *e)
 {
     free(e->topo);
     free(e->special);
+    free(e->dih);
     e->topo = NULL;
     e->special = NULL;
+    e->dih = NULL;
 }
 
 /* A copy of n records of `size` bytes, or NULL where there are none. */
@@ -195,6 +213,7 @@ void vs_particles_pack_ext(const vs_particles *p, vs_particle_ext *out)
 {
     out->topo = copy_or_null(p->topo, sizeof(vs_topo), p->n_owned);
     out->special = copy_or_null(p->special, sizeof(vs_special), p->n_owned);
+    out->dih = copy_or_null(p->dih, sizeof(vs_dihedrals), p->n_owned);
 }
 
 void vs_particles_unpack_ext(vs_particles *p, const vs_particle_ext *in, int64_t n)
@@ -204,6 +223,10 @@ void vs_particles_unpack_ext(vs_particles *p, const vs_particle_ext *in, int64_t
     if (in->special) {
         vs_particles_enable_special(p);
         memcpy(p->special, in->special, sizeof(vs_special) * (size_t)n);
+    }
+    if (in->dih) {
+        vs_particles_enable_dihedrals(p);
+        memcpy(p->dih, in->dih, sizeof(vs_dihedrals) * (size_t)n);
     }
 }
 
@@ -255,6 +278,7 @@ void vs_particle_recs_sort_by_tag_ext(vs_particle_rec *r, vs_particle_ext *ext, 
             order[i] = keys[i].index;
         permute_bytes(ext->topo, sizeof(vs_topo), order, n);
         permute_bytes(ext->special, sizeof(vs_special), order, n);
+        permute_bytes(ext->dih, sizeof(vs_dihedrals), order, n);
         free(order);
     }
     free(keys);

@@ -33,6 +33,8 @@ typedef struct {
                           * (tea_rng.h), owned and ghosts; scratch of the force loop */
     vs_topo *topo;       /* NULL without molecules; else one per slot (topology.h): owned
                           * slots hold the bead's bonds and angles, ghosts only n_bond */
+    vs_dihedrals *dih;   /* NULL unless the run has dihedrals (vs_params_dihedrals); else one
+                          * per slot, owned slots only */
     vs_special *special; /* NULL unless some pair style scales special neighbours
                           * (vs_special_depth); else one per slot, owned slots only */
 } vs_particles;
@@ -48,6 +50,8 @@ void vs_particles_permute_owned(vs_particles *p, const int64_t *order, void *scr
 void vs_particles_enable_topology(vs_particles *p);
 /* Give the particles special-neighbour lists (all empty); a no-op when they have them. */
 void vs_particles_enable_special(vs_particles *p);
+/* Give the particles dihedral records (all empty); a no-op when they have them. */
+void vs_particles_enable_dihedrals(vs_particles *p);
 /* Bytes of particle state per allocated slot (owned or ghost), topology excluded. */
 unsigned long vs_particles_bytes_per_slot(void);
 /* Copy every owned field of particle `from` to slot `to` (for hole filling). */
@@ -90,6 +94,7 @@ typedef struct {
 typedef struct {
     vs_topo *topo;       /* molecules */
     vs_special *special; /* special-neighbour lists (vs_special_depth > 0) */
+    vs_dihedrals *dih;   /* dihedrals (vs_params_dihedrals) */
 } vs_particle_ext;
 
 /* Free the records of e (not e itself) and set them NULL. */

@@ -68,7 +68,7 @@ int vs_topo_add_angle(vs_topo *t, int64_t a, int64_t b, int64_t c, int type)
     return 0;
 }
 
-int vs_topo_add_dihedral(vs_topo *t, const int64_t tags[4], int type)
+int vs_topo_add_dihedral(vs_dihedrals *t, const int64_t tags[4], int type)
 {
     if (t->n_dihedral >= VS_MAX_DIHEDRALS)
         return -1;

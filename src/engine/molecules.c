@@ -64,7 +64,8 @@ static void random_direction(vs_tea_key key, int64_t tag, double u[3])
 
 /* The bead's bonds, angles and dihedrals along a linear chain of n beads (a bead is in at
  * most 2, 3 and 4 of them: within VS_MAX_BONDS, VS_MAX_ANGLES, VS_MAX_DIHEDRALS). */
-static void chain_topology(vs_topo *t, const vs_mol_place *w, const vs_mol_template *tp)
+static void chain_topology(vs_topo *t, vs_dihedrals *dh, const vs_mol_place *w,
+                           const vs_mol_template *tp)
 {
     memset(t, 0, sizeof *t);
     t->mol = w->molecule + 1;
@@ -77,11 +78,13 @@ static void chain_topology(vs_topo *t, const vs_mol_place *w, const vs_mol_templ
         for (int64_t v = k - 1; v <= k + 1; ++v) /* the vertices of the angles holding k */
             if (v >= 1 && v + 1 < n)
                 vs_topo_add_angle(t, f + v - 1, f + v, f + v + 1, tp->angle_type);
-    if (tp->dihedral_type >= 0)
+    if (dh)
+        memset(dh, 0, sizeof *dh);
+    if (dh && tp->dihedral_type >= 0)
         for (int64_t s = k - 3; s <= k; ++s) /* the first beads of the dihedrals holding k */
             if (s >= 0 && s + 3 < n) {
                 const int64_t q[4] = {f + s, f + s + 1, f + s + 2, f + s + 3};
-                vs_topo_add_dihedral(t, q, tp->dihedral_type);
+                vs_topo_add_dihedral(dh, q, tp->dihedral_type);
             }
 }
 
@@ -126,7 +129,7 @@ static void keep_if_mine(vs_particles *p, const vs_params *prm, const vs_decomp 
         p->image[d][i] = image[d];
         p->f[d][i] = 0.0;
     }
-    chain_topology(&p->topo[i], w, tp);
+    chain_topology(&p->topo[i], p->dih ? &p->dih[i] : NULL, w, tp);
     if (p->special) {
         char err[256];
         if (vs_special_build(p->tag[i], vs_special_depth(prm), chain_partners, (void *)prm,

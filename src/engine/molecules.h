@@ -32,8 +32,8 @@ typedef struct {
 void vs_mol_place_of_tag(const vs_params *prm, int64_t tag, vs_mol_place *out);
 /* Species of a molecule bead (tag < prm->n_molecule_beads). */
 int vs_mol_species_of_tag(const vs_params *prm, int64_t tag);
-/* Append this rank's molecule beads (position, image, tag, species, topology; velocities are
- * the caller's) to p, which must have topology; with special lists (p->special, made when
+/* Append this rank's molecule beads (position, image, tag, species, topology, dihedrals where
+ * p has dihedral records; velocities are the caller's) to p, which must have topology; with special lists (p->special, made when
  * vs_special_depth > 0) each bead's list too, from the chain (the whole graph is known from
  * the tags alone). */
 void vs_mol_build(vs_particles *p, const vs_params *prm, const vs_decomp *dc);

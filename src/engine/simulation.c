@@ -224,7 +224,20 @@ int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_parti
                  has_special ? "has" : "has no", has_special ? "scale no" : "scale");
         return 1;
     }
-    adopt_records(sim, recs, ext, n);
+    /* dihedral records exactly when the run has dihedrals: a checkpoint of a run without
+     * them may still hold empty lists (written before they were a record of their own), and
+     * one written before dihedrals has none */
+    vs_particle_ext mine = *ext;
+    vs_dihedrals *empty = NULL;
+    if (!vs_params_dihedrals(&sim->prm))
+        mine.dih = NULL;
+    else if (!mine.dih) {
+        empty = VS_MALLOC(sizeof(vs_dihedrals) * (size_t)(n > 0 ? n : 1));
+        memset(empty, 0, sizeof(vs_dihedrals) * (size_t)(n > 0 ? n : 1));
+        mine.dih = empty;
+    }
+    adopt_records(sim, recs, &mine, n);
+    free(empty);
     set_tail(sim);
     sim->step = step;
     const int failed = sim->backend->attach(sim, err, err_len) != 0;
@@ -255,8 +268,8 @@ static int system_special(vs_sim *sim, const vs_particle_rec *recs, const vs_top
 }
 
 int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo,
-                             const vs_special *special, int64_t n, int draw_velocities,
-                             char *err, size_t err_len)
+                             const vs_dihedrals *dih, const vs_special *special, int64_t n,
+                             int draw_velocities, char *err, size_t err_len)
 {
     sim->energy_due = 1;
     static const vs_topo no_records; /* a rank with no records still sends topology */
@@ -279,9 +292,18 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
     const vs_special *lists = made ? made : special;
     if (vs_special_depth(&sim->prm) > 0 && !lists && n == 0)
         lists = &no_lists;
-    vs_particle_ext ext = {(vs_topo *)topo, (vs_special *)lists};
+    /* dihedral records where the run has dihedrals (empty where the records gave none) */
+    vs_dihedrals *no_dih = NULL;
+    if (vs_params_dihedrals(&sim->prm) && !dih) {
+        no_dih = VS_MALLOC(sizeof(vs_dihedrals) * (size_t)(n > 0 ? n : 1));
+        memset(no_dih, 0, sizeof(vs_dihedrals) * (size_t)(n > 0 ? n : 1));
+    }
+    vs_particle_ext ext = {(vs_topo *)topo, (vs_special *)lists,
+                           vs_params_dihedrals(&sim->prm) ? (dih ? (vs_dihedrals *)dih : no_dih)
+                                                          : NULL};
     adopt_records(sim, recs, &ext, n);
     free(made);
+    free(no_dih);
     set_tail(sim);
     if (draw_velocities)
         vs_init_velocities(&sim->parts, &sim->prm, &sim->dc);
