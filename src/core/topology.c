@@ -6,6 +6,10 @@
 
 #include "log.h"
 
+/* the sizes docs/architecture.md and the GPU's word-by-word permutation count on */
+_Static_assert(sizeof(vs_topo) == 288, "vs_topo: 288 bytes");
+_Static_assert(sizeof(vs_dihedrals) == 152, "vs_dihedrals: 152 bytes");
+
 void vs_tagmap_init(vs_tagmap *m) { memset(m, 0, sizeof *m); }
 
 void vs_tagmap_free(vs_tagmap *m)
