@@ -400,35 +400,6 @@ void vs_gpu_bonded_check(vs_gpu_state *g, int kind)
 
 /* ---- the Morton reorder: the topology follows its particles ---- */
 
-/* Word w of records of `stride` words. */
-__global__ void topo_gather_word_kernel(int n, const uint32_t *order, const uint64_t *words,
-                                        int stride, int w, uint64_t *out)
-{
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n)
-        out[k] = words[(size_t)order[k] * stride + w];
-}
-
-__global__ void topo_scatter_word_kernel(int n, const uint64_t *in, int stride, int w,
-                                         uint64_t *words)
-{
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n)
-        words[(size_t)k * stride + w] = in[k];
-}
-
-/* Records of `bytes` each permuted in place, word by word. */
-static void permute_words(vs_gpu_state *g, int n, void *recs, size_t bytes)
-{
-    uint64_t *words = (uint64_t *)recs, *tmp = (uint64_t *)g->sort.scratch;
-    const int stride = (int)(bytes / sizeof(uint64_t));
-    for (int w = 0; w < stride; ++w) {
-        VS_LAUNCH(topo_gather_word_kernel, n, VS_BLOCK, g->stream, n, g->sort.idx_out, words,
-                  stride, w, tmp);
-        VS_LAUNCH(topo_scatter_word_kernel, n, VS_BLOCK, g->stream, n, tmp, stride, w, words);
-    }
-}
-
 /* In place, one 8-byte word of every record at a time through the permutation scratch (one
  * double per slot): each word's column is permuted on its own, so no second copy of the
  * 288-byte records (and the 152-byte dihedral records of a run with dihedrals) is ever held.
@@ -437,9 +408,9 @@ void vs_gpu_bonded_permute(vs_gpu_state *g, int n)
 {
     if (!g->bd.on)
         return;
-    permute_words(g, n, g->bd.topo, sizeof(vs_topo));
+    vs_gpu_permute_words(g, n, g->bd.topo, sizeof(vs_topo));
     if (g->bd.dih)
-        permute_words(g, n, g->bd.dih, sizeof(vs_dihedrals));
+        vs_gpu_permute_words(g, n, g->bd.dih, sizeof(vs_dihedrals));
 }
 
 void vs_gpu_bonded_free(vs_gpu_state *g)

@@ -679,6 +679,10 @@ void vs_gpu_pair_free(vs_gpu_state *g);
 void vs_gpu_bonded_permute(vs_gpu_state *g, int n);
 /* The same for the special-neighbour lists (gpu_pair.cu); a no-op without them. */
 void vs_gpu_special_permute(vs_gpu_state *g, int n);
+/* n records of `bytes` (a multiple of 8) permuted in place by g->sort.idx_out, one 8-byte
+ * word of every record at a time through the permutation scratch (one double per slot), so
+ * no second copy of the records is ever held (gpu_cells.cu). */
+void vs_gpu_permute_words(vs_gpu_state *g, int n, void *recs, size_t bytes);
 
 /* Allocation helpers that track the device footprint. */
 void *vs_gpu_alloc(vs_gpu_state *g, size_t bytes);

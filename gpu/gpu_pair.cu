@@ -229,37 +229,14 @@ extern "C" void vs_gpu_pair_style_forces(vs_gpu_state *g, int style, int want_en
     }
 }
 
-/* ---- the Morton reorder: the special lists follow their particles, one 8-byte word of
- * every record at a time through the permutation scratch (as the topology, gpu_bonded.cu) */
-
-#define VS_SPECIAL_WORDS ((int)(sizeof(vs_special) / sizeof(uint64_t)))
+/* The Morton reorder: the special lists follow their particles (word by word, as the
+ * topology does). */
 static_assert(sizeof(vs_special) % sizeof(uint64_t) == 0, "vs_special is permuted in words");
-
-__global__ void special_gather_word_kernel(int n, const uint32_t *order, const uint64_t *words,
-                                           int w, uint64_t *out)
-{
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n)
-        out[k] = words[(size_t)order[k] * VS_SPECIAL_WORDS + w];
-}
-
-__global__ void special_scatter_word_kernel(int n, const uint64_t *in, int w, uint64_t *words)
-{
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n)
-        words[(size_t)k * VS_SPECIAL_WORDS + w] = in[k];
-}
 
 void vs_gpu_special_permute(vs_gpu_state *g, int n)
 {
-    if (!g->ps.special_on)
-        return;
-    uint64_t *words = (uint64_t *)g->ps.special, *tmp = (uint64_t *)g->sort.scratch;
-    for (int w = 0; w < VS_SPECIAL_WORDS; ++w) {
-        VS_LAUNCH(special_gather_word_kernel, n, VS_BLOCK, g->stream, n, g->sort.idx_out, words,
-                  w, tmp);
-        VS_LAUNCH(special_scatter_word_kernel, n, VS_BLOCK, g->stream, n, tmp, w, words);
-    }
+    if (g->ps.special_on)
+        vs_gpu_permute_words(g, n, g->ps.special, sizeof(vs_special));
 }
 
 void vs_gpu_pair_free(vs_gpu_state *g)
