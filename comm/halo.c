@@ -91,8 +91,20 @@ static void *recv_buffer(void *ctx, int d, int dir, int64_t n)
 
 /* ---- Migration ---- */
 
-/* A migrant is a vs_migrant_rec followed, when the particles have topology, by its vs_topo:
- * the bonds and angles travel with their bead (rec_bytes is the stride). */
+/* A migrant is a vs_migrant_rec followed, when the particles have topology, by its vs_topo,
+ * then, when they have dihedrals, by its vs_dihedrals, then, when they have special-neighbour
+ * lists, by its vs_special: the bonds, angles, dihedrals and special neighbours travel with
+ * their bead (rec_bytes is the stride). */
+static size_t dih_offset(const vs_particles *p)
+{
+    return sizeof(vs_migrant_rec) + (p->topo ? sizeof(vs_topo) : 0);
+}
+
+static size_t special_offset(const vs_particles *p)
+{
+    return dih_offset(p) + (p->dih ? sizeof(vs_dihedrals) : 0);
+}
+
 static vs_migrant_rec *migrant_at(void *base, size_t stride, int64_t k)
 {
     return (vs_migrant_rec *)((char *)base + stride * (size_t)k);
@@ -110,6 +122,10 @@ static void migrant_pack_one(const vs_particles *p, int64_t i, vs_migrant_rec *r
     r->species = p->species[i];
     if (p->topo)
         memcpy(r + 1, &p->topo[i], sizeof(vs_topo));
+    if (p->dih)
+        memcpy((char *)r + dih_offset(p), &p->dih[i], sizeof(vs_dihedrals));
+    if (p->special)
+        memcpy((char *)r + special_offset(p), &p->special[i], sizeof(vs_special));
 }
 
 /* Take the leavers of dimension d out of the owned particles, staged in the send buffer. */
@@ -185,6 +201,10 @@ static void migrate_unpack(void *ctx, int d, int dir, const void *recs, int64_t 
         p->species[j] = in->species;
         if (p->topo)
             memcpy(&p->topo[j], in + 1, sizeof(vs_topo));
+        if (p->dih)
+            memcpy(&p->dih[j], (const char *)in + dih_offset(p), sizeof(vs_dihedrals));
+        if (p->special)
+            memcpy(&p->special[j], (const char *)in + special_offset(p), sizeof(vs_special));
     }
 }
 
@@ -203,7 +223,7 @@ static const vs_exchange_ops migrate_ops = {
 int64_t vs_halo_migrate(vs_halo *h, const vs_decomp *dc, vs_particles *p, int64_t step)
 {
     p->n_ghost = 0;
-    const size_t bytes = sizeof(vs_migrant_rec) + (p->topo ? sizeof(vs_topo) : 0);
+    const size_t bytes = special_offset(p) + (p->special ? sizeof(vs_special) : 0);
     halo_ctx c = {.h = h, .dc = dc, .p = p, .rec_bytes = bytes};
     vs_exchange_ops ops = migrate_ops;
     ops.rec_bytes = bytes;
@@ -327,7 +347,6 @@ static void build_unpack(void *ctx, int d, int dir, const void *recs, int64_t n)
         if (p->topo) {
             p->topo[j].n_bond = in[k].pad;
             p->topo[j].n_angle = 0;
-            p->topo[j].n_dihedral = 0;
         }
     }
     c->h->recv_start[d][dir] = start;

@@ -23,7 +23,10 @@
  * its record (the record size of the exchange grows only then), a ghost record's pad word
  * carries the bead's bond count, and a bonded bead is sent as a ghost out to `bonded_width`
  * when that is wider than the list radius (the reach of its bonded partners plus the skin),
- * while free beads stay within the list radius.
+ * while free beads stay within the list radius. With dihedrals a migrant carries its
+ * vs_dihedrals after the vs_topo, with special-neighbour lists (special.h) its vs_special
+ * after that; ghosts need none (a pair takes its factor from
+ * the owned bead's list).
  */
 #ifndef VESICA_HALO_H
 #define VESICA_HALO_H

@@ -38,29 +38,47 @@ static void *route_bytes(const vs_par *par, const void *recs, size_t size, int64
     return out;
 }
 
-/* The records, and their topology records when there are any, to the ranks of `dest`: both
- * arrive in the same order (the same stable grouping and the same counts). */
+/* The records, and each kind of their optional records that is present (ext, NULL: none),
+ * to the ranks of `dest`: all arrive in the same order (the same stable grouping and the
+ * same counts). */
 static vs_particle_rec *route(const vs_par *par, const vs_particle_rec *recs,
-                              const vs_topo *topo, int64_t n, const int *dest, int64_t *n_out,
-                              vs_topo **topo_out)
+                              const vs_particle_ext *ext, int64_t n, const int *dest,
+                              int64_t *n_out, vs_particle_ext *ext_out)
 {
     vs_particle_rec *out = route_bytes(par, recs, sizeof *recs, n, dest, n_out);
-    if (topo_out) {
-        int64_t m = 0;
-        *topo_out = route_bytes(par, topo, sizeof *topo, n, dest, &m);
-    }
+    memset(ext_out, 0, sizeof *ext_out);
+    int64_t m = 0;
+    if (ext && ext->topo)
+        ext_out->topo = route_bytes(par, ext->topo, sizeof(vs_topo), n, dest, &m);
+    if (ext && ext->special)
+        ext_out->special = route_bytes(par, ext->special, sizeof(vs_special), n, dest, &m);
+    if (ext && ext->dih)
+        ext_out->dih = route_bytes(par, ext->dih, sizeof(vs_dihedrals), n, dest, &m);
     return out;
 }
+
+/* Record k of an optional array (NULL: none) to slot `to` of another. */
+#define VS_EXT_COPY(dst, src, to, k)                                                           \
+    do {                                                                                       \
+        if (src)                                                                               \
+            (dst)[to] = (src)[k];                                                              \
+    } while (0)
 
 vs_particle_rec *vs_redistribute_by_tag(const vs_par *par, const vs_particle_rec *recs,
                                         int64_t n, int64_t n_total, int64_t *n_out)
 {
-    return vs_redistribute_by_tag_topo(par, recs, NULL, n, n_total, n_out, NULL);
+    return vs_redistribute_by_tag_ext(par, recs, NULL, n, n_total, n_out, NULL);
 }
 
-vs_particle_rec *vs_redistribute_by_tag_topo(const vs_par *par, const vs_particle_rec *recs,
-                                             const vs_topo *topo, int64_t n, int64_t n_total,
-                                             int64_t *n_out, vs_topo **topo_out)
+static void *alloc_like(const void *src, size_t size, int64_t m)
+{
+    return src ? VS_MALLOC(size * (size_t)(m > 0 ? m : 1)) : NULL;
+}
+
+vs_particle_rec *vs_redistribute_by_tag_ext(const vs_par *par, const vs_particle_rec *recs,
+                                            const vs_particle_ext *ext, int64_t n,
+                                            int64_t n_total, int64_t *n_out,
+                                            vs_particle_ext *ext_out)
 {
     int *dest = VS_MALLOC(sizeof(int) * (size_t)(n > 0 ? n : 1));
     const int64_t base = n_total / par->size, extra = n_total % par->size;
@@ -71,33 +89,43 @@ vs_particle_rec *vs_redistribute_by_tag_topo(const vs_par *par, const vs_particl
             VS_FATAL("particle tag %lld outside 0..%lld", (long long)t, (long long)n_total - 1);
         dest[i] = t < split ? (int)(t / (base + 1)) : (int)(extra + (t - split) / base);
     }
-    vs_topo *got_topo = NULL;
-    vs_particle_rec *got = route(par, recs, topo, n, dest, n_out, topo ? &got_topo : NULL);
+    vs_particle_ext got_ext;
+    vs_particle_rec *got = route(par, recs, ext, n, dest, n_out, &got_ext);
     free(dest);
     /* tag order by direct placement: this rank's slab is the tag range [lo, hi) */
     int64_t lo, hi;
     vs_tag_slab(n_total, par->size, par->rank, &lo, &hi);
     const int64_t m = *n_out;
     vs_particle_rec *out = VS_MALLOC(sizeof(vs_particle_rec) * (size_t)(m > 0 ? m : 1));
-    vs_topo *out_topo = got_topo ? VS_MALLOC(sizeof(vs_topo) * (size_t)(m > 0 ? m : 1)) : NULL;
+    vs_particle_ext out_ext = {alloc_like(got_ext.topo, sizeof(vs_topo), m),
+                               alloc_like(got_ext.special, sizeof(vs_special), m),
+                               alloc_like(got_ext.dih, sizeof(vs_dihedrals), m)};
     int bad = m != hi - lo;
     for (int64_t i = 0; i < m && !bad; ++i) {
         bad = got[i].tag < lo || got[i].tag >= hi;
-        if (!bad)
-            out[got[i].tag - lo] = got[i];
-        if (!bad && out_topo)
-            out_topo[got[i].tag - lo] = got_topo[i];
+        if (bad)
+            break;
+        const int64_t to = got[i].tag - lo;
+        out[to] = got[i];
+        VS_EXT_COPY(out_ext.topo, got_ext.topo, to, i);
+        VS_EXT_COPY(out_ext.special, got_ext.special, to, i);
+        VS_EXT_COPY(out_ext.dih, got_ext.dih, to, i);
     }
     if (bad) { /* particles lost or duplicated: keep them, sorted, for the caller to report */
         memcpy(out, got, sizeof(vs_particle_rec) * (size_t)m);
-        if (out_topo)
-            memcpy(out_topo, got_topo, sizeof(vs_topo) * (size_t)m);
-        vs_particle_recs_sort_by_tag_topo(out, out_topo, m);
+        for (int64_t i = 0; i < m; ++i) {
+            VS_EXT_COPY(out_ext.topo, got_ext.topo, i, i);
+            VS_EXT_COPY(out_ext.special, got_ext.special, i, i);
+            VS_EXT_COPY(out_ext.dih, got_ext.dih, i, i);
+        }
+        vs_particle_recs_sort_by_tag_ext(out, &out_ext, m);
     }
     free(got);
-    free(got_topo);
-    if (topo_out)
-        *topo_out = out_topo;
+    vs_particle_ext_free(&got_ext);
+    if (ext_out)
+        *ext_out = out_ext;
+    else
+        vs_particle_ext_free(&out_ext);
     return out;
 }
 
@@ -116,12 +144,12 @@ static int brick_of(double x, double len, int n)
 vs_particle_rec *vs_redistribute_by_brick(const vs_decomp *dc, vs_particle_rec *recs, int64_t n,
                                           int64_t *n_out)
 {
-    return vs_redistribute_by_brick_topo(dc, recs, NULL, n, n_out, NULL);
+    return vs_redistribute_by_brick_ext(dc, recs, NULL, n, n_out, NULL);
 }
 
-vs_particle_rec *vs_redistribute_by_brick_topo(const vs_decomp *dc, vs_particle_rec *recs,
-                                               const vs_topo *topo, int64_t n, int64_t *n_out,
-                                               vs_topo **topo_out)
+vs_particle_rec *vs_redistribute_by_brick_ext(const vs_decomp *dc, vs_particle_rec *recs,
+                                              const vs_particle_ext *ext, int64_t n,
+                                              int64_t *n_out, vs_particle_ext *ext_out)
 {
     const int nb = dc->dims[0] * dc->dims[1] * dc->dims[2];
     int *rank_of = VS_MALLOC(sizeof(int) * (size_t)nb);
@@ -141,12 +169,14 @@ vs_particle_rec *vs_redistribute_by_brick_topo(const vs_decomp *dc, vs_particle_
             c[d] = brick_of(recs[i].x[d], dc->box[d], dc->dims[d]);
         dest[i] = rank_of[(c[2] * dc->dims[1] + c[1]) * dc->dims[0] + c[0]];
     }
-    vs_topo *got_topo = NULL;
-    vs_particle_rec *out = route(&dc->cart, recs, topo, n, dest, n_out, topo ? &got_topo : NULL);
+    vs_particle_ext got_ext;
+    vs_particle_rec *out = route(&dc->cart, recs, ext, n, dest, n_out, &got_ext);
     free(dest);
     free(rank_of);
-    vs_particle_recs_sort_by_tag_topo(out, got_topo, *n_out);
-    if (topo_out)
-        *topo_out = got_topo;
+    vs_particle_recs_sort_by_tag_ext(out, &got_ext, *n_out);
+    if (ext_out)
+        *ext_out = got_ext;
+    else
+        vs_particle_ext_free(&got_ext);
     return out;
 }

@@ -31,14 +31,16 @@ vs_particle_rec *vs_redistribute_by_tag(const vs_par *par, const vs_particle_rec
 vs_particle_rec *vs_redistribute_by_brick(const vs_decomp *dc, vs_particle_rec *recs, int64_t n,
                                           int64_t *n_out);
 
-/* The same with topology (molecules): topo[i] belongs to recs[i] and travels with it; the
- * malloc'd *topo_out holds one record per output record, in the same order. topo NULL: as
- * without (topo_out is left alone). Collective. */
-vs_particle_rec *vs_redistribute_by_tag_topo(const vs_par *par, const vs_particle_rec *recs,
-                                             const vs_topo *topo, int64_t n, int64_t n_total,
-                                             int64_t *n_out, vs_topo **topo_out);
-vs_particle_rec *vs_redistribute_by_brick_topo(const vs_decomp *dc, vs_particle_rec *recs,
-                                               const vs_topo *topo, int64_t n, int64_t *n_out,
-                                               vs_topo **topo_out);
+/* The same with the particles' optional records (molecules' topology, special-neighbour
+ * lists): each kind present in *ext (ext NULL: none) belongs to recs[i] and travels with it;
+ * *ext_out (when not NULL) receives the malloc'd records of the same kinds, one per output
+ * record, in the same order, NULL for the kinds absent. Collective. */
+vs_particle_rec *vs_redistribute_by_tag_ext(const vs_par *par, const vs_particle_rec *recs,
+                                            const vs_particle_ext *ext, int64_t n,
+                                            int64_t n_total, int64_t *n_out,
+                                            vs_particle_ext *ext_out);
+vs_particle_rec *vs_redistribute_by_brick_ext(const vs_decomp *dc, vs_particle_rec *recs,
+                                              const vs_particle_ext *ext, int64_t n,
+                                              int64_t *n_out, vs_particle_ext *ext_out);
 
 #endif

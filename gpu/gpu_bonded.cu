@@ -41,14 +41,15 @@ extern "C" {
 #include "bonded.h"
 }
 
-#define VS_TOPO_WORDS ((int)(sizeof(vs_topo) / sizeof(uint64_t)))
 static_assert(sizeof(vs_topo) % sizeof(uint64_t) == 0, "vs_topo is permuted in 8-byte words");
+static_assert(sizeof(vs_dihedrals) % sizeof(uint64_t) == 0, "so is vs_dihedrals");
 
 /* What the bonded kernels read and write, passed by value. */
 struct vs_bonded_args {
     const double *x[3];
     const int64_t *tag;
     const vs_topo *topo;
+    const vs_dihedrals *dih; /* runs with dihedrals only */
     const int64_t *key;
     const int32_t *val;
     int64_t mask;
@@ -292,7 +293,7 @@ __global__ void dihedral_kernel(int n, int64_t step, vs_bonded_args a, int want_
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    const vs_topo *t = &a.topo[i];
+    const vs_dihedrals *t = &a.dih[i];
     const int nd = t->n_dihedral;
     double energy = 0.0, virial = 0.0;
     if (nd > 0) {
@@ -346,6 +347,7 @@ static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *viria
     }
     a.tag = g->pt.tag;
     a.topo = g->bd.topo;
+    a.dih = g->bd.dih;
     a.key = g->bd.map_key;
     a.val = g->bd.map_val;
     a.mask = g->bd.map_cap - 1;
@@ -437,41 +439,24 @@ void vs_gpu_bonded_check(vs_gpu_state *g, int kind)
 
 /* ---- the Morton reorder: the topology follows its particles ---- */
 
-__global__ void topo_gather_word_kernel(int n, const uint32_t *order, const uint64_t *words,
-                                        int w, uint64_t *out)
-{
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n)
-        out[k] = words[(size_t)order[k] * VS_TOPO_WORDS + w];
-}
-
-__global__ void topo_scatter_word_kernel(int n, const uint64_t *in, int w, uint64_t *words)
-{
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n)
-        words[(size_t)k * VS_TOPO_WORDS + w] = in[k];
-}
-
 /* In place, one 8-byte word of every record at a time through the permutation scratch (one
  * double per slot): each word's column is permuted on its own, so no second copy of the
- * 440-byte records is ever held. Every few rebuilds only (VS_GPU_REORDER_EVERY). */
+ * 288-byte records (and the 152-byte dihedral records of a run with dihedrals) is ever held.
+ * Every few rebuilds only (VS_GPU_REORDER_EVERY). */
 void vs_gpu_bonded_permute(vs_gpu_state *g, int n)
 {
     if (!g->bd.on)
         return;
-    uint64_t *words = (uint64_t *)g->bd.topo, *tmp = (uint64_t *)g->sort.scratch;
-    for (int w = 0; w < VS_TOPO_WORDS; ++w) {
-        VS_LAUNCH(topo_gather_word_kernel, n, VS_BLOCK, g->stream, n, g->sort.idx_out, words, w,
-                  tmp);
-        VS_LAUNCH(topo_scatter_word_kernel, n, VS_BLOCK, g->stream, n, tmp, w, words);
-    }
+    vs_gpu_permute_words(g, n, g->bd.topo, sizeof(vs_topo));
+    if (g->bd.dih)
+        vs_gpu_permute_words(g, n, g->bd.dih, sizeof(vs_dihedrals));
 }
 
 void vs_gpu_bonded_free(vs_gpu_state *g)
 {
-    void *ptrs[] = {g->bd.topo,   g->bd.mark,    g->bd.map_key,    g->bd.map_val,
-                    g->bd.e_bond, g->bd.w_bond,  g->bd.e_angle,    g->bd.w_angle,
-                    g->bd.e_dihedral, g->bd.w_dihedral, g->bd.d_error};
+    void *ptrs[] = {g->bd.topo,   g->bd.dih,     g->bd.mark,    g->bd.map_key,
+                    g->bd.map_val, g->bd.e_bond, g->bd.w_bond,  g->bd.e_angle,
+                    g->bd.w_angle, g->bd.e_dihedral, g->bd.w_dihedral, g->bd.d_error};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
         if (ptrs[k])
             cudaFree(ptrs[k]);

@@ -112,6 +112,34 @@ static void sort_by_cell(vs_gpu_state *g, int n, int morton, int stage)
     g->sort.idx_in = values.Alternate();
 }
 
+/* Word w of records of `stride` 8-byte words, gathered by the sort's order / scattered back. */
+__global__ void word_gather_kernel(int n, const uint32_t *order, const uint64_t *words,
+                                   int stride, int w, uint64_t *out)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n)
+        out[k] = words[(size_t)order[k] * stride + w];
+}
+
+__global__ void word_scatter_kernel(int n, const uint64_t *in, int stride, int w,
+                                    uint64_t *words)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n)
+        words[(size_t)k * stride + w] = in[k];
+}
+
+void vs_gpu_permute_words(vs_gpu_state *g, int n, void *recs, size_t bytes)
+{
+    uint64_t *words = (uint64_t *)recs, *tmp = (uint64_t *)g->sort.scratch;
+    const int stride = (int)(bytes / sizeof(uint64_t));
+    for (int w = 0; w < stride; ++w) {
+        VS_LAUNCH(word_gather_kernel, n, VS_BLOCK, g->stream, n, g->sort.idx_out, words,
+                  stride, w, tmp);
+        VS_LAUNCH(word_scatter_kernel, n, VS_BLOCK, g->stream, n, tmp, stride, w, words);
+    }
+}
+
 /* The Morton reordering costs a sort and two passes over every array; particles drift only a
  * fraction of a cell between rebuilds, so the order is refreshed every few rebuilds
  * (docs/performance.md compares 1 and 8). */
@@ -136,6 +164,7 @@ void vs_gpu_reorder(vs_gpu_state *g)
     permute(g, g->pt.tag, n);
     permute(g, g->pt.species_id, n);
     vs_gpu_bonded_permute(g, n); /* molecules: through the scratch, one word at a time */
+    vs_gpu_special_permute(g, n); /* special lists: the same */
 }
 
 /* Offsets of every cell, empty ones included, from the sorted keys without atomics: entry k

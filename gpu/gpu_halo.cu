@@ -134,10 +134,23 @@ __global__ void wrap_kernel(int n, int self, double lx, double ly, double lz, vs
             vs_wrap_periodic(&a.x[d][i], &a.image[d][i], len[d]);
 }
 
+/* Where a migrant's vs_dihedrals and vs_special sit: after its vs_topo, the vs_special after
+ * the vs_dihedrals, each when there is one (comm/halo.c). */
+static __device__ __forceinline__ size_t dih_offset(const vs_soa &a)
+{
+    return sizeof(vs_migrant_rec) + (a.topo ? sizeof(vs_topo) : 0);
+}
+
+static __device__ __forceinline__ size_t special_offset(const vs_soa &a)
+{
+    return dih_offset(a) + (a.dih ? sizeof(vs_dihedrals) : 0);
+}
+
 /* Leavers with everything they carry; crossing the periodic boundary (wrap != 0) shifts the
  * coordinate by the box and counts the image, as the CPU migration does. Records are `rec`
  * bytes apart: with molecules each carries its particle's vs_topo after the vs_migrant_rec,
- * as on the host path (comm/halo.c). */
+ * then its vs_dihedrals and its vs_special where the run has them, as on the host path
+ * (comm/halo.c). */
 __global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap, double len,
                                     vs_soa a, char *out, size_t rec)
 {
@@ -162,6 +175,10 @@ __global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap,
     *to = r;
     if (a.topo)
         *(vs_topo *)(to + 1) = a.topo[i];
+    if (a.dih)
+        *(vs_dihedrals *)((char *)to + dih_offset(a)) = a.dih[i];
+    if (a.special)
+        *(vs_special *)((char *)to + special_offset(a)) = a.special[i];
 }
 
 /* Arrivals along d, each checked against the brick along d: one hop per dimension must have
@@ -187,6 +204,10 @@ __global__ void unpack_migrant_kernel(int n, const char *in, size_t rec, int64_t
     a.species[j] = r.species;
     if (a.topo)
         a.topo[j] = *(const vs_topo *)(from + 1);
+    if (a.dih)
+        a.dih[j] = *(const vs_dihedrals *)((const char *)from + dih_offset(a));
+    if (a.special)
+        a.special[j] = *(const vs_special *)((const char *)from + special_offset(a));
     if (a.pos_q)
         vs_stage_values(a.frame, j, r.x[0], r.x[1], r.x[2], r.species, r.vp[0], r.vp[1],
                         r.vp[2], a.pos_q, a.vel_f);
@@ -248,6 +269,10 @@ __global__ void fill_holes_kernel(int max_n, const int32_t *count, const int32_t
     a.species[to] = a.species[from];
     if (a.topo)
         a.topo[to] = a.topo[from];
+    if (a.dih)
+        a.dih[to] = a.dih[from];
+    if (a.special)
+        a.special[to] = a.special[from];
     if (a.pos_q) {
         a.pos_q[to] = a.pos_q[from];
         a.vel_f[to] = a.vel_f[from];
@@ -516,7 +541,9 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
             cudaMemsetAsync(g->halo.d_outside, 0xff, sizeof(unsigned long long), g->stream));
     if (crosses) {
         /* with molecules a record carries the topology too (the host path's layout) */
-        const size_t rec = sizeof(vs_migrant_rec) + (g->bd.on ? sizeof(vs_topo) : 0);
+        const size_t rec = sizeof(vs_migrant_rec) + (g->bd.on ? sizeof(vs_topo) : 0) +
+                           (g->bd.dih ? sizeof(vs_dihedrals) : 0) +
+                           (g->ps.special_on ? sizeof(vs_special) : 0);
         vs_exchange_ops ops = gpu_migrate_ops;
         ops.rec_bytes = rec;
         vs_gpu_xctx c = {g, rec, {0, 0}, {0, 0}, 0, 0};

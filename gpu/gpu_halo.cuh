@@ -20,6 +20,8 @@ struct vs_soa {
     vs_topo *topo; /* molecules: each owned particle's topology, moved with it; else NULL */
     uint8_t *mark; /* molecules: per slot, a bonded bead (vs_gpu_bonded); else NULL. The
                     * ghost kernels carry it to the ghosts they make */
+    vs_dihedrals *dih; /* dihedrals: each owned particle's, moved with it; else NULL */
+    vs_special *special; /* special lists: each owned particle's, moved with it; else NULL */
 };
 
 static inline vs_soa soa(vs_gpu_state *g)
@@ -38,6 +40,8 @@ static inline vs_soa soa(vs_gpu_state *g)
     a.frame = g->fs.frame;
     a.topo = g->bd.topo;
     a.mark = g->bd.mark;
+    a.dih = g->bd.dih;
+    a.special = g->ps.special_on ? g->ps.special : NULL;
     return a;
 }
 

@@ -19,6 +19,7 @@ extern "C" {
 #include "dpd_pair.h"
 #include "gpu_backend.h"
 #include "log.h"
+#include "special.h"
 #include "topology.h"
 #include "wrap.h"
 }
@@ -465,6 +466,8 @@ struct vs_gpu_bonded {
     int on;                 /* the configuration has molecules */
     vs_topo *topo;
     uint8_t *mark;          /* per slot: a bonded bead */
+    vs_dihedrals *dih;      /* one per slot where the run has dihedrals, moved with the
+                             * particles as topo is; else NULL */
     int64_t *map_key;       /* tags; -1: empty */
     int32_t *map_val;       /* local indices */
     int64_t map_cap;
@@ -485,6 +488,10 @@ struct vs_gpu_pair {
     double *e, *w;
     int64_t cap;
     int energies_on; /* some style has written e and w */
+    /* special-neighbour lists (special.h), one per owned slot, moved with the particles
+     * (upload, migration, Morton reorder) when special_on (vs_special_depth > 0); else NULL */
+    int special_on;
+    vs_special *special;
 };
 
 /* Phase timing on the device clock (gpu_timing.cu): a ring of phase boundaries, oldest at
@@ -678,8 +685,15 @@ void vs_gpu_bonded_index(vs_gpu_state *g);
 void vs_gpu_bonded_check(vs_gpu_state *g, int kind);
 /* The pair styles' device buffers (gpu_pair.cu), freed at destroy. */
 void vs_gpu_pair_free(vs_gpu_state *g);
-/* The topology of the owned particles permuted by g->sort.idx_out (the Morton reorder). */
+/* The topology (and dihedral records) of the owned particles permuted by g->sort.idx_out (the
+ * Morton reorder). */
 void vs_gpu_bonded_permute(vs_gpu_state *g, int n);
+/* The same for the special-neighbour lists (gpu_pair.cu); a no-op without them. */
+void vs_gpu_special_permute(vs_gpu_state *g, int n);
+/* n records of `bytes` (a multiple of 8) permuted in place by g->sort.idx_out, one 8-byte
+ * word of every record at a time through the permutation scratch (one double per slot), so
+ * no second copy of the records is ever held (gpu_cells.cu). */
+void vs_gpu_permute_words(vs_gpu_state *g, int n, void *recs, size_t bytes);
 
 /* Allocation helpers that track the device footprint. */
 void *vs_gpu_alloc(vs_gpu_state *g, size_t bytes);

@@ -28,13 +28,21 @@ extern "C" {
 
 #define VS_PAIR_BLOCK 128
 
-template <bool MIXED, bool ENERGY, bool CELLS, int MODE>
+/* The special factors of a style by level (0: not special, factor 1). */
+struct vs_special_factors {
+    double f[4];
+    const int64_t *tag;
+    const vs_special *list;
+};
+
+template <bool MIXED, bool ENERGY, bool CELLS, int MODE, bool SPECIAL>
 __global__ void __launch_bounds__(VS_PAIR_BLOCK)
     pair_style_kernel(int n, int style, int n_species, const vs_pair_coeff *coeff,
                       const vs_pair_table *tables, vs_gpu_species sp, const double *x,
                       const double *y, const double *z, const int32_t *species,
                       vs_partner_source src, double *fx, double *fy, double *fz,
-                      double *energy, double *virial, int accumulate_energy, int32_t *bad)
+                      double *energy, double *virial, int accumulate_energy, int32_t *bad,
+                      vs_special_factors special)
 {
     extern __shared__ vs_pair_coeff shared_coeff[];
     for (int k = threadIdx.x; k < n_species * VS_MAX_SPECIES; k += blockDim.x)
@@ -53,8 +61,19 @@ __global__ void __launch_bounds__(VS_PAIR_BLOCK)
         const double r2 = dx * dx + dy * dy + dz * dz;
         if (!c.on || !(r2 < c.rc2) || r2 == 0.0)
             return;
+        double sf = 1.0;
+        if (SPECIAL) {
+            sf = special.f[vs_special_level(&special.list[i], special.tag[j])];
+            if (sf == 0.0)
+                return; /* excluded: no force, energy or virial */
+        }
         if (MIXED) {
-            const vs_pair_result_f r = vs_pair_style_eval_f(style, &c, tables, (float)r2);
+            vs_pair_result_f r = vs_pair_style_eval_f(style, &c, tables, (float)r2);
+            if (SPECIAL) {
+                r.f_over_r *= (float)sf;
+                r.energy *= (float)sf;
+                r.virial *= (float)sf;
+            }
             ax += (double)(r.f_over_r * (float)dx);
             ay += (double)(r.f_over_r * (float)dy);
             az += (double)(r.f_over_r * (float)dz);
@@ -63,7 +82,12 @@ __global__ void __launch_bounds__(VS_PAIR_BLOCK)
                 w += 0.5 * (double)r.virial;
             }
         } else {
-            const vs_pair_result r = vs_pair_style_eval(style, &c, tables, r2);
+            vs_pair_result r = vs_pair_style_eval(style, &c, tables, r2);
+            if (SPECIAL) {
+                r.f_over_r *= sf;
+                r.energy *= sf;
+                r.virial *= sf;
+            }
             ax += r.f_over_r * dx;
             ay += r.f_over_r * dy;
             az += r.f_over_r * dz;
@@ -145,17 +169,29 @@ extern "C" void vs_gpu_pair_style_forces(vs_gpu_state *g, int style, int want_en
     const int mixed = g->plan.mixed, cells = g->plan.forces != VS_GPU_FORCES_VERLET;
     const vs_partner_source src = vs_gpu_partner_source(g);
     const size_t shared = sizeof(vs_pair_coeff) * (size_t)g->prm.n_species * VS_MAX_SPECIES;
-#define VS_PAIR_LAUNCH(M, E, C, MODE)                                                          \
+    const vs_pair_style_params *psp = &g->prm.pair[style];
+    const int with_special = psp->special && g->ps.special_on;
+    const vs_special_factors special = {{1.0, psp->special_factor[0], psp->special_factor[1],
+                                         psp->special_factor[2]},
+                                        g->pt.tag, g->ps.special};
+#define VS_PAIR_LAUNCH_K(M, E, C, MODE, S)                                                     \
     do {                                                                                       \
         if (n > 0) {                                                                           \
-            pair_style_kernel<M, E, C, MODE>                                                   \
+            pair_style_kernel<M, E, C, MODE, S>                                                \
                 <<<(n + VS_PAIR_BLOCK - 1) / VS_PAIR_BLOCK, VS_PAIR_BLOCK, shared, g->stream>>>( \
                     n, style, g->prm.n_species, g->ps.d_coeff[style], g->ps.d_tables,          \
                     g->species, g->pt.x[0], g->pt.x[1], g->pt.x[2], g->pt.species_id, src,      \
                     g->pt.f[0], g->pt.f[1], g->pt.f[2], g->ps.e, g->ps.w, !first,              \
-                    g->fs.d_bad_force);                                                        \
+                    g->fs.d_bad_force, special);                                               \
             VS_CUDA_CHECK(cudaGetLastError());                                                 \
         }                                                                                      \
+    } while (0)
+#define VS_PAIR_LAUNCH(M, E, C, MODE)                                                          \
+    do {                                                                                       \
+        if (with_special)                                                                      \
+            VS_PAIR_LAUNCH_K(M, E, C, MODE, true);                                             \
+        else                                                                                   \
+            VS_PAIR_LAUNCH_K(M, E, C, MODE, false);                                            \
     } while (0)
 #define VS_PAIR_LAUNCH_MODE(M, E, C)                                                           \
     do {                                                                                       \
@@ -184,6 +220,7 @@ extern "C" void vs_gpu_pair_style_forces(vs_gpu_state *g, int style, int want_en
 #undef VS_PAIR_LAUNCH_CELLS
 #undef VS_PAIR_LAUNCH_MODE
 #undef VS_PAIR_LAUNCH
+#undef VS_PAIR_LAUNCH_K
     g->ps.energies_on = 1;
     if (starts) { /* no DPD kernel ran: none of its energies, and the forces are doubles */
         g->fs.forces_fixed = 0;
@@ -192,10 +229,20 @@ extern "C" void vs_gpu_pair_style_forces(vs_gpu_state *g, int style, int want_en
     }
 }
 
+/* The Morton reorder: the special lists follow their particles (word by word, as the
+ * topology does). */
+static_assert(sizeof(vs_special) % sizeof(uint64_t) == 0, "vs_special is permuted in words");
+
+void vs_gpu_special_permute(vs_gpu_state *g, int n)
+{
+    if (g->ps.special_on)
+        vs_gpu_permute_words(g, n, g->ps.special, sizeof(vs_special));
+}
+
 void vs_gpu_pair_free(vs_gpu_state *g)
 {
     void *ptrs[] = {g->ps.e, g->ps.w, g->ps.d_tables, g->ps.d_coeff[0], g->ps.d_coeff[1],
-                    g->ps.d_coeff[2], g->ps.d_coeff[3]};
+                    g->ps.d_coeff[2], g->ps.d_coeff[3], g->ps.special};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
         if (ptrs[k])
             cudaFree(ptrs[k]);

@@ -121,9 +121,13 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     VS_GROW(g->fs.vel_f, float4, staged);
     VS_GROW(g->fs.sig, uint64_t, 0);
     VS_GROW(g->cells.ncount, int32_t, 0);
+    if (g->ps.special_on) /* special lists move with the owned particles */
+        VS_GROW(g->ps.special, vs_special, g->pt.n_owned);
     if (g->bd.on) { /* molecules: the topology moves with the owned particles */
         VS_GROW(g->bd.topo, vs_topo, g->pt.n_owned);
         VS_GROW(g->bd.mark, uint8_t, keep); /* a ghost build may grow the arrays midway */
+        if (vs_params_dihedrals(&g->prm))
+            VS_GROW(g->bd.dih, vs_dihedrals, g->pt.n_owned);
         if (g->prm.n_bond_types > 0) {
             VS_GROW(g->bd.e_bond, double, 0);
             VS_GROW(g->bd.w_bond, double, 0);
@@ -289,6 +293,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->fs.d_bad_force = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->red.d_max_disp2 = (unsigned int *)vs_gpu_alloc(g, 2 * sizeof(unsigned int));
     VS_CUDA_CHECK(cudaMemsetAsync(g->red.d_max_disp2, 0, 2 * sizeof(unsigned int), g->stream));
+    g->ps.special_on = vs_special_depth(prm) > 0;
     if (g->bd.on) {
         g->bd.d_error = (vs_gpu_bonded_error *)vs_gpu_alloc(g, sizeof(vs_gpu_bonded_error));
         vs_gpu_bonded_tables(g);
@@ -426,6 +431,18 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
         else if (n)
             VS_CUDA_CHECK(cudaMemsetAsync(g->bd.topo, 0, n * sizeof(vs_topo), g->stream));
     }
+    if (g->bd.dih) {
+        if (h->dih)
+            copy_on_stream(g, g->bd.dih, h->dih, n * sizeof(vs_dihedrals), up);
+        else if (n)
+            VS_CUDA_CHECK(cudaMemsetAsync(g->bd.dih, 0, n * sizeof(vs_dihedrals), g->stream));
+    }
+    if (g->ps.special_on) {
+        if (h->special)
+            copy_on_stream(g, g->ps.special, h->special, n * sizeof(vs_special), up);
+        else if (n)
+            VS_CUDA_CHECK(cudaMemsetAsync(g->ps.special, 0, n * sizeof(vs_special), g->stream));
+    }
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     g->pt.n_owned = h->n_owned;
     g->pt.n_ghost = 0;
@@ -442,6 +459,10 @@ extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
     vs_gpu_bonded_check(g, -1); /* never hand out the state of a failed bonded evaluation */
     if (g->bd.on)
         vs_particles_enable_topology(h);
+    if (g->ps.special_on)
+        vs_particles_enable_special(h);
+    if (g->bd.dih)
+        vs_particles_enable_dihedrals(h);
     vs_particles_reserve(h, g->pt.n_owned);
     vs_gpu_forces_to_double(g);
     const size_t n = (size_t)g->pt.n_owned;
@@ -457,6 +478,10 @@ extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
     copy_on_stream(g, h->species, g->pt.species_id, n * sizeof(int32_t), down);
     if (g->bd.on)
         copy_on_stream(g, h->topo, g->bd.topo, n * sizeof(vs_topo), down);
+    if (g->bd.dih)
+        copy_on_stream(g, h->dih, g->bd.dih, n * sizeof(vs_dihedrals), down);
+    if (g->ps.special_on)
+        copy_on_stream(g, h->special, g->ps.special, n * sizeof(vs_special), down);
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     h->n_owned = g->pt.n_owned;
     h->n_ghost = 0;

@@ -494,8 +494,8 @@ static int read_ensemble(hid_t f, hid_t dxpl, const char *path, vs_ensemble_stat
 static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
                           const vs_params *prm, const vs_ensemble_state *ens,
                           const char *config_text,
-                          const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
-                          int64_t lo)
+                          const vs_particle_rec *slab, const vs_particle_ext *ext,
+                          int64_t n, int64_t lo)
 {
     int rc = 0;
     const int64_t format = VS_CKPT_FORMAT_VERSION, n_total = prm->n_particles;
@@ -534,8 +534,10 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
     free(buf);
     if (g < 0)
         vs_h5_note_error();
-    if (topo && g >= 0)
-        rc |= vs_ckpt_topo_write(g, dxpl, topo, n, lo, n_total, rows);
+    if (ext && ext->topo && g >= 0)
+        rc |= vs_ckpt_topo_write(g, dxpl, ext->topo, ext->dih, n, lo, n_total, rows);
+    if (ext && ext->special && g >= 0)
+        rc |= vs_ckpt_special_write(g, dxpl, ext->special, n, lo, n_total, rows);
     rc |= g < 0;
     if (g >= 0)
         H5Gclose(g);
@@ -545,8 +547,8 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
 /* Write everything into the temporary file; returns 0 or -1 with err filled. Collective. */
 static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs_params *prm,
                       const vs_ensemble_state *ens, const char *config_text,
-                      const vs_particle_rec *slab, const vs_topo *topo, int64_t n, int64_t lo,
-                      char *err, size_t err_len)
+                      const vs_particle_rec *slab, const vs_particle_ext *ext, int64_t n,
+                      int64_t lo, char *err, size_t err_len)
 {
     test_limit(step);
     hid_t fapl = vs_h5_fapl(par);
@@ -562,7 +564,7 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
         return -1;
     }
     hid_t dxpl = vs_h5_dxpl(1); /* filtered (checksummed) datasets need collective writes */
-    int rc = write_contents(par, f, dxpl, step, prm, ens, config_text, slab, topo, n, lo);
+    int rc = write_contents(par, f, dxpl, step, prm, ens, config_text, slab, ext, n, lo);
 
     test_pause(step);
     /* the completion record, last: step, particle count, physics hash, code version */
@@ -611,7 +613,7 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
 int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
                         const vs_params *prm, const vs_ensemble_state *ens,
                         const char *config_text,
-                        const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
+                        const vs_particle_rec *slab, const vs_particle_ext *ext, int64_t n,
                         int64_t slab_lo, int64_t keep, char *path_out, size_t path_len,
                         double *bytes, char *err, size_t err_len)
 {
@@ -620,7 +622,7 @@ int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
     vs_checkpoint_path(output_dir, step, final_path, sizeof final_path);
     snprintf(tmp, sizeof tmp, "%s.tmp", final_path);
     char local_err[VS_H5_ERR_LEN] = "";
-    int failed = write_file(par, tmp, step, prm, ens, config_text, slab, topo, n, slab_lo,
+    int failed = write_file(par, tmp, step, prm, ens, config_text, slab, ext, n, slab_lo,
                             local_err, sizeof local_err) != 0;
     if (vs_par_agree_error(par, failed, local_err, sizeof local_err)) {
         if (par->rank == 0)
@@ -723,7 +725,7 @@ static int check_metadata(const char *path, const vs_checkpoint_info *info, int6
 
 /* The reading half; fills err with one line on failure. */
 static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *info,
-                     vs_particle_rec **slab, vs_topo **topo, int64_t *n_out, char *err,
+                     vs_particle_rec **slab, vs_particle_ext *ext, int64_t *n_out, char *err,
                      size_t err_len)
 {
     char h5[256];
@@ -812,7 +814,10 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
     }
     free(buf);
     if (rc == 0 && vs_ckpt_topo_present(f))
-        rc = vs_ckpt_topo_read(f, dxpl, path, lo, n, n_total, topo, err, err_len);
+        rc = vs_ckpt_topo_read(f, dxpl, path, lo, n, n_total, &ext->topo, &ext->dih, err,
+                               err_len);
+    if (rc == 0 && vs_ckpt_special_present(f))
+        rc = vs_ckpt_special_read(f, dxpl, path, lo, n, n_total, &ext->special, err, err_len);
     H5Pclose(dxpl);
     for (int64_t i = 0; i < n && rc == 0; ++i)
         if (recs[i].tag != lo + i || recs[i].species < 0 ||
@@ -825,8 +830,7 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
     H5Fclose(f);
     if (rc) {
         free(recs);
-        free(*topo);
-        *topo = NULL;
+        vs_particle_ext_free(ext);
         return -1;
     }
     *slab = recs;
@@ -835,21 +839,20 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
 }
 
 int vs_checkpoint_read(const vs_par *par, const char *path, vs_checkpoint_info *info,
-                       vs_particle_rec **slab, vs_topo **topo, int64_t *n, char *err,
+                       vs_particle_rec **slab, vs_particle_ext *ext, int64_t *n, char *err,
                        size_t err_len)
 {
     vs_h5_quiet();
     memset(info, 0, sizeof *info);
     *slab = NULL;
-    *topo = NULL;
+    memset(ext, 0, sizeof *ext);
     *n = 0;
     char local_err[VS_H5_ERR_LEN] = "";
     const int failed =
-        read_file(par, path, info, slab, topo, n, local_err, sizeof local_err) != 0;
+        read_file(par, path, info, slab, ext, n, local_err, sizeof local_err) != 0;
     if (vs_par_agree_error(par, failed, local_err, sizeof local_err)) {
         free(*slab);
-        free(*topo);
-        *topo = NULL;
+        vs_particle_ext_free(ext);
         *slab = NULL;
         *n = 0;
         snprintf(err, err_len, "%s", local_err);

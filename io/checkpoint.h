@@ -33,7 +33,8 @@ typedef struct {
 } vs_checkpoint_info;
 
 /* Write the checkpoint of `step` from this rank's tag slab [slab_lo, slab_lo + n) (records in
- * tag order, with their topology records when the run has molecules, else topo NULL) and the
+ * tag order, with their optional records: ext->topo when the run has molecules,
+ * ext->special with special-neighbour lists, else NULL) and the
  * ensemble's state `ens` (/integrator), then delete all but the newest `keep` checkpoints. `config_text` is stored
  * verbatim. On success `path_out` holds the file name and *bytes its size. Returns 0, or -1
  * with one line in err, the same on every rank (the previous checkpoints are untouched).
@@ -41,17 +42,17 @@ typedef struct {
 int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
                         const vs_params *prm, const vs_ensemble_state *ens,
                         const char *config_text,
-                        const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
+                        const vs_particle_rec *slab, const vs_particle_ext *ext, int64_t n,
                         int64_t slab_lo, int64_t keep, char *path_out, size_t path_len,
                         double *bytes, char *err, size_t err_len);
 
 /* Read and validate a checkpoint: completion record, every dataset's checksums, the tag
  * sequence of this rank's slab. On success *slab (malloc'd, tag order) holds this rank's
- * slab of *n records, *topo their topology (malloc'd; NULL when the file has none: a plain
- * fluid) and `info` the metadata. Returns 0, or -1 with one line in err naming
+ * slab of *n records, *ext their optional records (malloc'd; topo NULL when the file has
+ * none: a plain fluid; special NULL when it has no special-neighbour lists) and `info` the metadata. Returns 0, or -1 with one line in err naming
  * the file and the problem, the same on every rank. Collective. */
 int vs_checkpoint_read(const vs_par *par, const char *path, vs_checkpoint_info *info,
-                       vs_particle_rec **slab, vs_topo **topo, int64_t *n, char *err,
+                       vs_particle_rec **slab, vs_particle_ext *ext, int64_t *n, char *err,
                        size_t err_len);
 
 /* Steps of the checkpoints in output_dir/checkpoints, newest first (malloc'd, may be NULL

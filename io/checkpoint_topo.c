@@ -32,7 +32,7 @@ static const struct {
 };
 _Static_assert(4 * VS_MAX_DIHEDRALS <= 3 * VS_MAX_ANGLES, "the row buffer holds the widest");
 
-static void gather(int k, const vs_topo *t, int64_t *out)
+static void gather(int k, const vs_topo *t, const vs_dihedrals *dh, int64_t *out)
 {
     const int cols = TFIELDS[k].cols;
     for (int c = 0; c < cols; ++c) {
@@ -43,15 +43,15 @@ static void gather(int k, const vs_topo *t, int64_t *out)
         case T_BOND_TYPES: v = c < t->n_bond ? t->bond_type[c] : -1; break;
         case T_ANGLES: v = c / 3 < t->n_angle ? t->angle[c / 3][c % 3] : -1; break;
         case T_ANGLE_TYPES: v = c < t->n_angle ? t->angle_type[c] : -1; break;
-        case T_DIHEDRALS: v = c / 4 < t->n_dihedral ? t->dihedral[c / 4][c % 4] : -1; break;
-        case T_DIHEDRAL_TYPES: v = c < t->n_dihedral ? t->dihedral_type[c] : -1; break;
+        case T_DIHEDRALS: v = c / 4 < dh->n_dihedral ? dh->dihedral[c / 4][c % 4] : -1; break;
+        case T_DIHEDRAL_TYPES: v = c < dh->n_dihedral ? dh->dihedral_type[c] : -1; break;
         }
         out[c] = v;
     }
 }
 
 /* One row back into a record; the counts come from the padding. */
-static void scatter(int k, vs_topo *t, const int64_t *in)
+static void scatter(int k, vs_topo *t, vs_dihedrals *dh, const int64_t *in)
 {
     const int cols = TFIELDS[k].cols;
     for (int c = 0; c < cols; ++c) {
@@ -71,21 +71,21 @@ static void scatter(int k, vs_topo *t, const int64_t *in)
             break;
         case T_ANGLE_TYPES: t->angle_type[c] = (int32_t)v; break;
         case T_DIHEDRALS:
-            t->dihedral[c / 4][c % 4] = v;
+            dh->dihedral[c / 4][c % 4] = v;
             if (v >= 0)
-                t->n_dihedral = c / 4 + 1;
+                dh->n_dihedral = c / 4 + 1;
             break;
-        case T_DIHEDRAL_TYPES: t->dihedral_type[c] = (int32_t)v; break;
+        case T_DIHEDRAL_TYPES: dh->dihedral_type[c] = (int32_t)v; break;
         }
     }
 }
 
-int vs_ckpt_topo_write(hid_t g, hid_t dxpl, const vs_topo *topo, int64_t n, int64_t lo,
-                       int64_t n_total, hsize_t chunk_rows)
+int vs_ckpt_topo_write(hid_t g, hid_t dxpl, const vs_topo *topo, const vs_dihedrals *dih,
+                       int64_t n, int64_t lo, int64_t n_total, hsize_t chunk_rows)
 {
     int rc = 0;
     int64_t *buf = VS_MALLOC(sizeof(int64_t) * 3 * VS_MAX_ANGLES * (size_t)(n > 0 ? n : 1));
-    for (int k = 0; k < N_TFIELDS; ++k) {
+    for (int k = 0; k < (dih ? N_TFIELDS : T_DIHEDRALS); ++k) {
         const int cols = TFIELDS[k].cols;
         const hsize_t dims[2] = {(hsize_t)n_total, (hsize_t)cols};
         const int64_t maxd[2] = {n_total, cols};
@@ -93,7 +93,7 @@ int vs_ckpt_topo_write(hid_t g, hid_t dxpl, const vs_topo *topo, int64_t n, int6
         hid_t d = vs_h5_create(g, TFIELDS[k].name, H5T_NATIVE_INT64, cols == 1 ? 1 : 2, dims,
                                maxd, chunk, 1);
         for (int64_t i = 0; i < n; ++i)
-            gather(k, &topo[i], buf + (size_t)i * (size_t)cols);
+            gather(k, &topo[i], dih ? &dih[i] : NULL, buf + (size_t)i * (size_t)cols);
         rc |= d < 0 || vs_h5_write_rows(d, H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)lo,
                                         (hsize_t)n, (hsize_t)cols, buf) != 0;
         if (d >= 0)
@@ -110,11 +110,19 @@ int vs_ckpt_topo_present(hid_t f)
 }
 
 int vs_ckpt_topo_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t n,
-                      int64_t n_total, vs_topo **out, char *err, size_t err_len)
+                      int64_t n_total, vs_topo **out, vs_dihedrals **dih_out, char *err,
+                      size_t err_len)
 {
     int rc = 0;
     vs_topo *t = VS_MALLOC(sizeof(vs_topo) * (size_t)(n > 0 ? n : 1));
     memset(t, 0, sizeof(vs_topo) * (size_t)(n > 0 ? n : 1));
+    /* the dihedral lists where the file has them (every checkpoint written before they were
+     * a record of their own has them, empty without dihedrals: the run decides) */
+    vs_dihedrals *dh = NULL;
+    if (H5Lexists(f, "particles/dihedrals", H5P_DEFAULT) > 0) {
+        dh = VS_MALLOC(sizeof(vs_dihedrals) * (size_t)(n > 0 ? n : 1));
+        memset(dh, 0, sizeof(vs_dihedrals) * (size_t)(n > 0 ? n : 1));
+    }
     int64_t *buf = VS_MALLOC(sizeof(int64_t) * 3 * VS_MAX_ANGLES * (size_t)(n > 0 ? n : 1));
     for (int k = 0; k < N_TFIELDS; ++k) { /* every rank opens every dataset */
         char name[64];
@@ -122,8 +130,8 @@ int vs_ckpt_topo_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t
         const int cols = TFIELDS[k].cols;
         const int exists = H5Lexists(f, name, H5P_DEFAULT) > 0;
         hid_t d = exists ? H5Dopen2(f, name, H5P_DEFAULT) : -1;
-        if (rc != 0 || (!exists && k >= T_DIHEDRALS)) {
-            /* a checkpoint written before dihedrals: none */
+        if (rc != 0 || (!exists && k >= T_DIHEDRALS) || (k >= T_DIHEDRALS && !dh)) {
+            /* a checkpoint written before dihedrals, or of a run without: none */
         } else if (d < 0 || vs_h5_extent0(d) != n_total) {
             snprintf(err, err_len, "checkpoint %.400s: dataset %s missing or of the wrong size",
                      path, name);
@@ -135,7 +143,7 @@ int vs_ckpt_topo_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t
             rc = -1;
         } else {
             for (int64_t i = 0; i < n; ++i)
-                scatter(k, &t[i], buf + (size_t)i * (size_t)cols);
+                scatter(k, &t[i], dh ? &dh[i] : NULL, buf + (size_t)i * (size_t)cols);
         }
         if (d >= 0)
             H5Dclose(d);
@@ -143,8 +151,85 @@ int vs_ckpt_topo_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t
     free(buf);
     if (rc) {
         free(t);
+        free(dh);
         return -1;
     }
     *out = t;
+    *dih_out = dh;
+    return 0;
+}
+
+/* ---- special-neighbour lists: one row of VS_MAX_SPECIAL entries per particle, -1 beyond
+ * its count ---- */
+
+int vs_ckpt_special_write(hid_t g, hid_t dxpl, const vs_special *sp, int64_t n, int64_t lo,
+                          int64_t n_total, hsize_t chunk_rows)
+{
+    const int cols = VS_MAX_SPECIAL;
+    int64_t *buf = VS_MALLOC(sizeof(int64_t) * cols * (size_t)(n > 0 ? n : 1));
+    for (int64_t i = 0; i < n; ++i)
+        for (int c = 0; c < cols; ++c)
+            buf[i * cols + c] = c < sp[i].n ? sp[i].e[c] : -1;
+    const hsize_t dims[2] = {(hsize_t)n_total, (hsize_t)cols};
+    const int64_t maxd[2] = {n_total, cols};
+    const hsize_t chunk[2] = {chunk_rows, (hsize_t)cols};
+    hid_t d = vs_h5_create(g, "special", H5T_NATIVE_INT64, 2, dims, maxd, chunk, 1);
+    const int rc = d < 0 || vs_h5_write_rows(d, H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)lo,
+                                             (hsize_t)n, (hsize_t)cols, buf) != 0;
+    if (d >= 0)
+        H5Dclose(d);
+    free(buf);
+    return rc;
+}
+
+/* The second dimension of a 2-D dataset, or -1. */
+static int64_t columns(hid_t d)
+{
+    hid_t space = H5Dget_space(d);
+    hsize_t dims[2] = {0, 0};
+    const int ok = space >= 0 && H5Sget_simple_extent_ndims(space) == 2 &&
+                   H5Sget_simple_extent_dims(space, dims, NULL) == 2;
+    if (space >= 0)
+        H5Sclose(space);
+    return ok ? (int64_t)dims[1] : -1;
+}
+
+int vs_ckpt_special_present(hid_t f)
+{
+    return H5Lexists(f, "particles", H5P_DEFAULT) > 0 &&
+           H5Lexists(f, "particles/special", H5P_DEFAULT) > 0;
+}
+
+int vs_ckpt_special_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t n,
+                         int64_t n_total, vs_special **out, char *err, size_t err_len)
+{
+    const int cols = VS_MAX_SPECIAL;
+    int rc = 0;
+    hid_t d = H5Dopen2(f, "particles/special", H5P_DEFAULT);
+    int64_t *buf = VS_MALLOC(sizeof(int64_t) * cols * (size_t)(n > 0 ? n : 1));
+    if (d < 0 || vs_h5_extent0(d) != n_total || columns(d) != cols) {
+        snprintf(err, err_len, "checkpoint %.400s: dataset particles/special of the wrong "
+                 "size (expected %lld rows of %d)", path, (long long)n_total, cols);
+        rc = -1;
+    } else if (vs_h5_read_rows(d, H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)lo, (hsize_t)n,
+                               (hsize_t)cols, buf) != 0) {
+        snprintf(err, err_len, "checkpoint %.400s: dataset particles/special: cannot read "
+                 "(checksum or I/O error)", path);
+        rc = -1;
+    }
+    if (d >= 0)
+        H5Dclose(d);
+    vs_special *sp = VS_MALLOC(sizeof(vs_special) * (size_t)(n > 0 ? n : 1));
+    memset(sp, 0, sizeof(vs_special) * (size_t)(n > 0 ? n : 1));
+    for (int64_t i = 0; i < n && rc == 0; ++i)
+        for (int c = 0; c < cols; ++c)
+            if (buf[i * cols + c] >= 0)
+                sp[i].e[sp[i].n++] = buf[i * cols + c];
+    free(buf);
+    if (rc) {
+        free(sp);
+        return -1;
+    }
+    *out = sp;
     return 0;
 }

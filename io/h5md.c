@@ -183,8 +183,9 @@ static int write_fixed(hid_t f, hid_t dxpl, const vs_particle_rec *slab, int64_t
 /* The slab's bonds (each at its lower tag), angles (each at its vertex) or dihedrals (each at
  * its second bead) as rows of ids, with their 1-based types; returns the count (buffers
  * malloc'd). */
-static int64_t local_tuples(const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
-                            int arity, int64_t **ids, int32_t **types)
+static int64_t local_tuples(const vs_particle_rec *slab, const vs_topo *topo,
+                            const vs_dihedrals *dih, int64_t n, int arity, int64_t **ids,
+                            int32_t **types)
 {
     int64_t count = 0;
     for (int pass = 0; pass < 2; ++pass) {
@@ -195,21 +196,24 @@ static int64_t local_tuples(const vs_particle_rec *slab, const vs_topo *topo, in
         }
         for (int64_t i = 0; i < n; ++i) {
             const vs_topo *t = &topo[i];
+            const vs_dihedrals *dh = dih ? &dih[i] : NULL;
             const int64_t tag = slab[i].tag;
-            const int m_end = arity == 2 ? t->n_bond : (arity == 3 ? t->n_angle : t->n_dihedral);
+            const int m_end = arity == 2   ? t->n_bond
+                              : arity == 3 ? t->n_angle
+                                           : (dh ? dh->n_dihedral : 0);
             for (int m = 0; m < m_end; ++m) {
                 if (arity == 2   ? t->bond[m] < tag
                     : arity == 3 ? t->angle[m][1] != tag
-                                 : t->dihedral[m][1] != tag)
+                                 : dh->dihedral[m][1] != tag)
                     continue;
                 if (pass == 1) {
                     for (int a = 0; a < arity; ++a)
                         (*ids)[arity * count + a] = arity == 2   ? (a == 0 ? tag : t->bond[m])
                                                     : arity == 3 ? t->angle[m][a]
-                                                                 : t->dihedral[m][a];
+                                                                 : dh->dihedral[m][a];
                     (*types)[count] = 1 + (arity == 2   ? t->bond_type[m]
                                            : arity == 3 ? t->angle_type[m]
-                                                        : t->dihedral_type[m]);
+                                                        : dh->dihedral_type[m]);
                 }
                 ++count;
             }
@@ -224,8 +228,8 @@ static int64_t local_tuples(const vs_particle_rec *slab, const vs_topo *topo, in
  * written. (Rows once lost here came from Open MPI's ompio on a Cartesian communicator, not
  * from this order: files are opened on vs_par.io_comm, comm/parallel.h.) Collective. */
 static int write_connectivity(hid_t f, hid_t dxpl, const vs_par *par,
-                              const vs_particle_rec *slab, const vs_topo *topo, int64_t n,
-                              int64_t lo)
+                              const vs_particle_rec *slab, const vs_topo *topo,
+                              const vs_dihedrals *dih, int64_t n, int64_t lo)
 {
     int rc = 0;
     const hsize_t rows_chunk = VS_H5MD_CHUNK_ROWS;
@@ -249,7 +253,7 @@ static int write_connectivity(hid_t f, hid_t dxpl, const vs_par *par,
     hid_t d[3], t[3];
     for (int k = 0; k < 3; ++k) {
         const int arity = 2 + k;
-        mine[k] = local_tuples(slab, topo, n, arity, &ids[k], &types[k]);
+        mine[k] = local_tuples(slab, topo, dih, n, arity, &ids[k], &types[k]);
         row0[k] = vs_par_exscan_int64(par, mine[k]);
         int64_t count = mine[k];
         vs_par_sum_int64(par, &count, 1);
@@ -386,7 +390,8 @@ static int write_frame(hid_t f, hid_t dxpl, int root, hsize_t frame, const vs_pa
 
 int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_params *prm,
                    const vs_thermo *t, const vs_particle_rec *slab, const vs_topo *topo,
-                   int64_t n, int64_t slab_lo, double *bytes, char *err, size_t err_len)
+                   const vs_dihedrals *dih, int64_t n, int64_t slab_lo, double *bytes,
+                   char *err, size_t err_len)
 {
     vs_h5_quiet();
     hid_t fapl = vs_h5_fapl(par), dxpl = vs_h5_dxpl(1);
@@ -400,7 +405,7 @@ int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_par
         fail(local_err, sizeof local_err, path, create ? "cannot create" : "cannot open");
         rc = -1;
     } else if (create && (create_layout(f, par, prm) != 0 ||
-                          (topo && write_connectivity(f, dxpl, par, slab, topo, n,
+                          (topo && write_connectivity(f, dxpl, par, slab, topo, dih, n,
                                                       slab_lo) != 0) ||
                           write_fixed(f, dxpl, slab, n, slab_lo) != 0)) {
         fail(local_err, sizeof local_err, path, "cannot write the trajectory layout");

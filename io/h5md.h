@@ -20,12 +20,14 @@
 
 /* Append one frame at `step`: this rank's tag slab [slab_lo, slab_lo + n) in tag order, the
  * thermo row `t` of the same step (for /observables). With `create`, a new file replaces any
- * old one first, and `topo` (the slab's topology records, or NULL for a plain fluid) gives
- * the molecule ids and the connectivity. Returns 0, or -1 with one line in err (same verdict on every rank).
+ * old one first, and `topo` (the slab's topology records, or NULL for a plain fluid) and
+ * `dih` (their dihedral records, NULL without dihedrals) give the molecule ids and the
+ * connectivity. Returns 0, or -1 with one line in err (same verdict on every rank).
  * *bytes receives the bytes of particle data this frame added (all ranks). Collective. */
 int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_params *prm,
                    const vs_thermo *t, const vs_particle_rec *slab, const vs_topo *topo,
-                   int64_t n, int64_t slab_lo, double *bytes, char *err, size_t err_len);
+                   const vs_dihedrals *dih, int64_t n, int64_t slab_lo, double *bytes,
+                   char *err, size_t err_len);
 
 /* Drop every frame whose step is above max_step (a restart from a checkpoint at max_step).
  * Returns the number of frames kept, or -1 with one line in err (missing or unreadable file).

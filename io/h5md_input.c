@@ -318,7 +318,7 @@ static int read_tuples(h5in *h, vs_input_system *sys, const char *name, int arit
                                                      sizeof why)
                     : arity == 3 ? vs_input_add_angle(sys->topo, tag[0], tag[1], tag[2],
                                                       type[k] - 1, why, sizeof why)
-                                 : vs_input_add_dihedral(sys->topo, tag, type[k] - 1, why,
+                                 : vs_input_add_dihedral(sys->dih, tag, type[k] - 1, why,
                                                          sizeof why)) != 0) {
             snprintf(what, sizeof what, "tuple %lld: %s", (long long)k, why);
             rc = fail(h, path, what);
@@ -395,6 +395,10 @@ static int read_state(h5in *h, vs_input_system *sys)
         if (sys->topology) {
             sys->topo = VS_MALLOC(sizeof(vs_topo) * n);
             memset(sys->topo, 0, sizeof(vs_topo) * n);
+            if (h->prm->n_dihedral_types > 0) { /* else a dihedral is an unknown type */
+                sys->dih = VS_MALLOC(sizeof(vs_dihedrals) * n);
+                memset(sys->dih, 0, sizeof(vs_dihedrals) * n);
+            }
         }
         for (int64_t k = 0; k < h->n; ++k) {
             const int64_t i = row[k];

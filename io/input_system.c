@@ -10,6 +10,8 @@ void vs_input_system_free(vs_input_system *sys)
 {
     free(sys->recs);
     free(sys->topo);
+    free(sys->special);
+    free(sys->dih);
     memset(sys, 0, sizeof *sys);
 }
 
@@ -79,7 +81,8 @@ int vs_input_add_angle(vs_topo *topo, int64_t a, int64_t b, int64_t c, int type,
     return 0;
 }
 
-int vs_input_add_dihedral(vs_topo *topo, const int64_t q[4], int type, char *err, size_t len)
+int vs_input_add_dihedral(vs_dihedrals *dih, const int64_t q[4], int type, char *err,
+                          size_t len)
 {
     for (int a = 0; a < 4; ++a)
         for (int b = a + 1; b < 4; ++b)
@@ -89,7 +92,7 @@ int vs_input_add_dihedral(vs_topo *topo, const int64_t q[4], int type, char *err
                          (long long)q[3] + 1);
                 return -1;
             }
-    const vs_topo *tb = &topo[q[1]];
+    const vs_dihedrals *tb = &dih[q[1]];
     for (int k = 0; k < tb->n_dihedral; ++k) { /* the same quadruple, either way round */
         const int64_t *d = tb->dihedral[k];
         int same = 1, reversed = 1;
@@ -104,14 +107,14 @@ int vs_input_add_dihedral(vs_topo *topo, const int64_t q[4], int type, char *err
         }
     }
     for (int e = 0; e < 4; ++e)
-        if (topo[q[e]].n_dihedral >= VS_MAX_DIHEDRALS) {
+        if (dih[q[e]].n_dihedral >= VS_MAX_DIHEDRALS) {
             snprintf(err, len, "atom %lld is in more than %d dihedrals (the most a bead may "
                      "have: VS_MAX_DIHEDRALS, src/core/topology.h)", (long long)q[e] + 1,
                      VS_MAX_DIHEDRALS);
             return -1;
         }
     for (int e = 0; e < 4; ++e)
-        vs_topo_add_dihedral(&topo[q[e]], q, type);
+        vs_topo_add_dihedral(&dih[q[e]], q, type);
     return 0;
 }
 

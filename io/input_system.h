@@ -28,6 +28,11 @@ typedef struct {
     vs_particle_rec *recs; /* n records in tag order, positions wrapped into the box; NULL
                               after a header-only read */
     vs_topo *topo;         /* n topology records, or NULL (no topology, or header only) */
+    vs_dihedrals *dih;     /* n dihedral records where the configuration has dihedral types,
+                              else NULL */
+    vs_special *special;   /* n special-neighbour lists made from the bonds by the run driver
+                              where the configuration asks for them (src/app/run_input.c),
+                              else NULL */
 } vs_input_system;
 
 /* Read prm->input.file (format prm->input.format). With header_only, only box, counts and
@@ -49,7 +54,8 @@ int vs_input_add_bond(vs_topo *topo, int64_t a, int64_t b, int type, char *err, 
 int vs_input_add_angle(vs_topo *topo, int64_t a, int64_t b, int64_t c, int type, char *err,
                        size_t len);
 /* The same for a dihedral q[0]-q[1]-q[2]-q[3] (q[1]-q[2] the axis), added to all four. */
-int vs_input_add_dihedral(vs_topo *topo, const int64_t q[4], int type, char *err, size_t len);
+int vs_input_add_dihedral(vs_dihedrals *dih, const int64_t q[4], int type, char *err,
+                          size_t len);
 /* Checks of the whole system once read: box against rc, every bond shorter than the bonded
  * reach (and a FENE R0). Wraps the positions into the box. Returns 0 or -1 (err: the problem,
  * after "where: "). */

@@ -314,7 +314,7 @@ static int tuple_line(reader *r, lmp_file *h, const vs_params *prm, vs_input_sys
                                                     sizeof why)
                    : arity == 3 ? vs_input_add_angle(sys->topo, t[0], t[1], t[2], type - 1,
                                                      why, sizeof why)
-                                : vs_input_add_dihedral(sys->topo, t, type - 1, why, sizeof why);
+                                : vs_input_add_dihedral(sys->dih, t, type - 1, why, sizeof why);
     return rc ? fail(r, r->line, "%s", why) : 0;
 }
 
@@ -445,6 +445,10 @@ static int allocate(reader *r, lmp_file *h, vs_input_system *sys, int header_onl
     sys->topo = VS_MALLOC(sizeof(vs_topo) * n);
     memset(sys->recs, 0, sizeof(vs_particle_rec) * n);
     memset(sys->topo, 0, sizeof(vs_topo) * n);
+    if (h->prm->n_dihedral_types > 0) { /* else a dihedral of the file is an unknown type */
+        sys->dih = VS_MALLOC(sizeof(vs_dihedrals) * n);
+        memset(sys->dih, 0, sizeof(vs_dihedrals) * n);
+    }
     h->seen = VS_MALLOC(n);
     memset(h->seen, 0, n);
     h->type_name = VS_MALLOC(VS_NAME_LEN * nt);

@@ -41,22 +41,28 @@ static void put(text *t, const char *fmt, ...)
 
 /* Whether bead `tag` writes tuple m of its kind: a bond at its lower tag, an angle at its
  * vertex, a dihedral at its second bead, so each is written once. */
-static int writes(const vs_topo *t, int64_t tag, int arity, int m)
+static int writes(const vs_topo *t, const vs_dihedrals *dh, int64_t tag, int arity, int m)
 {
-    return arity == 2 ? t->bond[m] > tag : (arity == 3 ? t->angle[m][1] : t->dihedral[m][1]) == tag;
+    return arity == 2 ? t->bond[m] > tag : (arity == 3 ? t->angle[m][1] : dh->dihedral[m][1]) == tag;
+}
+
+/* The bead's tuples of a kind (dh: its dihedrals, or NULL: none). */
+static int count_of(const vs_topo *t, const vs_dihedrals *dh, int arity)
+{
+    return arity == 2 ? t->n_bond : (arity == 3 ? t->n_angle : (dh ? dh->n_dihedral : 0));
 }
 
 /* The slab's bonds, angles or dihedrals, formatted, with the global tuple numbers that place
  * the line breaks (PSF: 4 bonds, 3 angles, 2 dihedrals a line). */
 static void tuples(const vs_par *par, const vs_particle_rec *slab, const vs_topo *topo,
-                   int64_t n, int arity, text *out, int64_t *total)
+                   const vs_dihedrals *dih, int64_t n, int arity, text *out, int64_t *total)
 {
     int64_t mine = 0;
     for (int64_t i = 0; topo && i < n; ++i) {
-        const vs_topo *t = &topo[i];
-        const int count = arity == 2 ? t->n_bond : (arity == 3 ? t->n_angle : t->n_dihedral);
+        const vs_dihedrals *dh = dih ? &dih[i] : NULL;
+        const int count = count_of(&topo[i], dh, arity);
         for (int m = 0; m < count; ++m)
-            mine += writes(t, slab[i].tag, arity, m);
+            mine += writes(&topo[i], dh, slab[i].tag, arity, m);
     }
     int64_t k = vs_par_exscan_int64(par, mine);
     *total = mine;
@@ -64,9 +70,10 @@ static void tuples(const vs_par *par, const vs_particle_rec *slab, const vs_topo
     const int per_line = arity == 2 ? 4 : (arity == 3 ? 3 : 2);
     for (int64_t i = 0; topo && i < n; ++i) {
         const vs_topo *t = &topo[i];
-        const int count = arity == 2 ? t->n_bond : (arity == 3 ? t->n_angle : t->n_dihedral);
+        const vs_dihedrals *dh = dih ? &dih[i] : NULL;
+        const int count = count_of(t, dh, arity);
         for (int m = 0; m < count; ++m) {
-            if (!writes(t, slab[i].tag, arity, m))
+            if (!writes(t, dh, slab[i].tag, arity, m))
                 continue;
             if (arity == 2)
                 put(out, "%10lld%10lld", (long long)slab[i].tag + 1, (long long)t->bond[m] + 1);
@@ -75,7 +82,7 @@ static void tuples(const vs_par *par, const vs_particle_rec *slab, const vs_topo
                     (long long)t->angle[m][1] + 1, (long long)t->angle[m][2] + 1);
             else
                 for (int a = 0; a < 4; ++a)
-                    put(out, "%10lld", (long long)t->dihedral[m][a] + 1);
+                    put(out, "%10lld", (long long)dh->dihedral[m][a] + 1);
             ++k;
             if (k % per_line == 0 || k == *total)
                 put(out, "\n");
@@ -84,8 +91,8 @@ static void tuples(const vs_par *par, const vs_particle_rec *slab, const vs_topo
 }
 
 int vs_psf_write(const vs_par *par, const char *path, const vs_params *prm,
-                 const vs_particle_rec *slab, const vs_topo *topo, int64_t n, int64_t lo,
-                 char *err, size_t err_len)
+                 const vs_particle_rec *slab, const vs_topo *topo, const vs_dihedrals *dih,
+                 int64_t n, int64_t lo, char *err, size_t err_len)
 {
     (void)lo;
     text atoms = {NULL, 0, 0}, bonds = {NULL, 0, 0}, angles = {NULL, 0, 0};
@@ -99,9 +106,9 @@ int vs_psf_write(const vs_par *par, const char *path, const vs_params *prm,
             sp->mass, 0);
     }
     int64_t n_bonds = 0, n_angles = 0, n_dihedrals = 0;
-    tuples(par, slab, topo, n, 2, &bonds, &n_bonds);
-    tuples(par, slab, topo, n, 3, &angles, &n_angles);
-    tuples(par, slab, topo, n, 4, &dihedrals, &n_dihedrals);
+    tuples(par, slab, topo, dih, n, 2, &bonds, &n_bonds);
+    tuples(par, slab, topo, dih, n, 3, &angles, &n_angles);
+    tuples(par, slab, topo, dih, n, 4, &dihedrals, &n_dihedrals);
 
     /* the headers, the same text on every rank (global counts); rank 0 writes them */
     text head[5] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};

@@ -23,10 +23,10 @@
 #include "particles.h"
 
 /* Write `path` from this rank's tag slab [lo, lo + n) (records in tag order, topology records
- * or NULL for a plain fluid). Returns 0, or -1 with one line in err (same on every rank).
+ * or NULL for a plain fluid, their dihedral records or NULL without dihedrals). Returns 0, or -1 with one line in err (same on every rank).
  * Collective. */
 int vs_psf_write(const vs_par *par, const char *path, const vs_params *prm,
-                 const vs_particle_rec *slab, const vs_topo *topo, int64_t n, int64_t lo,
-                 char *err, size_t err_len);
+                 const vs_particle_rec *slab, const vs_topo *topo, const vs_dihedrals *dih,
+                 int64_t n, int64_t lo, char *err, size_t err_len);
 
 #endif

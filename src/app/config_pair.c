@@ -163,8 +163,24 @@ static int extract_coeffs(const cfg_ctx *c, const config_setting_t *elem, int k,
     return 0;
 }
 
+/* The special factors of style element e (absent: none, every factor 1). */
+static void extract_special(const config_setting_t *e, vs_pair_style_params *ps)
+{
+    const config_setting_t *sp = get(e, "special");
+    ps->special = 0;
+    for (int l = 0; l < 3; ++l) {
+        ps->special_factor[l] = sp ? num(config_setting_get_elem(sp, (unsigned)l)) : 1.0;
+        ps->special |= ps->special_factor[l] != 1.0;
+    }
+}
+
 int vs_config_pair(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
 {
+    const config_setting_t *dpd_special = get(get(root, "dpd"), "special");
+    if (dpd_special)
+        return cfg_fail(c, dpd_special, "dpd.special", "not supported: the DPD term acts "
+                        "between all pairs, bonded or not (exclusions are a key of the pair "
+                        "styles: pair.[].special)");
     memset(p->pair, 0, sizeof p->pair);
     p->n_tables = 0;
     const config_setting_t *list = get(root, "pair");
@@ -205,6 +221,7 @@ int vs_config_pair(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         ps->shift = on(e, "shift") || on(e, "wca");
         ps->wca = on(e, "wca");
         ps->tail = on(e, "tail");
+        extract_special(e, ps);
         if (file)
             snprintf(ps->file, sizeof ps->file, "%s", config_setting_get_string(file));
         const int rc = extract_coeffs(c, e, k, style, p);

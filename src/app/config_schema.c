@@ -139,6 +139,9 @@ const key_spec vs_config_schema[] = {
     {KEY("dpd.random", K_ENUM, OPTIONAL, "\"uniform\"",
          "distribution of the pair random numbers"),
      .choices = RANDOM_CHOICES},
+    {KEY("dpd.special", K_VEC3, OPTIONAL, NULL,
+         "not supported: DPD acts between all pairs, bonded or not (rejected; the pair "
+         "styles take special)")},
 
     {KEY("pair", K_LIST, OPTIONAL, NULL,
          "conservative pair styles beside DPD, one element per style"),
@@ -160,6 +163,10 @@ const key_spec vs_config_schema[] = {
     {KEY("pair.[].tail", K_ENUM, OPTIONAL, "\"off\"",
          "lj: long-range corrections to the energy and the pressure"),
      .choices = ON_OFF_CHOICES},
+    {KEY("pair.[].special", K_VEC3, OPTIONAL, NULL,
+         "factors of the pairs 1-2, 1-3 and 1-4 apart along the bonds, as LAMMPS's "
+         "special_bonds lj (0: excluded; default [1.0, 1.0, 1.0]: as any other pair)"),
+     NUM_IN(0, 1)},
     {KEY("pair.[].file", K_STRING, OPTIONAL, NULL,
          "table: the file of the tables (LAMMPS pair table format)"),
      .maxlen = VS_PATH_LEN - 1},

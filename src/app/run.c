@@ -215,25 +215,26 @@ typedef struct {
     int stopped;                /* the loop ended early for a signal or the walltime */
     vs_watch watch;             /* the temperature watch over the thermo rows */
     vs_perf_summary perf;
-    vs_topo *restart_topo;      /* the checkpoint's topology records (molecules), or NULL */
+    vs_particle_ext restart_ext; /* the checkpoint's topology records (molecules) and special
+                                  * lists, each NULL where it has none */
     vs_ensemble_state restart_ens; /* the checkpoint's thermostat state */
     vs_input_system input;      /* a new run from input.file: the system (rank 0's) */
 } run_state;
 
 /* This rank's tag slab of the current state (records in tag order) and its first tag; with
- * `topo` (molecules), their topology records too (NULL without molecules). */
-static vs_particle_rec *tag_slab(vs_sim *sim, int64_t *n, int64_t *lo, vs_topo **topo)
+ * `ext`, their optional records too (topology with molecules, special lists; NULL where the
+ * run has none). */
+static vs_particle_rec *tag_slab(vs_sim *sim, int64_t *n, int64_t *lo, vs_particle_ext *ext)
 {
     int64_t n_owned = 0, hi = 0;
     vs_particle_rec *owned = vs_sim_owned_records(sim, &n_owned);
-    vs_topo *owned_topo = topo ? vs_sim_owned_topo(sim) : NULL;
-    if (topo)
-        *topo = NULL;
-    vs_particle_rec *slab =
-        vs_redistribute_by_tag_topo(&sim->dc.cart, owned, owned_topo, n_owned,
-                                    sim->prm.n_particles, n, owned_topo ? topo : NULL);
+    vs_particle_ext owned_ext = {NULL, NULL, NULL};
+    if (ext)
+        vs_sim_owned_ext(sim, &owned_ext);
+    vs_particle_rec *slab = vs_redistribute_by_tag_ext(&sim->dc.cart, owned, &owned_ext,
+                                                       n_owned, sim->prm.n_particles, n, ext);
     free(owned);
-    free(owned_topo);
+    vs_particle_ext_free(&owned_ext);
     vs_tag_slab(sim->prm.n_particles, sim->dc.cart.size, sim->dc.cart.rank, lo, &hi);
     int bad = *n != hi - *lo;
     for (int64_t i = 0; i < *n && !bad; ++i)
@@ -255,8 +256,9 @@ static int write_frame(run_state *rs, const vs_thermo *t)
     int64_t n = 0, lo = 0;
     /* the first frame of a trajectory also carries the topology, and topology.psf beside it */
     const int create = !rs->traj_exists;
-    vs_topo *topo = NULL;
-    vs_particle_rec *slab = tag_slab(sim, &n, &lo, create ? &topo : NULL);
+    vs_particle_ext ext = {NULL, NULL, NULL};
+    vs_particle_rec *slab = tag_slab(sim, &n, &lo, create ? &ext : NULL);
+    const vs_topo *topo = ext.topo;
     /* positions in the box, image counts to match (the state itself wraps at rebuilds) */
     for (int64_t i = 0; i < n; ++i)
         vs_particle_rec_wrap(&slab[i], sim->prm.box);
@@ -266,16 +268,17 @@ static int write_frame(run_state *rs, const vs_thermo *t)
     vs_params *frame_prm = VS_MALLOC(sizeof *frame_prm);
     *frame_prm = *rs->prm;
     memcpy(frame_prm->box, sim->prm.box, sizeof frame_prm->box);
-    int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, create, frame_prm, t, slab, topo, n,
-                            lo, &bytes, err, sizeof err);
+    int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, create, frame_prm, t, slab, topo,
+                            ext.dih, n, lo, &bytes, err, sizeof err);
     free(frame_prm);
     if (rc == 0 && create) {
         char psf[VS_PATH_LEN + 32];
         snprintf(psf, sizeof psf, "%s/topology.psf", rs->prm->output_dir);
-        rc = vs_psf_write(&sim->dc.cart, psf, rs->prm, slab, topo, n, lo, err, sizeof err);
+        rc = vs_psf_write(&sim->dc.cart, psf, rs->prm, slab, topo, ext.dih, n, lo, err,
+                          sizeof err);
     }
     free(slab);
-    free(topo);
+    vs_particle_ext_free(&ext);
     if (rc != 0) {
         if (sim->dc.cart.rank == 0)
             fprintf(stderr, "vesica: error: %s\n", err);
@@ -319,19 +322,19 @@ static int write_checkpoint(run_state *rs, int run_ends)
     }
     const double t0 = vs_wall_seconds();
     int64_t n = 0, lo = 0;
-    vs_topo *topo = NULL;
-    vs_particle_rec *slab = tag_slab(sim, &n, &lo, &topo);
+    vs_particle_ext ext = {NULL, NULL, NULL};
+    vs_particle_rec *slab = tag_slab(sim, &n, &lo, &ext);
     if (run_ends) /* canonical records: positions in the box */
         for (int64_t i = 0; i < n; ++i)
             vs_particle_rec_wrap(&slab[i], sim->prm.box);
     char err[VS_ERR_LEN], path[VS_PATH_LEN + 64];
     double bytes = 0.0;
     const int rc = vs_checkpoint_write(&sim->dc.cart, rs->prm->output_dir, sim->step, rs->prm,
-                                       &sim->ens, rs->opt->config_text, slab, topo, n, lo,
+                                       &sim->ens, rs->opt->config_text, slab, &ext, n, lo,
                                        rs->prm->checkpoint_keep, path, sizeof path, &bytes,
                                        err, sizeof err);
     free(slab);
-    free(topo);
+    vs_particle_ext_free(&ext);
     if (rc != 0) {
         if (sim->dc.cart.rank == 0)
             fprintf(stderr, "vesica: error: checkpoint at step %lld not written: %s (%s)\n",
@@ -379,7 +382,7 @@ static int load_checkpoint(run_state *rs, vs_checkpoint_info *info, vs_particle_
         }
         for (int i = 0; i < count && !found; ++i) {
             vs_checkpoint_path(prm->output_dir, steps[i], path, sizeof path);
-            if (vs_checkpoint_read(par, path, info, slab, &rs->restart_topo, n, err,
+            if (vs_checkpoint_read(par, path, info, slab, &rs->restart_ext, n, err,
                                    sizeof err) == 0) {
                 found = info->step == steps[i];
                 if (!found) {
@@ -387,8 +390,7 @@ static int load_checkpoint(run_state *rs, vs_checkpoint_info *info, vs_particle_
                              "or renamed)", path, (long long)info->step);
                     free(*slab);
                     *slab = NULL;
-                    free(rs->restart_topo);
-                    rs->restart_topo = NULL;
+                    vs_particle_ext_free(&rs->restart_ext);
                 }
             }
             if (!found && i + 1 < count) {
@@ -407,22 +409,21 @@ static int load_checkpoint(run_state *rs, vs_checkpoint_info *info, vs_particle_
         }
     } else {
         snprintf(path, sizeof path, "%s", rs->opt->restart);
-        if (vs_checkpoint_read(par, path, info, slab, &rs->restart_topo, n, err,
+        if (vs_checkpoint_read(par, path, info, slab, &rs->restart_ext, n, err,
                                sizeof err) != 0) {
             if (root)
                 fprintf(stderr, "vesica: error: --restart: %s\n", err);
             return VS_EXIT_BAD_INPUT;
         }
     }
-    if (vs_params_molecular(prm) != (rs->restart_topo != NULL)) {
+    if (vs_params_molecular(prm) != (rs->restart_ext.topo != NULL)) {
         if (root)
             fprintf(stderr, "vesica: error: --restart: checkpoint %s %s molecules but the "
-                    "configuration %s\n", path, rs->restart_topo ? "has" : "has no",
-                    rs->restart_topo ? "has none" : "has molecules");
+                    "configuration %s\n", path, rs->restart_ext.topo ? "has" : "has no",
+                    rs->restart_ext.topo ? "has none" : "has molecules");
         free(*slab);
         *slab = NULL;
-        free(rs->restart_topo);
-        rs->restart_topo = NULL;
+        vs_particle_ext_free(&rs->restart_ext);
         return VS_EXIT_BAD_INPUT;
     }
     char what[256];
@@ -648,21 +649,20 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
                     "not have\n", sim->ens.chain);
         vs_input_system_free(in);
         free(slab);
-        free(rs->restart_topo);
-        rs->restart_topo = NULL;
+        vs_particle_ext_free(&rs->restart_ext);
         return 1;
     }
     const int failed =
-        rs->opt->restart ? vs_sim_start_from_records(sim, slab, rs->restart_topo, n,
+        rs->opt->restart ? vs_sim_start_from_records(sim, slab, &rs->restart_ext, n,
                                                      restart_step, err, sizeof err)
         : rs->prm->input.format != VS_INPUT_NONE
-            ? vs_sim_start_from_system(sim, in->recs, in->topo, in->recs ? in->n : 0,
+            ? vs_sim_start_from_system(sim, in->recs, in->topo, in->dih, in->special,
+                                       in->recs ? in->n : 0,
                                        !in->has_velocities, err, sizeof err)
             : vs_sim_start(sim, err, sizeof err);
     vs_input_system_free(in);
     free(slab);
-    free(rs->restart_topo);
-    rs->restart_topo = NULL;
+    vs_particle_ext_free(&rs->restart_ext);
     if (failed) {
         if (sim->dc.cart.rank == 0)
             fprintf(stderr, "vesica: error: %s\n", err);
@@ -913,7 +913,7 @@ int vs_run(const vs_params *config_prm, const vs_run_options *opt, MPI_Comm comm
         vs_thermo_csv_close(&rs.csv);
         free(restart_slab);
         vs_profiler_free(&rs.prof);
-        free(rs.restart_topo);
+        vs_particle_ext_free(&rs.restart_ext);
         vs_input_system_free(&rs.input);
         vs_sim_destroy(&sim);
         return 1;

@@ -12,7 +12,26 @@
 
 #include "config.h"
 #include "exit_codes.h"
+#include "log.h"
+#include "molecules.h"
 #include "parallel.h"
+
+/* Rank 0's special-neighbour lists of the whole system, from the file's bonds, where the
+ * configuration asks for them: a bead with too many is bad input, found before anything is
+ * written. Returns 0, or -1 with one line in err. */
+static int input_special(const vs_params *prm, vs_input_system *sys, char *err, size_t len)
+{
+    const int depth = vs_special_depth(prm);
+    if (depth == 0 || !sys->recs || !sys->topo)
+        return 0;
+    sys->special = VS_MALLOC(sizeof(vs_special) * (size_t)(sys->n > 0 ? sys->n : 1));
+    char why[256];
+    if (vs_special_of_records(sys->recs, sys->topo, sys->n, depth, sys->special, why,
+                              sizeof why) == 0)
+        return 0;
+    snprintf(err, len, "%.200s: %s", prm->input.file, why);
+    return -1;
+}
 
 int vs_run_read_input(const vs_params *prm, int header_only, MPI_Comm comm, vs_params *out,
                       vs_input_system *sys)
@@ -43,5 +62,12 @@ int vs_run_read_input(const vs_params *prm, int header_only, MPI_Comm comm, vs_p
     out->n_particles = head.n;
     out->density = (double)head.n / (head.box[0] * head.box[1] * head.box[2]);
     out->input.topology = head.topology;
+    failed = par.rank == 0 && input_special(out, sys, err, sizeof err) != 0;
+    if (vs_par_agree_error(&par, failed, err, sizeof err)) {
+        if (par.rank == 0)
+            fprintf(stderr, "vesica: error: %s\n", err);
+        vs_input_system_free(sys);
+        return VS_EXIT_BAD_INPUT;
+    }
     return 0;
 }

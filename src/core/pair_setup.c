@@ -124,6 +124,8 @@ void vs_pair_set_code(vs_params *p)
         h = fnv(h, flags, sizeof flags);
         for (int i = 0; i < p->n_species; ++i)
             h = fnv(h, ps->c[i], sizeof(vs_pair_coeff) * (size_t)p->n_species);
+        if (ps->special) /* only when given: older codes stay valid for styles without */
+            h = fnv(h, ps->special_factor, sizeof ps->special_factor);
     }
     for (int t = 0; any && t < p->n_tables; ++t) {
         const vs_pair_table *tb = &p->tables[t];

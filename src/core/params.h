@@ -73,6 +73,10 @@ typedef struct {
     int wca;     /* lj: every pair cut at 2^(1/6) sigma and shifted */
     int tail;    /* lj: long-range corrections to the energy and pressure */
     double reach; /* the largest cut-off of its pairs */
+    /* special: the factors of the pairs 1-2, 1-3 and 1-4 apart along the bonds (special.h)
+     * are special_factor[0..2]; 0: the style has no special key, every factor 1 */
+    int special;
+    double special_factor[3];
     char file[VS_PATH_LEN]; /* table: the file */
     vs_pair_coeff c[VS_MAX_SPECIES][VS_MAX_SPECIES];
 } vs_pair_style_params;
@@ -272,6 +276,26 @@ typedef struct {
 static inline int vs_params_molecular(const vs_params *p)
 {
     return p->n_moltypes > 0 || p->input.topology;
+}
+
+/* Whether the particles carry dihedral records (topology.h): molecules with dihedral types. */
+static inline int vs_params_dihedrals(const vs_params *p)
+{
+    return vs_params_molecular(p) && p->n_dihedral_types > 0;
+}
+
+/* The deepest level of special neighbours some active pair style scales (1: 1-2, 2: 1-3,
+ * 3: 1-4), or 0 when none does or the run has no molecules: the particles carry special
+ * lists (special.h) exactly when this is > 0. */
+static inline int vs_special_depth(const vs_params *p)
+{
+    int depth = 0;
+    for (int s = 0; vs_params_molecular(p) && s < VS_PAIR_STYLES; ++s)
+        for (int l = 0; l < 3; ++l)
+            if (p->pair[s].active && p->pair[s].special && p->pair[s].special_factor[l] != 1.0 &&
+                l + 1 > depth)
+                depth = l + 1;
+    return depth;
 }
 
 /* Whether some conservative pair style (the pair list) is configured. */

@@ -27,6 +27,24 @@ void vs_particles_init(vs_particles *p, int64_t capacity)
     VS_FIELD_LIST(VS_ALLOC)
 #undef VS_ALLOC
     p->topo = NULL;
+    p->special = NULL;
+    p->dih = NULL;
+}
+
+void vs_particles_enable_dihedrals(vs_particles *p)
+{
+    if (p->dih)
+        return;
+    p->dih = VS_MALLOC(sizeof(vs_dihedrals) * (size_t)p->capacity);
+    memset(p->dih, 0, sizeof(vs_dihedrals) * (size_t)p->capacity);
+}
+
+void vs_particles_enable_special(vs_particles *p)
+{
+    if (p->special)
+        return;
+    p->special = VS_MALLOC(sizeof(vs_special) * (size_t)p->capacity);
+    memset(p->special, 0, sizeof(vs_special) * (size_t)p->capacity);
 }
 
 void vs_particles_enable_topology(vs_particles *p)
@@ -44,6 +62,10 @@ void vs_particles_free(vs_particles *p)
 #undef VS_FREE
     free(p->topo);
     p->topo = NULL;
+    free(p->special);
+    p->special = NULL;
+    free(p->dih);
+    p->dih = NULL;
     p->capacity = p->n_owned = p->n_ghost = 0;
 }
 
@@ -59,6 +81,10 @@ void vs_particles_reserve(vs_particles *p, int64_t needed)
 #undef VS_GROW
     if (p->topo)
         p->topo = VS_REALLOC(p->topo, sizeof(vs_topo) * (size_t)cap);
+    if (p->special)
+        p->special = VS_REALLOC(p->special, sizeof(vs_special) * (size_t)cap);
+    if (p->dih)
+        p->dih = VS_REALLOC(p->dih, sizeof(vs_dihedrals) * (size_t)cap);
     p->capacity = cap;
 }
 
@@ -69,6 +95,10 @@ void vs_particles_copy_owned(vs_particles *p, int64_t to, int64_t from)
 #undef VS_COPY
     if (p->topo)
         p->topo[to] = p->topo[from];
+    if (p->special)
+        p->special[to] = p->special[from];
+    if (p->dih)
+        p->dih[to] = p->dih[from];
 }
 
 unsigned long vs_particles_bytes_per_slot(void)
@@ -78,6 +108,18 @@ unsigned long vs_particles_bytes_per_slot(void)
     VS_FIELD_LIST(VS_SIZE)
 #undef VS_SIZE
     return bytes;
+}
+
+/* Records of `size` bytes (NULL: none) reordered: slot k takes old slot order[k]. */
+static void permute_bytes(void *recs, size_t size, const int64_t *order, int64_t n)
+{
+    if (!recs || n <= 0)
+        return;
+    char *tmp = VS_MALLOC(size * (size_t)n);
+    for (int64_t k = 0; k < n; ++k)
+        memcpy(tmp + size * (size_t)k, (const char *)recs + size * (size_t)order[k], size);
+    memcpy(recs, tmp, size * (size_t)n);
+    free(tmp);
 }
 
 void vs_particles_permute_owned(vs_particles *p, const int64_t *order, void *scratch)
@@ -92,13 +134,10 @@ void vs_particles_permute_owned(vs_particles *p, const int64_t *order, void *scr
     }
     VS_FIELD_LIST(VS_PERMUTE)
 #undef VS_PERMUTE
-    if (p->topo && n > 0) { /* records too large for the scratch: their own buffer */
-        vs_topo *tmp = VS_MALLOC(sizeof(vs_topo) * (size_t)n);
-        for (int64_t k = 0; k < n; ++k)
-            tmp[k] = p->topo[order[k]];
-        memcpy(p->topo, tmp, sizeof(vs_topo) * (size_t)n);
-        free(tmp);
-    }
+    /* records too large for the scratch: their own buffer */
+    permute_bytes(p->topo, sizeof(vs_topo), order, n);
+    permute_bytes(p->special, sizeof(vs_special), order, n);
+    permute_bytes(p->dih, sizeof(vs_dihedrals), order, n);
     p->n_ghost = 0;
 }
 
@@ -150,6 +189,47 @@ void vs_particles_unpack_topo(vs_particles *p, const vs_topo *in, int64_t n)
     memcpy(p->topo, in, sizeof(vs_topo) * (size_t)n);
 }
 
+void vs_particle_ext_free(vs_particle_ext *e)
+{
+    free(e->topo);
+    free(e->special);
+    free(e->dih);
+    e->topo = NULL;
+    e->special = NULL;
+    e->dih = NULL;
+}
+
+/* A copy of n records of `size` bytes, or NULL where there are none. */
+static void *copy_or_null(const void *from, size_t size, int64_t n)
+{
+    if (!from)
+        return NULL;
+    void *to = VS_MALLOC(size * (size_t)(n > 0 ? n : 1));
+    memcpy(to, from, size * (size_t)n);
+    return to;
+}
+
+void vs_particles_pack_ext(const vs_particles *p, vs_particle_ext *out)
+{
+    out->topo = copy_or_null(p->topo, sizeof(vs_topo), p->n_owned);
+    out->special = copy_or_null(p->special, sizeof(vs_special), p->n_owned);
+    out->dih = copy_or_null(p->dih, sizeof(vs_dihedrals), p->n_owned);
+}
+
+void vs_particles_unpack_ext(vs_particles *p, const vs_particle_ext *in, int64_t n)
+{
+    if (in->topo)
+        vs_particles_unpack_topo(p, in->topo, n);
+    if (in->special) {
+        vs_particles_enable_special(p);
+        memcpy(p->special, in->special, sizeof(vs_special) * (size_t)n);
+    }
+    if (in->dih) {
+        vs_particles_enable_dihedrals(p);
+        memcpy(p->dih, in->dih, sizeof(vs_dihedrals) * (size_t)n);
+    }
+}
+
 typedef struct {
     int64_t tag, index;
 } tag_key;
@@ -176,10 +256,10 @@ void vs_particle_rec_wrap(vs_particle_rec *r, const double box[3])
 
 void vs_particle_recs_sort_by_tag(vs_particle_rec *r, int64_t n)
 {
-    vs_particle_recs_sort_by_tag_topo(r, NULL, n);
+    vs_particle_recs_sort_by_tag_ext(r, NULL, n);
 }
 
-void vs_particle_recs_sort_by_tag_topo(vs_particle_rec *r, vs_topo *topo, int64_t n)
+void vs_particle_recs_sort_by_tag_ext(vs_particle_rec *r, vs_particle_ext *ext, int64_t n)
 {
     if (n < 2)
         return;
@@ -192,12 +272,14 @@ void vs_particle_recs_sort_by_tag_topo(vs_particle_rec *r, vs_topo *topo, int64_
         tmp[i] = r[keys[i].index];
     memcpy(r, tmp, sizeof(vs_particle_rec) * (size_t)n);
     free(tmp);
-    if (topo) {
-        vs_topo *t = VS_MALLOC(sizeof(vs_topo) * (size_t)n);
+    if (ext) {
+        int64_t *order = VS_MALLOC(sizeof(int64_t) * (size_t)n);
         for (int64_t i = 0; i < n; ++i)
-            t[i] = topo[keys[i].index];
-        memcpy(topo, t, sizeof(vs_topo) * (size_t)n);
-        free(t);
+            order[i] = keys[i].index;
+        permute_bytes(ext->topo, sizeof(vs_topo), order, n);
+        permute_bytes(ext->special, sizeof(vs_special), order, n);
+        permute_bytes(ext->dih, sizeof(vs_dihedrals), order, n);
+        free(order);
     }
     free(keys);
 }

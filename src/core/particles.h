@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "special.h"
 #include "topology.h"
 
 typedef struct {
@@ -32,6 +33,10 @@ typedef struct {
                           * (tea_rng.h), owned and ghosts; scratch of the force loop */
     vs_topo *topo;       /* NULL without molecules; else one per slot (topology.h): owned
                           * slots hold the bead's bonds and angles, ghosts only n_bond */
+    vs_dihedrals *dih;   /* NULL unless the run has dihedrals (vs_params_dihedrals); else one
+                          * per slot, owned slots only */
+    vs_special *special; /* NULL unless some pair style scales special neighbours
+                          * (vs_special_depth); else one per slot, owned slots only */
 } vs_particles;
 
 void vs_particles_init(vs_particles *p, int64_t capacity);
@@ -43,6 +48,10 @@ void vs_particles_reserve(vs_particles *p, int64_t needed);
 void vs_particles_permute_owned(vs_particles *p, const int64_t *order, void *scratch);
 /* Give the particles topology records (all zero: free beads); a no-op when they have them. */
 void vs_particles_enable_topology(vs_particles *p);
+/* Give the particles special-neighbour lists (all empty); a no-op when they have them. */
+void vs_particles_enable_special(vs_particles *p);
+/* Give the particles dihedral records (all empty); a no-op when they have them. */
+void vs_particles_enable_dihedrals(vs_particles *p);
 /* Bytes of particle state per allocated slot (owned or ghost), topology excluded. */
 unsigned long vs_particles_bytes_per_slot(void);
 /* Copy every owned field of particle `from` to slot `to` (for hole filling). */
@@ -79,6 +88,18 @@ typedef struct {
     double x[3], vp[3];
 } vs_ghost_update_rec;
 
+/* The optional per-particle records of n particles beside their records, in the same order
+ * (each NULL where the run has none): they travel with the particle records through the
+ * redistributions and checkpoints. */
+typedef struct {
+    vs_topo *topo;       /* molecules */
+    vs_special *special; /* special-neighbour lists (vs_special_depth > 0) */
+    vs_dihedrals *dih;   /* dihedrals (vs_params_dihedrals) */
+} vs_particle_ext;
+
+/* Free the records of e (not e itself) and set them NULL. */
+void vs_particle_ext_free(vs_particle_ext *e);
+
 /* The owned particles as records (out holds n_owned). */
 void vs_particles_pack(const vs_particles *p, vs_particle_rec *out);
 /* Replace the owned particles by `n` records; no ghosts afterwards. */
@@ -87,10 +108,14 @@ void vs_particles_unpack(vs_particles *p, const vs_particle_rec *in, int64_t n);
  * vs_particles_unpack (in: one per unpacked record, in the same order). */
 void vs_particles_pack_topo(const vs_particles *p, vs_topo *out);
 void vs_particles_unpack_topo(vs_particles *p, const vs_topo *in, int64_t n);
-/* Sort records by tag (tags are unique, so the order is fully determined); `topo`, when not
- * NULL, holds one record per particle record and is put in the same order. */
+/* The owned particles' optional records (malloc'd, NULL where absent), and their
+ * replacement after vs_particles_unpack (records present in `in` are enabled in p). */
+void vs_particles_pack_ext(const vs_particles *p, vs_particle_ext *out);
+void vs_particles_unpack_ext(vs_particles *p, const vs_particle_ext *in, int64_t n);
+/* Sort records by tag (tags are unique, so the order is fully determined); `ext`, when not
+ * NULL, holds one record of each kind present per particle record, put in the same order. */
 void vs_particle_recs_sort_by_tag(vs_particle_rec *r, int64_t n);
-void vs_particle_recs_sort_by_tag_topo(vs_particle_rec *r, vs_topo *topo, int64_t n);
+void vs_particle_recs_sort_by_tag_ext(vs_particle_rec *r, vs_particle_ext *ext, int64_t n);
 /* Wrap a record's (finite) position into [0, box) and count the images, as migration does:
  * x + L may round onto L itself, so it stays just below. */
 void vs_particle_rec_wrap(vs_particle_rec *r, const double box[3]);

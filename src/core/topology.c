@@ -6,6 +6,10 @@
 
 #include "log.h"
 
+/* the sizes docs/architecture.md and the GPU's word-by-word permutation count on */
+_Static_assert(sizeof(vs_topo) == 288, "vs_topo: 288 bytes");
+_Static_assert(sizeof(vs_dihedrals) == 152, "vs_dihedrals: 152 bytes");
+
 void vs_tagmap_init(vs_tagmap *m) { memset(m, 0, sizeof *m); }
 
 void vs_tagmap_free(vs_tagmap *m)
@@ -68,7 +72,7 @@ int vs_topo_add_angle(vs_topo *t, int64_t a, int64_t b, int64_t c, int type)
     return 0;
 }
 
-int vs_topo_add_dihedral(vs_topo *t, const int64_t tags[4], int type)
+int vs_topo_add_dihedral(vs_dihedrals *t, const int64_t tags[4], int type)
 {
     if (t->n_dihedral >= VS_MAX_DIHEDRALS)
         return -1;

@@ -2,7 +2,8 @@
  *
  * Each bead keeps every bond, angle and dihedral it takes part in, keyed by the partners'
  * global tags (vs_topo, one per particle slot, allocated only when the configuration has
- * molecules). A bond is therefore stored on both its beads, an angle on all three and a
+ * molecules; the dihedrals in vs_dihedrals beside it, allocated only when it has dihedral
+ * types). A bond is therefore stored on both its beads, an angle on all three and a
  * dihedral on all four: every rank that owns
  * one of the beads computes the interaction from the same positions and keeps only the force
  * on its own bead, so no force is ever sent back (as with the DPD pairs), and a bead's force
@@ -26,12 +27,10 @@
 #define VS_MAX_BONDS 4  /* bonds per bead: a linear chain needs 2, a branch point 3 */
 #define VS_MAX_ANGLES 8 /* angles per bead: a linear chain needs 3 */
 /* Dihedrals per bead: a linear chain needs 4 (the bead first, second, third or fourth). A
- * branch point needs more; the readers stop with a clear error where a bead has more. Each
- * costs 36 bytes of every bead's record (4 tags and a type): with the count and a pad word
- * the dihedral lists take 152 bytes, and vs_topo is 440 bytes (288 before dihedrals), one
- * fixed size for every bead of a run with molecules, whether it has dihedrals or not. */
+ * branch point needs more; the readers stop with a clear error where a bead has more. */
 #define VS_MAX_DIHEDRALS 4
 
+/* 288 bytes, 8-byte words (the GPU permutes records by words). */
 typedef struct {
     int64_t mol;                      /* molecule id, 1-based; 0: a free bead */
     int32_t n_bond, n_angle;          /* ghosts: n_bond only (it marks them bonded) */
@@ -39,11 +38,17 @@ typedef struct {
     int32_t bond_type[VS_MAX_BONDS];  /* index into vs_params.bond_types */
     int32_t angle_type[VS_MAX_ANGLES];
     int64_t angle[VS_MAX_ANGLES][3];  /* tags a, b (the vertex), c; this bead is one of them */
+} vs_topo;
+
+/* A bead's dihedrals: a record of its own beside vs_topo (152 bytes), allocated only when the
+ * run has dihedral types (vs_params_dihedrals), so a bead-spring run moves and permutes 288
+ * topology bytes a bead, not 440; it travels with its particle as vs_topo does. */
+typedef struct {
     int32_t n_dihedral;
     int32_t dihedral_type[VS_MAX_DIHEDRALS];
-    int32_t pad;                      /* 8-byte words: the GPU permutes records by words */
+    int32_t pad;
     int64_t dihedral[VS_MAX_DIHEDRALS][4]; /* tags a, b, c, d along the chain (b-c the axis) */
-} vs_topo;
+} vs_dihedrals;
 
 typedef struct {
     int64_t *key;   /* tags; -1: empty */
@@ -84,6 +89,6 @@ VS_HOST_DEVICE int64_t vs_tagmap_find(const int64_t *key, const int64_t *val, in
  * VS_MAX_DIHEDRALS). */
 int vs_topo_add_bond(vs_topo *t, int64_t partner, int type);
 int vs_topo_add_angle(vs_topo *t, int64_t a, int64_t b, int64_t c, int type);
-int vs_topo_add_dihedral(vs_topo *t, const int64_t tags[4], int type);
+int vs_topo_add_dihedral(vs_dihedrals *t, const int64_t tags[4], int type);
 
 #endif

@@ -120,8 +120,8 @@ void vs_cpu_dihedral_forces(vs_cpu_state *s, int64_t step)
     vs_particles *p = s->parts;
     const vs_params *prm = s->prm;
     vs_force_sums *sums = &s->sums;
-    for (int64_t i = 0; i < p->n_owned; ++i) {
-        const vs_topo *t = &p->topo[i];
+    for (int64_t i = 0; p->dih && i < p->n_owned; ++i) {
+        const vs_dihedrals *t = &p->dih[i];
         for (int m = 0; m < t->n_dihedral; ++m) {
             int64_t idx[4];
             int self = 0;

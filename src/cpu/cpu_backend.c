@@ -145,7 +145,9 @@ int64_t vs_cpu_halo_bytes(const vs_cpu_state *s) { return s->halo.bytes_last_exc
 double vs_cpu_memory_bytes(const vs_cpu_state *s)
 {
     const vs_neighbor *nl = &s->nl;
-    const double topo = s->parts->topo ? (double)sizeof(vs_topo) : 0.0;
+    const double topo = (s->parts->topo ? (double)sizeof(vs_topo) : 0.0) +
+                        (s->parts->special ? (double)sizeof(vs_special) : 0.0) +
+                        (s->parts->dih ? (double)sizeof(vs_dihedrals) : 0.0);
     return (double)s->parts->capacity * ((double)vs_particles_bytes_per_slot() + topo) +
            25.0 * (double)s->fq_capacity +
            16.0 * (double)(s->tagmap.mask + 1) +

@@ -6,7 +6,13 @@
  * (src/core/fixed_sum.h): a pair's force component is rounded once and enters i as +q and j
  * as -q, so a run does not depend on the order of the particles or of their partners. The
  * lists have the radius of the largest cut-off of all pair terms (vs_list_radius): each
- * pair is tested against its own species pair's cut-off here. */
+ * pair is tested against its own species pair's cut-off here.
+ *
+ * Special neighbours (special.h; a style's `special` factors): in the copies of the loop made
+ * for them (SPECIAL), a pair within its cut-off takes the factor of its level in the owned
+ * particle i's list, looked up by j's tag: 0 skips the pair, s scales its force, energy and
+ * virial. Lists are symmetric, so an owned pair counted once from i, and an owned-ghost pair
+ * counted on both owners' ranks, take the same factor. */
 #include "cpu_backend.h"
 
 #include "pair_styles.h"
@@ -14,7 +20,7 @@
 /* The loop of one style, inlined into a copy per style (vs_cpu_pair_style_forces) so that
  * the evaluator's choice of form is made at compile time, not per pair. */
 static inline __attribute__((always_inline)) void pair_loop(vs_cpu_state *s, const int style,
-                                                            int want_energy)
+                                                            int want_energy, const int special)
 {
     const vs_neighbor *nl = &s->nl;
     vs_particles *p = s->parts;
@@ -22,6 +28,8 @@ static inline __attribute__((always_inline)) void pair_loop(vs_cpu_state *s, con
     const vs_pair_style_params *ps = &prm->pair[style];
     const vs_pair_table *tables = prm->tables;
     const int64_t n = p->n_owned;
+    const double factor[4] = {1.0, ps->special_factor[0], ps->special_factor[1],
+                              ps->special_factor[2]};
     int64_t *qx = s->fq[0], *qy = s->fq[1], *qz = s->fq[2];
     const double *x = p->x[0], *y = p->x[1], *z = p->x[2];
     vs_wide energy = 0, virial = 0;
@@ -38,7 +46,18 @@ static inline __attribute__((always_inline)) void pair_loop(vs_cpu_state *s, con
             const double r2 = dx * dx + dy * dy + dz * dz;
             if (!c->on || r2 >= c->rc2 || r2 == 0.0)
                 continue;
-            const vs_pair_result r = vs_pair_style_eval(style, c, tables, r2);
+            vs_pair_result r;
+            if (special) {
+                const double sf = factor[vs_special_level(&p->special[i], p->tag[j])];
+                if (sf == 0.0)
+                    continue; /* excluded: no force, energy or virial */
+                r = vs_pair_style_eval(style, c, tables, r2);
+                r.f_over_r *= sf;
+                r.energy *= sf;
+                r.virial *= sf;
+            } else {
+                r = vs_pair_style_eval(style, c, tables, r2);
+            }
             const double gx = r.f_over_r * dx, gy = r.f_over_r * dy, gz = r.f_over_r * dz;
             if (!(vs_fixed_force_ok(gx) && vs_fixed_force_ok(gy) && vs_fixed_force_ok(gz))) {
                 vs_cpu_mark_bad(s, i); /* cold: overlapping particles, or below a table */
@@ -77,20 +96,31 @@ static inline __attribute__((always_inline)) void pair_loop(vs_cpu_state *s, con
     s->sums.out_of_range |= wide_bad;
 }
 
+/* One style with or without special factors (the style has them and the particles carry
+ * lists: vs_special_depth > 0). */
+static inline __attribute__((always_inline)) void pair_style(vs_cpu_state *s, const int style,
+                                                             int want_energy)
+{
+    if (s->prm->pair[style].special && s->parts->special)
+        pair_loop(s, style, want_energy, 1);
+    else
+        pair_loop(s, style, want_energy, 0);
+}
+
 void vs_cpu_pair_style_forces(vs_cpu_state *s, int style, int want_energy)
 {
     switch (style) {
     case VS_PAIR_LJ:
-        pair_loop(s, VS_PAIR_LJ, want_energy);
+        pair_style(s, VS_PAIR_LJ, want_energy);
         break;
     case VS_PAIR_SOFT:
-        pair_loop(s, VS_PAIR_SOFT, want_energy);
+        pair_style(s, VS_PAIR_SOFT, want_energy);
         break;
     case VS_PAIR_GAUSSIAN:
-        pair_loop(s, VS_PAIR_GAUSSIAN, want_energy);
+        pair_style(s, VS_PAIR_GAUSSIAN, want_energy);
         break;
     default:
-        pair_loop(s, VS_PAIR_TABLE, want_energy);
+        pair_style(s, VS_PAIR_TABLE, want_energy);
         break;
     }
 }

@@ -55,6 +55,10 @@ void vs_init_particles(vs_particles *p, const vs_params *prm, const vs_decomp *d
     p->n_owned = p->n_ghost = 0;
     if (prm->n_moltypes > 0) {
         vs_particles_enable_topology(p);
+        if (vs_special_depth(prm) > 0)
+            vs_particles_enable_special(p);
+        if (vs_params_dihedrals(prm))
+            vs_particles_enable_dihedrals(p);
         vs_mol_build(p, prm, dc);
         for (int64_t i = 0; i < p->n_owned; ++i)
             set_velocity(p, i, prm, kvel);
@@ -76,6 +80,10 @@ void vs_init_particles(vs_particles *p, const vs_params *prm, const vs_decomp *d
         p->species[i] = vs_init_species_of_tag(prm, tag);
         if (p->topo)
             memset(&p->topo[i], 0, sizeof p->topo[i]);
+        if (p->special)
+            memset(&p->special[i], 0, sizeof p->special[i]);
+        if (p->dih)
+            memset(&p->dih[i], 0, sizeof p->dih[i]);
         for (uint32_t d = 0; d < 3; ++d) {
             p->x[d][i] = x[d];
             p->image[d][i] = 0;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "log.h"
 #include "tea_rng.h"
 #include "wrap.h"
 
@@ -63,7 +64,8 @@ static void random_direction(vs_tea_key key, int64_t tag, double u[3])
 
 /* The bead's bonds, angles and dihedrals along a linear chain of n beads (a bead is in at
  * most 2, 3 and 4 of them: within VS_MAX_BONDS, VS_MAX_ANGLES, VS_MAX_DIHEDRALS). */
-static void chain_topology(vs_topo *t, const vs_mol_place *w, const vs_mol_template *tp)
+static void chain_topology(vs_topo *t, vs_dihedrals *dh, const vs_mol_place *w,
+                           const vs_mol_template *tp)
 {
     memset(t, 0, sizeof *t);
     t->mol = w->molecule + 1;
@@ -76,12 +78,29 @@ static void chain_topology(vs_topo *t, const vs_mol_place *w, const vs_mol_templ
         for (int64_t v = k - 1; v <= k + 1; ++v) /* the vertices of the angles holding k */
             if (v >= 1 && v + 1 < n)
                 vs_topo_add_angle(t, f + v - 1, f + v, f + v + 1, tp->angle_type);
-    if (tp->dihedral_type >= 0)
+    if (dh)
+        memset(dh, 0, sizeof *dh);
+    if (dh && tp->dihedral_type >= 0)
         for (int64_t s = k - 3; s <= k; ++s) /* the first beads of the dihedrals holding k */
             if (s >= 0 && s + 3 < n) {
                 const int64_t q[4] = {f + s, f + s + 1, f + s + 2, f + s + 3};
-                vs_topo_add_dihedral(t, q, tp->dihedral_type);
+                vs_topo_add_dihedral(dh, q, tp->dihedral_type);
             }
+}
+
+/* The bond partners of a built bead: its neighbours along its chain (a free bead: none). */
+static int chain_partners(void *ctx, int64_t tag, int64_t out[4])
+{
+    vs_mol_place w;
+    vs_mol_place_of_tag((const vs_params *)ctx, tag, &w);
+    if (w.template_index < 0)
+        return 0;
+    int n = 0;
+    if (w.bead > 0)
+        out[n++] = tag - 1;
+    if (w.bead + 1 < w.n_beads)
+        out[n++] = tag + 1;
+    return n;
 }
 
 /* Keep one bead at its unwrapped position x if it lies in this rank's brick. */
@@ -110,7 +129,13 @@ static void keep_if_mine(vs_particles *p, const vs_params *prm, const vs_decomp 
         p->image[d][i] = image[d];
         p->f[d][i] = 0.0;
     }
-    chain_topology(&p->topo[i], w, tp);
+    chain_topology(&p->topo[i], p->dih ? &p->dih[i] : NULL, w, tp);
+    if (p->special) {
+        char err[256];
+        if (vs_special_build(p->tag[i], vs_special_depth(prm), chain_partners, (void *)prm,
+                             &p->special[i], err, sizeof err) != 0)
+            VS_FATAL("molecules: %s", err);
+    }
 }
 
 void vs_mol_build(vs_particles *p, const vs_params *prm, const vs_decomp *dc)
@@ -137,4 +162,36 @@ void vs_mol_build(vs_particles *p, const vs_params *prm, const vs_decomp *dc)
         }
         tag = w.first_tag + w.n_beads;
     }
+}
+
+typedef struct {
+    vs_tagmap map;
+    const vs_topo *topo;
+} records_graph;
+
+static int record_partners(void *ctx, int64_t tag, int64_t out[4])
+{
+    const records_graph *g = ctx;
+    const int64_t i = vs_tagmap_find(g->map.key, g->map.val, g->map.mask, tag);
+    if (i < 0)
+        return -1;
+    const vs_topo *t = &g->topo[i];
+    for (int k = 0; k < t->n_bond; ++k)
+        out[k] = t->bond[k];
+    return t->n_bond;
+}
+
+int vs_special_of_records(const vs_particle_rec *recs, const vs_topo *topo, int64_t n,
+                          int depth, vs_special *out, char *err, size_t err_len)
+{
+    records_graph g = {.topo = topo};
+    vs_tagmap_init(&g.map);
+    vs_tagmap_reset(&g.map, n);
+    for (int64_t i = 0; i < n; ++i)
+        vs_tagmap_insert(&g.map, recs[i].tag, i);
+    int rc = 0;
+    for (int64_t i = 0; i < n && rc == 0; ++i)
+        rc = vs_special_build(recs[i].tag, depth, record_partners, &g, &out[i], err, err_len);
+    vs_tagmap_free(&g.map);
+    return rc;
 }

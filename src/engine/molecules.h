@@ -32,8 +32,16 @@ typedef struct {
 void vs_mol_place_of_tag(const vs_params *prm, int64_t tag, vs_mol_place *out);
 /* Species of a molecule bead (tag < prm->n_molecule_beads). */
 int vs_mol_species_of_tag(const vs_params *prm, int64_t tag);
-/* Append this rank's molecule beads (position, image, tag, species, topology; velocities are
- * the caller's) to p, which must have topology. */
+/* Append this rank's molecule beads (position, image, tag, species, topology, dihedrals where
+ * p has dihedral records; velocities are the caller's) to p, which must have topology; with special lists (p->special, made when
+ * vs_special_depth > 0) each bead's list too, from the chain (the whole graph is known from
+ * the tags alone). */
 void vs_mol_build(vs_particles *p, const vs_params *prm, const vs_decomp *dc);
+
+/* The special-neighbour lists (up to `depth`) of n records with their topology records, from
+ * the bonds of those records (they must hold every bead's partners: the whole system, as an
+ * input file gives it on rank 0); out holds n. Returns 0, or -1 with a message in err. */
+int vs_special_of_records(const vs_particle_rec *recs, const vs_topo *topo, int64_t n,
+                          int depth, vs_special *out, char *err, size_t err_len);
 
 #endif

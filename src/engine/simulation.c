@@ -10,6 +10,7 @@
 #include "exit_codes.h"
 #include "init.h"
 #include "log.h"
+#include "molecules.h"
 #include "pair_setup.h"
 #include "redistribute.h"
 
@@ -213,42 +214,61 @@ int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
     return 0;
 }
 
-/* The records go to their owners by position and become the owned particles, in tag order. */
-static void adopt_records(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo, int64_t n)
+/* The records go to their owners by position and become the owned particles, in tag order;
+ * their optional records (ext, NULL: none) with them. */
+static void adopt_records(vs_sim *sim, vs_particle_rec *recs, const vs_particle_ext *ext,
+                          int64_t n)
 {
     int64_t n_mine = 0;
-    vs_topo *my_topo = NULL;
-    vs_particle_rec *mine =
-        vs_redistribute_by_brick_topo(&sim->dc, recs, topo, n, &n_mine, topo ? &my_topo : NULL);
+    vs_particle_ext mine_ext;
+    vs_particle_rec *mine = vs_redistribute_by_brick_ext(&sim->dc, recs, ext, n, &n_mine,
+                                                         &mine_ext);
     vs_particles_unpack(&sim->parts, mine, n_mine);
-    if (my_topo)
-        vs_particles_unpack_topo(&sim->parts, my_topo, n_mine);
+    vs_particles_unpack_ext(&sim->parts, &mine_ext, n_mine);
     free(mine);
-    free(my_topo);
+    vs_particle_ext_free(&mine_ext);
 }
 
-vs_topo *vs_sim_owned_topo(vs_sim *sim)
+void vs_sim_owned_ext(vs_sim *sim, vs_particle_ext *out)
 {
-    if (!sim->parts.topo)
-        return NULL;
+    memset(out, 0, sizeof *out);
+    if (!sim->parts.topo && !sim->parts.special)
+        return;
     vs_sim_finish_step(sim);
     sim->backend->sync_host(sim);
-    const int64_t n = sim->parts.n_owned;
-    vs_topo *t = VS_MALLOC(sizeof(vs_topo) * (size_t)(n > 0 ? n : 1));
-    vs_particles_pack_topo(&sim->parts, t);
-    return t;
+    vs_particles_pack_ext(&sim->parts, out);
 }
 
-int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo,
+int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_particle_ext *ext,
                               int64_t n, int64_t step, char *err, size_t err_len)
 {
     sim->energy_due = 0;
-    if (vs_params_molecular(&sim->prm) != (topo != NULL)) {
+    const int has_topo = ext && ext->topo, has_special = ext && ext->special;
+    if (vs_params_molecular(&sim->prm) != has_topo) {
         snprintf(err, err_len, "restart: the checkpoint %s molecules but the configuration %s",
-                 topo ? "has" : "has no", topo ? "has none" : "has molecules");
+                 has_topo ? "has" : "has no", has_topo ? "has none" : "has molecules");
         return 1;
     }
-    adopt_records(sim, recs, topo, n);
+    if ((vs_special_depth(&sim->prm) > 0) != has_special) {
+        snprintf(err, err_len, "restart: the checkpoint %s special-neighbour lists but the "
+                 "configuration's pair styles %s special neighbours (pair.[].special)",
+                 has_special ? "has" : "has no", has_special ? "scale no" : "scale");
+        return 1;
+    }
+    /* dihedral records exactly when the run has dihedrals: a checkpoint of a run without
+     * them may still hold empty lists (written before they were a record of their own), and
+     * one written before dihedrals has none */
+    vs_particle_ext mine = *ext;
+    vs_dihedrals *empty = NULL;
+    if (!vs_params_dihedrals(&sim->prm))
+        mine.dih = NULL;
+    else if (!mine.dih) {
+        empty = VS_MALLOC(sizeof(vs_dihedrals) * (size_t)(n > 0 ? n : 1));
+        memset(empty, 0, sizeof(vs_dihedrals) * (size_t)(n > 0 ? n : 1));
+        mine.dih = empty;
+    }
+    adopt_records(sim, recs, &mine, n);
+    free(empty);
     set_tail(sim);
     sim->step = step;
     const int failed = sim->backend->attach(sim, err, err_len) != 0;
@@ -259,8 +279,28 @@ int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_topo 
     return 0;
 }
 
+/* The special-neighbour lists of a system's records where the configuration asks for them
+ * and the caller has none (from the records' own bonds: the whole system is on rank 0).
+ * Collective. */
+static int system_special(vs_sim *sim, const vs_particle_rec *recs, const vs_topo *topo,
+                          int64_t n, vs_special **out, char *err, size_t err_len)
+{
+    *out = NULL;
+    const int depth = vs_special_depth(&sim->prm);
+    if (depth == 0)
+        return 0;
+    *out = VS_MALLOC(sizeof(vs_special) * (size_t)(n > 0 ? n : 1));
+    memset(*out, 0, sizeof(vs_special) * (size_t)(n > 0 ? n : 1));
+    char why[256];
+    const int bad = vs_special_of_records(recs, topo, n, depth, *out, why, sizeof why) != 0;
+    if (bad)
+        snprintf(err, err_len, "input: %s", why);
+    return vs_par_any(&sim->dc.cart, bad);
+}
+
 int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo,
-                             int64_t n, int draw_velocities, char *err, size_t err_len)
+                             const vs_dihedrals *dih, const vs_special *special, int64_t n,
+                             int draw_velocities, char *err, size_t err_len)
 {
     sim->energy_due = 1;
     static const vs_topo no_records; /* a rank with no records still sends topology */
@@ -272,7 +312,29 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
                  topo ? "has" : "has no", topo ? "expects none" : "expects it");
     if (vs_par_any(&sim->dc.cart, bad))
         return 1;
-    adopt_records(sim, recs, topo, n);
+    /* every rank takes the same path: lists were made where the records are, or here */
+    const int given = vs_par_any(&sim->dc.cart, special != NULL);
+    vs_special *made = NULL;
+    if (!given && system_special(sim, recs, topo, n, &made, err, err_len)) {
+        free(made);
+        return 1;
+    }
+    static const vs_special no_lists; /* a rank with no records still sends lists */
+    const vs_special *lists = made ? made : special;
+    if (vs_special_depth(&sim->prm) > 0 && !lists && n == 0)
+        lists = &no_lists;
+    /* dihedral records where the run has dihedrals (empty where the records gave none) */
+    vs_dihedrals *no_dih = NULL;
+    if (vs_params_dihedrals(&sim->prm) && !dih) {
+        no_dih = VS_MALLOC(sizeof(vs_dihedrals) * (size_t)(n > 0 ? n : 1));
+        memset(no_dih, 0, sizeof(vs_dihedrals) * (size_t)(n > 0 ? n : 1));
+    }
+    vs_particle_ext ext = {(vs_topo *)topo, (vs_special *)lists,
+                           vs_params_dihedrals(&sim->prm) ? (dih ? (vs_dihedrals *)dih : no_dih)
+                                                          : NULL};
+    adopt_records(sim, recs, &ext, n);
+    free(made);
+    free(no_dih);
     set_tail(sim);
     if (draw_velocities)
         vs_init_velocities(&sim->parts, &sim->prm, &sim->dc);
@@ -312,10 +374,11 @@ void vs_sim_canonicalize(vs_sim *sim)
     vs_sim_finish_step(sim);
     int64_t n = 0;
     vs_particle_rec *recs = vs_sim_owned_records(sim, &n);
-    vs_topo *topo = vs_sim_owned_topo(sim);
-    adopt_records(sim, recs, topo, n);
+    vs_particle_ext ext;
+    vs_sim_owned_ext(sim, &ext);
+    adopt_records(sim, recs, &ext, n);
     free(recs);
-    free(topo);
+    vs_particle_ext_free(&ext);
     sim->backend->reload(sim);
     rebuild(sim);
     phases_close(sim);

@@ -65,16 +65,21 @@ int vs_sim_start(vs_sim *sim, char *err, size_t err_len);
  * to their owners by position), at `step`. The stored forces are kept: no force evaluation
  * before the first step, exactly as in the run that wrote the checkpoint (see
  * vs_sim_canonicalize). Frees nothing; returns like vs_sim_start. Collective. */
-/* topo: one topology record per record (molecules), or NULL (a plain fluid; it must match
- * the configuration). */
-int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo,
+/* ext: the optional records, one of each kind present per record: topology (molecules),
+ * dihedrals and special-neighbour lists; topology and lists must be present exactly when the
+ * configuration has them (dihedral records are made empty or dropped as the run needs).
+ * ext NULL: none (a plain fluid). */
+int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_particle_ext *ext,
                               int64_t n, int64_t step, char *err, size_t err_len);
 /* A new run from a system read from a file (io/input_system.h): this rank's share of its
  * records (any subset: they go to their owners by position), with topology records (or NULL
- * for a plain fluid). With draw_velocities the file had none: Maxwell-Boltzmann velocities
+ * for a plain fluid), dihedral records (NULL: none) and special-neighbour lists (special; where the configuration asks for
+ * them and none are given they are made here from the records' bonds, which must then hold
+ * whole molecules: rank 0 has the whole file). With draw_velocities the file had none: Maxwell-Boltzmann velocities
  * at k_B T from the seed. Then as vs_sim_start: forces at step 0. Collective. */
 int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo,
-                             int64_t n, int draw_velocities, char *err, size_t err_len);
+                             const vs_dihedrals *dih, const vs_special *special, int64_t n,
+                             int draw_velocities, char *err, size_t err_len);
 /* Bring the run into the canonical state a restart from this point would have: owned state
  * to the host, every particle to the owner of its position (wrapped into the box), each
  * rank's particles in tag order, back to the backend, ghosts and neighbour list rebuilt.
@@ -86,8 +91,8 @@ void vs_sim_canonicalize(vs_sim *sim);
 /* This rank's owned particles as records (downloaded first where the backend keeps them on
  * a device); malloc'd, length in *n. */
 vs_particle_rec *vs_sim_owned_records(vs_sim *sim, int64_t *n);
-/* Their topology records in the same order (malloc'd), or NULL without molecules. */
-vs_topo *vs_sim_owned_topo(vs_sim *sim);
+/* Their optional records in the same order (malloc'd; NULL where the run has none). */
+void vs_sim_owned_ext(vs_sim *sim, vs_particle_ext *out);
 /* Advance one step. Its second half-step is left pending: the next step runs it fused with
  * its own first half. Everything that reads the state (thermo, integrity, records,
  * canonicalize) finishes it first; call vs_sim_finish_step before reading it otherwise. */

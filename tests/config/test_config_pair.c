@@ -141,6 +141,36 @@ static void test_errors(void **state)
                       "test.cfg:1: box: expected each side >= 2 * the largest pair cut-off = 12.0 (got [10.0, 10.0, 10.0])");
 }
 
+/* pair.[].special: the factors of 1-2, 1-3 and 1-4 pairs (special.h); all 1 is no special
+ * treatment; dpd.special is refused (DPD acts between all pairs). */
+static void test_special(void **state)
+{
+    (void)state;
+    const char *lj = "pair = ( { style = \"lj\"; rc = 2.5; special = [0.0, 0.5, 1.0];\n"
+                     "  coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; }; }; }; },\n"
+                     "{ style = \"soft\"; rc = 1.0; special = [1.0, 1.0, 1.0];\n"
+                     "  coeff = { A = { A = { alpha = 1.0; }; }; }; } );";
+    char *t = with_pair(lj);
+    parse_ok(t, NULL, 0, &prm);
+    free(t);
+    const vs_pair_style_params *ps = &prm.pair[VS_PAIR_LJ];
+    assert_true(ps->special && ps->special_factor[0] == 0.0 && ps->special_factor[1] == 0.5 &&
+                ps->special_factor[2] == 1.0);
+    assert_false(prm.pair[VS_PAIR_SOFT].special); /* all 1: as without the key */
+    assert_int_equal(vs_special_depth(&prm), 0); /* no molecules: no lists */
+    expect_pair_error("pair = ( { style = \"lj\"; rc = 2.5; special = [0.0, 1.5, 1.0]; coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; }; }; }; } );",
+                      "test.cfg:4: pair.[0].special.[1]: expected a number in [0, 1] (got 1.5)");
+    expect_pair_error("pair = ( { style = \"lj\"; rc = 2.5; special = [0.0, 0.5]; coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; }; }; }; } );",
+                      "test.cfg:4: pair.[0].special: expected 3 numbers [x, y, z] (got [0.0, 0.5])");
+    char *u = edit(BASE, "  gamma = 4.5;\n", "  gamma = 4.5; special = [0.0, 1.0, 1.0];\n");
+    char err[VS_ERR_LEN];
+    assert_int_equal(parse(u, NULL, 0, &prm, err), VS_EXIT_BAD_INPUT);
+    assert_string_equal(err, "test.cfg:9: dpd.special: not supported: the DPD term acts between "
+                        "all pairs, bonded or not (exclusions are a key of the pair styles: "
+                        "pair.[].special)");
+    free(u);
+}
+
 /* The example configs/lj-liquid.cfg: lj at rc = 2.5 with tail corrections, DPD the
  * thermostat (a = 0, gamma > 0, at kT = 0.72). */
 static void test_lj_liquid_example(void **state)
@@ -165,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_accepts_wca_and_inactive_dpd),
         cmocka_unit_test(test_accepts_table_keywords),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_special),
         cmocka_unit_test(test_lj_liquid_example),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
