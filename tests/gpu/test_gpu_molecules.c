@@ -121,6 +121,13 @@ static int check(const char *what, double value, double tol)
 static double rel(double a, double b) { return fabs(a - b) / fmax(fabs(b), 1e-300); }
 
 /* The GPU run (g) against the CPU reference (c). */
+/* The double-precision force tolerance: 1e-12 of a particle's force (at least 1% of the rms
+ * force), the gap between the CPU's fixed-point sums and the GPU's double sums where pair
+ * terms are of the size of the net forces; --force-tolerance raises it for configurations
+ * whose pair terms are far larger than some net forces (special.cfg: lj with sigma 0.35 at a
+ * random start), where the double sums' rounding grows with the terms. */
+static double force_tolerance = 1e-12;
+
 static int compare(const run_result *g, const run_result *c, int64_t n, int mixed,
                    int has_angles)
 {
@@ -139,7 +146,7 @@ static int compare(const run_result *g, const run_result *c, int64_t n, int mixe
         failures += check("step-0 forces, worst difference / rms force", worst / rms, 1e-5);
     } else {
         failures += check("step-0 forces, worst relative difference",
-                          vs_test_worst_relative(g->f0, c->f0, n), 1e-12);
+                          vs_test_worst_relative(g->f0, c->f0, n), force_tolerance);
     }
     const vs_thermo *g0 = &g->thermo[0], *c0 = &c->thermo[0];
     failures += check("step-0 bond energy", rel(g0->bond_energy, c0->bond_energy), 1e-12);
@@ -195,6 +202,8 @@ int main(int argc, char **argv)
             config = argv[++a];
         else if (strcmp(argv[a], "--precision") == 0 && a + 1 < argc)
             mixed = strcmp(argv[++a], "mixed") == 0;
+        else if (strcmp(argv[a], "--force-tolerance") == 0 && a + 1 < argc)
+            force_tolerance = atof(argv[++a]);
     }
     vs_params prm;
     vs_test_groot_warren(&prm, 8.0);
