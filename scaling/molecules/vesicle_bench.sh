@@ -36,7 +36,7 @@ for n in $sizes; do
       "$bin" run "$cfg" "${common[@]}" --set "integrator.steps=$steps" \
         --set "output.thermo_interval=$steps" > "$out/$sys.log"
     else
-      relaxed=(--set output.checkpoint_keep=1)
+      relaxed=(--set output.checkpoint_keep=0) # no final checkpoint inside the timed loop
       [ $sys = vesicle ] && relaxed+=(--set "bonded.reach=$reach")
       "$bin" run "$cfg" "${common[@]}" --set output.checkpoint_keep=1 \
         --set "integrator.steps=$warm" > /dev/null
