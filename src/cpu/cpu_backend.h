@@ -66,7 +66,7 @@ void vs_cpu_build_neighbors(vs_cpu_state *s);
 void vs_cpu_forces_begin(vs_cpu_state *s);
 void vs_cpu_forces_end(vs_cpu_state *s, int64_t step);
 /* Add the force (gx, gy, gz) to owned particle i's fixed-point sums, each component rounded
- * once (the bonded and flow terms; the DPD loop inlines the same with its pair's +q, -q). */
+ * once (the bonded and flow terms; the pair loops use vs_cpu_pair_add for their +q, -q). */
 void vs_cpu_mark_bad(vs_cpu_state *s, int64_t i);
 static inline void vs_cpu_add_force(vs_cpu_state *s, int64_t i, double gx, double gy,
                                     double gz)
@@ -118,5 +118,66 @@ int64_t vs_cpu_halo_bytes(const vs_cpu_state *s);
 double vs_cpu_memory_bytes(const vs_cpu_state *s);
 /* One line: how this backend runs the step. */
 void vs_cpu_plan_describe(const vs_cpu_state *s, char *buf, size_t len);
+
+
+/* The sums of one pass over the pairs of the neighbour list (the DPD and pair-style loops):
+ * the current owned particle's force, and the pass's energy and virial. */
+typedef struct {
+    int64_t qi[3];
+    vs_wide energy, virial;
+    uint64_t overflow;
+    int wide_bad;
+} vs_cpu_pair_sums;
+
+/* One pair (i owned, j owned when j < n, else a ghost) with force f_over_r (dx, dy, dz) on i:
+ * +q to i's running sum, -q to an owned j, each component rounded once (odd rounding, so the
+ * two are exact opposites). A contribution that is not finite or out of range marks both
+ * particles (their forces become NaN); an owned-ghost pair's energy and virial count half,
+ * the ghost's owner counting the other half. */
+static inline void vs_cpu_pair_add(vs_cpu_state *s, vs_cpu_pair_sums *a, int64_t i, int64_t j,
+                                   int64_t n, double f_over_r, double dx, double dy,
+                                   double dz, int want_energy, double energy, double virial)
+{
+    const double g[3] = {f_over_r * dx, f_over_r * dy, f_over_r * dz};
+    if (!(vs_fixed_force_ok(g[0]) && vs_fixed_force_ok(g[1]) && vs_fixed_force_ok(g[2]))) {
+        vs_cpu_mark_bad(s, i); /* cold: overlapping particles, below a table, a blown-up run */
+        if (j < n)
+            vs_cpu_mark_bad(s, j);
+        return;
+    }
+    for (int d = 0; d < 3; ++d) {
+        const int64_t q = vs_fixed_force(g[d]);
+        vs_fixed_add(&a->qi[d], q, &a->overflow);
+        if (j < n)
+            vs_fixed_add(&s->fq[d][j], -q, &a->overflow);
+    }
+    if (!want_energy)
+        return;
+    if (!(vs_wide_ok(energy) && vs_wide_ok(virial))) {
+        a->wide_bad = 1;
+        return;
+    }
+    const double share = j < n ? 1.0 : 0.5;
+    a->energy += vs_wide_from_double(share * energy);
+    a->virial += vs_wide_from_double(share * virial);
+}
+
+/* Owned particle i's pairs are done: its running sum into its force. */
+static inline void vs_cpu_pair_end_particle(vs_cpu_state *s, vs_cpu_pair_sums *a, int64_t i)
+{
+    for (int d = 0; d < 3; ++d) {
+        vs_fixed_add(&s->fq[d][i], a->qi[d], &a->overflow);
+        a->qi[d] = 0;
+    }
+}
+
+/* The pass is done: its energy, virial and range flags into the evaluation's. */
+static inline void vs_cpu_pair_finish(vs_cpu_state *s, const vs_cpu_pair_sums *a)
+{
+    s->fq_overflow |= a->overflow;
+    s->sums.energy += a->energy;
+    s->sums.virial += a->virial;
+    s->sums.out_of_range |= a->wide_bad;
+}
 
 #endif

@@ -17,7 +17,6 @@ void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step, int want_energy)
     const vs_params *prm = s->prm;
     const vs_dpd_consts *c = &s->dpd;
     const int64_t n = p->n_owned;
-    int64_t *qx = s->fq[0], *qy = s->fq[1], *qz = s->fq[2];
     const vs_tea_key key = vs_tea_make_key(prm->seed, (uint64_t)step);
     /* each particle's signature once per step, not once per pair */
     uint64_t *sig = p->signature;
@@ -26,15 +25,12 @@ void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step, int want_energy)
     const int gaussian = prm->random == VS_RANDOM_GAUSSIAN;
     const double *x = p->x[0], *y = p->x[1], *z = p->x[2];
     const double *vx = p->vp[0], *vy = p->vp[1], *vz = p->vp[2];
-    vs_wide energy = 0, virial = 0;
-    uint64_t overflow = 0;
-    int wide_bad = 0;
+    vs_cpu_pair_sums sums = {{0, 0, 0}, 0, 0, 0, 0};
     for (int64_t i = 0; i < n; ++i) {
         const double xi = x[i], yi = y[i], zi = z[i];
         const double vxi = vx[i], vyi = vy[i], vzi = vz[i];
         const uint64_t sig_i = sig[i];
         const double *a_row = prm->a[p->species[i]];
-        int64_t qxi = 0, qyi = 0, qzi = 0;
         for (int64_t k = nl->start[i]; k < nl->start[i + 1]; ++k) {
             const int64_t j = nl->partners[k];
             const double dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
@@ -44,40 +40,10 @@ void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step, int want_energy)
             const vs_pair_result r =
                 vs_dpd_pair_random(c, key, sig_i, sig[j], gaussian, r2, dx, dy, dz, vxi - vx[j],
                                    vyi - vy[j], vzi - vz[j], a_row[p->species[j]]);
-            const double gx = r.f_over_r * dx, gy = r.f_over_r * dy, gz = r.f_over_r * dz;
-            if (!(vs_fixed_force_ok(gx) && vs_fixed_force_ok(gy) && vs_fixed_force_ok(gz))) {
-                vs_cpu_mark_bad(s, i); /* cold: a run that has blown up */
-                if (j < n)
-                    vs_cpu_mark_bad(s, j);
-                continue;
-            }
-            const int64_t ax = vs_fixed_force(gx), ay = vs_fixed_force(gy),
-                          az = vs_fixed_force(gz);
-            vs_fixed_add(&qxi, ax, &overflow);
-            vs_fixed_add(&qyi, ay, &overflow);
-            vs_fixed_add(&qzi, az, &overflow);
-            if (j < n) {
-                vs_fixed_add(&qx[j], -ax, &overflow);
-                vs_fixed_add(&qy[j], -ay, &overflow);
-                vs_fixed_add(&qz[j], -az, &overflow);
-            }
-            if (!want_energy)
-                continue;
-            if (!(vs_wide_ok(r.energy) && vs_wide_ok(r.virial))) {
-                wide_bad = 1;
-                continue;
-            }
-            /* an owned-ghost pair counts half: the ghost's owner counts the other half */
-            const double share = j < n ? 1.0 : 0.5;
-            energy += vs_wide_from_double(share * r.energy);
-            virial += vs_wide_from_double(share * r.virial);
+            vs_cpu_pair_add(s, &sums, i, j, n, r.f_over_r, dx, dy, dz, want_energy, r.energy,
+                            r.virial);
         }
-        vs_fixed_add(&qx[i], qxi, &overflow);
-        vs_fixed_add(&qy[i], qyi, &overflow);
-        vs_fixed_add(&qz[i], qzi, &overflow);
+        vs_cpu_pair_end_particle(s, &sums, i);
     }
-    s->fq_overflow |= overflow;
-    s->sums.energy += energy;
-    s->sums.virial += virial;
-    s->sums.out_of_range |= wide_bad;
+    vs_cpu_pair_finish(s, &sums);
 }

@@ -30,15 +30,11 @@ static inline __attribute__((always_inline)) void pair_loop(vs_cpu_state *s, con
     const int64_t n = p->n_owned;
     const double factor[4] = {1.0, ps->special_factor[0], ps->special_factor[1],
                               ps->special_factor[2]};
-    int64_t *qx = s->fq[0], *qy = s->fq[1], *qz = s->fq[2];
     const double *x = p->x[0], *y = p->x[1], *z = p->x[2];
-    vs_wide energy = 0, virial = 0;
-    uint64_t overflow = 0;
-    int wide_bad = 0;
+    vs_cpu_pair_sums sums = {{0, 0, 0}, 0, 0, 0, 0};
     for (int64_t i = 0; i < n; ++i) {
         const double xi = x[i], yi = y[i], zi = z[i];
         const vs_pair_coeff *row = ps->c[p->species[i]];
-        int64_t qxi = 0, qyi = 0, qzi = 0;
         for (int64_t k = nl->start[i]; k < nl->start[i + 1]; ++k) {
             const int64_t j = nl->partners[k];
             const vs_pair_coeff *c = &row[p->species[j]];
@@ -58,42 +54,12 @@ static inline __attribute__((always_inline)) void pair_loop(vs_cpu_state *s, con
             } else {
                 r = vs_pair_style_eval(style, c, tables, r2);
             }
-            const double gx = r.f_over_r * dx, gy = r.f_over_r * dy, gz = r.f_over_r * dz;
-            if (!(vs_fixed_force_ok(gx) && vs_fixed_force_ok(gy) && vs_fixed_force_ok(gz))) {
-                vs_cpu_mark_bad(s, i); /* cold: overlapping particles, or below a table */
-                if (j < n)
-                    vs_cpu_mark_bad(s, j);
-                continue;
-            }
-            const int64_t ax = vs_fixed_force(gx), ay = vs_fixed_force(gy),
-                          az = vs_fixed_force(gz);
-            vs_fixed_add(&qxi, ax, &overflow);
-            vs_fixed_add(&qyi, ay, &overflow);
-            vs_fixed_add(&qzi, az, &overflow);
-            if (j < n) {
-                vs_fixed_add(&qx[j], -ax, &overflow);
-                vs_fixed_add(&qy[j], -ay, &overflow);
-                vs_fixed_add(&qz[j], -az, &overflow);
-            }
-            if (!want_energy)
-                continue;
-            if (!(vs_wide_ok(r.energy) && vs_wide_ok(r.virial))) {
-                wide_bad = 1;
-                continue;
-            }
-            /* an owned-ghost pair counts half: the ghost's owner counts the other half */
-            const double share = j < n ? 1.0 : 0.5;
-            energy += vs_wide_from_double(share * r.energy);
-            virial += vs_wide_from_double(share * r.virial);
+            vs_cpu_pair_add(s, &sums, i, j, n, r.f_over_r, dx, dy, dz, want_energy, r.energy,
+                            r.virial);
         }
-        vs_fixed_add(&qx[i], qxi, &overflow);
-        vs_fixed_add(&qy[i], qyi, &overflow);
-        vs_fixed_add(&qz[i], qzi, &overflow);
+        vs_cpu_pair_end_particle(s, &sums, i);
     }
-    s->fq_overflow |= overflow;
-    s->sums.energy += energy;
-    s->sums.virial += virial;
-    s->sums.out_of_range |= wide_bad;
+    vs_cpu_pair_finish(s, &sums);
 }
 
 /* One style with or without special factors (the style has them and the particles carry
