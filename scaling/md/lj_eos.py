@@ -51,10 +51,11 @@ import json
 import math
 import os
 import platform
-import re
 import subprocess
 import sys
 import time
+
+from vesica_driver import read_thermo, run_config, skip_reason
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -131,24 +132,7 @@ run = {{ temperature_tolerance = 0.0; }};
 
 
 def run_vesica(a, work, name, fields):
-    cfg = os.path.join(work, name + ".cfg")
-    with open(cfg, "w") as c:
-        c.write(CONFIG.format(**fields))
-    r = subprocess.run([a.vesica, "run", cfg], cwd=work, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True)
-    with open(os.path.join(work, name + ".log"), "w") as f:
-        f.write(r.stdout)
-    if r.returncode != 0:
-        sys.stdout.write(r.stdout[-3000:])
-        raise SystemExit("%s: vesica exited %d" % (os.path.join(work, name), r.returncode))
-
-
-def read_thermo(path):
-    import numpy as np
-    with open(path) as t:
-        head = t.readline().strip().split(",")
-        rows = np.array([list(map(float, l.split(","))) for l in t if l.strip()])
-    return {h: rows[:, k] for k, h in enumerate(head)}
+    run_config(a.vesica, work, name, CONFIG.format(**fields))
 
 
 def block_error(x, nblocks):
@@ -258,19 +242,12 @@ def main():
     ap.add_argument("--check", action="store_true", help="exit 1 outside the tolerances")
     ap.add_argument("--json", help="write the results here as well")
     a = ap.parse_args()
-    try:
-        import numpy  # noqa: F401
-        import h5py  # noqa: F401
-    except ImportError:
-        print("skip: numpy or h5py missing")
-        return 77
     a.vesica = os.path.abspath(a.vesica)
     a.work = os.path.abspath(a.work)
-    if a.backend == "gpu":
-        info = subprocess.run([a.vesica, "info"], stdout=subprocess.PIPE, text=True).stdout
-        if not re.search(r"^GPUs visible: [1-9]", info, re.M):
-            print("skip: no usable GPU")
-            return 77
+    why = skip_reason(a.vesica, a.backend)
+    if why:
+        print("skip: " + why)
+        return 77
     points = parse_points(a.points)
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
         results = list(pool.map(lambda p: one_point(a, *p), points))

@@ -26,10 +26,11 @@ import argparse
 import json
 import os
 import platform
-import re
 import subprocess
 import sys
 import time
+
+from vesica_driver import read_thermo, run_config, skip_reason
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -51,26 +52,7 @@ run = {{ temperature_tolerance = 0.0; }};
 
 
 def run_vesica(binary, work, name, fields, log):
-    cfg = os.path.join(work, name + ".cfg")
-    with open(cfg, "w") as c:
-        c.write(CONFIG.format(**fields))
-    t0 = time.time()
-    r = subprocess.run([binary, "run", cfg], cwd=work, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True)
-    with open(os.path.join(work, name + ".log"), "w") as f:
-        f.write(r.stdout)
-    if r.returncode != 0:
-        sys.stdout.write(r.stdout[-3000:])
-        raise SystemExit("%s: vesica exited %d" % (name, r.returncode))
-    log.append((name, time.time() - t0))
-
-
-def read_thermo(path):
-    import numpy as np
-    with open(path) as t:
-        head = t.readline().strip().split(",")
-        rows = np.array([list(map(float, l.split(","))) for l in t if l.strip()])
-    return {h: rows[:, k] for k, h in enumerate(head)}
+    log.append((name, run_config(binary, work, name, CONFIG.format(**fields))))
 
 
 def one_dt(a, dt, work):
@@ -127,18 +109,11 @@ def main():
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--json", help="write the results here as well")
     a = ap.parse_args()
-    try:
-        import numpy  # noqa: F401
-        import h5py  # noqa: F401
-    except ImportError:
-        print("skip: numpy or h5py missing")
-        return 77
     a.vesica = os.path.abspath(a.vesica)
-    if a.backend == "gpu":
-        info = subprocess.run([a.vesica, "info"], stdout=subprocess.PIPE, text=True).stdout
-        if not re.search(r"^GPUs visible: [1-9]", info, re.M):
-            print("skip: no usable GPU")
-            return 77
+    why = skip_reason(a.vesica, a.backend)
+    if why:
+        print("skip: " + why)
+        return 77
     a.n_particles = 4 * a.cells ** 3
     results, fail = [], False
     for dt in a.dt:
