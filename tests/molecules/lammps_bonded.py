@@ -19,6 +19,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from lammps_env import LAMMPS_PYTHON, lammps_env  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -107,20 +110,15 @@ np.savez(out, f=f[order], ebond=l.get_thermo("ebond"), eangle=l.get_thermo("eang
 
 def main():
     binary, work = sys.argv[1], sys.argv[2]
-    py = os.environ.get("LAMMPS_PYTHON", "/work/lammps-venv/bin/python")
-    env = dict(os.environ)
-    libdir = os.environ.get("LAMMPS_MPI_LIBDIR", "/work/lammps-venv/mpilib")
-    env["LD_LIBRARY_PATH"] = libdir + ":" + env.get("LD_LIBRARY_PATH", "")
+    py, env = lammps_env()
     try:
         import h5py  # noqa: F401
         import numpy as np
     except ImportError:
         print("skip: numpy/h5py missing")
         return 77
-    if not os.path.exists(py) or subprocess.run(
-            [py, "-c", "import lammps; lammps.lammps(cmdargs=['-log','none','-screen','none'])"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
-        print("skip: no usable LAMMPS python module at %s" % py)
+    if py is None:
+        print("skip: no usable LAMMPS python module at %s" % LAMMPS_PYTHON)
         return 77
     os.makedirs(work, exist_ok=True)
     out = run_vesica(binary, work)

@@ -39,6 +39,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from lammps_env import LAMMPS_PYTHON, lammps_env  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 BOX = [10.0, 10.0, 10.0]  # dihedrals.cfg
 
@@ -269,10 +272,7 @@ def malformed(binary, work, data):
 
 def main():
     binary, work = sys.argv[1], sys.argv[2]
-    py = os.environ.get("LAMMPS_PYTHON", "/work/lammps-venv/bin/python")
-    env = dict(os.environ)
-    libdir = os.environ.get("LAMMPS_MPI_LIBDIR", "/work/lammps-venv/mpilib")
-    env["LD_LIBRARY_PATH"] = libdir + ":" + env.get("LD_LIBRARY_PATH", "")
+    py, env = lammps_env()
     try:
         import h5py  # noqa: F401
         import numpy as np
@@ -286,11 +286,9 @@ def main():
     if not malformed(binary, work, data):
         print("FAIL")
         return 1
-    if not os.path.exists(py) or subprocess.run(
-            [py, "-c", "import lammps; lammps.lammps(cmdargs=['-log','none','-screen','none'])"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
+    if py is None:
         print("skip: no usable LAMMPS python module at %s (the malformed files were checked)"
-              % py)
+              % LAMMPS_PYTHON)
         return 77
     script = os.path.join(work, "lmp.py")
     with open(script, "w") as s:

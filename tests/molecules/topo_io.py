@@ -22,6 +22,9 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from lammps_env import LAMMPS_PYTHON, lammps_env  # noqa: E402
+
 try:
     import h5py
     import numpy as np
@@ -313,14 +316,9 @@ print(repr(l.get_thermo("ebond")), repr(l.get_thermo("eangle")))
 
 
 def lammps(vesica, work):
-    py = os.environ.get("LAMMPS_PYTHON", "/work/lammps-venv/bin/python")
-    env = dict(os.environ)
-    libdir = os.environ.get("LAMMPS_MPI_LIBDIR", "/work/lammps-venv/mpilib")
-    env["LD_LIBRARY_PATH"] = libdir + ":" + env.get("LD_LIBRARY_PATH", "")
-    if not os.path.exists(py) or subprocess.run(
-            [py, "-c", "import lammps; lammps.lammps(cmdargs=['-log','none','-screen','none'])"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
-        print("skip: no usable LAMMPS python module at %s" % py)
+    py, env = lammps_env()
+    if py is None:
+        print("skip: no usable LAMMPS python module at %s" % LAMMPS_PYTHON)
         return 77
     s = system(seed=9)
     src, dst = os.path.join(work, "mine.data"), os.path.join(work, "lammps.data")

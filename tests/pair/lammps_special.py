@@ -237,7 +237,8 @@ def main():
     except ImportError:
         print("skip: numpy/h5py missing")
         return 77
-    from lammps_pair import lammps_env
+    sys.path.insert(0, os.path.join(HERE, "..", "support"))
+    from lammps_env import lammps_env
     py, env = lammps_env()
     if py is None:
         print("skip: no usable LAMMPS python module")
