@@ -3,19 +3,18 @@
  * the same computation as the CPU loops (src/cpu/bonded_cpu.c) from the same evaluators
  * (src/core/bonded.h).
  *
- * - Topology: one vs_topo per slot (vs_gpu_bonded), uploaded and downloaded with the owned
- *   state, carried in the migration records and permuted by the Morton reorder.
+ * - Topology: compact records for the beads that have one (gpu_topo.cu), each knowing its
+ *   slot; uploaded and downloaded with the owned state, carried in the migration records.
  * - Marks: one byte per slot, 1 for a bonded bead (n_bond > 0, the CPU's test): the owned
- *   beads' from topo before every ghost build (vs_gpu_bonded_marks), the ghosts' carried by
+ *   beads' from their records before every ghost build (vs_gpu_bonded_marks), the ghosts' carried by
  *   the ghost kernels (gpu_halo.cu, gpu_images.cu). The ghost selects send a marked bead out
  *   to the bonded width and a free one to the list radius, as the CPU does (comm/halo.c).
  * - Tag map: rebuilt after every ghost build over the marked owned and ghost beads only,
  *   sized by their count (see vs_gpu_bonded_index). Where a tag has several copies (an owned
  *   bead and its periodic images) the lowest local index wins, whatever order the threads
  *   insert in, so runs are reproducible bit for bit.
- * - Kernels: one thread per owned bead walks its own bonds (angles, dihedrals) in list order
- *   and adds
- *   its own bead's force only, so no thread writes another's force and the sum runs in the
+ * - Kernels: one thread per record walks its bead's bonds (angles, dihedrals) in list order
+ *   and adds its own bead's force only, so no thread writes another's force and the sum runs in the
  *   CPU's order: in double precision onto the pair forces as doubles, one add per bond as on
  *   the CPU; onto the Newton kernel's fixed-point sums as one rounded add per bead.
  *   Separations are the minimum image in double from the double positions (both precisions
@@ -41,15 +40,13 @@ extern "C" {
 #include "bonded.h"
 }
 
-static_assert(sizeof(vs_topo) % sizeof(uint64_t) == 0, "vs_topo is permuted in 8-byte words");
-static_assert(sizeof(vs_dihedrals) % sizeof(uint64_t) == 0, "so is vs_dihedrals");
-
 /* What the bonded kernels read and write, passed by value. */
 struct vs_bonded_args {
     const double *x[3];
     const int64_t *tag;
-    const vs_topo *topo;
-    const vs_dihedrals *dih; /* runs with dihedrals only */
+    const vs_topo *topo;     /* the records (gpu_topo.cu) */
+    const vs_dihedrals *dih; /* beside them, runs with dihedrals only */
+    const int32_t *rec_slot; /* each record's slot, -1: a hole */
     const int64_t *key;
     const int32_t *val;
     int64_t mask;
@@ -96,22 +93,25 @@ __device__ __forceinline__ int tag_find(const vs_bonded_args &a, int64_t tag)
     }
 }
 
-__global__ void bonded_mark_kernel(int n, const vs_topo *topo, uint8_t *mark)
+__global__ void bonded_mark_kernel(int n, const int32_t *slot_rec, const vs_topo *topo,
+                                   uint8_t *mark)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        mark[i] = topo[i].n_bond > 0;
+    if (i < n) {
+        const int32_t r = slot_rec[i];
+        mark[i] = r >= 0 && topo[r].n_bond > 0;
+    }
 }
 
-/* The owned beads' marks, from their topology, before every ghost build: the topology
- * moves with its beads (migration, Morton reorder), the marks are made again instead, one
- * read of n_bond per owned bead and rebuild (the bond kernel reads it every step). */
+/* The owned beads' marks, from their records, before every ghost build: the records move
+ * with their beads (migration, Morton reorder), the marks are made again instead. */
 void vs_gpu_bonded_marks(vs_gpu_state *g)
 {
     if (!g->bd.on)
         return;
     const int n = (int)g->pt.n_owned;
-    VS_LAUNCH(bonded_mark_kernel, n, VS_BLOCK, g->stream, n, g->bd.topo, g->bd.mark);
+    VS_LAUNCH(bonded_mark_kernel, n, VS_BLOCK, g->stream, n, g->bd.slot_rec, g->bd.topo,
+              g->bd.mark);
 }
 
 void vs_gpu_bonded_index(vs_gpu_state *g)
@@ -194,10 +194,13 @@ __device__ __forceinline__ void add_force(const vs_bonded_args &a, int i, const 
 
 __global__ void bond_kernel(int n, int64_t step, vs_bonded_args a, int want_energy)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    const int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= n)
         return;
-    const vs_topo *t = &a.topo[i];
+    const int i = a.rec_slot[r];
+    if (i < 0)
+        return;
+    const vs_topo *t = &a.topo[r];
     const int nb = t->n_bond;
     double energy = 0.0, virial = 0.0;
     if (nb > 0) {
@@ -241,10 +244,13 @@ __global__ void bond_kernel(int n, int64_t step, vs_bonded_args a, int want_ener
 
 __global__ void angle_kernel(int n, int64_t step, vs_bonded_args a, int want_energy)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    const int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= n)
         return;
-    const vs_topo *t = &a.topo[i];
+    const int i = a.rec_slot[r];
+    if (i < 0)
+        return;
+    const vs_topo *t = &a.topo[r];
     const int na = t->n_angle;
     double energy = 0.0, virial = 0.0;
     if (na > 0) {
@@ -290,10 +296,13 @@ __global__ void angle_kernel(int n, int64_t step, vs_bonded_args a, int want_ene
 
 __global__ void dihedral_kernel(int n, int64_t step, vs_bonded_args a, int want_energy)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    const int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= n)
         return;
-    const vs_dihedrals *t = &a.dih[i];
+    const int i = a.rec_slot[r];
+    if (i < 0)
+        return;
+    const vs_dihedrals *t = &a.dih[r];
     const int nd = t->n_dihedral;
     double energy = 0.0, virial = 0.0;
     if (nd > 0) {
@@ -348,6 +357,7 @@ static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *viria
     a.tag = g->pt.tag;
     a.topo = g->bd.topo;
     a.dih = g->bd.dih;
+    a.rec_slot = g->bd.rec_slot;
     a.key = g->bd.map_key;
     a.val = g->bd.map_val;
     a.mask = g->bd.map_cap - 1;
@@ -368,25 +378,34 @@ static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *viria
     return a;
 }
 
+/* One thread per record; the beads without one have no bonded share, so the per-slot energy
+ * buffers are cleared first when energies are due. */
+static void launch_bonded(vs_gpu_state *g, void (*kernel)(int, int64_t, vs_bonded_args, int),
+                          int64_t step, int want_energy, double *energy, double *virial)
+{
+    const size_t bytes = sizeof(double) * (size_t)g->pt.n_owned;
+    if (want_energy && bytes) {
+        VS_CUDA_CHECK(cudaMemsetAsync(energy, 0, bytes, g->stream));
+        VS_CUDA_CHECK(cudaMemsetAsync(virial, 0, bytes, g->stream));
+    }
+    const int n = (int)g->bd.n_rec;
+    VS_LAUNCH(kernel, n, VS_BLOCK, g->stream, n, step, bonded_args(g, energy, virial),
+              want_energy);
+}
+
 extern "C" void vs_gpu_bond_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
-    const int n = (int)g->pt.n_owned;
-    VS_LAUNCH(bond_kernel, n, VS_BLOCK, g->stream, n, step,
-              bonded_args(g, g->bd.e_bond, g->bd.w_bond), want_energy);
+    launch_bonded(g, bond_kernel, step, want_energy, g->bd.e_bond, g->bd.w_bond);
 }
 
 extern "C" void vs_gpu_angle_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
-    const int n = (int)g->pt.n_owned;
-    VS_LAUNCH(angle_kernel, n, VS_BLOCK, g->stream, n, step,
-              bonded_args(g, g->bd.e_angle, g->bd.w_angle), want_energy);
+    launch_bonded(g, angle_kernel, step, want_energy, g->bd.e_angle, g->bd.w_angle);
 }
 
 extern "C" void vs_gpu_dihedral_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
-    const int n = (int)g->pt.n_owned;
-    VS_LAUNCH(dihedral_kernel, n, VS_BLOCK, g->stream, n, step,
-              bonded_args(g, g->bd.e_dihedral, g->bd.w_dihedral), want_energy);
+    launch_bonded(g, dihedral_kernel, step, want_energy, g->bd.e_dihedral, g->bd.w_dihedral);
 }
 
 /* ---- tables ---- */
@@ -437,26 +456,12 @@ void vs_gpu_bonded_check(vs_gpu_state *g, int kind)
     vs_bonded_fail(&g->prm, kind, e.step, e.tag_a, e.tag_b, e.r, e.r0);
 }
 
-/* ---- the Morton reorder: the topology follows its particles ---- */
-
-/* In place, one 8-byte word of every record at a time through the permutation scratch (one
- * double per slot): each word's column is permuted on its own, so no second copy of the
- * 288-byte records (and the 152-byte dihedral records of a run with dihedrals) is ever held.
- * Every few rebuilds only (VS_GPU_REORDER_EVERY). */
-void vs_gpu_bonded_permute(vs_gpu_state *g, int n)
-{
-    if (!g->bd.on)
-        return;
-    vs_gpu_permute_words(g, n, g->bd.topo, sizeof(vs_topo));
-    if (g->bd.dih)
-        vs_gpu_permute_words(g, n, g->bd.dih, sizeof(vs_dihedrals));
-}
-
 void vs_gpu_bonded_free(vs_gpu_state *g)
 {
-    void *ptrs[] = {g->bd.topo,   g->bd.dih,     g->bd.mark,    g->bd.map_key,
-                    g->bd.map_val, g->bd.e_bond, g->bd.w_bond,  g->bd.e_angle,
-                    g->bd.w_angle, g->bd.e_dihedral, g->bd.w_dihedral, g->bd.d_error};
+    vs_gpu_topo_free(g);
+    void *ptrs[] = {g->bd.mark,    g->bd.map_key,    g->bd.map_val,    g->bd.e_bond,
+                    g->bd.w_bond,  g->bd.e_angle,    g->bd.w_angle,    g->bd.e_dihedral,
+                    g->bd.w_dihedral, g->bd.d_error};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
         if (ptrs[k])
             cudaFree(ptrs[k]);

@@ -163,7 +163,10 @@ void vs_gpu_reorder(vs_gpu_state *g)
     }
     permute(g, g->pt.tag, n);
     permute(g, g->pt.species_id, n);
-    vs_gpu_bonded_permute(g, n); /* molecules: through the scratch, one word at a time */
+    if (g->bd.on) { /* molecules: the slots' record indices, then the records into slot order */
+        permute(g, g->bd.slot_rec, n);
+        vs_gpu_topo_compact(g, n);
+    }
     vs_gpu_special_permute(g, n); /* special lists: the same */
 }
 

@@ -138,7 +138,7 @@ __global__ void wrap_kernel(int n, int self, double lx, double ly, double lz, vs
  * the vs_dihedrals, each when there is one (comm/halo.c). */
 static __device__ __forceinline__ size_t dih_offset(const vs_soa &a)
 {
-    return sizeof(vs_migrant_rec) + (a.topo ? sizeof(vs_topo) : 0);
+    return sizeof(vs_migrant_rec) + (a.slot_rec ? sizeof(vs_topo) : 0);
 }
 
 static __device__ __forceinline__ size_t special_offset(const vs_soa &a)
@@ -173,10 +173,22 @@ __global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap,
     r.species = a.species[i];
     vs_migrant_rec *to = (vs_migrant_rec *)(out + (size_t)k * rec);
     *to = r;
-    if (a.topo)
-        *(vs_topo *)(to + 1) = a.topo[i];
-    if (a.dih)
-        *(vs_dihedrals *)((char *)to + dih_offset(a)) = a.dih[i];
+    if (a.slot_rec) { /* the record travels (an empty one for a free bead); a hole stays */
+        const int32_t q = a.slot_rec[i];
+        vs_topo t;
+        vs_dihedrals dh;
+        memset(&t, 0, sizeof t);
+        memset(&dh, 0, sizeof dh);
+        if (q >= 0) {
+            t = a.topo[q];
+            if (a.dih)
+                dh = a.dih[q];
+            a.rec_slot[q] = -1;
+        }
+        *(vs_topo *)(to + 1) = t;
+        if (a.dih)
+            *(vs_dihedrals *)((char *)to + dih_offset(a)) = dh;
+    }
     if (a.special)
         *(vs_special *)((char *)to + special_offset(a)) = a.special[i];
 }
@@ -202,10 +214,21 @@ __global__ void unpack_migrant_kernel(int n, const char *in, size_t rec, int64_t
     }
     a.tag[j] = r.tag;
     a.species[j] = r.species;
-    if (a.topo)
-        a.topo[j] = *(const vs_topo *)(from + 1);
-    if (a.dih)
-        a.dih[j] = *(const vs_dihedrals *)((const char *)from + dih_offset(a));
+    if (a.slot_rec) { /* arrival k: record rec_base + k, a hole where it brings none */
+        const vs_topo *t = (const vs_topo *)(from + 1);
+        const vs_dihedrals *dh =
+            a.dih ? (const vs_dihedrals *)((const char *)from + dih_offset(a)) : NULL;
+        const int64_t q = a.rec_base + k;
+        const int has = t->mol != 0 || t->n_bond > 0 || t->n_angle > 0 ||
+                        (dh && dh->n_dihedral > 0);
+        a.slot_rec[j] = has ? (int32_t)q : -1;
+        a.rec_slot[q] = has ? (int32_t)j : -1;
+        if (has) {
+            a.topo[q] = *t;
+            if (dh)
+                a.dih[q] = *dh;
+        }
+    }
     if (a.special)
         a.special[j] = *(const vs_special *)((const char *)from + special_offset(a));
     if (a.pos_q)
@@ -267,10 +290,12 @@ __global__ void fill_holes_kernel(int max_n, const int32_t *count, const int32_t
     }
     a.tag[to] = a.tag[from];
     a.species[to] = a.species[from];
-    if (a.topo)
-        a.topo[to] = a.topo[from];
-    if (a.dih)
-        a.dih[to] = a.dih[from];
+    if (a.slot_rec) { /* the record stays where it is and learns its new slot */
+        const int32_t q = a.slot_rec[from];
+        a.slot_rec[to] = q;
+        if (q >= 0)
+            a.rec_slot[q] = to;
+    }
     if (a.special)
         a.special[to] = a.special[from];
     if (a.pos_q) {
@@ -505,9 +530,12 @@ static void migrate_unpack(void *ctx, int d, int dir, const void *recs, int64_t 
     }
     if (dir == 0)
         vs_gpu_reserve(g, g->pt.n_owned + c->n_recv[0] + c->n_recv[1]);
+    vs_gpu_topo_reserve(g, g->bd.n_rec + n); /* molecules: a record index per arrival */
     VS_LAUNCH(unpack_migrant_kernel, n, VS_BLOCK, g->stream, (int)n, (const char *)recs,
               c->rec, g->pt.n_owned, soa(g), d, g->lo[d], g->hi[d], g->halo.d_outside);
     g->pt.n_owned += n;
+    if (g->bd.on)
+        g->bd.n_rec += n;
 }
 
 /* name, record, counts known, select, reserve, pack, receive buffer, unpack, transport */
@@ -542,7 +570,7 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
     if (crosses) {
         /* with molecules a record carries the topology too (the host path's layout) */
         const size_t rec = sizeof(vs_migrant_rec) + (g->bd.on ? sizeof(vs_topo) : 0) +
-                           (g->bd.dih ? sizeof(vs_dihedrals) : 0) +
+                           (g->bd.dih_on ? sizeof(vs_dihedrals) : 0) +
                            (g->ps.special_on ? sizeof(vs_special) : 0);
         vs_exchange_ops ops = gpu_migrate_ops;
         ops.rec_bytes = rec;

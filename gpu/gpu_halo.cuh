@@ -17,10 +17,14 @@ struct vs_soa {
     int4 *pos_q;
     float4 *vel_f;
     vs_fixed_frame frame;
-    vs_topo *topo; /* molecules: each owned particle's topology, moved with it; else NULL */
+    /* molecules (gpu_topo.cu): the records, each record's slot and each owned slot's record;
+     * else NULL. rec_base: where an unpack's arrivals put theirs */
+    vs_topo *topo;
+    int32_t *rec_slot, *slot_rec;
+    int64_t rec_base;
     uint8_t *mark; /* molecules: per slot, a bonded bead (vs_gpu_bonded); else NULL. The
                     * ghost kernels carry it to the ghosts they make */
-    vs_dihedrals *dih; /* dihedrals: each owned particle's, moved with it; else NULL */
+    vs_dihedrals *dih; /* dihedrals: beside the records; else NULL */
     vs_special *special; /* special lists: each owned particle's, moved with it; else NULL */
 };
 
@@ -38,9 +42,12 @@ static inline vs_soa soa(vs_gpu_state *g)
     a.pos_q = vs_gpu_owned_staged(g) ? g->fs.pos_q : NULL;
     a.vel_f = g->fs.vel_f;
     a.frame = g->fs.frame;
-    a.topo = g->bd.topo;
+    a.topo = g->bd.on ? g->bd.topo : NULL;
+    a.rec_slot = g->bd.rec_slot;
+    a.slot_rec = g->bd.slot_rec;
+    a.rec_base = g->bd.n_rec;
     a.mark = g->bd.mark;
-    a.dih = g->bd.dih;
+    a.dih = g->bd.dih_on ? g->bd.dih : NULL;
     a.special = g->ps.special_on ? g->ps.special : NULL;
     return a;
 }

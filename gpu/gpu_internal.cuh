@@ -453,21 +453,30 @@ struct vs_gpu_bonded_error {
     double r, r0;
 };
 
-/* Molecules (gpu_bonded.cu; allocated only when the configuration has them, so a plain
- * fluid's memory and speed are unchanged). topo: one vs_topo per slot, read for the owned
- * particles only, moved with them (upload, migration, Morton reorder). mark: one byte per
- * slot, 1 for a bonded bead (n_bond > 0), owned or ghost: the owned marks are made from topo
- * at every ghost build (vs_gpu_bonded_marks), the ghosts' travel with them (a ghost record's
+/* Molecules (gpu_bonded.cu, gpu_topo.cu; allocated only when the configuration has them, so
+ * a plain fluid's memory and speed are unchanged). Topology records for the beads that have
+ * one only (a bead of a molecule; a solvent bead has none): topo[0 .. n_rec) (and dih beside
+ * it where the run has dihedrals), each knowing its slot (rec_slot, -1: a hole left by a
+ * leaver), each owned slot its record (slot_rec, -1: none). A reorder or a migration moves
+ * 4-byte indices, not records; the records are compacted into slot order at the Morton
+ * reorder (holes dropped), and arrivals append theirs. mark: one byte per slot, 1 for a
+ * bonded bead (n_bond > 0), owned or ghost: the owned marks are made from the records at
+ * every ghost build (vs_gpu_bonded_marks), the ghosts' travel with them (a ghost record's
  * pad word, as on the host path); the ghost selects give marked beads the bonded width. The
  * tag map over the marked owned + ghost beads only (open addressing, capacity a power of
  * two, at most half full, sized by their count), rebuilt after every ghost build; where a
  * tag has several copies the lowest index wins. */
 struct vs_gpu_bonded {
     int on;                 /* the configuration has molecules */
-    vs_topo *topo;
+    int dih_on;             /* and dihedral types: dih is kept beside topo */
+    vs_topo *topo;          /* records; cap_rec of them */
+    vs_dihedrals *dih;      /* one per record where the run has dihedrals; else NULL */
+    vs_topo *topo_spare;    /* the compaction's target, swapped with topo */
+    vs_dihedrals *dih_spare;
+    int32_t *rec_slot;      /* per record: its owned slot, or -1 */
+    int32_t *slot_rec;      /* per owned slot: its record, or -1 */
+    int64_t n_rec, cap_rec; /* records in use (holes included), allocated */
     uint8_t *mark;          /* per slot: a bonded bead */
-    vs_dihedrals *dih;      /* one per slot where the run has dihedrals, moved with the
-                             * particles as topo is; else NULL */
     int64_t *map_key;       /* tags; -1: empty */
     int32_t *map_val;       /* local indices */
     int64_t map_cap;
@@ -685,9 +694,17 @@ void vs_gpu_bonded_index(vs_gpu_state *g);
 void vs_gpu_bonded_check(vs_gpu_state *g, int kind);
 /* The pair styles' device buffers (gpu_pair.cu), freed at destroy. */
 void vs_gpu_pair_free(vs_gpu_state *g);
-/* The topology (and dihedral records) of the owned particles permuted by g->sort.idx_out (the
- * Morton reorder). */
-void vs_gpu_bonded_permute(vs_gpu_state *g, int n);
+/* The Morton reorder's part (gpu_topo.cu): the slots' record indices permuted by
+ * g->sort.idx_out (with the other per-slot arrays, gpu_cells.cu), then the records compacted
+ * into the new slot order. */
+void vs_gpu_topo_compact(vs_gpu_state *g, int n);
+/* Room for `n` records in all (topo, dih, rec_slot; the records in use kept). */
+void vs_gpu_topo_reserve(vs_gpu_state *g, int64_t n);
+/* The owned records to the device from a host state's per-slot records (upload) and back
+ * (download); the per-slot index grows with the other per-slot arrays (vs_gpu_reserve). */
+void vs_gpu_topo_upload(vs_gpu_state *g, const vs_particles *h);
+void vs_gpu_topo_download(vs_gpu_state *g, vs_particles *h);
+void vs_gpu_topo_free(vs_gpu_state *g);
 /* The same for the special-neighbour lists (gpu_pair.cu); a no-op without them. */
 void vs_gpu_special_permute(vs_gpu_state *g, int n);
 /* n records of `bytes` (a multiple of 8) permuted in place by g->sort.idx_out, one 8-byte

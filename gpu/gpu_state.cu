@@ -124,10 +124,8 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     if (g->ps.special_on) /* special lists move with the owned particles */
         VS_GROW(g->ps.special, vs_special, g->pt.n_owned);
     if (g->bd.on) { /* molecules: the topology moves with the owned particles */
-        VS_GROW(g->bd.topo, vs_topo, g->pt.n_owned);
+        VS_GROW(g->bd.slot_rec, int32_t, g->pt.n_owned); /* the records: gpu_topo.cu */
         VS_GROW(g->bd.mark, uint8_t, keep); /* a ghost build may grow the arrays midway */
-        if (vs_params_dihedrals(&g->prm))
-            VS_GROW(g->bd.dih, vs_dihedrals, g->pt.n_owned);
         if (g->prm.n_bond_types > 0) {
             VS_GROW(g->bd.e_bond, double, 0);
             VS_GROW(g->bd.w_bond, double, 0);
@@ -280,6 +278,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->dpd = vs_dpd_make_consts(prm->rc, prm->gamma, prm->kT, prm->s, prm->dt);
     g->dpd_f = vs_dpd_consts_to_float(&g->dpd);
     g->bd.on = vs_params_molecular(prm);
+    g->bd.dih_on = g->bd.on && vs_params_dihedrals(prm);
     g->ghost_width = ghost_width;
     /* bonded beads go farther only with molecules, and only where their reach is wider */
     g->bonded_width = g->bd.on && bonded_width > ghost_width ? bonded_width : ghost_width;
@@ -425,18 +424,7 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
     }
     copy_on_stream(g, g->pt.tag, h->tag, n * sizeof(int64_t), up);
     copy_on_stream(g, g->pt.species_id, h->species, n * sizeof(int32_t), up);
-    if (g->bd.on) {
-        if (h->topo)
-            copy_on_stream(g, g->bd.topo, h->topo, n * sizeof(vs_topo), up);
-        else if (n)
-            VS_CUDA_CHECK(cudaMemsetAsync(g->bd.topo, 0, n * sizeof(vs_topo), g->stream));
-    }
-    if (g->bd.dih) {
-        if (h->dih)
-            copy_on_stream(g, g->bd.dih, h->dih, n * sizeof(vs_dihedrals), up);
-        else if (n)
-            VS_CUDA_CHECK(cudaMemsetAsync(g->bd.dih, 0, n * sizeof(vs_dihedrals), g->stream));
-    }
+    vs_gpu_topo_upload(g, h); /* molecules: the records of the beads that have one */
     if (g->ps.special_on) {
         if (h->special)
             copy_on_stream(g, g->ps.special, h->special, n * sizeof(vs_special), up);
@@ -461,7 +449,7 @@ extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
         vs_particles_enable_topology(h);
     if (g->ps.special_on)
         vs_particles_enable_special(h);
-    if (g->bd.dih)
+    if (g->bd.dih_on)
         vs_particles_enable_dihedrals(h);
     vs_particles_reserve(h, g->pt.n_owned);
     vs_gpu_forces_to_double(g);
@@ -476,13 +464,10 @@ extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
     }
     copy_on_stream(g, h->tag, g->pt.tag, n * sizeof(int64_t), down);
     copy_on_stream(g, h->species, g->pt.species_id, n * sizeof(int32_t), down);
-    if (g->bd.on)
-        copy_on_stream(g, h->topo, g->bd.topo, n * sizeof(vs_topo), down);
-    if (g->bd.dih)
-        copy_on_stream(g, h->dih, g->bd.dih, n * sizeof(vs_dihedrals), down);
     if (g->ps.special_on)
         copy_on_stream(g, h->special, g->ps.special, n * sizeof(vs_special), down);
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    vs_gpu_topo_download(g, h); /* molecules: per slot again */
     h->n_owned = g->pt.n_owned;
     h->n_ghost = 0;
 }
