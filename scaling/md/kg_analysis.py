@@ -35,26 +35,33 @@ import numpy as np
 
 # Kremer & Grest 1990, Table I (via ESPResSo samples/kremerGrest.tcl): N -> list of
 # (chains, box, <R^2>, <R_G^2>, P) of each of their systems of that N.
-KG1990 = {
-    5: [(50, 6.65, 5.2, 0.92, 5.55)],
-    10: [(25, 6.65, 13.1, 2.2, 5.20)],
-    20: [(30, 8.90, 29.7, 5.0, 5.04)],
-    25: [(32, 9.80, 37.8, 6.3, 4.97)],
-    30: [(20, 8.90, 46.7, 7.7, 4.99)],
-    50: [(16, 9.80, 82.7, 13.3, 4.93)],
-    75: [(20, 12.08, 118.3, 20.1, 4.90)],
-    100: [(20, 13.30, 163.8, 27.5, 4.90)],
-    150: [(20, 15.23, 263.8, 42.5, 4.87)],
-    200: [(20, 16.76, 250.7, 46.1, 4.88), (100, 28.66, 300.3, 53.6, 4.84)],
-}
+KG1990_TEXT = """
+  5   50  6.65   5.2   0.92  5.55
+ 10   25  6.65  13.1   2.2   5.20
+ 20   30  8.90  29.7   5.0   5.04
+ 25   32  9.80  37.8   6.3   4.97
+ 30   20  8.90  46.7   7.7   4.99
+ 50   16  9.80  82.7  13.3   4.93
+ 75   20 12.08 118.3  20.1   4.90
+100   20 13.30 163.8  27.5   4.90
+150   20 15.23 263.8  42.5   4.87
+200   20 16.76 250.7  46.1   4.88
+200  100 28.66 300.3  53.6   4.84
+"""
+# Kremer & Grest 1990, Table I (via ESPResSo samples/kremerGrest.tcl), one row per system as
+# printed there: N, chains, box, <R^2>, <R_G^2>, P. Kept as text: the printed digits give the
+# rounding (5.20 is not 5.2).
+KG1990 = {}
+for _line in KG1990_TEXT.strip().splitlines():
+    _f = _line.split()
+    KG1990.setdefault(int(_f[0]), []).append(tuple(_f[1:]))
 KG_BOND = 0.97   # the mean bond length Kremer and Grest quote (two digits)
 R0 = 1.5         # FENE R0: no bond may reach it
 
 
 def last_digit(v):
-    """Half of the last printed digit of a table value (its rounding)."""
-    s = repr(v)
-    d = len(s.split(".")[1]) if "." in s else 0
+    """Half of the last printed digit of a table entry (text): its rounding."""
+    d = len(v.split(".")[1]) if "." in v else 0
     return 0.5 * 10.0 ** (-d)
 
 
@@ -195,10 +202,11 @@ def compare(res, ref_rel, tol_sigma):
     out = []
     for ref in KG1990.get(n, [])[:1]:
         _, _, r2, rg2, p = ref
-        for name, key, val in (("<R^2>", "R2", r2), ("<R_G^2>", "Rg2", rg2), ("P", "P", p)):
+        for name, key, text in (("<R^2>", "R2", r2), ("<R_G^2>", "Rg2", rg2), ("P", "P", p)):
             if key not in res:
                 continue
-            rerr = ref_rel.get(key, 0.0) * val + last_digit(val)
+            val = float(text)
+            rerr = ref_rel.get(key, 0.0) * val + last_digit(text)
             err = np.hypot(res[key + "_err"], rerr)
             z = (res[key] - val) / err
             out.append(dict(quantity=name, key=key, vesica=res[key], vesica_err=res[key + "_err"],
@@ -225,10 +233,11 @@ def plot(res, png):
            label=r"$6\langle R_g^2\rangle/(N-1)$")
     r.axvline(res["skip"], color="gray", ls=":")
     for ref in KG1990.get(n, [])[:1]:
-        r.axhline(ref[2] / (n - 1), color="tab:red", ls="--",
-                  label=r"KG 1990: $\langle R^2\rangle/(N-1)$ = %.3f" % (ref[2] / (n - 1)))
-        r.axhline(6 * ref[3] / (n - 1), color="tab:orange", ls="--",
-                  label=r"KG 1990: $6\langle R_G^2\rangle/(N-1)$ = %.3f" % (6 * ref[3] / (n - 1)))
+        r2, rg2 = float(ref[2]), float(ref[3])
+        r.axhline(r2 / (n - 1), color="tab:red", ls="--",
+                  label=r"KG 1990: $\langle R^2\rangle/(N-1)$ = %.3f" % (r2 / (n - 1)))
+        r.axhline(6 * rg2 / (n - 1), color="tab:orange", ls="--",
+                  label=r"KG 1990: $6\langle R_G^2\rangle/(N-1)$ = %.3f" % (6 * rg2 / (n - 1)))
     r.set_xlabel(r"time ($\tau$)")
     r.set_ylabel(r"$\sigma^2$")
     r.set_title("%d chains of N = %d (chain averages per frame)" % (res["chains"], n))
@@ -237,7 +246,8 @@ def plot(res, png):
     q.errorbar(k, res["Rn2_over_n"], yerr=res["Rn2_over_n_err"], fmt="o-", ms=3,
                label=r"Vesica $\langle R^2(n)\rangle/n$, N = %d" % n)
     kn = sorted(m for m in KG1990 if m <= max(2 * n, 50))
-    q.plot([m - 1 for m in kn], [KG1990[m][0][2] / (m - 1) for m in kn], "s", color="tab:red",
+    q.plot([m - 1 for m in kn], [float(KG1990[m][0][2]) / (m - 1) for m in kn], "s",
+           color="tab:red",
            label=r"KG 1990 Table I: $\langle R^2\rangle/(N-1)$ of chains of N")
     q.set_xscale("log")
     q.set_xlabel(r"$n$ (bonds apart)")
