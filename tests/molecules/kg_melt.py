@@ -3,7 +3,8 @@
 5057 (1990)).
 
 Usage: kg_melt.py VESICA_BINARY WORKDIR [--ranks 2] [--time 400] [--skip 100] [--K 30]
-                  [--backend cpu|gpu] [--precision double|mixed]
+                  [--backend cpu|gpu] [--precision double|mixed] [--n 10 --chains 200]
+                  [--frame 2]
 
 The procedure of docs/examples.md (configs/kremer-grest-pushoff.cfg, then the soft push-off at
 alpha = 300, then configs/kremer-grest.cfg: WCA between all beads, FENE K = 30, R0 = 1.5,
@@ -24,7 +25,10 @@ combined standard errors. --K changes the FENE spring constant of Vesica's stage
 LAMMPS reference keeps K = 30): with K = 20 (a wrong force field) the test must fail
 (docs/validation.md gives the numbers). About 2.5 minutes on 2 ranks of this 2-core machine.
 With --backend gpu every stage runs on the GPU in --precision (one rank per GPU: --ranks 1 on
-one device). Exits 77 (skip) without numpy or h5py, or for the GPU without a usable GPU.
+one device). --n and --chains set another melt at rho = 0.85 (the comparison needs an N of
+Kremer & Grest's table, and --time and --skip of many correlation times of that N; the GPU
+recipe of docs/examples.md). Exits 77 (skip) without numpy or h5py, or for the GPU without a
+usable GPU.
 """
 import argparse
 import os
@@ -42,7 +46,6 @@ except ImportError:
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
-N, CHAINS = 10, 200
 
 
 def vesica(args, binary, cfg, sets, log):
@@ -69,6 +72,9 @@ def main():
     ap.add_argument("--K", type=float, default=30.0, help="FENE K of every stage")
     ap.add_argument("--backend", default="cpu", choices=("cpu", "gpu"))
     ap.add_argument("--precision", default="double", choices=("double", "mixed"))
+    ap.add_argument("--n", type=int, default=10, help="beads per chain")
+    ap.add_argument("--chains", type=int, default=200)
+    ap.add_argument("--frame", type=float, default=2.0, help="tau between analysed frames")
     a = ap.parse_args()
     if a.backend == "gpu":
         info = subprocess.run([a.vesica, "info"], stdout=subprocess.PIPE, text=True).stdout
@@ -79,10 +85,13 @@ def main():
     w = os.path.abspath(a.work)
     chain = ('molecules=( { name = "chain"; sequence = "M"; repeat = %d; count = %d; '
              'bond = { style = "fene"; K = %r; R0 = 1.5; length = 0.97; }; } )' %
-             (N, CHAINS, a.K))
+             (a.n, a.chains, a.K))
+    beads = a.n * a.chains
+    side = (beads / 0.85) ** (1.0 / 3.0)
+    size = ["particles=%d" % beads, "box=[%.6f, %.6f, %.6f]" % (side, side, side)]
     fene = "bonded.bonds=( { style = \"fene\"; K = %r; R0 = 1.5; } )" % a.K
     vesica(a, a.vesica, "kremer-grest-pushoff.cfg",
-           [chain, "output.dir=" + os.path.join(w, "p1")], os.path.join(w, "p1.log"))
+           size + [chain, "output.dir=" + os.path.join(w, "p1")], os.path.join(w, "p1.log"))
     vesica(a, a.vesica, "kremer-grest.cfg",
            [fene, "input.file=" + os.path.join(w, "p1", "traj.h5md"),
             'pair=( { style = "soft"; rc = 1.122462; coeff = { M = { M = { alpha = 300.0; }; };'
@@ -92,7 +101,8 @@ def main():
     vesica(a, a.vesica, "kremer-grest.cfg",
            [fene, "input.file=" + os.path.join(w, "p2", "traj.h5md"),
             "integrator.steps=%d" % int(round(a.time / 0.01)),
-            "output.dir=" + os.path.join(w, "melt"), "output.trajectory_interval=200",
+            "output.dir=" + os.path.join(w, "melt"),
+            "output.trajectory_interval=%d" % int(round(a.frame / 0.01)),
             "output.thermo_interval=100"], os.path.join(w, "melt.log"))
     md = os.path.join(ROOT, "scaling", "md")
     kg = subprocess.run([sys.executable, os.path.join(md, "kg_analysis.py"),
