@@ -11,7 +11,8 @@ far shorter than half the box). The references are the Boltzmann distributions o
 terms alone, with the Jacobians of the coordinates:
     P(r)     ~ r^2 exp(-k_b (r - b)^2 / (2 kT))            (spherical shell)
     P(theta) ~ sin(theta) exp(-k_a (theta - theta0)^2 / (2 kT))
-normalised by quadrature; their means and variances come from the same quadrature. The run's
+normalised by quadrature; their means and variances come from the same quadrature. Dihedrals: the
+trans fraction (|phi| > 120 degrees) against e^(-k_phi (1 + cos 3 phi)/kT). The run's
 means and variances get standard errors from the scatter over --blocks blocks of consecutive
 frames (blocks of a few ps are far longer than the correlation time of a bond or an angle).
 --png draws both histograms over the reference curves.
@@ -115,11 +116,11 @@ def compare(name, samples, kind, k, q0, kT, blocks, scale=1.0):
     return out
 
 
-def plot(png, r, theta, a):
+def plot(png, r, theta, phi, a):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(1, 2, figsize=(10, 4))
+    fig, ax = plt.subplots(1, 3, figsize=(14, 4))
     q, w, _, _ = reference("bond", a.kb, a.b0, a.kT)
     ax[0].hist(r.ravel(), bins=80, density=True, color="#9ecae1", label="Vesica")
     ax[0].plot(q, w, "k-", lw=1.2, label=r"$r^2 e^{-k_b (r-b)^2/2kT}$")
@@ -137,7 +138,18 @@ def plot(png, r, theta, a):
                    a.theta0 + 5 * np.degrees(np.sqrt(a.kT / a.ka)))
     ax[1].set_xlabel("bond angle (degrees)")
     ax[1].legend(fontsize=8)
-    fig.suptitle("united-atom polyethylene (Xu et al. / Dreiding), kT = %.4g kJ/mol" % a.kT)
+    q = np.linspace(-np.pi, np.pi, 2001)
+    w = np.exp(-a.kphi * (1.0 + np.cos(3.0 * q)) / a.kT)
+    w /= np.trapz(w, q)
+    ax[2].hist(np.degrees(phi.ravel()), bins=72, range=(-180, 180), density=True,
+               color="#a1d99b", label="Vesica")
+    ax[2].plot(np.degrees(q), w * np.pi / 180.0, "k-", lw=1.2,
+               label=r"$e^{-k_\phi (1 + \cos 3\phi)/kT}$")
+    ax[2].set_xlim(-180, 180)
+    ax[2].set_xlabel("dihedral (degrees, trans = 180)")
+    ax[2].legend(fontsize=8)
+    fig.suptitle("united-atom polyethylene (Xu et al. / Dreiding), kT = %.4g kJ/mol: histograms "
+                 "the full model, lines the bonded terms alone (the gap is the 1-4 LJ)" % a.kT)
     fig.tight_layout()
     fig.savefig(png, dpi=110)
 
@@ -150,6 +162,7 @@ def main(argv=None):
     ap.add_argument("--b0", type=float, default=0.153)
     ap.add_argument("--ka", type=float, default=418.40)
     ap.add_argument("--theta0", type=float, default=109.471)
+    ap.add_argument("--kphi", type=float, default=4.184)
     ap.add_argument("--skip", type=float, default=0.0, help="ps")
     ap.add_argument("--blocks", type=int, default=10)
     ap.add_argument("--png")
@@ -157,11 +170,18 @@ def main(argv=None):
     a = ap.parse_args(argv)
     d = load(a.run + "/traj.h5md", a.skip)
     r, theta = bonded_coordinates(d["x"], d["box"], d["bonds"], d["angles"])
-    res = dict(bond=compare("bond length (nm)", r, "bond", a.kb, a.b0, a.kT, a.blocks),
+    phi = dihedral_angles(d["x"], d["box"], d["dihedrals"])
+    q = np.linspace(-np.pi, np.pi, 200001)
+    w = np.exp(-a.kphi * (1.0 + np.cos(3.0 * q)) / a.kT)
+    trans = float((np.abs(phi) > 2.0 * np.pi / 3.0).mean())
+    trans_ref = float(np.trapz(w * (np.abs(q) > 2.0 * np.pi / 3.0), q) / np.trapz(w, q))
+    print("dihedrals: %d samples; trans fraction (|phi| > 120) %.4f (Boltzmann of the "
+          "dihedral term alone %.4f)" % (phi.size, trans, trans_ref))
+    res = dict(dihedral=dict(n=int(phi.size), trans=trans, trans_ref=trans_ref),bond=compare("bond length (nm)", r, "bond", a.kb, a.b0, a.kT, a.blocks),
                angle=compare("bond angle (degrees)", theta, "angle", a.ka,
                              np.radians(a.theta0), a.kT, a.blocks, scale=180.0 / np.pi))
     if a.png:
-        plot(a.png, r, theta, a)
+        plot(a.png, r, theta, phi, a)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(res, f, indent=1)

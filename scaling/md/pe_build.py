@@ -15,7 +15,11 @@ bond angles start anywhere and chains overlap. Here every chain grows with the f
 bond length b = 0.153 nm and angle theta0 = 109.471 degrees exactly, dihedrals near the
 staggered minima (trans with probability 1/2, gauche +-60 with 1/4 each, +-10 degrees of
 uniform jitter), and each new site keeps at least DMIN = 0.30 nm from every site other than
-its own three predecessors (a grid of cells; periodic images counted). At 0.30 nm the LJ
+its own two predecessors and D14 = 0.27 nm from its 1-4 neighbour (a grid of cells; periodic
+images counted; the LJ acts between 1-4 neighbours, and a Boltzmann draw of two angles and a
+dihedral can bring them to 0.16 nm, where the LJ force, 3e6 kJ/mol/nm, is beyond the 2^21
+bound of one contribution to Vesica's fixed-point force sums, src/core/fixed_sum.h: the
+force is NaN at step 0 and the run stops). At 0.30 nm the LJ
 energy of a CH2 pair is +2.6 kT at 1000 K: a start that the LJ force field integrates at
 dt = 1 fs without a soft push-off. A site that finds no room after 40 tries restarts its
 chain at a new random point.
@@ -29,6 +33,7 @@ import numpy as np
 B, THETA0 = 0.153, math.radians(109.471)
 KB, KA, KPHI = 292880.0, 418.40, 4.184   # Xu et al., Table I (kJ/mol, nm, rad)
 DMIN = 0.30
+D14 = 0.27   # the closest 1-4 pair: +11 kT of LJ at 1000 K (the LJ acts on 1-4 pairs)
 MASS = {1: 14.027, 2: 15.035}
 
 
@@ -91,7 +96,9 @@ class Grid:
     def key(self, p):
         return tuple((np.floor(p / self.cell).astype(int)) % self.n)
 
-    def free(self, p, skip):
+    def free(self, p, skip, near=-1):
+        """No site within dmin of p but those in skip, and site near (the 1-4 neighbour)
+        not within D14."""
         if self.dmin <= 0.0:
             return True
         k = self.key(p)
@@ -104,7 +111,8 @@ class Grid:
                             continue
                         d = p - self.x[j]
                         d -= self.box * np.round(d / self.box)
-                        if d @ d < self.dmin * self.dmin:
+                        dm = min(D14, self.dmin) if j == near else self.dmin
+                        if d @ d < dm * dm:
                             return False
         return True
 
@@ -154,8 +162,8 @@ def grow_chain(grid, rng, sites, thermal=None):
                 phi = rng.choice([math.pi, math.pi / 3, -math.pi / 3], p=[0.5, 0.25, 0.25])
                 phi += math.radians(rng.uniform(-10.0, 10.0))
                 p = place(chain[-3], chain[-2], chain[-1], bond, theta, phi)
-            skip = set(range(max(start, start + i - 3), start + i))
-            if grid.free(p % box, skip):
+            skip = set(range(max(start, start + i - 2), start + i))
+            if grid.free(p % box, skip, start + i - 3 if i >= 3 else -1):
                 ok = True
                 break
         if not ok:

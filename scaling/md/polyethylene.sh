@@ -8,7 +8,8 @@
 # Run from the repository root; VESICA defaults to build/vesica. Writes out/pe-build/pe.data,
 # out/pe-melt and docs/figures/polyethylene.png (with out/pe-melt/pe.json).
 # Environment: CHAINS and SITES (default 40 and 24; Xu et al.'s system I is CHAINS=64
-# SITES=300), DENSITY (sites per nm^3, default 10.55, the paper's Table III).
+# SITES=300 DENSITY=12.0, in a cubic box), DENSITY (sites per nm^3, default 10.55, the
+# paper's Table III systems II, IV and VII).
 set -eu
 V=${1:-build/vesica}
 [ $# -gt 0 ] && shift
