@@ -177,7 +177,8 @@ def main(argv=None):
     trans_ref = float(np.trapz(w * (np.abs(q) > 2.0 * np.pi / 3.0), q) / np.trapz(w, q))
     print("dihedrals: %d samples; trans fraction (|phi| > 120) %.4f (Boltzmann of the "
           "dihedral term alone %.4f)" % (phi.size, trans, trans_ref))
-    res = dict(dihedral=dict(n=int(phi.size), trans=trans, trans_ref=trans_ref),bond=compare("bond length (nm)", r, "bond", a.kb, a.b0, a.kT, a.blocks),
+    res = dict(dihedral=dict(n=int(phi.size), trans=trans, trans_ref=trans_ref),
+               bond=compare("bond length (nm)", r, "bond", a.kb, a.b0, a.kT, a.blocks),
                angle=compare("bond angle (degrees)", theta, "angle", a.ka,
                              np.radians(a.theta0), a.kT, a.blocks, scale=180.0 / np.pi))
     if a.png:
