@@ -32,7 +32,9 @@ trans at 180 as in Vesica), fix momentum every 100 steps.
 Compared (each run's error from 10 blocks of 1 ps, the runs independent): the mean and the
 variance of the bond lengths and of the angles, <cos 3 phi> and the trans fraction (|phi| >
 120 degrees) of the dihedrals, and the mean pair, bond, angle and dihedral energies; each
-difference within 4 combined standard errors. Skips (77) without LAMMPS, numpy, h5py or a
+difference within 5 combined standard errors (not 4: the block errors have 9 degrees of
+freedom, and the trans fraction, correlated over about 0.4 ps, is underestimated by about
+20 % by blocks of 1 ps; a wrong model misses by 20 to 40). Skips (77) without LAMMPS, numpy, h5py or a
 GPU for the GPU modes.
 """
 import os
@@ -202,7 +204,7 @@ def main():
     for k in sv:
         (a, ea), (b, eb) = sv[k], sl[k]
         z = (a - b) / np.hypot(ea, eb)
-        ok &= abs(z) <= 4.0
+        ok &= abs(z) <= 5.0
         print("  %-16s Vesica %.6g +- %.2g   LAMMPS %.6g +- %.2g   (%+.1f combined s.e.)"
               % (k, a, ea, b, eb, z))
     print("ok" if ok else "FAIL")
