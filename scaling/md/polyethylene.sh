@@ -1,8 +1,8 @@
 #!/bin/sh
 # polyethylene.sh: the united-atom polyethylene example end to end (docs/examples.md): build the
 # chains (scaling/md/pe_build.py), 10 ps of Langevin dynamics, then configs/polyethylene.cfg
-# (Nose-Hoover NVT at 1000 K, 40 ps), and compare the bond lengths and angles with the bonded terms' Boltzmann laws
-# (scaling/md/pe_analysis.py).
+# (Nose-Hoover NVT at 1000 K, 40 ps), and compare the bond lengths and angles with the
+# bonded terms' Boltzmann laws (scaling/md/pe_analysis.py).
 #
 # Usage: scaling/md/polyethylene.sh [VESICA] [extra --set arguments for the run...]
 # Run from the repository root; VESICA defaults to build/vesica. Writes out/pe-build/pe.data,
@@ -14,6 +14,7 @@ set -eu
 V=${1:-build/vesica}
 [ $# -gt 0 ] && shift
 PY=${PYTHON:-/usr/bin/python3}
+LANGEVIN='kind = "langevin"; gamma = 5.0; dt = 0.001; steps = 10000; remove_com_every = 100;'
 mkdir -p out/pe-build
 # bonds, angles and dihedrals start as draws from their Boltzmann laws at 1000 K, so that
 # the stiff bonds start with their share of the energy
@@ -22,7 +23,7 @@ mkdir -p out/pe-build
 # 10 ps of Langevin dynamics first: Nose-Hoover alone shares the energy that the first
 # picoseconds release with the stiff bonds only slowly (docs/examples.md)
 "$V" run configs/polyethylene.cfg --set 'output.dir="out/pe-equil"' \
-  --set 'integrator={ kind = "langevin"; gamma = 5.0; dt = 0.001; steps = 10000; remove_com_every = 100; }' \
+  --set "integrator={ $LANGEVIN }" \
   --set output.trajectory_interval=10000
 # the Nose-Hoover run of the paper from its last frame (positions, velocities, topology)
 "$V" run configs/polyethylene.cfg \

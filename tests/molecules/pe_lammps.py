@@ -39,8 +39,8 @@ variance of the bond lengths and of the angles, <cos 3 phi> and the trans fracti
 120 degrees) of the dihedrals, and the mean pair, bond, angle and dihedral energies; each
 difference within 5 combined standard errors (not 4: the block errors have 9 degrees of
 freedom, and the trans fraction, correlated over about 0.4 ps, is underestimated by about
-20 % by blocks of 1 ps; a wrong model misses by 20 to 40). Skips (77) without LAMMPS, numpy, h5py or a
-GPU for the GPU modes.
+20 % by blocks of 1 ps; a wrong model misses by 20 to 40). Skips (77) without LAMMPS (unless
+--reference), numpy, h5py, or a GPU for the GPU modes.
 """
 import argparse
 import json
