@@ -2,6 +2,7 @@
 """Build the starting state of the united-atom polyethylene melt (configs/polyethylene.cfg).
 
 Usage: pe_build.py OUT.data [--chains N] [--sites S] [--density RHO] [--seed SEED]
+                   [--kT KT] [--dmin D]
 
 Writes a LAMMPS data file (the `molecular` atom layout Vesica reads, docs/configuration.md
 "Reading a system") of N linear chains CH3-(CH2)_(S-2)-CH3 in a cubic periodic box of RHO
@@ -22,7 +23,11 @@ bound of one contribution to Vesica's fixed-point force sums, src/core/fixed_sum
 force is NaN at step 0 and the run stops). At 0.30 nm the LJ
 energy of a CH2 pair is +2.6 kT at 1000 K: a start that the LJ force field integrates at
 dt = 1 fs without a soft push-off. A site that finds no room after 40 tries restarts its
-chain at a new random point.
+chain at a new random point. With --kT the bond lengths, angles and dihedrals are instead
+draws from the bonded terms' own Boltzmann laws at that kT (the example and the tests use
+this, so that the stiff bonds start with their share of the energy); --dmin 0 drops the
+distance checks (phantom chains, tests/molecules/pe_boltzmann.py: the checks would bias the
+dihedrals towards trans).
 """
 import argparse
 import math
