@@ -15,13 +15,131 @@ void vs_input_system_free(vs_input_system *sys)
     memset(sys, 0, sizeof *sys);
 }
 
+/* The unwrapped separation x_b - x_a of two records along d. */
+static double unwrapped_dx(const vs_particle_rec *a, const vs_particle_rec *b, const double box[3],
+                           int d)
+{
+    return (b->x[d] + b->image[d] * box[d]) - (a->x[d] + a->image[d] * box[d]);
+}
+
+/* Every bond shorter than half the box in the file's unwrapped positions (its image counts):
+ * the copies of a molecule are then whole. Returns 0 or -1 (err). */
+static int check_whole(const vs_params *prm, const vs_input_system *sys, char *err,
+                       size_t err_len)
+{
+    if (!sys->topo)
+        return 0;
+    for (int64_t i = 0; i < sys->n; ++i)
+        for (int k = 0; k < sys->topo[i].n_bond; ++k) {
+            const int64_t j = sys->topo[i].bond[k];
+            for (int d = 0; d < 3; ++d) {
+                const double dx = unwrapped_dx(&sys->recs[i], &sys->recs[j], sys->box, d);
+                if (!(fabs(dx) < 0.5 * sys->box[d])) {
+                    snprintf(err, err_len, "%s: input.replicate: the bond of atoms %lld and "
+                             "%lld spans %g along %c in the file's unwrapped positions (its "
+                             "image counts), expected less than half the box (%g)",
+                             prm->input.file, (long long)i + 1, (long long)j + 1, fabs(dx),
+                             "xyz"[d], 0.5 * sys->box[d]);
+                    return -1;
+                }
+            }
+        }
+    return 0;
+}
+
+static void offset_tags(vs_topo *t, vs_dihedrals *dh, int64_t offset, int64_t mol_offset)
+{
+    if (t->mol != 0)
+        t->mol += mol_offset;
+    for (int k = 0; k < t->n_bond; ++k)
+        t->bond[k] += offset;
+    for (int k = 0; k < t->n_angle; ++k)
+        for (int q = 0; q < 3; ++q)
+            t->angle[k][q] += offset;
+    if (dh)
+        for (int k = 0; k < dh->n_dihedral; ++k)
+            for (int q = 0; q < 4; ++q)
+                dh->dihedral[k][q] += offset;
+}
+
+/* input.replicate: copy (a, b, c) of particle i is the file's particle shifted by (a Lx, b Ly,
+ * c Lz) in unwrapped coordinates, then wrapped into the larger box, with tag t N + i (t = a +
+ * nx (b + ny c)) and molecule id mol + t max_mol; its bonds, angles and dihedrals name the
+ * partners of the same copy, which are then where the file's bonds put them. */
+static int replicate(const vs_params *prm, vs_input_system *sys, char *err, size_t err_len)
+{
+    int n[3];
+    for (int d = 0; d < 3; ++d)
+        n[d] = prm->input.replicate[d] > 1 ? prm->input.replicate[d] : 1;
+    const int64_t tiles = (int64_t)n[0] * n[1] * n[2], N = sys->n;
+    if (tiles == 1)
+        return 0;
+    const double small[3] = {sys->box[0], sys->box[1], sys->box[2]};
+    for (int d = 0; d < 3; ++d)
+        sys->box[d] *= n[d];
+    sys->n *= tiles;
+    sys->n_bonds *= tiles;
+    sys->n_angles *= tiles;
+    sys->n_dihedrals *= tiles;
+    if (!sys->recs)
+        return 0; /* header only */
+    vs_input_system file = *sys;
+    for (int d = 0; d < 3; ++d)
+        file.box[d] = small[d];
+    file.n = N;
+    if (check_whole(prm, &file, err, err_len))
+        return -1;
+    int64_t max_mol = 0;
+    for (int64_t i = 0; file.topo && i < N; ++i)
+        max_mol = file.topo[i].mol > max_mol ? file.topo[i].mol : max_mol;
+    sys->recs = malloc(sizeof(vs_particle_rec) * (size_t)sys->n);
+    sys->topo = file.topo ? malloc(sizeof(vs_topo) * (size_t)sys->n) : NULL;
+    sys->dih = file.dih ? malloc(sizeof(vs_dihedrals) * (size_t)sys->n) : NULL;
+    if (!sys->recs || (file.topo && !sys->topo) || (file.dih && !sys->dih)) {
+        free(sys->recs);
+        free(sys->topo);
+        free(sys->dih);
+        *sys = file; /* freed by the caller */
+        snprintf(err, err_len, "%s: input.replicate: no memory for %lld particles",
+                 prm->input.file, (long long)(N * tiles));
+        return -1;
+    }
+    for (int64_t t = 0; t < tiles; ++t) {
+        const int64_t shift[3] = {t % n[0], t / n[0] % n[1], t / ((int64_t)n[0] * n[1])};
+        for (int64_t i = 0; i < N; ++i) {
+            vs_particle_rec r = file.recs[i];
+            for (int d = 0; d < 3; ++d) {
+                const double u = r.x[d] + (r.image[d] + (double)shift[d]) * small[d];
+                const double q = floor(u / sys->box[d]);
+                r.x[d] = u - q * sys->box[d];
+                r.image[d] = (int32_t)q;
+            }
+            r.tag = t * N + file.recs[i].tag;
+            const int64_t j = t * N + i;
+            sys->recs[j] = r;
+            if (sys->topo) {
+                sys->topo[j] = file.topo[i];
+                if (sys->dih)
+                    sys->dih[j] = file.dih[i];
+                offset_tags(&sys->topo[j], sys->dih ? &sys->dih[j] : NULL, t * N, t * max_mol);
+            }
+        }
+    }
+    free(file.recs);
+    free(file.topo);
+    free(file.dih);
+    return 0;
+}
+
 int vs_input_read(const vs_params *prm, int header_only, vs_input_system *sys, char *err,
                   size_t err_len)
 {
     memset(sys, 0, sizeof *sys);
-    const int rc = prm->input.format == VS_INPUT_H5MD
-                       ? vs_h5md_input_read(prm, header_only, sys, err, err_len)
-                       : vs_lammps_data_read(prm, header_only, sys, err, err_len);
+    int rc = prm->input.format == VS_INPUT_H5MD
+                 ? vs_h5md_input_read(prm, header_only, sys, err, err_len)
+                 : vs_lammps_data_read(prm, header_only, sys, err, err_len);
+    if (rc == 0)
+        rc = replicate(prm, sys, err, err_len);
     if (rc != 0)
         vs_input_system_free(sys);
     return rc;

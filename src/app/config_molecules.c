@@ -277,6 +277,9 @@ int vs_config_input(const cfg_ctx *c, const config_setting_t *root, vs_params *p
         return cfg_fail(c, file, "input.file", "expected a file name (got \"\")");
     w->species_by_name = strcmp(config_setting_get_string(get(in, "species")), "name") == 0;
     w->frame = config_setting_get_int64(get(in, "frame"));
+    const config_setting_t *rep = get(in, "replicate");
+    for (int d = 0; d < 3; ++d)
+        w->replicate[d] = config_setting_get_int_elem(rep, d);
     const config_setting_t *bonded = get(root, "bonded");
     const config_setting_t *bonds = get(bonded, "bonds"), *angles = get(bonded, "angles");
     p->n_bond_types = bonds ? config_setting_length(bonds) : 0;

@@ -95,6 +95,10 @@ const key_spec vs_config_schema[] = {
     {KEY("input.frame", K_INT, OPTIONAL, "-1",
          "h5md: the frame read (0 the first); -1: the last"),
      .ilo = -1, .ihi = INT64_MAX},
+    {KEY("input.replicate", K_IVEC3, OPTIONAL, "[1, 1, 1]",
+         "copies of the file's system along x, y and z (molecules must be whole in the file's "
+         "unwrapped positions)"),
+     .ilo = 1, .ihi = 1024},
     {KEY("seed", K_INT, OPTIONAL, "1",
          "64-bit seed of the initial state and the pair random stream"),
      INT_GE(0)},

@@ -168,6 +168,7 @@ typedef struct {
     int topology;        /* the particles carry topology records (molecule ids, bonds); set
                             from the file's header before the simulation is created */
     int64_t frame;       /* h5md: the frame read; -1: the last */
+    int replicate[3];    /* copies of the file's system along x, y and z (1: the file alone) */
     char file[VS_PATH_LEN];
 } vs_input;
 

@@ -16,6 +16,13 @@ Usage: topo_io.py MODE VESICA WORKDIR [RANKS]
   lammps      a data file written by LAMMPS (write_data) is read by Vesica: its bond and angle
               energies at step 0 equal LAMMPS's. Exit 77 without the LAMMPS python module
               ($LAMMPS_PYTHON, default /work/lammps-venv/bin/python).
+  replicate   input.replicate = [2, 1, 3] on RANKS ranks: six copies of the file's system,
+              each shifted by whole boxes in unwrapped coordinates, with the file's bonds and
+              angles within each copy (chains crossing the file's box faces included), fresh
+              tags and molecule ids; at step 0 every energy and the virial are 6 times the single
+              system's (a periodic system tiled by its own period has the same environment
+              around every particle). A file whose image counts cut a molecule
+              (a bond spanning half the box unwrapped) exits 2 naming the bond's atoms.
 """
 import os
 import shutil
@@ -342,6 +349,79 @@ def lammps(vesica, work):
     print("ok: a LAMMPS-written data file gives LAMMPS's bonded energies")
     return 0
 
+def thermo0(out):
+    with open(os.path.join(out, "thermo.csv")) as t:
+        head = t.readline().strip().split(",")
+        return dict(zip(head, map(float, t.readline().split(","))))
+
+
+def replicate(vesica, work, ranks):
+    s = system()
+    data = os.path.join(work, "sys.data")
+    write(data, data_lines(s))
+    p, out1 = run(vesica, work, "single", "lammps-data", data)
+    check(p.returncode == 0, "vesica failed on the data file: " + p.stderr)
+    rep = np.array([2, 1, 3])
+    p, out2 = run(vesica, work, "tiled", "lammps-data", data, ranks,
+                  extra="replicate = [2, 1, 3];")
+    check(p.returncode == 0, "vesica failed with input.replicate: " + p.stderr)
+    f1, f2 = frame0(out1), frame0(out2)
+    n, tiles = len(f1["x"]), int(rep.prod())
+    check(len(f2["x"]) == tiles * n and (f2["id"] == np.arange(tiles * n)).all(),
+          "particle count and ids of the copies (%d of %d)" % (len(f2["x"]), tiles * n))
+    big = L * rep
+    check((f2["x"] >= 0).all() and (f2["x"] < big).all(), "positions wrapped into the big box")
+    u1, u2 = f1["x"] + f1["img"] * L, f2["x"] + f2["img"] * big
+    max_mol = f1["mol"].max()
+    bonds, angles = set(), set()
+    for t in range(tiles):
+        shift = np.array([t % rep[0], t // rep[0] % rep[1], t // (rep[0] * rep[1])]) * L
+        sl = slice(t * n, (t + 1) * n)
+        err = np.abs(u2[sl] - (u1 + shift)).max()
+        check(err < 1e-12 * big.max() * 4, "copy %d: unwrapped positions differ by %g" % (t, err))
+        check((f2["v"][sl] == f1["v"]).all() and (f2["species"][sl] == f1["species"]).all(),
+              "copy %d: velocities or species differ" % t)
+        want_mol = np.where(f1["mol"] > 0, f1["mol"] + t * max_mol, 0)
+        check((f2["mol"][sl] == want_mol).all(), "copy %d: molecule ids" % t)
+        bonds |= {(min(a, b) + t * n, max(a, b) + t * n, k)
+                  for (a, b), k in zip(f1["bonds"], f1["btype"])}
+        angles |= {(min(a, c) + t * n, b + t * n, max(a, c) + t * n, k)
+                   for (a, b, c), k in zip(f1["angles"], f1["atype"])}
+    got_b = {(min(a, b), max(a, b), k) for (a, b), k in zip(f2["bonds"], f2["btype"])}
+    got_a = {(min(a, c), b, max(a, c), k) for (a, b, c), k in zip(f2["angles"], f2["atype"])}
+    check(len(f2["bonds"]) == tiles * len(f1["bonds"]) and got_b == bonds, "bonds of the copies")
+    check(len(f2["angles"]) == tiles * len(f1["angles"]) and got_a == angles,
+          "angles of the copies")
+    # every bond of a copy as long as the file's (chains across the file's faces included)
+    b1 = np.linalg.norm(u1[f1["bonds"][:, 0]] - u1[f1["bonds"][:, 1]], axis=1)
+    b2 = np.linalg.norm(u2[f2["bonds"][:, 0]] - u2[f2["bonds"][:, 1]], axis=1)
+    check(abs(b2.max() - b1.max()) < 1e-12 and b2.max() < 1.0, "bond lengths of the copies")
+    t1, t2 = thermo0(out1), thermo0(out2)
+    for k in ("kinetic_energy", "potential_energy", "pair_energy", "bond_energy",
+              "angle_energy"):
+        check(abs(t2[k] - tiles * t1[k]) <= 1e-12 * abs(tiles * t1[k]),
+              "%s: %r is not %d x %r" % (k, t2[k], tiles, t1[k]))
+    # P = N T / V + W / (3 V) with T over 3N - 3 degrees of freedom: the virial W is extensive
+    v1 = L.prod()
+    w1 = 3 * v1 * (t1["pressure"] - n * t1["temperature"] / v1)
+    w2 = 3 * tiles * v1 * (t2["pressure"] - tiles * n * t2["temperature"] / (tiles * v1))
+    check(abs(w2 - tiles * w1) <= 1e-10 * abs(tiles * w1),
+          "virial %r is not %d x %r" % (w2, tiles, w1))
+    # a file whose image counts cut a chain: one bead moved by a box length, image unchanged
+    bad = dict(s)
+    bad["x"] = s["x"].copy()
+    bad["x"][3, 0] += L[0]
+    write(data, data_lines(bad))
+    p, out3 = run(vesica, work, "cut", "lammps-data", data, extra="replicate = [2, 1, 1];")
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    check(p.returncode == 2 and len(lines) == 1 and "input.replicate" in lines[0] and
+          "atoms 3 and 4" in lines[0] and not os.path.exists(out3),
+          "a cut chain: exit %d, stderr %r" % (p.returncode, p.stderr))
+    print("ok: input.replicate = [2, 1, 3] on %d rank(s): %d particles, %d bonds, %d angles, "
+          "energies and virial x %d; a cut chain stops with: %s"
+          % (ranks, tiles * n, len(f2["bonds"]), len(f2["angles"]), tiles, lines[0]))
+    return 0
+
 
 def main():
     mode, vesica, work = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
@@ -356,6 +436,8 @@ def main():
         return mdanalysis(vesica, work, ranks)
     if mode == "lammps":
         return lammps(vesica, work)
+    if mode == "replicate":
+        return replicate(vesica, work, ranks)
     print("unknown mode " + mode)
     return 2
 
