@@ -25,6 +25,8 @@ import h5py
 import numpy as np
 
 
+# numpy 2 renamed trapz (the device's numpy has only trapezoid)
+trapezoid = getattr(np, "trapezoid", None) or np.trapz
 def load(path, skip):
     with h5py.File(path, "r") as f:
         p = f["particles/all"]
@@ -86,9 +88,9 @@ def reference(kind, k, q0, kT):
     else:
         q = np.linspace(max(0.0, q0 - 12.0 * s), min(np.pi, q0 + 12.0 * s), 20001)
         w = np.sin(q) * np.exp(-k * (q - q0) ** 2 / (2.0 * kT))
-    w /= np.trapz(w, q)
-    mean = np.trapz(w * q, q)
-    var = np.trapz(w * (q - mean) ** 2, q)
+    w /= trapezoid(w, q)
+    mean = trapezoid(w * q, q)
+    var = trapezoid(w * (q - mean) ** 2, q)
     return q, w, mean, var
 
 
@@ -140,7 +142,7 @@ def plot(png, r, theta, phi, a):
     ax[1].legend(fontsize=8)
     q = np.linspace(-np.pi, np.pi, 2001)
     w = np.exp(-a.kphi * (1.0 + np.cos(3.0 * q)) / a.kT)
-    w /= np.trapz(w, q)
+    w /= trapezoid(w, q)
     ax[2].hist(np.degrees(phi.ravel()), bins=72, range=(-180, 180), density=True,
                color="#a1d99b", label="Vesica")
     ax[2].plot(np.degrees(q), w * np.pi / 180.0, "k-", lw=1.2,
@@ -174,7 +176,7 @@ def main(argv=None):
     q = np.linspace(-np.pi, np.pi, 200001)
     w = np.exp(-a.kphi * (1.0 + np.cos(3.0 * q)) / a.kT)
     trans = float((np.abs(phi) > 2.0 * np.pi / 3.0).mean())
-    trans_ref = float(np.trapz(w * (np.abs(q) > 2.0 * np.pi / 3.0), q) / np.trapz(w, q))
+    trans_ref = float(trapezoid(w * (np.abs(q) > 2.0 * np.pi / 3.0), q) / trapezoid(w, q))
     print("dihedrals: %d samples; trans fraction (|phi| > 120) %.4f (Boltzmann of the "
           "dihedral term alone %.4f)" % (phi.size, trans, trans_ref))
     res = dict(dihedral=dict(n=int(phi.size), trans=trans, trans_ref=trans_ref),

@@ -27,6 +27,8 @@ import sys
 try:
     import h5py
     import numpy as np
+    # numpy 2 renamed trapz (the device's numpy has only trapezoid)
+    trapezoid = getattr(np, "trapezoid", None) or np.trapz
     from scipy import stats
 except ImportError:
     print("skip: numpy, h5py or scipy missing")
@@ -60,7 +62,7 @@ def exact_pdf():
     dr = r[1] - r[0]
     cdf = np.concatenate([[0.0], np.cumsum(0.5 * (w[1:] + w[:-1]) * dr)])
     norm = cdf[-1]
-    b2 = np.trapz(w * r * r, r) / norm
+    b2 = trapezoid(w * r * r, r) / norm
     return r, cdf / norm, b2
 
 

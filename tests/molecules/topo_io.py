@@ -95,20 +95,21 @@ def system(seed=5):
 
 
 def data_lines(s, style="full", velocities=True):
-    """The data file as a list of lines (so tests can break one and know its number)."""
+    """The data file as a list of lines (so tests can break one and know its number). Numbers
+    as %.17g (exact for doubles; %r of a numpy 2 scalar is "np.float64(...)")."""
     n = len(s["x"])
     out = ["Vesica topo_io test", "", "%d atoms" % n, "%d bonds" % len(s["bonds"]),
            "%d angles" % len(s["angles"]), "3 atom types", "2 bond types", "2 angle types", ""]
     for d, c in enumerate("xyz"):
-        out.append("%r %r %slo %shi" % (LO[d], LO[d] + L[d], c, c))
+        out.append("%.17g %.17g %slo %shi" % (LO[d], LO[d] + L[d], c, c))
     out += ["", "Masses", "", "1 1.0 # A", "2 1.0 # B", "3 1.0 # S", "", "Atoms # " + style, ""]
     for i in range(n):
         q = " 0.0" if style == "full" else ""
-        out.append("%d %d %d%s %r %r %r %d %d %d" % (i + 1, s["mol"][i], s["typ"][i], q,
+        out.append("%d %d %d%s %.17g %.17g %.17g %d %d %d" % (i + 1, s["mol"][i], s["typ"][i], q,
                                                      *s["x"][i], *s["img"][i]))
     if velocities:
         out += ["", "Velocities", ""]
-        out += ["%d %r %r %r" % (i + 1, *s["v"][i]) for i in range(n)]
+        out += ["%d %.17g %.17g %.17g" % (i + 1, *s["v"][i]) for i in range(n)]
     out += ["", "Bonds", ""]
     out += ["%d %d %d %d" % (k + 1, *b) for k, b in enumerate(s["bonds"])]
     out += ["", "Angles", ""]
