@@ -28,6 +28,11 @@ random walks broke a FENE bond), then --prep-steps of the system
 itself (lj: at dt = 0.002 under Langevin at T = 0.72) so the measured runs start from the
 liquid or melt, whose last frame (traj.h5md) every measured run reads.
 
+--tile K prepares N / K^3 particles only and measures K^3 copies of that frame
+(input.replicate = [K, K, K]: the 16M Kremer-Grest melt from a 2M preparation, whose stages
+at 16M do not fit one 10-minute device call); the copies start with the same velocities,
+which the warm-up's thermostat noise decorrelates (the throughput does not depend on it).
+
 Measured runs: for each precision x skin x builder (the builder is the GPU's
 neighbor.gpu_builder; the CPU backend has one and prints "-"), a --warmup run and then a run
 of --steps steps from the prepared frame; the figures are that run's perf.json (step loop
@@ -139,6 +144,7 @@ def prepare(a, system, n, prec):
 
 def measure(a, system, n, prec, skin, builder, frame):
     d = os.path.join(a.work, "%s-%d" % (system, n), "run")
+    os.makedirs(os.path.dirname(d), exist_ok=True)
     if system == "lj":
         cfg = os.path.join(ROOT, "configs", "lj-liquid.cfg")
         sets = ["input.file=%s" % frame]
@@ -150,6 +156,8 @@ def measure(a, system, n, prec, skin, builder, frame):
         cfg = os.path.join(ROOT, "configs", "kremer-grest.cfg")
         sets = ["input.file=%s" % frame]
     sets += ["backend=%s" % a.backend, "precision=%s" % prec, "neighbor.skin=%g" % skin]
+    if a.tile > 1:
+        sets.append("input.replicate=[%d, %d, %d]" % (a.tile, a.tile, a.tile))
     if builder != "-":
         sets.append("neighbor.gpu_builder=%s" % builder)
     if a.warmup > 0:
@@ -195,6 +203,9 @@ def main():
     ap.add_argument("--lj-kind", default="nve", choices=["nve", "dpd", "langevin"])
     ap.add_argument("--work", default=os.path.join(ROOT, "out", "md-bench"))
     ap.add_argument("--prep-only", action="store_true")
+    ap.add_argument("--tile", type=int, default=1,
+                    help="prepare N / tile^3 particles and measure tile^3 copies of them "
+                         "(input.replicate): a 16M system from a 2M preparation")
     ap.add_argument("--json", help="append the rows to this JSON file")
     a = ap.parse_args()
     a.vesica = os.path.abspath(a.vesica)
@@ -206,7 +217,10 @@ def main():
         "steps/s", "pair_s", "neigh_s", "comm_s", "integ_s", "builds", "dang", "B/part", "plan"))
     for system in a.system:
         for n in a.sizes:
-            frame = prepare(a, system, n, a.precisions[0])
+            if n % a.tile ** 3:
+                raise SystemExit("--tile %d: %d particles is not a whole number of %d copies"
+                                 % (a.tile, n, a.tile ** 3))
+            frame = prepare(a, system, n // a.tile ** 3, a.precisions[0])
             if a.prep_only:
                 continue
             for prec in a.precisions:
