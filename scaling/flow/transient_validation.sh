@@ -9,6 +9,9 @@
 # A run interrupted by a job limit (exit 3, or killed) resumes from its checkpoints (one per
 # 100,000 steps): rerunning the script continues every unfinished seed with --restart latest
 # and skips the finished ones. OUT (default out/transient) holds seed_<k>/ and transient.png.
+# FIRST (default 1) is the first seed run: seeds 1-3 are kept in
+# scaling/results/transient-h100-mixed, so `FIRST=4 transient_validation.sh 10` runs the rest
+# (the analysis then takes the stored runs too).
 set -euo pipefail
 seeds=${1:-10}; shift $(( $# >= 1 ? 1 : 0 ))
 here=$(cd "$(dirname "$0")" && pwd); root=$(cd "$here/../.." && pwd)
@@ -17,7 +20,12 @@ read -r -a launch <<<"${VESICA_LAUNCH:-}"
 g=0.0005  # flow.g of the configuration
 mkdir -p "$out"
 start=$(date +%s)
-for k in $(seq 1 "$seeds"); do
+first=${FIRST:-1}
+stored=()
+[ "$first" -gt 1 ] && for k in $(seq 1 $((first - 1))); do
+    stored+=("$root/scaling/results/transient-h100-mixed/seed_$k/profiles.h5")
+done
+for k in $(seq "$first" "$seeds"); do
     dir=$out/seed_$k
     [ -f "$dir/done" ] && { echo "seed $k already done"; continue; }
     restart=()
@@ -27,5 +35,5 @@ for k in $(seq 1 "$seeds"); do
     touch "$dir/done"
     echo "seed $k done ($(( $(date +%s) - start )) s)"
 done
-/usr/bin/python3 "$here/transient.py" "$out"/seed_*/profiles.h5 --g "$g" \
+/usr/bin/python3 "$here/transient.py" "${stored[@]}" "$out"/seed_*/profiles.h5 --g "$g" \
     --png "$out/transient.png" --expect-max-z 6  # 384 values, t with 9 dof: ~0.1 above 6 by chance
