@@ -1,10 +1,13 @@
 """Shared by the MD validation scripts (lj_eos.py, lj_precision.py): run Vesica on a
 configuration text, read thermo.csv, and say why a run cannot happen here (exit 77)."""
 import os
-import re
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests",
+                                "support"))
+from vesica_env import gpu_visible  # noqa: E402
 
 
 def run_config(binary, work, name, text):
@@ -41,7 +44,6 @@ def skip_reason(binary, backend):
     except ImportError:
         return "numpy or h5py missing"
     if backend == "gpu":
-        info = subprocess.run([binary, "info"], stdout=subprocess.PIPE, text=True).stdout
-        if not re.search(r"^GPUs visible: [1-9]", info, re.M):
+        if not gpu_visible(binary):
             return "no usable GPU"
     return None

@@ -32,9 +32,11 @@ usable GPU.
 """
 import argparse
 import os
-import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from vesica_env import gpu_visible  # noqa: E402
 
 try:
     import h5py  # noqa: F401
@@ -77,8 +79,7 @@ def main():
     ap.add_argument("--frame", type=float, default=2.0, help="tau between analysed frames")
     a = ap.parse_args()
     if a.backend == "gpu":
-        info = subprocess.run([a.vesica, "info"], stdout=subprocess.PIPE, text=True).stdout
-        if not re.search(r"^GPUs visible: [1-9]", info, re.M):
+        if not gpu_visible(a.vesica):
             print("skip: no usable GPU")
             return 77
     os.makedirs(a.work, exist_ok=True)

@@ -52,9 +52,11 @@ collisions share the energy within about 10 ps.
 """
 import argparse
 import os
-import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from vesica_env import gpu_visible  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scaling", "md"))
@@ -143,8 +145,7 @@ def main():
     vesica, work = os.path.abspath(a.vesica), os.path.abspath(a.work)
     backend, precision = ("cpu", "double") if a.mode == "cpu" else ("gpu", a.mode)
     if backend == "gpu":
-        info = subprocess.run([vesica, "info"], stdout=subprocess.PIPE, text=True).stdout
-        if not re.search(r"^GPUs visible: [1-9]", info, re.M):
+        if not gpu_visible(vesica):
             print("skip: no usable GPU")
             return 77
     os.makedirs(work, exist_ok=True)

@@ -45,7 +45,6 @@ freedom, and the trans fraction, correlated over about 0.4 ps, is underestimated
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 
@@ -60,6 +59,7 @@ try:
     import pe_analysis as pa
     import pe_build
     from lammps_env import lammps_env
+    from vesica_env import gpu_visible
 except ImportError as e:
     print("skip: %s" % e)
     sys.exit(77)
@@ -209,8 +209,7 @@ def main():
     vesica, work = os.path.abspath(a.vesica), os.path.abspath(a.work)
     backend, precision = ("cpu", "double") if a.mode == "cpu" else ("gpu", a.mode)
     if backend == "gpu":
-        info = subprocess.run([vesica, "info"], stdout=subprocess.PIPE, text=True).stdout
-        if not re.search(r"^GPUs visible: [1-9]", info, re.M):
+        if not gpu_visible(vesica):
             print("skip: no usable GPU")
             return 77
     os.makedirs(work, exist_ok=True)

@@ -31,9 +31,11 @@ Two more chains check the bond and angle conversions: three bonds of b + 0.01 nm
 """
 import math
 import os
-import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from vesica_env import gpu_visible  # noqa: E402
 
 KB, B0 = 292880.0, 0.153
 KA, TH0 = 418.40, 109.471
@@ -128,8 +130,7 @@ def main():
     mode = sys.argv[3] if len(sys.argv) > 3 else "cpu"
     backend, precision = ("cpu", "double") if mode == "cpu" else ("gpu", mode)
     if backend == "gpu":
-        info = subprocess.run([vesica, "info"], stdout=subprocess.PIPE, text=True).stdout
-        if not re.search(r"^GPUs visible: [1-9]", info, re.M):
+        if not gpu_visible(vesica):
             print("skip: no usable GPU")
             return 77
     os.makedirs(work, exist_ok=True)

@@ -15,9 +15,11 @@ On an fcc lattice of 864 particles (two species, displaced by up to 0.05):
 Exits 77 (skip) without a GPU (`vesica info`), numpy or h5py.
 """
 import os
-import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from vesica_env import gpu_visible  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -50,8 +52,7 @@ def step1(out):
 
 def main():
     binary, work, prec = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
-    info = subprocess.run([binary, "info"], stdout=subprocess.PIPE, text=True).stdout
-    if not re.search(r"^GPUs visible: [1-9]", info, re.M):
+    if not gpu_visible(binary):
         print("skip: no usable GPU")
         return 77
     try:

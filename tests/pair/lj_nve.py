@@ -13,9 +13,11 @@ the energy, or a pair style term that lost pairs, would heat or cool the fluid. 
 double precision has the same bounds; in mixed precision (fp32 pair forces) 1e-4 and 2e-4. Exits 77 without numpy/h5py, or a GPU.
 """
 import os
-import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from vesica_env import gpu_visible  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -31,8 +33,7 @@ def main():
         print("skip: numpy missing")
         return 77
     if prec != "cpu":
-        info = subprocess.run([binary, "info"], stdout=subprocess.PIPE, text=True).stdout
-        if not re.search(r"^GPUs visible: [1-9]", info, re.M):
+        if not gpu_visible(binary):
             print("skip: no usable GPU")
             return 77
     os.makedirs(work, exist_ok=True)
