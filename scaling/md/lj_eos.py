@@ -47,15 +47,13 @@ dt = 0.005 below what halving dt resolved, docs/validation.md), and
 """
 import argparse
 import concurrent.futures
-import json
 import math
 import os
-import platform
 import subprocess
 import sys
 import time
 
-from vesica_driver import read_thermo, run_config, skip_reason
+from vesica_driver import read_thermo, run_config, skip_reason, write_results
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -273,10 +271,7 @@ def main():
                   fmt(r["P_nist"], ".4f"), fmt(dp, "+.2f"), r["U_jzg"], r["P_jzg"],
                   r["U_half_diff"], ("FAIL: " + "; ".join(bad)) if bad else ""), flush=True)
     if a.json:
-        meta = {"command": " ".join(sys.argv), "machine": platform.node(),
-                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
-        with open(a.json, "w") as f:
-            json.dump({"meta": meta, "results": results}, f, indent=1)
+        write_results(a.json, results)
     return 1 if failed else 0
 
 

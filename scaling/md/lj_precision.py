@@ -23,14 +23,11 @@ the paper's) for a dt <= 0.004, so it is a test as well as a measurement. Runs o
 default; --backend gpu --precision double|mixed for the device runs.
 """
 import argparse
-import json
 import os
-import platform
 import subprocess
 import sys
-import time
 
-from vesica_driver import read_thermo, run_config, skip_reason
+from vesica_driver import read_thermo, run_config, skip_reason, write_results
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -132,10 +129,7 @@ def main():
                r["E_per_particle"], r["T_mean"], r["delta_E"], a.nve_time, r["samples"],
                r["drift_per_tau_rel"], "ok" if ok else "FAIL (bound %g)" % a.bound), flush=True)
     if a.json:
-        meta = {"command": " ".join(sys.argv), "machine": platform.node(),
-                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
-        with open(a.json, "w") as f:
-            json.dump({"meta": meta, "results": results}, f, indent=1)
+        write_results(a.json, results)
     return 1 if fail else 0
 
 

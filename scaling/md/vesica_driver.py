@@ -1,6 +1,9 @@
 """Shared by the MD validation scripts (lj_eos.py, lj_precision.py): run Vesica on a
-configuration text, read thermo.csv, and say why a run cannot happen here (exit 77)."""
+configuration text, read thermo.csv, say why a run cannot happen here (exit 77), and write
+the results as JSON with the command, machine and date."""
+import json
 import os
+import platform
 import subprocess
 import sys
 import time
@@ -47,3 +50,11 @@ def skip_reason(binary, backend):
         if not gpu_visible(binary):
             return "no usable GPU"
     return None
+
+
+def write_results(path, results):
+    """{"meta": command, machine, date; "results": results} into path."""
+    meta = {"command": " ".join(sys.argv), "machine": platform.node(),
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    with open(path, "w") as f:
+        json.dump({"meta": meta, "results": results}, f, indent=1)
