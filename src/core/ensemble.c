@@ -31,14 +31,19 @@ static double chain_force(const vs_ensemble_state *e, const vs_params *p, int k)
     return (chain_mass(p, k - 1) * e->vxi[k - 1] * e->vxi[k - 1] - p->kT) / chain_mass(p, k);
 }
 
-/* v_k over dt/4 of its force, between two damping factors exp(-dt/8 v_{k+1}). */
+/* Thermostat velocity v[k] of a chain of m over dt/4 of its force (which depends on v[k - 1]
+ * only), between two damping factors exp(-dt/8 v[k + 1]): the particle and the barostat chains. */
+static void kick_chain(double *v, int k, int m, double force, double dt)
+{
+    const double damp = k + 1 < m ? exp(-0.125 * dt * v[k + 1]) : 1.0;
+    v[k] *= damp;
+    v[k] += force * (0.25 * dt);
+    v[k] *= damp;
+}
+
 static void chain_kick(vs_ensemble_state *e, const vs_params *p, int k)
 {
-    const double dt4 = 0.25 * p->dt, dt8 = 0.125 * p->dt;
-    const double damp = k + 1 < e->chain ? exp(-dt8 * e->vxi[k + 1]) : 1.0;
-    e->vxi[k] *= damp;
-    e->vxi[k] += chain_force(e, p, k) * dt4;
-    e->vxi[k] *= damp;
+    kick_chain(e->vxi, k, e->chain, chain_force(e, p, k), p->dt);
 }
 
 double vs_nhc_half_step(vs_ensemble_state *e, const vs_params *p)
@@ -97,11 +102,7 @@ static double bchain_force(const vs_ensemble_state *e, const vs_params *p, int k
 
 static void bchain_kick(vs_ensemble_state *e, const vs_params *p, int k)
 {
-    const double dt4 = 0.25 * p->dt, dt8 = 0.125 * p->dt;
-    const double damp = k + 1 < e->chain ? exp(-dt8 * e->bvxi[k + 1]) : 1.0;
-    e->bvxi[k] *= damp;
-    e->bvxi[k] += bchain_force(e, p, k) * dt4;
-    e->bvxi[k] *= damp;
+    kick_chain(e->bvxi, k, e->chain, bchain_force(e, p, k), p->dt);
 }
 
 void vs_npt_chain_half_step(vs_ensemble_state *e, const vs_params *p)
