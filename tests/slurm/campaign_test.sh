@@ -9,8 +9,8 @@
 # Exit 77 (CTest: skipped) when no Slurm controller answers (`sinfo` fails); start one with
 # .ci/slurm-up.sh. Takes 1 to 3 minutes: legs get --time=1 --signal=B:USR1@50, and Slurm
 # checks time limits every ~30 s, so the signal comes 10 to 40 s into a leg (on a busy
-# controller later, or as a leg starts: campaign.sbatch then forwards it after a 10-s grace). The run is made
-# long enough (over a minute of work) that it needs at least two legs.
+# controller later, or as a leg starts: campaign.sbatch then forwards it after a 10-s
+# grace). The run is made long enough (over a minute of work) that it needs two legs.
 # The work directory (kept on failure) is printed; PYTHON (default /usr/bin/python3, with
 # h5py) reads the trajectory.
 set -euo pipefail
