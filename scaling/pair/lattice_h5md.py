@@ -11,6 +11,7 @@ positions overlap at liquid densities, where LJ forces are too large to integrat
 melts within a few time units at T = 0.72.
 """
 import argparse
+import os
 
 import h5py
 import numpy as np
@@ -38,6 +39,7 @@ def main():
     rng = np.random.default_rng(a.seed)
     x += a.jitter * rng.uniform(-1.0, 1.0, size=x.shape)
     x %= edge
+    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
     with h5py.File(a.out, "w") as f:
         h = f.create_group("h5md")
         h.attrs["version"] = np.array([1, 1], dtype=np.int32)
