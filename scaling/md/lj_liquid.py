@@ -38,10 +38,8 @@ from scipy.spatial import cKDTree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
-sys.path.insert(0, os.path.join(ROOT, "scaling", "pair"))
 from lammps_env import LAMMPS_PYTHON, lammps_env  # noqa: E402
 import kg_analysis  # noqa: E402
-import lattice_h5md  # noqa: E402
 from lj_eos import jzg  # noqa: E402
 
 RHO, T, DT, CELLS = 0.8442, 0.72, 0.005, 10
