@@ -115,14 +115,45 @@ void vs_cpu_mark_bad(vs_cpu_state *s, int64_t i)
     s->sums.out_of_range = 1;
 }
 
+/* The closest pair of the neighbour list, to name the likely culprit of a force out of range
+ * (the slow path of a run that is stopping anyway). */
+static void closest_pair(const vs_cpu_state *s, int64_t *tag_a, int64_t *tag_b, double *r)
+{
+    const vs_particles *p = s->parts;
+    const vs_neighbor *nl = &s->nl;
+    double best = INFINITY;
+    *tag_a = *tag_b = -1;
+    for (int64_t i = 0; i < p->n_owned; ++i)
+        for (int64_t k = nl->start[i]; k < nl->start[i + 1]; ++k) {
+            const int64_t j = nl->partners[k];
+            double r2 = 0.0;
+            for (int d = 0; d < 3; ++d) {
+                const double dx = p->x[d][i] - p->x[d][j];
+                r2 += dx * dx;
+            }
+            if (r2 < best) {
+                best = r2;
+                *tag_a = p->tag[i];
+                *tag_b = p->tag[j];
+            }
+        }
+    *r = sqrt(best);
+}
+
 void vs_cpu_forces_end(vs_cpu_state *s, int64_t step)
 {
     vs_particles *p = s->parts;
     const int64_t n = p->n_owned;
-    if (s->fq_overflow >> 63)
+    if (s->fq_overflow >> 63) {
+        int64_t a, b;
+        double r;
+        closest_pair(s, &a, &b, &r);
         VS_FATAL("step %lld: a particle's force left the fixed-point range of the CPU force "
-                 "sums (+-%g per component): the run has blown up (time step too large?)",
-                 (long long)step, VS_FIXED_FORCE_RANGE);
+                 "sums (+-%g per component); the closest pair on this rank is tags %lld and "
+                 "%lld at r = %g: overlapping particles (a random start with a hard pair "
+                 "potential needs a lattice or a soft push-off first) or a time step too "
+                 "large", (long long)step, VS_FIXED_FORCE_RANGE, (long long)a, (long long)b, r);
+    }
     for (int d = 0; d < 3; ++d) {
         const int64_t *q = s->fq[d];
         double *f = p->f[d];
