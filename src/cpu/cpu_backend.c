@@ -115,9 +115,11 @@ void vs_cpu_mark_bad(vs_cpu_state *s, int64_t i)
     s->sums.out_of_range = 1;
 }
 
-/* The closest pair of the neighbour list, to name the likely culprit of a force out of range
- * (the slow path of a run that is stopping anyway). */
-static void closest_pair(const vs_cpu_state *s, int64_t *tag_a, int64_t *tag_b, double *r)
+/* The closest pair of the neighbour list, or with only >= 0 the closest pair that has
+ * particle `only` in it: the likely culprit of a force out of range (the slow path of a run
+ * that is stopping anyway). */
+static void closest_pair(const vs_cpu_state *s, int64_t only, int64_t *tag_a, int64_t *tag_b,
+                         double *r)
 {
     const vs_particles *p = s->parts;
     const vs_neighbor *nl = &s->nl;
@@ -126,6 +128,8 @@ static void closest_pair(const vs_cpu_state *s, int64_t *tag_a, int64_t *tag_b, 
     for (int64_t i = 0; i < p->n_owned; ++i)
         for (int64_t k = nl->start[i]; k < nl->start[i + 1]; ++k) {
             const int64_t j = nl->partners[k];
+            if (only >= 0 && i != only && j != only)
+                continue;
             double r2 = 0.0;
             for (int d = 0; d < 3; ++d) {
                 const double dx = p->x[d][i] - p->x[d][j];
@@ -147,7 +151,7 @@ void vs_cpu_forces_end(vs_cpu_state *s, int64_t step)
     if (s->fq_overflow >> 63) {
         int64_t a, b;
         double r;
-        closest_pair(s, &a, &b, &r);
+        closest_pair(s, -1, &a, &b, &r);
         VS_FATAL("step %lld: a particle's force left the fixed-point range of the CPU force "
                  "sums (+-%g per component); the closest pair on this rank is tags %lld and "
                  "%lld at r = %g: overlapping particles (a random start with a hard pair "
@@ -160,15 +164,23 @@ void vs_cpu_forces_end(vs_cpu_state *s, int64_t step)
         for (int64_t i = 0; i < n; ++i)
             f[i] = vs_fixed_force_to_double(q[i]);
     }
-    if (s->any_bad) { /* NaN, as a non-finite double sum would have been */
+    if (s->any_bad)
         for (int64_t i = 0; i < n; ++i)
             if (s->fq_bad[i]) {
-                for (int d = 0; d < 3; ++d)
-                    p->f[d][i] = NAN;
-                s->fq_bad[i] = 0;
+                int64_t a, b;
+                double r;
+                closest_pair(s, i, &a, &b, &r);
+                char near[96] = "no neighbour in its list";
+                if (a >= 0)
+                    snprintf(near, sizeof near, "its closest neighbour is tag %lld at r = %g",
+                             (long long)(a == p->tag[i] ? b : a), r);
+                VS_FATAL("step %lld: a force contribution on particle %lld is not finite or "
+                         "beyond +-%g (the fixed-point range of the CPU force sums); %s: "
+                         "overlapping particles (a random start with a hard pair potential "
+                         "needs a lattice or a soft push-off first), a pair closer than its "
+                         "table starts, or a time step too large",
+                         (long long)step, (long long)p->tag[i], VS_FIXED_FORCE_LIMIT, near);
             }
-        s->any_bad = 0;
-    }
 }
 
 int64_t vs_cpu_halo_bytes(const vs_cpu_state *s) { return s->halo.bytes_last_exchange; }

@@ -132,8 +132,8 @@ typedef struct {
 /* One pair (i owned, j owned when j < n, else a ghost) with force f_over_r (dx, dy, dz) on i:
  * +q to i's running sum, -q to an owned j, each component rounded once (odd rounding, so the
  * two are exact opposites). A contribution that is not finite or out of range marks both
- * particles (their forces become NaN); an owned-ghost pair's energy and virial count half,
- * the ghost's owner counting the other half. */
+ * particles (vs_cpu_forces_end then stops the run, naming one); an owned-ghost pair's energy
+ * and virial count half, the ghost's owner counting the other half. */
 static inline void vs_cpu_pair_add(vs_cpu_state *s, vs_cpu_pair_sums *a, int64_t i, int64_t j,
                                    int64_t n, double f_over_r, double dx, double dy,
                                    double dz, int want_energy, double energy, double virial)
