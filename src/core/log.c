@@ -81,10 +81,13 @@ void vs_log_fatal(const char *file, int line, const char *fmt, ...)
     snprintf(prefix, sizeof prefix, "vesica: fatal (rank %d, %s:%d): ", log_rank, file, line);
     write_line(prefix, fmt, ap);
     va_end(ap);
-    int initialized = 0, finalized = 0;
+    int initialized = 0, finalized = 0, size = 1;
     MPI_Initialized(&initialized);
     MPI_Finalized(&finalized);
     if (initialized && !finalized)
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+    /* MPI_Abort ends the other ranks; alone, a plain exit spares Open MPI's abort banner */
+    if (size > 1)
         MPI_Abort(MPI_COMM_WORLD, 1);
     exit(1);
 }
