@@ -50,6 +50,16 @@ void vs_tagmap_insert(vs_tagmap *m, int64_t tag, int64_t index)
     }
 }
 
+void vs_tagmap_insert_copy(vs_tagmap *m, int64_t tag, int64_t index)
+{
+    int64_t h = (int64_t)(vs_tagmap_hash(tag) & (uint64_t)m->mask);
+    while (m->key[h] >= 0)
+        h = (h + 1) & m->mask;
+    m->key[h] = tag;
+    m->val[h] = index;
+    m->n++;
+}
+
 int vs_topo_add_bond(vs_topo *t, int64_t partner, int type)
 {
     if (t->n_bond >= VS_MAX_BONDS)

@@ -63,6 +63,8 @@ void vs_tagmap_free(vs_tagmap *m);
 void vs_tagmap_reset(vs_tagmap *m, int64_t expected);
 /* Insert tag -> index unless the tag is present already (the first copy wins). */
 void vs_tagmap_insert(vs_tagmap *m, int64_t tag, int64_t index);
+/* Insert tag -> index as one more copy of the tag (a periodic image), for vs_tagmap_nearest. */
+void vs_tagmap_insert_copy(vs_tagmap *m, int64_t tag, int64_t index);
 
 VS_HOST_DEVICE uint64_t vs_tagmap_hash(int64_t tag)
 {
@@ -82,6 +84,33 @@ VS_HOST_DEVICE int64_t vs_tagmap_find(const int64_t *key, const int64_t *val, in
         if (key[h] < 0)
             return -1;
     }
+}
+
+/* Of the local copies of `tag` (the particle and its periodic images, vs_tagmap_insert_copy),
+ * the index of the one nearest to (rx, ry, rz), or -1. The bonded terms take the partners' copies
+ * this way, each nearest to the bead before it along the chain, and use raw differences of
+ * their positions: every copy is its owner's position plus a periodic shift, the same doubles
+ * on any rank layout, so the separations (and the forces) do not depend on which copies a
+ * rank holds, where a minimum-image wrap of whichever copy was found would round differently. */
+VS_HOST_DEVICE int64_t vs_tagmap_nearest(const int64_t *key, const int64_t *val, int64_t mask,
+                                         int64_t tag, const double *x, const double *y,
+                                         const double *z, double rx, double ry, double rz)
+{
+    int64_t best = -1;
+    double best_r2 = 0.0;
+    for (int64_t h = (int64_t)(vs_tagmap_hash(tag) & (uint64_t)mask); key[h] >= 0;
+         h = (h + 1) & mask) {
+        if (key[h] != tag)
+            continue;
+        const int64_t j = val[h];
+        const double dx = x[j] - rx, dy = y[j] - ry, dz = z[j] - rz;
+        const double r2 = dx * dx + dy * dy + dz * dz;
+        if (best < 0 || r2 < best_r2) {
+            best = j;
+            best_r2 = r2;
+        }
+    }
+    return best;
 }
 
 /* Add a bond (both beads), an angle (all three) or a dihedral (all four) to a bead's lists.

@@ -2,8 +2,11 @@
  * (topology.h).
  *
  * Every rank that owns a bead of a bond, angle or dihedral computes it in full from its local
- * copies of the partners (found through the tag map among owned particles and ghosts) and
- * adds only its own bead's force; energy and virial count 1/2 per bead of a bond, 1/3 per
+ * copies of the partners and adds only its own bead's force. The copies are found through the
+ * tag map among owned particles and ghosts, each the one nearest to the bead before it along
+ * the chain, starting from the owned bead (vs_tagmap_nearest): the separations are raw
+ * differences of positions that are the same doubles on any rank layout, so a run is
+ * bit-identical on any rank count; energy and virial count 1/2 per bead of a bond, 1/3 per
  * bead of an angle and 1/4 per bead of a dihedral, so each interaction is counted once over
  * all ranks. A partner that is missing, or a bond longer than prm->bond_reach (the reach
  * the ghost shell of bonded beads is built for), stops the run (exit 1) with both tags and
@@ -24,28 +27,44 @@ void vs_cpu_build_tagmap(vs_cpu_state *s)
     for (int64_t i = 0; i < n_all; ++i)
         n_bonded += p->topo[i].n_bond > 0;
     vs_tagmap_reset(&s->tagmap, n_bonded);
-    for (int64_t i = 0; i < n_all; ++i) /* owned first: an owned copy wins over an image */
+    for (int64_t i = 0; i < n_all; ++i) /* every copy: a bead and its periodic images */
         if (p->topo[i].n_bond > 0)
-            vs_tagmap_insert(&s->tagmap, p->tag[i], i);
+            vs_tagmap_insert_copy(&s->tagmap, p->tag[i], i);
 }
 
-static int64_t partner_index(const vs_cpu_state *s, int64_t self, int64_t tag, int64_t step)
+/* The local copy of bead `tag` nearest to local particle `ref`; a missing one stops the run. */
+static int64_t nearest_copy(const vs_cpu_state *s, int64_t self, int64_t tag, int64_t ref,
+                            int64_t step)
 {
-    const int64_t j = vs_tagmap_find(s->tagmap.key, s->tagmap.val, s->tagmap.mask, tag);
+    const vs_particles *p = s->parts;
+    const int64_t j = vs_tagmap_nearest(s->tagmap.key, s->tagmap.val, s->tagmap.mask, tag,
+                                        p->x[0], p->x[1], p->x[2], p->x[0][ref], p->x[1][ref],
+                                        p->x[2][ref]);
     if (j < 0)
         vs_bonded_fail(s->prm, VS_BONDED_MISSING, step, self, tag, 0.0, 0.0);
     return j;
 }
 
-/* x_j - x_i, minimum image: any periodic copy of j gives the same vector. */
+/* The local copies of the beads `tags` of a chain (an angle a-b-c, a dihedral a-b-c-d) of
+ * which the owned particle i is bead `self`: outwards from it, each nearest to its
+ * neighbour along the chain. */
+static void chain_copies(const vs_cpu_state *s, int64_t i, const int64_t *tags, int n,
+                         int self, int64_t *idx, int64_t step)
+{
+    const int64_t me = s->parts->tag[i];
+    idx[self] = i;
+    for (int q = self - 1; q >= 0; --q)
+        idx[q] = nearest_copy(s, me, tags[q], idx[q + 1], step);
+    for (int q = self + 1; q < n; ++q)
+        idx[q] = nearest_copy(s, me, tags[q], idx[q - 1], step);
+}
+
+/* x_j - x_i of two local copies (chosen by nearest_copy: no periodic wrap). */
 static void separation(const vs_cpu_state *s, int64_t i, int64_t j, double out[3])
 {
     const vs_particles *p = s->parts;
-    for (int d = 0; d < 3; ++d) {
-        const double len = s->prm->box[d];
-        const double dx = p->x[d][j] - p->x[d][i];
-        out[d] = dx - len * floor(dx / len + 0.5);
-    }
+    for (int d = 0; d < 3; ++d)
+        out[d] = p->x[d][j] - p->x[d][i];
 }
 
 void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step)
@@ -56,7 +75,7 @@ void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step)
     for (int64_t i = 0; i < p->n_owned; ++i) {
         const vs_topo *t = &p->topo[i];
         for (int b = 0; b < t->n_bond; ++b) {
-            const int64_t j = partner_index(s, p->tag[i], t->bond[b], step);
+            const int64_t j = nearest_copy(s, p->tag[i], t->bond[b], i, step);
             double dji[3], d[3];
             separation(s, i, j, dji);
             for (int k = 0; k < 3; ++k)
@@ -89,15 +108,10 @@ void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step)
         for (int a = 0; a < t->n_angle; ++a) {
             int64_t idx[3];
             int self = 0;
-            for (int q = 0; q < 3; ++q) {
-                const int64_t tag = t->angle[a][q];
-                if (tag == p->tag[i]) {
-                    idx[q] = i;
+            for (int q = 0; q < 3; ++q)
+                if (t->angle[a][q] == p->tag[i])
                     self = q;
-                } else {
-                    idx[q] = partner_index(s, p->tag[i], tag, step);
-                }
-            }
+            chain_copies(s, i, t->angle[a], 3, self, idx, step);
             double r1[3], r2[3], fa[3], fc[3];
             separation(s, idx[1], idx[0], r1);
             separation(s, idx[1], idx[2], r2);
@@ -125,15 +139,10 @@ void vs_cpu_dihedral_forces(vs_cpu_state *s, int64_t step)
         for (int m = 0; m < t->n_dihedral; ++m) {
             int64_t idx[4];
             int self = 0;
-            for (int q = 0; q < 4; ++q) {
-                const int64_t tag = t->dihedral[m][q];
-                if (tag == p->tag[i]) {
-                    idx[q] = i;
+            for (int q = 0; q < 4; ++q)
+                if (t->dihedral[m][q] == p->tag[i])
                     self = q;
-                } else {
-                    idx[q] = partner_index(s, p->tag[i], tag, step);
-                }
-            }
+            chain_copies(s, i, t->dihedral[m], 4, self, idx, step);
             double b[3][3], f[4][3], phi, virial;
             for (int q = 0; q < 3; ++q) /* b1, b2, b3 along the chain */
                 separation(s, idx[q], idx[q + 1], b[q]);
