@@ -169,7 +169,8 @@ __device__ void record_failure(const vs_bonded_args &a, int kind, int64_t step, 
     a.error->r0 = r0;
 }
 
-/* x_j - x_i, minimum image, as the CPU's separation(): any copy of j gives the same vector. */
+/* x_j - x_i, minimum image of whichever copy of j the tag map holds: equal to the CPU's
+ * nearest-copy separations (bonded_cpu.c) to round-off, but not layout-independent. */
 __device__ __forceinline__ void separation(const vs_bonded_args &a, int i, int j, double out[3])
 {
     for (int d = 0; d < 3; ++d) {
