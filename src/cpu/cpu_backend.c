@@ -144,6 +144,11 @@ static void closest_pair(const vs_cpu_state *s, int64_t only, int64_t *tag_a, in
     *r = sqrt(best);
 }
 
+/* What puts a force out of range, for both messages below. */
+static const char out_of_range_causes[] =
+    "overlapping particles (a random start with a hard pair potential needs a lattice or a "
+    "soft push-off first), a pair closer than its table starts, or a time step too large";
+
 void vs_cpu_forces_end(vs_cpu_state *s, int64_t step)
 {
     vs_particles *p = s->parts;
@@ -154,15 +159,8 @@ void vs_cpu_forces_end(vs_cpu_state *s, int64_t step)
         closest_pair(s, -1, &a, &b, &r);
         VS_FATAL("step %lld: a particle's force left the fixed-point range of the CPU force "
                  "sums (+-%g per component); the closest pair on this rank is tags %lld and "
-                 "%lld at r = %g: overlapping particles (a random start with a hard pair "
-                 "potential needs a lattice or a soft push-off first) or a time step too "
-                 "large", (long long)step, VS_FIXED_FORCE_RANGE, (long long)a, (long long)b, r);
-    }
-    for (int d = 0; d < 3; ++d) {
-        const int64_t *q = s->fq[d];
-        double *f = p->f[d];
-        for (int64_t i = 0; i < n; ++i)
-            f[i] = vs_fixed_force_to_double(q[i]);
+                 "%lld at r = %g: %s", (long long)step, VS_FIXED_FORCE_RANGE, (long long)a,
+                 (long long)b, r, out_of_range_causes);
     }
     if (s->any_bad)
         for (int64_t i = 0; i < n; ++i)
@@ -175,12 +173,16 @@ void vs_cpu_forces_end(vs_cpu_state *s, int64_t step)
                     snprintf(near, sizeof near, "its closest neighbour is tag %lld at r = %g",
                              (long long)(a == p->tag[i] ? b : a), r);
                 VS_FATAL("step %lld: a force contribution on particle %lld is not finite or "
-                         "beyond +-%g (the fixed-point range of the CPU force sums); %s: "
-                         "overlapping particles (a random start with a hard pair potential "
-                         "needs a lattice or a soft push-off first), a pair closer than its "
-                         "table starts, or a time step too large",
-                         (long long)step, (long long)p->tag[i], VS_FIXED_FORCE_LIMIT, near);
+                         "beyond +-%g (the fixed-point range of the CPU force sums); %s: %s",
+                         (long long)step, (long long)p->tag[i], VS_FIXED_FORCE_LIMIT, near,
+                         out_of_range_causes);
             }
+    for (int d = 0; d < 3; ++d) {
+        const int64_t *q = s->fq[d];
+        double *f = p->f[d];
+        for (int64_t i = 0; i < n; ++i)
+            f[i] = vs_fixed_force_to_double(q[i]);
+    }
 }
 
 int64_t vs_cpu_halo_bytes(const vs_cpu_state *s) { return s->halo.bytes_last_exchange; }
