@@ -19,7 +19,7 @@ for n in 1 "$P"; do
     mpiexec --oversubscribe -n "$n" "$BIN" run "$CFG" --set backend=cpu --set output.dir=np$n \
         --set neighbor.skin="$SKIN" --set integrator.steps=400 --set output.thermo_interval=10 \
         --set output.trajectory_interval=0 --set output.checkpoint_interval=0 >np$n.log 2>&1 ||
-        { cat np$n.log >&2; fail "$n ranks: exit $?"; }
+        { rc=$?; cat np$n.log >&2; fail "$n ranks: exit $rc"; }
 done
 grep -q "^Ranks: $P as" np$P.log || fail "the second run is not on $P ranks"
 cmp np1/thermo.csv np$P/thermo.csv || {
