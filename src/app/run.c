@@ -740,13 +740,16 @@ static int step_loop(run_state *rs, int status)
         const int last = k == prm->steps;
         const int thermo_due = k % prm->thermo_interval == 0 || last;
         const int frame_due = prm->trajectory_interval > 0 && k % prm->trajectory_interval == 0;
+        const int sample_due =
+            vs_profiler_active(&rs->prof) && vs_profiler_sample_due(&rs->prof, k);
         sim->energy_due = thermo_due || frame_due;
         vs_sim_step(sim);
 
         /* the step's device work may still be queued (phases are timed on the device's
          * clock): let it finish before the output timer starts, not inside it; the same for
-         * the second half-step, pending until the state is read */
-        if (thermo_due || frame_due) {
+         * the second half-step, pending until the state is read (a profile sample reads it
+         * too: inside the output timer its integrate time counted twice) */
+        if (thermo_due || frame_due || sample_due) {
             vs_sim_finish_step(sim);
             sim->backend->sync(sim);
         }
