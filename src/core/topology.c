@@ -35,29 +35,24 @@ void vs_tagmap_reset(vs_tagmap *m, int64_t expected)
     m->n = 0;
 }
 
-void vs_tagmap_insert(vs_tagmap *m, int64_t tag, int64_t index)
-{
-    for (int64_t h = (int64_t)(vs_tagmap_hash(tag) & (uint64_t)m->mask);;
-         h = (h + 1) & m->mask) {
-        if (m->key[h] == tag)
-            return;
-        if (m->key[h] < 0) {
-            m->key[h] = tag;
-            m->val[h] = index;
-            m->n++;
-            return;
-        }
-    }
-}
-
-void vs_tagmap_insert_copy(vs_tagmap *m, int64_t tag, int64_t index)
+/* Put tag -> index in the first free slot of the tag's probe sequence; with `first_wins`, do
+ * nothing if the tag is met on the way. */
+static void tagmap_place(vs_tagmap *m, int64_t tag, int64_t index, int first_wins)
 {
     int64_t h = (int64_t)(vs_tagmap_hash(tag) & (uint64_t)m->mask);
-    while (m->key[h] >= 0)
-        h = (h + 1) & m->mask;
+    for (; m->key[h] >= 0; h = (h + 1) & m->mask)
+        if (first_wins && m->key[h] == tag)
+            return;
     m->key[h] = tag;
     m->val[h] = index;
     m->n++;
+}
+
+void vs_tagmap_insert(vs_tagmap *m, int64_t tag, int64_t index) { tagmap_place(m, tag, index, 1); }
+
+void vs_tagmap_insert_copy(vs_tagmap *m, int64_t tag, int64_t index)
+{
+    tagmap_place(m, tag, index, 0);
 }
 
 int vs_topo_add_bond(vs_topo *t, int64_t partner, int type)
