@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # ranks_exact.sh P SKIN VESICA OUTDIR [CONFIG]: a plain DPD fluid (tests/io/tiny.cfg, CPU
 # backend; or CONFIG, e.g. one with molecules) runs the same on 1 and on P ranks, to the bit:
-# thermo.csv every 10 steps and the final checkpoint's particles after 400 steps. It holds because every sum is exact (forces in fixed
-# point, energies, virial and the thermo reductions as 128-bit integers, src/core/fixed_sum.h,
-# and the initial velocities' scaling too), and because a pair's separation is computed from
+# thermo.csv every 10 steps and the final checkpoint's particles after 400 steps. It holds
+# because every sum is exact (forces in fixed point, energies, virial and the thermo
+# reductions as 128-bit integers, src/core/fixed_sum.h, and the initial velocities' scaling
+# too), and because a pair's separation is computed from
 # the same two doubles on any layout: a ghost is its owner's position plus the same
 # periodic shift whichever rank holds it, and a pair split between two ranks is the exact
 # negative seen from each side. (With double sums the rows differed from step 0 on.) Bonds,
