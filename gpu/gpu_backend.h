@@ -105,9 +105,11 @@ void vs_gpu_npt_half(vs_gpu_state *g, const vs_npt_coefs *c, int first);
 void vs_gpu_set_box(vs_gpu_state *g, const double box[3], const double lo[3],
                     const double hi[3]);
 
-/* Local thermo sums: px, py, pz, kinetic, pair potential, virial (all terms), bond energy,
- * angle energy, dihedral energy (the last three 0 without molecules; synchronises). */
-void vs_gpu_thermo(vs_gpu_state *g, double out[9]);
+/* Local thermo sums, exact (fixed_sum.h), in the order of VS_EXACT_* (observables.h): px,
+ * py, pz, kinetic, pair potential, virial (all terms), bond, angle and dihedral energies (the
+ * last three 0 without molecules). Non-zero when a contribution was out of range (a blown-up
+ * run). Synchronises. */
+int vs_gpu_thermo(vs_gpu_state *g, vs_wide out[9]);
 /* Local integrity sums: count, tag sum, squared tag sum; tag of a non-finite particle. */
 void vs_gpu_integrity(vs_gpu_state *g, uint64_t sums[3], int64_t *bad_tag);
 

@@ -170,29 +170,7 @@ __global__ void momentum_partial_kernel(int n, vs_gpu_species sp, const double *
     }
     if (out_of_range)
         atomicOr(bad, 1u);
-    for (int q = 0; q < VS_SUM_VALUES; ++q)
-        s[q][threadIdx.x] = acc[q];
-    __syncthreads();
-    for (int half = blockDim.x / 2; half > 0; half >>= 1) {
-        if ((int)threadIdx.x < half)
-            for (int q = 0; q < VS_SUM_VALUES; ++q)
-                s[q][threadIdx.x] += s[q][threadIdx.x + half];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        for (int q = 0; q < VS_SUM_VALUES; ++q)
-            partials[blockIdx.x * VS_SUM_VALUES + q] = s[q][0];
-}
-
-__global__ void momentum_final_kernel(int blocks, vs_wide *partials)
-{
-    const int q = threadIdx.x;
-    if (q >= VS_SUM_VALUES)
-        return;
-    vs_wide sum = 0;
-    for (int b = 0; b < blocks; ++b)
-        sum += partials[b * VS_SUM_VALUES + q];
-    partials[blocks * VS_SUM_VALUES + q] = sum;
+    vs_block_wide_sums<VS_SUM_VALUES>(acc, s, partials);
 }
 
 extern "C" int vs_gpu_momentum_sums(vs_gpu_state *g, vs_wide out[5])
@@ -212,7 +190,7 @@ extern "C" int vs_gpu_momentum_sums(vs_gpu_state *g, vs_wide out[5])
     momentum_partial_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
         n, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.species_id, partials, bad);
     VS_CUDA_CHECK(cudaGetLastError());
-    momentum_final_kernel<<<1, 32, 0, g->stream>>>(blocks, partials);
+    vs_wide_final_kernel<VS_SUM_VALUES><<<1, 32, 0, g->stream>>>(blocks, partials);
     VS_CUDA_CHECK(cudaGetLastError());
     char *h = (char *)g->red.h_pinned;
     VS_CUDA_CHECK(cudaMemcpyAsync(h, partials + (size_t)blocks * VS_SUM_VALUES,

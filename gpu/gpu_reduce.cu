@@ -1,15 +1,13 @@
 /* The thermo and integrity reductions of the owned particles on the device.
  *
- * Both are deterministic: the thermo sums run over a fixed grid, a block tree and one block
- * over the partials (the same order every run); the integrity sums are integers, exact in
- * any order. Each reads back a handful of numbers through the pinned mirror. */
+ * Both are exact in any order: the thermo sums are fixed-point (fixed_sum.h), the integrity
+ * sums integers, so neither depends on how the particles are ordered or spread over ranks.
+ * Each reads back a handful of numbers through the pinned mirror. */
 #include <cub/cub.cuh>
 
 #include "gpu_internal.cuh"
 
-/* ---- reductions: fixed grid, block tree, then one block over the partials (deterministic) */
-
-#define VS_RED_BLOCKS 512
+#define VS_RED_BLOCKS 256
 #define VS_RED_VALUES 6     /* a plain fluid's sums */
 #define VS_RED_VALUES_MOL 9 /* with molecules: bond, angle and dihedral energies after them */
 
@@ -19,90 +17,89 @@ struct vs_bonded_shares {
     const double *e_pair, *w_pair; /* the pair styles' (gpu_pair.cu), NULL: none */
 };
 
+/* *acc += e exactly; an e out of range (a blown-up run) sets *bad instead. */
+__device__ __forceinline__ void vs_add_exact(vs_wide *acc, double e, int *bad)
+{
+    if (vs_wide_ok(e))
+        *acc += vs_wide_from_double(e);
+    else
+        *bad = 1;
+}
+
 /* Momentum and kinetic energy of the n owned particles; the energy and virial of the
  * n_energy entries the forces wrote (the owned particles', and with each pair once, the
  * ghosts' too); with molecules (NV = 9) the owned beads' bonded shares: their virials into
- * the virial, their energies apart. */
+ * the virial, their energies apart. Exact sums of the doubles (fixed_sum.h), in the order of
+ * VS_EXACT_* (observables.h). */
 template <int NV>
 __global__ void thermo_partial_kernel(int n, int n_energy, vs_gpu_species sp, const double *vx,
                                       const double *vy, const double *vz,
                                       const int32_t *species, const double *energy,
                                       const double *virial, vs_bonded_shares b,
-                                      double *partials)
+                                      vs_wide *partials, unsigned int *bad)
 {
-    __shared__ double s[NV][VS_BLOCK];
-    double acc[NV];
+    __shared__ vs_wide s[NV][VS_BLOCK];
+    vs_wide acc[NV];
     for (int q = 0; q < NV; ++q)
-        acc[q] = 0.0;
+        acc[q] = 0;
+    int out_of_range = 0;
     const int end = n > n_energy ? n : n_energy;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < end;
          i += gridDim.x * blockDim.x) {
         if (i < n) {
             const double m = sp.mass[species[i]];
-            acc[0] += m * vx[i];
-            acc[1] += m * vy[i];
-            acc[2] += m * vz[i];
-            acc[3] += 0.5 * m * (vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]);
+            const double ux = vx[i], uy = vy[i], uz = vz[i];
+            /* the CPU's terms (thermo.c, vs_thermo_local_cpu), unfused */
+            vs_add_exact(&acc[0], __dmul_rn(m, ux), &out_of_range);
+            vs_add_exact(&acc[1], __dmul_rn(m, uy), &out_of_range);
+            vs_add_exact(&acc[2], __dmul_rn(m, uz), &out_of_range);
+            vs_add_exact(&acc[3],
+                         __dmul_rn(__dmul_rn(0.5, m),
+                                   __dadd_rn(__dadd_rn(__dmul_rn(ux, ux), __dmul_rn(uy, uy)),
+                                             __dmul_rn(uz, uz))),
+                         &out_of_range);
         }
         if (i < n_energy) {
-            acc[4] += energy[i];
-            acc[5] += virial[i];
+            vs_add_exact(&acc[4], energy[i], &out_of_range);
+            vs_add_exact(&acc[5], virial[i], &out_of_range);
         }
         if (b.e_pair && i < n) { /* the pair styles' shares: pair energy and virial */
-            acc[4] += b.e_pair[i];
-            acc[5] += b.w_pair[i];
+            vs_add_exact(&acc[4], b.e_pair[i], &out_of_range);
+            vs_add_exact(&acc[5], b.w_pair[i], &out_of_range);
         }
         if (NV > VS_RED_VALUES && i < n) {
             if (b.e_bond) {
-                acc[6] += b.e_bond[i];
-                acc[5] += b.w_bond[i];
+                vs_add_exact(&acc[6], b.e_bond[i], &out_of_range);
+                vs_add_exact(&acc[5], b.w_bond[i], &out_of_range);
             }
             if (b.e_angle) {
-                acc[7] += b.e_angle[i];
-                acc[5] += b.w_angle[i];
+                vs_add_exact(&acc[7], b.e_angle[i], &out_of_range);
+                vs_add_exact(&acc[5], b.w_angle[i], &out_of_range);
             }
             if (b.e_dihedral) {
-                acc[8] += b.e_dihedral[i];
-                acc[5] += b.w_dihedral[i];
+                vs_add_exact(&acc[8], b.e_dihedral[i], &out_of_range);
+                vs_add_exact(&acc[5], b.w_dihedral[i], &out_of_range);
             }
         }
     }
-    for (int q = 0; q < NV; ++q)
-        s[q][threadIdx.x] = acc[q];
-    __syncthreads();
-    for (int half = blockDim.x / 2; half > 0; half >>= 1) {
-        if (threadIdx.x < half)
-            for (int q = 0; q < NV; ++q)
-                s[q][threadIdx.x] += s[q][threadIdx.x + half];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        for (int q = 0; q < NV; ++q)
-            partials[blockIdx.x * NV + q] = s[q][0];
+    if (out_of_range)
+        atomicOr(bad, 1u);
+    vs_block_wide_sums<NV>(acc, s, partials);
 }
 
-__global__ void thermo_final_kernel(int blocks, int nv, const double *partials, double *out)
-{
-    if ((int)threadIdx.x < nv) {
-        double sum = 0.0;
-        for (int b = 0; b < blocks; ++b)
-            sum += partials[b * nv + threadIdx.x];
-        out[threadIdx.x] = sum;
-    }
-}
-
-extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[9])
+extern "C" int vs_gpu_thermo(vs_gpu_state *g, vs_wide out[9])
 {
     const int n = (int)g->pt.n_owned;
     for (int q = 0; q < VS_RED_VALUES_MOL; ++q)
-        out[q] = 0.0;
+        out[q] = 0;
     vs_gpu_bonded_check(g, -1); /* a failed bonded evaluation has no thermo row */
     if (n == 0)
-        return;
+        return 0;
     if (!vs_gpu_energies_current(g))
         vs_log_fatal(__FILE__, __LINE__, "thermo asked for without the energies of this "
                      "step's forces (the step must be run with energies due)");
-    int blocks = (n + VS_BLOCK - 1) / VS_BLOCK;
+    const int n_energy = (int)g->fs.energy_count;
+    int blocks = ((n > n_energy ? n : n_energy) + VS_BLOCK - 1) / VS_BLOCK;
     if (blocks > VS_RED_BLOCKS)
         blocks = VS_RED_BLOCKS;
     const int nv = g->bd.on ? VS_RED_VALUES_MOL : VS_RED_VALUES;
@@ -110,24 +107,34 @@ extern "C" void vs_gpu_thermo(vs_gpu_state *g, double out[9])
     const vs_bonded_shares b = {g->bd.e_bond,      g->bd.w_bond,      g->bd.e_angle,
                                 g->bd.w_angle,     g->bd.e_dihedral,  g->bd.w_dihedral,
                                 pair ? g->ps.e : NULL, pair ? g->ps.w : NULL};
-    /* partials holds 8192 doubles: (512 blocks + 1) * 9 fit */
-    if (g->bd.on)
+    /* partials holds 8192 doubles (64 KiB): (256 + 1) * 9 sums of 16 bytes fit */
+    vs_wide *partials = (vs_wide *)g->red.partials;
+    unsigned int *bad = (unsigned int *)g->red.d_int_sums;
+    VS_CUDA_CHECK(cudaMemsetAsync(bad, 0, sizeof(unsigned int), g->stream));
+    if (g->bd.on) {
         thermo_partial_kernel<VS_RED_VALUES_MOL><<<blocks, VS_BLOCK, 0, g->stream>>>(
-            n, (int)g->fs.energy_count, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2],
-            g->pt.species_id, vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), b, g->red.partials);
-    else
+            n, n_energy, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.species_id,
+            vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), b, partials, bad);
+        VS_CUDA_CHECK(cudaGetLastError());
+        vs_wide_final_kernel<VS_RED_VALUES_MOL><<<1, 32, 0, g->stream>>>(blocks, partials);
+    } else {
         thermo_partial_kernel<VS_RED_VALUES><<<blocks, VS_BLOCK, 0, g->stream>>>(
-            n, (int)g->fs.energy_count, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2],
-            g->pt.species_id, vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), b, g->red.partials);
+            n, n_energy, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.species_id,
+            vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), b, partials, bad);
+        VS_CUDA_CHECK(cudaGetLastError());
+        vs_wide_final_kernel<VS_RED_VALUES><<<1, 32, 0, g->stream>>>(blocks, partials);
+    }
     VS_CUDA_CHECK(cudaGetLastError());
-    double *d_out = g->red.partials + (size_t)blocks * nv;
-    thermo_final_kernel<<<1, 32, 0, g->stream>>>(blocks, nv, g->red.partials, d_out);
-    VS_CUDA_CHECK(cudaGetLastError());
-    VS_CUDA_CHECK(cudaMemcpyAsync(g->red.h_pinned, d_out, (size_t)nv * sizeof(double),
+    char *h = (char *)g->red.h_pinned;
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, partials + (size_t)blocks * nv, (size_t)nv * sizeof(vs_wide),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaMemcpyAsync(h + nv * sizeof(vs_wide), bad, sizeof(unsigned int),
                                   cudaMemcpyDeviceToHost, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    for (int q = 0; q < nv; ++q)
-        out[q] = g->red.h_pinned[q];
+    memcpy(out, h, (size_t)nv * sizeof(vs_wide));
+    unsigned int flag = 0;
+    memcpy(&flag, h + nv * sizeof(vs_wide), sizeof flag);
+    return flag != 0;
 }
 
 __global__ void integrity_kernel(int n, const int64_t *tag, const double *x, const double *y,

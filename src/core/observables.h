@@ -41,19 +41,13 @@ typedef struct {
 enum { VS_EXACT_PX, VS_EXACT_PY, VS_EXACT_PZ, VS_EXACT_KINETIC, VS_EXACT_PAIR, VS_EXACT_VIRIAL,
        VS_EXACT_BOND, VS_EXACT_ANGLE, VS_EXACT_DIHEDRAL, VS_EXACT_SUMS };
 
-/* This rank's share of the sums that make the thermo row. */
+/* This rank's share of the sums that make the thermo row: exact fixed-point integers
+ * (fixed_sum.h, as vs_wide limbs, in the order of VS_EXACT_*) on both backends, which the
+ * reduction over ranks adds exactly, so a row does not depend on how the particles are spread
+ * over ranks or ordered within one. exact_invalid: a contribution was out of range (a
+ * blown-up run), and the row is NaN. */
 typedef struct {
-    double momentum[3];
-    double kinetic;
-    double potential;
-    double virial;
-    double bond_energy, angle_energy, dihedral_energy; /* shares of potential (molecules) */
-    /* has_exact (the CPU backend, on every rank): the same sums as exact fixed-point
-     * integers (fixed_sum.h, as vs_wide limbs), which the reduction over ranks adds exactly,
-     * so a row does not depend on how the particles are spread over ranks or ordered within
-     * one. 0: the doubles are reduced. exact_invalid: a contribution was out of range (a
-     * blown-up run), the row is NaN. */
-    int has_exact, exact_invalid;
+    int exact_invalid;
     int64_t exact[VS_EXACT_SUMS][3];
 } vs_thermo_local;
 

@@ -13,6 +13,7 @@
 #include "gpu_backend.h"
 #include "log.h"
 #include "simulation.h"
+#include "thermo.h"
 
 static vs_gpu_state *state(vs_sim *s) { return (vs_gpu_state *)s->backend_state; }
 
@@ -147,17 +148,9 @@ static int64_t gpu_halo_bytes(vs_sim *s) { return vs_gpu_halo_bytes(state(s)); }
 
 static void gpu_local_thermo(vs_sim *s, vs_thermo_local *out)
 {
-    double sums[9];
-    vs_gpu_thermo(state(s), sums);
-    for (int d = 0; d < 3; ++d)
-        out->momentum[d] = sums[d];
-    out->kinetic = sums[3];
-    /* as the CPU's vs_thermo_local_cpu: + 0.0 + 0.0 leaves a plain fluid's bits */
-    out->potential = sums[4] + sums[6] + sums[7] + sums[8];
-    out->virial = sums[5];
-    out->bond_energy = sums[6];
-    out->angle_energy = sums[7];
-    out->dihedral_energy = sums[8];
+    vs_wide sums[VS_EXACT_SUMS];
+    const int out_of_range = vs_gpu_thermo(state(s), sums);
+    vs_thermo_local_exact(sums, !out_of_range, out);
 }
 
 static void gpu_local_integrity(vs_sim *s, vs_integrity_local *out)

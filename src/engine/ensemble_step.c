@@ -37,8 +37,8 @@ static double volume_of(const vs_sim *sim)
     return sim->prm.box[0] * sim->prm.box[1] * sim->prm.box[2];
 }
 
-/* W_vir of the current forces with the lj tail's: the thermo's reduction (exact sums on the
- * CPU), and rank 0's value on every rank, so that every rank scales the same box. */
+/* W_vir of the current forces with the lj tail's: the thermo's reduction (exact sums on
+ * both backends), and rank 0's value on every rank, so that every rank scales the same box. */
 static double global_virial(vs_sim *sim)
 {
     vs_thermo_local local;

@@ -23,22 +23,23 @@ void vs_thermo_local_cpu(const vs_particles *p, const vs_params *prm,
                 exact = 0; /* a blown-up run: its non-finite doubles tell */
         }
     }
-    const vs_wide pair = sums->energy, bond = sums->bond_energy, angle = sums->angle_energy;
-    const vs_wide dihedral = sums->dihedral_energy;
-    const vs_wide all[VS_EXACT_SUMS] = {acc[0], acc[1],       acc[2], acc[3],  pair,
-                                        sums->virial, bond,   angle,  dihedral};
+    const vs_wide all[VS_EXACT_SUMS] = {acc[0],
+                                        acc[1],
+                                        acc[2],
+                                        acc[3],
+                                        sums->energy,
+                                        sums->virial,
+                                        sums->bond_energy,
+                                        sums->angle_energy,
+                                        sums->dihedral_energy};
+    vs_thermo_local_exact(all, exact, out);
+}
+
+void vs_thermo_local_exact(const vs_wide all[VS_EXACT_SUMS], int exact, vs_thermo_local *out)
+{
     for (int k = 0; k < VS_EXACT_SUMS; ++k)
         vs_wide_to_limbs(all[k], out->exact[k]);
-    out->has_exact = 1;
     out->exact_invalid = !exact;
-    for (int d = 0; d < 3; ++d)
-        out->momentum[d] = exact ? vs_wide_to_double(acc[d]) : NAN;
-    out->kinetic = exact ? vs_wide_to_double(acc[3]) : NAN;
-    out->potential = exact ? vs_wide_to_double(pair + bond + angle + dihedral) : NAN;
-    out->virial = exact ? vs_wide_to_double(sums->virial) : NAN;
-    out->bond_energy = exact ? vs_wide_to_double(bond) : NAN;
-    out->angle_energy = exact ? vs_wide_to_double(angle) : NAN;
-    out->dihedral_energy = exact ? vs_wide_to_double(dihedral) : NAN;
 }
 
 void vs_par_sum_wide(const vs_par *par, vs_wide *w, int n)
@@ -54,8 +55,8 @@ void vs_par_sum_wide(const vs_par *par, vs_wide *w, int n)
     }
 }
 
-/* The CPU backend's exact sums over all ranks, each rounded once. A rank whose sums are not
- * exact (a blown-up run) makes the row NaN, as its doubles would. */
+/* The exact sums over all ranks, each rounded once. A rank whose sums are not exact (a
+ * blown-up run) makes the row NaN, as its doubles would. */
 static int reduce_exact(const vs_par *par, const vs_thermo_local *local, double out[])
 {
     vs_wide w[VS_EXACT_SUMS + 1];
@@ -78,32 +79,19 @@ void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_l
     double acc[9];
     out->molecules = vs_params_molecular(prm);
     double exact[VS_EXACT_SUMS + 1];
-    if (local->has_exact) { /* the same on every rank: one backend */
-        if (!reduce_exact(par, local, exact))
-            for (int k = 0; k <= VS_EXACT_SUMS; ++k)
-                exact[k] = NAN;
-        acc[0] = exact[VS_EXACT_PX];
-        acc[1] = exact[VS_EXACT_PY];
-        acc[2] = exact[VS_EXACT_PZ];
-        acc[3] = exact[VS_EXACT_KINETIC];
-        acc[4] = exact[VS_EXACT_SUMS]; /* the potential: pair + bond + angle */
-        acc[5] = exact[VS_EXACT_VIRIAL];
-        acc[6] = exact[VS_EXACT_BOND];
-        acc[7] = exact[VS_EXACT_ANGLE];
-        acc[8] = exact[VS_EXACT_DIHEDRAL];
-        out->pair_energy = exact[VS_EXACT_PAIR];
-    } else {
-        const double in[9] = {local->momentum[0], local->momentum[1], local->momentum[2],
-                              local->kinetic,     local->potential,   local->virial,
-                              local->bond_energy, local->angle_energy,
-                              local->dihedral_energy};
-        for (int k = 0; k < 9; ++k)
-            acc[k] = in[k];
-        /* a plain fluid reduces what it always did */
-        vs_par_sum_double(par, acc, out->molecules ? 9 : 6);
-        out->pair_energy = acc[4] - (out->molecules ? acc[6] : 0.0) -
-                           (out->molecules ? acc[7] : 0.0) - (out->molecules ? acc[8] : 0.0);
-    }
+    if (!reduce_exact(par, local, exact))
+        for (int k = 0; k <= VS_EXACT_SUMS; ++k)
+            exact[k] = NAN;
+    acc[0] = exact[VS_EXACT_PX];
+    acc[1] = exact[VS_EXACT_PY];
+    acc[2] = exact[VS_EXACT_PZ];
+    acc[3] = exact[VS_EXACT_KINETIC];
+    acc[4] = exact[VS_EXACT_SUMS]; /* the potential: pair + bond + angle + dihedral */
+    acc[5] = exact[VS_EXACT_VIRIAL];
+    acc[6] = exact[VS_EXACT_BOND];
+    acc[7] = exact[VS_EXACT_ANGLE];
+    acc[8] = exact[VS_EXACT_DIHEDRAL];
+    out->pair_energy = exact[VS_EXACT_PAIR];
     out->bond_energy = out->molecules ? acc[6] : 0.0;
     out->angle_energy = out->molecules ? acc[7] : 0.0;
     out->dihedral_energy = out->molecules ? acc[8] : 0.0;
