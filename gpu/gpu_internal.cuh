@@ -718,7 +718,6 @@ void vs_gpu_free(vs_gpu_state *g, void *p, size_t bytes);
 /* Grow the particle arrays to hold `needed` particles (owned + ghosts), keeping contents. */
 void vs_gpu_reserve(vs_gpu_state *g, int64_t needed);
 
-
 /* ---- exact sums (fixed_sum.h) over the owned particles: any order, the same bits ---------- */
 
 /* The block's NV sums (acc per thread, s the block's shared scratch) into partials[blockIdx.x

@@ -76,38 +76,27 @@ static int reduce_exact(const vs_par *par, const vs_thermo_local *local, double 
 void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_local *local,
                       int64_t step, vs_thermo *out)
 {
-    double acc[9];
     out->molecules = vs_params_molecular(prm);
-    double exact[VS_EXACT_SUMS + 1];
+    double exact[VS_EXACT_SUMS + 1]; /* the last: the potential, pair + bonded */
     if (!reduce_exact(par, local, exact))
         for (int k = 0; k <= VS_EXACT_SUMS; ++k)
             exact[k] = NAN;
-    acc[0] = exact[VS_EXACT_PX];
-    acc[1] = exact[VS_EXACT_PY];
-    acc[2] = exact[VS_EXACT_PZ];
-    acc[3] = exact[VS_EXACT_KINETIC];
-    acc[4] = exact[VS_EXACT_SUMS]; /* the potential: pair + bond + angle + dihedral */
-    acc[5] = exact[VS_EXACT_VIRIAL];
-    acc[6] = exact[VS_EXACT_BOND];
-    acc[7] = exact[VS_EXACT_ANGLE];
-    acc[8] = exact[VS_EXACT_DIHEDRAL];
     out->pair_energy = exact[VS_EXACT_PAIR];
-    out->bond_energy = out->molecules ? acc[6] : 0.0;
-    out->angle_energy = out->molecules ? acc[7] : 0.0;
-    out->dihedral_energy = out->molecules ? acc[8] : 0.0;
+    out->bond_energy = out->molecules ? exact[VS_EXACT_BOND] : 0.0;
+    out->angle_energy = out->molecules ? exact[VS_EXACT_ANGLE] : 0.0;
+    out->dihedral_energy = out->molecules ? exact[VS_EXACT_DIHEDRAL] : 0.0;
     const double n = (double)prm->n_particles;
     const double volume = prm->box[0] * prm->box[1] * prm->box[2];
     const double dof = 3.0 * n - 3.0;
     out->step = step;
     out->time = (double)step * prm->dt;
-    out->momentum[0] = acc[0];
-    out->momentum[1] = acc[1];
-    out->momentum[2] = acc[2];
-    out->kinetic = acc[3];
-    out->potential = acc[4];
-    out->temperature = dof > 0.0 ? 2.0 * acc[3] / dof : 0.0;
-    out->pressure = (n * out->temperature + acc[5] / 3.0) / volume;
-    out->virial = acc[5];
+    for (int d = 0; d < 3; ++d)
+        out->momentum[d] = exact[VS_EXACT_PX + d];
+    out->kinetic = exact[VS_EXACT_KINETIC];
+    out->potential = exact[VS_EXACT_SUMS];
+    out->virial = exact[VS_EXACT_VIRIAL];
+    out->temperature = dof > 0.0 ? 2.0 * out->kinetic / dof : 0.0;
+    out->pressure = (n * out->temperature + out->virial / 3.0) / volume;
 }
 
 /* sum_{t<n} t and sum_{t<n} t^2, modulo 2^64 (division done before the wrapping products). */
