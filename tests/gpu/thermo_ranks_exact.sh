@@ -3,8 +3,9 @@
 # exact (fixed-point sums, gpu_reduce.cu), so the step-0 row's kinetic columns (temperature,
 # kinetic energy, momentum), which depend on the velocities alone, are the same bits on 1 and
 # on P ranks. With tree sums of doubles they differed in the last digits (1.0000000000000029
-# against 0.99999999999999833 on 1 and 2 ranks). The later rows and the potential columns
-# still depend on the layout through the forces (per-brick fixed-point frames, sum order).
+# against 0.99999999999999833 on 1 and 2 ranks). With precision=double the later rows and the
+# potential columns still depend on the layout through the forces; in mixed precision the
+# positions lie on one grid and every row is the same bits (tests/gpu/ranks_bitwise.sh).
 set -u
 P=$1; PREC=$2; BIN=$3; OUT=$4
 CFG=$(cd "$(dirname "$0")/../io" && pwd)/tiny.cfg
