@@ -3,8 +3,8 @@
  * Two kernels, neither with float atomics, both bit-reproducible:
  * - dpd_force_kernel (Verlet lists, and the cell list in double precision): one thread per
  *   owned particle walks its partners and accumulates the force in registers; every pair is
- *   evaluated from both sides, so no thread writes another particle's force, and the sum
- *   runs in the list's (deterministic) order.
+ *   evaluated from both sides, so no thread writes another particle's force. In double the
+ *   sum runs in the list's (deterministic) order; in mixed it is fixed point, as below.
  * - dpd_force_newton_kernel (the cell list in mixed precision): each pair once, the
  *   partner's share added to fixed-point integer sums, whose value does not depend on the
  *   order of the adds (see there), the pairs spread evenly over a warp's lanes: half the
@@ -18,7 +18,7 @@
  *   mixed  - positions relative to the brick centre staged as 32-bit fixed point (int4 with
  *            the species; see vs_fixed_frame) and predicted velocities as fp32 (float4),
  *            16-byte loads; separations exact, then pair arithmetic in fp32 (vs_dpd_pair_f, the same source
- *            as the double version), accumulation in fp64 (see docs/performance.md).
+ *            as the double version), accumulation in fixed point (see docs/performance.md).
  * The pair random number is computed from the same 64 TEA bits as on the CPU, from the two
  * particles' signatures (computed once per particle and step); the uniform variant is exact
  * in fp64 and rounded once to fp32 in mixed mode.
@@ -104,6 +104,28 @@ __device__ __forceinline__ vs_mixed_pair vs_evaluate_mixed_pair(
     return p;
 }
 
+__device__ __forceinline__ long long vs_force_to_fixed(float v)
+{
+    return __float2ll_rn(v * (float)VS_FIXED_PER_FORCE);
+}
+
+/* The share of a pair's energy or virial v that goes to particle `mine` (signature sig_mine)
+ * of a pair with `other`: v rounded to fixed point once, all of it when the pair is counted
+ * once (both particles owned by one kernel thread's rank, Newton), otherwise an integer half,
+ * the larger to the smaller signature (signatures of distinct tags differ: TEA is a
+ * permutation). The two halves, wherever they are added, sum to the pair's one rounded
+ * value, so a total does not depend on the decomposition (rn(v/2) + rn(v/2) need not be
+ * rn(v)). */
+__device__ __forceinline__ long long vs_fixed_share(float v, bool whole, uint64_t sig_mine,
+                                                    uint64_t sig_other)
+{
+    const long long q = __double2ll_rn((double)v * VS_FIXED_PER_FORCE);
+    if (whole)
+        return q;
+    const long long low = q >> 1; /* floor(q / 2) */
+    return sig_mine < sig_other ? q - low : low;
+}
+
 /* Pairs within r_c are queued per thread (shared memory, one column per thread) before the
  * random number and the force are computed. Evaluated inside the candidate loop, the TEA hash
  * ran whenever any lane of the warp had a hit: with ~45% of list entries (and ~15% of
@@ -144,19 +166,21 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
     if (MIXED) {
         const int4 pi = pos_q[i];
         const float4 ui = vel_f[i];
-        /* the forces of the queued partners, in queue order */
+        /* fixed point, as the Newton kernel's sums: the same force and energy bits whatever
+         * the list's order and whichever rank holds the partner */
+        long long qx = 0, qy = 0, qz = 0, qe = 0, qw = 0;
         auto evaluate = [&]() {
             for (int q = 0; q < queued; ++q) {
-                const vs_mixed_pair p =
-                    vs_evaluate_mixed_pair(frame, cf, key, gaussian, pi, ui, sig_i, a_row,
-                                           pos_q, vel_f, sig, my_queue[VS_FORCE_BLOCK * q]);
+                const int j = my_queue[VS_FORCE_BLOCK * q];
+                const vs_mixed_pair p = vs_evaluate_mixed_pair(
+                    frame, cf, key, gaussian, pi, ui, sig_i, a_row, pos_q, vel_f, sig, j);
                 const vs_pair_result_f &r = p.r;
-                ax += (double)(r.f_over_r * p.dx);
-                ay += (double)(r.f_over_r * p.dy);
-                az += (double)(r.f_over_r * p.dz);
+                qx += vs_force_to_fixed(r.f_over_r * p.dx);
+                qy += vs_force_to_fixed(r.f_over_r * p.dy);
+                qz += vs_force_to_fixed(r.f_over_r * p.dz);
                 if (ENERGY) {
-                    e += 0.5 * (double)r.energy;
-                    w += 0.5 * (double)r.virial;
+                    qe += vs_fixed_share(r.energy, false, sig_i, sig[j]);
+                    qw += vs_fixed_share(r.virial, false, sig_i, sig[j]);
                 }
             }
             queued = 0;
@@ -176,6 +200,15 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
             }
         });
         evaluate();
+        const double unit = 1.0 / VS_FIXED_PER_FORCE;
+        fx[i] = (double)(qx + __double2ll_rn(sp.body_force[si][0] * VS_FIXED_PER_FORCE)) * unit;
+        fy[i] = (double)(qy + __double2ll_rn(sp.body_force[si][1] * VS_FIXED_PER_FORCE)) * unit;
+        fz[i] = (double)(qz + __double2ll_rn(sp.body_force[si][2] * VS_FIXED_PER_FORCE)) * unit;
+        if (ENERGY) {
+            energy[i] = (double)qe * unit;
+            virial[i] = (double)qw * unit;
+        }
+        return;
     } else {
         const double xi_ = x[i], yi = y[i], zi = z[i], ux = vx[i], uy = vy[i], uz = vz[i];
         auto evaluate = [&]() {
@@ -245,11 +278,6 @@ __global__ void __launch_bounds__(VS_FORCE_BLOCK)
 #define VS_PAIR_COMPONENT_LIMIT 16777216.0f /* 2^24 */
 #define VS_NEWTON_BLOCK 256
 #define VS_NEWTON_MIN_BLOCKS 4 /* 64 registers */
-
-__device__ __forceinline__ long long vs_force_to_fixed(float v)
-{
-    return __float2ll_rn(v * (float)VS_FIXED_PER_FORCE);
-}
 
 /* q added to a 64-bit sum in shared memory kept as two 32-bit words: shared-memory atomics
  * are native for 32 bits (a 64-bit one is a compare-and-swap loop). The add that wraps the
@@ -449,12 +477,14 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
             atomicAdd(fy + j, (unsigned long long)-qy);
             atomicAdd(fz + j, (unsigned long long)-qz);
         }
-        if (ENERGY) { /* to the slot's particle; half of the pair when one is a ghost */
-            const double share = owned_s && owned_j ? 1.0 : 0.5;
+        if (ENERGY) { /* to the slot's particle: the pair, or the owned particle's half */
+            const bool whole = owned_s && owned_j;
+            const uint64_t sig_s = block_sig[slot], sig_j = sig[j];
+            const uint64_t mine = owned_s ? sig_s : sig_j, other = owned_s ? sig_j : sig_s;
             vs_shared_add64(&block_lo[n_sums - 2][slot], &block_hi[n_sums - 2][slot],
-                            __double2ll_rn(share * (double)r.energy * VS_FIXED_PER_FORCE));
+                            vs_fixed_share(r.energy, whole, mine, other));
             vs_shared_add64(&block_lo[n_sums - 1][slot], &block_hi[n_sums - 1][slot],
-                            __double2ll_rn(share * (double)r.virial * VS_FIXED_PER_FORCE));
+                            vs_fixed_share(r.virial, whole, mine, other));
         }
     };
 
@@ -494,7 +524,8 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
  * here once (the listed particles never see a remote ghost), evaluated with the ghost as
  * particle i (exactly the negated pair of the owned side: dpd_pair.h), and added to the
  * owned particle's fixed-point sums, so the forces are bit-identical to the Newton kernel's
- * over everything. The ghost keeps half of each pair's energy and virial, as there. */
+ * over everything. The ghost keeps the owned particle's half of each pair's energy and
+ * virial, as there (vs_fixed_share). */
 template <bool ENERGY, bool FRESH>
 __global__ void __launch_bounds__(VS_BLOCK)
     dpd_force_remote_kernel(int first, int n, int n_owned, vs_tea_key key, int gaussian,
@@ -550,9 +581,9 @@ __global__ void __launch_bounds__(VS_BLOCK)
                 atomicAdd(fx + j, (unsigned long long)-vs_force_to_fixed(gx));
                 atomicAdd(fy + j, (unsigned long long)-vs_force_to_fixed(gy));
                 atomicAdd(fz + j, (unsigned long long)-vs_force_to_fixed(gz));
-                if (ENERGY) {
-                    energy_sum += __double2ll_rn(0.5 * (double)p.r.energy * VS_FIXED_PER_FORCE);
-                    virial_sum += __double2ll_rn(0.5 * (double)p.r.virial * VS_FIXED_PER_FORCE);
+                if (ENERGY) { /* the owned particle's half */
+                    energy_sum += vs_fixed_share(p.r.energy, false, sig[j], sig_i);
+                    virial_sum += vs_fixed_share(p.r.virial, false, sig[j], sig_i);
                 }
             }
         }

@@ -12,6 +12,7 @@
 extern "C" {
 #include "ensemble.h"
 #include "integrator.h"
+#include "position_grid.h"
 }
 
 struct vs_box_lengths {
@@ -27,7 +28,8 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
                                   const int32_t *species, const double *bx, const double *by,
                                   const double *bz, unsigned int *max_disp2, int wrap_dims,
                                   vs_box_lengths box, int32_t *imx, int32_t *imy, int32_t *imz,
-                                  vs_fixed_frame frame, int4 *pos_q, float4 *vel_f)
+                                  double quantum, vs_fixed_frame frame, int4 *pos_q,
+                                  float4 *vel_f)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     float d2 = 0.0f;
@@ -44,9 +46,9 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
             uy = vs_vv_kick_scaled(uy, s, gy);
             uz = vs_vv_kick_scaled(uz, s, gz);
         }
-        double nx = vs_vv_drift(x[i], ux, ax, dt, half_dt);
-        double ny = vs_vv_drift(y[i], uy, ay, dt, half_dt);
-        double nz = vs_vv_drift(z[i], uz, az, dt, half_dt);
+        double nx = vs_grid_move(x[i], vs_vv_displacement(ux, ax, dt, half_dt), quantum);
+        double ny = vs_grid_move(y[i], vs_vv_displacement(uy, ay, dt, half_dt), quantum);
+        double nz = vs_grid_move(z[i], vs_vv_displacement(uz, az, dt, half_dt), quantum);
         if (WRAP) {
             if (wrap_dims & 1)
                 vs_wrap_periodic(&nx, &imx[i], box.len[0]);
@@ -146,7 +148,7 @@ static void first_half(vs_gpu_state *g, int finish_previous)
               g->pt.vp[1], g->pt.vp[2], g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g),   \
               g->pt.species_id, g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2],              \
               g->red.d_max_disp2, wrap_dims, box, g->pt.image[0], g->pt.image[1], g->pt.image[2],  \
-              g->fs.frame, mixed ? g->fs.pos_q : NULL, g->fs.vel_f)
+              g->prm.position_quantum, g->fs.frame, mixed ? g->fs.pos_q : NULL, g->fs.vel_f)
     if (check && finish_previous)
         VS_FIRST_HALF(true, true, false);
     else if (check)
@@ -178,7 +180,8 @@ __global__ void brownian_kernel(int n, uint64_t seed, uint64_t step, vs_ensemble
                                 const int32_t *species, const double *bx, const double *by,
                                 const double *bz, unsigned int *max_disp2, int wrap_dims,
                                 vs_box_lengths box, int32_t *imx, int32_t *imy, int32_t *imz,
-                                vs_fixed_frame frame, int4 *pos_q, float4 *vel_f)
+                                double quantum, vs_fixed_frame frame, int4 *pos_q,
+                                float4 *vel_f)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     float d2 = 0.0f;
@@ -188,9 +191,11 @@ __global__ void brownian_kernel(int n, uint64_t seed, uint64_t step, vs_ensemble
         vs_particle_gauss3(seed, step, VS_STREAM_BROWNIAN, 0, (uint64_t)tag[i], ga);
         vs_particle_gauss3(seed, step, VS_STREAM_BROWNIAN, 2, (uint64_t)tag[i], gb);
         const double mob = c.mobility_dt[si], noise = c.bd_noise[si], mb = c.mb_sigma[si];
-        double nx = vs_brownian_move(x[i], vs_force_at(fx, i, fixed_bad), mob, noise, ga[0]);
-        double ny = vs_brownian_move(y[i], vs_force_at(fy, i, fixed_bad), mob, noise, ga[1]);
-        double nz = vs_brownian_move(z[i], vs_force_at(fz, i, fixed_bad), mob, noise, ga[2]);
+        const double gx = vs_force_at(fx, i, fixed_bad), gy = vs_force_at(fy, i, fixed_bad),
+                     gz = vs_force_at(fz, i, fixed_bad);
+        double nx = vs_grid_move(x[i], vs_brownian_displacement(gx, mob, noise, ga[0]), quantum);
+        double ny = vs_grid_move(y[i], vs_brownian_displacement(gy, mob, noise, ga[1]), quantum);
+        double nz = vs_grid_move(z[i], vs_brownian_displacement(gz, mob, noise, ga[2]), quantum);
         if (WRAP) {
             if (wrap_dims & 1)
                 vs_wrap_periodic(&nx, &imx[i], box.len[0]);
@@ -232,8 +237,8 @@ extern "C" void vs_gpu_brownian_step(vs_gpu_state *g, int64_t step, const vs_ens
               g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.vp[0], g->pt.vp[1], g->pt.vp[2],           \
               g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id,           \
               g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2], g->red.d_max_disp2,            \
-              sw.wrap_dims, sw.box, g->pt.image[0], g->pt.image[1], g->pt.image[2], g->fs.frame,   \
-              sw.mixed ? g->fs.pos_q : NULL, g->fs.vel_f)
+              sw.wrap_dims, sw.box, g->pt.image[0], g->pt.image[1], g->pt.image[2],                \
+              g->prm.position_quantum, g->fs.frame, sw.mixed ? g->fs.pos_q : NULL, g->fs.vel_f)
     if (sw.check)
         VS_BROWNIAN(true, false);
     else if (sw.wrap_dims)

@@ -11,6 +11,10 @@
 
 #include "gpu_internal.cuh"
 
+extern "C" {
+#include "position_grid.h"
+}
+
 void *vs_gpu_alloc(vs_gpu_state *g, size_t bytes)
 {
     void *p = NULL;
@@ -212,8 +216,20 @@ static void set_brick(vs_gpu_state *g, const double lo[3], const double hi[3])
     }
     int e = 0;
     frexp(2.0 * reach, &e); /* 2 reach < 2^e */
-    g->fs.frame.inv_quantum = ldexp(1.0, 31 - e);
-    g->fs.frame.quantum = (float)ldexp(1.0, e - 31);
+    double quantum = ldexp(1.0, e - 31);
+    /* the whole box's grid (src/core/position_grid.h), no finer than this brick needs: the
+     * centre on it too, so that every staged position is an exact integer */
+    const double grid = g->prm.position_quantum;
+    if (grid > 0.0) {
+        if (grid < quantum)
+            vs_log_fatal(__FILE__, __LINE__, "the position grid's quantum %g is finer than "
+                         "the brick's frame allows (%g)", grid, quantum);
+        quantum = grid;
+        for (int d = 0; d < 3; ++d)
+            g->fs.frame.center[d] = vs_grid_step(g->center[d], grid);
+    }
+    g->fs.frame.inv_quantum = 1.0 / quantum;
+    g->fs.frame.quantum = (float)quantum;
     make_grid(g, g->bonded_width); /* the outermost ghost (bonded beads with molecules) */
 }
 

@@ -17,6 +17,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "run.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -594,9 +595,10 @@ static void log_run_header(const run_state *rs)
 {
     const vs_params *prm = rs->prm;
     const vs_sim *sim = rs->sim;
-    vs_log_info("Vesica: %lld particles, %d species, box %g x %g x %g, density %.6g",
-                (long long)prm->n_particles, prm->n_species, prm->box[0], prm->box[1],
-                prm->box[2], prm->density);
+    const double *box = sim->prm.box; /* on the position grid in mixed GPU runs */
+    vs_log_info("Vesica: %lld particles, %d species, box %.10g x %.10g x %.10g, density %.6g",
+                (long long)prm->n_particles, prm->n_species, box[0], box[1], box[2],
+                prm->density);
     /* both backends send bonded beads out to the bonded width where it is wider */
     char width[96];
     if (sim->bonded_width > sim->list_radius)
@@ -607,6 +609,13 @@ static void log_run_header(const run_state *rs)
     vs_log_info("Ranks: %d as %d x %d x %d bricks; %s; backend %s (%s)", sim->dc.cart.size,
                 sim->dc.dims[0], sim->dc.dims[1], sim->dc.dims[2], width, sim->backend->name,
                 sim->device);
+    if (sim->prm.position_quantum > 0.0) {
+        int e = 0;
+        frexp(sim->prm.position_quantum, &e);
+        vs_log_info("Positions: on a grid of 2^%d = %.3g length units (mixed precision: the "
+                    "same bits on any number of ranks), box edges rounded to it", e - 1,
+                    sim->prm.position_quantum);
+    }
     vs_log_info("Steps: up to step %lld of dt %g (integrator %s, lambda %g); thermo every %lld; "
                 "output in %s", (long long)prm->steps, prm->dt, vs_ensemble_name(prm->integrator),
                 prm->lambda, (long long)prm->thermo_interval, prm->output_dir);

@@ -21,10 +21,18 @@
 #include "hostdevice.h"
 #include "tea_rng.h"
 
+/* The drift x(t+dt) - x(t) from v(t) and a = f(t)/m, products unfused (the CPU's rounding on
+ * every device kernel variant: a position rounded onto the grid must not depend on which
+ * variant ran, src/core/position_grid.h). */
+VS_HOST_DEVICE double vs_vv_displacement(double v, double a, double dt, double half_dt)
+{
+    return vs_mul_rn(dt, v + vs_mul_rn(half_dt, a));
+}
+
 /* x(t+dt) from x(t), v(t) and a = f(t)/m. */
 VS_HOST_DEVICE double vs_vv_drift(double x, double v, double a, double dt, double half_dt)
 {
-    return x + dt * (v + half_dt * a);
+    return x + vs_vv_displacement(v, a, dt, half_dt);
 }
 
 /* The predicted velocity v~(t+dt) that the dissipative force sees. */
@@ -133,10 +141,16 @@ VS_HOST_DEVICE int vs_andersen_collides(uint64_t seed, uint64_t step, uint64_t t
 
 /* Brownian (Euler-Maruyama) displacement of one component: dt f / (m gamma) + noise g with
  * mobility_dt = dt / (m gamma) and noise = sqrt(2 kT dt / (m gamma)). */
+VS_HOST_DEVICE double vs_brownian_displacement(double f, double mobility_dt, double noise,
+                                               double g)
+{
+    return vs_mul_rn(mobility_dt, f) + vs_mul_rn(noise, g);
+}
+
 VS_HOST_DEVICE double vs_brownian_move(double x, double f, double mobility_dt, double noise,
                                        double g)
 {
-    return x + mobility_dt * f + noise * g;
+    return x + vs_brownian_displacement(f, mobility_dt, noise, g);
 }
 
 #endif

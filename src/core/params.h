@@ -234,6 +234,8 @@ typedef struct {
     /* execution */
     vs_backend_kind backend;
     vs_precision_kind precision; /* GPU arithmetic mode; the CPU backend is always double */
+    /* the grid of mixed GPU positions (src/core/position_grid.h), set by the engine; 0 = none */
+    double position_quantum;
 
     /* output */
     char output_dir[VS_PATH_LEN];

@@ -12,7 +12,9 @@
 #include "log.h"
 #include "molecules.h"
 #include "pair_setup.h"
+#include "position_grid.h"
 #include "redistribute.h"
+#include "wrap.h"
 
 /* A term the chosen backend cannot compute (a term without GPU kernels; every term has them
  * today): refuse a GPU run that asked for "gpu", fall back to the CPU for "auto", never run
@@ -39,6 +41,38 @@ static int select_for_terms(vs_sim *sim, char *err, size_t err_len)
     return 0;
 }
 
+/* Mixed precision on the GPU, at a fixed box (not npt): one grid of positions whatever the
+ * decomposition (src/core/position_grid.h), the box edges whole numbers of its quanta. The
+ * reach is the GPU brick's: its widest ghost shell plus the list radius. */
+static void set_position_grid(vs_sim *sim, double widest)
+{
+    vs_params *prm = &sim->prm;
+    prm->position_quantum = 0.0;
+    if (sim->backend == &vs_backend_cpu || prm->precision != VS_PRECISION_MIXED ||
+        prm->integrator == VS_INTEGRATOR_NPT)
+        return;
+    const double q = vs_grid_quantum(prm->box, widest + sim->list_radius);
+    for (int d = 0; d < 3; ++d)
+        prm->box[d] = vs_grid_step(prm->box[d], q);
+    prm->position_quantum = q;
+}
+
+/* The owned particles' positions rounded down onto the grid (a new state, a checkpoint or a
+ * system file: positions not yet on it), and into the rounded box (a record of a box up to
+ * half a quantum longer may lie past its edge). */
+static void snap_to_grid(vs_sim *sim)
+{
+    const double q = sim->prm.position_quantum;
+    if (q <= 0.0)
+        return;
+    vs_particles *p = &sim->parts;
+    for (int d = 0; d < 3; ++d)
+        for (int64_t i = 0; i < p->n_owned; ++i) {
+            p->x[d][i] = vs_grid_floor(p->x[d][i], q);
+            vs_wrap_periodic(&p->x[d][i], &p->image[d][i], sim->prm.box[d]);
+        }
+}
+
 int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
                   size_t err_len)
 {
@@ -63,7 +97,8 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
         vs_backend_select(prm->backend, par.size, sim->device, sizeof sim->device, err, err_len);
     if (!sim->backend || select_for_terms(sim, err, err_len) != 0)
         return VS_EXIT_BAD_INPUT;
-    vs_decomp_create(&sim->dc, &par, prm->box, dims);
+    set_position_grid(sim, widest);
+    vs_decomp_create(&sim->dc, &par, sim->prm.box, dims);
     /* room for this rank's share plus a halo of the same order, grown on demand */
     const double frac = 1.0 / (double)par.size;
     vs_particles_init(&sim->parts, (int64_t)(1.5 * frac * (double)prm->n_particles) + 64);
@@ -202,6 +237,7 @@ int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
 {
     sim->energy_due = 1;
     vs_init_particles(&sim->parts, &sim->prm, &sim->dc);
+    snap_to_grid(sim);
     set_tail(sim);
     sim->step = 0;
     const int failed = sim->backend->attach(sim, err, err_len) != 0;
@@ -269,6 +305,7 @@ int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_parti
     }
     adopt_records(sim, recs, &mine, n);
     free(empty);
+    snap_to_grid(sim);
     set_tail(sim);
     sim->step = step;
     const int failed = sim->backend->attach(sim, err, err_len) != 0;
@@ -335,6 +372,7 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
     adopt_records(sim, recs, &ext, n);
     free(made);
     free(no_dih);
+    snap_to_grid(sim);
     set_tail(sim);
     if (draw_velocities)
         vs_init_velocities(&sim->parts, &sim->prm, &sim->dc);

@@ -5,7 +5,8 @@
  * molecule tests' chains.cfg: harmonic and FENE bonds, cosine and harmonic angles, chains
  * longer than a brick, so bonds and angles cross brick faces, edges and corners on P ranks)
  * and --precision double|mixed. The initial state depends on the seed only, so every run
- * starts from the same particles and topology:
+ * starts from the same particles and topology (in mixed, the CPU runs take the GPU run's box
+ * and start from its positions rounded onto its grid, src/core/position_grid.h):
  *   - step-0 forces of the P-rank GPU run against the CPU backend on one rank, particle by
  *     particle (by tag): in double 1e-12 relative (to the larger of the force and 1% of the
  *     rms force, vs_test_worst_relative); in mixed 1e-5 of the rms force;
@@ -73,18 +74,31 @@ typedef struct {
     double *x, *v;               /* positions and velocities after N_STEPS, by tag (rank 0) */
     int64_t ghosts;              /* ghosts at step 0, all ranks */
     vs_thermo thermo[N_STEPS + 1];
+    double box[3], quantum;      /* the run's box and position grid (0: none) */
 } run_result;
 
-static void run(const vs_params *prm, MPI_Comm comm, run_result *out)
+/* A run from the configuration's initial state; with `grid` (a GPU run's result), in that
+ * run's box and from its starting positions on its position grid (src/core/position_grid.h),
+ * which the CPU backend would not round to: the reference then starts where the GPU did. */
+static void run(const vs_params *config, MPI_Comm comm, const run_result *grid,
+                run_result *out)
 {
     memset(out, 0, sizeof *out); /* the thermo rows' padding too: they are compared bytewise */
+    vs_params prm_copy = *config;
+    const vs_params *prm = &prm_copy;
+    if (grid)
+        memcpy(prm_copy.box, grid->box, sizeof prm_copy.box);
     vs_sim sim;
     char err[512] = "";
-    if (vs_sim_create(&sim, prm, comm, err, sizeof err) != 0 ||
-        vs_sim_start(&sim, err, sizeof err) != 0) {
+    const int created = vs_sim_create(&sim, prm, comm, err, sizeof err) == 0;
+    if (created && grid)
+        sim.prm.position_quantum = grid->quantum;
+    if (!created || vs_sim_start(&sim, err, sizeof err) != 0) {
         fprintf(stderr, "setup failed: %s\n", err);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    memcpy(out->box, sim.prm.box, sizeof out->box);
+    out->quantum = sim.prm.position_quantum;
     vs_sim_thermo(&sim, &out->thermo[0]);
     out->ghosts = prm->backend == VS_BACKEND_GPU
                       ? vs_gpu_n_ghost((const vs_gpu_state *)sim.backend_state)
@@ -219,10 +233,10 @@ int main(int argc, char **argv)
 
     prm.backend = VS_BACKEND_GPU;
     run_result g1, g2, cp;
-    run(&prm, MPI_COMM_WORLD, &g1);
-    run(&prm, MPI_COMM_WORLD, &g2);
+    run(&prm, MPI_COMM_WORLD, NULL, &g1);
+    run(&prm, MPI_COMM_WORLD, NULL, &g2);
     prm.backend = VS_BACKEND_CPU; /* the same ranks: the same ghost set */
-    run(&prm, MPI_COMM_WORLD, &cp);
+    run(&prm, MPI_COMM_WORLD, &g1, &cp);
     int failures = 0;
     if (world.rank == 0) {
         const int same = g1.ghosts == cp.ghosts;
@@ -235,7 +249,7 @@ int main(int argc, char **argv)
     if (world.rank == 0) {
         prm.backend = VS_BACKEND_CPU;
         run_result c;
-        run(&prm, MPI_COMM_SELF, &c);
+        run(&prm, MPI_COMM_SELF, &g1, &c);
         printf("%s precision, %d rank%s: %lld particles, %lld in molecules\n",
                mixed ? "mixed" : "double", world.size, world.size == 1 ? "" : "s",
                (long long)prm.n_particles, (long long)prm.n_molecule_beads);

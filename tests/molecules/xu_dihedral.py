@@ -25,6 +25,10 @@ at the staggered conformations trans (180) and gauche (+-60) and the eclipsed on
 +-120), runs Vesica for 0 steps with each dihedral style and reads thermo.csv: the
 dihedral_energy must equal the paper's form (0 staggered, 2 k_phi = 8.368 eclipsed, and at
 an intermediate 37 degrees) to 1e-9 relative, and bond_energy and angle_energy must be 0.
+In mixed precision on the GPU the run first rounds the positions down onto its position
+grid (src/core/position_grid.h: quanta of 2^-27 nm in this 5 nm box), which moves a bond of
+the stiff k_b by up to ~1e-8 nm; the tolerances are then 1e-5 relative (the stretched bonds'
+energy moves by k_b 0.01 nm x 1.3e-8 nm per bond, 3e-6 of it).
 Two more chains check the bond and angle conversions: three bonds of b + 0.01 nm give
 3 x 1/2 k_b 0.01^2 = 3 x 14.644 and two angles of theta0 + 10 degrees 2 x 1/2 k_a
 (10 pi/180)^2 = 2 x 6.3727 kJ/mol.
@@ -139,6 +143,7 @@ def main():
              ("gauche-", -60.0, "staggered"), ("cis", 0.0, "eclipsed"),
              ("eclipsed+", 120.0, "eclipsed"), ("eclipsed-", -120.0, "eclipsed"),
              ("phi37", 37.0, "between")]
+    tol = 1e-5 if precision == "mixed" else 1e-9
     failed = 0
     print("Xu et al. Table I in Vesica (%s %s), kJ/mol; phi IUPAC (trans 180)" % (backend, precision))
     for name, phi, kind in cases:
@@ -150,8 +155,8 @@ def main():
         for style in STYLES:
             th = run_case(vesica, work, "%s_%s" % (name, style), x, style, backend, precision)
             e = th["dihedral_energy"]
-            ok = abs(e - want) <= 1e-9 * 2 * KPHI and abs(th["bond_energy"]) < 1e-9 \
-                and abs(th["angle_energy"]) < 1e-9
+            ok = abs(e - want) <= tol * 2 * KPHI and abs(th["bond_energy"]) < tol \
+                and abs(th["angle_energy"]) < tol
             failed += not ok
             print("  %-10s phi = %7.2f  %-9s %-15s E_d = %.12f  paper %.12f  bond %.1e angle %.1e"
                   "  %s" % (name, phi, kind, style, e, want, th["bond_energy"], th["angle_energy"],
@@ -162,7 +167,7 @@ def main():
                2 * 0.5 * KA * math.radians(10.0) ** 2)]
     for name, x, col, want in checks:
         th = run_case(vesica, work, name, x, "periodic", backend, precision)
-        ok = abs(th[col] - want) <= 1e-9 * want
+        ok = abs(th[col] - want) <= tol * want
         failed += not ok
         print("  %-10s %-12s = %.10f  paper %.10f  %s" % (name, col, th[col], want,
                                                           "ok" if ok else "FAIL"))
