@@ -271,6 +271,47 @@ __device__ __forceinline__ void vs_for_each_cell_candidate(const vs_gpu_grid &gr
 
 #define VS_THREAD_BUILD_BLOCK 128
 
+/* One thread's column of a Verlet list being written: partners in groups of four, each
+ * group one 16-byte store (vs_list_group), up to the list's width; the count goes on past
+ * it, so that an overflow is seen and the list grown. */
+struct vs_list_writer {
+    int4 *list4;
+    int64_t stride;
+    int i, width, count;
+    int4 pending; /* the last four partners found, newest in w */
+
+    __device__ vs_list_writer(int32_t *nlist, int64_t stride_, int i_, int width_)
+        : list4((int4 *)nlist), stride(stride_), i(i_), width(width_), count(0),
+          pending(make_int4(-1, -1, -1, -1))
+    {
+    }
+    /* branch-free but for the store: with ~15% of candidates hits, some lane of a warp
+     * takes this path on almost every candidate */
+    __device__ __forceinline__ void push(int j)
+    {
+        pending = make_int4(pending.y, pending.z, pending.w, j);
+        if ((count & 3) == 3 && count < width)
+            list4[vs_list_group(stride, i, count >> 2)] = pending;
+        ++count;
+    }
+    /* the last, partial group: its entries are the newest in `pending` (slots past the
+     * count are never read); the count to ncount, an overflow to max_count */
+    __device__ __forceinline__ void finish(int32_t *ncount, int32_t *max_count)
+    {
+        const int kept = count < width ? count : width;
+        if (kept & 3) {
+            const int4 p = pending;
+            const int4 tail = (kept & 3) == 1   ? make_int4(p.w, -1, -1, -1)
+                              : (kept & 3) == 2 ? make_int4(p.z, p.w, -1, -1)
+                                                : make_int4(p.y, p.z, p.w, -1);
+            list4[vs_list_group(stride, i, kept >> 2)] = tail;
+        }
+        ncount[i] = count;
+        if (count > width)
+            atomicMax(max_count, count);
+    }
+};
+
 __global__ void __launch_bounds__(VS_THREAD_BUILD_BLOCK)
     neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2_quanta, float row_cut2,
                            const double *x, const double *y, const double *z,
@@ -291,9 +332,7 @@ __global__ void __launch_bounds__(VS_THREAD_BUILD_BLOCK)
     vs_cell_of(grid, x[i], y[i], z[i], c, frac);
     /* the 9 rows around the cell, each trimmed to the cells the sphere reaches and one
      * contiguous range of the list, in the order z, y, x: the list comes out in cell order */
-    int count = 0;
-    int4 *list4 = (int4 *)nlist;
-    int4 pending = make_int4(-1, -1, -1, -1); /* the last four partners found, newest in w */
+    vs_list_writer out(nlist, stride, i, max_neighbors);
     __shared__ uint2 rows[VS_STENCIL_ROWS][VS_THREAD_BUILD_BLOCK];
     vs_for_each_cell_candidate(grid, cell_start, cell_pos, c, frac, row_cut2,
                                &rows[0][threadIdx.x], VS_THREAD_BUILD_BLOCK,
@@ -301,31 +340,45 @@ __global__ void __launch_bounds__(VS_THREAD_BUILD_BLOCK)
         const float ddx = vs_separation_quanta(qx, pj.x), ddy = vs_separation_quanta(qy, pj.y),
                     ddz = vs_separation_quanta(qz, pj.z);
         const int j = pj.w;
-        /* the hit path is short and branch-free: with ~15% of candidates hits, some lane of
-         * a warp takes it on almost every candidate */
         if (vs_norm2(ddx, ddy, ddz) < cut2_quanta && j != i) {
-            pending = make_int4(pending.y, pending.z, pending.w, j);
-            if ((count & 3) == 3 && count < max_neighbors)
-                list4[vs_list_group(stride, i, count >> 2)] = pending;
+            out.push(j);
             has_ghost |= j >= n_owned;
-            ++count;
         }
     });
-    /* the last, partial group: its entries are the newest in `pending` (slots past the count
-     * are never read) */
-    const int kept = count < max_neighbors ? count : max_neighbors;
-    if (kept & 3) {
-        const int4 p = pending;
-        const int4 tail = (kept & 3) == 1   ? make_int4(p.w, -1, -1, -1)
-                          : (kept & 3) == 2 ? make_int4(p.z, p.w, -1, -1)
-                                            : make_int4(p.y, p.z, p.w, -1);
-        list4[vs_list_group(stride, i, kept >> 2)] = tail;
-    }
-    ncount[i] = count;
+    out.finish(ncount, max_count);
     if (interior)
         interior[i] = (uint8_t)!has_ghost;
-    if (count > max_neighbors)
-        atomicMax(max_count, count);
+}
+
+/* The Newton kernel's half list (plan.half_list), one column per listed particle, owned or
+ * ghost: the partners its half stencil holds within the list radius (vs_newton_half_rows;
+ * a ghost's owned ones only, as the cell walk takes them), in cell-list order. Pairs at zero
+ * separation stay in (they may part before the next build); the force kernel skips them
+ * while they coincide, as the cell walk does. */
+__global__ void __launch_bounds__(VS_THREAD_BUILD_BLOCK)
+    newton_half_list_kernel(int n_listed, int n_owned, vs_gpu_grid grid, float cut2_quanta,
+                            float row_cut2, const int4 *cell_pos, const uint32_t *cell_start,
+                            const int32_t *cell_rank, int max_neighbors, int64_t stride,
+                            int32_t *nlist, int32_t *ncount, int32_t *max_count)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n_listed)
+        return;
+    const bool owned_i = i < n_owned;
+    const uint32_t k = (uint32_t)cell_rank[i];
+    const int4 pi = cell_pos[k];
+    vs_list_writer out(nlist, stride, i, max_neighbors);
+    vs_newton_half_rows(grid, cell_start, pi, k, row_cut2, [&](uint32_t first, uint32_t end) {
+        for (uint32_t m = first; m < end; ++m) {
+            const int4 pj = cell_pos[m];
+            const float r2q = vs_norm2(vs_separation_quanta(pi.x, pj.x),
+                                       vs_separation_quanta(pi.y, pj.y),
+                                       vs_separation_quanta(pi.z, pj.z));
+            if (r2q < cut2_quanta && (owned_i || pj.w < n_owned))
+                out.push(pj.w);
+        }
+    });
+    out.finish(ncount, max_count);
 }
 
 #define VS_NL_WARPS 4 /* warps per block of the warp builder */
@@ -497,7 +550,7 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
             VS_LAUNCH(cell_pos_kernel, n_list, VS_BLOCK, g->stream, n_list, g->cells.cell_particles,
                       g->pt.x[0], g->pt.x[1], g->pt.x[2], g->fs.frame, g->cells.cell_pos);
     }
-    if (g->plan.forces != VS_GPU_FORCES_VERLET) {
+    if (g->plan.forces != VS_GPU_FORCES_VERLET && !g->plan.half_list) {
         /* no Verlet list: the force kernel reads the cell list built above */
         if (g->plan.reuse_list)
             VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->pt.x[0], g->pt.x[1],
@@ -513,11 +566,13 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
         g->ovl.split_idx = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)cap);
         g->ovl.cap_split = cap;
     }
-    /* the list has one column per owned particle (ghosts have no list) */
-    if (g->pt.n_owned > g->cells.nl_stride || !g->cells.nlist) {
+    /* the list has one column per owned particle (ghosts have no list); the half list one
+     * per listed particle */
+    const int64_t columns = g->plan.half_list ? g->cells.n_listed : g->pt.n_owned;
+    if (columns > g->cells.nl_stride || !g->cells.nlist) {
         vs_gpu_free(g, g->cells.nlist,
                     sizeof(int32_t) * (size_t)g->cells.max_neighbors * (size_t)g->cells.nl_stride);
-        g->cells.nl_stride = g->pt.n_owned + g->pt.n_owned / 20 + 256;
+        g->cells.nl_stride = columns + columns / 20 + 256;
         g->cells.nlist = (int32_t *)vs_gpu_alloc(
             g, sizeof(int32_t) * (size_t)g->cells.max_neighbors * (size_t)g->cells.nl_stride);
     }
@@ -526,6 +581,15 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     const float cut2_f = (float)(g->list_cutoff * g->list_cutoff * (1.0 + 2e-5));
     for (;;) {
         VS_CUDA_CHECK(cudaMemsetAsync(g->cells.d_max_count, 0, sizeof(int32_t), g->stream));
+        if (g->plan.half_list) {
+            const float cut2_quanta =
+                (float)((double)cut2_f * g->fs.frame.inv_quantum * g->fs.frame.inv_quantum);
+            VS_LAUNCH(newton_half_list_kernel, n_list, VS_THREAD_BUILD_BLOCK, g->stream, n_list,
+                      n, g->cells.grid, cut2_quanta, vs_row_cut2(g->list_cutoff),
+                      g->cells.cell_pos, g->cells.cell_start, g->cells.cell_rank,
+                      g->cells.max_neighbors, g->cells.nl_stride, g->cells.nlist,
+                      g->cells.ncount, g->cells.d_max_count);
+        }
         if (g->plan.builder == VS_GPU_BUILDER_THREAD) {
             /* the radius in quanta squared (a power of two apart: the same comparisons) */
             const float cut2_quanta =

@@ -409,13 +409,54 @@ __device__ __forceinline__ void vs_newton_store(int i, int n_owned, bool active,
     }
 }
 
-template <bool ENERGY, bool FRESH>
+/* The Newton kernel's candidates from particle i's half list (LIST: the pairs the half
+ * stencil held within the list radius at the build, vs_gpu_build_neighbors), queued as
+ * vs_newton_scan_row queues them: within r_c now. */
+template <typename Evaluate>
+__device__ __forceinline__ void vs_newton_scan_list(int i, const int32_t *nlist,
+                                                    const int32_t *ncount, int64_t stride,
+                                                    const int4 &pi, float rc2_quanta,
+                                                    const int4 *pos_q, int32_t *my_queue,
+                                                    int &queued, Evaluate &evaluate)
+{
+    constexpr int queue_stride = VS_NEWTON_BLOCK + 1;
+    auto consider = [&](int j) {
+        const int4 pj = pos_q[j];
+        const float r2q = vs_norm2(vs_separation_quanta(pi.x, pj.x),
+                                   vs_separation_quanta(pi.y, pj.y),
+                                   vs_separation_quanta(pi.z, pj.z));
+        const bool hit = r2q < rc2_quanta && r2q != 0.0f;
+        if (hit)
+            my_queue[queue_stride * queued] = j;
+        queued += hit;
+    };
+    const int count = ncount[i];
+    const int4 *list4 = (const int4 *)nlist;
+    for (int m = 0; m < count; m += 4) {
+        const int4 group = list4[vs_list_group(stride, i, m >> 2)];
+        consider(group.x);
+        if (m + 1 < count)
+            consider(group.y);
+        if (m + 2 < count)
+            consider(group.z);
+        if (m + 3 < count)
+            consider(group.w);
+        if (queued > VS_NEWTON_QUEUE - 4) { /* rare: room for a group no more */
+            for (int q = 0; q < queued; ++q)
+                evaluate(threadIdx.x, my_queue[queue_stride * q]);
+            queued = 0;
+        }
+    }
+}
+
+template <bool ENERGY, bool FRESH, bool LIST>
 __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
     dpd_force_newton_kernel(int n_all, int n_owned, vs_tea_key key, int gaussian,
                             vs_dpd_consts_f cf, float rc2_quanta, vs_gpu_species sp,
                             vs_fixed_frame frame, const int4 *pos_q, const float4 *vel_f,
                             const uint64_t *sig, vs_gpu_grid grid, const uint32_t *cell_start,
                             const int4 *cell_pos, const int32_t *cell_rank, float row_cut2,
+                            const int32_t *nlist, const int32_t *ncount, int64_t stride,
                             unsigned long long *fx, unsigned long long *fy,
                             unsigned long long *fz, double *energy, double *virial,
                             int32_t *bad)
@@ -490,24 +531,19 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
 
     int32_t *my_queue = &queue[0][threadIdx.x];
     int queued = 0;
-    if (active) {
+    if (active && LIST) {
+        vs_newton_scan_list(i, nlist, ncount, stride, pi, rc2_quanta, pos_q, my_queue, queued,
+                            evaluate);
+    } else if (active) {
         const bool owned_i = i < n_owned;
         const uint32_t k = (uint32_t)cell_rank[i];
-        int c[3];
-        float frac[3];
-        vs_cell_of_q(grid, cell_pos[k], c, frac); /* the cell the cell list holds it in */
-        /* row 0: the own row after entry k; rows 1..4: (dy, dz) = (1, 0), (-1, 1), (0, 1),
-         * (1, 1) */
-        for (int row = 0; row < 5; ++row) {
-            const int dy = row == 0 ? 0 : (row == 1 ? 1 : row - 3), dz = row < 2 ? 0 : 1;
-            int first_cell, last_cell;
-            if (!vs_stencil_row(grid, c, frac, row_cut2, dy, dz, &first_cell, &last_cell))
-                continue;
-            const uint32_t end = cell_start[last_cell + 1];
-            vs_newton_scan_row<FRESH>(row == 0 ? k + 1 : cell_start[first_cell], end, pi,
-                                      owned_i, n_owned, rc2_quanta, pos_q, cell_pos, my_queue,
-                                      queued, evaluate);
-        }
+        /* the half stencil around the cell the cell list holds it in */
+        vs_newton_half_rows(grid, cell_start, cell_pos[k], k, row_cut2,
+                            [&](uint32_t first, uint32_t end) {
+                                vs_newton_scan_row<FRESH>(first, end, pi, owned_i, n_owned,
+                                                          rc2_quanta, pos_q, cell_pos,
+                                                          my_queue, queued, evaluate);
+                            });
     }
     __syncwarp();
     vs_newton_rounds(lane, warp_first, queued, queue, evaluate);
@@ -637,7 +673,7 @@ static void launch_newton_part(vs_gpu_state *g, cudaStream_t stream, int remote,
     unsigned long long *f[3];
     for (int d = 0; d < 3; ++d)
         f[d] = (unsigned long long *)g->pt.f[d];
-#define VS_NEWTON_LAUNCH(E, F)                                                                     \
+#define VS_NEWTON_LAUNCH(E, F, L)                                                                  \
     do {                                                                                           \
         if (remote)                                                                                \
             VS_LAUNCH((dpd_force_remote_kernel<E, F>), n_remote, VS_BLOCK, stream, n_listed,       \
@@ -646,21 +682,27 @@ static void launch_newton_part(vs_gpu_state *g, cudaStream_t stream, int remote,
                       g->cells.cell_pos, vs_row_cut2(g->list_cutoff), f[0], f[1], f[2],            \
                       vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), g->fs.d_bad_force);              \
         else                                                                                       \
-            VS_LAUNCH((dpd_force_newton_kernel<E, F>), n_listed, VS_NEWTON_BLOCK, stream,          \
+            VS_LAUNCH((dpd_force_newton_kernel<E, F, L>), n_listed, VS_NEWTON_BLOCK, stream,       \
                       n_listed, n, key, gaussian, g->dpd_f, rc2_quanta, g->species, g->fs.frame,   \
                       g->fs.pos_q, g->fs.vel_f, g->fs.sig, g->cells.grid, g->cells.cell_start,     \
-                      g->cells.cell_pos, g->cells.cell_rank, vs_row_cut2(g->list_cutoff), f[0],    \
-                      f[1], f[2], vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), g->fs.d_bad_force);  \
+                      g->cells.cell_pos, g->cells.cell_rank, vs_row_cut2(g->list_cutoff),          \
+                      g->cells.nlist, g->cells.ncount, g->cells.nl_stride, f[0], f[1], f[2],       \
+                      vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), g->fs.d_bad_force);              \
     } while (0)
-    const int fresh = !g->plan.reuse_list; /* the cell list holds the current positions */
-    if (want_energy && fresh)
-        VS_NEWTON_LAUNCH(true, true);
+    /* the half list, or the cell list (holding the current positions without a skin) */
+    const int list = g->plan.half_list, fresh = !g->plan.reuse_list && !list;
+    if (want_energy && list)
+        VS_NEWTON_LAUNCH(true, false, true);
+    else if (want_energy && fresh)
+        VS_NEWTON_LAUNCH(true, true, false);
     else if (want_energy)
-        VS_NEWTON_LAUNCH(true, false);
+        VS_NEWTON_LAUNCH(true, false, false);
+    else if (list)
+        VS_NEWTON_LAUNCH(false, false, true);
     else if (fresh)
-        VS_NEWTON_LAUNCH(false, true);
+        VS_NEWTON_LAUNCH(false, true, false);
     else
-        VS_NEWTON_LAUNCH(false, false);
+        VS_NEWTON_LAUNCH(false, false, false);
 #undef VS_NEWTON_LAUNCH
     /* the integrator reads the sums as they are (vs_force_at); a download converts them */
     g->fs.forces_fixed = 1;

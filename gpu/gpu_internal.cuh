@@ -275,6 +275,29 @@ __device__ __forceinline__ bool vs_stencil_row(const vs_gpu_grid &g, const int c
     return true;
 }
 
+/* The half stencil of the Newton kernels around the particle at cell-list entry k (p, its
+ * position as listed): row 0, its own row after entry k, and the rows (dy, dz) = (1, 0),
+ * (-1, 1), (0, 1), (1, 1), each trimmed to sqrt(row_cut2); visit(first, end) takes each
+ * row's range of cell-list entries. A pair's two particles see each other in opposite rows,
+ * and in the own row only the earlier entry walks on to the later, so each pair is found
+ * once. */
+template <typename Visit>
+__device__ __forceinline__ void vs_newton_half_rows(const vs_gpu_grid &grid,
+                                                    const uint32_t *cell_start, const int4 &p,
+                                                    uint32_t k, float row_cut2, Visit visit)
+{
+    int c[3];
+    float frac[3];
+    vs_cell_of_q(grid, p, c, frac);
+    for (int row = 0; row < 5; ++row) {
+        const int dy = row == 0 ? 0 : (row == 1 ? 1 : row - 3), dz = row < 2 ? 0 : 1;
+        int first_cell, last_cell;
+        if (!vs_stencil_row(grid, c, frac, row_cut2, dy, dz, &first_cell, &last_cell))
+            continue;
+        visit(row == 0 ? k + 1 : cell_start[first_cell], cell_start[last_cell + 1]);
+    }
+}
+
 /* The radius (squared) to which stencil rows are trimmed for a list radius `cutoff`: wider
  * by a relative 1e-4, far above the fp32 rounding of the row geometry. */
 static inline float vs_row_cut2(double cutoff)

@@ -21,7 +21,12 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     if (p.builder == VS_GPU_BUILDER_AUTO)
         p.builder = p.mixed && !vs_pair_styles_active(prm) ? VS_GPU_BUILDER_CELLS
                                                            : VS_GPU_BUILDER_THREAD;
-    if (p.builder != VS_GPU_BUILDER_CELLS)
+    /* the half list feeds the Newton kernel: mixed precision and the DPD pairs alone; a
+     * thread-built list elsewhere */
+    if (p.builder == VS_GPU_BUILDER_HALF && !(p.mixed && !vs_pair_styles_active(prm)))
+        p.builder = VS_GPU_BUILDER_THREAD;
+    p.half_list = p.builder == VS_GPU_BUILDER_HALF;
+    if (p.builder != VS_GPU_BUILDER_CELLS && !p.half_list)
         p.forces = VS_GPU_FORCES_VERLET;
     else
         p.forces = p.mixed ? VS_GPU_FORCES_NEWTON : VS_GPU_FORCES_CELLS;
@@ -72,7 +77,9 @@ extern "C" void vs_gpu_plan_describe(const vs_gpu_state *g, char *buf, size_t le
                                                    : "Verlet list built by thread";
         break;
     case VS_GPU_FORCES_CELLS: forces = "cell-list forces"; break;
-    case VS_GPU_FORCES_NEWTON: forces = "cell-list Newton forces"; break;
+    case VS_GPU_FORCES_NEWTON:
+        forces = p->half_list ? "half-list Newton forces" : "cell-list Newton forces";
+        break;
     }
     const char *overlap = p->overlap == VS_GPU_OVERLAP_SPLIT ? "interior/border split"
                           : p->overlap == VS_GPU_OVERLAP_REMOTE_APART ? "remote ghosts apart"

@@ -17,7 +17,9 @@ typedef enum {
     VS_GPU_FORCES_CELLS = 1,  /* the cell list walked by the force kernel, each pair from both
                                  sides (double precision: dpd_force_kernel<CELLS>) */
     VS_GPU_FORCES_NEWTON = 2  /* the cell list, each pair once, fixed-point sums (mixed
-                                 precision: dpd_force_newton_kernel) */
+                                 precision: dpd_force_newton_kernel); with `half_list`, the
+                                 same kernel reads a half Verlet list instead of walking
+                                 the cell list */
 } vs_gpu_force_path;
 
 /* How a non-rebuild step's ghost update overlaps the forces (comm.overlap). */
@@ -34,6 +36,9 @@ struct vs_gpu_plan {
                                     fp64 throughout (0) */
     vs_gpu_builder_kind builder; /* resolved (never AUTO): THREAD, WARP or CELLS */
     vs_gpu_force_path forces;
+    int half_list;               /* Newton forces from a half Verlet list (builder HALF): the
+                                    pairs the cell walk would find within the list radius,
+                                    kept between rebuilds */
     int x_reach;                 /* cells per list radius along x: 1 for the warp builder's
                                     27-cell stencil, else 2 (trimmed rows hold fewer
                                     candidates) */

@@ -25,6 +25,7 @@ static const key_choice BUILDER_CHOICES[] = {
     {"thread", VS_GPU_BUILDER_THREAD},
     {"warp", VS_GPU_BUILDER_WARP},
     {"cells", VS_GPU_BUILDER_CELLS},
+    {"half", VS_GPU_BUILDER_HALF},
     {"auto", VS_GPU_BUILDER_AUTO},
     {NULL, 0}};
 static const key_choice TRANSPORT_CHOICES[] = {

@@ -26,14 +26,16 @@ typedef enum {
 } vs_transport_kind;
 typedef enum { VS_PRECISION_MIXED = 0, VS_PRECISION_DOUBLE = 1 } vs_precision_kind;
 /* GPU partner search: a Verlet list built one thread per particle or one warp per cell
- * (ballot), or no Verlet list (the force kernel walks the cell list). AUTO, the
+ * (ballot), no Verlet list (the force kernel walks the cell list), or a half list for the
+ * mixed Newton kernel (each pair once, kept between rebuilds with a skin). AUTO, the
  * configuration's default, reaches the backend as AUTO: the GPU backend's plan picks the
  * builder (at attach, by precision); the parser and the checkpoints never resolve it. */
 typedef enum {
     VS_GPU_BUILDER_THREAD = 0,
     VS_GPU_BUILDER_WARP = 1,
     VS_GPU_BUILDER_CELLS = 2,
-    VS_GPU_BUILDER_AUTO = 3
+    VS_GPU_BUILDER_AUTO = 3,
+    VS_GPU_BUILDER_HALF = 4
 } vs_gpu_builder_kind;
 
 /* The integrator and its ensemble (integrator.kind). DPD is Groot-Warren's velocity Verlet,

@@ -7,6 +7,8 @@
 #                               (off any grid: the engine rounds it), neighbor.skin 0 or 0.3
 #   chains_skin0.3              tests/molecules/chains.cfg (harmonic and FENE bonds, both angle
 #                               styles) in a 6.9 x 6.8 x 6.7 box: 2 x 2 x 2 bricks of >= 3.3
+#   any of these + _half        with neighbor.gpu_builder = "half" (the Newton kernel's half
+#                               list; the default builder otherwise)
 # 200 steps on 1, 2, 4 and 8 ranks: thermo.csv (every column is physics, none is a timing) the
 # same bytes and the final checkpoint's /particles, rows sorted by tag, the same bits as on 1
 # rank; and 100 steps on 2 ranks continued with --restart latest on 4 ranks to step 200: the
@@ -24,6 +26,8 @@ PY=/usr/bin/python3
 rm -rf "$OUT" && mkdir -p "$OUT" && cd "$OUT" || exit 1
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+BUILDER=auto
+case $CASE in *_half) BUILDER=half; CASE=${CASE%_half} ;; esac
 case $CASE in
 fluid_skin*)
     SKIN=${CASE#fluid_skin}
@@ -47,6 +51,7 @@ chains_skin*)
 *) fail "unknown case '$CASE' (fluid_skin0, fluid_skin0.3, chains_skin0.3)" ;;
 esac
 sets=(--set "backend=$BACKEND" --set precision=mixed --set "neighbor.skin=$SKIN"
+      --set "neighbor.gpu_builder=$BUILDER"
       --set output.thermo_interval=10 --set output.trajectory_interval=0
       --set output.checkpoint_interval=50 --set output.checkpoint_keep=8)
 [ -n "${BOX:-}" ] && sets+=(--set "box=$BOX")

@@ -117,6 +117,7 @@ static void compare_forces_at(vs_precision_kind precision, vs_gpu_builder_kind b
                   precision == VS_PRECISION_MIXED ? "mixed" : "double",
                   builder == VS_GPU_BUILDER_WARP    ? "warp"
                   : builder == VS_GPU_BUILDER_CELLS ? "cells"
+                  : builder == VS_GPU_BUILDER_HALF  ? "half"
                                                     : "thread",
                   skin, density, worst, tol, de, dp);
     assert_true(worst <= tol);
@@ -151,6 +152,7 @@ static void test_forces_mixed(void **state)
     compare_forces(VS_PRECISION_MIXED, VS_GPU_BUILDER_THREAD, 1e-5);
     compare_forces(VS_PRECISION_MIXED, VS_GPU_BUILDER_WARP, 1e-5);
     compare_forces(VS_PRECISION_MIXED, VS_GPU_BUILDER_CELLS, 1e-5);
+    compare_forces(VS_PRECISION_MIXED, VS_GPU_BUILDER_HALF, 1e-5);
 }
 
 /* No skin: cells of r_c, lists rebuilt on every step (on both backends). */
@@ -160,6 +162,7 @@ static void test_forces_skin_zero(void **state)
     compare_forces_skin(VS_PRECISION_DOUBLE, VS_GPU_BUILDER_CELLS, 0.0, 1e-12);
     compare_forces_skin(VS_PRECISION_MIXED, VS_GPU_BUILDER_CELLS, 0.0, 1e-5);
     compare_forces_skin(VS_PRECISION_MIXED, VS_GPU_BUILDER_THREAD, 0.0, 1e-5);
+    compare_forces_skin(VS_PRECISION_MIXED, VS_GPU_BUILDER_HALF, 0.0, 1e-5);
 }
 
 /* A dense fluid (rho = 12: ~25 partners in half a stencil, ~50 in a whole one) fills the
@@ -175,6 +178,7 @@ static void test_forces_dense(void **state)
     compare_forces_at(VS_PRECISION_MIXED, VS_GPU_BUILDER_CELLS, 0.0, 12.0, 2e-5);
     compare_forces_at(VS_PRECISION_MIXED, VS_GPU_BUILDER_CELLS, 0.3, 12.0, 2e-5);
     compare_forces_at(VS_PRECISION_MIXED, VS_GPU_BUILDER_THREAD, 0.3, 12.0, 2e-5);
+    compare_forces_at(VS_PRECISION_MIXED, VS_GPU_BUILDER_HALF, 0.3, 12.0, 2e-5);
 }
 
 /* `steps` steps, then the thermo (and, if state_by_tag, positions and velocities by tag).
@@ -281,6 +285,39 @@ static void test_bit_identical_runs(void **state)
     free(s2);
 }
 
+/* The half list (builder "half") holds the pairs that the Newton kernel's cell walk finds
+ * within the list radius, each found from the same side, and both sum in fixed point: with a
+ * skin the two give the same bits, over steps that reuse the list and rebuilds, at rho = 3
+ * and in a dense fluid whose lanes fill their pair queues. */
+static void test_half_list_matches_cells(void **state)
+{
+    (void)state;
+    for (int dense = 0; dense < 2; ++dense) {
+        vs_params prm;
+        vs_test_groot_warren(&prm, dense ? 6.0 : 10.0);
+        if (dense) {
+            prm.density = 12.0;
+            prm.n_particles = llround(prm.density * prm.box[0] * prm.box[1] * prm.box[2]);
+        }
+        prm.backend = VS_BACKEND_GPU;
+        prm.precision = VS_PRECISION_MIXED;
+        prm.dt = dense ? 0.01 : 0.04;
+        prm.skin = 0.3;
+        vs_thermo t1, t2;
+        double *s1, *s2;
+        prm.gpu_builder = VS_GPU_BUILDER_CELLS;
+        run_steps(&prm, 200, &t1, &s1);
+        prm.gpu_builder = VS_GPU_BUILDER_HALF;
+        run_steps(&prm, 200, &t2, &s2);
+        assert_memory_equal(s1, s2, sizeof(double) * 6 * (size_t)prm.n_particles);
+        assert_memory_equal(&t1.potential, &t2.potential, sizeof t1.potential);
+        print_message("rho %g, skin 0.3, 200 steps: half list bit-identical to the cell walk; "
+                      "T = %.6f, potential %.15g\n", prm.density, t1.temperature, t1.potential);
+        free(s1);
+        free(s2);
+    }
+}
+
 /* A box thinner than twice the ghost width in x and y (2.4 and 2.5 against 2 x 1.3): on one
  * rank a particle there is near both faces and has images on both sides, in every
  * combination with the other dimensions. Forces at step 0 and the thermo after 50 steps
@@ -378,6 +415,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_forces_dense),
         cmocka_unit_test(test_trajectory_double_tracks_cpu),
         cmocka_unit_test(test_bit_identical_runs),
+        cmocka_unit_test(test_half_list_matches_cells),
         cmocka_unit_test(test_thin_box_images),
         cmocka_unit_test(test_phase_timing_device_clock),
     };
