@@ -1,14 +1,29 @@
 /* The GPU plan (gpu_plan.cuh): the backend's strategy, decided once.
  *
- * Precision picks the force path: mixed precision walks the cell list with each pair once
- * (Newton's third law, fixed-point sums), double precision a Verlet list, or the cell list
- * from both sides. The builder `auto` becomes the faster of each (docs/performance.md):
- * the cell list in mixed precision, the thread builder in double and wherever a pair style
- * other than DPD is configured. */
+ * Precision picks the force path: mixed precision takes each pair once (Newton's third law,
+ * fixed-point sums) from the cell list or a half Verlet list, double precision a Verlet list,
+ * or the cell list from both sides. The builder `auto` becomes the faster of each
+ * (docs/performance.md): in mixed precision the half list with a skin or many partners per
+ * particle and the cell list otherwise, the thread builder in double and wherever a pair
+ * style other than DPD is configured. */
 #include <stdio.h>
 #include <string.h>
 
 #include "gpu_internal.cuh"
+
+/* Whether the Newton kernel's half list beats its cell walk (mixed precision, DPD pairs
+ * alone; docs/performance.md, the paper's matrix at dt = 0.005 on an H100): with a skin it
+ * is kept between rebuilds and won at every density and cut-off (1.4 to 4.2 times); rebuilt
+ * on every step it wins once the cut-off sphere holds many partners (42 and more: rc = 1.5
+ * at rho = 3 and 6, rho = 50), while the cell walk stays ahead at 13 and 25 (rho = 3 and 6,
+ * rc = 1). */
+static int half_list_pays(const vs_params *prm)
+{
+    if (prm->skin > 0.0)
+        return 1;
+    const double partners = 4.18879 * prm->rc * prm->rc * prm->rc * prm->density;
+    return partners > 32.0;
+}
 
 vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
 {
@@ -19,8 +34,9 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     /* the pair styles (lj, soft, ...) walk the cell list's whole stencil from both sides,
      * about 5 times the candidates of a Verlet list; only the DPD kernel halves it */
     if (p.builder == VS_GPU_BUILDER_AUTO)
-        p.builder = p.mixed && !vs_pair_styles_active(prm) ? VS_GPU_BUILDER_CELLS
-                                                           : VS_GPU_BUILDER_THREAD;
+        p.builder = !p.mixed || vs_pair_styles_active(prm) ? VS_GPU_BUILDER_THREAD
+                    : half_list_pays(prm)                   ? VS_GPU_BUILDER_HALF
+                                                            : VS_GPU_BUILDER_CELLS;
     /* the half list feeds the Newton kernel: mixed precision and the DPD pairs alone; a
      * thread-built list elsewhere */
     if (p.builder == VS_GPU_BUILDER_HALF && !(p.mixed && !vs_pair_styles_active(prm)))
