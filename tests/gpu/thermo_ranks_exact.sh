@@ -8,6 +8,7 @@
 # positions lie on one grid and every row is the same bits (tests/gpu/ranks_bitwise.sh).
 set -u
 P=$1; PREC=$2; BIN=$3; OUT=$4
+case $BIN in /*) ;; */*) BIN=$PWD/$BIN ;; esac # the runs are made in OUT
 CFG=$(cd "$(dirname "$0")/../io" && pwd)/tiny.cfg
 rm -rf "$OUT" && mkdir -p "$OUT" && cd "$OUT" || exit 1
 fail() { echo "FAIL: $*" >&2; exit 1; }
