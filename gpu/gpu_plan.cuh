@@ -34,7 +34,7 @@ typedef enum {
 struct vs_gpu_plan {
     int mixed;                   /* precision: fixed-point positions and fp32 pairs (1), or
                                     fp64 throughout (0) */
-    vs_gpu_builder_kind builder; /* resolved (never AUTO): THREAD, WARP or CELLS */
+    vs_gpu_builder_kind builder; /* resolved (never AUTO): THREAD, WARP, CELLS or HALF */
     vs_gpu_force_path forces;
     int half_list;               /* Newton forces from a half Verlet list (builder HALF): the
                                     pairs the cell walk would find within the list radius,
