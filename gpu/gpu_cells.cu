@@ -152,10 +152,20 @@ void vs_gpu_reorder(vs_gpu_state *g)
         return;
     sort_by_cell(g, n, 1, 0);
     ++g->ver.owned; /* the staging pass of the cell list restages them */
+    if (g->plan.vp_in_vel_f) {
+        /* the predicted velocities (16 bytes each, more than the scratch holds) gather into
+         * pos_q's buffer, free now: the owned positions are restaged (ver.owned above) */
+        float4 *tmp = (float4 *)g->fs.pos_q;
+        VS_LAUNCH(gather_kernel<float4>, n, VS_BLOCK, g->stream, n, g->sort.idx_out, g->fs.vel_f,
+                  tmp);
+        g->fs.pos_q = (int4 *)g->fs.vel_f;
+        g->fs.vel_f = tmp;
+    }
     for (int d = 0; d < 3; ++d) {
         permute(g, g->pt.x[d], n);
         permute(g, g->pt.v[d], n);
-        permute(g, g->pt.vp[d], n);
+        if (!g->plan.vp_in_vel_f)
+            permute(g, g->pt.vp[d], n);
         /* forces too: after a checkpoint's canonical re-start the step continues from the
          * stored forces, without a force evaluation between this reorder and their use */
         permute(g, g->pt.f[d], n);
@@ -579,11 +589,12 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     /* candidates are compared in fp32 relative positions; the list radius is widened by a
      * relative 1e-5 so rounding can only add pairs beyond r_c + skin, never drop one */
     const float cut2_f = (float)(g->list_cutoff * g->list_cutoff * (1.0 + 2e-5));
+    /* the radius in quanta squared (a power of two apart: the same comparisons) */
+    const float cut2_quanta =
+        (float)((double)cut2_f * g->fs.frame.inv_quantum * g->fs.frame.inv_quantum);
     for (;;) {
         VS_CUDA_CHECK(cudaMemsetAsync(g->cells.d_max_count, 0, sizeof(int32_t), g->stream));
         if (g->plan.half_list) {
-            const float cut2_quanta =
-                (float)((double)cut2_f * g->fs.frame.inv_quantum * g->fs.frame.inv_quantum);
             VS_LAUNCH(newton_half_list_kernel, n_list, VS_THREAD_BUILD_BLOCK, g->stream, n_list,
                       n, g->cells.grid, cut2_quanta, vs_row_cut2(g->list_cutoff),
                       g->cells.cell_pos, g->cells.cell_start, g->cells.cell_rank,
@@ -591,9 +602,6 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
                       g->cells.ncount, g->cells.d_max_count);
         }
         if (g->plan.builder == VS_GPU_BUILDER_THREAD) {
-            /* the radius in quanta squared (a power of two apart: the same comparisons) */
-            const float cut2_quanta =
-                (float)((double)cut2_f * g->fs.frame.inv_quantum * g->fs.frame.inv_quantum);
             VS_LAUNCH(neighbor_thread_kernel, n, VS_THREAD_BUILD_BLOCK, g->stream, n, g->cells.grid,
                       cut2_quanta, vs_row_cut2(g->list_cutoff), g->pt.x[0], g->pt.x[1], g->pt.x[2],
                       g->fs.frame, g->cells.cell_pos, g->cells.cell_start, g->cells.max_neighbors,

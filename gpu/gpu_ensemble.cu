@@ -96,7 +96,7 @@ __global__ void npt_half_kernel(int n, vs_npt_coefs c, vs_gpu_species sp, double
                                 double *z, double *vx, double *vy, double *vz, double *px,
                                 double *py, double *pz, const double *fx, const double *fy,
                                 const double *fz, const int32_t *fixed_bad,
-                                const int32_t *species)
+                                const int32_t *species, float4 *vel_f)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -112,9 +112,13 @@ __global__ void npt_half_kernel(int n, vs_npt_coefs c, vs_gpu_species sp, double
         x[i] = vs_npt_drift(x[i], ux, c.cx, c.cxv);
         y[i] = vs_npt_drift(y[i], uy, c.cx, c.cxv);
         z[i] = vs_npt_drift(z[i], uz, c.cx, c.cxv);
-        px[i] = ux;
-        py[i] = uy;
-        pz[i] = uz;
+        if (px) {
+            px[i] = ux;
+            py[i] = uy;
+            pz[i] = uz;
+        } else { /* vp_in_vel_f */
+            vs_store_vp(i, ux, uy, uz, vel_f);
+        }
     }
 }
 
@@ -129,7 +133,7 @@ extern "C" void vs_gpu_npt_half(vs_gpu_state *g, const vs_npt_coefs *c, int firs
     VS_LAUNCH(npt_half_kernel<F>, n, VS_BLOCK, g->stream, n, *c, g->species, g->pt.x[0],          \
               g->pt.x[1], g->pt.x[2], g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.vp[0],             \
               g->pt.vp[1], g->pt.vp[2], g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g),   \
-              g->pt.species_id)
+              g->pt.species_id, g->fs.vel_f)
     if (first)
         VS_NPT_HALF(true);
     else

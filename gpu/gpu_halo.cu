@@ -47,10 +47,9 @@ __global__ void ghost_copy_kernel(int n, const int32_t *send, int64_t start, int
         return;
     const int i = send[k];
     const int64_t j = start + k;
-    for (int c = 0; c < 3; ++c) {
+    for (int c = 0; c < 3; ++c)
         a.x[c][j] = a.x[c][i] + (c == d ? shift : 0.0);
-        a.vp[c][j] = a.vp[c][i];
-    }
+    vs_soa_copy_vp(a, j, i);
     if (with_ids) {
         a.tag[j] = a.tag[i];
         a.species[j] = a.species[i];
@@ -67,10 +66,9 @@ __global__ void pack_ghost_kernel(int n, const int32_t *send, int d, double shif
         return;
     const int i = send[k];
     vs_ghost_rec r;
-    for (int c = 0; c < 3; ++c) {
+    for (int c = 0; c < 3; ++c)
         r.x[c] = a.x[c][i] + (c == d ? shift : 0.0);
-        r.vp[c] = a.vp[c][i];
-    }
+    vs_soa_vp(a, i, r.vp);
     r.tag = a.tag[i];
     r.species = a.species[i];
     r.pad = a.mark ? a.mark[i] : 0; /* marks bonded ghosts, as the host path's bond count */
@@ -84,10 +82,9 @@ __global__ void unpack_ghost_kernel(int n, const vs_ghost_rec *in, int64_t start
         return;
     const vs_ghost_rec r = in[k];
     const int64_t j = start + k;
-    for (int c = 0; c < 3; ++c) {
+    for (int c = 0; c < 3; ++c)
         a.x[c][j] = r.x[c];
-        a.vp[c][j] = r.vp[c];
-    }
+    vs_soa_set_vp(a, j, r.vp);
     a.tag[j] = r.tag;
     a.species[j] = r.species;
     if (a.mark)
@@ -102,10 +99,9 @@ __global__ void pack_update_kernel(int n, const int32_t *send, int d, double shi
         return;
     const int i = send[k];
     vs_ghost_update_rec r;
-    for (int c = 0; c < 3; ++c) {
+    for (int c = 0; c < 3; ++c)
         r.x[c] = a.x[c][i] + (c == d ? shift : 0.0);
-        r.vp[c] = a.vp[c][i];
-    }
+    vs_soa_vp(a, i, r.vp);
     out[k] = r;
 }
 
@@ -115,10 +111,9 @@ __global__ void unpack_update_kernel(int n, const vs_ghost_update_rec *in, int64
     if (k >= n)
         return;
     const vs_ghost_update_rec r = in[k];
-    for (int c = 0; c < 3; ++c) {
+    for (int c = 0; c < 3; ++c)
         a.x[c][start + k] = r.x[c];
-        a.vp[c][start + k] = r.vp[c];
-    }
+    vs_soa_set_vp(a, start + k, r.vp);
 }
 
 /* Migration along the dimensions with one rank (bit d of `self`), in one pass: wrap into
@@ -162,9 +157,9 @@ __global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap,
     for (int c = 0; c < 3; ++c) {
         r.x[c] = a.x[c][i];
         r.v[c] = a.v[c][i];
-        r.vp[c] = a.vp[c][i];
         r.image[c] = a.image[c][i];
     }
+    vs_soa_vp(a, i, r.vp);
     if (wrap < 0)
         vs_wrap_down(&r.x[d], &r.image[d], len);
     else if (wrap > 0)
@@ -209,9 +204,9 @@ __global__ void unpack_migrant_kernel(int n, const char *in, size_t rec, int64_t
     for (int c = 0; c < 3; ++c) {
         a.x[c][j] = r.x[c];
         a.v[c][j] = r.v[c];
-        a.vp[c][j] = r.vp[c];
         a.image[c][j] = r.image[c];
     }
+    vs_soa_set_vp(a, j, r.vp);
     a.tag[j] = r.tag;
     a.species[j] = r.species;
     if (a.slot_rec) { /* arrival k: record rec_base + k, a hole where it brings none */
@@ -231,9 +226,8 @@ __global__ void unpack_migrant_kernel(int n, const char *in, size_t rec, int64_t
     }
     if (a.special)
         a.special[j] = *(const vs_special *)((const char *)from + special_offset(a));
-    if (a.pos_q)
-        vs_stage_values(a.frame, j, r.x[0], r.x[1], r.x[2], r.species, r.vp[0], r.vp[1],
-                        r.vp[2], a.pos_q, a.vel_f);
+    if (a.pos_q) /* mixed precision: vel_f, the predicted velocity, is set above */
+        vs_stage_position(a.frame, j, r.x[0], r.x[1], r.x[2], r.species, a.pos_q);
     if (!(r.x[d] >= lo && r.x[d] < hi))
         atomicMin(outside, (unsigned long long)r.tag);
 }
@@ -285,9 +279,9 @@ __global__ void fill_holes_kernel(int max_n, const int32_t *count, const int32_t
     for (int c = 0; c < 3; ++c) {
         a.x[c][to] = a.x[c][from];
         a.v[c][to] = a.v[c][from];
-        a.vp[c][to] = a.vp[c][from];
         a.image[c][to] = a.image[c][from];
     }
+    vs_soa_copy_vp(a, to, from);
     a.tag[to] = a.tag[from];
     a.species[to] = a.species[from];
     if (a.slot_rec) { /* the record stays where it is and learns its new slot */
@@ -298,10 +292,8 @@ __global__ void fill_holes_kernel(int max_n, const int32_t *count, const int32_t
     }
     if (a.special)
         a.special[to] = a.special[from];
-    if (a.pos_q) {
+    if (a.pos_q) /* vel_f moved above: in mixed precision it holds the predicted velocity */
         a.pos_q[to] = a.pos_q[from];
-        a.vel_f[to] = a.vel_f[from];
-    }
 }
 
 static void reserve_send(vs_gpu_state *g, int d, int dir, int64_t n)

@@ -8,12 +8,15 @@
 
 /* The arrays a kernel touches, passed by value. */
 struct vs_soa {
-    double *x[3], *vp[3], *v[3];
+    double *x[3], *v[3];
+    double *vp[3]; /* NULL where vel_f holds the predicted velocities (vp_in_vel_f): use
+                      vs_soa_vp, vs_soa_set_vp, vs_soa_copy_vp */
     int32_t *image[3];
     int64_t *tag;
     int32_t *species;
     /* the owned particles' mixed force inputs, when they are kept current (vs_gpu_owned_staged;
-     * else NULL): moved with the particles, staged for arrivals */
+     * else NULL): moved with the particles, staged for arrivals. vel_f: also the predicted
+     * velocities of every particle where vp is NULL */
     int4 *pos_q;
     float4 *vel_f;
     vs_fixed_frame frame;
@@ -50,6 +53,40 @@ static inline vs_soa soa(vs_gpu_state *g)
     a.dih = g->bd.dih_on ? g->bd.dih : NULL;
     a.special = g->ps.special_on ? g->ps.special : NULL;
     return a;
+}
+
+/* Predicted velocity of particle i, from whichever store holds it. */
+__device__ __forceinline__ void vs_soa_vp(const vs_soa &a, int64_t i, double v[3])
+{
+    if (a.vp[0]) {
+        for (int c = 0; c < 3; ++c)
+            v[c] = a.vp[c][i];
+    } else {
+        const float4 u = a.vel_f[i];
+        v[0] = u.x;
+        v[1] = u.y;
+        v[2] = u.z;
+    }
+}
+
+__device__ __forceinline__ void vs_soa_set_vp(const vs_soa &a, int64_t j, const double v[3])
+{
+    if (a.vp[0]) {
+        for (int c = 0; c < 3; ++c)
+            a.vp[c][j] = v[c];
+    } else {
+        vs_store_vp(j, v[0], v[1], v[2], a.vel_f);
+    }
+}
+
+__device__ __forceinline__ void vs_soa_copy_vp(const vs_soa &a, int64_t to, int64_t from)
+{
+    if (a.vp[0]) {
+        for (int c = 0; c < 3; ++c)
+            a.vp[c][to] = a.vp[c][from];
+    } else {
+        a.vel_f[to] = a.vel_f[from];
+    }
 }
 
 /* Received ghosts into slots [start, start + n): on a build with tag and species, on an

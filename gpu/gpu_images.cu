@@ -108,7 +108,8 @@ __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_fac
         return;
     const int i = cand ? cand[k] : k;
     const double p[3] = {a.x[0][i], a.x[1][i], a.x[2][i]};
-    const double v[3] = {a.vp[0][i], a.vp[1][i], a.vp[2][i]};
+    double v[3];
+    vs_soa_vp(a, i, v);
     const int64_t tag = a.tag[i];
     const int32_t species = a.species[i];
     const uint8_t bonded = MOL ? a.mark[i] : 0;
@@ -131,10 +132,9 @@ __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_fac
                 const int64_t s = next[where]++;
                 if (where == 0) {
                     const int64_t j = n_owned + s;
-                    for (int d = 0; d < 3; ++d) {
+                    for (int d = 0; d < 3; ++d)
                         a.x[d][j] = q[d];
-                        a.vp[d][j] = v[d];
-                    }
+                    vs_soa_set_vp(a, j, v);
                     a.tag[j] = tag;
                     a.species[j] = species;
                     if (MOL)
@@ -167,10 +167,9 @@ __global__ void image_update_kernel(int n_local, int64_t first, vs_image_faces f
     const int i = src[k], c = code[k];
     const int digit[3] = {c % 3, c / 3 % 3, c / 9};
     const int64_t j = first + k;
-    for (int d = 0; d < 3; ++d) {
+    for (int d = 0; d < 3; ++d)
         a.x[d][j] = a.x[d][i] + f.shift[d][digit[d]];
-        a.vp[d][j] = a.vp[d][i];
-    }
+    vs_soa_copy_vp(a, j, i);
 }
 
 /* The same for the sent images, packed as update records in the rebuild's order. */
@@ -183,10 +182,9 @@ __global__ void image_pack_update_kernel(int n, vs_image_faces f, const int32_t 
     const int i = src[k], c = code[k];
     const int digit[3] = {c % 3, c / 3 % 3, c / 9};
     vs_ghost_update_rec r;
-    for (int d = 0; d < 3; ++d) {
+    for (int d = 0; d < 3; ++d)
         r.x[d] = a.x[d][i] + f.shift[d][digit[d]];
-        r.vp[d] = a.vp[d][i];
-    }
+    vs_soa_vp(a, i, r.vp);
     out[k] = r;
 }
 

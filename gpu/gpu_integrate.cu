@@ -63,11 +63,14 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
         const double qx = vs_vv_predict(ux, ax, lambda_dt),
                      qy = vs_vv_predict(uy, ay, lambda_dt),
                      qz = vs_vv_predict(uz, az, lambda_dt);
-        px[i] = qx;
-        py[i] = qy;
-        pz[i] = qz;
-        if (pos_q) /* mixed precision: the force inputs too (vs_gpu_owned_staged) */
+        if (pos_q) { /* mixed precision: the force inputs (vs_gpu_owned_staged), vel_f the
+                        only copy of the predicted velocity (vp_in_vel_f) */
             vs_stage_values(frame, i, nx, ny, nz, si, qx, qy, qz, pos_q, vel_f);
+        } else {
+            px[i] = qx;
+            py[i] = qy;
+            pz[i] = qz;
+        }
         vx[i] = vs_vv_kick(ux, ax, half_dt);
         vy[i] = vs_vv_kick(uy, ay, half_dt);
         vz[i] = vs_vv_kick(uz, az, half_dt);
@@ -208,11 +211,16 @@ __global__ void brownian_kernel(int n, uint64_t seed, uint64_t step, vs_ensemble
         y[i] = ny;
         z[i] = nz;
         const double ux = mb * gb[0], uy = mb * gb[1], uz = mb * gb[2];
-        vx[i] = px[i] = ux;
-        vy[i] = py[i] = uy;
-        vz[i] = pz[i] = uz;
-        if (pos_q)
+        vx[i] = ux;
+        vy[i] = uy;
+        vz[i] = uz;
+        if (pos_q) {
             vs_stage_values(frame, i, nx, ny, nz, si, ux, uy, uz, pos_q, vel_f);
+        } else {
+            px[i] = ux;
+            py[i] = uy;
+            pz[i] = uz;
+        }
         if (CHECK) {
             const double dx = nx - bx[i], dy = ny - by[i], dz = nz - bz[i];
             d2 = (float)(dx * dx + dy * dy + dz * dz);

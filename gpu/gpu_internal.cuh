@@ -116,20 +116,34 @@ __device__ __forceinline__ int vs_quantize(const vs_fixed_frame &f, int d, doubl
     return (int)__double2ll_rn((x - f.center[d]) * f.inv_quantum);
 }
 
-/* The mixed-precision force inputs of one particle: fixed-point position with the species,
- * fp32 predicted velocity (written at `at`). Returns the position. */
-__device__ __forceinline__ int4 vs_stage_values(const vs_fixed_frame &f, int64_t at, double x,
-                                                double y, double z, int32_t species, double vx,
-                                                double vy, double vz, int4 *pos, float4 *vel)
+/* The mixed-precision force inputs of one particle: its fixed-point position with the
+ * species (written at `at`), which is returned; and its fp32 predicted velocity. */
+__device__ __forceinline__ int4 vs_stage_position(const vs_fixed_frame &f, int64_t at, double x,
+                                                  double y, double z, int32_t species,
+                                                  int4 *pos)
 {
     const int4 p = make_int4(vs_quantize(f, 0, x), vs_quantize(f, 1, y), vs_quantize(f, 2, z),
                              species);
     pos[at] = p;
-    vel[at] = make_float4((float)vx, (float)vy, (float)vz, 0.0f);
     return p;
 }
 
-/* The same for particle i, from the state arrays. */
+__device__ __forceinline__ void vs_store_vp(int64_t at, double vx, double vy, double vz,
+                                            float4 *vel)
+{
+    vel[at] = make_float4((float)vx, (float)vy, (float)vz, 0.0f);
+}
+
+__device__ __forceinline__ int4 vs_stage_values(const vs_fixed_frame &f, int64_t at, double x,
+                                                double y, double z, int32_t species, double vx,
+                                                double vy, double vz, int4 *pos, float4 *vel)
+{
+    vs_store_vp(at, vx, vy, vz, vel);
+    return vs_stage_position(f, at, x, y, z, species, pos);
+}
+
+/* The same for particle i, from the state arrays; without fp64 predicted velocities (vx
+ * NULL: vs_gpu_plan.vp_in_vel_f) vel already holds them, and only the position is staged. */
 __device__ __forceinline__ int4 vs_stage_particle(const vs_fixed_frame &f, int i,
                                                   const double *x, const double *y,
                                                   const double *z, const double *vx,
@@ -137,7 +151,9 @@ __device__ __forceinline__ int4 vs_stage_particle(const vs_fixed_frame &f, int i
                                                   const int32_t *species, int4 *pos,
                                                   float4 *vel)
 {
-    return vs_stage_values(f, i, x[i], y[i], z[i], species[i], vx[i], vy[i], vz[i], pos, vel);
+    if (vx)
+        vs_store_vp(i, vx[i], vy[i], vz[i], vel);
+    return vs_stage_position(f, i, x[i], y[i], z[i], species[i], pos);
 }
 
 /* The separation in quanta. The quantum is a power of two, so a distance test in quanta
@@ -341,7 +357,9 @@ struct vs_gpu_stamps {
  * (gpu_halo.cu) changes the owned set, the Morton reorder (gpu_cells.cu) permutes it). */
 struct vs_gpu_particles {
     int64_t n_owned, n_ghost, capacity;
-    double *x[3], *vp[3], *v[3], *f[3], *x_build[3];
+    double *x[3], *v[3], *f[3], *x_build[3];
+    double *vp[3]; /* NULL in mixed precision, where fs.vel_f is the predicted velocity
+                      (vs_gpu_plan.vp_in_vel_f) */
     int64_t *tag;
     int32_t *species_id;
     int32_t *image[3];
@@ -449,10 +467,13 @@ struct vs_gpu_cells {
 /* Force inputs and results (gpu_forces.cu). */
 struct vs_gpu_force_state {
     /* inputs in mixed precision: fixed-point position relative to the brick centre +
-     * species, and the fp32 predicted velocity. pos_q/vel_f of the owned particles hold
-     * their current x and vp while vs_gpu_owned_staged: the mixed first half-step writes
-     * them with the new state (the staging pass then reads 16 bytes per owned particle
-     * instead of 52), and the migration carries them along */
+     * species, and the fp32 predicted velocity. pos_q of the owned particles holds their
+     * current x while vs_gpu_owned_staged: the mixed first half-step writes it with the new
+     * state (the staging pass then reads 16 bytes per owned particle instead of 28), and
+     * the migration carries it along. In mixed precision vel_f is the only store of the
+     * predicted velocity of every owned and ghost particle (vs_gpu_plan.vp_in_vel_f), kept
+     * current by whatever writes or moves it; in double precision (the warp builder) it is
+     * staged from vp with pos_q */
     vs_fixed_frame frame;
     int4 *pos_q;
     float4 *vel_f;

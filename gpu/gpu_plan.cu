@@ -33,13 +33,14 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     p.builder = prm->gpu_builder;
     /* the pair styles (lj, soft, ...) walk the cell list's whole stencil from both sides,
      * about 5 times the candidates of a Verlet list; only the DPD kernel halves it */
+    const int newton = p.mixed && !vs_pair_styles_active(prm); /* each DPD pair once */
     if (p.builder == VS_GPU_BUILDER_AUTO)
-        p.builder = !p.mixed || vs_pair_styles_active(prm) ? VS_GPU_BUILDER_THREAD
-                    : half_list_pays(prm)                   ? VS_GPU_BUILDER_HALF
-                                                            : VS_GPU_BUILDER_CELLS;
+        p.builder = !newton             ? VS_GPU_BUILDER_THREAD
+                    : half_list_pays(prm) ? VS_GPU_BUILDER_HALF
+                                          : VS_GPU_BUILDER_CELLS;
     /* the half list feeds the Newton kernel: mixed precision and the DPD pairs alone; a
      * thread-built list elsewhere */
-    if (p.builder == VS_GPU_BUILDER_HALF && !(p.mixed && !vs_pair_styles_active(prm)))
+    if (p.builder == VS_GPU_BUILDER_HALF && !newton)
         p.builder = VS_GPU_BUILDER_THREAD;
     p.half_list = p.builder == VS_GPU_BUILDER_HALF;
     if (p.builder != VS_GPU_BUILDER_CELLS && !p.half_list)
@@ -52,8 +53,11 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     p.reuse_list = prm->skin > 0.0;
     p.stage_at_build = p.mixed || p.builder == VS_GPU_BUILDER_WARP;
     /* the cell list's pass then reads 16 bytes per owned particle instead of staging them
-     * from x, vp and the species (52 bytes read, 32 written) */
+     * from x and the species (28 bytes read, 16 written) */
     p.stage_in_first_half = p.mixed;
+    /* the forces read the predicted velocity in fp32 only: an fp64 copy would cost 24 bytes
+     * per particle of memory and of the first half-step's writes */
+    p.vp_in_vel_f = p.mixed;
     p.wrap_dims = 0; /* until the rank grid is known */
     p.overlap = VS_GPU_OVERLAP_NONE;
     return p;

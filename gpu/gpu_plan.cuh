@@ -49,6 +49,9 @@ struct vs_gpu_plan {
                                     or the warp builder, which reads them) */
     int stage_in_first_half;     /* mixed: the first half-step writes the owned particles'
                                     force inputs too */
+    int vp_in_vel_f;             /* mixed: the predicted velocity of owned and ghost
+                                    particles lives only in vel_f (fp32, what the forces
+                                    read); no fp64 copy is kept or moved */
     int wrap_dims;               /* bit d: dimension d is periodic within this rank and is
                                     wrapped by the first half-step (skin 0 only) */
     vs_gpu_overlap_mode overlap;

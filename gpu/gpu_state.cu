@@ -101,7 +101,8 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
 #define VS_GROW(ptr, type, kept) grow(g, (void **)&(ptr), sizeof(type), old, cap, kept)
     for (int d = 0; d < 3; ++d) {
         VS_GROW(g->pt.x[d], double, keep);
-        VS_GROW(g->pt.vp[d], double, keep);
+        if (!g->plan.vp_in_vel_f)
+            VS_GROW(g->pt.vp[d], double, keep);
         VS_GROW(g->pt.v[d], double, g->pt.n_owned);
         VS_GROW(g->pt.f[d], double, g->pt.n_owned);
         if (g->plan.reuse_list) /* without a skin there is no displacement to check */
@@ -122,9 +123,10 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
         VS_GROW(g->cells.cell_rank, int32_t, 0);
     const int64_t staged = vs_gpu_owned_staged(g) ? g->pt.n_owned : 0; /* kept with the owned */
     VS_GROW(g->fs.pos_q, int4, staged);
-    VS_GROW(g->fs.vel_f, float4, staged);
+    VS_GROW(g->fs.vel_f, float4, g->plan.vp_in_vel_f ? keep : staged);
     VS_GROW(g->fs.sig, uint64_t, 0);
-    VS_GROW(g->cells.ncount, int32_t, 0);
+    if (g->plan.builder != VS_GPU_BUILDER_CELLS) /* a neighbour list's counts */
+        VS_GROW(g->cells.ncount, int32_t, 0);
     if (g->ps.special_on) /* special lists move with the owned particles */
         VS_GROW(g->ps.special, vs_special, g->pt.n_owned);
     if (g->bd.on) { /* molecules: the topology moves with the owned particles */
@@ -426,6 +428,36 @@ static void copy_on_stream(vs_gpu_state *g, void *to, const void *from, size_t b
         VS_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, kind, g->stream));
 }
 
+/* Where the device keeps the predicted velocities in fp32 only (vp_in_vel_f), they travel
+ * as float4 and are converted on the host: the host state stays fp64, and a value that went
+ * down and up again is the same float. */
+static float4 *vp_to_host_floats(const vs_particles *h)
+{
+    const size_t n = (size_t)h->n_owned;
+    float4 *vel = (float4 *)malloc((n ? n : 1) * sizeof(float4));
+    if (!vel)
+        vs_log_fatal(__FILE__, __LINE__, "out of host memory (%zu predicted velocities)", n);
+    for (size_t i = 0; i < n; ++i)
+        vel[i] = make_float4((float)h->vp[0][i], (float)h->vp[1][i], (float)h->vp[2][i], 0.0f);
+    return vel;
+}
+
+static void vp_from_device_floats(vs_gpu_state *g, vs_particles *h)
+{
+    const size_t n = (size_t)g->pt.n_owned;
+    float4 *vel = (float4 *)malloc((n ? n : 1) * sizeof(float4));
+    if (!vel)
+        vs_log_fatal(__FILE__, __LINE__, "out of host memory (%zu predicted velocities)", n);
+    copy_on_stream(g, vel, g->fs.vel_f, n * sizeof(float4), cudaMemcpyDeviceToHost);
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    for (size_t i = 0; i < n; ++i) {
+        h->vp[0][i] = vel[i].x;
+        h->vp[1][i] = vel[i].y;
+        h->vp[2][i] = vel[i].z;
+    }
+    free(vel);
+}
+
 extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
 {
     vs_gpu_reserve(g, h->n_owned + 16);
@@ -435,10 +467,14 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
     for (int d = 0; d < 3; ++d) {
         copy_on_stream(g, g->pt.x[d], h->x[d], n * sizeof(double), up);
         copy_on_stream(g, g->pt.v[d], h->v[d], n * sizeof(double), up);
-        copy_on_stream(g, g->pt.vp[d], h->vp[d], n * sizeof(double), up);
+        if (!g->plan.vp_in_vel_f)
+            copy_on_stream(g, g->pt.vp[d], h->vp[d], n * sizeof(double), up);
         copy_on_stream(g, g->pt.f[d], h->f[d], n * sizeof(double), up);
         copy_on_stream(g, g->pt.image[d], h->image[d], n * sizeof(int32_t), up);
     }
+    float4 *vel = g->plan.vp_in_vel_f ? vp_to_host_floats(h) : NULL;
+    if (vel)
+        copy_on_stream(g, g->fs.vel_f, vel, n * sizeof(float4), up);
     copy_on_stream(g, g->pt.tag, h->tag, n * sizeof(int64_t), up);
     copy_on_stream(g, g->pt.species_id, h->species, n * sizeof(int32_t), up);
     vs_gpu_topo_upload(g, h); /* molecules: the records of the beads that have one */
@@ -449,6 +485,7 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
             VS_CUDA_CHECK(cudaMemsetAsync(g->ps.special, 0, n * sizeof(vs_special), g->stream));
     }
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    free(vel);
     g->pt.n_owned = h->n_owned;
     g->pt.n_ghost = 0;
     ++g->ver.owned;
@@ -475,7 +512,8 @@ extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
     for (int d = 0; d < 3; ++d) {
         copy_on_stream(g, h->x[d], g->pt.x[d], n * sizeof(double), down);
         copy_on_stream(g, h->v[d], g->pt.v[d], n * sizeof(double), down);
-        copy_on_stream(g, h->vp[d], g->pt.vp[d], n * sizeof(double), down);
+        if (!g->plan.vp_in_vel_f)
+            copy_on_stream(g, h->vp[d], g->pt.vp[d], n * sizeof(double), down);
         copy_on_stream(g, h->f[d], g->pt.f[d], n * sizeof(double), down);
         copy_on_stream(g, h->image[d], g->pt.image[d], n * sizeof(int32_t), down);
     }
@@ -483,6 +521,8 @@ extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
     copy_on_stream(g, h->species, g->pt.species_id, n * sizeof(int32_t), down);
     if (g->ps.special_on)
         copy_on_stream(g, h->special, g->ps.special, n * sizeof(vs_special), down);
+    if (g->plan.vp_in_vel_f)
+        vp_from_device_floats(g, h);
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     vs_gpu_topo_download(g, h); /* molecules: per slot again */
     h->n_owned = g->pt.n_owned;
