@@ -3,10 +3,13 @@
  * - Owned particles are reordered every few rebuilds by the Morton code of their cell (CUB
  *   radix sort of (cell key, index), then one gather per array), so particles that interact
  *   sit close in memory and threads of a warp read the same cells.
- * - The cell list over owned + ghost particles is a second radix sort, by the linear cell
- *   index (x fastest), so each row of three cells of the 27-cell stencil is one contiguous
- *   range; the offsets of every cell come from comparing neighbours in the sorted keys (no
- *   atomics).
+ * - The cell list over owned + ghost particles is ordered by the linear cell index (x
+ *   fastest), so each row of three cells of the 27-cell stencil is one contiguous range. The
+ *   mixed Newton path (each pair once, fixed-point sums) bins the particles by cell with a
+ *   counting sort (an atomic count per cell, a scan, a scatter): its results do not depend on
+ *   the order within a cell, which the atomics leave open. Every other path sorts (cell key,
+ *   index) with a second radix sort, whose order is fixed, and takes the offsets of every
+ *   cell from comparing neighbours in the sorted keys.
  * - Two neighbour-list builders, both ordered, deterministic and atomics-free, chosen by
  *   `neighbor.gpu_builder`. "thread" (the default in double precision, faster there on an
  *   H100; in mixed precision the default is no list, "cells"): one thread per owned
@@ -216,7 +219,7 @@ __global__ void cell_pos_kernel(int n, const uint32_t *cell_particles, const dou
 /* The same from the staged fixed-point positions (one 16-byte gather instead of three
  * 8-byte ones and the conversions). */
 __global__ void cell_pos_staged_kernel(int n, const uint32_t *cell_particles, const int4 *pos_q,
-                                       int4 *cell_pos, int32_t *cell_rank)
+                                       int4 *cell_pos)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
@@ -224,8 +227,42 @@ __global__ void cell_pos_staged_kernel(int n, const uint32_t *cell_particles, co
     const int j = (int)cell_particles[k];
     const int4 p = pos_q[j];
     cell_pos[k] = make_int4(p.x, p.y, p.z, j);
-    if (cell_rank)
-        cell_rank[j] = k;
+}
+
+/* The Newton path's cell list (vs_gpu_build_neighbors), pass 1: each particle's cell (of its
+ * staged fixed-point position, staging it where the first half-step has not) and its place
+ * in that cell, from an atomic count per cell (count: zeroed, n_cells + 1 entries). */
+__global__ void cell_bin_kernel(int n, vs_gpu_grid grid, const double *x, const double *y,
+                                const double *z, vs_fixed_frame frame, const double *vx,
+                                const double *vy, const double *vz, const int32_t *species,
+                                int4 *pos, float4 *vel, int staged_below, uint32_t *count,
+                                uint32_t *cell_of, uint32_t *place)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const int4 p = i < staged_below
+                       ? pos[i]
+                       : vs_stage_particle(frame, i, x, y, z, vx, vy, vz, species, pos, vel);
+    int c[3];
+    const uint32_t cell = vs_cell_of_q(grid, p, c);
+    cell_of[i] = cell;
+    place[i] = atomicAdd(&count[cell], 1u);
+}
+
+/* Pass 3 (pass 2 scans the counts into cell_start): each particle's entry of the cell list:
+ * its cell-order copy, with its index in the fourth word, and its rank (the entry). */
+__global__ void cell_scatter_kernel(int n, const uint32_t *cell_of, const uint32_t *place,
+                                    const uint32_t *cell_start, const int4 *pos_q,
+                                    int4 *cell_pos, int32_t *cell_rank)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const uint32_t k = cell_start[cell_of[i]] + place[i];
+    const int4 p = pos_q[i];
+    cell_pos[k] = make_int4(p.x, p.y, p.z, i);
+    cell_rank[i] = (int32_t)k;
 }
 
 /* Every candidate partner in the 9 rows of the stencil around a particle in cell c at `frac`
@@ -524,6 +561,36 @@ __global__ void mark_built_kernel(int n, const double *x, const double *y, const
     bz[i] = z[i];
 }
 
+/* The Newton path's cell list over particles [0, n), staging their force inputs on the way:
+ * bin (cell_bin_kernel), scan the counts in place into cell_start, scatter. Three passes and
+ * no sort; the order within a cell is whatever the atomics gave. */
+static void bin_by_cell(vs_gpu_state *g, int n)
+{
+    const int64_t n_cells = g->cells.n_cells;
+    size_t scan_bytes = 0;
+    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, g->cells.cell_start,
+                                                g->cells.cell_start, (int)(n_cells + 1),
+                                                g->stream));
+    if (scan_bytes > g->sort.cub_temp_bytes) { /* a grid with more cells than particles */
+        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+        vs_gpu_free(g, g->sort.cub_temp, g->sort.cub_temp_bytes);
+        g->sort.cub_temp_bytes = scan_bytes + scan_bytes / 4;
+        g->sort.cub_temp = vs_gpu_alloc(g, g->sort.cub_temp_bytes);
+    }
+    VS_CUDA_CHECK(cudaMemsetAsync(g->cells.cell_start, 0, sizeof(uint32_t) * (size_t)(n_cells + 1),
+                                  g->stream));
+    uint32_t *cell_of = g->sort.key_in, *place = g->sort.idx_in;
+    VS_LAUNCH(cell_bin_kernel, n, VS_BLOCK, g->stream, n, g->cells.grid, g->pt.x[0], g->pt.x[1],
+              g->pt.x[2], g->fs.frame, g->pt.vp[0], g->pt.vp[1], g->pt.vp[2], g->pt.species_id,
+              g->fs.pos_q, g->fs.vel_f, vs_gpu_owned_staged(g) ? (int)g->pt.n_owned : 0,
+              g->cells.cell_start, cell_of, place);
+    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(g->sort.cub_temp, g->sort.cub_temp_bytes,
+                                                g->cells.cell_start, g->cells.cell_start,
+                                                (int)(n_cells + 1), g->stream));
+    VS_LAUNCH(cell_scatter_kernel, n, VS_BLOCK, g->stream, n, cell_of, place,
+              g->cells.cell_start, g->fs.pos_q, g->cells.cell_pos, g->cells.cell_rank);
+}
+
 extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
 {
     /* cell list over owned + ghosts (with the cell list's overlap, only the local ones: the
@@ -538,24 +605,29 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
      * cell keys, so that the cell-order copy below gathers the fixed-point positions */
     const int mixed = g->plan.mixed;
     const int stage = g->plan.stage_at_build;
-    sort_by_cell(g, n_list, 0, stage);
+    const int binned = g->plan.forces == VS_GPU_FORCES_NEWTON; /* stage_at_build holds */
+    if (binned)
+        bin_by_cell(g, n_list);
+    else
+        sort_by_cell(g, n_list, 0, stage);
     if (stage && g->cells.n_listed < g->pt.n_owned + g->pt.n_ghost)
         vs_gpu_stage_range(g, g->cells.n_listed, g->pt.n_owned + g->pt.n_ghost - g->cells.n_listed);
     g->stamp.staged = stage ? vs_gpu_now(g) : vs_gpu_never();
-    VS_LAUNCH(cell_offsets_kernel, n_list, VS_BLOCK, g->stream, n_list, g->cells.n_cells,
-              g->sort.key_out, g->cells.cell_start);
-    /* the sorted indices become the cell list; the next sort writes into the old list's
-     * buffer (both have the per-particle capacity) */
-    uint32_t *sorted = g->sort.idx_out;
-    g->sort.idx_out = g->cells.cell_particles;
-    g->cells.cell_particles = sorted;
-    if (g->plan.builder != VS_GPU_BUILDER_WARP) { /* the walks of the thread builder and
-                                                      * of the cell-list force kernel read it */
+    if (!binned) {
+        VS_LAUNCH(cell_offsets_kernel, n_list, VS_BLOCK, g->stream, n_list, g->cells.n_cells,
+                  g->sort.key_out, g->cells.cell_start);
+        /* the sorted indices become the cell list; the next sort writes into the old list's
+         * buffer (both have the per-particle capacity) */
+        uint32_t *sorted = g->sort.idx_out;
+        g->sort.idx_out = g->cells.cell_particles;
+        g->cells.cell_particles = sorted;
+    }
+    /* the cell-order copy, which the walks of the thread builder and of the cell-list force
+     * kernels read (the binning wrote it already) */
+    if (!binned && g->plan.builder != VS_GPU_BUILDER_WARP) {
         if (mixed)
             VS_LAUNCH(cell_pos_staged_kernel, n_list, VS_BLOCK, g->stream, n_list,
-                      g->cells.cell_particles, g->fs.pos_q, g->cells.cell_pos,
-                      g->plan.forces == VS_GPU_FORCES_NEWTON ? g->cells.cell_rank
-                                                             : (int32_t *)NULL);
+                      g->cells.cell_particles, g->fs.pos_q, g->cells.cell_pos);
         else
             VS_LAUNCH(cell_pos_kernel, n_list, VS_BLOCK, g->stream, n_list, g->cells.cell_particles,
                       g->pt.x[0], g->pt.x[1], g->pt.x[2], g->fs.frame, g->cells.cell_pos);

@@ -447,11 +447,12 @@ struct vs_gpu_cells {
     int64_t n_cells;
     int morton_bits; /* significant bits of the Morton codes (key_bits: of the linear index) */
     uint32_t *cell_start;     /* n_cells + 1 offsets: cell c (linear index) holds entries
-                                 cell_start[c] .. cell_start[c + 1] - 1 of cell_particles */
+                                 cell_start[c] .. cell_start[c + 1] - 1 of the list */
     int64_t cell_start_cap;   /* its allocated entries */
-    uint32_t *cell_particles; /* particle indices sorted by cell */
-    int4 *cell_pos;           /* their fixed-point positions and indices in the same order */
-    int32_t *cell_rank;       /* each particle's entry in that order (mixed cell-list forces) */
+    uint32_t *cell_particles; /* particle indices sorted by cell (not kept by the Newton
+                                 path, whose cell_pos holds them) */
+    int4 *cell_pos;           /* the list: fixed-point positions and indices, by cell */
+    int32_t *cell_rank;       /* each particle's entry in the list (the Newton path) */
     /* with VS_GPU_OVERLAP_REMOTE_APART the list holds the owned particles and their local
      * images only, so that the pairs among them need nothing from other ranks; the remote
      * ghosts, which come after them, add their pairs apart (dpd_force_remote_kernel) */

@@ -117,7 +117,8 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     VS_GROW(g->sort.idx_in, uint32_t, 0);
     VS_GROW(g->sort.idx_out, uint32_t, 0);
     VS_GROW(g->sort.scratch, double, 0);
-    VS_GROW(g->cells.cell_particles, uint32_t, 0);
+    if (g->plan.forces != VS_GPU_FORCES_NEWTON) /* the Newton path bins without it */
+        VS_GROW(g->cells.cell_particles, uint32_t, 0);
     VS_GROW(g->cells.cell_pos, int4, 0);
     if (g->plan.forces == VS_GPU_FORCES_NEWTON)
         VS_GROW(g->cells.cell_rank, int32_t, 0);
