@@ -230,17 +230,6 @@ void vs_particles_unpack_ext(vs_particles *p, const vs_particle_ext *in, int64_t
     }
 }
 
-typedef struct {
-    int64_t tag, index;
-} tag_key;
-
-static int compare_tag(const void *a, const void *b)
-{
-    const int64_t x = ((const tag_key *)a)->tag, y = ((const tag_key *)b)->tag;
-    return (x > y) - (x < y);
-}
-
-/* Sort 16-byte keys, then move each 120-byte record once. */
 void vs_particle_rec_wrap(vs_particle_rec *r, const double box[3])
 {
     for (int d = 0; d < 3; ++d) {
@@ -259,27 +248,64 @@ void vs_particle_recs_sort_by_tag(vs_particle_rec *r, int64_t n)
     vs_particle_recs_sort_by_tag_ext(r, NULL, n);
 }
 
+typedef struct {
+    int64_t tag, index;
+} tag_key;
+
+/* The order of n tags (order[k]: the index of the k-th smallest; equal tags keep their input
+ * order), by a least-significant-digit radix sort of (tag, index) keys, 11 bits a pass over
+ * the bits the largest tag uses: tags are integers below the particle count, and a
+ * comparison sort of millions of them took longer than moving the records. Tags >= 0. */
+static int64_t *tag_order(const vs_particle_rec *r, int64_t n)
+{
+    enum { BITS = 11, BUCKETS = 1 << BITS };
+    tag_key *keys = VS_MALLOC(sizeof(tag_key) * (size_t)n);
+    tag_key *next = VS_MALLOC(sizeof(tag_key) * (size_t)n);
+    int64_t *count = VS_MALLOC(sizeof(int64_t) * BUCKETS);
+    int64_t top = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        keys[i] = (tag_key){r[i].tag, i};
+        top |= r[i].tag;
+    }
+    for (int shift = 0; shift < 63 && (top >> shift) != 0; shift += BITS) {
+        memset(count, 0, sizeof(int64_t) * BUCKETS);
+        for (int64_t k = 0; k < n; ++k)
+            count[(keys[k].tag >> shift) & (BUCKETS - 1)]++;
+        int64_t sum = 0;
+        for (int b = 0; b < BUCKETS; ++b) {
+            const int64_t c = count[b];
+            count[b] = sum;
+            sum += c;
+        }
+        for (int64_t k = 0; k < n; ++k)
+            next[count[(keys[k].tag >> shift) & (BUCKETS - 1)]++] = keys[k];
+        tag_key *t = keys;
+        keys = next;
+        next = t;
+    }
+    int64_t *order = VS_MALLOC(sizeof(int64_t) * (size_t)n);
+    for (int64_t k = 0; k < n; ++k)
+        order[k] = keys[k].index;
+    free(count);
+    free(next);
+    free(keys);
+    return order;
+}
+
+/* Sort the tags, then move each record once. */
 void vs_particle_recs_sort_by_tag_ext(vs_particle_rec *r, vs_particle_ext *ext, int64_t n)
 {
     if (n < 2)
         return;
-    tag_key *keys = VS_MALLOC(sizeof(tag_key) * (size_t)n);
     for (int64_t i = 0; i < n; ++i)
-        keys[i] = (tag_key){r[i].tag, i};
-    qsort(keys, (size_t)n, sizeof *keys, compare_tag);
-    vs_particle_rec *tmp = VS_MALLOC(sizeof(vs_particle_rec) * (size_t)n);
-    for (int64_t i = 0; i < n; ++i)
-        tmp[i] = r[keys[i].index];
-    memcpy(r, tmp, sizeof(vs_particle_rec) * (size_t)n);
-    free(tmp);
+        if (r[i].tag < 0)
+            VS_FATAL("particle tag %lld is negative", (long long)r[i].tag);
+    int64_t *order = tag_order(r, n);
+    permute_bytes(r, sizeof(vs_particle_rec), order, n);
     if (ext) {
-        int64_t *order = VS_MALLOC(sizeof(int64_t) * (size_t)n);
-        for (int64_t i = 0; i < n; ++i)
-            order[i] = keys[i].index;
         permute_bytes(ext->topo, sizeof(vs_topo), order, n);
         permute_bytes(ext->special, sizeof(vs_special), order, n);
         permute_bytes(ext->dih, sizeof(vs_dihedrals), order, n);
-        free(order);
     }
-    free(keys);
+    free(order);
 }

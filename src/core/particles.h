@@ -112,7 +112,8 @@ void vs_particles_unpack_topo(vs_particles *p, const vs_topo *in, int64_t n);
  * replacement after vs_particles_unpack (records present in `in` are enabled in p). */
 void vs_particles_pack_ext(const vs_particles *p, vs_particle_ext *out);
 void vs_particles_unpack_ext(vs_particles *p, const vs_particle_ext *in, int64_t n);
-/* Sort records by tag (tags are unique, so the order is fully determined); `ext`, when not
+/* Sort records by tag (>= 0; a radix sort, stable, so even repeated tags, which the callers
+ * report as lost or duplicated particles, come out in one determined order); `ext`, when not
  * NULL, holds one record of each kind present per particle record, put in the same order. */
 void vs_particle_recs_sort_by_tag(vs_particle_rec *r, int64_t n);
 void vs_particle_recs_sort_by_tag_ext(vs_particle_rec *r, vs_particle_ext *ext, int64_t n);

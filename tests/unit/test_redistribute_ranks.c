@@ -10,7 +10,8 @@
  *   (never a slot left unwritten): one tag dropped (one short), and one tag dropped with
  *   another sent twice (the count matches, a slot would stay empty);
  * - by brick: each rank gets the particles inside its brick, sorted by tag, with their
- *   records, and none is lost or duplicated over all ranks.
+ *   records, and none is lost or duplicated over all ranks;
+ * - the sort by tag alone, on tags of up to 2^45 with repeats (stable).
  * Exit 0 on success, 1 on failure (the verdict agreed over ranks), 77 on other rank counts.
  */
 #include <stdio.h>
@@ -193,6 +194,33 @@ static void by_brick(const vs_par *world)
     vs_decomp_destroy(&dc);
 }
 
+/* The sort by tag under the redistributions, alone, on tags of up to 2^45 (several radix
+ * passes) with repeats: nondecreasing, repeats in their input order, records and both
+ * optional records moved together. */
+static void sort_wide_tags(void)
+{
+    enum { N = 5000 };
+    vs_particle_rec *r = calloc(N, sizeof *r);
+    vs_particle_ext ext = {calloc(N, sizeof(vs_topo)), NULL, calloc(N, sizeof(vs_dihedrals))};
+    for (int64_t i = 0; i < N; ++i) {
+        const uint64_t h = ((uint64_t)hash((uint32_t)i) << 13) ^ hash((uint32_t)i + 99U);
+        r[i].tag = i % 7 == 3 ? r[i - 1].tag : (int64_t)(h & ((1ULL << 45) - 1));
+        r[i].v[0] = (double)i; /* the input position */
+        ext.topo[i].mol = r[i].tag;
+        ext.dih[i].n_dihedral = (int32_t)i;
+    }
+    vs_particle_recs_sort_by_tag_ext(r, &ext, N);
+    for (int64_t i = 0; i < N; ++i) {
+        CHECK(ext.topo[i].mol == r[i].tag && ext.dih[i].n_dihedral == (int32_t)r[i].v[0],
+              "sort: slot %lld's optional records", (long long)i);
+        CHECK(i == 0 || r[i].tag > r[i - 1].tag ||
+                  (r[i].tag == r[i - 1].tag && r[i].v[0] > r[i - 1].v[0]),
+              "sort: slot %lld (tag %lld) out of order", (long long)i, (long long)r[i].tag);
+    }
+    free(r);
+    vs_particle_ext_free(&ext);
+}
+
 int main(int argc, char **argv)
 {
     vs_par_init(&argc, &argv);
@@ -210,6 +238,7 @@ int main(int argc, char **argv)
     by_tag_lost(&world, N_TOTAL - 2, N_TOTAL - 1);
     by_tag_lost(&world, 500, 499);
     by_brick(&world);
+    sort_wide_tags();
     const int failed = vs_par_any(&world, failures > 0);
     if (world.rank == 0)
         printf("%s: redistribution on %d ranks\n", failed ? "FAIL" : "ok", world.size);
