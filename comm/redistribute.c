@@ -87,7 +87,8 @@ typedef struct {
     int64_t n_got;
 } rank_share;
 
-/* Record k of the stayers and arrivals taken together (stayers first) to slot `to`. */
+/* Record k of the input (a stayer) or, with from_got, of the arrivals, with its optional
+ * records, to slot `to`. */
 static void put_record(const rank_share *a, int from_got, int64_t k, vs_particle_rec *out,
                        vs_particle_ext *out_ext, int64_t to)
 {
