@@ -10,7 +10,7 @@
 # checkpoint and of a frame. A checkpoint's time covers the redistribution by particle id
 # (not the canonical re-start before it, which perf.json counts as output), the HDF5 write
 # with Fletcher32 checksums, the fsync and the rename; bytes are the file size. A frame's time covers the redistribution and the HDF5
-# write (no fsync: the page cache may absorb it); bytes are 60 per particle.
+# write, whose flush parallel HDF5 turns into an fsync; bytes are 60 per particle.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${1:-build/vesica}; n=${2:-1048576}; out=${3:-}
