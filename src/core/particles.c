@@ -267,6 +267,8 @@ static int64_t *tag_order(const vs_particle_rec *r, int64_t n)
         keys[i] = (tag_key){r[i].tag, i};
         top |= r[i].tag;
     }
+    if (top < 0) /* some tag has the sign bit */
+        VS_FATAL("a particle tag is negative");
     for (int shift = 0; shift < 63 && (top >> shift) != 0; shift += BITS) {
         memset(count, 0, sizeof(int64_t) * BUCKETS);
         for (int64_t k = 0; k < n; ++k)
@@ -297,9 +299,6 @@ void vs_particle_recs_sort_by_tag_ext(vs_particle_rec *r, vs_particle_ext *ext, 
 {
     if (n < 2)
         return;
-    for (int64_t i = 0; i < n; ++i)
-        if (r[i].tag < 0)
-            VS_FATAL("particle tag %lld is negative", (long long)r[i].tag);
     int64_t *order = tag_order(r, n);
     permute_bytes(r, sizeof(vs_particle_rec), order, n);
     if (ext) {
