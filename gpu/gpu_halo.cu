@@ -34,7 +34,9 @@ extern "C" {
 }
 
 /* Records travel as defined in src/core/particles.h (vs_migrant_rec, vs_ghost_rec,
- * vs_ghost_update_rec), the same on the host path (comm/halo.c). */
+ * vs_ghost_update_rec), the same on the host path (comm/halo.c); in mixed precision on the
+ * position grid the ghosts' as vs_ghost_rec_grid and vs_ghost_update_rec_grid
+ * (gpu_halo.cuh). */
 
 /* Ghost copy within this rank (periodic image): position shifted along d and the predicted
  * velocity; on rebuild steps also tag, species and, with molecules, the bonded mark
@@ -59,61 +61,48 @@ __global__ void ghost_copy_kernel(int n, const int32_t *send, int64_t start, int
 }
 
 __global__ void pack_ghost_kernel(int n, const int32_t *send, int d, double shift, vs_soa a,
-                                  vs_ghost_rec *out)
+                                  void *out)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
         return;
     const int i = send[k];
-    vs_ghost_rec r;
+    double p[3], vp[3];
     for (int c = 0; c < 3; ++c)
-        r.x[c] = a.x[c][i] + (c == d ? shift : 0.0);
-    vs_soa_vp(a, i, r.vp);
-    r.tag = a.tag[i];
-    r.species = a.species[i];
-    r.pad = a.mark ? a.mark[i] : 0; /* marks bonded ghosts, as the host path's bond count */
-    out[k] = r;
+        p[c] = a.x[c][i] + (c == d ? shift : 0.0);
+    vs_soa_vp(a, i, vp);
+    /* the mark tells bonded ghosts, as the host path's bond count does */
+    vs_put_ghost(a, out, k, p, vp, a.tag[i], a.species[i], a.mark ? a.mark[i] : 0);
 }
 
-__global__ void unpack_ghost_kernel(int n, const vs_ghost_rec *in, int64_t start, vs_soa a)
+__global__ void unpack_ghost_kernel(int n, const void *in, int64_t start, vs_soa a)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
         return;
-    const vs_ghost_rec r = in[k];
-    const int64_t j = start + k;
-    for (int c = 0; c < 3; ++c)
-        a.x[c][j] = r.x[c];
-    vs_soa_set_vp(a, j, r.vp);
-    a.tag[j] = r.tag;
-    a.species[j] = r.species;
-    if (a.mark)
-        a.mark[j] = r.pad > 0;
+    vs_take_ghost(a, in, k, start + k);
 }
 
 __global__ void pack_update_kernel(int n, const int32_t *send, int d, double shift, vs_soa a,
-                                   vs_ghost_update_rec *out)
+                                   void *out)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
         return;
     const int i = send[k];
-    vs_ghost_update_rec r;
+    double p[3], vp[3];
     for (int c = 0; c < 3; ++c)
-        r.x[c] = a.x[c][i] + (c == d ? shift : 0.0);
-    vs_soa_vp(a, i, r.vp);
-    out[k] = r;
+        p[c] = a.x[c][i] + (c == d ? shift : 0.0);
+    vs_soa_vp(a, i, vp);
+    vs_put_ghost_update(a, out, k, p, vp);
 }
 
-__global__ void unpack_update_kernel(int n, const vs_ghost_update_rec *in, int64_t start, vs_soa a)
+__global__ void unpack_update_kernel(int n, const void *in, int64_t start, vs_soa a)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
         return;
-    const vs_ghost_update_rec r = in[k];
-    for (int c = 0; c < 3; ++c)
-        a.x[c][start + k] = r.x[c];
-    vs_soa_set_vp(a, start + k, r.vp);
+    vs_take_ghost_update(a, in, k, start + k);
 }
 
 /* Migration along the dimensions with one rank (bit d of `self`), in one pass: wrap into
@@ -644,7 +633,7 @@ static const void *build_pack(void *ctx, int d, int dir, double shift, int64_t n
     vs_gpu_state *g = c->g;
     if (self_link(g, d))
         return NULL;
-    vs_ghost_rec *out = (vs_ghost_rec *)send_part(c, dir);
+    void *out = send_part(c, dir);
     VS_LAUNCH(pack_ghost_kernel, n, VS_BLOCK, g->stream, (int)n, g->halo.send_idx[d][dir], d,
               shift, soa(g), out);
     return out;
@@ -659,8 +648,7 @@ static void build_unpack(void *ctx, int d, int dir, const void *recs, int64_t n)
         VS_LAUNCH(ghost_copy_kernel, n, VS_BLOCK, g->stream, (int)n, g->halo.send_idx[d][dir],
                   start, d, g->halo.shift[d][dir], soa(g), 1);
     else
-        VS_LAUNCH(unpack_ghost_kernel, n, VS_BLOCK, g->stream, (int)n, (const vs_ghost_rec *)recs,
-                  start, soa(g));
+        VS_LAUNCH(unpack_ghost_kernel, n, VS_BLOCK, g->stream, (int)n, recs, start, soa(g));
     if (dir == 0)
         return;
     const int64_t n_new = c->n_recv[0] + c->n_recv[1];
@@ -674,6 +662,8 @@ static void build_unpack(void *ctx, int d, int dir, const void *recs, int64_t n)
     }
 }
 
+/* rec_bytes: fp64 records here; vs_gpu_build_ghosts and vs_gpu_update_ghosts set the run's
+ * (vs_gpu_ghost_rec_bytes, vs_gpu_ghost_update_rec_bytes) */
 static const vs_exchange_ops gpu_build_ops = {
     "halo",     sizeof(vs_ghost_rec), 0,           build_select, build_reserve,
     build_pack, recv_part,            build_unpack, transport};
@@ -694,7 +684,7 @@ static const void *update_pack(void *ctx, int d, int dir, double shift, int64_t 
     vs_gpu_state *g = c->g;
     if (self_link(g, d))
         return NULL;
-    vs_ghost_update_rec *out = (vs_ghost_update_rec *)send_part(c, dir);
+    void *out = send_part(c, dir);
     VS_LAUNCH(pack_update_kernel, n, VS_BLOCK, g->stream, (int)n, g->halo.send_idx[d][dir], d,
               shift, soa(g), out);
     return out;
@@ -709,8 +699,7 @@ static void update_unpack(void *ctx, int d, int dir, const void *recs, int64_t n
         VS_LAUNCH(ghost_copy_kernel, n, VS_BLOCK, g->stream, (int)n, g->halo.send_idx[d][dir],
                   start, d, g->halo.shift[d][dir], soa(g), 0);
     else
-        VS_LAUNCH(unpack_update_kernel, n, VS_BLOCK, g->stream, (int)n,
-                  (const vs_ghost_update_rec *)recs, start, soa(g));
+        VS_LAUNCH(unpack_update_kernel, n, VS_BLOCK, g->stream, (int)n, recs, start, soa(g));
 }
 
 static const vs_exchange_ops gpu_update_ops = {
@@ -730,8 +719,10 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
     /* lower face -> image above the upper face, and the reverse, at the box's ends: the
      * driver's shifts, kept for the copies within this rank */
     vs_exchange_shifts(g->tr.dc, g->halo.shift);
-    vs_gpu_xctx c = {g, sizeof(vs_ghost_rec), {0, 0}, {0, 0}, 0, 0};
-    g->tr.halo_bytes_last = vs_exchange_run(&gpu_build_ops, &c, g->tr.dc);
+    vs_exchange_ops ops = gpu_build_ops;
+    ops.rec_bytes = vs_gpu_ghost_rec_bytes(g);
+    vs_gpu_xctx c = {g, ops.rec_bytes, {0, 0}, {0, 0}, 0, 0};
+    g->tr.halo_bytes_last = vs_exchange_run(&ops, &c, g->tr.dc);
     vs_gpu_check_outside(g);
     vs_gpu_bonded_index(g);
 }
@@ -745,7 +736,9 @@ extern "C" void vs_gpu_update_ghosts(vs_gpu_state *g)
         vs_gpu_update_remote_images_of(g, remote);
         return;
     }
-    vs_gpu_xctx c = {g, sizeof(vs_ghost_update_rec), {0, 0}, {0, 0}, 0, 0};
-    g->tr.halo_bytes_last = vs_exchange_run(&gpu_update_ops, &c, g->tr.dc);
+    vs_exchange_ops ops = gpu_update_ops;
+    ops.rec_bytes = vs_gpu_ghost_update_rec_bytes(g);
+    vs_gpu_xctx c = {g, ops.rec_bytes, {0, 0}, {0, 0}, 0, 0};
+    g->tr.halo_bytes_last = vs_exchange_run(&ops, &c, g->tr.dc);
     vs_gpu_check_outside(g);
 }

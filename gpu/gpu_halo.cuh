@@ -29,6 +29,8 @@ struct vs_soa {
                     * ghost kernels carry it to the ghosts they make */
     vs_dihedrals *dih; /* dihedrals: beside the records; else NULL */
     vs_special *special; /* special lists: each owned particle's, moved with it; else NULL */
+    double grid_quantum; /* > 0 (vs_gpu_plan.grid_records): ghosts travel as grid records
+                            (vs_ghost_rec_grid) of positions in quanta of this size */
 };
 
 static inline vs_soa soa(vs_gpu_state *g)
@@ -52,6 +54,7 @@ static inline vs_soa soa(vs_gpu_state *g)
     a.mark = g->bd.mark;
     a.dih = g->bd.dih_on ? g->bd.dih : NULL;
     a.special = g->ps.special_on ? g->ps.special : NULL;
+    a.grid_quantum = g->plan.grid_records ? g->prm.position_quantum : 0.0;
     return a;
 }
 
@@ -89,11 +92,155 @@ __device__ __forceinline__ void vs_soa_copy_vp(const vs_soa &a, int64_t to, int6
     }
 }
 
+/* Ghost records in mixed precision on the position grid (vs_gpu_plan.grid_records). Every
+ * position is a whole number of quanta below 2^31 in magnitude (src/core/position_grid.h)
+ * and the predicted velocity is fp32 already (vel_f), so a record carries both exactly in 24
+ * bytes: a build's record takes 36 bytes instead of vs_ghost_rec's 64, an update's 24
+ * instead of vs_ghost_update_rec's 48, and the receiver's ghosts are the same bits. The tag
+ * travels as two words, so that the records need only 4-byte alignment. */
+struct vs_ghost_rec_grid {
+    int32_t x[3];
+    float vp[3];
+    uint32_t tag_lo, tag_hi;
+    int32_t species_mark; /* species | bonded mark << 16 */
+};
+
+struct vs_ghost_update_rec_grid {
+    int32_t x[3];
+    float vp[3];
+};
+
+/* Bytes of a ghost build's and a ghost update's record. */
+static inline size_t vs_gpu_ghost_rec_bytes(const vs_gpu_state *g)
+{
+    return g->plan.grid_records ? sizeof(vs_ghost_rec_grid) : sizeof(vs_ghost_rec);
+}
+
+static inline size_t vs_gpu_ghost_update_rec_bytes(const vs_gpu_state *g)
+{
+    return g->plan.grid_records ? sizeof(vs_ghost_update_rec_grid)
+                                : sizeof(vs_ghost_update_rec);
+}
+
+/* A position on the grid in quanta (1 / quantum is exact: a power of two). */
+__device__ __forceinline__ int32_t vs_grid_index(double x, double quantum)
+{
+    return (int32_t)__double2ll_rn(x * (1.0 / quantum));
+}
+
+/* Record k of a ghost build: position p, predicted velocity vp, tag, species and the bonded
+ * mark (molecules: the host path's bond count reads it too). */
+__device__ __forceinline__ void vs_put_ghost(const vs_soa &a, void *out, int64_t k,
+                                             const double p[3], const double vp[3],
+                                             int64_t tag, int32_t species, uint8_t mark)
+{
+    if (a.grid_quantum > 0.0) {
+        vs_ghost_rec_grid r;
+        for (int c = 0; c < 3; ++c) {
+            r.x[c] = vs_grid_index(p[c], a.grid_quantum);
+            r.vp[c] = (float)vp[c];
+        }
+        r.tag_lo = (uint32_t)(uint64_t)tag;
+        r.tag_hi = (uint32_t)((uint64_t)tag >> 32);
+        r.species_mark = species | (mark ? 1 << 16 : 0);
+        ((vs_ghost_rec_grid *)out)[k] = r;
+    } else {
+        vs_ghost_rec r;
+        for (int c = 0; c < 3; ++c) {
+            r.x[c] = p[c];
+            r.vp[c] = vp[c];
+        }
+        r.tag = tag;
+        r.species = species;
+        r.pad = mark;
+        ((vs_ghost_rec *)out)[k] = r;
+    }
+}
+
+/* Record k of a ghost build into slot j. */
+__device__ __forceinline__ void vs_take_ghost(const vs_soa &a, const void *in, int64_t k,
+                                              int64_t j)
+{
+    double p[3], vp[3];
+    int64_t tag;
+    int32_t species;
+    bool mark;
+    if (a.grid_quantum > 0.0) {
+        const vs_ghost_rec_grid r = ((const vs_ghost_rec_grid *)in)[k];
+        for (int c = 0; c < 3; ++c) {
+            p[c] = (double)r.x[c] * a.grid_quantum;
+            vp[c] = r.vp[c];
+        }
+        tag = (int64_t)((uint64_t)r.tag_hi << 32 | r.tag_lo);
+        species = r.species_mark & 0xffff;
+        mark = r.species_mark >> 16 != 0;
+    } else {
+        const vs_ghost_rec r = ((const vs_ghost_rec *)in)[k];
+        for (int c = 0; c < 3; ++c) {
+            p[c] = r.x[c];
+            vp[c] = r.vp[c];
+        }
+        tag = r.tag;
+        species = r.species;
+        mark = r.pad > 0;
+    }
+    for (int c = 0; c < 3; ++c)
+        a.x[c][j] = p[c];
+    vs_soa_set_vp(a, j, vp);
+    a.tag[j] = tag;
+    a.species[j] = species;
+    if (a.mark)
+        a.mark[j] = mark;
+}
+
+/* Record k of a ghost update: position p and predicted velocity vp. */
+__device__ __forceinline__ void vs_put_ghost_update(const vs_soa &a, void *out, int64_t k,
+                                                    const double p[3], const double vp[3])
+{
+    if (a.grid_quantum > 0.0) {
+        vs_ghost_update_rec_grid r;
+        for (int c = 0; c < 3; ++c) {
+            r.x[c] = vs_grid_index(p[c], a.grid_quantum);
+            r.vp[c] = (float)vp[c];
+        }
+        ((vs_ghost_update_rec_grid *)out)[k] = r;
+    } else {
+        vs_ghost_update_rec r;
+        for (int c = 0; c < 3; ++c) {
+            r.x[c] = p[c];
+            r.vp[c] = vp[c];
+        }
+        ((vs_ghost_update_rec *)out)[k] = r;
+    }
+}
+
+/* Record k of a ghost update into slot j. */
+__device__ __forceinline__ void vs_take_ghost_update(const vs_soa &a, const void *in, int64_t k,
+                                                     int64_t j)
+{
+    double p[3], vp[3];
+    if (a.grid_quantum > 0.0) {
+        const vs_ghost_update_rec_grid r = ((const vs_ghost_update_rec_grid *)in)[k];
+        for (int c = 0; c < 3; ++c) {
+            p[c] = (double)r.x[c] * a.grid_quantum;
+            vp[c] = r.vp[c];
+        }
+    } else {
+        const vs_ghost_update_rec r = ((const vs_ghost_update_rec *)in)[k];
+        for (int c = 0; c < 3; ++c) {
+            p[c] = r.x[c];
+            vp[c] = r.vp[c];
+        }
+    }
+    for (int c = 0; c < 3; ++c)
+        a.x[c][j] = p[c];
+    vs_soa_set_vp(a, j, vp);
+}
+
 /* Received ghosts into slots [start, start + n): on a build with tag and species, on an
  * update x and vp (gpu_halo.cu). */
-__global__ void unpack_ghost_kernel(int n, const vs_ghost_rec *in, int64_t start, vs_soa a);
-__global__ void unpack_update_kernel(int n, const vs_ghost_update_rec *in, int64_t start,
-                                     vs_soa a);
+__global__ void unpack_ghost_kernel(int n, const void *in, int64_t start, vs_soa a);
+__global__ void unpack_update_kernel(int n, const void *in, int64_t start, vs_soa a);
 
 /* The dimension split over ranks when at most one is (-1: none, the brick is the box), or -2
  * when several are (the staged protocol). */

@@ -96,11 +96,11 @@ __global__ void image_count_kernel(int bound, const int32_t *n_cand, const int32
  * slots after the owned particles, sent ones as records into the send buffer (lower ones
  * first, then from upper_base); each remembers its source and digit code for the updates.
  * MOL: molecules, the images of a bonded bead to the bonded width, each marked bonded (a
- * sent one in its record's pad word). */
+ * sent one in its record: vs_put_ghost). */
 template <int MOL>
 __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_faces f,
                                    const int4 *offsets, vs_soa a, int64_t n_owned,
-                                   int32_t *src, uint8_t *code, vs_ghost_rec *send,
+                                   int32_t *src, uint8_t *code, void *send,
                                    int64_t upper_base, int32_t *send_src, uint8_t *send_code)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
@@ -142,15 +142,7 @@ __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_fac
                     src[s] = i;
                     code[s] = c;
                 } else {
-                    vs_ghost_rec r;
-                    for (int d = 0; d < 3; ++d) {
-                        r.x[d] = q[d];
-                        r.vp[d] = v[d];
-                    }
-                    r.tag = tag;
-                    r.species = species;
-                    r.pad = bonded;
-                    send[s] = r;
+                    vs_put_ghost(a, send, s, q, v, tag, species, bonded);
                     send_src[s] = i;
                     send_code[s] = c;
                 }
@@ -174,18 +166,18 @@ __global__ void image_update_kernel(int n_local, int64_t first, vs_image_faces f
 
 /* The same for the sent images, packed as update records in the rebuild's order. */
 __global__ void image_pack_update_kernel(int n, vs_image_faces f, const int32_t *src,
-                                         const uint8_t *code, vs_soa a, vs_ghost_update_rec *out)
+                                         const uint8_t *code, vs_soa a, void *out)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
         return;
     const int i = src[k], c = code[k];
     const int digit[3] = {c % 3, c / 3 % 3, c / 9};
-    vs_ghost_update_rec r;
+    double p[3], vp[3];
     for (int d = 0; d < 3; ++d)
-        r.x[d] = a.x[d][i] + f.shift[d][digit[d]];
-    vs_soa_vp(a, i, r.vp);
-    out[k] = r;
+        p[d] = a.x[d][i] + f.shift[d][digit[d]];
+    vs_soa_vp(a, i, vp);
+    vs_put_ghost_update(a, out, k, p, vp);
 }
 
 
@@ -394,19 +386,19 @@ void vs_gpu_build_images(vs_gpu_state *g, int remote)
         cand = (int32_t *)g->sort.idx_in;
         vs_gpu_select_near_face(g, cand, g->halo.d_select_count);
     }
-    const size_t rec = sizeof(vs_ghost_rec);
+    const size_t rec = vs_gpu_ghost_rec_bytes(g);
     if (remote >= 0)
         vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
                             rec * (size_t)(n_in[0] + n_in[1]));
     if (g->bd.on)
         VS_LAUNCH(image_write_kernel<1>, n_cand, VS_BLOCK, g->stream, (int)n_cand, cand, f,
                   g->halo.img_offsets, soa(g), n, g->halo.img_src, g->halo.img_code,
-                  (vs_ghost_rec *)g->tr.d_send, n_out[0], g->halo.img_send_src,
+                  g->tr.d_send, n_out[0], g->halo.img_send_src,
                   g->halo.img_send_code);
     else
         VS_LAUNCH(image_write_kernel<0>, n_cand, VS_BLOCK, g->stream, (int)n_cand, cand, f,
                   g->halo.img_offsets, soa(g), n, g->halo.img_src, g->halo.img_code,
-                  (vs_ghost_rec *)g->tr.d_send, n_out[0], g->halo.img_send_src,
+                  g->tr.d_send, n_out[0], g->halo.img_send_src,
                   g->halo.img_send_code);
     g->halo.n_img_local = n_local;
     g->pt.n_ghost = n_local;
@@ -423,7 +415,7 @@ void vs_gpu_build_images(vs_gpu_state *g, int remote)
     const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
     vs_gpu_stage_exchange(g, remote, send, recv);
     VS_LAUNCH(unpack_ghost_kernel, n_in[0] + n_in[1], VS_BLOCK, g->stream, (int)(n_in[0] + n_in[1]),
-              (const vs_ghost_rec *)g->tr.d_recv, n + n_local, soa(g));
+              g->tr.d_recv, n + n_local, soa(g));
     g->pt.n_ghost += n_in[0] + n_in[1];
     g->tr.halo_bytes_last = (int64_t)(send[0] + send[1]);
 }
@@ -446,17 +438,17 @@ void vs_gpu_update_remote_images_of(vs_gpu_state *g, int remote)
     if (remote < 0)
         return;
     const int64_t *n_out = g->halo.n_send[remote], *n_in = g->halo.n_recv[remote];
-    const size_t rec = sizeof(vs_ghost_update_rec);
+    const size_t rec = vs_gpu_ghost_update_rec_bytes(g);
     vs_gpu_comm_reserve(g, rec * (size_t)(n_out[0] + n_out[1]),
                         rec * (size_t)(n_in[0] + n_in[1]));
     VS_LAUNCH(image_pack_update_kernel, n_out[0] + n_out[1], VS_BLOCK, g->stream,
               (int)(n_out[0] + n_out[1]), f, g->halo.img_send_src, g->halo.img_send_code, soa(g),
-              (vs_ghost_update_rec *)g->tr.d_send);
+              g->tr.d_send);
     const size_t send[2] = {rec * (size_t)n_out[0], rec * (size_t)n_out[1]};
     const size_t recv[2] = {rec * (size_t)n_in[0], rec * (size_t)n_in[1]};
     vs_gpu_stage_exchange(g, remote, send, recv);
     VS_LAUNCH(unpack_update_kernel, n_in[0] + n_in[1], VS_BLOCK, g->stream,
-              (int)(n_in[0] + n_in[1]), (const vs_ghost_update_rec *)g->tr.d_recv,
+              (int)(n_in[0] + n_in[1]), g->tr.d_recv,
               g->halo.recv_start[remote][0], soa(g));
     g->tr.halo_bytes_last = (int64_t)(send[0] + send[1]);
 }

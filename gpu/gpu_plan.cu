@@ -58,6 +58,8 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     /* the forces read the predicted velocity in fp32 only: an fp64 copy would cost 24 bytes
      * per particle of memory and of the first half-step's writes */
     p.vp_in_vel_f = p.mixed;
+    /* positions whole numbers of quanta and velocities in fp32: exact in 24 bytes */
+    p.grid_records = p.mixed && prm->position_quantum > 0.0;
     p.wrap_dims = 0; /* until the rank grid is known */
     p.overlap = VS_GPU_OVERLAP_NONE;
     return p;
@@ -110,8 +112,8 @@ extern "C" void vs_gpu_plan_describe(const vs_gpu_state *g, char *buf, size_t le
                  p->wrap_dims & 1 ? " x" : "", p->wrap_dims & 2 ? " y" : "",
                  p->wrap_dims & 4 ? " z" : "");
     }
-    snprintf(buf, len, "%s precision, %s (x reach %d)%s%s, overlap: %s",
+    snprintf(buf, len, "%s precision, %s (x reach %d)%s%s%s, overlap: %s",
              p->mixed ? "mixed" : "double", forces, p->x_reach,
              p->stage_in_first_half ? ", first half-step stages force inputs" : "", wrap,
-             overlap);
+             p->grid_records ? ", ghost records on the position grid" : "", overlap);
 }

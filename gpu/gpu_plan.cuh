@@ -52,6 +52,9 @@ struct vs_gpu_plan {
     int vp_in_vel_f;             /* mixed: the predicted velocity of owned and ghost
                                     particles lives only in vel_f (fp32, what the forces
                                     read); no fp64 copy is kept or moved */
+    int grid_records;            /* mixed on the position grid (not npt): ghosts travel as
+                                    records of positions in quanta and fp32 velocities
+                                    (vs_ghost_rec_grid), about half the bytes of fp64 ones */
     int wrap_dims;               /* bit d: dimension d is periodic within this rank and is
                                     wrapped by the first half-step (skin 0 only) */
     vs_gpu_overlap_mode overlap;
