@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "h5util.h"
+#include "wrap.h"
 #include "log.h"
 #include "version.h"
 
@@ -339,30 +340,19 @@ static int set_frames(hid_t f, hsize_t frames)
 }
 
 static int write_frame(hid_t f, hid_t dxpl, int root, hsize_t frame, const vs_params *prm,
-                       const vs_thermo *t, const vs_particle_rec *slab, int64_t n, int64_t lo)
+                       const vs_thermo *t, const vs_frame_fields *ff)
 {
     int rc = 0;
-    void *buf = VS_MALLOC(sizeof(double) * 3 * (size_t)(n > 0 ? n : 1));
-    double *xyz = buf;
-    int32_t *img = buf;
+    const void *series[3] = {ff->x, ff->v, ff->image};
     for (int k = 0; k < 3; ++k) {
-        for (int64_t i = 0; i < n; ++i)
-            for (int d = 0; d < 3; ++d) {
-                if (k == 0)
-                    xyz[3 * i + d] = slab[i].x[d];
-                else if (k == 1)
-                    xyz[3 * i + d] = slab[i].v[d];
-                else
-                    img[3 * i + d] = slab[i].image[d];
-            }
         char name[64];
         snprintf(name, sizeof name, "particles/all/%s/value", PARTICLE_SERIES[k]);
         hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
         rc |= d < 0 || vs_h5_write_rows(d, k == 2 ? H5T_NATIVE_INT32 : H5T_NATIVE_DOUBLE, dxpl,
-                                        1, frame, (hsize_t)lo, (hsize_t)n, 3, buf) != 0;
+                                        1, frame, (hsize_t)ff->lo, (hsize_t)ff->n, 3,
+                                        series[k]) != 0;
         H5Dclose(d);
     }
-    free(buf);
 
     const double edges[9] = {prm->box[0], 0, 0, 0, prm->box[1], 0, 0, 0, prm->box[2]};
     hid_t d = H5Dopen2(f, "particles/all/box/edges/value", H5P_DEFAULT);
@@ -388,11 +378,49 @@ static int write_frame(hid_t f, hid_t dxpl, int root, hsize_t frame, const vs_pa
     return rc ? -1 : 0;
 }
 
-int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_params *prm,
-                   const vs_thermo *t, const vs_particle_rec *slab, const vs_topo *topo,
-                   const vs_dihedrals *dih, int64_t n, int64_t slab_lo, double *bytes,
-                   char *err, size_t err_len)
+void vs_frame_fields_reserve(vs_frame_fields *ff, int64_t n)
 {
+    if (n <= ff->cap && ff->x)
+        return;
+    vs_frame_fields_free(ff);
+    const size_t m = 3 * (size_t)(n > 0 ? n : 1);
+    ff->x = VS_MALLOC(sizeof(double) * m);
+    ff->v = VS_MALLOC(sizeof(double) * m);
+    ff->image = VS_MALLOC(sizeof(int32_t) * m);
+    ff->cap = n;
+}
+
+void vs_frame_fields_free(vs_frame_fields *ff)
+{
+    free(ff->x);
+    free(ff->v);
+    free(ff->image);
+    memset(ff, 0, sizeof *ff);
+}
+
+void vs_frame_fields_from_slab(vs_frame_fields *ff, const vs_particle_rec *slab, int64_t n,
+                               int64_t lo, const double box[3])
+{
+    vs_frame_fields_reserve(ff, n);
+    ff->n = n;
+    ff->lo = lo;
+    for (int64_t i = 0; i < n; ++i)
+        for (int d = 0; d < 3; ++d) {
+            double x = slab[i].x[d];
+            int32_t image = slab[i].image[d];
+            vs_wrap_into(&x, &image, box[d]);
+            ff->x[3 * i + d] = x;
+            ff->v[3 * i + d] = slab[i].v[d];
+            ff->image[3 * i + d] = image;
+        }
+}
+
+int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_params *prm,
+                   const vs_thermo *t, const vs_frame_fields *ff, const vs_particle_rec *slab,
+                   const vs_topo *topo, const vs_dihedrals *dih, double *bytes, char *err,
+                   size_t err_len)
+{
+    const int64_t n = ff->n, slab_lo = ff->lo;
     vs_h5_quiet();
     hid_t fapl = vs_h5_fapl(par), dxpl = vs_h5_dxpl(1);
     int rc = 0;
@@ -417,8 +445,7 @@ int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_par
         if (step >= 0)
             H5Dclose(step);
         if (frames < 0 || set_frames(f, (hsize_t)frames + 1) != 0 ||
-            write_frame(f, dxpl, par->rank == 0, (hsize_t)frames, prm, t, slab, n,
-                        slab_lo) != 0) {
+            write_frame(f, dxpl, par->rank == 0, (hsize_t)frames, prm, t, ff) != 0) {
             fail(local_err, sizeof local_err, path, "cannot write a trajectory frame");
             rc = -1;
         }

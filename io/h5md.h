@@ -18,16 +18,33 @@
 #include "particles.h"
 #include "observables.h"
 
-/* Append one frame at `step`: this rank's tag slab [slab_lo, slab_lo + n) in tag order, the
- * thermo row `t` of the same step (for /observables). With `create`, a new file replaces any
- * old one first, and `topo` (the slab's topology records, or NULL for a plain fluid) and
- * `dih` (their dihedral records, NULL without dihedrals) give the molecule ids and the
- * connectivity. Returns 0, or -1 with one line in err (same verdict on every rank).
- * *bytes receives the bytes of particle data this frame added (all ranks). Collective. */
+/* A frame's particle data on this rank: its tag slab [lo, lo + n) in tag order, positions
+ * wrapped into the box with their image counts, and velocities; three values per particle
+ * each. The arrays hold room for `cap` particles and are kept from frame to frame. */
+typedef struct {
+    double *x, *v;
+    int32_t *image;
+    int64_t n, lo, cap;
+} vs_frame_fields;
+
+/* Room for n particles (contents not kept). */
+void vs_frame_fields_reserve(vs_frame_fields *ff, int64_t n);
+void vs_frame_fields_free(vs_frame_fields *ff);
+/* The fields of a tag slab of records (n of them from tag lo), wrapped into box. */
+void vs_frame_fields_from_slab(vs_frame_fields *ff, const vs_particle_rec *slab, int64_t n,
+                               int64_t lo, const double box[3]);
+
+/* Append one frame at `step`: this rank's fields `ff`, the thermo row `t` of the same step
+ * (for /observables). With `create`, a new file replaces any old one first, and `slab` (the
+ * records of the same tag slab), `topo` (their topology records, or NULL for a plain fluid)
+ * and `dih` (their dihedral records, NULL without dihedrals) give the species, molecule ids
+ * and connectivity; without `create` they are not read. Returns 0, or -1 with one line in
+ * err (same verdict on every rank). *bytes receives the bytes of particle data this frame
+ * added (all ranks). Collective. */
 int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_params *prm,
-                   const vs_thermo *t, const vs_particle_rec *slab, const vs_topo *topo,
-                   const vs_dihedrals *dih, int64_t n, int64_t slab_lo, double *bytes,
-                   char *err, size_t err_len);
+                   const vs_thermo *t, const vs_frame_fields *ff, const vs_particle_rec *slab,
+                   const vs_topo *topo, const vs_dihedrals *dih, double *bytes, char *err,
+                   size_t err_len);
 
 /* Drop every frame whose step is above max_step (a restart from a checkpoint at max_step).
  * Returns the number of frames kept, or -1 with one line in err (missing or unreadable file).

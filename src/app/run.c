@@ -41,6 +41,7 @@
 #include "thermo.h"
 #include "thermo_csv.h"
 #include "watch.h"
+#include "wrap.h"
 
 static volatile sig_atomic_t stop_signal = 0;
 
@@ -220,6 +221,7 @@ typedef struct {
                                   * lists, each NULL where it has none */
     vs_ensemble_state restart_ens; /* the checkpoint's thermostat state */
     vs_input_system input;      /* a new run from input.file: the system (rank 0's) */
+    vs_frame_fields frame;      /* the trajectory frame's arrays, kept from frame to frame */
 } run_state;
 
 /* This rank's tag slab of the current state (records in tag order) and its first tag; with
@@ -246,6 +248,40 @@ static vs_particle_rec *tag_slab(vs_sim *sim, int64_t *n, int64_t *lo, vs_partic
     return slab;
 }
 
+/* One rank holds the whole tag slab: the frame's fields straight from the owned particles,
+ * each placed by its tag (no records, no redistribution), with tag_slab's check that every
+ * tag is there once. */
+static void owned_fields(vs_sim *sim, vs_frame_fields *ff)
+{
+    const vs_particles *p = vs_sim_owned_particles(sim);
+    const int64_t n = sim->prm.n_particles;
+    vs_frame_fields_reserve(ff, n);
+    ff->n = n;
+    ff->lo = 0;
+    uint8_t *seen = VS_MALLOC((size_t)(n > 0 ? n : 1));
+    memset(seen, 0, (size_t)(n > 0 ? n : 1));
+    int bad = p->n_owned != n;
+    for (int64_t i = 0; i < p->n_owned && !bad; ++i) {
+        const int64_t tag = p->tag[i];
+        bad = tag < 0 || tag >= n || seen[tag];
+        if (bad)
+            break;
+        seen[tag] = 1;
+        for (int d = 0; d < 3; ++d) {
+            double x = p->x[d][i];
+            int32_t image = p->image[d][i];
+            vs_wrap_into(&x, &image, sim->prm.box[d]);
+            ff->x[3 * tag + d] = x;
+            ff->v[3 * tag + d] = p->v[d][i];
+            ff->image[3 * tag + d] = image;
+        }
+    }
+    free(seen);
+    if (bad)
+        VS_FATAL("step %lld: particles lost or duplicated (tag slab [0, %lld) holds %lld)",
+                 (long long)sim->step, (long long)n, (long long)p->n_owned);
+}
+
 /* One H5MD frame of the current state. Returns 0 or -1 (logged). */
 static int write_frame(run_state *rs, const vs_thermo *t)
 {
@@ -254,29 +290,33 @@ static int write_frame(run_state *rs, const vs_thermo *t)
                    "trajectory frame", sim->step, rs->last_checkpoint) != 0)
         return -1;
     const double t0 = vs_wall_seconds();
-    int64_t n = 0, lo = 0;
-    /* the first frame of a trajectory also carries the topology, and topology.psf beside it */
+    /* the first frame of a trajectory also carries the topology, and topology.psf beside it;
+     * the later ones of a one-rank run need no records */
     const int create = !rs->traj_exists;
     vs_particle_ext ext = {NULL, NULL, NULL};
-    vs_particle_rec *slab = tag_slab(sim, &n, &lo, create ? &ext : NULL);
+    vs_particle_rec *slab = NULL;
+    if (create || sim->dc.cart.size > 1) {
+        int64_t n = 0, lo = 0;
+        slab = tag_slab(sim, &n, &lo, create ? &ext : NULL);
+        vs_frame_fields_from_slab(&rs->frame, slab, n, lo, sim->prm.box);
+    } else {
+        owned_fields(sim, &rs->frame);
+    }
     const vs_topo *topo = ext.topo;
-    /* positions in the box, image counts to match (the state itself wraps at rebuilds) */
-    for (int64_t i = 0; i < n; ++i)
-        vs_particle_rec_wrap(&slab[i], sim->prm.box);
     char err[VS_ERR_LEN];
     double bytes = 0.0;
     /* the frame's box is the run's now (npt changes it) */
     vs_params *frame_prm = VS_MALLOC(sizeof *frame_prm);
     *frame_prm = *rs->prm;
     memcpy(frame_prm->box, sim->prm.box, sizeof frame_prm->box);
-    int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, create, frame_prm, t, slab, topo,
-                            ext.dih, n, lo, &bytes, err, sizeof err);
+    int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, create, frame_prm, t, &rs->frame,
+                            slab, topo, ext.dih, &bytes, err, sizeof err);
     free(frame_prm);
     if (rc == 0 && create) {
         char psf[VS_PATH_LEN + 32];
         snprintf(psf, sizeof psf, "%s/topology.psf", rs->prm->output_dir);
-        rc = vs_psf_write(&sim->dc.cart, psf, rs->prm, slab, topo, ext.dih, n, lo, err,
-                          sizeof err);
+        rc = vs_psf_write(&sim->dc.cart, psf, rs->prm, slab, topo, ext.dih, rs->frame.n,
+                          rs->frame.lo, err, sizeof err);
     }
     free(slab);
     vs_particle_ext_free(&ext);
@@ -940,6 +980,7 @@ int vs_run(const vs_params *config_prm, const vs_run_options *opt, MPI_Comm comm
     }
 
     int status = step_loop(&rs, first_output(&rs));
+    vs_frame_fields_free(&rs.frame);
     vs_sim_settle_timers(&sim);
     vs_thermo_csv_close(&rs.csv);
     if (status != 0) {

@@ -232,15 +232,8 @@ void vs_particles_unpack_ext(vs_particles *p, const vs_particle_ext *in, int64_t
 
 void vs_particle_rec_wrap(vs_particle_rec *r, const double box[3])
 {
-    for (int d = 0; d < 3; ++d) {
-        const double len = box[d];
-        double x = r->x[d];
-        while (x < 0.0)
-            vs_wrap_down(&x, &r->image[d], len);
-        while (x >= len)
-            vs_wrap_up(&x, &r->image[d], len);
-        r->x[d] = x;
-    }
+    for (int d = 0; d < 3; ++d)
+        vs_wrap_into(&r->x[d], &r->image[d], box[d]);
 }
 
 void vs_particle_recs_sort_by_tag(vs_particle_rec *r, int64_t n)

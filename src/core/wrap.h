@@ -34,6 +34,15 @@ VS_HOST_DEVICE void vs_wrap_up(double *x, int32_t *image, double len)
     *image += 1;
 }
 
+/* Into [0, len) for a coordinate any number of box lengths outside (output records). */
+VS_HOST_DEVICE void vs_wrap_into(double *x, int32_t *image, double len)
+{
+    while (*x < 0.0)
+        vs_wrap_down(x, image, len);
+    while (*x >= len)
+        vs_wrap_up(x, image, len);
+}
+
 /* Into [0, len) for a coordinate at most one box length outside. */
 VS_HOST_DEVICE void vs_wrap_periodic(double *x, int32_t *image, double len)
 {

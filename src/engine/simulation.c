@@ -397,13 +397,19 @@ void vs_sim_finish_step(vs_sim *sim)
     phases_close(sim);
 }
 
-vs_particle_rec *vs_sim_owned_records(vs_sim *sim, int64_t *n)
+const vs_particles *vs_sim_owned_particles(vs_sim *sim)
 {
     vs_sim_finish_step(sim);
     sim->backend->sync_host(sim);
-    *n = sim->parts.n_owned;
+    return &sim->parts;
+}
+
+vs_particle_rec *vs_sim_owned_records(vs_sim *sim, int64_t *n)
+{
+    const vs_particles *p = vs_sim_owned_particles(sim);
+    *n = p->n_owned;
     vs_particle_rec *recs = VS_MALLOC(sizeof(vs_particle_rec) * (size_t)(*n > 0 ? *n : 1));
-    vs_particles_pack(&sim->parts, recs);
+    vs_particles_pack(p, recs);
     return recs;
 }
 

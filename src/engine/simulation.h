@@ -88,8 +88,10 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
  * a run restarted from a checkpoint written at this step are bit-identical from here on.
  * Collective. */
 void vs_sim_canonicalize(vs_sim *sim);
-/* This rank's owned particles as records (downloaded first where the backend keeps them on
- * a device); malloc'd, length in *n. */
+/* This rank's owned particles on the host, current (the step finished, downloaded first
+ * where the backend keeps them on a device); valid until the next step. */
+const vs_particles *vs_sim_owned_particles(vs_sim *sim);
+/* The same as records; malloc'd, length in *n. */
 vs_particle_rec *vs_sim_owned_records(vs_sim *sim, int64_t *n);
 /* Their optional records in the same order (malloc'd; NULL where the run has none). */
 void vs_sim_owned_ext(vs_sim *sim, vs_particle_ext *out);

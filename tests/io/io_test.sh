@@ -7,7 +7,8 @@
 #                  bit-identical (h5diff), thermo.csv and trajectory identical
 #   ranks P        100 steps on 2 ranks, restart on P ranks: finishes, every tag once, and
 #                  (exact sums, src/core/fixed_sum.h) thermo.csv, trajectory and the final
-#                  checkpoint's particles bit-identical to a straight run on 2 ranks
+#                  checkpoint's particles bit-identical to a straight run on 2 ranks (on 1
+#                  rank the frames are written from the particle arrays, on 2 from records)
 #   mdanalysis P   traj.h5md read by MDAnalysis's H5MDReader: N, frames, box, positions
 #   kill9          kill -9 during a checkpoint write: --restart latest uses the previous one
 #   corrupt        bit flip, truncation, missing completion record: one clear line each
@@ -37,11 +38,12 @@ PY=/usr/bin/python3
 rm -rf "$OUT" && mkdir -p "$OUT" && cd "$OUT" || exit 1
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
-# run DIR RANKS ARGS...: vesica on RANKS ranks with output.dir=DIR; stdout+stderr to DIR.log
+# run DIR RANKS ARGS...: vesica on RANKS ranks with output.dir=DIR (and IO_TEST_SET, one
+# key=value for every run of a case, if set); stdout+stderr to DIR.log
 run() {
     local dir=$1 ranks=$2; shift 2
     mpiexec --oversubscribe -n "$ranks" "$BIN" run "$CFG" --set "output.dir=$dir" \
-        --set "backend=$BACKEND" "$@" >"$dir.log" 2>&1
+        --set "backend=$BACKEND" ${IO_TEST_SET:+--set "$IO_TEST_SET"} "$@" >"$dir.log" 2>&1
 }
 steps_of() { awk -F, 'NR > 1 { printf "%s ", $1 }' "$1/thermo.csv"; }
 frames_of() {
