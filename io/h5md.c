@@ -20,9 +20,9 @@
 #include <string.h>
 
 #include "h5util.h"
-#include "wrap.h"
 #include "log.h"
 #include "version.h"
+#include "wrap.h"
 
 #define VS_H5MD_CHUNK_ROWS 65536 /* particles per chunk of a frame (1.5 MiB of doubles) */
 #define VS_H5MD_CHUNK_FRAMES 256 /* frames per chunk of step, time and observables */
