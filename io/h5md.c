@@ -22,7 +22,6 @@
 #include "h5util.h"
 #include "log.h"
 #include "version.h"
-#include "wrap.h"
 
 #define VS_H5MD_CHUNK_ROWS 65536 /* particles per chunk of a frame (1.5 MiB of doubles) */
 #define VS_H5MD_CHUNK_FRAMES 256 /* frames per chunk of step, time and observables */
@@ -405,14 +404,7 @@ void vs_frame_fields_from_slab(vs_frame_fields *ff, const vs_particle_rec *slab,
     ff->n = n;
     ff->lo = lo;
     for (int64_t i = 0; i < n; ++i)
-        for (int d = 0; d < 3; ++d) {
-            double x = slab[i].x[d];
-            int32_t image = slab[i].image[d];
-            vs_wrap_into(&x, &image, box[d]);
-            ff->x[3 * i + d] = x;
-            ff->v[3 * i + d] = slab[i].v[d];
-            ff->image[3 * i + d] = image;
-        }
+        vs_frame_fields_set(ff, i, slab[i].x, slab[i].v, slab[i].image, box);
 }
 
 int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_params *prm,

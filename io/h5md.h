@@ -17,6 +17,7 @@
 #include "params.h"
 #include "particles.h"
 #include "observables.h"
+#include "wrap.h"
 
 /* A frame's particle data on this rank: its tag slab [lo, lo + n) in tag order, positions
  * wrapped into the box with their image counts, and velocities; three values per particle
@@ -26,6 +27,22 @@ typedef struct {
     int32_t *image;
     int64_t n, lo, cap;
 } vs_frame_fields;
+
+/* Row `row` of the fields: the position wrapped into the box with its image count to match,
+ * and the velocity (the state itself wraps only at rebuilds). */
+static inline void vs_frame_fields_set(vs_frame_fields *ff, int64_t row, const double x[3],
+                                       const double v[3], const int32_t image[3],
+                                       const double box[3])
+{
+    for (int d = 0; d < 3; ++d) {
+        double xd = x[d];
+        int32_t im = image[d];
+        vs_wrap_into(&xd, &im, box[d]);
+        ff->x[3 * row + d] = xd;
+        ff->v[3 * row + d] = v[d];
+        ff->image[3 * row + d] = im;
+    }
+}
 
 /* Room for n particles (contents not kept). */
 void vs_frame_fields_reserve(vs_frame_fields *ff, int64_t n);

@@ -41,7 +41,6 @@
 #include "thermo.h"
 #include "thermo_csv.h"
 #include "watch.h"
-#include "wrap.h"
 
 static volatile sig_atomic_t stop_signal = 0;
 
@@ -267,14 +266,10 @@ static void owned_fields(vs_sim *sim, vs_frame_fields *ff)
         if (bad)
             break;
         seen[tag] = 1;
-        for (int d = 0; d < 3; ++d) {
-            double x = p->x[d][i];
-            int32_t image = p->image[d][i];
-            vs_wrap_into(&x, &image, sim->prm.box[d]);
-            ff->x[3 * tag + d] = x;
-            ff->v[3 * tag + d] = p->v[d][i];
-            ff->image[3 * tag + d] = image;
-        }
+        const double x[3] = {p->x[0][i], p->x[1][i], p->x[2][i]},
+                     v[3] = {p->v[0][i], p->v[1][i], p->v[2][i]};
+        const int32_t image[3] = {p->image[0][i], p->image[1][i], p->image[2][i]};
+        vs_frame_fields_set(ff, tag, x, v, image, sim->prm.box);
     }
     free(seen);
     if (bad)
