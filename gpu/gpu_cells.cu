@@ -145,13 +145,20 @@ void vs_gpu_permute_words(vs_gpu_state *g, int n, void *recs, size_t bytes)
 
 /* The Morton reordering costs a sort and two passes over every array; particles drift only a
  * fraction of a cell between rebuilds, so the order is refreshed every few rebuilds
- * (docs/performance.md compares 1 and 8). */
+ * (docs/performance.md compares 1 and 8). A brick of fewer owned particles than
+ * VS_GPU_REORDER_SMALL_BELOW refreshes it less often: its step is bound by the host's
+ * launches, about two dozen of them for one reordering, more than by the locality the order
+ * buys its forces (docs/performance.md compares 8 and 32 from 4000 to 16M particles). */
 #define VS_GPU_REORDER_EVERY 8
+#define VS_GPU_REORDER_EVERY_SMALL 32
+#define VS_GPU_REORDER_SMALL_BELOW 524288
 
 void vs_gpu_reorder(vs_gpu_state *g)
 {
     const int n = (int)g->pt.n_owned;
-    if (g->sort.n_rebuilds++ % VS_GPU_REORDER_EVERY != 0)
+    const int every =
+        n < VS_GPU_REORDER_SMALL_BELOW ? VS_GPU_REORDER_EVERY_SMALL : VS_GPU_REORDER_EVERY;
+    if (g->sort.n_rebuilds++ % every != 0)
         return;
     sort_by_cell(g, n, 1, 0);
     ++g->ver.owned; /* the staging pass of the cell list restages them */

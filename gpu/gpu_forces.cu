@@ -60,19 +60,53 @@ void vs_gpu_stage_positions(vs_gpu_state *g)
     vs_gpu_stage_range(g, first, g->pt.n_owned + g->pt.n_ghost - first);
 }
 
-/* Each particle's pair-RNG signature at this step (tea_rng.h), for particles [first, first + n). */
+/* The Newton kernel's sums, cleared by the signature pass that precedes it: the owned
+ * particles' three fixed-point force sums, and the marked particle (none: 0x7f7f7f7f, above
+ * every index). In that pass the clearing needs no launches of its own: a small system's
+ * step is bound by the host's launches, not by bytes. */
+struct vs_sum_clear {
+    double *f[3]; /* NULL: nothing to clear */
+    int32_t *bad;
+    int n_owned;
+};
+
+/* Each particle's pair-RNG signature at this step (tea_rng.h), for particles [first, first +
+ * n); with `clear`, the sums of the owned particles among them too, and the marked particle
+ * (the range then starts at 0 and covers every owned particle). */
 __global__ void signature_kernel(int first, int n, vs_tea_key key, const int64_t *tag,
-                                 uint64_t *sig)
+                                 uint64_t *sig, vs_sum_clear clear)
 {
     const int i = first + blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < first + n)
-        sig[i] = vs_signature_pack(vs_tag_signature(key, (uint64_t)tag[i]));
+    if (i >= first + n)
+        return;
+    sig[i] = vs_signature_pack(vs_tag_signature(key, (uint64_t)tag[i]));
+    if (clear.f[0] && i < clear.n_owned) {
+        clear.f[0][i] = 0.0;
+        clear.f[1][i] = 0.0;
+        clear.f[2][i] = 0.0;
+    }
+    if (clear.f[0] && i == 0)
+        *clear.bad = 0x7f7f7f7f;
 }
 
-static void compute_signatures(vs_gpu_state *g, int64_t first, int64_t count, int64_t step)
+/* Signatures of particles [first, first + count); `clear_sums`: the Newton kernel's sums start
+ * at zero too (the range then covers every owned particle). */
+static void compute_signatures(vs_gpu_state *g, int64_t first, int64_t count, int64_t step,
+                               int clear_sums)
 {
+    vs_sum_clear clear = {{NULL, NULL, NULL}, g->fs.d_bad_force, (int)g->pt.n_owned};
+    if (clear_sums) {
+        if (first != 0 || count < g->pt.n_owned)
+            vs_log_fatal(__FILE__, __LINE__, "signatures of [%lld, %lld) cannot clear the sums "
+                         "of %lld owned particles", (long long)first,
+                         (long long)(first + count), (long long)g->pt.n_owned);
+        for (int d = 0; d < 3; ++d)
+            clear.f[d] = g->pt.f[d];
+        if (count == 0) /* no launch: the mark alone */
+            VS_CUDA_CHECK(cudaMemsetAsync(g->fs.d_bad_force, 0x7f, sizeof(int32_t), g->stream));
+    }
     VS_LAUNCH(signature_kernel, count, VS_BLOCK, g->stream, (int)first, (int)count,
-              vs_tea_make_key(g->prm.seed, (uint64_t)step), g->pt.tag, g->fs.sig);
+              vs_tea_make_key(g->prm.seed, (uint64_t)step), g->pt.tag, g->fs.sig, clear);
 }
 
 /* The mixed-precision pair of particle i (position pi with its species, velocity ui,
@@ -650,15 +684,6 @@ void vs_gpu_forces_to_double(vs_gpu_state *g)
     g->fs.forces_fixed = 0;
 }
 
-/* The Newton kernel's sums start at zero (on `stream`, before either part below). */
-static void clear_newton_sums(vs_gpu_state *g, cudaStream_t stream)
-{
-    for (int d = 0; d < 3; ++d)
-        VS_CUDA_CHECK(
-            cudaMemsetAsync(g->pt.f[d], 0, sizeof(double) * (size_t)g->pt.n_owned, stream));
-    VS_CUDA_CHECK(cudaMemsetAsync(g->fs.d_bad_force, 0x7f, sizeof(int32_t), stream));
-}
-
 /* The pairs among the particles in the cell list, each once (dpd_force_newton_kernel), on
  * `stream`; with `remote`, instead those of the ghosts beyond it (dpd_force_remote_kernel). */
 static void launch_newton_part(vs_gpu_state *g, cudaStream_t stream, int remote, int64_t step,
@@ -711,10 +736,9 @@ static void launch_newton_part(vs_gpu_state *g, cudaStream_t stream, int remote,
 }
 
 /* Forces on every owned particle, each pair once: the listed particles' pairs, then the
- * remote ghosts' where the list leaves them out. */
+ * remote ghosts' where the list leaves them out (the signature pass cleared the sums). */
 static void launch_newton_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
-    clear_newton_sums(g, g->stream);
     launch_newton_part(g, g->stream, 0, step, want_energy);
     if (g->cells.n_listed < g->pt.n_owned + g->pt.n_ghost)
         launch_newton_part(g, g->stream, 1, step, want_energy);
@@ -777,8 +801,9 @@ extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
     /* a rebuild staged this step's inputs already (vs_gpu_build_neighbors) */
     if (g->plan.mixed && !vs_gpu_all_staged(g))
         vs_gpu_stage_positions(g);
-    compute_signatures(g, 0, g->pt.n_owned + g->pt.n_ghost, step);
-    if (g->plan.forces == VS_GPU_FORCES_NEWTON) {
+    const int newton = g->plan.forces == VS_GPU_FORCES_NEWTON;
+    compute_signatures(g, 0, g->pt.n_owned + g->pt.n_ghost, step, newton);
+    if (newton) {
         launch_newton_forces(g, step, want_energy);
     } else {
         launch_forces(g, g->stream, (int)g->pt.n_owned, NULL, step, want_energy);
@@ -808,8 +833,7 @@ static void update_remote_and_forces(vs_gpu_state *g, int64_t step, int want_ene
     VS_CUDA_CHECK(cudaEventRecord(g->ovl.ev_local, g->stream));
     const int64_t first = vs_gpu_owned_staged(g) ? g->pt.n_owned : 0; /* the first half-step's */
     vs_gpu_stage_range(g, first, n_listed - first);
-    compute_signatures(g, 0, n_listed, step);
-    clear_newton_sums(g, g->stream);
+    compute_signatures(g, 0, n_listed, step, 1);
     VS_CUDA_CHECK(cudaEventRecord(g->ovl.ev_go, g->stream));
     VS_CUDA_CHECK(cudaStreamWaitEvent(g->ovl.bulk, g->ovl.ev_go, 0));
     launch_newton_part(g, g->ovl.bulk, 0, step, want_energy);
@@ -817,7 +841,7 @@ static void update_remote_and_forces(vs_gpu_state *g, int64_t step, int want_ene
     vs_gpu_update_remote_images(g);
     VS_CUDA_CHECK(cudaEventRecord(g->ovl.ev_comm, g->stream));
     vs_gpu_stage_range(g, n_listed, n_all - n_listed);
-    compute_signatures(g, n_listed, n_all - n_listed, step);
+    compute_signatures(g, n_listed, n_all - n_listed, step, 0);
     launch_newton_part(g, g->stream, 1, step, want_energy);
     VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->ovl.ev_interior, 0));
     vs_gpu_forces_done(g, want_energy);
@@ -845,7 +869,7 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
      * first half-step, unless something moved them since) */
     if (mixed && !vs_gpu_owned_staged(g))
         vs_gpu_stage_range(g, 0, g->pt.n_owned);
-    compute_signatures(g, 0, g->pt.n_owned, step);
+    compute_signatures(g, 0, g->pt.n_owned, step, 0);
     VS_CUDA_CHECK(cudaEventRecord(g->ovl.ev_start, g->stream));
     VS_CUDA_CHECK(cudaStreamWaitEvent(g->ovl.bulk, g->ovl.ev_start, 0));
     launch_forces(g, g->ovl.bulk, (int)g->ovl.n_interior, g->ovl.split_idx, step, want_energy);
@@ -856,7 +880,7 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
     VS_CUDA_CHECK(cudaEventRecord(g->ovl.ev_comm, g->stream));
     if (mixed)
         vs_gpu_stage_range(g, g->pt.n_owned, g->pt.n_ghost);
-    compute_signatures(g, g->pt.n_owned, g->pt.n_ghost, step);
+    compute_signatures(g, g->pt.n_owned, g->pt.n_ghost, step, 0);
     launch_forces(g, g->stream, (int)g->ovl.n_border, g->ovl.split_idx + g->ovl.n_interior, step,
                   want_energy);
     vs_gpu_forces_done(g, want_energy);
