@@ -98,17 +98,19 @@ __device__ __forceinline__ void vs_soa_copy_vp(const vs_soa &a, int64_t to, int6
  * bytes: a build's record takes 36 bytes instead of vs_ghost_rec's 64, an update's 24
  * instead of vs_ghost_update_rec's 48, and the receiver's ghosts are the same bits. The tag
  * travels as two words, so that the records need only 4-byte alignment. */
-struct vs_ghost_rec_grid {
-    int32_t x[3];
-    float vp[3];
-    uint32_t tag_lo, tag_hi;
-    int32_t species_mark; /* species | bonded mark << 16 */
-};
-
 struct vs_ghost_update_rec_grid {
     int32_t x[3];
     float vp[3];
 };
+
+struct vs_ghost_rec_grid {
+    vs_ghost_update_rec_grid motion; /* an update's record leads a build's */
+    uint32_t tag_lo, tag_hi;
+    int32_t species_mark; /* species | bonded mark << 16 */
+};
+
+static_assert(sizeof(vs_ghost_rec_grid) == 36 && sizeof(vs_ghost_update_rec_grid) == 24,
+              "grid records are 36 and 24 bytes (docs/architecture.md)");
 
 /* Bytes of a ghost build's and a ghost update's record. */
 static inline size_t vs_gpu_ghost_rec_bytes(const vs_gpu_state *g)
@@ -122,10 +124,27 @@ static inline size_t vs_gpu_ghost_update_rec_bytes(const vs_gpu_state *g)
                                 : sizeof(vs_ghost_update_rec);
 }
 
-/* A position on the grid in quanta (1 / quantum is exact: a power of two). */
-__device__ __forceinline__ int32_t vs_grid_index(double x, double quantum)
+/* Position p in quanta of the grid (1 / quantum is exact: a power of two) and the predicted
+ * velocity vp in fp32 (exact: vel_f's values). */
+__device__ __forceinline__ vs_ghost_update_rec_grid vs_grid_motion(const double p[3],
+                                                                   const double vp[3],
+                                                                   double quantum)
 {
-    return (int32_t)__double2ll_rn(x * (1.0 / quantum));
+    vs_ghost_update_rec_grid m;
+    for (int c = 0; c < 3; ++c) {
+        m.x[c] = (int32_t)__double2ll_rn(p[c] * (1.0 / quantum));
+        m.vp[c] = (float)vp[c];
+    }
+    return m;
+}
+
+__device__ __forceinline__ void vs_grid_motion_read(const vs_ghost_update_rec_grid &m,
+                                                    double quantum, double p[3], double vp[3])
+{
+    for (int c = 0; c < 3; ++c) {
+        p[c] = (double)m.x[c] * quantum;
+        vp[c] = m.vp[c];
+    }
 }
 
 /* Record k of a ghost build: position p, predicted velocity vp, tag, species and the bonded
@@ -136,10 +155,7 @@ __device__ __forceinline__ void vs_put_ghost(const vs_soa &a, void *out, int64_t
 {
     if (a.grid_quantum > 0.0) {
         vs_ghost_rec_grid r;
-        for (int c = 0; c < 3; ++c) {
-            r.x[c] = vs_grid_index(p[c], a.grid_quantum);
-            r.vp[c] = (float)vp[c];
-        }
+        r.motion = vs_grid_motion(p, vp, a.grid_quantum);
         r.tag_lo = (uint32_t)(uint64_t)tag;
         r.tag_hi = (uint32_t)((uint64_t)tag >> 32);
         r.species_mark = species | (mark ? 1 << 16 : 0);
@@ -167,10 +183,7 @@ __device__ __forceinline__ void vs_take_ghost(const vs_soa &a, const void *in, i
     bool mark;
     if (a.grid_quantum > 0.0) {
         const vs_ghost_rec_grid r = ((const vs_ghost_rec_grid *)in)[k];
-        for (int c = 0; c < 3; ++c) {
-            p[c] = (double)r.x[c] * a.grid_quantum;
-            vp[c] = r.vp[c];
-        }
+        vs_grid_motion_read(r.motion, a.grid_quantum, p, vp);
         tag = (int64_t)((uint64_t)r.tag_hi << 32 | r.tag_lo);
         species = r.species_mark & 0xffff;
         mark = r.species_mark >> 16 != 0;
@@ -198,12 +211,7 @@ __device__ __forceinline__ void vs_put_ghost_update(const vs_soa &a, void *out, 
                                                     const double p[3], const double vp[3])
 {
     if (a.grid_quantum > 0.0) {
-        vs_ghost_update_rec_grid r;
-        for (int c = 0; c < 3; ++c) {
-            r.x[c] = vs_grid_index(p[c], a.grid_quantum);
-            r.vp[c] = (float)vp[c];
-        }
-        ((vs_ghost_update_rec_grid *)out)[k] = r;
+        ((vs_ghost_update_rec_grid *)out)[k] = vs_grid_motion(p, vp, a.grid_quantum);
     } else {
         vs_ghost_update_rec r;
         for (int c = 0; c < 3; ++c) {
@@ -220,11 +228,7 @@ __device__ __forceinline__ void vs_take_ghost_update(const vs_soa &a, const void
 {
     double p[3], vp[3];
     if (a.grid_quantum > 0.0) {
-        const vs_ghost_update_rec_grid r = ((const vs_ghost_update_rec_grid *)in)[k];
-        for (int c = 0; c < 3; ++c) {
-            p[c] = (double)r.x[c] * a.grid_quantum;
-            vp[c] = r.vp[c];
-        }
+        vs_grid_motion_read(((const vs_ghost_update_rec_grid *)in)[k], a.grid_quantum, p, vp);
     } else {
         const vs_ghost_update_rec r = ((const vs_ghost_update_rec *)in)[k];
         for (int c = 0; c < 3; ++c) {
