@@ -3,12 +3,18 @@
 
 #include "integrator.h"
 
+/* 1 / mass of every species. */
+static void inverse_masses(const vs_params *prm, double inv_mass[VS_MAX_SPECIES])
+{
+    for (int s = 0; s < prm->n_species; ++s)
+        inv_mass[s] = 1.0 / prm->species[s].mass;
+}
+
 void vs_integrate_first_half(vs_particles *p, const vs_params *prm)
 {
     const double dt = prm->dt, half_dt = 0.5 * prm->dt, lambda_dt = prm->lambda * prm->dt;
     double inv_mass[VS_MAX_SPECIES];
-    for (int s = 0; s < prm->n_species; ++s)
-        inv_mass[s] = 1.0 / prm->species[s].mass;
+    inverse_masses(prm, inv_mass);
     for (int d = 0; d < 3; ++d) {
         double *x = p->x[d], *v = p->v[d], *vp = p->vp[d];
         const double *f = p->f[d];
@@ -26,8 +32,7 @@ void vs_integrate_second_half(vs_particles *p, const vs_params *prm)
 {
     const double half_dt = 0.5 * prm->dt;
     double inv_mass[VS_MAX_SPECIES];
-    for (int s = 0; s < prm->n_species; ++s)
-        inv_mass[s] = 1.0 / prm->species[s].mass;
+    inverse_masses(prm, inv_mass);
     for (int d = 0; d < 3; ++d) {
         double *v = p->v[d];
         const double *f = p->f[d];
@@ -39,8 +44,7 @@ void vs_integrate_second_half(vs_particles *p, const vs_params *prm)
 void vs_integrate_npt(vs_particles *p, const vs_params *prm, const vs_npt_coefs *c, int first)
 {
     double inv_mass[VS_MAX_SPECIES];
-    for (int s = 0; s < prm->n_species; ++s)
-        inv_mass[s] = 1.0 / prm->species[s].mass;
+    inverse_masses(prm, inv_mass);
     for (int d = 0; d < 3; ++d) {
         double *x = p->x[d], *v = p->v[d], *vp = p->vp[d];
         const double *f = p->f[d];

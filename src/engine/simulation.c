@@ -233,12 +233,11 @@ void vs_sim_set_box(vs_sim *sim, const double box[3])
         sim->backend->set_box(sim);
 }
 
-int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
+/* Step 0 of a new run: the backend takes the particles, then the first build and forces.
+ * Returns 0, or 1 on every rank if the backend failed on any (err set where it failed).
+ * Collective. */
+static int start_at_step_zero(vs_sim *sim, char *err, size_t err_len)
 {
-    sim->energy_due = 1;
-    vs_init_particles(&sim->parts, &sim->prm, &sim->dc);
-    snap_to_grid(sim);
-    set_tail(sim);
     sim->step = 0;
     const int failed = sim->backend->attach(sim, err, err_len) != 0;
     if (vs_par_any(&sim->dc.cart, failed))
@@ -248,6 +247,15 @@ int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
     compute_forces(sim, 0);
     phases_close(sim);
     return 0;
+}
+
+int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
+{
+    sim->energy_due = 1;
+    vs_init_particles(&sim->parts, &sim->prm, &sim->dc);
+    snap_to_grid(sim);
+    set_tail(sim);
+    return start_at_step_zero(sim, err, err_len);
 }
 
 /* The records go to their owners by position and become the owned particles, in tag order;
@@ -376,15 +384,7 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
     set_tail(sim);
     if (draw_velocities)
         vs_init_velocities(&sim->parts, &sim->prm, &sim->dc);
-    sim->step = 0;
-    const int failed = sim->backend->attach(sim, err, err_len) != 0;
-    if (vs_par_any(&sim->dc.cart, failed))
-        return 1;
-    rebuild(sim);
-    phase_begin(sim, VS_TIMER_pair);
-    compute_forces(sim, 0);
-    phases_close(sim);
-    return 0;
+    return start_at_step_zero(sim, err, err_len);
 }
 
 void vs_sim_finish_step(vs_sim *sim)
