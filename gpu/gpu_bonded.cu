@@ -42,7 +42,7 @@ extern "C" {
 
 /* What the bonded kernels read and write, passed by value. */
 struct vs_bonded_args {
-    const double *x[3];
+    vs_positions pos;
     const int64_t *tag;
     const vs_topo *topo;     /* the records (gpu_topo.cu) */
     const vs_dihedrals *dih; /* beside them, runs with dihedrals only */
@@ -175,7 +175,7 @@ __device__ __forceinline__ void separation(const vs_bonded_args &a, int i, int j
 {
     for (int d = 0; d < 3; ++d) {
         const double len = a.box[d];
-        const double dx = a.x[d][j] - a.x[d][i];
+        const double dx = vs_pos_get(a.pos, d, j) - vs_pos_get(a.pos, d, i);
         out[d] = dx - len * floor(dx / len + 0.5);
     }
 }
@@ -351,10 +351,10 @@ static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *viria
     vs_bonded_args a;
     memset(&a, 0, sizeof a);
     for (int d = 0; d < 3; ++d) {
-        a.x[d] = g->pt.x[d];
         a.f[d] = g->pt.f[d];
         a.box[d] = g->prm.box[d];
     }
+    a.pos = vs_gpu_positions(g);
     a.tag = g->pt.tag;
     a.topo = g->bd.topo;
     a.dih = g->bd.dih;

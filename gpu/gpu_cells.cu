@@ -38,11 +38,11 @@
  * already (by the first half-step, vs_gpu_owned_staged): their 16-byte position is read instead
  * of 52 bytes of state. */
 template <bool STAGE>
-__global__ void cell_key_kernel(int n, vs_gpu_grid grid, int morton, const double *x,
-                                const double *y, const double *z, uint32_t *key, uint32_t *idx,
-                                vs_fixed_frame frame, const double *vx, const double *vy,
-                                const double *vz, const int32_t *species, int4 *pos,
-                                float4 *vel, int staged_below)
+__global__ void cell_key_kernel(int n, vs_gpu_grid grid, int morton, vs_positions at,
+                                uint32_t *key, uint32_t *idx, vs_fixed_frame frame,
+                                const double *vx, const double *vy, const double *vz,
+                                const int32_t *species, int4 *pos, float4 *vel,
+                                int staged_below)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -51,11 +51,14 @@ __global__ void cell_key_kernel(int n, vs_gpu_grid grid, int morton, const doubl
     uint32_t cell;
     if (STAGE) {
         const int4 p = i < staged_below ? pos[i]
-                                        : vs_stage_particle(frame, i, x, y, z, vx, vy, vz,
-                                                            species, pos, vel);
+                                        : vs_stage_particle(frame, i, at.x[0], at.x[1],
+                                                            at.x[2], vx, vy, vz, species, pos,
+                                                            vel);
         cell = vs_cell_of_q(grid, p, c);
     } else {
-        cell = vs_cell_of(grid, x[i], y[i], z[i], c);
+        double r[3];
+        vs_pos_load(at, i, r);
+        cell = vs_cell_of(grid, r[0], r[1], r[2], c);
     }
     key[i] = morton ? vs_morton_code(grid, c) : cell;
     idx[i] = (uint32_t)i;
@@ -87,14 +90,24 @@ static void permute(vs_gpu_state *g, T *&field, int n)
 }
 
 /* (cell, index) pairs sorted by cell: by the cell's Morton code, or its linear index */
+/* Particles below this index hold their force inputs already (pos_q, vel_f): all of them
+ * where pos_q is the only store of the positions, else the owned ones where the first
+ * half-step staged them. */
+static int staged_below(const vs_gpu_state *g, int n)
+{
+    if (g->plan.pos_q_only)
+        return n;
+    return vs_gpu_owned_staged(g) ? (int)g->pt.n_owned : 0;
+}
+
 /* Sort particles [0, n) by cell into key_out / idx_out; `stage`: also stage all n particles'
  * mixed force inputs on the way. */
 static void sort_by_cell(vs_gpu_state *g, int n, int morton, int stage)
 {
 #define VS_KEY_ARGS                                                                                \
-    n, g->cells.grid, morton, g->pt.x[0], g->pt.x[1], g->pt.x[2], g->sort.key_in, g->sort.idx_in,  \
-        g->fs.frame, g->pt.vp[0], g->pt.vp[1], g->pt.vp[2], g->pt.species_id, g->fs.pos_q,         \
-        g->fs.vel_f, stage && vs_gpu_owned_staged(g) ? (int)g->pt.n_owned : 0
+    n, g->cells.grid, morton, vs_gpu_positions(g), g->sort.key_in, g->sort.idx_in, g->fs.frame,    \
+        g->pt.vp[0], g->pt.vp[1], g->pt.vp[2], g->pt.species_id, g->fs.pos_q, g->fs.vel_f,         \
+        stage ? staged_below(g, n) : 0
     if (stage)
         VS_LAUNCH(cell_key_kernel<true>, n, VS_BLOCK, g->stream, VS_KEY_ARGS);
     else
@@ -162,7 +175,20 @@ void vs_gpu_reorder(vs_gpu_state *g)
         return;
     sort_by_cell(g, n, 1, 0);
     ++g->ver.owned; /* the staging pass of the cell list restages them */
-    if (g->plan.vp_in_vel_f) {
+    if (g->plan.pos_q_only) {
+        /* positions and predicted velocities (16 bytes each, more than the scratch holds)
+         * gather into the cell-order copy's buffer, which the cell list rewrites next */
+        int4 *tmp = g->cells.cell_pos;
+        VS_LAUNCH(gather_kernel<int4>, n, VS_BLOCK, g->stream, n, g->sort.idx_out, g->fs.pos_q,
+                  tmp);
+        g->cells.cell_pos = g->fs.pos_q;
+        g->fs.pos_q = tmp;
+        float4 *vel = (float4 *)g->cells.cell_pos;
+        VS_LAUNCH(gather_kernel<float4>, n, VS_BLOCK, g->stream, n, g->sort.idx_out, g->fs.vel_f,
+                  vel);
+        g->cells.cell_pos = (int4 *)g->fs.vel_f;
+        g->fs.vel_f = vel;
+    } else if (g->plan.vp_in_vel_f) {
         /* the predicted velocities (16 bytes each, more than the scratch holds) gather into
          * pos_q's buffer, free now: the owned positions are restaged (ver.owned above) */
         float4 *tmp = (float4 *)g->fs.pos_q;
@@ -172,7 +198,8 @@ void vs_gpu_reorder(vs_gpu_state *g)
         g->fs.vel_f = tmp;
     }
     for (int d = 0; d < 3; ++d) {
-        permute(g, g->pt.x[d], n);
+        if (!g->plan.pos_q_only)
+            permute(g, g->pt.x[d], n);
         permute(g, g->pt.v[d], n);
         if (!g->plan.vp_in_vel_f)
             permute(g, g->pt.vp[d], n);
@@ -239,8 +266,8 @@ __global__ void cell_pos_staged_kernel(int n, const uint32_t *cell_particles, co
 /* The Newton path's cell list (vs_gpu_build_neighbors), pass 1: each particle's cell (of its
  * staged fixed-point position, staging it where the first half-step has not) and its place
  * in that cell, from an atomic count per cell (count: zeroed, n_cells + 1 entries). */
-__global__ void cell_bin_kernel(int n, vs_gpu_grid grid, const double *x, const double *y,
-                                const double *z, vs_fixed_frame frame, const double *vx,
+__global__ void cell_bin_kernel(int n, vs_gpu_grid grid, vs_positions at, vs_fixed_frame frame,
+                                const double *vx,
                                 const double *vy, const double *vz, const int32_t *species,
                                 int4 *pos, float4 *vel, int staged_below, uint32_t *count,
                                 uint32_t *cell_of, uint32_t *place)
@@ -248,9 +275,9 @@ __global__ void cell_bin_kernel(int n, vs_gpu_grid grid, const double *x, const 
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    const int4 p = i < staged_below
-                       ? pos[i]
-                       : vs_stage_particle(frame, i, x, y, z, vx, vy, vz, species, pos, vel);
+    const int4 p = i < staged_below ? pos[i]
+                                    : vs_stage_particle(frame, i, at.x[0], at.x[1], at.x[2], vx,
+                                                        vy, vz, species, pos, vel);
     int c[3];
     const uint32_t cell = vs_cell_of_q(grid, p, c);
     cell_of[i] = cell;
@@ -368,8 +395,7 @@ struct vs_list_writer {
 
 __global__ void __launch_bounds__(VS_THREAD_BUILD_BLOCK)
     neighbor_thread_kernel(int n_owned, vs_gpu_grid grid, float cut2_quanta, float row_cut2,
-                           const double *x, const double *y, const double *z,
-                           vs_fixed_frame frame, const int4 *cell_pos,
+                           vs_positions at, vs_fixed_frame frame, const int4 *cell_pos,
                            const uint32_t *cell_start, int max_neighbors, int64_t stride,
                            int32_t *nlist, int32_t *ncount, int32_t *max_count,
                            uint8_t *interior)
@@ -378,12 +404,14 @@ __global__ void __launch_bounds__(VS_THREAD_BUILD_BLOCK)
     if (i >= n_owned)
         return;
     int has_ghost = 0; /* for the overlap's interior / border split */
-    const int qx = vs_quantize(frame, 0, x[i]), qy = vs_quantize(frame, 1, y[i]),
-              qz = vs_quantize(frame, 2, z[i]);
+    double r[3];
+    vs_pos_load(at, i, r);
+    const int qx = vs_quantize(frame, 0, r[0]), qy = vs_quantize(frame, 1, r[1]),
+              qz = vs_quantize(frame, 2, r[2]);
     int c[3]; /* the particle's cell (or, by a rounding, the next one: rows are trimmed by
                  geometry, with a margin, so they cover its sphere either way) */
     float frac[3];
-    vs_cell_of(grid, x[i], y[i], z[i], c, frac);
+    vs_cell_of(grid, r[0], r[1], r[2], c, frac);
     /* the 9 rows around the cell, each trimmed to the cells the sphere reaches and one
      * contiguous range of the list, in the order z, y, x: the list comes out in cell order */
     vs_list_writer out(nlist, stride, i, max_neighbors);
@@ -557,15 +585,16 @@ __global__ void __launch_bounds__(32 * VS_NL_WARPS)
     }
 }
 
-__global__ void mark_built_kernel(int n, const double *x, const double *y, const double *z,
-                                  double *bx, double *by, double *bz)
+__global__ void mark_built_kernel(int n, vs_positions at, double *bx, double *by, double *bz)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    bx[i] = x[i];
-    by[i] = y[i];
-    bz[i] = z[i];
+    double r[3];
+    vs_pos_load(at, i, r);
+    bx[i] = r[0];
+    by[i] = r[1];
+    bz[i] = r[2];
 }
 
 /* The Newton path's cell list over particles [0, n), staging their force inputs on the way:
@@ -587,10 +616,9 @@ static void bin_by_cell(vs_gpu_state *g, int n)
     VS_CUDA_CHECK(cudaMemsetAsync(g->cells.cell_start, 0, sizeof(uint32_t) * (size_t)(n_cells + 1),
                                   g->stream));
     uint32_t *cell_of = g->sort.key_in, *place = g->sort.idx_in;
-    VS_LAUNCH(cell_bin_kernel, n, VS_BLOCK, g->stream, n, g->cells.grid, g->pt.x[0], g->pt.x[1],
-              g->pt.x[2], g->fs.frame, g->pt.vp[0], g->pt.vp[1], g->pt.vp[2], g->pt.species_id,
-              g->fs.pos_q, g->fs.vel_f, vs_gpu_owned_staged(g) ? (int)g->pt.n_owned : 0,
-              g->cells.cell_start, cell_of, place);
+    VS_LAUNCH(cell_bin_kernel, n, VS_BLOCK, g->stream, n, g->cells.grid, vs_gpu_positions(g),
+              g->fs.frame, g->pt.vp[0], g->pt.vp[1], g->pt.vp[2], g->pt.species_id, g->fs.pos_q,
+              g->fs.vel_f, staged_below(g, n), g->cells.cell_start, cell_of, place);
     VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(g->sort.cub_temp, g->sort.cub_temp_bytes,
                                                 g->cells.cell_start, g->cells.cell_start,
                                                 (int)(n_cells + 1), g->stream));
@@ -642,8 +670,8 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     if (g->plan.forces != VS_GPU_FORCES_VERLET && !g->plan.half_list) {
         /* no Verlet list: the force kernel reads the cell list built above */
         if (g->plan.reuse_list)
-            VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->pt.x[0], g->pt.x[1],
-                      g->pt.x[2], g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2]);
+            VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, vs_gpu_positions(g),
+                      g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2]);
         return;
     }
     const int split = g->plan.overlap == VS_GPU_OVERLAP_SPLIT;
@@ -682,7 +710,7 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
         }
         if (g->plan.builder == VS_GPU_BUILDER_THREAD) {
             VS_LAUNCH(neighbor_thread_kernel, n, VS_THREAD_BUILD_BLOCK, g->stream, n, g->cells.grid,
-                      cut2_quanta, vs_row_cut2(g->list_cutoff), g->pt.x[0], g->pt.x[1], g->pt.x[2],
+                      cut2_quanta, vs_row_cut2(g->list_cutoff), vs_gpu_positions(g),
                       g->fs.frame, g->cells.cell_pos, g->cells.cell_start, g->cells.max_neighbors,
                       g->cells.nl_stride, g->cells.nlist, g->cells.ncount, g->cells.d_max_count,
                       split ? g->ovl.interior_flag : (uint8_t *)NULL);
@@ -715,7 +743,7 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
             g, sizeof(int32_t) * (size_t)g->cells.max_neighbors * (size_t)g->cells.nl_stride);
     }
     if (g->plan.reuse_list) /* positions at this build, for the displacement check */
-        VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, g->pt.x[0], g->pt.x[1], g->pt.x[2],
+        VS_LAUNCH(mark_built_kernel, n, VS_BLOCK, g->stream, n, vs_gpu_positions(g),
                   g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2]);
     ++g->ver.list; /* split again when (if) this list is reused */
 }

@@ -125,6 +125,8 @@ __global__ void npt_half_kernel(int n, vs_npt_coefs c, vs_gpu_species sp, double
 extern "C" void vs_gpu_npt_half(vs_gpu_state *g, const vs_npt_coefs *c, int first)
 {
     const int n = (int)g->pt.n_owned;
+    if (g->plan.pos_q_only) /* the box moves: positions are off any fixed grid */
+        vs_log_fatal(__FILE__, __LINE__, "npt needs fp64 positions (no position grid)");
     if (first) { /* a new step's positions, not staged (vs_gpu_owned_staged) */
         ++g->ver.step;
         ++g->ver.owned;

@@ -9,14 +9,15 @@ extern "C" {
 #include "flow.h"
 }
 
-__global__ void flow_double_poiseuille_kernel(int n, const double *across, double len,
+__global__ void flow_double_poiseuille_kernel(int n, vs_positions at, int across, double len,
                                               const int32_t *species, int driven, double g,
                                               double *f, int fixed)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    const double add = vs_double_poiseuille_force(across[i], len, species[i], driven, g);
+    const double add =
+        vs_double_poiseuille_force(vs_pos_get(at, across, i), len, species[i], driven, g);
     if (fixed) {
         unsigned long long *q = (unsigned long long *)f;
         q[i] += (unsigned long long)__double2ll_rn(add * VS_FIXED_PER_FORCE);
@@ -29,7 +30,7 @@ extern "C" void vs_gpu_flow_forces(vs_gpu_state *g)
 {
     const vs_flow &fl = g->prm.flow;
     const int n = (int)g->pt.n_owned;
-    VS_LAUNCH(flow_double_poiseuille_kernel, n, VS_BLOCK, g->stream, n, g->pt.x[fl.across],
-              g->prm.box[fl.across], g->pt.species_id, fl.species, fl.g, g->pt.f[fl.axis],
+    VS_LAUNCH(flow_double_poiseuille_kernel, n, VS_BLOCK, g->stream, n, vs_gpu_positions(g),
+              fl.across, g->prm.box[fl.across], g->pt.species_id, fl.species, fl.g, g->pt.f[fl.axis],
               g->fs.forces_fixed);
 }

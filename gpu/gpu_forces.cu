@@ -48,6 +48,8 @@ __global__ void stage_mixed_kernel(int first, int n, vs_fixed_frame frame, const
 
 void vs_gpu_stage_range(vs_gpu_state *g, int64_t first, int64_t count)
 {
+    if (g->plan.pos_q_only) /* pos_q holds the positions and vel_f the predicted velocities */
+        return;
     VS_LAUNCH(stage_mixed_kernel, count, VS_BLOCK, g->stream, (int)first, (int)count, g->fs.frame,
               g->pt.x[0], g->pt.x[1], g->pt.x[2], g->pt.vp[0], g->pt.vp[1], g->pt.vp[2],
               g->pt.species_id, g->fs.pos_q, g->fs.vel_f);
@@ -751,19 +753,8 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
     const int mixed = g->plan.mixed;
     const vs_tea_key key = vs_tea_make_key(g->prm.seed, (uint64_t)step);
     const int gaussian = g->prm.random == VS_RANDOM_GAUSSIAN;
-    vs_partner_source src;
-    src.nlist = g->cells.nlist;
-    src.ncount = g->cells.ncount;
-    src.stride = g->cells.nl_stride;
-    src.grid = g->cells.grid;
-    /* without a skin the list was built from the current positions */
+    const vs_partner_source src = vs_gpu_partner_source(g);
     const int skin = g->plan.reuse_list;
-    src.bx = skin ? g->pt.x_build[0] : g->pt.x[0];
-    src.by = skin ? g->pt.x_build[1] : g->pt.x[1];
-    src.bz = skin ? g->pt.x_build[2] : g->pt.x[2];
-    src.cell_start = g->cells.cell_start;
-    src.cell_pos = g->cells.cell_pos;
-    src.row_cut2 = vs_row_cut2(g->list_cutoff);
     const int cells = g->plan.forces != VS_GPU_FORCES_VERLET; /* partners from the cell list */
     const float rc2_quanta =
         (float)((double)g->dpd_f.rc2 * g->fs.frame.inv_quantum * g->fs.frame.inv_quantum);

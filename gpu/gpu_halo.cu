@@ -49,8 +49,10 @@ __global__ void ghost_copy_kernel(int n, const int32_t *send, int64_t start, int
         return;
     const int i = send[k];
     const int64_t j = start + k;
-    for (int c = 0; c < 3; ++c)
-        a.x[c][j] = a.x[c][i] + (c == d ? shift : 0.0);
+    double p[3];
+    vs_pos_load(a.pos, i, p);
+    p[d] += shift;
+    vs_pos_store(a.pos, j, p, a.species[i]);
     vs_soa_copy_vp(a, j, i);
     if (with_ids) {
         a.tag[j] = a.tag[i];
@@ -68,8 +70,8 @@ __global__ void pack_ghost_kernel(int n, const int32_t *send, int d, double shif
         return;
     const int i = send[k];
     double p[3], vp[3];
-    for (int c = 0; c < 3; ++c)
-        p[c] = a.x[c][i] + (c == d ? shift : 0.0);
+    vs_pos_load(a.pos, i, p);
+    p[d] += shift;
     vs_soa_vp(a, i, vp);
     /* the mark tells bonded ghosts, as the host path's bond count does */
     vs_put_ghost(a, out, k, p, vp, a.tag[i], a.species[i], a.mark ? a.mark[i] : 0);
@@ -91,8 +93,8 @@ __global__ void pack_update_kernel(int n, const int32_t *send, int d, double shi
         return;
     const int i = send[k];
     double p[3], vp[3];
-    for (int c = 0; c < 3; ++c)
-        p[c] = a.x[c][i] + (c == d ? shift : 0.0);
+    vs_pos_load(a.pos, i, p);
+    p[d] += shift;
     vs_soa_vp(a, i, vp);
     vs_put_ghost_update(a, out, k, p, vp);
 }
@@ -113,9 +115,12 @@ __global__ void wrap_kernel(int n, int self, double lx, double ly, double lz, vs
     if (i >= n)
         return;
     const double len[3] = {lx, ly, lz};
+    double p[3];
+    vs_pos_load(a.pos, i, p);
     for (int d = 0; d < 3; ++d)
         if (self >> d & 1)
-            vs_wrap_periodic(&a.x[d][i], &a.image[d][i], len[d]);
+            vs_wrap_periodic(&p[d], &a.image[d][i], len[d]);
+    vs_pos_store(a.pos, i, p, a.species[i]);
 }
 
 /* Where a migrant's vs_dihedrals and vs_special sit: after its vs_topo, the vs_special after
@@ -143,8 +148,8 @@ __global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap,
         return;
     const int i = send[k];
     vs_migrant_rec r;
+    vs_pos_load(a.pos, i, r.x);
     for (int c = 0; c < 3; ++c) {
-        r.x[c] = a.x[c][i];
         r.v[c] = a.v[c][i];
         r.image[c] = a.image[c][i];
     }
@@ -190,8 +195,8 @@ __global__ void unpack_migrant_kernel(int n, const char *in, size_t rec, int64_t
     const vs_migrant_rec *from = (const vs_migrant_rec *)(in + (size_t)k * rec);
     const vs_migrant_rec r = *from;
     const int64_t j = start + k;
+    vs_pos_store(a.pos, j, r.x, r.species);
     for (int c = 0; c < 3; ++c) {
-        a.x[c][j] = r.x[c];
         a.v[c][j] = r.v[c];
         a.image[c][j] = r.image[c];
     }
@@ -227,8 +232,8 @@ __global__ void unpack_migrant_kernel(int n, const char *in, size_t rec, int64_t
  * the order without atomics. */
 enum { VS_SPLIT_THREADS = 1024 };
 __global__ void __launch_bounds__(VS_SPLIT_THREADS)
-    split_leavers_kernel(const int32_t *count, const int32_t *holes, const double *x, double lo,
-                         int32_t *lower, int32_t *upper, int32_t *counts)
+    split_leavers_kernel(const int32_t *count, const int32_t *holes, vs_positions pos, int d,
+                         double lo, int32_t *lower, int32_t *upper, int32_t *counts)
 {
     typedef cub::BlockScan<int, VS_SPLIT_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
@@ -237,7 +242,7 @@ __global__ void __launch_bounds__(VS_SPLIT_THREADS)
     for (int start = 0; start < n; start += VS_SPLIT_THREADS) {
         const int k = start + (int)threadIdx.x;
         const int i = k < n ? holes[k] : 0;
-        const int below = k < n && x[i] < lo;
+        const int below = k < n && vs_pos_get(pos, d, i) < lo;
         int rank = 0, total = 0;
         scan_t(tmp).ExclusiveSum(below, rank, total);
         if (k < n) {
@@ -265,8 +270,10 @@ __global__ void fill_holes_kernel(int max_n, const int32_t *count, const int32_t
     if (k >= max_n || k >= *count)
         return;
     const int to = holes[k], from = movers[k];
+    double p[3];
+    vs_pos_load(a.pos, from, p);
+    vs_pos_store(a.pos, to, p, a.species[from]);
     for (int c = 0; c < 3; ++c) {
-        a.x[c][to] = a.x[c][from];
         a.v[c][to] = a.v[c][from];
         a.image[c][to] = a.image[c][from];
     }
@@ -298,26 +305,30 @@ static void reserve_send(vs_gpu_state *g, int d, int dir, int64_t n)
 /* Within the ghost width of the lower (upper = 0) or upper face of dimension d: the send
  * lists' test, the same comparison as the CPU's. */
 struct vs_border_pred {
-    const double *x;
+    vs_positions pos;
+    int d;
     double edge;
     int upper;
     __device__ __forceinline__ bool operator()(int32_t i) const
     {
-        return upper ? x[i] >= edge : x[i] < edge;
+        const double u = vs_pos_get(pos, d, i);
+        return upper ? u >= edge : u < edge;
     }
 };
 
 /* The same with molecules: a bonded bead (mark) within the bonded width, as the CPU's
  * bonded_select (comm/halo.c); the plain fluid keeps the test above. */
 struct vs_border_pred_bonded {
-    const double *x;
+    vs_positions pos;
+    int d;
     const uint8_t *mark;
     double edge, edge_bonded;
     int upper;
     __device__ __forceinline__ bool operator()(int32_t i) const
     {
         const double e = mark[i] ? edge_bonded : edge;
-        return upper ? x[i] >= e : x[i] < e;
+        const double u = vs_pos_get(pos, d, i);
+        return upper ? u >= e : u < e;
     }
 };
 
@@ -464,12 +475,13 @@ static void migrate_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2
         /* one pass over the owned particles finds the leavers; splitting them by face reads
          * only them */
         int32_t *holes = (int32_t *)g->sort.idx_in;
-        const vs_leaver_pred pred = {g->pt.x[d], g->lo[d], g->hi[d]};
+        const vs_leaver_pred pred = {vs_gpu_positions(g), d, g->lo[d], g->hi[d]};
         VS_CUDA_CHECK(cub::DeviceSelect::If(g->sort.cub_temp, g->sort.cub_temp_bytes,
                                             thrust::counting_iterator<int32_t>(0), holes,
                                             g->halo.d_select_count + 2, n, pred, g->stream));
         split_leavers_kernel<<<1, VS_SPLIT_THREADS, 0, g->stream>>>(
-            g->halo.d_select_count + 2, holes, g->pt.x[d], g->lo[d], g->halo.send_idx[d][0],
+            g->halo.d_select_count + 2, holes, vs_gpu_positions(g), d, g->lo[d],
+            g->halo.send_idx[d][0],
             g->halo.send_idx[d][1], g->halo.d_select_count);
         VS_CUDA_CHECK(cudaGetLastError());
         read_counts(g, 3, counts);
@@ -500,7 +512,7 @@ static void migrate_unpack(void *ctx, int d, int dir, const void *recs, int64_t 
         /* close the holes below the new end with the stayers above it */
         const int n_left = (int)c->n_left, n_stay = (int)g->pt.n_owned - n_left;
         int32_t *holes = (int32_t *)g->sort.idx_in, *movers = (int32_t *)g->sort.idx_out;
-        const vs_stayer_pred pred = {g->pt.x[d], g->lo[d], g->hi[d]};
+        const vs_stayer_pred pred = {vs_gpu_positions(g), d, g->lo[d], g->hi[d]};
         VS_CUDA_CHECK(cub::DeviceSelect::If(g->sort.cub_temp, g->sort.cub_temp_bytes,
                                             thrust::counting_iterator<int32_t>(n_stay), movers,
                                             g->halo.d_select_count + 3, n_left, pred, g->stream));
@@ -592,11 +604,11 @@ static void build_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2])
             const double edge_bonded =
                 dir == 0 ? g->lo[d] + g->bonded_width : g->hi[d] - g->bonded_width;
             if (g->bd.on) {
-                const vs_border_pred_bonded pred = {g->pt.x[d], g->bd.mark, edge, edge_bonded,
-                                                    dir};
+                const vs_border_pred_bonded pred = {vs_gpu_positions(g), d, g->bd.mark, edge,
+                                                    edge_bonded, dir};
                 select_border(g, d, dir, n_items, pred);
             } else {
-                const vs_border_pred pred = {g->pt.x[d], edge, dir};
+                const vs_border_pred pred = {vs_gpu_positions(g), d, edge, dir};
                 select_border(g, d, dir, n_items, pred);
             }
         }

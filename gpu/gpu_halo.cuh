@@ -8,15 +8,17 @@
 
 /* The arrays a kernel touches, passed by value. */
 struct vs_soa {
-    double *x[3], *v[3];
+    vs_positions pos; /* vs_pos_load, vs_pos_store */
+    double *v[3];
     double *vp[3]; /* NULL where vel_f holds the predicted velocities (vp_in_vel_f): use
                       vs_soa_vp, vs_soa_set_vp, vs_soa_copy_vp */
     int32_t *image[3];
     int64_t *tag;
     int32_t *species;
-    /* the owned particles' mixed force inputs, when they are kept current (vs_gpu_owned_staged;
-     * else NULL): moved with the particles, staged for arrivals. vel_f: also the predicted
-     * velocities of every particle where vp is NULL */
+    /* the owned particles' mixed force inputs, when they are kept current beside fp64
+     * positions (vs_gpu_owned_staged; else NULL, and NULL where pos holds them): moved with
+     * the particles, staged for arrivals. vel_f: also the predicted velocities of every
+     * particle where vp is NULL */
     int4 *pos_q;
     float4 *vel_f;
     vs_fixed_frame frame;
@@ -36,15 +38,15 @@ struct vs_soa {
 static inline vs_soa soa(vs_gpu_state *g)
 {
     vs_soa a;
+    a.pos = vs_gpu_positions(g);
     for (int d = 0; d < 3; ++d) {
-        a.x[d] = g->pt.x[d];
         a.vp[d] = g->pt.vp[d];
         a.v[d] = g->pt.v[d];
         a.image[d] = g->pt.image[d];
     }
     a.tag = g->pt.tag;
     a.species = g->pt.species_id;
-    a.pos_q = vs_gpu_owned_staged(g) ? g->fs.pos_q : NULL;
+    a.pos_q = !g->plan.pos_q_only && vs_gpu_owned_staged(g) ? g->fs.pos_q : NULL;
     a.vel_f = g->fs.vel_f;
     a.frame = g->fs.frame;
     a.topo = g->bd.on ? g->bd.topo : NULL;
@@ -197,8 +199,7 @@ __device__ __forceinline__ void vs_take_ghost(const vs_soa &a, const void *in, i
         species = r.species;
         mark = r.pad > 0;
     }
-    for (int c = 0; c < 3; ++c)
-        a.x[c][j] = p[c];
+    vs_pos_store(a.pos, j, p, species);
     vs_soa_set_vp(a, j, vp);
     a.tag[j] = tag;
     a.species[j] = species;
@@ -236,8 +237,7 @@ __device__ __forceinline__ void vs_take_ghost_update(const vs_soa &a, const void
             vp[c] = r.vp[c];
         }
     }
-    for (int c = 0; c < 3; ++c)
-        a.x[c][j] = p[c];
+    vs_pos_store(a.pos, j, p, a.species[j]);
     vs_soa_set_vp(a, j, vp);
 }
 

@@ -77,8 +77,8 @@ __device__ __forceinline__ int4 vs_image_counts(const vs_image_faces &f, const d
  * `bound` holds the totals. MOL: molecules, bonded beads (mark) to the bonded width. */
 template <int MOL>
 __global__ void image_count_kernel(int bound, const int32_t *n_cand, const int32_t *cand,
-                                   vs_image_faces f, const double *x, const double *y,
-                                   const double *z, const uint8_t *mark, int4 *counts)
+                                   vs_image_faces f, vs_positions pos, const uint8_t *mark,
+                                   int4 *counts)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k > bound)
@@ -86,7 +86,8 @@ __global__ void image_count_kernel(int bound, const int32_t *n_cand, const int32
     int4 c = make_int4(0, 0, 0, 0);
     if (k < (n_cand ? *n_cand : bound)) {
         const int i = cand ? cand[k] : k;
-        const double p[3] = {x[i], y[i], z[i]};
+        double p[3];
+        vs_pos_load(pos, i, p);
         c = vs_image_counts(f, p, MOL && mark[i]);
     }
     counts[k] = c;
@@ -107,8 +108,8 @@ __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_fac
     if (k >= n_cand)
         return;
     const int i = cand ? cand[k] : k;
-    const double p[3] = {a.x[0][i], a.x[1][i], a.x[2][i]};
-    double v[3];
+    double p[3], v[3];
+    vs_pos_load(a.pos, i, p);
     vs_soa_vp(a, i, v);
     const int64_t tag = a.tag[i];
     const int32_t species = a.species[i];
@@ -132,8 +133,7 @@ __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_fac
                 const int64_t s = next[where]++;
                 if (where == 0) {
                     const int64_t j = n_owned + s;
-                    for (int d = 0; d < 3; ++d)
-                        a.x[d][j] = q[d];
+                    vs_pos_store(a.pos, j, q, species);
                     vs_soa_set_vp(a, j, v);
                     a.tag[j] = tag;
                     a.species[j] = species;
@@ -159,8 +159,11 @@ __global__ void image_update_kernel(int n_local, int64_t first, vs_image_faces f
     const int i = src[k], c = code[k];
     const int digit[3] = {c % 3, c / 3 % 3, c / 9};
     const int64_t j = first + k;
+    double p[3];
+    vs_pos_load(a.pos, i, p);
     for (int d = 0; d < 3; ++d)
-        a.x[d][j] = a.x[d][i] + f.shift[d][digit[d]];
+        p[d] += f.shift[d][digit[d]];
+    vs_pos_store(a.pos, j, p, a.species[i]);
     vs_soa_copy_vp(a, j, i);
 }
 
@@ -174,8 +177,9 @@ __global__ void image_pack_update_kernel(int n, vs_image_faces f, const int32_t 
     const int i = src[k], c = code[k];
     const int digit[3] = {c % 3, c / 3 % 3, c / 9};
     double p[3], vp[3];
+    vs_pos_load(a.pos, i, p);
     for (int d = 0; d < 3; ++d)
-        p[d] = a.x[d][i] + f.shift[d][digit[d]];
+        p[d] += f.shift[d][digit[d]];
     vs_soa_vp(a, i, vp);
     vs_put_ghost_update(a, out, k, p, vp);
 }
@@ -185,12 +189,13 @@ __global__ void image_pack_update_kernel(int n, vs_image_faces f, const int32_t 
  * that is not can be in no send list of any stage, so the y and z stages select among these
  * and the ghosts, not all owned. */
 struct vs_near_face_pred {
-    const double *x, *y, *z;
+    vs_positions pos;
     const uint8_t *mark; /* molecules (the kernel's MOL) */
     double lo_edge[3], hi_edge[3], lo_bonded[3], hi_bonded[3];
     template <int MOL> __device__ __forceinline__ bool near(int32_t i) const
     {
-        const double p[3] = {x[i], y[i], z[i]};
+        double p[3];
+        vs_pos_load(pos, i, p);
         const bool bonded = MOL && mark[i];
         bool is_near = false;
         for (int d = 0; d < 3; ++d)
@@ -258,9 +263,7 @@ void vs_gpu_select_near_face(vs_gpu_state *g, int32_t *out, int32_t *count)
         return;
     }
     vs_near_face_pred near;
-    near.x = g->pt.x[0];
-    near.y = g->pt.x[1];
-    near.z = g->pt.x[2];
+    near.pos = vs_gpu_positions(g);
     near.mark = g->bd.mark;
     for (int e = 0; e < 3; ++e) {
         near.lo_edge[e] = g->lo[e] + g->ghost_width;
@@ -326,10 +329,10 @@ static int4 count_images(vs_gpu_state *g, const vs_image_faces &f, const int32_t
                  sizeof(int4), &g->halo.cap_img_counts, bound + 1);
     if (g->bd.on)
         VS_LAUNCH(image_count_kernel<1>, bound + 1, VS_BLOCK, g->stream, (int)bound, d_count,
-                  cand, f, g->pt.x[0], g->pt.x[1], g->pt.x[2], g->bd.mark, g->halo.img_counts);
+                  cand, f, vs_gpu_positions(g), g->bd.mark, g->halo.img_counts);
     else
         VS_LAUNCH(image_count_kernel<0>, bound + 1, VS_BLOCK, g->stream, (int)bound, d_count,
-                  cand, f, g->pt.x[0], g->pt.x[1], g->pt.x[2], g->bd.mark, g->halo.img_counts);
+                  cand, f, vs_gpu_positions(g), g->bd.mark, g->halo.img_counts);
     VS_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(
         g->sort.cub_temp, g->sort.cub_temp_bytes, g->halo.img_counts, g->halo.img_offsets,
         vs_int4_sum(), make_int4(0, 0, 0, 0), (int)bound + 1, g->stream));

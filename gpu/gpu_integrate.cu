@@ -21,7 +21,7 @@ struct vs_box_lengths {
 
 template <bool CHECK, bool FINISH, bool WRAP>
 __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_species sp,
-                                  double *x, double *y, double *z, double *vx, double *vy,
+                                  vs_positions at, double *vx, double *vy,
                                   double *vz, double *px, double *py, double *pz,
                                   const double *fx, const double *fy, const double *fz,
                                   const int32_t *fixed_bad,
@@ -46,9 +46,11 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
             uy = vs_vv_kick_scaled(uy, s, gy);
             uz = vs_vv_kick_scaled(uz, s, gz);
         }
-        double nx = vs_grid_move(x[i], vs_vv_displacement(ux, ax, dt, half_dt), quantum);
-        double ny = vs_grid_move(y[i], vs_vv_displacement(uy, ay, dt, half_dt), quantum);
-        double nz = vs_grid_move(z[i], vs_vv_displacement(uz, az, dt, half_dt), quantum);
+        double r[3];
+        vs_pos_load(at, i, r);
+        double nx = vs_grid_move(r[0], vs_vv_displacement(ux, ax, dt, half_dt), quantum);
+        double ny = vs_grid_move(r[1], vs_vv_displacement(uy, ay, dt, half_dt), quantum);
+        double nz = vs_grid_move(r[2], vs_vv_displacement(uz, az, dt, half_dt), quantum);
         if (WRAP) {
             if (wrap_dims & 1)
                 vs_wrap_periodic(&nx, &imx[i], box.len[0]);
@@ -57,9 +59,11 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
             if (wrap_dims & 4)
                 vs_wrap_periodic(&nz, &imz[i], box.len[2]);
         }
-        x[i] = nx;
-        y[i] = ny;
-        z[i] = nz;
+        if (at.x[0]) { /* else pos_q, written below, holds them */
+            at.x[0][i] = nx;
+            at.x[1][i] = ny;
+            at.x[2][i] = nz;
+        }
         const double qx = vs_vv_predict(ux, ax, lambda_dt),
                      qy = vs_vv_predict(uy, ay, lambda_dt),
                      qz = vs_vv_predict(uz, az, lambda_dt);
@@ -146,8 +150,8 @@ static void first_half(vs_gpu_state *g, int finish_previous)
     const vs_box_lengths box = sw.box;
 #define VS_FIRST_HALF(C, F, W)                                                                     \
     VS_LAUNCH((first_half_kernel<C, F, W>), g->pt.n_owned, VS_BLOCK, g->stream,                    \
-              (int)g->pt.n_owned, g->prm.dt, g->prm.lambda * g->prm.dt, g->species, g->pt.x[0],    \
-              g->pt.x[1], g->pt.x[2], g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.vp[0],             \
+              (int)g->pt.n_owned, g->prm.dt, g->prm.lambda * g->prm.dt, g->species,                \
+              vs_gpu_positions(g), g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.vp[0],                \
               g->pt.vp[1], g->pt.vp[2], g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g),   \
               g->pt.species_id, g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2],              \
               g->red.d_max_disp2, wrap_dims, box, g->pt.image[0], g->pt.image[1], g->pt.image[2],  \
@@ -176,7 +180,7 @@ extern "C" void vs_gpu_integrate_finish_and_first_half(vs_gpu_state *g) { first_
  * half's displacement check, wrap and mixed-precision staging. */
 template <bool CHECK, bool WRAP>
 __global__ void brownian_kernel(int n, uint64_t seed, uint64_t step, vs_ensemble_consts c,
-                                const int64_t *tag, double *x, double *y, double *z,
+                                const int64_t *tag, vs_positions at,
                                 double *vx, double *vy, double *vz, double *px, double *py,
                                 double *pz, const double *fx, const double *fy,
                                 const double *fz, const int32_t *fixed_bad,
@@ -196,9 +200,11 @@ __global__ void brownian_kernel(int n, uint64_t seed, uint64_t step, vs_ensemble
         const double mob = c.mobility_dt[si], noise = c.bd_noise[si], mb = c.mb_sigma[si];
         const double gx = vs_force_at(fx, i, fixed_bad), gy = vs_force_at(fy, i, fixed_bad),
                      gz = vs_force_at(fz, i, fixed_bad);
-        double nx = vs_grid_move(x[i], vs_brownian_displacement(gx, mob, noise, ga[0]), quantum);
-        double ny = vs_grid_move(y[i], vs_brownian_displacement(gy, mob, noise, ga[1]), quantum);
-        double nz = vs_grid_move(z[i], vs_brownian_displacement(gz, mob, noise, ga[2]), quantum);
+        double r[3];
+        vs_pos_load(at, i, r);
+        double nx = vs_grid_move(r[0], vs_brownian_displacement(gx, mob, noise, ga[0]), quantum);
+        double ny = vs_grid_move(r[1], vs_brownian_displacement(gy, mob, noise, ga[1]), quantum);
+        double nz = vs_grid_move(r[2], vs_brownian_displacement(gz, mob, noise, ga[2]), quantum);
         if (WRAP) {
             if (wrap_dims & 1)
                 vs_wrap_periodic(&nx, &imx[i], box.len[0]);
@@ -207,9 +213,11 @@ __global__ void brownian_kernel(int n, uint64_t seed, uint64_t step, vs_ensemble
             if (wrap_dims & 4)
                 vs_wrap_periodic(&nz, &imz[i], box.len[2]);
         }
-        x[i] = nx;
-        y[i] = ny;
-        z[i] = nz;
+        if (at.x[0]) { /* else pos_q, written below, holds them */
+            at.x[0][i] = nx;
+            at.x[1][i] = ny;
+            at.x[2][i] = nz;
+        }
         const double ux = mb * gb[0], uy = mb * gb[1], uz = mb * gb[2];
         vx[i] = ux;
         vy[i] = uy;
@@ -241,7 +249,7 @@ extern "C" void vs_gpu_brownian_step(vs_gpu_state *g, int64_t step, const vs_ens
     const vs_first_half_switches sw = first_half_begin(g);
 #define VS_BROWNIAN(C, W)                                                                          \
     VS_LAUNCH((brownian_kernel<C, W>), g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned,     \
-              g->prm.seed, (uint64_t)step, *c, g->pt.tag, g->pt.x[0], g->pt.x[1], g->pt.x[2],      \
+              g->prm.seed, (uint64_t)step, *c, g->pt.tag, vs_gpu_positions(g),                     \
               g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.vp[0], g->pt.vp[1], g->pt.vp[2],           \
               g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id,           \
               g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2], g->red.d_max_disp2,            \

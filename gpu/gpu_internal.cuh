@@ -116,6 +116,55 @@ __device__ __forceinline__ int vs_quantize(const vs_fixed_frame &f, int d, doubl
     return (int)__double2ll_rn((x - f.center[d]) * f.inv_quantum);
 }
 
+/* Where the positions of owned and ghost particles live, passed to kernels by value. fp64
+ * arrays x in double precision and off the position grid (npt); on the grid
+ * (vs_gpu_plan.pos_q_only, x NULL) the fixed-point pos_q alone, the species in w. A position
+ * on the grid is a whole number of quanta and so is the frame's centre, so
+ * centre + q x quantum is the exact double that a fp64 array would hold, and a double read
+ * from it quantizes back to the same integer. */
+struct vs_positions {
+    double *x[3]; /* NULL on the grid */
+    int4 *q;
+    vs_fixed_frame frame;
+    double quantum;
+};
+
+__device__ __forceinline__ double vs_pos_get(const vs_positions &p, int d, int64_t i)
+{
+    if (p.x[0])
+        return p.x[d][i];
+    const int k = ((const int *)(p.q + i))[d]; /* one word of the four */
+    return p.frame.center[d] + (double)k * p.quantum;
+}
+
+__device__ __forceinline__ void vs_pos_load(const vs_positions &p, int64_t i, double r[3])
+{
+    if (p.x[0]) {
+        for (int d = 0; d < 3; ++d)
+            r[d] = p.x[d][i];
+        return;
+    }
+    const int4 q = p.q[i];
+    r[0] = p.frame.center[0] + (double)q.x * p.quantum;
+    r[1] = p.frame.center[1] + (double)q.y * p.quantum;
+    r[2] = p.frame.center[2] + (double)q.z * p.quantum;
+}
+
+/* Particle i at r (on the grid: r a whole number of quanta) of species `species`. */
+__device__ __forceinline__ void vs_pos_store(const vs_positions &p, int64_t i, const double r[3],
+                                             int32_t species)
+{
+    if (p.x[0]) {
+        for (int d = 0; d < 3; ++d)
+            p.x[d][i] = r[d];
+        return;
+    }
+    p.q[i] = make_int4((int)__double2ll_rn((r[0] - p.frame.center[0]) * p.frame.inv_quantum),
+                       (int)__double2ll_rn((r[1] - p.frame.center[1]) * p.frame.inv_quantum),
+                       (int)__double2ll_rn((r[2] - p.frame.center[2]) * p.frame.inv_quantum),
+                       species);
+}
+
 /* The mixed-precision force inputs of one particle: its fixed-point position with the
  * species (written at `at`), which is returned; and its fp32 predicted velocity. */
 __device__ __forceinline__ int4 vs_stage_position(const vs_fixed_frame &f, int64_t at, double x,
@@ -357,7 +406,9 @@ struct vs_gpu_stamps {
  * (gpu_halo.cu) changes the owned set, the Morton reorder (gpu_cells.cu) permutes it). */
 struct vs_gpu_particles {
     int64_t n_owned, n_ghost, capacity;
-    double *x[3], *v[3], *f[3], *x_build[3];
+    double *x[3]; /* NULL where fs.pos_q is the only store (vs_gpu_plan.pos_q_only): read
+                     and write positions through vs_positions (vs_gpu_positions) */
+    double *v[3], *f[3], *x_build[3];
     double *vp[3]; /* NULL in mixed precision, where fs.vel_f is the predicted velocity
                       (vs_gpu_plan.vp_in_vel_f) */
     int64_t *tag;
@@ -623,10 +674,23 @@ static inline vs_gpu_when vs_gpu_never(void)
     return w;
 }
 
-/* pos_q/vel_f of the owned particles hold their current x and vp. */
+/* pos_q/vel_f of the owned particles hold their current x and vp (always, where pos_q is
+ * the only store of the positions). */
 static inline int vs_gpu_owned_staged(const vs_gpu_state *g)
 {
-    return g->stamp.owned_staged == g->ver.owned;
+    return g->plan.pos_q_only || g->stamp.owned_staged == g->ver.owned;
+}
+
+/* The positions of owned and ghost particles, for kernels. */
+static inline vs_positions vs_gpu_positions(const vs_gpu_state *g)
+{
+    vs_positions p;
+    for (int d = 0; d < 3; ++d)
+        p.x[d] = g->pt.x[d];
+    p.q = g->fs.pos_q;
+    p.frame = g->fs.frame;
+    p.quantum = 1.0 / g->fs.frame.inv_quantum; /* a power of two: exact */
+    return p;
 }
 
 /* pos_q/vel_f of all particles hold this step's inputs, not yet consumed by forces. */
@@ -657,11 +721,12 @@ static inline void vs_gpu_forces_done(vs_gpu_state *g, int want_energy)
  * array, one read of the coordinate per particle. A leaver is outside [lo, hi) along the
  * dimension, or not finite. */
 struct vs_leaver_pred {
-    const double *x;
+    vs_positions pos;
+    int d;
     double lo, hi;
     __device__ __forceinline__ bool operator()(int32_t i) const
     {
-        const double u = x[i];
+        const double u = vs_pos_get(pos, d, i);
         return !(u >= lo && u < hi);
     }
 };
@@ -676,11 +741,13 @@ struct vs_int4_sum {
 
 /* Stayers among the indices it is given (the tail [n_stay, n) after migration). */
 struct vs_stayer_pred {
-    const double *x;
+    vs_positions pos;
+    int d;
     double lo, hi;
     __device__ __forceinline__ bool operator()(int32_t i) const
     {
-        return x[i] >= lo && x[i] < hi;
+        const double u = vs_pos_get(pos, d, i);
+        return u >= lo && u < hi;
     }
 };
 

@@ -38,8 +38,8 @@ struct vs_special_factors {
 template <bool MIXED, bool ENERGY, bool CELLS, int MODE, bool SPECIAL>
 __global__ void __launch_bounds__(VS_PAIR_BLOCK)
     pair_style_kernel(int n, int style, int n_species, const vs_pair_coeff *coeff,
-                      const vs_pair_table *tables, vs_gpu_species sp, const double *x,
-                      const double *y, const double *z, const int32_t *species,
+                      const vs_pair_table *tables, vs_gpu_species sp, vs_positions at,
+                      const int32_t *species,
                       vs_partner_source src, double *fx, double *fy, double *fz,
                       double *energy, double *virial, int accumulate_energy, int32_t *bad,
                       vs_special_factors special)
@@ -53,11 +53,15 @@ __global__ void __launch_bounds__(VS_PAIR_BLOCK)
         return;
     const int si = species[i];
     const vs_pair_coeff *row = shared_coeff + si * VS_MAX_SPECIES;
-    const double xi = x[i], yi = y[i], zi = z[i];
+    double ri[3];
+    vs_pos_load(at, i, ri);
+    const double xi = ri[0], yi = ri[1], zi = ri[2];
     double ax = 0.0, ay = 0.0, az = 0.0, e = 0.0, w = 0.0;
     vs_for_each_candidate<CELLS>(src, i, [&](int j, const int4 &) {
         const vs_pair_coeff &c = row[species[j]];
-        const double dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
+        double rj[3];
+        vs_pos_load(at, j, rj);
+        const double dx = xi - rj[0], dy = yi - rj[1], dz = zi - rj[2];
         const double r2 = dx * dx + dy * dy + dz * dz;
         if (!c.on || !(r2 < c.rc2) || r2 == 0.0)
             return;
@@ -180,7 +184,7 @@ extern "C" void vs_gpu_pair_style_forces(vs_gpu_state *g, int style, int want_en
             pair_style_kernel<M, E, C, MODE, S>                                                \
                 <<<(n + VS_PAIR_BLOCK - 1) / VS_PAIR_BLOCK, VS_PAIR_BLOCK, shared, g->stream>>>( \
                     n, style, g->prm.n_species, g->ps.d_coeff[style], g->ps.d_tables,          \
-                    g->species, g->pt.x[0], g->pt.x[1], g->pt.x[2], g->pt.species_id, src,      \
+                    g->species, vs_gpu_positions(g), g->pt.species_id, src,                    \
                     g->pt.f[0], g->pt.f[1], g->pt.f[2], g->ps.e, g->ps.w, !first,              \
                     g->fs.d_bad_force, special);                                               \
             VS_CUDA_CHECK(cudaGetLastError());                                                 \

@@ -13,7 +13,7 @@ struct vs_partner_source {
     const int32_t *nlist, *ncount;
     int64_t stride;
     vs_gpu_grid grid;
-    const double *bx, *by, *bz; /* positions at the last build (CELLS) */
+    vs_positions built; /* positions at the last build (CELLS) */
     const uint32_t *cell_start;
     const int4 *cell_pos;   /* candidates in cell order: position at the build, index (CELLS) */
     float row_cut2;         /* stencil rows trimmed to the list radius (vs_row_cut2) */
@@ -32,7 +32,9 @@ __device__ __forceinline__ void vs_for_each_candidate(const vs_partner_source &s
     if (CELLS) {
         int c[3];
         float frac[3];
-        vs_cell_of(src.grid, src.bx[i], src.by[i], src.bz[i], c, frac);
+        double b[3];
+        vs_pos_load(src.built, i, b);
+        vs_cell_of(src.grid, b[0], b[1], b[2], c, frac);
         for (int dz = -1; dz <= 1; ++dz) {
             for (int dy = -1; dy <= 1; ++dy) {
                 int first, last;
@@ -70,10 +72,12 @@ static inline vs_partner_source vs_gpu_partner_source(const vs_gpu_state *g)
     src.ncount = g->cells.ncount;
     src.stride = g->cells.nl_stride;
     src.grid = g->cells.grid;
-    const int skin = g->plan.reuse_list; /* without a skin: built from the current positions */
-    src.bx = skin ? g->pt.x_build[0] : g->pt.x[0];
-    src.by = skin ? g->pt.x_build[1] : g->pt.x[1];
-    src.bz = skin ? g->pt.x_build[2] : g->pt.x[2];
+    /* without a skin: built from the current positions; with one, x_build holds them (fp64
+     * arrays wherever the positions live) */
+    src.built = vs_gpu_positions(g);
+    if (g->plan.reuse_list)
+        for (int d = 0; d < 3; ++d)
+            src.built.x[d] = g->pt.x_build[d];
     src.cell_start = g->cells.cell_start;
     src.cell_pos = g->cells.cell_pos;
     src.row_cut2 = vs_row_cut2(g->list_cutoff);

@@ -60,6 +60,10 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     p.vp_in_vel_f = p.mixed;
     /* positions whole numbers of quanta and velocities in fp32: exact in 24 bytes */
     p.grid_records = p.mixed && prm->position_quantum > 0.0;
+    /* and positions whole numbers of quanta of a frame that never moves: pos_q holds them
+     * exactly, so an fp64 copy would be 24 bytes per particle of memory and of every pass
+     * that reads or moves them */
+    p.pos_q_only = p.grid_records;
     p.wrap_dims = 0; /* until the rank grid is known */
     p.overlap = VS_GPU_OVERLAP_NONE;
     return p;
@@ -112,8 +116,9 @@ extern "C" void vs_gpu_plan_describe(const vs_gpu_state *g, char *buf, size_t le
                  p->wrap_dims & 1 ? " x" : "", p->wrap_dims & 2 ? " y" : "",
                  p->wrap_dims & 4 ? " z" : "");
     }
-    snprintf(buf, len, "%s precision, %s (x reach %d)%s%s%s, overlap: %s",
+    snprintf(buf, len, "%s precision, %s (x reach %d)%s%s%s%s, overlap: %s",
              p->mixed ? "mixed" : "double", forces, p->x_reach,
              p->stage_in_first_half ? ", first half-step stages force inputs" : "", wrap,
-             p->grid_records ? ", ghost records on the position grid" : "", overlap);
+             p->grid_records ? ", ghost records on the position grid" : "",
+             p->pos_q_only ? ", positions in quanta only" : "", overlap);
 }

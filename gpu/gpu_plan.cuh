@@ -55,6 +55,9 @@ struct vs_gpu_plan {
     int grid_records;            /* mixed on the position grid (not npt): ghosts travel as
                                     records of positions in quanta and fp32 velocities
                                     (vs_ghost_rec_grid), about half the bytes of fp64 ones */
+    int pos_q_only;              /* mixed on the position grid: pos_q is the only store of
+                                    every particle's position (no fp64 x; vs_positions),
+                                    always current, so nothing is staged but vel_f */
     int wrap_dims;               /* bit d: dimension d is periodic within this rank and is
                                     wrapped by the first half-step (skin 0 only) */
     vs_gpu_overlap_mode overlap;

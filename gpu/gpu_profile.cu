@@ -19,7 +19,7 @@ __device__ __forceinline__ void vs_profile_add(unsigned long long *sums, int set
         atomicAdd(at + k, (unsigned long long)q[k]);
 }
 
-__global__ void profile_kernel(int n, const double *coord, double len, int bins,
+__global__ void profile_kernel(int n, vs_positions at, int axis, double len, int bins,
                                int per_species, int entries, const int32_t *species,
                                vs_gpu_species sp, const double *vx, const double *vy,
                                const double *vz, unsigned long long *global_sums)
@@ -36,7 +36,7 @@ __global__ void profile_kernel(int n, const double *coord, double len, int bins,
         const int s = species[i];
         int64_t q[VS_PROFILE_FIELDS];
         vs_profile_share(sp.mass[s], vx[i], vy[i], vz[i], q);
-        const int b = vs_profile_bin(coord[i], len, bins);
+        const int b = vs_profile_bin(vs_pos_get(at, axis, i), len, bins);
         vs_profile_add(sums, 0, bins, b, q);
         if (per_species)
             vs_profile_add(sums, 1 + s, bins, b, q);
@@ -63,7 +63,7 @@ extern "C" void vs_gpu_profile_sums(vs_gpu_state *g, int axis, int bins, int per
     unsigned long long *d = g->red.d_profile;
     VS_CUDA_CHECK(cudaMemsetAsync(d, 0, bytes, g->stream));
     const int n = (int)g->pt.n_owned;
-    VS_LAUNCH(profile_kernel, n, VS_BLOCK, g->stream, n, g->pt.x[axis], g->prm.box[axis], bins,
+    VS_LAUNCH(profile_kernel, n, VS_BLOCK, g->stream, n, vs_gpu_positions(g), axis, g->prm.box[axis], bins,
               per_species, entries, g->pt.species_id, g->species, g->pt.v[0], g->pt.v[1],
               g->pt.v[2], d);
     VS_CUDA_CHECK(cudaMemcpyAsync(out, d, bytes, cudaMemcpyDeviceToHost, g->stream));

@@ -137,9 +137,8 @@ extern "C" int vs_gpu_thermo(vs_gpu_state *g, vs_wide out[9])
     return flag != 0;
 }
 
-__global__ void integrity_kernel(int n, const int64_t *tag, const double *x, const double *y,
-                                 const double *z, const double *vx, const double *vy,
-                                 const double *vz, unsigned long long *sums)
+__global__ void integrity_kernel(int n, const int64_t *tag, vs_positions at, const double *vx,
+                                 const double *vy, const double *vz, unsigned long long *sums)
 {
     typedef cub::BlockReduce<unsigned long long, VS_BLOCK> reduce_t;
     __shared__ typename reduce_t::TempStorage temp[2];
@@ -148,7 +147,9 @@ __global__ void integrity_kernel(int n, const int64_t *tag, const double *x, con
     if (i < n) {
         t = (unsigned long long)tag[i];
         t2 = t * t;
-        if (!isfinite(x[i]) || !isfinite(y[i]) || !isfinite(z[i]) || !isfinite(vx[i]) ||
+        double r[3];
+        vs_pos_load(at, i, r);
+        if (!isfinite(r[0]) || !isfinite(r[1]) || !isfinite(r[2]) || !isfinite(vx[i]) ||
             !isfinite(vy[i]) || !isfinite(vz[i]))
             atomicMin(&sums[2], t);
     }
@@ -167,8 +168,8 @@ extern "C" void vs_gpu_integrity(vs_gpu_state *g, uint64_t sums[3], int64_t *bad
     unsigned long long init[3] = {0ull, 0ull, ~0ull};
     VS_CUDA_CHECK(
         cudaMemcpyAsync(g->red.d_int_sums, init, sizeof init, cudaMemcpyHostToDevice, g->stream));
-    VS_LAUNCH(integrity_kernel, n, VS_BLOCK, g->stream, n, g->pt.tag, g->pt.x[0], g->pt.x[1],
-              g->pt.x[2], g->pt.v[0], g->pt.v[1], g->pt.v[2], g->red.d_int_sums);
+    VS_LAUNCH(integrity_kernel, n, VS_BLOCK, g->stream, n, g->pt.tag, vs_gpu_positions(g),
+              g->pt.v[0], g->pt.v[1], g->pt.v[2], g->red.d_int_sums);
     unsigned long long *h = (unsigned long long *)g->red.h_pinned;
     VS_CUDA_CHECK(cudaMemcpyAsync(h, g->red.d_int_sums, 3 * sizeof(unsigned long long),
                                   cudaMemcpyDeviceToHost, g->stream));

@@ -5,6 +5,7 @@
  * particle. */
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,7 @@ static void size_cub_temp(vs_gpu_state *g, int64_t cap)
     VS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, keys, values, (int)cap, 0,
                                                   bits, g->stream));
     size_t if_bytes = 0, partition_bytes = 0;
-    const vs_leaver_pred pred = {g->pt.x[0], 0.0, 0.0};
+    const vs_leaver_pred pred = {vs_gpu_positions(g), 0, 0.0, 0.0};
     VS_CUDA_CHECK(cub::DeviceSelect::If(NULL, if_bytes, thrust::counting_iterator<int32_t>(0),
                                         g->halo.send_idx[0][0], g->halo.d_select_count, (int)cap,
                                         pred, g->stream));
@@ -100,7 +101,8 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     const int64_t old = g->pt.capacity, keep = g->pt.n_owned + g->pt.n_ghost;
 #define VS_GROW(ptr, type, kept) grow(g, (void **)&(ptr), sizeof(type), old, cap, kept)
     for (int d = 0; d < 3; ++d) {
-        VS_GROW(g->pt.x[d], double, keep);
+        if (!g->plan.pos_q_only)
+            VS_GROW(g->pt.x[d], double, keep);
         if (!g->plan.vp_in_vel_f)
             VS_GROW(g->pt.vp[d], double, keep);
         VS_GROW(g->pt.v[d], double, g->pt.n_owned);
@@ -122,8 +124,9 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     VS_GROW(g->cells.cell_pos, int4, 0);
     if (g->plan.forces == VS_GPU_FORCES_NEWTON)
         VS_GROW(g->cells.cell_rank, int32_t, 0);
-    const int64_t staged = vs_gpu_owned_staged(g) ? g->pt.n_owned : 0; /* kept with the owned */
-    VS_GROW(g->fs.pos_q, int4, staged);
+    /* kept with the owned particles; all of them where they are the only positions */
+    const int64_t staged = vs_gpu_owned_staged(g) ? g->pt.n_owned : 0;
+    VS_GROW(g->fs.pos_q, int4, g->plan.pos_q_only ? keep : staged);
     VS_GROW(g->fs.vel_f, float4, g->plan.vp_in_vel_f ? keep : staged);
     VS_GROW(g->fs.sig, uint64_t, 0);
     if (g->plan.builder != VS_GPU_BUILDER_CELLS) /* a neighbour list's counts */
@@ -443,6 +446,41 @@ static float4 *vp_to_host_floats(const vs_particles *h)
     return vel;
 }
 
+/* Where pos_q is the only store of the positions (pos_q_only), they travel as it is and are
+ * converted on the host with the device's arithmetic (vs_pos_load, vs_pos_store): exact both
+ * ways for positions on the grid. */
+static int4 *positions_to_host_quanta(const vs_gpu_state *g, const vs_particles *h)
+{
+    const size_t n = (size_t)h->n_owned;
+    int4 *q = (int4 *)malloc((n ? n : 1) * sizeof(int4));
+    if (!q)
+        vs_log_fatal(__FILE__, __LINE__, "out of host memory (%zu positions)", n);
+    const vs_fixed_frame *f = &g->fs.frame;
+    for (size_t i = 0; i < n; ++i)
+        q[i] = make_int4((int)llrint((h->x[0][i] - f->center[0]) * f->inv_quantum),
+                         (int)llrint((h->x[1][i] - f->center[1]) * f->inv_quantum),
+                         (int)llrint((h->x[2][i] - f->center[2]) * f->inv_quantum),
+                         h->species[i]);
+    return q;
+}
+
+static void positions_from_device_quanta(vs_gpu_state *g, vs_particles *h)
+{
+    const size_t n = (size_t)g->pt.n_owned;
+    int4 *q = (int4 *)malloc((n ? n : 1) * sizeof(int4));
+    if (!q)
+        vs_log_fatal(__FILE__, __LINE__, "out of host memory (%zu positions)", n);
+    copy_on_stream(g, q, g->fs.pos_q, n * sizeof(int4), cudaMemcpyDeviceToHost);
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    const vs_positions p = vs_gpu_positions(g);
+    for (size_t i = 0; i < n; ++i) {
+        h->x[0][i] = p.frame.center[0] + (double)q[i].x * p.quantum;
+        h->x[1][i] = p.frame.center[1] + (double)q[i].y * p.quantum;
+        h->x[2][i] = p.frame.center[2] + (double)q[i].z * p.quantum;
+    }
+    free(q);
+}
+
 static void vp_from_device_floats(vs_gpu_state *g, vs_particles *h)
 {
     const size_t n = (size_t)g->pt.n_owned;
@@ -466,7 +504,8 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
     const cudaMemcpyKind up = cudaMemcpyHostToDevice;
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream)); /* nothing still reads the old state */
     for (int d = 0; d < 3; ++d) {
-        copy_on_stream(g, g->pt.x[d], h->x[d], n * sizeof(double), up);
+        if (!g->plan.pos_q_only)
+            copy_on_stream(g, g->pt.x[d], h->x[d], n * sizeof(double), up);
         copy_on_stream(g, g->pt.v[d], h->v[d], n * sizeof(double), up);
         if (!g->plan.vp_in_vel_f)
             copy_on_stream(g, g->pt.vp[d], h->vp[d], n * sizeof(double), up);
@@ -476,6 +515,9 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
     float4 *vel = g->plan.vp_in_vel_f ? vp_to_host_floats(h) : NULL;
     if (vel)
         copy_on_stream(g, g->fs.vel_f, vel, n * sizeof(float4), up);
+    int4 *quanta = g->plan.pos_q_only ? positions_to_host_quanta(g, h) : NULL;
+    if (quanta)
+        copy_on_stream(g, g->fs.pos_q, quanta, n * sizeof(int4), up);
     copy_on_stream(g, g->pt.tag, h->tag, n * sizeof(int64_t), up);
     copy_on_stream(g, g->pt.species_id, h->species, n * sizeof(int32_t), up);
     vs_gpu_topo_upload(g, h); /* molecules: the records of the beads that have one */
@@ -487,6 +529,7 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
     }
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     free(vel);
+    free(quanta);
     g->pt.n_owned = h->n_owned;
     g->pt.n_ghost = 0;
     ++g->ver.owned;
@@ -511,7 +554,8 @@ extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
     const size_t n = (size_t)g->pt.n_owned;
     const cudaMemcpyKind down = cudaMemcpyDeviceToHost;
     for (int d = 0; d < 3; ++d) {
-        copy_on_stream(g, h->x[d], g->pt.x[d], n * sizeof(double), down);
+        if (!g->plan.pos_q_only)
+            copy_on_stream(g, h->x[d], g->pt.x[d], n * sizeof(double), down);
         copy_on_stream(g, h->v[d], g->pt.v[d], n * sizeof(double), down);
         if (!g->plan.vp_in_vel_f)
             copy_on_stream(g, h->vp[d], g->pt.vp[d], n * sizeof(double), down);
@@ -524,6 +568,8 @@ extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
         copy_on_stream(g, h->special, g->ps.special, n * sizeof(vs_special), down);
     if (g->plan.vp_in_vel_f)
         vp_from_device_floats(g, h);
+    if (g->plan.pos_q_only)
+        positions_from_device_quanta(g, h);
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     vs_gpu_topo_download(g, h); /* molecules: per slot again */
     h->n_owned = g->pt.n_owned;
