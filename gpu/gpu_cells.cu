@@ -72,21 +72,50 @@ __global__ void gather_kernel(int n, const uint32_t *order, const T *in, T *out)
         out[k] = in[order[k]];
 }
 
-/* Out-of-place gather into the scratch buffer. An 8-byte array then trades places with the
- * scratch buffer (every per-particle array of 8-byte elements has the scratch buffer's
- * capacity), saving a copy; a smaller one is copied back. */
+/* The sort keys' block as the reorder's scratch (its keys are spent once the permutation is
+ * in idx_out), with its halves found again wherever it now lies. */
+static void set_key_halves(vs_gpu_state *g)
+{
+    g->sort.key_in = (uint32_t *)g->sort.sort_keys;
+    g->sort.key_out = g->sort.key_in + g->pt.capacity;
+}
+
+/* Out-of-place gather into the scratch (the sort keys' block). An 8-byte array of the
+ * particles' capacity then trades places with it, saving a copy; a smaller one is copied
+ * back (the owned particles' 8-byte arrays: permute_rotation). */
 template <typename T>
 static void permute(vs_gpu_state *g, T *&field, int n)
 {
-    T *tmp = (T *)g->sort.scratch;
+    T *tmp = (T *)g->sort.sort_keys;
     VS_LAUNCH(gather_kernel<T>, n, VS_BLOCK, g->stream, n, g->sort.idx_out, field, tmp);
     if (sizeof(T) == sizeof(double)) {
-        g->sort.scratch = field;
+        g->sort.sort_keys = field;
+        set_key_halves(g);
         field = tmp;
     } else {
         VS_CUDA_CHECK(cudaMemcpyAsync(field, tmp, sizeof(T) * (size_t)n,
                                       cudaMemcpyDeviceToDevice, g->stream));
     }
+}
+
+/* Arrays of the owned particles' capacity (smaller than the scratch's), permuted in a
+ * rotation: each gathers into the buffer the one before it left free, the first into the
+ * scratch, which is copied into the buffer the last one left free. One copy for them all. */
+static void permute_rotation(vs_gpu_state *g, double **fields, int count, int n)
+{
+    double *first = (double *)g->sort.sort_keys;
+    VS_LAUNCH(gather_kernel<double>, n, VS_BLOCK, g->stream, n, g->sort.idx_out, fields[0], first);
+    double *spare = fields[0];
+    for (int k = 1; k < count; ++k) {
+        VS_LAUNCH(gather_kernel<double>, n, VS_BLOCK, g->stream, n, g->sort.idx_out, fields[k],
+                  spare);
+        double *left = fields[k];
+        fields[k] = spare;
+        spare = left;
+    }
+    VS_CUDA_CHECK(cudaMemcpyAsync(spare, first, sizeof(double) * (size_t)n,
+                                  cudaMemcpyDeviceToDevice, g->stream));
+    fields[0] = spare;
 }
 
 /* (cell, index) pairs sorted by cell: by the cell's Morton code, or its linear index */
@@ -147,7 +176,7 @@ __global__ void word_scatter_kernel(int n, const uint64_t *in, int stride, int w
 
 void vs_gpu_permute_words(vs_gpu_state *g, int n, void *recs, size_t bytes)
 {
-    uint64_t *words = (uint64_t *)recs, *tmp = (uint64_t *)g->sort.scratch;
+    uint64_t *words = (uint64_t *)recs, *tmp = (uint64_t *)g->sort.sort_keys;
     const int stride = (int)(bytes / sizeof(uint64_t));
     for (int w = 0; w < stride; ++w) {
         VS_LAUNCH(word_gather_kernel, n, VS_BLOCK, g->stream, n, g->sort.idx_out, words,
@@ -200,13 +229,17 @@ void vs_gpu_reorder(vs_gpu_state *g)
     for (int d = 0; d < 3; ++d) {
         if (!g->plan.pos_q_only)
             permute(g, g->pt.x[d], n);
-        permute(g, g->pt.v[d], n);
         if (!g->plan.vp_in_vel_f)
             permute(g, g->pt.vp[d], n);
-        /* forces too: after a checkpoint's canonical re-start the step continues from the
-         * stored forces, without a force evaluation between this reorder and their use */
-        permute(g, g->pt.f[d], n);
         permute(g, g->pt.image[d], n);
+    }
+    /* forces too: after a checkpoint's canonical re-start the step continues from the
+     * stored forces, without a force evaluation between this reorder and their use */
+    double *owned[6] = {g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.f[0], g->pt.f[1], g->pt.f[2]};
+    permute_rotation(g, owned, 6, n);
+    for (int d = 0; d < 3; ++d) {
+        g->pt.v[d] = owned[d];
+        g->pt.f[d] = owned[3 + d];
     }
     permute(g, g->pt.tag, n);
     permute(g, g->pt.species_id, n);

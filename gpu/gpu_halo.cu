@@ -522,7 +522,7 @@ static void migrate_unpack(void *ctx, int d, int dir, const void *recs, int64_t 
         c->n_left = 0;
     }
     if (dir == 0)
-        vs_gpu_reserve(g, g->pt.n_owned + c->n_recv[0] + c->n_recv[1]);
+        vs_gpu_reserve_owned(g, g->pt.n_owned + c->n_recv[0] + c->n_recv[1]);
     vs_gpu_topo_reserve(g, g->bd.n_rec + n); /* molecules: a record index per arrival */
     VS_LAUNCH(unpack_migrant_kernel, n, VS_BLOCK, g->stream, (int)n, (const char *)recs,
               c->rec, g->pt.n_owned, soa(g), d, g->lo[d], g->hi[d], g->halo.d_outside);

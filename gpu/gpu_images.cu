@@ -254,7 +254,7 @@ __global__ void near_face_flag_kernel(int n, vs_near_face_pred pred, uint8_t *fl
  * their number into *count. Flags first, in one coalesced pass: a select-if whose predicate
  * reads three coordinates per index moves the same bytes at half the speed (the CUB select
  * loads each thread's consecutive indices, so a warp's reads are strided). The flags live
- * in the permutation scratch, which is free between the migration and the cell list. */
+ * in the sort keys' block, which is free between the migration and the cell list. */
 void vs_gpu_select_near_face(vs_gpu_state *g, int32_t *out, int32_t *count)
 {
     const int n = (int)g->pt.n_owned;
@@ -271,7 +271,7 @@ void vs_gpu_select_near_face(vs_gpu_state *g, int32_t *out, int32_t *count)
         near.lo_bonded[e] = g->lo[e] + g->bonded_width;
         near.hi_bonded[e] = g->hi[e] - g->bonded_width;
     }
-    uint8_t *flag = (uint8_t *)g->sort.scratch;
+    uint8_t *flag = (uint8_t *)g->sort.sort_keys; /* free until the cell list */
     if (g->bd.on)
         VS_LAUNCH(near_face_flag_kernel<1>, n, VS_BLOCK, g->stream, n, near, flag);
     else
@@ -325,23 +325,33 @@ static void reserve_pair(vs_gpu_state *g, void **a, size_t elem_a, void **b, siz
 static int4 count_images(vs_gpu_state *g, const vs_image_faces &f, const int32_t *cand,
                          const int32_t *d_count, int64_t bound, int64_t *n_cand)
 {
-    reserve_pair(g, (void **)&g->halo.img_counts, sizeof(int4), (void **)&g->halo.img_offsets,
-                 sizeof(int4), &g->halo.cap_img_counts, bound + 1);
+    /* both in the cell-order copy's buffer where they fit (it is free from the migration to
+     * the cell list, and as large as the particle arrays), else in buffers of their own */
+    int4 *counts = g->cells.cell_pos, *offsets = counts + bound + 1;
+    if (2 * (bound + 1) > g->pt.capacity) {
+        reserve_pair(g, (void **)&g->halo.img_counts, sizeof(int4),
+                     (void **)&g->halo.img_offsets, sizeof(int4), &g->halo.cap_img_counts,
+                     bound + 1);
+        counts = g->halo.img_counts;
+        offsets = g->halo.img_offsets;
+    }
+    g->halo.img_offsets_now = offsets;
     if (g->bd.on)
         VS_LAUNCH(image_count_kernel<1>, bound + 1, VS_BLOCK, g->stream, (int)bound, d_count,
-                  cand, f, vs_gpu_positions(g), g->bd.mark, g->halo.img_counts);
+                  cand, f, vs_gpu_positions(g), g->bd.mark, counts);
     else
         VS_LAUNCH(image_count_kernel<0>, bound + 1, VS_BLOCK, g->stream, (int)bound, d_count,
-                  cand, f, vs_gpu_positions(g), g->bd.mark, g->halo.img_counts);
-    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(
-        g->sort.cub_temp, g->sort.cub_temp_bytes, g->halo.img_counts, g->halo.img_offsets,
-        vs_int4_sum(), make_int4(0, 0, 0, 0), (int)bound + 1, g->stream));
+                  cand, f, vs_gpu_positions(g), g->bd.mark, counts);
+    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(g->sort.cub_temp, g->sort.cub_temp_bytes,
+                                                 counts, offsets, vs_int4_sum(),
+                                                 make_int4(0, 0, 0, 0), (int)bound + 1,
+                                                 g->stream));
     int32_t *h = (int32_t *)g->red.h_pinned;
     h[0] = (int32_t)bound;
     if (d_count)
         VS_CUDA_CHECK(cudaMemcpyAsync(h, d_count, sizeof(int32_t), cudaMemcpyDeviceToHost,
                                       g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(h + 4, g->halo.img_offsets + bound, sizeof(int4),
+    VS_CUDA_CHECK(cudaMemcpyAsync(h + 4, offsets + bound, sizeof(int4),
                                   cudaMemcpyDeviceToHost, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     vs_gpu_check_outside(g);
@@ -385,9 +395,14 @@ void vs_gpu_build_images(vs_gpu_state *g, int remote)
                  (void **)&g->halo.img_send_code, 1, &g->halo.cap_img_send, n_out[0] + n_out[1]);
     const int64_t capacity = g->pt.capacity;
     vs_gpu_reserve(g, n + n_local + n_in[0] + n_in[1]);
-    if (g->pt.capacity != capacity && !all) { /* growing replaced the index buffer: again */
-        cand = (int32_t *)g->sort.idx_in;
-        vs_gpu_select_near_face(g, cand, g->halo.d_select_count);
+    if (g->pt.capacity != capacity) { /* growing replaced the index buffer and the
+                                          cell-order copy's: again */
+        if (!all) {
+            cand = (int32_t *)g->sort.idx_in;
+            vs_gpu_select_near_face(g, cand, g->halo.d_select_count);
+        }
+        if (g->halo.img_offsets_now != g->halo.img_offsets)
+            count_images(g, f, cand, d_count, bound, &n_cand);
     }
     const size_t rec = vs_gpu_ghost_rec_bytes(g);
     if (remote >= 0)
@@ -395,12 +410,12 @@ void vs_gpu_build_images(vs_gpu_state *g, int remote)
                             rec * (size_t)(n_in[0] + n_in[1]));
     if (g->bd.on)
         VS_LAUNCH(image_write_kernel<1>, n_cand, VS_BLOCK, g->stream, (int)n_cand, cand, f,
-                  g->halo.img_offsets, soa(g), n, g->halo.img_src, g->halo.img_code,
+                  g->halo.img_offsets_now, soa(g), n, g->halo.img_src, g->halo.img_code,
                   g->tr.d_send, n_out[0], g->halo.img_send_src,
                   g->halo.img_send_code);
     else
         VS_LAUNCH(image_write_kernel<0>, n_cand, VS_BLOCK, g->stream, (int)n_cand, cand, f,
-                  g->halo.img_offsets, soa(g), n, g->halo.img_src, g->halo.img_code,
+                  g->halo.img_offsets_now, soa(g), n, g->halo.img_src, g->halo.img_code,
                   g->tr.d_send, n_out[0], g->halo.img_send_src,
                   g->halo.img_send_code);
     g->halo.n_img_local = n_local;

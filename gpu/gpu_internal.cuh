@@ -406,6 +406,7 @@ struct vs_gpu_stamps {
  * (gpu_halo.cu) changes the owned set, the Morton reorder (gpu_cells.cu) permutes it). */
 struct vs_gpu_particles {
     int64_t n_owned, n_ghost, capacity;
+    int64_t capacity_owned; /* of v, f and image, which ghosts never have */
     double *x[3]; /* NULL where fs.pos_q is the only store (vs_gpu_plan.pos_q_only): read
                      and write positions through vs_positions (vs_gpu_positions) */
     double *v[3], *f[3], *x_build[3];
@@ -418,11 +419,14 @@ struct vs_gpu_particles {
 
 /* Sorting (gpu_cells.cu; gpu_state.cu sizes the buffers). */
 struct vs_gpu_sorting {
-    void *sort_keys; /* one block: key_in and key_out are its halves, in either order */
+    void *sort_keys; /* one block: key_in and key_out are its halves, in either order; the
+                        permutation scratch of the Morton reorder, once it has sorted */
     uint32_t *key_in, *key_out, *idx_in, *idx_out;
+    void *idx_block; /* the Newton path: idx_in and idx_out are its halves, in either order
+                        (elsewhere the sorted indices trade places with the cell list) */
     void *cub_temp;
     size_t cub_temp_bytes;
-    void *scratch; /* capacity * 8 bytes, for permutations */
+    void *scratch; /* capacity * 8 bytes, the energy buffer off the Newton path; else NULL */
     int64_t n_rebuilds; /* counts rebuilds, for the periodic Morton reordering */
     int key_bits;
 };
@@ -441,7 +445,8 @@ struct vs_gpu_halo {
      * counts and their exclusive scan (bound + 1 entries); per local image and per sent
      * record its source particle and digit code (one base-3 digit per dimension, x lowest:
      * 0 none, 1 near the lower face, 2 near the upper one) */
-    int4 *img_counts, *img_offsets;
+    int4 *img_counts, *img_offsets; /* where the cell-order copy's buffer cannot hold both */
+    int4 *img_offsets_now;          /* the build's scan: in that buffer, or img_offsets */
     int64_t cap_img_counts, img_bound;
     int32_t *img_src, *img_send_src;
     uint8_t *img_code, *img_send_code;
@@ -784,10 +789,14 @@ void vs_gpu_split_interior(vs_gpu_state *g);
 void vs_gpu_update_local_images(vs_gpu_state *g);
 void vs_gpu_update_remote_images(vs_gpu_state *g);
 
-/* Per-particle energy and virial of the last forces with energies: the permutation scratch
- * and the sort keys' block, both one double per particle of capacity and used only by the
- * migration, the ghosts' build and the cell list (not between the forces and the thermo). */
-static inline double *vs_gpu_energy_buf(vs_gpu_state *g) { return (double *)g->sort.scratch; }
+/* Per-particle energy and virial of the last forces with energies: the index block (off the
+ * Newton path, the scratch) and the sort keys' block, both one double per particle of
+ * capacity and used only by the migration, the reorder, the ghosts' build and the cell list
+ * (not between the forces and the thermo). */
+static inline double *vs_gpu_energy_buf(vs_gpu_state *g)
+{
+    return (double *)(g->sort.idx_block ? g->sort.idx_block : g->sort.scratch);
+}
 static inline double *vs_gpu_virial_buf(vs_gpu_state *g) { return (double *)g->sort.sort_keys; }
 
 /* Events of the phase timing (gpu_timing.cu). */
@@ -820,15 +829,17 @@ void vs_gpu_topo_free(vs_gpu_state *g);
 /* The same for the special-neighbour lists (gpu_pair.cu); a no-op without them. */
 void vs_gpu_special_permute(vs_gpu_state *g, int n);
 /* n records of `bytes` (a multiple of 8) permuted in place by g->sort.idx_out, one 8-byte
- * word of every record at a time through the permutation scratch (one double per slot), so
+ * word of every record at a time through the sort keys' block (one double per slot), so
  * no second copy of the records is ever held (gpu_cells.cu). */
 void vs_gpu_permute_words(vs_gpu_state *g, int n, void *recs, size_t bytes);
 
 /* Allocation helpers that track the device footprint. */
 void *vs_gpu_alloc(vs_gpu_state *g, size_t bytes);
 void vs_gpu_free(vs_gpu_state *g, void *p, size_t bytes);
-/* Grow the particle arrays to hold `needed` particles (owned + ghosts), keeping contents. */
+/* Grow the particle arrays to hold `needed` particles (owned + ghosts), keeping contents;
+ * those of the owned particles only (v, f, image) to hold `owned`. */
 void vs_gpu_reserve(vs_gpu_state *g, int64_t needed);
+void vs_gpu_reserve_owned(vs_gpu_state *g, int64_t owned);
 
 /* ---- exact sums (fixed_sum.h) over the owned particles: any order, the same bits ---------- */
 

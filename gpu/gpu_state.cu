@@ -72,7 +72,7 @@ static void size_cub_temp(vs_gpu_state *g, int64_t cap)
     size_t flagged_bytes = 0;
     VS_CUDA_CHECK(
         cub::DeviceSelect::Flagged(NULL, flagged_bytes, thrust::counting_iterator<int32_t>(0),
-                                   (const uint8_t *)g->sort.scratch, g->halo.send_idx[0][0],
+                                   (const uint8_t *)g->sort.sort_keys, g->halo.send_idx[0][0],
                                    g->halo.d_select_count, (int)cap, g->stream));
     partition_bytes = partition_bytes > flagged_bytes ? partition_bytes : flagged_bytes;
     size_t scan_bytes = 0, image_bytes = 0;
@@ -105,20 +105,23 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
             VS_GROW(g->pt.x[d], double, keep);
         if (!g->plan.vp_in_vel_f)
             VS_GROW(g->pt.vp[d], double, keep);
-        VS_GROW(g->pt.v[d], double, g->pt.n_owned);
-        VS_GROW(g->pt.f[d], double, g->pt.n_owned);
         if (g->plan.reuse_list) /* without a skin there is no displacement to check */
             VS_GROW(g->pt.x_build[d], double, g->pt.n_owned);
-        VS_GROW(g->pt.image[d], int32_t, g->pt.n_owned);
     }
     VS_GROW(g->pt.tag, int64_t, keep);
     VS_GROW(g->pt.species_id, int32_t, keep);
     VS_GROW(g->sort.sort_keys, uint64_t, 0);
     g->sort.key_in = (uint32_t *)g->sort.sort_keys;
     g->sort.key_out = g->sort.key_in + cap;
-    VS_GROW(g->sort.idx_in, uint32_t, 0);
-    VS_GROW(g->sort.idx_out, uint32_t, 0);
-    VS_GROW(g->sort.scratch, double, 0);
+    if (g->plan.forces == VS_GPU_FORCES_NEWTON) { /* the energy buffer too */
+        VS_GROW(g->sort.idx_block, uint64_t, 0);
+        g->sort.idx_in = (uint32_t *)g->sort.idx_block;
+        g->sort.idx_out = g->sort.idx_in + cap;
+    } else {
+        VS_GROW(g->sort.idx_in, uint32_t, 0);
+        VS_GROW(g->sort.idx_out, uint32_t, 0);
+        VS_GROW(g->sort.scratch, double, 0);
+    }
     if (g->plan.forces != VS_GPU_FORCES_NEWTON) /* the Newton path bins without it */
         VS_GROW(g->cells.cell_particles, uint32_t, 0);
     VS_GROW(g->cells.cell_pos, int4, 0);
@@ -152,6 +155,20 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
 #undef VS_GROW
     g->pt.capacity = cap;
     size_cub_temp(g, cap);
+}
+
+void vs_gpu_reserve_owned(vs_gpu_state *g, int64_t owned)
+{
+    vs_gpu_reserve(g, owned);
+    if (owned <= g->pt.capacity_owned)
+        return;
+    const int64_t cap = owned + owned / 50 + 256, old = g->pt.capacity_owned;
+    for (int d = 0; d < 3; ++d) {
+        grow(g, (void **)&g->pt.v[d], sizeof(double), old, cap, g->pt.n_owned);
+        grow(g, (void **)&g->pt.f[d], sizeof(double), old, cap, g->pt.n_owned);
+        grow(g, (void **)&g->pt.image[d], sizeof(int32_t), old, cap, g->pt.n_owned);
+    }
+    g->pt.capacity_owned = cap;
 }
 
 /* Significant bits of values below n (at least 1). */
@@ -327,7 +344,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->halo.image_select_above = select_above ? atoll(select_above) : (1 << 18);
     g->halo.d_outside = (unsigned long long *)vs_gpu_alloc(g, sizeof(unsigned long long));
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->halo.h_outside, sizeof(unsigned long long)));
-    vs_gpu_reserve(g, n_hint > 1024 ? n_hint : 1024);
+    vs_gpu_reserve_owned(g, n_hint > 1024 ? n_hint : 1024);
 
     cudaDeviceProp prop;
     VS_CUDA_CHECK(cudaGetDeviceProperties(&prop, g->device));
@@ -369,8 +386,9 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
                     g->pt.tag,
                     g->pt.species_id,
                     g->sort.sort_keys,
-                    g->sort.idx_in,
-                    g->sort.idx_out,
+                    g->sort.idx_block ? NULL : g->sort.idx_in, /* else halves of the block */
+                    g->sort.idx_block ? NULL : g->sort.idx_out,
+                    g->sort.idx_block,
                     g->sort.scratch,
                     g->cells.cell_particles,
                     g->cells.cell_pos,
@@ -499,7 +517,7 @@ static void vp_from_device_floats(vs_gpu_state *g, vs_particles *h)
 
 extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
 {
-    vs_gpu_reserve(g, h->n_owned + 16);
+    vs_gpu_reserve_owned(g, h->n_owned + 16);
     const size_t n = (size_t)h->n_owned;
     const cudaMemcpyKind up = cudaMemcpyHostToDevice;
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream)); /* nothing still reads the old state */
