@@ -450,15 +450,32 @@ static void copy_on_stream(vs_gpu_state *g, void *to, const void *from, size_t b
         VS_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, kind, g->stream));
 }
 
+/* n 16-byte records (room for one at least) in host memory, or a fatal error naming them. */
+static void *host_records(size_t n, const char *what)
+{
+    void *p = malloc((n ? n : 1) * 16);
+    if (!p)
+        vs_log_fatal(__FILE__, __LINE__, "out of host memory (%zu %s)", n, what);
+    return p;
+}
+
+/* A host copy of the owned particles' 16-byte records at `dev` (free it). */
+static void *download_records(vs_gpu_state *g, const void *dev, const char *what)
+{
+    const size_t n = (size_t)g->pt.n_owned;
+    void *h = host_records(n, what);
+    copy_on_stream(g, h, dev, n * 16, cudaMemcpyDeviceToHost);
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    return h;
+}
+
 /* Where the device keeps the predicted velocities in fp32 only (vp_in_vel_f), they travel
  * as float4 and are converted on the host: the host state stays fp64, and a value that went
  * down and up again is the same float. */
 static float4 *vp_to_host_floats(const vs_particles *h)
 {
     const size_t n = (size_t)h->n_owned;
-    float4 *vel = (float4 *)malloc((n ? n : 1) * sizeof(float4));
-    if (!vel)
-        vs_log_fatal(__FILE__, __LINE__, "out of host memory (%zu predicted velocities)", n);
+    float4 *vel = (float4 *)host_records(n, "predicted velocities");
     for (size_t i = 0; i < n; ++i)
         vel[i] = make_float4((float)h->vp[0][i], (float)h->vp[1][i], (float)h->vp[2][i], 0.0f);
     return vel;
@@ -470,9 +487,7 @@ static float4 *vp_to_host_floats(const vs_particles *h)
 static int4 *positions_to_host_quanta(const vs_gpu_state *g, const vs_particles *h)
 {
     const size_t n = (size_t)h->n_owned;
-    int4 *q = (int4 *)malloc((n ? n : 1) * sizeof(int4));
-    if (!q)
-        vs_log_fatal(__FILE__, __LINE__, "out of host memory (%zu positions)", n);
+    int4 *q = (int4 *)host_records(n, "positions");
     const vs_fixed_frame *f = &g->fs.frame;
     for (size_t i = 0; i < n; ++i)
         q[i] = make_int4((int)llrint((h->x[0][i] - f->center[0]) * f->inv_quantum),
@@ -484,35 +499,25 @@ static int4 *positions_to_host_quanta(const vs_gpu_state *g, const vs_particles 
 
 static void positions_from_device_quanta(vs_gpu_state *g, vs_particles *h)
 {
-    const size_t n = (size_t)g->pt.n_owned;
-    int4 *q = (int4 *)malloc((n ? n : 1) * sizeof(int4));
-    if (!q)
-        vs_log_fatal(__FILE__, __LINE__, "out of host memory (%zu positions)", n);
-    copy_on_stream(g, q, g->fs.pos_q, n * sizeof(int4), cudaMemcpyDeviceToHost);
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    const int4 *q = (const int4 *)download_records(g, g->fs.pos_q, "positions");
     const vs_positions p = vs_gpu_positions(g);
-    for (size_t i = 0; i < n; ++i) {
+    for (int64_t i = 0; i < g->pt.n_owned; ++i) {
         h->x[0][i] = p.frame.center[0] + (double)q[i].x * p.quantum;
         h->x[1][i] = p.frame.center[1] + (double)q[i].y * p.quantum;
         h->x[2][i] = p.frame.center[2] + (double)q[i].z * p.quantum;
     }
-    free(q);
+    free((void *)q);
 }
 
 static void vp_from_device_floats(vs_gpu_state *g, vs_particles *h)
 {
-    const size_t n = (size_t)g->pt.n_owned;
-    float4 *vel = (float4 *)malloc((n ? n : 1) * sizeof(float4));
-    if (!vel)
-        vs_log_fatal(__FILE__, __LINE__, "out of host memory (%zu predicted velocities)", n);
-    copy_on_stream(g, vel, g->fs.vel_f, n * sizeof(float4), cudaMemcpyDeviceToHost);
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    for (size_t i = 0; i < n; ++i) {
+    const float4 *vel = (const float4 *)download_records(g, g->fs.vel_f, "predicted velocities");
+    for (int64_t i = 0; i < g->pt.n_owned; ++i) {
         h->vp[0][i] = vel[i].x;
         h->vp[1][i] = vel[i].y;
         h->vp[2][i] = vel[i].z;
     }
-    free(vel);
+    free((void *)vel);
 }
 
 extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
