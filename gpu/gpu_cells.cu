@@ -118,7 +118,6 @@ static void permute_rotation(vs_gpu_state *g, double **fields, int count, int n)
     fields[0] = spare;
 }
 
-/* (cell, index) pairs sorted by cell: by the cell's Morton code, or its linear index */
 /* Particles below this index hold their force inputs already (pos_q, vel_f): all of them
  * where pos_q is the only store of the positions, else the owned ones where the first
  * half-step staged them. */

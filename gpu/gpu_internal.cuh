@@ -111,58 +111,21 @@ struct vs_fixed_frame {
     float quantum;
 };
 
-__device__ __forceinline__ int vs_quantize(const vs_fixed_frame &f, int d, double x)
+/* Length x along d in whole quanta from the frame's centre, and back: the same arithmetic on
+ * the host (upload, download) and the device; the way back is exact for a position on the
+ * grid (a whole number of quanta, and so is the centre). */
+__host__ __device__ __forceinline__ int vs_quantize(const vs_fixed_frame &f, int d, double x)
 {
+#ifdef __CUDA_ARCH__
     return (int)__double2ll_rn((x - f.center[d]) * f.inv_quantum);
+#else
+    return (int)llrint((x - f.center[d]) * f.inv_quantum);
+#endif
 }
 
-/* Where the positions of owned and ghost particles live, passed to kernels by value. fp64
- * arrays x in double precision and off the position grid (npt); on the grid
- * (vs_gpu_plan.pos_q_only, x NULL) the fixed-point pos_q alone, the species in w. A position
- * on the grid is a whole number of quanta and so is the frame's centre, so
- * centre + q x quantum is the exact double that a fp64 array would hold, and a double read
- * from it quantizes back to the same integer. */
-struct vs_positions {
-    double *x[3]; /* NULL on the grid */
-    int4 *q;
-    vs_fixed_frame frame;
-    double quantum;
-};
-
-__device__ __forceinline__ double vs_pos_get(const vs_positions &p, int d, int64_t i)
+__host__ __device__ __forceinline__ double vs_dequantize(const vs_fixed_frame &f, int d, int k)
 {
-    if (p.x[0])
-        return p.x[d][i];
-    const int k = ((const int *)(p.q + i))[d]; /* one word of the four */
-    return p.frame.center[d] + (double)k * p.quantum;
-}
-
-__device__ __forceinline__ void vs_pos_load(const vs_positions &p, int64_t i, double r[3])
-{
-    if (p.x[0]) {
-        for (int d = 0; d < 3; ++d)
-            r[d] = p.x[d][i];
-        return;
-    }
-    const int4 q = p.q[i];
-    r[0] = p.frame.center[0] + (double)q.x * p.quantum;
-    r[1] = p.frame.center[1] + (double)q.y * p.quantum;
-    r[2] = p.frame.center[2] + (double)q.z * p.quantum;
-}
-
-/* Particle i at r (on the grid: r a whole number of quanta) of species `species`. */
-__device__ __forceinline__ void vs_pos_store(const vs_positions &p, int64_t i, const double r[3],
-                                             int32_t species)
-{
-    if (p.x[0]) {
-        for (int d = 0; d < 3; ++d)
-            p.x[d][i] = r[d];
-        return;
-    }
-    p.q[i] = make_int4((int)__double2ll_rn((r[0] - p.frame.center[0]) * p.frame.inv_quantum),
-                       (int)__double2ll_rn((r[1] - p.frame.center[1]) * p.frame.inv_quantum),
-                       (int)__double2ll_rn((r[2] - p.frame.center[2]) * p.frame.inv_quantum),
-                       species);
+    return f.center[d] + (double)k * (double)f.quantum;
 }
 
 /* The mixed-precision force inputs of one particle: its fixed-point position with the
@@ -189,6 +152,49 @@ __device__ __forceinline__ int4 vs_stage_values(const vs_fixed_frame &f, int64_t
 {
     vs_store_vp(at, vx, vy, vz, vel);
     return vs_stage_position(f, at, x, y, z, species, pos);
+}
+
+/* Where the positions of owned and ghost particles live, passed to kernels by value. fp64
+ * arrays x in double precision and off the position grid (npt); on the grid
+ * (vs_gpu_plan.pos_q_only, x NULL) the fixed-point pos_q alone, the species in w, read as
+ * the exact doubles an fp64 array would hold (vs_dequantize) and written back as the same
+ * integers. */
+struct vs_positions {
+    double *x[3]; /* NULL on the grid */
+    int4 *q;
+    vs_fixed_frame frame;
+};
+
+__device__ __forceinline__ double vs_pos_get(const vs_positions &p, int d, int64_t i)
+{
+    if (p.x[0])
+        return p.x[d][i];
+    return vs_dequantize(p.frame, d, ((const int *)(p.q + i))[d]); /* one word of the four */
+}
+
+__device__ __forceinline__ void vs_pos_load(const vs_positions &p, int64_t i, double r[3])
+{
+    if (p.x[0]) {
+        for (int d = 0; d < 3; ++d)
+            r[d] = p.x[d][i];
+        return;
+    }
+    const int4 q = p.q[i];
+    r[0] = vs_dequantize(p.frame, 0, q.x);
+    r[1] = vs_dequantize(p.frame, 1, q.y);
+    r[2] = vs_dequantize(p.frame, 2, q.z);
+}
+
+/* Particle i at r (on the grid: r a whole number of quanta) of species `species`. */
+__device__ __forceinline__ void vs_pos_store(const vs_positions &p, int64_t i, const double r[3],
+                                             int32_t species)
+{
+    if (p.x[0]) {
+        for (int d = 0; d < 3; ++d)
+            p.x[d][i] = r[d];
+        return;
+    }
+    vs_stage_position(p.frame, i, r[0], r[1], r[2], species, p.q);
 }
 
 /* The same for particle i, from the state arrays; without fp64 predicted velocities (vx
@@ -694,7 +700,6 @@ static inline vs_positions vs_gpu_positions(const vs_gpu_state *g)
         p.x[d] = g->pt.x[d];
     p.q = g->fs.pos_q;
     p.frame = g->fs.frame;
-    p.quantum = 1.0 / g->fs.frame.inv_quantum; /* a power of two: exact */
     return p;
 }
 

@@ -482,29 +482,27 @@ static float4 *vp_to_host_floats(const vs_particles *h)
 }
 
 /* Where pos_q is the only store of the positions (pos_q_only), they travel as it is and are
- * converted on the host with the device's arithmetic (vs_pos_load, vs_pos_store): exact both
+ * converted on the host with the device's arithmetic (vs_quantize, vs_dequantize): exact both
  * ways for positions on the grid. */
 static int4 *positions_to_host_quanta(const vs_gpu_state *g, const vs_particles *h)
 {
     const size_t n = (size_t)h->n_owned;
     int4 *q = (int4 *)host_records(n, "positions");
-    const vs_fixed_frame *f = &g->fs.frame;
+    const vs_fixed_frame &f = g->fs.frame;
     for (size_t i = 0; i < n; ++i)
-        q[i] = make_int4((int)llrint((h->x[0][i] - f->center[0]) * f->inv_quantum),
-                         (int)llrint((h->x[1][i] - f->center[1]) * f->inv_quantum),
-                         (int)llrint((h->x[2][i] - f->center[2]) * f->inv_quantum),
-                         h->species[i]);
+        q[i] = make_int4(vs_quantize(f, 0, h->x[0][i]), vs_quantize(f, 1, h->x[1][i]),
+                         vs_quantize(f, 2, h->x[2][i]), h->species[i]);
     return q;
 }
 
 static void positions_from_device_quanta(vs_gpu_state *g, vs_particles *h)
 {
     const int4 *q = (const int4 *)download_records(g, g->fs.pos_q, "positions");
-    const vs_positions p = vs_gpu_positions(g);
+    const vs_fixed_frame &f = g->fs.frame;
     for (int64_t i = 0; i < g->pt.n_owned; ++i) {
-        h->x[0][i] = p.frame.center[0] + (double)q[i].x * p.quantum;
-        h->x[1][i] = p.frame.center[1] + (double)q[i].y * p.quantum;
-        h->x[2][i] = p.frame.center[2] + (double)q[i].z * p.quantum;
+        h->x[0][i] = vs_dequantize(f, 0, q[i].x);
+        h->x[1][i] = vs_dequantize(f, 1, q[i].y);
+        h->x[2][i] = vs_dequantize(f, 2, q[i].z);
     }
     free((void *)q);
 }
