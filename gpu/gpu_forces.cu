@@ -350,7 +350,7 @@ __device__ __forceinline__ void vs_newton_scan_row(uint32_t m, uint32_t end, con
                                                    int32_t *my_queue, int &queued,
                                                    Evaluate &evaluate)
 {
-    constexpr int queue_stride = VS_NEWTON_BLOCK + 1;
+    constexpr int queue_stride = VS_NEWTON_BLOCK;
     /* a candidate: queued when within r_c (a predicated store, no branch) */
     auto consider = [&](const int4 &entry) {
         const int j = entry.w;
@@ -382,15 +382,44 @@ __device__ __forceinline__ void vs_newton_scan_row(uint32_t m, uint32_t end, con
     }
 }
 
-/* The warp's queued pairs in rounds of 32: the lanes' inclusive prefix sums of their
- * counts, then lane l of round r takes pair t = 32 r + l from its finder, the lane whose
- * range holds t (the smallest lane whose inclusive sum exceeds t). */
+/* The position of the n-th (from 0) set bit of mask, which has more than n set. */
+__device__ __forceinline__ int vs_nth_set_bit(unsigned mask, int n)
+{
+    int position = 0;
+#pragma unroll
+    for (int width = 16; width >= 1; width >>= 1) {
+        const int below = __popc(mask & ((1u << width) - 1u));
+        if (n >= below) {
+            n -= below;
+            mask >>= width;
+            position += width;
+        }
+    }
+    return position;
+}
+
+/* The warp's queued pairs in rounds of 32, taken depth first: all lanes' first queued pairs,
+ * then all second ones, and so on. Lane l of round r takes pair t = 32 r + l: the depth d
+ * whose range holds t (a binary search over the depths' inclusive prefix sums, depth d's
+ * count kept by lane d), then the finder, the (t - start of d)-th lane of those queuing more
+ * than d. The lanes of one round thus evaluate pairs of different finders, so the adds to
+ * the finders' shared sums go to distinct words (finder-major rounds gave the ~6 lanes of one
+ * finder the same addresses, and shared atomics on one address serialise). */
 template <typename Evaluate>
 __device__ __forceinline__ void vs_newton_rounds(int lane, int warp_first, int queued,
-                                                 int32_t (*queue)[VS_NEWTON_BLOCK + 1],
+                                                 int32_t (*queue)[VS_NEWTON_BLOCK],
                                                  Evaluate &evaluate)
 {
-    int inclusive = queued;
+    unsigned depth_lanes = 0u; /* lane d: the lanes queuing more than d pairs */
+    for (int d = 0; d < VS_NEWTON_QUEUE; ++d) {
+        const unsigned deeper = __ballot_sync(0xffffffffu, queued > d);
+        if (deeper == 0u)
+            break;
+        if (lane == d)
+            depth_lanes = deeper;
+    }
+    const int count = __popc(depth_lanes);
+    int inclusive = count;
     for (int offset = 1; offset < 32; offset <<= 1) {
         const int v = __shfl_up_sync(0xffffffffu, inclusive, offset);
         if (lane >= offset)
@@ -399,16 +428,18 @@ __device__ __forceinline__ void vs_newton_rounds(int lane, int warp_first, int q
     const int total = __shfl_sync(0xffffffffu, inclusive, 31);
     for (int round = 0; round < total; round += 32) {
         const int t = round + lane;
-        int finder = 0;
+        int depth = 0;
         for (int step = 16; step >= 1; step >>= 1) {
-            const int v = __shfl_sync(0xffffffffu, inclusive, finder + step - 1);
+            const int v = __shfl_sync(0xffffffffu, inclusive, depth + step - 1);
             if (v <= t)
-                finder += step;
+                depth += step;
         }
-        const int before = __shfl_sync(0xffffffffu, inclusive - queued, finder & 31);
+        depth &= 31;
+        const int before = __shfl_sync(0xffffffffu, inclusive - count, depth);
+        const unsigned lanes = __shfl_sync(0xffffffffu, depth_lanes, depth);
         if (t < total) {
-            const int slot = warp_first + finder;
-            evaluate(slot, queue[t - before][slot]);
+            const int slot = warp_first + vs_nth_set_bit(lanes, t - before);
+            evaluate(slot, queue[depth][slot]);
         }
     }
 }
@@ -455,7 +486,7 @@ __device__ __forceinline__ void vs_newton_scan_list(int i, const int32_t *nlist,
                                                     const int4 *pos_q, int32_t *my_queue,
                                                     int &queued, Evaluate &evaluate)
 {
-    constexpr int queue_stride = VS_NEWTON_BLOCK + 1;
+    constexpr int queue_stride = VS_NEWTON_BLOCK;
     auto consider = [&](int j) {
         const int4 pj = pos_q[j];
         const float r2q = vs_norm2(vs_separation_quanta(pi.x, pj.x),
@@ -499,9 +530,9 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
 {
     constexpr int n_sums = ENERGY ? 5 : 3; /* fx, fy, fz[, energy, virial] */
     __shared__ double a_shared[VS_MAX_SPECIES * VS_MAX_SPECIES];
-    /* one column per lane, padded: a round reads a finder's consecutive entries, which
-     * would otherwise share a bank */
-    __shared__ int32_t queue[VS_NEWTON_QUEUE][VS_NEWTON_BLOCK + 1];
+    /* one column per lane, unpadded: a lane's queue writes and a depth-first round's reads
+     * (one depth, distinct finders) each fall in distinct banks */
+    __shared__ int32_t queue[VS_NEWTON_QUEUE][VS_NEWTON_BLOCK];
     /* the block's own particles, read by whichever lane evaluates their pairs */
     __shared__ int4 block_pos[VS_NEWTON_BLOCK];
     __shared__ float4 block_vel[VS_NEWTON_BLOCK];
