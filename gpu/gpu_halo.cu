@@ -196,6 +196,11 @@ __global__ void unpack_migrant_kernel(int n, const char *in, size_t rec, int64_t
     const vs_migrant_rec r = *from;
     const int64_t j = start + k;
     vs_pos_store(a.pos, j, r.x, r.species);
+    if (a.faces.near) {
+        double held[3];
+        vs_pos_load(a.pos, j, held);
+        a.faces.near[j] = vs_near_faces(a.faces, held);
+    }
     for (int c = 0; c < 3; ++c) {
         a.v[c][j] = r.v[c];
         a.image[c][j] = r.image[c];
@@ -290,6 +295,8 @@ __global__ void fill_holes_kernel(int max_n, const int32_t *count, const int32_t
         a.special[to] = a.special[from];
     if (a.pos_q) /* vel_f moved above: in mixed precision it holds the predicted velocity */
         a.pos_q[to] = a.pos_q[from];
+    if (a.faces.near)
+        a.faces.near[to] = a.faces.near[from];
 }
 
 static void reserve_send(vs_gpu_state *g, int d, int dir, int64_t n)
@@ -472,13 +479,22 @@ static void migrate_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2
     if (!self_link(g, d) && n > 0) {
         reserve_send(g, d, 0, n);
         reserve_send(g, d, 1, n);
-        /* one pass over the owned particles finds the leavers; splitting them by face reads
-         * only them */
+        /* one pass over the owned particles finds the leavers (over their flags where the
+         * first half-step made them); splitting them by face reads only them */
         int32_t *holes = (int32_t *)g->sort.idx_in;
-        const vs_leaver_pred pred = {vs_gpu_positions(g), d, g->lo[d], g->hi[d]};
-        VS_CUDA_CHECK(cub::DeviceSelect::If(g->sort.cub_temp, g->sort.cub_temp_bytes,
-                                            thrust::counting_iterator<int32_t>(0), holes,
-                                            g->halo.d_select_count + 2, n, pred, g->stream));
+        const vs_face_marks faces = vs_gpu_face_marks(g);
+        if (faces.leaver && d == faces.leaver_dim && vs_gpu_faces_current(g)) {
+            /* the first half-step flagged them (vs_face_marks): a byte per particle */
+            VS_CUDA_CHECK(cub::DeviceSelect::Flagged(
+                g->sort.cub_temp, g->sort.cub_temp_bytes, thrust::counting_iterator<int32_t>(0),
+                faces.leaver, holes, g->halo.d_select_count + 2, n, g->stream));
+        } else {
+            const vs_leaver_pred pred = {vs_gpu_positions(g), d, g->lo[d], g->hi[d]};
+            VS_CUDA_CHECK(cub::DeviceSelect::If(g->sort.cub_temp, g->sort.cub_temp_bytes,
+                                                thrust::counting_iterator<int32_t>(0), holes,
+                                                g->halo.d_select_count + 2, n, pred,
+                                                g->stream));
+        }
         split_leavers_kernel<<<1, VS_SPLIT_THREADS, 0, g->stream>>>(
             g->halo.d_select_count + 2, holes, vs_gpu_positions(g), d, g->lo[d],
             g->halo.send_idx[d][0],

@@ -33,6 +33,8 @@ struct vs_soa {
     vs_special *special; /* special lists: each owned particle's, moved with it; else NULL */
     double grid_quantum; /* > 0 (vs_gpu_plan.grid_records): ghosts travel as grid records
                             (vs_ghost_rec_grid) of positions in quanta of this size */
+    vs_face_marks faces; /* near: the face flags the migration keeps current for the slots it
+                            fills (NULL where they are stale); leaver NULL */
 };
 
 static inline vs_soa soa(vs_gpu_state *g)
@@ -57,6 +59,10 @@ static inline vs_soa soa(vs_gpu_state *g)
     a.dih = g->bd.dih_on ? g->bd.dih : NULL;
     a.special = g->ps.special_on ? g->ps.special : NULL;
     a.grid_quantum = g->plan.grid_records ? g->prm.position_quantum : 0.0;
+    a.faces = vs_gpu_face_marks(g);
+    if (!vs_gpu_faces_current(g))
+        a.faces.near = NULL;
+    a.faces.leaver = NULL;
     return a;
 }
 

@@ -191,19 +191,37 @@ __global__ void image_pack_update_kernel(int n, vs_image_faces f, const int32_t 
 struct vs_near_face_pred {
     vs_positions pos;
     const uint8_t *mark; /* molecules (the kernel's MOL) */
-    double lo_edge[3], hi_edge[3], lo_bonded[3], hi_bonded[3];
+    vs_face_marks faces; /* the ghost width's edges */
+    double lo_bonded[3], hi_bonded[3];
     template <int MOL> __device__ __forceinline__ bool near(int32_t i) const
     {
         double p[3];
         vs_pos_load(pos, i, p);
-        const bool bonded = MOL && mark[i];
+        if (!(MOL && mark[i]))
+            return vs_near_faces(faces, p);
         bool is_near = false;
         for (int d = 0; d < 3; ++d)
-            is_near |= p[d] < (bonded ? lo_bonded[d] : lo_edge[d]) ||
-                       p[d] >= (bonded ? hi_bonded[d] : hi_edge[d]);
+            is_near |= p[d] < lo_bonded[d] || p[d] >= hi_bonded[d];
         return is_near;
     }
 };
+
+vs_face_marks vs_gpu_face_marks(const vs_gpu_state *g)
+{
+    vs_face_marks m;
+    uint8_t *block = (uint8_t *)g->sort.sort_keys; /* 8 bytes per slot of capacity */
+    const int d = g->plan.leaver_dim >= 0 ? g->plan.leaver_dim : 0;
+    m.near = block;
+    m.leaver = g->plan.leaver_dim >= 0 ? block + g->pt.capacity : NULL;
+    m.leaver_dim = d;
+    m.lo = g->lo[d];
+    m.hi = g->hi[d];
+    for (int e = 0; e < 3; ++e) {
+        m.lo_edge[e] = g->lo[e] + g->ghost_width;
+        m.hi_edge[e] = g->hi[e] - g->ghost_width;
+    }
+    return m;
+}
 
 /* The dimension split over ranks when at most one is (-1: none, the brick is the box), or -2
  * when several are (the staged protocol). */
@@ -251,10 +269,10 @@ __global__ void near_face_flag_kernel(int n, vs_near_face_pred pred, uint8_t *fl
 }
 
 /* The owned particles within the ghost width of any face, in index order, into `out` and
- * their number into *count. Flags first, in one coalesced pass: a select-if whose predicate
- * reads three coordinates per index moves the same bytes at half the speed (the CUB select
- * loads each thread's consecutive indices, so a warp's reads are strided). The flags live
- * in the sort keys' block, which is free between the migration and the cell list. */
+ * their number into *count. Flags first: the first half-step's where they are current
+ * (vs_face_marks), else from one coalesced pass (a select-if whose predicate reads three
+ * coordinates per index moves the same bytes at half the speed: the CUB select loads each
+ * thread's consecutive indices, so a warp's reads are strided). */
 void vs_gpu_select_near_face(vs_gpu_state *g, int32_t *out, int32_t *count)
 {
     const int n = (int)g->pt.n_owned;
@@ -265,17 +283,18 @@ void vs_gpu_select_near_face(vs_gpu_state *g, int32_t *out, int32_t *count)
     vs_near_face_pred near;
     near.pos = vs_gpu_positions(g);
     near.mark = g->bd.mark;
+    near.faces = vs_gpu_face_marks(g);
     for (int e = 0; e < 3; ++e) {
-        near.lo_edge[e] = g->lo[e] + g->ghost_width;
-        near.hi_edge[e] = g->hi[e] - g->ghost_width;
         near.lo_bonded[e] = g->lo[e] + g->bonded_width;
         near.hi_bonded[e] = g->hi[e] - g->bonded_width;
     }
-    uint8_t *flag = (uint8_t *)g->sort.sort_keys; /* free until the cell list */
-    if (g->bd.on)
-        VS_LAUNCH(near_face_flag_kernel<1>, n, VS_BLOCK, g->stream, n, near, flag);
-    else
-        VS_LAUNCH(near_face_flag_kernel<0>, n, VS_BLOCK, g->stream, n, near, flag);
+    uint8_t *flag = near.faces.near; /* free until the cell list */
+    if (!vs_gpu_faces_current(g)) {
+        if (g->bd.on)
+            VS_LAUNCH(near_face_flag_kernel<1>, n, VS_BLOCK, g->stream, n, near, flag);
+        else
+            VS_LAUNCH(near_face_flag_kernel<0>, n, VS_BLOCK, g->stream, n, near, flag);
+    }
     VS_CUDA_CHECK(cub::DeviceSelect::Flagged(g->sort.cub_temp, g->sort.cub_temp_bytes,
                                              thrust::counting_iterator<int32_t>(0), flag, out,
                                              count, n, g->stream));

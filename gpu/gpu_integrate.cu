@@ -29,7 +29,7 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
                                   const double *bz, unsigned int *max_disp2, int wrap_dims,
                                   vs_box_lengths box, int32_t *imx, int32_t *imy, int32_t *imz,
                                   double quantum, vs_fixed_frame frame, int4 *pos_q,
-                                  float4 *vel_f)
+                                  float4 *vel_f, vs_face_marks faces)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     float d2 = 0.0f;
@@ -67,14 +67,22 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
         const double qx = vs_vv_predict(ux, ax, lambda_dt),
                      qy = vs_vv_predict(uy, ay, lambda_dt),
                      qz = vs_vv_predict(uz, az, lambda_dt);
+        double held[3] = {nx, ny, nz}; /* the position as the state holds it */
         if (pos_q) { /* mixed precision: the force inputs (vs_gpu_owned_staged), vel_f the
                         only copy of the predicted velocity (vp_in_vel_f) */
-            vs_stage_values(frame, i, nx, ny, nz, si, qx, qy, qz, pos_q, vel_f);
+            const int4 q = vs_stage_values(frame, i, nx, ny, nz, si, qx, qy, qz, pos_q, vel_f);
+            if (!at.x[0]) {
+                held[0] = vs_dequantize(frame, 0, q.x);
+                held[1] = vs_dequantize(frame, 1, q.y);
+                held[2] = vs_dequantize(frame, 2, q.z);
+            }
         } else {
             px[i] = qx;
             py[i] = qy;
             pz[i] = qz;
         }
+        if (faces.near)
+            vs_mark_faces(faces, i, held);
         vx[i] = vs_vv_kick(ux, ax, half_dt);
         vy[i] = vs_vv_kick(uy, ay, half_dt);
         vz[i] = vs_vv_kick(uz, az, half_dt);
@@ -148,6 +156,13 @@ static void first_half(vs_gpu_state *g, int finish_previous)
     const vs_first_half_switches sw = first_half_begin(g);
     const int mixed = sw.mixed, check = sw.check, wrap_dims = sw.wrap_dims;
     const vs_box_lengths box = sw.box;
+    /* every step rebuilds: the face flags now, while the positions are in registers (the
+     * bonded beads' wider shell is left to vs_gpu_select_near_face's own pass) */
+    vs_face_marks faces = vs_gpu_face_marks(g);
+    if (!g->plan.reuse_list && !g->bd.on)
+        g->stamp.faces = g->ver.owned;
+    else
+        faces.near = faces.leaver = NULL;
 #define VS_FIRST_HALF(C, F, W)                                                                     \
     VS_LAUNCH((first_half_kernel<C, F, W>), g->pt.n_owned, VS_BLOCK, g->stream,                    \
               (int)g->pt.n_owned, g->prm.dt, g->prm.lambda * g->prm.dt, g->species,                \
@@ -155,7 +170,8 @@ static void first_half(vs_gpu_state *g, int finish_previous)
               g->pt.vp[1], g->pt.vp[2], g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g),   \
               g->pt.species_id, g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2],              \
               g->red.d_max_disp2, wrap_dims, box, g->pt.image[0], g->pt.image[1], g->pt.image[2],  \
-              g->prm.position_quantum, g->fs.frame, mixed ? g->fs.pos_q : NULL, g->fs.vel_f)
+              g->prm.position_quantum, g->fs.frame, mixed ? g->fs.pos_q : NULL, g->fs.vel_f,  \
+              faces)
     if (check && finish_previous)
         VS_FIRST_HALF(true, true, false);
     else if (check)

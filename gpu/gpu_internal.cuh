@@ -185,6 +185,41 @@ __device__ __forceinline__ void vs_pos_load(const vs_positions &p, int64_t i, do
     r[2] = vs_dequantize(p.frame, 2, q.z);
 }
 
+/* Per-particle face flags, one byte each in the sort keys' block (free from the first
+ * half-step to the cell list), written by the first half-step where every step rebuilds and
+ * the state has the position in registers anyway: near[i], particle i is within the ghost
+ * width of a face (an image or send-list candidate, vs_gpu_select_near_face); leaver[i], it
+ * left the brick along leaver_dim (the migration's first stage over ranks). Each spares a
+ * pass that reads every position again. The migration keeps near current for the particles
+ * it moves and brings (vs_soa.faces); anything else that moves positions makes them stale
+ * (vs_gpu_faces_current). */
+struct vs_face_marks {
+    uint8_t *near;   /* NULL: not kept */
+    uint8_t *leaver; /* NULL: no dimension split over ranks */
+    int leaver_dim;
+    double lo, hi;                 /* the brick along leaver_dim */
+    double lo_edge[3], hi_edge[3]; /* the ghost width inside the brick's faces */
+};
+
+__device__ __forceinline__ bool vs_near_faces(const vs_face_marks &m, const double r[3])
+{
+    bool near = false;
+    for (int d = 0; d < 3; ++d)
+        near |= r[d] < m.lo_edge[d] || r[d] >= m.hi_edge[d];
+    return near;
+}
+
+/* Particle i's flags, r its position as the state holds it (vs_pos_load would return). */
+__device__ __forceinline__ void vs_mark_faces(const vs_face_marks &m, int64_t i,
+                                              const double r[3])
+{
+    m.near[i] = vs_near_faces(m, r);
+    if (m.leaver) {
+        const double u = r[m.leaver_dim];
+        m.leaver[i] = !(u >= m.lo && u < m.hi); /* vs_leaver_pred's test */
+    }
+}
+
 /* Particle i at r (on the grid: r a whole number of quanta) of species `species`. */
 __device__ __forceinline__ void vs_pos_store(const vs_positions &p, int64_t i, const double r[3],
                                              int32_t species)
@@ -401,6 +436,7 @@ struct vs_gpu_stamps {
                               list build that staged) */
     vs_gpu_when energies;  /* when the forces wrote the energy and virial buffers */
     uint64_t split;        /* ver.list at the interior/border split */
+    uint64_t faces;        /* ver.owned when the face flags were current (vs_face_marks) */
     uint64_t wrapped;      /* ver.step at which the first half-step wrapped the owned
                               particles (the migration then skips its wrap) */
 };
@@ -701,6 +737,18 @@ static inline vs_positions vs_gpu_positions(const vs_gpu_state *g)
     p.q = g->fs.pos_q;
     p.frame = g->fs.frame;
     return p;
+}
+
+/* The face flags (vs_face_marks) in the sort keys' block: near always, leaver where the
+ * plan names a dimension (gpu_images.cu). */
+vs_face_marks vs_gpu_face_marks(const vs_gpu_state *g);
+
+/* The face flags hold the owned particles' current positions' (marked by the first
+ * half-step, kept by the migration; a reorder, wrap or upload makes them stale, and so does
+ * growing the sort keys' block, vs_gpu_reserve). */
+static inline int vs_gpu_faces_current(const vs_gpu_state *g)
+{
+    return g->stamp.faces == g->ver.owned;
 }
 
 /* pos_q/vel_f of all particles hold this step's inputs, not yet consumed by forces. */

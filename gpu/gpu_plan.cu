@@ -65,6 +65,7 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
      * that reads or moves them */
     p.pos_q_only = p.grid_records;
     p.wrap_dims = 0; /* until the rank grid is known */
+    p.leaver_dim = -1;
     p.overlap = VS_GPU_OVERLAP_NONE;
     return p;
 }
@@ -74,9 +75,12 @@ void vs_gpu_plan_set_comm(vs_gpu_plan *p, const vs_params *prm, const int link[3
     int split = 0; /* dimensions split over ranks */
     p->wrap_dims = 0; /* without a skin every step migrates: the first half-step wraps the
                          dimensions periodic within the rank, as the migration would */
+    p->leaver_dim = -1;
     for (int d = 0; d < 3; ++d) {
         split += link[d] != VS_LINK_SELF;
         p->wrap_dims |= (!p->reuse_list && link[d] == VS_LINK_SELF) << d;
+        if (!p->reuse_list && link[d] != VS_LINK_SELF && p->leaver_dim < 0)
+            p->leaver_dim = d;
     }
     /* the cell list overlaps where its ghosts from other ranks can be left out of it: the
      * image path (one split dimension), each pair once (the Newton kernel), and a list

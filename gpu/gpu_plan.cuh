@@ -60,6 +60,9 @@ struct vs_gpu_plan {
                                     always current, so nothing is staged but vel_f */
     int wrap_dims;               /* bit d: dimension d is periodic within this rank and is
                                     wrapped by the first half-step (skin 0 only) */
+    int leaver_dim;              /* skin 0: the first dimension split over ranks, whose
+                                    leavers the first half-step flags (vs_face_marks); -1
+                                    for none */
     vs_gpu_overlap_mode overlap;
 };
 

@@ -111,6 +111,7 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     VS_GROW(g->pt.tag, int64_t, keep);
     VS_GROW(g->pt.species_id, int32_t, keep);
     VS_GROW(g->sort.sort_keys, uint64_t, 0);
+    g->stamp.faces = 0; /* the face flags lived there */
     g->sort.key_in = (uint32_t *)g->sort.sort_keys;
     g->sort.key_out = g->sort.key_in + cap;
     if (g->plan.forces == VS_GPU_FORCES_NEWTON) { /* the energy buffer too */
