@@ -215,7 +215,8 @@ __device__ __forceinline__ void vs_mark_faces(const vs_face_marks &m, int64_t i,
 {
     m.near[i] = vs_near_faces(m, r);
     if (m.leaver) {
-        const double u = r[m.leaver_dim];
+        /* selected, not indexed: r stays in registers (an indexed array goes to the stack) */
+        const double u = m.leaver_dim == 0 ? r[0] : m.leaver_dim == 1 ? r[1] : r[2];
         m.leaver[i] = !(u >= m.lo && u < m.hi); /* vs_leaver_pred's test */
     }
 }
