@@ -329,11 +329,10 @@ __device__ __forceinline__ void vs_shared_add64(unsigned *lo_word, unsigned *hi_
 
 /* Pairs are found and evaluated apart. A lane queues the pairs within r_c that it finds
  * (its column of a shared queue); then the whole warp evaluates the warp's queued pairs in
- * rounds of 32, whichever lane found them: lane l of round r takes the (32 r + l)-th, its
- * finder located by a binary search over the lanes' prefix sums of their counts. Each lane
- * evaluating its own queue, the warp paid for as many rounds as its busiest lane had pairs,
- * about twice the rounds the warp's pairs need at rho = 3 (docs/performance.md has the
- * counts and the times). The fixed-point sums make the
+ * rounds of 32, whichever lane found them (vs_newton_rounds: lane l of round r takes the
+ * (32 r + l)-th in depth-first order). Each lane evaluating its own queue, the warp paid for
+ * as many rounds as its busiest lane had pairs, about twice the rounds the warp's pairs need
+ * at rho = 3 (docs/performance.md has the counts and the times). The fixed-point sums make the
  * evaluating lane irrelevant to the result (the trajectories are bit-identical to the
  * lane's own evaluation), so the particle's own share goes to its shared sums too, and with
  * ENERGY so do its energy and virial, in fixed point as well, so that their sums are
