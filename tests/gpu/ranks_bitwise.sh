@@ -11,9 +11,10 @@
 #                               list; the default builder otherwise)
 # 200 steps on 1, 2, 4 and 8 ranks: thermo.csv (every column is physics, none is a timing) the
 # same bytes and the final checkpoint's /particles, rows sorted by tag, the same bits as on 1
-# rank; and 100 steps on 2 ranks continued with --restart latest on 4 ranks to step 200: the
-# same thermo.csv and final /particles. Prints one "ok:" line, or each comparison's first
-# difference and exits 1.
+# rank; on the GPU, 200 steps on 1 rank with no checkpoint on the way (the canonical state a
+# checkpoint leaves the run in changes no bit); and 100 steps on 2 ranks continued with --restart latest
+# on 4 ranks to step 200: the same thermo.csv and final /particles. Prints one "ok:" line, or
+# each comparison's first difference and exits 1.
 # VS_BITWISE_BACKEND=cpu runs it all on the CPU backend (always double, no position grid, but
 # exact sums: the same bits on any rank count there too, tests/io/io_test.sh ranks).
 set -u
@@ -139,6 +140,18 @@ ref=np1/checkpoints/ckpt_200.h5
     fail "the positions did not change between steps 150 and 200"
 
 bad=0
+# 200 steps on 1 rank with no checkpoint on the way (one at the end). Not on the CPU backend:
+# there the chains case differs in the last bits without them (seen 2026-11-27; the CPU's
+# double sums are not claimed to be free of the particles' order)
+if [ "$BACKEND" = gpu ]; then
+    run nock nock 1 200 --set output.checkpoint_interval=0
+    [ ! -e nock/checkpoints/ckpt_100.h5 ] || fail "nock wrote a checkpoint on the way"
+    same_thermo np1/thermo.csv nock/thermo.csv "no checkpoints on the way" || bad=1
+    [ -e nock/checkpoints/ckpt_200.h5 ] || fail "no nock/checkpoints/ckpt_200.h5"
+    same_particles "$ref" nock/checkpoints/ckpt_200.h5 "no checkpoints on the way, step 200" ||
+        bad=1
+fi
+
 for p in 2 4 8; do
     run np$p np$p "$p" 200
     same_thermo np1/thermo.csv np$p/thermo.csv "$p ranks" || bad=1
@@ -158,5 +171,5 @@ same_particles "$ref" legs/checkpoints/ckpt_200.h5 "2 ranks to step 100, 4 from 
 
 [ "$bad" -eq 0 ] || fail "$CASE (backend $BACKEND, precision=mixed): the runs differ (above)"
 echo "ok: $CASE (backend $BACKEND, precision=mixed): thermo.csv (every 10 steps) and the" \
-    "step-200 checkpoint's /particles bit-identical on 1, 2, 4 and 8 ranks and through a" \
-    "restart from 2 on 4 ranks"
+    "step-200 checkpoint's /particles bit-identical on 1, 2, 4 and 8 ranks, through a restart" \
+    "from 2 on 4 ranks$([ "$BACKEND" = gpu ] && echo ", and without checkpoints on the way")"
