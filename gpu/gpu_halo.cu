@@ -227,7 +227,7 @@ __global__ void unpack_migrant_kernel(int n, const char *in, size_t rec, int64_t
         a.special[j] = *(const vs_special *)((const char *)from + special_offset(a));
     if (a.pos_q) /* mixed precision: vel_f, the predicted velocity, is set above */
         vs_stage_position(a.frame, j, r.x[0], r.x[1], r.x[2], r.species, a.pos_q);
-    if (!(r.x[d] >= lo && r.x[d] < hi))
+    if (!vs_in_brick(r.x[d], lo, hi))
         atomicMin(outside, (unsigned long long)r.tag);
 }
 

@@ -185,6 +185,14 @@ __device__ __forceinline__ void vs_pos_load(const vs_positions &p, int64_t i, do
     r[2] = vs_dequantize(p.frame, 2, q.z);
 }
 
+/* Coordinate u lies in the brick's [lo, hi) along its dimension (false for NaN). The one test
+ * of the migration: its leavers, its stayers, the first half-step's leaver flags and the
+ * arrival check must agree bit for bit, or a particle is lost or kept twice. */
+__host__ __device__ __forceinline__ bool vs_in_brick(double u, double lo, double hi)
+{
+    return u >= lo && u < hi;
+}
+
 /* Per-particle face flags, one byte each in the sort keys' block (free from the first
  * half-step to the cell list), written by the first half-step where every step rebuilds and
  * the state has the position in registers anyway: near[i], particle i is within the ghost
@@ -217,7 +225,7 @@ __device__ __forceinline__ void vs_mark_faces(const vs_face_marks &m, int64_t i,
     if (m.leaver) {
         /* selected, not indexed: r stays in registers (an indexed array goes to the stack) */
         const double u = m.leaver_dim == 0 ? r[0] : m.leaver_dim == 1 ? r[1] : r[2];
-        m.leaver[i] = !(u >= m.lo && u < m.hi); /* vs_leaver_pred's test */
+        m.leaver[i] = !vs_in_brick(u, m.lo, m.hi);
     }
 }
 
@@ -785,8 +793,7 @@ struct vs_leaver_pred {
     double lo, hi;
     __device__ __forceinline__ bool operator()(int32_t i) const
     {
-        const double u = vs_pos_get(pos, d, i);
-        return !(u >= lo && u < hi);
+        return !vs_in_brick(vs_pos_get(pos, d, i), lo, hi);
     }
 };
 
@@ -805,8 +812,7 @@ struct vs_stayer_pred {
     double lo, hi;
     __device__ __forceinline__ bool operator()(int32_t i) const
     {
-        const double u = vs_pos_get(pos, d, i);
-        return u >= lo && u < hi;
+        return vs_in_brick(vs_pos_get(pos, d, i), lo, hi);
     }
 };
 
