@@ -123,7 +123,7 @@ void vs_gpu_phase_settle(vs_gpu_state *g, double *seconds, int n_phases);
 /* Wait for all work queued on this state's stream. */
 void vs_gpu_synchronize(vs_gpu_state *g);
 int64_t vs_gpu_n_owned(const vs_gpu_state *g);
-int64_t vs_gpu_n_ghost(const vs_gpu_state *g);
+int64_t vs_gpu_n_ghost(vs_gpu_state *g); /* waits where the number is on the device */
 /* Device bytes allocated by this state. */
 size_t vs_gpu_memory_bytes(const vs_gpu_state *g);
 /* Device description for logs: "NVIDIA H100 80GB HBM3 (GPU-uuid)". */

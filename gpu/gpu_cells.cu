@@ -121,10 +121,10 @@ static void permute_rotation(vs_gpu_state *g, double **fields, int count, int n)
 /* Particles below this index hold their force inputs already (pos_q, vel_f): all of them
  * where pos_q is the only store of the positions, else the owned ones where the first
  * half-step staged them. */
-static int staged_below(const vs_gpu_state *g, int n)
+static int staged_below(const vs_gpu_state *g)
 {
-    if (g->plan.pos_q_only)
-        return n;
+    if (g->plan.pos_q_only) /* every particle, however many the device counts */
+        return INT32_MAX;
     return vs_gpu_owned_staged(g) ? (int)g->pt.n_owned : 0;
 }
 
@@ -135,7 +135,7 @@ static void sort_by_cell(vs_gpu_state *g, int n, int morton, int stage)
 #define VS_KEY_ARGS                                                                                \
     n, g->cells.grid, morton, vs_gpu_positions(g), g->sort.key_in, g->sort.idx_in, g->fs.frame,    \
         g->pt.vp[0], g->pt.vp[1], g->pt.vp[2], g->pt.species_id, g->fs.pos_q, g->fs.vel_f,         \
-        stage ? staged_below(g, n) : 0
+        stage ? staged_below(g) : 0
     if (stage)
         VS_LAUNCH(cell_key_kernel<true>, n, VS_BLOCK, g->stream, VS_KEY_ARGS);
     else
@@ -298,37 +298,39 @@ __global__ void cell_pos_staged_kernel(int n, const uint32_t *cell_particles, co
 /* The Newton path's cell list (vs_gpu_build_neighbors), pass 1: each particle's cell (of its
  * staged fixed-point position, staging it where the first half-step has not) and its place
  * in that cell, from an atomic count per cell (count: zeroed, n_cells + 1 entries). */
-__global__ void cell_bin_kernel(int n, vs_gpu_grid grid, vs_positions at, vs_fixed_frame frame,
-                                const double *vx,
-                                const double *vy, const double *vz, const int32_t *species,
-                                int4 *pos, float4 *vel, int staged_below, uint32_t *count,
+__global__ void cell_bin_kernel(vs_count listed, vs_gpu_grid grid, vs_positions at,
+                                vs_fixed_frame frame, const double *vx, const double *vy,
+                                const double *vz, const int32_t *species, int4 *pos,
+                                float4 *vel, int staged_below, uint32_t *count,
                                 uint32_t *cell_of, uint32_t *place)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    const int4 p = i < staged_below ? pos[i]
-                                    : vs_stage_particle(frame, i, at.x[0], at.x[1], at.x[2], vx,
-                                                        vy, vz, species, pos, vel);
-    int c[3];
-    const uint32_t cell = vs_cell_of_q(grid, p, c);
-    cell_of[i] = cell;
-    place[i] = atomicAdd(&count[cell], 1u);
+    const int n = vs_count_get(listed);
+    VS_FOR_EACH(i, n)
+    {
+        const int4 p = i < staged_below ? pos[i]
+                                        : vs_stage_particle(frame, i, at.x[0], at.x[1], at.x[2],
+                                                            vx, vy, vz, species, pos, vel);
+        int c[3];
+        const uint32_t cell = vs_cell_of_q(grid, p, c);
+        cell_of[i] = cell;
+        place[i] = atomicAdd(&count[cell], 1u);
+    }
 }
 
 /* Pass 3 (pass 2 scans the counts into cell_start): each particle's entry of the cell list:
  * its cell-order copy, with its index in the fourth word, and its rank (the entry). */
-__global__ void cell_scatter_kernel(int n, const uint32_t *cell_of, const uint32_t *place,
-                                    const uint32_t *cell_start, const int4 *pos_q,
-                                    int4 *cell_pos, int32_t *cell_rank)
+__global__ void cell_scatter_kernel(vs_count listed, const uint32_t *cell_of,
+                                    const uint32_t *place, const uint32_t *cell_start,
+                                    const int4 *pos_q, int4 *cell_pos, int32_t *cell_rank)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    const uint32_t k = cell_start[cell_of[i]] + place[i];
-    const int4 p = pos_q[i];
-    cell_pos[k] = make_int4(p.x, p.y, p.z, i);
-    cell_rank[i] = (int32_t)k;
+    const int n = vs_count_get(listed);
+    VS_FOR_EACH(i, n)
+    {
+        const uint32_t k = cell_start[cell_of[i]] + place[i];
+        const int4 p = pos_q[i];
+        cell_pos[k] = make_int4(p.x, p.y, p.z, i);
+        cell_rank[i] = (int32_t)k;
+    }
 }
 
 /* Every candidate partner in the 9 rows of the stencil around a particle in cell c at `frac`
@@ -629,11 +631,13 @@ __global__ void mark_built_kernel(int n, vs_positions at, double *bx, double *by
     bz[i] = r[2];
 }
 
-/* The Newton path's cell list over particles [0, n), staging their force inputs on the way:
- * bin (cell_bin_kernel), scan the counts in place into cell_start, scatter. Three passes and
- * no sort; the order within a cell is whatever the atomics gave. */
-static void bin_by_cell(vs_gpu_state *g, int n)
+/* The Newton path's cell list over the listed particles (vs_gpu_listed), staging their force
+ * inputs on the way: bin (cell_bin_kernel), scan the counts in place into cell_start,
+ * scatter. Three passes and no sort; the order within a cell is whatever the atomics gave. */
+static void bin_by_cell(vs_gpu_state *g)
 {
+    const vs_count listed = vs_gpu_listed(g);
+    const int64_t n = vs_gpu_listed_estimate(g);
     const int64_t n_cells = g->cells.n_cells;
     size_t scan_bytes = 0;
     VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, g->cells.cell_start,
@@ -648,13 +652,13 @@ static void bin_by_cell(vs_gpu_state *g, int n)
     VS_CUDA_CHECK(cudaMemsetAsync(g->cells.cell_start, 0, sizeof(uint32_t) * (size_t)(n_cells + 1),
                                   g->stream));
     uint32_t *cell_of = g->sort.key_in, *place = g->sort.idx_in;
-    VS_LAUNCH(cell_bin_kernel, n, VS_BLOCK, g->stream, n, g->cells.grid, vs_gpu_positions(g),
+    VS_LAUNCH(cell_bin_kernel, n, VS_BLOCK, g->stream, listed, g->cells.grid, vs_gpu_positions(g),
               g->fs.frame, g->pt.vp[0], g->pt.vp[1], g->pt.vp[2], g->pt.species_id, g->fs.pos_q,
-              g->fs.vel_f, staged_below(g, n), g->cells.cell_start, cell_of, place);
+              g->fs.vel_f, staged_below(g), g->cells.cell_start, cell_of, place);
     VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(g->sort.cub_temp, g->sort.cub_temp_bytes,
                                                 g->cells.cell_start, g->cells.cell_start,
                                                 (int)(n_cells + 1), g->stream));
-    VS_LAUNCH(cell_scatter_kernel, n, VS_BLOCK, g->stream, n, cell_of, place,
+    VS_LAUNCH(cell_scatter_kernel, n, VS_BLOCK, g->stream, listed, cell_of, place,
               g->cells.cell_start, g->fs.pos_q, g->cells.cell_pos, g->cells.cell_rank);
 }
 
@@ -674,7 +678,7 @@ extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)
     const int stage = g->plan.stage_at_build;
     const int binned = g->plan.forces == VS_GPU_FORCES_NEWTON; /* stage_at_build holds */
     if (binned)
-        bin_by_cell(g, n_list);
+        bin_by_cell(g);
     else
         sort_by_cell(g, n_list, 0, stage);
     if (stage && g->cells.n_listed < g->pt.n_owned + g->pt.n_ghost)

@@ -57,6 +57,7 @@ void vs_gpu_stage_range(vs_gpu_state *g, int64_t first, int64_t count)
 
 void vs_gpu_stage_positions(vs_gpu_state *g)
 {
+    vs_gpu_settle_ghosts(g);
     g->stamp.staged = vs_gpu_now(g);
     const int64_t first = vs_gpu_owned_staged(g) ? g->pt.n_owned : 0; /* the first half-step's */
     vs_gpu_stage_range(g, first, g->pt.n_owned + g->pt.n_ghost - first);
@@ -75,40 +76,49 @@ struct vs_sum_clear {
 /* Each particle's pair-RNG signature at this step (tea_rng.h), for particles [first, first +
  * n); with `clear`, the sums of the owned particles among them too, and the marked particle
  * (the range then starts at 0 and covers every owned particle). */
-__global__ void signature_kernel(int first, int n, vs_tea_key key, const int64_t *tag,
-                                 uint64_t *sig, vs_sum_clear clear)
+__global__ void signature_kernel(int first, vs_count count, vs_tea_key key,
+                                 const int64_t *tag, uint64_t *sig, vs_sum_clear clear)
 {
-    const int i = first + blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= first + n)
-        return;
-    sig[i] = vs_signature_pack(vs_tag_signature(key, (uint64_t)tag[i]));
-    if (clear.f[0] && i < clear.n_owned) {
-        clear.f[0][i] = 0.0;
-        clear.f[1][i] = 0.0;
-        clear.f[2][i] = 0.0;
+    const int n = vs_count_get(count);
+    VS_FOR_EACH(k, n)
+    {
+        const int i = first + k;
+        sig[i] = vs_signature_pack(vs_tag_signature(key, (uint64_t)tag[i]));
+        if (clear.f[0] && i < clear.n_owned) {
+            clear.f[0][i] = 0.0;
+            clear.f[1][i] = 0.0;
+            clear.f[2][i] = 0.0;
+        }
+        if (clear.f[0] && i == 0)
+            *clear.bad = 0x7f7f7f7f;
     }
-    if (clear.f[0] && i == 0)
-        *clear.bad = 0x7f7f7f7f;
 }
 
-/* Signatures of particles [first, first + count); `clear_sums`: the Newton kernel's sums start
- * at zero too (the range then covers every owned particle). */
-static void compute_signatures(vs_gpu_state *g, int64_t first, int64_t count, int64_t step,
-                               int clear_sums)
+/* Signatures of particles [first, first + count) (`estimate`: the host's idea of count, the
+ * grid's size); `clear_sums`: the Newton kernel's sums start at zero too (the range then
+ * covers every owned particle). */
+static void compute_signatures_of(vs_gpu_state *g, int64_t first, vs_count count,
+                                  int64_t estimate, int64_t step, int clear_sums)
 {
     vs_sum_clear clear = {{NULL, NULL, NULL}, g->fs.d_bad_force, (int)g->pt.n_owned};
     if (clear_sums) {
-        if (first != 0 || count < g->pt.n_owned)
+        if (first != 0 || count.base < g->pt.n_owned)
             vs_log_fatal(__FILE__, __LINE__, "signatures of [%lld, %lld) cannot clear the sums "
                          "of %lld owned particles", (long long)first,
-                         (long long)(first + count), (long long)g->pt.n_owned);
+                         (long long)(first + count.base), (long long)g->pt.n_owned);
         for (int d = 0; d < 3; ++d)
             clear.f[d] = g->pt.f[d];
-        if (count == 0) /* no launch: the mark alone */
+        if (estimate == 0) /* no launch: the mark alone */
             VS_CUDA_CHECK(cudaMemsetAsync(g->fs.d_bad_force, 0x7f, sizeof(int32_t), g->stream));
     }
-    VS_LAUNCH(signature_kernel, count, VS_BLOCK, g->stream, (int)first, (int)count,
+    VS_LAUNCH(signature_kernel, estimate, VS_BLOCK, g->stream, (int)first, count,
               vs_tea_make_key(g->prm.seed, (uint64_t)step), g->pt.tag, g->fs.sig, clear);
+}
+
+static void compute_signatures(vs_gpu_state *g, int64_t first, int64_t count, int64_t step,
+                               int clear_sums)
+{
+    compute_signatures_of(g, first, vs_count_known(count), count, step, clear_sums);
 }
 
 /* The mixed-precision pair of particle i (position pi with its species, velocity ui,
@@ -515,9 +525,9 @@ __device__ __forceinline__ void vs_newton_scan_list(int i, const int32_t *nlist,
     }
 }
 
-template <bool ENERGY, bool FRESH, bool LIST>
+template <bool ENERGY, bool FRESH, bool LIST, bool TILED>
 __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
-    dpd_force_newton_kernel(int n_all, int n_owned, vs_tea_key key, int gaussian,
+    dpd_force_newton_kernel(vs_count listed, int n_owned, vs_tea_key key, int gaussian,
                             vs_dpd_consts_f cf, float rc2_quanta, vs_gpu_species sp,
                             vs_fixed_frame frame, const int4 *pos_q, const float4 *vel_f,
                             const uint64_t *sig, vs_gpu_grid grid, const uint32_t *cell_start,
@@ -540,82 +550,92 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
     __shared__ unsigned block_lo[n_sums][VS_NEWTON_BLOCK], block_hi[n_sums][VS_NEWTON_BLOCK];
     for (int k = threadIdx.x; k < sp.n * VS_MAX_SPECIES; k += blockDim.x)
         a_shared[k] = sp.a[k / VS_MAX_SPECIES][k % VS_MAX_SPECIES];
-    for (int d = 0; d < n_sums; ++d)
-        block_lo[d][threadIdx.x] = block_hi[d][threadIdx.x] = 0u;
-    const int first = blockIdx.x * VS_NEWTON_BLOCK, i = first + threadIdx.x;
+    const int n_all = TILED ? vs_count_get(listed) : listed.base;
     const int lane = threadIdx.x % 32, warp_first = threadIdx.x - lane;
-    const bool active = i < n_all;
-    int4 pi = make_int4(0, 0, 0, 0);
-    if (active) {
-        pi = pos_q[i];
-        block_pos[threadIdx.x] = pi;
-        block_vel[threadIdx.x] = vel_f[i];
-        block_sig[threadIdx.x] = sig[i];
-    }
-    __syncthreads();
+    /* a tile of VS_NEWTON_BLOCK particles per block; TILED: more than one where the grid is
+     * smaller than the count (the host's estimate of a count on the device), else the grid
+     * covers the count and the loop runs once (its registers stay free) */
+    for (int first = blockIdx.x * VS_NEWTON_BLOCK; first < n_all;
+         first += gridDim.x * VS_NEWTON_BLOCK) {
+        for (int d = 0; d < n_sums; ++d)
+            block_lo[d][threadIdx.x] = block_hi[d][threadIdx.x] = 0u;
+        const int i = first + threadIdx.x;
+        const bool active = i < n_all;
+        int4 pi = make_int4(0, 0, 0, 0);
+        if (active) {
+            pi = pos_q[i];
+            block_pos[threadIdx.x] = pi;
+            block_vel[threadIdx.x] = vel_f[i];
+            block_sig[threadIdx.x] = sig[i];
+        }
+        __syncthreads();
 
-    /* the pair of the block's particle in `slot` with particle j */
-    auto evaluate = [&](int slot, int j) {
-        const int4 ps = block_pos[slot];
-        const vs_mixed_pair p =
-            vs_evaluate_mixed_pair(frame, cf, key, gaussian, ps, block_vel[slot],
-                                   block_sig[slot], a_shared + ps.w * VS_MAX_SPECIES, pos_q,
-                                   vel_f, sig, j);
-        const vs_pair_result_f &r = p.r;
-        const float gx = r.f_over_r * p.dx, gy = r.f_over_r * p.dy, gz = r.f_over_r * p.dz;
-        const bool owned_s = first + slot < n_owned, owned_j = j < n_owned;
-        if (!(fabsf(gx) < VS_PAIR_COMPONENT_LIMIT && fabsf(gy) < VS_PAIR_COMPONENT_LIMIT &&
-              fabsf(gz) < VS_PAIR_COMPONENT_LIMIT))
-            atomicMin(bad, owned_s ? first + slot : j); /* rare: a blown-up run */
-        const long long qx = vs_force_to_fixed(gx), qy = vs_force_to_fixed(gy),
-                        qz = vs_force_to_fixed(gz);
-        if (owned_s) {
-            vs_shared_add64(&block_lo[0][slot], &block_hi[0][slot], qx);
-            vs_shared_add64(&block_lo[1][slot], &block_hi[1][slot], qy);
-            vs_shared_add64(&block_lo[2][slot], &block_hi[2][slot], qz);
-        }
-        const unsigned slot_j = (unsigned)(j - first);
-        if (slot_j < VS_NEWTON_BLOCK) {
-            vs_shared_add64(&block_lo[0][slot_j], &block_hi[0][slot_j], -qx);
-            vs_shared_add64(&block_lo[1][slot_j], &block_hi[1][slot_j], -qy);
-            vs_shared_add64(&block_lo[2][slot_j], &block_hi[2][slot_j], -qz);
-        } else if (owned_j) {
-            atomicAdd(fx + j, (unsigned long long)-qx);
-            atomicAdd(fy + j, (unsigned long long)-qy);
-            atomicAdd(fz + j, (unsigned long long)-qz);
-        }
-        if (ENERGY) { /* to the slot's particle: the pair, or the owned particle's half */
-            const bool whole = owned_s && owned_j;
-            const uint64_t sig_s = block_sig[slot], sig_j = sig[j];
-            const uint64_t mine = owned_s ? sig_s : sig_j, other = owned_s ? sig_j : sig_s;
-            vs_shared_add64(&block_lo[n_sums - 2][slot], &block_hi[n_sums - 2][slot],
-                            vs_fixed_share(r.energy, whole, mine, other));
-            vs_shared_add64(&block_lo[n_sums - 1][slot], &block_hi[n_sums - 1][slot],
-                            vs_fixed_share(r.virial, whole, mine, other));
-        }
-    };
+        /* the pair of the block's particle in `slot` with particle j */
+        auto evaluate = [&](int slot, int j) {
+            const int4 ps = block_pos[slot];
+            const vs_mixed_pair p =
+                vs_evaluate_mixed_pair(frame, cf, key, gaussian, ps, block_vel[slot],
+                                       block_sig[slot], a_shared + ps.w * VS_MAX_SPECIES, pos_q,
+                                       vel_f, sig, j);
+            const vs_pair_result_f &r = p.r;
+            const float gx = r.f_over_r * p.dx, gy = r.f_over_r * p.dy, gz = r.f_over_r * p.dz;
+            const bool owned_s = first + slot < n_owned, owned_j = j < n_owned;
+            if (!(fabsf(gx) < VS_PAIR_COMPONENT_LIMIT && fabsf(gy) < VS_PAIR_COMPONENT_LIMIT &&
+                  fabsf(gz) < VS_PAIR_COMPONENT_LIMIT))
+                atomicMin(bad, owned_s ? first + slot : j); /* rare: a blown-up run */
+            const long long qx = vs_force_to_fixed(gx), qy = vs_force_to_fixed(gy),
+                            qz = vs_force_to_fixed(gz);
+            if (owned_s) {
+                vs_shared_add64(&block_lo[0][slot], &block_hi[0][slot], qx);
+                vs_shared_add64(&block_lo[1][slot], &block_hi[1][slot], qy);
+                vs_shared_add64(&block_lo[2][slot], &block_hi[2][slot], qz);
+            }
+            const unsigned slot_j = (unsigned)(j - first);
+            if (slot_j < VS_NEWTON_BLOCK) {
+                vs_shared_add64(&block_lo[0][slot_j], &block_hi[0][slot_j], -qx);
+                vs_shared_add64(&block_lo[1][slot_j], &block_hi[1][slot_j], -qy);
+                vs_shared_add64(&block_lo[2][slot_j], &block_hi[2][slot_j], -qz);
+            } else if (owned_j) {
+                atomicAdd(fx + j, (unsigned long long)-qx);
+                atomicAdd(fy + j, (unsigned long long)-qy);
+                atomicAdd(fz + j, (unsigned long long)-qz);
+            }
+            if (ENERGY) { /* to the slot's particle: the pair, or the owned particle's half */
+                const bool whole = owned_s && owned_j;
+                const uint64_t sig_s = block_sig[slot], sig_j = sig[j];
+                const uint64_t mine = owned_s ? sig_s : sig_j, other = owned_s ? sig_j : sig_s;
+                vs_shared_add64(&block_lo[n_sums - 2][slot], &block_hi[n_sums - 2][slot],
+                                vs_fixed_share(r.energy, whole, mine, other));
+                vs_shared_add64(&block_lo[n_sums - 1][slot], &block_hi[n_sums - 1][slot],
+                                vs_fixed_share(r.virial, whole, mine, other));
+            }
+        };
 
-    int32_t *my_queue = &queue[0][threadIdx.x];
-    int queued = 0;
-    if (active && LIST) {
-        vs_newton_scan_list(i, nlist, ncount, stride, pi, rc2_quanta, pos_q, my_queue, queued,
-                            evaluate);
-    } else if (active) {
-        const bool owned_i = i < n_owned;
-        const uint32_t k = (uint32_t)cell_rank[i];
-        /* the half stencil around the cell the cell list holds it in */
-        vs_newton_half_rows(grid, cell_start, cell_pos[k], k, row_cut2,
-                            [&](uint32_t first, uint32_t end) {
-                                vs_newton_scan_row<FRESH>(first, end, pi, owned_i, n_owned,
-                                                          rc2_quanta, pos_q, cell_pos,
-                                                          my_queue, queued, evaluate);
-                            });
+        int32_t *my_queue = &queue[0][threadIdx.x];
+        int queued = 0;
+        if (active && LIST) {
+            vs_newton_scan_list(i, nlist, ncount, stride, pi, rc2_quanta, pos_q, my_queue, queued,
+                                evaluate);
+        } else if (active) {
+            const bool owned_i = i < n_owned;
+            const uint32_t k = (uint32_t)cell_rank[i];
+            /* the half stencil around the cell the cell list holds it in */
+            vs_newton_half_rows(grid, cell_start, cell_pos[k], k, row_cut2,
+                                [&](uint32_t first, uint32_t end) {
+                                    vs_newton_scan_row<FRESH>(first, end, pi, owned_i, n_owned,
+                                                              rc2_quanta, pos_q, cell_pos,
+                                                              my_queue, queued, evaluate);
+                                });
+        }
+        __syncwarp();
+        vs_newton_rounds(lane, warp_first, queued, queue, evaluate);
+        __syncthreads();
+        vs_newton_store<ENERGY, n_sums>(i, n_owned, active, sp, block_pos, block_lo, block_hi, fx,
+                                        fy, fz, energy, virial);
+        if (!TILED)
+            break;
+        __syncthreads(); /* the next tile reuses the shared arrays */
     }
-    __syncwarp();
-    vs_newton_rounds(lane, warp_first, queued, queue, evaluate);
-    __syncthreads();
-    vs_newton_store<ENERGY, n_sums>(i, n_owned, active, sp, block_pos, block_lo, block_hi, fx,
-                                    fy, fz, energy, virial);
 }
 
 /* The pairs of the remote ghosts (those that came from another rank: particles
@@ -723,6 +743,8 @@ static void launch_newton_part(vs_gpu_state *g, cudaStream_t stream, int remote,
 {
     const int n = (int)g->pt.n_owned, n_listed = (int)g->cells.n_listed;
     const int n_remote = (int)(g->pt.n_owned + g->pt.n_ghost - g->cells.n_listed);
+    const vs_count listed = vs_gpu_listed(g);
+    const int64_t listed_estimate = vs_gpu_listed_estimate(g);
     const vs_tea_key key = vs_tea_make_key(g->prm.seed, (uint64_t)step);
     const int gaussian = g->prm.random == VS_RANDOM_GAUSSIAN;
     const float rc2_quanta =
@@ -730,7 +752,7 @@ static void launch_newton_part(vs_gpu_state *g, cudaStream_t stream, int remote,
     unsigned long long *f[3];
     for (int d = 0; d < 3; ++d)
         f[d] = (unsigned long long *)g->pt.f[d];
-#define VS_NEWTON_LAUNCH(E, F, L)                                                                  \
+#define VS_NEWTON_LAUNCH(E, F, L, T)                                                               \
     do {                                                                                           \
         if (remote)                                                                                \
             VS_LAUNCH((dpd_force_remote_kernel<E, F>), n_remote, VS_BLOCK, stream, n_listed,       \
@@ -739,27 +761,33 @@ static void launch_newton_part(vs_gpu_state *g, cudaStream_t stream, int remote,
                       g->cells.cell_pos, vs_row_cut2(g->list_cutoff), f[0], f[1], f[2],            \
                       vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), g->fs.d_bad_force);              \
         else                                                                                       \
-            VS_LAUNCH((dpd_force_newton_kernel<E, F, L>), n_listed, VS_NEWTON_BLOCK, stream,       \
-                      n_listed, n, key, gaussian, g->dpd_f, rc2_quanta, g->species, g->fs.frame,   \
-                      g->fs.pos_q, g->fs.vel_f, g->fs.sig, g->cells.grid, g->cells.cell_start,     \
+            VS_LAUNCH((dpd_force_newton_kernel<E, F, L, T>), listed_estimate, VS_NEWTON_BLOCK,     \
+                      stream, listed, n, key, gaussian, g->dpd_f, rc2_quanta, g->species,          \
+                      g->fs.frame, g->fs.pos_q, g->fs.vel_f, g->fs.sig, g->cells.grid,             \
+                      g->cells.cell_start,                                                         \
                       g->cells.cell_pos, g->cells.cell_rank, vs_row_cut2(g->list_cutoff),          \
                       g->cells.nlist, g->cells.ncount, g->cells.nl_stride, f[0], f[1], f[2],       \
                       vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), g->fs.d_bad_force);              \
     } while (0)
     /* the half list, or the cell list (holding the current positions without a skin) */
     const int list = g->plan.half_list, fresh = !g->plan.reuse_list && !list;
+    if (listed.more && (want_energy || !fresh || remote))
+        vs_log_fatal(__FILE__, __LINE__, "the ghosts' number is on the device, but the forces "
+                     "want energies or a kept list");
     if (want_energy && list)
-        VS_NEWTON_LAUNCH(true, false, true);
+        VS_NEWTON_LAUNCH(true, false, true, false);
     else if (want_energy && fresh)
-        VS_NEWTON_LAUNCH(true, true, false);
+        VS_NEWTON_LAUNCH(true, true, false, false);
     else if (want_energy)
-        VS_NEWTON_LAUNCH(true, false, false);
+        VS_NEWTON_LAUNCH(true, false, false, false);
     else if (list)
-        VS_NEWTON_LAUNCH(false, false, true);
+        VS_NEWTON_LAUNCH(false, false, true, false);
+    else if (fresh && listed.more)
+        VS_NEWTON_LAUNCH(false, true, false, true);
     else if (fresh)
-        VS_NEWTON_LAUNCH(false, true, false);
+        VS_NEWTON_LAUNCH(false, true, false, false);
     else
-        VS_NEWTON_LAUNCH(false, false, false);
+        VS_NEWTON_LAUNCH(false, false, false, false);
 #undef VS_NEWTON_LAUNCH
     /* the integrator reads the sums as they are (vs_force_at); a download converts them */
     g->fs.forces_fixed = 1;
@@ -823,7 +851,12 @@ extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
     if (g->plan.mixed && !vs_gpu_all_staged(g))
         vs_gpu_stage_positions(g);
     const int newton = g->plan.forces == VS_GPU_FORCES_NEWTON;
-    compute_signatures(g, 0, g->pt.n_owned + g->pt.n_ghost, step, newton);
+    if (want_energy) /* the energies' count: read the ghosts' number where it stayed */
+        vs_gpu_settle_ghosts(g);
+    if (g->halo.ghosts_on_device) /* the cell list holds every owned particle and ghost */
+        compute_signatures_of(g, 0, vs_gpu_listed(g), vs_gpu_listed_estimate(g), step, newton);
+    else
+        compute_signatures(g, 0, g->pt.n_owned + g->pt.n_ghost, step, newton);
     if (newton) {
         launch_newton_forces(g, step, want_energy);
     } else {

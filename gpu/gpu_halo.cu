@@ -558,6 +558,7 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
      * verdict is read here, before anything else can report the damage a failure did */
     vs_gpu_bonded_check(g, -1);
     g->pt.n_ghost = 0;
+    g->halo.ghosts_on_device = 0;
     const int64_t before = g->pt.n_owned;
     /* the dimensions with one rank first, all in one pass: the particles a neighbour sends
      * along another dimension arrive wrapped */
@@ -737,6 +738,7 @@ static const vs_exchange_ops gpu_update_ops = {
 extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
 {
     g->pt.n_ghost = 0;
+    g->halo.ghosts_on_device = 0;
     vs_gpu_bonded_marks(g); /* molecules: which owned beads go out to the bonded width */
     const int remote = vs_gpu_image_remote(g);
     if (remote >= -1) {

@@ -6,6 +6,9 @@
  * dimension, which one exchange delivers. Each image remembers its source and digits, so the
  * steps between rebuilds only refresh them.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
@@ -102,11 +105,14 @@ template <int MOL>
 __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_faces f,
                                    const int4 *offsets, vs_soa a, int64_t n_owned,
                                    int32_t *src, uint8_t *code, void *send,
-                                   int64_t upper_base, int32_t *send_src, uint8_t *send_code)
+                                   int64_t upper_base, int32_t *send_src, uint8_t *send_code,
+                                   int32_t *n_local)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n_cand)
         return;
+    if (n_local && k == n_cand - 1) /* the ghosts' number, where it stays on the device */
+        *n_local = offsets[n_cand].x;
     const int i = cand ? cand[k] : k;
     double p[3], v[3];
     vs_pos_load(a.pos, i, p);
@@ -378,6 +384,79 @@ static int4 count_images(vs_gpu_state *g, const vs_image_faces &f, const int32_t
     return make_int4(h[4], h[5], h[6], 0);
 }
 
+/* The most images one particle can have: one per combination of face digits, less itself
+ * (a brick thinner than twice the ghost width along a dimension has particles near both of
+ * its faces there). */
+static int64_t most_images_each(const vs_image_faces &f)
+{
+    int64_t combos = 1;
+    for (int d = 0; d < 3; ++d)
+        combos *= f.hi_edge[d] <= f.lo_edge[d] ? 3 : 2;
+    return combos - 1;
+}
+
+/* The ghosts' number stays on the device: one rank (no dimension split), every owned
+ * particle a candidate (a small brick), no molecules (their bonded-bead index reads the
+ * count on the host), the Newton path's cell list rebuilt on every step (no skin: the
+ * refreshes between builds read it on the host too). VESICA_GPU_GHOSTS_ON_DEVICE=0 turns it
+ * off (the tests compare both). */
+static int ghosts_stay_on_device(const vs_gpu_state *g, int remote, int all)
+{
+    static int allowed = -1;
+    if (allowed < 0) {
+        const char *env = getenv("VESICA_GPU_GHOSTS_ON_DEVICE");
+        allowed = !(env && strcmp(env, "0") == 0);
+    }
+    return allowed && remote == -1 && all && g->pt.n_owned > 0 && !g->bd.on &&
+           g->plan.forces == VS_GPU_FORCES_NEWTON && !g->plan.reuse_list &&
+           !g->plan.half_list && g->plan.overlap == VS_GPU_OVERLAP_NONE;
+}
+
+/* The local images of every owned particle with their number left on the device: room for
+ * the most there can be is reserved first, so no count can overflow and nothing waits for
+ * the host (the step's later kernels read the number from d_ghosts). */
+static void build_images_on_device(vs_gpu_state *g, const vs_image_faces &f)
+{
+    const int64_t n = g->pt.n_owned, most = most_images_each(f) * n;
+    reserve_pair(g, (void **)&g->halo.img_src, sizeof(int32_t), (void **)&g->halo.img_code, 1,
+                 &g->halo.cap_img, most);
+    vs_gpu_reserve(g, n + most);
+    int4 *counts = g->cells.cell_pos, *offsets = counts + n + 1; /* capacity >= 2 n + 2 */
+    g->halo.img_offsets_now = offsets;
+    VS_LAUNCH(image_count_kernel<0>, n + 1, VS_BLOCK, g->stream, (int)n,
+              (const int32_t *)NULL, (const int32_t *)NULL, f, vs_gpu_positions(g),
+              (const uint8_t *)NULL, counts);
+    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(g->sort.cub_temp, g->sort.cub_temp_bytes,
+                                                 counts, offsets, vs_int4_sum(),
+                                                 make_int4(0, 0, 0, 0), (int)n + 1, g->stream));
+    VS_LAUNCH(image_write_kernel<0>, n, VS_BLOCK, g->stream, (int)n, (const int32_t *)NULL, f,
+              offsets, soa(g), n, g->halo.img_src, g->halo.img_code, g->tr.d_send, 0,
+              (int32_t *)NULL, (uint8_t *)NULL, g->halo.d_ghosts);
+    g->pt.n_ghost = 0;
+    g->halo.n_img_local = 0;
+    g->tr.halo_bytes_last = 0;
+    g->halo.ghosts_on_device = 1;
+    if (g->halo.ghost_estimate < 0) /* the first such build: the grids' size from here on */
+        vs_gpu_settle_ghosts(g);
+}
+
+void vs_gpu_settle_ghosts(vs_gpu_state *g)
+{
+    if (!g->halo.ghosts_on_device)
+        return;
+    int32_t *h = (int32_t *)g->red.h_pinned;
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->halo.d_ghosts, sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                  g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    const int64_t ghosts = h[0];
+    g->halo.ghosts_on_device = 0;
+    const char *fixed = getenv("VESICA_GPU_GHOST_ESTIMATE");
+    g->halo.ghost_estimate = fixed ? atoll(fixed) : ghosts + ghosts / 16 + 256;
+    g->pt.n_ghost = ghosts;
+    g->halo.n_img_local = ghosts;
+    g->cells.n_listed = g->pt.n_owned + ghosts;
+}
+
 /* All ghosts of a brick with at most one dimension split over ranks: the candidates (one
  * select), their image counts (one read-back), the local images written and the sent ones
  * packed in one pass, then one exchange with the neighbours along the split dimension. */
@@ -390,6 +469,11 @@ void vs_gpu_build_images(vs_gpu_state *g, int remote)
      * brick takes every owned particle as a candidate: the select saves bandwidth only
      * where there is some to save, and costs three launches */
     const int all = n <= g->halo.image_select_above;
+    g->halo.ghosts_on_device = 0;
+    if (ghosts_stay_on_device(g, remote, all)) {
+        build_images_on_device(g, f);
+        return;
+    }
     int32_t *cand = all ? NULL : (int32_t *)g->sort.idx_in;
     int32_t *d_count = all ? NULL : g->halo.d_select_count;
     if (!all)
@@ -431,12 +515,12 @@ void vs_gpu_build_images(vs_gpu_state *g, int remote)
         VS_LAUNCH(image_write_kernel<1>, n_cand, VS_BLOCK, g->stream, (int)n_cand, cand, f,
                   g->halo.img_offsets_now, soa(g), n, g->halo.img_src, g->halo.img_code,
                   g->tr.d_send, n_out[0], g->halo.img_send_src,
-                  g->halo.img_send_code);
+                  g->halo.img_send_code, (int32_t *)NULL);
     else
         VS_LAUNCH(image_write_kernel<0>, n_cand, VS_BLOCK, g->stream, (int)n_cand, cand, f,
                   g->halo.img_offsets_now, soa(g), n, g->halo.img_src, g->halo.img_code,
                   g->tr.d_send, n_out[0], g->halo.img_send_src,
-                  g->halo.img_send_code);
+                  g->halo.img_send_code, (int32_t *)NULL);
     g->halo.n_img_local = n_local;
     g->pt.n_ghost = n_local;
     g->tr.halo_bytes_last = 0;

@@ -48,6 +48,30 @@ extern "C" {
 
 #define VS_BLOCK 256
 
+/* A count of particles that the kernels may have to read on the device: `base`, plus the
+ * device word *more where it is set (the ghosts the image pass wrote, when their number stays
+ * on the device: vs_gpu_halo.ghosts_on_device). */
+struct vs_count {
+    int base;
+    const int32_t *more;
+};
+
+static inline vs_count vs_count_known(int64_t n)
+{
+    vs_count c = {(int)n, NULL};
+    return c;
+}
+
+__device__ __forceinline__ int vs_count_get(const vs_count &c)
+{
+    return c.more ? c.base + *c.more : c.base;
+}
+
+/* Kernels over a vs_count stride over it: their grid covers the host's estimate, which a
+ * device-side count may exceed. */
+#define VS_FOR_EACH(i, n)                                                                      \
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
+
 #define VS_PHASE_MARKS 64 /* phase boundaries not yet read back (about a dozen steps) */
 #define VS_MAX_PHASES 16
 
@@ -504,6 +528,15 @@ struct vs_gpu_halo {
     int64_t cap_img, cap_img_send, n_img_local;
     int64_t image_select_above; /* owned particles above which candidates are selected (2^18;
                                    tests set VESICA_GPU_IMAGE_SELECT_ABOVE to cover both) */
+    /* one rank, a small brick and no molecules (vs_gpu_build_images): room for every image
+     * an owned particle can have is reserved, the image pass writes the ghosts' number to
+     * d_ghosts, and the step's later kernels read it there; the host learns it only where it
+     * waits anyway (vs_gpu_settle_ghosts), so the step has no read-back */
+    int32_t *d_ghosts;
+    int ghosts_on_device;   /* pt.n_ghost is 0 and the number is in d_ghosts */
+    int64_t ghost_estimate; /* from the last number read back (-1: none yet): the grids' size;
+                               VESICA_GPU_GHOST_ESTIMATE sets it (the tests' 0 makes the
+                               kernels stride over every ghost) */
     /* the migration's arrival check: smallest tag found outside its brick, read back with
      * the ghosts' counts */
     unsigned long long *d_outside, *h_outside;
@@ -829,6 +862,23 @@ void vs_gpu_exchange_counts(vs_gpu_state *g, int d, const int64_t n_send[2], int
 void vs_gpu_stage_exchange(vs_gpu_state *g, int d, const size_t send[2], const size_t recv[2]);
 /* Morton reordering of the owned particles (every few rebuilds; gpu_cells.cu). */
 void vs_gpu_reorder(vs_gpu_state *g);
+/* The ghosts' number into pt.n_ghost where it stayed on the device (a wait and a read-back;
+ * gpu_images.cu). Whatever reads pt.n_ghost outside the step's own kernels calls it first. */
+void vs_gpu_settle_ghosts(vs_gpu_state *g);
+
+/* The cell list's particles as the kernels count them, and the host's estimate of their
+ * number (the grids' size; exact unless the ghosts' number is on the device). */
+static inline vs_count vs_gpu_listed(const vs_gpu_state *g)
+{
+    vs_count c = vs_count_known(g->cells.n_listed);
+    if (g->halo.ghosts_on_device)
+        c.more = g->halo.d_ghosts;
+    return c;
+}
+static inline int64_t vs_gpu_listed_estimate(const vs_gpu_state *g)
+{
+    return g->cells.n_listed + (g->halo.ghosts_on_device ? g->halo.ghost_estimate : 0);
+}
 
 /* Write pos_q (fixed-point position relative to the brick centre, species in w) and vel_f for all
  * owned and ghost particles, or for particles [first, first + count). */

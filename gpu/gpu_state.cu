@@ -96,6 +96,7 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
 {
     if (needed <= g->pt.capacity)
         return;
+    vs_gpu_settle_ghosts(g); /* the ghosts are kept */
     /* 2% headroom: ghost counts fluctuate a little between rebuilds */
     const int64_t cap = needed + needed / 50 + 256;
     const int64_t old = g->pt.capacity, keep = g->pt.n_owned + g->pt.n_ghost;
@@ -344,6 +345,8 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     const char *select_above = getenv("VESICA_GPU_IMAGE_SELECT_ABOVE");
     g->halo.image_select_above = select_above ? atoll(select_above) : (1 << 18);
     g->halo.d_outside = (unsigned long long *)vs_gpu_alloc(g, sizeof(unsigned long long));
+    g->halo.d_ghosts = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
+    g->halo.ghost_estimate = -1;
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->halo.h_outside, sizeof(unsigned long long)));
     vs_gpu_reserve_owned(g, n_hint > 1024 ? n_hint : 1024);
 
@@ -424,7 +427,7 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
         cudaFree(g->ovl.split_idx);
     void *images[] = {g->halo.img_counts,   g->halo.img_offsets, g->halo.img_src,
                       g->halo.img_send_src, g->halo.img_code,    g->halo.img_send_code,
-                      g->halo.d_outside};
+                      g->halo.d_outside,    g->halo.d_ghosts};
     for (size_t k = 0; k < sizeof images / sizeof images[0]; ++k)
         if (images[k])
             cudaFree(images[k]);
@@ -554,6 +557,7 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
     free(quanta);
     g->pt.n_owned = h->n_owned;
     g->pt.n_ghost = 0;
+    g->halo.ghosts_on_device = 0;
     ++g->ver.owned;
     ++g->ver.step;
     g->fs.forces_fixed = 0;
@@ -607,8 +611,9 @@ extern "C" int64_t vs_gpu_n_owned(const vs_gpu_state *g)
 {
     return g->pt.n_owned;
 }
-extern "C" int64_t vs_gpu_n_ghost(const vs_gpu_state *g)
+extern "C" int64_t vs_gpu_n_ghost(vs_gpu_state *g)
 {
+    vs_gpu_settle_ghosts(g);
     return g->pt.n_ghost;
 }
 extern "C" int64_t vs_gpu_halo_bytes(const vs_gpu_state *g)

@@ -12,7 +12,8 @@
 # 200 steps on 1, 2, 4 and 8 ranks: thermo.csv (every column is physics, none is a timing) the
 # same bytes and the final checkpoint's /particles, rows sorted by tag, the same bits as on 1
 # rank; on the GPU, 200 steps on 1 rank with no checkpoint on the way (the canonical state a
-# checkpoint leaves the run in changes no bit); and 100 steps on 2 ranks continued with --restart latest
+# checkpoint leaves the run in changes no bit) and with the ghosts' number read back on every
+# step or left on the device under the smallest grids; and 100 steps on 2 ranks continued with --restart latest
 # on 4 ranks to step 200: the same thermo.csv and final /particles. Prints one "ok:" line, or
 # each comparison's first difference and exits 1.
 # VS_BITWISE_BACKEND=cpu runs it all on the CPU backend (always double, no position grid, but
@@ -150,6 +151,16 @@ if [ "$BACKEND" = gpu ]; then
     [ -e nock/checkpoints/ckpt_200.h5 ] || fail "no nock/checkpoints/ckpt_200.h5"
     same_particles "$ref" nock/checkpoints/ckpt_200.h5 "no checkpoints on the way, step 200" ||
         bad=1
+    # one rank keeps the ghosts' number on the device (a small fluid brick at skin 0): the same
+    # bits with it read back on every step, and with grids that cover the owned particles only
+    # (the kernels stride over the ghosts)
+    for mode in "host VESICA_GPU_GHOSTS_ON_DEVICE=0" "strided VESICA_GPU_GHOST_ESTIMATE=0"; do
+        name=${mode%% *}
+        (export "${mode#* }"; run "$name" "$name" 1 200 --set output.checkpoint_interval=0) ||
+            exit 1
+        same_thermo np1/thermo.csv "$name/thermo.csv" "1 rank, $name ghost count" || bad=1
+        same_particles "$ref" "$name/checkpoints/ckpt_200.h5" "1 rank, $name ghost count" || bad=1
+    done
 fi
 
 for p in 2 4 8; do

@@ -101,7 +101,7 @@ static void run(const vs_params *config, MPI_Comm comm, const run_result *grid,
     out->quantum = sim.prm.position_quantum;
     vs_sim_thermo(&sim, &out->thermo[0]);
     out->ghosts = prm->backend == VS_BACKEND_GPU
-                      ? vs_gpu_n_ghost((const vs_gpu_state *)sim.backend_state)
+                      ? vs_gpu_n_ghost((vs_gpu_state *)sim.backend_state)
                       : sim.parts.n_ghost;
     vs_par_sum_int64(&sim.dc.cart, &out->ghosts, 1);
     sim.backend->sync_host(&sim);
