@@ -194,12 +194,21 @@ void vs_gpu_permute_words(vs_gpu_state *g, int n, void *recs, size_t bytes)
 #define VS_GPU_REORDER_EVERY_SMALL 32
 #define VS_GPU_REORDER_SMALL_BELOW 524288
 
+static int reorder_every(const vs_gpu_state *g)
+{
+    return g->pt.n_owned < VS_GPU_REORDER_SMALL_BELOW ? VS_GPU_REORDER_EVERY_SMALL
+                                                      : VS_GPU_REORDER_EVERY;
+}
+
+int vs_gpu_reorder_due(const vs_gpu_state *g)
+{
+    return g->sort.n_rebuilds % reorder_every(g) == 0;
+}
+
 void vs_gpu_reorder(vs_gpu_state *g)
 {
     const int n = (int)g->pt.n_owned;
-    const int every =
-        n < VS_GPU_REORDER_SMALL_BELOW ? VS_GPU_REORDER_EVERY_SMALL : VS_GPU_REORDER_EVERY;
-    if (g->sort.n_rebuilds++ % every != 0)
+    if (g->sort.n_rebuilds++ % reorder_every(g) != 0)
         return;
     sort_by_cell(g, n, 1, 0);
     ++g->ver.owned; /* the staging pass of the cell list restages them */

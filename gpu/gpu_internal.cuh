@@ -698,6 +698,16 @@ struct vs_gpu_timing {
     double phase_seconds[VS_MAX_PHASES];
 };
 
+/* The step as one CUDA graph (gpu_graph.cu): captured from the stream as the step queues its
+ * work, then launched at once; the executable graph is updated in place from each step's
+ * capture (the same kernels, new arguments) and made anew only when the update fails. */
+struct vs_gpu_graph {
+    int allowed;           /* VESICA_GPU_GRAPHS=0 turns the graphs off */
+    int capturing;         /* the stream is being captured: phase marks become nodes */
+    cudaGraphExec_t exec;  /* NULL: none yet */
+    int64_t launched, made; /* steps launched as graphs; executable graphs made */
+};
+
 /* Reductions and small read-backs (buffers from gpu_state.cu). */
 struct vs_gpu_reductions {
     double *partials;
@@ -736,6 +746,7 @@ struct vs_gpu_state {
     vs_gpu_cells cells;
     vs_gpu_force_state fs;
     vs_gpu_timing tm;
+    vs_gpu_graph graph;
     vs_gpu_reductions red;
     vs_gpu_bonded bd;
     vs_gpu_pair ps;
@@ -860,8 +871,10 @@ void vs_gpu_exchange_counts(vs_gpu_state *g, int d, const int64_t n_send[2], int
  * send[0] and recv[0]. Waits for the packing queued on the stream; the received bytes are
  * ready for kernels queued after it on the stream. */
 void vs_gpu_stage_exchange(vs_gpu_state *g, int d, const size_t send[2], const size_t recv[2]);
-/* Morton reordering of the owned particles (every few rebuilds; gpu_cells.cu). */
+/* Morton reordering of the owned particles (every few rebuilds; gpu_cells.cu), and whether
+ * the next rebuild makes one. */
 void vs_gpu_reorder(vs_gpu_state *g);
+int vs_gpu_reorder_due(const vs_gpu_state *g);
 /* The ghosts' number into pt.n_ghost where it stayed on the device (a wait and a read-back;
  * gpu_images.cu). Whatever reads pt.n_ghost outside the step's own kernels calls it first. */
 void vs_gpu_settle_ghosts(vs_gpu_state *g);
@@ -911,6 +924,10 @@ static inline double *vs_gpu_virial_buf(vs_gpu_state *g) { return (double *)g->s
 
 /* Events of the phase timing (gpu_timing.cu). */
 void vs_gpu_timing_create(vs_gpu_state *g);
+void vs_gpu_graph_init(vs_gpu_state *g);
+void vs_gpu_graph_destroy(vs_gpu_state *g);
+/* Room for `marks` more phase marks without settling (a captured step must not wait). */
+void vs_gpu_timing_make_room(vs_gpu_state *g, int marks);
 void vs_gpu_timing_destroy(vs_gpu_state *g);
 
 /* Molecules (gpu_bonded.cu; vs_gpu_reserve grows their buffers): free them; the owned

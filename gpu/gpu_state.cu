@@ -307,6 +307,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     VS_CUDA_CHECK(cudaEventCreate(&g->ovl.ev_interior));
     VS_CUDA_CHECK(cudaEventCreate(&g->ovl.ev_comm));
     vs_gpu_timing_create(g);
+    vs_gpu_graph_init(g);
     g->species.n = prm->n_species;
     for (int s = 0; s < prm->n_species; ++s) {
         g->species.mass[s] = prm->species[s].mass;
@@ -437,6 +438,7 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
     cudaEventDestroy(g->ovl.ev_go);
     cudaEventDestroy(g->ovl.ev_interior);
     cudaEventDestroy(g->ovl.ev_comm);
+    vs_gpu_graph_destroy(g);
     vs_gpu_timing_destroy(g);
     cudaFreeHost(g->red.h_pinned);
     cudaStreamDestroy(g->ovl.bulk);

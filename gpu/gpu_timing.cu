@@ -46,8 +46,17 @@ extern "C" void vs_gpu_phase_mark(vs_gpu_state *g, int phase)
         settle_oldest(g); /* marks of many steps ago: no wait in practice */
     const int k = (g->tm.mark_first + g->tm.n_marks) % VS_PHASE_MARKS;
     g->tm.mark_phase[k] = phase;
-    VS_CUDA_CHECK(cudaEventRecord(g->tm.mark[k], g->stream));
+    /* in a captured step the mark is a node of the graph, recorded when the graph runs */
+    VS_CUDA_CHECK(cudaEventRecordWithFlags(g->tm.mark[k], g->stream,
+                                           g->graph.capturing ? cudaEventRecordExternal
+                                                              : cudaEventRecordDefault));
     ++g->tm.n_marks;
+}
+
+void vs_gpu_timing_make_room(vs_gpu_state *g, int marks)
+{
+    while (g->tm.n_marks > VS_PHASE_MARKS - marks)
+        settle_oldest(g);
 }
 
 extern "C" void vs_gpu_phase_settle(vs_gpu_state *g, double *seconds, int n_phases)

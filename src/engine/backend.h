@@ -83,6 +83,11 @@ typedef struct vs_backend {
      * and adds each finished phase's seconds to sim->timers. */
     void (*phase_mark)(struct vs_sim *sim, int phase);
     void (*phase_settle)(struct vs_sim *sim);
+    /* Optional (NULL: never): a step whose work nothing on the host waits for, queued as one
+     * unit. begin returns 1 when the backend takes this step so (it then collects what the
+     * step queues), 0 when it runs as usual; end queues what was collected. */
+    int (*step_collect_begin)(struct vs_sim *sim);
+    void (*step_collect_end)(struct vs_sim *sim);
     /* One binned profile sample of this rank's owned particles at the finished step (the
      * integers of src/core/profile_bin.h, per set and bin: see vs_cpu_profile_sums); only
      * the bin sums leave the backend. */

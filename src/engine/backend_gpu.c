@@ -94,6 +94,11 @@ static int gpu_attach(vs_sim *s, char *err, size_t err_len)
 
 static void gpu_detach(vs_sim *s)
 {
+    int64_t launched = 0, made = 0;
+    vs_gpu_graph_counts(state(s), &launched, &made);
+    if (launched > 0)
+        vs_log_info("GPU graphs: %lld steps ran as one graph each (%lld made, the others "
+                    "updated)", (long long)launched, (long long)made);
     vs_gpu_destroy(state(s));
     s->backend_state = NULL;
 }
@@ -173,6 +178,8 @@ static void gpu_phase_settle(vs_sim *s)
 {
     vs_gpu_phase_settle(state(s), s->timers.total, VS_TIMER_COUNT);
 }
+static int gpu_collect_begin(vs_sim *s) { return vs_gpu_graph_begin(state(s)); }
+static void gpu_collect_end(vs_sim *s) { vs_gpu_graph_end(state(s)); }
 static void gpu_sync_host(vs_sim *s) { vs_gpu_download_owned(state(s), &s->parts); }
 static void gpu_reload(vs_sim *s) { vs_gpu_upload_owned(state(s), &s->parts); }
 
@@ -208,6 +215,8 @@ const vs_backend vs_backend_gpu = {
     .sync = gpu_sync,
     .phase_mark = gpu_phase_mark,
     .phase_settle = gpu_phase_settle,
+    .step_collect_begin = gpu_collect_begin,
+    .step_collect_end = gpu_collect_end,
     .sync_host = gpu_sync_host,
     .reload = gpu_reload,
 };

@@ -439,6 +439,11 @@ void vs_sim_step(vs_sim *sim)
     const int every_step = sim->prm.skin == 0.0 || npt; /* npt: the box changes every step */
     if (npt)
         sim->energy_due = 1; /* the barostat needs the virial of every step's forces */
+    /* a step that reads nothing back (every step rebuilds, no energies, the fused
+     * half-steps) may go to the device as one unit, where the backend can */
+    const int collected = every_step && !npt && !sim->energy_due && sim->second_half_pending &&
+                          b->integrate_finish_and_first_half && vs_ensemble_fusable(sim) &&
+                          b->step_collect_begin && b->step_collect_begin(sim);
     phase_begin(sim, VS_TIMER_integrate);
     if (!sim->second_half_pending) {
         vs_ensemble_first_half(sim);
@@ -482,6 +487,8 @@ void vs_sim_step(vs_sim *sim)
      * the state is read first (vs_sim_finish_step) */
     sim->second_half_pending = 1;
     phases_close(sim);
+    if (collected)
+        b->step_collect_end(sim);
 }
 
 void vs_sim_thermo(vs_sim *sim, vs_thermo *out)

@@ -13,9 +13,9 @@
 # same bytes and the final checkpoint's /particles, rows sorted by tag, the same bits as on 1
 # rank; on the GPU, 200 steps on 1 rank with no checkpoint on the way (the canonical state a
 # checkpoint leaves the run in changes no bit) and with the ghosts' number read back on every
-# step or left on the device under the smallest grids; and 100 steps on 2 ranks continued with --restart latest
-# on 4 ranks to step 200: the same thermo.csv and final /particles. Prints one "ok:" line, or
-# each comparison's first difference and exits 1.
+# step, left on the device under the smallest grids, or without CUDA graphs; and 100 steps on
+# 2 ranks continued with --restart latest on 4 ranks to step 200: the same thermo.csv and
+# final /particles. Prints one "ok:" line, or each comparison's first difference and exits 1.
 # VS_BITWISE_BACKEND=cpu runs it all on the CPU backend (always double, no position grid, but
 # exact sums: the same bits on any rank count there too, tests/io/io_test.sh ranks).
 set -u
@@ -151,16 +151,20 @@ if [ "$BACKEND" = gpu ]; then
     [ -e nock/checkpoints/ckpt_200.h5 ] || fail "no nock/checkpoints/ckpt_200.h5"
     same_particles "$ref" nock/checkpoints/ckpt_200.h5 "no checkpoints on the way, step 200" ||
         bad=1
-    # one rank keeps the ghosts' number on the device (a small fluid brick at skin 0): the same
-    # bits with it read back on every step, and with grids that cover the owned particles only
-    # (the kernels stride over the ghosts)
-    for mode in "host VESICA_GPU_GHOSTS_ON_DEVICE=0" "strided VESICA_GPU_GHOST_ESTIMATE=0"; do
+    # one rank keeps the ghosts' number on the device (a small fluid brick at skin 0) and runs
+    # such steps as CUDA graphs: the same bits with the count read back on every step, with
+    # grids that cover the owned particles only (the kernels stride over the ghosts), and
+    # with every step launched call by call
+    for mode in "host VESICA_GPU_GHOSTS_ON_DEVICE=0" "strided VESICA_GPU_GHOST_ESTIMATE=0" \
+        "eager VESICA_GPU_GRAPHS=0"; do
         name=${mode%% *}
         (export "${mode#* }"; run "$name" "$name" 1 200 --set output.checkpoint_interval=0) ||
             exit 1
-        same_thermo np1/thermo.csv "$name/thermo.csv" "1 rank, $name ghost count" || bad=1
-        same_particles "$ref" "$name/checkpoints/ckpt_200.h5" "1 rank, $name ghost count" || bad=1
+        same_thermo np1/thermo.csv "$name/thermo.csv" "1 rank, $name" || bad=1
+        same_particles "$ref" "$name/checkpoints/ckpt_200.h5" "1 rank, $name" || bad=1
     done
+    [ "$CASE" != fluid_skin0 ] || grep -q "^GPU graphs: [1-9]" np1.log ||
+        fail "np1 ran no step as a graph (a small fluid at skin 0 on one rank should)"
 fi
 
 for p in 2 4 8; do

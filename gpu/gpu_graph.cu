@@ -1,0 +1,71 @@
+/* The step as one CUDA graph.
+ *
+ * A small system's step is bound by the host: about twenty launches, memsets and phase marks
+ * of a few microseconds each, for kernels that run for less. Where nothing in the step waits
+ * for the device (one rank with the ghosts' number on the device, no energies, no Morton
+ * reorder: vs_gpu_graph_begin), the stream is captured while the step queues its work as
+ * always, and the captured graph is launched at once. The executable graph is kept and
+ * updated in place from each step's capture (the same nodes, new arguments such as the pair
+ * RNG's key), which costs less than launching the work one call at a time; it is made anew
+ * only where the update fails (a different sequence: after a reorder, say). The step's work,
+ * its order and its arguments are exactly those of the eager step, so the trajectory is the
+ * same bits (tests/gpu/ranks_bitwise.sh compares them).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_internal.cuh"
+
+void vs_gpu_graph_init(vs_gpu_state *g)
+{
+    const char *env = getenv("VESICA_GPU_GRAPHS");
+    g->graph.allowed = !(env && strcmp(env, "0") == 0);
+}
+
+void vs_gpu_graph_destroy(vs_gpu_state *g)
+{
+    if (g->graph.exec)
+        cudaGraphExecDestroy(g->graph.exec);
+    g->graph.exec = NULL;
+}
+
+extern "C" int vs_gpu_graph_begin(vs_gpu_state *g)
+{
+    /* ghosts_on_device: the last build kept the count on the device, and so will this one
+     * (one rank, a small fluid brick, no skin); nothing else in such a step reads back */
+    if (!g->graph.allowed || !g->halo.ghosts_on_device || g->halo.ghost_estimate < 0 ||
+        vs_gpu_reorder_due(g) || vs_pair_styles_active(&g->prm))
+        return 0;
+    vs_gpu_timing_make_room(g, 16); /* a step makes about six marks */
+    /* relaxed: the host may still allocate (it does not in such a step) */
+    VS_CUDA_CHECK(cudaStreamBeginCapture(g->stream, cudaStreamCaptureModeRelaxed));
+    g->graph.capturing = 1;
+    return 1;
+}
+
+extern "C" void vs_gpu_graph_end(vs_gpu_state *g)
+{
+    cudaGraph_t graph = NULL;
+    VS_CUDA_CHECK(cudaStreamEndCapture(g->stream, &graph));
+    g->graph.capturing = 0;
+    if (g->graph.exec) {
+        cudaGraphExecUpdateResultInfo info;
+        if (cudaGraphExecUpdate(g->graph.exec, graph, &info) != cudaSuccess) {
+            (void)cudaGetLastError(); /* the update's refusal is not an error of the run */
+            vs_gpu_graph_destroy(g);
+        }
+    }
+    if (!g->graph.exec) {
+        VS_CUDA_CHECK(cudaGraphInstantiate(&g->graph.exec, graph, 0));
+        ++g->graph.made;
+    }
+    VS_CUDA_CHECK(cudaGraphLaunch(g->graph.exec, g->stream));
+    VS_CUDA_CHECK(cudaGraphDestroy(graph));
+    ++g->graph.launched;
+}
+
+extern "C" void vs_gpu_graph_counts(const vs_gpu_state *g, int64_t *launched, int64_t *made)
+{
+    *launched = g->graph.launched;
+    *made = g->graph.made;
+}
