@@ -4,7 +4,9 @@
  * per-dimension face digits); one read-back of the totals; one pass writes the local images
  * into the ghost slots and packs the images that belong to the neighbours along the split
  * dimension, which one exchange delivers. Each image remembers its source and digits, so the
- * steps between rebuilds only refresh them.
+ * steps between rebuilds only refresh them. One rank with a small brick rebuilt on every step
+ * writes its images in one pass that counts them on the device, and never reads the count
+ * back on such a step (build_images_on_device).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -96,24 +98,18 @@ __global__ void image_count_kernel(int bound, const int32_t *n_cand, const int32
     counts[k] = c;
 }
 
-/* Every image of candidate k, in a fixed order (x digit slowest): local ones into the ghost
- * slots after the owned particles, sent ones as records into the send buffer (lower ones
- * first, then from upper_base); each remembers its source and digit code for the updates.
- * MOL: molecules, the images of a bonded bead to the bonded width, each marked bonded (a
- * sent one in its record: vs_put_ghost). */
+/* Every image of particle i, in a fixed order (x digit slowest), into the slots next[]
+ * counts from (local, lower, upper): local ones into the ghost slots after the owned
+ * particles, sent ones as records into the send buffer; each remembers its source and digit
+ * code for the updates (src, code: NULL where none follow, the ghosts' number on the device).
+ * MOL: molecules, the images of a bonded bead to the bonded width, each marked bonded (a sent
+ * one in its record: vs_put_ghost). */
 template <int MOL>
-__global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_faces f,
-                                   const int4 *offsets, vs_soa a, int64_t n_owned,
-                                   int32_t *src, uint8_t *code, void *send,
-                                   int64_t upper_base, int32_t *send_src, uint8_t *send_code,
-                                   int32_t *n_local)
+__device__ __forceinline__ void vs_write_images(int i, const vs_image_faces &f, const vs_soa &a,
+                                                int64_t n_owned, int64_t next[3], int32_t *src,
+                                                uint8_t *code, void *send, int32_t *send_src,
+                                                uint8_t *send_code)
 {
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= n_cand)
-        return;
-    if (n_local && k == n_cand - 1) /* the ghosts' number, where it stays on the device */
-        *n_local = offsets[n_cand].x;
-    const int i = cand ? cand[k] : k;
     double p[3], v[3];
     vs_pos_load(a.pos, i, p);
     vs_soa_vp(a, i, v);
@@ -123,8 +119,6 @@ __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_fac
     int dig[3][3], nd[3];
     for (int d = 0; d < 3; ++d)
         nd[d] = vs_image_digits(f, p[d], d, bonded != 0, dig[d]);
-    const int4 o = offsets[k];
-    int64_t next[3] = {o.x, o.y, upper_base + o.z}; /* local, lower, upper */
     for (int ax = 0; ax < nd[0]; ++ax)
         for (int ay = 0; ay < nd[1]; ++ay)
             for (int az = 0; az < nd[2]; ++az) {
@@ -145,14 +139,65 @@ __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_fac
                     a.species[j] = species;
                     if (MOL)
                         a.mark[j] = bonded;
-                    src[s] = i;
-                    code[s] = c;
+                    if (src) {
+                        src[s] = i;
+                        code[s] = c;
+                    }
                 } else {
                     vs_put_ghost(a, send, s, q, v, tag, species, bonded);
                     send_src[s] = i;
                     send_code[s] = c;
                 }
             }
+}
+
+/* Every image of candidate k at the slots of the counts' scan (offsets), lower sent ones
+ * first, then upper ones from upper_base. */
+template <int MOL>
+__global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_faces f,
+                                   const int4 *offsets, vs_soa a, int64_t n_owned,
+                                   int32_t *src, uint8_t *code, void *send,
+                                   int64_t upper_base, int32_t *send_src, uint8_t *send_code)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n_cand)
+        return;
+    const int4 o = offsets[k];
+    int64_t next[3] = {o.x, o.y, upper_base + o.z}; /* local, lower, upper */
+    vs_write_images<MOL>(cand ? cand[k] : k, f, a, n_owned, next, src, code, send, send_src,
+                         send_code);
+}
+
+/* The local images of every owned particle where no dimension is split (one rank) and their
+ * number stays on the device: each warp takes its images' slots with one atomic add to
+ * *n_local (zeroed before), in place of a count, its scan and a write in index order (four
+ * launches). The ghosts then come in the atomics' order, which changes no bit of a step: the
+ * Newton kernel's sums are fixed point, exact in any order, as with the cell list's order. */
+__global__ void image_write_unordered_kernel(int n, vs_image_faces f, vs_soa a,
+                                             int32_t *n_local)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
+    int count = 0;
+    if (i < n) {
+        double p[3];
+        vs_pos_load(a.pos, i, p);
+        count = vs_image_counts(f, p, false).x;
+    }
+    int inclusive = count;
+    for (int offset = 1; offset < 32; offset <<= 1) {
+        const int v = __shfl_up_sync(0xffffffffu, inclusive, offset);
+        if (lane >= offset)
+            inclusive += v;
+    }
+    const int total = __shfl_sync(0xffffffffu, inclusive, 31);
+    int base = 0;
+    if (lane == 31 && total > 0)
+        base = atomicAdd(n_local, total);
+    base = __shfl_sync(0xffffffffu, base, 31);
+    if (count > 0) {
+        int64_t next[3] = {base + inclusive - count, 0, 0};
+        vs_write_images<0>(i, f, a, n, next, NULL, NULL, NULL, NULL, NULL);
+    }
 }
 
 /* Positions and predicted velocities of the local images again (steps between rebuilds). */
@@ -417,23 +462,13 @@ static int ghosts_stay_on_device(const vs_gpu_state *g, int remote, int all)
  * the host (the step's later kernels read the number from d_ghosts). */
 static void build_images_on_device(vs_gpu_state *g, const vs_image_faces &f)
 {
-    const int64_t n = g->pt.n_owned, most = most_images_each(f) * n;
-    reserve_pair(g, (void **)&g->halo.img_src, sizeof(int32_t), (void **)&g->halo.img_code, 1,
-                 &g->halo.cap_img, most);
-    vs_gpu_reserve(g, n + most);
-    int4 *counts = g->cells.cell_pos, *offsets = counts + n + 1; /* capacity >= 2 n + 2 */
-    g->halo.img_offsets_now = offsets;
-    VS_LAUNCH(image_count_kernel<0>, n + 1, VS_BLOCK, g->stream, (int)n,
-              (const int32_t *)NULL, (const int32_t *)NULL, f, vs_gpu_positions(g),
-              (const uint8_t *)NULL, counts);
-    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(g->sort.cub_temp, g->sort.cub_temp_bytes,
-                                                 counts, offsets, vs_int4_sum(),
-                                                 make_int4(0, 0, 0, 0), (int)n + 1, g->stream));
-    VS_LAUNCH(image_write_kernel<0>, n, VS_BLOCK, g->stream, (int)n, (const int32_t *)NULL, f,
-              offsets, soa(g), n, g->halo.img_src, g->halo.img_code, g->tr.d_send, 0,
-              (int32_t *)NULL, (uint8_t *)NULL, g->halo.d_ghosts);
+    const int64_t n = g->pt.n_owned;
+    vs_gpu_reserve(g, n + most_images_each(f) * n);
+    VS_CUDA_CHECK(cudaMemsetAsync(g->halo.d_ghosts, 0, sizeof(int32_t), g->stream));
+    VS_LAUNCH(image_write_unordered_kernel, n, VS_BLOCK, g->stream, (int)n, f, soa(g),
+              g->halo.d_ghosts);
     g->pt.n_ghost = 0;
-    g->halo.n_img_local = 0;
+    g->halo.n_img_local = 0; /* no refresh follows: every step rebuilds */
     g->tr.halo_bytes_last = 0;
     g->halo.ghosts_on_device = 1;
     if (g->halo.ghost_estimate < 0) /* the first such build: the grids' size from here on */
@@ -453,7 +488,6 @@ void vs_gpu_settle_ghosts(vs_gpu_state *g)
     const char *fixed = getenv("VESICA_GPU_GHOST_ESTIMATE");
     g->halo.ghost_estimate = fixed ? atoll(fixed) : ghosts + ghosts / 16 + 256;
     g->pt.n_ghost = ghosts;
-    g->halo.n_img_local = ghosts;
     g->cells.n_listed = g->pt.n_owned + ghosts;
 }
 
@@ -515,12 +549,12 @@ void vs_gpu_build_images(vs_gpu_state *g, int remote)
         VS_LAUNCH(image_write_kernel<1>, n_cand, VS_BLOCK, g->stream, (int)n_cand, cand, f,
                   g->halo.img_offsets_now, soa(g), n, g->halo.img_src, g->halo.img_code,
                   g->tr.d_send, n_out[0], g->halo.img_send_src,
-                  g->halo.img_send_code, (int32_t *)NULL);
+                  g->halo.img_send_code);
     else
         VS_LAUNCH(image_write_kernel<0>, n_cand, VS_BLOCK, g->stream, (int)n_cand, cand, f,
                   g->halo.img_offsets_now, soa(g), n, g->halo.img_src, g->halo.img_code,
                   g->tr.d_send, n_out[0], g->halo.img_send_src,
-                  g->halo.img_send_code, (int32_t *)NULL);
+                  g->halo.img_send_code);
     g->halo.n_img_local = n_local;
     g->pt.n_ghost = n_local;
     g->tr.halo_bytes_last = 0;
