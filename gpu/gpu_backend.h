@@ -3,7 +3,8 @@
  * The particle data lives on the device for the whole run; the host launches the step's
  * phases and reads back only what it must: one number per step (the largest displacement, for
  * the rebuild decision), the ghost counts on rebuild steps, and the thermo and integrity sums
- * on thermo steps. Every CUDA call is checked; a failure is fatal with the file, line and the
+ * on thermo steps. One rank with a small brick and no skin reads back nothing on a step
+ * without thermo (the ghosts' number stays on the device), and runs it as one CUDA graph. Every CUDA call is checked; a failure is fatal with the file, line and the
  * CUDA error. This header includes no CUDA header, so src/ builds without CUDA.
  */
 #ifndef VESICA_GPU_BACKEND_H
