@@ -142,8 +142,9 @@ ref=np1/checkpoints/ckpt_200.h5
 
 bad=0
 # 200 steps on 1 rank with no checkpoint on the way (one at the end). Not on the CPU backend:
-# there the chains case differs in the last bits without them (seen 2026-11-27; the CPU's
-# double sums are not claimed to be free of the particles' order)
+# its positions are doubles off any grid, kept unwrapped between list builds, and the
+# canonical state of a checkpoint wraps those that crossed a face since the last build, so
+# the next drift rounds differently ((x - L) + dx against (x + dx) - L; README, Restarts)
 if [ "$BACKEND" = gpu ]; then
     run nock nock 1 200 --set output.checkpoint_interval=0
     [ ! -e nock/checkpoints/ckpt_100.h5 ] || fail "nock wrote a checkpoint on the way"
