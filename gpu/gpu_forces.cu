@@ -428,12 +428,7 @@ __device__ __forceinline__ void vs_newton_rounds(int lane, int warp_first, int q
             depth_lanes = deeper;
     }
     const int count = __popc(depth_lanes);
-    int inclusive = count;
-    for (int offset = 1; offset < 32; offset <<= 1) {
-        const int v = __shfl_up_sync(0xffffffffu, inclusive, offset);
-        if (lane >= offset)
-            inclusive += v;
-    }
+    const int inclusive = vs_warp_inclusive_sum(count, lane);
     const int total = __shfl_sync(0xffffffffu, inclusive, 31);
     for (int round = 0; round < total; round += 32) {
         const int t = round + lane;

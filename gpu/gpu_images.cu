@@ -183,12 +183,7 @@ __global__ void image_write_unordered_kernel(int n, vs_image_faces f, vs_soa a,
         vs_pos_load(a.pos, i, p);
         count = vs_image_counts(f, p, false).x;
     }
-    int inclusive = count;
-    for (int offset = 1; offset < 32; offset <<= 1) {
-        const int v = __shfl_up_sync(0xffffffffu, inclusive, offset);
-        if (lane >= offset)
-            inclusive += v;
-    }
+    const int inclusive = vs_warp_inclusive_sum(count, lane);
     const int total = __shfl_sync(0xffffffffu, inclusive, 31);
     int base = 0;
     if (lane == 31 && total > 0)

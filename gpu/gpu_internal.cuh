@@ -67,6 +67,17 @@ __device__ __forceinline__ int vs_count_get(const vs_count &c)
     return c.more ? c.base + *c.more : c.base;
 }
 
+/* The sum of `value` over lanes 0 .. lane of the (full) warp. */
+__device__ __forceinline__ int vs_warp_inclusive_sum(int value, int lane)
+{
+    for (int offset = 1; offset < 32; offset <<= 1) {
+        const int v = __shfl_up_sync(0xffffffffu, value, offset);
+        if (lane >= offset)
+            value += v;
+    }
+    return value;
+}
+
 /* Kernels over a vs_count stride over it: their grid covers the host's estimate, which a
  * device-side count may exceed. */
 #define VS_FOR_EACH(i, n)                                                                      \
