@@ -439,15 +439,17 @@ void vs_sim_step(vs_sim *sim)
     const int every_step = sim->prm.skin == 0.0 || npt; /* npt: the box changes every step */
     if (npt)
         sim->energy_due = 1; /* the barostat needs the virial of every step's forces */
+    /* the previous step's second half and this step's first half in one pass */
+    const int fused = sim->second_half_pending && b->integrate_finish_and_first_half &&
+                      vs_ensemble_fusable(sim);
     /* a step that reads nothing back (every step rebuilds, no energies, the fused
      * half-steps) may go to the device as one unit, where the backend can */
-    const int collected = every_step && !npt && !sim->energy_due && sim->second_half_pending &&
-                          b->integrate_finish_and_first_half && vs_ensemble_fusable(sim) &&
+    const int collected = every_step && !npt && !sim->energy_due && fused &&
                           b->step_collect_begin && b->step_collect_begin(sim);
     phase_begin(sim, VS_TIMER_integrate);
     if (!sim->second_half_pending) {
         vs_ensemble_first_half(sim);
-    } else if (b->integrate_finish_and_first_half && vs_ensemble_fusable(sim)) {
+    } else if (fused) {
         b->integrate_finish_and_first_half(sim);
     } else {
         vs_ensemble_second_half(sim);
