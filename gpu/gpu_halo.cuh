@@ -103,9 +103,11 @@ __device__ __forceinline__ void vs_soa_copy_vp(const vs_soa &a, int64_t to, int6
 /* Ghost records in mixed precision on the position grid (vs_gpu_plan.grid_records). Every
  * position is a whole number of quanta below 2^31 in magnitude (src/core/position_grid.h)
  * and the predicted velocity is fp32 already (vel_f), so a record carries both exactly in 24
- * bytes: a build's record takes 36 bytes instead of vs_ghost_rec's 64, an update's 24
- * instead of vs_ghost_update_rec's 48, and the receiver's ghosts are the same bits. The tag
- * travels as two words, so that the records need only 4-byte alignment. */
+ * bytes; a tag (0..N-1, below 2^48: the plan's condition), the species and the bonded mark
+ * share the next 8. A build's record takes 32 bytes instead of vs_ghost_rec's 64, an
+ * update's 24 instead of vs_ghost_update_rec's 48: half the bytes, and the receiver's ghosts
+ * are the same bits. The tag travels as two words, so that the records need only 4-byte
+ * alignment. */
 struct vs_ghost_update_rec_grid {
     int32_t x[3];
     float vp[3];
@@ -113,12 +115,14 @@ struct vs_ghost_update_rec_grid {
 
 struct vs_ghost_rec_grid {
     vs_ghost_update_rec_grid motion; /* an update's record leads a build's */
-    uint32_t tag_lo, tag_hi;
-    int32_t species_mark; /* species | bonded mark << 16 */
+    uint32_t tag_lo;
+    uint32_t tag_hi_species_mark; /* tag bits 32-47 | species << 16 | bonded mark << 31 */
 };
+static_assert(VS_GRID_TAG_BITS == 48, "a grid record holds tag bits 32-47 in 16 bits");
 
-static_assert(sizeof(vs_ghost_rec_grid) == 36 && sizeof(vs_ghost_update_rec_grid) == 24,
-              "grid records are 36 and 24 bytes (docs/architecture.md)");
+static_assert(sizeof(vs_ghost_rec_grid) == 32 && sizeof(vs_ghost_update_rec_grid) == 24,
+              "grid records are 32 and 24 bytes (docs/architecture.md)");
+static_assert(VS_MAX_SPECIES <= 1 << 15, "a grid record holds the species in 15 bits");
 
 /* Bytes of a ghost build's and a ghost update's record. */
 static inline size_t vs_gpu_ghost_rec_bytes(const vs_gpu_state *g)
@@ -165,8 +169,8 @@ __device__ __forceinline__ void vs_put_ghost(const vs_soa &a, void *out, int64_t
         vs_ghost_rec_grid r;
         r.motion = vs_grid_motion(p, vp, a.grid_quantum);
         r.tag_lo = (uint32_t)(uint64_t)tag;
-        r.tag_hi = (uint32_t)((uint64_t)tag >> 32);
-        r.species_mark = species | (mark ? 1 << 16 : 0);
+        r.tag_hi_species_mark = (uint32_t)((uint64_t)tag >> 32) | (uint32_t)species << 16 |
+                                (mark ? 1u << 31 : 0u);
         ((vs_ghost_rec_grid *)out)[k] = r;
     } else {
         vs_ghost_rec r;
@@ -192,9 +196,9 @@ __device__ __forceinline__ void vs_take_ghost(const vs_soa &a, const void *in, i
     if (a.grid_quantum > 0.0) {
         const vs_ghost_rec_grid r = ((const vs_ghost_rec_grid *)in)[k];
         vs_grid_motion_read(r.motion, a.grid_quantum, p, vp);
-        tag = (int64_t)((uint64_t)r.tag_hi << 32 | r.tag_lo);
-        species = r.species_mark & 0xffff;
-        mark = r.species_mark >> 16 != 0;
+        tag = (int64_t)((uint64_t)(r.tag_hi_species_mark & 0xffffu) << 32 | r.tag_lo);
+        species = (int32_t)(r.tag_hi_species_mark >> 16 & 0x7fffu);
+        mark = r.tag_hi_species_mark >> 31 != 0;
     } else {
         const vs_ghost_rec r = ((const vs_ghost_rec *)in)[k];
         for (int c = 0; c < 3; ++c) {

@@ -442,12 +442,7 @@ static int64_t most_images_each(const vs_image_faces &f)
  * off (the tests compare both). */
 static int ghosts_stay_on_device(const vs_gpu_state *g, int remote, int all)
 {
-    static int allowed = -1;
-    if (allowed < 0) {
-        const char *env = getenv("VESICA_GPU_GHOSTS_ON_DEVICE");
-        allowed = !(env && strcmp(env, "0") == 0);
-    }
-    return allowed && remote == -1 && all && g->pt.n_owned > 0 && !g->bd.on &&
+    return g->halo.on_device_allowed && remote == -1 && all && g->pt.n_owned > 0 && !g->bd.on &&
            g->plan.forces == VS_GPU_FORCES_NEWTON && !g->plan.reuse_list &&
            !g->plan.half_list && g->plan.overlap == VS_GPU_OVERLAP_NONE;
 }
@@ -480,8 +475,8 @@ void vs_gpu_settle_ghosts(vs_gpu_state *g)
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     const int64_t ghosts = h[0];
     g->halo.ghosts_on_device = 0;
-    const char *fixed = getenv("VESICA_GPU_GHOST_ESTIMATE");
-    g->halo.ghost_estimate = fixed ? atoll(fixed) : ghosts + ghosts / 16 + 256;
+    g->halo.ghost_estimate =
+        g->halo.fixed_estimate >= 0 ? g->halo.fixed_estimate : ghosts + ghosts / 16 + 256;
     g->pt.n_ghost = ghosts;
     g->cells.n_listed = g->pt.n_owned + ghosts;
 }

@@ -489,9 +489,10 @@ struct vs_gpu_halo {
      * waits anyway (vs_gpu_settle_ghosts), so the step has no read-back */
     int32_t *d_ghosts;
     int ghosts_on_device;   /* pt.n_ghost is 0 and the number is in d_ghosts */
-    int64_t ghost_estimate; /* from the last number read back (-1: none yet): the grids' size;
-                               VESICA_GPU_GHOST_ESTIMATE sets it (the tests' 0 makes the
-                               kernels stride over every ghost) */
+    int64_t ghost_estimate; /* from the last number read back (-1: none yet): the grids' size */
+    int on_device_allowed;  /* VESICA_GPU_GHOSTS_ON_DEVICE=0 clears it (the tests compare) */
+    int64_t fixed_estimate; /* VESICA_GPU_GHOST_ESTIMATE (-1: unset): the tests' 0 makes the
+                               kernels stride over every ghost */
     /* the migration's arrival check: smallest tag found outside its brick, read back with
      * the ghosts' counts */
     unsigned long long *d_outside, *h_outside;

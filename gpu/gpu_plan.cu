@@ -58,8 +58,10 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     /* the forces read the predicted velocity in fp32 only: an fp64 copy would cost 24 bytes
      * per particle of memory and of the first half-step's writes */
     p.vp_in_vel_f = p.mixed;
-    /* positions whole numbers of quanta and velocities in fp32: exact in 24 bytes */
-    p.grid_records = p.mixed && prm->position_quantum > 0.0;
+    /* positions whole numbers of quanta and velocities in fp32: exact in 24 bytes; the
+     * tags (0..N-1) in 48 bits */
+    p.grid_records = p.mixed && prm->position_quantum > 0.0 &&
+                     prm->n_particles < (int64_t)1 << VS_GRID_TAG_BITS;
     /* and positions whole numbers of quanta of a frame that never moves: pos_q holds them
      * exactly, so an fp64 copy would be 24 bytes per particle of memory and of every pass
      * that reads or moves them */

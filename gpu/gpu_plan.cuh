@@ -31,6 +31,9 @@ typedef enum {
                                         of it and add their pairs after they arrive */
 } vs_gpu_overlap_mode;
 
+/* Tags (0..N-1) below 2^VS_GRID_TAG_BITS travel in grid records (vs_ghost_rec_grid). */
+#define VS_GRID_TAG_BITS 48
+
 struct vs_gpu_plan {
     int mixed;                   /* precision: fixed-point positions and fp32 pairs (1), or
                                     fp64 throughout (0) */
@@ -54,7 +57,7 @@ struct vs_gpu_plan {
                                     read); no fp64 copy is kept or moved */
     int grid_records;            /* mixed on the position grid (not npt): ghosts travel as
                                     records of positions in quanta and fp32 velocities
-                                    (vs_ghost_rec_grid), about half the bytes of fp64 ones */
+                                    (vs_ghost_rec_grid), half the bytes of fp64 ones */
     int pos_q_only;              /* mixed on the position grid: pos_q is the only store of
                                     every particle's position (no fp64 x; vs_positions),
                                     always current, so nothing is staged but vel_f */

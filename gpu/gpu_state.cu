@@ -343,8 +343,13 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->red.d_int_sums = (unsigned long long *)vs_gpu_alloc(g, 4 * sizeof(unsigned long long));
     g->red.partials = (double *)vs_gpu_alloc(g, 8192 * sizeof(double)); /* reduction partials */
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->red.h_pinned, 64 * sizeof(double)));
+    /* the tests' switches, read once */
     const char *select_above = getenv("VESICA_GPU_IMAGE_SELECT_ABOVE");
     g->halo.image_select_above = select_above ? atoll(select_above) : (1 << 18);
+    const char *on_device = getenv("VESICA_GPU_GHOSTS_ON_DEVICE");
+    g->halo.on_device_allowed = !(on_device && strcmp(on_device, "0") == 0);
+    const char *estimate = getenv("VESICA_GPU_GHOST_ESTIMATE");
+    g->halo.fixed_estimate = estimate ? atoll(estimate) : -1;
     g->halo.d_outside = (unsigned long long *)vs_gpu_alloc(g, sizeof(unsigned long long));
     g->halo.d_ghosts = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->halo.ghost_estimate = -1;
