@@ -61,9 +61,10 @@ int main(int argc, char **argv)
         if (r > 0 && ms < best_memcpy)
             best_memcpy = ms;
     }
-    printf("%s: %.2f GiB per array; copy kernel %.0f GB/s, cudaMemcpy D2D %.0f GB/s "
+    printf("%s (%d SMs): %.2f GiB per array; copy kernel %.0f GB/s, cudaMemcpy D2D %.0f GB/s "
            "(read + write, best of %d)\n",
-           prop.name, gib, 2.0 * (double)bytes / (best_kernel * 1e-3) / 1e9,
+           prop.name, prop.multiProcessorCount, gib,
+           2.0 * (double)bytes / (best_kernel * 1e-3) / 1e9,
            2.0 * (double)bytes / (best_memcpy * 1e-3) / 1e9, reps - 1);
     CHECK(cudaFree(a));
     CHECK(cudaFree(b));
