@@ -4,8 +4,9 @@
  * phases and reads back only what it must: one number per step (the largest displacement, for
  * the rebuild decision), the ghost counts on rebuild steps, and the thermo and integrity sums
  * on thermo steps. One rank with a small brick and no skin reads back nothing on a step
- * without thermo (the ghosts' number stays on the device), and runs it as one CUDA graph. Every CUDA call is checked; a failure is fatal with the file, line and the
- * CUDA error. This header includes no CUDA header, so src/ builds without CUDA.
+ * without thermo (the ghosts' number stays on the device), and runs it as one CUDA graph.
+ * Every CUDA call is checked; a failure is fatal with the file, line and the CUDA error. This
+ * header includes no CUDA header, so src/ builds without CUDA.
  */
 #ifndef VESICA_GPU_BACKEND_H
 #define VESICA_GPU_BACKEND_H

@@ -8,9 +8,6 @@
  * writes its images in one pass that counts them on the device, and never reads the count
  * back on such a step (build_images_on_device).
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
 

@@ -72,8 +72,7 @@ def main():
         busiest = max(((v, u) for u, v in units.items() if v is not None), default=(0.0, "-"))
         rows.append((t_ms, name, k["launches"] / steps, dram, inst, units["issue"], busiest,
                      bytes_ms, issue_ms, floor,
-                     per("smsp__inst_executed_op_shared_atom.sum"),
-                     per("smsp__inst_executed_op_global_red.sum")))
+                     per("smsp__inst_executed_op_shared_atom.sum")))
         total_t += t_ms
         total_floor += floor
     print(f"{n} particles, {steps} steps; copy bandwidth {copy_gbps:.0f} GB/s, {sms} SMs; "
@@ -81,8 +80,8 @@ def main():
     print("| kernel | launches | ms | DRAM MB | TB/s | warp inst (M) | issue % | busiest unit % "
           "| floor: bytes ms | floor: issue ms | shared atomics (M warp inst) |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for (t_ms, name, launches, dram, inst, issue, busiest, bytes_ms, issue_ms, floor, atom,
-         red) in sorted(rows, reverse=True):
+    for (t_ms, name, launches, dram, inst, issue, busiest, bytes_ms, issue_ms, floor,
+         atom) in sorted(rows, reverse=True):
         rate = dram / (t_ms * 1e-3) / 1e12 if t_ms > 0 else 0.0
         print(f"| {name} | {launches:.3g} | {t_ms:.3f} | {dram / 1e6:.0f} | {rate:.2f} | "
               f"{inst / 1e6:.1f} | {issue or 0:.0f} | {busiest[1]} {busiest[0]:.0f} | "

@@ -26,7 +26,7 @@ for m in dram__bytes_read.sum dram__bytes_write.sum smsp__inst_executed.sum \
     l1tex__throughput.avg.pct_of_peak_sustained_active \
     lts__throughput.avg.pct_of_peak_sustained_elapsed \
     sm__warps_active.avg.pct_of_peak_sustained_active \
-    smsp__inst_executed_op_shared_atom.sum smsp__inst_executed_op_global_red.sum \
+    smsp__inst_executed_op_shared_atom.sum \
     sm__cycles_elapsed.avg.per_second; do
     grep -qx "${m%%.*}" <<<"$known" && metrics+=",$m" || echo "gpu_roofline: ncu lacks ${m%%.*}" >&2
 done
