@@ -2,7 +2,7 @@
 # Installs what Vesica needs to build and test on Debian/Ubuntu: compilers, CMake, Open MPI,
 # parallel HDF5, libconfig, cmocka, dieharder (RNG tests), Python with numpy/h5py (checks),
 # MDAnalysis (the H5MD trajectory test reads traj.h5md with its H5MDReader) and matplotlib
-# (scaling/scaling.py plots). Slurm for the job-script tests: .ci/slurm-up.sh.
+# (scaling/bench/scaling.py plots). Slurm for the job-script tests: .ci/slurm-up.sh.
 # Runs as root or through sudo. The CUDA toolkit is optional and not installed here: when nvcc
 # is on PATH (or in /usr/local/cuda/bin) the GPU backend is compiled too.
 set -euo pipefail

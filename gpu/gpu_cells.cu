@@ -186,10 +186,10 @@ void vs_gpu_permute_words(vs_gpu_state *g, int n, void *recs, size_t bytes)
 
 /* The Morton reordering costs a sort and two passes over every array; particles drift only a
  * fraction of a cell between rebuilds, so the order is refreshed every few rebuilds
- * (docs/performance.md compares 1 and 8). A brick of fewer owned particles than
+ * (docs/history/performance-2026-11.md compares 1 and 8). A brick of fewer owned particles than
  * VS_GPU_REORDER_SMALL_BELOW refreshes it less often: its step is bound by the host's
  * launches, about two dozen of them for one reordering, more than by the locality the order
- * buys its forces (docs/performance.md compares 8 and 32 from 4000 to 16M particles). */
+ * buys its forces (docs/history/performance-2026-11.md compares 8 and 32 from 4000 to 16M particles). */
 #define VS_GPU_REORDER_EVERY 8
 #define VS_GPU_REORDER_EVERY_SMALL 32
 #define VS_GPU_REORDER_SMALL_BELOW 524288
@@ -351,7 +351,7 @@ __global__ void cell_scatter_kernel(vs_count listed, const uint32_t *cell_of,
  * `rows` first (its column of a shared array, rows[r * stride]), and the walk moves to the
  * next row when one ends. Row by row, a warp made as many trips per row as its longest lane
  * had candidates in it (about twice the candidates on average, fewer than half the lanes
- * active); flat, it makes as many as its longest lane has in all (docs/performance.md has
+ * active); flat, it makes as many as its longest lane has in all (docs/history/performance-2026-11.md has
  * the build times). The cell-list force kernel keeps the row-by-row walk (gpu_forces.cu):
  * there, flat was slower at the same occupancy: lanes of one cell no longer read the same
  * entries together, and the row table costs shared memory next to the pair queue. */

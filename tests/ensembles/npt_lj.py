@@ -18,7 +18,7 @@ approximates: it gives P* = 1.2642 at the NIST point, 0.15% below NIST's 1.2660)
 dP/drho = 20.63 at (0.86, 0.85), kappa_T = 0.0564 (the paper quotes its pressures within a
 few per cent in the dense liquid; 5% is allowed below for the slope).
 
-The run: the fcc lattice at rho* = 0.86 (scaling/pair/lattice_h5md.py) melted by 10 tau of
+The run: the fcc lattice at rho* = 0.86 (scaling/tools/lattice_h5md.py) melted by 10 tau of
 Nose-Hoover NVT (tests/pair/lj-eos.cfg, nose_hoover, tau = 0.5), then npt-lj.cfg (tau = 0.5,
 tau_p = 2, chain 3, dt = 0.004) for STEPS steps (default 40000, 160 tau) from its last frame.
 After --skip-time (default 20 tau), with block averages (10 blocks) for the errors:
@@ -28,7 +28,7 @@ After --skip-time (default 20 tau), with block averages (10 blocks) for the erro
   Var(V) / (kT <V> kappa_T)  within 3 block errors + 0.05 of 1 (the relative error of a
                   variance from n_eff independent samples is sqrt(2 / n_eff): about 0.25 in
                   140 tau, whose block estimate is the bound).
-The long measurement (scaling/md/npt_lj.sh: 2000 tau) narrows all three (docs/validation.md).
+The long measurement (scaling/tools/npt_lj.sh: 2000 tau) narrows all three (docs/validation.md).
 Exit 0 when every check passes, 1 otherwise, 77 without numpy or h5py.
 """
 import argparse
@@ -128,7 +128,7 @@ def simulate(args, work):
     """The lattice, the NVT melt and the npt run in `work`; 0, or 77 without h5py."""
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    r = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "scaling", "pair",
+    r = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "scaling", "tools",
                                                      "lattice_h5md.py"), "lattice.h5",
                         "--cells", "5", "--density", str(RHO_REF)], cwd=work,
                        stdout=subprocess.DEVNULL)

@@ -16,5 +16,5 @@ rm -rf "$work"
 mpiexec -n 2 "$bin" run "$root/configs/backer-poiseuille.cfg" --set backend=cpu --set seed=1 \
   --set integrator.steps=60000 --set "output.dir=$work" --set output.checkpoint_keep=0 \
   > "$work.log" 2>&1 || { cat "$work.log"; exit 1; }
-"$py" "$root/scaling/flow/viscosity.py" "$work/profiles.h5" --g 0.055 --skip-time 40 \
+"$py" "$root/scaling/tools/viscosity.py" "$work/profiles.h5" --g 0.055 --skip-time 40 \
   --expect eta=2.09:0.15

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Tests of scaling/flow/transient.py (issue 26, transient double Poiseuille).
+"""Tests of scaling/tools/transient.py (issue 26, transient double Poiseuille).
   math       : the series is ~0 at t = 0 (1e-3 of the steady peak from 20 terms), equals the
                parabola at large t, and obeys u_t = F + nu u_zz (finite differences);
   synthetic  : 10 synthetic profiles.h5 (Vesica's layout, docs/file-formats.md) of the series,
@@ -23,7 +23,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-TOOL = os.path.join(ROOT, "scaling", "flow", "transient.py")
+TOOL = os.path.join(ROOT, "scaling", "tools", "transient.py")
 spec = importlib.util.spec_from_file_location("transient", TOOL)
 tr = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(tr)

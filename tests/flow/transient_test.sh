@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# transient_test.sh MODE [VESICA]: tests of scaling/flow/transient.py (test_transient.py says
+# transient_test.sh MODE [VESICA]: tests of scaling/tools/transient.py (test_transient.py says
 # what each mode checks); exit 77 (skip) without a python3 that has numpy, h5py and matplotlib.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -171,7 +171,7 @@ static void test_forces_skin_zero(void **state)
  * error of order 1e-1. The tolerance is 2e-5, not the 1e-5 of the rho = 3 fluid above: the
  * fp32 rounding of ~50 pair forces of up to ~50 each sums to ~1e-5 of the force of the
  * particles whose net force sits at the metric's floor (1% of the RMS). The measured
- * differences are in docs/performance.md. */
+ * differences are in docs/history/performance-2026-11.md. */
 static void test_forces_dense(void **state)
 {
     (void)state;

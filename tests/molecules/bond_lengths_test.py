@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""scaling/molecules/bond_lengths.py on a run whose answer is known: at step 0 every bond of
+"""scaling/tools/bond_lengths.py on a run whose answer is known: at step 0 every bond of
 tests/molecules/wide_bonds.cfg has the template's build length 1.5 (each chain is a random
 walk of steps of that length, started anywhere in the box, so many bonds cross the periodic
 boundary: their minimum image must give 1.5 too). A later frame is checked against the
@@ -19,7 +19,7 @@ except ImportError:
     sys.exit(77)
 
 here = os.path.dirname(os.path.abspath(__file__))
-tool = os.path.join(here, "..", "..", "scaling", "molecules", "bond_lengths.py")
+tool = os.path.join(here, "..", "..", "scaling", "tools", "bond_lengths.py")
 
 
 def main():

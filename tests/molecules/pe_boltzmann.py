@@ -5,7 +5,7 @@ short Langevin run against the force field's Boltzmann distributions (issue 28).
 Usage: pe_boltzmann.py VESICA WORKDIR [cpu|double|mixed] [--wrong-k F] [--prod-ps T]
                        [--expect-fail]
 
-The chains are those of configs/polyethylene.cfg (scaling/md/pe_build.py: 40 chains
+The chains are those of configs/polyethylene.cfg (scaling/tools/pe_build.py: 40 chains
 CH3-(CH2)22-CH3, 960 sites, masses 14.027 and 15.035 g/mol) with Xu et al.'s Table I bonded
 terms in Vesica's units (nm, kJ/mol, g/mol, ps): harmonic bonds k_b = 292880 kJ/mol/nm^2,
 b = 0.153 nm; harmonic angles k_a = 418.40 kJ/mol/rad^2, theta0 = 109.471 degrees; the
@@ -51,7 +51,7 @@ with --expect-fail the script succeeds only if the run finishes and the checks f
 errors, the angle variance 6 %, 9 standard errors).
 
 Why the start matters: the chains are built with bond lengths, angles and dihedrals drawn
-from the distributions above (scaling/md/pe_build.py --kT, no overlap check: the chains are
+from the distributions above (scaling/tools/pe_build.py --kT, no overlap check: the chains are
 phantom) and Maxwell-Boltzmann velocities, a canonical sample. A deterministic thermostat
 keeps a canonical ensemble canonical, but it equilibrates the stiff, nearly harmonic bond
 vibrations of phantom chains only slowly: from bonds and angles at their rest values the
@@ -73,7 +73,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from vesica_env import gpu_visible  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "scaling", "md"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scaling", "tools"))
 
 try:
     import numpy as np

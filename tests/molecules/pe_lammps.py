@@ -18,7 +18,7 @@ with the 1-4 pairs excluded too, --set 'pair=( { style = "lj"; ... special = [0.
 With the LJ term the bonded coordinates no longer follow the bonded terms' own Boltzmann
 laws (tests/molecules/pe_boltzmann.py checks those on phantom chains): 1-4 neighbours sit at
 0.30-0.39 nm, inside sigma, and open the angles by about 2.5 degrees. An independent code is
-the reference here. Both runs start from the same chains (scaling/md/pe_build.py: 40 chains of
+the reference here. Both runs start from the same chains (scaling/tools/pe_build.py: 40 chains of
 24 sites at 10.55 sites/nm^3, bonds, angles and dihedrals drawn from their bonded Boltzmann
 laws at 1000 K, no pair closer than 0.30 nm, 1-4 pairs 0.27 nm), run Langevin dynamics at
 kT = 8.3145 kJ/mol with gamma = 5/ps (LAMMPS: fix langevin, damp 0.2 ps, with fix nve) and
@@ -50,7 +50,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "scaling", "md"))
+sys.path.insert(0, os.path.join(ROOT, "scaling", "tools"))
 sys.path.insert(0, os.path.join(HERE, "..", "support"))
 
 try:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests of scaling/molecules/vesicle_analysis.py on configurations whose answer is known by
+"""Tests of scaling/tools/vesicle_analysis.py on configurations whose answer is known by
 construction: a hollow spherical shell with solvent inside (a vesicle), a solid ball (a
 micelle), two separate balls, and a flat membrane that spans the periodic box. Exit 77 (skip)
 without numpy/scipy."""
@@ -12,7 +12,7 @@ try:
 except ImportError:
     sys.exit(77)
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "scaling", "molecules"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "scaling", "tools"))
 import vesicle_analysis as va  # noqa: E402
 
 rng = np.random.default_rng(7)

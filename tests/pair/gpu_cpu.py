@@ -62,7 +62,7 @@ def main():
         print("skip: numpy/h5py missing")
         return 77
     os.makedirs(work, exist_ok=True)
-    subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "scaling", "pair",
+    subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "scaling", "tools",
                                                  "lattice_h5md.py"), "lattice.h5", "--cells",
                     "6", "--density", "0.8442", "--species", "2", "--jitter", "0.05",
                     "--seed", "2"], cwd=work, check=True, stdout=subprocess.DEVNULL)

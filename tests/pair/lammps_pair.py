@@ -27,7 +27,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "..", "..", "scaling", "pair"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scaling", "tools"))
 sys.path.insert(0, os.path.join(HERE, "..", "support"))
 from lammps_env import lammps_env  # noqa: E402
 
@@ -87,7 +87,7 @@ def main():
     import pair_cases
     os.makedirs(work, exist_ok=True)
     lattice = os.path.join(work, "lattice.h5")
-    subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "scaling", "pair",
+    subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "scaling", "tools",
                                                  "lattice_h5md.py"), lattice, "--cells", "4",
                     "--density", "0.8", "--species", "2", "--jitter", "0.15", "--seed", "5"],
                    check=True, stdout=subprocess.DEVNULL)

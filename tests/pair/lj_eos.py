@@ -35,7 +35,7 @@ def main():
         print("skip: numpy missing")
         return 77
     os.makedirs(work, exist_ok=True)
-    r = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "scaling", "pair",
+    r = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "scaling", "tools",
                                                      "lattice_h5md.py"), "lattice.h5",
                         "--cells", "5", "--density", str(RHO)], cwd=work,
                        stdout=subprocess.DEVNULL)

@@ -37,7 +37,7 @@ def main():
             print("skip: no usable GPU")
             return 77
     os.makedirs(work, exist_ok=True)
-    r = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "scaling", "pair",
+    r = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "scaling", "tools",
                                                      "lattice_h5md.py"), "lattice.h5",
                         "--cells", "6", "--density", "0.8442"], cwd=work,
                        stdout=subprocess.DEVNULL)

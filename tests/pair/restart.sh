@@ -10,7 +10,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 PY=${VESICA_ANALYSIS_PYTHON:-/usr/bin/python3}
 rm -rf "$OUT" && mkdir -p "$OUT" && cd "$OUT" || exit 1
 fail() { echo "FAIL: $*" >&2; exit 1; }
-"$PY" "$HERE/../../scaling/pair/lattice_h5md.py" lattice.h5 --cells 6 --density 0.8442 \
+"$PY" "$HERE/../../scaling/tools/lattice_h5md.py" lattice.h5 --cells 6 --density 0.8442 \
     --species 2 --jitter 0.05 --seed 2 >/dev/null || { echo "skip: no numpy/h5py"; exit 77; }
 "$PY" -c "import sys; sys.path.insert(0, '$HERE'); import pair_cases; pair_cases.write_table('pair.table')" ||
     fail "cannot write the table"

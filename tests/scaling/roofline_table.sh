@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# roofline_table.sh OUTDIR: scaling/gpu_roofline.py on a made-up Nsight Compute CSV whose
+# roofline_table.sh OUTDIR: scaling/bench/gpu_roofline.py on a made-up Nsight Compute CSV whose
 # figures are known: set-up launches before the first first half-step and a last step with
 # huge figures (both must be left out), 10 steps in between, a reorder every 8th. Per step:
 # first_half 1 ms moving 3.024 GB (its floor at 3024 GB/s: 1 ms), forces 2 ms issuing 792M
@@ -38,7 +38,7 @@ with open(sys.argv[1], "w", newline="") as f:
                 "Metric Name", "Metric Unit", "Metric Value"])
     w.writerows(rows)
 PY
-python3 "$SRC/scaling/gpu_roofline.py" "$OUT/ncu.csv" 8 3024 132 3100000 >"$OUT/table.txt" ||
+python3 "$SRC/scaling/bench/gpu_roofline.py" "$OUT/ncu.csv" 8 3024 132 3100000 >"$OUT/table.txt" ||
     fail "gpu_roofline.py failed"
 cat "$OUT/table.txt"
 grep -qF "| first_half_kernel | 1 | 1.000 | 3024 | 3.02 | 0.0 | 50 | issue 50 | 1.000 | 0.000 |" "$OUT/table.txt" ||
@@ -48,6 +48,6 @@ grep -qF "| force_kernel | 1 | 2.000 | 0 | 0.00 | 792.0 | 50 | issue 50 | 0.000 
 grep -qF "| reorder_kernel | 0.125 | 0.100 |" "$OUT/table.txt" || fail "the reorder's row"
 grep -qF "kernel time per step 3.100 ms: 1.000e+09 particle-steps/s; the floors' sum 2.000 ms: at most 1.550e+09" \
     "$OUT/table.txt" || fail "the totals"
-python3 "$SRC/scaling/gpu_roofline.py" "$OUT/ncu.csv" 11 3024 132 3100000 >/dev/null 2>&1 &&
+python3 "$SRC/scaling/bench/gpu_roofline.py" "$OUT/ncu.csv" 11 3024 132 3100000 >/dev/null 2>&1 &&
     fail "11 whole steps accepted where the CSV holds 10"
 echo "ok: gpu_roofline.py keeps the window's launches and computes the floors"
