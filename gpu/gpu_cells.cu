@@ -11,8 +11,9 @@
  *   index) with a second radix sort, whose order is fixed, and takes the offsets of every
  *   cell from comparing neighbours in the sorted keys.
  * - Two neighbour-list builders, both ordered, deterministic and atomics-free, chosen by
- *   `neighbor.gpu_builder`. "thread" (the default in double precision, faster there on an
- *   H100; in mixed precision the default is no list, "cells"): one thread per owned
+ *   `neighbor.gpu_builder`. "thread" (the default in double precision, where the cell walk
+ *   evaluates each pair from both sides and loses to a list; in mixed precision the default
+ *   is no list, "cells"): one thread per owned
  *   particle walks the 9 rows of cells around it in a fixed order, reading the candidates'
  *   positions from a copy in cell-list order, and writes its own entries
  *   four at a time (a group held in registers, one 16-byte store).

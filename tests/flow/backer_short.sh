@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The Backer viscosity case (configs/backer-poiseuille.cfg) cut to what CI can run: one seed,
-# 60,000 steps (t = 60) on 2 CPU ranks, the windows of t in [40, 60]. Ten such runs (seeds
-# 1-10, commit 0a7d2de) gave 2.047 to 2.148, mean 2.092, spread 0.032: a short run is still
-# 0.03-0.04 above the steady value at t = 40 and two windows are noisy, so the tolerance is
-# 0.15 around the published 2.09 (about 4.5 spreads). A broken dissipative or random force,
-# forcing or profile moves eta by far more. The full validation: docs/validation.md.
+# 60,000 steps (t = 60) on 2 CPU ranks, the windows of t in [40, 60]. A run this short is
+# still above the steady value at t = 40 and its two windows are noisy (docs/validation.md has
+# ten seeds of it), so the tolerance is 0.15 around the published 2.09, about 4.5 times the
+# spread between seeds. A broken dissipative or random force, forcing or profile moves eta by
+# far more. The full validation: docs/validation.md.
 # Usage: backer_short.sh VESICA WORKDIR. Exit 77 without numpy/h5py.
 set -euo pipefail
 bin=$1

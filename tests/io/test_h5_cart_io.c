@@ -3,13 +3,13 @@
  * Open MPI's default MPI-IO (ompio with fcoll vulcan, Open MPI 4.1 and 5.0) groups its
  * aggregators by the process topology when a file is opened on a Cartesian communicator, and
  * then loses rows of collective writes now and then (zeros, or the previous write's data):
- * open-mpi/ompi#12718. Vesica opened its trajectory, checkpoints and profiles on the
- * Cartesian communicator of the decomposition and lost rows of traj.h5md with 4 ranks as
- * 2 x 1 x 2 bricks. The I/O layer now opens files on vs_par.io_comm, the same ranks without
- * the topology (comm/parallel.h).
+ * open-mpi/ompi#12718. So the I/O layer opens files on vs_par.io_comm, the ranks of the
+ * decomposition without its topology (comm/parallel.h; docs/file-formats.md has the
+ * failure as it was traced).
  *
  * Run under mpiexec -n P (P >= 2; 4 in CTest). For each brick layout of P ranks (for 4:
- * 2x1x2, 4x1x1 and 2x2x1, which all lost rows before; else MPI_Dims_create's) and REPS files,
+ * 2x1x2, 4x1x1 and 2x2x1, each of which loses rows on a Cartesian communicator; else
+ * MPI_Dims_create's) and REPS files,
  * through the same helpers as io/h5md.c (vs_h5_fapl, vs_h5_create, vs_h5_write_rows):
  *   id    int64, N rows in one chunk, each rank its contiguous slab (as particles/all/id);
  *   image int32, N x 3 in one chunk, each rank its slab (as a trajectory frame);
@@ -18,9 +18,9 @@
  *   mol   int64, N rows, slabs of uneven size and rank 1 with none.
  * Rank 0 then reads each file back with HDF5's serial driver (no MPI-IO) and checks every
  * value. The io communicator, and the one vs_h5_fapl gives HDF5, must have no topology and
- * the same ranks in the same order (a check that does not depend on timing). The loss itself
- * depends on which aggregator writes last: before the fix 0 to 15% of the files of one run
- * lost rows here (Open MPI 4.1.4, HDF5 1.10.8, 4 ranks on 2 cores); after it, none. Exit 0 on success, 1 on failure (the verdict agreed over ranks).
+ * the same ranks in the same order (a check that does not depend on timing): the loss itself
+ * depends on which aggregator writes last, so the read-back alone fails only in some runs.
+ * Exit 0 on success, 1 on failure (the verdict agreed over ranks).
  * Argument: a directory for the files (created; the files are removed when all is well).
  */
 #include <hdf5.h>
