@@ -336,7 +336,7 @@ bigconfig)
     "$PY" - <<'PY' || fail "config_text differs from the file"
 import h5py
 with h5py.File("b/checkpoints/ckpt_100.h5", "r") as f:
-    assert f.attrs["format_version"] == 2
+    assert f.attrs["format_version"] == 3
     assert f["config_text"][:].tobytes() == open("big.cfg", "rb").read()
 PY
     "$BIN" run big.cfg --set output.dir=b --restart latest >b2.log 2>&1 || fail "restart exit $?"
