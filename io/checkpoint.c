@@ -15,6 +15,7 @@
 
 #include "exit_codes.h"
 #include "physics_keys.h"
+#include "checkpoint_space.h"
 #include "checkpoint_topo.h"
 #include "checkpoint_verify.h"
 #include "h5util.h"
@@ -503,12 +504,20 @@ static int read_ensemble(hid_t f, hid_t dxpl, const char *path, vs_ensemble_stat
     return 0;
 }
 
-/* Everything but the completion record; returns 0, or 1 with the HDF5 error noted. */
-static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
-                          const vs_params *prm, const vs_ensemble_state *ens,
-                          const char *config_text,
-                          const vs_particle_rec *slab, const vs_particle_ext *ext,
-                          int64_t n, int64_t lo, uint64_t dig[])
+/* Whether any rank failed the collective phase just done (*own: this rank did, its HDF5
+ * error noted). After a failure the ranks leave the collective sequence together: a rank
+ * that went on alone would wait forever in the next collective call, its peers in this one's
+ * MPI-IO. Collective. */
+static int phase_failed(const vs_par *par, int *own, int rc)
+{
+    *own |= rc != 0;
+    return vs_par_any(par, *own);
+}
+
+/* The root attributes, /parameters, /integrator_state and /config_text. */
+static int write_header(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
+                        const vs_params *prm, const vs_ensemble_state *ens,
+                        const char *config_text, uint64_t dig[], int *own)
 {
     int rc = 0;
     const int64_t format = VS_CKPT_FORMAT_VERSION, n_total = prm->n_particles;
@@ -524,16 +533,40 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
     rc |= vs_h5_attr_int64(f, "particles", &n_total, 1);
     rc |= vs_h5_attr_int64(f, "physics_hash", &hash_i, 1);
     rc |= write_parameters(f, prm);
-    rc |= write_ensemble(par, f, dxpl, ens, dig);
+    if (phase_failed(par, own, rc))
+        return 1;
+    if (phase_failed(par, own, write_ensemble(par, f, dxpl, ens, dig)))
+        return 1;
     const char *text = config_text ? config_text : "";
-    rc |= vs_h5_write_text(f, "config_text", text, par->rank == 0);
+    rc = vs_h5_write_text(f, "config_text", text, par->rank == 0);
     if (par->rank == 0)
         dig[VS_DG_CONFIG] = vs_ckpt_rows_digest(VS_DG_CONFIG, text, 0, 1, strlen(text));
+    return phase_failed(par, own, rc);
+}
 
+/* Everything but the content hash and the completion record. Returns 1 when any rank failed
+ * (*own: this rank, with the HDF5 error noted), else 0. Collective. */
+static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
+                          const vs_params *prm, const vs_ensemble_state *ens,
+                          const char *config_text,
+                          const vs_particle_rec *slab, const vs_particle_ext *ext,
+                          int64_t n, int64_t lo, uint64_t dig[], int *own)
+{
+    if (write_header(par, f, dxpl, step, prm, ens, config_text, dig, own))
+        return 1;
+    const int64_t n_total = prm->n_particles;
     hid_t g = H5Gcreate2(f, "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        vs_h5_note_error();
+    if (phase_failed(par, own, g < 0)) {
+        if (g >= 0)
+            H5Gclose(g);
+        return 1;
+    }
     const hsize_t rows = n_total < VS_CKPT_CHUNK_ROWS ? (hsize_t)n_total : VS_CKPT_CHUNK_ROWS;
     void *buf = VS_MALLOC(sizeof(double) * 3 * (size_t)(n > 0 ? n : 1));
-    for (int k = 0; k < N_FIELDS && g >= 0; ++k) {
+    int stop = 0;
+    for (int k = 0; k < N_FIELDS && !stop; ++k) {
         const hsize_t dims[2] = {(hsize_t)n_total, (hsize_t)FIELDS[k].cols};
         const int64_t maxd[2] = {n_total, FIELDS[k].cols};
         const hsize_t chunk[2] = {rows, (hsize_t)FIELDS[k].cols};
@@ -544,25 +577,45 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
         gather_field(k, slab, n, buf);
         dig[VS_DG_PARTICLES + k] = vs_ckpt_rows_digest(VS_DG_PARTICLES + k, buf, lo, n,
                                                        field_bytes(k));
-        rc |= d < 0 || vs_h5_write_rows(d, field_type(k), dxpl, 0, 0, (hsize_t)lo, (hsize_t)n,
-                                        (hsize_t)FIELDS[k].cols, buf) != 0;
+        const int rc = d < 0 || vs_h5_write_rows(d, field_type(k), dxpl, 0, 0, (hsize_t)lo,
+                                                 (hsize_t)n, (hsize_t)FIELDS[k].cols, buf) != 0;
         if (d >= 0)
             H5Dclose(d);
+        stop = phase_failed(par, own, rc);
     }
     free(buf);
-    if (g < 0)
-        vs_h5_note_error();
-    if (ext && ext->topo && g >= 0)
-        rc |= vs_ckpt_topo_write(g, dxpl, ext->topo, ext->dih, n, lo, n_total, rows, dig);
-    if (ext && ext->special && g >= 0)
-        rc |= vs_ckpt_special_write(g, dxpl, ext->special, n, lo, n_total, rows, dig);
-    rc |= g < 0;
-    if (g >= 0)
-        H5Gclose(g);
-    return rc != 0;
+    if (!stop && ext && ext->topo)
+        stop = phase_failed(par, own, vs_ckpt_topo_write(par, g, dxpl, ext->topo, ext->dih, n,
+                                                         lo, n_total, rows, dig));
+    if (!stop && ext && ext->special)
+        stop = phase_failed(par, own, vs_ckpt_special_write(g, dxpl, ext->special, n, lo,
+                                                            n_total, rows, dig));
+    H5Gclose(g);
+    return stop;
 }
 
-/* Write everything into the temporary file; returns 0 or -1 with err filled. Collective. */
+/* The completion record, last: step, particle count, physics hash, code version. Returns 0
+ * or 1 (this rank failed, the HDF5 error noted). */
+static int write_completion(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
+                            const vs_params *prm)
+{
+    const int64_t record[4] = {step, prm->n_particles, (int64_t)vs_params_physics_hash(prm),
+                               text_hash(VS_CODE_VERSION)};
+    const hsize_t four = 4;
+    const int64_t max4 = 4;
+    hid_t c = vs_h5_create(f, "complete", H5T_NATIVE_INT64, 1, &four, &max4, &four, 1);
+    if (c < 0)
+        vs_h5_note_error();
+    const int rc = c < 0 || vs_h5_write_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0,
+                                             par->rank == 0 ? 4 : 0, 1, record) != 0;
+    if (c >= 0)
+        H5Dclose(c);
+    return rc;
+}
+
+/* Write everything into the temporary file. Returns 0, or -1 with err filled on the ranks
+ * whose own HDF5 calls failed (every rank has then stopped at the same phase; the caller
+ * agrees on the message). Collective. */
 static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs_params *prm,
                       const vs_ensemble_state *ens, const char *config_text,
                       const vs_particle_rec *slab, const vs_particle_ext *ext, int64_t n,
@@ -574,7 +627,7 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
     if (f < 0)
         vs_h5_note_error();
     H5Pclose(fapl);
-    char h5[256], sys[128];
+    char h5[256] = "", sys[128] = "";
     if (f < 0) {
         vs_h5_system_reason(tmp, sys, sizeof sys);
         vs_h5_error_text(h5, sizeof h5);
@@ -583,50 +636,49 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
     }
     hid_t dxpl = vs_h5_dxpl(1); /* filtered (checksummed) datasets need collective writes */
     uint64_t dig[VS_CKPT_N_DIGESTS] = {0};
-    int rc = write_contents(par, f, dxpl, step, prm, ens, config_text, slab, ext, n, lo, dig);
-    rc |= vs_ckpt_digest_write(par, f, dxpl, dig);
-
-    test_pause(step);
-    /* the completion record, last: step, particle count, physics hash, code version */
-    const int64_t record[4] = {step, prm->n_particles, (int64_t)vs_params_physics_hash(prm),
-                               text_hash(VS_CODE_VERSION)};
-    const hsize_t four = 4;
-    const int64_t max4 = 4;
-    hid_t c = vs_h5_create(f, "complete", H5T_NATIVE_INT64, 1, &four, &max4, &four, 1);
-    if (c < 0)
-        vs_h5_note_error();
-    rc |= c < 0 || vs_h5_write_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0, par->rank == 0 ? 4 : 0,
-                                    1, record) != 0;
-    if (c >= 0)
-        H5Dclose(c);
+    /* room first: no collective write may then fail for a full disk (checkpoint_space.h) */
+    const double bound = vs_ckpt_size_bound(prm->n_particles, ext, config_text);
+    const int refused = vs_ckpt_reserve(par, tmp, bound, err, err_len);
+    int own = 0, stop = refused != 0;
+    if (!stop)
+        stop = write_contents(par, f, dxpl, step, prm, ens, config_text, slab, ext, n, lo, dig,
+                              &own);
+    if (!stop)
+        stop = phase_failed(par, &own, vs_ckpt_digest_write(par, f, dxpl, dig));
+    if (!stop) {
+        test_pause(step);
+        stop = phase_failed(par, &own, write_completion(par, f, dxpl, step, prm));
+    }
     H5Pclose(dxpl);
     /* flush here, so that a failure shows here and not inside H5Fclose (see h5util.h) */
-    if (H5Fflush(f, H5F_SCOPE_LOCAL) < 0) {
-        vs_h5_note_error();
-        rc = 1;
+    if (!stop) {
+        const int flush_failed = H5Fflush(f, H5F_SCOPE_LOCAL) < 0;
+        if (flush_failed)
+            vs_h5_note_error();
+        stop = phase_failed(par, &own, flush_failed);
     }
-    sys[0] = '\0';
-    if (rc) {
+    if (own) {
         vs_h5_system_reason(tmp, sys, sizeof sys);
         vs_h5_error_text(h5, sizeof h5);
     }
     /* A full disk is the usual failure, and the space this file took is what its close needs
      * to write the metadata still cached: empty the file first (it is deleted anyway). */
-    if (vs_par_any(par, rc)) {
+    if (stop) {
         if (par->rank == 0 && truncate(tmp, 0) != 0) {
             /* nothing more to free: the close may still fail (vs_h5_close_file) */
         }
         vs_par_barrier(par);
     }
-    if (vs_h5_close_file(f) != 0 && !rc) {
+    if (vs_h5_close_file(f) != 0 && !own) {
         vs_h5_system_reason(tmp, sys, sizeof sys);
         vs_h5_error_text(h5, sizeof h5);
-        rc = 1;
+        own = 1;
     }
-    if (rc) {
+    if (own && refused >= 0)
         snprintf(err, err_len, "%.400s: write failed (%s%s)", tmp, h5, sys);
+    if (own || refused < 0)
         return -1;
-    }
+    vs_ckpt_release(par, tmp, bound);
     return 0;
 }
 

@@ -81,13 +81,14 @@ static void scatter(int k, vs_topo *t, vs_dihedrals *dh, const int64_t *in)
     }
 }
 
-int vs_ckpt_topo_write(hid_t g, hid_t dxpl, const vs_topo *topo, const vs_dihedrals *dih,
-                       int64_t n, int64_t lo, int64_t n_total, hsize_t chunk_rows,
-                       uint64_t dig[])
+int vs_ckpt_topo_write(const vs_par *par, hid_t g, hid_t dxpl, const vs_topo *topo,
+                       const vs_dihedrals *dih, int64_t n, int64_t lo, int64_t n_total,
+                       hsize_t chunk_rows, uint64_t dig[])
 {
     int rc = 0;
     int64_t *buf = VS_MALLOC(sizeof(int64_t) * 3 * VS_MAX_ANGLES * (size_t)(n > 0 ? n : 1));
-    for (int k = 0; k < (dih ? N_TFIELDS : T_DIHEDRALS); ++k) {
+    /* after a failure on any rank every rank stops here (checkpoint.c: phase_failed) */
+    for (int k = 0; k < (dih ? N_TFIELDS : T_DIHEDRALS) && !vs_par_any(par, rc); ++k) {
         const int cols = TFIELDS[k].cols;
         const hsize_t dims[2] = {(hsize_t)n_total, (hsize_t)cols};
         const int64_t maxd[2] = {n_total, cols};

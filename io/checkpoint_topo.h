@@ -16,15 +16,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "parallel.h"
 #include "special.h"
 #include "topology.h"
 
 /* Write this rank's rows [lo, lo + n) of every topology dataset into group g (the dihedral
- * ones only with dih), setting their digests in dig (checkpoint_verify.h; the readers set
+ * ones only with dih; every rank stops after the first dataset that failed on any rank), setting their digests in dig (checkpoint_verify.h; the readers set
  * those of what they read). Returns 0 or non-zero. Collective. */
-int vs_ckpt_topo_write(hid_t g, hid_t dxpl, const vs_topo *topo, const vs_dihedrals *dih,
-                       int64_t n, int64_t lo, int64_t n_total, hsize_t chunk_rows,
-                       uint64_t dig[]);
+int vs_ckpt_topo_write(const vs_par *par, hid_t g, hid_t dxpl, const vs_topo *topo,
+                       const vs_dihedrals *dih, int64_t n, int64_t lo, int64_t n_total,
+                       hsize_t chunk_rows, uint64_t dig[]);
 /* Whether file f has topology datasets. */
 int vs_ckpt_topo_present(hid_t f);
 /* Read rows [lo, lo + n) into *out and, where the file has dihedral datasets, *dih_out
