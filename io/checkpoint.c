@@ -848,56 +848,6 @@ static int read_fields(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_
     return rc;
 }
 
-/* Rows in tag order, species in range. Returns 0, or -1 with one line in err. */
-static int check_rows(const char *path, const vs_particle_rec *recs, int64_t lo, int64_t n,
-                      int n_species, char *err, size_t err_len)
-{
-    for (int64_t i = 0; i < n; ++i)
-        if (recs[i].tag != lo + i || recs[i].species < 0 || recs[i].species >= n_species) {
-            snprintf(err, err_len, "checkpoint %.400s: particle row %lld has tag %lld, species %d "
-                     "(expected tag %lld: rows are in tag order; species below %d)", path,
-                     (long long)(lo + i), (long long)recs[i].tag, recs[i].species,
-                     (long long)(lo + i), n_species);
-            return -1;
-        }
-    return 0;
-}
-
-/* After every read: config_text (rank 0; the restart itself does not use it, but a damaged
- * one is damage), the content hash, the rows, the topology's structure. `rc` is this rank's
- * verdict so far; the collective checks run only where every rank read without error (else
- * the failing rank's message is the verdict). Returns 0 or -1 with err. Collective. */
-static int verify(const vs_par *par, hid_t f, hid_t dxpl, const char *path, int64_t format,
-                  const vs_checkpoint_info *info, const vs_particle_rec *recs,
-                  const vs_particle_ext *ext, int64_t lo, int64_t n, int64_t n_total,
-                  uint64_t dig[], int rc, char *err, size_t err_len)
-{
-    if (rc == 0 && par->rank == 0 && format >= 2) {
-        char *text = vs_h5_read_text(f, "config_text");
-        if (!text) {
-            snprintf(err, err_len, "checkpoint %.400s: dataset config_text missing or "
-                     "unreadable (checksum mismatch: file corrupt)", path);
-            rc = -1;
-        } else {
-            dig[VS_DG_CONFIG] = vs_ckpt_rows_digest(VS_DG_CONFIG, text, 0, 1, strlen(text));
-        }
-        free(text);
-    }
-    if (vs_par_any(par, rc != 0))
-        return rc;
-    int unhashed = 0;
-    rc = vs_ckpt_digest_check(par, f, dxpl, path, format, dig, &unhashed, err, err_len);
-    if (rc == 0)
-        rc = check_rows(path, recs, lo, n, info->physics.n_species, err, err_len);
-    if (vs_par_any(par, rc != 0))
-        return rc;
-    rc = vs_ckpt_check_topology(par, path, ext, lo, n, n_total, err, err_len);
-    if (rc == 0 && unhashed && par->rank == 0)
-        vs_log_warn("checkpoint %s (format %lld) has no content hash: its data are checked "
-                    "by their checksums and range checks only", path, (long long)format);
-    return rc;
-}
-
 /* The reading half; fills err with one line on failure. */
 static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *info,
                      vs_particle_rec **slab, vs_particle_ext *ext, int64_t *n_out, char *err,
@@ -966,8 +916,8 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
     if (rc == 0 && vs_ckpt_special_present(f))
         rc = vs_ckpt_special_read(f, dxpl, path, lo, n, n_total, &ext->special, dig, err,
                                   err_len);
-    rc = verify(par, f, dxpl, path, format, info, recs, ext, lo, n, n_total, dig, rc, err,
-                err_len);
+    rc = vs_ckpt_verify(par, f, dxpl, path, format, info->physics.n_species, recs, ext, lo, n,
+                        n_total, dig, rc, err, err_len);
     H5Pclose(dxpl);
     H5Fclose(f);
     if (rc) {

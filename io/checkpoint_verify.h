@@ -57,4 +57,15 @@ int vs_ckpt_digest_check(const vs_par *par, hid_t f, hid_t dxpl, const char *pat
 int vs_ckpt_check_topology(const vs_par *par, const char *path, const vs_particle_ext *ext,
                            int64_t lo, int64_t n, int64_t n_total, char *err, size_t err_len);
 
+/* After every read of a checkpoint (format `format`): config_text (rank 0; the restart itself
+ * does not use it, but a damaged one is damage), the content hash, the rows (tag order,
+ * species below n_species), the topology's structure. `rc` is this rank's verdict so far
+ * (err filled when non-zero); the collective checks run only where every rank read without
+ * error, else the failing rank's message is the verdict. Returns 0 or -1 with err. Warns
+ * (rank 0) about a file without a content hash. Collective. */
+int vs_ckpt_verify(const vs_par *par, hid_t f, hid_t dxpl, const char *path, int64_t format,
+                   int n_species, const vs_particle_rec *recs, const vs_particle_ext *ext,
+                   int64_t lo, int64_t n, int64_t n_total, uint64_t dig[], int rc, char *err,
+                   size_t err_len);
+
 #endif
