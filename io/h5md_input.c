@@ -470,6 +470,10 @@ int vs_h5md_input_read(const vs_params *prm, int header_only, vs_input_system *s
                                                          exists(h.f, "connectivity/angles")));
         if (h.n < 1)
             rc = fail(&h, "particles", "expected at least one particle");
+        else if (!header_only) /* read_state's arrays, before it allocates them */
+            rc = vs_input_check_memory(h.n, (double)(sizeof(vs_particle_rec) + sizeof(vs_topo) +
+                                                     sizeof(vs_dihedrals) + 80),
+                                       h.path, err, err_len);
     }
     if (rc == 0 && !header_only)
         rc = read_state(&h, sys);

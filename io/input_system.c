@@ -1,10 +1,12 @@
 /* A system read from a file: see input_system.h. */
+#define _POSIX_C_SOURCE 200809L
 #include "input_system.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void vs_input_system_free(vs_input_system *sys)
 {
@@ -330,4 +332,17 @@ int vs_input_finish(const vs_params *prm, vs_input_system *sys, const char *wher
         }
     }
     return 0;
+}
+
+int vs_input_check_memory(int64_t n, double bytes_per_particle, const char *where, char *err,
+                          size_t err_len)
+{
+    const double need = (double)n * bytes_per_particle;
+    const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    if (!(have > 0.0) || need <= have)
+        return 0;
+    snprintf(err, err_len, "%s: %lld particles need about %.1f GiB to read, more than this "
+             "machine's %.1f GiB of memory", where, (long long)n, need / 1073741824.0,
+             have / 1073741824.0);
+    return -1;
 }

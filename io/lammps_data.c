@@ -601,6 +601,10 @@ int vs_lammps_data_read(const vs_params *prm, int header_only, vs_input_system *
         rc = fail(&r, r.line, "no sections after the header (expected Atoms)");
     if (rc == 0)
         rc = check_counts(&r, &h);
+    if (rc == 0 && !header_only)
+        rc = vs_input_check_memory(h.atoms, (double)(sizeof(vs_particle_rec) + sizeof(vs_topo) +
+                                                     sizeof(vs_dihedrals) + 1),
+                                   r.path, err, err_len);
     if (rc == 0)
         rc = allocate(&r, &h, sys, header_only);
     if (rc == 0 && !header_only) {

@@ -10,7 +10,8 @@
 #               limit: refused before they overflow the image counts; one 100 boxes out is
 #               accepted
 #   counts      LAMMPS headers declaring 4e9 or 1e8 atom types, 1e8 bond types, 1e15 atoms or
-#               1e12 bonds in a small file: refused before anything is allocated, in seconds
+#               1e12 bonds in a small file, an H5MD position dataset of 1e13 rows (none
+#               written): refused before anything is allocated, in seconds
 set -u
 case_name=$1; BIN=$2; OUT=$3
 PY=/usr/bin/python3
@@ -43,7 +44,7 @@ lammps() {
     config "$1" lammps-data "$1.data"
 }
 # h5md NAME [PYTHON]: an H5MD file of 50 particles in a box of 6; PYTHON edits x, v, box,
-# image (numpy arrays) before they are written
+# image (numpy arrays) before they are written (x = None: no particle datasets)
 h5md() {
     "$PY" - "$1.h5" "${2:-}" <<'PY' || fail "cannot write $1.h5"
 import sys
@@ -56,11 +57,13 @@ image = np.zeros((n, 3), dtype=np.int32)
 exec(sys.argv[2])
 with h5py.File(sys.argv[1], "w") as f:
     g = f.create_group("particles/all")
+    g.create_group("box")["edges"] = box
+    if x is None:
+        sys.exit(0)
     g["position"] = x
     g["velocity"] = v
     g["image"] = image
     g["species"] = (np.arange(n) % 2).astype(np.int32)
-    g.create_group("box")["edges"] = box
 PY
     config "$1" h5md "$1.h5"
 }
@@ -126,6 +129,14 @@ counts)
     refused atoms "atoms.data:3: the header declares 1000000000000000 atoms, more than the file's [0-9]* bytes can hold"
     lammps bonds 's/^50 atoms/50 atoms\n1000000000000 bonds/'
     refused bonds "bonds.data:4: the header declares 1000000000000 bonds, more than"
+    # an H5MD position dataset of 1e13 rows, none written: a file of a few kB
+    if "$PY" -c 'import h5py, numpy' 2>/dev/null; then
+        h5md huge 'x = None'
+        "$PY" -c 'import sys, h5py
+with h5py.File(sys.argv[1], "r+") as f:
+    f["particles/all"].create_dataset("position", shape=(10**13, 3), dtype="f8", chunks=(1024, 3))' huge.h5
+        refused huge "huge.h5: 10000000000000 particles need about [0-9.]* GiB to read, more than this machine's"
+    fi
     echo "ok: absurd header counts exit 2 at once"
     ;;
 *)
