@@ -6,7 +6,7 @@
 # has a 60 s timeout). Exits 0 (pass), 1 (fail) or 77 (skip).
 #
 #   limit    the file size limit (VESICA_TEST_CHECKPOINT_LIMIT, no root needed) below the
-#            checkpoint's size, at several sizes
+#            checkpoint's size, at several sizes: refused before the first dataset
 #   tmpfs    a 16 MB tmpfs as output.dir that a second process fills as soon as a checkpoint's
 #            temporary file appears (needs mount: else skipped)
 set -u
@@ -39,7 +39,8 @@ limit)
     timeout 60 "${MPI[@]}" "$BIN" run "$CFG" --set output.dir=w "${q[@]}" --set integrator.steps=100 \
         >w.log 2>&1 || fail "first leg exited $?"
     cp w/checkpoints/ckpt_100.h5 before.h5
-    # from 30 kB (the first datasets fail) to past the data (the metadata at the close fails)
+    # limits that the first datasets, the data, or the metadata at the close would cross (the
+    # 2 ranks hung there before the write checked its room first)
     for lim in 30000 60000 90000 110000; do
         VESICA_TEST_CHECKPOINT_LIMIT=150:$lim timeout 60 "${MPI[@]}" "$BIN" run "$CFG" \
             --set output.dir=w "${q[@]}" --restart latest >"l$lim.log" 2>&1
