@@ -15,14 +15,17 @@
 
 #include "exit_codes.h"
 #include "physics_keys.h"
+#include "checkpoint_space.h"
 #include "checkpoint_topo.h"
+#include "checkpoint_verify.h"
 #include "h5util.h"
 #include "log.h"
 #include "version.h"
 
 /* 2: the configuration text as a dataset (any size), the code version in /complete. Version 1
- * files are still read (the restart reads neither). */
-#define VS_CKPT_FORMAT_VERSION 2
+ * files are still read (the restart reads neither). 3: /content_hash (checkpoint_verify.h);
+ * files of versions 1 and 2 are read without it, with a warning. */
+#define VS_CKPT_FORMAT_VERSION 3
 #define VS_CKPT_CHUNK_ROWS 65536 /* particles per chunk: 1.5 MiB of a 3-vector of doubles */
 
 /* The per-particle datasets under /particles: name, type, values per particle. */
@@ -44,6 +47,12 @@ static hid_t field_type(int k)
 {
     return FIELDS[k].is_int == 2 ? H5T_NATIVE_INT64
                                  : (FIELDS[k].is_int ? H5T_NATIVE_INT32 : H5T_NATIVE_DOUBLE);
+}
+
+/* Bytes of one particle's row of field k in the packed buffers. */
+static size_t field_bytes(int k)
+{
+    return (size_t)FIELDS[k].cols * (FIELDS[k].is_int == 1 ? sizeof(int32_t) : sizeof(double));
 }
 
 /* Records <-> one field as a packed buffer of `cols` values per particle. */
@@ -408,7 +417,8 @@ static int64_t text_hash(const char *s)
  * VS_MAX_CHAIN barostat chain positions and as many velocities */
 #define VS_BAROSTAT_VALUES (6 + 2 * VS_MAX_CHAIN)
 #define VS_ENSEMBLE_VALUES_NPT (VS_ENSEMBLE_VALUES + VS_BAROSTAT_VALUES)
-static int write_ensemble(const vs_par *par, hid_t f, hid_t dxpl, const vs_ensemble_state *e)
+static int write_ensemble(const vs_par *par, hid_t f, hid_t dxpl, const vs_ensemble_state *e,
+                          uint64_t dig[])
 {
     double v[VS_ENSEMBLE_VALUES_NPT];
     v[0] = e->chain;
@@ -430,6 +440,8 @@ static int write_ensemble(const vs_par *par, hid_t f, hid_t dxpl, const vs_ensem
     }
     const hsize_t n = e->barostat ? VS_ENSEMBLE_VALUES_NPT : VS_ENSEMBLE_VALUES;
     const int64_t max_n = (int64_t)n;
+    if (par->rank == 0)
+        dig[VS_DG_INTEGRATOR] = vs_ckpt_rows_digest(VS_DG_INTEGRATOR, v, 0, 1, sizeof(double) * n);
     hid_t d = vs_h5_create(f, "integrator_state", H5T_NATIVE_DOUBLE, 1, &n, &max_n, &n, 1);
     if (d < 0)
         vs_h5_note_error();
@@ -443,7 +455,7 @@ static int write_ensemble(const vs_par *par, hid_t f, hid_t dxpl, const vs_ensem
 /* Files older than the ensembles have no /integrator_state: the zero state. Returns 0, or -1
  * with one line in err (a checksum failure included). */
 static int read_ensemble(hid_t f, hid_t dxpl, const char *path, vs_ensemble_state *e,
-                         char *err, size_t err_len)
+                         uint64_t *digest, char *err, size_t err_len)
 {
     memset(e, 0, sizeof *e);
     if (H5Lexists(f, "integrator_state", H5P_DEFAULT) <= 0)
@@ -462,6 +474,8 @@ static int read_ensemble(hid_t f, hid_t dxpl, const char *path, vs_ensemble_stat
                  "damaged", path);
         return -1;
     }
+    if (digest) /* one rank's share of the sum every rank forms */
+        *digest = vs_ckpt_rows_digest(VS_DG_INTEGRATOR, v, 0, 1, sizeof(double) * (size_t)len);
     e->chain = (int)v[0];
     e->have_ke = v[1] != 0.0;
     e->ke2 = v[2];
@@ -490,12 +504,20 @@ static int read_ensemble(hid_t f, hid_t dxpl, const char *path, vs_ensemble_stat
     return 0;
 }
 
-/* Everything but the completion record; returns 0, or 1 with the HDF5 error noted. */
-static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
-                          const vs_params *prm, const vs_ensemble_state *ens,
-                          const char *config_text,
-                          const vs_particle_rec *slab, const vs_particle_ext *ext,
-                          int64_t n, int64_t lo)
+/* Whether any rank failed the collective phase just done (*own: this rank did, its HDF5
+ * error noted). After a failure the ranks leave the collective sequence together: a rank
+ * that went on alone would wait forever in the next collective call, its peers in this one's
+ * MPI-IO. Collective. */
+static int phase_failed(const vs_par *par, int *own, int rc)
+{
+    *own |= rc != 0;
+    return vs_par_any(par, *own);
+}
+
+/* The root attributes, /parameters, /integrator_state and /config_text. */
+static int write_header(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
+                        const vs_params *prm, const vs_ensemble_state *ens,
+                        const char *config_text, uint64_t dig[], int *own)
 {
     int rc = 0;
     const int64_t format = VS_CKPT_FORMAT_VERSION, n_total = prm->n_particles;
@@ -511,13 +533,40 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
     rc |= vs_h5_attr_int64(f, "particles", &n_total, 1);
     rc |= vs_h5_attr_int64(f, "physics_hash", &hash_i, 1);
     rc |= write_parameters(f, prm);
-    rc |= write_ensemble(par, f, dxpl, ens);
-    rc |= vs_h5_write_text(f, "config_text", config_text ? config_text : "", par->rank == 0);
+    if (phase_failed(par, own, rc))
+        return 1;
+    if (phase_failed(par, own, write_ensemble(par, f, dxpl, ens, dig)))
+        return 1;
+    const char *text = config_text ? config_text : "";
+    rc = vs_h5_write_text(f, "config_text", text, par->rank == 0);
+    if (par->rank == 0)
+        dig[VS_DG_CONFIG] = vs_ckpt_rows_digest(VS_DG_CONFIG, text, 0, 1, strlen(text));
+    return phase_failed(par, own, rc);
+}
 
+/* Everything but the content hash and the completion record. Returns 1 when any rank failed
+ * (*own: this rank, with the HDF5 error noted), else 0. Collective. */
+static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
+                          const vs_params *prm, const vs_ensemble_state *ens,
+                          const char *config_text,
+                          const vs_particle_rec *slab, const vs_particle_ext *ext,
+                          int64_t n, int64_t lo, uint64_t dig[], int *own)
+{
+    if (write_header(par, f, dxpl, step, prm, ens, config_text, dig, own))
+        return 1;
+    const int64_t n_total = prm->n_particles;
     hid_t g = H5Gcreate2(f, "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        vs_h5_note_error();
+    if (phase_failed(par, own, g < 0)) {
+        if (g >= 0)
+            H5Gclose(g);
+        return 1;
+    }
     const hsize_t rows = n_total < VS_CKPT_CHUNK_ROWS ? (hsize_t)n_total : VS_CKPT_CHUNK_ROWS;
     void *buf = VS_MALLOC(sizeof(double) * 3 * (size_t)(n > 0 ? n : 1));
-    for (int k = 0; k < N_FIELDS && g >= 0; ++k) {
+    int stop = 0;
+    for (int k = 0; k < N_FIELDS && !stop; ++k) {
         const hsize_t dims[2] = {(hsize_t)n_total, (hsize_t)FIELDS[k].cols};
         const int64_t maxd[2] = {n_total, FIELDS[k].cols};
         const hsize_t chunk[2] = {rows, (hsize_t)FIELDS[k].cols};
@@ -526,25 +575,47 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
         if (d < 0)
             vs_h5_note_error();
         gather_field(k, slab, n, buf);
-        rc |= d < 0 || vs_h5_write_rows(d, field_type(k), dxpl, 0, 0, (hsize_t)lo, (hsize_t)n,
-                                        (hsize_t)FIELDS[k].cols, buf) != 0;
+        dig[VS_DG_PARTICLES + k] = vs_ckpt_rows_digest(VS_DG_PARTICLES + k, buf, lo, n,
+                                                       field_bytes(k));
+        const int rc = d < 0 || vs_h5_write_rows(d, field_type(k), dxpl, 0, 0, (hsize_t)lo,
+                                                 (hsize_t)n, (hsize_t)FIELDS[k].cols, buf) != 0;
         if (d >= 0)
             H5Dclose(d);
+        stop = phase_failed(par, own, rc);
     }
     free(buf);
-    if (g < 0)
-        vs_h5_note_error();
-    if (ext && ext->topo && g >= 0)
-        rc |= vs_ckpt_topo_write(g, dxpl, ext->topo, ext->dih, n, lo, n_total, rows);
-    if (ext && ext->special && g >= 0)
-        rc |= vs_ckpt_special_write(g, dxpl, ext->special, n, lo, n_total, rows);
-    rc |= g < 0;
-    if (g >= 0)
-        H5Gclose(g);
-    return rc != 0;
+    if (!stop && ext && ext->topo)
+        stop = phase_failed(par, own, vs_ckpt_topo_write(par, g, dxpl, ext->topo, ext->dih, n,
+                                                         lo, n_total, rows, dig));
+    if (!stop && ext && ext->special)
+        stop = phase_failed(par, own, vs_ckpt_special_write(g, dxpl, ext->special, n, lo,
+                                                            n_total, rows, dig));
+    H5Gclose(g);
+    return stop;
 }
 
-/* Write everything into the temporary file; returns 0 or -1 with err filled. Collective. */
+/* The completion record, last: step, particle count, physics hash, code version. Returns 0
+ * or 1 (this rank failed, the HDF5 error noted). */
+static int write_completion(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
+                            const vs_params *prm)
+{
+    const int64_t record[4] = {step, prm->n_particles, (int64_t)vs_params_physics_hash(prm),
+                               text_hash(VS_CODE_VERSION)};
+    const hsize_t four = 4;
+    const int64_t max4 = 4;
+    hid_t c = vs_h5_create(f, "complete", H5T_NATIVE_INT64, 1, &four, &max4, &four, 1);
+    if (c < 0)
+        vs_h5_note_error();
+    const int rc = c < 0 || vs_h5_write_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0,
+                                             par->rank == 0 ? 4 : 0, 1, record) != 0;
+    if (c >= 0)
+        H5Dclose(c);
+    return rc;
+}
+
+/* Write everything into the temporary file. Returns 0, or -1 with err filled on the ranks
+ * whose own HDF5 calls failed (every rank has then stopped at the same phase; the caller
+ * agrees on the message). Collective. */
 static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs_params *prm,
                       const vs_ensemble_state *ens, const char *config_text,
                       const vs_particle_rec *slab, const vs_particle_ext *ext, int64_t n,
@@ -556,7 +627,7 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
     if (f < 0)
         vs_h5_note_error();
     H5Pclose(fapl);
-    char h5[256], sys[128];
+    char h5[256] = "", sys[128] = "";
     if (f < 0) {
         vs_h5_system_reason(tmp, sys, sizeof sys);
         vs_h5_error_text(h5, sizeof h5);
@@ -564,49 +635,50 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
         return -1;
     }
     hid_t dxpl = vs_h5_dxpl(1); /* filtered (checksummed) datasets need collective writes */
-    int rc = write_contents(par, f, dxpl, step, prm, ens, config_text, slab, ext, n, lo);
-
-    test_pause(step);
-    /* the completion record, last: step, particle count, physics hash, code version */
-    const int64_t record[4] = {step, prm->n_particles, (int64_t)vs_params_physics_hash(prm),
-                               text_hash(VS_CODE_VERSION)};
-    const hsize_t four = 4;
-    const int64_t max4 = 4;
-    hid_t c = vs_h5_create(f, "complete", H5T_NATIVE_INT64, 1, &four, &max4, &four, 1);
-    if (c < 0)
-        vs_h5_note_error();
-    rc |= c < 0 || vs_h5_write_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0, par->rank == 0 ? 4 : 0,
-                                    1, record) != 0;
-    if (c >= 0)
-        H5Dclose(c);
+    uint64_t dig[VS_CKPT_N_DIGESTS] = {0};
+    /* room first: no collective write may then fail for a full disk (checkpoint_space.h) */
+    const double bound = vs_ckpt_size_bound(prm->n_particles, ext, config_text);
+    const int refused = vs_ckpt_reserve(par, tmp, bound, err, err_len);
+    int own = 0, stop = refused != 0;
+    if (!stop)
+        stop = write_contents(par, f, dxpl, step, prm, ens, config_text, slab, ext, n, lo, dig,
+                              &own);
+    if (!stop)
+        stop = phase_failed(par, &own, vs_ckpt_digest_write(par, f, dxpl, dig));
+    if (!stop) {
+        test_pause(step);
+        stop = phase_failed(par, &own, write_completion(par, f, dxpl, step, prm));
+    }
     H5Pclose(dxpl);
     /* flush here, so that a failure shows here and not inside H5Fclose (see h5util.h) */
-    if (H5Fflush(f, H5F_SCOPE_LOCAL) < 0) {
-        vs_h5_note_error();
-        rc = 1;
+    if (!stop) {
+        const int flush_failed = H5Fflush(f, H5F_SCOPE_LOCAL) < 0;
+        if (flush_failed)
+            vs_h5_note_error();
+        stop = phase_failed(par, &own, flush_failed);
     }
-    sys[0] = '\0';
-    if (rc) {
+    if (own) {
         vs_h5_system_reason(tmp, sys, sizeof sys);
         vs_h5_error_text(h5, sizeof h5);
     }
     /* A full disk is the usual failure, and the space this file took is what its close needs
      * to write the metadata still cached: empty the file first (it is deleted anyway). */
-    if (vs_par_any(par, rc)) {
+    if (stop) {
         if (par->rank == 0 && truncate(tmp, 0) != 0) {
             /* nothing more to free: the close may still fail (vs_h5_close_file) */
         }
         vs_par_barrier(par);
     }
-    if (vs_h5_close_file(f) != 0 && !rc) {
+    if (vs_h5_close_file(f) != 0 && !own) {
         vs_h5_system_reason(tmp, sys, sizeof sys);
         vs_h5_error_text(h5, sizeof h5);
-        rc = 1;
+        own = 1;
     }
-    if (rc) {
+    if (own && refused >= 0)
         snprintf(err, err_len, "%.400s: write failed (%s%s)", tmp, h5, sys);
+    if (own || refused < 0)
         return -1;
-    }
+    vs_ckpt_release(par, tmp, bound);
     return 0;
 }
 
@@ -678,12 +750,19 @@ static int check_completion(hid_t f, hid_t dxpl, const char *path, int64_t forma
     int rc = 0;
     const int64_t len = format >= 2 ? 4 : 3;
     int64_t record[4] = {-1, -1, -1, -1};
-    hid_t c = H5Lexists(f, "complete", H5P_DEFAULT) > 0 ? H5Dopen2(f, "complete", H5P_DEFAULT)
-                                                       : -1;
-    if (c < 0 || vs_h5_extent0(c) != len ||
-        vs_h5_read_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0, (hsize_t)len, 1, record) != 0) {
+    /* only a record that is absent means an unfinished write; one that cannot be looked up
+     * or read is damage (a broken superblock or group) */
+    const htri_t exists = H5Lexists(f, "complete", H5P_DEFAULT);
+    hid_t c = exists > 0 ? H5Dopen2(f, "complete", H5P_DEFAULT) : -1;
+    if (exists == 0) {
         snprintf(err, err_len, "checkpoint %.400s: no completion record (the write did not "
                  "finish)", path);
+        rc = -1;
+    } else if (c < 0 || vs_h5_extent0(c) != len ||
+               vs_h5_read_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0, (hsize_t)len, 1, record) !=
+                   0) {
+        snprintf(err, err_len, "checkpoint %.400s: completion record unreadable (file "
+                 "damaged)", path);
         rc = -1;
     } else if (record[0] != step || record[1] != n_total || record[2] != hash ||
                (len == 4 && (!version || record[3] != text_hash(version)))) {
@@ -721,6 +800,52 @@ static int check_metadata(const char *path, const vs_checkpoint_info *info, int6
         return -1;
     }
     return 0;
+}
+
+/* This rank's rows [lo, lo + n) of every particle field into recs, their digests into dig.
+ * Every rank opens and closes every dataset, whatever its own reads gave. Returns 0, or -1
+ * with one line in err. */
+static int read_fields(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t n,
+                       int64_t n_total, vs_particle_rec *recs, uint64_t dig[], char *err,
+                       size_t err_len)
+{
+    char h5[256];
+    int rc = 0;
+    void *buf = VS_MALLOC(sizeof(double) * 3 * (size_t)(n > 0 ? n : 1));
+    for (int k = 0; k < N_FIELDS; ++k) {
+        char name[64];
+        snprintf(name, sizeof name, "particles/%s", FIELDS[k].name);
+        hid_t d = H5Lexists(f, "particles", H5P_DEFAULT) > 0 &&
+                          H5Lexists(f, name, H5P_DEFAULT) > 0
+                      ? H5Dopen2(f, name, H5P_DEFAULT)
+                      : -1;
+        if (rc != 0) {
+            /* an earlier failure already decided */
+        } else if (d < 0 || vs_h5_extent0(d) != n_total) {
+            snprintf(err, err_len, "checkpoint %.400s: dataset %s missing or of the wrong size",
+                     path, name);
+            rc = -1;
+        } else if (vs_h5_read_rows(d, field_type(k), dxpl, 0, 0, (hsize_t)lo, (hsize_t)n,
+                                   (hsize_t)FIELDS[k].cols, buf) != 0) {
+            if (vs_h5_error_is_checksum())
+                snprintf(err, err_len, "checkpoint %.400s: dataset %s: checksum mismatch (file "
+                         "corrupt)", path, name);
+            else {
+                vs_h5_error_text(h5, sizeof h5);
+                snprintf(err, err_len, "checkpoint %.400s: dataset %s: cannot read (%s)", path,
+                         name, h5);
+            }
+            rc = -1;
+        } else {
+            scatter_field(k, recs, n, buf);
+            dig[VS_DG_PARTICLES + k] =
+                vs_ckpt_rows_digest(VS_DG_PARTICLES + k, buf, lo, n, field_bytes(k));
+        }
+        if (d >= 0)
+            H5Dclose(d);
+    }
+    free(buf);
+    return rc;
 }
 
 /* The reading half; fills err with one line on failure. */
@@ -762,6 +887,7 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
 
     /* independent reads: a checksum failure on one rank must not stall a collective read */
     hid_t dxpl = vs_h5_dxpl(0);
+    uint64_t dig[VS_CKPT_N_DIGESTS] = {0};
     if (rc == 0)
         rc = check_completion(f, dxpl, path, format, step, n_total, hash, version, err,
                               err_len);
@@ -769,7 +895,8 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
     if (rc == 0)
         rc = check_metadata(path, info, hash, n_total, err, err_len);
     if (rc == 0)
-        rc = read_ensemble(f, dxpl, path, &info->ensemble, err, err_len);
+        rc = read_ensemble(f, dxpl, path, &info->ensemble,
+                           par->rank == 0 ? &dig[VS_DG_INTEGRATOR] : NULL, err, err_len);
     int64_t lo = 0, hi = 0;
     if (rc == 0 && n_total > 0) {
         /* this rank's tag slab, the same split as redistribute.h */
@@ -780,53 +907,18 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
     const int64_t n = hi - lo;
     vs_particle_rec *recs = VS_MALLOC(sizeof(vs_particle_rec) * (size_t)(n > 0 ? n : 1));
     memset(recs, 0, sizeof(vs_particle_rec) * (size_t)(n > 0 ? n : 1));
-    void *buf = VS_MALLOC(sizeof(double) * 3 * (size_t)(n > 0 ? n : 1));
-    /* every rank opens and closes every dataset, whatever its own reads gave */
-    for (int k = 0; k < N_FIELDS; ++k) {
-        char name[64];
-        snprintf(name, sizeof name, "particles/%s", FIELDS[k].name);
-        hid_t d = H5Lexists(f, "particles", H5P_DEFAULT) > 0 &&
-                          H5Lexists(f, name, H5P_DEFAULT) > 0
-                      ? H5Dopen2(f, name, H5P_DEFAULT)
-                      : -1;
-        if (rc != 0) {
-            /* an earlier failure already decided */
-        } else if (d < 0 || vs_h5_extent0(d) != n_total) {
-            snprintf(err, err_len, "checkpoint %.400s: dataset %s missing or of the wrong size",
-                     path, name);
-            rc = -1;
-        } else if (vs_h5_read_rows(d, field_type(k), dxpl, 0, 0, (hsize_t)lo, (hsize_t)n,
-                                   (hsize_t)FIELDS[k].cols, buf) != 0) {
-            if (vs_h5_error_is_checksum())
-                snprintf(err, err_len, "checkpoint %.400s: dataset %s: checksum mismatch (file "
-                         "corrupt)", path, name);
-            else {
-                vs_h5_error_text(h5, sizeof h5);
-                snprintf(err, err_len, "checkpoint %.400s: dataset %s: cannot read (%s)", path,
-                         name, h5);
-            }
-            rc = -1;
-        } else {
-            scatter_field(k, recs, n, buf);
-        }
-        if (d >= 0)
-            H5Dclose(d);
-    }
-    free(buf);
+    const int fields_rc = read_fields(f, dxpl, path, lo, n, n_total, recs, dig,
+                                      rc == 0 ? err : h5, rc == 0 ? err_len : sizeof h5);
+    rc = rc ? rc : fields_rc;
     if (rc == 0 && vs_ckpt_topo_present(f))
-        rc = vs_ckpt_topo_read(f, dxpl, path, lo, n, n_total, &ext->topo, &ext->dih, err,
+        rc = vs_ckpt_topo_read(f, dxpl, path, lo, n, n_total, &ext->topo, &ext->dih, dig, err,
                                err_len);
     if (rc == 0 && vs_ckpt_special_present(f))
-        rc = vs_ckpt_special_read(f, dxpl, path, lo, n, n_total, &ext->special, err, err_len);
+        rc = vs_ckpt_special_read(f, dxpl, path, lo, n, n_total, &ext->special, dig, err,
+                                  err_len);
+    rc = vs_ckpt_verify(par, f, dxpl, path, format, info->physics.n_species, recs, ext, lo, n,
+                        n_total, dig, rc, err, err_len);
     H5Pclose(dxpl);
-    for (int64_t i = 0; i < n && rc == 0; ++i)
-        if (recs[i].tag != lo + i || recs[i].species < 0 ||
-            recs[i].species >= info->physics.n_species) {
-            snprintf(err, err_len, "checkpoint %.400s: particle row %lld has tag %lld, species %d "
-                     "(expected tag %lld: rows are in tag order)", path, (long long)(lo + i),
-                     (long long)recs[i].tag, recs[i].species, (long long)(lo + i));
-            rc = -1;
-        }
     H5Fclose(f);
     if (rc) {
         free(recs);

@@ -3,10 +3,14 @@
  *
  * Crash safety: the file is written under a temporary name in the same directory
  * (ckpt_<step>.h5.tmp), closed, fsync'd, renamed, and the directory fsync'd, so a reader never
- * sees half a checkpoint under the final name. Every dataset carries a Fletcher32 checksum per
- * chunk, and a completion record (/complete: step, particle count, physics hash) is the last
- * thing written; a file without a matching one is invalid. Reading a checkpoint reads every
- * dataset, so HDF5 verifies every checksum: validation and reading are one operation.
+ * sees half a checkpoint under the final name. The room for the file is reserved before the
+ * first dataset, so that a full disk cannot fail the collective write on some ranks only
+ * (checkpoint_space.h). Every dataset carries a Fletcher32 checksum per chunk and a digest
+ * in /content_hash (checkpoint_verify.h: a zeroed chunk passes its checksum, not the
+ * digest), and a completion record (/complete: step, particle count, physics hash) is the
+ * last thing written; a file without a matching one is invalid. Reading a checkpoint reads
+ * every dataset, so HDF5 verifies every checksum and the reader every digest and the
+ * topology's ranges and symmetry: validation and reading are one operation.
  *
  * Each rank reads the contiguous tag slab [lo, hi) of its rank number; the caller sends the
  * particles to their owners by position (vs_sim_start_from_records), so a checkpoint restarts

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checkpoint_verify.h"
 #include "h5util.h"
 #include "log.h"
 
@@ -80,12 +81,14 @@ static void scatter(int k, vs_topo *t, vs_dihedrals *dh, const int64_t *in)
     }
 }
 
-int vs_ckpt_topo_write(hid_t g, hid_t dxpl, const vs_topo *topo, const vs_dihedrals *dih,
-                       int64_t n, int64_t lo, int64_t n_total, hsize_t chunk_rows)
+int vs_ckpt_topo_write(const vs_par *par, hid_t g, hid_t dxpl, const vs_topo *topo,
+                       const vs_dihedrals *dih, int64_t n, int64_t lo, int64_t n_total,
+                       hsize_t chunk_rows, uint64_t dig[])
 {
     int rc = 0;
     int64_t *buf = VS_MALLOC(sizeof(int64_t) * 3 * VS_MAX_ANGLES * (size_t)(n > 0 ? n : 1));
-    for (int k = 0; k < (dih ? N_TFIELDS : T_DIHEDRALS); ++k) {
+    /* after a failure on any rank every rank stops here (checkpoint.c: phase_failed) */
+    for (int k = 0; k < (dih ? N_TFIELDS : T_DIHEDRALS) && !vs_par_any(par, rc); ++k) {
         const int cols = TFIELDS[k].cols;
         const hsize_t dims[2] = {(hsize_t)n_total, (hsize_t)cols};
         const int64_t maxd[2] = {n_total, cols};
@@ -94,6 +97,8 @@ int vs_ckpt_topo_write(hid_t g, hid_t dxpl, const vs_topo *topo, const vs_dihedr
                                maxd, chunk, 1);
         for (int64_t i = 0; i < n; ++i)
             gather(k, &topo[i], dih ? &dih[i] : NULL, buf + (size_t)i * (size_t)cols);
+        dig[VS_DG_TOPO + k] = vs_ckpt_rows_digest(VS_DG_TOPO + k, buf, lo, n,
+                                                  sizeof(int64_t) * (size_t)cols);
         rc |= d < 0 || vs_h5_write_rows(d, H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)lo,
                                         (hsize_t)n, (hsize_t)cols, buf) != 0;
         if (d >= 0)
@@ -110,8 +115,8 @@ int vs_ckpt_topo_present(hid_t f)
 }
 
 int vs_ckpt_topo_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t n,
-                      int64_t n_total, vs_topo **out, vs_dihedrals **dih_out, char *err,
-                      size_t err_len)
+                      int64_t n_total, vs_topo **out, vs_dihedrals **dih_out, uint64_t dig[],
+                      char *err, size_t err_len)
 {
     int rc = 0;
     vs_topo *t = VS_MALLOC(sizeof(vs_topo) * (size_t)(n > 0 ? n : 1));
@@ -144,6 +149,8 @@ int vs_ckpt_topo_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t
         } else {
             for (int64_t i = 0; i < n; ++i)
                 scatter(k, &t[i], dh ? &dh[i] : NULL, buf + (size_t)i * (size_t)cols);
+            dig[VS_DG_TOPO + k] = vs_ckpt_rows_digest(VS_DG_TOPO + k, buf, lo, n,
+                                                      sizeof(int64_t) * (size_t)cols);
         }
         if (d >= 0)
             H5Dclose(d);
@@ -163,13 +170,14 @@ int vs_ckpt_topo_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t
  * its count ---- */
 
 int vs_ckpt_special_write(hid_t g, hid_t dxpl, const vs_special *sp, int64_t n, int64_t lo,
-                          int64_t n_total, hsize_t chunk_rows)
+                          int64_t n_total, hsize_t chunk_rows, uint64_t dig[])
 {
     const int cols = VS_MAX_SPECIAL;
     int64_t *buf = VS_MALLOC(sizeof(int64_t) * cols * (size_t)(n > 0 ? n : 1));
     for (int64_t i = 0; i < n; ++i)
         for (int c = 0; c < cols; ++c)
             buf[i * cols + c] = c < sp[i].n ? sp[i].e[c] : -1;
+    dig[VS_DG_SPECIAL] = vs_ckpt_rows_digest(VS_DG_SPECIAL, buf, lo, n, sizeof(int64_t) * cols);
     const hsize_t dims[2] = {(hsize_t)n_total, (hsize_t)cols};
     const int64_t maxd[2] = {n_total, cols};
     const hsize_t chunk[2] = {chunk_rows, (hsize_t)cols};
@@ -201,7 +209,8 @@ int vs_ckpt_special_present(hid_t f)
 }
 
 int vs_ckpt_special_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t n,
-                         int64_t n_total, vs_special **out, char *err, size_t err_len)
+                         int64_t n_total, vs_special **out, uint64_t dig[], char *err,
+                         size_t err_len)
 {
     const int cols = VS_MAX_SPECIAL;
     int rc = 0;
@@ -216,6 +225,9 @@ int vs_ckpt_special_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int6
         snprintf(err, err_len, "checkpoint %.400s: dataset particles/special: cannot read "
                  "(checksum or I/O error)", path);
         rc = -1;
+    } else {
+        dig[VS_DG_SPECIAL] = vs_ckpt_rows_digest(VS_DG_SPECIAL, buf, lo, n,
+                                                 sizeof(int64_t) * cols);
     }
     if (d >= 0)
         H5Dclose(d);

@@ -16,25 +16,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "parallel.h"
 #include "special.h"
 #include "topology.h"
 
 /* Write this rank's rows [lo, lo + n) of every topology dataset into group g (the dihedral
- * ones only with dih). Returns 0 or non-zero. Collective. */
-int vs_ckpt_topo_write(hid_t g, hid_t dxpl, const vs_topo *topo, const vs_dihedrals *dih,
-                       int64_t n, int64_t lo, int64_t n_total, hsize_t chunk_rows);
+ * ones only with dih; every rank stops after the first dataset that failed on any rank), setting their digests in dig (checkpoint_verify.h; the readers set
+ * those of what they read). Returns 0 or non-zero. Collective. */
+int vs_ckpt_topo_write(const vs_par *par, hid_t g, hid_t dxpl, const vs_topo *topo,
+                       const vs_dihedrals *dih, int64_t n, int64_t lo, int64_t n_total,
+                       hsize_t chunk_rows, uint64_t dig[]);
 /* Whether file f has topology datasets. */
 int vs_ckpt_topo_present(hid_t f);
 /* Read rows [lo, lo + n) into *out and, where the file has dihedral datasets, *dih_out
  * (malloc'd; else NULL). Returns 0, or -1 with one line in err. */
 int vs_ckpt_topo_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t n,
-                      int64_t n_total, vs_topo **out, vs_dihedrals **dih_out, char *err,
-                      size_t err_len);
+                      int64_t n_total, vs_topo **out, vs_dihedrals **dih_out, uint64_t dig[],
+                      char *err, size_t err_len);
 /* The same for the special-neighbour lists (dataset particles/special). */
 int vs_ckpt_special_write(hid_t g, hid_t dxpl, const vs_special *sp, int64_t n, int64_t lo,
-                          int64_t n_total, hsize_t chunk_rows);
+                          int64_t n_total, hsize_t chunk_rows, uint64_t dig[]);
 int vs_ckpt_special_present(hid_t f);
 int vs_ckpt_special_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t n,
-                         int64_t n_total, vs_special **out, char *err, size_t err_len);
+                         int64_t n_total, vs_special **out, uint64_t dig[], char *err,
+                         size_t err_len);
 
 #endif

@@ -1,5 +1,5 @@
 /* File-system helpers: see fsutil.h. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* fallocate */
 #include "fsutil.h"
 
 #include <errno.h>
@@ -203,4 +203,41 @@ double vs_free_bytes(const char *path)
     if (statvfs(buf, &fs) != 0)
         return -1.0;
     return (double)fs.f_bavail * (double)fs.f_frsize;
+}
+
+int vs_reserve_space(const char *path, double bytes)
+{
+#ifdef FALLOC_FL_KEEP_SIZE
+    int fd = open(path, O_WRONLY);
+    if (fd < 0)
+        return errno;
+    int rc = 0;
+    if (fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)bytes) != 0)
+        rc = errno == EOPNOTSUPP || errno == ENOSYS ? 0 : errno;
+    close(fd);
+    return rc;
+#else
+    (void)path;
+    (void)bytes;
+    return 0;
+#endif
+}
+
+void vs_release_reserve(const char *path, double bytes)
+{
+#if defined(FALLOC_FL_KEEP_SIZE) && defined(FALLOC_FL_PUNCH_HOLE)
+    struct stat st;
+    int fd = open(path, O_WRONLY);
+    if (fd < 0)
+        return;
+    if (fstat(fd, &st) == 0 && (double)st.st_size < bytes &&
+        fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, st.st_size,
+                  (off_t)bytes - st.st_size) != 0) {
+        /* nothing lost: the blocks go with the file when it is replaced or deleted */
+    }
+    close(fd);
+#else
+    (void)path;
+    (void)bytes;
+#endif
 }

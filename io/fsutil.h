@@ -25,4 +25,12 @@ char *vs_read_text_file(const char *path, char *err, size_t err_len);
  * nearest existing ancestor is asked, so nothing has to be created first. -1 when unknown. */
 double vs_free_bytes(const char *path);
 
+/* Reserve the first `bytes` of the existing file `path` on disk without changing its size
+ * (fallocate with FALLOC_FL_KEEP_SIZE), so that writes within them cannot fail for a full
+ * disk. Returns 0 (reserved, or the file system reserves nothing: no promise then), or the
+ * errno of a refusal (ENOSPC, EDQUOT, ...). */
+int vs_reserve_space(const char *path, double bytes);
+/* Give back what such a reservation holds past the end of the file. */
+void vs_release_reserve(const char *path, double bytes);
+
 #endif

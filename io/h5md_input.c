@@ -153,8 +153,8 @@ static int read_box(h5in *h, double box[3])
         for (int j = 0; matrix && j < 3; ++j)
             if (i != j && v[3 * i + j] != 0.0)
                 return fail(h, path, "a triclinic box is not supported (off-diagonal edges)");
-        if (!(box[i] > 0.0))
-            return fail(h, path, "expected edges > 0");
+        if (!(box[i] > 0.0) || !isfinite(box[i]))
+            return fail(h, path, "expected finite edges > 0");
     }
     return 0;
 }
@@ -363,6 +363,21 @@ static int find_group(h5in *h)
     return 0;
 }
 
+/* Every value of element `name` (3 per particle) finite: a NaN or an infinity would stop the
+ * run only when the particles are first sent to their bricks. Returns 0 or -1. */
+static int check_finite(h5in *h, const char *name, const double *x)
+{
+    for (int64_t i = 0; i < 3 * h->n; ++i)
+        if (!isfinite(x[i])) {
+            char path[256], what[160];
+            snprintf(path, sizeof path, "%s/%s", h->group, name);
+            snprintf(what, sizeof what, "row %lld has a non-finite value (%g along %c)",
+                     (long long)(i / 3), x[i], "xyz"[i % 3]);
+            return fail(h, path, what);
+        }
+    return 0;
+}
+
 /* Per-particle data in file rows, then moved to tag order. */
 static int read_state(h5in *h, vs_input_system *sys)
 {
@@ -373,10 +388,12 @@ static int read_state(h5in *h, vs_input_system *sys)
     memset(img, 0, sizeof(int32_t) * 3 * n);
     memset(sp, 0, sizeof(int32_t) * n);
     memset(mol, 0, sizeof(int64_t) * n);
-    int rc = read_particles(h, "position", H5T_NATIVE_DOUBLE, 3, 1, x) < 0;
+    int rc = read_particles(h, "position", H5T_NATIVE_DOUBLE, 3, 1, x) < 0 ||
+             check_finite(h, "position", x) != 0;
     int have_v = 0, have_ids = 0, base = 0;
     if (!rc)
-        rc = (have_v = read_particles(h, "velocity", H5T_NATIVE_DOUBLE, 3, 0, v)) < 0;
+        rc = (have_v = read_particles(h, "velocity", H5T_NATIVE_DOUBLE, 3, 0, v)) < 0 ||
+             (have_v == 1 && check_finite(h, "velocity", v) != 0);
     if (!rc)
         rc = read_particles(h, "image", H5T_NATIVE_INT32, 3, 0, img) < 0;
     if (!rc) {
@@ -453,6 +470,10 @@ int vs_h5md_input_read(const vs_params *prm, int header_only, vs_input_system *s
                                                          exists(h.f, "connectivity/angles")));
         if (h.n < 1)
             rc = fail(&h, "particles", "expected at least one particle");
+        else if (!header_only) /* read_state's arrays, before it allocates them */
+            rc = vs_input_check_memory(h.n, (double)(sizeof(vs_particle_rec) + sizeof(vs_topo) +
+                                                     sizeof(vs_dihedrals) + 80),
+                                       h.path, err, err_len);
     }
     if (rc == 0 && !header_only)
         rc = read_state(&h, sys);

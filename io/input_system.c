@@ -1,10 +1,12 @@
 /* A system read from a file: see input_system.h. */
+#define _POSIX_C_SOURCE 200809L
 #include "input_system.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void vs_input_system_free(vs_input_system *sys)
 {
@@ -249,18 +251,51 @@ static void wrap_record(vs_particle_rec *r, const double box[3])
     vs_particle_rec_wrap(r, box); /* the round-off at the faces, as migration does */
 }
 
+/* Every coordinate finite and within VS_INPUT_IMAGE_LIMIT box lengths of the box, counting
+ * its image flags: the wrap below turns the distance into an int32 image count, and a run
+ * moves particles by further box lengths. Returns 0 or -1 (err). */
+static int check_coordinates(const vs_input_system *sys, const char *where, char *err,
+                             size_t err_len)
+{
+    for (int64_t i = 0; i < sys->n; ++i) {
+        const vs_particle_rec *r = &sys->recs[i];
+        for (int d = 0; d < 3; ++d) {
+            if (!isfinite(r->x[d]) || !isfinite(r->v[d])) {
+                snprintf(err, err_len, "%s: atom %lld has a non-finite %s (%g along %c)", where,
+                         (long long)r->tag + 1, isfinite(r->x[d]) ? "velocity" : "position",
+                         isfinite(r->x[d]) ? r->v[d] : r->x[d], "xyz"[d]);
+                return -1;
+            }
+            const double images = floor(r->x[d] / sys->box[d]) + (double)r->image[d];
+            if (!(fabs(images) <= VS_INPUT_IMAGE_LIMIT)) {
+                snprintf(err, err_len, "%s: atom %lld is %.3g box lengths from the box along %c "
+                         "(position %g, image flag %d); at most %.0f are accepted", where,
+                         (long long)r->tag + 1, images, "xyz"[d], r->x[d], (int)r->image[d],
+                         (double)VS_INPUT_IMAGE_LIMIT);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 int vs_input_finish(const vs_params *prm, vs_input_system *sys, const char *where, char *err,
                     size_t err_len)
 {
     const double reach = vs_pair_reach(prm); /* dpd.rc unless a pair style reaches farther */
     for (int d = 0; d < 3; ++d)
-        if (!(sys->box[d] >= 2.0 * reach)) {
+        if (!isfinite(sys->box[d])) {
+            snprintf(err, err_len, "%s: box side %g is not finite", where, sys->box[d]);
+            return -1;
+        } else if (!(sys->box[d] >= 2.0 * reach)) {
             snprintf(err, err_len, "%s: box side %g below 2 * %s = %g", where, sys->box[d],
                      reach == prm->rc ? "dpd.rc" : "the largest pair cut-off", 2.0 * reach);
             return -1;
         }
     if (!sys->recs)
         return 0;
+    if (check_coordinates(sys, where, err, err_len) != 0)
+        return -1;
     for (int64_t i = 0; i < sys->n; ++i) {
         wrap_record(&sys->recs[i], sys->box);
         for (int d = 0; d < 3; ++d)
@@ -297,4 +332,17 @@ int vs_input_finish(const vs_params *prm, vs_input_system *sys, const char *wher
         }
     }
     return 0;
+}
+
+int vs_input_check_memory(int64_t n, double bytes_per_particle, const char *where, char *err,
+                          size_t err_len)
+{
+    const double need = (double)n * bytes_per_particle;
+    const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    if (!(have > 0.0) || need <= have)
+        return 0;
+    snprintf(err, err_len, "%s: %lld particles need about %.1f GiB to read, more than this "
+             "machine's %.1f GiB of memory", where, (long long)n, need / 1073741824.0,
+             have / 1073741824.0);
+    return -1;
 }

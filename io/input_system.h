@@ -56,9 +56,19 @@ int vs_input_add_angle(vs_topo *topo, int64_t a, int64_t b, int64_t c, int type,
 /* The same for a dihedral q[0]-q[1]-q[2]-q[3] (q[1]-q[2] the axis), added to all four. */
 int vs_input_add_dihedral(vs_dihedrals *dih, const int64_t q[4], int type, char *err,
                           size_t len);
-/* Checks of the whole system once read: box against rc, every bond shorter than the bonded
- * reach (and a FENE R0). Wraps the positions into the box. Returns 0 or -1 (err: the problem,
- * after "where: "). */
+/* Whether n particles of bytes_per_particle each fit in this machine's memory: a header's
+ * count is checked before anything is allocated. Returns 0, or -1 with one line in err. */
+int vs_input_check_memory(int64_t n, double bytes_per_particle, const char *where, char *err,
+                          size_t err_len);
+
+/* The most box lengths a coordinate of an input file may lie from the box, its image flags
+ * included: image counts are 32-bit and a run still moves its particles. */
+#define VS_INPUT_IMAGE_LIMIT (1 << 30)
+
+/* Checks of the whole system once read: box against rc, every position and velocity finite
+ * and every position within VS_INPUT_IMAGE_LIMIT box lengths, every bond shorter than the
+ * bonded reach (and a FENE R0). Wraps the positions into the box. Returns 0 or -1 (err: the
+ * problem, after "where: "). */
 int vs_input_finish(const vs_params *prm, vs_input_system *sys, const char *where, char *err,
                     size_t err_len);
 

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "log.h"
 
@@ -425,6 +426,37 @@ static int map_species(reader *r, lmp_file *h, const vs_params *prm, vs_input_sy
     return rc;
 }
 
+/* The most types of each kind a file may declare: the per-type tables stay small, and no
+ * force field names more. */
+#define VS_LMP_MAX_TYPES 1000000
+
+/* The header's counts against what the file can hold, before anything is allocated: every
+ * atom, bond, angle and dihedral is a line of at least 6, 4, 5 and 6 numbers (11, 7, 9, 11
+ * characters and a newline), so a regular file of S bytes holds at most S / 12 atoms. */
+static int check_counts(reader *r, const lmp_file *h)
+{
+    static const char *const what[8] = {"atoms", "bonds", "angles", "dihedrals", "atom types",
+                                        "bond types", "angle types", "dihedral types"};
+    const int64_t count[8] = {h->atoms, h->bonds, h->angles, h->dihedrals,
+                              h->atom_types, h->bond_types, h->angle_types, h->dihedral_types};
+    static const int line_bytes[4] = {12, 8, 10, 12};
+    for (int k = 4; k < 8; ++k)
+        if (count[k] > VS_LMP_MAX_TYPES)
+            return fail(r, h->count_line[k], "%lld %s: more than the %d a data file may "
+                        "declare", (long long)count[k], what[k], VS_LMP_MAX_TYPES);
+    struct stat st;
+    if (fstat(fileno(r->f), &st) != 0 || !S_ISREG(st.st_mode))
+        return 0; /* a pipe: the sections' own checks find a short file */
+    const double size = (double)st.st_size + 1.0; /* the last line may lack its newline */
+    for (int k = 0; k < 4; ++k) {
+        if ((double)count[k] * line_bytes[k] > size)
+            return fail(r, h->count_line[k], "the header declares %lld %s, more than the "
+                        "file's %lld bytes can hold (a line of at least %d bytes each)",
+                        (long long)count[k], what[k], (long long)st.st_size, line_bytes[k]);
+    }
+    return 0;
+}
+
 static int allocate(reader *r, lmp_file *h, vs_input_system *sys, int header_only)
 {
     if (h->atoms < 1)
@@ -567,6 +599,12 @@ int vs_lammps_data_read(const vs_params *prm, int header_only, vs_input_system *
         rc = header_line(&r, &h, sys, s);
     if (rc == 0 && !s)
         rc = fail(&r, r.line, "no sections after the header (expected Atoms)");
+    if (rc == 0)
+        rc = check_counts(&r, &h);
+    if (rc == 0 && !header_only)
+        rc = vs_input_check_memory(h.atoms, (double)(sizeof(vs_particle_rec) + sizeof(vs_topo) +
+                                                     sizeof(vs_dihedrals) + 1),
+                                   r.path, err, err_len);
     if (rc == 0)
         rc = allocate(&r, &h, sys, header_only);
     if (rc == 0 && !header_only) {
