@@ -48,6 +48,13 @@ typedef struct {
     double tail_virial;
 } vs_ens_ctx;
 
+/* What a kind does to the total momentum P (the run's watch, src/app/watch.c, checks it). */
+typedef enum {
+    VS_MOMENTUM_FREE = 0,     /* random kicks or a moving box change it */
+    VS_MOMENTUM_KEPT = 1,     /* conserved (without body forces and flow) */
+    VS_MOMENTUM_DIRECTION = 2 /* every velocity scaled: P keeps its direction, not its length */
+} vs_momentum_rule;
+
 typedef struct vs_ensemble_kind {
     vs_integrator_kind kind;
     const char *name; /* its integrator.kind */
@@ -61,6 +68,10 @@ typedef struct vs_ensemble_kind {
      * lists every step, needs the virial of every step's forces, and positions keep no fixed
      * grid */
     int moves_box;
+    vs_momentum_rule momentum;
+    /* 1: a thermostat holds the temperature at dpd.kT (the watch checks it); 0: the
+     * temperature is the initial energy's (nve) */
+    int thermostat;
     void (*first_half)(const vs_ens_ctx *c);
     void (*second_half)(const vs_ens_ctx *c);
     /* the energy beyond K + U that the conserved quantity adds (the thermostats' and the
@@ -68,7 +79,7 @@ typedef struct vs_ensemble_kind {
     double (*thermostat_energy)(const vs_ens_ctx *c, double volume);
 } vs_ensemble_kind;
 
-/* The kind of p's integrator.kind (NULL: none has that kind). */
+/* The table of integrator kind `kind` (NULL: none is registered). */
 const vs_ensemble_kind *vs_ensemble_kind_of(vs_integrator_kind kind);
 /* The kind's configuration name ("dpd", "nose_hoover", ...; "?" when unknown). */
 const char *vs_ensemble_name(vs_integrator_kind kind);

@@ -32,6 +32,7 @@ static void test_ensemble_registry(void **state)
         assert_true(e->second_half != NULL);
         assert_true(e->thermostat_energy != NULL);
         assert_in_range(e->columns, 0, 3);
+        assert_in_range(e->momentum, VS_MOMENTUM_FREE, VS_MOMENTUM_DIRECTION);
         if (e->fusable) {
             assert_true(e->first_half == vs_ens_verlet_first);
             assert_true(e->second_half == vs_ens_verlet_second);
