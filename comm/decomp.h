@@ -12,7 +12,7 @@
 
 #include "parallel.h"
 
-typedef struct {
+typedef struct vs_decomp {
     vs_par cart;             /* periodic Cartesian communicator */
     int dims[3];             /* ranks per dimension */
     int coords[3];           /* this rank's brick */

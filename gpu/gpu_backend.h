@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend_table.h"
 #include "decomp.h"
 #include "ensemble.h"
 #include "fixed_sum.h"
@@ -21,6 +22,10 @@
 #include "params.h"
 
 typedef struct vs_gpu_state vs_gpu_state;
+
+/* The GPU backend's table (backend_table.h), filled in gpu_table.c from the launchers below;
+ * its state (st) is a vs_gpu_state. */
+extern const vs_backend vs_backend_gpu;
 
 /* Bind device `device`, allocate for about `n_hint` owned particles of the brick [lo, hi)
  * with ghosts out to ghost_width, and bonded beads (molecules) out to bonded_width where

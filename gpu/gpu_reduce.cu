@@ -49,7 +49,7 @@ __global__ void thermo_partial_kernel(int n, int n_energy, vs_gpu_species sp, co
         if (i < n) {
             const double m = sp.mass[species[i]];
             const double ux = vx[i], uy = vy[i], uz = vz[i];
-            /* the CPU's terms (thermo.c, vs_thermo_local_cpu), unfused */
+            /* the CPU's terms (src/cpu/cpu_backend.c, cpu_local_thermo), unfused */
             vs_add_exact(&acc[0], __dmul_rn(m, ux), &out_of_range);
             vs_add_exact(&acc[1], __dmul_rn(m, uy), &out_of_range);
             vs_add_exact(&acc[2], __dmul_rn(m, uz), &out_of_range);

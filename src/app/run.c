@@ -115,7 +115,8 @@ static void report_timing(const vs_sim *sim, double loop_s, vs_perf_summary *per
     if (perf->comm_hidden_s > 0.0)
         vs_log_info("Comm hidden under forces: %.4f s of %.4f s (%.1f%%)",
                     perf->comm_hidden_s, comm, comm > 0.0 ? 100.0 * perf->comm_hidden_s / comm : 0.0);
-    double halo = sim->backend->halo_bytes ? (double)sim->backend->halo_bytes((vs_sim *)sim) : 0.0;
+    double halo =
+        sim->backend->halo_bytes ? (double)sim->backend->halo_bytes(sim->backend_state) : 0.0;
     vs_par_sum_double(par, &halo, 1);
     perf->halo_bytes_per_step = halo;
     if (par->size > 1)
@@ -795,7 +796,7 @@ static int step_loop(run_state *rs, int status)
          * too: inside the output timer its integrate time counted twice) */
         if (thermo_due || frame_due || sample_due) {
             vs_sim_finish_step(sim);
-            sim->backend->sync(sim);
+            sim->backend->sync(sim->backend_state);
         }
         vs_timer_start(&sim->timers, VS_TIMER_output);
         if (thermo_due || frame_due) {
@@ -858,7 +859,7 @@ static void report_summary(run_state *rs)
     perf->neighbor_builds = sim->n_builds - rs->builds_at_start;
     perf->dangerous_builds = sim->n_dangerous;
     const double n_local = (double)prm->n_particles / (double)par->size;
-    perf->memory_bytes_per_particle = sim->backend->memory_bytes(sim) / n_local;
+    perf->memory_bytes_per_particle = sim->backend->memory_bytes(sim->backend_state) / n_local;
 
     vs_log_info("\nLoop time of %.4g s on %d ranks for %lld steps with %lld particles",
                 loop_s, par->size, (long long)steps, (long long)prm->n_particles);

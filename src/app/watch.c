@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "ensemble_step.h"
 #include "log.h"
 
 /* Groot & Warren (J. Chem. Phys. 107, 4423, 1997) find the temperature held within a few
@@ -56,9 +57,8 @@ int vs_watch_momentum_conserved(const vs_params *prm)
         for (int d = 0; d < 3; ++d)
             if (prm->species[s].body_force[d] != 0.0)
                 return 0;
-    return prm->integrator == VS_INTEGRATOR_DPD || prm->integrator == VS_INTEGRATOR_NVE ||
-           prm->integrator == VS_INTEGRATOR_NOSE_HOOVER ||
-           prm->integrator == VS_INTEGRATOR_BERENDSEN;
+    const vs_ensemble_kind *k = vs_ensemble_kind_of(prm->integrator);
+    return k && k->momentum != VS_MOMENTUM_FREE;
 }
 
 /* A drift measure against its warning and stop levels: 0 go on, 1 stop. */
@@ -105,11 +105,11 @@ static int watch_drifts(vs_watch *w, const vs_params *prm, const vs_thermo *t, i
         m_max = fmax(m_max, prm->species[s].mass);
     const double scale = sqrt(2.0 * t->kinetic * m_max);
     if (vs_watch_momentum_conserved(prm) && scale > 0.0) {
-        /* nose_hoover and berendsen scale every velocity, the centre of mass's too: they keep
-         * the direction of the total momentum, not its length, so only the part of P across
-         * P0 is a drift there */
-        const int rescaled = prm->integrator == VS_INTEGRATOR_NOSE_HOOVER ||
-                             prm->integrator == VS_INTEGRATOR_BERENDSEN;
+        /* kinds that scale every velocity, the centre of mass's too (nose_hoover, berendsen),
+         * keep the direction of the total momentum, not its length, so only the part of P
+         * across P0 is a drift there */
+        const int rescaled =
+            vs_ensemble_kind_of(prm->integrator)->momentum == VS_MOMENTUM_DIRECTION;
         double p0p = 0.0, p0p0 = 0.0;
         for (int d = 0; d < 3; ++d) {
             p0p += w->momentum0[d] * t->momentum[d];
@@ -146,9 +146,10 @@ int vs_watch_row(vs_watch *w, const vs_params *prm, const vs_thermo *t, int log)
     }
     if (watch_drifts(w, prm, t, log))
         return 1;
-    /* nve has no thermostat: its temperature is the initial energy's, not dpd.kT */
+    /* without a thermostat (nve) the temperature is the initial energy's, not dpd.kT */
+    const vs_ensemble_kind *kind = vs_ensemble_kind_of(prm->integrator);
     if (prm->temperature_tolerance <= 0.0 || !(prm->kT > 0.0) ||
-        t->time < prm->equilibration_time || prm->integrator == VS_INTEGRATOR_NVE)
+        t->time < prm->equilibration_time || (kind && !kind->thermostat))
         return 0;
     const double ratio = t->temperature / prm->kT;
     if (fabs(ratio - 1.0) <= prm->temperature_tolerance) {

@@ -51,6 +51,16 @@ typedef struct {
     int64_t exact[VS_EXACT_SUMS][3];
 } vs_thermo_local;
 
+/* A rank's share from its exact sums (in the order of VS_EXACT_*); exact = 0: a contribution
+ * was out of range, and the row will be NaN. Both backends. */
+static inline void vs_thermo_local_exact(const vs_wide all[VS_EXACT_SUMS], int exact,
+                                         vs_thermo_local *out)
+{
+    for (int k = 0; k < VS_EXACT_SUMS; ++k)
+        vs_wide_to_limbs(all[k], out->exact[k]);
+    out->exact_invalid = !exact;
+}
+
 /* This rank's share of the integrity check: count, sum of tags, sum of squared tags (modulo
  * 2^64), and the tag of a particle with a non-finite position or velocity (-1 if none). */
 typedef struct {

@@ -9,25 +9,32 @@
 #include "integrate.h"
 #include "log.h"
 
-vs_cpu_state *vs_cpu_create(const vs_params *prm, const vs_decomp *dc, vs_particles *parts,
-                            double list_radius, double bonded_width)
+static int cpu_attach(const vs_backend_setup *in, void **st, char *err, size_t err_len)
 {
+    (void)err;
+    (void)err_len;
+    const vs_params *prm = in->prm;
     vs_cpu_state *s = VS_MALLOC(sizeof *s);
     memset(s, 0, sizeof *s);
     s->prm = prm;
-    s->dc = dc;
-    s->parts = parts;
-    s->list_radius = list_radius;
+    s->dc = in->dc;
+    s->parts = in->parts;
+    s->list_radius = in->list_radius;
     vs_halo_init(&s->halo);
-    s->halo.bonded_width = bonded_width;
+    s->halo.bonded_width = in->bonded_width;
     vs_neighbor_init(&s->nl);
     vs_tagmap_init(&s->tagmap);
     s->dpd = vs_dpd_make_consts(prm->rc, prm->gamma, prm->kT, prm->s, prm->dt);
-    return s;
+    snprintf(in->plan, in->plan_len, "double precision, forces summed in 2^-41 fixed point, "
+             "half Verlet list of radius %g from a cell list, each pair once, ghosts through "
+             "host staged exchanges", s->list_radius);
+    *st = s;
+    return 0;
 }
 
-void vs_cpu_destroy(vs_cpu_state *s)
+static void cpu_detach(void *st)
 {
+    vs_cpu_state *s = st;
     if (!s)
         return;
     vs_neighbor_free(&s->nl);
@@ -39,41 +46,56 @@ void vs_cpu_destroy(vs_cpu_state *s)
     free(s);
 }
 
-void vs_cpu_integrate_first_half(vs_cpu_state *s) { vs_integrate_first_half(s->parts, s->prm); }
-void vs_cpu_integrate_second_half(vs_cpu_state *s)
+static void cpu_first_half(void *st)
 {
+    vs_cpu_state *s = st;
+    vs_integrate_first_half(s->parts, s->prm);
+}
+
+static void cpu_second_half(void *st)
+{
+    vs_cpu_state *s = st;
     vs_integrate_second_half(s->parts, s->prm);
 }
 
-double vs_cpu_max_displacement2(const vs_cpu_state *s)
+static double cpu_max_displacement2(void *st)
 {
+    const vs_cpu_state *s = st;
     return vs_neighbor_max_displacement2(s->parts);
 }
 
-int64_t vs_cpu_migrate(vs_cpu_state *s, int64_t step)
+static int64_t cpu_migrate(void *st, int64_t step)
 {
+    vs_cpu_state *s = st;
     const int64_t moved = vs_halo_migrate(&s->halo, s->dc, s->parts, step);
     vs_neighbor_sort_owned(&s->nl, s->parts, s->dc->lo, s->dc->hi, s->list_radius);
     return moved;
 }
 
-void vs_cpu_build_ghosts(vs_cpu_state *s)
+static void cpu_build_ghosts(void *st)
 {
+    vs_cpu_state *s = st;
     vs_halo_build_ghosts(&s->halo, s->dc, s->parts, s->list_radius);
     if (s->parts->topo)
         vs_cpu_build_tagmap(s);
 }
 
-void vs_cpu_update_ghosts(vs_cpu_state *s) { vs_halo_update_ghosts(&s->halo, s->dc, s->parts); }
-
-void vs_cpu_build_neighbors(vs_cpu_state *s)
+static void cpu_update_ghosts(void *st)
 {
+    vs_cpu_state *s = st;
+    vs_halo_update_ghosts(&s->halo, s->dc, s->parts);
+}
+
+static void cpu_build_neighbors(void *st)
+{
+    vs_cpu_state *s = st;
     vs_neighbor_build(&s->nl, s->parts, s->dc->lo, s->dc->hi, s->list_radius, s->list_radius);
     vs_neighbor_mark_built(s->parts);
 }
 
-void vs_cpu_forces_begin(vs_cpu_state *s)
+static void cpu_forces_begin(void *st)
 {
+    vs_cpu_state *s = st;
     const vs_particles *p = s->parts;
     const int64_t n = p->n_owned;
     if (n > s->fq_capacity) {
@@ -149,8 +171,9 @@ static const char out_of_range_causes[] =
     "overlapping particles (a random start with a hard pair potential needs a lattice or a "
     "soft push-off first), a pair closer than its table starts, or a time step too large";
 
-void vs_cpu_forces_end(vs_cpu_state *s, int64_t step)
+static void cpu_forces_end(void *st, int64_t step)
 {
+    vs_cpu_state *s = st;
     vs_particles *p = s->parts;
     const int64_t n = p->n_owned;
     if (s->fq_overflow >> 63) {
@@ -185,10 +208,15 @@ void vs_cpu_forces_end(vs_cpu_state *s, int64_t step)
     }
 }
 
-int64_t vs_cpu_halo_bytes(const vs_cpu_state *s) { return s->halo.bytes_last_exchange; }
-
-double vs_cpu_memory_bytes(const vs_cpu_state *s)
+static int64_t cpu_halo_bytes(void *st)
 {
+    const vs_cpu_state *s = st;
+    return s->halo.bytes_last_exchange;
+}
+
+static double cpu_memory_bytes(void *st)
+{
+    const vs_cpu_state *s = st;
     const vs_neighbor *nl = &s->nl;
     const double topo = (s->parts->topo ? (double)sizeof(vs_topo) : 0.0) +
                         (s->parts->special ? (double)sizeof(vs_special) : 0.0) +
@@ -200,8 +228,148 @@ double vs_cpu_memory_bytes(const vs_cpu_state *s)
                           2 * nl->cap_particles + 2 * nl->cap_sort);
 }
 
-void vs_cpu_plan_describe(const vs_cpu_state *s, char *buf, size_t len)
+/* ---- the ensembles' operations (integrate.c) ------------------------------------------ */
+
+static void cpu_ensemble_op(void *st, int op, int64_t step, const vs_ensemble_consts *c)
 {
-    snprintf(buf, len, "double precision, forces summed in 2^-41 fixed point, half Verlet list of radius %g from a cell list, "
-             "each pair once, ghosts through host staged exchanges", s->list_radius);
+    vs_cpu_state *s = st;
+    vs_integrate_ensemble_op(s->parts, s->prm, c, (vs_ensemble_op)op, step);
 }
+
+static void cpu_brownian_step(void *st, int64_t step, const vs_ensemble_consts *c)
+{
+    vs_cpu_state *s = st;
+    vs_integrate_brownian(s->parts, s->prm, c, step);
+}
+
+static void cpu_scale_velocities(void *st, double f)
+{
+    vs_cpu_state *s = st;
+    vs_scale_velocities(s->parts, f);
+}
+
+static void cpu_shift_velocities(void *st, const double dv[3])
+{
+    vs_cpu_state *s = st;
+    vs_shift_velocities(s->parts, dv);
+}
+
+static int cpu_momentum_sums(void *st, vs_wide out[5])
+{
+    vs_cpu_state *s = st;
+    return vs_momentum_sums(s->parts, s->prm, out);
+}
+
+static void cpu_npt_half(void *st, const vs_npt_coefs *c, int first)
+{
+    vs_cpu_state *s = st;
+    vs_integrate_npt(s->parts, s->prm, c, first);
+}
+
+/* the cells and bricks come from s->prm and s->dc at every build, which hold the new box */
+static void cpu_set_box(void *st, const double box[3], const double lo[3], const double hi[3])
+{
+    (void)st;
+    (void)box;
+    (void)lo;
+    (void)hi;
+}
+
+/* ---- thermo and integrity: this rank's shares ----------------------------------------- */
+
+static void cpu_local_thermo(void *st, vs_thermo_local *out)
+{
+    const vs_cpu_state *s = st;
+    const vs_particles *p = s->parts;
+    const vs_force_sums *sums = &s->sums;
+    /* exact sums (fixed_sum.h): a row does not depend on the order of the particles */
+    vs_wide acc[4] = {0, 0, 0, 0};
+    int exact = !sums->out_of_range;
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const double m = s->prm->species[p->species[i]].mass;
+        const double vx = p->v[0][i], vy = p->v[1][i], vz = p->v[2][i];
+        const double term[4] = {m * vx, m * vy, m * vz, 0.5 * m * (vx * vx + vy * vy + vz * vz)};
+        for (int k = 0; k < 4; ++k) {
+            if (vs_wide_ok(term[k]))
+                acc[k] += vs_wide_from_double(term[k]);
+            else
+                exact = 0; /* a blown-up run: its non-finite doubles tell */
+        }
+    }
+    const vs_wide all[VS_EXACT_SUMS] = {acc[0],
+                                        acc[1],
+                                        acc[2],
+                                        acc[3],
+                                        sums->energy,
+                                        sums->virial,
+                                        sums->bond_energy,
+                                        sums->angle_energy,
+                                        sums->dihedral_energy};
+    vs_thermo_local_exact(all, exact, out);
+}
+
+void vs_cpu_integrity_local(const vs_particles *p, vs_integrity_local *out)
+{
+    out->count = (uint64_t)p->n_owned;
+    out->tag_sum = out->tag_square_sum = 0;
+    out->bad_tag = -1;
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const uint64_t t = (uint64_t)p->tag[i];
+        out->tag_sum += t;
+        out->tag_square_sum += t * t;
+        if (out->bad_tag < 0)
+            for (int d = 0; d < 3; ++d)
+                if (!isfinite(p->x[d][i]) || !isfinite(p->v[d][i]))
+                    out->bad_tag = p->tag[i];
+    }
+}
+
+static void cpu_local_integrity(void *st, vs_integrity_local *out)
+{
+    const vs_cpu_state *s = st;
+    vs_cpu_integrity_local(s->parts, out);
+}
+
+/* the state lives in the host particles: nothing to move or wait for */
+static void cpu_nothing(void *st) { (void)st; }
+static void cpu_sync_host(void *st, vs_particles *host)
+{
+    (void)st;
+    (void)host;
+}
+static void cpu_reload(void *st, const vs_particles *host)
+{
+    (void)st;
+    (void)host;
+}
+
+const vs_backend vs_backend_cpu = {
+    .name = "cpu",
+    .memory_kind = "host",
+    .attach = cpu_attach,
+    .detach = cpu_detach,
+    .integrate_first_half = cpu_first_half,
+    .integrate_second_half = cpu_second_half,
+    .max_displacement2 = cpu_max_displacement2,
+    .ensemble_op = cpu_ensemble_op,
+    .brownian_step = cpu_brownian_step,
+    .scale_velocities = cpu_scale_velocities,
+    .shift_velocities = cpu_shift_velocities,
+    .momentum_sums = cpu_momentum_sums,
+    .npt_half = cpu_npt_half,
+    .set_box = cpu_set_box,
+    .migrate = cpu_migrate,
+    .build_ghosts = cpu_build_ghosts,
+    .update_ghosts = cpu_update_ghosts,
+    .build_neighbors = cpu_build_neighbors,
+    .forces_begin = cpu_forces_begin,
+    .forces_end = cpu_forces_end,
+    .halo_bytes = cpu_halo_bytes,
+    .local_thermo = cpu_local_thermo,
+    .local_integrity = cpu_local_integrity,
+    .memory_bytes = cpu_memory_bytes,
+    .profile_sums = vs_cpu_profile_sums,
+    .sync = cpu_nothing,
+    .sync_host = cpu_sync_host,
+    .reload = cpu_reload,
+};

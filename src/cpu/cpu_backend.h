@@ -4,9 +4,9 @@
  * Its state (vs_cpu_state) is the host particle arrays of the engine, worked on in place, plus
  * what only this backend keeps: the ghost send lists (comm/halo.h), the cell and Verlet lists
  * (neighbor.h) and the energy and virial of the last force evaluation. The engine reaches it
- * through the backend table (src/engine/backend.h); force terms reach it through their CPU
- * loops (vs_cpu_dpd_forces for DPD). Each step's phases are plain loops: this backend is the
- * one the GPU must agree with.
+ * through the table it fills (vs_backend_cpu, backend_table.h); force terms reach it through
+ * their CPU loops (vs_cpu_dpd_forces for DPD). Each step's phases are plain loops: this
+ * backend is the one the GPU must agree with.
  */
 #ifndef VESICA_CPU_BACKEND_H
 #define VESICA_CPU_BACKEND_H
@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend_table.h"
 #include "decomp.h"
 #include "dpd_pair.h"
 #include "fixed_sum.h"
@@ -34,8 +35,8 @@ typedef struct vs_cpu_state {
     vs_force_sums sums;   /* energy and virial of the last force evaluation */
     vs_tagmap tagmap;     /* molecules: tag -> index of bonded owned beads and ghosts */
     /* The owned particles' forces while the terms add them: fixed-point sums (fixed_sum.h),
-     * so that a force does not depend on the order of its contributions; vs_cpu_forces_end
-     * turns them into parts->f. */
+     * so that a force does not depend on the order of its contributions; the table's
+     * forces_end turns them into parts->f. */
     int64_t *fq[3];
     uint8_t *fq_bad;      /* a particle with a contribution that is not finite or too large */
     int64_t fq_capacity;
@@ -43,28 +44,18 @@ typedef struct vs_cpu_state {
     uint64_t fq_overflow; /* sign bit: a sum left the fixed-point range */
 } vs_cpu_state;
 
-/* bonded_width: the ghost width of bonded beads (molecules), 0 when there are none. */
-vs_cpu_state *vs_cpu_create(const vs_params *prm, const vs_decomp *dc, vs_particles *parts,
-                            double list_radius, double bonded_width);
-void vs_cpu_destroy(vs_cpu_state *s);
+/* The CPU backend's table (backend_table.h), filled in cpu_backend.c: attach makes the
+ * state over the engine's host particles, and each phase is a loop over them. A force
+ * evaluation: forces_begin sets every owned particle's force to its species' constant body
+ * force and the energy and virial sums to zero; the terms then add theirs (to s->fq, through
+ * vs_cpu_add_force), and forces_end writes the forces to parts->f: the force of a particle
+ * with a contribution that is not finite or beyond VS_FIXED_FORCE_LIMIT is NaN (the integrity
+ * check reports it); a sum beyond the fixed-point range stops the run (exit 1). */
+extern const vs_backend vs_backend_cpu;
 
-void vs_cpu_integrate_first_half(vs_cpu_state *s);
-void vs_cpu_integrate_second_half(vs_cpu_state *s);
-/* Squared largest displacement of an owned particle since the last list build. */
-double vs_cpu_max_displacement2(const vs_cpu_state *s);
-/* Particles that left the brick to their owners, then the owned particles sorted by cell.
- * Returns how many left. Collective. */
-int64_t vs_cpu_migrate(vs_cpu_state *s, int64_t step);
-void vs_cpu_build_ghosts(vs_cpu_state *s);
-void vs_cpu_update_ghosts(vs_cpu_state *s);
-void vs_cpu_build_neighbors(vs_cpu_state *s);
-/* Start a force evaluation: every owned particle's force is its species' constant body
- * force, the energy and virial sums are zero; the terms then add theirs (to s->fq, through
- * vs_cpu_add_force), and vs_cpu_forces_end writes the forces to parts->f: the force of a
- * particle with a contribution that is not finite or beyond VS_FIXED_FORCE_LIMIT is NaN (the
- * integrity check reports it); a sum beyond the fixed-point range stops the run (exit 1). */
-void vs_cpu_forces_begin(vs_cpu_state *s);
-void vs_cpu_forces_end(vs_cpu_state *s, int64_t step);
+/* This rank's share of the integrity check over host particles (thermo.h). */
+void vs_cpu_integrity_local(const vs_particles *p, vs_integrity_local *out);
+
 /* Add the force (gx, gy, gz) to owned particle i's fixed-point sums, each component rounded
  * once (the bonded and flow terms; the pair loops use vs_cpu_pair_add for their +q, -q). */
 void vs_cpu_mark_bad(vs_cpu_state *s, int64_t i);
@@ -99,10 +90,11 @@ void vs_cpu_pair_style_forces(vs_cpu_state *s, int style, int want_energy);
 /* The flow term (flow_cpu.c): adds the driving field of prm->flow (flow.h) to the owned
  * particles' forces. */
 void vs_cpu_flow_forces(vs_cpu_state *s);
-/* One binned profile sample of the owned particles (profile_cpu.c): per set (all, then each
- * species when per_species) and bin along `axis`, the VS_PROFILE_FIELDS integers of
- * profile_bin.h, in out[(set * bins + bin) * VS_PROFILE_FIELDS + field]. */
-void vs_cpu_profile_sums(vs_cpu_state *s, int axis, int bins, int per_species, int64_t *out);
+/* One binned profile sample of the owned particles (profile_cpu.c; the table's profile_sums,
+ * st: a vs_cpu_state): per set (all, then each species when per_species) and bin along
+ * `axis`, the VS_PROFILE_FIELDS integers of profile_bin.h, in
+ * out[(set * bins + bin) * VS_PROFILE_FIELDS + field]. */
+void vs_cpu_profile_sums(void *st, int axis, int bins, int per_species, int64_t *out);
 
 /* The bonded terms (bonded_cpu.c; molecules only): bonds, angles and dihedrals of the owned
  * beads, each
@@ -113,11 +105,6 @@ void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step);
 void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step);
 void vs_cpu_dihedral_forces(vs_cpu_state *s, int64_t step);
 
-int64_t vs_cpu_halo_bytes(const vs_cpu_state *s);
-/* Bytes of host memory held for particle state and lists. */
-double vs_cpu_memory_bytes(const vs_cpu_state *s);
-/* One line: how this backend runs the step. */
-void vs_cpu_plan_describe(const vs_cpu_state *s, char *buf, size_t len);
 
 
 /* The sums of one pass over the pairs of the neighbour list (the DPD and pair-style loops):
@@ -132,7 +119,7 @@ typedef struct {
 /* One pair (i owned, j owned when j < n, else a ghost) with force f_over_r (dx, dy, dz) on i:
  * +q to i's running sum, -q to an owned j, each component rounded once (odd rounding, so the
  * two are exact opposites). A contribution that is not finite or out of range marks both
- * particles (vs_cpu_forces_end then stops the run, naming one); an owned-ghost pair's energy
+ * particles (the table's forces_end then stops the run, naming one); an owned-ghost pair's energy
  * and virial count half, the ghost's owner counting the other half. */
 static inline void vs_cpu_pair_add(vs_cpu_state *s, vs_cpu_pair_sums *a, int64_t i, int64_t j,
                                    int64_t n, double f_over_r, double dx, double dy,

@@ -6,8 +6,9 @@
 
 #include "profile_bin.h"
 
-void vs_cpu_profile_sums(vs_cpu_state *s, int axis, int bins, int per_species, int64_t *out)
+void vs_cpu_profile_sums(void *st, int axis, int bins, int per_species, int64_t *out)
 {
+    vs_cpu_state *s = st;
     const vs_particles *p = s->parts;
     const vs_params *prm = s->prm;
     const int n_sets = per_species ? 1 + prm->n_species : 1;

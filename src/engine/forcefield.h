@@ -51,7 +51,8 @@ typedef struct vs_term_type {
     void (*cpu)(vs_cpu_state *cpu, int64_t step, int want_energy);
     void (*gpu)(struct vs_gpu_state *gpu, int64_t step, int want_energy);
     /* optional (NULL: none): the GPU forces of this term on a step that reuses the lists,
-     * with the step's ghost update overlapped; comm_s and hidden_s as in backend.h */
+     * with the step's ghost update overlapped; comm_s: seconds of communication, hidden_s:
+     * how many of them ran under force work */
     void (*gpu_overlapped)(struct vs_gpu_state *gpu, int64_t step, int want_energy,
                            double *comm_s, double *hidden_s);
 } vs_term_type;

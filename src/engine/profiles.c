@@ -112,7 +112,7 @@ void vs_profiler_sample(vs_profiler *p, vs_sim *sim)
 {
     const vs_profiles_params *q = &p->prm->profiles;
     vs_sim_finish_step(sim);
-    sim->backend->profile_sums(sim, q->axis, q->bins, q->per_species, p->sums);
+    sim->backend->profile_sums(sim->backend_state, q->axis, q->bins, q->per_species, p->sums);
     vs_par_sum_int64(&sim->dc.cart, p->sums,
                      p->n_sets * p->bins * VS_PROFILE_FIELDS);
     accumulate(p);

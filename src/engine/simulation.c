@@ -41,15 +41,16 @@ static int select_for_terms(vs_sim *sim, char *err, size_t err_len)
     return 0;
 }
 
-/* Mixed precision on the GPU, at a fixed box (not npt): one grid of positions whatever the
- * decomposition (src/core/position_grid.h), the box edges whole numbers of its quanta. The
- * reach is the GPU brick's: its widest ghost shell plus the list radius. */
+/* Mixed precision on the GPU, at a fixed box (not an ensemble that moves it: npt): one grid
+ * of positions whatever the decomposition (src/core/position_grid.h), the box edges whole
+ * numbers of its quanta. The reach is the GPU brick's: its widest ghost shell plus the list
+ * radius. */
 static void set_position_grid(vs_sim *sim, double widest)
 {
     vs_params *prm = &sim->prm;
     prm->position_quantum = 0.0;
     if (sim->backend == &vs_backend_cpu || prm->precision != VS_PRECISION_MIXED ||
-        prm->integrator == VS_INTEGRATOR_NPT)
+        sim->ensemble->moves_box)
         return;
     const double q = vs_grid_quantum(prm->box, widest + sim->list_radius);
     for (int d = 0; d < 3; ++d)
@@ -80,6 +81,11 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
     sim->phase_open = -1;
     sim->prm = *prm;
     sim->list_radius = vs_list_radius(prm);
+    sim->ensemble = vs_ensemble_kind_of(prm->integrator);
+    if (!sim->ensemble) {
+        snprintf(err, err_len, "integrator.kind: no ensemble of kind %d", (int)prm->integrator);
+        return VS_EXIT_BAD_INPUT;
+    }
     if (vs_forcefield_init(&sim->ff, prm, err, err_len) != 0)
         return VS_EXIT_BAD_INPUT;
     if (sim->ff.bonded_reach > 0.0)
@@ -103,7 +109,7 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
     const double frac = 1.0 / (double)par.size;
     vs_particles_init(&sim->parts, (int64_t)(1.5 * frac * (double)prm->n_particles) + 64);
     vs_timers_reset(&sim->timers);
-    vs_ensemble_setup(sim);
+    vs_ensemble_setup(&sim->ens, &sim->ens_c, &sim->prm);
     return 0;
 }
 
@@ -116,7 +122,7 @@ static void phase_begin(vs_sim *sim, vs_timer_id id)
     if (sim->phase_open == (int)id)
         return;
     if (sim->backend->phase_mark) {
-        sim->backend->phase_mark(sim, (int)id);
+        sim->backend->phase_mark(sim->backend_state, (int)id);
     } else {
         if (sim->phase_open >= 0)
             vs_timer_stop(&sim->timers, (vs_timer_id)sim->phase_open);
@@ -130,7 +136,7 @@ static void phases_close(vs_sim *sim)
     if (sim->phase_open < 0)
         return;
     if (sim->backend->phase_mark)
-        sim->backend->phase_mark(sim, -1);
+        sim->backend->phase_mark(sim->backend_state, -1);
     else
         vs_timer_stop(&sim->timers, (vs_timer_id)sim->phase_open);
     sim->phase_open = -1;
@@ -139,7 +145,7 @@ static void phases_close(vs_sim *sim)
 void vs_sim_settle_timers(vs_sim *sim)
 {
     if (sim->backend && sim->backend->phase_settle)
-        sim->backend->phase_settle(sim);
+        sim->backend->phase_settle(sim->backend_state, sim->timers.total, VS_TIMER_COUNT);
 }
 
 /* Migration, ghosts and neighbour list, timed as comm and neighbor. */
@@ -147,21 +153,31 @@ static void rebuild(vs_sim *sim)
 {
     const vs_backend *b = sim->backend;
     phase_begin(sim, VS_TIMER_comm);
-    b->migrate(sim);
-    b->build_ghosts(sim);
+    b->migrate(sim->backend_state, sim->step);
+    b->build_ghosts(sim->backend_state);
     phase_begin(sim, VS_TIMER_neighbor);
-    b->build_neighbors(sim);
+    b->build_neighbors(sim->backend_state);
     sim->n_builds++;
+}
+
+/* A term's forces at `step`: a term holds one function per backend (forcefield.h), and the
+ * backend's table does not know terms (it sits below the engine): the running backend's. */
+static void term_forces(vs_sim *sim, const vs_term_type *term, int64_t step)
+{
+    if (sim->backend == &vs_backend_cpu)
+        term->cpu(sim->backend_state, step, sim->energy_due);
+    else
+        term->gpu(sim->backend_state, step, sim->energy_due);
 }
 
 /* Forces at `step`: the backend starts them, each term adds its own (forcefield.h). */
 static void compute_forces(vs_sim *sim, int64_t step)
 {
-    sim->backend->forces_begin(sim);
+    sim->backend->forces_begin(sim->backend_state);
     for (int k = 0; k < sim->ff.n_terms; ++k)
-        sim->backend->term_forces(sim, sim->ff.terms[k], step);
+        term_forces(sim, sim->ff.terms[k], step);
     if (sim->backend->forces_end)
-        sim->backend->forces_end(sim, step);
+        sim->backend->forces_end(sim->backend_state, step);
 }
 
 /* A step that reuses the lists, with the ghost update under the first term's forces where the
@@ -171,16 +187,17 @@ static int overlapped_forces(vs_sim *sim, int64_t step)
 {
     const vs_backend *b = sim->backend;
     const vs_term_type *first = sim->ff.terms[0];
-    if (!b->can_overlap || !b->can_overlap(sim, first))
+    /* only the GPU backend overlaps (can_overlap), through the term's GPU form */
+    if (!b->can_overlap || !first->gpu_overlapped || !b->can_overlap(sim->backend_state))
         return 0;
     double comm_s = 0.0, hidden_s = 0.0;
     phase_begin(sim, VS_TIMER_pair);
-    b->forces_begin(sim);
-    b->update_ghosts_and_term_forces(sim, first, step, &comm_s, &hidden_s);
+    b->forces_begin(sim->backend_state);
+    first->gpu_overlapped(sim->backend_state, step, sim->energy_due, &comm_s, &hidden_s);
     for (int k = 1; k < sim->ff.n_terms; ++k)
-        b->term_forces(sim, sim->ff.terms[k], step);
+        term_forces(sim, sim->ff.terms[k], step);
     if (b->forces_end)
-        b->forces_end(sim, step);
+        b->forces_end(sim->backend_state, step);
     sim->timers.total[VS_TIMER_pair] -= comm_s;
     sim->timers.total[VS_TIMER_comm] += comm_s;
     sim->comm_hidden_s += hidden_s;
@@ -230,7 +247,26 @@ void vs_sim_set_box(vs_sim *sim, const double box[3])
                      &sim->tail_virial);
     }
     if (sim->backend_state)
-        sim->backend->set_box(sim);
+        sim->backend->set_box(sim->backend_state, sim->prm.box, dc->lo, dc->hi);
+}
+
+/* The backend takes the particles and makes its state. Returns 0, or 1 on every rank if it
+ * failed on any (err set where it failed). Collective. */
+static int attach(vs_sim *sim, char *err, size_t err_len)
+{
+    const vs_backend_setup setup = {
+        .prm = &sim->prm,
+        .dc = &sim->dc,
+        .parts = &sim->parts,
+        .list_radius = sim->list_radius,
+        .bonded_width = sim->bonded_width,
+        .device = sim->device,
+        .device_len = sizeof sim->device,
+        .plan = sim->plan,
+        .plan_len = sizeof sim->plan,
+    };
+    const int failed = sim->backend->attach(&setup, &sim->backend_state, err, err_len) != 0;
+    return vs_par_any(&sim->dc.cart, failed);
 }
 
 /* Step 0 of a new run: the backend takes the particles, then the first build and forces.
@@ -239,8 +275,7 @@ void vs_sim_set_box(vs_sim *sim, const double box[3])
 static int start_at_step_zero(vs_sim *sim, char *err, size_t err_len)
 {
     sim->step = 0;
-    const int failed = sim->backend->attach(sim, err, err_len) != 0;
-    if (vs_par_any(&sim->dc.cart, failed))
+    if (attach(sim, err, err_len))
         return 1;
     rebuild(sim);
     phase_begin(sim, VS_TIMER_pair);
@@ -279,7 +314,7 @@ void vs_sim_owned_ext(vs_sim *sim, vs_particle_ext *out)
     if (!sim->parts.topo && !sim->parts.special)
         return;
     vs_sim_finish_step(sim);
-    sim->backend->sync_host(sim);
+    sim->backend->sync_host(sim->backend_state, &sim->parts);
     vs_particles_pack_ext(&sim->parts, out);
 }
 
@@ -316,8 +351,7 @@ int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_parti
     snap_to_grid(sim);
     set_tail(sim);
     sim->step = step;
-    const int failed = sim->backend->attach(sim, err, err_len) != 0;
-    if (vs_par_any(&sim->dc.cart, failed))
+    if (attach(sim, err, err_len))
         return 1;
     rebuild(sim);
     phases_close(sim);
@@ -387,20 +421,52 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
     return start_at_step_zero(sim, err, err_len);
 }
 
+/* What the ensemble's operations work on at `step` (ensemble_step.h). */
+static vs_ens_ctx ensemble_ctx(vs_sim *sim, int64_t step)
+{
+    const vs_ens_ctx c = {
+        .b = sim->backend,
+        .st = sim->backend_state,
+        .par = &sim->dc.cart,
+        .prm = &sim->prm,
+        .e = &sim->ens,
+        .c = &sim->ens_c,
+        .step = step,
+        .tail_energy = sim->tail_energy,
+        .tail_virial = sim->tail_virial,
+    };
+    return c;
+}
+
+/* The first half of the next step; a kind that moves the box leaves it in sim->ens.box. */
+static void ensemble_first_half(vs_sim *sim)
+{
+    const vs_ens_ctx c = ensemble_ctx(sim, sim->step + 1);
+    sim->ensemble->first_half(&c);
+    if (sim->ensemble->moves_box)
+        vs_sim_set_box(sim, sim->ens.box);
+}
+
+static void ensemble_second_half(vs_sim *sim)
+{
+    const vs_ens_ctx c = ensemble_ctx(sim, sim->step);
+    vs_ensemble_second_half(sim->ensemble, &c);
+}
+
 void vs_sim_finish_step(vs_sim *sim)
 {
     if (!sim->second_half_pending)
         return;
     sim->second_half_pending = 0;
     phase_begin(sim, VS_TIMER_integrate);
-    vs_ensemble_second_half(sim);
+    ensemble_second_half(sim);
     phases_close(sim);
 }
 
 const vs_particles *vs_sim_owned_particles(vs_sim *sim)
 {
     vs_sim_finish_step(sim);
-    sim->backend->sync_host(sim);
+    sim->backend->sync_host(sim->backend_state, &sim->parts);
     return &sim->parts;
 }
 
@@ -423,7 +489,7 @@ void vs_sim_canonicalize(vs_sim *sim)
     adopt_records(sim, recs, &ext, n);
     free(recs);
     vs_particle_ext_free(&ext);
-    sim->backend->reload(sim);
+    sim->backend->reload(sim->backend_state, &sim->parts);
     rebuild(sim);
     phases_close(sim);
 }
@@ -435,28 +501,28 @@ void vs_sim_step(vs_sim *sim)
 
     /* skin 0: no Verlet skin, the lists are rebuilt on every step, so the displacement
      * check (a reduction and an allreduce) is skipped */
-    const int npt = sim->prm.integrator == VS_INTEGRATOR_NPT;
-    const int every_step = sim->prm.skin == 0.0 || npt; /* npt: the box changes every step */
-    if (npt)
+    const int moves_box = sim->ensemble->moves_box;
+    const int every_step = sim->prm.skin == 0.0 || moves_box; /* npt: a new box every step */
+    if (moves_box)
         sim->energy_due = 1; /* the barostat needs the virial of every step's forces */
     /* the previous step's second half and this step's first half in one pass */
     const int fused = sim->second_half_pending && b->integrate_finish_and_first_half &&
-                      vs_ensemble_fusable(sim);
+                      vs_ensemble_fusable(sim->ensemble, &sim->prm, sim->step);
     /* a step that reads nothing back (every step rebuilds, no energies, the fused
      * half-steps) may go to the device as one unit, where the backend can */
-    const int collected = every_step && !npt && !sim->energy_due && fused &&
-                          b->step_collect_begin && b->step_collect_begin(sim);
+    const int collected = every_step && !moves_box && !sim->energy_due && fused &&
+                          b->step_collect_begin && b->step_collect_begin(sim->backend_state);
     phase_begin(sim, VS_TIMER_integrate);
     if (!sim->second_half_pending) {
-        vs_ensemble_first_half(sim);
+        ensemble_first_half(sim);
     } else if (fused) {
-        b->integrate_finish_and_first_half(sim);
+        b->integrate_finish_and_first_half(sim->backend_state);
     } else {
-        vs_ensemble_second_half(sim);
-        vs_ensemble_first_half(sim);
+        ensemble_second_half(sim);
+        ensemble_first_half(sim);
     }
     sim->second_half_pending = 0;
-    const double local_max2 = every_step ? 0.0 : b->max_displacement2(sim);
+    const double local_max2 = every_step ? 0.0 : b->max_displacement2(sim->backend_state);
 
     double max2 = 0.0;
     if (!every_step) {
@@ -478,7 +544,7 @@ void vs_sim_step(vs_sim *sim)
         forces_done = 1;
     } else {
         phase_begin(sim, VS_TIMER_comm);
-        b->update_ghosts(sim);
+        b->update_ghosts(sim->backend_state);
     }
 
     if (!forces_done) {
@@ -490,7 +556,7 @@ void vs_sim_step(vs_sim *sim)
     sim->second_half_pending = 1;
     phases_close(sim);
     if (collected)
-        b->step_collect_end(sim);
+        b->step_collect_end(sim->backend_state);
 }
 
 void vs_sim_thermo(vs_sim *sim, vs_thermo *out)
@@ -498,7 +564,7 @@ void vs_sim_thermo(vs_sim *sim, vs_thermo *out)
     vs_sim_finish_step(sim);
     vs_thermo_local local;
     memset(&local, 0, sizeof local); /* a backend without bonded terms leaves them zero */
-    sim->backend->local_thermo(sim, &local);
+    sim->backend->local_thermo(sim->backend_state, &local);
     vs_thermo_reduce(&sim->dc.cart, &sim->prm, &local, sim->step, out);
     if (sim->tail_energy != 0.0 || sim->tail_virial != 0.0) { /* lj tail corrections */
         const double volume = sim->prm.box[0] * sim->prm.box[1] * sim->prm.box[2];
@@ -506,29 +572,31 @@ void vs_sim_thermo(vs_sim *sim, vs_thermo *out)
         out->pair_energy += sim->tail_energy;
         out->pressure += sim->tail_virial / (3.0 * volume);
     }
-    vs_ensemble_thermo(sim, out);
+    const vs_ens_ctx c = ensemble_ctx(sim, sim->step);
+    vs_ensemble_thermo(sim->ensemble, &c, out);
 }
 
 int vs_sim_check_integrity(vs_sim *sim)
 {
     vs_sim_finish_step(sim);
     vs_integrity_local local;
-    sim->backend->local_integrity(sim, &local);
+    sim->backend->local_integrity(sim->backend_state, &local);
     /* host copies are needed only to name a culprit; fetch them only then */
     const uint64_t sums[3] = {local.count, local.tag_sum, local.tag_square_sum};
     uint64_t global[3] = {sums[0], sums[1], sums[2]};
     vs_par_sum_uint64(&sim->dc.cart, global, 3);
     if (vs_par_any(&sim->dc.cart, local.bad_tag >= 0) ||
         !vs_integrity_sums_ok(global, sim->prm.n_particles))
-        sim->backend->sync_host(sim);
+        sim->backend->sync_host(sim->backend_state, &sim->parts);
     return vs_integrity_verify(&sim->dc.cart, &local, &sim->parts, sim->prm.n_particles,
                                sim->step);
 }
 
 void vs_sim_destroy(vs_sim *sim)
 {
-    if (sim->backend)
-        sim->backend->detach(sim);
+    if (sim->backend && sim->backend_state)
+        sim->backend->detach(sim->backend_state);
+    sim->backend_state = NULL;
     vs_particles_free(&sim->parts);
     vs_decomp_destroy(&sim->dc);
 }

@@ -2,8 +2,9 @@
  *
  * One step: integrate half -> (rebuild? migrate + ghosts + neighbour list : ghost update)
  * -> forces (each term of the force field, forcefield.h) -> integrate second half. The
- * backend (backend.h) supplies each phase; this file owns the order, the rebuild decision
- * (any rank's particle moved more than half the skin: all ranks rebuild together) and the
+ * backend's table (backend_table.h) supplies each phase and the ensemble kind's table
+ * (ensemble_step.h) the two halves; this file owns the order, the rebuild decision (any
+ * rank's particle moved more than half the skin: all ranks rebuild together) and the
  * timers.
  */
 #ifndef VESICA_SIMULATION_H
@@ -22,6 +23,7 @@
 #include "timer.h"
 
 struct vs_backend;
+struct vs_ensemble_kind;
 
 typedef struct vs_sim {
     vs_params prm;
@@ -46,6 +48,7 @@ typedef struct vs_sim {
     double tail_energy;      /* lj tail corrections of the whole system (pair_setup.h), */
     double tail_virial;      /* set at the start from the species counts; 0: none */
     int64_t species_count[VS_MAX_SPECIES]; /* global, for the tail of a changed volume */
+    const struct vs_ensemble_kind *ensemble; /* integrator.kind's table (ensemble_step.h) */
     vs_ensemble_state ens;   /* the thermostat's global state (ensemble.h; checkpointed) */
     vs_ensemble_consts ens_c; /* the ensemble's per-species constants */
     void *backend_state;     /* the backend's own state (vs_cpu_state, vs_gpu_state) */

@@ -4,43 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "cpu_backend.h"
 #include "log.h"
-
-void vs_thermo_local_cpu(const vs_particles *p, const vs_params *prm,
-                         const vs_force_sums *sums, vs_thermo_local *out)
-{
-    /* exact sums (fixed_sum.h): a row does not depend on the order of the particles */
-    vs_wide acc[4] = {0, 0, 0, 0};
-    int exact = !sums->out_of_range;
-    for (int64_t i = 0; i < p->n_owned; ++i) {
-        const double m = prm->species[p->species[i]].mass;
-        const double vx = p->v[0][i], vy = p->v[1][i], vz = p->v[2][i];
-        const double term[4] = {m * vx, m * vy, m * vz, 0.5 * m * (vx * vx + vy * vy + vz * vz)};
-        for (int k = 0; k < 4; ++k) {
-            if (vs_wide_ok(term[k]))
-                acc[k] += vs_wide_from_double(term[k]);
-            else
-                exact = 0; /* a blown-up run: its non-finite doubles tell */
-        }
-    }
-    const vs_wide all[VS_EXACT_SUMS] = {acc[0],
-                                        acc[1],
-                                        acc[2],
-                                        acc[3],
-                                        sums->energy,
-                                        sums->virial,
-                                        sums->bond_energy,
-                                        sums->angle_energy,
-                                        sums->dihedral_energy};
-    vs_thermo_local_exact(all, exact, out);
-}
-
-void vs_thermo_local_exact(const vs_wide all[VS_EXACT_SUMS], int exact, vs_thermo_local *out)
-{
-    for (int k = 0; k < VS_EXACT_SUMS; ++k)
-        vs_wide_to_limbs(all[k], out->exact[k]);
-    out->exact_invalid = !exact;
-}
 
 void vs_par_sum_wide(const vs_par *par, vs_wide *w, int n)
 {
@@ -193,27 +158,11 @@ static void report_lost_or_duplicated(const vs_par *par, const vs_particles *p,
     }
 }
 
-void vs_integrity_local_cpu(const vs_particles *p, vs_integrity_local *out)
-{
-    out->count = (uint64_t)p->n_owned;
-    out->tag_sum = out->tag_square_sum = 0;
-    out->bad_tag = -1;
-    for (int64_t i = 0; i < p->n_owned; ++i) {
-        const uint64_t t = (uint64_t)p->tag[i];
-        out->tag_sum += t;
-        out->tag_square_sum += t * t;
-        if (out->bad_tag < 0)
-            for (int d = 0; d < 3; ++d)
-                if (!isfinite(p->x[d][i]) || !isfinite(p->v[d][i]))
-                    out->bad_tag = p->tag[i];
-    }
-}
-
 int vs_check_integrity(const vs_par *par, const vs_particles *p, int64_t n_total,
                        int64_t step)
 {
     vs_integrity_local local;
-    vs_integrity_local_cpu(p, &local);
+    vs_cpu_integrity_local(p, &local);
     return vs_integrity_verify(par, &local, p, n_total, step);
 }
 

@@ -14,19 +14,12 @@
 #include "params.h"
 #include "particles.h"
 
-void vs_thermo_local_cpu(const vs_particles *p, const vs_params *prm,
-                         const vs_force_sums *sums, vs_thermo_local *out);
-/* A rank's share from its exact sums (in the order of VS_EXACT_*); exact = 0: a contribution
- * was out of range, and the row will be NaN. Both backends. */
-void vs_thermo_local_exact(const vs_wide all[VS_EXACT_SUMS], int exact, vs_thermo_local *out);
 /* Exact sums (fixed_sum.h) over all ranks, in place: the same bits on any rank count and in
  * any order. Collective. */
 void vs_par_sum_wide(const vs_par *par, vs_wide *w, int n);
 /* Sum the local shares over ranks and derive the row. Collective. */
 void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_local *local,
                       int64_t step, vs_thermo *out);
-
-void vs_integrity_local_cpu(const vs_particles *p, vs_integrity_local *out);
 
 /* Verify the global particle count, the tag checksums (every tag 0..N-1 exactly once) and
  * finite positions and velocities, like LAMMPS's 'Lost atoms'. Collective. Returns 0 when all

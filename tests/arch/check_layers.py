@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Fail when a source file includes a header of a higher layer (docs/architecture.md).
 
-The layers, bottom to top, and the layers each may include:
+The layers, bottom to top, and the layers each may include (a layer's subfolders belong to
+it):
     core   src/core    -
     comm   comm/       core
     io     io/         core, comm
@@ -52,16 +53,20 @@ def main(root):
         if not os.path.isdir(path):
             problems.append(f"{folder}: layer folder missing")
             continue
-        for name in sorted(os.listdir(path)):
-            full = os.path.join(path, name)
-            if not os.path.isfile(full) or not name.endswith(SOURCE_EXT):
-                continue
-            files.append((f"{folder}/{name}", full, layer))
-            if name.endswith((".h", ".cuh")):
-                if name in header_layer:
-                    problems.append(f"{folder}/{name}: header name also used in layer "
-                                    f"{header_layer[name]} (names must be unique)")
-                header_layer[name] = layer
+        # a layer's subfolders (src/engine/ensembles) belong to it
+        for sub, dirs, names in sorted(os.walk(path)):
+            dirs.sort()
+            rel_dir = os.path.relpath(sub, root)
+            for name in sorted(names):
+                full = os.path.join(sub, name)
+                if not name.endswith(SOURCE_EXT):
+                    continue
+                files.append((f"{rel_dir}/{name}", full, layer))
+                if name.endswith((".h", ".cuh")):
+                    if name in header_layer:
+                        problems.append(f"{rel_dir}/{name}: header name also used in layer "
+                                        f"{header_layer[name]} (names must be unique)")
+                    header_layer[name] = layer
     # folders under src/ that are not a layer would escape the check
     src = os.path.join(root, "src")
     for name in sorted(os.listdir(src)):

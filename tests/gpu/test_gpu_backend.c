@@ -84,7 +84,7 @@ static double *forces_by_tag(vs_params *prm, vs_thermo *t)
     assert_int_equal(vs_sim_create(&sim, prm, MPI_COMM_SELF, err, sizeof err), 0);
     assert_int_equal(vs_sim_start(&sim, err, sizeof err), 0);
     vs_sim_thermo(&sim, t);
-    sim.backend->sync_host(&sim);
+    sim.backend->sync_host(sim.backend_state, &sim.parts);
     double *f = malloc(sizeof(double) * 3 * (size_t)prm->n_particles);
     for (int64_t i = 0; i < sim.parts.n_owned; ++i)
         for (int d = 0; d < 3; ++d)
@@ -199,7 +199,7 @@ static void run_steps_halves(vs_params *prm, int steps, vs_thermo *last, double 
     }
     vs_sim_thermo(&sim, last);
     if (state_by_tag) {
-        sim.backend->sync_host(&sim);
+        sim.backend->sync_host(sim.backend_state, &sim.parts);
         double *s = malloc(sizeof(double) * 6 * (size_t)prm->n_particles);
         for (int64_t i = 0; i < sim.parts.n_owned; ++i)
             for (int d = 0; d < 3; ++d) {

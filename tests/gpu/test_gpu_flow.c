@@ -45,7 +45,7 @@ static double *forces_by_tag(vs_params *prm)
     char err[512] = "";
     assert_int_equal(vs_sim_create(&sim, prm, MPI_COMM_SELF, err, sizeof err), 0);
     assert_int_equal(vs_sim_start(&sim, err, sizeof err), 0);
-    sim.backend->sync_host(&sim);
+    sim.backend->sync_host(sim.backend_state, &sim.parts);
     double *f = malloc(sizeof(double) * 3 * (size_t)prm->n_particles);
     for (int64_t i = 0; i < sim.parts.n_owned; ++i)
         for (int d = 0; d < 3; ++d)

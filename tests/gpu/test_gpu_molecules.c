@@ -104,7 +104,7 @@ static void run(const vs_params *config, MPI_Comm comm, const run_result *grid,
                       ? vs_gpu_n_ghost((vs_gpu_state *)sim.backend_state)
                       : sim.parts.n_ghost;
     vs_par_sum_int64(&sim.dc.cart, &out->ghosts, 1);
-    sim.backend->sync_host(&sim);
+    sim.backend->sync_host(sim.backend_state, &sim.parts);
     out->f0 = gather_by_tag(&sim, sim.parts.f);
     for (int k = 1; k <= N_STEPS; ++k) {
         sim.energy_due = 1;
@@ -112,7 +112,7 @@ static void run(const vs_params *config, MPI_Comm comm, const run_result *grid,
         vs_sim_thermo(&sim, &out->thermo[k]);
     }
     vs_sim_finish_step(&sim);
-    sim.backend->sync_host(&sim);
+    sim.backend->sync_host(sim.backend_state, &sim.parts);
     out->x = gather_by_tag(&sim, sim.parts.x);
     out->v = gather_by_tag(&sim, sim.parts.v);
     vs_sim_destroy(&sim);

@@ -73,7 +73,7 @@ static double *forces_at_start(const vs_params *prm, MPI_Comm comm)
 {
     vs_sim sim;
     start_or_die(&sim, prm, comm);
-    sim.backend->sync_host(&sim);
+    sim.backend->sync_host(sim.backend_state, &sim.parts);
     double *f = gather_by_tag(&sim, sim.parts.f);
     vs_sim_destroy(&sim);
     return f;
@@ -90,7 +90,7 @@ static double *state_after_run(const vs_params *prm, int *lost, double *hidden_s
     *lost = vs_sim_check_integrity(&sim);
     if (hidden_s)
         *hidden_s = sim.comm_hidden_s;
-    sim.backend->sync_host(&sim);
+    sim.backend->sync_host(sim.backend_state, &sim.parts);
     double *x = gather_by_tag(&sim, sim.parts.x);
     double *v = gather_by_tag(&sim, sim.parts.v);
     double *out = NULL;

@@ -74,9 +74,9 @@ static void momentum_by_half(int driven)
     memset(&s, 0, sizeof s);
     s.prm = &prm;
     s.parts = &p;
-    vs_cpu_forces_begin(&s); /* the fixed-point sums that the flow term adds to */
+    vs_backend_cpu.forces_begin(&s); /* the fixed-point sums that the flow term adds to */
     vs_cpu_flow_forces(&s);
-    vs_cpu_forces_end(&s, 0);
+    vs_backend_cpu.forces_end(&s, 0);
     double lower = 0.0, upper = 0.0, other = 0.0;
     int64_t n_lower = 0, n_upper = 0;
     for (int64_t i = 0; i < n; ++i) {
