@@ -2,27 +2,44 @@
  *
  * Precision picks the force path: mixed precision takes each pair once (Newton's third law,
  * fixed-point sums) from the cell list or a half Verlet list, double precision a Verlet list,
- * or the cell list from both sides. The builder `auto` becomes the faster of each
- * (docs/performance.md): in mixed precision the half list with a skin or many partners per
- * particle and the cell list otherwise, the thread builder in double and wherever a pair
- * style other than DPD is configured. */
+ * or the cell list from both sides. The Newton walk serves every pair style
+ * (gpu_newton.cuh), DPD and the conservative styles alike, except styles that scale special
+ * neighbours, and short-ranged styles only: a long reach (the LJ liquid's r_c = 2.5) holds
+ * more partners per particle than the walk's queue, and the thread-built full list serves
+ * it better. The builder `auto` becomes the faster of each (docs/performance.md): in mixed
+ * precision the half list with a skin or many partners per particle and the cell list
+ * otherwise, the thread builder in double and off the Newton walk. */
 #include <stdio.h>
 #include <string.h>
 
 #include "gpu_internal.cuh"
 
-/* Whether the Newton kernel's half list beats its cell walk (mixed precision, DPD pairs
- * alone; docs/performance.md, the paper's matrix at dt = 0.005 on an H100): with a skin it
- * is kept between rebuilds and won at every density and cut-off (1.4 to 4.2 times); rebuilt
- * on every step it wins once the cut-off sphere holds many partners (42 and more: rc = 1.5
- * at rho = 3 and 6, rho = 50), while the cell walk stays ahead at 13 and 25 (rho = 3 and 6,
- * rc = 1). */
+/* Partners per particle within the pair terms' reach (the sphere's volume times the
+ * density). */
+static double partners_in_reach(const vs_params *prm)
+{
+    const double r = vs_pair_reach(prm);
+    return 4.18879 * r * r * r * prm->density;
+}
+
+/* Whether the Newton kernel's half list beats its cell walk (mixed precision;
+ * docs/performance.md): with a skin it is kept between rebuilds and wins at every density
+ * and cut-off; rebuilt on every step it wins once the cut-off sphere holds many partners,
+ * while the cell walk stays ahead with few. */
 static int half_list_pays(const vs_params *prm)
 {
     if (prm->skin > 0.0)
         return 1;
-    const double partners = 4.18879 * prm->rc * prm->rc * prm->rc * prm->density;
-    return partners > 32.0;
+    return partners_in_reach(prm) > 32.0;
+}
+
+/* Whether the conservative pair styles ride the Newton walk (mixed precision): none scales
+ * special neighbours (the walk has no exclusion lists), and the reach holds few enough
+ * partners for the walk's per-lane queue (VS_NEWTON_QUEUE), else the lanes empty their
+ * queues one by one. */
+static int styles_on_newton(const vs_params *prm)
+{
+    return vs_special_depth(prm) == 0 && partners_in_reach(prm) <= 32.0;
 }
 
 vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
@@ -31,15 +48,13 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     memset(&p, 0, sizeof p);
     p.mixed = prm->precision == VS_PRECISION_MIXED;
     p.builder = prm->gpu_builder;
-    /* the pair styles (lj, soft, ...) walk the cell list's whole stencil from both sides,
-     * about 5 times the candidates of a Verlet list; only the DPD kernel halves it */
-    const int newton = p.mixed && !vs_pair_styles_active(prm); /* each DPD pair once */
+    /* each pair once, whatever the styles (gpu_newton.cuh) */
+    const int newton = p.mixed && (!vs_pair_styles_active(prm) || styles_on_newton(prm));
     if (p.builder == VS_GPU_BUILDER_AUTO)
         p.builder = !newton             ? VS_GPU_BUILDER_THREAD
                     : half_list_pays(prm) ? VS_GPU_BUILDER_HALF
                                           : VS_GPU_BUILDER_CELLS;
-    /* the half list feeds the Newton kernel: mixed precision and the DPD pairs alone; a
-     * thread-built list elsewhere */
+    /* the half list feeds the Newton kernel; a thread-built list elsewhere */
     if (p.builder == VS_GPU_BUILDER_HALF && !newton)
         p.builder = VS_GPU_BUILDER_THREAD;
     p.half_list = p.builder == VS_GPU_BUILDER_HALF;
@@ -47,8 +62,8 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
         p.forces = VS_GPU_FORCES_VERLET;
     else
         p.forces = p.mixed ? VS_GPU_FORCES_NEWTON : VS_GPU_FORCES_CELLS;
-    /* half-width cells along x: trimmed rows then hold ~50 candidates instead of 81 (rho = 3,
-     * docs/performance.md); the warp builder keeps the paper's 27 cells */
+    /* half-width cells along x: trimmed rows then hold fewer candidates than whole cells;
+     * the warp builder keeps the paper's 27 cells */
     p.x_reach = p.builder == VS_GPU_BUILDER_WARP ? 1 : 2;
     p.reuse_list = prm->skin > 0.0;
     p.stage_at_build = p.mixed || p.builder == VS_GPU_BUILDER_WARP;
@@ -93,8 +108,7 @@ void vs_gpu_plan_set_comm(vs_gpu_plan *p, const vs_params *prm, const int link[3
     if (comm_ok && prm->overlap && split > 0) {
         if (p->forces == VS_GPU_FORCES_VERLET)
             p->overlap = VS_GPU_OVERLAP_SPLIT;
-        else if (p->forces == VS_GPU_FORCES_NEWTON && split == 1 && p->reuse_list &&
-                 !vs_pair_styles_active(prm)) /* the pair styles walk the whole cell list */
+        else if (p->forces == VS_GPU_FORCES_NEWTON && split == 1 && p->reuse_list)
             p->overlap = VS_GPU_OVERLAP_REMOTE_APART;
     }
 }

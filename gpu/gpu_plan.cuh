@@ -17,7 +17,8 @@ typedef enum {
     VS_GPU_FORCES_CELLS = 1,  /* the cell list walked by the force kernel, each pair from both
                                  sides (double precision: dpd_force_kernel<CELLS>) */
     VS_GPU_FORCES_NEWTON = 2  /* the cell list, each pair once, fixed-point sums (mixed
-                                 precision: dpd_force_newton_kernel); with `half_list`, the
+                                 precision: vs_newton_kernel, DPD and the short-ranged
+                                 conservative styles alike); with `half_list`, the
                                  same kernel reads a half Verlet list instead of walking
                                  the cell list */
 } vs_gpu_force_path;
