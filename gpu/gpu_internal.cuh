@@ -900,12 +900,12 @@ void vs_gpu_bonded_check(vs_gpu_state *g, int kind);
  * stream), freed at destroy. */
 void vs_gpu_pair_prepare(vs_gpu_state *g);
 void vs_gpu_pair_free(vs_gpu_state *g);
-/* The conservative styles ride the Newton walk (the plan put the mixed-precision forces
- * there with some style configured): DPD's force call evaluates them beside its own pairs,
- * or the first style's call evaluates them all where DPD does not act. */
+/* The conservative styles ride the Newton walk (vs_gpu_plan.styles_newton): DPD's force
+ * call evaluates them beside its own pairs, or the first style's call evaluates them all
+ * where DPD does not act. */
 static inline int vs_gpu_styles_on_newton(const vs_gpu_state *g)
 {
-    return g->plan.forces == VS_GPU_FORCES_NEWTON && vs_pair_styles_active(&g->prm);
+    return g->plan.styles_newton;
 }
 /* One part of the Newton walk with the styles' evaluator (gpu_pair_newton.cu; see
  * vs_newton_launch): key, DPD's random numbers where it acts; cut2_quanta, the largest

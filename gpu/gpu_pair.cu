@@ -1,9 +1,9 @@
 /* The conservative pair styles on the device (lj, soft, gaussian, table) off the Newton
  * walk: the same pairs as the CPU loop (src/cpu/pair_cpu.c) from the same evaluator
- * (src/core/pair_styles.h). In mixed precision the plan puts the styles on the Newton walk
- * with DPD (gpu_newton.cuh, gpu_pair_newton.cu) unless a style scales special neighbours or
- * reaches far (gpu_plan.cu); what remains comes here: double precision, those styles, and
- * the builders the user names off the Newton walk.
+ * (src/core/pair_styles.h). In mixed precision the plan puts short-ranged styles without
+ * special factors on the Newton walk (gpu_newton.cuh, gpu_pair_newton.cu; gpu_plan.cu says
+ * when); what remains comes here: double precision, special factors, long reaches, and the
+ * thread or warp builders.
  *
  * One kernel per style and step, after the DPD kernel: one thread per owned particle walks
  * its partners (the Verlet list, or the cell list's stencil: gpu_partners.cuh) in a fixed

@@ -2,13 +2,16 @@
  *
  * Precision picks the force path: mixed precision takes each pair once (Newton's third law,
  * fixed-point sums) from the cell list or a half Verlet list, double precision a Verlet list,
- * or the cell list from both sides. The Newton walk serves every pair style
- * (gpu_newton.cuh), DPD and the conservative styles alike, except styles that scale special
- * neighbours, and short-ranged styles only: a long reach (the LJ liquid's r_c = 2.5) holds
- * more partners per particle than the walk's queue, and the thread-built full list serves
- * it better. The builder `auto` becomes the faster of each (docs/performance.md): in mixed
- * precision the half list with a skin or many partners per particle and the cell list
- * otherwise, the thread builder in double and off the Newton walk. */
+ * or the cell list from both sides. The Newton walk (gpu_newton.cuh) serves DPD and the
+ * conservative styles alike, except styles that scale special neighbours (it has no
+ * exclusion lists) and long reaches (the LJ liquid's r_c = 2.5 holds more partners per
+ * particle than the walk's queue). The builder `auto` becomes the faster of each
+ * (docs/performance.md): in mixed precision the half list with a skin or many partners per
+ * particle and the cell list otherwise, the thread builder in double. With styles, `auto`
+ * takes the Newton walk where DPD acts beside them (the soft style beside DPD's dissipative
+ * and random forces was measured there), and the thread builder for styles alone (the LJ
+ * liquid and the Kremer-Grest melt were measured there); the builders `cells` and `half`
+ * put styles alone on the Newton walk too. */
 #include <stdio.h>
 #include <string.h>
 
@@ -33,11 +36,11 @@ static int half_list_pays(const vs_params *prm)
     return partners_in_reach(prm) > 32.0;
 }
 
-/* Whether the conservative pair styles ride the Newton walk (mixed precision): none scales
- * special neighbours (the walk has no exclusion lists), and the reach holds few enough
- * partners for the walk's per-lane queue (VS_NEWTON_QUEUE), else the lanes empty their
- * queues one by one. */
-static int styles_on_newton(const vs_params *prm)
+/* Whether the conservative pair styles can ride the Newton walk (mixed precision): none
+ * scales special neighbours (the walk has no exclusion lists), and the reach holds few
+ * enough partners for the walk's per-lane queue (VS_NEWTON_QUEUE), else the lanes empty
+ * their queues one by one. */
+static int styles_fit_newton(const vs_params *prm)
 {
     return vs_special_depth(prm) == 0 && partners_in_reach(prm) <= 32.0;
 }
@@ -48,12 +51,13 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     memset(&p, 0, sizeof p);
     p.mixed = prm->precision == VS_PRECISION_MIXED;
     p.builder = prm->gpu_builder;
-    /* each pair once, whatever the styles (gpu_newton.cuh) */
-    const int newton = p.mixed && (!vs_pair_styles_active(prm) || styles_on_newton(prm));
+    /* each pair once (gpu_newton.cuh): DPD, with the styles where they fit */
+    const int styles = vs_pair_styles_active(prm), fit = styles_fit_newton(prm);
+    const int newton = p.mixed && (!styles || fit);
     if (p.builder == VS_GPU_BUILDER_AUTO)
-        p.builder = !newton             ? VS_GPU_BUILDER_THREAD
-                    : half_list_pays(prm) ? VS_GPU_BUILDER_HALF
-                                          : VS_GPU_BUILDER_CELLS;
+        p.builder = !newton || (styles && !vs_dpd_active(prm)) ? VS_GPU_BUILDER_THREAD
+                    : half_list_pays(prm)                     ? VS_GPU_BUILDER_HALF
+                                                              : VS_GPU_BUILDER_CELLS;
     /* the half list feeds the Newton kernel; a thread-built list elsewhere */
     if (p.builder == VS_GPU_BUILDER_HALF && !newton)
         p.builder = VS_GPU_BUILDER_THREAD;
@@ -62,6 +66,9 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
         p.forces = VS_GPU_FORCES_VERLET;
     else
         p.forces = p.mixed ? VS_GPU_FORCES_NEWTON : VS_GPU_FORCES_CELLS;
+    /* otherwise (the cell list in mixed precision with styles that do not fit) the DPD
+     * pairs take the Newton walk and the styles walk the cell list after it */
+    p.styles_newton = p.forces == VS_GPU_FORCES_NEWTON && styles && fit;
     /* half-width cells along x: trimmed rows then hold fewer candidates than whole cells;
      * the warp builder keeps the paper's 27 cells */
     p.x_reach = p.builder == VS_GPU_BUILDER_WARP ? 1 : 2;
@@ -108,8 +115,9 @@ void vs_gpu_plan_set_comm(vs_gpu_plan *p, const vs_params *prm, const int link[3
     if (comm_ok && prm->overlap && split > 0) {
         if (p->forces == VS_GPU_FORCES_VERLET)
             p->overlap = VS_GPU_OVERLAP_SPLIT;
-        else if (p->forces == VS_GPU_FORCES_NEWTON && split == 1 && p->reuse_list)
-            p->overlap = VS_GPU_OVERLAP_REMOTE_APART;
+        else if (p->forces == VS_GPU_FORCES_NEWTON && split == 1 && p->reuse_list &&
+                 (p->styles_newton || !vs_pair_styles_active(prm)))
+            p->overlap = VS_GPU_OVERLAP_REMOTE_APART; /* styles off the walk: the whole list */
     }
 }
 
@@ -136,8 +144,9 @@ extern "C" void vs_gpu_plan_describe(const vs_gpu_state *g, char *buf, size_t le
                  p->wrap_dims & 1 ? " x" : "", p->wrap_dims & 2 ? " y" : "",
                  p->wrap_dims & 4 ? " z" : "");
     }
-    snprintf(buf, len, "%s precision, %s (x reach %d)%s%s%s%s, overlap: %s",
-             p->mixed ? "mixed" : "double", forces, p->x_reach,
+    snprintf(buf, len, "%s precision, %s%s (x reach %d)%s%s%s%s, overlap: %s",
+             p->mixed ? "mixed" : "double", forces,
+             p->styles_newton ? " with the pair styles" : "", p->x_reach,
              p->stage_in_first_half ? ", first half-step stages force inputs" : "", wrap,
              p->grid_records ? ", ghost records on the position grid" : "",
              p->pos_q_only ? ", positions in quanta only" : "", overlap);

@@ -40,6 +40,9 @@ struct vs_gpu_plan {
                                     fp64 throughout (0) */
     vs_gpu_builder_kind builder; /* resolved (never AUTO): THREAD, WARP, CELLS or HALF */
     vs_gpu_force_path forces;
+    int styles_newton;           /* the conservative pair styles ride the Newton walk with
+                                    DPD (gpu_pair_newton.cu); else they walk from both
+                                    sides after it (gpu_pair.cu) */
     int half_list;               /* Newton forces from a half Verlet list (builder HALF): the
                                     pairs the cell walk would find within the list radius,
                                     kept between rebuilds */
