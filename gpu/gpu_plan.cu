@@ -8,10 +8,9 @@
  * particle than the walk's queue). The builder `auto` becomes the faster of each
  * (docs/performance.md): in mixed precision the half list with a skin or many partners per
  * particle and the cell list otherwise, the thread builder in double. With styles, `auto`
- * takes the Newton walk where DPD acts beside them (the soft style beside DPD's dissipative
- * and random forces was measured there), and the thread builder for styles alone (the LJ
- * liquid and the Kremer-Grest melt were measured there); the builders `cells` and `half`
- * put styles alone on the Newton walk too. */
+ * takes the Newton walk where DPD acts beside them and the thread builder for styles alone
+ * (docs/performance.md compares the paths); the builders `cells` and `half` put styles
+ * alone on the Newton walk too. */
 #include <stdio.h>
 #include <string.h>
 
