@@ -241,11 +241,9 @@ __device__ __forceinline__ float vs_separation_quanta(int qi, int qj)
     return (float)(int)((unsigned)qi - (unsigned)qj);
 }
 
-/* |d|^2 with one fixed rounding, which the compiler may not contract otherwise. Left to
- * itself it contracted the same source differently at different call sites: a force-kernel
- * variant that tested three candidates per iteration parted from the two-per-iteration
- * kernel at the 13th digit after 190 steps (192,000 particles, deterministic run to run),
- * and agreed with it once built with -fmad=false. Every pair's cut-off test and r^2 on the
+/* |d|^2 with one fixed rounding, which the compiler may not contract otherwise: left to
+ * itself it may contract the same source differently at different call sites, and two
+ * kernels would then part in the last digits. Every pair's cut-off test and r^2 on the
  * device goes through here, so the lists, the tests and the forces make the same decisions
  * wherever they are inlined. fp32: two fused multiply-adds (the cheapest form);
  * fp64: the CPU reference's rounding, ((x^2 + y^2) + z^2) unfused (gcc for x86-64 emits no
@@ -551,7 +549,7 @@ struct vs_gpu_cells {
     int32_t *cell_rank;       /* each particle's entry in the list (the Newton path) */
     /* with VS_GPU_OVERLAP_REMOTE_APART the list holds the owned particles and their local
      * images only, so that the pairs among them need nothing from other ranks; the remote
-     * ghosts, which come after them, add their pairs apart (dpd_force_remote_kernel) */
+     * ghosts, which come after them, add their pairs apart (vs_newton_remote_kernel) */
     int64_t n_listed;         /* particles in the cell list: [0, n_listed) */
     /* neighbour list: ELL in groups of four entries (vs_list_slot); max_neighbors, its width,
      * is a multiple of four */
@@ -631,7 +629,8 @@ struct vs_gpu_bonded {
 
 /* The conservative pair styles (gpu_pair.cu; allocated on first use, so a DPD fluid's
  * memory is unchanged): coefficients and tables on the device, and per owned slot the
- * styles' energy and virial shares (thermo steps), which the thermo reduction adds. */
+ * styles' energy and virial shares (thermo steps) of the walk from both sides, which the
+ * thermo reduction adds (on the Newton walk the styles' shares go to the DPD buffers). */
 struct vs_gpu_pair {
     vs_pair_coeff *d_coeff[VS_PAIR_STYLES]; /* 16 x 16 per style */
     vs_pair_table *d_tables;
@@ -896,8 +895,23 @@ void vs_gpu_bonded_tables(vs_gpu_state *g); /* upload the table styles' splines 
 void vs_gpu_bonded_marks(vs_gpu_state *g);
 void vs_gpu_bonded_index(vs_gpu_state *g);
 void vs_gpu_bonded_check(vs_gpu_state *g, int kind);
-/* The pair styles' device buffers (gpu_pair.cu), freed at destroy. */
+/* The pair styles' device buffers (gpu_pair.cu): coefficients and tables uploaded on the
+ * step's stream on first use (before the force kernels that read them are queued, on any
+ * stream), freed at destroy. */
+void vs_gpu_pair_prepare(vs_gpu_state *g);
 void vs_gpu_pair_free(vs_gpu_state *g);
+/* The conservative styles ride the Newton walk (vs_gpu_plan.styles_newton): DPD's force
+ * call evaluates them beside its own pairs, or the first style's call evaluates them all
+ * where DPD does not act. */
+static inline int vs_gpu_styles_on_newton(const vs_gpu_state *g)
+{
+    return g->plan.styles_newton;
+}
+/* One part of the Newton walk with the styles' evaluator (gpu_pair_newton.cu; see
+ * vs_newton_launch): key, DPD's random numbers where it acts; cut2_quanta, the largest
+ * reach squared in quanta. */
+void vs_gpu_newton_styles(vs_gpu_state *g, cudaStream_t stream, int remote, vs_tea_key key,
+                          float cut2_quanta, int want_energy);
 /* The Morton reorder's part (gpu_topo.cu): the slots' record indices permuted by
  * g->sort.idx_out (with the other per-slot arrays, gpu_cells.cu), then the records compacted
  * into the new slot order. */

@@ -1,11 +1,15 @@
-/* The conservative pair styles on the device (lj, soft, gaussian, table): the same pairs as
- * the CPU loop (src/cpu/pair_cpu.c) from the same evaluator (src/core/pair_styles.h).
+/* The conservative pair styles on the device (lj, soft, gaussian, table) off the Newton
+ * walk: the same pairs as the CPU loop (src/cpu/pair_cpu.c) from the same evaluator
+ * (src/core/pair_styles.h). In mixed precision the plan puts short-ranged styles without
+ * special factors on the Newton walk (gpu_newton.cuh, gpu_pair_newton.cu; gpu_plan.cu says
+ * when); what remains comes here: double precision, special factors, long reaches, and the
+ * thread or warp builders.
  *
- * One kernel per style and step, apart from the DPD kernels (which stay as they are when no
- * other style is configured): one thread per owned particle walks its partners (the Verlet
- * list, or the cell list's stencil: gpu_partners.cuh) in a fixed order and evaluates every
- * pair from its own side, so no thread writes another particle's force and the sum runs in
- * a deterministic order: runs are bit-reproducible without atomics.
+ * One kernel per style and step, after the DPD kernel: one thread per owned particle walks
+ * its partners (the Verlet list, or the cell list's stencil: gpu_partners.cuh) in a fixed
+ * order and evaluates every pair from its own side, so no thread writes another particle's
+ * force and the sum runs in a deterministic order: runs are bit-reproducible without
+ * atomics.
  *   - double: separations and pair arithmetic in fp64 (this file is compiled without fused
  *     multiply-adds, as the CPU rounds);
  *   - mixed: separations in fp64 from the double positions, rounded to fp32, the pair in
@@ -19,6 +23,7 @@
  * the others adding; the thermo reduction (gpu_reduce.cu) adds them to the pair energy and
  * the virial. Coefficients (16 x 16 per style) and tables go to the device on first use.
  */
+#include "gpu_dispatch.cuh"
 #include "gpu_internal.cuh"
 #include "gpu_partners.cuh"
 
@@ -125,9 +130,8 @@ __global__ void __launch_bounds__(VS_PAIR_BLOCK)
     }
 }
 
-/* Coefficients and tables on the device, once; the energy buffers grown to the owned
- * particles. */
-static void prepare(vs_gpu_state *g)
+/* Coefficients and tables on the device, once. */
+void vs_gpu_pair_prepare(vs_gpu_state *g)
 {
     vs_gpu_pair *ps = &g->ps;
     if (!ps->d_coeff[0]) {
@@ -144,6 +148,12 @@ static void prepare(vs_gpu_state *g)
                                       sizeof(vs_pair_table) * (size_t)nt,
                                       cudaMemcpyHostToDevice, g->stream));
     }
+}
+
+/* The energy buffers of the walk from both sides, grown to the owned particles. */
+static void grow_energy_buffers(vs_gpu_state *g)
+{
+    vs_gpu_pair *ps = &g->ps;
     if (g->pt.n_owned > ps->cap) {
         vs_gpu_free(g, ps->e, sizeof(double) * (size_t)ps->cap);
         vs_gpu_free(g, ps->w, sizeof(double) * (size_t)ps->cap);
@@ -165,9 +175,17 @@ static int first_style(const vs_params *p)
 
 extern "C" void vs_gpu_pair_style_forces(vs_gpu_state *g, int style, int want_energy)
 {
-    prepare(g);
-    const int n = (int)g->pt.n_owned;
     const int first = style == first_style(&g->prm);
+    if (vs_gpu_styles_on_newton(g)) {
+        /* DPD's call evaluated every style already; where DPD does not act, the first
+         * style's call evaluates them all (no random numbers: any step's key will do) */
+        if (first && !vs_dpd_active(&g->prm))
+            vs_gpu_forces(g, 0, want_energy);
+        return;
+    }
+    vs_gpu_pair_prepare(g);
+    grow_energy_buffers(g);
+    const int n = (int)g->pt.n_owned;
     const int starts = first && !vs_dpd_active(&g->prm);
     const int mode = starts ? 0 : (g->fs.forces_fixed ? 2 : 1);
     const int mixed = g->plan.mixed, cells = g->plan.forces != VS_GPU_FORCES_VERLET;
@@ -178,53 +196,19 @@ extern "C" void vs_gpu_pair_style_forces(vs_gpu_state *g, int style, int want_en
     const vs_special_factors special = {{1.0, psp->special_factor[0], psp->special_factor[1],
                                          psp->special_factor[2]},
                                         g->pt.tag, g->ps.special};
-#define VS_PAIR_LAUNCH_K(M, E, C, MODE, S)                                                     \
-    do {                                                                                       \
-        if (n > 0) {                                                                           \
-            pair_style_kernel<M, E, C, MODE, S>                                                \
-                <<<(n + VS_PAIR_BLOCK - 1) / VS_PAIR_BLOCK, VS_PAIR_BLOCK, shared, g->stream>>>( \
-                    n, style, g->prm.n_species, g->ps.d_coeff[style], g->ps.d_tables,          \
-                    g->species, vs_gpu_positions(g), g->pt.species_id, src,                    \
-                    g->pt.f[0], g->pt.f[1], g->pt.f[2], g->ps.e, g->ps.w, !first,              \
-                    g->fs.d_bad_force, special);                                               \
-            VS_CUDA_CHECK(cudaGetLastError());                                                 \
-        }                                                                                      \
-    } while (0)
-#define VS_PAIR_LAUNCH(M, E, C, MODE)                                                          \
-    do {                                                                                       \
-        if (with_special)                                                                      \
-            VS_PAIR_LAUNCH_K(M, E, C, MODE, true);                                             \
-        else                                                                                   \
-            VS_PAIR_LAUNCH_K(M, E, C, MODE, false);                                            \
-    } while (0)
-#define VS_PAIR_LAUNCH_MODE(M, E, C)                                                           \
-    do {                                                                                       \
-        if (mode == 0)                                                                         \
-            VS_PAIR_LAUNCH(M, E, C, 0);                                                        \
-        else if (mode == 1)                                                                    \
-            VS_PAIR_LAUNCH(M, E, C, 1);                                                        \
-        else                                                                                   \
-            VS_PAIR_LAUNCH(M, E, C, 2);                                                        \
-    } while (0)
-#define VS_PAIR_LAUNCH_CELLS(M, E)                                                             \
-    do {                                                                                       \
-        if (cells)                                                                             \
-            VS_PAIR_LAUNCH_MODE(M, E, true);                                                   \
-        else                                                                                   \
-            VS_PAIR_LAUNCH_MODE(M, E, false);                                                  \
-    } while (0)
-    if (mixed && want_energy)
-        VS_PAIR_LAUNCH_CELLS(true, true);
-    else if (mixed)
-        VS_PAIR_LAUNCH_CELLS(true, false);
-    else if (want_energy)
-        VS_PAIR_LAUNCH_CELLS(false, true);
-    else
-        VS_PAIR_LAUNCH_CELLS(false, false);
-#undef VS_PAIR_LAUNCH_CELLS
-#undef VS_PAIR_LAUNCH_MODE
-#undef VS_PAIR_LAUNCH
-#undef VS_PAIR_LAUNCH_K
+    if (n > 0)
+        vs_dispatch<2, 2, 2, 3, 2>(
+            [&](auto m, auto energy, auto cells_c, auto mode_c, auto special_c) {
+                pair_style_kernel<VS_ON(m), VS_ON(energy), VS_ON(cells_c), VS_VAL(mode_c),
+                                  VS_ON(special_c)>
+                    <<<(n + VS_PAIR_BLOCK - 1) / VS_PAIR_BLOCK, VS_PAIR_BLOCK, shared,
+                       g->stream>>>(n, style, g->prm.n_species, g->ps.d_coeff[style],
+                                    g->ps.d_tables, g->species, vs_gpu_positions(g),
+                                    g->pt.species_id, src, g->pt.f[0], g->pt.f[1], g->pt.f[2],
+                                    g->ps.e, g->ps.w, !first, g->fs.d_bad_force, special);
+                VS_CUDA_CHECK(cudaGetLastError());
+            },
+            mixed, want_energy != 0, cells, mode, with_special);
     g->ps.energies_on = 1;
     if (starts) { /* no DPD kernel ran: none of its energies, and the forces are doubles */
         g->fs.forces_fixed = 0;

@@ -2,27 +2,46 @@
  *
  * Precision picks the force path: mixed precision takes each pair once (Newton's third law,
  * fixed-point sums) from the cell list or a half Verlet list, double precision a Verlet list,
- * or the cell list from both sides. The builder `auto` becomes the faster of each
+ * or the cell list from both sides. The Newton walk (gpu_newton.cuh) serves DPD and the
+ * conservative styles alike, except styles that scale special neighbours (it has no
+ * exclusion lists) and long reaches (the LJ liquid's r_c = 2.5 holds more partners per
+ * particle than the walk's queue). The builder `auto` becomes the faster of each
  * (docs/performance.md): in mixed precision the half list with a skin or many partners per
- * particle and the cell list otherwise, the thread builder in double and wherever a pair
- * style other than DPD is configured. */
+ * particle and the cell list otherwise, the thread builder in double. With styles, `auto`
+ * takes the Newton walk where DPD acts beside them and the thread builder for styles alone
+ * (docs/performance.md compares the paths); the builders `cells` and `half` put styles
+ * alone on the Newton walk too. */
 #include <stdio.h>
 #include <string.h>
 
 #include "gpu_internal.cuh"
 
-/* Whether the Newton kernel's half list beats its cell walk (mixed precision, DPD pairs
- * alone; docs/performance.md, the paper's matrix at dt = 0.005 on an H100): with a skin it
- * is kept between rebuilds and won at every density and cut-off (1.4 to 4.2 times); rebuilt
- * on every step it wins once the cut-off sphere holds many partners (42 and more: rc = 1.5
- * at rho = 3 and 6, rho = 50), while the cell walk stays ahead at 13 and 25 (rho = 3 and 6,
- * rc = 1). */
+/* Partners per particle within the pair terms' reach (the sphere's volume times the
+ * density). */
+static double partners_in_reach(const vs_params *prm)
+{
+    const double r = vs_pair_reach(prm);
+    return 4.18879 * r * r * r * prm->density;
+}
+
+/* Whether the Newton kernel's half list beats its cell walk (mixed precision;
+ * docs/performance.md): with a skin it is kept between rebuilds and wins at every density
+ * and cut-off; rebuilt on every step it wins once the cut-off sphere holds many partners,
+ * while the cell walk stays ahead with few. */
 static int half_list_pays(const vs_params *prm)
 {
     if (prm->skin > 0.0)
         return 1;
-    const double partners = 4.18879 * prm->rc * prm->rc * prm->rc * prm->density;
-    return partners > 32.0;
+    return partners_in_reach(prm) > 32.0;
+}
+
+/* Whether the conservative pair styles can ride the Newton walk (mixed precision): none
+ * scales special neighbours (the walk has no exclusion lists), and the reach holds few
+ * enough partners for the walk's per-lane queue (VS_NEWTON_QUEUE), else the lanes empty
+ * their queues one by one. */
+static int styles_fit_newton(const vs_params *prm)
+{
+    return vs_special_depth(prm) == 0 && partners_in_reach(prm) <= 32.0;
 }
 
 vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
@@ -31,15 +50,14 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     memset(&p, 0, sizeof p);
     p.mixed = prm->precision == VS_PRECISION_MIXED;
     p.builder = prm->gpu_builder;
-    /* the pair styles (lj, soft, ...) walk the cell list's whole stencil from both sides,
-     * about 5 times the candidates of a Verlet list; only the DPD kernel halves it */
-    const int newton = p.mixed && !vs_pair_styles_active(prm); /* each DPD pair once */
+    /* each pair once (gpu_newton.cuh): DPD, with the styles where they fit */
+    const int styles = vs_pair_styles_active(prm), fit = styles_fit_newton(prm);
+    const int newton = p.mixed && (!styles || fit);
     if (p.builder == VS_GPU_BUILDER_AUTO)
-        p.builder = !newton             ? VS_GPU_BUILDER_THREAD
-                    : half_list_pays(prm) ? VS_GPU_BUILDER_HALF
-                                          : VS_GPU_BUILDER_CELLS;
-    /* the half list feeds the Newton kernel: mixed precision and the DPD pairs alone; a
-     * thread-built list elsewhere */
+        p.builder = !newton || (styles && !vs_dpd_active(prm)) ? VS_GPU_BUILDER_THREAD
+                    : half_list_pays(prm)                     ? VS_GPU_BUILDER_HALF
+                                                              : VS_GPU_BUILDER_CELLS;
+    /* the half list feeds the Newton kernel; a thread-built list elsewhere */
     if (p.builder == VS_GPU_BUILDER_HALF && !newton)
         p.builder = VS_GPU_BUILDER_THREAD;
     p.half_list = p.builder == VS_GPU_BUILDER_HALF;
@@ -47,8 +65,11 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
         p.forces = VS_GPU_FORCES_VERLET;
     else
         p.forces = p.mixed ? VS_GPU_FORCES_NEWTON : VS_GPU_FORCES_CELLS;
-    /* half-width cells along x: trimmed rows then hold ~50 candidates instead of 81 (rho = 3,
-     * docs/performance.md); the warp builder keeps the paper's 27 cells */
+    /* otherwise (the cell list in mixed precision with styles that do not fit) the DPD
+     * pairs take the Newton walk and the styles walk the cell list after it */
+    p.styles_newton = p.forces == VS_GPU_FORCES_NEWTON && styles && fit;
+    /* half-width cells along x: trimmed rows then hold fewer candidates than whole cells;
+     * the warp builder keeps the paper's 27 cells */
     p.x_reach = p.builder == VS_GPU_BUILDER_WARP ? 1 : 2;
     p.reuse_list = prm->skin > 0.0;
     p.stage_at_build = p.mixed || p.builder == VS_GPU_BUILDER_WARP;
@@ -94,8 +115,8 @@ void vs_gpu_plan_set_comm(vs_gpu_plan *p, const vs_params *prm, const int link[3
         if (p->forces == VS_GPU_FORCES_VERLET)
             p->overlap = VS_GPU_OVERLAP_SPLIT;
         else if (p->forces == VS_GPU_FORCES_NEWTON && split == 1 && p->reuse_list &&
-                 !vs_pair_styles_active(prm)) /* the pair styles walk the whole cell list */
-            p->overlap = VS_GPU_OVERLAP_REMOTE_APART;
+                 (p->styles_newton || !vs_pair_styles_active(prm)))
+            p->overlap = VS_GPU_OVERLAP_REMOTE_APART; /* styles off the walk: the whole list */
     }
 }
 
@@ -122,8 +143,9 @@ extern "C" void vs_gpu_plan_describe(const vs_gpu_state *g, char *buf, size_t le
                  p->wrap_dims & 1 ? " x" : "", p->wrap_dims & 2 ? " y" : "",
                  p->wrap_dims & 4 ? " z" : "");
     }
-    snprintf(buf, len, "%s precision, %s (x reach %d)%s%s%s%s, overlap: %s",
-             p->mixed ? "mixed" : "double", forces, p->x_reach,
+    snprintf(buf, len, "%s precision, %s%s (x reach %d)%s%s%s%s, overlap: %s",
+             p->mixed ? "mixed" : "double", forces,
+             p->styles_newton ? " with the pair styles" : "", p->x_reach,
              p->stage_in_first_half ? ", first half-step stages force inputs" : "", wrap,
              p->grid_records ? ", ghost records on the position grid" : "",
              p->pos_q_only ? ", positions in quanta only" : "", overlap);

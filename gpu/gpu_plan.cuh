@@ -17,7 +17,8 @@ typedef enum {
     VS_GPU_FORCES_CELLS = 1,  /* the cell list walked by the force kernel, each pair from both
                                  sides (double precision: dpd_force_kernel<CELLS>) */
     VS_GPU_FORCES_NEWTON = 2  /* the cell list, each pair once, fixed-point sums (mixed
-                                 precision: dpd_force_newton_kernel); with `half_list`, the
+                                 precision: vs_newton_kernel, DPD and the short-ranged
+                                 conservative styles alike); with `half_list`, the
                                  same kernel reads a half Verlet list instead of walking
                                  the cell list */
 } vs_gpu_force_path;
@@ -39,6 +40,9 @@ struct vs_gpu_plan {
                                     fp64 throughout (0) */
     vs_gpu_builder_kind builder; /* resolved (never AUTO): THREAD, WARP, CELLS or HALF */
     vs_gpu_force_path forces;
+    int styles_newton;           /* the conservative pair styles ride the Newton walk with
+                                    DPD (gpu_pair_newton.cu); else they walk from both
+                                    sides after it (gpu_pair.cu) */
     int half_list;               /* Newton forces from a half Verlet list (builder HALF): the
                                     pairs the cell walk would find within the list radius,
                                     kept between rebuilds */
