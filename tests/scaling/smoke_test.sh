@@ -22,7 +22,7 @@ done
 # The model's ghost count against an independent one: the shell of width w around a brick,
 # rho ((bx + 2w)(by + 2w)(bz + 2w) - bx by bz), here 192,000 particles at rho 3 on 2 and 8
 # ranks (bricks 40x40x20 and 20x20x20).
-"$py" - "$src/scaling" <<'PY'
+"$py" - "$src/scaling/bench" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 import scaling
