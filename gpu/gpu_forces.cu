@@ -112,7 +112,7 @@ static void compute_signatures_of(vs_gpu_state *g, int64_t first, vs_count count
             VS_CUDA_CHECK(cudaMemsetAsync(g->fs.d_bad_force, 0x7f, sizeof(int32_t), g->stream));
     }
     VS_LAUNCH(signature_kernel, estimate, VS_BLOCK, g->stream, (int)first, count,
-              vs_tea_make_key(g->prm.seed, (uint64_t)step), g->pt.tag, g->fs.sig, clear);
+              vs_tea_make_key(g->prm->system.seed, (uint64_t)step), g->pt.tag, g->fs.sig, clear);
 }
 
 static void compute_signatures(vs_gpu_state *g, int64_t first, int64_t count, int64_t step,
@@ -740,8 +740,8 @@ static void launch_newton_part(vs_gpu_state *g, cudaStream_t stream, int remote,
     const int n_remote = (int)(g->pt.n_owned + g->pt.n_ghost - g->cells.n_listed);
     const vs_count listed = vs_gpu_listed(g);
     const int64_t listed_estimate = vs_gpu_listed_estimate(g);
-    const vs_tea_key key = vs_tea_make_key(g->prm.seed, (uint64_t)step);
-    const int gaussian = g->prm.random == VS_RANDOM_GAUSSIAN;
+    const vs_tea_key key = vs_tea_make_key(g->prm->system.seed, (uint64_t)step);
+    const int gaussian = g->prm->dpd.random == VS_RANDOM_GAUSSIAN;
     const float rc2_quanta =
         (float)((double)g->dpd_f.rc2 * g->fs.frame.inv_quantum * g->fs.frame.inv_quantum);
     unsigned long long *f[3];
@@ -804,8 +804,8 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
                           int64_t step, int want_energy)
 {
     const int mixed = g->plan.mixed;
-    const vs_tea_key key = vs_tea_make_key(g->prm.seed, (uint64_t)step);
-    const int gaussian = g->prm.random == VS_RANDOM_GAUSSIAN;
+    const vs_tea_key key = vs_tea_make_key(g->prm->system.seed, (uint64_t)step);
+    const int gaussian = g->prm->dpd.random == VS_RANDOM_GAUSSIAN;
     const vs_partner_source src = vs_gpu_partner_source(g);
     const int skin = g->plan.reuse_list;
     const int cells = g->plan.forces != VS_GPU_FORCES_VERLET; /* partners from the cell list */

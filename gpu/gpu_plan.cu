@@ -19,9 +19,9 @@
  * rc = 1). */
 static int half_list_pays(const vs_params *prm)
 {
-    if (prm->skin > 0.0)
+    if (prm->neighbor.skin > 0.0)
         return 1;
-    const double partners = 4.18879 * prm->rc * prm->rc * prm->rc * prm->density;
+    const double partners = 4.18879 * prm->dpd.rc * prm->dpd.rc * prm->dpd.rc * prm->system.density;
     return partners > 32.0;
 }
 
@@ -29,8 +29,8 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
 {
     vs_gpu_plan p;
     memset(&p, 0, sizeof p);
-    p.mixed = prm->precision == VS_PRECISION_MIXED;
-    p.builder = prm->gpu_builder;
+    p.mixed = prm->exec.precision == VS_PRECISION_MIXED;
+    p.builder = prm->exec.gpu_builder;
     /* the pair styles (lj, soft, ...) walk the cell list's whole stencil from both sides,
      * about 5 times the candidates of a Verlet list; only the DPD kernel halves it */
     const int newton = p.mixed && !vs_pair_styles_active(prm); /* each DPD pair once */
@@ -50,7 +50,7 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     /* half-width cells along x: trimmed rows then hold ~50 candidates instead of 81 (rho = 3,
      * docs/performance.md); the warp builder keeps the paper's 27 cells */
     p.x_reach = p.builder == VS_GPU_BUILDER_WARP ? 1 : 2;
-    p.reuse_list = prm->skin > 0.0;
+    p.reuse_list = prm->neighbor.skin > 0.0;
     p.stage_at_build = p.mixed || p.builder == VS_GPU_BUILDER_WARP;
     /* the cell list's pass then reads 16 bytes per owned particle instead of staging them
      * from x and the species (28 bytes read, 16 written) */
@@ -60,15 +60,15 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     p.vp_in_vel_f = p.mixed;
     /* positions whole numbers of quanta and velocities in fp32: exact in 24 bytes; the
      * tags (0..N-1) in 48 bits */
-    p.grid_records = p.mixed && prm->position_quantum > 0.0 &&
-                     prm->n_particles < (int64_t)1 << VS_GRID_TAG_BITS;
+    p.grid_records = p.mixed && prm->exec.position_quantum > 0.0 &&
+                     prm->system.n_particles < (int64_t)1 << VS_GRID_TAG_BITS;
     /* and positions whole numbers of quanta of a frame that never moves: pos_q holds them
      * exactly, so an fp64 copy would be 24 bytes per particle of memory and of every pass
      * that reads or moves them */
     p.pos_q_only = p.grid_records;
     p.wrap_dims = 0; /* until the rank grid is known */
     p.leaver_dim = -1;
-    p.overlap = VS_GPU_OVERLAP_NONE;
+    p.exec.overlap = VS_GPU_OVERLAP_NONE;
     return p;
 }
 
@@ -89,13 +89,13 @@ void vs_gpu_plan_set_comm(vs_gpu_plan *p, const vs_params *prm, const int link[3
      * reused between rebuilds (without a skin every step rebuilds and the ghosts are
      * complete before the list is built, so there is nothing to hide); a Verlet list
      * overlaps wherever some dimension is split */
-    p->overlap = VS_GPU_OVERLAP_NONE;
-    if (comm_ok && prm->overlap && split > 0) {
+    p->exec.overlap = VS_GPU_OVERLAP_NONE;
+    if (comm_ok && prm->exec.overlap && split > 0) {
         if (p->forces == VS_GPU_FORCES_VERLET)
-            p->overlap = VS_GPU_OVERLAP_SPLIT;
+            p->exec.overlap = VS_GPU_OVERLAP_SPLIT;
         else if (p->forces == VS_GPU_FORCES_NEWTON && split == 1 && p->reuse_list &&
                  !vs_pair_styles_active(prm)) /* the pair styles walk the whole cell list */
-            p->overlap = VS_GPU_OVERLAP_REMOTE_APART;
+            p->exec.overlap = VS_GPU_OVERLAP_REMOTE_APART;
     }
 }
 
@@ -113,8 +113,8 @@ extern "C" void vs_gpu_plan_describe(const vs_gpu_state *g, char *buf, size_t le
         forces = p->half_list ? "half-list Newton forces" : "cell-list Newton forces";
         break;
     }
-    const char *overlap = p->overlap == VS_GPU_OVERLAP_SPLIT ? "interior/border split"
-                          : p->overlap == VS_GPU_OVERLAP_REMOTE_APART ? "remote ghosts apart"
+    const char *overlap = p->exec.overlap == VS_GPU_OVERLAP_SPLIT ? "interior/border split"
+                          : p->exec.overlap == VS_GPU_OVERLAP_REMOTE_APART ? "remote ghosts apart"
                                                                        : "none";
     char wrap[48] = "";
     if (p->wrap_dims) {

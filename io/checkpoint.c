@@ -200,7 +200,7 @@ static int fsync_path(const char *path)
 
 static int write_key(hid_t g, const vs_physics_key *k, const vs_params *p)
 {
-    const int ns = p->n_species;
+    const int ns = p->species.n;
     const void *v = vs_physics_value(p, k, 0);
     double buf[VS_PARAM_VALUES_MAX];
     int64_t i64 = 0;
@@ -282,13 +282,13 @@ static int read_names(hid_t g, const vs_physics_key *k, vs_params *p)
     H5Sclose(space);
     H5Aclose(a);
     if (rc == 0)
-        p->n_species = ns;
+        p->species.n = ns;
     return rc;
 }
 
 static int read_key(hid_t g, const vs_physics_key *k, vs_params *p)
 {
-    const int ns = p->n_species;
+    const int ns = p->species.n;
     void *v = vs_physics_value_mut(p, k, 0);
     double buf[VS_PARAM_VALUES_MAX];
     int64_t i64 = 0;
@@ -353,7 +353,7 @@ static int read_parameters(hid_t f, vs_params *p)
         /* and those older than the pair styles their code: none, 0 */
         if (strcmp(key->key, "pair") == 0 && H5Aexists(g, key->stored) <= 0)
             continue;
-        if (sized && key->kind != VS_PHYS_NAME && p->n_species == 0)
+        if (sized && key->kind != VS_PHYS_NAME && p->species.n == 0)
             rc = -1; /* sized by the species count, which the names did not give */
         else
             rc |= read_key(g, key, p);
@@ -498,15 +498,15 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
                           int64_t n, int64_t lo)
 {
     int rc = 0;
-    const int64_t format = VS_CKPT_FORMAT_VERSION, n_total = prm->n_particles;
+    const int64_t format = VS_CKPT_FORMAT_VERSION, n_total = prm->system.n_particles;
     const int64_t hash_i = (int64_t)vs_params_physics_hash(prm);
-    const double time = (double)step * prm->dt;
+    const double time = (double)step * prm->integrator.dt;
     rc |= vs_h5_attr_string(f, "format", "vesica checkpoint");
     rc |= vs_h5_attr_int64(f, "format_version", &format, 1);
     rc |= vs_h5_attr_string(f, "code_version", VS_CODE_VERSION);
     rc |= vs_h5_attr_int64(f, "step", &step, 1);
     rc |= vs_h5_attr_double(f, "time", &time, 1);
-    const int64_t seed = (int64_t)prm->seed;
+    const int64_t seed = (int64_t)prm->system.seed;
     rc |= vs_h5_attr_int64(f, "seed", &seed, 1);
     rc |= vs_h5_attr_int64(f, "particles", &n_total, 1);
     rc |= vs_h5_attr_int64(f, "physics_hash", &hash_i, 1);
@@ -568,7 +568,7 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
 
     test_pause(step);
     /* the completion record, last: step, particle count, physics hash, code version */
-    const int64_t record[4] = {step, prm->n_particles, (int64_t)vs_params_physics_hash(prm),
+    const int64_t record[4] = {step, prm->system.n_particles, (int64_t)vs_params_physics_hash(prm),
                                text_hash(VS_CODE_VERSION)};
     const hsize_t four = 4;
     const int64_t max4 = 4;
@@ -709,12 +709,12 @@ static int check_metadata(const char *path, const vs_checkpoint_info *info, int6
                  "their hash (file damaged)", path);
         return -1;
     }
-    if (n_total != info->physics.n_particles) {
+    if (n_total != info->physics.system.n_particles) {
         snprintf(err, err_len, "checkpoint %.400s: %lld particles, its parameters say %lld (file "
-                 "damaged)", path, (long long)n_total, (long long)info->physics.n_particles);
+                 "damaged)", path, (long long)n_total, (long long)info->physics.system.n_particles);
         return -1;
     }
-    const double time = (double)info->step * info->physics.dt;
+    const double time = (double)info->step * info->physics.integrator.dt;
     if (memcmp(&time, &info->time, sizeof time) != 0) {
         snprintf(err, err_len, "checkpoint %.400s: time %.17g is not step * dt = %.17g (file "
                  "damaged)", path, info->time, time);
@@ -821,7 +821,7 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
     H5Pclose(dxpl);
     for (int64_t i = 0; i < n && rc == 0; ++i)
         if (recs[i].tag != lo + i || recs[i].species < 0 ||
-            recs[i].species >= info->physics.n_species) {
+            recs[i].species >= info->physics.species.n) {
             snprintf(err, err_len, "checkpoint %.400s: particle row %lld has tag %lld, species %d "
                      "(expected tag %lld: rows are in tag order)", path, (long long)(lo + i),
                      (long long)recs[i].tag, recs[i].species, (long long)(lo + i));

@@ -716,8 +716,8 @@ static int has_input(const config_setting_t *root)
 
 static int species_index(const vs_params *p, const char *name)
 {
-    for (int i = 0; i < p->n_species; ++i)
-        if (strcmp(p->species[i].name, name) == 0)
+    for (int i = 0; i < p->species.n; ++i)
+        if (strcmp(p->species.list[i].name, name) == 0)
             return i;
     return -1;
 }
@@ -726,13 +726,13 @@ static int fail_unknown_species(const cfg_ctx *c, const config_setting_t *s, con
                                 const char *parent, const vs_params *p)
 {
     const char *names[VS_MAX_SPECIES] = {NULL};
-    for (int i = 0; i < p->n_species; ++i)
-        names[i] = p->species[i].name;
-    const char *best = cfg_closest(config_setting_name(s), names, p->n_species);
+    for (int i = 0; i < p->species.n; ++i)
+        names[i] = p->species.list[i].name;
+    const char *best = cfg_closest(config_setting_name(s), names, p->species.n);
     if (best)
         return cfg_fail(c, s, key, "unknown species (did you mean %s.%s?)", parent, best);
     char list[SHOW_LEN] = "";
-    for (int i = 0; i < p->n_species; ++i)
+    for (int i = 0; i < p->species.n; ++i)
         cfg_put(list, sizeof list, "%s%s", i ? ", " : "", names[i]);
     return cfg_fail(c, s, key, "unknown species (the species are %s)", list);
 }
@@ -740,16 +740,16 @@ static int fail_unknown_species(const cfg_ctx *c, const config_setting_t *s, con
 static int extract_species(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
 {
     const config_setting_t *list = member(root, "species");
-    p->n_species = config_setting_length(list);
+    p->species.n = config_setting_length(list);
     double sum = 0.0;
     const config_setting_t *sites[VS_MAX_SPECIES + 1] = {list};
-    for (int i = 0; i < p->n_species; ++i) {
+    for (int i = 0; i < p->species.n; ++i) {
         const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
         const config_setting_t *name = member(e, "name");
-        vs_species *sp = &p->species[i];
+        vs_species *sp = &p->species.list[i];
         snprintf(sp->name, sizeof sp->name, "%s", config_setting_get_string(name));
         for (int j = 0; j < i; ++j)
-            if (strcmp(p->species[j].name, sp->name) == 0) {
+            if (strcmp(p->species.list[j].name, sp->name) == 0) {
                 char key[PATH_LEN];
                 snprintf(key, sizeof key, "species.[%d].name", i);
                 return cfg_fail(c, name, key, "expected a name no other species uses (got \"%s\", "
@@ -767,7 +767,7 @@ static int extract_species(const cfg_ctx *c, const config_setting_t *root, vs_pa
     if (!(fabs(sum - 1.0) <= 1e-9)) {
         char got[48];
         cfg_fmt_double(got, sizeof got, sum);
-        return cfg_fail(c, cfg_pick_site(sites, p->n_species + 1), "species",
+        return cfg_fail(c, cfg_pick_site(sites, p->species.n + 1), "species",
                         "expected fractions summing to 1 within 1e-9 (got a sum of %s)", got);
     }
     return 0;
@@ -795,23 +795,23 @@ static int extract_matrix(const cfg_ctx *c, const config_setting_t *root, vs_par
             e[i][j] = v;
         }
     }
-    for (int i = 0; i < p->n_species; ++i)
-        for (int j = 0; j < p->n_species; ++j) {
+    for (int i = 0; i < p->species.n; ++i)
+        for (int j = 0; j < p->species.n; ++j) {
             if (e[i][j])
                 continue;
-            const config_setting_t *row = member(a, p->species[i].name);
+            const config_setting_t *row = member(a, p->species.list[i].name);
             char key[PATH_LEN];
-            snprintf(key, sizeof key, "dpd.a.%s.%s", p->species[i].name, p->species[j].name);
+            snprintf(key, sizeof key, "dpd.a.%s.%s", p->species.list[i].name, p->species.list[j].name);
             return cfg_fail(c, row ? row : a, key,
                             "required key is missing (dpd.a needs a value for every pair of "
                             "species)");
         }
-    for (int i = 0; i < p->n_species; ++i)
-        for (int j = 0; j < p->n_species; ++j)
-            p->a[i][j] = as_double(e[i][j]);
-    for (int i = 0; i < p->n_species; ++i)
-        for (int j = i + 1; j < p->n_species; ++j) {
-            if (p->a[i][j] == p->a[j][i])
+    for (int i = 0; i < p->species.n; ++i)
+        for (int j = 0; j < p->species.n; ++j)
+            p->dpd.a[i][j] = as_double(e[i][j]);
+    for (int i = 0; i < p->species.n; ++i)
+        for (int j = i + 1; j < p->species.n; ++j) {
+            if (p->dpd.a[i][j] == p->dpd.a[j][i])
                 continue;
             /* Report at the override if one is involved, else at the later line. */
             const config_setting_t *two[2] = {e[j][i], e[i][j]};
@@ -842,43 +842,43 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     if ((rc = extract_matrix(c, root, p)))
         return rc;
 
-    p->gamma = num_at(root, "dpd.gamma");
-    p->kT = num_at(root, "dpd.kT");
-    p->rc = num_at(root, "dpd.rc");
-    p->s = num_at(root, "dpd.s");
-    p->random = (vs_random_kind)choice_at(root, "dpd.random");
-    p->dt = num_at(root, "integrator.dt");
-    p->lambda = num_at(root, "integrator.lambda");
-    p->steps = as_int(at(root, "integrator.steps"));
+    p->dpd.gamma = num_at(root, "dpd.gamma");
+    p->dpd.kT = num_at(root, "dpd.kT");
+    p->dpd.rc = num_at(root, "dpd.rc");
+    p->dpd.s = num_at(root, "dpd.s");
+    p->dpd.random = (vs_random_kind)choice_at(root, "dpd.random");
+    p->integrator.dt = num_at(root, "integrator.dt");
+    p->integrator.lambda = num_at(root, "integrator.lambda");
+    p->integrator.steps = as_int(at(root, "integrator.steps"));
     if ((rc = vs_config_extract_integrator(c, root, p)))
         return rc;
-    p->skin = num_at(root, "neighbor.skin");
-    p->gpu_builder = (vs_gpu_builder_kind)choice_at(root, "neighbor.gpu_builder");
-    p->transport = (vs_transport_kind)choice_at(root, "comm.transport");
-    p->overlap = choice_at(root, "comm.overlap");
-    p->backend = (vs_backend_kind)choice_at(root, "backend");
-    p->precision = (vs_precision_kind)choice_at(root, "precision");
-    p->seed = (uint64_t)as_int(at(root, "seed"));
-    p->thermo_interval = as_int(at(root, "output.thermo_interval"));
-    p->trajectory_interval = as_int(at(root, "output.trajectory_interval"));
-    p->checkpoint_interval = as_int(at(root, "output.checkpoint_interval"));
-    p->checkpoint_keep = as_int(at(root, "output.checkpoint_keep"));
-    p->walltime = num_at(root, "run.walltime");
-    p->temperature_tolerance = num_at(root, "run.temperature_tolerance");
-    p->temperature_rows = as_int(at(root, "run.temperature_rows"));
-    p->equilibration_time = num_at(root, "run.equilibration_time");
-    p->momentum_tolerance = num_at(root, "run.momentum_tolerance");
-    p->momentum_limit = num_at(root, "run.momentum_limit");
-    p->energy_tolerance = num_at(root, "run.energy_tolerance");
-    p->energy_limit = num_at(root, "run.energy_limit");
-    snprintf(p->output_dir, sizeof p->output_dir, "%s",
+    p->neighbor.skin = num_at(root, "neighbor.skin");
+    p->exec.gpu_builder = (vs_gpu_builder_kind)choice_at(root, "neighbor.gpu_builder");
+    p->exec.transport = (vs_transport_kind)choice_at(root, "comm.transport");
+    p->exec.overlap = choice_at(root, "comm.overlap");
+    p->exec.backend = (vs_backend_kind)choice_at(root, "backend");
+    p->exec.precision = (vs_precision_kind)choice_at(root, "precision");
+    p->system.seed = (uint64_t)as_int(at(root, "seed"));
+    p->output.thermo_interval = as_int(at(root, "output.thermo_interval"));
+    p->output.trajectory_interval = as_int(at(root, "output.trajectory_interval"));
+    p->output.checkpoint_interval = as_int(at(root, "output.checkpoint_interval"));
+    p->output.checkpoint_keep = as_int(at(root, "output.checkpoint_keep"));
+    p->run.walltime = num_at(root, "run.walltime");
+    p->run.temperature_tolerance = num_at(root, "run.temperature_tolerance");
+    p->run.temperature_rows = as_int(at(root, "run.temperature_rows"));
+    p->run.equilibration_time = num_at(root, "run.equilibration_time");
+    p->run.momentum_tolerance = num_at(root, "run.momentum_tolerance");
+    p->run.momentum_limit = num_at(root, "run.momentum_limit");
+    p->run.energy_tolerance = num_at(root, "run.energy_tolerance");
+    p->run.energy_limit = num_at(root, "run.energy_limit");
+    snprintf(p->output.dir, sizeof p->output.dir, "%s",
              config_setting_get_string(at(root, "output.dir")));
 
     const config_setting_t *dec = at(root, "decomposition");
     int zeros = 0;
     for (unsigned i = 0; i < 3; ++i) {
-        p->decomposition[i] = (int)as_int(config_setting_get_elem(dec, i));
-        zeros += p->decomposition[i] == 0;
+        p->exec.decomposition[i] = (int)as_int(config_setting_get_elem(dec, i));
+        zeros += p->exec.decomposition[i] == 0;
     }
     if (zeros != 0 && zeros != 3) {
         char got[SHOW_LEN] = "";
@@ -894,20 +894,20 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     }
 
     const config_setting_t *box = at(root, "box");
-    vec_at(box, p->box);
+    vec_at(box, p->system.box);
     /* the pair terms' largest cut-off: dpd.rc unless a pair style reaches farther */
     const double reach = vs_pair_reach(p);
-    if (!(p->box[0] >= 2 * reach && p->box[1] >= 2 * reach && p->box[2] >= 2 * reach)) {
+    if (!(p->system.box[0] >= 2 * reach && p->system.box[1] >= 2 * reach && p->system.box[2] >= 2 * reach)) {
         const config_setting_t *two[2] = {box, at(root, "dpd.rc")};
         char rc2[48], got[SHOW_LEN] = "";
         cfg_fmt_double(rc2, sizeof rc2, 2 * reach);
         cfg_put_value(got, sizeof got, box);
         return cfg_fail(c, cfg_pick_site(two, 2), "box",
                         "expected each side >= 2 * %s = %s (got %s)",
-                        reach == p->rc ? "dpd.rc" : "the largest pair cut-off", rc2, got);
+                        reach == p->dpd.rc ? "dpd.rc" : "the largest pair cut-off", rc2, got);
     }
 
-    double volume = p->box[0] * p->box[1] * p->box[2];
+    double volume = p->system.box[0] * p->system.box[1] * p->system.box[2];
     const config_setting_t *dens = member(root, "density");
     if (dens) {
         double want = as_double(dens) * volume;
@@ -918,15 +918,15 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
             return cfg_fail(c, dens, "density",
                             "expected density * volume below 9.2e18 particles (got %s in volume "
                             "%s)", d, vol);
-        p->n_particles = llround(want);
-        if (p->n_particles < 1)
+        p->system.n_particles = llround(want);
+        if (p->system.n_particles < 1)
             return cfg_fail(c, dens, "density",
                             "expected density * volume to round to at least 1 particle (got %s in "
                             "volume %s)", d, vol);
     } else {
-        p->n_particles = as_int(member(root, "particles"));
+        p->system.n_particles = as_int(member(root, "particles"));
     }
-    p->density = (double)p->n_particles / volume;
+    p->system.density = (double)p->system.n_particles / volume;
     const int flow_rc = vs_config_extract_flow(c, root, p);
     return flow_rc != 0 ? flow_rc : vs_config_molecules(c, root, p);
 }
@@ -948,8 +948,10 @@ static int validate(const cfg_ctx *c, config_t *cfg, int n_sets, vs_params *out)
         return rc;
     vs_params p;
     memset(&p, 0, sizeof p);
-    if ((rc = extract(c, root, &p)))
+    if ((rc = extract(c, root, &p))) {
+        vs_params_release(&p);
         return rc;
+    }
     memcpy(out, &p, sizeof p); /* every byte, so ranks can compare results bytewise */
     return 0;
 }

@@ -84,8 +84,8 @@ static void visit_key(const vs_physics_key *k, const vs_params *a, const vs_para
         const double(*mb)[VS_MAX_SPECIES] = vb;
         for (int i = 0; i < ns; ++i)
             for (int j = 0; j < ns; ++j) {
-                snprintf(key, sizeof key, "%s.%s.%s", k->key, a->species[i].name,
-                         a->species[j].name);
+                snprintf(key, sizeof key, "%s.%s.%s", k->key, a->species.list[i].name,
+                         a->species.list[j].name);
                 f(ctx, key, &ma[i][j], &mb[i][j], 1);
             }
         break;
@@ -96,22 +96,22 @@ static void visit_key(const vs_physics_key *k, const vs_params *a, const vs_para
 /* integrator.pressure and integrator.tau_p (the barostat's keys, newer than the others). */
 static int barostat_key(size_t offset)
 {
-    return offset == offsetof(vs_params, pressure) || offset == offsetof(vs_params, tau_p);
+    return offset == offsetof(vs_params, integrator.pressure) || offset == offsetof(vs_params, integrator.tau_p);
 }
 
 /* Every physics key of a and b, in the list's order; a run of per-species keys goes species
  * by species, over the species both have. */
 static void visit_physics(const vs_params *a, const vs_params *b, physics_visit f, void *ctx)
 {
-    const int ns = a->n_species < b->n_species ? a->n_species : b->n_species;
+    const int ns = a->species.n < b->species.n ? a->species.n : b->species.n;
     for (int k = 0; k < VS_N_PHYSICS_KEYS;) {
-        if (vs_physics_keys[k].offset == offsetof(vs_params, pair_code) && a->pair_code == 0 &&
-            b->pair_code == 0) {
+        if (vs_physics_keys[k].offset == offsetof(vs_params, pair.code) && a->pair.code == 0 &&
+            b->pair.code == 0) {
             ++k; /* no pair styles on either side: as before the key existed */
             continue;
         }
-        if (barostat_key(vs_physics_keys[k].offset) && a->tau_p == 0.0 && b->tau_p == 0.0 &&
-            a->pressure == 0.0 && b->pressure == 0.0) {
+        if (barostat_key(vs_physics_keys[k].offset) && a->integrator.tau_p == 0.0 && b->integrator.tau_p == 0.0 &&
+            a->integrator.pressure == 0.0 && b->integrator.pressure == 0.0) {
             ++k; /* no barostat on either side: checkpoints from before it keep their hash */
             continue;
         }
@@ -198,9 +198,9 @@ static void hash_values(void *ctx, const char *key, const double *a, const doubl
 uint64_t vs_params_physics_hash(const vs_params *p)
 {
     hash_ctx c = {0xcbf29ce484222325ull, 0};
-    c.default_ensemble = p->integrator == VS_INTEGRATOR_DPD && p->tau == 0.0 && p->chain == 0 &&
-                         p->friction == 0.0 && p->collision_rate == 0.0 &&
-                         p->remove_com_every == 0;
+    c.default_ensemble = p->integrator.kind == VS_INTEGRATOR_DPD && p->integrator.tau == 0.0 && p->integrator.chain == 0 &&
+                         p->integrator.friction == 0.0 && p->integrator.collision_rate == 0.0 &&
+                         p->integrator.remove_com_every == 0;
     visit_physics(p, p, hash_values, &c);
     return c.h;
 }

@@ -49,42 +49,42 @@ typedef struct {
  * and the hash go species by species through the run (species.[0].name, species.[0].mass,
  * ..., species.[1].name, ...), a checkpoint stores one attribute per key (all species). */
 #define VS_PHYSICS_KEYS(X)                                                                    \
-    X("box", "box", VS_PHYS_REAL, 0, offsetof(vs_params, box), 3)                             \
-    X("particles", "particles", VS_PHYS_INT64, 0, offsetof(vs_params, n_particles), 1)        \
-    X("seed", "seed", VS_PHYS_SEED, 0, offsetof(vs_params, seed), 1)                          \
-    X("species", NULL, VS_PHYS_COUNT, 0, offsetof(vs_params, n_species), 1)                   \
+    X("box", "box", VS_PHYS_REAL, 0, offsetof(vs_params, system.box), 3)                             \
+    X("particles", "particles", VS_PHYS_INT64, 0, offsetof(vs_params, system.n_particles), 1)        \
+    X("seed", "seed", VS_PHYS_SEED, 0, offsetof(vs_params, system.seed), 1)                          \
+    X("species", NULL, VS_PHYS_COUNT, 0, offsetof(vs_params, species.n), 1)                   \
     X("name", "species_names", VS_PHYS_NAME, 1, offsetof(vs_species, name), 1)               \
     X("mass", "species_mass", VS_PHYS_REAL, 1, offsetof(vs_species, mass), 1)                 \
     X("fraction", "species_fraction", VS_PHYS_REAL, 1, offsetof(vs_species, fraction), 1)     \
     X("body_force", "species_body_force", VS_PHYS_REAL, 1, offsetof(vs_species, body_force), \
       3)                                                                                      \
-    X("dpd.a", "a", VS_PHYS_MATRIX, 0, offsetof(vs_params, a), 1)                             \
-    X("dpd.gamma", "gamma", VS_PHYS_REAL, 0, offsetof(vs_params, gamma), 1)                   \
-    X("dpd.kT", "kT", VS_PHYS_REAL, 0, offsetof(vs_params, kT), 1)                            \
-    X("dpd.rc", "rc", VS_PHYS_REAL, 0, offsetof(vs_params, rc), 1)                            \
-    X("dpd.s", "s", VS_PHYS_REAL, 0, offsetof(vs_params, s), 1)                               \
-    X("dpd.random", "random", VS_PHYS_ENUM, 0, offsetof(vs_params, random), 1)                \
-    X("integrator.dt", "dt", VS_PHYS_REAL, 0, offsetof(vs_params, dt), 1)                     \
-    X("integrator.lambda", "lambda", VS_PHYS_REAL, 0, offsetof(vs_params, lambda), 1)       \
+    X("dpd.a", "a", VS_PHYS_MATRIX, 0, offsetof(vs_params, dpd.a), 1)                             \
+    X("dpd.gamma", "gamma", VS_PHYS_REAL, 0, offsetof(vs_params, dpd.gamma), 1)                   \
+    X("dpd.kT", "kT", VS_PHYS_REAL, 0, offsetof(vs_params, dpd.kT), 1)                            \
+    X("dpd.rc", "rc", VS_PHYS_REAL, 0, offsetof(vs_params, dpd.rc), 1)                            \
+    X("dpd.s", "s", VS_PHYS_REAL, 0, offsetof(vs_params, dpd.s), 1)                               \
+    X("dpd.random", "random", VS_PHYS_ENUM, 0, offsetof(vs_params, dpd.random), 1)                \
+    X("integrator.dt", "dt", VS_PHYS_REAL, 0, offsetof(vs_params, integrator.dt), 1)                     \
+    X("integrator.lambda", "lambda", VS_PHYS_REAL, 0, offsetof(vs_params, integrator.lambda), 1)       \
     X("flow.kind", "flow_kind", VS_PHYS_ENUM, 0, offsetof(vs_params, flow.kind), 1)          \
     X("flow.axis", "flow_axis", VS_PHYS_ENUM, 0, offsetof(vs_params, flow.axis), 1)          \
     X("flow.across", "flow_across", VS_PHYS_ENUM, 0, offsetof(vs_params, flow.across), 1)    \
     X("flow.species", "flow_species", VS_PHYS_ENUM, 0, offsetof(vs_params, flow.species), 1) \
     X("flow.g", "flow_g", VS_PHYS_REAL, 0, offsetof(vs_params, flow.g), 1)                 \
-    X("pair", "pair_code", VS_PHYS_INT64, 0, offsetof(vs_params, pair_code), 1)                 \
-    X("integrator.kind", "integrator_kind", VS_PHYS_ENUM, 0, offsetof(vs_params, integrator), \
+    X("pair", "pair_code", VS_PHYS_INT64, 0, offsetof(vs_params, pair.code), 1)                 \
+    X("integrator.kind", "integrator_kind", VS_PHYS_ENUM, 0, offsetof(vs_params, integrator.kind), \
       1)                                                                                      \
-    X("integrator.tau", "integrator_tau", VS_PHYS_REAL, 0, offsetof(vs_params, tau), 1)       \
-    X("integrator.chain", "integrator_chain", VS_PHYS_ENUM, 0, offsetof(vs_params, chain), 1) \
-    X("integrator.gamma", "integrator_gamma", VS_PHYS_REAL, 0, offsetof(vs_params, friction), \
+    X("integrator.tau", "integrator_tau", VS_PHYS_REAL, 0, offsetof(vs_params, integrator.tau), 1)       \
+    X("integrator.chain", "integrator_chain", VS_PHYS_ENUM, 0, offsetof(vs_params, integrator.chain), 1) \
+    X("integrator.gamma", "integrator_gamma", VS_PHYS_REAL, 0, offsetof(vs_params, integrator.friction), \
       1)                                                                                      \
     X("integrator.collision_rate", "integrator_collision_rate", VS_PHYS_REAL, 0,              \
-      offsetof(vs_params, collision_rate), 1)                                                 \
+      offsetof(vs_params, integrator.collision_rate), 1)                                                 \
     X("integrator.remove_com_every", "integrator_remove_com_every", VS_PHYS_INT64, 0,         \
-      offsetof(vs_params, remove_com_every), 1)                                               \
+      offsetof(vs_params, integrator.remove_com_every), 1)                                               \
     X("integrator.pressure", "integrator_pressure", VS_PHYS_REAL, 0,                          \
-      offsetof(vs_params, pressure), 1)                                                       \
-    X("integrator.tau_p", "integrator_tau_p", VS_PHYS_REAL, 0, offsetof(vs_params, tau_p), 1)
+      offsetof(vs_params, integrator.pressure), 1)                                                       \
+    X("integrator.tau_p", "integrator_tau_p", VS_PHYS_REAL, 0, offsetof(vs_params, integrator.tau_p), 1)
 
 #define VS_PHYSICS_KEY_ONE_(key, stored, kind, per_species, offset, count) +1
 enum { VS_N_PHYSICS_KEYS = 0 VS_PHYSICS_KEYS(VS_PHYSICS_KEY_ONE_) };
@@ -95,12 +95,12 @@ extern const vs_physics_key vs_physics_keys[VS_N_PHYSICS_KEYS];
 /* Where key k's value lives in p (per-species keys: for species s; s is ignored otherwise). */
 static inline const void *vs_physics_value(const vs_params *p, const vs_physics_key *k, int s)
 {
-    const char *base = k->per_species ? (const char *)&p->species[s] : (const char *)p;
+    const char *base = k->per_species ? (const char *)&p->species.list[s] : (const char *)p;
     return base + k->offset;
 }
 static inline void *vs_physics_value_mut(vs_params *p, const vs_physics_key *k, int s)
 {
-    char *base = k->per_species ? (char *)&p->species[s] : (char *)p;
+    char *base = k->per_species ? (char *)&p->species.list[s] : (char *)p;
     return base + k->offset;
 }
 

@@ -22,7 +22,7 @@ vs_cpu_state *vs_cpu_create(const vs_params *prm, const vs_decomp *dc, vs_partic
     s->halo.bonded_width = bonded_width;
     vs_neighbor_init(&s->nl);
     vs_tagmap_init(&s->tagmap);
-    s->dpd = vs_dpd_make_consts(prm->rc, prm->gamma, prm->kT, prm->s, prm->dt);
+    s->dpd = vs_dpd_make_consts(prm->dpd.rc, prm->dpd.gamma, prm->dpd.kT, prm->dpd.s, prm->integrator.dt);
     return s;
 }
 
@@ -91,8 +91,8 @@ void vs_cpu_forces_begin(vs_cpu_state *s)
     memset(&s->sums, 0, sizeof s->sums);
     int64_t body[VS_MAX_SPECIES][3];
     int body_bad[VS_MAX_SPECIES];
-    for (int sp = 0; sp < s->prm->n_species; ++sp) {
-        const double *bf = s->prm->species[sp].body_force;
+    for (int sp = 0; sp < s->prm->species.n; ++sp) {
+        const double *bf = s->prm->species.list[sp].body_force;
         body_bad[sp] = !(vs_fixed_force_ok(bf[0]) && vs_fixed_force_ok(bf[1]) &&
                          vs_fixed_force_ok(bf[2]));
         for (int d = 0; d < 3; ++d)

@@ -45,7 +45,7 @@ typedef struct vs_backend {
     int (*momentum_sums)(struct vs_sim *sim, vs_wide out[5]);
     /* npt (src/engine/ensemble_step.c): a half-step of the barostat-coupled velocities and,
      * in the first half, positions (vs_integrate_npt's arithmetic, integrator.h); and the
-     * box changed (sim->prm.box and sim->dc already hold the new one): bring everything the
+     * box changed (sim->prm.system.box and sim->dc already hold the new one): bring everything the
      * backend derived from it up to date. The caller rebuilds the ghosts and lists next. */
     void (*npt_half)(struct vs_sim *sim, const vs_npt_coefs *c, int first);
     void (*set_box)(struct vs_sim *sim);

@@ -60,10 +60,10 @@ static int gpu_attach(vs_sim *s, char *err, size_t err_len)
         grow_bonded *= (len + 2.0 * bonded) / len;
     }
     const double bonded_share =
-        s->prm.n_particles > 0 ? (double)s->prm.n_molecule_beads / (double)s->prm.n_particles
+        s->prm.system.n_particles > 0 ? (double)s->prm.molecules.n_molecule_beads / (double)s->prm.system.n_particles
                                : 0.0;
     grow += bonded_share * (grow_bonded - grow);
-    const int64_t hint = (int64_t)(grow * (double)s->prm.n_particles / s->dc.cart.size);
+    const int64_t hint = (int64_t)(grow * (double)s->prm.system.n_particles / s->dc.cart.size);
     s->backend_state = vs_gpu_create(&s->prm, s->dc.lo, s->dc.hi, width, bonded, device,
                                      hint + 1024, err, err_len);
     /* the rest is collective: every rank must know whether every device came up */
@@ -77,7 +77,7 @@ static int gpu_attach(vs_sim *s, char *err, size_t err_len)
     }
     report_binding(s, device, local_rank, local_size, n_gpus);
     char links[128];
-    const int bad = vs_gpu_set_comm(state(s), &s->dc, s->prm.transport, links, sizeof links,
+    const int bad = vs_gpu_set_comm(state(s), &s->dc, s->prm.exec.transport, links, sizeof links,
                                     err, err_len) != 0;
     if (vs_par_any(&s->dc.cart, bad)) {
         if (!bad)
@@ -127,7 +127,7 @@ static void gpu_npt_half(vs_sim *s, const vs_npt_coefs *c, int first)
 {
     vs_gpu_npt_half(state(s), c, first);
 }
-static void gpu_set_box(vs_sim *s) { vs_gpu_set_box(state(s), s->prm.box, s->dc.lo, s->dc.hi); }
+static void gpu_set_box(vs_sim *s) { vs_gpu_set_box(state(s), s->prm.system.box, s->dc.lo, s->dc.hi); }
 static double gpu_max_disp2(vs_sim *s) { return vs_gpu_max_displacement2(state(s)); }
 static int64_t gpu_migrate(vs_sim *s) { return vs_gpu_migrate(state(s), s->step); }
 static void gpu_build_ghosts(vs_sim *s) { vs_gpu_build_ghosts(state(s)); }

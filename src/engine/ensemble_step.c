@@ -34,7 +34,7 @@ static double global_ke2(vs_sim *sim)
 
 static double volume_of(const vs_sim *sim)
 {
-    return sim->prm.box[0] * sim->prm.box[1] * sim->prm.box[2];
+    return sim->prm.system.box[0] * sim->prm.system.box[1] * sim->prm.system.box[2];
 }
 
 /* W_vir of the current forces with the lj tail's: the thermo's reduction (exact sums on
@@ -95,7 +95,7 @@ void vs_ensemble_first_half(vs_sim *sim)
 {
     const vs_backend *b = sim->backend;
     const int64_t step = sim->step + 1;
-    switch (sim->prm.integrator) {
+    switch (sim->prm.integrator.kind) {
     case VS_INTEGRATOR_NOSE_HOOVER:
         if (!sim->ens.have_ke) { /* the first step of a new run */
             sim->ens.ke2 = global_ke2(sim);
@@ -134,7 +134,7 @@ void vs_ensemble_second_half(vs_sim *sim)
 {
     const vs_backend *b = sim->backend;
     const int64_t step = sim->step;
-    const vs_integrator_kind kind = sim->prm.integrator;
+    const vs_integrator_kind kind = sim->prm.integrator.kind;
     if (kind == VS_INTEGRATOR_NPT)
         npt_second_half(sim);
     else if (kind != VS_INTEGRATOR_BROWNIAN)
@@ -157,15 +157,15 @@ void vs_ensemble_second_half(vs_sim *sim)
     default:
         break;
     }
-    const int64_t every = sim->prm.remove_com_every;
+    const int64_t every = sim->prm.integrator.remove_com_every;
     if (every > 0 && step % every == 0)
         remove_com(sim);
 }
 
 int vs_ensemble_fusable(const vs_sim *sim)
 {
-    const vs_integrator_kind kind = sim->prm.integrator;
-    const int64_t every = sim->prm.remove_com_every;
+    const vs_integrator_kind kind = sim->prm.integrator.kind;
+    const int64_t every = sim->prm.integrator.remove_com_every;
     return (kind == VS_INTEGRATOR_DPD || kind == VS_INTEGRATOR_NVE) &&
            !(every > 0 && sim->step % every == 0);
 }
@@ -187,9 +187,9 @@ const char *vs_ensemble_name(vs_integrator_kind kind)
 
 int vs_ensemble_columns(const vs_params *p)
 {
-    return p->integrator == VS_INTEGRATOR_NVE           ? 1
-           : p->integrator == VS_INTEGRATOR_NOSE_HOOVER ? 2
-           : p->integrator == VS_INTEGRATOR_NPT         ? 3
+    return p->integrator.kind == VS_INTEGRATOR_NVE           ? 1
+           : p->integrator.kind == VS_INTEGRATOR_NOSE_HOOVER ? 2
+           : p->integrator.kind == VS_INTEGRATOR_NPT         ? 3
                                                         : 0;
 }
 
@@ -197,7 +197,7 @@ void vs_ensemble_thermo(const vs_sim *sim, vs_thermo *t)
 {
     t->ensemble_columns = vs_ensemble_columns(&sim->prm);
     t->volume = volume_of(sim);
-    if (sim->prm.integrator == VS_INTEGRATOR_NPT) /* the tail's energy as the barostat sees it */
+    if (sim->prm.integrator.kind == VS_INTEGRATOR_NPT) /* the tail's energy as the barostat sees it */
         t->thermostat_energy = vs_npt_energy(&sim->ens, &sim->prm, t->volume) +
                                (sim->tail_virial / 3.0 - sim->tail_energy);
     else

@@ -13,7 +13,7 @@ void vs_thermo_local_cpu(const vs_particles *p, const vs_params *prm,
     vs_wide acc[4] = {0, 0, 0, 0};
     int exact = !sums->out_of_range;
     for (int64_t i = 0; i < p->n_owned; ++i) {
-        const double m = prm->species[p->species[i]].mass;
+        const double m = prm->species.list[p->species[i]].mass;
         const double vx = p->v[0][i], vy = p->v[1][i], vz = p->v[2][i];
         const double term[4] = {m * vx, m * vy, m * vz, 0.5 * m * (vx * vx + vy * vy + vz * vz)};
         for (int k = 0; k < 4; ++k) {
@@ -85,11 +85,11 @@ void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_l
     out->bond_energy = out->molecules ? exact[VS_EXACT_BOND] : 0.0;
     out->angle_energy = out->molecules ? exact[VS_EXACT_ANGLE] : 0.0;
     out->dihedral_energy = out->molecules ? exact[VS_EXACT_DIHEDRAL] : 0.0;
-    const double n = (double)prm->n_particles;
-    const double volume = prm->box[0] * prm->box[1] * prm->box[2];
+    const double n = (double)prm->system.n_particles;
+    const double volume = prm->system.box[0] * prm->system.box[1] * prm->system.box[2];
     const double dof = 3.0 * n - 3.0;
     out->step = step;
-    out->time = (double)step * prm->dt;
+    out->time = (double)step * prm->integrator.dt;
     for (int d = 0; d < 3; ++d)
         out->momentum[d] = exact[VS_EXACT_PX + d];
     out->kinetic = exact[VS_EXACT_KINETIC];
