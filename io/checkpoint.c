@@ -246,9 +246,11 @@ static int write_parameters(hid_t f, const vs_params *p)
     if (g < 0)
         return -1;
     int rc = 0;
-    for (int k = 0; k < VS_N_PHYSICS_KEYS; ++k)
-        if (vs_physics_keys[k].stored)
-            rc |= write_key(g, &vs_physics_keys[k], p);
+    int n;
+    const vs_physics_key *keys = vs_physics_key_list(&n);
+    for (int k = 0; k < n; ++k)
+        if (keys[k].stored)
+            rc |= write_key(g, &keys[k], p);
     H5Gclose(g);
     return rc ? -1 : 0;
 }
@@ -337,8 +339,10 @@ static int read_parameters(hid_t f, vs_params *p)
     if (g < 0)
         return -1;
     int rc = 0;
-    for (int k = 0; k < VS_N_PHYSICS_KEYS; ++k) {
-        const vs_physics_key *key = &vs_physics_keys[k];
+    int n;
+    const vs_physics_key *keys = vs_physics_key_list(&n);
+    for (int k = 0; k < n; ++k) {
+        const vs_physics_key *key = &keys[k];
         const int sized = key->per_species || key->kind == VS_PHYS_MATRIX;
         if (!key->stored)
             continue;

@@ -1,6 +1,6 @@
 /* Configuration: libconfig text plus --set overrides -> a fully validated vs_params.
  *
- * One static table (config_schema.c) names every key Vesica reads: its type, whether it is
+ * One static table (param_schema.c) names every key Vesica reads: its type, whether it is
  * required, its default (as libconfig value text, parsed by the same code as the file) and its
  * meaning. The rest is driven by that table: the unknown-key check and its did-you-mean
  * candidates, the type and range checks and their "expected ..." wording (config_report.c),
@@ -41,18 +41,10 @@
 #include "config_flow.h"
 #include "config_pair.h"
 #include "config_integrator.h"
-#include "config_schema.h"
+#include "param_schema.h"
 #include "log.h"
 
 /* ---- Schema lookups --------------------------------------------------------------------- */
-
-static const key_spec *find_spec(const char *pattern)
-{
-    for (int i = 0; i < vs_config_schema_count; ++i)
-        if (strcmp(vs_config_schema[i].path, pattern) == 0)
-            return &vs_config_schema[i];
-    return NULL;
-}
 
 /* Is `path` a direct child of `pattern` ("" is the root)? */
 static int is_child(const char *path, const char *pattern)
@@ -98,7 +90,7 @@ static int fail_unknown(const cfg_ctx *c, const config_setting_t *site, const cf
             strcmp(leaf, "*") != 0)
             cand[n++] = leaf;
     }
-    const key_spec *pk = find_spec(pat);
+    const key_spec *pk = vs_schema_find(pat);
     char key[PATH_LEN], msg[SHOW_LEN * 2] = "unknown key";
     join(key, sizeof key, disp_parent, name);
     const char *best = cfg_closest(name, cand, n);
@@ -412,11 +404,11 @@ static int apply_set(const cfg_ctx *c, config_t *cfg, int idx)
             if (!cur || parts[i].index >= len)
                 return cfg_fail_at(c, w, ndisp, "no such element (%s has %d)", disp, len);
             cur = config_setting_get_elem(cur, (unsigned)parts[i].index);
-            k = find_spec(npat);
+            k = vs_schema_find(npat);
         } else {
             child_pattern(npat, sizeof npat, pat, k, parts[i].name);
             join(ndisp, sizeof ndisp, disp, parts[i].name);
-            const key_spec *nk = find_spec(npat);
+            const key_spec *nk = vs_schema_find(npat);
             if (!nk)
                 return fail_unknown(c, NULL, &w, pat, disp, parts[i].name);
             if (cur && !config_setting_is_group(cur))
@@ -548,7 +540,7 @@ static int check_group(const cfg_ctx *c, config_setting_t *g, const key_spec *k,
         char cpat[PATH_LEN], cdisp[PATH_LEN];
         child_pattern(cpat, sizeof cpat, pat, k, name);
         join(cdisp, sizeof cdisp, disp, name);
-        const key_spec *ck = find_spec(cpat);
+        const key_spec *ck = vs_schema_find(cpat);
         if (!ck)
             return fail_unknown(c, m, NULL, pat, disp, name);
         if (ck->rival) {
@@ -613,7 +605,7 @@ static int check_setting(const cfg_ctx *c, config_setting_t *s, const key_spec *
             return cfg_fail_type(c, s, k, disp);
         char epat[PATH_LEN];
         snprintf(epat, sizeof epat, "%s.[]", pat);
-        const key_spec *ek = find_spec(epat);
+        const key_spec *ek = vs_schema_find(epat);
         for (int i = 0; i < len; ++i) {
             char edisp[PATH_LEN];
             snprintf(edisp, sizeof edisp, "%s.[%d]", disp, i);
@@ -686,21 +678,16 @@ static int fill_defaults(const cfg_ctx *c, config_setting_t *g, const char *pat)
 
 /* ---- Checks across keys, and the extraction into vs_params ------------------------------ */
 
-static double num_at(const config_setting_t *root, const char *path)
-{
-    return as_double(at(root, path));
-}
-
 static void vec_at(const config_setting_t *s, double v[3])
 {
     for (unsigned i = 0; i < 3; ++i)
         v[i] = as_double(config_setting_get_elem(s, i));
 }
 
-static int choice_at(const config_setting_t *root, const char *path)
+/* The value of choice s of key k. */
+static int choice_of(const key_spec *k, const config_setting_t *s)
 {
-    const key_spec *k = find_spec(path);
-    const char *v = config_setting_get_string(at(root, path));
+    const char *v = config_setting_get_string(s);
     for (const key_choice *ch = k->choices; ch->name; ++ch)
         if (strcmp(ch->name, v) == 0)
             return ch->value;
@@ -834,6 +821,62 @@ static int extract_matrix(const cfg_ctx *c, const config_setting_t *root, vs_par
     return 0;
 }
 
+/* One value of a LAND_AUTO row into its field (param_schema.h says which type goes into
+ * which field); 1 when the row's field does not fit its type (a schema mistake). */
+static int land_value(const key_spec *k, const config_setting_t *s, char *field)
+{
+    switch (k->type) {
+    case K_FLOAT:
+        if (k->size != sizeof(double))
+            return 1;
+        *(double *)field = as_double(s);
+        return 0;
+    case K_INT:
+        if (k->size == sizeof(int64_t))
+            *(int64_t *)field = (int64_t)as_int(s);
+        else if (k->size == sizeof(int))
+            *(int *)field = (int)as_int(s);
+        else
+            return 1;
+        return 0;
+    case K_ENUM:
+        if (k->size != sizeof(int))
+            return 1;
+        *(int *)field = choice_of(k, s);
+        return 0;
+    case K_STRING:
+        snprintf(field, k->size, "%s", config_setting_get_string(s));
+        return 0;
+    case K_VEC3:
+    case K_IVEC3:
+        if (k->size != 3 * (k->type == K_VEC3 ? sizeof(double) : sizeof(int)))
+            return 1;
+        for (unsigned i = 0; i < 3; ++i)
+            if (k->type == K_VEC3)
+                ((double *)field)[i] = as_double(config_setting_get_elem(s, i));
+            else
+                ((int *)field)[i] = (int)as_int(config_setting_get_elem(s, i));
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* Every key whose row says LAND_AUTO, given or defaulted, into its field of p (keys without
+ * a value, optional and without default, leave their field zero). */
+static void land_keys(const config_setting_t *root, vs_params *p)
+{
+    for (int i = 0; i < vs_config_schema_count; ++i) {
+        const key_spec *k = &vs_config_schema[i];
+        if (k->land != LAND_AUTO)
+            continue;
+        const config_setting_t *s = at(root, k->path);
+        if (s && land_value(k, s, (char *)p + k->offset) != 0)
+            VS_FATAL("internal error: schema row %s cannot land in a field of %zu bytes",
+                     k->path, k->size);
+    }
+}
+
 static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
 {
     int rc = extract_species(c, root, p);
@@ -841,45 +884,13 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         return rc;
     if ((rc = extract_matrix(c, root, p)))
         return rc;
-
-    p->dpd.gamma = num_at(root, "dpd.gamma");
-    p->dpd.kT = num_at(root, "dpd.kT");
-    p->dpd.rc = num_at(root, "dpd.rc");
-    p->dpd.s = num_at(root, "dpd.s");
-    p->dpd.random = (vs_random_kind)choice_at(root, "dpd.random");
-    p->integrator.dt = num_at(root, "integrator.dt");
-    p->integrator.lambda = num_at(root, "integrator.lambda");
-    p->integrator.steps = as_int(at(root, "integrator.steps"));
+    land_keys(root, p);
     if ((rc = vs_config_extract_integrator(c, root, p)))
         return rc;
-    p->neighbor.skin = num_at(root, "neighbor.skin");
-    p->exec.gpu_builder = (vs_gpu_builder_kind)choice_at(root, "neighbor.gpu_builder");
-    p->exec.transport = (vs_transport_kind)choice_at(root, "comm.transport");
-    p->exec.overlap = choice_at(root, "comm.overlap");
-    p->exec.backend = (vs_backend_kind)choice_at(root, "backend");
-    p->exec.precision = (vs_precision_kind)choice_at(root, "precision");
-    p->system.seed = (uint64_t)as_int(at(root, "seed"));
-    p->output.thermo_interval = as_int(at(root, "output.thermo_interval"));
-    p->output.trajectory_interval = as_int(at(root, "output.trajectory_interval"));
-    p->output.checkpoint_interval = as_int(at(root, "output.checkpoint_interval"));
-    p->output.checkpoint_keep = as_int(at(root, "output.checkpoint_keep"));
-    p->run.walltime = num_at(root, "run.walltime");
-    p->run.temperature_tolerance = num_at(root, "run.temperature_tolerance");
-    p->run.temperature_rows = as_int(at(root, "run.temperature_rows"));
-    p->run.equilibration_time = num_at(root, "run.equilibration_time");
-    p->run.momentum_tolerance = num_at(root, "run.momentum_tolerance");
-    p->run.momentum_limit = num_at(root, "run.momentum_limit");
-    p->run.energy_tolerance = num_at(root, "run.energy_tolerance");
-    p->run.energy_limit = num_at(root, "run.energy_limit");
-    snprintf(p->output.dir, sizeof p->output.dir, "%s",
-             config_setting_get_string(at(root, "output.dir")));
-
     const config_setting_t *dec = at(root, "decomposition");
     int zeros = 0;
-    for (unsigned i = 0; i < 3; ++i) {
-        p->exec.decomposition[i] = (int)as_int(config_setting_get_elem(dec, i));
+    for (unsigned i = 0; i < 3; ++i)
         zeros += p->exec.decomposition[i] == 0;
-    }
     if (zeros != 0 && zeros != 3) {
         char got[SHOW_LEN] = "";
         cfg_put_value(got, sizeof got, dec);
@@ -897,7 +908,8 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     vec_at(box, p->system.box);
     /* the pair terms' largest cut-off: dpd.rc unless a pair style reaches farther */
     const double reach = vs_pair_reach(p);
-    if (!(p->system.box[0] >= 2 * reach && p->system.box[1] >= 2 * reach && p->system.box[2] >= 2 * reach)) {
+    const double *edge = p->system.box;
+    if (!(edge[0] >= 2 * reach && edge[1] >= 2 * reach && edge[2] >= 2 * reach)) {
         const config_setting_t *two[2] = {box, at(root, "dpd.rc")};
         char rc2[48], got[SHOW_LEN] = "";
         cfg_fmt_double(rc2, sizeof rc2, 2 * reach);

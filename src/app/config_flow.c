@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config_schema.h"
+#include "param_schema.h"
 
 /* The small readers of config.c (static there; AUTOCONVERT is off, so convert here). */
 static config_setting_t *at(const config_setting_t *root, const char *group, const char *name)

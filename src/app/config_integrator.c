@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config_schema.h"
+#include "param_schema.h"
 
 static config_setting_t *key(const config_setting_t *root, const char *name)
 {

@@ -1,6 +1,6 @@
 /* The molecules of a configuration: the checks that tie the `molecules` and `bonded` keys
  * to the species and the particle count, and their extraction into vs_params (the per-key
- * checks are the schema's, config_schema.c). Internal to the configuration module. */
+ * checks are the schema's, param_schema.c). Internal to the configuration module. */
 #include "config_molecules.h"
 
 #include <math.h>

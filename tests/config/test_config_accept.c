@@ -19,6 +19,8 @@
 
 #include "config_fixture.h"
 #include "fsutil.h"
+#include "param_schema.h"
+#include "physics_keys.h"
 
 #ifndef VS_SOURCE_DIR
 #error "build with -DVS_SOURCE_DIR=\"<repository root>\""
@@ -341,25 +343,21 @@ static void test_read_directory(void **state)
     assert_string_equal(err, VS_SOURCE_DIR "/configs: cannot read: Is a directory");
 }
 
-/* Every key of the schema table in src/app/config_schema.c appears in docs/configuration.md. */
+/* Every key of the schema table (src/core/param_schema.c) appears in docs/configuration.md. */
 static void test_docs_cover_schema(void **state)
 {
     (void)state;
     char err[VS_ERR_LEN];
-    char *src = vs_read_text_file(VS_SOURCE_DIR "/src/app/config_schema.c", err, sizeof err);
     char *doc = vs_read_text_file(VS_SOURCE_DIR "/docs/configuration.md", err, sizeof err);
-    assert_non_null(src);
     assert_non_null(doc);
     int keys = 0;
-    for (const char *q = strstr(src, "{KEY(\""); q; q = strstr(q + 1, "{KEY(\"")) {
-        const char *start = q + 6;
-        const char *end = strchr(start, '"');
-        char path[128], want[160];
-        snprintf(path, sizeof path, "%.*s", (int)(end - start), start);
+    for (int i = 0; i < vs_config_schema_count; ++i) {
+        const char *path = vs_config_schema[i].path;
+        char want[160];
         if (strchr(path, '*'))
             continue; /* the rows and entries of dpd.a are documented with dpd.a */
         /* species.[].mass is written species.[N].mass in the docs */
-        char *br = strstr(path, "[]");
+        const char *br = strstr(path, "[]");
         if (br)
             snprintf(want, sizeof want, "`%.*s[N]%s`", (int)(br - path), path, br + 2);
         else
@@ -369,8 +367,43 @@ static void test_docs_cover_schema(void **state)
         ++keys;
     }
     assert_true(keys >= 25);
-    free(src);
     free(doc);
+}
+
+/* The physics keys, from the schema's rows, keep the order and the checkpoint attributes that
+ * checkpoints already written hold (the order is part of the physics hash they store). */
+static void test_physics_keys_frozen(void **state)
+{
+    (void)state;
+    static const char *const want[][2] = {
+        {"box", "box"}, {"particles", "particles"}, {"seed", "seed"}, {"species", NULL},
+        {"name", "species_names"}, {"mass", "species_mass"}, {"fraction", "species_fraction"},
+        {"body_force", "species_body_force"}, {"dpd.a", "a"}, {"dpd.gamma", "gamma"},
+        {"dpd.kT", "kT"}, {"dpd.rc", "rc"}, {"dpd.s", "s"}, {"dpd.random", "random"},
+        {"integrator.dt", "dt"}, {"integrator.lambda", "lambda"}, {"flow.kind", "flow_kind"},
+        {"flow.axis", "flow_axis"}, {"flow.across", "flow_across"},
+        {"flow.species", "flow_species"}, {"flow.g", "flow_g"}, {"pair", "pair_code"},
+        {"integrator.kind", "integrator_kind"}, {"integrator.tau", "integrator_tau"},
+        {"integrator.chain", "integrator_chain"}, {"integrator.gamma", "integrator_gamma"},
+        {"integrator.collision_rate", "integrator_collision_rate"},
+        {"integrator.remove_com_every", "integrator_remove_com_every"},
+        {"integrator.pressure", "integrator_pressure"}, {"integrator.tau_p", "integrator_tau_p"}};
+    const int n_want = (int)(sizeof want / sizeof want[0]);
+    int n;
+    const vs_physics_key *k = vs_physics_key_list(&n);
+    assert_int_equal(n, n_want);
+    for (int i = 0; i < n; ++i) {
+        assert_string_equal(k[i].key, want[i][0]);
+        if (want[i][1])
+            assert_string_equal(k[i].stored, want[i][1]);
+        else
+            assert_null(k[i].stored);
+    }
+    assert_int_equal(k[0].count, 3); /* box */
+    assert_true(k[4].per_species && k[7].per_species && k[7].count == 3); /* name, body_force */
+    assert_true(!k[3].per_species && !k[8].per_species);
+    assert_true(k[21].offset == offsetof(vs_params, pair.code));
+    assert_true(k[25].offset == offsetof(vs_params, integrator.friction));
 }
 
 int main(void)
@@ -396,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_read_missing_file),
         cmocka_unit_test(test_read_directory),
         cmocka_unit_test(test_docs_cover_schema),
+        cmocka_unit_test(test_physics_keys_frozen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
