@@ -68,7 +68,7 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     p.pos_q_only = p.grid_records;
     p.wrap_dims = 0; /* until the rank grid is known */
     p.leaver_dim = -1;
-    p.exec.overlap = VS_GPU_OVERLAP_NONE;
+    p.overlap = VS_GPU_OVERLAP_NONE;
     return p;
 }
 
@@ -89,13 +89,13 @@ void vs_gpu_plan_set_comm(vs_gpu_plan *p, const vs_params *prm, const int link[3
      * reused between rebuilds (without a skin every step rebuilds and the ghosts are
      * complete before the list is built, so there is nothing to hide); a Verlet list
      * overlaps wherever some dimension is split */
-    p->exec.overlap = VS_GPU_OVERLAP_NONE;
+    p->overlap = VS_GPU_OVERLAP_NONE;
     if (comm_ok && prm->exec.overlap && split > 0) {
         if (p->forces == VS_GPU_FORCES_VERLET)
-            p->exec.overlap = VS_GPU_OVERLAP_SPLIT;
+            p->overlap = VS_GPU_OVERLAP_SPLIT;
         else if (p->forces == VS_GPU_FORCES_NEWTON && split == 1 && p->reuse_list &&
                  !vs_pair_styles_active(prm)) /* the pair styles walk the whole cell list */
-            p->exec.overlap = VS_GPU_OVERLAP_REMOTE_APART;
+            p->overlap = VS_GPU_OVERLAP_REMOTE_APART;
     }
 }
 
@@ -113,8 +113,8 @@ extern "C" void vs_gpu_plan_describe(const vs_gpu_state *g, char *buf, size_t le
         forces = p->half_list ? "half-list Newton forces" : "cell-list Newton forces";
         break;
     }
-    const char *overlap = p->exec.overlap == VS_GPU_OVERLAP_SPLIT ? "interior/border split"
-                          : p->exec.overlap == VS_GPU_OVERLAP_REMOTE_APART ? "remote ghosts apart"
+    const char *overlap = p->overlap == VS_GPU_OVERLAP_SPLIT ? "interior/border split"
+                          : p->overlap == VS_GPU_OVERLAP_REMOTE_APART ? "remote ghosts apart"
                                                                        : "none";
     char wrap[48] = "";
     if (p->wrap_dims) {

@@ -323,7 +323,7 @@ void vs_params_release(vs_params *p);
 /* Pair style s of p: its options and coefficients (all zero, inactive, when p has no set). */
 static inline const vs_pair_style_params *vs_pair_style_of(const vs_params *p, int s)
 {
-    static const vs_pair_style_params none;
+    static vs_pair_style_params none; /* all zero; not const: C++ wants a const one initialised */
     return p->pair.set ? &p->pair.set->style[s] : &none;
 }
 
