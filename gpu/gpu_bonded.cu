@@ -419,11 +419,15 @@ void vs_gpu_bonded_tables(vs_gpu_state *g)
     for (int k = 0; k < VS_MAX_MOLTYPES; ++k) {
         const vs_table *tabs[3] = {
             k < p->molecules.n_bond_types && p->molecules.bond_types[k].style == VS_BOND_TABLE
-                ? &p->molecules.bond_types[k].tab : NULL,
+                ? &p->molecules.bond_types[k].tab
+                : NULL,
             k < p->molecules.n_angle_types && p->molecules.angle_types[k].style == VS_ANGLE_TABLE
-                ? &p->molecules.angle_types[k].tab : NULL,
-            k < p->molecules.n_dihedral_types && p->molecules.dihedral_types[k].style == VS_DIHEDRAL_TABLE
-                ? &p->molecules.dihedral_types[k].tab : NULL};
+                ? &p->molecules.angle_types[k].tab
+                : NULL,
+            k < p->molecules.n_dihedral_types &&
+                    p->molecules.dihedral_types[k].style == VS_DIHEDRAL_TABLE
+                ? &p->molecules.dihedral_types[k].tab
+                : NULL};
         for (int kind = 0; kind < 3; ++kind) {
             if (!tabs[kind])
                 continue;

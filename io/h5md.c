@@ -353,7 +353,8 @@ static int write_frame(hid_t f, hid_t dxpl, int root, hsize_t frame, const vs_pa
         H5Dclose(d);
     }
 
-    const double edges[9] = {prm->system.box[0], 0, 0, 0, prm->system.box[1], 0, 0, 0, prm->system.box[2]};
+    const double edges[9] = {prm->system.box[0], 0, 0, 0, prm->system.box[1], 0, 0, 0,
+                             prm->system.box[2]};
     hid_t d = H5Dopen2(f, "particles/all/box/edges/value", H5P_DEFAULT);
     rc |= d < 0 ||
           vs_h5_write_rows(d, H5T_NATIVE_DOUBLE, dxpl, 1, frame, 0, root ? 3 : 0, 3, edges);

@@ -402,7 +402,8 @@ static int map_species(reader *r, lmp_file *h, const vs_params *prm, vs_input_sy
         const double m = h->type_mass[t - 1];
         if (map[t] >= 0 && !isnan(m) && m != prm->species.list[map[t]].mass)
             rc = fail(r, 0, "atom type %lld has mass %g in Masses, species %s has mass %g",
-                      (long long)t, m, prm->species.list[map[t]].name, prm->species.list[map[t]].mass);
+                      (long long)t, m, prm->species.list[map[t]].name,
+                      prm->species.list[map[t]].mass);
     }
     for (int64_t i = 0; i < sys->n && rc == 0; ++i) {
         const int t = sys->recs[i].species;
@@ -445,7 +446,8 @@ static int allocate(reader *r, lmp_file *h, vs_input_system *sys, int header_onl
     sys->topo = VS_MALLOC(sizeof(vs_topo) * n);
     memset(sys->recs, 0, sizeof(vs_particle_rec) * n);
     memset(sys->topo, 0, sizeof(vs_topo) * n);
-    if (h->prm->molecules.n_dihedral_types > 0) { /* else a dihedral of the file is an unknown type */
+    /* without dihedral types a dihedral of the file is an unknown type */
+    if (h->prm->molecules.n_dihedral_types > 0) {
         sys->dih = VS_MALLOC(sizeof(vs_dihedrals) * n);
         memset(sys->dih, 0, sizeof(vs_dihedrals) * n);
     }

@@ -176,7 +176,8 @@ static int read_tables(vs_params *p, char *err, size_t err_len)
         return -1;
     int rc = 0;
     for (int k = 0; k < p->pair.set->n_tables && rc == 0; ++k)
-        rc = vs_pair_table_parse(path, text, p->pair.set->table_keyword[k], &p->pair.set->tables[k], err, err_len);
+        rc = vs_pair_table_parse(path, text, p->pair.set->table_keyword[k], &p->pair.set->tables[k],
+                                 err, err_len);
     free(text);
     return rc;
 }
@@ -196,10 +197,11 @@ static int finish_pairs(vs_params *p, char *err, size_t err_len)
             if (c->rc == 0.0)
                 c->rc = last;
             if (!(c->rc > t->r0 && c->rc <= last * (1.0 + 1e-12))) {
-                snprintf(err, err_len, "%s: pair table %s: expected the cut-off of pair (%s, "
-                         "%s) within the table's r range (%g, %g] (got rc = %g)", ps->file,
-                         p->pair.set->table_keyword[c->table], p->species.list[i].name, p->species.list[j].name,
-                         t->r0, last, c->rc);
+                snprintf(err, err_len,
+                         "%s: pair table %s: expected the cut-off of pair (%s, "
+                         "%s) within the table's r range (%g, %g] (got rc = %g)",
+                         ps->file, p->pair.set->table_keyword[c->table], p->species.list[i].name,
+                         p->species.list[j].name, t->r0, last, c->rc);
                 return -1;
             }
             vs_pair_coeff_finish(VS_PAIR_TABLE, c, ps->shift, p->pair.set->tables);

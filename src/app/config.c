@@ -788,7 +788,8 @@ static int extract_matrix(const cfg_ctx *c, const config_setting_t *root, vs_par
                 continue;
             const config_setting_t *row = member(a, p->species.list[i].name);
             char key[PATH_LEN];
-            snprintf(key, sizeof key, "dpd.a.%s.%s", p->species.list[i].name, p->species.list[j].name);
+            snprintf(key, sizeof key, "dpd.a.%s.%s", p->species.list[i].name,
+                     p->species.list[j].name);
             return cfg_fail(c, row ? row : a, key,
                             "required key is missing (dpd.a needs a value for every pair of "
                             "species)");

@@ -182,7 +182,8 @@ static int extract_styles(const cfg_ctx *c, const config_setting_t *e, int i, vs
     else if (b->r0 > 0.0)
         t->bond_length = b->r0;
     else /* a zero-length spring: its root-mean-square length at kT */
-        t->bond_length = b->K > 0.0 && p->dpd.kT > 0.0 ? sqrt(3.0 * p->dpd.kT / b->K) : 0.5 * p->dpd.rc;
+        t->bond_length =
+            b->K > 0.0 && p->dpd.kT > 0.0 ? sqrt(3.0 * p->dpd.kT / b->K) : 0.5 * p->dpd.rc;
     if (b->style == VS_BOND_FENE && !(t->bond_length < b->r0)) {
         snprintf(key, sizeof key, "molecules.[%d].bond.length", i);
         return cfg_fail(c, step, key, "expected a length below R0 = %g (got %g)", b->r0,
@@ -217,7 +218,8 @@ static int extract_reach(const cfg_ctx *c, const config_setting_t *root, vs_para
     const config_setting_t *reach = get(get(root, "bonded"), "reach");
     p->molecules.bond_reach = p->dpd.rc;
     for (int i = 0; i < p->molecules.n_moltypes; ++i)
-        if (p->molecules.bond_types[i].style == VS_BOND_FENE && p->molecules.bond_types[i].r0 > p->molecules.bond_reach)
+        if (p->molecules.bond_types[i].style == VS_BOND_FENE &&
+            p->molecules.bond_types[i].r0 > p->molecules.bond_reach)
             p->molecules.bond_reach = p->molecules.bond_types[i].r0;
     if (reach)
         p->molecules.bond_reach = num(reach);
@@ -286,7 +288,8 @@ int vs_config_input(const cfg_ctx *c, const config_setting_t *root, vs_params *p
     for (int i = 0; i < p->molecules.n_bond_types; ++i) {
         char key[PATH_LEN];
         snprintf(key, sizeof key, "bonded.bonds.[%d]", i);
-        if (parse_bond(c, config_setting_get_elem(bonds, (unsigned)i), key, &p->molecules.bond_types[i]))
+        if (parse_bond(c, config_setting_get_elem(bonds, (unsigned)i), key,
+                       &p->molecules.bond_types[i]))
             return VS_EXIT_BAD_INPUT;
     }
     p->molecules.n_angle_types = angles ? config_setting_length(angles) : 0;
@@ -310,7 +313,8 @@ int vs_config_input(const cfg_ctx *c, const config_setting_t *root, vs_params *p
     const config_setting_t *reach = get(bonded, "reach");
     p->molecules.bond_reach = p->dpd.rc;
     for (int i = 0; i < p->molecules.n_bond_types; ++i)
-        if (p->molecules.bond_types[i].style == VS_BOND_FENE && p->molecules.bond_types[i].r0 > p->molecules.bond_reach)
+        if (p->molecules.bond_types[i].style == VS_BOND_FENE &&
+            p->molecules.bond_types[i].r0 > p->molecules.bond_reach)
             p->molecules.bond_reach = p->molecules.bond_types[i].r0;
     if (reach)
         p->molecules.bond_reach = num(reach);

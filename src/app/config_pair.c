@@ -148,10 +148,12 @@ static int extract_coeffs(const cfg_ctx *c, const config_setting_t *elem, int k,
                 return cfg_fail(c, i < 0 ? row : g, key, "unknown species \"%s\"",
                                 config_setting_name(i < 0 ? row : g));
             if (given[i][j])
-                return cfg_fail(c, g, key, "expected each pair once (it is also given at line "
+                return cfg_fail(c, g, key,
+                                "expected each pair once (it is also given at line "
                                 "%d, as (%s, %s) or (%s, %s))",
                                 config_setting_source_line(given[i][j]), p->species.list[i].name,
-                                p->species.list[j].name, p->species.list[j].name, p->species.list[i].name);
+                                p->species.list[j].name, p->species.list[j].name,
+                                p->species.list[i].name);
             given[i][j] = given[j][i] = g;
             int rc = extract_pair(c, g, key, k, style, elem, p, &ps->c[i][j]);
             if (rc)

@@ -113,8 +113,8 @@ static void report_timing(const vs_sim *sim, double loop_s, vs_perf_summary *per
     perf->comm_hidden_s = hidden / par->size;
     const double comm = perf->phase_avg_s[VS_TIMER_comm];
     if (perf->comm_hidden_s > 0.0)
-        vs_log_info("Comm hidden under forces: %.4f s of %.4f s (%.1f%%)",
-                    perf->comm_hidden_s, comm, comm > 0.0 ? 100.0 * perf->comm_hidden_s / comm : 0.0);
+        vs_log_info("Comm hidden under forces: %.4f s of %.4f s (%.1f%%)", perf->comm_hidden_s,
+                    comm, comm > 0.0 ? 100.0 * perf->comm_hidden_s / comm : 0.0);
     double halo = sim->backend->halo_bytes ? (double)sim->backend->halo_bytes((vs_sim *)sim) : 0.0;
     vs_par_sum_double(par, &halo, 1);
     perf->halo_bytes_per_step = halo;
@@ -141,7 +141,8 @@ static int check_output_dir(const vs_params *prm, char *err, size_t err_len)
 {
     const double free_bytes = vs_free_bytes(prm->output.dir);
     /* the margins of check_room below */
-    const int checkpoints = prm->output.checkpoint_keep > 0, frames = prm->output.trajectory_interval > 0;
+    const int checkpoints = prm->output.checkpoint_keep > 0,
+              frames = prm->output.trajectory_interval > 0;
     const double need =
         (checkpoints ? 2.0 * (1.1 * checkpoint_bytes_estimate(prm->system.n_particles) + 1048576.0)
                      : 0.0) +
@@ -233,8 +234,8 @@ static vs_particle_rec *tag_slab(vs_sim *sim, int64_t *n, int64_t *lo, vs_partic
     vs_particle_ext owned_ext = {NULL, NULL, NULL};
     if (ext)
         vs_sim_owned_ext(sim, &owned_ext);
-    vs_particle_rec *slab = vs_redistribute_by_tag_ext(&sim->dc.cart, owned, &owned_ext,
-                                                       n_owned, sim->prm.system.n_particles, n, ext);
+    vs_particle_rec *slab = vs_redistribute_by_tag_ext(&sim->dc.cart, owned, &owned_ext, n_owned,
+                                                       sim->prm.system.n_particles, n, ext);
     free(owned);
     vs_particle_ext_free(&owned_ext);
     vs_tag_slab(sim->prm.system.n_particles, sim->dc.cart.size, sim->dc.cart.rank, lo, &hi);
@@ -281,8 +282,9 @@ static void owned_fields(vs_sim *sim, vs_frame_fields *ff)
 static int write_frame(run_state *rs, const vs_thermo *t)
 {
     vs_sim *sim = rs->sim;
-    if (check_room(&sim->dc.cart, rs->prm->output.dir, frame_bytes_estimate(rs->prm->system.n_particles),
-                   "trajectory frame", sim->step, rs->last_checkpoint) != 0)
+    if (check_room(&sim->dc.cart, rs->prm->output.dir,
+                   frame_bytes_estimate(rs->prm->system.n_particles), "trajectory frame", sim->step,
+                   rs->last_checkpoint) != 0)
         return -1;
     const double t0 = vs_wall_seconds();
     /* the first frame of a trajectory also carries the topology, and topology.psf beside it;
@@ -486,9 +488,9 @@ static int load_checkpoint(run_state *rs, vs_checkpoint_info *info, vs_particle_
 #define RUN_GOES_ON (-1)
 
 /* With --restart, the checkpoint is found, read and checked (reading only), and a campaign
- * already finished ends here (status 0); then rank 0 checks, creates and probes output.dir. Returns RUN_GOES_ON (with a
- * restart, *slab then holds this rank's records of the checkpoint and `info` its metadata),
- * or the exit status with the error printed. */
+ * already finished ends here (status 0); then rank 0 checks, creates and probes output.dir. Returns
+ * RUN_GOES_ON (with a restart, *slab then holds this rank's records of the checkpoint and `info`
+ * its metadata), or the exit status with the error printed. */
 static int check_output_and_restart(run_state *rs, vs_checkpoint_info *info,
                                     vs_particle_rec **slab, int64_t *n)
 {
@@ -503,7 +505,8 @@ static int check_output_and_restart(run_state *rs, vs_checkpoint_info *info,
             return rc;
         if (info->step >= prm->integrator.steps) {
             vs_log_info("Run already finished: checkpoint at step %lld, integrator.steps = "
-                        "%lld; nothing to do", (long long)info->step, (long long)prm->integrator.steps);
+                        "%lld; nothing to do", (long long)info->step,
+                        (long long)prm->integrator.steps);
             free(*slab);
             *slab = NULL;
             return 0;
@@ -652,8 +655,9 @@ static void log_run_header(const run_state *rs)
                     sim->prm.exec.position_quantum);
     }
     vs_log_info("Steps: up to step %lld of dt %g (integrator %s, lambda %g); thermo every %lld; "
-                "output in %s", (long long)prm->integrator.steps, prm->integrator.dt, vs_ensemble_name(prm->integrator.kind),
-                prm->integrator.lambda, (long long)prm->output.thermo_interval, prm->output.dir);
+                "output in %s", (long long)prm->integrator.steps, prm->integrator.dt,
+                vs_ensemble_name(prm->integrator.kind), prm->integrator.lambda,
+                (long long)prm->output.thermo_interval, prm->output.dir);
     char traj[64], ckpt[96];
     if (prm->output.trajectory_interval > 0)
         snprintf(traj, sizeof traj, "every %lld steps", (long long)prm->output.trajectory_interval);
@@ -663,9 +667,11 @@ static void log_run_header(const run_state *rs)
         snprintf(ckpt, sizeof ckpt, "off");
     else if (prm->output.checkpoint_interval > 0)
         snprintf(ckpt, sizeof ckpt, "every %lld steps and at the end, keep %lld",
-                 (long long)prm->output.checkpoint_interval, (long long)prm->output.checkpoint_keep);
+                 (long long)prm->output.checkpoint_interval,
+                 (long long)prm->output.checkpoint_keep);
     else
-        snprintf(ckpt, sizeof ckpt, "at the end, keep %lld", (long long)prm->output.checkpoint_keep);
+        snprintf(ckpt, sizeof ckpt, "at the end, keep %lld",
+                 (long long)prm->output.checkpoint_keep);
     vs_log_info("Trajectory: %s; checkpoints: %s%s\n", traj, ckpt,
                 prm->run.walltime > 0 ? "; walltime set" : "");
 }
@@ -764,7 +770,8 @@ static int walltime_runs_out(const run_state *rs, int64_t k, double t0)
     const double ckpt_s = rs->perf.checkpoints > 0
                               ? rs->last_checkpoint_s
                               : checkpoint_bytes_estimate(rs->prm->system.n_particles) / 1e8;
-    return now - rs->run_start + 1.5 * ckpt_s + 2.0 * step_s + 1.0 >= rs->prm->run.walltime * 3600.0;
+    return now - rs->run_start + 1.5 * ckpt_s + 2.0 * step_s + 1.0 >=
+           rs->prm->run.walltime * 3600.0;
 }
 
 /* The steps after rs->first_step up to integrator.steps, each followed by its thermo row,
@@ -780,10 +787,11 @@ static int step_loop(run_state *rs, int status)
     vs_thermo t;
     int stopped = 0;
     const double t0 = vs_wall_seconds();
-    for (int64_t k = rs->first_step + 1; k <= prm->integrator.steps && status == 0 && !stopped; ++k) {
+    for (int64_t k = rs->first_step + 1; k <= prm->integrator.steps && !status && !stopped; ++k) {
         const int last = k == prm->integrator.steps;
         const int thermo_due = k % prm->output.thermo_interval == 0 || last;
-        const int frame_due = prm->output.trajectory_interval > 0 && k % prm->output.trajectory_interval == 0;
+        const int frame_due =
+            prm->output.trajectory_interval > 0 && k % prm->output.trajectory_interval == 0;
         const int sample_due =
             vs_profiler_active(&rs->prof) && vs_profiler_sample_due(&rs->prof, k);
         sim->energy_due = thermo_due || frame_due;

@@ -127,8 +127,8 @@ static int watch_drifts(vs_watch *w, const vs_params *prm, const vs_thermo *t, i
     }
     if (energy && w->kinetic0 > 0.0)
         stop |= drift_check(fabs(t->conserved_energy - w->energy0) / w->kinetic0,
-                            prm->run.energy_tolerance, prm->run.energy_limit, &w->energy_warned, log, t,
-                            "the conserved energy", "of the first kinetic energy",
+                            prm->run.energy_tolerance, prm->run.energy_limit, &w->energy_warned,
+                            log, t, "the conserved energy", "of the first kinetic energy",
                             "run.energy_tolerance", "run.energy_limit");
     return stop;
 }

@@ -90,7 +90,10 @@ double vs_npt_mass(const vs_params *p)
 }
 
 /* The barostat chain's mass (every link: the barostat is one degree of freedom). */
-static double bchain_mass(const vs_params *p) { return p->dpd.kT * p->integrator.tau_p * p->integrator.tau_p; }
+static double bchain_mass(const vs_params *p)
+{
+    return p->dpd.kT * p->integrator.tau_p * p->integrator.tau_p;
+}
 
 static double bchain_force(const vs_ensemble_state *e, const vs_params *p, int k)
 {
@@ -173,8 +176,11 @@ void vs_ensemble_consts_make(vs_ensemble_consts *c, const vs_params *p)
             c->ou_c[s] = cc;
             c->ou_sigma[s] = sqrt((1.0 - cc * cc) * p->dpd.kT / m);
             c->mobility_dt[s] = p->integrator.dt / (m * p->integrator.friction);
-            c->bd_noise[s] = sqrt(2.0 * p->dpd.kT * p->integrator.dt / (m * p->integrator.friction));
+            c->bd_noise[s] =
+                sqrt(2.0 * p->dpd.kT * p->integrator.dt / (m * p->integrator.friction));
         }
     }
-    c->collide_p = p->integrator.collision_rate > 0.0 ? -expm1(-p->integrator.collision_rate * p->integrator.dt) : 0.0;
+    c->collide_p = p->integrator.collision_rate > 0.0
+                       ? -expm1(-p->integrator.collision_rate * p->integrator.dt)
+                       : 0.0;
 }

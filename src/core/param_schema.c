@@ -20,7 +20,8 @@
 #define INT_GE(x) .ilo = (x), .ihi = INT64_MAX
 /* Where a value lands (param_schema.h): copied by config.c's loop, or by dedicated code. */
 #define FIELD_SIZE(T, f) sizeof(((T *)0)->f)
-#define LAND(f) .land = LAND_AUTO, .offset = offsetof(vs_params, f), .size = FIELD_SIZE(vs_params, f)
+#define LAND(f)                                                                                    \
+    .land = LAND_AUTO, .offset = offsetof(vs_params, f), .size = FIELD_SIZE(vs_params, f)
 #define OWN(f) .land = LAND_OWN, .offset = offsetof(vs_params, f), .size = FIELD_SIZE(vs_params, f)
 #define OWN_SPECIES(f) \
     .land = LAND_OWN, .offset = offsetof(vs_species, f), .size = FIELD_SIZE(vs_species, f)

@@ -12,7 +12,8 @@ static void inverse_masses(const vs_params *prm, double inv_mass[VS_MAX_SPECIES]
 
 void vs_integrate_first_half(vs_particles *p, const vs_params *prm)
 {
-    const double dt = prm->integrator.dt, half_dt = 0.5 * prm->integrator.dt, lambda_dt = prm->integrator.lambda * prm->integrator.dt;
+    const double dt = prm->integrator.dt, half_dt = 0.5 * prm->integrator.dt,
+                 lambda_dt = prm->integrator.lambda * prm->integrator.dt;
     double inv_mass[VS_MAX_SPECIES];
     inverse_masses(prm, inv_mass);
     for (int d = 0; d < 3; ++d) {

@@ -130,8 +130,8 @@ static void thermalize(vs_particles *p, const vs_params *prm, const vs_decomp *d
     vs_par_sum_wide(&dc->cart, &twice_kinetic_sum, 1);
     const double twice_kinetic = vs_wide_to_double(twice_kinetic_sum);
     const double dof = 3.0 * (double)prm->system.n_particles - 3.0;
-    const double scale = (dof > 0.0 && twice_kinetic > 0.0) ? sqrt(prm->dpd.kT * dof / twice_kinetic)
-                                                            : 0.0;
+    const double scale =
+        (dof > 0.0 && twice_kinetic > 0.0) ? sqrt(prm->dpd.kT * dof / twice_kinetic) : 0.0;
     for (int64_t i = 0; i < p->n_owned; ++i)
         for (int d = 0; d < 3; ++d) {
             p->v[d][i] *= scale;

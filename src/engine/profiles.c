@@ -81,7 +81,8 @@ static void accumulate(vs_profiler *p)
 {
     const vs_params *prm = p->prm;
     const int axis = prm->output.profiles.axis;
-    const double bin_volume = prm->system.box[0] * prm->system.box[1] * prm->system.box[2] / p->bins;
+    const double bin_volume =
+        prm->system.box[0] * prm->system.box[1] * prm->system.box[2] / p->bins;
     (void)axis;
     const size_t cells = (size_t)p->n_sets * (size_t)p->bins;
     double *sum = p->state + 1, *sq = p->state + 1 + cells * VS_PROFILE_Q;

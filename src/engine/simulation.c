@@ -93,8 +93,8 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
     if (vs_decomp_choose(prm->system.box, par.size, prm->exec.decomposition, widest, dims, err,
                          err_len) != 0)
         return VS_EXIT_BAD_INPUT;
-    sim->backend =
-        vs_backend_select(prm->exec.backend, par.size, sim->device, sizeof sim->device, err, err_len);
+    sim->backend = vs_backend_select(prm->exec.backend, par.size, sim->device, sizeof sim->device,
+                                     err, err_len);
     if (!sim->backend || select_for_terms(sim, err, err_len) != 0)
         return VS_EXIT_BAD_INPUT;
     set_position_grid(sim, widest);
@@ -436,7 +436,8 @@ void vs_sim_step(vs_sim *sim)
     /* skin 0: no Verlet skin, the lists are rebuilt on every step, so the displacement
      * check (a reduction and an allreduce) is skipped */
     const int npt = sim->prm.integrator.kind == VS_INTEGRATOR_NPT;
-    const int every_step = sim->prm.neighbor.skin == 0.0 || npt; /* npt: the box changes every step */
+    /* npt: the box changes every step */
+    const int every_step = sim->prm.neighbor.skin == 0.0 || npt;
     if (npt)
         sim->energy_due = 1; /* the barostat needs the virial of every step's forces */
     /* the previous step's second half and this step's first half in one pass */
@@ -501,7 +502,8 @@ void vs_sim_thermo(vs_sim *sim, vs_thermo *out)
     sim->backend->local_thermo(sim, &local);
     vs_thermo_reduce(&sim->dc.cart, &sim->prm, &local, sim->step, out);
     if (sim->tail_energy != 0.0 || sim->tail_virial != 0.0) { /* lj tail corrections */
-        const double volume = sim->prm.system.box[0] * sim->prm.system.box[1] * sim->prm.system.box[2];
+        const double volume =
+            sim->prm.system.box[0] * sim->prm.system.box[1] * sim->prm.system.box[2];
         out->potential += sim->tail_energy;
         out->pair_energy += sim->tail_energy;
         out->pressure += sim->tail_virial / (3.0 * volume);

@@ -99,7 +99,8 @@ static void compare_forces_at(vs_precision_kind precision, vs_gpu_builder_kind b
 {
     vs_params prm;
     vs_test_groot_warren(&prm, 10.0);
-    prm.system.n_particles = llround(density * prm.system.box[0] * prm.system.box[1] * prm.system.box[2]);
+    prm.system.n_particles =
+        llround(density * prm.system.box[0] * prm.system.box[1] * prm.system.box[2]);
     prm.system.density = density;
     prm.exec.gpu_builder = builder;
     prm.neighbor.skin = skin;
@@ -297,7 +298,8 @@ static void test_half_list_matches_cells(void **state)
         vs_test_groot_warren(&prm, dense ? 6.0 : 10.0);
         if (dense) {
             prm.system.density = 12.0;
-            prm.system.n_particles = llround(prm.system.density * prm.system.box[0] * prm.system.box[1] * prm.system.box[2]);
+            prm.system.n_particles = llround(prm.system.density * prm.system.box[0] *
+                                             prm.system.box[1] * prm.system.box[2]);
         }
         prm.exec.backend = VS_BACKEND_GPU;
         prm.exec.precision = VS_PRECISION_MIXED;
@@ -312,7 +314,8 @@ static void test_half_list_matches_cells(void **state)
         assert_memory_equal(s1, s2, sizeof(double) * 6 * (size_t)prm.system.n_particles);
         assert_memory_equal(&t1.potential, &t2.potential, sizeof t1.potential);
         print_message("rho %g, skin 0.3, 200 steps: half list bit-identical to the cell walk; "
-                      "T = %.6f, potential %.15g\n", prm.system.density, t1.temperature, t1.potential);
+                      "T = %.6f, potential %.15g\n",
+                      prm.system.density, t1.temperature, t1.potential);
         free(s1);
         free(s2);
     }
@@ -329,7 +332,8 @@ static void test_thin_box_images(void **state)
     vs_test_groot_warren(&prm, 6.0);
     prm.system.box[0] = 2.4;
     prm.system.box[1] = 2.5;
-    prm.system.n_particles = llround(3.0 * prm.system.box[0] * prm.system.box[1] * prm.system.box[2]);
+    prm.system.n_particles =
+        llround(3.0 * prm.system.box[0] * prm.system.box[1] * prm.system.box[2]);
     for (int builder = 0; builder < 2; ++builder) {
         prm.exec.gpu_builder = builder == 0 ? VS_GPU_BUILDER_THREAD : VS_GPU_BUILDER_CELLS;
         vs_thermo tc, tg;

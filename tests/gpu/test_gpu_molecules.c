@@ -253,7 +253,8 @@ int main(int argc, char **argv)
         printf("%s precision, %d rank%s: %lld particles, %lld in molecules\n",
                mixed ? "mixed" : "double", world.size, world.size == 1 ? "" : "s",
                (long long)prm.system.n_particles, (long long)prm.molecules.n_molecule_beads);
-        failures += compare(&g1, &c, prm.system.n_particles, mixed, prm.molecules.n_angle_types > 0);
+        failures +=
+            compare(&g1, &c, prm.system.n_particles, mixed, prm.molecules.n_angle_types > 0);
         failures += compare_repeat(&g1, &g2, prm.system.n_particles);
         free_result(&c);
     }

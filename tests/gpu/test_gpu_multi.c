@@ -362,8 +362,9 @@ static int check_two_species(vs_params prm, const vs_par *world)
                           (double)lost, 0.0);
     }
     if (world->rank == 0)
-        failures += check_bits("cell-list kernel, two species, overlap", "none",
-                               "states after 300 steps", state[1], state[0], 2, prm.system.n_particles);
+        failures +=
+            check_bits("cell-list kernel, two species, overlap", "none", "states after 300 steps",
+                       state[1], state[0], 2, prm.system.n_particles);
     free(state[0]);
     free(state[1]);
     return failures;

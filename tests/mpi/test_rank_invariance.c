@@ -114,8 +114,8 @@ static int run_decomposed(const vs_params *prm, const vs_par *world, gathered_fo
     if (world->rank == 0)
         printf("ranks %d, skin %g: bricks %d x %d x %d, %lld owned on rank 0, %lld ghosts, "
                "%lld builds in %d steps\n",
-               world->size, prm->neighbor.skin, multi.dc.dims[0], multi.dc.dims[1], multi.dc.dims[2],
-               (long long)multi.parts.n_owned, (long long)multi.parts.n_ghost,
+               world->size, prm->neighbor.skin, multi.dc.dims[0], multi.dc.dims[1],
+               multi.dc.dims[2], (long long)multi.parts.n_owned, (long long)multi.parts.n_ghost,
                (long long)multi.n_builds, N_STEPS);
     int failures = 0;
     if (prm->neighbor.skin == 0.0 && multi.n_builds != N_STEPS + 1) {
