@@ -29,7 +29,9 @@ extern const vs_backend vs_backend_gpu;
 
 /* Bind device `device`, allocate for about `n_hint` owned particles of the brick [lo, hi)
  * with ghosts out to ghost_width, and bonded beads (molecules) out to bonded_width where
- * that is wider (comm/halo.h's rule). Returns NULL with one line in err on failure. */
+ * that is wider (comm/halo.h's rule). The state keeps prm (not a copy): it must outlive the
+ * state, and a change of its box is announced with vs_gpu_set_box. Returns NULL with one line
+ * in err on failure. */
 vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3], const double hi[3],
                             double ghost_width, double bonded_width, int device,
                             int64_t n_hint, char *err, size_t err_len);
@@ -107,7 +109,8 @@ void vs_gpu_shift_velocities(vs_gpu_state *g, const double dv[3]);
 int vs_gpu_momentum_sums(vs_gpu_state *g, vs_wide out[5]);
 /* npt (gpu_ensemble.cu): a half-step of the barostat-coupled velocities (and positions in
  * the first); the new box and brick (gpu_state.cu): the fixed-point frame, the cell grid and
- * the periodic images follow, the owned particles' staged inputs become stale. */
+ * the periodic images follow, the owned particles' staged inputs become stale. box is the
+ * parameters' box (the one vs_gpu_create was given), already changed. */
 void vs_gpu_npt_half(vs_gpu_state *g, const vs_npt_coefs *c, int first);
 void vs_gpu_set_box(vs_gpu_state *g, const double box[3], const double lo[3],
                     const double hi[3]);

@@ -56,7 +56,7 @@ struct vs_bonded_args {
     unsigned int *kind_word;
     vs_gpu_bonded_error *error;
     double box[3];
-    double reach2;        /* prm->bond_reach squared, as the CPU compares */
+    double reach2;        /* prm->molecules.bond_reach squared, as the CPU compares */
     vs_bond_type bond[VS_MAX_MOLTYPES];
     vs_angle_type angle[VS_MAX_MOLTYPES];
     vs_dihedral_type dihedral[VS_MAX_MOLTYPES];
@@ -352,7 +352,7 @@ static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *viria
     memset(&a, 0, sizeof a);
     for (int d = 0; d < 3; ++d) {
         a.f[d] = g->pt.f[d];
-        a.box[d] = g->prm.box[d];
+        a.box[d] = g->prm->system.box[d];
     }
     a.pos = vs_gpu_positions(g);
     a.tag = g->pt.tag;
@@ -367,11 +367,11 @@ static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *viria
     a.virial = virial;
     a.kind_word = g->red.d_max_disp2 + 1;
     a.error = g->bd.d_error;
-    a.reach2 = g->prm.bond_reach * g->prm.bond_reach;
+    a.reach2 = g->prm->molecules.bond_reach * g->prm->molecules.bond_reach;
     for (int k = 0; k < VS_MAX_MOLTYPES; ++k) {
-        a.bond[k] = g->prm.bond_types[k];
-        a.angle[k] = g->prm.angle_types[k];
-        a.dihedral[k] = g->prm.dihedral_types[k];
+        a.bond[k] = g->prm->molecules.bond_types[k];
+        a.angle[k] = g->prm->molecules.angle_types[k];
+        a.dihedral[k] = g->prm->molecules.dihedral_types[k];
         a.bond[k].tab.coef = g->bd.table[0][k]; /* the device copies of the tables */
         a.angle[k].tab.coef = g->bd.table[1][k];
         a.dihedral[k].tab.coef = g->bd.table[2][k];
@@ -415,15 +415,19 @@ extern "C" void vs_gpu_dihedral_forces(vs_gpu_state *g, int64_t step, int want_e
  * dihedrals: table[0], [1], [2]); the kernels' copies of the types point at them. */
 void vs_gpu_bonded_tables(vs_gpu_state *g)
 {
-    const vs_params *p = &g->prm;
+    const vs_params *p = g->prm;
     for (int k = 0; k < VS_MAX_MOLTYPES; ++k) {
         const vs_table *tabs[3] = {
-            k < p->n_bond_types && p->bond_types[k].style == VS_BOND_TABLE
-                ? &p->bond_types[k].tab : NULL,
-            k < p->n_angle_types && p->angle_types[k].style == VS_ANGLE_TABLE
-                ? &p->angle_types[k].tab : NULL,
-            k < p->n_dihedral_types && p->dihedral_types[k].style == VS_DIHEDRAL_TABLE
-                ? &p->dihedral_types[k].tab : NULL};
+            k < p->molecules.n_bond_types && p->molecules.bond_types[k].style == VS_BOND_TABLE
+                ? &p->molecules.bond_types[k].tab
+                : NULL,
+            k < p->molecules.n_angle_types && p->molecules.angle_types[k].style == VS_ANGLE_TABLE
+                ? &p->molecules.angle_types[k].tab
+                : NULL,
+            k < p->molecules.n_dihedral_types &&
+                    p->molecules.dihedral_types[k].style == VS_DIHEDRAL_TABLE
+                ? &p->molecules.dihedral_types[k].tab
+                : NULL};
         for (int kind = 0; kind < 3; ++kind) {
             if (!tabs[kind])
                 continue;
@@ -454,7 +458,7 @@ void vs_gpu_bonded_check(vs_gpu_state *g, int kind)
     VS_CUDA_CHECK(cudaMemcpyAsync(&e, g->bd.d_error, sizeof e, cudaMemcpyDeviceToHost,
                                   g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    vs_bonded_fail(&g->prm, kind, e.step, e.tag_a, e.tag_b, e.r, e.r0);
+    vs_bonded_fail(g->prm, kind, e.step, e.tag_a, e.tag_b, e.r, e.r0);
 }
 
 void vs_gpu_bonded_free(vs_gpu_state *g)

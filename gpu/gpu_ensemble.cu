@@ -46,8 +46,8 @@ extern "C" void vs_gpu_ensemble_op(vs_gpu_state *g, int op, int64_t step,
 {
     const int n = (int)g->pt.n_owned;
 #define VS_ENSEMBLE_OP(OP)                                                                         \
-    VS_LAUNCH(ensemble_op_kernel<OP>, n, VS_BLOCK, g->stream, n, g->prm.seed, (uint64_t)step,     \
-              *c, g->pt.tag, g->pt.species_id, g->pt.v[0], g->pt.v[1], g->pt.v[2])
+    VS_LAUNCH(ensemble_op_kernel<OP>, n, VS_BLOCK, g->stream, n, g->prm->system.seed,              \
+              (uint64_t)step, *c, g->pt.tag, g->pt.species_id, g->pt.v[0], g->pt.v[1], g->pt.v[2])
     if (op == VS_ENSEMBLE_OP_ANDERSEN)
         VS_ENSEMBLE_OP(VS_ENSEMBLE_OP_ANDERSEN);
     else if (op == VS_ENSEMBLE_OP_LANGEVIN_FIRST)

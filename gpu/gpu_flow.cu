@@ -28,9 +28,9 @@ __global__ void flow_double_poiseuille_kernel(int n, vs_positions at, int across
 
 extern "C" void vs_gpu_flow_forces(vs_gpu_state *g)
 {
-    const vs_flow &fl = g->prm.flow;
+    const vs_flow &fl = g->prm->flow;
     const int n = (int)g->pt.n_owned;
     VS_LAUNCH(flow_double_poiseuille_kernel, n, VS_BLOCK, g->stream, n, vs_gpu_positions(g),
-              fl.across, g->prm.box[fl.across], g->pt.species_id, fl.species, fl.g, g->pt.f[fl.axis],
+              fl.across, g->prm->system.box[fl.across], g->pt.species_id, fl.species, fl.g, g->pt.f[fl.axis],
               g->fs.forces_fixed);
 }

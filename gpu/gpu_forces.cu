@@ -114,7 +114,7 @@ static void compute_signatures_of(vs_gpu_state *g, int64_t first, vs_count count
             VS_CUDA_CHECK(cudaMemsetAsync(g->fs.d_bad_force, 0x7f, sizeof(int32_t), g->stream));
     }
     VS_LAUNCH(signature_kernel, estimate, VS_BLOCK, g->stream, (int)first, count,
-              vs_tea_make_key(g->prm.seed, (uint64_t)step), g->pt.tag, g->fs.sig, clear);
+              vs_tea_make_key(g->prm->system.seed, (uint64_t)step), g->pt.tag, g->fs.sig, clear);
 }
 
 static void compute_signatures(vs_gpu_state *g, int64_t first, int64_t count, int64_t step,
@@ -285,10 +285,10 @@ static float cut2_in_quanta(const vs_gpu_state *g, float rc2)
 static void launch_newton_part(vs_gpu_state *g, cudaStream_t stream, int remote, int64_t step,
                                int want_energy)
 {
-    const vs_tea_key key = vs_tea_make_key(g->prm.seed, (uint64_t)step);
-    const int gaussian = g->prm.random == VS_RANDOM_GAUSSIAN;
+    const vs_tea_key key = vs_tea_make_key(g->prm->system.seed, (uint64_t)step);
+    const int gaussian = g->prm->dpd.random == VS_RANDOM_GAUSSIAN;
     if (vs_gpu_styles_on_newton(g)) {
-        const float reach = (float)vs_pair_reach(&g->prm);
+        const float reach = (float)vs_pair_reach(g->prm);
         vs_gpu_newton_styles(g, stream, remote, key, cut2_in_quanta(g, reach * reach),
                              want_energy);
     } else {
@@ -315,8 +315,8 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
                           int64_t step, int want_energy)
 {
     const int mixed = g->plan.mixed;
-    const vs_tea_key key = vs_tea_make_key(g->prm.seed, (uint64_t)step);
-    const int gaussian = g->prm.random == VS_RANDOM_GAUSSIAN;
+    const vs_tea_key key = vs_tea_make_key(g->prm->system.seed, (uint64_t)step);
+    const int gaussian = g->prm->dpd.random == VS_RANDOM_GAUSSIAN;
     const vs_partner_source src = vs_gpu_partner_source(g);
     const int skin = g->plan.reuse_list;
     const int cells = g->plan.forces != VS_GPU_FORCES_VERLET; /* partners from the cell list */

@@ -35,7 +35,7 @@ extern "C" int vs_gpu_graph_begin(vs_gpu_state *g)
      * estimate of it), and so will this one (one rank, a small fluid brick, no skin);
      * nothing else in such a step reads back */
     if (!g->graph.allowed || !g->halo.ghosts_on_device ||
-        vs_gpu_reorder_due(g) || vs_pair_styles_active(&g->prm))
+        vs_gpu_reorder_due(g) || vs_pair_styles_active(g->prm))
         return 0;
     vs_gpu_timing_make_room(g, 16); /* a step makes about six marks */
     /* relaxed: the host may still allocate (it does not in such a step) */

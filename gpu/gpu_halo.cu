@@ -516,7 +516,7 @@ static const void *migrate_pack(void *ctx, int d, int dir, double shift, int64_t
     const int wrap = shift == 0.0 ? 0 : (dir == 0 ? -1 : 1);
     char *out = (char *)send_part(c, dir);
     VS_LAUNCH(pack_migrant_kernel, n, VS_BLOCK, g->stream, (int)n, g->halo.send_idx[d][dir], d,
-              wrap, g->prm.box[d], soa(g), out, c->rec);
+              wrap, g->prm->system.box[d], soa(g), out, c->rec);
     return out;
 }
 
@@ -568,7 +568,7 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
     if (self && g->stamp.wrapped != g->ver.step) { /* not wrapped by the first half-step */
         ++g->ver.owned; /* positions change here */
         VS_LAUNCH(wrap_kernel, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned, self,
-                  g->prm.box[0], g->prm.box[1], g->prm.box[2], soa(g));
+                  g->prm->system.box[0], g->prm->system.box[1], g->prm->system.box[2], soa(g));
     }
     ++g->ver.step; /* the rebuild reuses the energy buffers; a wrap is due again */
     int crosses = 0;

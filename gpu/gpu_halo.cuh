@@ -58,7 +58,7 @@ static inline vs_soa soa(vs_gpu_state *g)
     a.mark = g->bd.mark;
     a.dih = g->bd.dih_on ? g->bd.dih : NULL;
     a.special = g->ps.special_on ? g->ps.special : NULL;
-    a.grid_quantum = g->plan.grid_records ? g->prm.position_quantum : 0.0;
+    a.grid_quantum = g->plan.grid_records ? g->prm->exec.position_quantum : 0.0;
     a.faces = vs_gpu_face_marks(g);
     if (!vs_gpu_faces_current(g))
         a.faces.near = NULL;

@@ -285,7 +285,7 @@ static vs_image_faces image_faces(const vs_gpu_state *g, int remote)
     vs_image_faces f;
     f.remote = remote;
     for (int d = 0; d < 3; ++d) {
-        const double len = g->prm.box[d];
+        const double len = g->prm->system.box[d];
         f.lo_edge[d] = g->lo[d] + g->ghost_width;
         f.hi_edge[d] = g->hi[d] - g->ghost_width;
         f.lo_bonded[d] = g->lo[d] + g->bonded_width;
@@ -360,8 +360,8 @@ static double shell_share(const vs_gpu_state *g, double width)
 static int64_t expected_candidates(const vs_gpu_state *g)
 {
     double share = shell_share(g, g->ghost_width);
-    if (g->bonded_width > g->ghost_width && g->prm.n_particles > 0)
-        share += (double)g->prm.n_molecule_beads / (double)g->prm.n_particles *
+    if (g->bonded_width > g->ghost_width && g->prm->system.n_particles > 0)
+        share += (double)g->prm->molecules.n_molecule_beads / (double)g->prm->system.n_particles *
                  (shell_share(g, g->bonded_width) - share);
     return (int64_t)(1.25 * share * (double)g->pt.n_owned) + 4096;
 }

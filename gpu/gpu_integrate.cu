@@ -147,7 +147,7 @@ static vs_first_half_switches first_half_begin(vs_gpu_state *g)
     if (sw.wrap_dims)
         g->stamp.wrapped = g->ver.step;
     for (int d = 0; d < 3; ++d)
-        sw.box.len[d] = g->prm.box[d];
+        sw.box.len[d] = g->prm->system.box[d];
     return sw;
 }
 
@@ -165,13 +165,13 @@ static void first_half(vs_gpu_state *g, int finish_previous)
         faces.near = faces.leaver = NULL;
 #define VS_FIRST_HALF(C, F, W)                                                                     \
     VS_LAUNCH((first_half_kernel<C, F, W>), g->pt.n_owned, VS_BLOCK, g->stream,                    \
-              (int)g->pt.n_owned, g->prm.dt, g->prm.lambda * g->prm.dt, g->species,                \
-              vs_gpu_positions(g), g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.vp[0],                \
-              g->pt.vp[1], g->pt.vp[2], g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g),   \
-              g->pt.species_id, g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2],              \
-              g->red.d_max_disp2, wrap_dims, box, g->pt.image[0], g->pt.image[1], g->pt.image[2],  \
-              g->prm.position_quantum, g->fs.frame, mixed ? g->fs.pos_q : NULL, g->fs.vel_f,  \
-              faces)
+              (int)g->pt.n_owned, g->prm->integrator.dt,                                           \
+              g->prm->integrator.lambda * g->prm->integrator.dt, g->species, vs_gpu_positions(g),  \
+              g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.vp[0], g->pt.vp[1], g->pt.vp[2],           \
+              g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id,           \
+              g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2], g->red.d_max_disp2, wrap_dims, \
+              box, g->pt.image[0], g->pt.image[1], g->pt.image[2], g->prm->exec.position_quantum,  \
+              g->fs.frame, mixed ? g->fs.pos_q : NULL, g->fs.vel_f, faces)
     if (check && finish_previous)
         VS_FIRST_HALF(true, true, false);
     else if (check)
@@ -265,12 +265,12 @@ extern "C" void vs_gpu_brownian_step(vs_gpu_state *g, int64_t step, const vs_ens
     const vs_first_half_switches sw = first_half_begin(g);
 #define VS_BROWNIAN(C, W)                                                                          \
     VS_LAUNCH((brownian_kernel<C, W>), g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned,     \
-              g->prm.seed, (uint64_t)step, *c, g->pt.tag, vs_gpu_positions(g),                     \
-              g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.vp[0], g->pt.vp[1], g->pt.vp[2],           \
-              g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id,           \
-              g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2], g->red.d_max_disp2,            \
-              sw.wrap_dims, sw.box, g->pt.image[0], g->pt.image[1], g->pt.image[2],                \
-              g->prm.position_quantum, g->fs.frame, sw.mixed ? g->fs.pos_q : NULL, g->fs.vel_f)
+              g->prm->system.seed, (uint64_t)step, *c, g->pt.tag, vs_gpu_positions(g), g->pt.v[0], \
+              g->pt.v[1], g->pt.v[2], g->pt.vp[0], g->pt.vp[1], g->pt.vp[2], g->pt.f[0],           \
+              g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id, g->pt.x_build[0],     \
+              g->pt.x_build[1], g->pt.x_build[2], g->red.d_max_disp2, sw.wrap_dims, sw.box,        \
+              g->pt.image[0], g->pt.image[1], g->pt.image[2], g->prm->exec.position_quantum,       \
+              g->fs.frame, sw.mixed ? g->fs.pos_q : NULL, g->fs.vel_f)
     if (sw.check)
         VS_BROWNIAN(true, false);
     else if (sw.wrap_dims)
@@ -296,6 +296,6 @@ extern "C" double vs_gpu_max_displacement2(vs_gpu_state *g)
 extern "C" void vs_gpu_integrate_second_half(vs_gpu_state *g)
 {
     VS_LAUNCH(second_half_kernel, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned,
-              0.5 * g->prm.dt, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.f[0],
-              g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id);
+              0.5 * g->prm->integrator.dt, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2],
+              g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id);
 }

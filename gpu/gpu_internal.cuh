@@ -675,8 +675,9 @@ struct vs_gpu_reductions {
 };
 
 struct vs_gpu_state {
-    /* set up once by vs_gpu_create (gpu_state.cu) */
-    vs_params prm;
+    /* set up once by vs_gpu_create (gpu_state.cu); prm is the simulation's parameters (npt
+     * changes their box between steps, vs_gpu_set_box) */
+    const vs_params *prm;
     vs_gpu_plan plan;       /* the strategy, decided once (gpu_plan.cu) */
     vs_gpu_species species;
     vs_dpd_consts dpd;

@@ -138,13 +138,13 @@ void vs_gpu_pair_prepare(vs_gpu_state *g)
         const size_t bytes = sizeof(vs_pair_coeff) * VS_MAX_SPECIES * VS_MAX_SPECIES;
         for (int s = 0; s < VS_PAIR_STYLES; ++s) {
             ps->d_coeff[s] = (vs_pair_coeff *)vs_gpu_alloc(g, bytes);
-            VS_CUDA_CHECK(cudaMemcpyAsync(ps->d_coeff[s], g->prm.pair[s].c, bytes,
+            VS_CUDA_CHECK(cudaMemcpyAsync(ps->d_coeff[s], g->prm->pair.set->style[s].c, bytes,
                                           cudaMemcpyHostToDevice, g->stream));
         }
-        const int nt = g->prm.n_tables > 0 ? g->prm.n_tables : 1;
+        const int nt = g->prm->pair.set->n_tables > 0 ? g->prm->pair.set->n_tables : 1;
         ps->d_tables = (vs_pair_table *)vs_gpu_alloc(g, sizeof(vs_pair_table) * (size_t)nt);
         /* on the step's stream (non-blocking): the kernels after it see the copies */
-        VS_CUDA_CHECK(cudaMemcpyAsync(ps->d_tables, g->prm.tables,
+        VS_CUDA_CHECK(cudaMemcpyAsync(ps->d_tables, g->prm->pair.set->tables,
                                       sizeof(vs_pair_table) * (size_t)nt,
                                       cudaMemcpyHostToDevice, g->stream));
     }
@@ -168,30 +168,30 @@ static void grow_energy_buffers(vs_gpu_state *g)
 static int first_style(const vs_params *p)
 {
     for (int s = 0; s < VS_PAIR_STYLES; ++s)
-        if (p->pair[s].active)
+        if (p->pair.set->style[s].active)
             return s;
     return -1;
 }
 
 extern "C" void vs_gpu_pair_style_forces(vs_gpu_state *g, int style, int want_energy)
 {
-    const int first = style == first_style(&g->prm);
+    const int first = style == first_style(g->prm);
     if (vs_gpu_styles_on_newton(g)) {
         /* DPD's call evaluated every style already; where DPD does not act, the first
          * style's call evaluates them all (no random numbers: any step's key will do) */
-        if (first && !vs_dpd_active(&g->prm))
+        if (first && !vs_dpd_active(g->prm))
             vs_gpu_forces(g, 0, want_energy);
         return;
     }
     vs_gpu_pair_prepare(g);
     grow_energy_buffers(g);
     const int n = (int)g->pt.n_owned;
-    const int starts = first && !vs_dpd_active(&g->prm);
+    const int starts = first && !vs_dpd_active(g->prm);
     const int mode = starts ? 0 : (g->fs.forces_fixed ? 2 : 1);
     const int mixed = g->plan.mixed, cells = g->plan.forces != VS_GPU_FORCES_VERLET;
     const vs_partner_source src = vs_gpu_partner_source(g);
-    const size_t shared = sizeof(vs_pair_coeff) * (size_t)g->prm.n_species * VS_MAX_SPECIES;
-    const vs_pair_style_params *psp = &g->prm.pair[style];
+    const size_t shared = sizeof(vs_pair_coeff) * (size_t)g->prm->species.n * VS_MAX_SPECIES;
+    const vs_pair_style_params *psp = &g->prm->pair.set->style[style];
     const int with_special = psp->special && g->ps.special_on;
     const vs_special_factors special = {{1.0, psp->special_factor[0], psp->special_factor[1],
                                          psp->special_factor[2]},
@@ -202,7 +202,7 @@ extern "C" void vs_gpu_pair_style_forces(vs_gpu_state *g, int style, int want_en
                 pair_style_kernel<VS_ON(m), VS_ON(energy), VS_ON(cells_c), VS_VAL(mode_c),
                                   VS_ON(special_c)>
                     <<<(n + VS_PAIR_BLOCK - 1) / VS_PAIR_BLOCK, VS_PAIR_BLOCK, shared,
-                       g->stream>>>(n, style, g->prm.n_species, g->ps.d_coeff[style],
+                       g->stream>>>(n, style, g->prm->species.n, g->ps.d_coeff[style],
                                     g->ps.d_tables, g->species, vs_gpu_positions(g),
                                     g->pt.species_id, src, g->pt.f[0], g->pt.f[1], g->pt.f[2],
                                     g->ps.e, g->ps.w, !first, g->fs.d_bad_force, special);

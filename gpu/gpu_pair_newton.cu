@@ -12,7 +12,7 @@ static vs_style_coeffs style_coeffs(const vs_gpu_state *g)
 {
     vs_style_coeffs cs;
     for (int s = 0; s < VS_PAIR_STYLES; ++s)
-        cs.coeff[s] = g->prm.pair[s].active ? g->ps.d_coeff[s] : NULL;
+        cs.coeff[s] = g->prm->pair.set->style[s].active ? g->ps.d_coeff[s] : NULL;
     cs.tables = g->ps.d_tables;
     return cs;
 }
@@ -22,7 +22,7 @@ static int the_style(const vs_params *p)
 {
     int style = -1;
     for (int s = 0; s < VS_PAIR_STYLES; ++s)
-        if (p->pair[s].active)
+        if (p->pair.set->style[s].active)
             style = style < 0 ? s : VS_PAIR_STYLES;
     return style;
 }
@@ -31,12 +31,12 @@ void vs_gpu_newton_styles(vs_gpu_state *g, cudaStream_t stream, int remote, vs_t
                           float cut2_quanta, int want_energy)
 {
     const vs_style_coeffs cs = style_coeffs(g);
-    const vs_eval_dpd_t<true> dpd = {key, g->prm.random == VS_RANDOM_GAUSSIAN, g->dpd_f};
+    const vs_eval_dpd_t<true> dpd = {key, g->prm->dpd.random == VS_RANDOM_GAUSSIAN, g->dpd_f};
     vs_dispatch<2, VS_PAIR_STYLES + 1>(
         [&](auto with_dpd, auto style) {
             constexpr int s = VS_VAL(style) == VS_PAIR_STYLES ? VS_PAIR_ANY : VS_VAL(style);
             const vs_eval_styles<s, VS_ON(with_dpd)> ev = {dpd, cs};
             vs_newton_launch(g, stream, remote, ev, cut2_quanta, want_energy);
         },
-        vs_dpd_active(&g->prm), the_style(&g->prm));
+        vs_dpd_active(g->prm), the_style(g->prm));
 }

@@ -21,7 +21,7 @@
 static double partners_in_reach(const vs_params *prm)
 {
     const double r = vs_pair_reach(prm);
-    return 4.18879 * r * r * r * prm->density;
+    return 4.18879 * r * r * r * prm->system.density;
 }
 
 /* Whether the Newton kernel's half list beats its cell walk (mixed precision;
@@ -30,7 +30,7 @@ static double partners_in_reach(const vs_params *prm)
  * while the cell walk stays ahead with few. */
 static int half_list_pays(const vs_params *prm)
 {
-    if (prm->skin > 0.0)
+    if (prm->neighbor.skin > 0.0)
         return 1;
     return partners_in_reach(prm) > 32.0;
 }
@@ -48,8 +48,8 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
 {
     vs_gpu_plan p;
     memset(&p, 0, sizeof p);
-    p.mixed = prm->precision == VS_PRECISION_MIXED;
-    p.builder = prm->gpu_builder;
+    p.mixed = prm->exec.precision == VS_PRECISION_MIXED;
+    p.builder = prm->exec.gpu_builder;
     /* each pair once (gpu_newton.cuh): DPD, with the styles where they fit */
     const int styles = vs_pair_styles_active(prm), fit = styles_fit_newton(prm);
     const int newton = p.mixed && (!styles || fit);
@@ -71,7 +71,7 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     /* half-width cells along x: trimmed rows then hold fewer candidates than whole cells;
      * the warp builder keeps the paper's 27 cells */
     p.x_reach = p.builder == VS_GPU_BUILDER_WARP ? 1 : 2;
-    p.reuse_list = prm->skin > 0.0;
+    p.reuse_list = prm->neighbor.skin > 0.0;
     p.stage_at_build = p.mixed || p.builder == VS_GPU_BUILDER_WARP;
     /* the cell list's pass then reads 16 bytes per owned particle instead of staging them
      * from x and the species (28 bytes read, 16 written) */
@@ -81,8 +81,8 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     p.vp_in_vel_f = p.mixed;
     /* positions whole numbers of quanta and velocities in fp32: exact in 24 bytes; the
      * tags (0..N-1) in 48 bits */
-    p.grid_records = p.mixed && prm->position_quantum > 0.0 &&
-                     prm->n_particles < (int64_t)1 << VS_GRID_TAG_BITS;
+    p.grid_records = p.mixed && prm->exec.position_quantum > 0.0 &&
+                     prm->system.n_particles < (int64_t)1 << VS_GRID_TAG_BITS;
     /* and positions whole numbers of quanta of a frame that never moves: pos_q holds them
      * exactly, so an fp64 copy would be 24 bytes per particle of memory and of every pass
      * that reads or moves them */
@@ -111,7 +111,7 @@ void vs_gpu_plan_set_comm(vs_gpu_plan *p, const vs_params *prm, const int link[3
      * complete before the list is built, so there is nothing to hide); a Verlet list
      * overlaps wherever some dimension is split */
     p->overlap = VS_GPU_OVERLAP_NONE;
-    if (comm_ok && prm->overlap && split > 0) {
+    if (comm_ok && prm->exec.overlap && split > 0) {
         if (p->forces == VS_GPU_FORCES_VERLET)
             p->overlap = VS_GPU_OVERLAP_SPLIT;
         else if (p->forces == VS_GPU_FORCES_NEWTON && split == 1 && p->reuse_list &&

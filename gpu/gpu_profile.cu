@@ -63,7 +63,7 @@ extern "C" void vs_gpu_profile_sums(vs_gpu_state *g, int axis, int bins, int per
     unsigned long long *d = g->red.d_profile;
     VS_CUDA_CHECK(cudaMemsetAsync(d, 0, bytes, g->stream));
     const int n = (int)g->pt.n_owned;
-    VS_LAUNCH(profile_kernel, n, VS_BLOCK, g->stream, n, vs_gpu_positions(g), axis, g->prm.box[axis], bins,
+    VS_LAUNCH(profile_kernel, n, VS_BLOCK, g->stream, n, vs_gpu_positions(g), axis, g->prm->system.box[axis], bins,
               per_species, entries, g->pt.species_id, g->species, g->pt.v[0], g->pt.v[1],
               g->pt.v[2], d);
     VS_CUDA_CHECK(cudaMemcpyAsync(out, d, bytes, cudaMemcpyDeviceToHost, g->stream));

@@ -141,15 +141,15 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
     if (g->bd.on) { /* molecules: the topology moves with the owned particles */
         VS_GROW(g->bd.slot_rec, int32_t, g->pt.n_owned); /* the records: gpu_topo.cu */
         VS_GROW(g->bd.mark, uint8_t, keep); /* a ghost build may grow the arrays midway */
-        if (g->prm.n_bond_types > 0) {
+        if (g->prm->molecules.n_bond_types > 0) {
             VS_GROW(g->bd.e_bond, double, 0);
             VS_GROW(g->bd.w_bond, double, 0);
         }
-        if (g->prm.n_angle_types > 0) {
+        if (g->prm->molecules.n_angle_types > 0) {
             VS_GROW(g->bd.e_angle, double, 0);
             VS_GROW(g->bd.w_angle, double, 0);
         }
-        if (g->prm.n_dihedral_types > 0) {
+        if (g->prm->molecules.n_dihedral_types > 0) {
             VS_GROW(g->bd.e_dihedral, double, 0);
             VS_GROW(g->bd.w_dihedral, double, 0);
         }
@@ -216,7 +216,7 @@ static void make_grid(vs_gpu_state *g, double ghost_width)
     /* npt makes the grid again on every step: kept while it is large enough */
     if (g->cells.n_cells + 1 > g->cells.cell_start_cap) {
         vs_gpu_free(g, g->cells.cell_start, sizeof(uint32_t) * (size_t)g->cells.cell_start_cap);
-        const int64_t spare = g->prm.integrator == VS_INTEGRATOR_NPT ? 2 : 1;
+        const int64_t spare = g->prm->integrator.kind == VS_INTEGRATOR_NPT ? 2 : 1;
         g->cells.cell_start_cap = spare * (g->cells.n_cells + 1);
         g->cells.cell_start =
             (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)g->cells.cell_start_cap);
@@ -244,7 +244,7 @@ static void set_brick(vs_gpu_state *g, const double lo[3], const double hi[3])
     double quantum = ldexp(1.0, e - 31);
     /* the whole box's grid (src/core/position_grid.h), no finer than this brick needs: the
      * centre on it too, so that every staged position is an exact integer */
-    const double grid = g->prm.position_quantum;
+    const double grid = g->prm->exec.position_quantum;
     if (grid > 0.0) {
         if (grid < quantum)
             vs_log_fatal(__FILE__, __LINE__, "the position grid's quantum %g is finer than "
@@ -265,8 +265,7 @@ static void set_brick(vs_gpu_state *g, const double lo[3], const double hi[3])
 extern "C" void vs_gpu_set_box(vs_gpu_state *g, const double box[3], const double lo[3],
                                const double hi[3])
 {
-    for (int d = 0; d < 3; ++d)
-        g->prm.box[d] = box[d];
+    (void)box; /* the parameters' box, which g->prm already shows */
     set_brick(g, lo, hi);
     ++g->ver.owned;
     ++g->ver.step;
@@ -291,7 +290,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
         snprintf(err, err_len, "out of host memory");
         return NULL;
     }
-    g->prm = *prm;
+    g->prm = prm;
     g->plan = vs_gpu_plan_decide(prm);
     g->ver.owned = g->ver.step = g->ver.forces = g->ver.list = 1; /* stamps 0: nothing made */
     g->device = device % count;
@@ -308,16 +307,17 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     VS_CUDA_CHECK(cudaEventCreate(&g->ovl.ev_comm));
     vs_gpu_timing_create(g);
     vs_gpu_graph_init(g);
-    g->species.n = prm->n_species;
-    for (int s = 0; s < prm->n_species; ++s) {
-        g->species.mass[s] = prm->species[s].mass;
-        g->species.inv_mass[s] = 1.0 / prm->species[s].mass;
+    g->species.n = prm->species.n;
+    for (int s = 0; s < prm->species.n; ++s) {
+        g->species.mass[s] = prm->species.list[s].mass;
+        g->species.inv_mass[s] = 1.0 / prm->species.list[s].mass;
         for (int d = 0; d < 3; ++d)
-            g->species.body_force[s][d] = prm->species[s].body_force[d];
-        for (int t = 0; t < prm->n_species; ++t)
-            g->species.a[s][t] = prm->a[s][t];
+            g->species.body_force[s][d] = prm->species.list[s].body_force[d];
+        for (int t = 0; t < prm->species.n; ++t)
+            g->species.a[s][t] = prm->dpd.a[s][t];
     }
-    g->dpd = vs_dpd_make_consts(prm->rc, prm->gamma, prm->kT, prm->s, prm->dt);
+    g->dpd = vs_dpd_make_consts(prm->dpd.rc, prm->dpd.gamma, prm->dpd.kT, prm->dpd.s,
+                                prm->integrator.dt);
     g->dpd_f = vs_dpd_consts_to_float(&g->dpd);
     g->bd.on = vs_params_molecular(prm);
     g->bd.dih_on = g->bd.on && vs_params_dihedrals(prm);
@@ -329,7 +329,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     /* a first guess from the density of the list sphere; grown on overflow */
     const double sphere = 4.18879 * g->list_cutoff * g->list_cutoff * g->list_cutoff;
     const double share = g->plan.half_list ? 0.75 : 1.4; /* the half list: half the sphere */
-    g->cells.max_neighbors = vs_list_width((int)(sphere * prm->density * share) + 8);
+    g->cells.max_neighbors = vs_list_width((int)(sphere * prm->system.density * share) + 8);
     g->halo.d_select_count = (int32_t *)vs_gpu_alloc(g, 4 * sizeof(int32_t));
     g->cells.d_max_count = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->fs.d_bad_force = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));

@@ -59,10 +59,10 @@ static int gpu_attach(const vs_backend_setup *s, void **st, char *err, size_t er
         grow_bonded *= (len + 2.0 * bonded) / len;
     }
     const double bonded_share =
-        prm->n_particles > 0 ? (double)prm->n_molecule_beads / (double)prm->n_particles
+        prm->system.n_particles > 0 ? (double)prm->molecules.n_molecule_beads / (double)prm->system.n_particles
                                : 0.0;
     grow += bonded_share * (grow_bonded - grow);
-    const int64_t hint = (int64_t)(grow * (double)prm->n_particles / dc->cart.size);
+    const int64_t hint = (int64_t)(grow * (double)prm->system.n_particles / dc->cart.size);
     vs_gpu_state *g = vs_gpu_create(prm, dc->lo, dc->hi, width, bonded, device,
                                      hint + 1024, err, err_len);
     /* the rest is collective: every rank must know whether every device came up */
@@ -76,7 +76,7 @@ static int gpu_attach(const vs_backend_setup *s, void **st, char *err, size_t er
     *st = g;
     report_binding(&dc->cart, device, local_rank, local_size, n_gpus);
     char links[128];
-    const int bad = vs_gpu_set_comm(g, dc, prm->transport, links, sizeof links,
+    const int bad = vs_gpu_set_comm(g, dc, prm->exec.transport, links, sizeof links,
                                     err, err_len) != 0;
     if (vs_par_any(&dc->cart, bad)) {
         if (!bad)

@@ -91,7 +91,7 @@ extern "C" int vs_gpu_set_comm(vs_gpu_state *g, const vs_decomp *dc, vs_transpor
         g->tr.peer_events = 1;
     }
     /* the overlap mode and the first half-step's wrap depend on the rank grid */
-    vs_gpu_plan_set_comm(&g->plan, &g->prm, g->tr.link, rc == 0);
+    vs_gpu_plan_set_comm(&g->plan, g->prm, g->tr.link, rc == 0);
     return rc;
 }
 

@@ -209,7 +209,7 @@ static int fsync_path(const char *path)
 
 static int write_key(hid_t g, const vs_physics_key *k, const vs_params *p)
 {
-    const int ns = p->n_species;
+    const int ns = p->species.n;
     const void *v = vs_physics_value(p, k, 0);
     double buf[VS_PARAM_VALUES_MAX];
     int64_t i64 = 0;
@@ -255,9 +255,11 @@ static int write_parameters(hid_t f, const vs_params *p)
     if (g < 0)
         return -1;
     int rc = 0;
-    for (int k = 0; k < VS_N_PHYSICS_KEYS; ++k)
-        if (vs_physics_keys[k].stored)
-            rc |= write_key(g, &vs_physics_keys[k], p);
+    int n;
+    const vs_physics_key *keys = vs_physics_key_list(&n);
+    for (int k = 0; k < n; ++k)
+        if (keys[k].stored)
+            rc |= write_key(g, &keys[k], p);
     H5Gclose(g);
     return rc ? -1 : 0;
 }
@@ -291,13 +293,13 @@ static int read_names(hid_t g, const vs_physics_key *k, vs_params *p)
     H5Sclose(space);
     H5Aclose(a);
     if (rc == 0)
-        p->n_species = ns;
+        p->species.n = ns;
     return rc;
 }
 
 static int read_key(hid_t g, const vs_physics_key *k, vs_params *p)
 {
-    const int ns = p->n_species;
+    const int ns = p->species.n;
     void *v = vs_physics_value_mut(p, k, 0);
     double buf[VS_PARAM_VALUES_MAX];
     int64_t i64 = 0;
@@ -346,8 +348,10 @@ static int read_parameters(hid_t f, vs_params *p)
     if (g < 0)
         return -1;
     int rc = 0;
-    for (int k = 0; k < VS_N_PHYSICS_KEYS; ++k) {
-        const vs_physics_key *key = &vs_physics_keys[k];
+    int n;
+    const vs_physics_key *keys = vs_physics_key_list(&n);
+    for (int k = 0; k < n; ++k) {
+        const vs_physics_key *key = &keys[k];
         const int sized = key->per_species || key->kind == VS_PHYS_MATRIX;
         if (!key->stored)
             continue;
@@ -362,7 +366,7 @@ static int read_parameters(hid_t f, vs_params *p)
         /* and those older than the pair styles their code: none, 0 */
         if (strcmp(key->key, "pair") == 0 && H5Aexists(g, key->stored) <= 0)
             continue;
-        if (sized && key->kind != VS_PHYS_NAME && p->n_species == 0)
+        if (sized && key->kind != VS_PHYS_NAME && p->species.n == 0)
             rc = -1; /* sized by the species count, which the names did not give */
         else
             rc |= read_key(g, key, p);
@@ -520,15 +524,15 @@ static int write_header(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
                         const char *config_text, uint64_t dig[], int *own)
 {
     int rc = 0;
-    const int64_t format = VS_CKPT_FORMAT_VERSION, n_total = prm->n_particles;
+    const int64_t format = VS_CKPT_FORMAT_VERSION, n_total = prm->system.n_particles;
     const int64_t hash_i = (int64_t)vs_params_physics_hash(prm);
-    const double time = (double)step * prm->dt;
+    const double time = (double)step * prm->integrator.dt;
     rc |= vs_h5_attr_string(f, "format", "vesica checkpoint");
     rc |= vs_h5_attr_int64(f, "format_version", &format, 1);
     rc |= vs_h5_attr_string(f, "code_version", VS_CODE_VERSION);
     rc |= vs_h5_attr_int64(f, "step", &step, 1);
     rc |= vs_h5_attr_double(f, "time", &time, 1);
-    const int64_t seed = (int64_t)prm->seed;
+    const int64_t seed = (int64_t)prm->system.seed;
     rc |= vs_h5_attr_int64(f, "seed", &seed, 1);
     rc |= vs_h5_attr_int64(f, "particles", &n_total, 1);
     rc |= vs_h5_attr_int64(f, "physics_hash", &hash_i, 1);
@@ -554,7 +558,7 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
 {
     if (write_header(par, f, dxpl, step, prm, ens, config_text, dig, own))
         return 1;
-    const int64_t n_total = prm->n_particles;
+    const int64_t n_total = prm->system.n_particles;
     hid_t g = H5Gcreate2(f, "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0)
         vs_h5_note_error();
@@ -599,7 +603,7 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
 static int write_completion(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
                             const vs_params *prm)
 {
-    const int64_t record[4] = {step, prm->n_particles, (int64_t)vs_params_physics_hash(prm),
+    const int64_t record[4] = {step, prm->system.n_particles, (int64_t)vs_params_physics_hash(prm),
                                text_hash(VS_CODE_VERSION)};
     const hsize_t four = 4;
     const int64_t max4 = 4;
@@ -637,7 +641,7 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
     hid_t dxpl = vs_h5_dxpl(1); /* filtered (checksummed) datasets need collective writes */
     uint64_t dig[VS_CKPT_N_DIGESTS] = {0};
     /* room first: no collective write may then fail for a full disk (checkpoint_space.h) */
-    const double bound = vs_ckpt_size_bound(prm->n_particles, ext, config_text);
+    const double bound = vs_ckpt_size_bound(prm->system.n_particles, ext, config_text);
     const int refused = vs_ckpt_reserve(par, tmp, bound, err, err_len);
     int own = 0, stop = refused != 0;
     if (!stop)
@@ -788,12 +792,12 @@ static int check_metadata(const char *path, const vs_checkpoint_info *info, int6
                  "their hash (file damaged)", path);
         return -1;
     }
-    if (n_total != info->physics.n_particles) {
+    if (n_total != info->physics.system.n_particles) {
         snprintf(err, err_len, "checkpoint %.400s: %lld particles, its parameters say %lld (file "
-                 "damaged)", path, (long long)n_total, (long long)info->physics.n_particles);
+                 "damaged)", path, (long long)n_total, (long long)info->physics.system.n_particles);
         return -1;
     }
-    const double time = (double)info->step * info->physics.dt;
+    const double time = (double)info->step * info->physics.integrator.dt;
     if (memcmp(&time, &info->time, sizeof time) != 0) {
         snprintf(err, err_len, "checkpoint %.400s: time %.17g is not step * dt = %.17g (file "
                  "damaged)", path, info->time, time);
@@ -916,7 +920,7 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
     if (rc == 0 && vs_ckpt_special_present(f))
         rc = vs_ckpt_special_read(f, dxpl, path, lo, n, n_total, &ext->special, dig, err,
                                   err_len);
-    rc = vs_ckpt_verify(par, f, dxpl, path, format, info->physics.n_species, recs, ext, lo, n,
+    rc = vs_ckpt_verify(par, f, dxpl, path, format, info->physics.species.n, recs, ext, lo, n,
                         n_total, dig, rc, err, err_len);
     H5Pclose(dxpl);
     H5Fclose(f);

@@ -115,7 +115,7 @@ static int create_layout(hid_t f, const vs_par *par, const vs_params *prm)
 
     hid_t particles = make_group(f, "particles");
     hid_t all = make_group(particles, "all");
-    const hsize_t n = (hsize_t)prm->n_particles;
+    const hsize_t n = (hsize_t)prm->system.n_particles;
     const hsize_t rows = n < VS_H5MD_CHUNK_ROWS ? n : VS_H5MD_CHUNK_ROWS;
     const hsize_t per_particle[2] = {n, 3}, chunk[2] = {rows, 3};
     rc |= make_series(all, "position", H5T_NATIVE_DOUBLE, 3, per_particle, chunk, -1);
@@ -136,9 +136,9 @@ static int create_layout(hid_t f, const vs_par *par, const vs_params *prm)
     const hsize_t one = rows;
     hid_t species = vs_h5_create(all, "species", H5T_NATIVE_INT32, 1, &n, &fixed, &one, 0);
     const char *names[VS_MAX_SPECIES];
-    for (int s = 0; s < prm->n_species; ++s)
-        names[s] = prm->species[s].name;
-    rc |= species < 0 || vs_h5_attr_strings(species, "names", names, prm->n_species);
+    for (int s = 0; s < prm->species.n; ++s)
+        names[s] = prm->species.list[s].name;
+    rc |= species < 0 || vs_h5_attr_strings(species, "names", names, prm->species.n);
     if (species >= 0)
         H5Dclose(species);
     hid_t id = vs_h5_create(all, "id", H5T_NATIVE_INT64, 1, &n, &fixed, &one, 0);
@@ -353,7 +353,8 @@ static int write_frame(hid_t f, hid_t dxpl, int root, hsize_t frame, const vs_pa
         H5Dclose(d);
     }
 
-    const double edges[9] = {prm->box[0], 0, 0, 0, prm->box[1], 0, 0, 0, prm->box[2]};
+    const double edges[9] = {prm->system.box[0], 0, 0, 0, prm->system.box[1], 0, 0, 0,
+                             prm->system.box[2]};
     hid_t d = H5Dopen2(f, "particles/all/box/edges/value", H5P_DEFAULT);
     rc |= d < 0 ||
           vs_h5_write_rows(d, H5T_NATIVE_DOUBLE, dxpl, 1, frame, 0, root ? 3 : 0, 3, edges);
@@ -454,7 +455,7 @@ int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_par
     }
     H5Pclose(dxpl);
     H5Pclose(fapl);
-    *bytes = (double)prm->n_particles * (2 * 3 * sizeof(double) + 3 * sizeof(int32_t));
+    *bytes = (double)prm->system.n_particles * (2 * 3 * sizeof(double) + 3 * sizeof(int32_t));
     if (vs_par_agree_error(par, rc != 0, local_err, sizeof local_err)) {
         snprintf(err, err_len, "%s", local_err);
         return -1;

@@ -180,8 +180,8 @@ static int map_species(h5in *h, int32_t *sp)
         int ok = names && H5Aread(a, mt, names) >= 0;
         for (hssize_t k = 0; ok && k < count; ++k) {
             map[k] = -1;
-            for (int q = 0; q < h->prm->n_species; ++q)
-                if (strcmp(names + (size_t)k * (width + 1), h->prm->species[q].name) == 0)
+            for (int q = 0; q < h->prm->species.n; ++q)
+                if (strcmp(names + (size_t)k * (width + 1), h->prm->species.list[q].name) == 0)
                     map[k] = q;
         }
         n_map = ok ? (int)count : 0;
@@ -203,7 +203,7 @@ static int map_species(h5in *h, int32_t *sp)
     for (int64_t i = 0; i < h->n; ++i) {
         const int32_t s = sp[i];
         const int32_t q = h->prm->input.species_by_name ? (s >= 0 && s < n_map ? map[s] : -1)
-                                                        : (s < h->prm->n_species ? s : -1);
+                                                        : (s < h->prm->species.n ? s : -1);
         if (s < 0 || q < 0) {
             char what[200];
             snprintf(what, sizeof what, "particle %lld has species %d, which maps onto no "
@@ -295,9 +295,9 @@ static int read_tuples(h5in *h, vs_input_system *sys, const char *name, int arit
         if (t >= 0)
             H5Dclose(t);
     }
-    const int configured = arity == 2   ? h->prm->n_bond_types
-                           : arity == 3 ? h->prm->n_angle_types
-                                        : h->prm->n_dihedral_types;
+    const int configured = arity == 2   ? h->prm->molecules.n_bond_types
+                           : arity == 3 ? h->prm->molecules.n_angle_types
+                                        : h->prm->molecules.n_dihedral_types;
     for (int64_t k = 0; k < nt && rc == 0; ++k) {
         int64_t tag[4];
         for (int a = 0; a < arity; ++a)
@@ -412,7 +412,7 @@ static int read_state(h5in *h, vs_input_system *sys)
         if (sys->topology) {
             sys->topo = VS_MALLOC(sizeof(vs_topo) * n);
             memset(sys->topo, 0, sizeof(vs_topo) * n);
-            if (h->prm->n_dihedral_types > 0) { /* else a dihedral is an unknown type */
+            if (h->prm->molecules.n_dihedral_types > 0) { /* else a dihedral is an unknown type */
                 sys->dih = VS_MALLOC(sizeof(vs_dihedrals) * n);
                 memset(sys->dih, 0, sizeof(vs_dihedrals) * n);
             }

@@ -289,7 +289,7 @@ int vs_input_finish(const vs_params *prm, vs_input_system *sys, const char *wher
             return -1;
         } else if (!(sys->box[d] >= 2.0 * reach)) {
             snprintf(err, err_len, "%s: box side %g below 2 * %s = %g", where, sys->box[d],
-                     reach == prm->rc ? "dpd.rc" : "the largest pair cut-off", 2.0 * reach);
+                     reach == prm->dpd.rc ? "dpd.rc" : "the largest pair cut-off", 2.0 * reach);
             return -1;
         }
     if (!sys->recs)
@@ -316,17 +316,17 @@ int vs_input_finish(const vs_params *prm, vs_input_system *sys, const char *wher
                 r2 += dx * dx;
             }
             const double r = sqrt(r2);
-            const vs_bond_type *bt = &prm->bond_types[t->bond_type[k]];
+            const vs_bond_type *bt = &prm->molecules.bond_types[t->bond_type[k]];
             if (bt->style == VS_BOND_FENE && !(r < bt->r0)) {
                 snprintf(err, err_len, "%s: the bond of atoms %lld and %lld is %g long, not "
                          "below its FENE R0 = %g", where, (long long)i + 1, (long long)j + 1, r,
                          bt->r0);
                 return -1;
             }
-            if (!(r < prm->bond_reach)) {
+            if (!(r < prm->molecules.bond_reach)) {
                 snprintf(err, err_len, "%s: the bond of atoms %lld and %lld is %g long, beyond "
                          "bonded.reach = %g (raise it)", where, (long long)i + 1,
-                         (long long)j + 1, r, prm->bond_reach);
+                         (long long)j + 1, r, prm->molecules.bond_reach);
                 return -1;
             }
         }

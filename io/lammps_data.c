@@ -238,10 +238,10 @@ static int atom_line(reader *r, lmp_file *h, vs_input_system *sys, char *s, int 
     if (atom_tag(r, h, w[0], "atom id", &tag) ||
         type_number(r, w[2], h->atom_types, "atom type", &type))
         return -1;
-    if (!h->prm->input.species_by_name && type > h->prm->n_species)
+    if (!h->prm->input.species_by_name && type > h->prm->species.n)
         return fail(r, r->line, "atom %lld has type %d, but the configuration has %d species "
                     "(input.species = \"type\": type k is species.[k-1])", (long long)tag + 1,
-                    type, h->prm->n_species);
+                    type, h->prm->species.n);
     if (!to_int64(w[1], &mol) || mol < 0)
         return fail(r, r->line, "expected a molecule id >= 0 (got '%s')", w[1]);
     if (h->seen[tag] & 1)
@@ -299,9 +299,9 @@ static int tuple_line(reader *r, lmp_file *h, const vs_params *prm, vs_input_sys
     const int64_t declared = arity == 2   ? h->bond_types
                              : arity == 3 ? h->angle_types
                                           : h->dihedral_types;
-    const int configured = arity == 2   ? prm->n_bond_types
-                           : arity == 3 ? prm->n_angle_types
-                                        : prm->n_dihedral_types;
+    const int configured = arity == 2   ? prm->molecules.n_bond_types
+                           : arity == 3 ? prm->molecules.n_angle_types
+                                        : prm->molecules.n_dihedral_types;
     if (type_number(r, w[1], declared, types[arity - 2], &type))
         return -1;
     if (type > configured)
@@ -394,16 +394,17 @@ static int map_species(reader *r, lmp_file *h, const vs_params *prm, vs_input_sy
     for (int64_t t = 1; t <= h->atom_types && rc == 0; ++t) {
         map[t] = -1;
         if (!prm->input.species_by_name) {
-            map[t] = t <= prm->n_species ? (int32_t)(t - 1) : -1;
+            map[t] = t <= prm->species.n ? (int32_t)(t - 1) : -1;
         } else {
-            for (int s = 0; s < prm->n_species; ++s)
-                if (strcmp(prm->species[s].name, h->type_name[t - 1]) == 0)
+            for (int s = 0; s < prm->species.n; ++s)
+                if (strcmp(prm->species.list[s].name, h->type_name[t - 1]) == 0)
                     map[t] = s;
         }
         const double m = h->type_mass[t - 1];
-        if (map[t] >= 0 && !isnan(m) && m != prm->species[map[t]].mass)
+        if (map[t] >= 0 && !isnan(m) && m != prm->species.list[map[t]].mass)
             rc = fail(r, 0, "atom type %lld has mass %g in Masses, species %s has mass %g",
-                      (long long)t, m, prm->species[map[t]].name, prm->species[map[t]].mass);
+                      (long long)t, m, prm->species.list[map[t]].name,
+                      prm->species.list[map[t]].mass);
     }
     for (int64_t i = 0; i < sys->n && rc == 0; ++i) {
         const int t = sys->recs[i].species;
@@ -419,7 +420,7 @@ static int map_species(reader *r, lmp_file *h, const vs_params *prm, vs_input_sy
         } else {
             rc = fail(r, 0, "atom %lld has type %d, but the configuration has %d species "
                       "(input.species = \"type\": type k is species.[k-1])", (long long)i + 1,
-                      t, prm->n_species);
+                      t, prm->species.n);
         }
     }
     free(map);
@@ -477,7 +478,8 @@ static int allocate(reader *r, lmp_file *h, vs_input_system *sys, int header_onl
     sys->topo = VS_MALLOC(sizeof(vs_topo) * n);
     memset(sys->recs, 0, sizeof(vs_particle_rec) * n);
     memset(sys->topo, 0, sizeof(vs_topo) * n);
-    if (h->prm->n_dihedral_types > 0) { /* else a dihedral of the file is an unknown type */
+    /* without dihedral types a dihedral of the file is an unknown type */
+    if (h->prm->molecules.n_dihedral_types > 0) {
         sys->dih = VS_MALLOC(sizeof(vs_dihedrals) * n);
         memset(sys->dih, 0, sizeof(vs_dihedrals) * n);
     }

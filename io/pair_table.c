@@ -170,13 +170,14 @@ int vs_pair_table_parse(const char *path, const char *text, const char *keyword,
 /* Rank 0: every table of p from its file. */
 static int read_tables(vs_params *p, char *err, size_t err_len)
 {
-    const char *path = p->pair[VS_PAIR_TABLE].file;
+    const char *path = p->pair.set->style[VS_PAIR_TABLE].file;
     char *text = vs_read_text_file(path, err, err_len);
     if (!text)
         return -1;
     int rc = 0;
-    for (int k = 0; k < p->n_tables && rc == 0; ++k)
-        rc = vs_pair_table_parse(path, text, p->table_keyword[k], &p->tables[k], err, err_len);
+    for (int k = 0; k < p->pair.set->n_tables && rc == 0; ++k)
+        rc = vs_pair_table_parse(path, text, p->pair.set->table_keyword[k], &p->pair.set->tables[k],
+                                 err, err_len);
     free(text);
     return rc;
 }
@@ -184,25 +185,26 @@ static int read_tables(vs_params *p, char *err, size_t err_len)
 /* The table style's pairs: cut-off within the table, shift, reach. */
 static int finish_pairs(vs_params *p, char *err, size_t err_len)
 {
-    vs_pair_style_params *ps = &p->pair[VS_PAIR_TABLE];
+    vs_pair_style_params *ps = &p->pair.set->style[VS_PAIR_TABLE];
     ps->reach = 0.0;
-    for (int i = 0; i < p->n_species; ++i)
-        for (int j = 0; j < p->n_species; ++j) {
+    for (int i = 0; i < p->species.n; ++i)
+        for (int j = 0; j < p->species.n; ++j) {
             vs_pair_coeff *c = &ps->c[i][j];
             if (!c->on)
                 continue;
-            const vs_pair_table *t = &p->tables[c->table];
+            const vs_pair_table *t = &p->pair.set->tables[c->table];
             const double last = t->r0 + (t->n - 1) * t->dr;
             if (c->rc == 0.0)
                 c->rc = last;
             if (!(c->rc > t->r0 && c->rc <= last * (1.0 + 1e-12))) {
-                snprintf(err, err_len, "%s: pair table %s: expected the cut-off of pair (%s, "
-                         "%s) within the table's r range (%g, %g] (got rc = %g)", ps->file,
-                         p->table_keyword[c->table], p->species[i].name, p->species[j].name,
-                         t->r0, last, c->rc);
+                snprintf(err, err_len,
+                         "%s: pair table %s: expected the cut-off of pair (%s, "
+                         "%s) within the table's r range (%g, %g] (got rc = %g)",
+                         ps->file, p->pair.set->table_keyword[c->table], p->species.list[i].name,
+                         p->species.list[j].name, t->r0, last, c->rc);
                 return -1;
             }
-            vs_pair_coeff_finish(VS_PAIR_TABLE, c, ps->shift, p->tables);
+            vs_pair_coeff_finish(VS_PAIR_TABLE, c, ps->shift, p->pair.set->tables);
             if (c->rc > ps->reach)
                 ps->reach = c->rc;
         }
@@ -212,11 +214,11 @@ static int finish_pairs(vs_params *p, char *err, size_t err_len)
 
 int vs_pair_tables_load(const vs_par *par, vs_params *p, char *err, size_t err_len)
 {
-    if (!p->pair[VS_PAIR_TABLE].active)
+    if (!vs_pair_style_of(p, VS_PAIR_TABLE)->active)
         return 0;
     int failed = par->rank == 0 ? read_tables(p, err, err_len) != 0 : 0;
     if (vs_par_agree_error(par, failed, err, err_len))
         return -1;
-    vs_par_bcast_bytes(par, p->tables, sizeof p->tables, 0);
+    vs_par_bcast_bytes(par, p->pair.set->tables, sizeof p->pair.set->tables, 0);
     return finish_pairs(p, err, err_len); /* the same verdict on every rank */
 }

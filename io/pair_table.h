@@ -24,10 +24,10 @@
 int vs_pair_table_parse(const char *path, const char *text, const char *keyword,
                         vs_pair_table *t, char *err, size_t err_len);
 
-/* Every table p names (p->table_keyword) from p->pair[VS_PAIR_TABLE].file, read on rank 0
- * of `par` and sent to all; then the table style's pairs finished: the cut-off (default the
- * table's last r), the shift, the reach. Collective. Returns 0, or -1 with one line in err
- * on every rank. Nothing to do without the table style. */
+/* Every table p names (p->pair.set->table_keyword) from p->pair.set->style[VS_PAIR_TABLE].file,
+ * read on rank 0 of `par` and sent to all; then the table style's pairs finished: the cut-off
+ * (default the table's last r), the shift, the reach. Collective. Returns 0, or -1 with one line in
+ * err on every rank. Nothing to do without the table style. */
 int vs_pair_tables_load(const vs_par *par, vs_params *p, char *err, size_t err_len);
 
 #endif

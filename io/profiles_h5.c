@@ -18,12 +18,12 @@ static const int OFFSET[3] = {0, 1, 4};  /* in the VS_PROFILE_Q quantities */
 
 static int n_sets(const vs_params *prm)
 {
-    return prm->profiles.per_species ? 1 + prm->n_species : 1;
+    return prm->output.profiles.per_species ? 1 + prm->species.n : 1;
 }
 
 static const char *set_name(const vs_params *prm, int s)
 {
-    return s == 0 ? "all" : prm->species[s - 1].name;
+    return s == 0 ? "all" : prm->species.list[s - 1].name;
 }
 
 static hid_t open_file(const vs_par *par, const char *path, int create)
@@ -51,8 +51,8 @@ static int make_rows(hid_t loc, const char *name, hid_t type, int rank, hsize_t 
 
 static int create_layout(hid_t f, const vs_params *prm, const char *config_text)
 {
-    const vs_profiles_params *q = &prm->profiles;
-    const double len = prm->box[q->axis], width = len / q->bins;
+    const vs_profiles_params *q = &prm->output.profiles;
+    const double len = prm->system.box[q->axis], width = len / q->bins;
     double *centres = VS_MALLOC(sizeof(double) * (size_t)q->bins);
     for (int b = 0; b < q->bins; ++b)
         centres[b] = (b + 0.5) * width;
@@ -75,9 +75,9 @@ static int create_layout(hid_t f, const vs_params *prm, const char *config_text)
     rc |= vs_h5_attr_int64(f, "bins", &ints[0], 1);
     rc |= vs_h5_attr_int64(f, "every", &ints[1], 1);
     rc |= vs_h5_attr_int64(f, "window", &ints[2], 1);
-    rc |= vs_h5_attr_double(f, "box", prm->box, 3);
+    rc |= vs_h5_attr_double(f, "box", prm->system.box, 3);
     rc |= vs_h5_attr_double(f, "bin_width", &width, 1);
-    rc |= vs_h5_attr_double(f, "dt", &prm->dt, 1);
+    rc |= vs_h5_attr_double(f, "dt", &prm->integrator.dt, 1);
     rc |= vs_h5_attr_double(f, "half_width", &q->half_width, 1);
     if (q->window == 0)
         rc |= vs_h5_attr_double(f, "times", q->times, (hsize_t)q->n_times);
@@ -172,7 +172,7 @@ static int append_window(hid_t f, const vs_par *par, const vs_params *prm,
         H5Dclose(d);
     if (rows < 0)
         return -1;
-    const hsize_t r = (hsize_t)rows, nb = (hsize_t)prm->profiles.bins;
+    const hsize_t r = (hsize_t)rows, nb = (hsize_t)prm->output.profiles.bins;
     int rc = put_row(f, "windows/step_first", H5T_NATIVE_INT64, r, 1, 1, root, &w->step_first);
     rc |= put_row(f, "windows/step_last", H5T_NATIVE_INT64, r, 1, 1, root, &w->step_last);
     rc |= put_row(f, "windows/samples", H5T_NATIVE_INT64, r, 1, 1, root, &w->samples);

@@ -99,7 +99,7 @@ int vs_psf_write(const vs_par *par, const char *path, const vs_params *prm,
     text dihedrals = {NULL, 0, 0};
     for (int64_t i = 0; i < n; ++i) {
         const int64_t mol = topo ? topo[i].mol : 0;
-        const vs_species *sp = &prm->species[slab[i].species];
+        const vs_species *sp = &prm->species.list[slab[i].species];
         const char *seg = mol > 0 ? "MOL" : "FREE";
         put(&atoms, "%10lld %-8s %-8lld %-8s %-8s %-6s %14.6f %14.6f %8d\n",
             (long long)slab[i].tag + 1, seg, (long long)mol, seg, sp->name, sp->name, 0.0,
@@ -114,7 +114,7 @@ int vs_psf_write(const vs_par *par, const char *path, const vs_params *prm,
     text head[5] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
     put(&head[0], "PSF EXT NAMD\n\n%10d !NTITLE\n REMARKS Vesica topology: atoms in tag order, "
         "as the rows of traj.h5md; resid = molecule id\n\n%10lld !NATOM\n", 1,
-        (long long)prm->n_particles);
+        (long long)prm->system.n_particles);
     put(&head[1], "\n%10lld !NBOND: bonds\n", (long long)n_bonds);
     put(&head[2], "\n%10lld !NTHETA: angles\n", (long long)n_angles);
     put(&head[3], "\n%10lld !NPHI: dihedrals\n", (long long)n_dihedrals);

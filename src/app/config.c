@@ -1,6 +1,6 @@
 /* Configuration: libconfig text plus --set overrides -> a fully validated vs_params.
  *
- * One static table (config_schema.c) names every key Vesica reads: its type, whether it is
+ * One static table (param_schema.c) names every key Vesica reads: its type, whether it is
  * required, its default (as libconfig value text, parsed by the same code as the file) and its
  * meaning. The rest is driven by that table: the unknown-key check and its did-you-mean
  * candidates, the type and range checks and their "expected ..." wording (config_report.c),
@@ -41,18 +41,10 @@
 #include "config_flow.h"
 #include "config_pair.h"
 #include "config_integrator.h"
-#include "config_schema.h"
+#include "param_schema.h"
 #include "log.h"
 
 /* ---- Schema lookups --------------------------------------------------------------------- */
-
-static const key_spec *find_spec(const char *pattern)
-{
-    for (int i = 0; i < vs_config_schema_count; ++i)
-        if (strcmp(vs_config_schema[i].path, pattern) == 0)
-            return &vs_config_schema[i];
-    return NULL;
-}
 
 /* Is `path` a direct child of `pattern` ("" is the root)? */
 static int is_child(const char *path, const char *pattern)
@@ -98,7 +90,7 @@ static int fail_unknown(const cfg_ctx *c, const config_setting_t *site, const cf
             strcmp(leaf, "*") != 0)
             cand[n++] = leaf;
     }
-    const key_spec *pk = find_spec(pat);
+    const key_spec *pk = vs_schema_find(pat);
     char key[PATH_LEN], msg[SHOW_LEN * 2] = "unknown key";
     join(key, sizeof key, disp_parent, name);
     const char *best = cfg_closest(name, cand, n);
@@ -412,11 +404,11 @@ static int apply_set(const cfg_ctx *c, config_t *cfg, int idx)
             if (!cur || parts[i].index >= len)
                 return cfg_fail_at(c, w, ndisp, "no such element (%s has %d)", disp, len);
             cur = config_setting_get_elem(cur, (unsigned)parts[i].index);
-            k = find_spec(npat);
+            k = vs_schema_find(npat);
         } else {
             child_pattern(npat, sizeof npat, pat, k, parts[i].name);
             join(ndisp, sizeof ndisp, disp, parts[i].name);
-            const key_spec *nk = find_spec(npat);
+            const key_spec *nk = vs_schema_find(npat);
             if (!nk)
                 return fail_unknown(c, NULL, &w, pat, disp, parts[i].name);
             if (cur && !config_setting_is_group(cur))
@@ -548,7 +540,7 @@ static int check_group(const cfg_ctx *c, config_setting_t *g, const key_spec *k,
         char cpat[PATH_LEN], cdisp[PATH_LEN];
         child_pattern(cpat, sizeof cpat, pat, k, name);
         join(cdisp, sizeof cdisp, disp, name);
-        const key_spec *ck = find_spec(cpat);
+        const key_spec *ck = vs_schema_find(cpat);
         if (!ck)
             return fail_unknown(c, m, NULL, pat, disp, name);
         if (ck->rival) {
@@ -613,7 +605,7 @@ static int check_setting(const cfg_ctx *c, config_setting_t *s, const key_spec *
             return cfg_fail_type(c, s, k, disp);
         char epat[PATH_LEN];
         snprintf(epat, sizeof epat, "%s.[]", pat);
-        const key_spec *ek = find_spec(epat);
+        const key_spec *ek = vs_schema_find(epat);
         for (int i = 0; i < len; ++i) {
             char edisp[PATH_LEN];
             snprintf(edisp, sizeof edisp, "%s.[%d]", disp, i);
@@ -686,21 +678,16 @@ static int fill_defaults(const cfg_ctx *c, config_setting_t *g, const char *pat)
 
 /* ---- Checks across keys, and the extraction into vs_params ------------------------------ */
 
-static double num_at(const config_setting_t *root, const char *path)
-{
-    return as_double(at(root, path));
-}
-
 static void vec_at(const config_setting_t *s, double v[3])
 {
     for (unsigned i = 0; i < 3; ++i)
         v[i] = as_double(config_setting_get_elem(s, i));
 }
 
-static int choice_at(const config_setting_t *root, const char *path)
+/* The value of choice s of key k. */
+static int choice_of(const key_spec *k, const config_setting_t *s)
 {
-    const key_spec *k = find_spec(path);
-    const char *v = config_setting_get_string(at(root, path));
+    const char *v = config_setting_get_string(s);
     for (const key_choice *ch = k->choices; ch->name; ++ch)
         if (strcmp(ch->name, v) == 0)
             return ch->value;
@@ -716,8 +703,8 @@ static int has_input(const config_setting_t *root)
 
 static int species_index(const vs_params *p, const char *name)
 {
-    for (int i = 0; i < p->n_species; ++i)
-        if (strcmp(p->species[i].name, name) == 0)
+    for (int i = 0; i < p->species.n; ++i)
+        if (strcmp(p->species.list[i].name, name) == 0)
             return i;
     return -1;
 }
@@ -726,13 +713,13 @@ static int fail_unknown_species(const cfg_ctx *c, const config_setting_t *s, con
                                 const char *parent, const vs_params *p)
 {
     const char *names[VS_MAX_SPECIES] = {NULL};
-    for (int i = 0; i < p->n_species; ++i)
-        names[i] = p->species[i].name;
-    const char *best = cfg_closest(config_setting_name(s), names, p->n_species);
+    for (int i = 0; i < p->species.n; ++i)
+        names[i] = p->species.list[i].name;
+    const char *best = cfg_closest(config_setting_name(s), names, p->species.n);
     if (best)
         return cfg_fail(c, s, key, "unknown species (did you mean %s.%s?)", parent, best);
     char list[SHOW_LEN] = "";
-    for (int i = 0; i < p->n_species; ++i)
+    for (int i = 0; i < p->species.n; ++i)
         cfg_put(list, sizeof list, "%s%s", i ? ", " : "", names[i]);
     return cfg_fail(c, s, key, "unknown species (the species are %s)", list);
 }
@@ -740,16 +727,16 @@ static int fail_unknown_species(const cfg_ctx *c, const config_setting_t *s, con
 static int extract_species(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
 {
     const config_setting_t *list = member(root, "species");
-    p->n_species = config_setting_length(list);
+    p->species.n = config_setting_length(list);
     double sum = 0.0;
     const config_setting_t *sites[VS_MAX_SPECIES + 1] = {list};
-    for (int i = 0; i < p->n_species; ++i) {
+    for (int i = 0; i < p->species.n; ++i) {
         const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
         const config_setting_t *name = member(e, "name");
-        vs_species *sp = &p->species[i];
+        vs_species *sp = &p->species.list[i];
         snprintf(sp->name, sizeof sp->name, "%s", config_setting_get_string(name));
         for (int j = 0; j < i; ++j)
-            if (strcmp(p->species[j].name, sp->name) == 0) {
+            if (strcmp(p->species.list[j].name, sp->name) == 0) {
                 char key[PATH_LEN];
                 snprintf(key, sizeof key, "species.[%d].name", i);
                 return cfg_fail(c, name, key, "expected a name no other species uses (got \"%s\", "
@@ -767,7 +754,7 @@ static int extract_species(const cfg_ctx *c, const config_setting_t *root, vs_pa
     if (!(fabs(sum - 1.0) <= 1e-9)) {
         char got[48];
         cfg_fmt_double(got, sizeof got, sum);
-        return cfg_fail(c, cfg_pick_site(sites, p->n_species + 1), "species",
+        return cfg_fail(c, cfg_pick_site(sites, p->species.n + 1), "species",
                         "expected fractions summing to 1 within 1e-9 (got a sum of %s)", got);
     }
     return 0;
@@ -795,23 +782,24 @@ static int extract_matrix(const cfg_ctx *c, const config_setting_t *root, vs_par
             e[i][j] = v;
         }
     }
-    for (int i = 0; i < p->n_species; ++i)
-        for (int j = 0; j < p->n_species; ++j) {
+    for (int i = 0; i < p->species.n; ++i)
+        for (int j = 0; j < p->species.n; ++j) {
             if (e[i][j])
                 continue;
-            const config_setting_t *row = member(a, p->species[i].name);
+            const config_setting_t *row = member(a, p->species.list[i].name);
             char key[PATH_LEN];
-            snprintf(key, sizeof key, "dpd.a.%s.%s", p->species[i].name, p->species[j].name);
+            snprintf(key, sizeof key, "dpd.a.%s.%s", p->species.list[i].name,
+                     p->species.list[j].name);
             return cfg_fail(c, row ? row : a, key,
                             "required key is missing (dpd.a needs a value for every pair of "
                             "species)");
         }
-    for (int i = 0; i < p->n_species; ++i)
-        for (int j = 0; j < p->n_species; ++j)
-            p->a[i][j] = as_double(e[i][j]);
-    for (int i = 0; i < p->n_species; ++i)
-        for (int j = i + 1; j < p->n_species; ++j) {
-            if (p->a[i][j] == p->a[j][i])
+    for (int i = 0; i < p->species.n; ++i)
+        for (int j = 0; j < p->species.n; ++j)
+            p->dpd.a[i][j] = as_double(e[i][j]);
+    for (int i = 0; i < p->species.n; ++i)
+        for (int j = i + 1; j < p->species.n; ++j) {
+            if (p->dpd.a[i][j] == p->dpd.a[j][i])
                 continue;
             /* Report at the override if one is involved, else at the later line. */
             const config_setting_t *two[2] = {e[j][i], e[i][j]};
@@ -834,6 +822,62 @@ static int extract_matrix(const cfg_ctx *c, const config_setting_t *root, vs_par
     return 0;
 }
 
+/* One value of a LAND_AUTO row into its field (param_schema.h says which type goes into
+ * which field); 1 when the row's field does not fit its type (a schema mistake). */
+static int land_value(const key_spec *k, const config_setting_t *s, char *field)
+{
+    switch (k->type) {
+    case K_FLOAT:
+        if (k->size != sizeof(double))
+            return 1;
+        *(double *)field = as_double(s);
+        return 0;
+    case K_INT:
+        if (k->size == sizeof(int64_t))
+            *(int64_t *)field = (int64_t)as_int(s);
+        else if (k->size == sizeof(int))
+            *(int *)field = (int)as_int(s);
+        else
+            return 1;
+        return 0;
+    case K_ENUM:
+        if (k->size != sizeof(int))
+            return 1;
+        *(int *)field = choice_of(k, s);
+        return 0;
+    case K_STRING:
+        snprintf(field, k->size, "%s", config_setting_get_string(s));
+        return 0;
+    case K_VEC3:
+    case K_IVEC3:
+        if (k->size != 3 * (k->type == K_VEC3 ? sizeof(double) : sizeof(int)))
+            return 1;
+        for (unsigned i = 0; i < 3; ++i)
+            if (k->type == K_VEC3)
+                ((double *)field)[i] = as_double(config_setting_get_elem(s, i));
+            else
+                ((int *)field)[i] = (int)as_int(config_setting_get_elem(s, i));
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* Every key whose row says LAND_AUTO, given or defaulted, into its field of p (keys without
+ * a value, optional and without default, leave their field zero). */
+static void land_keys(const config_setting_t *root, vs_params *p)
+{
+    for (int i = 0; i < vs_config_schema_count; ++i) {
+        const key_spec *k = &vs_config_schema[i];
+        if (k->land != LAND_AUTO)
+            continue;
+        const config_setting_t *s = at(root, k->path);
+        if (s && land_value(k, s, (char *)p + k->offset) != 0)
+            VS_FATAL("internal error: schema row %s cannot land in a field of %zu bytes",
+                     k->path, k->size);
+    }
+}
+
 static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
 {
     int rc = extract_species(c, root, p);
@@ -841,45 +885,13 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         return rc;
     if ((rc = extract_matrix(c, root, p)))
         return rc;
-
-    p->gamma = num_at(root, "dpd.gamma");
-    p->kT = num_at(root, "dpd.kT");
-    p->rc = num_at(root, "dpd.rc");
-    p->s = num_at(root, "dpd.s");
-    p->random = (vs_random_kind)choice_at(root, "dpd.random");
-    p->dt = num_at(root, "integrator.dt");
-    p->lambda = num_at(root, "integrator.lambda");
-    p->steps = as_int(at(root, "integrator.steps"));
+    land_keys(root, p);
     if ((rc = vs_config_extract_integrator(c, root, p)))
         return rc;
-    p->skin = num_at(root, "neighbor.skin");
-    p->gpu_builder = (vs_gpu_builder_kind)choice_at(root, "neighbor.gpu_builder");
-    p->transport = (vs_transport_kind)choice_at(root, "comm.transport");
-    p->overlap = choice_at(root, "comm.overlap");
-    p->backend = (vs_backend_kind)choice_at(root, "backend");
-    p->precision = (vs_precision_kind)choice_at(root, "precision");
-    p->seed = (uint64_t)as_int(at(root, "seed"));
-    p->thermo_interval = as_int(at(root, "output.thermo_interval"));
-    p->trajectory_interval = as_int(at(root, "output.trajectory_interval"));
-    p->checkpoint_interval = as_int(at(root, "output.checkpoint_interval"));
-    p->checkpoint_keep = as_int(at(root, "output.checkpoint_keep"));
-    p->walltime = num_at(root, "run.walltime");
-    p->temperature_tolerance = num_at(root, "run.temperature_tolerance");
-    p->temperature_rows = as_int(at(root, "run.temperature_rows"));
-    p->equilibration_time = num_at(root, "run.equilibration_time");
-    p->momentum_tolerance = num_at(root, "run.momentum_tolerance");
-    p->momentum_limit = num_at(root, "run.momentum_limit");
-    p->energy_tolerance = num_at(root, "run.energy_tolerance");
-    p->energy_limit = num_at(root, "run.energy_limit");
-    snprintf(p->output_dir, sizeof p->output_dir, "%s",
-             config_setting_get_string(at(root, "output.dir")));
-
     const config_setting_t *dec = at(root, "decomposition");
     int zeros = 0;
-    for (unsigned i = 0; i < 3; ++i) {
-        p->decomposition[i] = (int)as_int(config_setting_get_elem(dec, i));
-        zeros += p->decomposition[i] == 0;
-    }
+    for (unsigned i = 0; i < 3; ++i)
+        zeros += p->exec.decomposition[i] == 0;
     if (zeros != 0 && zeros != 3) {
         char got[SHOW_LEN] = "";
         cfg_put_value(got, sizeof got, dec);
@@ -894,20 +906,21 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     }
 
     const config_setting_t *box = at(root, "box");
-    vec_at(box, p->box);
+    vec_at(box, p->system.box);
     /* the pair terms' largest cut-off: dpd.rc unless a pair style reaches farther */
     const double reach = vs_pair_reach(p);
-    if (!(p->box[0] >= 2 * reach && p->box[1] >= 2 * reach && p->box[2] >= 2 * reach)) {
+    const double *edge = p->system.box;
+    if (!(edge[0] >= 2 * reach && edge[1] >= 2 * reach && edge[2] >= 2 * reach)) {
         const config_setting_t *two[2] = {box, at(root, "dpd.rc")};
         char rc2[48], got[SHOW_LEN] = "";
         cfg_fmt_double(rc2, sizeof rc2, 2 * reach);
         cfg_put_value(got, sizeof got, box);
         return cfg_fail(c, cfg_pick_site(two, 2), "box",
                         "expected each side >= 2 * %s = %s (got %s)",
-                        reach == p->rc ? "dpd.rc" : "the largest pair cut-off", rc2, got);
+                        reach == p->dpd.rc ? "dpd.rc" : "the largest pair cut-off", rc2, got);
     }
 
-    double volume = p->box[0] * p->box[1] * p->box[2];
+    double volume = p->system.box[0] * p->system.box[1] * p->system.box[2];
     const config_setting_t *dens = member(root, "density");
     if (dens) {
         double want = as_double(dens) * volume;
@@ -918,15 +931,15 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
             return cfg_fail(c, dens, "density",
                             "expected density * volume below 9.2e18 particles (got %s in volume "
                             "%s)", d, vol);
-        p->n_particles = llround(want);
-        if (p->n_particles < 1)
+        p->system.n_particles = llround(want);
+        if (p->system.n_particles < 1)
             return cfg_fail(c, dens, "density",
                             "expected density * volume to round to at least 1 particle (got %s in "
                             "volume %s)", d, vol);
     } else {
-        p->n_particles = as_int(member(root, "particles"));
+        p->system.n_particles = as_int(member(root, "particles"));
     }
-    p->density = (double)p->n_particles / volume;
+    p->system.density = (double)p->system.n_particles / volume;
     const int flow_rc = vs_config_extract_flow(c, root, p);
     return flow_rc != 0 ? flow_rc : vs_config_molecules(c, root, p);
 }
@@ -948,8 +961,10 @@ static int validate(const cfg_ctx *c, config_t *cfg, int n_sets, vs_params *out)
         return rc;
     vs_params p;
     memset(&p, 0, sizeof p);
-    if ((rc = extract(c, root, &p)))
+    if ((rc = extract(c, root, &p))) {
+        vs_params_release(&p);
         return rc;
+    }
     memcpy(out, &p, sizeof p); /* every byte, so ranks can compare results bytewise */
     return 0;
 }

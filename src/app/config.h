@@ -2,7 +2,7 @@
  *
  * Rank 0 reads the file and broadcasts its text; every rank parses the same text with the same
  * overrides, so every rank reaches the same verdict and an error exits collectively. Every key
- * is checked against one schema table (config_schema.c): unknown keys (with a did-you-mean), wrong
+ * is checked against one schema table (param_schema.c): unknown keys (with a did-you-mean), wrong
  * types, missing required keys and physically impossible values each give one error line
  *   FILE:LINE: KEY: what was expected (what was found)
  * Overrides come from `--set key=value` and pass the same checks as the file.

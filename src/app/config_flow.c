@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config_schema.h"
+#include "param_schema.h"
 
 /* The small readers of config.c (static there; AUTOCONVERT is off, so convert here). */
 static config_setting_t *at(const config_setting_t *root, const char *group, const char *name)
@@ -50,7 +50,7 @@ static int extract_flow_group(const cfg_ctx *c, const config_setting_t *root, vs
     f->axis = choice(root, "flow", "axis");
     f->across = choice(root, "flow", "across");
     f->g = num(at(root, "flow", "g"));
-    if (p->integrator == VS_INTEGRATOR_NPT) /* the integrator group is read first */
+    if (p->integrator.kind == VS_INTEGRATOR_NPT) /* the integrator group is read first */
         return cfg_fail(c, at(root, "flow", "kind"), "flow.kind",
                         "expected \"none\" with integrator.kind = \"npt\" (the barostat "
                         "scales the box, which would move the flow's profile)");
@@ -63,26 +63,26 @@ static int extract_flow_group(const cfg_ctx *c, const config_setting_t *root, vs
     f->species = -1;
     if (strcmp(name, "all") == 0)
         return 0;
-    for (int i = 0; i < p->n_species; ++i)
-        if (strcmp(p->species[i].name, name) == 0)
+    for (int i = 0; i < p->species.n; ++i)
+        if (strcmp(p->species.list[i].name, name) == 0)
             f->species = i;
     if (f->species >= 0)
         return 0;
     char list[SHOW_LEN] = "";
-    for (int i = 0; i < p->n_species; ++i)
-        cfg_put(list, sizeof list, ", \"%s\"", p->species[i].name);
+    for (int i = 0; i < p->species.n; ++i)
+        cfg_put(list, sizeof list, ", \"%s\"", p->species.list[i].name);
     return cfg_fail(c, sp, "flow.species", "expected \"all\"%s (got \"%s\")", list, name);
 }
 
 /* Windows must close within the run: a window past its end would never be written. */
 static int check_windows(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
 {
-    vs_profiles_params *q = &p->profiles;
+    vs_profiles_params *q = &p->output.profiles;
     if (q->window > 0) {
-        if (q->window > p->steps)
+        if (q->window > p->integrator.steps)
             return cfg_fail(c, at(root, "profiles", "window"), "profiles.window",
                             "expected at most integrator.steps = %lld steps (got %lld)",
-                            (long long)p->steps, (long long)q->window);
+                            (long long)p->integrator.steps, (long long)q->window);
         if (q->window % q->every != 0)
             return cfg_fail(c, at(root, "profiles", "window"), "profiles.window",
                             "expected a multiple of profiles.every = %lld (got %lld)",
@@ -91,7 +91,7 @@ static int check_windows(const cfg_ctx *c, const config_setting_t *root, vs_para
     }
     const config_setting_t *t = at(root, "profiles", "times");
     q->n_times = config_setting_length(t);
-    const double end = (double)p->steps * p->dt;
+    const double end = (double)p->integrator.steps * p->integrator.dt;
     for (int i = 0; i < q->n_times; ++i) {
         q->times[i] = num(config_setting_get_elem(t, (unsigned)i));
         char key[PATH_LEN], got[48], last[48];
@@ -113,7 +113,7 @@ static int check_windows(const cfg_ctx *c, const config_setting_t *root, vs_para
 
 static int extract_profiles_group(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
 {
-    vs_profiles_params *q = &p->profiles;
+    vs_profiles_params *q = &p->output.profiles;
     memset(q, 0, sizeof *q);
     q->axis = choice(root, "profiles", "axis");
     if (q->axis < 0)

@@ -10,7 +10,8 @@
 #include "config_report.h"
 #include "params.h"
 
-/* p->species, p->dt and p->steps are filled. Returns 0, or VS_EXIT_BAD_INPUT with the line. */
+/* p->species, p->integrator.dt and p->integrator.steps are filled. Returns 0, or VS_EXIT_BAD_INPUT
+ * with the line. */
 int vs_config_extract_flow(const cfg_ctx *c, const config_setting_t *root, vs_params *p);
 
 #endif

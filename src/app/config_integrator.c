@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config_schema.h"
+#include "param_schema.h"
 
 static config_setting_t *key(const config_setting_t *root, const char *name)
 {
@@ -44,17 +44,17 @@ static const struct {
 /* What npt refuses: forces its Liouvillian does not contain. */
 static int check_npt(const cfg_ctx *c, const config_setting_t *kind_site, const vs_params *p)
 {
-    if (!(p->kT > 0.0))
+    if (!(p->dpd.kT > 0.0))
         return cfg_fail(c, kind_site, "integrator.kind",
                         "\"npt\" needs a temperature: expected dpd.kT > 0 (its thermostat "
                         "and barostat masses are proportional to kT)");
-    if (p->gamma != 0.0)
+    if (p->dpd.gamma != 0.0)
         return cfg_fail(c, kind_site, "integrator.kind",
                         "\"npt\" integrates conservative forces only (the DPD thermostat is "
                         "not part of its equations of motion): expected dpd.gamma = 0");
-    for (int sp = 0; sp < p->n_species; ++sp)
+    for (int sp = 0; sp < p->species.n; ++sp)
         for (int d = 0; d < 3; ++d)
-            if (p->species[sp].body_force[d] != 0.0)
+            if (p->species.list[sp].body_force[d] != 0.0)
                 return cfg_fail(c, kind_site, "integrator.kind",
                                 "\"npt\" has no body force in its equations of motion: "
                                 "expected species.[%d].body_force = [0, 0, 0]", sp);
@@ -71,7 +71,7 @@ int vs_config_extract_integrator(const cfg_ctx *c, const config_setting_t *root,
             for (const key_choice *ch = vs_config_schema[i].choices; ch->name; ++ch)
                 if (strcmp(ch->name, kind_name) == 0)
                     kind = ch->value;
-    p->integrator = (vs_integrator_kind)kind;
+    p->integrator.kind = (vs_integrator_kind)kind;
     double values[N_PARAMS] = {0.0};
     for (int k = 0; k < N_PARAMS; ++k) {
         char path[64];
@@ -87,23 +87,23 @@ int vs_config_extract_integrator(const cfg_ctx *c, const config_setting_t *root,
         if (s)
             values[k] = num(s);
     }
-    p->tau = values[0];
-    p->friction = values[1];
-    p->collision_rate = values[2];
-    p->pressure = values[3];
-    p->tau_p = values[4];
+    p->integrator.tau = values[0];
+    p->integrator.friction = values[1];
+    p->integrator.collision_rate = values[2];
+    p->integrator.pressure = values[3];
+    p->integrator.tau_p = values[4];
     /* the chain length has a default: it is kept only where a chain runs */
     const int chained = kind == VS_INTEGRATOR_NOSE_HOOVER || kind == VS_INTEGRATOR_NPT;
-    p->chain = chained ? (int)whole(key(root, "chain")) : 0;
-    p->remove_com_every = whole(key(root, "remove_com_every"));
-    if (kind == VS_INTEGRATOR_NOSE_HOOVER && !(p->kT > 0.0))
+    p->integrator.chain = chained ? (int)whole(key(root, "chain")) : 0;
+    p->integrator.remove_com_every = whole(key(root, "remove_com_every"));
+    if (kind == VS_INTEGRATOR_NOSE_HOOVER && !(p->dpd.kT > 0.0))
         return cfg_fail(c, kind_site, "integrator.kind",
                         "\"nose_hoover\" needs a temperature: expected dpd.kT > 0 (its "
                         "chain masses are proportional to kT)");
     const int npt_rc = kind == VS_INTEGRATOR_NPT ? check_npt(c, kind_site, p) : 0;
     if (npt_rc != 0)
         return npt_rc;
-    if (kind == VS_INTEGRATOR_BROWNIAN && p->gamma != 0.0)
+    if (kind == VS_INTEGRATOR_BROWNIAN && p->dpd.gamma != 0.0)
         return cfg_fail(c, kind_site, "integrator.kind",
                         "\"brownian\" has no velocities for the DPD dissipative force: "
                         "expected dpd.gamma = 0");

@@ -10,7 +10,7 @@
 #include "config_report.h"
 #include "params.h"
 
-/* p->gamma and p->kT (dpd.gamma, dpd.kT) are filled. A parameter the chosen kind needs must be given; one it does
+/* p->dpd.gamma and p->dpd.kT (dpd.gamma, dpd.kT) are filled. A parameter the chosen kind needs must be given; one it does
  * not use is refused, so a restart never compares values that play no part. Returns 0, or
  * VS_EXIT_BAD_INPUT with the line. */
 int vs_config_extract_integrator(const cfg_ctx *c, const config_setting_t *root, vs_params *p);

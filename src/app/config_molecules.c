@@ -1,6 +1,6 @@
 /* The molecules of a configuration: the checks that tie the `molecules` and `bonded` keys
  * to the species and the particle count, and their extraction into vs_params (the per-key
- * checks are the schema's, config_schema.c). Internal to the configuration module. */
+ * checks are the schema's, param_schema.c). Internal to the configuration module. */
 #include "config_molecules.h"
 
 #include <math.h>
@@ -24,8 +24,8 @@ static double num(const config_setting_t *s)
 
 static int species_named(const vs_params *p, char letter)
 {
-    for (int s = 0; s < p->n_species; ++s)
-        if (p->species[s].name[0] == letter && p->species[s].name[1] == '\0')
+    for (int s = 0; s < p->species.n; ++s)
+        if (p->species.list[s].name[0] == letter && p->species.list[s].name[1] == '\0')
             return s;
     return -1;
 }
@@ -33,11 +33,11 @@ static int species_named(const vs_params *p, char letter)
 /* The chain of template i: its sequence as species, repeat and count. */
 static int extract_chain(const cfg_ctx *c, const config_setting_t *e, int i, vs_params *p)
 {
-    vs_mol_template *t = &p->mol[i];
+    vs_mol_template *t = &p->molecules.mol[i];
     char key[PATH_LEN];
     snprintf(t->name, sizeof t->name, "%s", config_setting_get_string(get(e, "name")));
     for (int j = 0; j < i; ++j)
-        if (strcmp(p->mol[j].name, t->name) == 0) {
+        if (strcmp(p->molecules.mol[j].name, t->name) == 0) {
             snprintf(key, sizeof key, "molecules.[%d].name", i);
             return cfg_fail(c, get(e, "name"), key, "expected a name no other template uses "
                             "(got \"%s\", as molecules.[%d].name)", t->name, j);
@@ -63,7 +63,7 @@ static int extract_chain(const cfg_ctx *c, const config_setting_t *e, int i, vs_
         return cfg_fail(c, frac, key, "expected only one of molecules.[%d].count and "
                         "molecules.[%d].bead_fraction (got both)", i, i);
     }
-    t->count = frac ? llround(num(frac) * (double)p->n_particles / (double)nb)
+    t->count = frac ? llround(num(frac) * (double)p->system.n_particles / (double)nb)
                     : config_setting_get_int64(get(e, "count"));
     return 0;
 }
@@ -165,9 +165,9 @@ static double table_minimum(const vs_table *t)
 /* Bond, angle and dihedral of template i: types i of vs_params' tables. */
 static int extract_styles(const cfg_ctx *c, const config_setting_t *e, int i, vs_params *p)
 {
-    vs_mol_template *t = &p->mol[i];
+    vs_mol_template *t = &p->molecules.mol[i];
     const config_setting_t *bond = get(e, "bond");
-    vs_bond_type *b = &p->bond_types[i];
+    vs_bond_type *b = &p->molecules.bond_types[i];
     char key[PATH_LEN];
     snprintf(key, sizeof key, "molecules.[%d].bond", i);
     if (parse_bond(c, bond, key, b))
@@ -182,31 +182,32 @@ static int extract_styles(const cfg_ctx *c, const config_setting_t *e, int i, vs
     else if (b->r0 > 0.0)
         t->bond_length = b->r0;
     else /* a zero-length spring: its root-mean-square length at kT */
-        t->bond_length = b->K > 0.0 && p->kT > 0.0 ? sqrt(3.0 * p->kT / b->K) : 0.5 * p->rc;
+        t->bond_length =
+            b->K > 0.0 && p->dpd.kT > 0.0 ? sqrt(3.0 * p->dpd.kT / b->K) : 0.5 * p->dpd.rc;
     if (b->style == VS_BOND_FENE && !(t->bond_length < b->r0)) {
         snprintf(key, sizeof key, "molecules.[%d].bond.length", i);
         return cfg_fail(c, step, key, "expected a length below R0 = %g (got %g)", b->r0,
                         t->bond_length);
     }
     t->bond_type = i;
-    p->n_bond_types = i + 1;
+    p->molecules.n_bond_types = i + 1;
     t->angle_type = -1;
     t->dihedral_type = -1;
     const config_setting_t *angle = get(e, "angle");
     if (get(angle, "style")) { /* absent: no angles (the defaults make an empty group) */
         snprintf(key, sizeof key, "molecules.[%d].angle", i);
-        if (parse_angle(c, angle, key, &p->angle_types[i]))
+        if (parse_angle(c, angle, key, &p->molecules.angle_types[i]))
             return VS_EXIT_BAD_INPUT;
         t->angle_type = i;
-        p->n_angle_types = i + 1;
+        p->molecules.n_angle_types = i + 1;
     }
     const config_setting_t *dihedral = get(e, "dihedral");
     if (get(dihedral, "style")) {
         snprintf(key, sizeof key, "molecules.[%d].dihedral", i);
-        if (parse_dihedral(c, dihedral, key, &p->dihedral_types[i]))
+        if (parse_dihedral(c, dihedral, key, &p->molecules.dihedral_types[i]))
             return VS_EXIT_BAD_INPUT;
         t->dihedral_type = i;
-        p->n_dihedral_types = i + 1;
+        p->molecules.n_dihedral_types = i + 1;
     }
     return 0;
 }
@@ -215,17 +216,18 @@ static int extract_styles(const cfg_ctx *c, const config_setting_t *e, int i, vs
 static int extract_reach(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
 {
     const config_setting_t *reach = get(get(root, "bonded"), "reach");
-    p->bond_reach = p->rc;
-    for (int i = 0; i < p->n_moltypes; ++i)
-        if (p->bond_types[i].style == VS_BOND_FENE && p->bond_types[i].r0 > p->bond_reach)
-            p->bond_reach = p->bond_types[i].r0;
+    p->molecules.bond_reach = p->dpd.rc;
+    for (int i = 0; i < p->molecules.n_moltypes; ++i)
+        if (p->molecules.bond_types[i].style == VS_BOND_FENE &&
+            p->molecules.bond_types[i].r0 > p->molecules.bond_reach)
+            p->molecules.bond_reach = p->molecules.bond_types[i].r0;
     if (reach)
-        p->bond_reach = num(reach);
-    for (int i = 0; i < p->n_moltypes; ++i)
-        if (!(p->mol[i].bond_length < p->bond_reach))
+        p->molecules.bond_reach = num(reach);
+    for (int i = 0; i < p->molecules.n_moltypes; ++i)
+        if (!(p->molecules.mol[i].bond_length < p->molecules.bond_reach))
             return cfg_fail(c, reach ? reach : get(root, "molecules"), "bonded.reach",
                             "expected more than the bond length %g of molecules.[%d] (got %g)",
-                            p->mol[i].bond_length, i, p->bond_reach);
+                            p->molecules.mol[i].bond_length, i, p->molecules.bond_reach);
     return 0;
 }
 
@@ -244,24 +246,24 @@ int vs_config_molecules(const cfg_ctx *c, const config_setting_t *root, vs_param
     const config_setting_t *list = get(root, "molecules");
     if (!list)
         return 0;
-    p->n_moltypes = config_setting_length(list);
+    p->molecules.n_moltypes = config_setting_length(list);
     int64_t beads = 0;
-    for (int i = 0; i < p->n_moltypes; ++i) {
+    for (int i = 0; i < p->molecules.n_moltypes; ++i) {
         const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
         int rc = extract_chain(c, e, i, p);
         if (!rc)
             rc = extract_styles(c, e, i, p);
         if (rc)
             return rc;
-        const vs_mol_template *t = &p->mol[i];
+        const vs_mol_template *t = &p->molecules.mol[i];
         const double more = (double)t->n_seq * (double)t->repeat * (double)t->count;
-        if (!((double)beads + more <= (double)p->n_particles))
+        if (!((double)beads + more <= (double)p->system.n_particles))
             return cfg_fail(c, e, "molecules", "expected at most the %lld particles of the "
                             "system in molecules (got %.0f beads up to molecules.[%d])",
-                            (long long)p->n_particles, (double)beads + more, i);
+                            (long long)p->system.n_particles, (double)beads + more, i);
         beads += (int64_t)more;
     }
-    p->n_molecule_beads = beads;
+    p->molecules.n_molecule_beads = beads;
     return extract_reach(c, root, p);
 }
 
@@ -282,37 +284,39 @@ int vs_config_input(const cfg_ctx *c, const config_setting_t *root, vs_params *p
         w->replicate[d] = config_setting_get_int_elem(rep, d);
     const config_setting_t *bonded = get(root, "bonded");
     const config_setting_t *bonds = get(bonded, "bonds"), *angles = get(bonded, "angles");
-    p->n_bond_types = bonds ? config_setting_length(bonds) : 0;
-    for (int i = 0; i < p->n_bond_types; ++i) {
+    p->molecules.n_bond_types = bonds ? config_setting_length(bonds) : 0;
+    for (int i = 0; i < p->molecules.n_bond_types; ++i) {
         char key[PATH_LEN];
         snprintf(key, sizeof key, "bonded.bonds.[%d]", i);
-        if (parse_bond(c, config_setting_get_elem(bonds, (unsigned)i), key, &p->bond_types[i]))
+        if (parse_bond(c, config_setting_get_elem(bonds, (unsigned)i), key,
+                       &p->molecules.bond_types[i]))
             return VS_EXIT_BAD_INPUT;
     }
-    p->n_angle_types = angles ? config_setting_length(angles) : 0;
-    for (int i = 0; i < p->n_angle_types; ++i) {
+    p->molecules.n_angle_types = angles ? config_setting_length(angles) : 0;
+    for (int i = 0; i < p->molecules.n_angle_types; ++i) {
         char key[PATH_LEN];
         snprintf(key, sizeof key, "bonded.angles.[%d]", i);
         if (parse_angle(c, config_setting_get_elem(angles, (unsigned)i), key,
-                        &p->angle_types[i]))
+                        &p->molecules.angle_types[i]))
             return VS_EXIT_BAD_INPUT;
     }
     const config_setting_t *dihedrals = get(bonded, "dihedrals");
-    p->n_dihedral_types = dihedrals ? config_setting_length(dihedrals) : 0;
-    for (int i = 0; i < p->n_dihedral_types; ++i) {
+    p->molecules.n_dihedral_types = dihedrals ? config_setting_length(dihedrals) : 0;
+    for (int i = 0; i < p->molecules.n_dihedral_types; ++i) {
         char key[PATH_LEN];
         snprintf(key, sizeof key, "bonded.dihedrals.[%d]", i);
         if (parse_dihedral(c, config_setting_get_elem(dihedrals, (unsigned)i), key,
-                           &p->dihedral_types[i]))
+                           &p->molecules.dihedral_types[i]))
             return VS_EXIT_BAD_INPUT;
     }
     /* the ghost reach of bonded beads, as for templates; the reader checks every bond */
     const config_setting_t *reach = get(bonded, "reach");
-    p->bond_reach = p->rc;
-    for (int i = 0; i < p->n_bond_types; ++i)
-        if (p->bond_types[i].style == VS_BOND_FENE && p->bond_types[i].r0 > p->bond_reach)
-            p->bond_reach = p->bond_types[i].r0;
+    p->molecules.bond_reach = p->dpd.rc;
+    for (int i = 0; i < p->molecules.n_bond_types; ++i)
+        if (p->molecules.bond_types[i].style == VS_BOND_FENE &&
+            p->molecules.bond_types[i].r0 > p->molecules.bond_reach)
+            p->molecules.bond_reach = p->molecules.bond_types[i].r0;
     if (reach)
-        p->bond_reach = num(reach);
+        p->molecules.bond_reach = num(reach);
     return 0;
 }

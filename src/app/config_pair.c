@@ -10,6 +10,7 @@
 #include "config_pair.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,8 +35,8 @@ static int on(const config_setting_t *e, const char *name)
 
 static int species_of(const vs_params *p, const char *name)
 {
-    for (int s = 0; s < p->n_species; ++s)
-        if (strcmp(p->species[s].name, name) == 0)
+    for (int s = 0; s < p->species.n; ++s)
+        if (strcmp(p->species.list[s].name, name) == 0)
             return s;
     return -1;
 }
@@ -67,16 +68,16 @@ static const char *const style_needs_text[VS_PAIR_STYLES] = {"epsilon and sigma"
 static int table_index(const cfg_ctx *c, const config_setting_t *site, const char *key,
                        vs_params *p, const char *keyword)
 {
-    for (int t = 0; t < p->n_tables; ++t)
-        if (strcmp(p->table_keyword[t], keyword) == 0)
+    for (int t = 0; t < p->pair.set->n_tables; ++t)
+        if (strcmp(p->pair.set->table_keyword[t], keyword) == 0)
             return t;
     if (keyword[0] == '\0')
         return -cfg_fail(c, site, key, "expected a section keyword of the table file (got \"\")");
-    if (p->n_tables == VS_MAX_TABLES)
+    if (p->pair.set->n_tables == VS_MAX_TABLES)
         return -cfg_fail(c, site, key, "expected at most %d different tables (got more)",
                          VS_MAX_TABLES);
-    snprintf(p->table_keyword[p->n_tables], VS_NAME_LEN, "%s", keyword);
-    return p->n_tables++;
+    snprintf(p->pair.set->table_keyword[p->pair.set->n_tables], VS_NAME_LEN, "%s", keyword);
+    return p->pair.set->n_tables++;
 }
 
 /* One pair group g of style element k: its coefficients into c. */
@@ -123,7 +124,7 @@ static int extract_pair(const cfg_ctx *c, const config_setting_t *g, const char 
     }
     if (!(pc->rc > 0.0))
         return cfg_fail(c, g, key, "required key is missing (give rc here or pair.[%d].rc)", k);
-    vs_pair_coeff_finish(style, pc, on(elem, "shift") || on(elem, "wca"), p->tables);
+    vs_pair_coeff_finish(style, pc, on(elem, "shift") || on(elem, "wca"), p->pair.set->tables);
     return 0;
 }
 
@@ -131,7 +132,7 @@ static int extract_pair(const cfg_ctx *c, const config_setting_t *g, const char 
 static int extract_coeffs(const cfg_ctx *c, const config_setting_t *elem, int k, int style,
                           vs_params *p)
 {
-    vs_pair_style_params *ps = &p->pair[style];
+    vs_pair_style_params *ps = &p->pair.set->style[style];
     const config_setting_t *map = get(elem, "coeff");
     const config_setting_t *given[VS_MAX_SPECIES][VS_MAX_SPECIES] = {{NULL}};
     for (int r = 0; r < config_setting_length(map); ++r) {
@@ -147,10 +148,12 @@ static int extract_coeffs(const cfg_ctx *c, const config_setting_t *elem, int k,
                 return cfg_fail(c, i < 0 ? row : g, key, "unknown species \"%s\"",
                                 config_setting_name(i < 0 ? row : g));
             if (given[i][j])
-                return cfg_fail(c, g, key, "expected each pair once (it is also given at line "
+                return cfg_fail(c, g, key,
+                                "expected each pair once (it is also given at line "
                                 "%d, as (%s, %s) or (%s, %s))",
-                                config_setting_source_line(given[i][j]), p->species[i].name,
-                                p->species[j].name, p->species[j].name, p->species[i].name);
+                                config_setting_source_line(given[i][j]), p->species.list[i].name,
+                                p->species.list[j].name, p->species.list[j].name,
+                                p->species.list[i].name);
             given[i][j] = given[j][i] = g;
             int rc = extract_pair(c, g, key, k, style, elem, p, &ps->c[i][j]);
             if (rc)
@@ -181,17 +184,18 @@ int vs_config_pair(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         return cfg_fail(c, dpd_special, "dpd.special", "not supported: the DPD term acts "
                         "between all pairs, bonded or not (exclusions are a key of the pair "
                         "styles: pair.[].special)");
-    memset(p->pair, 0, sizeof p->pair);
-    p->n_tables = 0;
+    vs_params_release(p);
     const config_setting_t *list = get(root, "pair");
     const int n = list ? config_setting_length(list) : 0;
+    if (n > 0 && !(p->pair.set = calloc(1, sizeof *p->pair.set)))
+        return cfg_fail(c, list, "pair", "out of memory for the pair styles");
     for (int k = 0; k < n; ++k) {
         const config_setting_t *e = config_setting_get_elem(list, (unsigned)k);
         const config_setting_t *st = get(e, "style");
         const int style = vs_pair_style_by_name(config_setting_get_string(st));
         char key[PATH_LEN];
         snprintf(key, sizeof key, "pair.[%d].style", k);
-        vs_pair_style_params *ps = &p->pair[style];
+        vs_pair_style_params *ps = &p->pair.set->style[style];
         if (ps->active)
             return cfg_fail(c, st, key, "expected each style once in the pair list (got \"%s\" "
                             "twice)", vs_pair_style_name(style));
@@ -228,8 +232,8 @@ int vs_config_pair(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         if (rc)
             return rc;
         int pairs = 0;
-        for (int i = 0; i < p->n_species; ++i)
-            for (int j = 0; j < p->n_species; ++j)
+        for (int i = 0; i < p->species.n; ++i)
+            for (int j = 0; j < p->species.n; ++j)
                 pairs += ps->c[i][j].on;
         if (pairs == 0) {
             snprintf(key, sizeof key, "pair.[%d].coeff", k);

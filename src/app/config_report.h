@@ -13,7 +13,7 @@
 #include <libconfig.h>
 #include <stddef.h>
 
-#include "config_schema.h"
+#include "param_schema.h"
 
 #define PATH_LEN 256     /* display paths and patterns; longer names are cut, harmlessly */
 #define SHOW_LEN 160     /* how much of a value an error line shows */

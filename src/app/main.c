@@ -185,17 +185,20 @@ static int command_run(int argc, char **argv)
     vs_par_from_comm(&world, MPI_COMM_WORLD);
     if (vs_pair_tables_load(&world, &prm, err, sizeof err) != 0) {
         free(text);
+        vs_params_release(&prm);
         if (world.rank == 0)
             fprintf(stderr, "vesica: error: %s\n", err);
         return VS_EXIT_BAD_INPUT;
     }
     if (opt.force_restart && !opt.restart) {
         free(text);
+        vs_params_release(&prm);
         return bad_usage("--force-restart needs --restart");
     }
     opt.config_text = text; /* stored in checkpoints */
     rc = vs_run(&prm, &opt, MPI_COMM_WORLD);
     free(text);
+    vs_params_release(&prm); /* the simulation's copy shared the pair set, and is gone */
     return rc;
 }
 

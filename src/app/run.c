@@ -113,8 +113,8 @@ static void report_timing(const vs_sim *sim, double loop_s, vs_perf_summary *per
     perf->comm_hidden_s = hidden / par->size;
     const double comm = perf->phase_avg_s[VS_TIMER_comm];
     if (perf->comm_hidden_s > 0.0)
-        vs_log_info("Comm hidden under forces: %.4f s of %.4f s (%.1f%%)",
-                    perf->comm_hidden_s, comm, comm > 0.0 ? 100.0 * perf->comm_hidden_s / comm : 0.0);
+        vs_log_info("Comm hidden under forces: %.4f s of %.4f s (%.1f%%)", perf->comm_hidden_s,
+                    comm, comm > 0.0 ? 100.0 * perf->comm_hidden_s / comm : 0.0);
     double halo =
         sim->backend->halo_bytes ? (double)sim->backend->halo_bytes(sim->backend_state) : 0.0;
     vs_par_sum_double(par, &halo, 1);
@@ -140,24 +140,25 @@ static double frame_bytes_estimate(int64_t n)
  * refusal creates nothing. */
 static int check_output_dir(const vs_params *prm, char *err, size_t err_len)
 {
-    const double free_bytes = vs_free_bytes(prm->output_dir);
+    const double free_bytes = vs_free_bytes(prm->output.dir);
     /* the margins of check_room below */
-    const int checkpoints = prm->checkpoint_keep > 0, frames = prm->trajectory_interval > 0;
+    const int checkpoints = prm->output.checkpoint_keep > 0,
+              frames = prm->output.trajectory_interval > 0;
     const double need =
-        (checkpoints ? 2.0 * (1.1 * checkpoint_bytes_estimate(prm->n_particles) + 1048576.0)
+        (checkpoints ? 2.0 * (1.1 * checkpoint_bytes_estimate(prm->system.n_particles) + 1048576.0)
                      : 0.0) +
-        (frames ? 1.1 * frame_bytes_estimate(prm->n_particles) + 1048576.0 : 0.0);
+        (frames ? 1.1 * frame_bytes_estimate(prm->system.n_particles) + 1048576.0 : 0.0);
     if (free_bytes >= 0.0 && free_bytes < need) {
         snprintf(err, err_len, "%.400s: not enough free space: %.1f MiB free, %s need "
-                 "about %.1f MiB", prm->output_dir, free_bytes / 1048576.0,
+                 "about %.1f MiB", prm->output.dir, free_bytes / 1048576.0,
                  checkpoints && frames ? "two checkpoints and a frame"
                                        : (checkpoints ? "two checkpoints" : "a frame"),
                  need / 1048576.0);
         return -1;
     }
     char sub[VS_PATH_LEN + 16];
-    snprintf(sub, sizeof sub, "%s/checkpoints", prm->output_dir);
-    if (vs_check_writable_dir(prm->output_dir, err, err_len) != 0 ||
+    snprintf(sub, sizeof sub, "%s/checkpoints", prm->output.dir);
+    if (vs_check_writable_dir(prm->output.dir, err, err_len) != 0 ||
         vs_check_writable_dir(sub, err, err_len) != 0)
         return -1;
     return 0;
@@ -234,11 +235,11 @@ static vs_particle_rec *tag_slab(vs_sim *sim, int64_t *n, int64_t *lo, vs_partic
     vs_particle_ext owned_ext = {NULL, NULL, NULL};
     if (ext)
         vs_sim_owned_ext(sim, &owned_ext);
-    vs_particle_rec *slab = vs_redistribute_by_tag_ext(&sim->dc.cart, owned, &owned_ext,
-                                                       n_owned, sim->prm.n_particles, n, ext);
+    vs_particle_rec *slab = vs_redistribute_by_tag_ext(&sim->dc.cart, owned, &owned_ext, n_owned,
+                                                       sim->prm.system.n_particles, n, ext);
     free(owned);
     vs_particle_ext_free(&owned_ext);
-    vs_tag_slab(sim->prm.n_particles, sim->dc.cart.size, sim->dc.cart.rank, lo, &hi);
+    vs_tag_slab(sim->prm.system.n_particles, sim->dc.cart.size, sim->dc.cart.rank, lo, &hi);
     int bad = *n != hi - *lo;
     for (int64_t i = 0; i < *n && !bad; ++i)
         bad = slab[i].tag != *lo + i;
@@ -254,7 +255,7 @@ static vs_particle_rec *tag_slab(vs_sim *sim, int64_t *n, int64_t *lo, vs_partic
 static void owned_fields(vs_sim *sim, vs_frame_fields *ff)
 {
     const vs_particles *p = vs_sim_owned_particles(sim);
-    const int64_t n = sim->prm.n_particles;
+    const int64_t n = sim->prm.system.n_particles;
     vs_frame_fields_reserve(ff, n);
     ff->n = n;
     ff->lo = 0;
@@ -270,7 +271,7 @@ static void owned_fields(vs_sim *sim, vs_frame_fields *ff)
         const double x[3] = {p->x[0][i], p->x[1][i], p->x[2][i]},
                      v[3] = {p->v[0][i], p->v[1][i], p->v[2][i]};
         const int32_t image[3] = {p->image[0][i], p->image[1][i], p->image[2][i]};
-        vs_frame_fields_set(ff, tag, x, v, image, sim->prm.box);
+        vs_frame_fields_set(ff, tag, x, v, image, sim->prm.system.box);
     }
     free(seen);
     if (bad)
@@ -282,8 +283,9 @@ static void owned_fields(vs_sim *sim, vs_frame_fields *ff)
 static int write_frame(run_state *rs, const vs_thermo *t)
 {
     vs_sim *sim = rs->sim;
-    if (check_room(&sim->dc.cart, rs->prm->output_dir, frame_bytes_estimate(rs->prm->n_particles),
-                   "trajectory frame", sim->step, rs->last_checkpoint) != 0)
+    if (check_room(&sim->dc.cart, rs->prm->output.dir,
+                   frame_bytes_estimate(rs->prm->system.n_particles), "trajectory frame", sim->step,
+                   rs->last_checkpoint) != 0)
         return -1;
     const double t0 = vs_wall_seconds();
     /* the first frame of a trajectory also carries the topology, and topology.psf beside it;
@@ -294,7 +296,7 @@ static int write_frame(run_state *rs, const vs_thermo *t)
     if (create || sim->dc.cart.size > 1) {
         int64_t n = 0, lo = 0;
         slab = tag_slab(sim, &n, &lo, create ? &ext : NULL);
-        vs_frame_fields_from_slab(&rs->frame, slab, n, lo, sim->prm.box);
+        vs_frame_fields_from_slab(&rs->frame, slab, n, lo, sim->prm.system.box);
     } else {
         owned_fields(sim, &rs->frame);
     }
@@ -304,13 +306,13 @@ static int write_frame(run_state *rs, const vs_thermo *t)
     /* the frame's box is the run's now (npt changes it) */
     vs_params *frame_prm = VS_MALLOC(sizeof *frame_prm);
     *frame_prm = *rs->prm;
-    memcpy(frame_prm->box, sim->prm.box, sizeof frame_prm->box);
+    memcpy(frame_prm->system.box, sim->prm.system.box, sizeof frame_prm->system.box);
     int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, create, frame_prm, t, &rs->frame,
                             slab, topo, ext.dih, &bytes, err, sizeof err);
     free(frame_prm);
     if (rc == 0 && create) {
         char psf[VS_PATH_LEN + 32];
-        snprintf(psf, sizeof psf, "%s/topology.psf", rs->prm->output_dir);
+        snprintf(psf, sizeof psf, "%s/topology.psf", rs->prm->output.dir);
         rc = vs_psf_write(&sim->dc.cart, psf, rs->prm, slab, topo, ext.dih, rs->frame.n,
                           rs->frame.lo, err, sizeof err);
     }
@@ -335,8 +337,8 @@ static int write_checkpoint(run_state *rs, int run_ends)
     vs_sim *sim = rs->sim;
     const double size = rs->last_checkpoint_bytes > 0.0
                             ? rs->last_checkpoint_bytes
-                            : checkpoint_bytes_estimate(rs->prm->n_particles);
-    if (check_room(&sim->dc.cart, rs->prm->output_dir, size, "checkpoint", sim->step,
+                            : checkpoint_bytes_estimate(rs->prm->system.n_particles);
+    if (check_room(&sim->dc.cart, rs->prm->output.dir, size, "checkpoint", sim->step,
                    rs->last_checkpoint) != 0)
         return -1;
     /* The run goes on from the canonical state a restart would rebuild, so that both take
@@ -363,12 +365,12 @@ static int write_checkpoint(run_state *rs, int run_ends)
     vs_particle_rec *slab = tag_slab(sim, &n, &lo, &ext);
     if (run_ends) /* canonical records: positions in the box */
         for (int64_t i = 0; i < n; ++i)
-            vs_particle_rec_wrap(&slab[i], sim->prm.box);
+            vs_particle_rec_wrap(&slab[i], sim->prm.system.box);
     char err[VS_ERR_LEN], path[VS_PATH_LEN + 64];
     double bytes = 0.0;
-    const int rc = vs_checkpoint_write(&sim->dc.cart, rs->prm->output_dir, sim->step, rs->prm,
+    const int rc = vs_checkpoint_write(&sim->dc.cart, rs->prm->output.dir, sim->step, rs->prm,
                                        &sim->ens, rs->opt->config_text, slab, &ext, n, lo,
-                                       rs->prm->checkpoint_keep, path, sizeof path, &bytes,
+                                       rs->prm->output.checkpoint_keep, path, sizeof path, &bytes,
                                        err, sizeof err);
     free(slab);
     vs_particle_ext_free(&ext);
@@ -410,15 +412,15 @@ static int load_checkpoint(run_state *rs, vs_checkpoint_info *info, vs_particle_
     int found = 0;
     if (strcmp(rs->opt->restart, "latest") == 0) {
         int64_t *steps = NULL;
-        const int count = vs_checkpoint_list(par, prm->output_dir, &steps);
+        const int count = vs_checkpoint_list(par, prm->output.dir, &steps);
         if (count == 0) {
             if (root)
                 fprintf(stderr, "vesica: error: --restart latest: no checkpoint in "
-                        "%s/checkpoints\n", prm->output_dir);
+                        "%s/checkpoints\n", prm->output.dir);
             return VS_EXIT_BAD_INPUT;
         }
         for (int i = 0; i < count && !found; ++i) {
-            vs_checkpoint_path(prm->output_dir, steps[i], path, sizeof path);
+            vs_checkpoint_path(prm->output.dir, steps[i], path, sizeof path);
             if (vs_checkpoint_read(par, path, info, slab, &rs->restart_ext, n, err,
                                    sizeof err) == 0) {
                 found = info->step == steps[i];
@@ -432,7 +434,7 @@ static int load_checkpoint(run_state *rs, vs_checkpoint_info *info, vs_particle_
             }
             if (!found && i + 1 < count) {
                 char next[VS_PATH_LEN + 64];
-                vs_checkpoint_path(prm->output_dir, steps[i + 1], next, sizeof next);
+                vs_checkpoint_path(prm->output.dir, steps[i + 1], next, sizeof next);
                 if (root)
                     vs_log_warn("%s; falling back to the previous checkpoint %s", err, next);
             }
@@ -441,7 +443,7 @@ static int load_checkpoint(run_state *rs, vs_checkpoint_info *info, vs_particle_
         if (!found) {
             if (root)
                 fprintf(stderr, "vesica: error: --restart latest: no valid checkpoint in "
-                        "%s/checkpoints (oldest: %s)\n", prm->output_dir, err);
+                        "%s/checkpoints (oldest: %s)\n", prm->output.dir, err);
             return VS_EXIT_BAD_INPUT;
         }
     } else {
@@ -487,9 +489,9 @@ static int load_checkpoint(run_state *rs, vs_checkpoint_info *info, vs_particle_
 #define RUN_GOES_ON (-1)
 
 /* With --restart, the checkpoint is found, read and checked (reading only), and a campaign
- * already finished ends here (status 0); then rank 0 checks, creates and probes output.dir. Returns RUN_GOES_ON (with a
- * restart, *slab then holds this rank's records of the checkpoint and `info` its metadata),
- * or the exit status with the error printed. */
+ * already finished ends here (status 0); then rank 0 checks, creates and probes output.dir. Returns
+ * RUN_GOES_ON (with a restart, *slab then holds this rank's records of the checkpoint and `info`
+ * its metadata), or the exit status with the error printed. */
 static int check_output_and_restart(run_state *rs, vs_checkpoint_info *info,
                                     vs_particle_rec **slab, int64_t *n)
 {
@@ -502,9 +504,10 @@ static int check_output_and_restart(run_state *rs, vs_checkpoint_info *info,
         const int rc = load_checkpoint(rs, info, slab, n);
         if (rc != 0)
             return rc;
-        if (info->step >= prm->steps) {
+        if (info->step >= prm->integrator.steps) {
             vs_log_info("Run already finished: checkpoint at step %lld, integrator.steps = "
-                        "%lld; nothing to do", (long long)info->step, (long long)prm->steps);
+                        "%lld; nothing to do", (long long)info->step,
+                        (long long)prm->integrator.steps);
             free(*slab);
             *slab = NULL;
             return 0;
@@ -587,17 +590,17 @@ static int prepare_files(run_state *rs, int64_t restart_step)
     char err[VS_ERR_LEN] = "";
     int bad = 0;
     if (root) {
-        vs_checkpoint_clean(prm->output_dir, 0);
+        vs_checkpoint_clean(prm->output.dir, 0);
         rs->csv.molecules = vs_params_molecular(prm);
         rs->csv.ensemble_columns = vs_ensemble_columns(prm);
         if (!opt->restart) {
-            const int removed = vs_checkpoint_clean(prm->output_dir, 1);
+            const int removed = vs_checkpoint_clean(prm->output.dir, 1);
             if (removed > 0)
                 vs_log_info("New run: removed %d checkpoint(s) of an earlier run in %s/"
-                            "checkpoints", removed, prm->output_dir);
-            bad = vs_thermo_csv_open(&rs->csv, prm->output_dir, err, sizeof err) != 0;
+                            "checkpoints", removed, prm->output.dir);
+            bad = vs_thermo_csv_open(&rs->csv, prm->output.dir, err, sizeof err) != 0;
         } else {
-            bad = vs_thermo_csv_reopen(&rs->csv, prm->output_dir, restart_step, err,
+            bad = vs_thermo_csv_reopen(&rs->csv, prm->output.dir, restart_step, err,
                                        sizeof err) != 0;
         }
         rs->traj_exists = opt->restart && access(rs->traj_path, F_OK) == 0;
@@ -631,10 +634,10 @@ static void log_run_header(const run_state *rs)
 {
     const vs_params *prm = rs->prm;
     const vs_sim *sim = rs->sim;
-    const double *box = sim->prm.box; /* on the position grid in mixed GPU runs */
+    const double *box = sim->prm.system.box; /* on the position grid in mixed GPU runs */
     vs_log_info("Vesica: %lld particles, %d species, box %.10g x %.10g x %.10g, density %.6g",
-                (long long)prm->n_particles, prm->n_species, box[0], box[1], box[2],
-                prm->density);
+                (long long)prm->system.n_particles, prm->species.n, box[0], box[1], box[2],
+                prm->system.density);
     /* both backends send bonded beads out to the bonded width where it is wider */
     char width[96];
     if (sim->bonded_width > sim->list_radius)
@@ -645,30 +648,33 @@ static void log_run_header(const run_state *rs)
     vs_log_info("Ranks: %d as %d x %d x %d bricks; %s; backend %s (%s)", sim->dc.cart.size,
                 sim->dc.dims[0], sim->dc.dims[1], sim->dc.dims[2], width, sim->backend->name,
                 sim->device);
-    if (sim->prm.position_quantum > 0.0) {
+    if (sim->prm.exec.position_quantum > 0.0) {
         int e = 0;
-        frexp(sim->prm.position_quantum, &e);
+        frexp(sim->prm.exec.position_quantum, &e);
         vs_log_info("Positions: on a grid of 2^%d = %.3g length units (mixed precision: the "
                     "same bits on any number of ranks), box edges rounded to it", e - 1,
-                    sim->prm.position_quantum);
+                    sim->prm.exec.position_quantum);
     }
     vs_log_info("Steps: up to step %lld of dt %g (integrator %s, lambda %g); thermo every %lld; "
-                "output in %s", (long long)prm->steps, prm->dt, vs_ensemble_name(prm->integrator),
-                prm->lambda, (long long)prm->thermo_interval, prm->output_dir);
+                "output in %s", (long long)prm->integrator.steps, prm->integrator.dt,
+                vs_ensemble_name(prm->integrator.kind), prm->integrator.lambda,
+                (long long)prm->output.thermo_interval, prm->output.dir);
     char traj[64], ckpt[96];
-    if (prm->trajectory_interval > 0)
-        snprintf(traj, sizeof traj, "every %lld steps", (long long)prm->trajectory_interval);
+    if (prm->output.trajectory_interval > 0)
+        snprintf(traj, sizeof traj, "every %lld steps", (long long)prm->output.trajectory_interval);
     else
         snprintf(traj, sizeof traj, "off");
-    if (prm->checkpoint_keep == 0)
+    if (prm->output.checkpoint_keep == 0)
         snprintf(ckpt, sizeof ckpt, "off");
-    else if (prm->checkpoint_interval > 0)
+    else if (prm->output.checkpoint_interval > 0)
         snprintf(ckpt, sizeof ckpt, "every %lld steps and at the end, keep %lld",
-                 (long long)prm->checkpoint_interval, (long long)prm->checkpoint_keep);
+                 (long long)prm->output.checkpoint_interval,
+                 (long long)prm->output.checkpoint_keep);
     else
-        snprintf(ckpt, sizeof ckpt, "at the end, keep %lld", (long long)prm->checkpoint_keep);
+        snprintf(ckpt, sizeof ckpt, "at the end, keep %lld",
+                 (long long)prm->output.checkpoint_keep);
     vs_log_info("Trajectory: %s; checkpoints: %s%s\n", traj, ckpt,
-                prm->walltime > 0 ? "; walltime set" : "");
+                prm->run.walltime > 0 ? "; walltime set" : "");
 }
 
 /* The state the loop starts from: the checkpoint's records at `restart_step` (freed here) for
@@ -745,7 +751,7 @@ static int first_output(run_state *rs)
         if (sim->dc.cart.rank == 0)
             vs_thermo_csv_write(&rs->csv, &t);
         print_thermo_row(&t, -1.0);
-        if (status == 0 && rs->prm->trajectory_interval > 0 && write_frame(rs, &t) != 0)
+        if (status == 0 && rs->prm->output.trajectory_interval > 0 && write_frame(rs, &t) != 0)
             status = 1;
     }
     vs_timer_stop(&sim->timers, VS_TIMER_output);
@@ -764,8 +770,9 @@ static int walltime_runs_out(const run_state *rs, int64_t k, double t0)
     const double step_s = (now - t0) / (double)(k - rs->first_step);
     const double ckpt_s = rs->perf.checkpoints > 0
                               ? rs->last_checkpoint_s
-                              : checkpoint_bytes_estimate(rs->prm->n_particles) / 1e8;
-    return now - rs->run_start + 1.5 * ckpt_s + 2.0 * step_s + 1.0 >= rs->prm->walltime * 3600.0;
+                              : checkpoint_bytes_estimate(rs->prm->system.n_particles) / 1e8;
+    return now - rs->run_start + 1.5 * ckpt_s + 2.0 * step_s + 1.0 >=
+           rs->prm->run.walltime * 3600.0;
 }
 
 /* The steps after rs->first_step up to integrator.steps, each followed by its thermo row,
@@ -781,10 +788,11 @@ static int step_loop(run_state *rs, int status)
     vs_thermo t;
     int stopped = 0;
     const double t0 = vs_wall_seconds();
-    for (int64_t k = rs->first_step + 1; k <= prm->steps && status == 0 && !stopped; ++k) {
-        const int last = k == prm->steps;
-        const int thermo_due = k % prm->thermo_interval == 0 || last;
-        const int frame_due = prm->trajectory_interval > 0 && k % prm->trajectory_interval == 0;
+    for (int64_t k = rs->first_step + 1; k <= prm->integrator.steps && !status && !stopped; ++k) {
+        const int last = k == prm->integrator.steps;
+        const int thermo_due = k % prm->output.thermo_interval == 0 || last;
+        const int frame_due =
+            prm->output.trajectory_interval > 0 && k % prm->output.trajectory_interval == 0;
         const int sample_due =
             vs_profiler_active(&rs->prof) && vs_profiler_sample_due(&rs->prof, k);
         sim->energy_due = thermo_due || frame_due;
@@ -806,10 +814,10 @@ static int step_loop(run_state *rs, int status)
         }
         if (thermo_due && status == 0) {
             if (root && vs_thermo_csv_write(&rs->csv, &t) != 0)
-                vs_log_error("%s/thermo.csv: write failed (disk full?)", prm->output_dir);
+                vs_log_error("%s/thermo.csv: write failed (disk full?)", prm->output.dir);
             const double elapsed = vs_wall_seconds() - t0;
             print_thermo_row(&t, elapsed / (double)(k - rs->first_step) *
-                                     (double)(prm->steps - k));
+                                     (double)(prm->integrator.steps - k));
             status = vs_watch_row(&rs->watch, prm, &t, root);
         }
         if (frame_due && status == 0 && write_frame(rs, &t) != 0)
@@ -819,13 +827,13 @@ static int step_loop(run_state *rs, int status)
 
         /* stop now? a signal on any rank, or too little walltime left (rank 0 decides) */
         int want_stop = stop_signal != 0;
-        if (root && prm->walltime > 0.0 && walltime_runs_out(rs, k, t0))
+        if (root && prm->run.walltime > 0.0 && walltime_runs_out(rs, k, t0))
             want_stop = 1;
         stopped = status == 0 && !last && vs_par_any(par, want_stop);
         /* checkpoint_keep = 0 switches checkpoints off (benchmarks) */
-        const int ckpt_due = prm->checkpoint_keep > 0 &&
-                             (last || stopped || (prm->checkpoint_interval > 0 &&
-                                                  k % prm->checkpoint_interval == 0));
+        const int ckpt_due = prm->output.checkpoint_keep > 0 &&
+                             (last || stopped || (prm->output.checkpoint_interval > 0 &&
+                                                  k % prm->output.checkpoint_interval == 0));
         if (ckpt_due && status == 0 && write_checkpoint(rs, last || stopped) != 0)
             status = 1;
         vs_timer_stop(&sim->timers, VS_TIMER_output);
@@ -847,7 +855,7 @@ static void report_summary(run_state *rs)
     const double loop_s = rs->loop_s;
     const int64_t steps = sim->step - rs->first_step;
     vs_perf_summary *perf = &rs->perf;
-    perf->particles = prm->n_particles;
+    perf->particles = prm->system.n_particles;
     perf->steps = steps;
     perf->ranks = par->size;
     perf->backend = sim->backend->name;
@@ -855,14 +863,14 @@ static void report_summary(run_state *rs)
     perf->plan = sim->plan;
     perf->wall_s = loop_s;
     perf->particle_steps_per_s =
-        loop_s > 0.0 ? (double)prm->n_particles * (double)steps / loop_s : 0.0;
+        loop_s > 0.0 ? (double)prm->system.n_particles * (double)steps / loop_s : 0.0;
     perf->neighbor_builds = sim->n_builds - rs->builds_at_start;
     perf->dangerous_builds = sim->n_dangerous;
-    const double n_local = (double)prm->n_particles / (double)par->size;
+    const double n_local = (double)prm->system.n_particles / (double)par->size;
     perf->memory_bytes_per_particle = sim->backend->memory_bytes(sim->backend_state) / n_local;
 
     vs_log_info("\nLoop time of %.4g s on %d ranks for %lld steps with %lld particles",
-                loop_s, par->size, (long long)steps, (long long)prm->n_particles);
+                loop_s, par->size, (long long)steps, (long long)prm->system.n_particles);
     vs_log_info("Performance: %.4g steps/s, %.4g particle-steps/s",
                 loop_s > 0.0 ? (double)steps / loop_s : 0.0, perf->particle_steps_per_s);
     vs_log_info("Memory: %.1f bytes per particle (%s memory, rank 0)",
@@ -888,14 +896,14 @@ static int finish_run(run_state *rs)
     const vs_par *par = &sim->dc.cart;
     char err[VS_ERR_LEN] = "";
     int failed = 0;
-    if (par->rank == 0 && vs_perf_json_write(prm->output_dir, &rs->perf, err, sizeof err) != 0) {
+    if (par->rank == 0 && vs_perf_json_write(prm->output.dir, &rs->perf, err, sizeof err) != 0) {
         vs_log_error("%s", err);
         failed = 1;
     }
     failed = vs_par_any(par, failed);
     const int stopped = rs->stopped;
     const int by_signal = stopped && vs_par_any(par, stop_signal != 0);
-    if (!failed && stopped && prm->checkpoint_keep == 0) {
+    if (!failed && stopped && prm->output.checkpoint_keep == 0) {
         vs_log_warn("stopped at step %lld (%s) without a checkpoint: output.checkpoint_keep = 0 "
                     "switches checkpoints off", (long long)sim->step,
                     by_signal ? "SIGTERM or SIGUSR1" : "run.walltime reached");
@@ -941,8 +949,8 @@ int vs_run(const vs_params *config_prm, const vs_run_options *opt, MPI_Comm comm
     rs.sim = &sim;
     rs.last_checkpoint = -1;
     rs.run_start = run_start;
-    snprintf(rs.traj_path, sizeof rs.traj_path, "%s/traj.h5md", prm->output_dir);
-    snprintf(rs.prof_path, sizeof rs.prof_path, "%s/profiles.h5", prm->output_dir);
+    snprintf(rs.traj_path, sizeof rs.traj_path, "%s/traj.h5md", prm->output.dir);
+    snprintf(rs.prof_path, sizeof rs.prof_path, "%s/profiles.h5", prm->output.dir);
     vs_profiler_init(&rs.prof, prm);
 
     /* every check that can reject the input runs before anything is written */

@@ -58,9 +58,9 @@ int vs_run_read_input(const vs_params *prm, int header_only, MPI_Comm comm, vs_p
     sys->has_velocities = head.has_velocities; /* every rank takes the same path */
     *out = *prm;
     for (int d = 0; d < 3; ++d)
-        out->box[d] = head.box[d];
-    out->n_particles = head.n;
-    out->density = (double)head.n / (head.box[0] * head.box[1] * head.box[2]);
+        out->system.box[d] = head.box[d];
+    out->system.n_particles = head.n;
+    out->system.density = (double)head.n / (head.box[0] * head.box[1] * head.box[2]);
     out->input.topology = head.topology;
     failed = par.rank == 0 && input_special(out, sys, err, sizeof err) != 0;
     if (vs_par_agree_error(&par, failed, err, sizeof err)) {

@@ -22,42 +22,42 @@
 double vs_dt_tested_max(const vs_params *prm)
 {
     double m = INFINITY, a = 0.0;
-    for (int i = 0; i < prm->n_species; ++i) {
-        m = fmin(m, prm->species[i].mass);
-        for (int j = 0; j < prm->n_species; ++j)
-            a = fmax(a, prm->a[i][j]);
+    for (int i = 0; i < prm->species.n; ++i) {
+        m = fmin(m, prm->species.list[i].mass);
+        for (int j = 0; j < prm->species.n; ++j)
+            a = fmax(a, prm->dpd.a[i][j]);
     }
     if (!(m > 0.0) || !isfinite(m))
         return 0.0;
     double dt = INFINITY;
     if (a > 0.0)
-        dt = fmin(dt, VS_DT_TESTED * sqrt(25.0 * m * prm->rc / a));
-    if (prm->gamma > 0.0)
-        dt = fmin(dt, VS_DT_TESTED * 4.5 * m / prm->gamma);
-    if (prm->kT > 0.0)
-        dt = fmin(dt, VS_DT_TESTED * prm->rc * sqrt(m / prm->kT));
+        dt = fmin(dt, VS_DT_TESTED * sqrt(25.0 * m * prm->dpd.rc / a));
+    if (prm->dpd.gamma > 0.0)
+        dt = fmin(dt, VS_DT_TESTED * 4.5 * m / prm->dpd.gamma);
+    if (prm->dpd.kT > 0.0)
+        dt = fmin(dt, VS_DT_TESTED * prm->dpd.rc * sqrt(m / prm->dpd.kT));
     return isfinite(dt) ? dt : 0.0;
 }
 
 void vs_watch_dt(const vs_params *prm, int log)
 {
     const double dt_max = vs_dt_tested_max(prm);
-    if (log && dt_max > 0.0 && prm->dt > dt_max)
+    if (log && dt_max > 0.0 && prm->integrator.dt > dt_max)
         vs_log_warn("integrator.dt = %g is outside the tested range dt <= %.3g for these dpd.a, "
                     "dpd.gamma, dpd.kT and masses (Groot & Warren: dt <= 0.06 at a = 25, gamma "
                     "= 4.5, kT = 1, m = 1); expect a wrong temperature or a blow-up",
-                    prm->dt, dt_max);
+                    prm->integrator.dt, dt_max);
 }
 
 int vs_watch_momentum_conserved(const vs_params *prm)
 {
     if (prm->flow.kind != VS_FLOW_NONE)
         return 0;
-    for (int s = 0; s < prm->n_species; ++s)
+    for (int s = 0; s < prm->species.n; ++s)
         for (int d = 0; d < 3; ++d)
-            if (prm->species[s].body_force[d] != 0.0)
+            if (prm->species.list[s].body_force[d] != 0.0)
                 return 0;
-    const vs_ensemble_kind *k = vs_ensemble_kind_of(prm->integrator);
+    const vs_ensemble_kind *k = vs_ensemble_kind_of(prm->integrator.kind);
     return k && k->momentum != VS_MOMENTUM_FREE;
 }
 
@@ -101,15 +101,15 @@ static int watch_drifts(vs_watch *w, const vs_params *prm, const vs_thermo *t, i
     }
     int stop = 0;
     double m_max = 0.0;
-    for (int s = 0; s < prm->n_species; ++s)
-        m_max = fmax(m_max, prm->species[s].mass);
+    for (int s = 0; s < prm->species.n; ++s)
+        m_max = fmax(m_max, prm->species.list[s].mass);
     const double scale = sqrt(2.0 * t->kinetic * m_max);
     if (vs_watch_momentum_conserved(prm) && scale > 0.0) {
         /* kinds that scale every velocity, the centre of mass's too (nose_hoover, berendsen),
          * keep the direction of the total momentum, not its length, so only the part of P
          * across P0 is a drift there */
         const int rescaled =
-            vs_ensemble_kind_of(prm->integrator)->momentum == VS_MOMENTUM_DIRECTION;
+            vs_ensemble_kind_of(prm->integrator.kind)->momentum == VS_MOMENTUM_DIRECTION;
         double p0p = 0.0, p0p0 = 0.0;
         for (int d = 0; d < 3; ++d) {
             p0p += w->momentum0[d] * t->momentum[d];
@@ -121,14 +121,14 @@ static int watch_drifts(vs_watch *w, const vs_params *prm, const vs_thermo *t, i
             const double dp = t->momentum[d] - along * w->momentum0[d];
             dp2 += dp * dp;
         }
-        stop |= drift_check(sqrt(dp2) / scale, prm->momentum_tolerance, prm->momentum_limit,
+        stop |= drift_check(sqrt(dp2) / scale, prm->run.momentum_tolerance, prm->run.momentum_limit,
                             &w->momentum_warned, log, t, "the total momentum",
                             "thermal units", "run.momentum_tolerance", "run.momentum_limit");
     }
     if (energy && w->kinetic0 > 0.0)
         stop |= drift_check(fabs(t->conserved_energy - w->energy0) / w->kinetic0,
-                            prm->energy_tolerance, prm->energy_limit, &w->energy_warned, log, t,
-                            "the conserved energy", "of the first kinetic energy",
+                            prm->run.energy_tolerance, prm->run.energy_limit, &w->energy_warned,
+                            log, t, "the conserved energy", "of the first kinetic energy",
                             "run.energy_tolerance", "run.energy_limit");
     return stop;
 }
@@ -147,21 +147,21 @@ int vs_watch_row(vs_watch *w, const vs_params *prm, const vs_thermo *t, int log)
     if (watch_drifts(w, prm, t, log))
         return 1;
     /* without a thermostat (nve) the temperature is the initial energy's, not dpd.kT */
-    const vs_ensemble_kind *kind = vs_ensemble_kind_of(prm->integrator);
-    if (prm->temperature_tolerance <= 0.0 || !(prm->kT > 0.0) ||
-        t->time < prm->equilibration_time || (kind && !kind->thermostat))
+    const vs_ensemble_kind *kind = vs_ensemble_kind_of(prm->integrator.kind);
+    if (prm->run.temperature_tolerance <= 0.0 || !(prm->dpd.kT > 0.0) ||
+        t->time < prm->run.equilibration_time || (kind && !kind->thermostat))
         return 0;
-    const double ratio = t->temperature / prm->kT;
-    if (fabs(ratio - 1.0) <= prm->temperature_tolerance) {
+    const double ratio = t->temperature / prm->dpd.kT;
+    if (fabs(ratio - 1.0) <= prm->run.temperature_tolerance) {
         w->far_rows = 0;
         return 0;
     }
     if (++w->far_rows == 1 && log)
         vs_log_warn("step %lld: kinetic temperature %.4g is %.3g times dpd.kT = %g after "
                     "equilibration (run.temperature_tolerance %g); integrator.dt = %g may be "
-                    "too large", (long long)t->step, t->temperature, ratio, prm->kT,
-                    prm->temperature_tolerance, prm->dt);
-    if (prm->temperature_rows > 0 && w->far_rows >= prm->temperature_rows) {
+                    "too large", (long long)t->step, t->temperature, ratio, prm->dpd.kT,
+                    prm->run.temperature_tolerance, prm->integrator.dt);
+    if (prm->run.temperature_rows > 0 && w->far_rows >= prm->run.temperature_rows) {
         if (log)
             vs_log_error("step %lld: kinetic temperature %.4g, %.3g times dpd.kT, for %lld "
                          "thermo rows in a row (run.temperature_rows): stopping",

@@ -11,7 +11,7 @@ void vs_bonded_fail(const vs_params *prm, int kind, int64_t step, int64_t tag_a,
         VS_FATAL("step %lld: bead %lld is bonded to bead %lld, which is neither on this rank "
                  "nor among its ghosts: the molecule stretched beyond the ghost reach of bonded "
                  "beads (molecules bond_reach = %g)",
-                 (long long)step, (long long)tag_a, (long long)tag_b, prm->bond_reach);
+                 (long long)step, (long long)tag_a, (long long)tag_b, prm->molecules.bond_reach);
     if (kind == VS_BONDED_TABLE)
         VS_FATAL("step %lld: the bond between beads %lld and %lld has length r = %.6g, outside "
                  "its table (bond style table, which ends at r = %g)",
@@ -24,5 +24,5 @@ void vs_bonded_fail(const vs_params *prm, int kind, int64_t step, int64_t tag_a,
     VS_FATAL("step %lld: the bond between beads %lld and %lld is stretched to "
              "r = %.6g, beyond the bonded reach %g (molecules bond_reach: the "
              "ghost shell of bonded beads is built for it)",
-             (long long)step, (long long)tag_a, (long long)tag_b, r, prm->bond_reach);
+             (long long)step, (long long)tag_a, (long long)tag_b, r, prm->molecules.bond_reach);
 }

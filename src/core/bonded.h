@@ -47,7 +47,7 @@ enum {
     VS_BONDED_OK = 0,
     VS_BONDED_MISSING = 1, /* a partner is neither owned nor a ghost */
     VS_BONDED_FENE = 2,    /* a FENE bond at or beyond R0 */
-    VS_BONDED_REACH = 3,   /* a bond longer than prm->bond_reach */
+    VS_BONDED_REACH = 3,   /* a bond longer than prm->molecules.bond_reach */
     VS_BONDED_TABLE = 4    /* a bond length outside its table (r0: the table's end) */
 };
 

@@ -4,22 +4,22 @@
 #include <math.h>
 #include <string.h>
 
-double vs_ensemble_dof(const vs_params *p) { return 3.0 * (double)p->n_particles - 3.0; }
+double vs_ensemble_dof(const vs_params *p) { return 3.0 * (double)p->system.n_particles - 3.0; }
 
 void vs_ensemble_init(vs_ensemble_state *e, const vs_params *p)
 {
     memset(e, 0, sizeof *e);
-    const int npt = p->integrator == VS_INTEGRATOR_NPT;
-    e->chain = p->integrator == VS_INTEGRATOR_NOSE_HOOVER || npt ? p->chain : 0;
+    const int npt = p->integrator.kind == VS_INTEGRATOR_NPT;
+    e->chain = p->integrator.kind == VS_INTEGRATOR_NOSE_HOOVER || npt ? p->integrator.chain : 0;
     e->barostat = npt;
     for (int d = 0; d < 3; ++d)
-        e->box[d] = npt ? p->box[d] : 0.0;
+        e->box[d] = npt ? p->system.box[d] : 0.0;
 }
 
 /* Q_k */
 static double chain_mass(const vs_params *p, int k)
 {
-    const double q = p->kT * p->tau * p->tau;
+    const double q = p->dpd.kT * p->integrator.tau * p->integrator.tau;
     return k == 0 ? vs_ensemble_dof(p) * q : q;
 }
 
@@ -27,8 +27,8 @@ static double chain_mass(const vs_params *p, int k)
 static double chain_force(const vs_ensemble_state *e, const vs_params *p, int k)
 {
     if (k == 0)
-        return (e->ke2 - vs_ensemble_dof(p) * p->kT) / chain_mass(p, 0);
-    return (chain_mass(p, k - 1) * e->vxi[k - 1] * e->vxi[k - 1] - p->kT) / chain_mass(p, k);
+        return (e->ke2 - vs_ensemble_dof(p) * p->dpd.kT) / chain_mass(p, 0);
+    return (chain_mass(p, k - 1) * e->vxi[k - 1] * e->vxi[k - 1] - p->dpd.kT) / chain_mass(p, k);
 }
 
 /* Thermostat velocity v[k] of a chain of m over dt/4 of its force (which depends on v[k - 1]
@@ -43,20 +43,20 @@ static void kick_chain(double *v, int k, int m, double force, double dt)
 
 static void chain_kick(vs_ensemble_state *e, const vs_params *p, int k)
 {
-    kick_chain(e->vxi, k, e->chain, chain_force(e, p, k), p->dt);
+    kick_chain(e->vxi, k, e->chain, chain_force(e, p, k), p->integrator.dt);
 }
 
 double vs_nhc_half_step(vs_ensemble_state *e, const vs_params *p)
 {
     const int m = e->chain;
-    if (m <= 0 || !(p->kT > 0.0) || vs_ensemble_dof(p) <= 0.0)
+    if (m <= 0 || !(p->dpd.kT > 0.0) || vs_ensemble_dof(p) <= 0.0)
         return 1.0; /* no chain, or massless thermostats (refused by the configuration) */
     for (int k = m - 1; k >= 0; --k)
         chain_kick(e, p, k);
-    const double factor = exp(-0.5 * p->dt * e->vxi[0]);
+    const double factor = exp(-0.5 * p->integrator.dt * e->vxi[0]);
     e->ke2 *= factor * factor;
     for (int k = 0; k < m; ++k)
-        e->xi[k] += 0.5 * p->dt * e->vxi[k];
+        e->xi[k] += 0.5 * p->integrator.dt * e->vxi[k];
     for (int k = 0; k < m; ++k)
         chain_kick(e, p, k);
     return factor;
@@ -66,7 +66,7 @@ double vs_nhc_energy(const vs_ensemble_state *e, const vs_params *p)
 {
     double energy = 0.0;
     for (int k = 0; k < e->chain; ++k) {
-        const double drive = k == 0 ? vs_ensemble_dof(p) * p->kT : p->kT;
+        const double drive = k == 0 ? vs_ensemble_dof(p) * p->dpd.kT : p->dpd.kT;
         energy += drive * e->xi[k] + 0.5 * chain_mass(p, k) * e->vxi[k] * e->vxi[k];
     }
     return energy;
@@ -78,7 +78,7 @@ double vs_berendsen_factor(const vs_params *p, double ke2)
     if (!(ke2 > 0.0) || dof <= 0.0)
         return 1.0;
     const double t = ke2 / dof;
-    const double f2 = 1.0 + p->dt / p->tau * (p->kT / t - 1.0);
+    const double f2 = 1.0 + p->integrator.dt / p->integrator.tau * (p->dpd.kT / t - 1.0);
     return f2 > 0.0 ? sqrt(f2) : 0.0;
 }
 
@@ -86,35 +86,38 @@ double vs_berendsen_factor(const vs_params *p, double ke2)
 
 double vs_npt_mass(const vs_params *p)
 {
-    return (vs_ensemble_dof(p) + 3.0) * p->kT * p->tau_p * p->tau_p;
+    return (vs_ensemble_dof(p) + 3.0) * p->dpd.kT * p->integrator.tau_p * p->integrator.tau_p;
 }
 
 /* The barostat chain's mass (every link: the barostat is one degree of freedom). */
-static double bchain_mass(const vs_params *p) { return p->kT * p->tau_p * p->tau_p; }
+static double bchain_mass(const vs_params *p)
+{
+    return p->dpd.kT * p->integrator.tau_p * p->integrator.tau_p;
+}
 
 static double bchain_force(const vs_ensemble_state *e, const vs_params *p, int k)
 {
     const double q = bchain_mass(p);
     if (k == 0)
-        return (vs_npt_mass(p) * e->veps * e->veps - p->kT) / q;
-    return (q * e->bvxi[k - 1] * e->bvxi[k - 1] - p->kT) / q;
+        return (vs_npt_mass(p) * e->veps * e->veps - p->dpd.kT) / q;
+    return (q * e->bvxi[k - 1] * e->bvxi[k - 1] - p->dpd.kT) / q;
 }
 
 static void bchain_kick(vs_ensemble_state *e, const vs_params *p, int k)
 {
-    kick_chain(e->bvxi, k, e->chain, bchain_force(e, p, k), p->dt);
+    kick_chain(e->bvxi, k, e->chain, bchain_force(e, p, k), p->integrator.dt);
 }
 
 void vs_npt_chain_half_step(vs_ensemble_state *e, const vs_params *p)
 {
     const int m = e->chain;
-    if (m <= 0 || !(p->kT > 0.0) || !(p->tau_p > 0.0))
+    if (m <= 0 || !(p->dpd.kT > 0.0) || !(p->integrator.tau_p > 0.0))
         return;
     for (int k = m - 1; k >= 0; --k)
         bchain_kick(e, p, k);
-    e->veps *= exp(-0.5 * p->dt * e->bvxi[0]);
+    e->veps *= exp(-0.5 * p->integrator.dt * e->bvxi[0]);
     for (int k = 0; k < m; ++k)
-        e->bxi[k] += 0.5 * p->dt * e->bvxi[k];
+        e->bxi[k] += 0.5 * p->integrator.dt * e->bvxi[k];
     for (int k = 0; k < m; ++k)
         bchain_kick(e, p, k);
 }
@@ -122,10 +125,10 @@ void vs_npt_chain_half_step(vs_ensemble_state *e, const vs_params *p)
 void vs_npt_veps_half_step(vs_ensemble_state *e, const vs_params *p, double volume)
 {
     const double dof = vs_ensemble_dof(p);
-    if (!(dof > 0.0) || !(p->tau_p > 0.0))
+    if (!(dof > 0.0) || !(p->integrator.tau_p > 0.0))
         return;
-    const double g = (1.0 + 3.0 / dof) * e->ke2 + e->virial - 3.0 * p->pressure * volume;
-    e->veps += 0.5 * p->dt * g / vs_npt_mass(p);
+    const double g = (1.0 + 3.0 / dof) * e->ke2 + e->virial - 3.0 * p->integrator.pressure * volume;
+    e->veps += 0.5 * p->integrator.dt * g / vs_npt_mass(p);
 }
 
 /* sinh(y) / y, by its series where the quotient would lose digits. */
@@ -139,42 +142,45 @@ static double sinhc(double y)
 
 vs_npt_coefs vs_npt_coefs_make(const vs_ensemble_state *e, const vs_params *p)
 {
-    const double dof = vs_ensemble_dof(p), half_dt = 0.5 * p->dt;
+    const double dof = vs_ensemble_dof(p), half_dt = 0.5 * p->integrator.dt;
     const double alpha = dof > 0.0 ? 1.0 + 3.0 / dof : 1.0;
     /* exp(-u) v + dt/2 exp(-u/2) sinhc(u/2) a solves dv/dt = a - alpha v_eps v over dt/2 */
-    const double u = alpha * e->veps * half_dt, y = e->veps * p->dt;
+    const double u = alpha * e->veps * half_dt, y = e->veps * p->integrator.dt;
     vs_npt_coefs c;
     c.cv = exp(-u);
     c.cf = half_dt * exp(-0.5 * u) * sinhc(0.5 * u);
     /* and exp(y) x + dt exp(y/2) sinhc(y/2) v solves dx/dt = v + v_eps x over dt */
     c.cx = exp(y);
-    c.cxv = p->dt * exp(0.5 * y) * sinhc(0.5 * y);
+    c.cxv = p->integrator.dt * exp(0.5 * y) * sinhc(0.5 * y);
     return c;
 }
 
 double vs_npt_energy(const vs_ensemble_state *e, const vs_params *p, double volume)
 {
-    double energy = p->pressure * volume + 0.5 * vs_npt_mass(p) * e->veps * e->veps;
+    double energy = p->integrator.pressure * volume + 0.5 * vs_npt_mass(p) * e->veps * e->veps;
     const double q = bchain_mass(p);
     for (int k = 0; k < e->chain; ++k)
-        energy += p->kT * e->bxi[k] + 0.5 * q * e->bvxi[k] * e->bvxi[k];
+        energy += p->dpd.kT * e->bxi[k] + 0.5 * q * e->bvxi[k] * e->bvxi[k];
     return energy + vs_nhc_energy(e, p);
 }
 
 void vs_ensemble_consts_make(vs_ensemble_consts *c, const vs_params *p)
 {
     memset(c, 0, sizeof *c);
-    const double half_dt = 0.5 * p->dt;
-    for (int s = 0; s < p->n_species; ++s) {
-        const double m = p->species[s].mass;
-        c->mb_sigma[s] = sqrt(p->kT / m);
-        if (p->friction > 0.0) {
-            const double cc = exp(-p->friction * half_dt);
+    const double half_dt = 0.5 * p->integrator.dt;
+    for (int s = 0; s < p->species.n; ++s) {
+        const double m = p->species.list[s].mass;
+        c->mb_sigma[s] = sqrt(p->dpd.kT / m);
+        if (p->integrator.friction > 0.0) {
+            const double cc = exp(-p->integrator.friction * half_dt);
             c->ou_c[s] = cc;
-            c->ou_sigma[s] = sqrt((1.0 - cc * cc) * p->kT / m);
-            c->mobility_dt[s] = p->dt / (m * p->friction);
-            c->bd_noise[s] = sqrt(2.0 * p->kT * p->dt / (m * p->friction));
+            c->ou_sigma[s] = sqrt((1.0 - cc * cc) * p->dpd.kT / m);
+            c->mobility_dt[s] = p->integrator.dt / (m * p->integrator.friction);
+            c->bd_noise[s] =
+                sqrt(2.0 * p->dpd.kT * p->integrator.dt / (m * p->integrator.friction));
         }
     }
-    c->collide_p = p->collision_rate > 0.0 ? -expm1(-p->collision_rate * p->dt) : 0.0;
+    c->collide_p = p->integrator.collision_rate > 0.0
+                       ? -expm1(-p->integrator.collision_rate * p->integrator.dt)
+                       : 0.0;
 }

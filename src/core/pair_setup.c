@@ -2,6 +2,7 @@
 #include "pair_setup.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const style_names[VS_PAIR_STYLES] = {"lj", "soft", "gaussian", "table"};
@@ -83,12 +84,12 @@ void vs_pair_tail(const vs_params *p, const int64_t *count, double volume, doubl
                   double *virial)
 {
     *energy = *virial = 0.0;
-    const vs_pair_style_params *lj = &p->pair[VS_PAIR_LJ];
+    const vs_pair_style_params *lj = vs_pair_style_of(p, VS_PAIR_LJ);
     if (!lj->active || !lj->tail)
         return;
     const double pi = 3.14159265358979323846;
-    for (int i = 0; i < p->n_species; ++i)
-        for (int j = 0; j < p->n_species; ++j) {
+    for (int i = 0; i < p->species.n; ++i)
+        for (int j = 0; j < p->species.n; ++j) {
             const vs_pair_coeff *c = &lj->c[i][j];
             if (!c->on)
                 continue;
@@ -111,29 +112,39 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
     return h;
 }
 
+void vs_params_release(vs_params *p)
+{
+    free(p->pair.set);
+    p->pair.set = NULL;
+}
+
 void vs_pair_set_code(vs_params *p)
 {
+    if (!p->pair.set) {
+        p->pair.code = 0;
+        return;
+    }
     uint64_t h = 0xcbf29ce484222325ull;
     int any = 0;
     for (int s = 0; s < VS_PAIR_STYLES; ++s) {
-        const vs_pair_style_params *ps = &p->pair[s];
+        const vs_pair_style_params *ps = &p->pair.set->style[s];
         if (!ps->active)
             continue;
         any = 1;
-        const int flags[5] = {s, ps->shift, ps->wca, ps->tail, p->n_species};
+        const int flags[5] = {s, ps->shift, ps->wca, ps->tail, p->species.n};
         h = fnv(h, flags, sizeof flags);
-        for (int i = 0; i < p->n_species; ++i)
-            h = fnv(h, ps->c[i], sizeof(vs_pair_coeff) * (size_t)p->n_species);
+        for (int i = 0; i < p->species.n; ++i)
+            h = fnv(h, ps->c[i], sizeof(vs_pair_coeff) * (size_t)p->species.n);
         if (ps->special) /* only when given: older codes stay valid for styles without */
             h = fnv(h, ps->special_factor, sizeof ps->special_factor);
     }
-    for (int t = 0; any && t < p->n_tables; ++t) {
-        const vs_pair_table *tb = &p->tables[t];
+    for (int t = 0; any && t < p->pair.set->n_tables; ++t) {
+        const vs_pair_table *tb = &p->pair.set->tables[t];
         const double head[3] = {(double)tb->n, tb->r0, tb->dr};
         h = fnv(h, head, sizeof head);
         h = fnv(h, tb->e, sizeof(double) * (size_t)tb->n);
         h = fnv(h, tb->f, sizeof(double) * (size_t)tb->n);
     }
     /* 52 bits: exact as the double that the physics keys compare; never 0 with a style */
-    p->pair_code = any ? (int64_t)((h >> 12) | 1u) : 0;
+    p->pair.code = any ? (int64_t)((h >> 12) | 1u) : 0;
 }

@@ -21,7 +21,7 @@ void vs_pair_coeff_finish(int style, vs_pair_coeff *c, int shift, const vs_pair_
  * fp_hi when have_fp (a file's FP keyword), else its end secants. */
 void vs_pair_table_spline(vs_pair_table *t, int have_fp, double fp_lo, double fp_hi);
 
-/* p->pair_code from the active styles' options and coefficients and the tables' contents
+/* p->pair.code from the active styles' options and coefficients and the tables' contents
  * (not the file's name): the physics key that a restart compares. 0 without pair styles. */
 void vs_pair_set_code(vs_params *p);
 

@@ -181,39 +181,55 @@ typedef struct {
     double body_force[3]; /* constant force on every particle of the species (force units) */
 } vs_species;
 
+/* ---- The parts of vs_params, one per concern ------------------------------------------- */
+
+/* The system: its box, size and seed. */
 typedef struct {
-    /* system */
     double box[3];         /* periodic box edges, each >= 2 r_c */
     int64_t n_particles;   /* total particle count (given, or density * volume rounded) */
     double density;        /* number density actually used: n_particles / volume */
-    int n_species;
-    vs_species species[VS_MAX_SPECIES];
     uint64_t seed;         /* 64-bit seed: initial state and the pair random stream */
+} vs_system_params;
 
-    /* DPD pair interaction */
+/* The particle species. */
+typedef struct {
+    int n;
+    vs_species list[VS_MAX_SPECIES];
+} vs_species_params;
+
+/* The DPD pair interaction. */
+typedef struct {
     double a[VS_MAX_SPECIES][VS_MAX_SPECIES]; /* conservative amplitudes a_ij, symmetric */
     double gamma;          /* dissipative strength, >= 0 */
     double kT;             /* thermostat temperature k_B T, >= 0 */
     double rc;             /* cutoff radius, > 0 */
     double s;              /* weight exponent: w_D = w^(2s), w_R = w^s; 1 = Groot-Warren */
     vs_random_kind random; /* distribution of xi_ij */
+} vs_dpd_params;
 
-    /* the conservative pair styles (pair list), indexed by vs_pair_style, and the tables of
-     * the table style */
-    vs_pair_style_params pair[VS_PAIR_STYLES];
+/* The conservative pair styles (pair list), indexed by vs_pair_style, and the tables of the
+ * table style: large (mostly the tables), so they live on the heap, apart from vs_params. */
+typedef struct {
+    vs_pair_style_params style[VS_PAIR_STYLES];
     int n_tables;
     char table_keyword[VS_MAX_TABLES][VS_NAME_LEN]; /* each table's section in the file */
     vs_pair_table tables[VS_MAX_TABLES]; /* filled by the run from the file (pair_tables.c) */
-    int64_t pair_code; /* a 52-bit hash of the pair styles and their tables, a physics key
-                          (vs_pair_set_code); 0: no pair style */
+} vs_pair_set;
 
-    /* external driving field (a force-field term; flow.*) */
-    vs_flow flow;
+typedef struct {
+    /* The styles and tables: allocated by the configuration parser (vs_params_release frees
+     * them). NULL, in parameters built by hand, reads as no pair style (vs_pair_style_of). Copies
+     * of a vs_params share the set. */
+    vs_pair_set *set;
+    int64_t code; /* a 52-bit hash of the pair styles and their tables, a physics key
+                     (vs_pair_set_code); 0: no pair style */
+} vs_pair_params;
 
-    /* integration */
+/* Integration: the time step and the ensemble. */
+typedef struct {
     double dt;             /* time step, > 0 */
     double lambda;         /* Groot-Warren velocity-prediction factor, in [0, 1] */
-    vs_integrator_kind integrator; /* the ensemble; the keys below are 0 where unused */
+    vs_integrator_kind kind; /* the ensemble; the keys below are 0 where unused */
     double tau;            /* nose_hoover, berendsen, npt: thermostat time constant, > 0 */
     int chain;             /* nose_hoover, npt: chain length M, 1..VS_MAX_CHAIN */
     double pressure;       /* npt: the target (external) pressure */
@@ -223,31 +239,37 @@ typedef struct {
     double collision_rate; /* andersen: collisions per particle per unit time */
     int64_t remove_com_every; /* steps between removals of the centre-of-mass velocity; 0 off */
     int64_t steps;         /* final step number of the campaign, >= 0 (a restart continues to it) */
+} vs_integrator_params;
 
-    /* neighbor list */
+/* The neighbour lists. */
+typedef struct {
     double skin;           /* Verlet skin, > 0 */
-    vs_gpu_builder_kind gpu_builder; /* how the GPU backend builds the list */
+} vs_neighbor_params;
 
-    /* parallel layout */
+/* Execution: where and how the step runs. None of it changes what is simulated. */
+typedef struct {
+    vs_backend_kind backend;
+    vs_precision_kind precision; /* GPU arithmetic mode; the CPU backend is always double */
+    vs_gpu_builder_kind gpu_builder; /* how the GPU backend builds the neighbour list */
     int decomposition[3];  /* ranks per dimension; all zero = choose automatically */
     vs_transport_kind transport; /* GPU halo transport */
     int overlap;           /* GPU: interior forces while the ghosts travel (1 = on) */
-
-    /* execution */
-    vs_backend_kind backend;
-    vs_precision_kind precision; /* GPU arithmetic mode; the CPU backend is always double */
     /* the grid of mixed GPU positions (src/core/position_grid.h), set by the engine; 0 = none */
     double position_quantum;
+} vs_exec_params;
 
-    /* output */
-    char output_dir[VS_PATH_LEN];
-    int64_t thermo_interval; /* steps between thermo rows, > 0 */
+/* Output files. */
+typedef struct {
+    char dir[VS_PATH_LEN];
+    int64_t thermo_interval;     /* steps between thermo rows, > 0 */
     int64_t trajectory_interval; /* steps between H5MD frames; 0 = no trajectory */
     int64_t checkpoint_interval; /* steps between checkpoints; 0 = only at the end */
     int64_t checkpoint_keep;     /* checkpoints kept, newest first; 0 = no checkpoints */
     vs_profiles_params profiles; /* binned profiles; axis -1 = none */
+} vs_output_params;
 
-    /* run control */
+/* Run control: the wall-time limit and the watchdog's tolerances (app/watch.h). */
+typedef struct {
     double walltime;       /* hours this run may last (checkpoint and stop before); 0 = no limit */
     double temperature_tolerance; /* |T / kT - 1| beyond which a thermo row is far; 0 = off */
     int64_t temperature_rows;     /* far rows in a row that stop the run; 0 = warn only */
@@ -256,10 +278,12 @@ typedef struct {
     double momentum_limit;        /* ... that stops the run; 0 = warn only */
     double energy_tolerance;      /* drift of the conserved energy that warns (of K0); 0 = off */
     double energy_limit;          /* ... that stops the run; 0 = warn only */
+} vs_run_params;
 
-    /* molecules: none when n_moltypes == 0 (the plain fluid). Tags [0, n_molecule_beads)
-     * are the molecules' beads, template by template, molecule by molecule; the rest are
-     * free beads whose species follow the species fractions. */
+/* Molecules: none when n_moltypes == 0 (the plain fluid). Tags [0, n_molecule_beads) are the
+ * molecules' beads, template by template, molecule by molecule; the rest are free beads whose
+ * species follow the species fractions. */
+typedef struct {
     int n_moltypes;
     vs_mol_template mol[VS_MAX_MOLTYPES];
     int n_bond_types, n_angle_types, n_dihedral_types; /* one of each per template (angle,
@@ -270,23 +294,49 @@ typedef struct {
     vs_dihedral_type dihedral_types[VS_MAX_MOLTYPES];
     double bond_reach;     /* the longest bond allowed: the ghost shell of bonded beads */
     int64_t n_molecule_beads;
+} vs_molecules_params;
 
+/* Run parameters, in parts. Modules take const pointers to the parts (or the whole) they
+ * use; one vs_params lives in the simulation (vs_sim), the backends point at it. */
+typedef struct {
+    vs_system_params system;
+    vs_species_params species;
+    vs_dpd_params dpd;
+    vs_pair_params pair;
+    vs_flow flow;                 /* external driving field (a force-field term; flow.*) */
+    vs_integrator_params integrator;
+    vs_neighbor_params neighbor;
+    vs_exec_params exec;
+    vs_output_params output;
+    vs_run_params run;
+    vs_molecules_params molecules;
     /* input: the system read from a file (format VS_INPUT_NONE: built). With a file, box and
      * n_particles are the file's, n_moltypes is 0 and the bond and angle types are the
      * bonded.bonds and bonded.angles lists, numbered as the file's types. */
     vs_input input;
 } vs_params;
 
+/* Frees what p owns on the heap (the pair set) and clears the pointer; for the owner of the
+ * parameters the parser filled (copies share the set). */
+void vs_params_release(vs_params *p);
+
+/* Pair style s of p: its options and coefficients (all zero, inactive, when p has no set). */
+static inline const vs_pair_style_params *vs_pair_style_of(const vs_params *p, int s)
+{
+    static vs_pair_style_params none; /* all zero; not const: C++ wants a const one initialised */
+    return p->pair.set ? &p->pair.set->style[s] : &none;
+}
+
 /* Whether the particles carry topology records: molecules built or read. */
 static inline int vs_params_molecular(const vs_params *p)
 {
-    return p->n_moltypes > 0 || p->input.topology;
+    return p->molecules.n_moltypes > 0 || p->input.topology;
 }
 
 /* Whether the particles carry dihedral records (topology.h): molecules with dihedral types. */
 static inline int vs_params_dihedrals(const vs_params *p)
 {
-    return vs_params_molecular(p) && p->n_dihedral_types > 0;
+    return vs_params_molecular(p) && p->molecules.n_dihedral_types > 0;
 }
 
 /* The deepest level of special neighbours some active pair style scales (1: 1-2, 2: 1-3,
@@ -295,11 +345,12 @@ static inline int vs_params_dihedrals(const vs_params *p)
 static inline int vs_special_depth(const vs_params *p)
 {
     int depth = 0;
-    for (int s = 0; vs_params_molecular(p) && s < VS_PAIR_STYLES; ++s)
+    for (int s = 0; vs_params_molecular(p) && s < VS_PAIR_STYLES; ++s) {
+        const vs_pair_style_params *ps = vs_pair_style_of(p, s);
         for (int l = 0; l < 3; ++l)
-            if (p->pair[s].active && p->pair[s].special && p->pair[s].special_factor[l] != 1.0 &&
-                l + 1 > depth)
+            if (ps->active && ps->special && ps->special_factor[l] != 1.0 && l + 1 > depth)
                 depth = l + 1;
+    }
     return depth;
 }
 
@@ -308,7 +359,7 @@ static inline int vs_pair_styles_active(const vs_params *p)
 {
     int any = 0;
     for (int s = 0; s < VS_PAIR_STYLES; ++s)
-        any |= p->pair[s].active;
+        any |= vs_pair_style_of(p, s)->active;
     return any;
 }
 
@@ -316,11 +367,11 @@ static inline int vs_pair_styles_active(const vs_params *p)
  * configured (a configuration of DPD alone keeps its term whatever its values). */
 static inline int vs_dpd_active(const vs_params *p)
 {
-    if (!vs_pair_styles_active(p) || p->gamma > 0.0)
+    if (!vs_pair_styles_active(p) || p->dpd.gamma > 0.0)
         return 1;
-    for (int i = 0; i < p->n_species; ++i)
-        for (int j = 0; j < p->n_species; ++j)
-            if (p->a[i][j] != 0.0)
+    for (int i = 0; i < p->species.n; ++i)
+        for (int j = 0; j < p->species.n; ++j)
+            if (p->dpd.a[i][j] != 0.0)
                 return 1;
     return 0;
 }
@@ -329,15 +380,18 @@ static inline int vs_dpd_active(const vs_params *p)
  * pair style's pairs). */
 static inline double vs_pair_reach(const vs_params *p)
 {
-    double r = vs_dpd_active(p) ? p->rc : 0.0;
+    double r = vs_dpd_active(p) ? p->dpd.rc : 0.0;
     for (int s = 0; s < VS_PAIR_STYLES; ++s)
-        if (p->pair[s].active && p->pair[s].reach > r)
-            r = p->pair[s].reach;
+        if (vs_pair_style_of(p, s)->active && vs_pair_style_of(p, s)->reach > r)
+            r = vs_pair_style_of(p, s)->reach;
     return r;
 }
 
 /* The radius of the neighbour lists and the width of the ghost shell: every pair within the
  * pair terms' reach is found until some particle has moved half the skin. */
-static inline double vs_list_radius(const vs_params *p) { return vs_pair_reach(p) + p->skin; }
+static inline double vs_list_radius(const vs_params *p)
+{
+    return vs_pair_reach(p) + p->neighbor.skin;
+}
 
 #endif

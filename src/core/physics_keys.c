@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
+
 /* A double as short as round-trips, always recognisable as a float (4.0, not 4). */
 static void fmt_double(char *b, size_t n, double v)
 {
@@ -16,10 +18,44 @@ static void fmt_double(char *b, size_t n, double v)
         strcat(b, ".0");
 }
 
-#define VS_PHYSICS_KEY_ENTRY_(key, stored, kind, per_species, offset, count) \
-    {key, stored, kind, per_species, offset, count},
-const vs_physics_key vs_physics_keys[VS_N_PHYSICS_KEYS] = {
-    VS_PHYSICS_KEYS(VS_PHYSICS_KEY_ENTRY_)};
+static vs_physics_key key_list[VS_CONFIG_SCHEMA_MAX];
+static int n_keys = -1;
+
+/* The key of a schema row: its path; per species, the member ("mass" of species.[].mass). */
+static vs_physics_key key_of_row(const key_spec *r)
+{
+    static const char species_prefix[] = "species.[].";
+    const int per_species = strncmp(r->path, species_prefix, sizeof species_prefix - 1) == 0;
+    vs_physics_key k = {per_species ? r->path + sizeof species_prefix - 1 : r->path,
+                        r->stored,
+                        r->phys_kind,
+                        per_species,
+                        r->offset,
+                        r->phys_kind == VS_PHYS_REAL ? (int)(r->size / sizeof(double)) : 1};
+    return k;
+}
+
+const vs_physics_key *vs_physics_key_list(int *n)
+{
+    if (n_keys < 0) {
+        int marked = 0, found = 1;
+        for (int i = 0; i < vs_config_schema_count; ++i)
+            marked += vs_config_schema[i].physics > 0;
+        for (int place = 1; place <= marked && found; ++place) {
+            found = 0;
+            for (int i = 0; i < vs_config_schema_count; ++i)
+                if (vs_config_schema[i].physics == place) {
+                    key_list[place - 1] = key_of_row(&vs_config_schema[i]);
+                    ++found;
+                }
+            if (found != 1)
+                VS_FATAL("internal error: %d schema rows at physics place %d", found, place);
+        }
+        n_keys = marked;
+    }
+    *n = n_keys;
+    return key_list;
+}
 
 /* VS_PHYS_ENUM values are read and written as int. */
 _Static_assert(sizeof(vs_random_kind) == sizeof(int), "vs_random_kind is not int-sized");
@@ -84,8 +120,8 @@ static void visit_key(const vs_physics_key *k, const vs_params *a, const vs_para
         const double(*mb)[VS_MAX_SPECIES] = vb;
         for (int i = 0; i < ns; ++i)
             for (int j = 0; j < ns; ++j) {
-                snprintf(key, sizeof key, "%s.%s.%s", k->key, a->species[i].name,
-                         a->species[j].name);
+                snprintf(key, sizeof key, "%s.%s.%s", k->key, a->species.list[i].name,
+                         a->species.list[j].name);
                 f(ctx, key, &ma[i][j], &mb[i][j], 1);
             }
         break;
@@ -94,37 +130,46 @@ static void visit_key(const vs_physics_key *k, const vs_params *a, const vs_para
 }
 
 /* integrator.pressure and integrator.tau_p (the barostat's keys, newer than the others). */
-static int barostat_key(size_t offset)
+static int barostat_key(const vs_physics_key *k)
 {
-    return offset == offsetof(vs_params, pressure) || offset == offsetof(vs_params, tau_p);
+    return !k->per_species && (k->offset == offsetof(vs_params, integrator.pressure) ||
+                               k->offset == offsetof(vs_params, integrator.tau_p));
+}
+
+/* No barostat on either side. */
+static int no_barostat(const vs_params *a, const vs_params *b)
+{
+    return a->integrator.tau_p == 0.0 && b->integrator.tau_p == 0.0 &&
+           a->integrator.pressure == 0.0 && b->integrator.pressure == 0.0;
 }
 
 /* Every physics key of a and b, in the list's order; a run of per-species keys goes species
  * by species, over the species both have. */
 static void visit_physics(const vs_params *a, const vs_params *b, physics_visit f, void *ctx)
 {
-    const int ns = a->n_species < b->n_species ? a->n_species : b->n_species;
-    for (int k = 0; k < VS_N_PHYSICS_KEYS;) {
-        if (vs_physics_keys[k].offset == offsetof(vs_params, pair_code) && a->pair_code == 0 &&
-            b->pair_code == 0) {
+    const int ns = a->species.n < b->species.n ? a->species.n : b->species.n;
+    int n;
+    const vs_physics_key *keys = vs_physics_key_list(&n);
+    for (int k = 0; k < n;) {
+        if (!keys[k].per_species && keys[k].offset == offsetof(vs_params, pair.code) &&
+            a->pair.code == 0 && b->pair.code == 0) {
             ++k; /* no pair styles on either side: as before the key existed */
             continue;
         }
-        if (barostat_key(vs_physics_keys[k].offset) && a->tau_p == 0.0 && b->tau_p == 0.0 &&
-            a->pressure == 0.0 && b->pressure == 0.0) {
+        if (barostat_key(&keys[k]) && no_barostat(a, b)) {
             ++k; /* no barostat on either side: checkpoints from before it keep their hash */
             continue;
         }
-        if (!vs_physics_keys[k].per_species) {
-            visit_key(&vs_physics_keys[k++], a, b, 0, ns, f, ctx);
+        if (!keys[k].per_species) {
+            visit_key(&keys[k++], a, b, 0, ns, f, ctx);
             continue;
         }
         int end = k;
-        while (end < VS_N_PHYSICS_KEYS && vs_physics_keys[end].per_species)
+        while (end < n && keys[end].per_species)
             ++end;
         for (int s = 0; s < ns; ++s)
             for (int m = k; m < end; ++m)
-                visit_key(&vs_physics_keys[m], a, b, s, ns, f, ctx);
+                visit_key(&keys[m], a, b, s, ns, f, ctx);
         k = end;
     }
 }
@@ -198,9 +243,10 @@ static void hash_values(void *ctx, const char *key, const double *a, const doubl
 uint64_t vs_params_physics_hash(const vs_params *p)
 {
     hash_ctx c = {0xcbf29ce484222325ull, 0};
-    c.default_ensemble = p->integrator == VS_INTEGRATOR_DPD && p->tau == 0.0 && p->chain == 0 &&
-                         p->friction == 0.0 && p->collision_rate == 0.0 &&
-                         p->remove_com_every == 0;
+    const vs_integrator_params *in = &p->integrator;
+    c.default_ensemble = in->kind == VS_INTEGRATOR_DPD && in->tau == 0.0 && in->chain == 0 &&
+                         in->friction == 0.0 && in->collision_rate == 0.0 &&
+                         in->remove_com_every == 0;
     visit_physics(p, p, hash_values, &c);
     return c.h;
 }

@@ -8,7 +8,7 @@
  * differences of positions that are the same doubles on any rank layout, so a run is
  * bit-identical on any rank count; energy and virial count 1/2 per bead of a bond, 1/3 per
  * bead of an angle and 1/4 per bead of a dihedral, so each interaction is counted once over
- * all ranks. A partner that is missing, or a bond longer than prm->bond_reach (the reach
+ * all ranks. A partner that is missing, or a bond longer than prm->molecules.bond_reach (the reach
  * the ghost shell of bonded beads is built for), stops the run (exit 1) with both tags and
  * the step: a force is never dropped silently. The reach is checked on every rank count
  * alike, so the verdict does not depend on the layout.
@@ -81,14 +81,14 @@ void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step)
             for (int k = 0; k < 3; ++k)
                 d[k] = -dji[k]; /* x_i - x_j */
             const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-            const vs_bond_type *bt = &prm->bond_types[t->bond_type[b]];
+            const vs_bond_type *bt = &prm->molecules.bond_types[t->bond_type[b]];
             double fscal, e;
             const int kind = vs_bond_eval_type(bt, r2, &fscal, &e);
             if (kind != VS_BONDED_OK)
                 vs_bonded_fail(prm, kind, step, p->tag[i], t->bond[b], sqrt(r2),
                                kind == VS_BONDED_TABLE
                                    ? bt->tab.lo + bt->tab.dx * (bt->tab.n - 1) : bt->r0);
-            if (!(r2 <= prm->bond_reach * prm->bond_reach))
+            if (!(r2 <= prm->molecules.bond_reach * prm->molecules.bond_reach))
                 vs_bonded_fail(prm, VS_BONDED_REACH, step, p->tag[i], t->bond[b], sqrt(r2),
                                bt->r0);
             vs_cpu_add_force(s, i, fscal * d[0], fscal * d[1], fscal * d[2]);
@@ -115,7 +115,7 @@ void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step)
             double r1[3], r2[3], fa[3], fc[3];
             separation(s, idx[1], idx[0], r1);
             separation(s, idx[1], idx[2], r2);
-            const vs_angle_type *at = &prm->angle_types[t->angle_type[a]];
+            const vs_angle_type *at = &prm->molecules.angle_types[t->angle_type[a]];
             const double e = vs_angle_eval_type(at, r1, r2, fa, fc);
             double f[3], virial = 0.0;
             for (int k = 0; k < 3; ++k) {
@@ -146,7 +146,7 @@ void vs_cpu_dihedral_forces(vs_cpu_state *s, int64_t step)
             double b[3][3], f[4][3], phi, virial;
             for (int q = 0; q < 3; ++q) /* b1, b2, b3 along the chain */
                 separation(s, idx[q], idx[q + 1], b[q]);
-            const vs_dihedral_type *dt = &prm->dihedral_types[t->dihedral_type[m]];
+            const vs_dihedral_type *dt = &prm->molecules.dihedral_types[t->dihedral_type[m]];
             const double e = vs_dihedral_eval(dt, b[0], b[1], b[2], f, &phi, &virial);
             vs_cpu_add_force(s, i, f[self][0], f[self][1], f[self][2]);
             vs_cpu_add_wide(sums, &sums->dihedral_energy, 0.25 * e);

@@ -24,7 +24,7 @@ static int cpu_attach(const vs_backend_setup *in, void **st, char *err, size_t e
     s->halo.bonded_width = in->bonded_width;
     vs_neighbor_init(&s->nl);
     vs_tagmap_init(&s->tagmap);
-    s->dpd = vs_dpd_make_consts(prm->rc, prm->gamma, prm->kT, prm->s, prm->dt);
+    s->dpd = vs_dpd_make_consts(prm->dpd.rc, prm->dpd.gamma, prm->dpd.kT, prm->dpd.s, prm->integrator.dt);
     snprintf(in->plan, in->plan_len, "double precision, forces summed in 2^-41 fixed point, "
              "half Verlet list of radius %g from a cell list, each pair once, ghosts through "
              "host staged exchanges", s->list_radius);
@@ -113,8 +113,8 @@ static void cpu_forces_begin(void *st)
     memset(&s->sums, 0, sizeof s->sums);
     int64_t body[VS_MAX_SPECIES][3];
     int body_bad[VS_MAX_SPECIES];
-    for (int sp = 0; sp < s->prm->n_species; ++sp) {
-        const double *bf = s->prm->species[sp].body_force;
+    for (int sp = 0; sp < s->prm->species.n; ++sp) {
+        const double *bf = s->prm->species.list[sp].body_force;
         body_bad[sp] = !(vs_fixed_force_ok(bf[0]) && vs_fixed_force_ok(bf[1]) &&
                          vs_fixed_force_ok(bf[2]));
         for (int d = 0; d < 3; ++d)
@@ -286,7 +286,7 @@ static void cpu_local_thermo(void *st, vs_thermo_local *out)
     vs_wide acc[4] = {0, 0, 0, 0};
     int exact = !sums->out_of_range;
     for (int64_t i = 0; i < p->n_owned; ++i) {
-        const double m = s->prm->species[p->species[i]].mass;
+        const double m = s->prm->species.list[p->species[i]].mass;
         const double vx = p->v[0][i], vy = p->v[1][i], vz = p->v[2][i];
         const double term[4] = {m * vx, m * vy, m * vz, 0.5 * m * (vx * vx + vy * vy + vz * vz)};
         for (int k = 0; k < 4; ++k) {

@@ -17,12 +17,12 @@ void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step, int want_energy)
     const vs_params *prm = s->prm;
     const vs_dpd_consts *c = &s->dpd;
     const int64_t n = p->n_owned;
-    const vs_tea_key key = vs_tea_make_key(prm->seed, (uint64_t)step);
+    const vs_tea_key key = vs_tea_make_key(prm->system.seed, (uint64_t)step);
     /* each particle's signature once per step, not once per pair */
     uint64_t *sig = p->signature;
     for (int64_t i = 0; i < n + p->n_ghost; ++i)
         sig[i] = vs_signature_pack(vs_tag_signature(key, (uint64_t)p->tag[i]));
-    const int gaussian = prm->random == VS_RANDOM_GAUSSIAN;
+    const int gaussian = prm->dpd.random == VS_RANDOM_GAUSSIAN;
     const double *x = p->x[0], *y = p->x[1], *z = p->x[2];
     const double *vx = p->vp[0], *vy = p->vp[1], *vz = p->vp[2];
     vs_cpu_pair_sums sums = {{0, 0, 0}, 0, 0, 0, 0};
@@ -30,7 +30,7 @@ void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step, int want_energy)
         const double xi = x[i], yi = y[i], zi = z[i];
         const double vxi = vx[i], vyi = vy[i], vzi = vz[i];
         const uint64_t sig_i = sig[i];
-        const double *a_row = prm->a[p->species[i]];
+        const double *a_row = prm->dpd.a[p->species[i]];
         for (int64_t k = nl->start[i]; k < nl->start[i + 1]; ++k) {
             const int64_t j = nl->partners[k];
             const double dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];

@@ -10,7 +10,7 @@ void vs_cpu_flow_forces(vs_cpu_state *s)
     const vs_flow *fl = &s->prm->flow;
     vs_particles *p = s->parts;
     const double *across = p->x[fl->across];
-    const double len = s->prm->box[fl->across];
+    const double len = s->prm->system.box[fl->across];
     int64_t *q = s->fq[fl->axis]; /* the fixed-point sums (cpu_backend.h) */
     for (int64_t i = 0; i < p->n_owned; ++i) {
         const double f =

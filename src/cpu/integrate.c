@@ -6,13 +6,14 @@
 /* 1 / mass of every species. */
 static void inverse_masses(const vs_params *prm, double inv_mass[VS_MAX_SPECIES])
 {
-    for (int s = 0; s < prm->n_species; ++s)
-        inv_mass[s] = 1.0 / prm->species[s].mass;
+    for (int s = 0; s < prm->species.n; ++s)
+        inv_mass[s] = 1.0 / prm->species.list[s].mass;
 }
 
 void vs_integrate_first_half(vs_particles *p, const vs_params *prm)
 {
-    const double dt = prm->dt, half_dt = 0.5 * prm->dt, lambda_dt = prm->lambda * prm->dt;
+    const double dt = prm->integrator.dt, half_dt = 0.5 * prm->integrator.dt,
+                 lambda_dt = prm->integrator.lambda * prm->integrator.dt;
     double inv_mass[VS_MAX_SPECIES];
     inverse_masses(prm, inv_mass);
     for (int d = 0; d < 3; ++d) {
@@ -30,7 +31,7 @@ void vs_integrate_first_half(vs_particles *p, const vs_params *prm)
 
 void vs_integrate_second_half(vs_particles *p, const vs_params *prm)
 {
-    const double half_dt = 0.5 * prm->dt;
+    const double half_dt = 0.5 * prm->integrator.dt;
     double inv_mass[VS_MAX_SPECIES];
     inverse_masses(prm, inv_mass);
     for (int d = 0; d < 3; ++d) {
@@ -63,7 +64,7 @@ void vs_integrate_npt(vs_particles *p, const vs_params *prm, const vs_npt_coefs 
 void vs_integrate_ensemble_op(vs_particles *p, const vs_params *prm,
                               const vs_ensemble_consts *c, vs_ensemble_op op, int64_t step)
 {
-    const uint64_t seed = prm->seed, st = (uint64_t)step;
+    const uint64_t seed = prm->system.seed, st = (uint64_t)step;
     for (int64_t i = 0; i < p->n_owned; ++i) {
         const int s = p->species[i];
         const uint64_t tag = (uint64_t)p->tag[i];
@@ -87,7 +88,7 @@ void vs_integrate_ensemble_op(vs_particles *p, const vs_params *prm,
 void vs_integrate_brownian(vs_particles *p, const vs_params *prm, const vs_ensemble_consts *c,
                            int64_t step)
 {
-    const uint64_t seed = prm->seed, st = (uint64_t)step;
+    const uint64_t seed = prm->system.seed, st = (uint64_t)step;
     for (int64_t i = 0; i < p->n_owned; ++i) {
         const int s = p->species[i];
         const uint64_t tag = (uint64_t)p->tag[i];
@@ -123,7 +124,7 @@ int vs_momentum_sums(const vs_particles *p, const vs_params *prm, vs_wide out[5]
     for (int k = 0; k < 5; ++k)
         out[k] = 0;
     for (int64_t i = 0; i < p->n_owned; ++i) {
-        const double m = prm->species[p->species[i]].mass;
+        const double m = prm->species.list[p->species[i]].mass;
         const double vx = p->v[0][i], vy = p->v[1][i], vz = p->v[2][i];
         /* the thermo row's terms, so the kinetic energy is the row's to the bit */
         const double term[5] = {m * vx, m * vy, m * vz, 0.5 * m * (vx * vx + vy * vy + vz * vz),

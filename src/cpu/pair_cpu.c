@@ -25,8 +25,8 @@ static inline __attribute__((always_inline)) void pair_loop(vs_cpu_state *s, con
     const vs_neighbor *nl = &s->nl;
     vs_particles *p = s->parts;
     const vs_params *prm = s->prm;
-    const vs_pair_style_params *ps = &prm->pair[style];
-    const vs_pair_table *tables = prm->tables;
+    const vs_pair_style_params *ps = &prm->pair.set->style[style];
+    const vs_pair_table *tables = prm->pair.set->tables;
     const int64_t n = p->n_owned;
     const double factor[4] = {1.0, ps->special_factor[0], ps->special_factor[1],
                               ps->special_factor[2]};
@@ -67,7 +67,7 @@ static inline __attribute__((always_inline)) void pair_loop(vs_cpu_state *s, con
 static inline __attribute__((always_inline)) void pair_style(vs_cpu_state *s, const int style,
                                                              int want_energy)
 {
-    if (s->prm->pair[style].special && s->parts->special)
+    if (s->prm->pair.set->style[style].special && s->parts->special)
         pair_loop(s, style, want_energy, 1);
     else
         pair_loop(s, style, want_energy, 0);

@@ -11,12 +11,12 @@ void vs_cpu_profile_sums(void *st, int axis, int bins, int per_species, int64_t 
     vs_cpu_state *s = st;
     const vs_particles *p = s->parts;
     const vs_params *prm = s->prm;
-    const int n_sets = per_species ? 1 + prm->n_species : 1;
+    const int n_sets = per_species ? 1 + prm->species.n : 1;
     memset(out, 0, sizeof(int64_t) * VS_PROFILE_FIELDS * (size_t)bins * (size_t)n_sets);
     for (int64_t i = 0; i < p->n_owned; ++i) {
-        const int b = vs_profile_bin(p->x[axis][i], prm->box[axis], bins);
+        const int b = vs_profile_bin(p->x[axis][i], prm->system.box[axis], bins);
         int64_t q[VS_PROFILE_FIELDS];
-        vs_profile_share(prm->species[p->species[i]].mass, p->v[0][i], p->v[1][i], p->v[2][i],
+        vs_profile_share(prm->species.list[p->species[i]].mass, p->v[0][i], p->v[1][i], p->v[2][i],
                          q);
         int64_t *all = out + (size_t)VS_PROFILE_FIELDS * (size_t)b;
         for (int k = 0; k < VS_PROFILE_FIELDS; ++k)

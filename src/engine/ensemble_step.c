@@ -28,7 +28,7 @@ const char *vs_ensemble_name(vs_integrator_kind kind)
 
 int vs_ensemble_columns(const vs_params *p)
 {
-    const vs_ensemble_kind *k = vs_ensemble_kind_of(p->integrator);
+    const vs_ensemble_kind *k = vs_ensemble_kind_of(p->integrator.kind);
     return k ? k->columns : 0;
 }
 
@@ -57,7 +57,7 @@ double vs_ens_global_ke2(const vs_ens_ctx *c)
 
 double vs_ens_volume(const vs_ens_ctx *c)
 {
-    return c->prm->box[0] * c->prm->box[1] * c->prm->box[2];
+    return c->prm->system.box[0] * c->prm->system.box[1] * c->prm->system.box[2];
 }
 
 /* The thermo's reduction (exact sums on both backends), and rank 0's value on every rank, so
@@ -95,7 +95,7 @@ static void remove_com(const vs_ens_ctx *c)
 
 static int remove_com_due(const vs_params *p, int64_t step)
 {
-    const int64_t every = p->remove_com_every;
+    const int64_t every = p->integrator.remove_com_every;
     return every > 0 && step % every == 0;
 }
 

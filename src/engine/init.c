@@ -22,18 +22,18 @@ static double unit53(vs_tea_block b)
 
 int vs_init_species_of_tag(const vs_params *prm, int64_t tag)
 {
-    if (tag < prm->n_molecule_beads)
+    if (tag < prm->molecules.n_molecule_beads)
         return vs_mol_species_of_tag(prm, tag);
     /* free beads: the fractions share out the tags after the molecules' */
-    const int64_t n_free = prm->n_particles - prm->n_molecule_beads;
-    tag -= prm->n_molecule_beads;
+    const int64_t n_free = prm->system.n_particles - prm->molecules.n_molecule_beads;
+    tag -= prm->molecules.n_molecule_beads;
     double cumulative = 0.0;
-    for (int s = 0; s < prm->n_species - 1; ++s) {
-        cumulative += prm->species[s].fraction;
+    for (int s = 0; s < prm->species.n - 1; ++s) {
+        cumulative += prm->species.list[s].fraction;
         if (tag < llround(cumulative * (double)n_free))
             return s;
     }
-    return prm->n_species - 1;
+    return prm->species.n - 1;
 }
 
 /* Maxwell-Boltzmann velocity of particle i, a function of its tag. */
@@ -41,7 +41,7 @@ static void set_velocity(vs_particles *p, int64_t i, const vs_params *prm, vs_te
 {
     const int64_t tag = p->tag[i];
     const uint32_t lo = (uint32_t)tag, hi = (uint32_t)((uint64_t)tag >> 32);
-    const double scale = sqrt(prm->kT / prm->species[p->species[i]].mass);
+    const double scale = sqrt(prm->dpd.kT / prm->species.list[p->species[i]].mass);
     for (uint32_t d = 0; d < 3; ++d)
         p->v[d][i] = scale * vs_xi_gaussian(vs_tea_encrypt(kvel, lo, (hi << 2) | d));
 }
@@ -50,10 +50,10 @@ static void thermalize(vs_particles *p, const vs_params *prm, const vs_decomp *d
 
 void vs_init_particles(vs_particles *p, const vs_params *prm, const vs_decomp *dc)
 {
-    const vs_tea_key kpos = vs_tea_make_key(prm->seed, VS_INIT_STREAM_POSITION);
-    const vs_tea_key kvel = vs_tea_make_key(prm->seed, VS_INIT_STREAM_VELOCITY);
+    const vs_tea_key kpos = vs_tea_make_key(prm->system.seed, VS_INIT_STREAM_POSITION);
+    const vs_tea_key kvel = vs_tea_make_key(prm->system.seed, VS_INIT_STREAM_VELOCITY);
     p->n_owned = p->n_ghost = 0;
-    if (prm->n_moltypes > 0) {
+    if (prm->molecules.n_moltypes > 0) {
         vs_particles_enable_topology(p);
         if (vs_special_depth(prm) > 0)
             vs_particles_enable_special(p);
@@ -63,7 +63,7 @@ void vs_init_particles(vs_particles *p, const vs_params *prm, const vs_decomp *d
         for (int64_t i = 0; i < p->n_owned; ++i)
             set_velocity(p, i, prm, kvel);
     }
-    for (int64_t tag = prm->n_molecule_beads; tag < prm->n_particles; ++tag) {
+    for (int64_t tag = prm->molecules.n_molecule_beads; tag < prm->system.n_particles; ++tag) {
         const uint32_t lo = (uint32_t)tag, hi = (uint32_t)((uint64_t)tag >> 32);
         double x[3];
         int inside = 1;
@@ -97,7 +97,7 @@ void vs_init_particles(vs_particles *p, const vs_params *prm, const vs_decomp *d
 
 void vs_init_velocities(vs_particles *p, const vs_params *prm, const vs_decomp *dc)
 {
-    const vs_tea_key kvel = vs_tea_make_key(prm->seed, VS_INIT_STREAM_VELOCITY);
+    const vs_tea_key kvel = vs_tea_make_key(prm->system.seed, VS_INIT_STREAM_VELOCITY);
     for (int64_t i = 0; i < p->n_owned; ++i)
         set_velocity(p, i, prm, kvel);
     thermalize(p, prm, dc);
@@ -109,7 +109,7 @@ static void thermalize(vs_particles *p, const vs_params *prm, const vs_decomp *d
 {
     vs_wide sums[4] = {0, 0, 0, 0}; /* momentum, mass */
     for (int64_t i = 0; i < p->n_owned; ++i) {
-        const double m = prm->species[p->species[i]].mass;
+        const double m = prm->species.list[p->species[i]].mass;
         for (int d = 0; d < 3; ++d)
             sums[d] += vs_wide_from_double(m * p->v[d][i]);
         sums[3] += vs_wide_from_double(m);
@@ -121,7 +121,7 @@ static void thermalize(vs_particles *p, const vs_params *prm, const vs_decomp *d
         drift[d] = vs_wide_to_double(sums[d]) / mass;
     vs_wide twice_kinetic_sum = 0;
     for (int64_t i = 0; i < p->n_owned; ++i) {
-        const double m = prm->species[p->species[i]].mass;
+        const double m = prm->species.list[p->species[i]].mass;
         for (int d = 0; d < 3; ++d) {
             p->v[d][i] -= drift[d];
             twice_kinetic_sum += vs_wide_from_double(m * p->v[d][i] * p->v[d][i]);
@@ -129,9 +129,9 @@ static void thermalize(vs_particles *p, const vs_params *prm, const vs_decomp *d
     }
     vs_par_sum_wide(&dc->cart, &twice_kinetic_sum, 1);
     const double twice_kinetic = vs_wide_to_double(twice_kinetic_sum);
-    const double dof = 3.0 * (double)prm->n_particles - 3.0;
-    const double scale = (dof > 0.0 && twice_kinetic > 0.0) ? sqrt(prm->kT * dof / twice_kinetic)
-                                                            : 0.0;
+    const double dof = 3.0 * (double)prm->system.n_particles - 3.0;
+    const double scale =
+        (dof > 0.0 && twice_kinetic > 0.0) ? sqrt(prm->dpd.kT * dof / twice_kinetic) : 0.0;
     for (int64_t i = 0; i < p->n_owned; ++i)
         for (int d = 0; d < 3; ++d) {
             p->v[d][i] *= scale;

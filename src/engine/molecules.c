@@ -23,8 +23,8 @@ static int64_t beads_of(const vs_mol_template *t) { return (int64_t)t->n_seq * t
 void vs_mol_place_of_tag(const vs_params *prm, int64_t tag, vs_mol_place *out)
 {
     int64_t first = 0, molecules = 0;
-    for (int k = 0; k < prm->n_moltypes; ++k) {
-        const vs_mol_template *t = &prm->mol[k];
+    for (int k = 0; k < prm->molecules.n_moltypes; ++k) {
+        const vs_mol_template *t = &prm->molecules.mol[k];
         const int64_t nb = beads_of(t), span = nb * t->count;
         if (tag < first + span) {
             const int64_t m = (tag - first) / nb;
@@ -46,7 +46,7 @@ int vs_mol_species_of_tag(const vs_params *prm, int64_t tag)
 {
     vs_mol_place w;
     vs_mol_place_of_tag(prm, tag, &w);
-    const vs_mol_template *t = &prm->mol[w.template_index];
+    const vs_mol_template *t = &prm->molecules.mol[w.template_index];
     return t->seq[w.bead % t->n_seq];
 }
 
@@ -110,7 +110,7 @@ static void keep_if_mine(vs_particles *p, const vs_params *prm, const vs_decomp 
     double y[3];
     int32_t image[3];
     for (int d = 0; d < 3; ++d) {
-        const double len = prm->box[d];
+        const double len = prm->system.box[d];
         const double q = floor(x[d] / len);
         image[d] = (int32_t)q;
         y[d] = vs_keep_below(x[d] - q * len, len);
@@ -121,7 +121,7 @@ static void keep_if_mine(vs_particles *p, const vs_params *prm, const vs_decomp 
     }
     vs_particles_reserve(p, p->n_owned + 1);
     const int64_t i = p->n_owned++;
-    const vs_mol_template *tp = &prm->mol[w->template_index];
+    const vs_mol_template *tp = &prm->molecules.mol[w->template_index];
     p->tag[i] = w->first_tag + w->bead;
     p->species[i] = tp->seq[w->bead % tp->n_seq];
     for (int d = 0; d < 3; ++d) {
@@ -140,17 +140,17 @@ static void keep_if_mine(vs_particles *p, const vs_params *prm, const vs_decomp 
 
 void vs_mol_build(vs_particles *p, const vs_params *prm, const vs_decomp *dc)
 {
-    const vs_tea_key kwalk = vs_tea_make_key(prm->seed, VS_INIT_STREAM_WALK);
-    const vs_tea_key kstart = vs_tea_make_key(prm->seed, VS_INIT_STREAM_START);
+    const vs_tea_key kwalk = vs_tea_make_key(prm->system.seed, VS_INIT_STREAM_WALK);
+    const vs_tea_key kstart = vs_tea_make_key(prm->system.seed, VS_INIT_STREAM_START);
     int64_t tag = 0;
-    while (tag < prm->n_molecule_beads) {
+    while (tag < prm->molecules.n_molecule_beads) {
         vs_mol_place w;
         vs_mol_place_of_tag(prm, tag, &w);
-        const vs_mol_template *tp = &prm->mol[w.template_index];
+        const vs_mol_template *tp = &prm->molecules.mol[w.template_index];
         double x[3]; /* the start, uniform in the box */
         const uint32_t lo = (uint32_t)tag, hi = (uint32_t)((uint64_t)tag >> 32);
         for (uint32_t d = 0; d < 3; ++d)
-            x[d] = prm->box[d] * unit53(vs_tea_encrypt(kstart, lo, (hi << 2) | d));
+            x[d] = prm->system.box[d] * unit53(vs_tea_encrypt(kstart, lo, (hi << 2) | d));
         for (w.bead = 0; w.bead < w.n_beads; ++w.bead) {
             if (w.bead > 0) {
                 double u[3];

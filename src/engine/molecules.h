@@ -1,8 +1,8 @@
 /* The molecule builder: molecules of the configuration's templates as random-walk chains.
  *
- * Tags [0, prm->n_molecule_beads) are the molecules' beads: template by template, molecule
- * by molecule, bead by bead along the chain. A chain starts at a uniform random point of the
- * box and each next bead lies one bond length (vs_mol_template.bond_length) away in a uniform
+ * Tags [0, prm->molecules.n_molecule_beads) are the molecules' beads: template by template,
+ * molecule by molecule, bead by bead along the chain. A chain starts at a uniform random point of
+ * the box and each next bead lies one bond length (vs_mol_template.bond_length) away in a uniform
  * random direction; the walk is unwrapped and each bead then wrapped into the box with its
  * image counts, so bonds never span the box. Every number is drawn from the TEA generator
  * keyed by (seed, tag) under a stream no time step uses: the system depends on the seed only,
@@ -30,12 +30,12 @@ typedef struct {
 } vs_mol_place;
 
 void vs_mol_place_of_tag(const vs_params *prm, int64_t tag, vs_mol_place *out);
-/* Species of a molecule bead (tag < prm->n_molecule_beads). */
+/* Species of a molecule bead (tag < prm->molecules.n_molecule_beads). */
 int vs_mol_species_of_tag(const vs_params *prm, int64_t tag);
 /* Append this rank's molecule beads (position, image, tag, species, topology, dihedrals where
- * p has dihedral records; velocities are the caller's) to p, which must have topology; with special lists (p->special, made when
- * vs_special_depth > 0) each bead's list too, from the chain (the whole graph is known from
- * the tags alone). */
+ * p has dihedral records; velocities are the caller's) to p, which must have topology; with special
+ * lists (p->special, made when vs_special_depth > 0) each bead's list too, from the chain (the
+ * whole graph is known from the tags alone). */
 void vs_mol_build(vs_particles *p, const vs_params *prm, const vs_decomp *dc);
 
 /* The special-neighbour lists (up to `depth`) of n records with their topology records, from

@@ -13,10 +13,10 @@ void vs_profiler_init(vs_profiler *p, const vs_params *prm)
 {
     memset(p, 0, sizeof *p);
     p->prm = prm;
-    if (prm->profiles.axis < 0)
+    if (prm->output.profiles.axis < 0)
         return;
-    p->bins = prm->profiles.bins;
-    p->n_sets = prm->profiles.per_species ? 1 + prm->n_species : 1;
+    p->bins = prm->output.profiles.bins;
+    p->n_sets = prm->output.profiles.per_species ? 1 + prm->species.n : 1;
     const size_t cells = (size_t)p->n_sets * (size_t)p->bins;
     p->sums = VS_MALLOC(sizeof(int64_t) * cells * VS_PROFILE_FIELDS);
     p->state_len = 1 + 2 * cells * VS_PROFILE_Q;
@@ -39,9 +39,9 @@ int vs_profiler_active(const vs_profiler *p) { return p->state != NULL; }
 
 int vs_profiler_window_steps(const vs_profiler *p, int w, int64_t *first, int64_t *last)
 {
-    const vs_profiles_params *q = &p->prm->profiles;
+    const vs_profiles_params *q = &p->prm->output.profiles;
     if (q->window > 0) {
-        if ((int64_t)(w + 1) * q->window > p->prm->steps)
+        if ((int64_t)(w + 1) * q->window > p->prm->integrator.steps)
             return 0;
         *first = (int64_t)w * q->window + 1;
         *last = (int64_t)(w + 1) * q->window;
@@ -50,7 +50,7 @@ int vs_profiler_window_steps(const vs_profiler *p, int w, int64_t *first, int64_
     if (w >= q->n_times)
         return 0;
     /* the steps whose times lie in [T - h, T + h], up to rounding of the times */
-    const double dt = p->prm->dt;
+    const double dt = p->prm->integrator.dt;
     *first = (int64_t)ceil((q->times[w] - q->half_width) / dt - 1e-9);
     *last = (int64_t)floor((q->times[w] + q->half_width) / dt + 1e-9);
     if (*first < 1)
@@ -61,9 +61,9 @@ int vs_profiler_window_steps(const vs_profiler *p, int w, int64_t *first, int64_
 /* The window that holds `step`, or -1. */
 static int window_of(const vs_profiler *p, int64_t step)
 {
-    const vs_profiles_params *q = &p->prm->profiles;
+    const vs_profiles_params *q = &p->prm->output.profiles;
     if (q->window > 0)
-        return step >= 1 && step <= p->prm->steps ? (int)((step - 1) / q->window) : -1;
+        return step >= 1 && step <= p->prm->integrator.steps ? (int)((step - 1) / q->window) : -1;
     int64_t first, last;
     for (int w = 0; vs_profiler_window_steps(p, w, &first, &last); ++w)
         if (step >= first && step <= last)
@@ -73,15 +73,16 @@ static int window_of(const vs_profiler *p, int64_t step)
 
 int vs_profiler_sample_due(const vs_profiler *p, int64_t step)
 {
-    return p->state && step % p->prm->profiles.every == 0 && window_of(p, step) >= 0;
+    return p->state && step % p->prm->output.profiles.every == 0 && window_of(p, step) >= 0;
 }
 
 /* One sample's per-bin quantities from the reduced sums into the window's sums. */
 static void accumulate(vs_profiler *p)
 {
     const vs_params *prm = p->prm;
-    const int axis = prm->profiles.axis;
-    const double bin_volume = prm->box[0] * prm->box[1] * prm->box[2] / p->bins;
+    const int axis = prm->output.profiles.axis;
+    const double bin_volume =
+        prm->system.box[0] * prm->system.box[1] * prm->system.box[2] / p->bins;
     (void)axis;
     const size_t cells = (size_t)p->n_sets * (size_t)p->bins;
     double *sum = p->state + 1, *sq = p->state + 1 + cells * VS_PROFILE_Q;
@@ -110,7 +111,7 @@ static void accumulate(vs_profiler *p)
 
 void vs_profiler_sample(vs_profiler *p, vs_sim *sim)
 {
-    const vs_profiles_params *q = &p->prm->profiles;
+    const vs_profiles_params *q = &p->prm->output.profiles;
     vs_sim_finish_step(sim);
     sim->backend->profile_sums(sim->backend_state, q->axis, q->bins, q->per_species, p->sums);
     vs_par_sum_int64(&sim->dc.cart, p->sums,
@@ -138,8 +139,8 @@ int vs_profiler_closes(const vs_profiler *p, int64_t step, vs_profile_window *w)
     w->step_first = first;
     w->step_last = last;
     w->samples = (int64_t)n;
-    w->time_first = (double)first * p->prm->dt;
-    w->time_last = (double)last * p->prm->dt;
+    w->time_first = (double)first * p->prm->integrator.dt;
+    w->time_last = (double)last * p->prm->integrator.dt;
     w->mean = p->mean;
     w->stderr_mean = p->err;
     memset(p->state, 0, sizeof(double) * p->state_len); /* the next window starts empty */

@@ -26,7 +26,7 @@ typedef struct {
     double *mean, *err; /* a closed window, [set][bin][q] */
 } vs_profiler;
 
-/* Nothing to do (and nothing allocated) when prm->profiles.axis < 0. */
+/* Nothing to do (and nothing allocated) when prm->output.profiles.axis < 0. */
 void vs_profiler_init(vs_profiler *p, const vs_params *prm);
 void vs_profiler_free(vs_profiler *p);
 int vs_profiler_active(const vs_profiler *p);

@@ -27,7 +27,7 @@ static int select_for_terms(vs_sim *sim, char *err, size_t err_len)
         const vs_term_type *t = sim->ff.terms[k];
         if (t->gpu)
             continue;
-        if (sim->prm.backend == VS_BACKEND_GPU) {
+        if (sim->prm.exec.backend == VS_BACKEND_GPU) {
             snprintf(err, err_len, "backend: \"gpu\" cannot run the %s term (it has no GPU "
                      "kernels); use backend = \"cpu\"", t->name);
             return VS_EXIT_BAD_INPUT;
@@ -48,14 +48,14 @@ static int select_for_terms(vs_sim *sim, char *err, size_t err_len)
 static void set_position_grid(vs_sim *sim, double widest)
 {
     vs_params *prm = &sim->prm;
-    prm->position_quantum = 0.0;
-    if (sim->backend == &vs_backend_cpu || prm->precision != VS_PRECISION_MIXED ||
+    prm->exec.position_quantum = 0.0;
+    if (sim->backend == &vs_backend_cpu || prm->exec.precision != VS_PRECISION_MIXED ||
         sim->ensemble->moves_box)
         return;
-    const double q = vs_grid_quantum(prm->box, widest + sim->list_radius);
+    const double q = vs_grid_quantum(prm->system.box, widest + sim->list_radius);
     for (int d = 0; d < 3; ++d)
-        prm->box[d] = vs_grid_step(prm->box[d], q);
-    prm->position_quantum = q;
+        prm->system.box[d] = vs_grid_step(prm->system.box[d], q);
+    prm->exec.position_quantum = q;
 }
 
 /* The owned particles' positions rounded down onto the grid (a new state, a checkpoint or a
@@ -63,14 +63,14 @@ static void set_position_grid(vs_sim *sim, double widest)
  * half a quantum longer may lie past its edge). */
 static void snap_to_grid(vs_sim *sim)
 {
-    const double q = sim->prm.position_quantum;
+    const double q = sim->prm.exec.position_quantum;
     if (q <= 0.0)
         return;
     vs_particles *p = &sim->parts;
     for (int d = 0; d < 3; ++d)
         for (int64_t i = 0; i < p->n_owned; ++i) {
             p->x[d][i] = vs_grid_floor(p->x[d][i], q);
-            vs_wrap_periodic(&p->x[d][i], &p->image[d][i], sim->prm.box[d]);
+            vs_wrap_periodic(&p->x[d][i], &p->image[d][i], sim->prm.system.box[d]);
         }
 }
 
@@ -81,33 +81,33 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
     sim->phase_open = -1;
     sim->prm = *prm;
     sim->list_radius = vs_list_radius(prm);
-    sim->ensemble = vs_ensemble_kind_of(prm->integrator);
+    sim->ensemble = vs_ensemble_kind_of(prm->integrator.kind);
     if (!sim->ensemble) {
-        snprintf(err, err_len, "integrator.kind: no ensemble of kind %d", (int)prm->integrator);
+        snprintf(err, err_len, "integrator.kind: no ensemble of kind %d", (int)prm->integrator.kind);
         return VS_EXIT_BAD_INPUT;
     }
     if (vs_forcefield_init(&sim->ff, prm, err, err_len) != 0)
         return VS_EXIT_BAD_INPUT;
     if (sim->ff.bonded_reach > 0.0)
-        sim->bonded_width = sim->ff.bonded_reach + prm->skin;
+        sim->bonded_width = sim->ff.bonded_reach + prm->neighbor.skin;
     vs_par par;
     vs_par_from_comm(&par, comm);
     int dims[3];
     /* a brick must hold the widest ghost shell: one hop per dimension */
     const double widest =
         sim->bonded_width > sim->list_radius ? sim->bonded_width : sim->list_radius;
-    if (vs_decomp_choose(prm->box, par.size, prm->decomposition, widest, dims, err,
+    if (vs_decomp_choose(prm->system.box, par.size, prm->exec.decomposition, widest, dims, err,
                          err_len) != 0)
         return VS_EXIT_BAD_INPUT;
-    sim->backend =
-        vs_backend_select(prm->backend, par.size, sim->device, sizeof sim->device, err, err_len);
+    sim->backend = vs_backend_select(prm->exec.backend, par.size, sim->device, sizeof sim->device,
+                                     err, err_len);
     if (!sim->backend || select_for_terms(sim, err, err_len) != 0)
         return VS_EXIT_BAD_INPUT;
     set_position_grid(sim, widest);
-    vs_decomp_create(&sim->dc, &par, sim->prm.box, dims);
+    vs_decomp_create(&sim->dc, &par, sim->prm.system.box, dims);
     /* room for this rank's share plus a halo of the same order, grown on demand */
     const double frac = 1.0 / (double)par.size;
-    vs_particles_init(&sim->parts, (int64_t)(1.5 * frac * (double)prm->n_particles) + 64);
+    vs_particles_init(&sim->parts, (int64_t)(1.5 * frac * (double)prm->system.n_particles) + 64);
     vs_timers_reset(&sim->timers);
     vs_ensemble_setup(&sim->ens, &sim->ens_c, &sim->prm);
     return 0;
@@ -209,14 +209,14 @@ static int overlapped_forces(vs_sim *sim, int64_t step)
 static void set_tail(vs_sim *sim)
 {
     sim->tail_energy = sim->tail_virial = 0.0;
-    if (!sim->prm.pair[VS_PAIR_LJ].tail)
+    if (!vs_pair_style_of(&sim->prm, VS_PAIR_LJ)->tail)
         return;
     int64_t *count = sim->species_count;
     memset(count, 0, sizeof sim->species_count);
     for (int64_t i = 0; i < sim->parts.n_owned; ++i)
         count[sim->parts.species[i]]++;
     vs_par_sum_int64(&sim->dc.cart, count, VS_MAX_SPECIES);
-    const double volume = sim->prm.box[0] * sim->prm.box[1] * sim->prm.box[2];
+    const double volume = sim->prm.system.box[0] * sim->prm.system.box[1] * sim->prm.system.box[2];
     vs_pair_tail(&sim->prm, count, volume, &sim->tail_energy, &sim->tail_virial);
 }
 
@@ -226,7 +226,7 @@ void vs_sim_set_box(vs_sim *sim, const double box[3])
     const double widest =
         sim->bonded_width > sim->list_radius ? sim->bonded_width : sim->list_radius;
     for (int d = 0; d < 3; ++d) {
-        sim->prm.box[d] = dc->box[d] = box[d];
+        sim->prm.system.box[d] = dc->box[d] = box[d];
         dc->lo[d] = vs_decomp_face(box[d], dc->coords[d], dc->dims[d]);
         dc->hi[d] = vs_decomp_face(box[d], dc->coords[d] + 1, dc->dims[d]);
         /* the same tests on every rank: the same box and dims; the configuration's rules
@@ -241,13 +241,13 @@ void vs_sim_set_box(vs_sim *sim, const double box[3])
                      "largest cut-off %.6g (use a larger system)", (long long)sim->step, box[d],
                      "xyz"[d], vs_pair_reach(&sim->prm));
     }
-    if (sim->prm.pair[VS_PAIR_LJ].tail) {
+    if (vs_pair_style_of(&sim->prm, VS_PAIR_LJ)->tail) {
         const double volume = box[0] * box[1] * box[2];
         vs_pair_tail(&sim->prm, sim->species_count, volume, &sim->tail_energy,
                      &sim->tail_virial);
     }
     if (sim->backend_state)
-        sim->backend->set_box(sim->backend_state, sim->prm.box, dc->lo, dc->hi);
+        sim->backend->set_box(sim->backend_state, sim->prm.system.box, dc->lo, dc->hi);
 }
 
 /* The backend takes the particles and makes its state. Returns 0, or 1 on every rank if it
@@ -502,7 +502,7 @@ void vs_sim_step(vs_sim *sim)
     /* skin 0: no Verlet skin, the lists are rebuilt on every step, so the displacement
      * check (a reduction and an allreduce) is skipped */
     const int moves_box = sim->ensemble->moves_box;
-    const int every_step = sim->prm.skin == 0.0 || moves_box; /* npt: a new box every step */
+    const int every_step = sim->prm.neighbor.skin == 0.0 || moves_box; /* npt: a new box every step */
     if (moves_box)
         sim->energy_due = 1; /* the barostat needs the virial of every step's forces */
     /* the previous step's second half and this step's first half in one pass */
@@ -530,14 +530,14 @@ void vs_sim_step(vs_sim *sim)
         max2 = vs_par_max_double(&sim->dc.cart, local_max2);
     }
 
-    const double half_skin = 0.5 * sim->prm.skin;
+    const double half_skin = 0.5 * sim->prm.neighbor.skin;
     sim->step = step; /* migration reports this step if a particle went astray */
     int forces_done = 0;
     if (every_step || !(max2 <= half_skin * half_skin)) {
         /* dangerous: a particle crossed the whole skin, so the previous list could have
          * missed pairs had it been kept one more step; the time step is too large for the
          * skin */
-        if (!every_step && !(max2 <= sim->prm.skin * sim->prm.skin))
+        if (!every_step && !(max2 <= sim->prm.neighbor.skin * sim->prm.neighbor.skin))
             sim->n_dangerous++;
         rebuild(sim);
     } else if (overlapped_forces(sim, step)) {
@@ -567,7 +567,8 @@ void vs_sim_thermo(vs_sim *sim, vs_thermo *out)
     sim->backend->local_thermo(sim->backend_state, &local);
     vs_thermo_reduce(&sim->dc.cart, &sim->prm, &local, sim->step, out);
     if (sim->tail_energy != 0.0 || sim->tail_virial != 0.0) { /* lj tail corrections */
-        const double volume = sim->prm.box[0] * sim->prm.box[1] * sim->prm.box[2];
+        const double volume =
+            sim->prm.system.box[0] * sim->prm.system.box[1] * sim->prm.system.box[2];
         out->potential += sim->tail_energy;
         out->pair_energy += sim->tail_energy;
         out->pressure += sim->tail_virial / (3.0 * volume);
@@ -586,9 +587,9 @@ int vs_sim_check_integrity(vs_sim *sim)
     uint64_t global[3] = {sums[0], sums[1], sums[2]};
     vs_par_sum_uint64(&sim->dc.cart, global, 3);
     if (vs_par_any(&sim->dc.cart, local.bad_tag >= 0) ||
-        !vs_integrity_sums_ok(global, sim->prm.n_particles))
+        !vs_integrity_sums_ok(global, sim->prm.system.n_particles))
         sim->backend->sync_host(sim->backend_state, &sim->parts);
-    return vs_integrity_verify(&sim->dc.cart, &local, &sim->parts, sim->prm.n_particles,
+    return vs_integrity_verify(&sim->dc.cart, &local, &sim->parts, sim->prm.system.n_particles,
                                sim->step);
 }
 

@@ -14,8 +14,8 @@
 #include "gpu_backend.h"
 #endif
 
-static int bond_active(const vs_params *prm) { return prm->n_bond_types > 0; }
-static double bond_reach(const vs_params *prm) { return prm->bond_reach; }
+static int bond_active(const vs_params *prm) { return prm->molecules.n_bond_types > 0; }
+static double bond_reach(const vs_params *prm) { return prm->molecules.bond_reach; }
 static void bond_cpu(vs_cpu_state *cpu, int64_t step, int want_energy)
 {
     (void)want_energy; /* cheap: summed on every call */
@@ -29,8 +29,8 @@ static void bond_gpu(struct vs_gpu_state *gpu, int64_t step, int want_energy)
 }
 #endif
 
-static int angle_active(const vs_params *prm) { return prm->n_angle_types > 0; }
-static double angle_reach(const vs_params *prm) { return 2.0 * prm->bond_reach; }
+static int angle_active(const vs_params *prm) { return prm->molecules.n_angle_types > 0; }
+static double angle_reach(const vs_params *prm) { return 2.0 * prm->molecules.bond_reach; }
 static void angle_cpu(vs_cpu_state *cpu, int64_t step, int want_energy)
 {
     (void)want_energy;
@@ -44,8 +44,8 @@ static void angle_gpu(struct vs_gpu_state *gpu, int64_t step, int want_energy)
 }
 #endif
 
-static int dihedral_active(const vs_params *prm) { return prm->n_dihedral_types > 0; }
-static double dihedral_reach(const vs_params *prm) { return 3.0 * prm->bond_reach; }
+static int dihedral_active(const vs_params *prm) { return prm->molecules.n_dihedral_types > 0; }
+static double dihedral_reach(const vs_params *prm) { return 3.0 * prm->molecules.bond_reach; }
 static void dihedral_cpu(vs_cpu_state *cpu, int64_t step, int want_energy)
 {
     (void)want_energy;

@@ -13,7 +13,7 @@
  * with another pair style configured (vs_dpd_active) */
 static int dpd_active(const vs_params *prm) { return vs_dpd_active(prm); }
 
-static double dpd_reach(const vs_params *prm) { return prm->rc; }
+static double dpd_reach(const vs_params *prm) { return prm->dpd.rc; }
 
 static void dpd_cpu(vs_cpu_state *cpu, int64_t step, int want_energy)
 {

@@ -10,8 +10,14 @@
 #endif
 
 #define VS_PAIR_TERM(NAME, STYLE)                                                              \
-    static int NAME##_active(const vs_params *prm) { return prm->pair[STYLE].active; }        \
-    static double NAME##_reach(const vs_params *prm) { return prm->pair[STYLE].reach; }       \
+    static int NAME##_active(const vs_params *prm)                                             \
+    {                                                                                          \
+        return vs_pair_style_of(prm, STYLE)->active;                                           \
+    }                                                                                          \
+    static double NAME##_reach(const vs_params *prm)                                           \
+    {                                                                                          \
+        return vs_pair_style_of(prm, STYLE)->reach;                                            \
+    }                                                                                          \
     static void NAME##_cpu(vs_cpu_state *cpu, int64_t step, int want_energy)                  \
     {                                                                                          \
         (void)step;                                                                            \

@@ -50,11 +50,11 @@ void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_l
     out->bond_energy = out->molecules ? exact[VS_EXACT_BOND] : 0.0;
     out->angle_energy = out->molecules ? exact[VS_EXACT_ANGLE] : 0.0;
     out->dihedral_energy = out->molecules ? exact[VS_EXACT_DIHEDRAL] : 0.0;
-    const double n = (double)prm->n_particles;
-    const double volume = prm->box[0] * prm->box[1] * prm->box[2];
+    const double n = (double)prm->system.n_particles;
+    const double volume = prm->system.box[0] * prm->system.box[1] * prm->system.box[2];
     const double dof = 3.0 * n - 3.0;
     out->step = step;
-    out->time = (double)step * prm->dt;
+    out->time = (double)step * prm->integrator.dt;
     for (int d = 0; d < 3; ++d)
         out->momentum[d] = exact[VS_EXACT_PX + d];
     out->kinetic = exact[VS_EXACT_KINETIC];

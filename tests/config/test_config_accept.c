@@ -19,6 +19,8 @@
 
 #include "config_fixture.h"
 #include "fsutil.h"
+#include "param_schema.h"
+#include "physics_keys.h"
 
 #ifndef VS_SOURCE_DIR
 #error "build with -DVS_SOURCE_DIR=\"<repository root>\""
@@ -31,32 +33,32 @@ static void test_defaults_filled(void **state)
     (void)state;
     vs_params p;
     parse_ok(MINIMAL, NULL, 0, &p);
-    assert_int_equal(p.n_species, 1);
-    assert_string_equal(p.species[0].name, "W");
-    assert_true(p.species[0].mass == 1.0);
-    assert_true(p.species[0].fraction == 1.0);
+    assert_int_equal(p.species.n, 1);
+    assert_string_equal(p.species.list[0].name, "W");
+    assert_true(p.species.list[0].mass == 1.0);
+    assert_true(p.species.list[0].fraction == 1.0);
     for (int d = 0; d < 3; ++d) {
-        assert_true(p.species[0].body_force[d] == 0.0);
-        assert_true(p.box[d] == 10.0);
-        assert_int_equal(p.decomposition[d], 0);
+        assert_true(p.species.list[0].body_force[d] == 0.0);
+        assert_true(p.system.box[d] == 10.0);
+        assert_int_equal(p.exec.decomposition[d], 0);
     }
-    assert_int_equal(p.n_particles, 3000);
-    assert_true(p.density == 3.0);
-    assert_int_equal(p.seed, 1);
-    assert_true(p.a[0][0] == 25.0);
-    assert_true(p.gamma == 4.5);
-    assert_true(p.kT == 1.0);
-    assert_true(p.rc == 1.0);
-    assert_true(p.s == 1.0);
-    assert_int_equal(p.random, VS_RANDOM_UNIFORM);
-    assert_true(p.dt == 0.04);
-    assert_true(p.lambda == 0.5);
-    assert_int_equal(p.steps, 100);
-    assert_true(p.skin == 0.0);
-    assert_int_equal(p.backend, VS_BACKEND_AUTO);
-    assert_int_equal(p.precision, VS_PRECISION_MIXED);
-    assert_string_equal(p.output_dir, "out/min");
-    assert_int_equal(p.thermo_interval, 100);
+    assert_int_equal(p.system.n_particles, 3000);
+    assert_true(p.system.density == 3.0);
+    assert_int_equal(p.system.seed, 1);
+    assert_true(p.dpd.a[0][0] == 25.0);
+    assert_true(p.dpd.gamma == 4.5);
+    assert_true(p.dpd.kT == 1.0);
+    assert_true(p.dpd.rc == 1.0);
+    assert_true(p.dpd.s == 1.0);
+    assert_int_equal(p.dpd.random, VS_RANDOM_UNIFORM);
+    assert_true(p.integrator.dt == 0.04);
+    assert_true(p.integrator.lambda == 0.5);
+    assert_int_equal(p.integrator.steps, 100);
+    assert_true(p.neighbor.skin == 0.0);
+    assert_int_equal(p.exec.backend, VS_BACKEND_AUTO);
+    assert_int_equal(p.exec.precision, VS_PRECISION_MIXED);
+    assert_string_equal(p.output.dir, "out/min");
+    assert_int_equal(p.output.thermo_interval, 100);
 }
 
 static void test_every_key_read(void **state)
@@ -80,28 +82,28 @@ static void test_every_key_read(void **state)
         "output = { dir = \"runs/full\"; thermo_interval = 7; };\n";
     vs_params p;
     parse_ok(full, NULL, 0, &p);
-    assert_true(p.box[0] == 12.0 && p.box[1] == 10.0 && p.box[2] == 8.0);
-    assert_int_equal(p.n_particles, 960);
-    assert_true(p.density == 1.0);
-    assert_int_equal(p.seed, 123456789012345ULL);
-    assert_int_equal(p.n_species, 2);
-    assert_string_equal(p.species[1].name, "Solvent_2");
-    assert_true(p.species[0].mass == 1.5 && p.species[1].mass == 1.0);
-    assert_true(p.species[0].fraction == 0.25 && p.species[1].fraction == 0.75);
-    assert_true(p.species[0].body_force[0] == 0.1 && p.species[0].body_force[1] == 0.0);
-    assert_true(p.a[0][0] == 25.0 && p.a[0][1] == 40.0 && p.a[1][0] == 40.0 &&
-                p.a[1][1] == 20.0);
-    assert_true(p.gamma == 3.0 && p.kT == 0.5 && p.rc == 1.2 && p.s == 0.5);
-    assert_int_equal(p.random, VS_RANDOM_GAUSSIAN);
-    assert_true(p.dt == 0.02 && p.lambda == 0.65);
-    assert_int_equal(p.steps, 0);
-    assert_true(p.skin == 0.4);
-    assert_int_equal(p.decomposition[0], 2);
-    assert_int_equal(p.decomposition[1], 1);
-    assert_int_equal(p.backend, VS_BACKEND_CPU);
-    assert_int_equal(p.precision, VS_PRECISION_DOUBLE);
-    assert_string_equal(p.output_dir, "runs/full");
-    assert_int_equal(p.thermo_interval, 7);
+    assert_true(p.system.box[0] == 12.0 && p.system.box[1] == 10.0 && p.system.box[2] == 8.0);
+    assert_int_equal(p.system.n_particles, 960);
+    assert_true(p.system.density == 1.0);
+    assert_int_equal(p.system.seed, 123456789012345ULL);
+    assert_int_equal(p.species.n, 2);
+    assert_string_equal(p.species.list[1].name, "Solvent_2");
+    assert_true(p.species.list[0].mass == 1.5 && p.species.list[1].mass == 1.0);
+    assert_true(p.species.list[0].fraction == 0.25 && p.species.list[1].fraction == 0.75);
+    assert_true(p.species.list[0].body_force[0] == 0.1 && p.species.list[0].body_force[1] == 0.0);
+    assert_true(p.dpd.a[0][0] == 25.0 && p.dpd.a[0][1] == 40.0 && p.dpd.a[1][0] == 40.0 &&
+                p.dpd.a[1][1] == 20.0);
+    assert_true(p.dpd.gamma == 3.0 && p.dpd.kT == 0.5 && p.dpd.rc == 1.2 && p.dpd.s == 0.5);
+    assert_int_equal(p.dpd.random, VS_RANDOM_GAUSSIAN);
+    assert_true(p.integrator.dt == 0.02 && p.integrator.lambda == 0.65);
+    assert_int_equal(p.integrator.steps, 0);
+    assert_true(p.neighbor.skin == 0.4);
+    assert_int_equal(p.exec.decomposition[0], 2);
+    assert_int_equal(p.exec.decomposition[1], 1);
+    assert_int_equal(p.exec.backend, VS_BACKEND_CPU);
+    assert_int_equal(p.exec.precision, VS_PRECISION_DOUBLE);
+    assert_string_equal(p.output.dir, "runs/full");
+    assert_int_equal(p.output.thermo_interval, 7);
 }
 
 static void test_int_accepted_for_float(void **state)
@@ -110,11 +112,11 @@ static void test_int_accepted_for_float(void **state)
     vs_params p;
     char *t = edit(BASE, "gamma = 4.5", "gamma = 4");
     parse_ok(t, NULL, 0, &p);
-    assert_true(p.gamma == 4.0);
+    assert_true(p.dpd.gamma == 4.0);
     free(t);
     t = edit(BASE, "[10.0, 10.0, 10.0]", "[10L, 12L, 14L]"); /* 64-bit integers too */
     parse_ok(t, NULL, 0, &p);
-    assert_true(p.box[0] == 10.0 && p.box[1] == 12.0 && p.box[2] == 14.0);
+    assert_true(p.system.box[0] == 10.0 && p.system.box[1] == 12.0 && p.system.box[2] == 14.0);
     free(t);
 }
 
@@ -124,7 +126,7 @@ static void test_list_accepted_for_vector(void **state)
     vs_params p;
     char *t = edit(BASE, "[10.0, 10.0, 10.0]", "(10, 10.5, 11)");
     parse_ok(t, NULL, 0, &p);
-    assert_true(p.box[0] == 10.0 && p.box[1] == 10.5 && p.box[2] == 11.0);
+    assert_true(p.system.box[0] == 10.0 && p.system.box[1] == 10.5 && p.system.box[2] == 11.0);
     free(t);
 }
 
@@ -135,8 +137,8 @@ static void test_density_rounds_particle_count(void **state)
     /* 3 * 3.3^3 = 107.811 -> 108 particles; the density used is 108 / 35.937. */
     char *t = edit(BASE, "[10.0, 10.0, 10.0]", "[3.3, 3.3, 3.3]");
     parse_ok(t, NULL, 0, &p);
-    assert_int_equal(p.n_particles, 108);
-    assert_true(p.density == 108.0 / (3.3 * 3.3 * 3.3));
+    assert_int_equal(p.system.n_particles, 108);
+    assert_true(p.system.density == 108.0 / (3.3 * 3.3 * 3.3));
     free(t);
 }
 
@@ -148,13 +150,13 @@ static void test_wide_integers(void **state)
     char *t = edit(BASE, "steps = 10", "steps = 5000000000");
     char *u = edit(t, "seed = 7", "seed = 9223372036854775807");
     parse_ok(u, NULL, 0, &p);
-    assert_int_equal(p.steps, 5000000000LL);
-    assert_int_equal(p.seed, 9223372036854775807ULL);
+    assert_int_equal(p.integrator.steps, 5000000000LL);
+    assert_int_equal(p.system.seed, 9223372036854775807ULL);
     free(t);
     free(u);
     t = edit(BASE, "seed = 7", "seed = 0x80000000");
     parse_ok(t, NULL, 0, &p);
-    assert_int_equal(p.seed, 0x80000000ULL);
+    assert_int_equal(p.system.seed, 0x80000000ULL);
     free(t);
 }
 
@@ -166,7 +168,7 @@ static void test_comments_and_strings_left_alone(void **state)
                    "dir = \"out/5000000000 @include\"; # 9999999999999999999999\n"
                    "/* 9999999999999999999999\n   @include \"x\" */");
     parse_ok(t, NULL, 0, &p);
-    assert_string_equal(p.output_dir, "out/5000000000 @include");
+    assert_string_equal(p.output.dir, "out/5000000000 @include");
     free(t);
 }
 
@@ -190,18 +192,18 @@ static void test_set_overrides(void **state)
     };
     vs_params p;
     parse_ok(BASE, sets, (int)(sizeof sets / sizeof sets[0]), &p);
-    assert_true(p.gamma == 3.0);
-    assert_true(p.box[0] == 20.0 && p.box[2] == 20.0);
-    assert_int_equal(p.n_particles, 24000);
-    assert_int_equal(p.steps, 5000000000LL);
-    assert_true(p.species[0].fraction == 0.25 && p.species[1].fraction == 0.75);
-    assert_true(p.species[1].mass == 3.0);
-    assert_true(p.species[0].body_force[0] == 0.5);
-    assert_string_equal(p.output_dir, "runs/a");
-    assert_int_equal(p.backend, VS_BACKEND_CPU);
-    assert_true(p.skin == 0.5);
-    assert_true(p.a[0][1] == 28.0 && p.a[1][0] == 28.0);
-    assert_int_equal(p.seed, 99);
+    assert_true(p.dpd.gamma == 3.0);
+    assert_true(p.system.box[0] == 20.0 && p.system.box[2] == 20.0);
+    assert_int_equal(p.system.n_particles, 24000);
+    assert_int_equal(p.integrator.steps, 5000000000LL);
+    assert_true(p.species.list[0].fraction == 0.25 && p.species.list[1].fraction == 0.75);
+    assert_true(p.species.list[1].mass == 3.0);
+    assert_true(p.species.list[0].body_force[0] == 0.5);
+    assert_string_equal(p.output.dir, "runs/a");
+    assert_int_equal(p.exec.backend, VS_BACKEND_CPU);
+    assert_true(p.neighbor.skin == 0.5);
+    assert_true(p.dpd.a[0][1] == 28.0 && p.dpd.a[1][0] == 28.0);
+    assert_int_equal(p.system.seed, 99);
 }
 
 static void test_set_quoted_string(void **state)
@@ -210,8 +212,8 @@ static void test_set_quoted_string(void **state)
     const char *sets[] = {"output.dir=\"runs/with space\"", "precision=\"double\""};
     vs_params p;
     parse_ok(BASE, sets, 2, &p);
-    assert_string_equal(p.output_dir, "runs/with space");
-    assert_int_equal(p.precision, VS_PRECISION_DOUBLE);
+    assert_string_equal(p.output.dir, "runs/with space");
+    assert_int_equal(p.exec.precision, VS_PRECISION_DOUBLE);
 }
 
 /* neighbor.gpu_builder "auto" (the default) stays AUTO whatever the precision: the GPU
@@ -221,16 +223,16 @@ static void test_gpu_builder_auto(void **state)
     (void)state;
     vs_params p;
     parse_ok(BASE, NULL, 0, &p);
-    assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_AUTO);
+    assert_int_equal(p.exec.gpu_builder, VS_GPU_BUILDER_AUTO);
     const char *dbl[] = {"precision=\"double\""};
     parse_ok(BASE, dbl, 1, &p);
-    assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_AUTO);
+    assert_int_equal(p.exec.gpu_builder, VS_GPU_BUILDER_AUTO);
     const char *named[] = {"precision=\"mixed\"", "neighbor.gpu_builder=\"thread\""};
     parse_ok(BASE, named, 2, &p);
-    assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_THREAD);
+    assert_int_equal(p.exec.gpu_builder, VS_GPU_BUILDER_THREAD);
     const char *dbl_cells[] = {"precision=\"double\"", "neighbor.gpu_builder=\"cells\""};
     parse_ok(BASE, dbl_cells, 2, &p);
-    assert_int_equal(p.gpu_builder, VS_GPU_BUILDER_CELLS);
+    assert_int_equal(p.exec.gpu_builder, VS_GPU_BUILDER_CELLS);
 }
 
 static void test_set_later_wins(void **state)
@@ -239,7 +241,7 @@ static void test_set_later_wins(void **state)
     const char *sets[] = {"integrator.dt=0.5", "integrator.dt=0.02"};
     vs_params p;
     parse_ok(BASE, sets, 2, &p);
-    assert_true(p.dt == 0.02);
+    assert_true(p.integrator.dt == 0.02);
 }
 
 static void test_set_fixes_file_value(void **state)
@@ -249,7 +251,7 @@ static void test_set_fixes_file_value(void **state)
     vs_params p;
     char *t = edit(BASE, "dt = 0.01", "dt = -1");
     parse_ok(t, sets, 1, &p);
-    assert_true(p.dt == 0.02);
+    assert_true(p.integrator.dt == 0.02);
     free(t);
 }
 
@@ -260,9 +262,9 @@ static void test_set_density_replaces_particles(void **state)
     const char *to_density[] = {"particles=500", "density=2"};
     vs_params p;
     parse_ok(BASE, to_particles, 1, &p);
-    assert_int_equal(p.n_particles, 500);
+    assert_int_equal(p.system.n_particles, 500);
     parse_ok(BASE, to_density, 2, &p);
-    assert_int_equal(p.n_particles, 2000);
+    assert_int_equal(p.system.n_particles, 2000);
 }
 
 static void test_set_whole_group(void **state)
@@ -271,8 +273,8 @@ static void test_set_whole_group(void **state)
     const char *sets[] = {"integrator={ dt = 0.03; steps = 4; lambda = 0.6; }"};
     vs_params p;
     parse_ok(BASE, sets, 1, &p);
-    assert_true(p.dt == 0.03 && p.lambda == 0.6);
-    assert_int_equal(p.steps, 4);
+    assert_true(p.integrator.dt == 0.03 && p.integrator.lambda == 0.6);
+    assert_int_equal(p.integrator.steps, 4);
 }
 
 static void test_set_whole_species_list(void **state)
@@ -281,9 +283,9 @@ static void test_set_whole_species_list(void **state)
     const char *sets[] = {"species=({ name = \"W\"; })", "dpd.a={ W = { W = 25.0; }; }"};
     vs_params p;
     parse_ok(BASE, sets, 2, &p);
-    assert_int_equal(p.n_species, 1);
-    assert_string_equal(p.species[0].name, "W");
-    assert_true(p.species[0].fraction == 1.0);
+    assert_int_equal(p.species.n, 1);
+    assert_string_equal(p.species.list[0].name, "W");
+    assert_true(p.species.list[0].fraction == 1.0);
 }
 
 static void test_deterministic(void **state)
@@ -312,16 +314,16 @@ static void test_shipped_config_parses(void **state)
     if (rc)
         fail_msg("%s", err);
     /* The values docs/configuration.md promises for the example. */
-    assert_true(p.box[0] == 16.0 && p.box[1] == 16.0 && p.box[2] == 16.0);
-    assert_int_equal(p.n_particles, 3 * 16 * 16 * 16);
-    assert_true(p.density == 3.0);
-    assert_int_equal(p.n_species, 1);
-    assert_true(p.a[0][0] == 25.0);
-    assert_true(p.gamma == 4.5 && p.kT == 1.0 && p.rc == 1.0 && p.s == 1.0);
-    assert_true(p.dt == 0.04 && p.lambda == 0.65);
-    assert_int_equal(p.steps, 2000);
-    assert_int_equal(p.thermo_interval, 100);
-    assert_string_equal(p.output_dir, "out/dpd-fluid");
+    assert_true(p.system.box[0] == 16.0 && p.system.box[1] == 16.0 && p.system.box[2] == 16.0);
+    assert_int_equal(p.system.n_particles, 3 * 16 * 16 * 16);
+    assert_true(p.system.density == 3.0);
+    assert_int_equal(p.species.n, 1);
+    assert_true(p.dpd.a[0][0] == 25.0);
+    assert_true(p.dpd.gamma == 4.5 && p.dpd.kT == 1.0 && p.dpd.rc == 1.0 && p.dpd.s == 1.0);
+    assert_true(p.integrator.dt == 0.04 && p.integrator.lambda == 0.65);
+    assert_int_equal(p.integrator.steps, 2000);
+    assert_int_equal(p.output.thermo_interval, 100);
+    assert_string_equal(p.output.dir, "out/dpd-fluid");
     free(text);
 }
 
@@ -341,25 +343,21 @@ static void test_read_directory(void **state)
     assert_string_equal(err, VS_SOURCE_DIR "/configs: cannot read: Is a directory");
 }
 
-/* Every key of the schema table in src/app/config_schema.c appears in docs/configuration.md. */
+/* Every key of the schema table (src/core/param_schema.c) appears in docs/configuration.md. */
 static void test_docs_cover_schema(void **state)
 {
     (void)state;
     char err[VS_ERR_LEN];
-    char *src = vs_read_text_file(VS_SOURCE_DIR "/src/app/config_schema.c", err, sizeof err);
     char *doc = vs_read_text_file(VS_SOURCE_DIR "/docs/configuration.md", err, sizeof err);
-    assert_non_null(src);
     assert_non_null(doc);
     int keys = 0;
-    for (const char *q = strstr(src, "{KEY(\""); q; q = strstr(q + 1, "{KEY(\"")) {
-        const char *start = q + 6;
-        const char *end = strchr(start, '"');
-        char path[128], want[160];
-        snprintf(path, sizeof path, "%.*s", (int)(end - start), start);
+    for (int i = 0; i < vs_config_schema_count; ++i) {
+        const char *path = vs_config_schema[i].path;
+        char want[160];
         if (strchr(path, '*'))
             continue; /* the rows and entries of dpd.a are documented with dpd.a */
         /* species.[].mass is written species.[N].mass in the docs */
-        char *br = strstr(path, "[]");
+        const char *br = strstr(path, "[]");
         if (br)
             snprintf(want, sizeof want, "`%.*s[N]%s`", (int)(br - path), path, br + 2);
         else
@@ -369,8 +367,43 @@ static void test_docs_cover_schema(void **state)
         ++keys;
     }
     assert_true(keys >= 25);
-    free(src);
     free(doc);
+}
+
+/* The physics keys, from the schema's rows, keep the order and the checkpoint attributes that
+ * checkpoints already written hold (the order is part of the physics hash they store). */
+static void test_physics_keys_frozen(void **state)
+{
+    (void)state;
+    static const char *const want[][2] = {
+        {"box", "box"}, {"particles", "particles"}, {"seed", "seed"}, {"species", NULL},
+        {"name", "species_names"}, {"mass", "species_mass"}, {"fraction", "species_fraction"},
+        {"body_force", "species_body_force"}, {"dpd.a", "a"}, {"dpd.gamma", "gamma"},
+        {"dpd.kT", "kT"}, {"dpd.rc", "rc"}, {"dpd.s", "s"}, {"dpd.random", "random"},
+        {"integrator.dt", "dt"}, {"integrator.lambda", "lambda"}, {"flow.kind", "flow_kind"},
+        {"flow.axis", "flow_axis"}, {"flow.across", "flow_across"},
+        {"flow.species", "flow_species"}, {"flow.g", "flow_g"}, {"pair", "pair_code"},
+        {"integrator.kind", "integrator_kind"}, {"integrator.tau", "integrator_tau"},
+        {"integrator.chain", "integrator_chain"}, {"integrator.gamma", "integrator_gamma"},
+        {"integrator.collision_rate", "integrator_collision_rate"},
+        {"integrator.remove_com_every", "integrator_remove_com_every"},
+        {"integrator.pressure", "integrator_pressure"}, {"integrator.tau_p", "integrator_tau_p"}};
+    const int n_want = (int)(sizeof want / sizeof want[0]);
+    int n;
+    const vs_physics_key *k = vs_physics_key_list(&n);
+    assert_int_equal(n, n_want);
+    for (int i = 0; i < n; ++i) {
+        assert_string_equal(k[i].key, want[i][0]);
+        if (want[i][1])
+            assert_string_equal(k[i].stored, want[i][1]);
+        else
+            assert_null(k[i].stored);
+    }
+    assert_int_equal(k[0].count, 3); /* box */
+    assert_true(k[4].per_species && k[7].per_species && k[7].count == 3); /* name, body_force */
+    assert_true(!k[3].per_species && !k[8].per_species);
+    assert_true(k[21].offset == offsetof(vs_params, pair.code));
+    assert_true(k[25].offset == offsetof(vs_params, integrator.friction));
 }
 
 int main(void)
@@ -396,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_read_missing_file),
         cmocka_unit_test(test_read_directory),
         cmocka_unit_test(test_docs_cover_schema),
+        cmocka_unit_test(test_physics_keys_frozen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,7 +44,7 @@ static void test_accepts_lj(void **state)
                         "                  B = { epsilon = 0.5; sigma = 1.2; rc = 3.0; }; }; }; } );");
     parse_ok(t, NULL, 0, &prm);
     free(t);
-    const vs_pair_style_params *lj = &prm.pair[VS_PAIR_LJ];
+    const vs_pair_style_params *lj = &prm.pair.set->style[VS_PAIR_LJ];
     assert_true(lj->active && lj->shift && !lj->tail && !lj->wca);
     assert_true(lj->c[0][0].on && lj->c[0][1].on && lj->c[1][0].on && !lj->c[1][1].on);
     assert_true(lj->c[1][0].eps == 0.5 && lj->c[1][0].sigma == 1.2 && lj->c[1][0].rc == 3.0);
@@ -52,7 +52,7 @@ static void test_accepts_lj(void **state)
     /* shifted: U(rc) = 4 (rc^-12 - rc^-6) of the A-A pair */
     assert_true(fabs(lj->c[0][0].shift - 4.0 * (pow(2.5, -12) - pow(2.5, -6))) < 1e-15);
     assert_true(lj->reach == 3.0);
-    assert_true(!prm.pair[VS_PAIR_SOFT].active && !prm.pair[VS_PAIR_TABLE].active);
+    assert_true(!prm.pair.set->style[VS_PAIR_SOFT].active && !prm.pair.set->style[VS_PAIR_TABLE].active);
     assert_true(vs_dpd_active(&prm)); /* a_ij of BASE are not zero */
     assert_true(vs_pair_reach(&prm) == 3.0);
 }
@@ -66,7 +66,7 @@ static void test_accepts_wca_and_inactive_dpd(void **state)
                    "a = { A = { A = 0.0; B = 0.0; };\n        B = { A = 0.0; B = 0.0; }; };");
     char *v = edit(u, "gamma = 4.5;", "gamma = 0.0;");
     parse_ok(v, NULL, 0, &prm);
-    const vs_pair_coeff *c = &prm.pair[VS_PAIR_LJ].c[0][0];
+    const vs_pair_coeff *c = &prm.pair.set->style[VS_PAIR_LJ].c[0][0];
     assert_true(fabs(c->rc - 1.5 * pow(2.0, 1.0 / 6.0)) < 1e-15);
     assert_true(fabs(c->shift + 1.0) < 1e-14); /* U(2^(1/6) sigma) = -eps */
     assert_false(vs_dpd_active(&prm));
@@ -92,13 +92,13 @@ static void test_accepts_table_keywords(void **state)
                         "            B = { B = { table = \"AA\"; }; }; }; } );");
     parse_ok(t, NULL, 0, &prm);
     free(t);
-    assert_int_equal(prm.n_tables, 2);
-    assert_string_equal(prm.table_keyword[0], "AA");
-    assert_string_equal(prm.table_keyword[1], "AB");
-    assert_int_equal(prm.pair[VS_PAIR_TABLE].c[1][1].table, 0);
-    assert_int_equal(prm.pair[VS_PAIR_TABLE].c[1][0].table, 1);
-    assert_true(prm.pair[VS_PAIR_TABLE].c[0][0].rc == 0.0); /* the table's end, once read */
-    assert_string_equal(prm.pair[VS_PAIR_TABLE].file, "t.table");
+    assert_int_equal(prm.pair.set->n_tables, 2);
+    assert_string_equal(prm.pair.set->table_keyword[0], "AA");
+    assert_string_equal(prm.pair.set->table_keyword[1], "AB");
+    assert_int_equal(prm.pair.set->style[VS_PAIR_TABLE].c[1][1].table, 0);
+    assert_int_equal(prm.pair.set->style[VS_PAIR_TABLE].c[1][0].table, 1);
+    assert_true(prm.pair.set->style[VS_PAIR_TABLE].c[0][0].rc == 0.0); /* the table's end, once read */
+    assert_string_equal(prm.pair.set->style[VS_PAIR_TABLE].file, "t.table");
 }
 
 static void test_errors(void **state)
@@ -153,10 +153,10 @@ static void test_special(void **state)
     char *t = with_pair(lj);
     parse_ok(t, NULL, 0, &prm);
     free(t);
-    const vs_pair_style_params *ps = &prm.pair[VS_PAIR_LJ];
+    const vs_pair_style_params *ps = &prm.pair.set->style[VS_PAIR_LJ];
     assert_true(ps->special && ps->special_factor[0] == 0.0 && ps->special_factor[1] == 0.5 &&
                 ps->special_factor[2] == 1.0);
-    assert_false(prm.pair[VS_PAIR_SOFT].special); /* all 1: as without the key */
+    assert_false(prm.pair.set->style[VS_PAIR_SOFT].special); /* all 1: as without the key */
     assert_int_equal(vs_special_depth(&prm), 0); /* no molecules: no lists */
     expect_pair_error("pair = ( { style = \"lj\"; rc = 2.5; special = [0.0, 1.5, 1.0]; coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; }; }; }; } );",
                       "test.cfg:4: pair.[0].special.[1]: expected a number in [0, 1] (got 1.5)");
@@ -181,10 +181,10 @@ static void test_lj_liquid_example(void **state)
     assert_non_null(text);
     parse_ok(text, NULL, 0, &prm);
     free(text);
-    const vs_pair_coeff *c = &prm.pair[VS_PAIR_LJ].c[0][0];
+    const vs_pair_coeff *c = &prm.pair.set->style[VS_PAIR_LJ].c[0][0];
     assert_true(c->on && c->eps == 1.0 && c->sigma == 1.0 && c->rc == 2.5);
-    assert_true(prm.pair[VS_PAIR_LJ].tail && !prm.pair[VS_PAIR_LJ].shift);
-    assert_true(prm.kT == 0.72 && prm.a[0][0] == 0.0 && prm.gamma > 0.0);
+    assert_true(prm.pair.set->style[VS_PAIR_LJ].tail && !prm.pair.set->style[VS_PAIR_LJ].shift);
+    assert_true(prm.dpd.kT == 0.72 && prm.dpd.a[0][0] == 0.0 && prm.dpd.gamma > 0.0);
     assert_true(vs_dpd_active(&prm));
 }
 

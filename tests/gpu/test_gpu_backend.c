@@ -85,11 +85,11 @@ static double *forces_by_tag(vs_params *prm, vs_thermo *t)
     assert_int_equal(vs_sim_start(&sim, err, sizeof err), 0);
     vs_sim_thermo(&sim, t);
     sim.backend->sync_host(sim.backend_state, &sim.parts);
-    double *f = malloc(sizeof(double) * 3 * (size_t)prm->n_particles);
+    double *f = malloc(sizeof(double) * 3 * (size_t)prm->system.n_particles);
     for (int64_t i = 0; i < sim.parts.n_owned; ++i)
         for (int d = 0; d < 3; ++d)
             f[3 * sim.parts.tag[i] + d] = sim.parts.f[d][i];
-    assert_int_equal(sim.parts.n_owned, prm->n_particles);
+    assert_int_equal(sim.parts.n_owned, prm->system.n_particles);
     vs_sim_destroy(&sim);
     return f;
 }
@@ -99,17 +99,18 @@ static void compare_forces_at(vs_precision_kind precision, vs_gpu_builder_kind b
 {
     vs_params prm;
     vs_test_groot_warren(&prm, 10.0);
-    prm.n_particles = llround(density * prm.box[0] * prm.box[1] * prm.box[2]);
-    prm.density = density;
-    prm.gpu_builder = builder;
-    prm.skin = skin;
+    prm.system.n_particles =
+        llround(density * prm.system.box[0] * prm.system.box[1] * prm.system.box[2]);
+    prm.system.density = density;
+    prm.exec.gpu_builder = builder;
+    prm.neighbor.skin = skin;
     vs_thermo tc, tg;
-    prm.backend = VS_BACKEND_CPU;
+    prm.exec.backend = VS_BACKEND_CPU;
     double *fc = forces_by_tag(&prm, &tc);
-    prm.backend = VS_BACKEND_GPU;
-    prm.precision = precision;
+    prm.exec.backend = VS_BACKEND_GPU;
+    prm.exec.precision = precision;
     double *fg = forces_by_tag(&prm, &tg);
-    const double worst = vs_test_worst_relative(fg, fc, prm.n_particles);
+    const double worst = vs_test_worst_relative(fg, fc, prm.system.n_particles);
     const double de = fabs(tg.potential - tc.potential) / fabs(tc.potential);
     const double dp = fabs(tg.pressure - tc.pressure) / fabs(tc.pressure);
     print_message("%s, %s builder, skin %g, rho %g: worst per-particle force difference "
@@ -200,7 +201,7 @@ static void run_steps_halves(vs_params *prm, int steps, vs_thermo *last, double 
     vs_sim_thermo(&sim, last);
     if (state_by_tag) {
         sim.backend->sync_host(sim.backend_state, &sim.parts);
-        double *s = malloc(sizeof(double) * 6 * (size_t)prm->n_particles);
+        double *s = malloc(sizeof(double) * 6 * (size_t)prm->system.n_particles);
         for (int64_t i = 0; i < sim.parts.n_owned; ++i)
             for (int d = 0; d < 3; ++d) {
                 s[6 * sim.parts.tag[i] + d] = sim.parts.x[d][i];
@@ -222,19 +223,19 @@ static void test_trajectory_double_tracks_cpu(void **state)
     vs_params prm;
     vs_test_groot_warren(&prm, 8.0);
     vs_thermo tc, tg;
-    prm.backend = VS_BACKEND_CPU;
+    prm.exec.backend = VS_BACKEND_CPU;
     run_steps(&prm, 50, &tc, NULL);
-    prm.backend = VS_BACKEND_GPU;
-    prm.precision = VS_PRECISION_DOUBLE;
+    prm.exec.backend = VS_BACKEND_GPU;
+    prm.exec.precision = VS_PRECISION_DOUBLE;
     run_steps(&prm, 50, &tg, NULL);
     vs_thermo tcells;
-    prm.gpu_builder = VS_GPU_BUILDER_CELLS;
+    prm.exec.gpu_builder = VS_GPU_BUILDER_CELLS;
     run_steps(&prm, 50, &tcells, NULL);
     print_message("cells variant after 50 steps: potential %.15g (list: %.15g)\n",
                   tcells.potential, tg.potential);
     assert_true(fabs(tcells.potential - tc.potential) < 1e-9 * fabs(tc.potential));
     vs_thermo tnoskin;
-    prm.skin = 0.0;
+    prm.neighbor.skin = 0.0;
     run_steps(&prm, 50, &tnoskin, NULL);
     print_message("cells variant without skin after 50 steps: potential %.15g\n",
                   tnoskin.potential);
@@ -256,30 +257,30 @@ static void test_bit_identical_runs(void **state)
     (void)state;
     vs_params prm;
     vs_test_groot_warren(&prm, 10.0);
-    prm.backend = VS_BACKEND_GPU;
-    prm.precision = VS_PRECISION_MIXED;
-    prm.dt = 0.04;
+    prm.exec.backend = VS_BACKEND_GPU;
+    prm.exec.precision = VS_PRECISION_MIXED;
+    prm.integrator.dt = 0.04;
     vs_thermo t1, t2;
     double *s1, *s2;
     run_steps(&prm, 300, &t1, &s1);
     run_steps(&prm, 300, &t2, &s2);
-    assert_memory_equal(s1, s2, sizeof(double) * 6 * (size_t)prm.n_particles);
+    assert_memory_equal(s1, s2, sizeof(double) * 6 * (size_t)prm.system.n_particles);
     print_message("two 300-step runs: positions and velocities bit-identical; T = %.6f\n",
                   t1.temperature);
     free(s2);
     /* the fused second + first half-steps against separate ones (a step followed by output
      * runs them separately): the same arithmetic, so the same bits */
     run_steps_halves(&prm, 300, &t2, &s2, 1);
-    assert_memory_equal(s1, s2, sizeof(double) * 6 * (size_t)prm.n_particles);
+    assert_memory_equal(s1, s2, sizeof(double) * 6 * (size_t)prm.system.n_particles);
     print_message("separate half-steps: bit-identical to fused\n");
     free(s1);
     free(s2);
     /* the same without a Verlet list or skin (the cell-list kernel, rebuilt every step) */
-    prm.gpu_builder = VS_GPU_BUILDER_CELLS;
-    prm.skin = 0.0;
+    prm.exec.gpu_builder = VS_GPU_BUILDER_CELLS;
+    prm.neighbor.skin = 0.0;
     run_steps(&prm, 300, &t1, &s1);
     run_steps(&prm, 300, &t2, &s2);
-    assert_memory_equal(s1, s2, sizeof(double) * 6 * (size_t)prm.n_particles);
+    assert_memory_equal(s1, s2, sizeof(double) * 6 * (size_t)prm.system.n_particles);
     print_message("cells, skin 0: two 300-step runs bit-identical; T = %.6f\n", t1.temperature);
     free(s1);
     free(s2);
@@ -296,23 +297,25 @@ static void test_half_list_matches_cells(void **state)
         vs_params prm;
         vs_test_groot_warren(&prm, dense ? 6.0 : 10.0);
         if (dense) {
-            prm.density = 12.0;
-            prm.n_particles = llround(prm.density * prm.box[0] * prm.box[1] * prm.box[2]);
+            prm.system.density = 12.0;
+            prm.system.n_particles = llround(prm.system.density * prm.system.box[0] *
+                                             prm.system.box[1] * prm.system.box[2]);
         }
-        prm.backend = VS_BACKEND_GPU;
-        prm.precision = VS_PRECISION_MIXED;
-        prm.dt = dense ? 0.01 : 0.04;
-        prm.skin = 0.3;
+        prm.exec.backend = VS_BACKEND_GPU;
+        prm.exec.precision = VS_PRECISION_MIXED;
+        prm.integrator.dt = dense ? 0.01 : 0.04;
+        prm.neighbor.skin = 0.3;
         vs_thermo t1, t2;
         double *s1, *s2;
-        prm.gpu_builder = VS_GPU_BUILDER_CELLS;
+        prm.exec.gpu_builder = VS_GPU_BUILDER_CELLS;
         run_steps(&prm, 200, &t1, &s1);
-        prm.gpu_builder = VS_GPU_BUILDER_HALF;
+        prm.exec.gpu_builder = VS_GPU_BUILDER_HALF;
         run_steps(&prm, 200, &t2, &s2);
-        assert_memory_equal(s1, s2, sizeof(double) * 6 * (size_t)prm.n_particles);
+        assert_memory_equal(s1, s2, sizeof(double) * 6 * (size_t)prm.system.n_particles);
         assert_memory_equal(&t1.potential, &t2.potential, sizeof t1.potential);
         print_message("rho %g, skin 0.3, 200 steps: half list bit-identical to the cell walk; "
-                      "T = %.6f, potential %.15g\n", prm.density, t1.temperature, t1.potential);
+                      "T = %.6f, potential %.15g\n",
+                      prm.system.density, t1.temperature, t1.potential);
         free(s1);
         free(s2);
     }
@@ -327,35 +330,36 @@ static void test_thin_box_images(void **state)
     (void)state;
     vs_params prm;
     vs_test_groot_warren(&prm, 6.0);
-    prm.box[0] = 2.4;
-    prm.box[1] = 2.5;
-    prm.n_particles = llround(3.0 * prm.box[0] * prm.box[1] * prm.box[2]);
+    prm.system.box[0] = 2.4;
+    prm.system.box[1] = 2.5;
+    prm.system.n_particles =
+        llround(3.0 * prm.system.box[0] * prm.system.box[1] * prm.system.box[2]);
     for (int builder = 0; builder < 2; ++builder) {
-        prm.gpu_builder = builder == 0 ? VS_GPU_BUILDER_THREAD : VS_GPU_BUILDER_CELLS;
+        prm.exec.gpu_builder = builder == 0 ? VS_GPU_BUILDER_THREAD : VS_GPU_BUILDER_CELLS;
         vs_thermo tc, tg;
-        prm.backend = VS_BACKEND_CPU;
-        prm.precision = VS_PRECISION_DOUBLE;
+        prm.exec.backend = VS_BACKEND_CPU;
+        prm.exec.precision = VS_PRECISION_DOUBLE;
         double *fc = forces_by_tag(&prm, &tc);
-        prm.backend = VS_BACKEND_GPU;
+        prm.exec.backend = VS_BACKEND_GPU;
         double *fg = forces_by_tag(&prm, &tg);
-        const double worst = vs_test_worst_relative(fg, fc, prm.n_particles);
+        const double worst = vs_test_worst_relative(fg, fc, prm.system.n_particles);
         print_message("thin box, %s: worst per-particle force difference %.3e\n",
                       builder == 0 ? "thread" : "cells", worst);
         assert_true(worst <= 1e-12);
         free(fg);
         /* mixed: the cell-list kernel evaluates each pair once, ghosts' threads included */
-        prm.precision = VS_PRECISION_MIXED;
+        prm.exec.precision = VS_PRECISION_MIXED;
         fg = forces_by_tag(&prm, &tg);
-        const double worst_mixed = vs_test_worst_relative(fg, fc, prm.n_particles);
+        const double worst_mixed = vs_test_worst_relative(fg, fc, prm.system.n_particles);
         print_message("thin box, %s, mixed: worst per-particle force difference %.3e\n",
                       builder == 0 ? "thread" : "cells", worst_mixed);
         assert_true(worst_mixed <= 1e-5);
-        prm.precision = VS_PRECISION_DOUBLE;
+        prm.exec.precision = VS_PRECISION_DOUBLE;
         free(fc);
         free(fg);
-        prm.backend = VS_BACKEND_CPU;
+        prm.exec.backend = VS_BACKEND_CPU;
         run_steps(&prm, 50, &tc, NULL);
-        prm.backend = VS_BACKEND_GPU;
+        prm.exec.backend = VS_BACKEND_GPU;
         run_steps(&prm, 50, &tg, NULL);
         const double dp = fabs(tg.potential - tc.potential) / fabs(tc.potential);
         print_message("thin box, %s, 50 steps: potential %.15g vs %.15g (relative %.2e)\n",
@@ -369,9 +373,9 @@ static void test_phase_timing_device_clock(void **state)
     (void)state;
     vs_params prm;
     vs_test_groot_warren(&prm, 10.0);
-    prm.backend = VS_BACKEND_GPU;
+    prm.exec.backend = VS_BACKEND_GPU;
     for (int variant = 0; variant < 2; ++variant) {
-        prm.skin = variant == 0 ? 0.3 : 0.0; /* list reuse with ghost updates; rebuilds */
+        prm.neighbor.skin = variant == 0 ? 0.3 : 0.0; /* list reuse with ghost updates; rebuilds */
         vs_sim sim;
         char err[512] = "";
         assert_int_equal(vs_sim_create(&sim, &prm, MPI_COMM_SELF, err, sizeof err), 0);
@@ -386,11 +390,11 @@ static void test_phase_timing_device_clock(void **state)
         const double wall = vs_wall_seconds() - t0;
         double sum = 0.0;
         for (int k = 0; k < VS_TIMER_COUNT; ++k) {
-            print_message("skin %.1f: %-10s %.6f s\n", prm.skin, vs_timer_labels[k],
+            print_message("skin %.1f: %-10s %.6f s\n", prm.neighbor.skin, vs_timer_labels[k],
                           sim.timers.total[k]);
             sum += sim.timers.total[k];
         }
-        print_message("skin %.1f: phases %.6f s, wall %.6f s\n", prm.skin, sum, wall);
+        print_message("skin %.1f: phases %.6f s, wall %.6f s\n", prm.neighbor.skin, sum, wall);
         assert_true(sim.timers.total[VS_TIMER_pair] > 0.0);
         assert_true(sim.timers.total[VS_TIMER_neighbor] > 0.0);
         assert_true(sim.timers.total[VS_TIMER_comm] > 0.0);

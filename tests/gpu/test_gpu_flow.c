@@ -25,13 +25,13 @@
 static void flow_params(vs_params *prm, int driven)
 {
     vs_test_groot_warren(prm, 10.0);
-    prm->n_species = 2;
-    snprintf(prm->species[1].name, VS_NAME_LEN, "B");
-    prm->species[0].fraction = prm->species[1].fraction = 0.5;
-    prm->species[1].mass = 1.0;
+    prm->species.n = 2;
+    snprintf(prm->species.list[1].name, VS_NAME_LEN, "B");
+    prm->species.list[0].fraction = prm->species.list[1].fraction = 0.5;
+    prm->species.list[1].mass = 1.0;
     for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 2; ++j)
-            prm->a[i][j] = i == j ? 25.0 : 30.0;
+            prm->dpd.a[i][j] = i == j ? 25.0 : 30.0;
     prm->flow.kind = VS_FLOW_DOUBLE_POISEUILLE;
     prm->flow.axis = 1;
     prm->flow.across = 2;
@@ -46,7 +46,7 @@ static double *forces_by_tag(vs_params *prm)
     assert_int_equal(vs_sim_create(&sim, prm, MPI_COMM_SELF, err, sizeof err), 0);
     assert_int_equal(vs_sim_start(&sim, err, sizeof err), 0);
     sim.backend->sync_host(sim.backend_state, &sim.parts);
-    double *f = malloc(sizeof(double) * 3 * (size_t)prm->n_particles);
+    double *f = malloc(sizeof(double) * 3 * (size_t)prm->system.n_particles);
     for (int64_t i = 0; i < sim.parts.n_owned; ++i)
         for (int d = 0; d < 3; ++d)
             f[3 * sim.parts.tag[i] + d] = sim.parts.f[d][i];
@@ -59,13 +59,13 @@ static void compare(vs_precision_kind precision, vs_gpu_builder_kind builder, in
 {
     vs_params prm;
     flow_params(&prm, driven);
-    prm.backend = VS_BACKEND_CPU;
+    prm.exec.backend = VS_BACKEND_CPU;
     double *fc = forces_by_tag(&prm);
-    prm.backend = VS_BACKEND_GPU;
-    prm.precision = precision;
-    prm.gpu_builder = builder;
+    prm.exec.backend = VS_BACKEND_GPU;
+    prm.exec.precision = precision;
+    prm.exec.gpu_builder = builder;
     double *fg = forces_by_tag(&prm);
-    const double worst = vs_test_worst_relative(fg, fc, prm.n_particles);
+    const double worst = vs_test_worst_relative(fg, fc, prm.system.n_particles);
     print_message("%s, builder %d, driven %d: worst per-particle force difference %.3e "
                   "(tolerance %.0e)\n", precision == VS_PRECISION_MIXED ? "mixed" : "double",
                   (int)builder, driven, worst, tol);
@@ -110,10 +110,10 @@ static void test_steps_double(void **state)
     vs_params prm;
     flow_params(&prm, -1);
     vs_thermo tc, tg;
-    prm.backend = VS_BACKEND_CPU;
+    prm.exec.backend = VS_BACKEND_CPU;
     run_thermo(&prm, &tc);
-    prm.backend = VS_BACKEND_GPU;
-    prm.precision = VS_PRECISION_DOUBLE;
+    prm.exec.backend = VS_BACKEND_GPU;
+    prm.exec.precision = VS_PRECISION_DOUBLE;
     run_thermo(&prm, &tg);
     const double dt = fabs(tg.temperature - tc.temperature) / tc.temperature;
     const double dp = fabs(tg.momentum[1] - tc.momentum[1]) / fmax(fabs(tc.momentum[1]), 1.0);

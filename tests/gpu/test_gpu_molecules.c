@@ -48,7 +48,7 @@
 static double *gather_by_tag(const vs_sim *sim, double *const field[3])
 {
     const vs_par *par = &sim->dc.cart;
-    const int64_t n_total = sim->prm.n_particles;
+    const int64_t n_total = sim->prm.system.n_particles;
     const int n = (int)sim->parts.n_owned;
     int *counts = VS_MALLOC(sizeof(int) * (size_t)par->size);
     int *displs = VS_MALLOC(sizeof(int) * (size_t)par->size);
@@ -87,20 +87,20 @@ static void run(const vs_params *config, MPI_Comm comm, const run_result *grid,
     vs_params prm_copy = *config;
     const vs_params *prm = &prm_copy;
     if (grid)
-        memcpy(prm_copy.box, grid->box, sizeof prm_copy.box);
+        memcpy(prm_copy.system.box, grid->box, sizeof prm_copy.system.box);
     vs_sim sim;
     char err[512] = "";
     const int created = vs_sim_create(&sim, prm, comm, err, sizeof err) == 0;
     if (created && grid)
-        sim.prm.position_quantum = grid->quantum;
+        sim.prm.exec.position_quantum = grid->quantum;
     if (!created || vs_sim_start(&sim, err, sizeof err) != 0) {
         fprintf(stderr, "setup failed: %s\n", err);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    memcpy(out->box, sim.prm.box, sizeof out->box);
-    out->quantum = sim.prm.position_quantum;
+    memcpy(out->box, sim.prm.system.box, sizeof out->box);
+    out->quantum = sim.prm.exec.position_quantum;
     vs_sim_thermo(&sim, &out->thermo[0]);
-    out->ghosts = prm->backend == VS_BACKEND_GPU
+    out->ghosts = prm->exec.backend == VS_BACKEND_GPU
                       ? vs_gpu_n_ghost((vs_gpu_state *)sim.backend_state)
                       : sim.parts.n_ghost;
     vs_par_sum_int64(&sim.dc.cart, &out->ghosts, 1);
@@ -229,13 +229,13 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     free(text);
-    prm.precision = mixed ? VS_PRECISION_MIXED : VS_PRECISION_DOUBLE;
+    prm.exec.precision = mixed ? VS_PRECISION_MIXED : VS_PRECISION_DOUBLE;
 
-    prm.backend = VS_BACKEND_GPU;
+    prm.exec.backend = VS_BACKEND_GPU;
     run_result g1, g2, cp;
     run(&prm, MPI_COMM_WORLD, NULL, &g1);
     run(&prm, MPI_COMM_WORLD, NULL, &g2);
-    prm.backend = VS_BACKEND_CPU; /* the same ranks: the same ghost set */
+    prm.exec.backend = VS_BACKEND_CPU; /* the same ranks: the same ghost set */
     run(&prm, MPI_COMM_WORLD, &g1, &cp);
     int failures = 0;
     if (world.rank == 0) {
@@ -247,14 +247,15 @@ int main(int argc, char **argv)
     }
     free_result(&cp);
     if (world.rank == 0) {
-        prm.backend = VS_BACKEND_CPU;
+        prm.exec.backend = VS_BACKEND_CPU;
         run_result c;
         run(&prm, MPI_COMM_SELF, &g1, &c);
         printf("%s precision, %d rank%s: %lld particles, %lld in molecules\n",
                mixed ? "mixed" : "double", world.size, world.size == 1 ? "" : "s",
-               (long long)prm.n_particles, (long long)prm.n_molecule_beads);
-        failures += compare(&g1, &c, prm.n_particles, mixed, prm.n_angle_types > 0);
-        failures += compare_repeat(&g1, &g2, prm.n_particles);
+               (long long)prm.system.n_particles, (long long)prm.molecules.n_molecule_beads);
+        failures +=
+            compare(&g1, &c, prm.system.n_particles, mixed, prm.molecules.n_angle_types > 0);
+        failures += compare_repeat(&g1, &g2, prm.system.n_particles);
         free_result(&c);
     }
     free_result(&g1);

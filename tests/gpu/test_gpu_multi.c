@@ -37,7 +37,7 @@
 static double *gather_by_tag(vs_sim *sim, double *const field[3])
 {
     const vs_par *par = &sim->dc.cart;
-    const int64_t n_total = sim->prm.n_particles;
+    const int64_t n_total = sim->prm.system.n_particles;
     const int n = (int)sim->parts.n_owned;
     int *counts = VS_MALLOC(sizeof(int) * (size_t)par->size);
     int *displs = VS_MALLOC(sizeof(int) * (size_t)par->size);
@@ -95,7 +95,7 @@ static double *state_after_run(const vs_params *prm, int *lost, double *hidden_s
     double *v = gather_by_tag(&sim, sim.parts.v);
     double *out = NULL;
     if (x) {
-        const size_t n3 = 3 * (size_t)prm->n_particles;
+        const size_t n3 = 3 * (size_t)prm->system.n_particles;
         out = VS_MALLOC(2 * n3 * sizeof(double));
         memcpy(out, x, n3 * sizeof(double));
         memcpy(out + n3, v, n3 * sizeof(double));
@@ -143,11 +143,11 @@ typedef struct {
 
 static void make_references(vs_params prm, int root, references *ref)
 {
-    prm.backend = VS_BACKEND_CPU;
+    prm.exec.backend = VS_BACKEND_CPU;
     ref->cpu_single = root ? forces_at_start(&prm, MPI_COMM_SELF) : NULL;
     ref->cpu_multi = forces_at_start(&prm, MPI_COMM_WORLD);
-    prm.backend = VS_BACKEND_GPU;
-    prm.precision = VS_PRECISION_MIXED;
+    prm.exec.backend = VS_BACKEND_GPU;
+    prm.exec.precision = VS_PRECISION_MIXED;
     ref->gpu_single = root ? forces_at_start(&prm, MPI_COMM_SELF) : NULL;
 }
 
@@ -196,8 +196,8 @@ static int check_same_bits(const char *run, const char *reference, const double 
 static int run_variant(vs_params prm, const comm_variant *v, const char *prefix, int rank,
                        double **forces, double **state, double *hidden_s)
 {
-    prm.transport = v->transport;
-    prm.overlap = v->overlap;
+    prm.exec.transport = v->transport;
+    prm.exec.overlap = v->overlap;
     *forces = forces_at_start(&prm, MPI_COMM_WORLD);
     int lost = 0;
     *state = state_after_run(&prm, &lost, hidden_s);
@@ -209,13 +209,13 @@ static int run_variant(vs_params prm, const comm_variant *v, const char *prefix,
 /* Double precision on P GPUs against the CPU on P ranks, step-0 forces to 1e-12. */
 static int check_double_precision(vs_params prm, int root, const references *ref)
 {
-    prm.precision = VS_PRECISION_DOUBLE;
-    prm.transport = VS_TRANSPORT_HOST;
+    prm.exec.precision = VS_PRECISION_DOUBLE;
+    prm.exec.transport = VS_TRANSPORT_HOST;
     double *f = forces_at_start(&prm, MPI_COMM_WORLD);
     int failures = 0;
     if (root)
         failures += check(0, "double, P GPUs vs P CPU ranks, step-0 forces",
-                          vs_test_worst_relative(f, ref->cpu_multi, prm.n_particles), 1e-12);
+                          vs_test_worst_relative(f, ref->cpu_multi, prm.system.n_particles), 1e-12);
     free(f);
     return failures;
 }
@@ -230,7 +230,7 @@ static int check_transports(vs_params prm, const vs_par *world, const references
                                              {VS_TRANSPORT_MPI_DEVICE, 1, "mpi-device"},
                                              {VS_TRANSPORT_HOST, 0, "host without overlap"}};
     const int root = world->rank == 0;
-    const int64_t n = prm.n_particles;
+    const int64_t n = prm.system.n_particles;
     int failures = 0;
     double *forces0 = NULL, *state0 = NULL;
     for (int k = 0; k < 4; ++k) {
@@ -302,10 +302,10 @@ static int check_cell_kernel(vs_params prm, const vs_par *world, const reference
                                              {VS_TRANSPORT_HOST, 1, "host"},
                                              {VS_TRANSPORT_PEER, 1, "peer"}};
     const int root = world->rank == 0;
-    const int64_t n = prm.n_particles;
-    prm.gpu_builder = VS_GPU_BUILDER_CELLS;
-    prm.transport = variants[0].transport; /* the bricks of the reference run */
-    prm.overlap = variants[0].overlap;
+    const int64_t n = prm.system.n_particles;
+    prm.exec.gpu_builder = VS_GPU_BUILDER_CELLS;
+    prm.exec.transport = variants[0].transport; /* the bricks of the reference run */
+    prm.exec.overlap = variants[0].overlap;
     const int split = split_dimensions(&prm);
     int failures = 0;
     double *forces0 = NULL, *state0 = NULL;
@@ -314,7 +314,7 @@ static int check_cell_kernel(vs_params prm, const vs_par *world, const reference
         double hidden = 0.0;
         failures += run_variant(prm, &variants[k], "cell-list kernel, ", world->rank, &f,
                                 &state, &hidden);
-        failures += check_hidden(world, &variants[k], split, prm.skin, hidden);
+        failures += check_hidden(world, &variants[k], split, prm.neighbor.skin, hidden);
         if (k == 0) {
             if (root)
                 failures += check_against_references("cell-list kernel, ", f, ref, NULL, n);
@@ -342,28 +342,29 @@ static int check_cell_kernel(vs_params prm, const vs_par *world, const reference
  * without the overlap. */
 static int check_two_species(vs_params prm, const vs_par *world)
 {
-    prm.gpu_builder = VS_GPU_BUILDER_CELLS;
-    prm.n_species = 2;
-    snprintf(prm.species[1].name, VS_NAME_LEN, "B");
-    prm.species[0].fraction = 0.6;
-    prm.species[1].fraction = 0.4;
-    prm.species[1].mass = 2.0;
-    prm.species[1].body_force[0] = 0.3;
-    prm.a[0][1] = prm.a[1][0] = 40.0;
-    prm.a[1][1] = 30.0;
-    prm.transport = VS_TRANSPORT_PEER;
+    prm.exec.gpu_builder = VS_GPU_BUILDER_CELLS;
+    prm.species.n = 2;
+    snprintf(prm.species.list[1].name, VS_NAME_LEN, "B");
+    prm.species.list[0].fraction = 0.6;
+    prm.species.list[1].fraction = 0.4;
+    prm.species.list[1].mass = 2.0;
+    prm.species.list[1].body_force[0] = 0.3;
+    prm.dpd.a[0][1] = prm.dpd.a[1][0] = 40.0;
+    prm.dpd.a[1][1] = 30.0;
+    prm.exec.transport = VS_TRANSPORT_PEER;
     int failures = 0;
     double *state[2] = {NULL, NULL};
     for (int k = 0; k < 2; ++k) {
-        prm.overlap = k;
+        prm.exec.overlap = k;
         int lost = 0;
         state[k] = state_after_run(&prm, &lost, NULL);
         failures += check(world->rank, "cell-list kernel, two species: particle lost or duplicated",
                           (double)lost, 0.0);
     }
     if (world->rank == 0)
-        failures += check_bits("cell-list kernel, two species, overlap", "none",
-                               "states after 300 steps", state[1], state[0], 2, prm.n_particles);
+        failures +=
+            check_bits("cell-list kernel, two species, overlap", "none", "states after 300 steps",
+                       state[1], state[0], 2, prm.system.n_particles);
     free(state[0]);
     free(state[1]);
     return failures;
@@ -377,12 +378,12 @@ int main(int argc, char **argv)
     vs_params prm;
     vs_test_groot_warren(&prm, 10.0);
     if (argc == 3 && strcmp(argv[1], "--skin") == 0)
-        prm.skin = atof(argv[2]);
+        prm.neighbor.skin = atof(argv[2]);
 
     references ref;
     make_references(prm, world.rank == 0, &ref);
-    prm.backend = VS_BACKEND_GPU; /* every run below: P GPUs, mixed unless said otherwise */
-    prm.precision = VS_PRECISION_MIXED;
+    prm.exec.backend = VS_BACKEND_GPU; /* every run below: P GPUs, mixed unless said otherwise */
+    prm.exec.precision = VS_PRECISION_MIXED;
     int failures = check_double_precision(prm, world.rank == 0, &ref);
     failures += check_transports(prm, &world, &ref);
     failures += check_cell_kernel(prm, &world, &ref);

@@ -97,7 +97,7 @@ static void forces_at_start(const vs_params *prm, MPI_Comm comm, gathered_forces
     char err[512];
     create_or_die(&sim, prm, comm);
     vs_sim_start(&sim, err, sizeof err);
-    gather_forces_by_tag(&sim, prm->n_particles, forces);
+    gather_forces_by_tag(&sim, prm->system.n_particles, forces);
     vs_sim_destroy(&sim);
 }
 
@@ -114,11 +114,11 @@ static int run_decomposed(const vs_params *prm, const vs_par *world, gathered_fo
     if (world->rank == 0)
         printf("ranks %d, skin %g: bricks %d x %d x %d, %lld owned on rank 0, %lld ghosts, "
                "%lld builds in %d steps\n",
-               world->size, prm->skin, multi.dc.dims[0], multi.dc.dims[1], multi.dc.dims[2],
-               (long long)multi.parts.n_owned, (long long)multi.parts.n_ghost,
+               world->size, prm->neighbor.skin, multi.dc.dims[0], multi.dc.dims[1],
+               multi.dc.dims[2], (long long)multi.parts.n_owned, (long long)multi.parts.n_ghost,
                (long long)multi.n_builds, N_STEPS);
     int failures = 0;
-    if (prm->skin == 0.0 && multi.n_builds != N_STEPS + 1) {
+    if (prm->neighbor.skin == 0.0 && multi.n_builds != N_STEPS + 1) {
         if (world->rank == 0)
             printf("FAIL skin 0: %lld builds in %d steps, expected one per step plus the first\n",
                    (long long)multi.n_builds, N_STEPS);
@@ -209,7 +209,7 @@ int main(int argc, char **argv)
     const char *config = NULL;
     for (int a = 1; a < argc; ++a) {
         if (strcmp(argv[a], "--skin") == 0 && a + 1 < argc)
-            prm.skin = atof(argv[++a]);
+            prm.neighbor.skin = atof(argv[++a]);
         else if (strcmp(argv[a], "--flow") == 0)
             flow = 1;
         else if (strcmp(argv[a], "--config") == 0 && a + 1 < argc)
@@ -241,7 +241,7 @@ int main(int argc, char **argv)
         vs_thermo ts[N_STEPS + 1];
         double pmax_single;
         run_single(&prm, &fs, ts, &pmax_single);
-        compare_forces(&fm, &fs, prm.n_particles, &failures);
+        compare_forces(&fm, &fs, prm.system.n_particles, &failures);
         compare_thermo(tm, ts, &failures);
         printf("largest |total momentum|: %.3e on %d ranks, %.3e on one\n", pmax_multi,
                world.size, pmax_single);

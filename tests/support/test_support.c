@@ -9,30 +9,30 @@ void vs_test_groot_warren(vs_params *p, double L)
 {
     memset(p, 0, sizeof(*p));
     for (int d = 0; d < 3; ++d)
-        p->box[d] = L;
-    p->n_particles = llround(3.0 * L * L * L);
-    p->density = (double)p->n_particles / (L * L * L);
-    p->n_species = 1;
-    snprintf(p->species[0].name, VS_NAME_LEN, "W");
-    p->species[0].mass = 1.0;
-    p->species[0].fraction = 1.0;
-    p->seed = 2026;
-    p->a[0][0] = 25.0;
-    p->gamma = 4.5;
-    p->kT = 1.0;
-    p->rc = 1.0;
-    p->s = 1.0;
-    p->random = VS_RANDOM_UNIFORM;
-    p->dt = 0.01;
-    p->lambda = 0.5;
-    p->steps = 0;
-    p->skin = 0.3;
-    p->backend = VS_BACKEND_CPU;
-    p->precision = VS_PRECISION_DOUBLE;
-    p->transport = VS_TRANSPORT_AUTO;
-    p->overlap = 1;
-    snprintf(p->output_dir, VS_PATH_LEN, "/tmp/vesica-test");
-    p->thermo_interval = 100;
+        p->system.box[d] = L;
+    p->system.n_particles = llround(3.0 * L * L * L);
+    p->system.density = (double)p->system.n_particles / (L * L * L);
+    p->species.n = 1;
+    snprintf(p->species.list[0].name, VS_NAME_LEN, "W");
+    p->species.list[0].mass = 1.0;
+    p->species.list[0].fraction = 1.0;
+    p->system.seed = 2026;
+    p->dpd.a[0][0] = 25.0;
+    p->dpd.gamma = 4.5;
+    p->dpd.kT = 1.0;
+    p->dpd.rc = 1.0;
+    p->dpd.s = 1.0;
+    p->dpd.random = VS_RANDOM_UNIFORM;
+    p->integrator.dt = 0.01;
+    p->integrator.lambda = 0.5;
+    p->integrator.steps = 0;
+    p->neighbor.skin = 0.3;
+    p->exec.backend = VS_BACKEND_CPU;
+    p->exec.precision = VS_PRECISION_DOUBLE;
+    p->exec.transport = VS_TRANSPORT_AUTO;
+    p->exec.overlap = 1;
+    snprintf(p->output.dir, VS_PATH_LEN, "/tmp/vesica-test");
+    p->output.thermo_interval = 100;
 }
 
 double vs_test_worst_relative(const double *f, const double *ref, int64_t n)

@@ -78,22 +78,22 @@ static void test_ou_step(void **state)
     (void)state;
     vs_params p;
     memset(&p, 0, sizeof p);
-    p.n_species = 2;
-    p.species[0].mass = 1.0;
-    p.species[1].mass = 3.0;
-    p.kT = 1.7;
-    p.dt = 0.02;
-    p.friction = 2.5;
+    p.species.n = 2;
+    p.species.list[0].mass = 1.0;
+    p.species.list[1].mass = 3.0;
+    p.dpd.kT = 1.7;
+    p.integrator.dt = 0.02;
+    p.integrator.friction = 2.5;
     vs_ensemble_consts c;
     vs_ensemble_consts_make(&c, &p);
     for (int s = 0; s < 2; ++s) {
-        const double want = p.kT / p.species[s].mass;
+        const double want = p.dpd.kT / p.species.list[s].mass;
         const double kept = c.ou_c[s] * c.ou_c[s] * want + c.ou_sigma[s] * c.ou_sigma[s];
         assert_true(fabs(kept - want) < 1e-15 * want);
         assert_true(fabs(c.ou_c[s] - exp(-2.5 * 0.01)) < 1e-16);
         assert_true(fabs(c.mb_sigma[s] - sqrt(want)) < 1e-15);
-        assert_true(fabs(c.mobility_dt[s] - 0.02 / (p.species[s].mass * 2.5)) < 1e-17);
-        assert_true(fabs(c.bd_noise[s] - sqrt(2 * 1.7 * 0.02 / (p.species[s].mass * 2.5))) <
+        assert_true(fabs(c.mobility_dt[s] - 0.02 / (p.species.list[s].mass * 2.5)) < 1e-17);
+        assert_true(fabs(c.bd_noise[s] - sqrt(2 * 1.7 * 0.02 / (p.species.list[s].mass * 2.5))) <
                     1e-16);
     }
     /* the mean of v relaxes as exp(-gamma h) (noise of mean zero) */
@@ -105,28 +105,28 @@ static void test_nose_hoover_chain(void **state)
     (void)state;
     vs_params p;
     memset(&p, 0, sizeof p);
-    p.n_particles = 1000;
-    p.kT = 1.0;
-    p.dt = 0.01;
-    p.tau = 0.5;
-    p.chain = 3;
-    p.integrator = VS_INTEGRATOR_NOSE_HOOVER;
+    p.system.n_particles = 1000;
+    p.dpd.kT = 1.0;
+    p.integrator.dt = 0.01;
+    p.integrator.tau = 0.5;
+    p.integrator.chain = 3;
+    p.integrator.kind = VS_INTEGRATOR_NOSE_HOOVER;
     const double dof = 2997.0;
     vs_ensemble_state e;
     vs_ensemble_init(&e, &p);
     assert_int_equal(e.chain, 3);
     /* at the target with the chain at rest: nothing moves but the chain's own kT drive */
-    e.ke2 = dof * p.kT;
+    e.ke2 = dof * p.dpd.kT;
     const double f = vs_nhc_half_step(&e, &p);
     assert_true(f == 1.0);
     assert_true(e.vxi[0] == 0.0);
-    assert_true(e.ke2 == dof * p.kT);
+    assert_true(e.ke2 == dof * p.dpd.kT);
     /* hot: the factor cools, the carried 2K follows the factor squared */
     vs_ensemble_init(&e, &p);
-    e.ke2 = 2.0 * dof * p.kT;
+    e.ke2 = 2.0 * dof * p.dpd.kT;
     const double hot = vs_nhc_half_step(&e, &p);
     assert_true(hot < 1.0 && e.vxi[0] > 0.0);
-    assert_true(fabs(e.ke2 - 2.0 * dof * p.kT * hot * hot) < 1e-12 * e.ke2);
+    assert_true(fabs(e.ke2 - 2.0 * dof * p.dpd.kT * hot * hot) < 1e-12 * e.ke2);
     /* by hand, the backward sweep from rest (Q_1 = N_f kT tau^2, Q_k = kT tau^2 = 0.25):
      * v3 gets dt/4 (0 - kT) / Q_3 = -0.01; v2 the same between damping factors
      * exp(-dt/8 v3) (zero before it: only the second counts); v1 dt/4 (2K - N_f kT) / Q_1 =
@@ -138,7 +138,7 @@ static void test_nose_hoover_chain(void **state)
     assert_true(fabs(hot - exp(-0.005 * v1)) < 1e-15);
     /* cold: heats */
     vs_ensemble_init(&e, &p);
-    e.ke2 = 0.5 * dof * p.kT;
+    e.ke2 = 0.5 * dof * p.dpd.kT;
     assert_true(vs_nhc_half_step(&e, &p) > 1.0);
     /* the energy: N_f kT xi_1 + sum kT xi_k + Q_k v_k^2 / 2 */
     vs_ensemble_init(&e, &p);
@@ -155,10 +155,10 @@ static void test_berendsen_factor(void **state)
     (void)state;
     vs_params p;
     memset(&p, 0, sizeof p);
-    p.n_particles = 101; /* 300 degrees of freedom */
-    p.kT = 2.0;
-    p.dt = 0.01;
-    p.tau = 0.1;
+    p.system.n_particles = 101; /* 300 degrees of freedom */
+    p.dpd.kT = 2.0;
+    p.integrator.dt = 0.01;
+    p.integrator.tau = 0.1;
     assert_true(fabs(vs_berendsen_factor(&p, 300.0 * 2.0) - 1.0) < 1e-15);
     /* T = 4 = 2 kT: sqrt(1 + 0.1 (0.5 - 1)) */
     assert_true(fabs(vs_berendsen_factor(&p, 300.0 * 4.0) - sqrt(0.95)) < 1e-15);
@@ -173,13 +173,13 @@ static void test_npt_factors(void **state)
     (void)state;
     vs_params p;
     memset(&p, 0, sizeof p);
-    p.n_particles = 101; /* N_f = 300 */
-    p.kT = 1.0;
-    p.dt = 0.01;
-    p.tau = 0.5;
-    p.tau_p = 2.0;
-    p.chain = 3;
-    p.integrator = VS_INTEGRATOR_NPT;
+    p.system.n_particles = 101; /* N_f = 300 */
+    p.dpd.kT = 1.0;
+    p.integrator.dt = 0.01;
+    p.integrator.tau = 0.5;
+    p.integrator.tau_p = 2.0;
+    p.integrator.chain = 3;
+    p.integrator.kind = VS_INTEGRATOR_NPT;
     vs_ensemble_state e;
     vs_ensemble_init(&e, &p);
     assert_true(e.barostat == 1 && e.chain == 3);
@@ -191,19 +191,19 @@ static void test_npt_factors(void **state)
     for (size_t k = 0; k < sizeof veps / sizeof veps[0]; ++k) {
         e.veps = veps[k];
         c = vs_npt_coefs_make(&e, &p);
-        const double u = alpha * e.veps, h = 0.5 * p.dt;
+        const double u = alpha * e.veps, h = 0.5 * p.integrator.dt;
         assert_true(fabs(c.cv - exp(-u * h)) < 1e-15);
         const double cf = -expm1(-u * h) / u;
         assert_true(fabs(c.cf - cf) < 1e-13 * cf);
-        assert_true(fabs(c.cx - exp(e.veps * p.dt)) < 1e-14 * c.cx);
-        const double cxv = expm1(e.veps * p.dt) / e.veps;
+        assert_true(fabs(c.cx - exp(e.veps * p.integrator.dt)) < 1e-14 * c.cx);
+        const double cxv = expm1(e.veps * p.integrator.dt) / e.veps;
         assert_true(fabs(c.cxv - cxv) < 1e-13 * cxv);
     }
     /* the barostat mass and the energy beyond K + U: P V + W v^2 / 2 + chains */
     const double w = (300.0 + 3.0) * 1.0 * 4.0;
     assert_true(fabs(vs_npt_mass(&p) - w) < 1e-12 * w);
     vs_ensemble_init(&e, &p);
-    p.pressure = 2.0;
+    p.integrator.pressure = 2.0;
     e.veps = 0.1;
     e.bxi[0] = 0.5;
     e.bvxi[1] = 2.0;
@@ -212,7 +212,7 @@ static void test_npt_factors(void **state)
     /* G = (1 + 3 / N_f) 2K + W_vir - 3 P V drives v_eps: zero at the balance */
     vs_ensemble_init(&e, &p);
     e.ke2 = 300.0;
-    e.virial = 3.0 * p.pressure * 10.0 - alpha * 300.0;
+    e.virial = 3.0 * p.integrator.pressure * 10.0 - alpha * 300.0;
     vs_npt_veps_half_step(&e, &p, 10.0);
     assert_true(fabs(e.veps) < 1e-15);
     e.virial += w; /* a force of W: v_eps grows by dt / 2 */

@@ -60,8 +60,8 @@ static void momentum_by_half(int driven)
 {
     vs_params prm;
     vs_test_groot_warren(&prm, 10.0);
-    prm.box[0] = 12.0;
-    prm.n_species = 2;
+    prm.system.box[0] = 12.0;
+    prm.species.n = 2;
     prm.flow.kind = VS_FLOW_DOUBLE_POISEUILLE;
     prm.flow.axis = 2;
     prm.flow.across = 0;
@@ -69,7 +69,7 @@ static void momentum_by_half(int driven)
     prm.flow.g = 0.055;
     vs_particles p;
     const int64_t n = 4608;
-    make_particles(&p, n, prm.box);
+    make_particles(&p, n, prm.system.box);
     vs_cpu_state s;
     memset(&s, 0, sizeof s);
     s.prm = &prm;
@@ -85,7 +85,7 @@ static void momentum_by_half(int driven)
             other += fabs(p.f[2][i]);
             continue;
         }
-        const double u = p.x[0][i] - prm.box[0] * floor(p.x[0][i] / prm.box[0]);
+        const double u = p.x[0][i] - prm.system.box[0] * floor(p.x[0][i] / prm.system.box[0]);
         if (u < 6.0)
             lower += p.f[2][i], ++n_lower;
         else
@@ -142,7 +142,7 @@ static void test_in_simulation(void **state)
     for (int64_t i = 0; i < sim.parts.n_owned; ++i) {
         for (int d = 0; d < 3; ++d)
             total[d] += sim.parts.f[d][i];
-        n_lower += vs_double_poiseuille_sign(sim.parts.x[2][i], prm.box[2]) > 0.0;
+        n_lower += vs_double_poiseuille_sign(sim.parts.x[2][i], prm.system.box[2]) > 0.0;
     }
     const double want = 0.25 * (double)(2 * n_lower - sim.parts.n_owned);
     print_message("total force %.3e %.6f %.3e, expected 0 %.6f 0\n", total[0], total[1],

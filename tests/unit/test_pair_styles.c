@@ -166,14 +166,17 @@ static void test_table_spline(void **state)
 static void test_tail(void **state)
 {
     (void)state;
-    static vs_params p; /* large: not on the stack */
+    static vs_pair_set set; /* large (the tables): not on the stack */
+    vs_params p;
     memset(&p, 0, sizeof p);
-    p.n_species = 2;
-    p.pair[VS_PAIR_LJ].active = p.pair[VS_PAIR_LJ].tail = 1;
+    p.pair.set = &set;
+    p.species.n = 2;
+    vs_pair_style_params *lj = &set.style[VS_PAIR_LJ];
+    lj->active = lj->tail = 1;
     const double par[2][2][3] = {{{1.0, 1.0, 2.5}, {0.7, 1.2, 3.0}}, {{0.7, 1.2, 3.0}, {1.3, 0.9, 2.2}}};
     for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 2; ++j)
-            p.pair[VS_PAIR_LJ].c[i][j] = coeff(VS_PAIR_LJ, par[i][j][0], par[i][j][1], par[i][j][2], 1);
+            lj->c[i][j] = coeff(VS_PAIR_LJ, par[i][j][0], par[i][j][1], par[i][j][2], 1);
     const int64_t count[2] = {300, 700};
     const double volume = 1234.0;
     double e = 0.0, w = 0.0;

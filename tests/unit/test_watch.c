@@ -15,16 +15,16 @@ static vs_params groot_warren(void)
 {
     vs_params p;
     memset(&p, 0, sizeof p);
-    p.n_species = 1;
-    p.species[0].mass = 1.0;
-    p.a[0][0] = 25.0;
-    p.gamma = 4.5;
-    p.kT = 1.0;
-    p.rc = 1.0;
-    p.dt = 0.04;
-    p.temperature_tolerance = 0.5;
-    p.temperature_rows = 3;
-    p.equilibration_time = 10.0;
+    p.species.n = 1;
+    p.species.list[0].mass = 1.0;
+    p.dpd.a[0][0] = 25.0;
+    p.dpd.gamma = 4.5;
+    p.dpd.kT = 1.0;
+    p.dpd.rc = 1.0;
+    p.integrator.dt = 0.04;
+    p.run.temperature_tolerance = 0.5;
+    p.run.temperature_rows = 3;
+    p.run.equilibration_time = 10.0;
     return p;
 }
 
@@ -33,19 +33,19 @@ static void test_tested_range(void **state)
     (void)state;
     vs_params p = groot_warren();
     assert_true(fabs(vs_dt_tested_max(&p) - 0.06) < 1e-12);
-    p.a[0][0] = 100.0; /* four times stiffer: half the period */
+    p.dpd.a[0][0] = 100.0; /* four times stiffer: half the period */
     assert_true(fabs(vs_dt_tested_max(&p) - 0.03) < 1e-12);
     p = groot_warren();
-    p.gamma = 45.0; /* ten times the friction */
+    p.dpd.gamma = 45.0; /* ten times the friction */
     assert_true(fabs(vs_dt_tested_max(&p) - 0.006) < 1e-12);
     p = groot_warren();
-    p.n_species = 2;
-    p.species[1].mass = 0.25; /* the lightest species sets the scales */
+    p.species.n = 2;
+    p.species.list[1].mass = 0.25; /* the lightest species sets the scales */
     assert_true(vs_dt_tested_max(&p) < 0.0301);
     p = groot_warren();
-    p.a[0][0] = 0.0;
-    p.gamma = 0.0;
-    p.kT = 0.0; /* nothing sets a scale */
+    p.dpd.a[0][0] = 0.0;
+    p.dpd.gamma = 0.0;
+    p.dpd.kT = 0.0; /* nothing sets a scale */
     assert_true(vs_dt_tested_max(&p) == 0.0);
 }
 
@@ -75,11 +75,11 @@ static void test_temperature_watch(void **state)
     assert_int_equal(vs_watch_row(&w, &p, &t, 0), 0);
     assert_int_equal(vs_watch_row(&w, &p, &t, 0), 0);
     assert_int_equal(vs_watch_row(&w, &p, &t, 0), 1); /* the third far row in a row */
-    p.temperature_rows = 0; /* warn only */
+    p.run.temperature_rows = 0; /* warn only */
     w.far_rows = 0;
     for (int i = 0; i < 10; ++i)
         assert_int_equal(vs_watch_row(&w, &p, &t, 0), 0);
-    p.temperature_tolerance = 0.0; /* not watched */
+    p.run.temperature_tolerance = 0.0; /* not watched */
     t = row(330, 13.2, 1e6);
     assert_int_equal(vs_watch_row(&w, &p, &t, 0), 0);
 }
@@ -88,7 +88,7 @@ static void test_non_finite_row_stops(void **state)
 {
     (void)state;
     vs_params p = groot_warren();
-    p.temperature_tolerance = 0.0; /* stops whatever the temperature watch says */
+    p.run.temperature_tolerance = 0.0; /* stops whatever the temperature watch says */
     vs_watch w = {0};
     vs_thermo t = row(1, 0.04, 1.0);
     t.pressure = NAN;
@@ -103,8 +103,8 @@ static void test_momentum_drift(void **state)
 {
     (void)state;
     vs_params p = groot_warren();
-    p.momentum_tolerance = 1e-5;
-    p.momentum_limit = 1e-2;
+    p.run.momentum_tolerance = 1e-5;
+    p.run.momentum_limit = 1e-2;
     vs_watch w = {0};
     vs_thermo t = row(0, 0.0, 1.0);
     t.kinetic = 1500.0; /* 1000 particles at kT = 1: the scale sqrt(2 K m) is about 54.8 */
@@ -119,16 +119,16 @@ static void test_momentum_drift(void **state)
     assert_int_equal(w.momentum_warned, 1);
     t.momentum[1] = 1.0; /* 1.8e-2: beyond the limit */
     assert_int_equal(vs_watch_row(&w, &p, &t, 0), 1);
-    p.momentum_limit = 0.0; /* warn only */
+    p.run.momentum_limit = 0.0; /* warn only */
     assert_int_equal(vs_watch_row(&w, &p, &t, 0), 0);
-    p.momentum_limit = 1e-2;
-    p.species[0].body_force[2] = 0.1; /* driven: momentum grows by design, not watched */
+    p.run.momentum_limit = 1e-2;
+    p.species.list[0].body_force[2] = 0.1; /* driven: momentum grows by design, not watched */
     assert_int_equal(vs_watch_momentum_conserved(&p), 0);
     assert_int_equal(vs_watch_row(&w, &p, &t, 0), 0);
-    p.species[0].body_force[2] = 0.0;
-    p.integrator = VS_INTEGRATOR_LANGEVIN;
+    p.species.list[0].body_force[2] = 0.0;
+    p.integrator.kind = VS_INTEGRATOR_LANGEVIN;
     assert_int_equal(vs_watch_momentum_conserved(&p), 0);
-    p.integrator = VS_INTEGRATOR_NOSE_HOOVER;
+    p.integrator.kind = VS_INTEGRATOR_NOSE_HOOVER;
     assert_int_equal(vs_watch_momentum_conserved(&p), 1);
 }
 
@@ -143,9 +143,9 @@ static void test_momentum_rescaled(void **state)
                                    VS_INTEGRATOR_DPD};
     for (int k = 0; k < 3; ++k) {
         vs_params p = groot_warren();
-        p.integrator = kinds[k];
-        p.momentum_tolerance = 1e-5;
-        p.momentum_limit = 1e-2;
+        p.integrator.kind = kinds[k];
+        p.run.momentum_tolerance = 1e-5;
+        p.run.momentum_limit = 1e-2;
         vs_watch w = {0};
         vs_thermo t = row(0, 0.0, 1.0);
         t.kinetic = 1500.0; /* scale about 54.8 */
@@ -167,9 +167,9 @@ static void test_energy_drift(void **state)
 {
     (void)state;
     vs_params p = groot_warren();
-    p.integrator = VS_INTEGRATOR_NVE;
-    p.energy_tolerance = 0.01;
-    p.energy_limit = 1.0;
+    p.integrator.kind = VS_INTEGRATOR_NVE;
+    p.run.energy_tolerance = 0.01;
+    p.run.energy_limit = 1.0;
     vs_watch w = {0};
     vs_thermo t = row(0, 0.0, 1.0);
     t.kinetic = 1500.0;

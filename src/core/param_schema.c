@@ -1,11 +1,14 @@
-/* The configuration schema: see config_schema.h. The table drives everything config.c does
- * per key (unknown-key check, type and range checks, their wording, --set paths, defaults);
- * docs/configuration.md documents every path in it (tests/config reads this file to check).
+/* The parameter schema: see param_schema.h. The table drives everything config.c does per
+ * key (unknown-key check, type and range checks, their wording, --set paths, defaults, the
+ * extraction into vs_params) and the physics keys (physics_keys.c); docs/configuration.md
+ * documents every path in it (tests/config walks the table to check).
  */
-#include "config_schema.h"
+#include "param_schema.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "params.h"
 
@@ -15,6 +18,17 @@
 #define NUM_GE(x) .bounds = B_LO, .lo = (x)
 #define NUM_IN(a, b) .bounds = B_LO | B_HI, .lo = (a), .hi = (b)
 #define INT_GE(x) .ilo = (x), .ihi = INT64_MAX
+/* Where a value lands (param_schema.h): copied by config.c's loop, or by dedicated code. */
+#define FIELD_SIZE(T, f) sizeof(((T *)0)->f)
+#define LAND(f)                                                                                    \
+    .land = LAND_AUTO, .offset = offsetof(vs_params, f), .size = FIELD_SIZE(vs_params, f)
+#define OWN(f) .land = LAND_OWN, .offset = offsetof(vs_params, f), .size = FIELD_SIZE(vs_params, f)
+#define OWN_SPECIES(f) \
+    .land = LAND_OWN, .offset = offsetof(vs_species, f), .size = FIELD_SIZE(vs_species, f)
+/* A physics key: its place in the order of the restart comparison, the hash and the
+ * checkpoint (physics_keys.c; the order is part of the hash checkpoints store), its
+ * checkpoint attribute and how it is compared. */
+#define PHYS(n, st, k) .physics = (n), .stored = (st), .phys_kind = (k)
 
 /* Names tied to the enum values of params.h explicitly, not by position. */
 static const key_choice RANDOM_CHOICES[] = {
@@ -68,89 +82,171 @@ static const key_choice INTEGRATOR_CHOICES[] = {
 static const key_choice PRECISION_CHOICES[] = {
     {"mixed", VS_PRECISION_MIXED}, {"double", VS_PRECISION_DOUBLE}, {NULL, 0}};
 
+/* The rows of one bond, angle and dihedral type, declared once for the two places that
+ * give one: a molecule template (molecules.[].bond, .angle, .dihedral) and, with an input
+ * file, the type lists (bonded.bonds.[], .angles.[], .dihedrals.[]). P: the path of the
+ * type's group. */
+#define BOND_ROWS(P) \
+    {KEY(P ".style", K_ENUM, REQUIRED, NULL,  \
+         "harmonic: K/2 (r - r0)^2; fene: -K R0^2/2 ln(1 - (r/R0)^2)"),  \
+     .choices = BOND_CHOICES},  \
+    {KEY(P ".K", K_FLOAT, OPTIONAL, NULL,  \
+         "bond stiffness K (required, except for table)"),  \
+     NUM_GE(0)},  \
+    {KEY(P ".r0", K_FLOAT, OPTIONAL, NULL,  \
+         "harmonic: rest length r0 (required)"),  \
+     NUM_GE(0)},  \
+    {KEY(P ".R0", K_FLOAT, OPTIONAL, NULL,  \
+         "fene: maximum extension R0 (required)"),  \
+     NUM_GT(0)},  \
+    {KEY(P ".file", K_STRING, OPTIONAL, NULL,  \
+         "table: the file of x and E(x) (r: a length), relative to the "  \
+         "configuration's folder"),  \
+     .maxlen = VS_PATH_LEN - 1},
+#define ANGLE_ROWS(P) \
+    {KEY(P ".style", K_ENUM, REQUIRED, NULL,  \
+         "harmonic: K/2 (theta - theta0)^2; cosine: K (1 + cos theta); "  \
+         "cosine_squared: K (cos theta - cos theta0)^2"),  \
+     .choices = ANGLE_CHOICES},  \
+    {KEY(P ".K", K_FLOAT, OPTIONAL, NULL,  \
+         "angle stiffness K (required, except for table)"),  \
+     NUM_GE(0)},  \
+    {KEY(P ".theta0", K_FLOAT, OPTIONAL, "180.0",  \
+         "harmonic, cosine_squared: rest angle in degrees (180: straight)"),  \
+     NUM_IN(0, 180)},  \
+    {KEY(P ".file", K_STRING, OPTIONAL, NULL,  \
+         "table: the file of x and E(x) (theta in degrees, 0 to 180), relative to the "  \
+         "configuration's folder"),  \
+     .maxlen = VS_PATH_LEN - 1},
+#define DIHEDRAL_ROWS(P) \
+    {KEY(P ".style", K_ENUM, REQUIRED, NULL,  \
+         "periodic: K (1 + cos(n phi - delta)); harmonic: K/2 (phi - phi0)^2; "  \
+         "multi_harmonic: sum_k A_k cos^k phi; table (phi = 180: trans)"),  \
+     .choices = DIHEDRAL_CHOICES},  \
+    {KEY(P ".K", K_FLOAT, OPTIONAL, NULL,  \
+         "periodic, harmonic: the constant K (required for them)"),  \
+     NUM_GE(0)},  \
+    {KEY(P ".n", K_INT, OPTIONAL, "1",  \
+         "periodic: the multiplicity n"),  \
+     .ilo = 0, .ihi = 12},  \
+    {KEY(P ".delta", K_FLOAT, OPTIONAL, "0.0",  \
+         "periodic: the phase delta in degrees"),  \
+     NUM_IN(-360, 360)},  \
+    {KEY(P ".phi0", K_FLOAT, OPTIONAL, "180.0",  \
+         "harmonic: the rest angle in degrees"),  \
+     NUM_IN(-180, 180)},  \
+    {KEY(P ".A", K_FLOATS, OPTIONAL, NULL,  \
+         "multi_harmonic: [A0, A1, ...], 1 to 5 coefficients (required for it)"),  \
+     .ilo = 1, .ihi = VS_DIHEDRAL_TERMS},  \
+    {KEY(P ".file", K_STRING, OPTIONAL, NULL,  \
+         "table: the file of x and E(x) (phi in degrees, -180 to 180), relative to the "  \
+         "configuration's folder"),  \
+     .maxlen = VS_PATH_LEN - 1},
+
 /* Every key Vesica reads, in the order the documentation lists them. The first five fields
 
  * are path, type, need, default, meaning; the checks follow. docs/configuration.md documents
  * every path (a unit test checks that). */
 const key_spec vs_config_schema[] = {
     {KEY("box", K_VEC3, REQUIRED, NULL,
-         "periodic box edges [Lx, Ly, Lz], each >= 2 * dpd.rc"), .with_input = WI_REFUSED},
+         "periodic box edges [Lx, Ly, Lz], each >= 2 * dpd.rc"), .with_input = WI_REFUSED,
+     OWN(system.box), PHYS(1, "box", VS_PHYS_REAL)},
     {KEY("density", K_FLOAT, REQUIRED_UNLESS_RIVAL, NULL,
          "number density; particles = round(density * volume)"),
-     NUM_GT(0), .rival = "particles", .with_input = WI_REFUSED},
+     NUM_GT(0), .rival = "particles", .with_input = WI_REFUSED,
+     OWN(system.density)},
     {KEY("particles", K_INT, OPTIONAL, NULL,
          "total particle count, instead of density"),
-     INT_GE(1), .rival = "density", .with_input = WI_REFUSED},
+     INT_GE(1), .rival = "density", .with_input = WI_REFUSED,
+     OWN(system.n_particles), PHYS(2, "particles", VS_PHYS_INT64)},
     {KEY("input", K_GROUP, OPTIONAL, NULL,
          "read the initial system from a file (box, particles, molecules) instead of building "
          "it"), .rival = "molecules"},
     {KEY("input.format", K_ENUM, REQUIRED, NULL,
          "lammps-data (atom styles molecular, full) or h5md"),
-     .choices = INPUT_FORMAT_CHOICES},
+     .choices = INPUT_FORMAT_CHOICES,
+     OWN(input.format)},
     {KEY("input.file", K_STRING, REQUIRED, NULL,
          "the file, relative to the working directory"),
-     .maxlen = VS_PATH_LEN - 1},
+     .maxlen = VS_PATH_LEN - 1,
+     OWN(input.file)},
     {KEY("input.species", K_ENUM, OPTIONAL, "\"type\"",
          "type: file type k is species.[k-1]; name: by the file's type names"),
-     .choices = INPUT_SPECIES_CHOICES},
+     .choices = INPUT_SPECIES_CHOICES,
+     OWN(input.species_by_name)},
     {KEY("input.frame", K_INT, OPTIONAL, "-1",
          "h5md: the frame read (0 the first); -1: the last"),
-     .ilo = -1, .ihi = INT64_MAX},
+     .ilo = -1, .ihi = INT64_MAX,
+     OWN(input.frame)},
     {KEY("input.replicate", K_IVEC3, OPTIONAL, "[1, 1, 1]",
          "copies of the file's system along x, y and z (molecules must be whole in the file's "
          "unwrapped positions)"),
-     .ilo = 1, .ihi = 1024},
+     .ilo = 1, .ihi = 1024,
+     OWN(input.replicate)},
     {KEY("seed", K_INT, OPTIONAL, "1",
          "64-bit seed of the initial state and the pair random stream"),
-     INT_GE(0)},
+     INT_GE(0),
+     LAND(system.seed), PHYS(3, "seed", VS_PHYS_SEED)},
 
     {KEY("species", K_LIST, REQUIRED, NULL,
          "particle species, one group each"),
-     .ilo = 1, .ihi = VS_MAX_SPECIES},
+     .ilo = 1, .ihi = VS_MAX_SPECIES,
+     OWN(species.n), PHYS(4, NULL, VS_PHYS_COUNT)},
     {KEY("species.[]", K_GROUP, OPTIONAL, NULL,
          "one species")},
     {KEY("species.[].name", K_NAME, REQUIRED, NULL,
          "unique name, used as a key of dpd.a"),
-     .maxlen = VS_NAME_LEN - 1},
+     .maxlen = VS_NAME_LEN - 1,
+     OWN_SPECIES(name), PHYS(5, "species_names", VS_PHYS_NAME)},
     {KEY("species.[].mass", K_FLOAT, OPTIONAL, "1.0",
          "particle mass"),
-     NUM_GT(0)},
+     NUM_GT(0),
+     OWN_SPECIES(mass), PHYS(6, "species_mass", VS_PHYS_REAL)},
     {KEY("species.[].fraction", K_FLOAT, REQUIRED_IF_SEVERAL, "1.0",
          "number fraction of all particles; fractions sum to 1"),
-     NUM_IN(0, 1), .with_input = WI_OPTIONAL},
+     NUM_IN(0, 1), .with_input = WI_OPTIONAL,
+     OWN_SPECIES(fraction), PHYS(7, "species_fraction", VS_PHYS_REAL)},
     {KEY("species.[].body_force", K_VEC3, OPTIONAL, "[0.0, 0.0, 0.0]",
-         "constant force on every particle of the species")},
+         "constant force on every particle of the species"),
+     OWN_SPECIES(body_force), PHYS(8, "species_body_force", VS_PHYS_REAL)},
 
     {KEY("dpd", K_GROUP, REQUIRED, NULL,
          "DPD pair interaction")},
     {KEY("dpd.a", K_MAP, REQUIRED, NULL,
-         "conservative amplitudes a_ij by species names")},
+         "conservative amplitudes a_ij by species names"),
+     OWN(dpd.a), PHYS(9, "a", VS_PHYS_MATRIX)},
     {KEY("dpd.a.*", K_MAP, OPTIONAL, NULL,
          "row i of a_ij")},
     {KEY("dpd.a.*.*", K_FLOAT, OPTIONAL, NULL,
          "a_ij; a.A.B must equal a.B.A")},
     {KEY("dpd.gamma", K_FLOAT, REQUIRED, NULL,
          "dissipative strength gamma"),
-     NUM_GE(0)},
+     NUM_GE(0),
+     LAND(dpd.gamma), PHYS(10, "gamma", VS_PHYS_REAL)},
     {KEY("dpd.kT", K_FLOAT, REQUIRED, NULL,
          "thermostat temperature k_B T"),
-     NUM_GE(0)},
+     NUM_GE(0),
+     LAND(dpd.kT), PHYS(11, "kT", VS_PHYS_REAL)},
     {KEY("dpd.rc", K_FLOAT, OPTIONAL, "1.0",
          "cutoff radius r_c"),
-     NUM_GT(0)},
+     NUM_GT(0),
+     LAND(dpd.rc), PHYS(12, "rc", VS_PHYS_REAL)},
     {KEY("dpd.s", K_FLOAT, OPTIONAL, "1.0",
          "weight exponent: w_D = w^(2s), w_R = w^s"),
-     NUM_GT(0)},
+     NUM_GT(0),
+     LAND(dpd.s), PHYS(13, "s", VS_PHYS_REAL)},
     {KEY("dpd.random", K_ENUM, OPTIONAL, "\"uniform\"",
          "distribution of the pair random numbers"),
-     .choices = RANDOM_CHOICES},
+     .choices = RANDOM_CHOICES,
+     LAND(dpd.random), PHYS(14, "random", VS_PHYS_ENUM)},
     {KEY("dpd.special", K_VEC3, OPTIONAL, NULL,
          "not supported: DPD acts between all pairs, bonded or not (rejected; the pair "
          "styles take special)")},
 
     {KEY("pair", K_LIST, OPTIONAL, NULL,
          "conservative pair styles beside DPD, one element per style"),
-     .ilo = 1, .ihi = VS_PAIR_STYLES},
+     .ilo = 1, .ihi = VS_PAIR_STYLES,
+     OWN(pair.code), PHYS(22, "pair_code", VS_PHYS_INT64)},
     {KEY("pair.[]", K_GROUP, OPTIONAL, NULL,
          "one pair style: its options and its species pairs")},
     {KEY("pair.[].style", K_ENUM, REQUIRED, NULL,
@@ -199,122 +295,157 @@ const key_spec vs_config_schema[] = {
          "driving field on top of the body forces (a force-field term)")},
     {KEY("flow.kind", K_ENUM, OPTIONAL, "\"none\"",
          "none, or double_poiseuille: +g in the lower half along flow.across, -g in the upper"),
-     .choices = FLOW_CHOICES},
+     .choices = FLOW_CHOICES,
+     OWN(flow.kind), PHYS(17, "flow_kind", VS_PHYS_ENUM)},
     {KEY("flow.g", K_FLOAT, OPTIONAL, "0.0",
-         "force per particle of the driving field (force units)")},
+         "force per particle of the driving field (force units)"),
+     OWN(flow.g), PHYS(21, "flow_g", VS_PHYS_REAL)},
     {KEY("flow.axis", K_ENUM, OPTIONAL, "\"z\"",
          "direction of the driving force"),
-     .choices = AXIS_CHOICES},
+     .choices = AXIS_CHOICES,
+     OWN(flow.axis), PHYS(18, "flow_axis", VS_PHYS_ENUM)},
     {KEY("flow.across", K_ENUM, OPTIONAL, "\"x\"",
          "coordinate whose half of the box sets the sign; differs from flow.axis"),
-     .choices = AXIS_CHOICES},
+     .choices = AXIS_CHOICES,
+     OWN(flow.across), PHYS(19, "flow_across", VS_PHYS_ENUM)},
     {KEY("flow.species", K_STRING, OPTIONAL, "\"all\"",
          "the species driven: a species name, or all"),
-     .maxlen = VS_NAME_LEN - 1},
+     .maxlen = VS_NAME_LEN - 1,
+     OWN(flow.species), PHYS(20, "flow_species", VS_PHYS_ENUM)},
 
     {KEY("integrator", K_GROUP, REQUIRED, NULL,
          "time integration")},
     {KEY("integrator.dt", K_FLOAT, REQUIRED, NULL,
          "time step"),
-     NUM_GT(0)},
+     NUM_GT(0),
+     LAND(integrator.dt), PHYS(15, "dt", VS_PHYS_REAL)},
     {KEY("integrator.lambda", K_FLOAT, OPTIONAL, "0.5",
          "Groot-Warren velocity-prediction factor"),
-     NUM_IN(0, 1)},
+     NUM_IN(0, 1),
+     LAND(integrator.lambda), PHYS(16, "lambda", VS_PHYS_REAL)},
     {KEY("integrator.steps", K_INT, REQUIRED, NULL,
          "final step number (a restart continues up to it)"),
-     INT_GE(0)},
+     INT_GE(0),
+     LAND(integrator.steps)},
     {KEY("integrator.kind", K_ENUM, OPTIONAL, "\"dpd\"",
          "dpd (Groot-Warren), nve, nose_hoover, langevin, andersen, berendsen, brownian or npt"),
-     .choices = INTEGRATOR_CHOICES},
+     .choices = INTEGRATOR_CHOICES,
+     OWN(integrator.kind), PHYS(23, "integrator_kind", VS_PHYS_ENUM)},
     {KEY("integrator.tau", K_FLOAT, OPTIONAL, NULL,
          "nose_hoover, berendsen, npt: thermostat time constant (required with them)"),
-     NUM_GT(0)},
+     NUM_GT(0),
+     OWN(integrator.tau), PHYS(24, "integrator_tau", VS_PHYS_REAL)},
     {KEY("integrator.chain", K_INT, OPTIONAL, "3",
          "nose_hoover, npt: length of the thermostat chains"),
-     .ilo = 1, .ihi = VS_MAX_CHAIN},
+     .ilo = 1, .ihi = VS_MAX_CHAIN,
+     OWN(integrator.chain), PHYS(25, "integrator_chain", VS_PHYS_ENUM)},
     {KEY("integrator.pressure", K_FLOAT, OPTIONAL, NULL,
-         "npt: target pressure (required with it)")},
+         "npt: target pressure (required with it)"),
+     OWN(integrator.pressure), PHYS(29, "integrator_pressure", VS_PHYS_REAL)},
     {KEY("integrator.tau_p", K_FLOAT, OPTIONAL, NULL,
          "npt: barostat time constant (required with it)"),
-     NUM_GT(0)},
+     NUM_GT(0),
+     OWN(integrator.tau_p), PHYS(30, "integrator_tau_p", VS_PHYS_REAL)},
     {KEY("integrator.gamma", K_FLOAT, OPTIONAL, NULL,
          "langevin, brownian: friction rate gamma, drag -m gamma v (required with them)"),
-     NUM_GT(0)},
+     NUM_GT(0),
+     OWN(integrator.friction), PHYS(26, "integrator_gamma", VS_PHYS_REAL)},
     {KEY("integrator.collision_rate", K_FLOAT, OPTIONAL, NULL,
          "andersen: collisions per particle per unit time (required with it)"),
-     NUM_GT(0)},
+     NUM_GT(0),
+     OWN(integrator.collision_rate), PHYS(27, "integrator_collision_rate", VS_PHYS_REAL)},
     {KEY("integrator.remove_com_every", K_INT, OPTIONAL, "0",
          "steps between removals of the centre-of-mass velocity; 0 = never"),
-     INT_GE(0)},
+     INT_GE(0),
+     OWN(integrator.remove_com_every), PHYS(28, "integrator_remove_com_every", VS_PHYS_INT64)},
 
     {KEY("neighbor", K_GROUP, OPTIONAL, NULL,
          "neighbor list")},
     {KEY("neighbor.skin", K_FLOAT, OPTIONAL, "0.0",
          "Verlet skin added to rc; 0 rebuilds the lists on every step"),
-     NUM_GE(0)},
+     NUM_GE(0),
+     LAND(neighbor.skin)},
     {KEY("neighbor.gpu_builder", K_ENUM, OPTIONAL, "\"auto\"",
          "GPU neighbour-list builder"),
-     .choices = BUILDER_CHOICES},
+     .choices = BUILDER_CHOICES,
+     LAND(exec.gpu_builder)},
 
     {KEY("decomposition", K_IVEC3, OPTIONAL, "[0, 0, 0]",
          "MPI ranks per dimension; all 0 = automatic"),
-     .ilo = 0, .ihi = INT_MAX},
+     .ilo = 0, .ihi = INT_MAX,
+     LAND(exec.decomposition)},
     {KEY("comm", K_GROUP, OPTIONAL, NULL,
          "communication between ranks")},
     {KEY("comm.transport", K_ENUM, OPTIONAL, "\"auto\"",
          "how the GPU backend moves halo data: auto, host, peer or mpi-device"),
-     .choices = TRANSPORT_CHOICES},
+     .choices = TRANSPORT_CHOICES,
+     LAND(exec.transport)},
     {KEY("comm.overlap", K_ENUM, OPTIONAL, "\"on\"",
          "GPU: compute interior forces while the ghosts travel"),
-     .choices = ON_OFF_CHOICES},
+     .choices = ON_OFF_CHOICES,
+     LAND(exec.overlap)},
     {KEY("backend", K_ENUM, OPTIONAL, "\"auto\"",
          "where the step runs"),
-     .choices = BACKEND_CHOICES},
+     .choices = BACKEND_CHOICES,
+     LAND(exec.backend)},
     {KEY("precision", K_ENUM, OPTIONAL, "\"mixed\"",
          "GPU arithmetic (the CPU backend is always double)"),
-     .choices = PRECISION_CHOICES},
+     .choices = PRECISION_CHOICES,
+     LAND(exec.precision)},
 
     {KEY("output", K_GROUP, REQUIRED, NULL,
          "output files")},
     {KEY("output.dir", K_STRING, REQUIRED, NULL,
          "directory for every output file"),
-     .maxlen = VS_PATH_LEN - 1},
+     .maxlen = VS_PATH_LEN - 1,
+     LAND(output.dir)},
     {KEY("output.thermo_interval", K_INT, OPTIONAL, "100",
          "steps between thermo rows"),
-     INT_GE(1)},
+     INT_GE(1),
+     LAND(output.thermo_interval)},
     {KEY("output.trajectory_interval", K_INT, OPTIONAL, "0",
          "steps between H5MD trajectory frames; 0 = no trajectory"),
-     INT_GE(0)},
+     INT_GE(0),
+     LAND(output.trajectory_interval)},
     {KEY("output.checkpoint_interval", K_INT, OPTIONAL, "0",
          "steps between checkpoints; 0 = only at the end of the run"),
-     INT_GE(0)},
+     INT_GE(0),
+     LAND(output.checkpoint_interval)},
     {KEY("output.checkpoint_keep", K_INT, OPTIONAL, "2",
          "checkpoints kept (the newest ones); 0 = no checkpoints"),
-     INT_GE(0)},
+     INT_GE(0),
+     LAND(output.checkpoint_keep)},
 
     {KEY("profiles", K_GROUP, OPTIONAL, NULL,
          "binned profiles written to profiles.h5")},
     {KEY("profiles.axis", K_ENUM, OPTIONAL, "\"none\"",
          "axis of the bins; none = no profiles"),
-     .choices = PROFILE_AXIS_CHOICES},
+     .choices = PROFILE_AXIS_CHOICES,
+     OWN(output.profiles.axis)},
     {KEY("profiles.bins", K_INT, OPTIONAL, "50",
          "bins along the axis"),
-     .ilo = 1, .ihi = 1 << 20},
+     .ilo = 1, .ihi = 1 << 20,
+     OWN(output.profiles.bins)},
     {KEY("profiles.every", K_INT, OPTIONAL, "10",
          "steps between samples"),
-     INT_GE(1)},
+     INT_GE(1),
+     OWN(output.profiles.every)},
     {KEY("profiles.window", K_INT, OPTIONAL, "1000",
          "steps per window (windows end at its multiples); 0 = the named times"),
-     INT_GE(0)},
+     INT_GE(0),
+     OWN(output.profiles.window)},
     {KEY("profiles.times", K_FLOATS, OPTIONAL, "[0.0]",
          "named windows [t - half_width, t + half_width] (when window = 0)"),
-     NUM_GE(0), .ilo = 1, .ihi = VS_MAX_PROFILE_TIMES},
+     NUM_GE(0), .ilo = 1, .ihi = VS_MAX_PROFILE_TIMES,
+     OWN(output.profiles.times)},
     {KEY("profiles.half_width", K_FLOAT, OPTIONAL, "0.5",
          "half width of a named window (time units)"),
-     NUM_GT(0)},
+     NUM_GT(0),
+     OWN(output.profiles.half_width)},
     {KEY("profiles.per_species", K_ENUM, OPTIONAL, "\"off\"",
          "also one profile per species"),
-     .choices = ON_OFF_CHOICES},
+     .choices = ON_OFF_CHOICES,
+     OWN(output.profiles.per_species)},
 
     {KEY("molecules", K_LIST, OPTIONAL, NULL,
          "molecule templates, one group each; absent: a fluid of free beads"),
@@ -338,66 +469,16 @@ const key_spec vs_config_schema[] = {
      NUM_IN(0, 1), .rival = "count"},
     {KEY("molecules.[].bond", K_GROUP, REQUIRED, NULL,
          "the bond between consecutive beads")},
-    {KEY("molecules.[].bond.style", K_ENUM, REQUIRED, NULL,
-         "harmonic: K/2 (r - r0)^2; fene: -K R0^2/2 ln(1 - (r/R0)^2)"),
-     .choices = BOND_CHOICES},
-    {KEY("molecules.[].bond.K", K_FLOAT, OPTIONAL, NULL,
-         "bond stiffness K (required, except for table)"),
-     NUM_GE(0)},
-    {KEY("molecules.[].bond.r0", K_FLOAT, OPTIONAL, NULL,
-         "harmonic: rest length r0 (required)"),
-     NUM_GE(0)},
-    {KEY("molecules.[].bond.R0", K_FLOAT, OPTIONAL, NULL,
-         "fene: maximum extension R0 (required)"),
-     NUM_GT(0)},
+    BOND_ROWS("molecules.[].bond")
     {KEY("molecules.[].bond.length", K_FLOAT, OPTIONAL, NULL,
          "step of the random walk that places the beads (default r0, or R0/2 for fene)"),
      NUM_GT(0)},
-    {KEY("molecules.[].bond.file", K_STRING, OPTIONAL, NULL,
-         "table: the file of x and E(x) (r: a length), relative to the "
-         "configuration's folder"),
-     .maxlen = VS_PATH_LEN - 1},
     {KEY("molecules.[].angle", K_GROUP, OPTIONAL, NULL,
          "the angle of three consecutive beads; absent: none")},
-    {KEY("molecules.[].angle.style", K_ENUM, REQUIRED, NULL,
-         "harmonic: K/2 (theta - theta0)^2; cosine: K (1 + cos theta); "
-         "cosine_squared: K (cos theta - cos theta0)^2"),
-     .choices = ANGLE_CHOICES},
-    {KEY("molecules.[].angle.K", K_FLOAT, OPTIONAL, NULL,
-         "angle stiffness K (required, except for table)"),
-     NUM_GE(0)},
-    {KEY("molecules.[].angle.theta0", K_FLOAT, OPTIONAL, "180.0",
-         "harmonic, cosine_squared: rest angle in degrees (180: straight)"),
-     NUM_IN(0, 180)},
-    {KEY("molecules.[].angle.file", K_STRING, OPTIONAL, NULL,
-         "table: the file of x and E(x) (theta in degrees, 0 to 180), relative to the "
-         "configuration's folder"),
-     .maxlen = VS_PATH_LEN - 1},
+    ANGLE_ROWS("molecules.[].angle")
     {KEY("molecules.[].dihedral", K_GROUP, OPTIONAL, NULL,
          "the dihedral of four consecutive beads; absent: none")},
-    {KEY("molecules.[].dihedral.style", K_ENUM, REQUIRED, NULL,
-         "periodic: K (1 + cos(n phi - delta)); harmonic: K/2 (phi - phi0)^2; "
-         "multi_harmonic: sum_k A_k cos^k phi; table (phi = 180: trans)"),
-     .choices = DIHEDRAL_CHOICES},
-    {KEY("molecules.[].dihedral.K", K_FLOAT, OPTIONAL, NULL,
-         "periodic, harmonic: the constant K (required for them)"),
-     NUM_GE(0)},
-    {KEY("molecules.[].dihedral.n", K_INT, OPTIONAL, "1",
-         "periodic: the multiplicity n"),
-     .ilo = 0, .ihi = 12},
-    {KEY("molecules.[].dihedral.delta", K_FLOAT, OPTIONAL, "0.0",
-         "periodic: the phase delta in degrees"),
-     NUM_IN(-360, 360)},
-    {KEY("molecules.[].dihedral.phi0", K_FLOAT, OPTIONAL, "180.0",
-         "harmonic: the rest angle in degrees"),
-     NUM_IN(-180, 180)},
-    {KEY("molecules.[].dihedral.A", K_FLOATS, OPTIONAL, NULL,
-         "multi_harmonic: [A0, A1, ...], 1 to 5 coefficients (required for it)"),
-     .ilo = 1, .ihi = VS_DIHEDRAL_TERMS},
-    {KEY("molecules.[].dihedral.file", K_STRING, OPTIONAL, NULL,
-         "table: the file of x and E(x) (phi in degrees, -180 to 180), relative to the "
-         "configuration's folder"),
-     .maxlen = VS_PATH_LEN - 1},
+    DIHEDRAL_ROWS("molecules.[].dihedral")
     {KEY("bonded", K_GROUP, OPTIONAL, NULL,
          "settings of the bonded interactions")},
     {KEY("bonded.bonds", K_LIST, OPTIONAL, NULL,
@@ -405,105 +486,73 @@ const key_spec vs_config_schema[] = {
      .ilo = 1, .ihi = VS_MAX_MOLTYPES},
     {KEY("bonded.bonds.[]", K_GROUP, OPTIONAL, NULL,
          "one bond type")},
-    {KEY("bonded.bonds.[].style", K_ENUM, REQUIRED, NULL,
-         "harmonic or fene, as molecules.[].bond.style"),
-     .choices = BOND_CHOICES},
-    {KEY("bonded.bonds.[].K", K_FLOAT, OPTIONAL, NULL,
-         "bond stiffness K (required, except for table)"),
-     NUM_GE(0)},
-    {KEY("bonded.bonds.[].r0", K_FLOAT, OPTIONAL, NULL,
-         "harmonic: rest length r0 (required)"),
-     NUM_GE(0)},
-    {KEY("bonded.bonds.[].R0", K_FLOAT, OPTIONAL, NULL,
-         "fene: maximum extension R0 (required)"),
-     NUM_GT(0)},
-    {KEY("bonded.bonds.[].file", K_STRING, OPTIONAL, NULL,
-         "table: the file of x and E(x) (r: a length), relative to the "
-         "configuration's folder"),
-     .maxlen = VS_PATH_LEN - 1},
+    BOND_ROWS("bonded.bonds.[]")
     {KEY("bonded.angles", K_LIST, OPTIONAL, NULL,
          "with input: the angle types, angle type k of the file is bonded.angles.[k-1]"),
      .ilo = 1, .ihi = VS_MAX_MOLTYPES},
     {KEY("bonded.angles.[]", K_GROUP, OPTIONAL, NULL,
          "one angle type")},
-    {KEY("bonded.angles.[].style", K_ENUM, REQUIRED, NULL,
-         "harmonic, cosine or cosine_squared, as molecules.[].angle.style"),
-     .choices = ANGLE_CHOICES},
-    {KEY("bonded.angles.[].K", K_FLOAT, OPTIONAL, NULL,
-         "angle stiffness K (required, except for table)"),
-     NUM_GE(0)},
-    {KEY("bonded.angles.[].theta0", K_FLOAT, OPTIONAL, "180.0",
-         "harmonic, cosine_squared: rest angle in degrees"),
-     NUM_IN(0, 180)},
-    {KEY("bonded.angles.[].file", K_STRING, OPTIONAL, NULL,
-         "table: the file of x and E(x) (theta in degrees, 0 to 180), relative to the "
-         "configuration's folder"),
-     .maxlen = VS_PATH_LEN - 1},
+    ANGLE_ROWS("bonded.angles.[]")
     {KEY("bonded.dihedrals", K_LIST, OPTIONAL, NULL,
          "with input: the dihedral types, type k of the file is bonded.dihedrals.[k-1]"),
      .ilo = 1, .ihi = VS_MAX_MOLTYPES},
     {KEY("bonded.dihedrals.[]", K_GROUP, OPTIONAL, NULL,
          "one dihedral type")},
-    {KEY("bonded.dihedrals.[].style", K_ENUM, REQUIRED, NULL,
-         "periodic: K (1 + cos(n phi - delta)); harmonic: K/2 (phi - phi0)^2; "
-         "multi_harmonic: sum_k A_k cos^k phi; table (phi = 180: trans)"),
-     .choices = DIHEDRAL_CHOICES},
-    {KEY("bonded.dihedrals.[].K", K_FLOAT, OPTIONAL, NULL,
-         "periodic, harmonic: the constant K (required for them)"),
-     NUM_GE(0)},
-    {KEY("bonded.dihedrals.[].n", K_INT, OPTIONAL, "1",
-         "periodic: the multiplicity n"),
-     .ilo = 0, .ihi = 12},
-    {KEY("bonded.dihedrals.[].delta", K_FLOAT, OPTIONAL, "0.0",
-         "periodic: the phase delta in degrees"),
-     NUM_IN(-360, 360)},
-    {KEY("bonded.dihedrals.[].phi0", K_FLOAT, OPTIONAL, "180.0",
-         "harmonic: the rest angle in degrees"),
-     NUM_IN(-180, 180)},
-    {KEY("bonded.dihedrals.[].A", K_FLOATS, OPTIONAL, NULL,
-         "multi_harmonic: [A0, A1, ...], 1 to 5 coefficients (required for it)"),
-     .ilo = 1, .ihi = VS_DIHEDRAL_TERMS},
-    {KEY("bonded.dihedrals.[].file", K_STRING, OPTIONAL, NULL,
-         "table: the file of x and E(x) (phi in degrees, -180 to 180), relative to the "
-         "configuration's folder"),
-     .maxlen = VS_PATH_LEN - 1},
+    DIHEDRAL_ROWS("bonded.dihedrals.[]")
     {KEY("bonded.reach", K_FLOAT, OPTIONAL, NULL,
          "longest bond allowed, the ghost reach of bonded beads (default: rc, or the "
          "largest fene R0)"),
-     NUM_GT(0)},
+     NUM_GT(0),
+     OWN(molecules.bond_reach)},
 
     {KEY("run", K_GROUP, OPTIONAL, NULL,
          "run control")},
     {KEY("run.walltime", K_FLOAT, OPTIONAL, "0.0",
          "hours this run may last; 0 = no limit"),
-     NUM_GE(0)},
+     NUM_GE(0),
+     LAND(run.walltime)},
     {KEY("run.temperature_tolerance", K_FLOAT, OPTIONAL, "0.5",
          "relative deviation of the kinetic temperature from dpd.kT that draws a warning; "
          "0 = not watched"),
-     NUM_GE(0)},
+     NUM_GE(0),
+     LAND(run.temperature_tolerance)},
     {KEY("run.temperature_rows", K_INT, OPTIONAL, "5",
          "thermo rows in a row beyond the tolerance that stop the run; 0 = warn only"),
-     INT_GE(0)},
+     INT_GE(0),
+     LAND(run.temperature_rows)},
     {KEY("run.equilibration_time", K_FLOAT, OPTIONAL, "10.0",
          "time before which the temperature is not watched"),
-     NUM_GE(0)},
+     NUM_GE(0),
+     LAND(run.equilibration_time)},
     {KEY("run.momentum_tolerance", K_FLOAT, OPTIONAL, "1e-5",
          "drift of the total momentum, in thermal units, that draws a warning; 0 = not watched"),
-     NUM_GE(0)},
+     NUM_GE(0),
+     LAND(run.momentum_tolerance)},
     {KEY("run.momentum_limit", K_FLOAT, OPTIONAL, "1e-2",
          "drift of the total momentum, in thermal units, that stops the run; 0 = warn only"),
-     NUM_GE(0)},
+     NUM_GE(0),
+     LAND(run.momentum_limit)},
     {KEY("run.energy_tolerance", K_FLOAT, OPTIONAL, "0.01",
          "drift of the conserved energy, as a fraction of the first kinetic energy, that draws a "
          "warning; 0 = not watched"),
-     NUM_GE(0)},
+     NUM_GE(0),
+     LAND(run.energy_tolerance)},
     {KEY("run.energy_limit", K_FLOAT, OPTIONAL, "1.0",
          "drift of the conserved energy, as a fraction of the first kinetic energy, that stops "
          "the run; 0 = warn only"),
-     NUM_GE(0)},
+     NUM_GE(0),
+     LAND(run.energy_limit)},
 };
 
 const int vs_config_schema_count = (int)(sizeof vs_config_schema / sizeof vs_config_schema[0]);
 
 _Static_assert(sizeof vs_config_schema / sizeof vs_config_schema[0] <= VS_CONFIG_SCHEMA_MAX,
-               "raise VS_CONFIG_SCHEMA_MAX in config_schema.h");
+               "raise VS_CONFIG_SCHEMA_MAX in param_schema.h");
+
+const key_spec *vs_schema_find(const char *path)
+{
+    for (int i = 0; i < vs_config_schema_count; ++i)
+        if (strcmp(vs_config_schema[i].path, path) == 0)
+            return &vs_config_schema[i];
+    return NULL;
+}
