@@ -303,13 +303,10 @@ static int write_frame(run_state *rs, const vs_thermo *t)
     const vs_topo *topo = ext.topo;
     char err[VS_ERR_LEN];
     double bytes = 0.0;
-    /* the frame's box is the run's now (npt changes it) */
-    vs_params *frame_prm = VS_MALLOC(sizeof *frame_prm);
-    *frame_prm = *rs->prm;
-    memcpy(frame_prm->system.box, sim->prm.system.box, sizeof frame_prm->system.box);
-    int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, create, frame_prm, t, &rs->frame,
+    vs_params frame_prm = *rs->prm; /* the frame's box is the run's now (npt changes it) */
+    memcpy(frame_prm.system.box, sim->prm.system.box, sizeof frame_prm.system.box);
+    int rc = vs_h5md_append(&sim->dc.cart, rs->traj_path, create, &frame_prm, t, &rs->frame,
                             slab, topo, ext.dih, &bytes, err, sizeof err);
-    free(frame_prm);
     if (rc == 0 && create) {
         char psf[VS_PATH_LEN + 32];
         snprintf(psf, sizeof psf, "%s/topology.psf", rs->prm->output.dir);
