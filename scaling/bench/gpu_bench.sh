@@ -3,7 +3,8 @@
 #
 # Usage: scaling/bench/gpu_bench.sh [VESICA] [SIZES] [PRECISIONS] [SKINS] [STEPS] [BUILDERS]
 #   defaults: build/vesica, "64000 1000000 16000000", "mixed double", "0.3", 500, "thread"
-# Each run is a cubic box at rho = 3 (scaling/bench/gpu-fluid.cfg). A warm-up of 50 steps is run
+# Each run is a cubic box at rho = 3 (scaling/bench/gpu-fluid.cfg, or the configuration named
+# by VESICA_BENCH_CONFIG, e.g. scaling/bench/gpu-soft-dpd.cfg). A warm-up of 50 steps is run
 # first and not counted: the figures are those of the measured run's perf.json (the step loop
 # only, set-up excluded). Prints one row per run.
 set -euo pipefail
@@ -14,6 +15,7 @@ precisions=${3:-"mixed double"}
 skins=${4:-"0.3"}
 steps=${5:-500}
 builders=${6:-thread}
+cfg=${VESICA_BENCH_CONFIG:-$here/gpu-fluid.cfg}
 out=$(mktemp -d)
 printf "%10s %8s %6s %6s %10s %14s %10s %9s %9s %9s %9s %9s %8s %8s %7s\n" particles precision skin \
   steps wall_s particle-steps/s steps/s pair_s neigh_s comm_s integ_s out_s builds B/part builder
@@ -24,8 +26,8 @@ for n in $sizes; do
      for builder in $builders; do
       common=(--set "neighbor.gpu_builder=$builder" --set "box=[$side, $side, $side]" --set "particles=$n" --set "precision=$prec"
               --set "neighbor.skin=$skin" --set "output.dir=$out/run" --set output.checkpoint_keep=0)
-      "$bin" run "$here/gpu-fluid.cfg" "${common[@]}" --set integrator.steps=50 > /dev/null
-      "$bin" run "$here/gpu-fluid.cfg" "${common[@]}" --set "integrator.steps=$steps" \
+      "$bin" run "$cfg" "${common[@]}" --set integrator.steps=50 > /dev/null
+      "$bin" run "$cfg" "${common[@]}" --set "integrator.steps=$steps" \
         --set "output.thermo_interval=$steps" > "$out/log"
       python3 - "$out/run/perf.json" "$prec" "$skin" "$builder" <<'PY'
 import json, sys
