@@ -78,9 +78,13 @@ __device__ __forceinline__ int32_t *vs_both_sides_queue()
  * holds the current positions (a side may take a candidate's position from it). */
 template <class T, bool ENERGY, bool CELLS, bool FRESH, int MODE>
 __global__ void __launch_bounds__(VS_BOTH_SIDES_BLOCK)
-    vs_both_sides_kernel(T side, int n, const int32_t *subset, vs_partner_source src,
-                         vs_gpu_species sp, vs_both_sides_out out)
+    vs_both_sides_kernel(T side_param, int n, const int32_t *subset, vs_partner_source src,
+                         vs_gpu_species sp, vs_both_sides_out out_param)
 {
+    /* local copies: their fields are read once at the start, as separate parameters would
+     * be, not through the parameters' address at each use */
+    const T side = side_param;
+    const vs_both_sides_out out = out_param;
     typename T::shared_t &shared = side.load_shared(sp);
     __syncthreads();
     const int k = blockIdx.x * blockDim.x + threadIdx.x;

@@ -2,10 +2,11 @@
  * overlap with the ghost update (the thermo and integrity reductions are in gpu_reduce.cu).
  *
  * Two walks, neither with float atomics, both bit-reproducible:
- * - dpd_force_kernel (Verlet lists, and the cell list in double precision; DPD): one thread
- *   per owned particle walks its partners and accumulates the force in registers; every pair
- *   is evaluated from both sides, so no thread writes another particle's force. In double the
- *   sum runs in the list's (deterministic) order; in mixed it is fixed point.
+ * - the walk from both sides (gpu_both_sides.cuh, DPD's side here; Verlet lists, and the
+ *   cell list in double precision): one thread per owned particle walks its partners and
+ *   accumulates the force in registers; every pair is evaluated from both sides, so no thread
+ *   writes another particle's force. In double the sum runs in the list's (deterministic)
+ *   order; in mixed it is fixed point.
  * - the Newton walk (gpu_newton.cuh; the cell list or a half list in mixed precision), over a
  *   pair evaluator (gpu_pair_eval.cuh: DPD here, the conservative styles with or without DPD
  *   in gpu_pair_newton.cu): each pair once, the partner's share added to fixed-point integer

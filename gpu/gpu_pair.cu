@@ -5,10 +5,9 @@
  * when); what remains comes here: double precision, special factors, long reaches, and the
  * thread or warp builders.
  *
- * One kernel per style and step, after the DPD kernel: one thread per owned particle walks
- * its partners (the Verlet list, or the cell list's stencil: gpu_partners.cuh) in a fixed
- * order and evaluates every pair from its own side, so no thread writes another particle's
- * force and the sum runs in a deterministic order: runs are bit-reproducible without
+ * One launch per style and step, after DPD's, of the walk from both sides (gpu_both_sides.cuh,
+ * the style's side below): one thread per owned particle walks its partners in a fixed
+ * order and evaluates every pair from its own side, so runs are bit-reproducible without
  * atomics.
  *   - double: separations and pair arithmetic in fp64 (this file is compiled without fused
  *     multiply-adds, as the CPU rounds);
