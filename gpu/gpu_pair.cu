@@ -69,11 +69,21 @@ struct vs_side_style {
     const int32_t *species;
     vs_special_factors special;
 
+    /* the factors by level, read at a level known per pair: from shared memory, where an
+     * index into the parameters would hold their address in registers */
+    static __device__ __forceinline__ double *special_factor()
+    {
+        __shared__ double factor[4];
+        return factor;
+    }
+
     __device__ __forceinline__ shared_t &load_shared(const vs_gpu_species &) const
     {
         extern __shared__ vs_pair_coeff shared_coeff[];
         for (int k = threadIdx.x; k < n_species * VS_MAX_SPECIES; k += blockDim.x)
             shared_coeff[k] = coeff[k];
+        if (SPECIAL && threadIdx.x < 4)
+            special_factor()[threadIdx.x] = special.f[threadIdx.x];
         return shared_coeff[0];
     }
 
@@ -104,7 +114,7 @@ struct vs_side_style {
             return;
         double sf = 1.0;
         if (SPECIAL) {
-            sf = special.f[vs_special_level(&special.list[me.i], special.tag[j])];
+            sf = special_factor()[vs_special_level(&special.list[me.i], special.tag[j])];
             if (sf == 0.0)
                 return; /* excluded: no force, energy or virial */
         }
