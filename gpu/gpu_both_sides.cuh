@@ -4,8 +4,9 @@
  * adds each pair's share to its own sum, so no thread writes another particle's force and
  * the sum runs in list order: runs are bit-reproducible without atomics.
  *
- * The walk is a kernel template over a side T, which wraps a pair evaluator and says how
- * this particle's sum is kept and stored:
+ * The walk is a kernel template over a side T, which wraps a pair term's formulas (DPD's in
+ * mixed precision through the Newton walk's evaluator, vs_eval_dpd) and says how this
+ * particle's sum is kept and stored:
  *   - T::shared_t &T::load_shared(sp): the block's table in shared memory, filled (the
  *     kernel synchronises after it);
  *   - T::self_t self(shared, i): what the thread keeps of its own particle; T::sum_t its sum;
