@@ -2,10 +2,11 @@
  * overlap with the ghost update (the thermo and integrity reductions are in gpu_reduce.cu).
  *
  * Two walks, neither with float atomics, both bit-reproducible:
- * - dpd_force_kernel (Verlet lists, and the cell list in double precision; DPD): one thread
- *   per owned particle walks its partners and accumulates the force in registers; every pair
- *   is evaluated from both sides, so no thread writes another particle's force. In double the
- *   sum runs in the list's (deterministic) order; in mixed it is fixed point.
+ * - the walk from both sides (gpu_both_sides.cuh, DPD's side here; Verlet lists, and the
+ *   cell list in double precision): one thread per owned particle walks its partners and
+ *   accumulates the force in registers; every pair is evaluated from both sides, so no thread
+ *   writes another particle's force. In double the sum runs in the list's (deterministic)
+ *   order; in mixed it is fixed point.
  * - the Newton walk (gpu_newton.cuh; the cell list or a half list in mixed precision), over a
  *   pair evaluator (gpu_pair_eval.cuh: DPD here, the conservative styles with or without DPD
  *   in gpu_pair_newton.cu): each pair once, the partner's share added to fixed-point integer
@@ -27,6 +28,7 @@
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
+#include "gpu_both_sides.cuh"
 #include "gpu_internal.cuh"
 #include "gpu_newton.cuh"
 #include "gpu_partners.cuh"
@@ -124,131 +126,161 @@ static void compute_signatures(vs_gpu_state *g, int64_t first, int64_t count, in
 }
 
 
-/* Pairs within r_c are queued per thread (shared memory, one column per thread) before the
- * random number and the force are computed: evaluated inside the candidate loop, the TEA
- * hash would run whenever any lane of the warp had a hit, which is almost every candidate;
- * queued, it runs about as many times as the busiest lane has partners. The sum runs in
- * candidate order, so the forces are the bits of evaluating in the loop. */
-#define VS_PAIR_QUEUE 32
-#define VS_FORCE_BLOCK 128
+/* DPD on the walk from both sides (gpu_both_sides.cuh). Pairs within r_c are queued per
+ * thread before the random number and the force are computed: evaluated inside the candidate
+ * loop, the TEA hash would run whenever any lane of the warp had a hit, which is almost every
+ * candidate; queued, it runs about as many times as the busiest lane has partners.
+ *   - mixed: the candidates tested in quanta (the decisions of the test in lengths, 3 fewer
+ *     multiplications per candidate), the pair from DPD's evaluator (vs_evaluate_mixed_pair)
+ *     and the sum in fixed point, as the Newton walk's: the same force and energy bits
+ *     whatever the list's order and whichever rank holds the partner;
+ *   - double: separations and the pair in fp64 (the CPU reference's formulas), the sum in
+ *     fp64 in candidate order.
+ * r = 0 is the particle itself. */
+struct vs_dpd_self_d {
+    double x, y, z, ux, uy, uz;
+    uint64_t sig;
+    int si;
+    const double *a_row;
+};
+struct vs_dpd_self_f {
+    int4 pi;
+    float4 ui;
+    uint64_t sig;
+    int si;
+};
+struct vs_sum_d {
+    double ax, ay, az, e, w;
+};
+struct vs_sum_q {
+    long long qx, qy, qz, qe, qw;
+};
 
-/* FRESH (CELLS only): the cell list was built this step (no skin), so the cell-order copy
- * holds the current positions and a candidate's position is not loaded again. */
-template <bool MIXED, bool ENERGY, bool CELLS, bool FRESH>
-__global__ void __launch_bounds__(VS_FORCE_BLOCK)
-    dpd_force_kernel(int n, vs_tea_key key, int gaussian, vs_dpd_consts c, vs_dpd_consts_f cf,
-                     float rc2_quanta,
-                     vs_gpu_species sp, const double *x, const double *y, const double *z,
-                     const double *vx, const double *vy, const double *vz, vs_fixed_frame frame,
-                     const int4 *pos_q,
-                     const float4 *vel_f, const uint64_t *sig, const int32_t *species,
-                     vs_partner_source src, const int32_t *subset, double *fx, double *fy,
-                     double *fz, double *energy, double *virial)
-{
-    __shared__ vs_dpd_shared a_shared;
-    __shared__ int32_t queue[VS_PAIR_QUEUE][VS_FORCE_BLOCK];
-    const vs_eval_dpd ev = {key, gaussian, cf};
-    ev.load_shared(a_shared, sp);
-    __syncthreads();
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= n)
-        return;
-    const int i = subset ? subset[k] : k; /* all owned particles, or the listed ones */
-    const uint64_t sig_i = sig[i];
-    const int si = species[i];
-    const double *a_row = a_shared.a + si * VS_MAX_SPECIES;
-    int32_t *my_queue = &queue[0][threadIdx.x];
-    double ax = 0.0, ay = 0.0, az = 0.0, e = 0.0, w = 0.0;
-    int queued = 0;
-    if (MIXED) {
-        const int4 pi = pos_q[i];
-        const float4 ui = vel_f[i];
-        /* fixed point, as the Newton kernel's sums: the same force and energy bits whatever
-         * the list's order and whichever rank holds the partner */
-        long long qx = 0, qy = 0, qz = 0, qe = 0, qw = 0;
-        const vs_mixed_inputs in = {pos_q, vel_f, sig};
-        auto evaluate = [&]() {
-            for (int q = 0; q < queued; ++q) {
-                const int j = my_queue[VS_FORCE_BLOCK * q];
-                const vs_mixed_pair p =
-                    vs_evaluate_mixed_pair(ev, a_shared, frame, in, pi, ui, sig_i, j);
-                const vs_pair_result_f &r = p.r;
-                qx += vs_force_to_fixed(r.f_over_r * p.dx);
-                qy += vs_force_to_fixed(r.f_over_r * p.dy);
-                qz += vs_force_to_fixed(r.f_over_r * p.dz);
-                if (ENERGY) {
-                    qe += vs_fixed_share(r.energy, false, sig_i, sig[j]);
-                    qw += vs_fixed_share(r.virial, false, sig_i, sig[j]);
-                }
-            }
-            queued = 0;
-        };
-        /* queue the candidates within r_c, tested in quanta (the decisions of the test in
-         * lengths, 3 fewer multiplications per candidate); r = 0 is the particle itself */
-        vs_for_each_candidate<CELLS>(src, i, [&](int j, const int4 &entry) {
-            const int4 pj = FRESH ? entry : pos_q[j];
-            const float qx = vs_separation_quanta(pi.x, pj.x),
-                        qy = vs_separation_quanta(pi.y, pj.y),
-                        qz = vs_separation_quanta(pi.z, pj.z);
-            const float r2q = vs_norm2(qx, qy, qz);
-            if (r2q < rc2_quanta && r2q != 0.0f) {
-                my_queue[VS_FORCE_BLOCK * queued++] = j;
-                if (queued == VS_PAIR_QUEUE) /* rare: a full queue */
-                    evaluate();
-            }
-        });
-        evaluate();
-        const double unit = 1.0 / VS_FIXED_PER_FORCE;
-        fx[i] = (double)(qx + __double2ll_rn(sp.body_force[si][0] * VS_FIXED_PER_FORCE)) * unit;
-        fy[i] = (double)(qy + __double2ll_rn(sp.body_force[si][1] * VS_FIXED_PER_FORCE)) * unit;
-        fz[i] = (double)(qz + __double2ll_rn(sp.body_force[si][2] * VS_FIXED_PER_FORCE)) * unit;
-        if (ENERGY) {
-            energy[i] = (double)qe * unit;
-            virial[i] = (double)qw * unit;
+template <bool MIXED>
+struct vs_side_dpd {
+    typedef vs_dpd_shared shared_t;
+    typedef typename std::conditional<MIXED, vs_dpd_self_f, vs_dpd_self_d>::type self_t;
+    typedef typename std::conditional<MIXED, vs_sum_q, vs_sum_d>::type sum_t;
+    static constexpr int queue = 32;
+    static constexpr bool subsets = true;
+    vs_eval_dpd ev;
+    vs_dpd_consts c;
+    float rc2_quanta;
+    const double *x, *y, *z, *vx, *vy, *vz;
+    vs_fixed_frame frame;
+    const int4 *pos_q;
+    const float4 *vel_f;
+    const uint64_t *sig;
+    const int32_t *species;
+
+    __device__ __forceinline__ shared_t &load_shared(const vs_gpu_species &sp) const
+    {
+        __shared__ vs_dpd_shared a_shared;
+        ev.load_shared(a_shared, sp);
+        return a_shared;
+    }
+
+    __device__ __forceinline__ self_t self(const shared_t &s, int i) const
+    {
+        self_t me;
+        me.sig = sig[i];
+        me.si = species[i];
+        if constexpr (MIXED) {
+            me.pi = pos_q[i];
+            me.ui = vel_f[i];
+        } else {
+            me.a_row = s.a + me.si * VS_MAX_SPECIES;
+            me.x = x[i];
+            me.y = y[i];
+            me.z = z[i];
+            me.ux = vx[i];
+            me.uy = vy[i];
+            me.uz = vz[i];
         }
-        return;
-    } else {
-        const double xi_ = x[i], yi = y[i], zi = z[i], ux = vx[i], uy = vy[i], uz = vz[i];
-        auto evaluate = [&]() {
-            for (int q = 0; q < queued; ++q) {
-                const int j = my_queue[VS_FORCE_BLOCK * q];
-                const double dx = xi_ - x[j], dy = yi - y[j], dz = zi - z[j];
-                const double r2 = vs_norm2(dx, dy, dz);
-                /* vs_dpd_pair_random in two calls, as above (one call: 2 registers fewer
-                 * here, a different schedule) */
-                const double xi = vs_dpd_xi(key, sig_i, sig[j], gaussian);
-                const vs_pair_result r = vs_dpd_pair(&c, r2, dx, dy, dz, ux - vx[j],
-                                                     uy - vy[j], uz - vz[j],
-                                                     a_row[species[j]], xi);
-                ax += r.f_over_r * dx;
-                ay += r.f_over_r * dy;
-                az += r.f_over_r * dz;
-                if (ENERGY) {
-                    e += 0.5 * r.energy;
-                    w += 0.5 * r.virial;
-                }
-            }
-            queued = 0;
-        };
-        vs_for_each_candidate<CELLS>(src, i, [&](int j, const int4 &) {
-            const double dx = xi_ - x[j], dy = yi - y[j], dz = zi - z[j];
+        return me;
+    }
+
+    template <bool FRESH>
+    __device__ __forceinline__ bool near(const self_t &me, int j, const int4 &entry) const
+    {
+        if constexpr (MIXED) {
+            const int4 pj = FRESH ? entry : pos_q[j];
+            const float qx = vs_separation_quanta(me.pi.x, pj.x),
+                        qy = vs_separation_quanta(me.pi.y, pj.y),
+                        qz = vs_separation_quanta(me.pi.z, pj.z);
+            const float r2q = vs_norm2(qx, qy, qz);
+            return r2q < rc2_quanta && r2q != 0.0f;
+        } else {
+            const double dx = me.x - x[j], dy = me.y - y[j], dz = me.z - z[j];
             const double r2 = vs_norm2(dx, dy, dz);
-            if (r2 < c.rc2 && r2 != 0.0) {
-                my_queue[VS_FORCE_BLOCK * queued++] = j;
-                if (queued == VS_PAIR_QUEUE)
-                    evaluate();
+            return r2 < c.rc2 && r2 != 0.0;
+        }
+    }
+
+    template <bool ENERGY>
+    __device__ __forceinline__ void add(const shared_t &s, const self_t &me, int j,
+                                        sum_t &sum) const
+    {
+        if constexpr (MIXED) {
+            const vs_mixed_inputs in = {pos_q, vel_f, sig};
+            const vs_mixed_pair p = vs_evaluate_mixed_pair(ev, s, frame, in, me.pi, me.ui,
+                                                           me.sig, j);
+            const vs_pair_result_f &r = p.r;
+            sum.qx += vs_force_to_fixed(r.f_over_r * p.dx);
+            sum.qy += vs_force_to_fixed(r.f_over_r * p.dy);
+            sum.qz += vs_force_to_fixed(r.f_over_r * p.dz);
+            if (ENERGY) {
+                sum.qe += vs_fixed_share(r.energy, false, me.sig, sig[j]);
+                sum.qw += vs_fixed_share(r.virial, false, me.sig, sig[j]);
             }
-        });
-        evaluate();
+        } else {
+            const double dx = me.x - x[j], dy = me.y - y[j], dz = me.z - z[j];
+            const double r2 = vs_norm2(dx, dy, dz);
+            /* vs_dpd_pair_random in two calls (one call: a different schedule) */
+            const double xi = vs_dpd_xi(ev.key, me.sig, sig[j], ev.gaussian);
+            const vs_pair_result r = vs_dpd_pair(&c, r2, dx, dy, dz, me.ux - vx[j],
+                                                 me.uy - vy[j], me.uz - vz[j],
+                                                 me.a_row[species[j]], xi);
+            sum.ax += r.f_over_r * dx;
+            sum.ay += r.f_over_r * dy;
+            sum.az += r.f_over_r * dz;
+            if (ENERGY) {
+                sum.e += 0.5 * r.energy;
+                sum.w += 0.5 * r.virial;
+            }
+        }
     }
-    fx[i] = sp.body_force[si][0] + ax;
-    fy[i] = sp.body_force[si][1] + ay;
-    fz[i] = sp.body_force[si][2] + az;
-    if (ENERGY) {
-        energy[i] = e;
-        virial[i] = w;
+
+    /* DPD is the first pair term: the forces start here (MODE 0) */
+    template <bool ENERGY, int MODE>
+    __device__ __forceinline__ void store(const vs_gpu_species &sp, const self_t &me, int i,
+                                          const sum_t &sum, const vs_both_sides_out &out) const
+    {
+        static_assert(MODE == 0, "DPD starts the forces");
+        const int si = me.si;
+        if constexpr (MIXED) {
+            const double unit = 1.0 / VS_FIXED_PER_FORCE;
+            out.f[0][i] = (double)(sum.qx + __double2ll_rn(sp.body_force[si][0] *
+                                                           VS_FIXED_PER_FORCE)) * unit;
+            out.f[1][i] = (double)(sum.qy + __double2ll_rn(sp.body_force[si][1] *
+                                                           VS_FIXED_PER_FORCE)) * unit;
+            out.f[2][i] = (double)(sum.qz + __double2ll_rn(sp.body_force[si][2] *
+                                                           VS_FIXED_PER_FORCE)) * unit;
+            if (ENERGY) {
+                out.energy[i] = (double)sum.qe * unit;
+                out.virial[i] = (double)sum.qw * unit;
+            }
+        } else {
+            out.f[0][i] = sp.body_force[si][0] + sum.ax;
+            out.f[1][i] = sp.body_force[si][1] + sum.ay;
+            out.f[2][i] = sp.body_force[si][2] + sum.az;
+            if (ENERGY) {
+                out.energy[i] = sum.e;
+                out.virial[i] = sum.w;
+            }
+        }
     }
-}
+};
 
 
 /* The fixed-point sums become doubles, in place (before the forces leave the device). */
@@ -324,15 +356,19 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
     /* partners from the Verlet list (0), the cell list kept with a skin (1) or built this
      * step (2: FRESH) */
     const int source = cells ? (skin ? 1 : 2) : 0;
+    const vs_eval_dpd ev = {key, gaussian, g->dpd_f};
+    const vs_both_sides_out out = {{g->pt.f[0], g->pt.f[1], g->pt.f[2]},
+                                   vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), 0,
+                                   g->fs.d_bad_force};
     vs_dispatch<2, 2, 3>(
         [&](auto m, auto energy, auto from) {
             constexpr bool c = VS_VAL(from) > 0, fresh = VS_VAL(from) == 2;
-            VS_LAUNCH((dpd_force_kernel<VS_ON(m), VS_ON(energy), c, fresh>),
-                      n, VS_FORCE_BLOCK, stream, n, key, gaussian, g->dpd, g->dpd_f, rc2_quanta,
-                      g->species, g->pt.x[0], g->pt.x[1], g->pt.x[2], g->pt.vp[0], g->pt.vp[1],
-                      g->pt.vp[2], g->fs.frame, g->fs.pos_q, g->fs.vel_f, g->fs.sig,
-                      g->pt.species_id, src, subset, g->pt.f[0], g->pt.f[1], g->pt.f[2],
-                      vs_gpu_energy_buf(g), vs_gpu_virial_buf(g));
+            const vs_side_dpd<VS_ON(m)> side = {
+                ev,          g->dpd,      rc2_quanta,  g->pt.x[0], g->pt.x[1],
+                g->pt.x[2],  g->pt.vp[0], g->pt.vp[1], g->pt.vp[2], g->fs.frame,
+                g->fs.pos_q, g->fs.vel_f, g->fs.sig,   g->pt.species_id};
+            vs_both_sides_launch<vs_side_dpd<VS_ON(m)>, VS_ON(energy), c, fresh, 0>(
+                side, stream, n, subset, src, g->species, out);
         },
         mixed, want_energy != 0, source);
 }

@@ -5,10 +5,9 @@
  * when); what remains comes here: double precision, special factors, long reaches, and the
  * thread or warp builders.
  *
- * One kernel per style and step, after the DPD kernel: one thread per owned particle walks
- * its partners (the Verlet list, or the cell list's stencil: gpu_partners.cuh) in a fixed
- * order and evaluates every pair from its own side, so no thread writes another particle's
- * force and the sum runs in a deterministic order: runs are bit-reproducible without
+ * One launch per style and step, after DPD's, of the walk from both sides (gpu_both_sides.cuh,
+ * the style's side below): one thread per owned particle walks its partners in a fixed
+ * order and evaluates every pair from its own side, so runs are bit-reproducible without
  * atomics.
  *   - double: separations and pair arithmetic in fp64 (this file is compiled without fused
  *     multiply-adds, as the CPU rounds);
@@ -23,6 +22,7 @@
  * the others adding; the thermo reduction (gpu_reduce.cu) adds them to the pair energy and
  * the virial. Coefficients (16 x 16 per style) and tables go to the device on first use.
  */
+#include "gpu_both_sides.cuh"
 #include "gpu_dispatch.cuh"
 #include "gpu_internal.cuh"
 #include "gpu_partners.cuh"
@@ -31,8 +31,6 @@ extern "C" {
 #include "pair_styles.h"
 }
 
-#define VS_PAIR_BLOCK 128
-
 /* The special factors of a style by level (0: not special, factor 1). */
 struct vs_special_factors {
     double f[4];
@@ -40,39 +38,83 @@ struct vs_special_factors {
     const vs_special *list;
 };
 
-template <bool MIXED, bool ENERGY, bool CELLS, int MODE, bool SPECIAL>
-__global__ void __launch_bounds__(VS_PAIR_BLOCK)
-    pair_style_kernel(int n, int style, int n_species, const vs_pair_coeff *coeff,
-                      const vs_pair_table *tables, vs_gpu_species sp, vs_positions at,
-                      const int32_t *species,
-                      vs_partner_source src, double *fx, double *fy, double *fz,
-                      double *energy, double *virial, int accumulate_energy, int32_t *bad,
-                      vs_special_factors special)
-{
-    extern __shared__ vs_pair_coeff shared_coeff[];
-    for (int k = threadIdx.x; k < n_species * VS_MAX_SPECIES; k += blockDim.x)
-        shared_coeff[k] = coeff[k];
-    __syncthreads();
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    const int si = species[i];
-    const vs_pair_coeff *row = shared_coeff + si * VS_MAX_SPECIES;
-    double ri[3];
-    vs_pos_load(at, i, ri);
-    const double xi = ri[0], yi = ri[1], zi = ri[2];
-    double ax = 0.0, ay = 0.0, az = 0.0, e = 0.0, w = 0.0;
-    vs_for_each_candidate<CELLS>(src, i, [&](int j, const int4 &) {
-        const vs_pair_coeff &c = row[species[j]];
+struct vs_style_self {
+    int i, si;
+    double x, y, z;
+    const vs_pair_coeff *row; /* the particle's species row of the coefficients */
+};
+struct vs_style_sum {
+    double ax, ay, az, e, w;
+};
+
+/* One conservative style on the walk from both sides (gpu_both_sides.cuh), each candidate
+ * evaluated in the walk:
+ *   - double: separations and pair arithmetic in fp64 (vs_pair_style_eval);
+ *   - mixed: separations in fp64 from the double positions, rounded to fp32, the pair in
+ *     fp32 (vs_pair_style_eval_f), the sum in fp64.
+ * SPECIAL: the pair's factor by its special level scales force, energy and virial (factor
+ * 0: excluded, nothing). The coefficients of the species present are copied to shared
+ * memory (dynamic: their size depends on the number of species). */
+template <bool MIXED, bool SPECIAL>
+struct vs_side_style {
+    typedef vs_pair_coeff shared_t;
+    typedef vs_style_self self_t;
+    typedef vs_style_sum sum_t;
+    static constexpr int queue = 0;
+    static constexpr bool subsets = false;
+    int style, n_species;
+    const vs_pair_coeff *coeff;
+    const vs_pair_table *tables;
+    vs_positions at;
+    const int32_t *species;
+    vs_special_factors special;
+
+    /* the factors by level, read at a level known per pair: from shared memory, where an
+     * index into the parameters would hold their address in registers */
+    static __device__ __forceinline__ double *special_factor()
+    {
+        __shared__ double factor[4];
+        return factor;
+    }
+
+    __device__ __forceinline__ shared_t &load_shared(const vs_gpu_species &) const
+    {
+        extern __shared__ vs_pair_coeff shared_coeff[];
+        for (int k = threadIdx.x; k < n_species * VS_MAX_SPECIES; k += blockDim.x)
+            shared_coeff[k] = coeff[k];
+        if (SPECIAL && threadIdx.x < 4)
+            special_factor()[threadIdx.x] = special.f[threadIdx.x];
+        return shared_coeff[0];
+    }
+
+    __device__ __forceinline__ self_t self(const shared_t &s, int i) const
+    {
+        self_t me;
+        me.i = i;
+        me.si = species[i];
+        me.row = &s + me.si * VS_MAX_SPECIES;
+        double ri[3];
+        vs_pos_load(at, i, ri);
+        me.x = ri[0];
+        me.y = ri[1];
+        me.z = ri[2];
+        return me;
+    }
+
+    template <bool ENERGY>
+    __device__ __forceinline__ void visit(const shared_t &, const self_t &me, int j,
+                                          const int4 &, sum_t &sum) const
+    {
+        const vs_pair_coeff &c = me.row[species[j]];
         double rj[3];
         vs_pos_load(at, j, rj);
-        const double dx = xi - rj[0], dy = yi - rj[1], dz = zi - rj[2];
+        const double dx = me.x - rj[0], dy = me.y - rj[1], dz = me.z - rj[2];
         const double r2 = dx * dx + dy * dy + dz * dz;
         if (!c.on || !(r2 < c.rc2) || r2 == 0.0)
             return;
         double sf = 1.0;
         if (SPECIAL) {
-            sf = special.f[vs_special_level(&special.list[i], special.tag[j])];
+            sf = special_factor()[vs_special_level(&special.list[me.i], special.tag[j])];
             if (sf == 0.0)
                 return; /* excluded: no force, energy or virial */
         }
@@ -83,12 +125,12 @@ __global__ void __launch_bounds__(VS_PAIR_BLOCK)
                 r.energy *= (float)sf;
                 r.virial *= (float)sf;
             }
-            ax += (double)(r.f_over_r * (float)dx);
-            ay += (double)(r.f_over_r * (float)dy);
-            az += (double)(r.f_over_r * (float)dz);
+            sum.ax += (double)(r.f_over_r * (float)dx);
+            sum.ay += (double)(r.f_over_r * (float)dy);
+            sum.az += (double)(r.f_over_r * (float)dz);
             if (ENERGY) {
-                e += 0.5 * (double)r.energy;
-                w += 0.5 * (double)r.virial;
+                sum.e += 0.5 * (double)r.energy;
+                sum.w += 0.5 * (double)r.virial;
             }
         } else {
             vs_pair_result r = vs_pair_style_eval(style, &c, tables, r2);
@@ -97,38 +139,24 @@ __global__ void __launch_bounds__(VS_PAIR_BLOCK)
                 r.energy *= sf;
                 r.virial *= sf;
             }
-            ax += r.f_over_r * dx;
-            ay += r.f_over_r * dy;
-            az += r.f_over_r * dz;
+            sum.ax += r.f_over_r * dx;
+            sum.ay += r.f_over_r * dy;
+            sum.az += r.f_over_r * dz;
             if (ENERGY) {
-                e += 0.5 * r.energy;
-                w += 0.5 * r.virial;
+                sum.e += 0.5 * r.energy;
+                sum.w += 0.5 * r.virial;
             }
         }
-    });
-    if (MODE == 0) { /* the first pair term: the forces start here */
-        fx[i] = sp.body_force[si][0] + ax;
-        fy[i] = sp.body_force[si][1] + ay;
-        fz[i] = sp.body_force[si][2] + az;
-    } else if (MODE == 1) { /* added to doubles */
-        fx[i] += ax;
-        fy[i] += ay;
-        fz[i] += az;
-    } else { /* added to the Newton kernel's fixed-point sums (gpu_forces.cu) */
-        const double a[3] = {ax, ay, az};
-        double *f[3] = {fx, fy, fz};
-        for (int d = 0; d < 3; ++d) {
-            if (!(fabs(a[d]) < 16777216.0)) /* beyond the sums' range or not finite */
-                atomicMin(bad, i);
-            unsigned long long *q = (unsigned long long *)f[d];
-            q[i] += (unsigned long long)__double2ll_rn(a[d] * VS_FIXED_PER_FORCE);
-        }
     }
-    if (ENERGY) {
-        energy[i] = accumulate_energy ? energy[i] + e : e;
-        virial[i] = accumulate_energy ? virial[i] + w : w;
+
+    template <bool ENERGY, int MODE>
+    __device__ __forceinline__ void store(const vs_gpu_species &sp, const self_t &me, int i,
+                                          const sum_t &sum, const vs_both_sides_out &out) const
+    {
+        vs_both_sides_store<ENERGY, MODE>(sp, i, me.si, sum.ax, sum.ay, sum.az, sum.e, sum.w,
+                                          out);
     }
-}
+};
 
 /* Coefficients and tables on the device, once. */
 void vs_gpu_pair_prepare(vs_gpu_state *g)
@@ -196,19 +224,18 @@ extern "C" void vs_gpu_pair_style_forces(vs_gpu_state *g, int style, int want_en
     const vs_special_factors special = {{1.0, psp->special_factor[0], psp->special_factor[1],
                                          psp->special_factor[2]},
                                         g->pt.tag, g->ps.special};
-    if (n > 0)
-        vs_dispatch<2, 2, 2, 3, 2>(
-            [&](auto m, auto energy, auto cells_c, auto mode_c, auto special_c) {
-                pair_style_kernel<VS_ON(m), VS_ON(energy), VS_ON(cells_c), VS_VAL(mode_c),
-                                  VS_ON(special_c)>
-                    <<<(n + VS_PAIR_BLOCK - 1) / VS_PAIR_BLOCK, VS_PAIR_BLOCK, shared,
-                       g->stream>>>(n, style, g->prm->species.n, g->ps.d_coeff[style],
-                                    g->ps.d_tables, g->species, vs_gpu_positions(g),
-                                    g->pt.species_id, src, g->pt.f[0], g->pt.f[1], g->pt.f[2],
-                                    g->ps.e, g->ps.w, !first, g->fs.d_bad_force, special);
-                VS_CUDA_CHECK(cudaGetLastError());
-            },
-            mixed, want_energy != 0, cells, mode, with_special);
+    const vs_both_sides_out out = {{g->pt.f[0], g->pt.f[1], g->pt.f[2]}, g->ps.e, g->ps.w,
+                                   !first, g->fs.d_bad_force};
+    vs_dispatch<2, 2, 2, 3, 2>(
+        [&](auto m, auto energy, auto cells_c, auto mode_c, auto special_c) {
+            typedef vs_side_style<VS_ON(m), VS_ON(special_c)> side_t;
+            const side_t side = {style,          g->prm->species.n, g->ps.d_coeff[style],
+                                 g->ps.d_tables, vs_gpu_positions(g), g->pt.species_id,
+                                 special};
+            vs_both_sides_launch<side_t, VS_ON(energy), VS_ON(cells_c), false, VS_VAL(mode_c)>(
+                side, g->stream, n, NULL, src, g->species, out, shared);
+        },
+        mixed, want_energy != 0, cells, mode, with_special);
     g->ps.energies_on = 1;
     if (starts) { /* no DPD kernel ran: none of its energies, and the forces are doubles */
         g->fs.forces_fixed = 0;

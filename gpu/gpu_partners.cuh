@@ -1,5 +1,5 @@
-/* The partners of a particle for the force kernels that evaluate every pair from both sides
- * (gpu_forces.cu: the DPD kernel; gpu_pair.cu: the conservative pair styles): its column of
+/* The partners of a particle for the walk that evaluates every pair from both sides
+ * (gpu_both_sides.cuh: DPD in gpu_forces.cu, the conservative styles in gpu_pair.cu): its column of
  * the Verlet list, or the cell list's stencil around its position at the build. */
 #ifndef VESICA_GPU_PARTNERS_CUH
 #define VESICA_GPU_PARTNERS_CUH

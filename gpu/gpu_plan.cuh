@@ -13,9 +13,9 @@ extern "C" {
 /* How the pair forces are found and summed. */
 typedef enum {
     VS_GPU_FORCES_VERLET = 0, /* a Verlet list (thread or warp builder), each pair from both
-                                 sides (dpd_force_kernel) */
+                                 sides (vs_both_sides_kernel) */
     VS_GPU_FORCES_CELLS = 1,  /* the cell list walked by the force kernel, each pair from both
-                                 sides (double precision: dpd_force_kernel<CELLS>) */
+                                 sides (double precision: vs_both_sides_kernel<CELLS>) */
     VS_GPU_FORCES_NEWTON = 2  /* the cell list, each pair once, fixed-point sums (mixed
                                  precision: vs_newton_kernel, DPD and the short-ranged
                                  conservative styles alike); with `half_list`, the
