@@ -29,6 +29,7 @@
 #include "pair_coeff.h"
 #include "pair_gaussian.h"
 #include "pair_lj.h"
+#include "pair_morse.h"
 #include "pair_soft.h"
 #include "pair_tabulated.h"
 
@@ -37,7 +38,8 @@
     X(VS_PAIR_LJ, lj)                                                                          \
     X(VS_PAIR_SOFT, soft)                                                                      \
     X(VS_PAIR_GAUSSIAN, gaussian)                                                              \
-    X(VS_PAIR_TABLE, table)
+    X(VS_PAIR_TABLE, table)                                                                    \
+    X(VS_PAIR_MORSE, morse)
 
 /* The coefficient keys of all styles, each once (a key may serve several styles; each
  * style's VS_PAIR_INFO names its own): K(name, positive, meaning) makes the row
@@ -45,7 +47,9 @@
 #define VS_PAIR_COEFF_KEYS(K)                                                                  \
     K(epsilon, 0, "lj, gaussian: energy eps")                                                  \
     K(sigma, 1, "lj, gaussian: length sigma")                                                  \
-    K(alpha, 0, "soft: energy alpha at r = 0")
+    K(alpha, 0, "soft: energy alpha at r = 0; morse: stiffness alpha (1/length)")              \
+    K(D0, 0, "morse: well depth D0")                                                           \
+    K(r0, 0, "morse: distance r0 of the minimum")
 
 #define VS_PAIR_ENUM_(ID, NAME) ID,
 typedef enum { VS_PAIR_STYLE_LIST(VS_PAIR_ENUM_) VS_PAIR_STYLES } vs_pair_style;
