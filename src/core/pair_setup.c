@@ -71,6 +71,15 @@ void vs_pair_table_spline(vs_pair_table *t, int have_fp, double fp_lo, double fp
     spline_uniform(t->f, n, h, fp_lo, fp_hi, t->f2);
 }
 
+int vs_pair_tail_on(const vs_params *p)
+{
+    for (int s = 0; s < VS_PAIR_STYLES; ++s)
+        if (vs_pair_style_of(p, s)->active && vs_pair_style_of(p, s)->tail &&
+            vs_pair_styles[s].tail)
+            return 1;
+    return 0;
+}
+
 void vs_pair_tail(const vs_params *p, const int64_t *count, double volume, double *energy,
                   double *virial)
 {

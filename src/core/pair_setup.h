@@ -33,6 +33,9 @@ void vs_pair_set_code(vs_params *p);
  * on): with count[s] particles of species s in `volume`, the energy 2 pi / V sum_ij N_i N_j
  * int_rc^inf r^2 U dr and the virial -2 pi / V sum_ij N_i N_j int_rc^inf r^3 U' dr (U the
  * unshifted form), so that the pressure gains virial / (3 V). */
+/* Whether an active style with tail corrections (VS_PAIR_TAIL) has tail on. */
+int vs_pair_tail_on(const vs_params *p);
+
 void vs_pair_tail(const vs_params *p, const int64_t *count, double volume, double *energy,
                   double *virial);
 
