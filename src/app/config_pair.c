@@ -41,28 +41,37 @@ static int species_of(const vs_params *p, const char *name)
     return -1;
 }
 
-/* The keys each style takes in a pair's group (rc: all). */
-static int key_allowed(int style, const char *key)
+/* The slot of `key` among the style's coefficient keys (vs_pair_styles): 0.., or
+ * VS_PAIR_MAX_KEYS for rc (every style) and table (styles with a file), -1: not the style's. */
+static int key_slot(int style, const char *key)
 {
-    if (strcmp(key, "rc") == 0)
-        return 1;
-    switch (style) {
-    case VS_PAIR_LJ:
-    case VS_PAIR_GAUSSIAN:
-        return strcmp(key, "epsilon") == 0 || strcmp(key, "sigma") == 0;
-    case VS_PAIR_SOFT:
-        return strcmp(key, "alpha") == 0;
-    default:
-        return strcmp(key, "table") == 0;
-    }
+    const vs_pair_style_info *info = &vs_pair_styles[style];
+    if (strcmp(key, "rc") == 0 || ((info->flags & VS_PAIR_FILE) && strcmp(key, "table") == 0))
+        return VS_PAIR_MAX_KEYS;
+    for (int q = 0; q < VS_PAIR_MAX_KEYS; ++q)
+        if (info->keys[q] && strcmp(key, info->keys[q]) == 0)
+            return q;
+    return -1;
 }
 
-static const char *const style_keys[VS_PAIR_STYLES] = {
-    "epsilon, sigma and rc", "alpha and rc", "epsilon, sigma and rc", "table and rc"};
-static const char *const style_needs[VS_PAIR_STYLES][2] = {
-    {"epsilon", "sigma"}, {"alpha", NULL}, {"epsilon", "sigma"}, {"table", NULL}};
-static const char *const style_needs_text[VS_PAIR_STYLES] = {"epsilon and sigma", "alpha",
-                                                             "epsilon and sigma", "table"};
+/* The style's required keys as text, "epsilon and sigma", with `and_rc` ", rc" at the end
+ * in the form "epsilon, sigma and rc". */
+static void keys_text(int style, int and_rc, char *out, size_t n)
+{
+    const vs_pair_style_info *info = &vs_pair_styles[style];
+    const char *k[VS_PAIR_MAX_KEYS + 2];
+    int m = 0;
+    for (int q = 0; q < VS_PAIR_MAX_KEYS; ++q)
+        if (info->keys[q])
+            k[m++] = info->keys[q];
+    if (info->flags & VS_PAIR_FILE)
+        k[m++] = "table";
+    if (and_rc)
+        k[m++] = "rc";
+    out[0] = '\0';
+    for (int q = 0; q < m; ++q)
+        cfg_put(out, n, "%s%s", q == 0 ? "" : q == m - 1 ? " and " : ", ", k[q]);
+}
 
 /* The index of a table keyword, added when new. */
 static int table_index(const cfg_ctx *c, const config_setting_t *site, const char *key,
@@ -84,26 +93,32 @@ static int table_index(const cfg_ctx *c, const config_setting_t *site, const cha
 static int extract_pair(const cfg_ctx *c, const config_setting_t *g, const char *key, int k,
                         int style, const config_setting_t *elem, vs_params *p, vs_pair_coeff *pc)
 {
+    const vs_pair_style_info *info = &vs_pair_styles[style];
+    char text[128];
     for (int m = 0; m < config_setting_length(g); ++m) {
         const config_setting_t *v = config_setting_get_elem(g, (unsigned)m);
-        if (!key_allowed(style, config_setting_name(v)))
-            return cfg_fail(c, v, key, "expected only %s for pair style %s (got %s)",
-                            style_keys[style], vs_pair_style_name(style), config_setting_name(v));
+        if (key_slot(style, config_setting_name(v)) < 0) {
+            keys_text(style, 1, text, sizeof text);
+            return cfg_fail(c, v, key, "expected only %s for pair style %s (got %s)", text,
+                            vs_pair_style_name(style), config_setting_name(v));
+        }
     }
-    for (int q = 0; q < 2; ++q) {
-        const char *need = style_needs[style][q];
-        if (need && !get(g, need))
+    const char *file_key = (info->flags & VS_PAIR_FILE) ? "table" : NULL;
+    for (int q = 0; q <= VS_PAIR_MAX_KEYS; ++q) {
+        const char *need = q < VS_PAIR_MAX_KEYS ? info->keys[q] : file_key;
+        if (need && !get(g, need)) {
+            keys_text(style, 0, text, sizeof text);
             return cfg_fail(c, g, key, "required key is missing (pair style %s needs %s)",
-                            vs_pair_style_name(style), style_needs_text[style]);
+                            vs_pair_style_name(style), text);
+        }
     }
     memset(pc, 0, sizeof *pc);
     pc->on = 1;
-    pc->eps = get(g, "epsilon") ? num(get(g, "epsilon")) : 0.0;
-    pc->sigma = get(g, "sigma") ? num(get(g, "sigma")) : 0.0;
-    pc->alpha = get(g, "alpha") ? num(get(g, "alpha")) : 0.0;
+    for (int q = 0; q < VS_PAIR_MAX_KEYS; ++q)
+        pc->given[q] = info->keys[q] ? num(get(g, info->keys[q])) : 0.0;
     const config_setting_t *rc = get(g, "rc") ? get(g, "rc") : get(elem, "rc");
     pc->rc = rc ? num(rc) : 0.0; /* table: 0 until the table gives its last r */
-    if (style == VS_PAIR_LJ && on(elem, "wca")) {
+    if ((info->flags & VS_PAIR_WCA) && on(elem, "wca")) {
         if (get(g, "rc")) {
             char rkey[PATH_LEN] = "";
             cfg_put(rkey, sizeof rkey, "%s.rc", key);
@@ -112,7 +127,7 @@ static int extract_pair(const cfg_ctx *c, const config_setting_t *g, const char 
         }
         pc->rc = pow(2.0, 1.0 / 6.0) * pc->sigma;
     }
-    if (style == VS_PAIR_TABLE) {
+    if (info->flags & VS_PAIR_FILE) {
         const config_setting_t *t = get(g, "table");
         char tkey[PATH_LEN] = "";
         cfg_put(tkey, sizeof tkey, "%s.table", key);
@@ -126,6 +141,27 @@ static int extract_pair(const cfg_ctx *c, const config_setting_t *g, const char 
         return cfg_fail(c, g, key, "required key is missing (give rc here or pair.[%d].rc)", k);
     vs_pair_coeff_finish(style, pc, on(elem, "shift") || on(elem, "wca"), p->pair.set->tables);
     return 0;
+}
+
+/* How many styles have option `flag`. */
+static int n_with(unsigned flag)
+{
+    int n = 0;
+    for (int s = 0; s < VS_PAIR_STYLES; ++s)
+        n += (vs_pair_styles[s].flags & flag) != 0;
+    return n;
+}
+
+/* " lj" or "s lj, gaussian": the styles with option `flag`, after "pair style". */
+static const char *options_text(unsigned flag)
+{
+    static char out[128];
+    out[0] = '\0';
+    cfg_put(out, sizeof out, "%s", n_with(flag) == 1 ? "" : "s");
+    for (int s = 0, m = 0; s < VS_PAIR_STYLES; ++s)
+        if (vs_pair_styles[s].flags & flag)
+            cfg_put(out, sizeof out, "%s%s", m++ ? ", " : " ", vs_pair_styles[s].name);
+    return out;
 }
 
 /* The coeff map of style element k. */
@@ -199,12 +235,13 @@ int vs_config_pair(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         if (ps->active)
             return cfg_fail(c, st, key, "expected each style once in the pair list (got \"%s\" "
                             "twice)", vs_pair_style_name(style));
-        const char *const lj_only[2] = {"wca", "tail"};
+        const char *const options[2] = {"wca", "tail"};
+        const unsigned option_flag[2] = {VS_PAIR_WCA, VS_PAIR_TAIL};
         for (int q = 0; q < 2; ++q)
-            if (style != VS_PAIR_LJ && on(e, lj_only[q])) {
-                snprintf(key, sizeof key, "pair.[%d].%s", k, lj_only[q]);
-                return cfg_fail(c, get(e, lj_only[q]), key, "expected \"off\": %s applies to "
-                                "pair style lj only", lj_only[q]);
+            if (!(vs_pair_styles[style].flags & option_flag[q]) && on(e, options[q])) {
+                snprintf(key, sizeof key, "pair.[%d].%s", k, options[q]);
+                return cfg_fail(c, get(e, options[q]), key, "expected \"off\": %s applies "
+                                "to pair style%s only", options[q], options_text(option_flag[q]));
             }
         if ((on(e, "wca") || on(e, "shift")) && on(e, "tail")) {
             snprintf(key, sizeof key, "pair.[%d].tail", k);
@@ -213,13 +250,14 @@ int vs_config_pair(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
                             "pair_modify tail)", on(e, "wca") ? "wca" : "shift");
         }
         const config_setting_t *file = get(e, "file");
-        if ((style == VS_PAIR_TABLE) != (file != NULL)) {
+        if (!!(vs_pair_styles[style].flags & VS_PAIR_FILE) != (file != NULL)) {
             snprintf(key, sizeof key, "pair.[%d].file", k);
             if (file)
-                return cfg_fail(c, file, key, "expected no file: only pair style table reads "
-                                "one");
-            return cfg_fail(c, e, key, "required key is missing (pair style table reads its "
-                            "tables from a file)");
+                return cfg_fail(c, file, key, "expected no file: only pair style%s read%s "
+                                "one", options_text(VS_PAIR_FILE),
+                                n_with(VS_PAIR_FILE) == 1 ? "s" : "");
+            return cfg_fail(c, e, key, "required key is missing (pair style %s reads its "
+                            "tables from a file)", vs_pair_style_name(style));
         }
         ps->active = 1;
         ps->shift = on(e, "shift") || on(e, "wca");

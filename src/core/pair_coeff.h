@@ -10,20 +10,42 @@
 
 #define VS_MAX_TABLES 8               /* tables of all species pairs together */
 #define VS_PAIR_TABLE_MAX_POINTS 1024 /* points per table */
+#define VS_PAIR_MAX_KEYS 3            /* given coefficients of a style (rc aside) */
 
 /* The coefficients of one style for one pair of species (on = 0: no interaction). */
 typedef struct {
     int on;
     int table;       /* table: index into the tables */
     double rc, rc2;  /* cut-off */
-    /* derived constants (pair_setup.c), per style:
-     *   lj: k = {48 eps sigma^12, 24 eps sigma^6, 4 eps sigma^12, 4 eps sigma^6}
-     *   soft: k = {alpha, 1 / rc, 2 alpha / rc}
-     *   gaussian: k = {eps, 1 / (2 sigma^2), 1 / sigma^2} */
-    double k[4];
+    double k[4];     /* derived constants: the style's setup (its header) fills them */
     double shift;    /* U(rc) subtracted from the energy (0: not shifted) */
-    double eps, sigma, alpha; /* as given (reports, tail corrections) */
+    /* The coefficients as given (reports, tail corrections): slot q holds the style's key q
+     * (VS_PAIR_KEYS_<name> of its header). The names are lj's and gaussian's. */
+    union {
+        struct {
+            double eps, sigma, alpha;
+        };
+        double given[VS_PAIR_MAX_KEYS];
+    };
 } vs_pair_coeff;
+
+/* What a style declares beyond its body (VS_PAIR_INFO_<name> of its header), collected from
+ * VS_PAIR_STYLE_LIST into vs_pair_styles (pair_setup.c) for the parser, the report and the
+ * set-up. */
+enum {
+    VS_PAIR_SHIFTS = 1, /* shift = "on" subtracts U(rc) */
+    VS_PAIR_WCA = 2,    /* wca = "on": rc = 2^(1/6) given[1] (sigma), shifted */
+    VS_PAIR_TAIL = 4,   /* tail = "on": long-range corrections (.tail) */
+    VS_PAIR_FILE = 8    /* reads its tables from pair.[].file, key "table" per pair */
+};
+typedef struct {
+    const char *name;                   /* the list's name */
+    const char *keys[VS_PAIR_MAX_KEYS]; /* required numeric keys: key q lands in given[q] (NULL: no key) */
+    void (*setup)(vs_pair_coeff *c);    /* k from given and rc (NULL: none) */
+    /* energy and virial tail integrals of pair c, each times pre (VS_PAIR_TAIL) */
+    void (*tail)(const vs_pair_coeff *c, double pre, double *energy, double *virial);
+    unsigned flags;
+} vs_pair_style_info;
 
 /* One tabulated potential: n points r0 + k dr; e, f the file's energies and forces, e2 and
  * f2 their splines' second derivatives times dr^2 / 6. */

@@ -11,4 +11,14 @@
     out.f_over_r = e0 * (REAL)c->k[2];                                                         \
     out.energy = e0 - (REAL)c->shift;
 
+static inline void vs_pair_setup_gaussian(vs_pair_coeff *c)
+{
+    c->k[0] = c->eps;
+    c->k[1] = 1.0 / (2.0 * c->sigma * c->sigma);
+    c->k[2] = 1.0 / (c->sigma * c->sigma);
+}
+
+#define VS_PAIR_INFO_gaussian                                                                  \
+    .keys = {"epsilon", "sigma"}, .setup = vs_pair_setup_gaussian, .flags = VS_PAIR_SHIFTS
+
 #endif

@@ -5,17 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const style_names[VS_PAIR_STYLES] = {"lj", "soft", "gaussian", "table"};
+#define VS_PAIR_INFO_ENTRY_(ID, NAME) [ID] = {.name = #NAME, VS_PAIR_INFO_##NAME},
+const vs_pair_style_info vs_pair_styles[VS_PAIR_STYLES] = {
+    VS_PAIR_STYLE_LIST(VS_PAIR_INFO_ENTRY_)};
+#undef VS_PAIR_INFO_ENTRY_
 
 const char *vs_pair_style_name(int style)
 {
-    return style >= 0 && style < VS_PAIR_STYLES ? style_names[style] : "?";
+    return style >= 0 && style < VS_PAIR_STYLES ? vs_pair_styles[style].name : "?";
 }
 
 int vs_pair_style_by_name(const char *name)
 {
     for (int s = 0; s < VS_PAIR_STYLES; ++s)
-        if (strcmp(name, style_names[s]) == 0)
+        if (strcmp(name, vs_pair_styles[s].name) == 0)
             return s;
     return -1;
 }
@@ -25,22 +28,10 @@ void vs_pair_coeff_finish(int style, vs_pair_coeff *c, int shift, const vs_pair_
     c->rc2 = c->rc * c->rc;
     memset(c->k, 0, sizeof c->k);
     c->shift = 0.0;
-    if (style == VS_PAIR_LJ) {
-        const double s6 = pow(c->sigma, 6.0), s12 = s6 * s6;
-        c->k[0] = 48.0 * c->eps * s12;
-        c->k[1] = 24.0 * c->eps * s6;
-        c->k[2] = 4.0 * c->eps * s12;
-        c->k[3] = 4.0 * c->eps * s6;
-    } else if (style == VS_PAIR_SOFT) {
-        c->k[0] = c->alpha;
-        c->k[1] = 1.0 / c->rc;
-        c->k[2] = 2.0 * c->alpha / c->rc;
-    } else if (style == VS_PAIR_GAUSSIAN) {
-        c->k[0] = c->eps;
-        c->k[1] = 1.0 / (2.0 * c->sigma * c->sigma);
-        c->k[2] = 1.0 / (c->sigma * c->sigma);
-    }
-    if (shift && style != VS_PAIR_SOFT) /* the energy at the cut-off, from the evaluator */
+    const vs_pair_style_info *info = &vs_pair_styles[style];
+    if (info->setup)
+        info->setup(c);
+    if (shift && (info->flags & VS_PAIR_SHIFTS)) /* the energy at the cut-off, from the body */
         c->shift = vs_pair_style_eval(style, c, tables, c->rc2).energy;
 }
 
@@ -80,26 +71,33 @@ void vs_pair_table_spline(vs_pair_table *t, int have_fp, double fp_lo, double fp
     spline_uniform(t->f, n, h, fp_lo, fp_hi, t->f2);
 }
 
+int vs_pair_tail_on(const vs_params *p)
+{
+    for (int s = 0; s < VS_PAIR_STYLES; ++s)
+        if (vs_pair_style_of(p, s)->active && vs_pair_style_of(p, s)->tail &&
+            vs_pair_styles[s].tail)
+            return 1;
+    return 0;
+}
+
 void vs_pair_tail(const vs_params *p, const int64_t *count, double volume, double *energy,
                   double *virial)
 {
     *energy = *virial = 0.0;
-    const vs_pair_style_params *lj = vs_pair_style_of(p, VS_PAIR_LJ);
-    if (!lj->active || !lj->tail)
-        return;
     const double pi = 3.14159265358979323846;
-    for (int i = 0; i < p->species.n; ++i)
-        for (int j = 0; j < p->species.n; ++j) {
-            const vs_pair_coeff *c = &lj->c[i][j];
-            if (!c->on)
-                continue;
-            /* integrals from rc to infinity of r^2 U and of r^3 U' of the unshifted form */
-            const double s3 = c->sigma * c->sigma * c->sigma;
-            const double x3 = s3 / (c->rc * c->rc * c->rc), x9 = x3 * x3 * x3;
-            const double pairs = (double)count[i] * (double)count[j];
-            *energy += 8.0 * pi / volume * pairs * c->eps * s3 * (x9 / 9.0 - x3 / 3.0);
-            *virial += 8.0 * pi / volume * pairs * c->eps * s3 * (4.0 / 3.0 * x9 - 2.0 * x3);
-        }
+    for (int s = 0; s < VS_PAIR_STYLES; ++s) {
+        const vs_pair_style_params *ps = vs_pair_style_of(p, s);
+        if (!ps->active || !ps->tail || !vs_pair_styles[s].tail)
+            continue;
+        for (int i = 0; i < p->species.n; ++i)
+            for (int j = 0; j < p->species.n; ++j) {
+                const vs_pair_coeff *c = &ps->c[i][j];
+                if (!c->on)
+                    continue;
+                const double pairs = (double)count[i] * (double)count[j];
+                vs_pair_styles[s].tail(c, 8.0 * pi / volume * pairs, energy, virial);
+            }
+    }
 }
 
 static uint64_t fnv(uint64_t h, const void *data, size_t n)

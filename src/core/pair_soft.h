@@ -12,4 +12,15 @@
     out.f_over_r = (REAL)c->k[2] * w / r;                                                      \
     out.energy = (REAL)c->k[0] * w * w;
 
+static inline void vs_pair_setup_soft(vs_pair_coeff *c)
+{
+    c->k[0] = c->alpha;
+    c->k[1] = 1.0 / c->rc;
+    c->k[2] = 2.0 * c->alpha / c->rc;
+}
+
+/* U(rc) = 0: shift = "on" changes nothing (so the flag is not set). The key alpha lands in
+ * slot 2 (pair_coeff.h's alpha). */
+#define VS_PAIR_INFO_soft .keys = {NULL, NULL, "alpha"}, .setup = vs_pair_setup_soft
+
 #endif

@@ -12,9 +12,16 @@
  *
  * Each body is generated for double (the CPU and the GPU `double` mode) and float (the GPU
  * `mixed` mode), as dpd_pair.h does; the coefficients stay double and are converted where
- * used. A new style: its header, its line in VS_PAIR_STYLE_LIST below (which makes its enum
- * value and its branch of vs_pair_style_eval; the GPU walks dispatch over the list,
- * gpu/gpu_pair_eval.cuh), and its keys in the configuration.
+ * used.
+ *
+ * Each header also declares VS_PAIR_INFO_<name>: the designated initialisers of its
+ * vs_pair_style_info (pair_coeff.h): its coefficient keys, the set-up of its derived
+ * constants k, and its options (shift, wca, tail, file). A new style is its header, its line
+ * in VS_PAIR_STYLE_LIST below and its coefficient keys in VS_PAIR_COEFF_KEYS (those no style
+ * has yet). The list makes the rest: the enum value, the branch of vs_pair_style_eval, the
+ * style's name and descriptor (pair_setup.c), the configuration's choices and keys
+ * (param_schema.c, config_pair.c), the CPU loop (cpu/pair_cpu.c), the force-field term
+ * (engine/term_pair.c) and the GPU walks (gpu/gpu_pair_eval.cuh).
  */
 #ifndef VESICA_PAIR_STYLES_H
 #define VESICA_PAIR_STYLES_H
@@ -22,6 +29,7 @@
 #include "pair_coeff.h"
 #include "pair_gaussian.h"
 #include "pair_lj.h"
+#include "pair_morse.h"
 #include "pair_soft.h"
 #include "pair_tabulated.h"
 
@@ -30,7 +38,18 @@
     X(VS_PAIR_LJ, lj)                                                                          \
     X(VS_PAIR_SOFT, soft)                                                                      \
     X(VS_PAIR_GAUSSIAN, gaussian)                                                              \
-    X(VS_PAIR_TABLE, table)
+    X(VS_PAIR_TABLE, table)                                                                    \
+    X(VS_PAIR_MORSE, morse)
+
+/* The coefficient keys of all styles, each once (a key may serve several styles; each
+ * style's VS_PAIR_INFO names its own): K(name, positive, meaning) makes the row
+ * pair.[].coeff.*.*.name of the configuration's schema, a number, > 0 when positive. */
+#define VS_PAIR_COEFF_KEYS(K)                                                                  \
+    K(epsilon, 0, "lj, gaussian: energy eps")                                                  \
+    K(sigma, 1, "lj, gaussian: length sigma")                                                  \
+    K(alpha, 0, "soft: energy alpha at r = 0; morse: stiffness alpha (1/length)")              \
+    K(D0, 0, "morse: well depth D0")                                                           \
+    K(r0, 0, "morse: distance r0 of the minimum")
 
 #define VS_PAIR_ENUM_(ID, NAME) ID,
 typedef enum { VS_PAIR_STYLE_LIST(VS_PAIR_ENUM_) VS_PAIR_STYLES } vs_pair_style;

@@ -32,4 +32,6 @@ VS_TABLE_SPLINE_DEFINE(_f, float)
     out.f_over_r = vs_table_spline##SUFFIX(t->f, t->f2, t->n, u) / r;                          \
     out.energy = vs_table_spline##SUFFIX(t->e, t->e2, t->n, u) - (REAL)c->shift;
 
+#define VS_PAIR_INFO_table .flags = VS_PAIR_SHIFTS | VS_PAIR_FILE
+
 #endif

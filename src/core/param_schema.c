@@ -69,11 +69,9 @@ static const key_choice PROFILE_AXIS_CHOICES[] = {
 static const key_choice INPUT_FORMAT_CHOICES[] = {
     {"lammps-data", VS_INPUT_LAMMPS_DATA}, {"h5md", VS_INPUT_H5MD}, {NULL, 0}};
 static const key_choice INPUT_SPECIES_CHOICES[] = {{"type", 0}, {"name", 1}, {NULL, 0}};
-static const key_choice PAIR_STYLE_CHOICES[] = {{"lj", VS_PAIR_LJ},
-                                                {"soft", VS_PAIR_SOFT},
-                                                {"gaussian", VS_PAIR_GAUSSIAN},
-                                                {"table", VS_PAIR_TABLE},
-                                                {NULL, 0}};
+#define PAIR_STYLE_CHOICE_(ID, NAME) {#NAME, ID},
+static const key_choice PAIR_STYLE_CHOICES[] = {VS_PAIR_STYLE_LIST(PAIR_STYLE_CHOICE_){NULL, 0}};
+#define PAIR_STYLE_NAME_(ID, NAME) " " #NAME
 static const key_choice INTEGRATOR_CHOICES[] = {
     {"dpd", VS_INTEGRATOR_DPD},           {"nve", VS_INTEGRATOR_NVE},
     {"nose_hoover", VS_INTEGRATOR_NOSE_HOOVER}, {"langevin", VS_INTEGRATOR_LANGEVIN},
@@ -250,13 +248,13 @@ const key_spec vs_config_schema[] = {
     {KEY("pair.[]", K_GROUP, OPTIONAL, NULL,
          "one pair style: its options and its species pairs")},
     {KEY("pair.[].style", K_ENUM, REQUIRED, NULL,
-         "lj, soft, gaussian or table"),
+         "one of" VS_PAIR_STYLE_LIST(PAIR_STYLE_NAME_)),
      .choices = PAIR_STYLE_CHOICES},
     {KEY("pair.[].rc", K_FLOAT, OPTIONAL, NULL,
          "cut-off of the style's pairs that give none (table: default the table's last r)"),
      NUM_GT(0)},
     {KEY("pair.[].shift", K_ENUM, OPTIONAL, "\"off\"",
-         "lj, gaussian, table: energies shifted to zero at each pair's cut-off"),
+         "energies shifted to zero at each pair's cut-off (styles with a finite U(rc))"),
      .choices = ON_OFF_CHOICES},
     {KEY("pair.[].wca", K_ENUM, OPTIONAL, "\"off\"",
          "lj: every pair cut at 2^(1/6) sigma and shifted (purely repulsive)"),
@@ -277,13 +275,10 @@ const key_spec vs_config_schema[] = {
          "the pairs of species i")},
     {KEY("pair.[].coeff.*.*", K_GROUP, OPTIONAL, NULL,
          "the coefficients of the pair (i, j); also those of (j, i)")},
-    {KEY("pair.[].coeff.*.*.epsilon", K_FLOAT, OPTIONAL, NULL,
-         "lj, gaussian: energy eps")},
-    {KEY("pair.[].coeff.*.*.sigma", K_FLOAT, OPTIONAL, NULL,
-         "lj, gaussian: length sigma"),
-     NUM_GT(0)},
-    {KEY("pair.[].coeff.*.*.alpha", K_FLOAT, OPTIONAL, NULL,
-         "soft: energy alpha at r = 0")},
+#define PAIR_COEFF_ROW_(NAME, POSITIVE, DOC)                                                   \
+    {KEY("pair.[].coeff.*.*." #NAME, K_FLOAT, OPTIONAL, NULL, DOC),                            \
+     .bounds = (POSITIVE) ? B_LO | B_LO_OPEN : 0},
+    VS_PAIR_COEFF_KEYS(PAIR_COEFF_ROW_)
     {KEY("pair.[].coeff.*.*.rc", K_FLOAT, OPTIONAL, NULL,
          "cut-off of this pair (default pair.[].rc)"),
      NUM_GT(0)},

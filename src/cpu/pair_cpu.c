@@ -1,5 +1,5 @@
-/* The conservative pair styles (lj, soft, gaussian, table) on the CPU backend: one loop over
- * the half Verlet list per style, the pair from vs_pair_style_eval (src/core/pair_styles.h),
+/* The conservative pair styles (VS_PAIR_STYLE_LIST) on the CPU backend: one loop over the
+ * half Verlet list per style, a copy per style of the list, the pair from vs_pair_style_eval (src/core/pair_styles.h),
  * the source the GPU kernels compile.
  *
  * As in the DPD loop (dpd_cpu.c), forces, energy and virial are summed in fixed point
@@ -15,6 +15,7 @@
  * counted on both owners' ranks, take the same factor. */
 #include "cpu_backend.h"
 
+#include "log.h"
 #include "pair_styles.h"
 
 /* The loop of one style, inlined into a copy per style (vs_cpu_pair_style_forces) so that
@@ -75,18 +76,15 @@ static inline __attribute__((always_inline)) void pair_style(vs_cpu_state *s, co
 
 void vs_cpu_pair_style_forces(vs_cpu_state *s, int style, int want_energy)
 {
+#define VS_PAIR_CPU_CASE_(ID, NAME)                                                            \
+    case ID:                                                                                   \
+        pair_style(s, ID, want_energy);                                                        \
+        return;
     switch (style) {
-    case VS_PAIR_LJ:
-        pair_style(s, VS_PAIR_LJ, want_energy);
-        break;
-    case VS_PAIR_SOFT:
-        pair_style(s, VS_PAIR_SOFT, want_energy);
-        break;
-    case VS_PAIR_GAUSSIAN:
-        pair_style(s, VS_PAIR_GAUSSIAN, want_energy);
-        break;
+        VS_PAIR_STYLE_LIST(VS_PAIR_CPU_CASE_)
     default:
-        pair_style(s, VS_PAIR_TABLE, want_energy);
         break;
     }
+#undef VS_PAIR_CPU_CASE_
+    VS_FATAL("pair style %d is not in VS_PAIR_STYLE_LIST", style);
 }

@@ -7,10 +7,8 @@
 #include "exit_codes.h"
 
 extern const vs_term_type vs_term_dpd;   /* term_dpd.c */
-extern const vs_term_type vs_term_lj;       /* term_pair.c */
-extern const vs_term_type vs_term_soft;     /* term_pair.c */
-extern const vs_term_type vs_term_gaussian; /* term_pair.c */
-extern const vs_term_type vs_term_table;    /* term_pair.c */
+#define VS_PAIR_TERM_EXTERN_(ID, NAME) extern const vs_term_type vs_term_##NAME; /* term_pair.c */
+VS_PAIR_STYLE_LIST(VS_PAIR_TERM_EXTERN_)
 extern const vs_term_type vs_term_flow;  /* term_flow.c */
 extern const vs_term_type vs_term_bond;  /* term_bonded.c */
 extern const vs_term_type vs_term_angle; /* term_bonded.c */
@@ -20,10 +18,8 @@ extern const vs_term_type vs_term_dihedral; /* term_bonded.c */
  * the forces on the GPU (forcefield.h). */
 static const vs_term_type *const registry[] = {
     &vs_term_dpd,
-    &vs_term_lj,
-    &vs_term_soft,
-    &vs_term_gaussian,
-    &vs_term_table,
+#define VS_PAIR_TERM_ENTRY_(ID, NAME) &vs_term_##NAME,
+    VS_PAIR_STYLE_LIST(VS_PAIR_TERM_ENTRY_)
     &vs_term_flow,
     &vs_term_bond,
     &vs_term_angle,

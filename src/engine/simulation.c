@@ -204,12 +204,12 @@ static int overlapped_forces(vs_sim *sim, int64_t step)
     return 1;
 }
 
-/* The lj tail corrections from the global species counts of the particles just placed
+/* The tail corrections (pair styles with tail on) from the global species counts of the particles just placed
  * (species never change, so once per run). Collective. */
 static void set_tail(vs_sim *sim)
 {
     sim->tail_energy = sim->tail_virial = 0.0;
-    if (!vs_pair_style_of(&sim->prm, VS_PAIR_LJ)->tail)
+    if (!vs_pair_tail_on(&sim->prm))
         return;
     int64_t *count = sim->species_count;
     memset(count, 0, sizeof sim->species_count);
@@ -241,7 +241,7 @@ void vs_sim_set_box(vs_sim *sim, const double box[3])
                      "largest cut-off %.6g (use a larger system)", (long long)sim->step, box[d],
                      "xyz"[d], vs_pair_reach(&sim->prm));
     }
-    if (vs_pair_style_of(&sim->prm, VS_PAIR_LJ)->tail) {
+    if (vs_pair_tail_on(&sim->prm)) {
         const double volume = box[0] * box[1] * box[2];
         vs_pair_tail(&sim->prm, sim->species_count, volume, &sim->tail_energy,
                      &sim->tail_virial);

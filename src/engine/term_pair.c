@@ -1,5 +1,5 @@
-/* The conservative pair styles, one term each: lj, soft, gaussian, table (pair list of the
- * configuration). Evaluator: vs_pair_style_eval (src/core/pair_styles.h); CPU loop:
+/* The conservative pair styles, one term each, vs_term_<name> for each style of
+ * VS_PAIR_STYLE_LIST (pair list of the configuration). Evaluator: vs_pair_style_eval (src/core/pair_styles.h); CPU loop:
  * vs_cpu_pair_style_forces (src/cpu/pair_cpu.c); GPU kernel: vs_gpu_pair_style_forces
  * (gpu/gpu_pair.cu). Each term's reach is the largest cut-off of its species pairs; the
  * lists and the ghost shell take the largest reach of all pair terms (vs_list_radius). */
@@ -46,7 +46,5 @@
 #define VS_PAIR_TERM_GPU_ENTRY(NAME)
 #endif
 
-VS_PAIR_TERM(lj, VS_PAIR_LJ)
-VS_PAIR_TERM(soft, VS_PAIR_SOFT)
-VS_PAIR_TERM(gaussian, VS_PAIR_GAUSSIAN)
-VS_PAIR_TERM(table, VS_PAIR_TABLE)
+#define VS_PAIR_TERM_OF_(ID, NAME) VS_PAIR_TERM(NAME, ID)
+VS_PAIR_STYLE_LIST(VS_PAIR_TERM_OF_)

@@ -128,8 +128,15 @@ static void test_errors(void **state)
                       "test.cfg:4: pair.[0].file: expected no file: only pair style table reads one");
     expect_pair_error("pair = ( { style = \"table\"; coeff = { A = { A = { table = \"AA\"; }; }; }; } );",
                       "test.cfg:4: pair.[0].file: required key is missing (pair style table reads its tables from a file)");
-    expect_pair_error("pair = ( { style = \"morse\"; coeff = { A = { A = { table = \"AA\"; }; }; }; } );",
-                      "test.cfg:4: pair.[0].style: expected one of \"lj\", \"soft\", \"gaussian\", \"table\" (got \"morse\")");
+    expect_pair_error("pair = ( { style = \"buck\"; coeff = { A = { A = { table = \"AA\"; }; }; }; } );",
+                      "test.cfg:4: pair.[0].style: expected one of \"lj\", \"soft\", \"gaussian\", \"table\", \"morse\" (got \"buck\")");
+    /* morse: its own keys, no wca, no file */
+    expect_pair_error("pair = ( { style = \"morse\"; rc = 2.0; coeff = { A = { A = { D0 = 1.0; alpha = 2.0; }; }; }; } );",
+                      "test.cfg:4: pair.[0].coeff.A.A: required key is missing (pair style morse needs D0, r0 and alpha)");
+    expect_pair_error("pair = ( { style = \"morse\"; rc = 2.0; coeff = { A = { A = { D0 = 1.0; r0 = 1.0; alpha = 2.0; sigma = 1.0; }; }; }; } );",
+                      "test.cfg:4: pair.[0].coeff.A.A: expected only D0, r0, alpha and rc for pair style morse (got sigma)");
+    expect_pair_error("pair = ( { style = \"morse\"; rc = 2.0; wca = \"on\"; coeff = { A = { A = { D0 = 1.0; r0 = 1.0; alpha = 2.0; }; }; }; } );",
+                      "test.cfg:4: pair.[0].wca: expected \"off\": wca applies to pair style lj only");
     expect_pair_error("pair = ( { style = \"lj\"; rc = 2.5; coeff = { A = { A = { epsilon = 1.0; sigma = -1.0; }; }; }; } );",
                       "test.cfg:4: pair.[0].coeff.A.A.sigma: expected a number > 0 (got -1.0)");
     expect_pair_error("pair = ( { style = \"lj\"; rc = 2.5; coeff = { A = { }; }; } );",

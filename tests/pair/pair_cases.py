@@ -7,6 +7,7 @@ LAMMPS forms, converted by parameters, not by changing forms:
   gaussian  pair gauss: E = -A exp(-B r^2), A = -eps, B = 1 / (2 sigma^2), pair_modify shift
   soft      pair harmonic/cut: E = k (rc - r)^2, k = alpha / rc^2
   table     pair table spline N on the same file
+  morse     pair morse (coefficients D0 alpha r0 [cutoff]), pair_modify shift yes
   dpd       pair dpd with gamma = 0 at T = 0: its conservative force a_ij w
 """
 import math
@@ -94,6 +95,17 @@ pair_coeff 1 1 %%(table)s AA 3.0
 pair_coeff 1 2 %%(table)s AB 2.2
 pair_coeff 2 2 %%(table)s BB 2.7""" % TABLE_N
 
+MORSE_COEFF = {("A", "A"): (1.0, 2.0, 1.1, None), ("A", "B"): (0.7, 1.5, 1.2, 2.2),
+               ("B", "B"): (1.3, 2.5, 1.0, None)}
+MORSE_RC = 2.5
+MORSE = style("morse", 'shift = "on"; rc = %r;' % MORSE_RC, {
+    ij: "D0 = %r; alpha = %r; r0 = %r;%s" % (d, a, r0, "" if rc is None else " rc = %r;" % rc)
+    for ij, (d, a, r0, rc) in MORSE_COEFF.items()})
+MORSE_LMP = "pair_style morse %r\n" % MORSE_RC + "".join(
+    "pair_coeff %d %d %r %r %r%s\n" % ("AB".index(i) + 1, "AB".index(j) + 1, d, a, r0,
+                                      "" if rc is None else " %r" % rc)
+    for (i, j), (d, a, r0, rc) in MORSE_COEFF.items()) + "pair_modify shift yes"
+
 # several styles at once: DPD's conservative force (A-B only), WCA between A, a Gaussian
 # between B
 MIXED = style("lj", 'wca = "on";', {("A", "A"): "epsilon = 1.0; sigma = 1.0;"}) + ", " + \
@@ -108,6 +120,7 @@ pair_coeff 1 2 dpd 12.0 0.0 1.0""" % (2 ** (1 / 6), 1 / (2 * 0.6 ** 2))
 CASES = [("lj", LJ, None, LJ_LMP % "shift"), ("lj-tail", LJ_TAIL, None, LJ_LMP % "tail"),
          ("gaussian", GAUSS, None, GAUSS_LMP),
          ("soft", SOFT, None, SOFT_LMP), ("table", TABLE, None, TABLE_LMP),
+         ("morse", MORSE, None, MORSE_LMP),
          ("mixed", MIXED, 12.0, MIXED_LMP)]
 
 

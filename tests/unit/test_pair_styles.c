@@ -140,6 +140,35 @@ static void test_closed_forms(void **state)
     assert_true(fabs(energy(VS_PAIR_GAUSSIAN, &c, 2.0)) < 1e-15);
 }
 
+/* morse (keys D0, r0, alpha in slots 0, 1, 2): F = -dU/dr in both precisions, the minimum
+ * -D0 with no force at r0, the closed form at 0.8 r0, and zero energy at rc when shifted. */
+static void test_morse(void **state)
+{
+    (void)state;
+    const double m[3][4] = {{1.0, 1.1, 2.0, 2.5}, {0.7, 1.2, 1.5, 2.2}, {1.3, 1.0, 6.0, 3.0}};
+    for (int k = 0; k < 3; ++k)
+        for (int shift = 0; shift <= 1; ++shift) {
+            vs_pair_coeff c;
+            memset(&c, 0, sizeof c);
+            c.on = 1;
+            c.rc = m[k][3];
+            c.given[0] = m[k][0], c.given[1] = m[k][1], c.given[2] = m[k][2];
+            vs_pair_coeff_finish(VS_PAIR_MORSE, &c, shift, tables);
+            check_derivative(VS_PAIR_MORSE, &c, 0.5 * m[k][1]);
+            const double d0 = m[k][0], r0 = m[k][1], a = m[k][2], r = 0.8 * r0;
+            const vs_pair_result p0 = vs_pair_style_eval(VS_PAIR_MORSE, &c, tables, r0 * r0);
+            assert_true(fabs(p0.energy + c.shift + d0) < 1e-14 && fabs(p0.f_over_r) < 1e-14);
+            const double e = exp(-a * (r - r0));
+            const vs_pair_result p = vs_pair_style_eval(VS_PAIR_MORSE, &c, tables, r * r);
+            assert_true(fabs(p.energy + c.shift - d0 * (e * e - 2.0 * e)) < 1e-13);
+            assert_true(fabs(p.f_over_r * r - 2.0 * a * d0 * (e * e - e)) < 1e-12);
+            if (shift)
+                assert_true(fabs(energy(VS_PAIR_MORSE, &c, c.rc)) < 1e-15);
+            else
+                assert_true(c.shift == 0.0);
+        }
+}
+
 static void test_table_spline(void **state)
 {
     (void)state;
@@ -248,7 +277,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_derivatives),  cmocka_unit_test(test_closed_forms),
         cmocka_unit_test(test_table_spline), cmocka_unit_test(test_tail),
-        cmocka_unit_test(test_table_files),
+        cmocka_unit_test(test_table_files),  cmocka_unit_test(test_morse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
