@@ -1,6 +1,7 @@
 /* The force field: see forcefield.h. */
 #include "forcefield.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,17 @@ int vs_forcefield_init(vs_forcefield *ff, const vs_params *prm, char *err, size_
         snprintf(err, err_len, "force field: a term reaches %g, beyond the pair terms' largest "
                  "cut-off %g, which sets the neighbour lists and the ghost shell", ff->reach,
                  vs_pair_reach(prm));
+        return VS_EXIT_BAD_INPUT;
+    }
+    /* a bond is measured between its beads' nearest copies, which is the bond itself only
+     * while every bond is shorter than half of each box edge */
+    const double *box = prm->system.box;
+    const double shortest = fmin(box[0], fmin(box[1], box[2]));
+    if (ff->bonded_reach > 0.0 && !(prm->molecules.bond_reach < 0.5 * shortest)) {
+        snprintf(err, err_len, "bonded.reach: %g is not below half the shortest box edge (%g): "
+                 "a bond that long would be measured through the nearest periodic image; "
+                 "use a larger box or a shorter reach", prm->molecules.bond_reach,
+                 0.5 * shortest);
         return VS_EXIT_BAD_INPUT;
     }
     if (ff->n_terms == 0 || !ff->terms[0]->pair) {

@@ -320,6 +320,7 @@ bad mol_unknown_letter "^vesica: error: .*molecules\.\[0\]\.sequence: expected o
 bad mol_no_r0 '^vesica: error: .*molecules\.\[0\]\.bond\.r0: required key is missing \(bond style harmonic\)$' --set 'molecules.[0].bond.style="harmonic"' --set 'molecules.[0].bond.R0=1.5' < <(mol_config mol_no_r0 | sed 's/ r0 = 0.38;//')
 bad mol_too_many '^vesica: error: .*molecules: expected at most the 1536 particles of the system in molecules' --set 'molecules.[0].count=1000' < <(mol_config mol_too_many)
 bad mol_reach '^vesica: error: .*bonded\.reach: expected more than the bond length 0\.38 of molecules\.\[0\]' --set 'bonded.reach=0.3' < <(mol_config mol_reach)
+bad mol_reach_half_box '^vesica: error: bonded\.reach: 4 is not below half the shortest box edge \(4\): a bond that long would be measured through the nearest periodic image' --set 'bonded.reach=4.0' < <(mol_config mol_reach_half_box)
 bad mol_count_and_fraction '^vesica: error: .*expected only one of molecules\.\[0\]\.count and molecules\.\[0\]\.bead_fraction' < <(mol_config mol_count_and_fraction | sed 's/count = 10;/count = 10; bead_fraction = 0.1;/')
 bad mol_gpu '^vesica: error: .*backend: "gpu"' --set 'backend="gpu"' < <(mol_config mol_gpu)
 
