@@ -33,8 +33,9 @@ extern "C" int vs_gpu_graph_begin(vs_gpu_state *g)
 {
     /* ghosts_on_device: the last build kept the count on the device (and so has an
      * estimate of it), and so will this one (one rank, a small fluid brick, no skin);
-     * nothing else in such a step reads back */
-    if (!g->graph.allowed || !g->halo.ghosts_on_device ||
+     * nothing else in such a step reads back. The slab path's step (other ranks) talks to
+     * them from the host, which a graph cannot hold */
+    if (!g->graph.allowed || !g->halo.ghosts_on_device || g->slab.on ||
         vs_gpu_reorder_due(g) || vs_pair_styles_active(g->prm))
         return 0;
     vs_gpu_timing_make_room(g, 16); /* a step makes about six marks */

@@ -477,8 +477,20 @@ static void migrate_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2
     (void)n_recv;
     int64_t counts[3] = {0, 0, 0};
     if (!self_link(g, d) && n > 0) {
-        reserve_send(g, d, 0, n);
-        reserve_send(g, d, 1, n);
+        vs_gpu_select_leavers(g, d);
+        read_counts(g, 3, counts);
+    }
+    n_send[0] = counts[0];
+    n_send[1] = counts[1];
+    c->n_left = counts[2];
+}
+
+void vs_gpu_select_leavers(vs_gpu_state *g, int d)
+{
+    const int n = (int)g->pt.n_owned;
+    reserve_send(g, d, 0, n);
+    reserve_send(g, d, 1, n);
+    {
         /* one pass over the owned particles finds the leavers (over their flags where the
          * first half-step made them); splitting them by face reads only them */
         int32_t *holes = (int32_t *)g->sort.idx_in;
@@ -500,11 +512,7 @@ static void migrate_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2
             g->halo.send_idx[d][0],
             g->halo.send_idx[d][1], g->halo.d_select_count);
         VS_CUDA_CHECK(cudaGetLastError());
-        read_counts(g, 3, counts);
     }
-    n_send[0] = counts[0];
-    n_send[1] = counts[1];
-    c->n_left = counts[2];
 }
 
 static const void *migrate_pack(void *ctx, int d, int dir, double shift, int64_t n)
@@ -577,7 +585,9 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
     if (crosses)
         VS_CUDA_CHECK(
             cudaMemsetAsync(g->halo.d_outside, 0xff, sizeof(unsigned long long), g->stream));
-    if (crosses) {
+    if (crosses && g->slab.on) {
+        vs_gpu_slab_migrate(g, vs_gpu_image_remote(g));
+    } else if (crosses) {
         /* with molecules a record carries the topology too (the host path's layout) */
         const size_t rec = sizeof(vs_migrant_rec) + (g->bd.on ? sizeof(vs_topo) : 0) +
                            (g->bd.dih_on ? sizeof(vs_dihedrals) : 0) +
@@ -586,6 +596,8 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
         ops.rec_bytes = rec;
         vs_gpu_xctx c = {g, rec, {0, 0}, {0, 0}, 0, 0};
         vs_exchange_run(&ops, &c, g->tr.dc);
+    }
+    if (crosses) {
         /* the arrival check's verdict comes back with the next read-back (check_outside) */
         VS_CUDA_CHECK(cudaMemcpyAsync(g->halo.h_outside, g->halo.d_outside,
                                       sizeof(unsigned long long), cudaMemcpyDeviceToHost,
@@ -741,6 +753,10 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
     g->halo.ghosts_on_device = 0;
     vs_gpu_bonded_marks(g); /* molecules: which owned beads go out to the bonded width */
     const int remote = vs_gpu_image_remote(g);
+    if (remote >= 0 && g->slab.on) {
+        vs_gpu_slab_build_ghosts(g, remote);
+        return;
+    }
     if (remote >= -1) {
         vs_gpu_build_images(g, remote);
         vs_gpu_bonded_index(g);

@@ -254,6 +254,14 @@ __device__ __forceinline__ void vs_take_ghost_update(const vs_soa &a, const void
 /* Received ghosts into slots [start, start + n): on a build with tag and species, on an
  * update x and vp (gpu_halo.cu). */
 __global__ void unpack_ghost_kernel(int n, const void *in, int64_t start, vs_soa a);
+/* The migration's kernels (gpu_halo.cu), shared with the slab path (gpu_slab.cu). */
+__global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap, double len,
+                                    vs_soa a, char *out, size_t rec);
+__global__ void unpack_migrant_kernel(int n, const char *in, size_t rec, int64_t start,
+                                      vs_soa a, int d, double lo, double hi,
+                                      unsigned long long *outside);
+__global__ void fill_holes_kernel(int max_n, const int32_t *count, const int32_t *holes,
+                                  const int32_t *movers, vs_soa a);
 __global__ void unpack_update_kernel(int n, const void *in, int64_t start, vs_soa a);
 
 /* The dimension split over ranks when at most one is (-1: none, the brick is the box), or -2

@@ -142,8 +142,10 @@ __device__ __forceinline__ void vs_write_images(int i, const vs_image_faces &f, 
                     }
                 } else {
                     vs_put_ghost(a, send, s, q, v, tag, species, bonded);
-                    send_src[s] = i;
-                    send_code[s] = c;
+                    if (send_src) {
+                        send_src[s] = i;
+                        send_code[s] = c;
+                    }
                 }
             }
 }
@@ -464,6 +466,7 @@ static void build_images_on_device(vs_gpu_state *g, const vs_image_faces &f)
 
 void vs_gpu_settle_ghosts(vs_gpu_state *g)
 {
+    vs_gpu_check_outside(g); /* the slab path's migration verdict, where one is due */
     if (!g->halo.ghosts_on_device)
         return;
     int32_t *h = (int32_t *)g->red.h_pinned;
@@ -597,3 +600,92 @@ void vs_gpu_update_remote_images_of(vs_gpu_state *g, int remote)
 
 void vs_gpu_update_local_images(vs_gpu_state *g) { vs_gpu_update_local_images_of(g, vs_gpu_image_remote(g)); }
 void vs_gpu_update_remote_images(vs_gpu_state *g) { vs_gpu_update_remote_images_of(g, vs_gpu_image_remote(g)); }
+
+/* ---- The slab path's image kernels (gpu_slab.cu drives them) ---- */
+
+/* The image counts (local, lower, upper) of the first n owned particles summed into
+ * sums[0..2] (zeroed before): the bounds' base, taken before the migration. */
+__global__ void slab_count_kernel(int n, vs_image_faces f, vs_positions pos, int32_t *sums)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int4 c = make_int4(0, 0, 0, 0);
+    if (i < n) {
+        double p[3];
+        vs_pos_load(pos, i, p);
+        c = vs_image_counts(f, p, false);
+    }
+    const int x = __reduce_add_sync(0xffffffffu, c.x), y = __reduce_add_sync(0xffffffffu, c.y),
+              z = __reduce_add_sync(0xffffffffu, c.z);
+    if (threadIdx.x % 32 == 0 && (x | y | z)) {
+        atomicAdd(&sums[0], x);
+        atomicAdd(&sums[1], y);
+        atomicAdd(&sums[2], z);
+    }
+}
+
+/* Every image of every owned particle, counted on the device: each warp takes its slots with
+ * one atomic add per kind, local images into the ghost slots (*n_local), sent ones into the
+ * send buffer's records (lower ones from 0, counted in sent[0]; upper ones from upper_base,
+ * counted in sent[1]). The order is the atomics' (the Newton kernel's fixed-point sums do not
+ * depend on it). A count past its bound writes nothing and raises *overflow. */
+__global__ void slab_write_kernel(int n, vs_image_faces f, vs_soa a, int64_t local_cap,
+                                  int32_t *n_local, void *send, int32_t *sent,
+                                  int64_t lower_cap, int64_t upper_cap, int32_t *overflow)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
+    int4 c = make_int4(0, 0, 0, 0);
+    if (i < n) {
+        double p[3];
+        vs_pos_load(a.pos, i, p);
+        c = vs_image_counts(f, p, false);
+    }
+    const int in_x = vs_warp_inclusive_sum(c.x, lane), in_y = vs_warp_inclusive_sum(c.y, lane),
+              in_z = vs_warp_inclusive_sum(c.z, lane);
+    int bx = 0, by = 0, bz = 0;
+    if (lane == 31) {
+        bx = in_x ? atomicAdd(n_local, in_x) : 0;
+        by = in_y ? atomicAdd(&sent[0], in_y) : 0;
+        bz = in_z ? atomicAdd(&sent[1], in_z) : 0;
+    }
+    bx = __shfl_sync(0xffffffffu, bx, 31);
+    by = __shfl_sync(0xffffffffu, by, 31);
+    bz = __shfl_sync(0xffffffffu, bz, 31);
+    if (c.x + c.y + c.z == 0)
+        return;
+    int64_t next[3] = {bx + in_x - c.x, by + in_y - c.y, lower_cap + bz + in_z - c.z};
+    if (next[0] + c.x > local_cap || next[1] + c.y > lower_cap ||
+        next[2] - lower_cap + c.z > upper_cap) {
+        atomicExch(overflow, 1);
+        return;
+    }
+    vs_write_images<0>(i, f, a, n, next, NULL, NULL, send, NULL, NULL);
+}
+
+void vs_gpu_slab_most_images(const vs_gpu_state *g, int remote, int64_t *local, int64_t *sent)
+{
+    const vs_image_faces f = image_faces(g, remote);
+    *local = most_images_each(f);
+    *sent = 1;
+    for (int d = 0; d < 3; ++d)
+        if (d != remote)
+            *sent *= f.hi_edge[d] <= f.lo_edge[d] ? 3 : 2;
+}
+
+void vs_gpu_slab_count_images(vs_gpu_state *g, int remote)
+{
+    int32_t *sums = g->halo.d_select_count + 4;
+    VS_CUDA_CHECK(cudaMemsetAsync(sums, 0, 3 * sizeof(int32_t), g->stream));
+    VS_LAUNCH(slab_count_kernel, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned,
+              image_faces(g, remote), vs_gpu_positions(g), sums);
+}
+
+void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header)
+{
+    int32_t *sent = (int32_t *)g->tr.d_ghost_send;
+    VS_CUDA_CHECK(cudaMemsetAsync(sent, 0, 2 * sizeof(int32_t), g->stream));
+    VS_CUDA_CHECK(cudaMemsetAsync(g->slab.d_local, 0, sizeof(int32_t), g->stream));
+    const int n = (int)g->pt.n_owned;
+    VS_LAUNCH(slab_write_kernel, n, VS_BLOCK, g->stream, n, image_faces(g, remote), soa(g),
+              g->slab.local_bound, g->slab.d_local, g->tr.d_ghost_send + header, sent,
+              g->slab.out_bound[0], g->slab.out_bound[1], g->slab.d_overflow);
+}

@@ -330,7 +330,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     const double sphere = 4.18879 * g->list_cutoff * g->list_cutoff * g->list_cutoff;
     const double share = g->plan.half_list ? 0.75 : 1.4; /* the half list: half the sphere */
     g->cells.max_neighbors = vs_list_width((int)(sphere * prm->system.density * share) + 8);
-    g->halo.d_select_count = (int32_t *)vs_gpu_alloc(g, 4 * sizeof(int32_t));
+    g->halo.d_select_count = (int32_t *)vs_gpu_alloc(g, 8 * sizeof(int32_t));
     g->cells.d_max_count = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->fs.d_bad_force = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->red.d_max_disp2 = (unsigned int *)vs_gpu_alloc(g, 2 * sizeof(unsigned int));
@@ -354,6 +354,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->halo.d_ghosts = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->halo.ghost_estimate = -1;
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->halo.h_outside, sizeof(unsigned long long)));
+    vs_gpu_slab_init(g);
     vs_gpu_reserve_owned(g, n_hint > 1024 ? n_hint : 1024);
 
     cudaDeviceProp prop;
@@ -438,6 +439,7 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
         if (images[k])
             cudaFree(images[k]);
     cudaFreeHost(g->halo.h_outside);
+    vs_gpu_slab_free(g);
     cudaEventDestroy(g->ovl.ev_start);
     cudaEventDestroy(g->ovl.ev_local);
     cudaEventDestroy(g->ovl.ev_go);

@@ -20,7 +20,13 @@
 
 #include "gpu_internal.cuh"
 
-enum { VS_TAG_COUNTS = 300, VS_TAG_BYTES = 310, VS_TAG_CTL = 320, VS_TAG_ACK = 330 };
+enum {
+    VS_TAG_COUNTS = 300,
+    VS_TAG_BYTES = 310,
+    VS_TAG_CTL = 320,
+    VS_TAG_ACK = 330,
+    VS_TAG_SLAB = 340 /* + 6 buffer + 3 dir + d */
+};
 
 static const char *link_name(int link)
 {
@@ -85,13 +91,21 @@ extern "C" int vs_gpu_set_comm(vs_gpu_state *g, const vs_decomp *dc, vs_transpor
         !g->tr.peer_events) {
         const unsigned flags = cudaEventInterprocess | cudaEventDisableTiming;
         VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->tr.ev_packed, flags));
+        VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->tr.ev_packed_ghosts, flags));
         VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->tr.ev_read, flags));
         VS_CUDA_CHECK(cudaIpcGetEventHandle(&g->tr.packed_handle, g->tr.ev_packed));
+        VS_CUDA_CHECK(cudaIpcGetEventHandle(&g->tr.packed_ghosts_handle, g->tr.ev_packed_ghosts));
         VS_CUDA_CHECK(cudaIpcGetEventHandle(&g->tr.read_handle, g->tr.ev_read));
         g->tr.peer_events = 1;
     }
     /* the overlap mode and the first half-step's wrap depend on the rank grid */
     vs_gpu_plan_set_comm(&g->plan, g->prm, g->tr.link, rc == 0);
+    if (rc == 0)
+        vs_gpu_slab_decide(g);
+    if (g->slab.on) {
+        const size_t used = strlen(describe);
+        snprintf(describe + used, describe_len - used, "; slab exchange, one read-back per step");
+    }
     return rc;
 }
 
@@ -150,16 +164,22 @@ void vs_gpu_comm_free(vs_gpu_state *g)
     for (int k = 0; k < g->tr.n_peer_map; ++k) {
         if (g->tr.peer_map[k].ptr)
             cudaIpcCloseMemHandle(g->tr.peer_map[k].ptr);
+        if (g->tr.peer_map[k].ghost_ptr)
+            cudaIpcCloseMemHandle(g->tr.peer_map[k].ghost_ptr);
         cudaEventDestroy(g->tr.peer_map[k].packed);
+        cudaEventDestroy(g->tr.peer_map[k].packed_ghosts);
         cudaEventDestroy(g->tr.peer_map[k].read);
     }
     g->tr.n_peer_map = 0;
     if (g->tr.peer_events) {
         cudaEventDestroy(g->tr.ev_packed);
+        cudaEventDestroy(g->tr.ev_packed_ghosts);
         cudaEventDestroy(g->tr.ev_read);
     }
     if (g->tr.d_send)
         cudaFree(g->tr.d_send);
+    if (g->tr.d_ghost_send)
+        cudaFree(g->tr.d_ghost_send);
     if (g->tr.d_recv)
         cudaFree(g->tr.d_recv);
     if (g->tr.h_send)
@@ -193,15 +213,25 @@ static void expect_bytes(int d, int dir, size_t want, size_t got)
                  got);
 }
 
+/* A peer transport's control message: the sender's buffer `buffer` (0: d_send, 1:
+ * d_ghost_send) with its generation, its three events, and where the records are. */
 typedef struct {
     cudaIpcMemHandle_t handle;
-    cudaIpcEventHandle_t packed, read;
+    cudaIpcEventHandle_t packed, packed_ghosts, read;
     uint64_t offset, bytes;
-    int32_t generation, pad;
+    int32_t generation, buffer;
 } vs_peer_ctl;
 
-/* Rank `rank`'s entry: its events (opened at the first message) and its send buffer,
- * mapped into this process when it sends bytes (again after it grew). */
+static void open_event(cudaEvent_t *ev, const cudaIpcEventHandle_t *h, int rank)
+{
+    const cudaError_t rc = cudaIpcOpenEventHandle(ev, *h);
+    if (rc != cudaSuccess)
+        VS_FATAL("peer transport: cannot open rank %d's events (%s); set comm.transport "
+                 "= \"host\"", rank, cudaGetErrorString(rc));
+}
+
+/* Rank `rank`'s entry: its events (opened at the first message) and its send buffers,
+ * each mapped into this process when it sends from it (again after it grew). */
 static int peer_entry(vs_gpu_state *g, int rank, const vs_peer_ctl *in)
 {
     int k = 0;
@@ -210,32 +240,29 @@ static int peer_entry(vs_gpu_state *g, int rank, const vs_peer_ctl *in)
     if (k == g->tr.n_peer_map) {
         if (g->tr.n_peer_map == 6)
             VS_FATAL("peer transport: more than 6 distinct peers");
-        cudaEvent_t packed = NULL, read = NULL;
-        cudaError_t rc = cudaIpcOpenEventHandle(&packed, in->packed);
-        if (rc == cudaSuccess)
-            rc = cudaIpcOpenEventHandle(&read, in->read);
-        if (rc != cudaSuccess)
-            VS_FATAL("peer transport: cannot open rank %d's events (%s); set comm.transport "
-                     "= \"host\"", rank, cudaGetErrorString(rc));
+        memset(&g->tr.peer_map[k], 0, sizeof g->tr.peer_map[k]);
+        open_event(&g->tr.peer_map[k].packed, &in->packed, rank);
+        open_event(&g->tr.peer_map[k].packed_ghosts, &in->packed_ghosts, rank);
+        open_event(&g->tr.peer_map[k].read, &in->read, rank);
         g->tr.peer_map[k].rank = rank;
         g->tr.peer_map[k].generation = -1;
-        g->tr.peer_map[k].ptr = NULL;
-        g->tr.peer_map[k].packed = packed;
-        g->tr.peer_map[k].read = read;
-        g->tr.peer_map[k].read_pending = 0;
+        g->tr.peer_map[k].ghost_generation = -1;
         g->tr.n_peer_map++;
     }
-    if (in->bytes == 0 || g->tr.peer_map[k].generation == in->generation)
+    int *generation = in->buffer ? &g->tr.peer_map[k].ghost_generation
+                                 : &g->tr.peer_map[k].generation;
+    char **mapped = in->buffer ? &g->tr.peer_map[k].ghost_ptr : &g->tr.peer_map[k].ptr;
+    if (in->bytes == 0 || *generation == in->generation)
         return k;
-    if (g->tr.peer_map[k].ptr)
-        VS_CUDA_CHECK(cudaIpcCloseMemHandle(g->tr.peer_map[k].ptr));
+    if (*mapped)
+        VS_CUDA_CHECK(cudaIpcCloseMemHandle(*mapped));
     void *ptr = NULL;
     cudaError_t rc = cudaIpcOpenMemHandle(&ptr, in->handle, cudaIpcMemLazyEnablePeerAccess);
     if (rc != cudaSuccess)
         VS_FATAL("peer transport: cannot map rank %d's device buffer (%s); set comm.transport "
                  "= \"host\"", rank, cudaGetErrorString(rc));
-    g->tr.peer_map[k].generation = in->generation;
-    g->tr.peer_map[k].ptr = (char *)ptr;
+    *generation = in->generation;
+    *mapped = (char *)ptr;
     return k;
 }
 
@@ -259,6 +286,7 @@ static void exchange_peer(vs_gpu_state *g, int d, const size_t send[2], const si
         memset(&out, 0, sizeof out);
         out.handle = g->tr.send_handle;
         out.packed = g->tr.packed_handle;
+        out.packed_ghosts = g->tr.packed_ghosts_handle;
         out.read = g->tr.read_handle;
         out.offset = soff[dir];
         out.bytes = send[dir];
@@ -327,4 +355,60 @@ void vs_gpu_stage_exchange(vs_gpu_state *g, int d, const size_t send[2],
     case VS_TRANSPORT_MPI_DEVICE: exchange_host(g, d, send, recv, 1); break;
     default: exchange_host(g, d, send, recv, 0); break;
     }
+}
+
+void vs_gpu_ghost_send_reserve(vs_gpu_state *g, size_t bytes)
+{
+    wait_for_readers(g); /* every packing into d_ghost_send comes after this call */
+    const size_t old = g->tr.d_ghost_send_cap;
+    grow_device(g, &g->tr.d_ghost_send, &g->tr.d_ghost_send_cap, bytes);
+    if (g->tr.d_ghost_send_cap != old) {
+        VS_CUDA_CHECK(cudaIpcGetMemHandle(&g->tr.ghost_handle, g->tr.d_ghost_send));
+        g->tr.ghost_generation++;
+    }
+}
+
+void vs_gpu_slab_message(vs_gpu_state *g, int d, int buffer, const int64_t out_n[2],
+                         const uint64_t out_offset[2], int64_t in_n[2], const char *in_base[2],
+                         const char *in_records[2])
+{
+    const vs_par *par = &g->tr.dc->cart;
+    VS_CUDA_CHECK(cudaEventRecord(buffer ? g->tr.ev_packed_ghosts : g->tr.ev_packed, g->stream));
+    for (int dir = 0; dir < 2; ++dir) {
+        int dest, source;
+        peers(g, d, dir, &dest, &source);
+        vs_peer_ctl out, in;
+        memset(&out, 0, sizeof out);
+        out.handle = buffer ? g->tr.ghost_handle : g->tr.send_handle;
+        out.generation = buffer ? g->tr.ghost_generation : g->tr.send_generation;
+        out.buffer = buffer;
+        out.packed = g->tr.packed_handle;
+        out.packed_ghosts = g->tr.packed_ghosts_handle;
+        out.read = g->tr.read_handle;
+        out.offset = out_offset[dir];
+        out.bytes = (uint64_t)out_n[dir];
+        vs_par_sendrecv(par, &out, sizeof out, dest, &in, sizeof in, source,
+                        VS_TAG_SLAB + 6 * buffer + 3 * dir + d);
+        if (in.buffer != buffer)
+            VS_FATAL("slab exchange %c dir %d: expected buffer %d, rank %d sent %d", "xyz"[d],
+                     dir, buffer, source, in.buffer);
+        in_n[dir] = (int64_t)in.bytes;
+        if (buffer)
+            in.bytes = 1; /* mapped even where no record follows: its header holds the counts */
+        const int k = peer_entry(g, source, &in);
+        /* the source queued every read of our buffers before this message (its `read`) */
+        g->tr.peer_map[k].read_pending = 1;
+        const char *base = buffer ? g->tr.peer_map[k].ghost_ptr : g->tr.peer_map[k].ptr;
+        in_base[dir] = base;
+        in_records[dir] = base ? base + in.offset : NULL;
+        if (in_n[dir] > 0 || buffer)
+            VS_CUDA_CHECK(cudaStreamWaitEvent(
+                g->stream, buffer ? g->tr.peer_map[k].packed_ghosts : g->tr.peer_map[k].packed,
+                0));
+    }
+}
+
+void vs_gpu_slab_read_done(vs_gpu_state *g)
+{
+    VS_CUDA_CHECK(cudaEventRecord(g->tr.ev_read, g->stream));
 }

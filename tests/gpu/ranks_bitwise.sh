@@ -9,7 +9,8 @@
 #                               styles) in a 6.9 x 6.8 x 6.7 box: 2 x 2 x 2 bricks of >= 3.3
 #   any of these + _half        with neighbor.gpu_builder = "half" (the Newton kernel's half
 #                               list; the default builder otherwise)
-# 200 steps on 1, 2, 4 and 8 ranks: thermo.csv (every column is physics, none is a timing) the
+# 200 steps on 1, 2, 4 and 8 ranks (fluid_skin0 on the GPU: 2 ranks also without the slab
+# exchange, and 3 x 1 x 1 slabs): thermo.csv (every column is physics, none is a timing) the
 # same bytes and the final checkpoint's /particles, rows sorted by tag, the same bits as on 1
 # rank; on the GPU, 200 steps on 1 rank with no checkpoint on the way (the canonical state a
 # checkpoint leaves the run in changes no bit) and with the ghosts' number read back on every
@@ -174,6 +175,22 @@ for p in 2 4 8; do
     [ -e np$p/checkpoints/ckpt_200.h5 ] || fail "no np$p/checkpoints/ckpt_200.h5"
     same_particles "$ref" np$p/checkpoints/ckpt_200.h5 "$p ranks, step 200" || bad=1
 done
+
+# the slab exchange (gpu/gpu_slab.cu: bricks in slabs over the peer transport, no skin, one
+# read-back per step) against the staged image path, and on a ring of three slabs (the lower
+# and upper neighbours differ)
+if [ "$BACKEND" = gpu ] && [ "$CASE" = fluid_skin0 ]; then
+    grep -q "slab exchange" np2.log || fail "np2 did not take the slab exchange: $(grep '^GPU halo' np2.log)"
+    (export VESICA_GPU_SLAB_ABOVE=0; run noslab noslab 2 200) || exit 1
+    ! grep -q "slab exchange" noslab.log || fail "VESICA_GPU_SLAB_ABOVE=0 did not turn it off"
+    same_thermo np1/thermo.csv noslab/thermo.csv "2 ranks without the slab exchange" || bad=1
+    same_particles "$ref" noslab/checkpoints/ckpt_200.h5 "2 ranks without the slab exchange" ||
+        bad=1
+    run slab3 slab3 3 200 --set "decomposition=[3, 1, 1]"
+    grep -q "slab exchange" slab3.log || fail "slab3 did not take the slab exchange"
+    same_thermo np1/thermo.csv slab3/thermo.csv "3 x 1 x 1 slabs" || bad=1
+    same_particles "$ref" slab3/checkpoints/ckpt_200.h5 "3 x 1 x 1 slabs" || bad=1
+fi
 
 # 100 steps on 2 ranks, then to step 200 on 4 from the checkpoint of step 100
 run legs legs 2 100

@@ -1,0 +1,272 @@
+/* The slab path: small bricks in slabs (one dimension split over ranks) over the peer
+ * transport, rebuilt on every step (no skin), with one read-back per step.
+ *
+ * The staged and image paths read counts back twice per step (the migration's leavers, then
+ * the ghosts' images) and exchange them by MPI before any record moves; at a million
+ * particles per GPU a step is 0.4 ms and those waits are a third of it. Here:
+ * - The migration reads its leaver counts back together with the image counts of every
+ *   owned particle before it (one synchronisation). Its records travel as the peer
+ *   transport's always do, and one message per neighbour and direction carries the count,
+ *   the buffer and the events.
+ * - The ghost build then knows bounds without a read-back: this step's images are at most
+ *   those counted, plus the most one arrival can have per arrival (vs_gpu_slab_most_images).
+ *   Room for the bounds is reserved, the image pass counts its images on the device (local
+ *   ones into the ghost slots, sent ones into a second exported buffer whose header holds
+ *   their counts), a message per neighbour carries the bound, and the neighbours' records
+ *   are unpacked straight out of their buffers by a kernel that reads the counts there. The
+ *   ghosts' number stays on the device (d_ghosts), as on one rank (gpu_images.cu).
+ * - No acknowledgement message: every message tells its receiver that the sender's reads of
+ *   the receiver's buffers are behind the sender's `read` event, and each buffer is packed
+ *   again only after the message that follows its last read (vs_gpu_slab_message).
+ * Runs are the same bits as on the other paths: the same ghost set, in another order, which
+ * the Newton kernel's fixed-point sums do not see (tests/gpu/ranks_bitwise.sh).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cub/cub.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "gpu_halo.cuh"
+
+extern "C" {
+#include "exchange.h"
+#include "pair_setup.h"
+#include "timer.h"
+}
+
+/* The ghost send buffer's header: a count per direction, padded so the records stay aligned. */
+enum { VS_SLAB_HEADER = 256 };
+
+void vs_gpu_slab_init(vs_gpu_state *g)
+{
+    g->slab.d_local = (int32_t *)vs_gpu_alloc(g, 2 * sizeof(int32_t));
+    g->slab.d_overflow = g->slab.d_local + 1;
+    VS_CUDA_CHECK(cudaMemsetAsync(g->slab.d_local, 0, 2 * sizeof(int32_t), g->stream));
+    VS_CUDA_CHECK(cudaMallocHost((void **)&g->slab.h_flags, 4 * sizeof(int32_t)));
+    memset(g->slab.h_flags, 0, 4 * sizeof(int32_t));
+    const char *times = getenv("VESICA_GPU_SLAB_TIMES");
+    g->slab.timed = times && strcmp(times, "1") == 0;
+    const char *above = getenv("VESICA_GPU_SLAB_ABOVE");
+    g->slab.most_above = above ? atoll(above) : (int64_t)1 << 23;
+}
+
+/* VESICA_GPU_SLAB_TIMES=1: the host's time in each part of the slab path, per step. */
+static const char *const slab_part_names[VS_SLAB_PARTS] = {
+    "select+count", "read-back wait", "pack", "message A", "fill+unpack", "ghost reserve",
+    "image pass", "message B", "ghost unpack"};
+
+static void mark(vs_gpu_state *g, int part, double *t)
+{
+    if (!g->slab.timed)
+        return;
+    const double now = vs_wall_seconds();
+    if (part >= 0)
+        g->slab.host_s[part] += now - *t;
+    *t = now;
+}
+
+void vs_gpu_slab_free(vs_gpu_state *g)
+{
+    if (g->slab.timed && g->slab.steps > 0) {
+        char line[512];
+        size_t used = 0;
+        for (int k = 0; k < VS_SLAB_PARTS; ++k)
+            used += (size_t)snprintf(line + used, sizeof line - used, "%s%s %.1f", k ? ", " : "",
+                                     slab_part_names[k],
+                                     1e6 * g->slab.host_s[k] / (double)g->slab.steps);
+        vs_log_info("slab exchange, host us per step: %s", line);
+    }
+    if (g->slab.d_local)
+        cudaFree(g->slab.d_local);
+    if (g->slab.h_flags)
+        cudaFreeHost(g->slab.h_flags);
+}
+
+/* Every input here is the same on every rank (the parameters, the transport per dimension,
+ * the plan), so all ranks take the path together. */
+void vs_gpu_slab_decide(vs_gpu_state *g)
+{
+    const int remote = vs_gpu_image_remote(g);
+    const vs_gpu_plan *p = &g->plan;
+    const int64_t ranks = g->tr.dc->cart.size;
+    g->slab.on = remote >= 0 && g->tr.link[remote] == VS_TRANSPORT_PEER &&
+                 g->halo.on_device_allowed && !g->bd.on && !g->ps.special_on &&
+                 !vs_pair_styles_active(g->prm) && p->forces == VS_GPU_FORCES_NEWTON &&
+                 !p->reuse_list && !p->half_list && p->overlap == VS_GPU_OVERLAP_NONE &&
+                 g->prm->system.n_particles / ranks <= g->slab.most_above;
+    g->slab.in_last = 0;
+}
+
+/* The last build's verdicts, read where the stream has been waited for: a count past its
+ * bound would have lost ghosts. */
+static void check_flags(vs_gpu_state *g)
+{
+    if (!g->slab.flags_pending)
+        return;
+    g->slab.flags_pending = 0;
+    if (g->slab.h_flags[2])
+        VS_FATAL("slab exchange: an image count passed its bound (local %lld, sent %lld and "
+                 "%lld at most); set VESICA_GPU_SLAB_ABOVE=0 and report this",
+                 (long long)g->slab.local_bound, (long long)g->slab.out_bound[0],
+                 (long long)g->slab.out_bound[1]);
+    g->tr.halo_bytes_last = (int64_t)vs_gpu_ghost_rec_bytes(g) *
+                            (int64_t)(g->slab.h_flags[0] + g->slab.h_flags[1]);
+}
+
+void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
+{
+    /* the leavers through each face and the images of every owned particle, one read-back */
+    const int n = (int)g->pt.n_owned;
+    int32_t *counts = g->halo.d_select_count;
+    double t = 0.0;
+    mark(g, -1, &t);
+    ++g->slab.steps;
+    if (n > 0) {
+        vs_gpu_select_leavers(g, d);
+    } else {
+        VS_CUDA_CHECK(cudaMemsetAsync(counts, 0, 3 * sizeof(int32_t), g->stream));
+    }
+    vs_gpu_slab_count_images(g, d);
+    int32_t *h = (int32_t *)g->red.h_pinned;
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, counts, 7 * sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                  g->stream));
+    mark(g, 0, &t);
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    mark(g, 1, &t);
+    const int64_t n_send[2] = {h[0], h[1]}, n_left = h[2];
+    const int64_t images[3] = {h[4], h[5], h[6]};
+    vs_gpu_check_outside(g); /* the last migration's arrivals */
+    check_flags(g);
+
+    /* the leavers, packed with everything they carry, wrapped where they cross the box */
+    const size_t rec = sizeof(vs_migrant_rec);
+    vs_gpu_comm_reserve(g, rec * (size_t)(n_send[0] + n_send[1]), 0);
+    double shift[3][2];
+    vs_exchange_shifts(g->tr.dc, shift);
+    const uint64_t offset[2] = {0, rec * (uint64_t)n_send[0]};
+    for (int dir = 0; dir < 2; ++dir) {
+        const int wrap = shift[d][dir] == 0.0 ? 0 : (dir == 0 ? -1 : 1);
+        VS_LAUNCH(pack_migrant_kernel, n_send[dir], VS_BLOCK, g->stream, (int)n_send[dir],
+                  g->halo.send_idx[d][dir], d, wrap, g->prm->system.box[d], soa(g),
+                  g->tr.d_send + offset[dir], rec);
+    }
+    int64_t n_recv[2];
+    const char *base[2], *arrivals[2];
+    mark(g, 2, &t);
+    vs_gpu_slab_message(g, d, 0, n_send, offset, n_recv, base, arrivals);
+    mark(g, 3, &t);
+
+    /* close the holes with the stayers beyond the new end, then append the arrivals */
+    if (n_left > 0) {
+        const int n_stay = n - (int)n_left;
+        int32_t *holes = (int32_t *)g->sort.idx_in, *movers = (int32_t *)g->sort.idx_out;
+        const vs_stayer_pred pred = {vs_gpu_positions(g), d, g->lo[d], g->hi[d]};
+        VS_CUDA_CHECK(cub::DeviceSelect::If(g->sort.cub_temp, g->sort.cub_temp_bytes,
+                                            thrust::counting_iterator<int32_t>(n_stay), movers,
+                                            counts + 3, (int)n_left, pred, g->stream));
+        VS_LAUNCH(fill_holes_kernel, n_left, VS_BLOCK, g->stream, (int)n_left, counts + 3, holes,
+                  movers, soa(g));
+        g->pt.n_owned = n_stay;
+    }
+    vs_gpu_reserve_owned(g, g->pt.n_owned + n_recv[0] + n_recv[1]);
+    for (int dir = 0; dir < 2; ++dir) {
+        VS_LAUNCH(unpack_migrant_kernel, n_recv[dir], VS_BLOCK, g->stream, (int)n_recv[dir],
+                  arrivals[dir], rec, g->pt.n_owned, soa(g), d, g->lo[d], g->hi[d],
+                  g->halo.d_outside);
+        g->pt.n_owned += n_recv[dir];
+    }
+    vs_gpu_slab_read_done(g);
+    mark(g, 4, &t);
+
+    /* this step's images at most: those counted, and the most each arrival can have */
+    int64_t most_local = 0, most_sent = 0;
+    vs_gpu_slab_most_images(g, d, &most_local, &most_sent);
+    const int64_t in = n_recv[0] + n_recv[1];
+    g->slab.local_bound = images[0] + most_local * in;
+    g->slab.out_bound[0] = images[1] + most_sent * in;
+    g->slab.out_bound[1] = images[2] + most_sent * in;
+}
+
+/* The neighbours' ghost records, straight out of their buffers: direction y's from
+ * records[y], their number in the sender's header (counts[y]), after this rank's local
+ * images (*n_local) and direction 0's. The ghosts' number goes to *ghosts. */
+__global__ void slab_unpack_kernel(int64_t n_owned, const int32_t *n_local, const char *hdr0,
+                                   const char *hdr1, const char *rec0, const char *rec1,
+                                   int64_t bound0, int64_t bound1, vs_soa a, int32_t *ghosts,
+                                   int32_t *overflow)
+{
+    const int y = blockIdx.y;
+    const int32_t local = *n_local;
+    int32_t r0 = ((const int32_t *)hdr0)[0], r1 = ((const int32_t *)hdr1)[1];
+    if (r0 > bound0 || r1 > bound1) { /* cannot happen: the sender stops at its bound */
+        atomicExch(overflow, 1);
+        r0 = r0 > bound0 ? (int32_t)bound0 : r0;
+        r1 = r1 > bound1 ? (int32_t)bound1 : r1;
+    }
+    if (y == 0 && blockIdx.x == 0 && threadIdx.x == 0)
+        *ghosts = local + r0 + r1;
+    const int n = y ? r1 : r0;
+    const char *in = y ? rec1 : rec0;
+    const int64_t start = n_owned + local + (y ? r0 : 0);
+    VS_FOR_EACH(k, n)
+        vs_take_ghost(a, in, k, start + k);
+}
+
+void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
+{
+    const int64_t n = g->pt.n_owned;
+    double t = 0.0;
+    mark(g, -1, &t);
+    g->pt.n_ghost = 0;
+    g->halo.ghosts_on_device = 0;
+    g->halo.n_img_local = 0; /* no refresh follows: every step rebuilds */
+    /* room for the local images and a guess at the neighbours' (their bound comes below) */
+    const int64_t guess = g->slab.in_last + g->slab.in_last / 8;
+    vs_gpu_reserve(g, n + g->slab.local_bound + guess);
+    const size_t rec = vs_gpu_ghost_rec_bytes(g);
+    vs_gpu_ghost_send_reserve(g, VS_SLAB_HEADER +
+                                     rec * (size_t)(g->slab.out_bound[0] + g->slab.out_bound[1]));
+    mark(g, 5, &t);
+    vs_gpu_slab_write_images(g, d, VS_SLAB_HEADER);
+    mark(g, 6, &t);
+    const uint64_t offset[2] = {VS_SLAB_HEADER,
+                                VS_SLAB_HEADER + rec * (uint64_t)g->slab.out_bound[0]};
+    const char *base[2], *records[2];
+    vs_gpu_slab_message(g, d, 1, g->slab.out_bound, offset, g->slab.in_bound, base, records);
+    mark(g, 7, &t);
+    const int64_t in = g->slab.in_bound[0] + g->slab.in_bound[1];
+    g->slab.in_last = in;
+    if (n + g->slab.local_bound + in > g->pt.capacity) {
+        /* the guess was short: grow, keeping the local images written above */
+        int32_t *h = (int32_t *)g->red.h_pinned;
+        VS_CUDA_CHECK(cudaMemcpyAsync(h, g->slab.d_local, sizeof(int32_t),
+                                      cudaMemcpyDeviceToHost, g->stream));
+        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+        g->pt.n_ghost = h[0];
+        vs_gpu_reserve(g, n + g->slab.local_bound + in + in / 8);
+        g->pt.n_ghost = 0;
+    }
+    const int64_t most = g->slab.in_bound[0] > g->slab.in_bound[1] ? g->slab.in_bound[0]
+                                                                    : g->slab.in_bound[1];
+    const dim3 grid((unsigned)((most + VS_BLOCK - 1) / VS_BLOCK > 0
+                                   ? (most + VS_BLOCK - 1) / VS_BLOCK
+                                   : 1),
+                    2);
+    slab_unpack_kernel<<<grid, VS_BLOCK, 0, g->stream>>>(
+        n, g->slab.d_local, base[0], base[1], records[0], records[1], g->slab.in_bound[0],
+        g->slab.in_bound[1], soa(g), g->halo.d_ghosts, g->slab.d_overflow);
+    VS_CUDA_CHECK(cudaGetLastError());
+    vs_gpu_slab_read_done(g);
+    /* the sent counts (the halo's bytes) and the overflow flag come back with the next
+     * read-back */
+    VS_CUDA_CHECK(cudaMemcpyAsync(g->slab.h_flags, g->tr.d_ghost_send, 2 * sizeof(int32_t),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaMemcpyAsync(g->slab.h_flags + 2, g->slab.d_overflow, sizeof(int32_t),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    g->slab.flags_pending = 1;
+    mark(g, 8, &t);
+    g->halo.ghosts_on_device = 1;
+    if (g->halo.ghost_estimate < 0) /* the first such build: the grids' size from here on */
+        vs_gpu_settle_ghosts(g);
+}
