@@ -254,6 +254,109 @@ __device__ __forceinline__ void vs_take_ghost_update(const vs_soa &a, const void
 /* Received ghosts into slots [start, start + n): on a build with tag and species, on an
  * update x and vp (gpu_halo.cu). */
 __global__ void unpack_ghost_kernel(int n, const void *in, int64_t start, vs_soa a);
+/* Where a migrant's vs_dihedrals and vs_special sit: after its vs_topo, the vs_special after
+ * the vs_dihedrals, each when there is one (comm/halo.c). */
+static __device__ __forceinline__ size_t vs_dih_offset(const vs_soa &a)
+{
+    return sizeof(vs_migrant_rec) + (a.slot_rec ? sizeof(vs_topo) : 0);
+}
+
+static __device__ __forceinline__ size_t vs_special_offset(const vs_soa &a)
+{
+    return vs_dih_offset(a) + (a.dih ? sizeof(vs_dihedrals) : 0);
+}
+
+/* Leavers with everything they carry; crossing the periodic boundary (wrap != 0) shifts the
+ * coordinate by the box and counts the image, as the CPU migration does. Records are `rec`
+ * bytes apart: with molecules each carries its particle's vs_topo after the vs_migrant_rec,
+ * then its vs_dihedrals and its vs_special where the run has them, as on the host path
+ * (comm/halo.c). */
+static __device__ __forceinline__ void vs_pack_migrant(int i, int64_t k, int d, int wrap,
+                                                       double len, const vs_soa &a, char *out,
+                                                       size_t rec)
+{
+    vs_migrant_rec r;
+    vs_pos_load(a.pos, i, r.x);
+    for (int c = 0; c < 3; ++c) {
+        r.v[c] = a.v[c][i];
+        r.image[c] = a.image[c][i];
+    }
+    vs_soa_vp(a, i, r.vp);
+    if (wrap < 0)
+        vs_wrap_down(&r.x[d], &r.image[d], len);
+    else if (wrap > 0)
+        vs_wrap_up(&r.x[d], &r.image[d], len);
+    r.tag = a.tag[i];
+    r.species = a.species[i];
+    vs_migrant_rec *to = (vs_migrant_rec *)(out + (size_t)k * rec);
+    *to = r;
+    if (a.slot_rec) { /* the record travels (an empty one for a free bead); a hole stays */
+        const int32_t q = a.slot_rec[i];
+        vs_topo t;
+        vs_dihedrals dh;
+        memset(&t, 0, sizeof t);
+        memset(&dh, 0, sizeof dh);
+        if (q >= 0) {
+            t = a.topo[q];
+            if (a.dih)
+                dh = a.dih[q];
+            a.rec_slot[q] = -1;
+        }
+        *(vs_topo *)(to + 1) = t;
+        if (a.dih)
+            *(vs_dihedrals *)((char *)to + vs_dih_offset(a)) = dh;
+    }
+    if (a.special)
+        *(vs_special *)((char *)to + vs_special_offset(a)) = a.special[i];
+}
+
+/* Arrivals along d, each checked against the brick along d: one hop per dimension must have
+ * been enough (the rebuild trigger guarantees it), and a position that is not finite is not
+ * inside either. The smallest offending tag goes to *outside. */
+static __device__ __forceinline__ void vs_unpack_migrant(const char *in, int64_t k, size_t rec,
+                                                         int64_t start, const vs_soa &a, int d,
+                                                         double lo, double hi,
+                                                         unsigned long long *outside)
+{
+    const vs_migrant_rec *from = (const vs_migrant_rec *)(in + (size_t)k * rec);
+    const vs_migrant_rec r = *from;
+    const int64_t j = start + k;
+    vs_pos_store(a.pos, j, r.x, r.species);
+    if (a.faces.near) {
+        double held[3];
+        vs_pos_load(a.pos, j, held);
+        a.faces.near[j] = vs_near_faces(a.faces, held);
+    }
+    for (int c = 0; c < 3; ++c) {
+        a.v[c][j] = r.v[c];
+        a.image[c][j] = r.image[c];
+    }
+    vs_soa_set_vp(a, j, r.vp);
+    a.tag[j] = r.tag;
+    a.species[j] = r.species;
+    if (a.slot_rec) { /* arrival k: record rec_base + k, a hole where it brings none */
+        const vs_topo *t = (const vs_topo *)(from + 1);
+        const vs_dihedrals *dh =
+            a.dih ? (const vs_dihedrals *)((const char *)from + vs_dih_offset(a)) : NULL;
+        const int64_t q = a.rec_base + k;
+        const int has = t->mol != 0 || t->n_bond > 0 || t->n_angle > 0 ||
+                        (dh && dh->n_dihedral > 0);
+        a.slot_rec[j] = has ? (int32_t)q : -1;
+        a.rec_slot[q] = has ? (int32_t)j : -1;
+        if (has) {
+            a.topo[q] = *t;
+            if (dh)
+                a.dih[q] = *dh;
+        }
+    }
+    if (a.special)
+        a.special[j] = *(const vs_special *)((const char *)from + vs_special_offset(a));
+    if (a.pos_q) /* mixed precision: vel_f, the predicted velocity, is set above */
+        vs_stage_position(a.frame, j, r.x[0], r.x[1], r.x[2], r.species, a.pos_q);
+    if (!vs_in_brick(r.x[d], lo, hi))
+        atomicMin(outside, (unsigned long long)r.tag);
+}
+
 /* The migration's kernels (gpu_halo.cu), shared with the slab path (gpu_slab.cu). */
 __global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap, double len,
                                     vs_soa a, char *out, size_t rec);

@@ -681,11 +681,11 @@ void vs_gpu_slab_count_images(vs_gpu_state *g, int remote)
 
 void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header)
 {
-    int32_t *sent = (int32_t *)g->tr.d_ghost_send;
-    VS_CUDA_CHECK(cudaMemsetAsync(sent, 0, 2 * sizeof(int32_t), g->stream));
-    VS_CUDA_CHECK(cudaMemsetAsync(g->slab.d_local, 0, sizeof(int32_t), g->stream));
+    /* the header: counts sent down and up, local images, overflow flag */
+    int32_t *h = (int32_t *)g->tr.d_ghost_send;
+    VS_CUDA_CHECK(cudaMemsetAsync(h, 0, 4 * sizeof(int32_t), g->stream));
     const int n = (int)g->pt.n_owned;
     VS_LAUNCH(slab_write_kernel, n, VS_BLOCK, g->stream, n, image_faces(g, remote), soa(g),
-              g->slab.local_bound, g->slab.d_local, g->tr.d_ghost_send + header, sent,
-              g->slab.out_bound[0], g->slab.out_bound[1], g->slab.d_overflow);
+              g->slab.local_bound, h + 2, g->tr.d_ghost_send + header, h,
+              g->slab.out_bound[0], g->slab.out_bound[1], h + 3);
 }

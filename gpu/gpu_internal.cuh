@@ -696,9 +696,8 @@ struct vs_gpu_slab {
     int64_t out_bound[2];        /* records sent down (0) and up (1), at most */
     int64_t in_bound[2];         /* records received from above (0) and below (1), at most */
     int64_t in_last;             /* the last build's in_bound sum: the next reservation's guess */
-    int32_t *d_local;            /* the local images' count (the image pass's atomics) */
-    int32_t *d_overflow;         /* set where a count passed its bound (a fault) */
-    int32_t *h_flags;            /* pinned: the last build's sent counts and overflow flag */
+    int32_t *h_flags;            /* pinned: the last build's header (sent counts, local
+                                    images, overflow flag: a count passed its bound) */
     int flags_pending;           /* h_flags is being written by the stream */
     int timed;                   /* VESICA_GPU_SLAB_TIMES=1: host time per part (gpu_slab.cu) */
     int64_t steps;

@@ -35,14 +35,37 @@ extern "C" {
 #include "timer.h"
 }
 
-/* The ghost send buffer's header: a count per direction, padded so the records stay aligned. */
-enum { VS_SLAB_HEADER = 256 };
+/* The ghost send buffer's header, padded so the records stay aligned: the count sent down and
+ * up (the neighbours read these), this rank's local images, and the overflow flag. */
+enum { VS_SLAB_HEADER = 256, VS_SLAB_SENT = 0, VS_SLAB_LOCAL = 2, VS_SLAB_OVERFLOW = 3 };
+
+/* The leavers of both directions in one pass: lower ones (n0, idx0) first, then upper ones,
+ * records one after another from `out` (no molecules on this path). */
+__global__ void slab_pack_kernel(int n0, int n1, const int32_t *idx0, const int32_t *idx1, int d,
+                                 int wrap0, int wrap1, double len, vs_soa a, char *out)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n0)
+        vs_pack_migrant(idx0[k], k, d, wrap0, len, a, out, sizeof(vs_migrant_rec));
+    else if (k < n0 + n1)
+        vs_pack_migrant(idx1[k - n0], k, d, wrap1, len, a, out, sizeof(vs_migrant_rec));
+}
+
+/* The arrivals from above (n0, in0) then from below, appended from `start`. */
+__global__ void slab_unpack_migrants_kernel(int n0, int n1, const char *in0, const char *in1,
+                                            int64_t start, vs_soa a, int d, double lo,
+                                            double hi, unsigned long long *outside)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    const size_t rec = sizeof(vs_migrant_rec);
+    if (k < n0)
+        vs_unpack_migrant(in0, k, rec, start, a, d, lo, hi, outside);
+    else if (k < n0 + n1)
+        vs_unpack_migrant(in1, k - n0, rec, start + n0, a, d, lo, hi, outside);
+}
 
 void vs_gpu_slab_init(vs_gpu_state *g)
 {
-    g->slab.d_local = (int32_t *)vs_gpu_alloc(g, 2 * sizeof(int32_t));
-    g->slab.d_overflow = g->slab.d_local + 1;
-    VS_CUDA_CHECK(cudaMemsetAsync(g->slab.d_local, 0, 2 * sizeof(int32_t), g->stream));
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->slab.h_flags, 4 * sizeof(int32_t)));
     memset(g->slab.h_flags, 0, 4 * sizeof(int32_t));
     const char *times = getenv("VESICA_GPU_SLAB_TIMES");
@@ -68,6 +91,8 @@ static void mark(vs_gpu_state *g, int part, double *t)
 
 void vs_gpu_slab_free(vs_gpu_state *g)
 {
+    if (g->slab.h_flags)
+        cudaFreeHost(g->slab.h_flags);
     if (g->slab.timed && g->slab.steps > 0) {
         char line[512];
         size_t used = 0;
@@ -77,10 +102,6 @@ void vs_gpu_slab_free(vs_gpu_state *g)
                                      1e6 * g->slab.host_s[k] / (double)g->slab.steps);
         vs_log_info("slab exchange, host us per step: %s", line);
     }
-    if (g->slab.d_local)
-        cudaFree(g->slab.d_local);
-    if (g->slab.h_flags)
-        cudaFreeHost(g->slab.h_flags);
 }
 
 /* Every input here is the same on every rank (the parameters, the transport per dimension,
@@ -90,7 +111,9 @@ void vs_gpu_slab_decide(vs_gpu_state *g)
     const int remote = vs_gpu_image_remote(g);
     const vs_gpu_plan *p = &g->plan;
     const int64_t ranks = g->tr.dc->cart.size;
+    /* a neighbour on both sides (a wall would leave one side without) */
     g->slab.on = remote >= 0 && g->tr.link[remote] == VS_TRANSPORT_PEER &&
+                 g->tr.dc->lower[remote] >= 0 && g->tr.dc->upper[remote] >= 0 &&
                  g->halo.on_device_allowed && !g->bd.on && !g->ps.special_on &&
                  !vs_pair_styles_active(g->prm) && p->forces == VS_GPU_FORCES_NEWTON &&
                  !p->reuse_list && !p->half_list && p->overlap == VS_GPU_OVERLAP_NONE &&
@@ -105,13 +128,14 @@ static void check_flags(vs_gpu_state *g)
     if (!g->slab.flags_pending)
         return;
     g->slab.flags_pending = 0;
-    if (g->slab.h_flags[2])
+    if (g->slab.h_flags[VS_SLAB_OVERFLOW])
         VS_FATAL("slab exchange: an image count passed its bound (local %lld, sent %lld and "
                  "%lld at most); set VESICA_GPU_SLAB_ABOVE=0 and report this",
                  (long long)g->slab.local_bound, (long long)g->slab.out_bound[0],
                  (long long)g->slab.out_bound[1]);
     g->tr.halo_bytes_last = (int64_t)vs_gpu_ghost_rec_bytes(g) *
-                            (int64_t)(g->slab.h_flags[0] + g->slab.h_flags[1]);
+                            (int64_t)(g->slab.h_flags[VS_SLAB_SENT] +
+                                      g->slab.h_flags[VS_SLAB_SENT + 1]);
 }
 
 void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
@@ -145,12 +169,10 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
     double shift[3][2];
     vs_exchange_shifts(g->tr.dc, shift);
     const uint64_t offset[2] = {0, rec * (uint64_t)n_send[0]};
-    for (int dir = 0; dir < 2; ++dir) {
-        const int wrap = shift[d][dir] == 0.0 ? 0 : (dir == 0 ? -1 : 1);
-        VS_LAUNCH(pack_migrant_kernel, n_send[dir], VS_BLOCK, g->stream, (int)n_send[dir],
-                  g->halo.send_idx[d][dir], d, wrap, g->prm->system.box[d], soa(g),
-                  g->tr.d_send + offset[dir], rec);
-    }
+    VS_LAUNCH(slab_pack_kernel, n_send[0] + n_send[1], VS_BLOCK, g->stream, (int)n_send[0],
+              (int)n_send[1], g->halo.send_idx[d][0], g->halo.send_idx[d][1], d,
+              shift[d][0] == 0.0 ? 0 : -1, shift[d][1] == 0.0 ? 0 : 1, g->prm->system.box[d],
+              soa(g), g->tr.d_send);
     int64_t n_recv[2];
     const char *base[2], *arrivals[2];
     mark(g, 2, &t);
@@ -170,12 +192,10 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
         g->pt.n_owned = n_stay;
     }
     vs_gpu_reserve_owned(g, g->pt.n_owned + n_recv[0] + n_recv[1]);
-    for (int dir = 0; dir < 2; ++dir) {
-        VS_LAUNCH(unpack_migrant_kernel, n_recv[dir], VS_BLOCK, g->stream, (int)n_recv[dir],
-                  arrivals[dir], rec, g->pt.n_owned, soa(g), d, g->lo[d], g->hi[d],
-                  g->halo.d_outside);
-        g->pt.n_owned += n_recv[dir];
-    }
+    VS_LAUNCH(slab_unpack_migrants_kernel, n_recv[0] + n_recv[1], VS_BLOCK, g->stream,
+              (int)n_recv[0], (int)n_recv[1], arrivals[0], arrivals[1], g->pt.n_owned, soa(g), d,
+              g->lo[d], g->hi[d], g->halo.d_outside);
+    g->pt.n_owned += n_recv[0] + n_recv[1];
     vs_gpu_slab_read_done(g);
     mark(g, 4, &t);
 
@@ -191,14 +211,15 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
 /* The neighbours' ghost records, straight out of their buffers: direction y's from
  * records[y], their number in the sender's header (counts[y]), after this rank's local
  * images (*n_local) and direction 0's. The ghosts' number goes to *ghosts. */
-__global__ void slab_unpack_kernel(int64_t n_owned, const int32_t *n_local, const char *hdr0,
+__global__ void slab_unpack_kernel(int64_t n_owned, int32_t *header, const char *hdr0,
                                    const char *hdr1, const char *rec0, const char *rec1,
-                                   int64_t bound0, int64_t bound1, vs_soa a, int32_t *ghosts,
-                                   int32_t *overflow)
+                                   int64_t bound0, int64_t bound1, vs_soa a, int32_t *ghosts)
 {
     const int y = blockIdx.y;
-    const int32_t local = *n_local;
-    int32_t r0 = ((const int32_t *)hdr0)[0], r1 = ((const int32_t *)hdr1)[1];
+    const int32_t local = header[VS_SLAB_LOCAL];
+    int32_t *overflow = header + VS_SLAB_OVERFLOW;
+    int32_t r0 = ((const int32_t *)hdr0)[VS_SLAB_SENT],
+            r1 = ((const int32_t *)hdr1)[VS_SLAB_SENT + 1];
     if (r0 > bound0 || r1 > bound1) { /* cannot happen: the sender stops at its bound */
         atomicExch(overflow, 1);
         r0 = r0 > bound0 ? (int32_t)bound0 : r0;
@@ -240,8 +261,8 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
     if (n + g->slab.local_bound + in > g->pt.capacity) {
         /* the guess was short: grow, keeping the local images written above */
         int32_t *h = (int32_t *)g->red.h_pinned;
-        VS_CUDA_CHECK(cudaMemcpyAsync(h, g->slab.d_local, sizeof(int32_t),
-                                      cudaMemcpyDeviceToHost, g->stream));
+        VS_CUDA_CHECK(cudaMemcpyAsync(h, (int32_t *)g->tr.d_ghost_send + VS_SLAB_LOCAL,
+                                      sizeof(int32_t), cudaMemcpyDeviceToHost, g->stream));
         VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
         g->pt.n_ghost = h[0];
         vs_gpu_reserve(g, n + g->slab.local_bound + in + in / 8);
@@ -254,15 +275,13 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
                                    : 1),
                     2);
     slab_unpack_kernel<<<grid, VS_BLOCK, 0, g->stream>>>(
-        n, g->slab.d_local, base[0], base[1], records[0], records[1], g->slab.in_bound[0],
-        g->slab.in_bound[1], soa(g), g->halo.d_ghosts, g->slab.d_overflow);
+        n, (int32_t *)g->tr.d_ghost_send, base[0], base[1], records[0], records[1],
+        g->slab.in_bound[0], g->slab.in_bound[1], soa(g), g->halo.d_ghosts);
     VS_CUDA_CHECK(cudaGetLastError());
     vs_gpu_slab_read_done(g);
     /* the sent counts (the halo's bytes) and the overflow flag come back with the next
      * read-back */
-    VS_CUDA_CHECK(cudaMemcpyAsync(g->slab.h_flags, g->tr.d_ghost_send, 2 * sizeof(int32_t),
-                                  cudaMemcpyDeviceToHost, g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(g->slab.h_flags + 2, g->slab.d_overflow, sizeof(int32_t),
+    VS_CUDA_CHECK(cudaMemcpyAsync(g->slab.h_flags, g->tr.d_ghost_send, 4 * sizeof(int32_t),
                                   cudaMemcpyDeviceToHost, g->stream));
     g->slab.flags_pending = 1;
     mark(g, 8, &t);

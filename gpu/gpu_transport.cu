@@ -368,40 +368,56 @@ void vs_gpu_ghost_send_reserve(vs_gpu_state *g, size_t bytes)
     }
 }
 
+static vs_peer_ctl slab_ctl(const vs_gpu_state *g, int buffer, int64_t n, uint64_t offset)
+{
+    vs_peer_ctl out;
+    memset(&out, 0, sizeof out);
+    out.handle = buffer ? g->tr.ghost_handle : g->tr.send_handle;
+    out.generation = buffer ? g->tr.ghost_generation : g->tr.send_generation;
+    out.buffer = buffer;
+    out.packed = g->tr.packed_handle;
+    out.packed_ghosts = g->tr.packed_ghosts_handle;
+    out.read = g->tr.read_handle;
+    out.offset = offset;
+    out.bytes = (uint64_t)n;
+    return out;
+}
+
 void vs_gpu_slab_message(vs_gpu_state *g, int d, int buffer, const int64_t out_n[2],
                          const uint64_t out_offset[2], int64_t in_n[2], const char *in_base[2],
                          const char *in_records[2])
 {
     const vs_par *par = &g->tr.dc->cart;
     VS_CUDA_CHECK(cudaEventRecord(buffer ? g->tr.ev_packed_ghosts : g->tr.ev_packed, g->stream));
+    int dest[2] = {0, 0}, source[2] = {0, 0};
+    vs_peer_ctl out[2], in[2];
     for (int dir = 0; dir < 2; ++dir) {
-        int dest, source;
-        peers(g, d, dir, &dest, &source);
-        vs_peer_ctl out, in;
-        memset(&out, 0, sizeof out);
-        out.handle = buffer ? g->tr.ghost_handle : g->tr.send_handle;
-        out.generation = buffer ? g->tr.ghost_generation : g->tr.send_generation;
-        out.buffer = buffer;
-        out.packed = g->tr.packed_handle;
-        out.packed_ghosts = g->tr.packed_ghosts_handle;
-        out.read = g->tr.read_handle;
-        out.offset = out_offset[dir];
-        out.bytes = (uint64_t)out_n[dir];
-        vs_par_sendrecv(par, &out, sizeof out, dest, &in, sizeof in, source,
-                        VS_TAG_SLAB + 6 * buffer + 3 * dir + d);
-        if (in.buffer != buffer)
+        peers(g, d, dir, &dest[dir], &source[dir]);
+        out[dir] = slab_ctl(g, buffer, out_n[dir], out_offset[dir]);
+    }
+    const int tag = VS_TAG_SLAB + 6 * buffer + d;
+    if (dest[0] == dest[1]) { /* two ranks along d: both directions in one message */
+        vs_par_sendrecv(par, out, sizeof out, dest[0], in, sizeof in, source[0], tag);
+    } else {
+        for (int dir = 0; dir < 2; ++dir)
+            vs_par_sendrecv(par, &out[dir], sizeof out[dir], dest[dir], &in[dir], sizeof in[dir],
+                            source[dir], tag + 3 * dir);
+    }
+    for (int dir = 0; dir < 2; ++dir) {
+        if (in[dir].buffer != buffer)
             VS_FATAL("slab exchange %c dir %d: expected buffer %d, rank %d sent %d", "xyz"[d],
-                     dir, buffer, source, in.buffer);
-        in_n[dir] = (int64_t)in.bytes;
+                     dir, buffer, source[dir], in[dir].buffer);
+        in_n[dir] = (int64_t)in[dir].bytes;
         if (buffer)
-            in.bytes = 1; /* mapped even where no record follows: its header holds the counts */
-        const int k = peer_entry(g, source, &in);
+            in[dir].bytes = 1; /* mapped even where no record follows: its header holds the counts */
+        const int k = peer_entry(g, source[dir], &in[dir]);
         /* the source queued every read of our buffers before this message (its `read`) */
         g->tr.peer_map[k].read_pending = 1;
         const char *base = buffer ? g->tr.peer_map[k].ghost_ptr : g->tr.peer_map[k].ptr;
         in_base[dir] = base;
-        in_records[dir] = base ? base + in.offset : NULL;
-        if (in_n[dir] > 0 || buffer)
+        in_records[dir] = base ? base + in[dir].offset : NULL;
+        const int waited = dir == 1 && source[1] == source[0] && (in_n[0] > 0 || buffer);
+        if ((in_n[dir] > 0 || buffer) && !waited)
             VS_CUDA_CHECK(cudaStreamWaitEvent(
                 g->stream, buffer ? g->tr.peer_map[k].packed_ghosts : g->tr.peer_map[k].packed,
                 0));
