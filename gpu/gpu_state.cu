@@ -316,7 +316,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
         for (int t = 0; t < prm->species.n; ++t)
             g->species.a[s][t] = prm->dpd.a[s][t];
     }
-    g->dpd = vs_dpd_make_consts(prm->dpd.rc, prm->dpd.gamma, prm->dpd.kT, prm->dpd.s,
+    g->dpd = vs_dpd_make_consts(prm->dpd.rc, prm->dpd.gamma.v, prm->dpd.kT, prm->dpd.s,
                                 prm->integrator.dt);
     g->dpd_f = vs_dpd_consts_to_float(&g->dpd);
     g->bd.on = vs_params_molecular(prm);
