@@ -142,6 +142,8 @@ struct vs_dpd_self_d {
     uint64_t sig;
     int si;
     const double *a_row;
+    const double *g_row, *s_row; /* PAIRS: gamma_ij and sigma_ij / sqrt(dt) of i's species
+                                    (device memory, read through the read-only cache) */
 };
 struct vs_dpd_self_f {
     int4 pi;
@@ -156,14 +158,15 @@ struct vs_sum_q {
     long long qx, qy, qz, qe, qw;
 };
 
-template <bool MIXED>
+template <bool MIXED, bool PAIRS>
 struct vs_side_dpd {
-    typedef vs_dpd_shared shared_t;
+    typedef vs_eval_dpd_t<false, PAIRS> eval_t;
+    typedef typename eval_t::shared_t shared_t;
     typedef typename std::conditional<MIXED, vs_dpd_self_f, vs_dpd_self_d>::type self_t;
     typedef typename std::conditional<MIXED, vs_sum_q, vs_sum_d>::type sum_t;
     static constexpr int queue = 32;
     static constexpr bool subsets = true;
-    vs_eval_dpd ev;
+    eval_t ev;
     vs_dpd_consts c;
     float rc2_quanta;
     const double *x, *y, *z, *vx, *vy, *vz;
@@ -175,7 +178,7 @@ struct vs_side_dpd {
 
     __device__ __forceinline__ shared_t &load_shared(const vs_gpu_species &sp) const
     {
-        __shared__ vs_dpd_shared a_shared;
+        __shared__ shared_t a_shared;
         ev.load_shared(a_shared, sp);
         return a_shared;
     }
@@ -190,6 +193,10 @@ struct vs_side_dpd {
             me.ui = vel_f[i];
         } else {
             me.a_row = s.a + me.si * VS_MAX_SPECIES;
+            if constexpr (PAIRS) {
+                me.g_row = ev.pairs + me.si * VS_MAX_SPECIES;
+                me.s_row = ev.pairs + VS_MAX_SPECIES * VS_MAX_SPECIES + me.si * VS_MAX_SPECIES;
+            }
             me.x = x[i];
             me.y = y[i];
             me.z = z[i];
@@ -238,9 +245,16 @@ struct vs_side_dpd {
             const double r2 = vs_norm2(dx, dy, dz);
             /* vs_dpd_pair_random in two calls (one call: a different schedule) */
             const double xi = vs_dpd_xi(ev.key, me.sig, sig[j], ev.gaussian);
-            const vs_pair_result r = vs_dpd_pair(&c, r2, dx, dy, dz, me.ux - vx[j],
-                                                 me.uy - vy[j], me.uz - vz[j],
-                                                 me.a_row[species[j]], xi);
+            vs_pair_result r;
+            if constexpr (PAIRS) {
+                const int sj = species[j];
+                r = vs_dpd_pair_gs(&c, r2, dx, dy, dz, me.ux - vx[j], me.uy - vy[j],
+                                   me.uz - vz[j], me.a_row[sj], __ldg(me.g_row + sj),
+                                   __ldg(me.s_row + sj), xi);
+            } else {
+                r = vs_dpd_pair(&c, r2, dx, dy, dz, me.ux - vx[j], me.uy - vy[j], me.uz - vz[j],
+                                me.a_row[species[j]], xi);
+            }
             sum.ax += r.f_over_r * dx;
             sum.ay += r.f_over_r * dy;
             sum.az += r.f_over_r * dz;
@@ -324,8 +338,14 @@ static void launch_newton_part(vs_gpu_state *g, cudaStream_t stream, int remote,
         vs_gpu_newton_styles(g, stream, remote, key, cut2_in_quanta(g, reach * reach),
                              want_energy);
     } else {
-        const vs_eval_dpd ev = {key, gaussian, g->dpd_f};
-        vs_newton_launch(g, stream, remote, ev, cut2_in_quanta(g, g->dpd_f.rc2), want_energy);
+        vs_dispatch<2>(
+            [&](auto pairs) {
+                const vs_eval_dpd_t<false, VS_ON(pairs)> ev = {key, gaussian, g->dpd_f,
+                                                               g->d_dpd_pairs};
+                vs_newton_launch(g, stream, remote, ev, cut2_in_quanta(g, g->dpd_f.rc2),
+                                 want_energy);
+            },
+            g->dpd_pairs);
     }
     /* the integrator reads the sums as they are (vs_force_at); a download converts them */
     g->fs.forces_fixed = 1;
@@ -356,21 +376,22 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
     /* partners from the Verlet list (0), the cell list kept with a skin (1) or built this
      * step (2: FRESH) */
     const int source = cells ? (skin ? 1 : 2) : 0;
-    const vs_eval_dpd ev = {key, gaussian, g->dpd_f};
     const vs_both_sides_out out = {{g->pt.f[0], g->pt.f[1], g->pt.f[2]},
                                    vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), 0,
                                    g->fs.d_bad_force};
-    vs_dispatch<2, 2, 3>(
-        [&](auto m, auto energy, auto from) {
+    vs_dispatch<2, 2, 2, 3>(
+        [&](auto m, auto pairs, auto energy, auto from) {
             constexpr bool c = VS_VAL(from) > 0, fresh = VS_VAL(from) == 2;
-            const vs_side_dpd<VS_ON(m)> side = {
+            typedef vs_side_dpd<VS_ON(m), VS_ON(pairs)> side_t;
+            const typename side_t::eval_t ev = {key, gaussian, g->dpd_f, g->d_dpd_pairs};
+            const side_t side = {
                 ev,          g->dpd,      rc2_quanta,  g->pt.x[0], g->pt.x[1],
                 g->pt.x[2],  g->pt.vp[0], g->pt.vp[1], g->pt.vp[2], g->fs.frame,
                 g->fs.pos_q, g->fs.vel_f, g->fs.sig,   g->pt.species_id};
-            vs_both_sides_launch<vs_side_dpd<VS_ON(m)>, VS_ON(energy), c, fresh, 0>(
+            vs_both_sides_launch<side_t, VS_ON(energy), c, fresh, 0>(
                 side, stream, n, subset, src, g->species, out);
         },
-        mixed, want_energy != 0, source);
+        mixed, g->dpd_pairs, want_energy != 0, source);
 }
 
 extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)

@@ -712,6 +712,11 @@ struct vs_gpu_state {
     vs_gpu_species species;
     vs_dpd_consts dpd;
     vs_dpd_consts_f dpd_f;
+    /* dpd.gamma per species pair (not one value for every pair): gamma_ij, then
+     * sigma_ij / sqrt(dt), VS_MAX_SPECIES^2 doubles each (vs_dpd_pair_table); the DPD
+     * evaluators read them from here when dpd_pairs is set, else the one value in dpd */
+    int dpd_pairs;
+    double *d_dpd_pairs;
     /* ghost_width: free beads' ghost shell, the list radius; bonded_width: bonded beads'
      * (molecules: the bonded terms' reach plus the skin where that is wider, else
      * ghost_width). The cell grid and the fixed-point frame cover the wider. */

@@ -48,16 +48,20 @@ struct vs_no_partner {
 struct vs_dpd_shared {
     double a[VS_MAX_SPECIES * VS_MAX_SPECIES];
 };
-
 /* The DPD pair: the random number from the pair's TEA bits, then the force (dpd_pair.h).
- * CUT: test r2 against DPD's own cut-off (the walk's is wider when a style reaches farther). */
-template <bool CUT>
+ * CUT: test r2 against DPD's own cut-off (the walk's is wider when a style reaches farther).
+ * PAIRS: gamma and sigma per species pair, looked up by the pair's species as a_ij is, from
+ * the device's vs_dpd_pair_table through the read-only cache (2 x 2 KiB: the Newton walk's
+ * shared memory has no room for them beside a_ij); else the run's one value in cf, and the
+ * code of a run without the matrix form. */
+template <bool CUT, bool PAIRS = false>
 struct vs_eval_dpd_t {
     typedef vs_dpd_shared shared_t;
     typedef float4 partner_t; /* the partner's predicted velocity */
     vs_tea_key key;
     int gaussian;
     vs_dpd_consts_f cf;
+    const double *pairs; /* PAIRS: gamma_ij then sigma_ij / sqrt(dt), 16 x 16 each */
 
     __device__ __forceinline__ void load_shared(shared_t &s, const vs_gpu_species &sp) const
     {
@@ -84,8 +88,16 @@ struct vs_eval_dpd_t {
         /* the random number first, then the amplitude's load, in this order (the other
          * order changes the instruction schedule of every force kernel) */
         const float xi = (float)vs_dpd_xi(key, sig_i, in.sig[j], gaussian);
-        return vs_dpd_pair_f(&cf, r2, dx, dy, dz, ui.x - uj.x, ui.y - uj.y, ui.z - uj.z,
-                             (float)s.a[pi.w * VS_MAX_SPECIES + pj.w], xi);
+        if constexpr (PAIRS) {
+            const int k = pi.w * VS_MAX_SPECIES + pj.w;
+            const float gamma = (float)__ldg(pairs + k);
+            const float sigma = (float)__ldg(pairs + VS_MAX_SPECIES * VS_MAX_SPECIES + k);
+            return vs_dpd_pair_gs_f(&cf, r2, dx, dy, dz, ui.x - uj.x, ui.y - uj.y, ui.z - uj.z,
+                                    (float)s.a[k], gamma, sigma, xi);
+        } else {
+            return vs_dpd_pair_f(&cf, r2, dx, dy, dz, ui.x - uj.x, ui.y - uj.y, ui.z - uj.z,
+                                 (float)s.a[pi.w * VS_MAX_SPECIES + pj.w], xi);
+        }
     }
 };
 typedef vs_eval_dpd_t<false> vs_eval_dpd;
@@ -116,12 +128,12 @@ __device__ __forceinline__ void vs_style_add(const vs_style_coeffs &cs, int s, i
 
 /* The conservative styles (STYLE one of vs_pair_style, or VS_PAIR_ANY), with DPD's
  * dissipative and random forces (and its conservative one where a_ij is not zero) when
- * WITH_DPD. */
-template <int STYLE, bool WITH_DPD>
+ * WITH_DPD (PAIRS: with gamma per species pair). */
+template <int STYLE, bool WITH_DPD, bool PAIRS = false>
 struct vs_eval_styles {
     typedef typename std::conditional<WITH_DPD, vs_dpd_shared, vs_no_shared>::type shared_t;
     typedef typename std::conditional<WITH_DPD, float4, vs_no_partner>::type partner_t;
-    vs_eval_dpd_t<true> dpd; /* WITH_DPD only */
+    vs_eval_dpd_t<true, PAIRS> dpd; /* WITH_DPD only */
     vs_style_coeffs cs;
 
     __device__ __forceinline__ void load_shared(shared_t &s, const vs_gpu_species &sp) const

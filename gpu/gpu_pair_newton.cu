@@ -31,12 +31,16 @@ void vs_gpu_newton_styles(vs_gpu_state *g, cudaStream_t stream, int remote, vs_t
                           float cut2_quanta, int want_energy)
 {
     const vs_style_coeffs cs = style_coeffs(g);
-    const vs_eval_dpd_t<true> dpd = {key, g->prm->dpd.random == VS_RANDOM_GAUSSIAN, g->dpd_f};
-    vs_dispatch<2, VS_PAIR_STYLES + 1>(
-        [&](auto with_dpd, auto style) {
+    const int gaussian = g->prm->dpd.random == VS_RANDOM_GAUSSIAN;
+    /* without DPD, gamma per pair does not arise: dpd (0, 1, 2) = off, on, on with pairs */
+    const int dpd_kind = vs_dpd_active(g->prm) ? 1 + g->dpd_pairs : 0;
+    vs_dispatch<3, VS_PAIR_STYLES + 1>(
+        [&](auto dpd, auto style) {
             constexpr int s = VS_VAL(style) == VS_PAIR_STYLES ? VS_PAIR_ANY : VS_VAL(style);
-            const vs_eval_styles<s, VS_ON(with_dpd)> ev = {dpd, cs};
+            constexpr bool pairs = VS_VAL(dpd) == 2;
+            const vs_eval_dpd_t<true, pairs> dpd_ev = {key, gaussian, g->dpd_f, g->d_dpd_pairs};
+            const vs_eval_styles<s, VS_ON(dpd), pairs> ev = {dpd_ev, cs};
             vs_newton_launch(g, stream, remote, ev, cut2_quanta, want_energy);
         },
-        vs_dpd_active(g->prm), the_style(g->prm));
+        dpd_kind, the_style(g->prm));
 }

@@ -316,9 +316,16 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
         for (int t = 0; t < prm->species.n; ++t)
             g->species.a[s][t] = prm->dpd.a[s][t];
     }
-    g->dpd = vs_dpd_make_consts(prm->dpd.rc, prm->dpd.gamma, prm->dpd.kT, prm->dpd.s,
+    g->dpd = vs_dpd_make_consts(prm->dpd.rc, prm->dpd.gamma.v, prm->dpd.kT, prm->dpd.s,
                                 prm->integrator.dt);
     g->dpd_f = vs_dpd_consts_to_float(&g->dpd);
+    g->dpd_pairs = !vs_pair_real_uniform(&prm->dpd.gamma, prm->species.n);
+    if (g->dpd_pairs) {
+        const vs_dpd_pair_table t = vs_dpd_make_pair_table(&prm->dpd.gamma, prm->species.n,
+                                                           prm->dpd.kT, prm->integrator.dt);
+        g->d_dpd_pairs = (double *)vs_gpu_alloc(g, sizeof t);
+        VS_CUDA_CHECK(cudaMemcpy(g->d_dpd_pairs, &t, sizeof t, cudaMemcpyHostToDevice));
+    }
     g->bd.on = vs_params_molecular(prm);
     g->bd.dih_on = g->bd.on && vs_params_dihedrals(prm);
     g->ghost_width = ghost_width;
@@ -417,7 +424,8 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
                     g->fs.d_bad_force,
                     g->red.d_max_disp2,
                     g->red.d_int_sums,
-                    g->red.d_profile};
+                    g->red.d_profile,
+                    g->d_dpd_pairs};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
         if (ptrs[k])
             cudaFree(ptrs[k]);

@@ -243,6 +243,15 @@ static int write_key(hid_t g, const vs_physics_key *k, const vs_params *p)
                 buf[i * ns + j] = m[i][j];
         return vs_h5_attr_double(g, k->stored, buf, (hsize_t)(ns * ns));
     }
+    case VS_PHYS_PAIR_REAL: {
+        const vs_pair_real *x = v;
+        if (vs_pair_real_uniform(x, ns))
+            return vs_h5_attr_double(g, k->stored, &x->v, 1);
+        for (int i = 0; i < ns; ++i)
+            for (int j = 0; j < ns; ++j)
+                buf[i * ns + j] = x->ij[i][j];
+        return vs_h5_attr_double(g, k->stored, buf, (hsize_t)(ns * ns));
+    }
     case VS_PHYS_COUNT:
         break;
     }
@@ -297,6 +306,32 @@ static int read_names(hid_t g, const vs_physics_key *k, vs_params *p)
     return rc;
 }
 
+/* A vs_pair_real: one double (one value for every pair) or the n x n matrix, row-major. */
+static int read_pair_real(hid_t g, const vs_physics_key *k, int ns, vs_pair_real *x)
+{
+    hid_t a = H5Aexists(g, k->stored) > 0 ? H5Aopen(g, k->stored, H5P_DEFAULT) : -1;
+    if (a < 0)
+        return -1;
+    hid_t space = H5Aget_space(a);
+    const hssize_t n = H5Sget_simple_extent_npoints(space);
+    H5Sclose(space);
+    H5Aclose(a);
+    memset(x, 0, sizeof *x);
+    if (n == 1)
+        return vs_h5_read_attr_double(g, k->stored, &x->v, 1);
+    double buf[VS_MAX_SPECIES * VS_MAX_SPECIES];
+    if (n != (hssize_t)ns * ns || vs_h5_read_attr_double(g, k->stored, buf, (hsize_t)n) != 0)
+        return -1;
+    x->per_pair = 1;
+    x->v = buf[0];
+    for (int i = 0; i < ns; ++i)
+        for (int j = 0; j < ns; ++j) {
+            x->ij[i][j] = buf[i * ns + j];
+            x->v = x->ij[i][j] > x->v ? x->ij[i][j] : x->v;
+        }
+    return 0;
+}
+
 static int read_key(hid_t g, const vs_physics_key *k, vs_params *p)
 {
     const int ns = p->species.n;
@@ -335,6 +370,8 @@ static int read_key(hid_t g, const vs_physics_key *k, vs_params *p)
                 m[i][j] = buf[i * ns + j];
         return rc;
     }
+    case VS_PHYS_PAIR_REAL:
+        return read_pair_real(g, k, ns, v);
     case VS_PHYS_COUNT:
         break;
     }
@@ -352,7 +389,8 @@ static int read_parameters(hid_t f, vs_params *p)
     const vs_physics_key *keys = vs_physics_key_list(&n);
     for (int k = 0; k < n; ++k) {
         const vs_physics_key *key = &keys[k];
-        const int sized = key->per_species || key->kind == VS_PHYS_MATRIX;
+        const int sized = key->per_species || key->kind == VS_PHYS_MATRIX ||
+                          key->kind == VS_PHYS_PAIR_REAL;
         if (!key->stored)
             continue;
         /* checkpoints older than the flow term or the ensembles lack their keys: no flow, the

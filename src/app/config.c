@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "config_lex.h"
+#include "config_matrix.h"
 #include "config_molecules.h"
 #include "config_report.h"
 #include "config_flow.h"
@@ -75,7 +76,7 @@ static void join(char *out, size_t n, const char *parent, const char *name)
 static void child_pattern(char *out, size_t n, const char *pat, const key_spec *k,
                           const char *name)
 {
-    join(out, n, pat, (k && k->type == K_MAP) ? "*" : name);
+    join(out, n, pat, (k && (k->type == K_MAP || k->type == K_FLOAT_OR_MAP)) ? "*" : name);
 }
 
 /* "DISP.NAME: unknown key (did you mean DISP.KEY?)", or the keys that would be accepted. */
@@ -419,7 +420,8 @@ static int apply_set(const cfg_ctx *c, config_t *cfg, int idx)
                 return set_value(c, w, cur, parts[i].name, nk, ndisp, value, idx);
             }
             config_setting_t *next = member(cur, parts[i].name);
-            if (!next && (nk->type == K_GROUP || nk->type == K_MAP)) {
+            if (!next && (nk->type == K_GROUP || nk->type == K_MAP ||
+                          nk->type == K_FLOAT_OR_MAP)) {
                 /* A group the --set brings in: errors about it point at the --set. */
                 next = config_setting_add(cur, parts[i].name, CONFIG_TYPE_GROUP);
                 if (!next)
@@ -617,6 +619,15 @@ static int check_setting(const cfg_ctx *c, config_setting_t *s, const key_spec *
     }
     case K_FLOAT:
         return check_number(c, s, k, disp);
+    case K_FLOAT_OR_MAP: {
+        if (config_setting_is_group(s))
+            return check_group(c, s, k, disp, pat);
+        if (!config_setting_is_number(s))
+            return cfg_fail_type(c, s, k, disp);
+        key_spec nk = *k;
+        nk.type = K_FLOAT; /* a number out of range: "expected a number >= 0" */
+        return check_number(c, s, &nk, disp);
+    }
     case K_INT:
         return check_integer(c, s, k, disp, k->ilo, k->ihi);
     case K_STRING:
@@ -701,29 +712,6 @@ static int has_input(const config_setting_t *root)
     return member(root, "input") && member(member(root, "input"), "format");
 }
 
-static int species_index(const vs_params *p, const char *name)
-{
-    for (int i = 0; i < p->species.n; ++i)
-        if (strcmp(p->species.list[i].name, name) == 0)
-            return i;
-    return -1;
-}
-
-static int fail_unknown_species(const cfg_ctx *c, const config_setting_t *s, const char *key,
-                                const char *parent, const vs_params *p)
-{
-    const char *names[VS_MAX_SPECIES] = {NULL};
-    for (int i = 0; i < p->species.n; ++i)
-        names[i] = p->species.list[i].name;
-    const char *best = cfg_closest(config_setting_name(s), names, p->species.n);
-    if (best)
-        return cfg_fail(c, s, key, "unknown species (did you mean %s.%s?)", parent, best);
-    char list[SHOW_LEN] = "";
-    for (int i = 0; i < p->species.n; ++i)
-        cfg_put(list, sizeof list, "%s%s", i ? ", " : "", names[i]);
-    return cfg_fail(c, s, key, "unknown species (the species are %s)", list);
-}
-
 static int extract_species(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
 {
     const config_setting_t *list = member(root, "species");
@@ -757,68 +745,6 @@ static int extract_species(const cfg_ctx *c, const config_setting_t *root, vs_pa
         return cfg_fail(c, cfg_pick_site(sites, p->species.n + 1), "species",
                         "expected fractions summing to 1 within 1e-9 (got a sum of %s)", got);
     }
-    return 0;
-}
-
-static int extract_matrix(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
-{
-    const config_setting_t *a = at(root, "dpd.a");
-    const config_setting_t *e[VS_MAX_SPECIES][VS_MAX_SPECIES] = {{NULL}};
-    for (int r = 0; r < config_setting_length(a); ++r) {
-        const config_setting_t *row = config_setting_get_elem(a, (unsigned)r);
-        char rkey[PATH_LEN];
-        snprintf(rkey, sizeof rkey, "dpd.a.%s", config_setting_name(row));
-        int i = species_index(p, config_setting_name(row));
-        if (i < 0)
-            return fail_unknown_species(c, row, rkey, "dpd.a", p);
-        for (int q = 0; q < config_setting_length(row); ++q) {
-            const config_setting_t *v = config_setting_get_elem(row, (unsigned)q);
-            char key[PATH_LEN];
-            snprintf(key, sizeof key, "%s", rkey);
-            cfg_put(key, sizeof key, ".%s", config_setting_name(v));
-            int j = species_index(p, config_setting_name(v));
-            if (j < 0)
-                return fail_unknown_species(c, v, key, rkey, p);
-            e[i][j] = v;
-        }
-    }
-    for (int i = 0; i < p->species.n; ++i)
-        for (int j = 0; j < p->species.n; ++j) {
-            if (e[i][j])
-                continue;
-            const config_setting_t *row = member(a, p->species.list[i].name);
-            char key[PATH_LEN];
-            snprintf(key, sizeof key, "dpd.a.%s.%s", p->species.list[i].name,
-                     p->species.list[j].name);
-            return cfg_fail(c, row ? row : a, key,
-                            "required key is missing (dpd.a needs a value for every pair of "
-                            "species)");
-        }
-    for (int i = 0; i < p->species.n; ++i)
-        for (int j = 0; j < p->species.n; ++j)
-            p->dpd.a[i][j] = as_double(e[i][j]);
-    for (int i = 0; i < p->species.n; ++i)
-        for (int j = i + 1; j < p->species.n; ++j) {
-            if (p->dpd.a[i][j] == p->dpd.a[j][i])
-                continue;
-            /* Report at the override if one is involved, else at the later line. */
-            const config_setting_t *two[2] = {e[j][i], e[i][j]};
-            if (config_setting_source_line(e[i][j]) > config_setting_source_line(e[j][i])) {
-                two[0] = e[i][j];
-                two[1] = e[j][i];
-            }
-            const config_setting_t *site = cfg_pick_site(two, 2);
-            const config_setting_t *other = site == e[i][j] ? e[j][i] : e[i][j];
-            char key[PATH_LEN], okey[PATH_LEN], want[48] = "", got[48] = "";
-            snprintf(key, sizeof key, "dpd.a.%s.%s",
-                     config_setting_name(config_setting_parent(site)), config_setting_name(site));
-            snprintf(okey, sizeof okey, "dpd.a.%s.%s",
-                     config_setting_name(config_setting_parent(other)), config_setting_name(other));
-            cfg_put_value(want, sizeof want, other);
-            cfg_put_value(got, sizeof got, site);
-            return cfg_fail(c, site, key, "expected %s, the value of %s, since a_ij is symmetric "
-                            "(got %s)", want, okey, got);
-        }
     return 0;
 }
 
@@ -883,7 +809,7 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     int rc = extract_species(c, root, p);
     if (rc)
         return rc;
-    if ((rc = extract_matrix(c, root, p)))
+    if ((rc = vs_config_dpd_matrices(c, root, p)))
         return rc;
     land_keys(root, p);
     if ((rc = vs_config_extract_integrator(c, root, p)))

@@ -48,7 +48,7 @@ static int check_npt(const cfg_ctx *c, const config_setting_t *kind_site, const 
         return cfg_fail(c, kind_site, "integrator.kind",
                         "\"npt\" needs a temperature: expected dpd.kT > 0 (its thermostat "
                         "and barostat masses are proportional to kT)");
-    if (p->dpd.gamma != 0.0)
+    if (p->dpd.gamma.v != 0.0)
         return cfg_fail(c, kind_site, "integrator.kind",
                         "\"npt\" integrates conservative forces only (the DPD thermostat is "
                         "not part of its equations of motion): expected dpd.gamma = 0");
@@ -103,7 +103,7 @@ int vs_config_extract_integrator(const cfg_ctx *c, const config_setting_t *root,
     const int npt_rc = kind == VS_INTEGRATOR_NPT ? check_npt(c, kind_site, p) : 0;
     if (npt_rc != 0)
         return npt_rc;
-    if (kind == VS_INTEGRATOR_BROWNIAN && p->dpd.gamma != 0.0)
+    if (kind == VS_INTEGRATOR_BROWNIAN && p->dpd.gamma.v != 0.0)
         return cfg_fail(c, kind_site, "integrator.kind",
                         "\"brownian\" has no velocities for the DPD dissipative force: "
                         "expected dpd.gamma = 0");

@@ -257,6 +257,11 @@ void cfg_put_expected(char *b, size_t n, const key_spec *k)
         cfg_put(b, n, "%lld to %lld numbers [a, b, ...]", k->ilo, k->ihi);
         cfg_put_bounds(b, n, k);
         break;
+    case K_FLOAT_OR_MAP:
+        cfg_put(b, n, "a number");
+        cfg_put_bounds(b, n, k);
+        cfg_put(b, n, " or a species matrix { NAME = { NAME = number; }; }");
+        break;
     }
 }
 

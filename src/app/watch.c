@@ -32,8 +32,8 @@ double vs_dt_tested_max(const vs_params *prm)
     double dt = INFINITY;
     if (a > 0.0)
         dt = fmin(dt, VS_DT_TESTED * sqrt(25.0 * m * prm->dpd.rc / a));
-    if (prm->dpd.gamma > 0.0)
-        dt = fmin(dt, VS_DT_TESTED * 4.5 * m / prm->dpd.gamma);
+    if (prm->dpd.gamma.v > 0.0)
+        dt = fmin(dt, VS_DT_TESTED * 4.5 * m / prm->dpd.gamma.v);
     if (prm->dpd.kT > 0.0)
         dt = fmin(dt, VS_DT_TESTED * prm->dpd.rc * sqrt(m / prm->dpd.kT));
     return isfinite(dt) ? dt : 0.0;

@@ -2,8 +2,9 @@
  *
  * For r < r_c, with r_ij = r_i - r_j, e = r_ij / r, v_ij = v_i - v_j, w = 1 - r / r_c:
  *   F^C = a_ij w e
- *   F^D = -gamma w^(2s) (e . v_ij) e
- *   F^R = sigma w^s xi_ij dt^(-1/2) e,   sigma^2 = 2 gamma k_B T
+ *   F^D = -gamma_ij w^(2s) (e . v_ij) e
+ *   F^R = sigma_ij w^s xi_ij dt^(-1/2) e,   sigma_ij^2 = 2 gamma_ij k_B T
+ * (gamma_ij one number for every pair, or per species pair: dpd.gamma as a matrix)
  * The force on i is f * r_ij with one scalar f that is symmetric in (i, j): the same pair seen
  * from j gives exactly -F (r_ij and v_ij flip sign exactly, every product keeps its value).
  * The conservative potential is U = a_ij r_c w^2 / 2, and only F^C enters the virial
@@ -36,10 +37,11 @@
     } vs_pair_result##SUFFIX;                                                                  \
                                                                                                \
     /* Pair at squared distance r2 (0 < r2 < rc2), separation (dx,dy,dz), relative velocity   \
-     * (dvx,dvy,dvz), conservative amplitude a and random number xi. */                        \
-    VS_HOST_DEVICE vs_pair_result##SUFFIX vs_dpd_pair##SUFFIX(                                 \
+     * (dvx,dvy,dvz), conservative amplitude a, the pair's dissipative strength gamma and      \
+     * sigma / sqrt(dt) (vs_dpd_sigma_over_sqrt_dt), and random number xi. */                  \
+    VS_HOST_DEVICE vs_pair_result##SUFFIX vs_dpd_pair_gs##SUFFIX(                              \
         const vs_dpd_consts##SUFFIX *c, REAL r2, REAL dx, REAL dy, REAL dz, REAL dvx,          \
-        REAL dvy, REAL dvz, REAL a, REAL xi)                                                   \
+        REAL dvy, REAL dvz, REAL a, REAL gamma, REAL sigma_over_sqrt_dt, REAL xi)              \
     {                                                                                          \
         const REAL r = SQRT(r2);                                                               \
         const REAL inv_r = (REAL)1 / r;                                                        \
@@ -47,12 +49,21 @@
         const REAL wr = c->s_is_one ? w : POW(w, c->s);                                        \
         const REAL e_dot_v = (dx * dvx + dy * dvy + dz * dvz) * inv_r;                         \
         const REAL fc = vs_mul_rn(a, w); /* also the virial's: rounded alike in every use */   \
-        const REAL f = fc - c->gamma * wr * wr * e_dot_v + c->sigma_over_sqrt_dt * wr * xi;    \
+        const REAL f = fc - gamma * wr * wr * e_dot_v + sigma_over_sqrt_dt * wr * xi;          \
         vs_pair_result##SUFFIX out;                                                            \
         out.f_over_r = f * inv_r;                                                              \
         out.energy = (REAL)0.5 * a * c->rc * w * w;                                            \
         out.virial = fc * r;                                                                   \
         return out;                                                                            \
+    }                                                                                          \
+                                                                                               \
+    /* The pair with the run's one gamma and sigma (dpd.gamma one number). */                  \
+    VS_HOST_DEVICE vs_pair_result##SUFFIX vs_dpd_pair##SUFFIX(                                 \
+        const vs_dpd_consts##SUFFIX *c, REAL r2, REAL dx, REAL dy, REAL dz, REAL dvx,          \
+        REAL dvy, REAL dvz, REAL a, REAL xi)                                                   \
+    {                                                                                          \
+        return vs_dpd_pair_gs##SUFFIX(c, r2, dx, dy, dz, dvx, dvy, dvz, a, c->gamma,           \
+                                      c->sigma_over_sqrt_dt, xi);                              \
     }
 
 VS_DPD_DEFINE(, double, sqrt, pow)
@@ -87,7 +98,13 @@ VS_HOST_DEVICE vs_pair_result_f vs_dpd_pair_random_f(const vs_dpd_consts_f *c, v
     return vs_dpd_pair_f(c, r2, dx, dy, dz, dvx, dvy, dvz, a, xi);
 }
 
-/* sigma = sqrt(2 gamma kT) is computed here and nowhere else. */
+/* sigma = sqrt(2 gamma kT) is computed here and nowhere else: sigma / sqrt(dt), the random
+ * force's amplitude, of a pair of dissipative strength gamma. */
+VS_HOST_DEVICE double vs_dpd_sigma_over_sqrt_dt(double gamma, double kT, double dt)
+{
+    return sqrt(2.0 * gamma * kT) / sqrt(dt);
+}
+
 VS_HOST_DEVICE vs_dpd_consts vs_dpd_make_consts(double rc, double gamma, double kT, double s,
                                                 double dt)
 {
@@ -96,7 +113,7 @@ VS_HOST_DEVICE vs_dpd_consts vs_dpd_make_consts(double rc, double gamma, double 
     c.rc2 = rc * rc;
     c.inv_rc = 1.0 / rc;
     c.gamma = gamma;
-    c.sigma_over_sqrt_dt = sqrt(2.0 * gamma * kT) / sqrt(dt);
+    c.sigma_over_sqrt_dt = vs_dpd_sigma_over_sqrt_dt(gamma, kT, dt);
     c.s = s;
     c.s_is_one = (s == 1.0);
     return c;

@@ -23,7 +23,10 @@ typedef enum {
     K_ENUM,   /* one of a fixed set of strings */
     K_VEC3,   /* 3 numbers, as [x, y, z] or (x, y, z) */
     K_IVEC3,  /* 3 integers */
-    K_FLOATS  /* [a, b, ...]: ilo to ihi numbers within the bounds */
+    K_FLOATS, /* [a, b, ...]: ilo to ihi numbers within the bounds */
+    K_FLOAT_OR_MAP /* a number within the bounds (every species pair), or a K_MAP of K_MAPs
+                      of numbers, one per species pair (dpd.gamma; the rows "KEY.*" and
+                      "KEY.*.*" give the bounds and meaning of the matrix form) */
 } key_type;
 
 typedef enum {
@@ -63,8 +66,11 @@ typedef enum {
                        is the length of its species names */
     VS_PHYS_NAME,   /* per species: the name, compared through a hash of its bytes; stored as a
                        fixed-length string array */
-    VS_PHYS_MATRIX  /* the n x n doubles of dpd.a, compared row by row as dpd.a.I.J; stored
+    VS_PHYS_MATRIX, /* the n x n doubles of dpd.a, compared row by row as dpd.a.I.J; stored
                        row-major as one array */
+    VS_PHYS_PAIR_REAL /* a vs_pair_real (dpd.gamma): while both sides hold one value for every
+                         pair, compared and stored as that one double (as a plain number was
+                         before the matrix form existed); else as VS_PHYS_MATRIX */
 } vs_physics_kind;
 
 typedef struct {

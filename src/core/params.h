@@ -13,6 +13,7 @@
 #define VS_NAME_LEN 32
 #define VS_PATH_LEN 1024
 
+#include "dpd_pair.h" /* vs_dpd_sigma_over_sqrt_dt */
 #include "pair_styles.h"
 
 typedef enum { VS_RANDOM_UNIFORM = 0, VS_RANDOM_GAUSSIAN = 1 } vs_random_kind;
@@ -197,15 +198,63 @@ typedef struct {
     vs_species list[VS_MAX_SPECIES];
 } vs_species_params;
 
+/* A number that may differ per species pair (dpd.gamma): one number for every pair, or a
+ * symmetric matrix given by species names like dpd.a. */
+typedef struct {
+    double v;       /* the one number; given per pair: the largest pair's (the checks that need
+                       one number, such as the step-size watch, read it) */
+    int per_pair;   /* 1: ij holds each pair's value; 0: every pair's is v (ij unused) */
+    double ij[VS_MAX_SPECIES][VS_MAX_SPECIES];
+} vs_pair_real;
+
+/* The value of species pair (i, j). */
+static inline double vs_pair_real_at(const vs_pair_real *x, int i, int j)
+{
+    return x->per_pair ? x->ij[i][j] : x->v;
+}
+
+/* Whether every pair of the first n species has the one value v: a matrix of equal entries
+ * is the same physics as that one number (the same forces, comparison, hash and checkpoint). */
+static inline int vs_pair_real_uniform(const vs_pair_real *x, int n)
+{
+    for (int i = 0; x->per_pair && i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            if (x->ij[i][j] != x->v)
+                return 0;
+    return 1;
+}
+
 /* The DPD pair interaction. */
 typedef struct {
     double a[VS_MAX_SPECIES][VS_MAX_SPECIES]; /* conservative amplitudes a_ij, symmetric */
-    double gamma;          /* dissipative strength, >= 0 */
+    vs_pair_real gamma;    /* dissipative strength gamma_ij, >= 0; sigma_ij^2 = 2 gamma_ij kT */
     double kT;             /* thermostat temperature k_B T, >= 0 */
     double rc;             /* cutoff radius, > 0 */
     double s;              /* weight exponent: w_D = w^(2s), w_R = w^s; 1 = Groot-Warren */
     vs_random_kind random; /* distribution of xi_ij */
 } vs_dpd_params;
+
+/* Each species pair's dissipative strength and random amplitude, for dpd.gamma given per
+ * species pair: the backends look both up by the pair's species, as they do a_ij. */
+typedef struct {
+    double gamma[VS_MAX_SPECIES][VS_MAX_SPECIES];
+    double sigma_over_sqrt_dt[VS_MAX_SPECIES][VS_MAX_SPECIES];
+} vs_dpd_pair_table;
+
+/* The table of gamma_ij (every entry the one number where dpd.gamma is one) for the first n
+ * species. */
+static inline vs_dpd_pair_table vs_dpd_make_pair_table(const vs_pair_real *gamma, int n,
+                                                       double kT, double dt)
+{
+    vs_dpd_pair_table t;
+    for (int i = 0; i < VS_MAX_SPECIES; ++i)
+        for (int j = 0; j < VS_MAX_SPECIES; ++j) {
+            const double g = i < n && j < n ? vs_pair_real_at(gamma, i, j) : 0.0;
+            t.gamma[i][j] = g;
+            t.sigma_over_sqrt_dt[i][j] = vs_dpd_sigma_over_sqrt_dt(g, kT, dt);
+        }
+    return t;
+}
 
 /* The conservative pair styles (pair list), indexed by vs_pair_style, and the tables of the
  * table style: large (mostly the tables), so they live on the heap, apart from vs_params. */
@@ -367,7 +416,7 @@ static inline int vs_pair_styles_active(const vs_params *p)
  * configured (a configuration of DPD alone keeps its term whatever its values). */
 static inline int vs_dpd_active(const vs_params *p)
 {
-    if (!vs_pair_styles_active(p) || p->dpd.gamma > 0.0)
+    if (!vs_pair_styles_active(p) || p->dpd.gamma.v > 0.0)
         return 1;
     for (int i = 0; i < p->species.n; ++i)
         for (int j = 0; j < p->species.n; ++j)

@@ -115,6 +115,21 @@ static void visit_key(const vs_physics_key *k, const vs_params *a, const vs_para
         f(ctx, key, &da, &db, 1);
         break;
     }
+    case VS_PHYS_PAIR_REAL: {
+        const vs_pair_real *pa = va, *pb = vb;
+        if (vs_pair_real_uniform(pa, ns) && vs_pair_real_uniform(pb, ns)) {
+            f(ctx, key, &pa->v, &pb->v, 1);
+            break;
+        }
+        for (int i = 0; i < ns; ++i)
+            for (int j = 0; j < ns; ++j) {
+                const double xa = vs_pair_real_at(pa, i, j), xb = vs_pair_real_at(pb, i, j);
+                snprintf(key, sizeof key, "%s.%s.%s", k->key, a->species.list[i].name,
+                         a->species.list[j].name);
+                f(ctx, key, &xa, &xb, 1);
+            }
+        break;
+    }
     case VS_PHYS_MATRIX: {
         const double(*ma)[VS_MAX_SPECIES] = va;
         const double(*mb)[VS_MAX_SPECIES] = vb;

@@ -24,7 +24,10 @@ static int cpu_attach(const vs_backend_setup *in, void **st, char *err, size_t e
     s->halo.bonded_width = in->bonded_width;
     vs_neighbor_init(&s->nl);
     vs_tagmap_init(&s->tagmap);
-    s->dpd = vs_dpd_make_consts(prm->dpd.rc, prm->dpd.gamma, prm->dpd.kT, prm->dpd.s, prm->integrator.dt);
+    s->dpd = vs_dpd_make_consts(prm->dpd.rc, prm->dpd.gamma.v, prm->dpd.kT, prm->dpd.s,
+                                prm->integrator.dt);
+    s->dpd_pair = vs_dpd_make_pair_table(&prm->dpd.gamma, prm->species.n, prm->dpd.kT,
+                                         prm->integrator.dt);
     snprintf(in->plan, in->plan_len, "double precision, forces summed in 2^-41 fixed point, "
              "half Verlet list of radius %g from a cell list, each pair once, ghosts through "
              "host staged exchanges", s->list_radius);

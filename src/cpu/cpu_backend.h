@@ -32,6 +32,7 @@ typedef struct vs_cpu_state {
     vs_halo halo;
     vs_neighbor nl;
     vs_dpd_consts dpd;
+    vs_dpd_pair_table dpd_pair; /* gamma_ij and sigma_ij / sqrt(dt) per species pair */
     vs_force_sums sums;   /* energy and virial of the last force evaluation */
     vs_tagmap tagmap;     /* molecules: tag -> index of bonded owned beads and ghosts */
     /* The owned particles' forces while the terms add them: fixed-point sums (fixed_sum.h),

@@ -269,7 +269,7 @@ box = [8.0, 8.0, 8.0];
 EOF
 
 # ---- --set errors on a good configuration ---------------------------------------------------
-bad set_bad_value '^vesica: error: --set dpd\.gamma=abc: dpd\.gamma: expected a number >= 0 \(got a string "abc"\)$' --set dpd.gamma=abc < <(good_config set_bad_value)
+bad set_bad_value '^vesica: error: --set dpd\.gamma=abc: dpd\.gamma: expected a number >= 0 or a species matrix \{ NAME = \{ NAME = number; \}; \} \(got a string "abc"\)$' --set dpd.gamma=abc < <(good_config set_bad_value)
 bad set_unknown_key '^vesica: error: --set integrator\.stpes=5: integrator\.stpes: unknown key \(did you mean integrator\.steps\?\)$' --set integrator.stpes=5 < <(good_config set_unknown_key)
 bad set_no_equals "^vesica: error: --set dpd\.gamma: expected key=value \(got no '='\)$" --set dpd.gamma < <(good_config set_no_equals)
 bad set_breaks_box '^vesica: error: --set dpd\.rc=5: box: expected each side >= 2 \* dpd\.rc = 10\.0' --set dpd.rc=5 < <(good_config set_breaks_box)

@@ -183,7 +183,8 @@ static void test_boolean_for_number(void **state)
 {
     (void)state;
     EXPECT_EDIT_ERROR("gamma = 4.5", "gamma = true",
-                      "test.cfg:9: dpd.gamma: expected a number >= 0 (got a boolean true)");
+                      "test.cfg:9: dpd.gamma: expected a number >= 0 or a species matrix "
+                      "{ NAME = { NAME = number; }; } (got a boolean true)");
 }
 
 static void test_group_for_number(void **state)
@@ -472,6 +473,23 @@ static void test_asymmetric_a(void **state)
                       "a_ij is symmetric (got 31.0)");
 }
 
+static void test_gamma_matrix_errors(void **state)
+{
+    (void)state;
+    EXPECT_EDIT_ERROR("gamma = 4.5;",
+                      "gamma = { A = { A = 4.5; B = 3.0; }; B = { A = 2.0; B = 4.5; }; };",
+                      "test.cfg:9: dpd.gamma.B.A: expected 3.0, the value of dpd.gamma.A.B, "
+                      "since gamma_ij is symmetric (got 2.0)");
+    EXPECT_EDIT_ERROR("gamma = 4.5;", "gamma = { A = { A = 4.5; B = 3.0; }; B = { A = 3.0; }; };",
+                      "test.cfg:9: dpd.gamma.B.B: required key is missing (dpd.gamma needs a "
+                      "value for every pair of species)");
+    EXPECT_EDIT_ERROR("gamma = 4.5;",
+                      "gamma = { A = { A = 4.5; B = -1.0; }; B = { A = -1.0; B = 4.5; }; };",
+                      "test.cfg:9: dpd.gamma.A.B: expected a number >= 0 (got -1.0)");
+    EXPECT_EDIT_ERROR("gamma = 4.5;", "gamma = { A = { A = 4.5; C = 3.0; }; };",
+                      "test.cfg:9: dpd.gamma.A.C: unknown species (did you mean dpd.gamma.A.A?)");
+}
+
 static void test_incomplete_a(void **state)
 {
     (void)state;
@@ -564,8 +582,8 @@ static void test_set_bad_value(void **state)
 {
     (void)state;
     EXPECT_SET_ERROR("dpd.gamma=abc",
-                     "--set dpd.gamma=abc: dpd.gamma: expected a number >= 0 (got a string "
-                     "\"abc\")");
+                     "--set dpd.gamma=abc: dpd.gamma: expected a number >= 0 or a species matrix "
+                     "{ NAME = { NAME = number; }; } (got a string \"abc\")");
 }
 
 static void test_set_out_of_range(void **state)
@@ -616,8 +634,9 @@ static void test_set_two_values(void **state)
 {
     (void)state;
     EXPECT_SET_ERROR("dpd.gamma=1; seed = 3",
-                     "--set dpd.gamma=1; seed = 3: dpd.gamma: expected a number >= 0 (got "
-                     "\"1; seed = 3\": more than one value)");
+                     "--set dpd.gamma=1; seed = 3: dpd.gamma: expected a number >= 0 or a species "
+                     "matrix { NAME = { NAME = number; }; } (got \"1; seed = 3\": more than one "
+                     "value)");
 }
 
 static void test_set_missing_element(void **state)
@@ -761,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_fraction_out_of_range),
         cmocka_unit_test(test_asymmetric_a),
         cmocka_unit_test(test_incomplete_a),
+        cmocka_unit_test(test_gamma_matrix_errors),
         cmocka_unit_test(test_incomplete_a_missing_row),
         cmocka_unit_test(test_a_unknown_species),
         cmocka_unit_test(test_a_not_a_matrix),

@@ -46,7 +46,7 @@ static void test_defaults_filled(void **state)
     assert_true(p.system.density == 3.0);
     assert_int_equal(p.system.seed, 1);
     assert_true(p.dpd.a[0][0] == 25.0);
-    assert_true(p.dpd.gamma == 4.5);
+    assert_true(p.dpd.gamma.v == 4.5);
     assert_true(p.dpd.kT == 1.0);
     assert_true(p.dpd.rc == 1.0);
     assert_true(p.dpd.s == 1.0);
@@ -93,7 +93,7 @@ static void test_every_key_read(void **state)
     assert_true(p.species.list[0].body_force[0] == 0.1 && p.species.list[0].body_force[1] == 0.0);
     assert_true(p.dpd.a[0][0] == 25.0 && p.dpd.a[0][1] == 40.0 && p.dpd.a[1][0] == 40.0 &&
                 p.dpd.a[1][1] == 20.0);
-    assert_true(p.dpd.gamma == 3.0 && p.dpd.kT == 0.5 && p.dpd.rc == 1.2 && p.dpd.s == 0.5);
+    assert_true(p.dpd.gamma.v == 3.0 && p.dpd.kT == 0.5 && p.dpd.rc == 1.2 && p.dpd.s == 0.5);
     assert_int_equal(p.dpd.random, VS_RANDOM_GAUSSIAN);
     assert_true(p.integrator.dt == 0.02 && p.integrator.lambda == 0.65);
     assert_int_equal(p.integrator.steps, 0);
@@ -112,7 +112,7 @@ static void test_int_accepted_for_float(void **state)
     vs_params p;
     char *t = edit(BASE, "gamma = 4.5", "gamma = 4");
     parse_ok(t, NULL, 0, &p);
-    assert_true(p.dpd.gamma == 4.0);
+    assert_true(p.dpd.gamma.v == 4.0);
     free(t);
     t = edit(BASE, "[10.0, 10.0, 10.0]", "[10L, 12L, 14L]"); /* 64-bit integers too */
     parse_ok(t, NULL, 0, &p);
@@ -172,6 +172,25 @@ static void test_comments_and_strings_left_alone(void **state)
     free(t);
 }
 
+/* dpd.gamma as a species matrix: each pair's value, and the largest as the one number. */
+static void test_gamma_matrix(void **state)
+{
+    (void)state;
+    const char *sets[] = {"dpd.gamma={ A = { A = 4.5; B = 1.5; }; B = { A = 1.5; B = 9; }; }"};
+    vs_params p;
+    parse_ok(BASE, sets, 1, &p);
+    assert_int_equal(p.dpd.gamma.per_pair, 1);
+    assert_true(p.dpd.gamma.ij[0][0] == 4.5 && p.dpd.gamma.ij[0][1] == 1.5 &&
+                p.dpd.gamma.ij[1][0] == 1.5 && p.dpd.gamma.ij[1][1] == 9.0);
+    assert_true(p.dpd.gamma.v == 9.0);
+    assert_true(vs_pair_real_at(&p.dpd.gamma, 1, 0) == 1.5);
+    assert_false(vs_pair_real_uniform(&p.dpd.gamma, 2));
+    const char *one[] = {"dpd.gamma=3"};
+    parse_ok(BASE, one, 1, &p);
+    assert_int_equal(p.dpd.gamma.per_pair, 0);
+    assert_true(vs_pair_real_at(&p.dpd.gamma, 1, 0) == 3.0 && vs_pair_real_uniform(&p.dpd.gamma, 2));
+}
+
 static void test_set_overrides(void **state)
 {
     (void)state;
@@ -192,7 +211,7 @@ static void test_set_overrides(void **state)
     };
     vs_params p;
     parse_ok(BASE, sets, (int)(sizeof sets / sizeof sets[0]), &p);
-    assert_true(p.dpd.gamma == 3.0);
+    assert_true(p.dpd.gamma.v == 3.0);
     assert_true(p.system.box[0] == 20.0 && p.system.box[2] == 20.0);
     assert_int_equal(p.system.n_particles, 24000);
     assert_int_equal(p.integrator.steps, 5000000000LL);
@@ -319,7 +338,7 @@ static void test_shipped_config_parses(void **state)
     assert_true(p.system.density == 3.0);
     assert_int_equal(p.species.n, 1);
     assert_true(p.dpd.a[0][0] == 25.0);
-    assert_true(p.dpd.gamma == 4.5 && p.dpd.kT == 1.0 && p.dpd.rc == 1.0 && p.dpd.s == 1.0);
+    assert_true(p.dpd.gamma.v == 4.5 && p.dpd.kT == 1.0 && p.dpd.rc == 1.0 && p.dpd.s == 1.0);
     assert_true(p.integrator.dt == 0.04 && p.integrator.lambda == 0.65);
     assert_int_equal(p.integrator.steps, 2000);
     assert_int_equal(p.output.thermo_interval, 100);
@@ -417,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_wide_integers),
         cmocka_unit_test(test_comments_and_strings_left_alone),
         cmocka_unit_test(test_set_overrides),
+        cmocka_unit_test(test_gamma_matrix),
         cmocka_unit_test(test_set_quoted_string),
         cmocka_unit_test(test_gpu_builder_auto),
         cmocka_unit_test(test_set_later_wins),

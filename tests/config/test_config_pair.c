@@ -191,7 +191,7 @@ static void test_lj_liquid_example(void **state)
     const vs_pair_coeff *c = &prm.pair.set->style[VS_PAIR_LJ].c[0][0];
     assert_true(c->on && c->eps == 1.0 && c->sigma == 1.0 && c->rc == 2.5);
     assert_true(prm.pair.set->style[VS_PAIR_LJ].tail && !prm.pair.set->style[VS_PAIR_LJ].shift);
-    assert_true(prm.dpd.kT == 0.72 && prm.dpd.a[0][0] == 0.0 && prm.dpd.gamma > 0.0);
+    assert_true(prm.dpd.kT == 0.72 && prm.dpd.a[0][0] == 0.0 && prm.dpd.gamma.v > 0.0);
     assert_true(vs_dpd_active(&prm));
 }
 

@@ -18,7 +18,7 @@ void vs_test_groot_warren(vs_params *p, double L)
     p->species.list[0].fraction = 1.0;
     p->system.seed = 2026;
     p->dpd.a[0][0] = 25.0;
-    p->dpd.gamma = 4.5;
+    p->dpd.gamma.v = 4.5;
     p->dpd.kT = 1.0;
     p->dpd.rc = 1.0;
     p->dpd.s = 1.0;

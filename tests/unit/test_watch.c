@@ -18,7 +18,7 @@ static vs_params groot_warren(void)
     p.species.n = 1;
     p.species.list[0].mass = 1.0;
     p.dpd.a[0][0] = 25.0;
-    p.dpd.gamma = 4.5;
+    p.dpd.gamma.v = 4.5;
     p.dpd.kT = 1.0;
     p.dpd.rc = 1.0;
     p.integrator.dt = 0.04;
@@ -36,7 +36,7 @@ static void test_tested_range(void **state)
     p.dpd.a[0][0] = 100.0; /* four times stiffer: half the period */
     assert_true(fabs(vs_dt_tested_max(&p) - 0.03) < 1e-12);
     p = groot_warren();
-    p.dpd.gamma = 45.0; /* ten times the friction */
+    p.dpd.gamma.v = 45.0; /* ten times the friction */
     assert_true(fabs(vs_dt_tested_max(&p) - 0.006) < 1e-12);
     p = groot_warren();
     p.species.n = 2;
@@ -44,7 +44,7 @@ static void test_tested_range(void **state)
     assert_true(vs_dt_tested_max(&p) < 0.0301);
     p = groot_warren();
     p.dpd.a[0][0] = 0.0;
-    p.dpd.gamma = 0.0;
+    p.dpd.gamma.v = 0.0;
     p.dpd.kT = 0.0; /* nothing sets a scale */
     assert_true(vs_dt_tested_max(&p) == 0.0);
 }
