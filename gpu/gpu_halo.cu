@@ -308,6 +308,13 @@ void vs_gpu_check_outside(vs_gpu_state *g)
     if (!g->halo.outside_pending)
         return;
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    vs_gpu_outside_verdict(g);
+}
+
+void vs_gpu_outside_verdict(vs_gpu_state *g)
+{
+    if (!g->halo.outside_pending)
+        return;
     g->halo.outside_pending = 0;
     if (*g->halo.h_outside != ~0ull)
         VS_FATAL("step %lld: particle %llu is outside its brick after migration: it moved "

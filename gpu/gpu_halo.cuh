@@ -380,5 +380,7 @@ void vs_gpu_select_near_face(vs_gpu_state *g, int32_t *out, int32_t *count);
 /* The migration's arrival check, read back with the ghost counts: a fatal error naming a
  * particle that is outside its brick after migration. */
 void vs_gpu_check_outside(vs_gpu_state *g);
+/* The same where the stream was just waited for (no second wait). */
+void vs_gpu_outside_verdict(vs_gpu_state *g);
 
 #endif

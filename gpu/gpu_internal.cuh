@@ -691,7 +691,9 @@ struct vs_gpu_reductions {
 enum { VS_SLAB_PARTS = 9 };
 struct vs_gpu_slab {
     int on;                      /* decided once, the same on every rank (vs_gpu_slab_decide) */
-    int64_t most_above;          /* particles per rank above which it is off (VESICA_GPU_SLAB_ABOVE) */
+    int64_t most_above;          /* particles per rank above which it is off: its image pass over
+                                    every owned particle and the bounds' count cost more than they
+                                    save there (VESICA_GPU_SLAB_ABOVE, 2^21) */
     int64_t local_bound;         /* this step's local images, at most */
     int64_t out_bound[2];        /* records sent down (0) and up (1), at most */
     int64_t in_bound[2];         /* records received from above (0) and below (1), at most */

@@ -71,7 +71,7 @@ void vs_gpu_slab_init(vs_gpu_state *g)
     const char *times = getenv("VESICA_GPU_SLAB_TIMES");
     g->slab.timed = times && strcmp(times, "1") == 0;
     const char *above = getenv("VESICA_GPU_SLAB_ABOVE");
-    g->slab.most_above = above ? atoll(above) : (int64_t)1 << 23;
+    g->slab.most_above = above ? atoll(above) : (int64_t)1 << 21;
 }
 
 /* VESICA_GPU_SLAB_TIMES=1: the host's time in each part of the slab path, per step. */
@@ -160,7 +160,7 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
     mark(g, 1, &t);
     const int64_t n_send[2] = {h[0], h[1]}, n_left = h[2];
     const int64_t images[3] = {h[4], h[5], h[6]};
-    vs_gpu_check_outside(g); /* the last migration's arrivals */
+    vs_gpu_outside_verdict(g); /* the last migration's arrivals (their copy came before) */
     check_flags(g);
 
     /* the leavers, packed with everything they carry, wrapped where they cross the box */
