@@ -26,6 +26,7 @@ extern "C" {
 
 #include "gpu_launch.cuh"
 #include "gpu_plan.cuh"
+#include "gpu_slab.cuh"
 
 #define VS_PHASE_MARKS 64 /* phase boundaries not yet read back (about a dozen steps) */
 #define VS_MAX_PHASES 16
@@ -682,30 +683,6 @@ struct vs_gpu_reductions {
     double *h_pinned; /* host mirror for small results */
 };
 
-/* The slab path (gpu_slab.cu): slabs of small bricks over the peer transport, rebuilt on every
- * step, with one read-back per step. The migration's read-back brings bounds on this step's
- * images (every image the owned particles have before the migration, plus the most an
- * arrival can bring), so that the ghost build reserves room without reading its counts:
- * the image pass counts them on the device, the neighbours read the counts and records out
- * of this rank's buffer, and the ghosts' number stays on the device (d_ghosts). */
-enum { VS_SLAB_PARTS = 9 };
-struct vs_gpu_slab {
-    int on;                      /* decided once, the same on every rank (vs_gpu_slab_decide) */
-    int64_t most_above;          /* particles per rank above which it is off: its image pass over
-                                    every owned particle and the bounds' count cost more than they
-                                    save there (VESICA_GPU_SLAB_ABOVE, 2^21) */
-    int64_t local_bound;         /* this step's local images, at most */
-    int64_t out_bound[2];        /* records sent down (0) and up (1), at most */
-    int64_t in_bound[2];         /* records received from above (0) and below (1), at most */
-    int64_t in_last;             /* the last build's in_bound sum: the next reservation's guess */
-    int32_t *h_flags;            /* pinned: the last build's header (sent counts, local
-                                    images, overflow flag: a count passed its bound) */
-    int flags_pending;           /* h_flags is being written by the stream */
-    int timed;                   /* VESICA_GPU_SLAB_TIMES=1: host time per part (gpu_slab.cu) */
-    int64_t steps;
-    double host_s[VS_SLAB_PARTS];
-};
-
 struct vs_gpu_state {
     /* set up once by vs_gpu_create (gpu_state.cu); prm is the simulation's parameters (npt
      * changes their box between steps, vs_gpu_set_box) */
@@ -869,40 +846,6 @@ void vs_gpu_stage_exchange(vs_gpu_state *g, int d, const size_t send[2], const s
  * the next rebuild makes one. */
 void vs_gpu_reorder(vs_gpu_state *g);
 int vs_gpu_reorder_due(const vs_gpu_state *g);
-/* The slab path (gpu_slab.cu): its buffers (at create, destroy); whether this run takes it
- * (at vs_gpu_set_comm, the same answer on every rank); its migration along the split
- * dimension and its ghost build. */
-void vs_gpu_slab_init(vs_gpu_state *g);
-void vs_gpu_slab_free(vs_gpu_state *g);
-void vs_gpu_slab_decide(vs_gpu_state *g);
-void vs_gpu_slab_migrate(vs_gpu_state *g, int d);
-void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d);
-/* The leavers of dimension d in index order (the holes) into the sort's index buffer, split
- * by face into the send lists; counts into d_select_count[0..2] (gpu_halo.cu). */
-void vs_gpu_select_leavers(vs_gpu_state *g, int d);
-/* Room for the slab path's ghost records (a header and `bytes`), exported to the peers
- * (gpu_transport.cu); waits for the peers' reads first. */
-void vs_gpu_ghost_send_reserve(vs_gpu_state *g, size_t bytes);
-/* The slab path's message with each neighbour along d (gpu_transport.cu), sent after this
- * rank packed `buffer` (0: d_send, 1: d_ghost_send): per direction a number and the byte
- * offset of its records; returns the neighbours' numbers and where their records are,
- * mapped here (in_base: their buffer's start), with the stream waiting for their packing.
- * Each message also tells the receiver that every read of its buffers this rank queued so
- * far is behind this rank's `read` event. */
-void vs_gpu_slab_message(vs_gpu_state *g, int d, int buffer, const int64_t out_n[2],
-                         const uint64_t out_offset[2], int64_t in_n[2], const char *in_base[2],
-                         const char *in_records[2]);
-/* This rank's reads of its peers' buffers queued so far are behind its `read` event. */
-void vs_gpu_slab_read_done(vs_gpu_state *g);
-/* The image path's faces and the slab path's image kernels (gpu_images.cu): the bounds'
- * counts of the owned particles before the migration into d_select_count[4..6]; the images
- * of every owned particle counted on the device (local ones into the ghost slots, sent ones
- * into the ghost send buffer's regions). */
-void vs_gpu_slab_count_images(vs_gpu_state *g, int remote);
-void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header);
-/* Per-particle most images: local ones, and sent ones in one direction. */
-void vs_gpu_slab_most_images(const vs_gpu_state *g, int remote, int64_t *local, int64_t *sent);
-
 /* The ghosts' number into pt.n_ghost where it stayed on the device (a wait and a read-back;
  * gpu_images.cu). Whatever reads pt.n_ghost outside the step's own kernels calls it first. */
 void vs_gpu_settle_ghosts(vs_gpu_state *g);
