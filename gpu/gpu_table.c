@@ -136,7 +136,11 @@ static void gpu_build_ghosts(void *st) { vs_gpu_build_ghosts(st); }
 static void gpu_update_ghosts(void *st) { vs_gpu_update_ghosts(st); }
 static void gpu_build_neighbors(void *st) { vs_gpu_build_neighbors(st); }
 /* The first pair term starts the forces in its kernel (src/engine/forcefield.h). */
-static void gpu_forces_begin(void *st) { (void)st; }
+static void gpu_forces_begin(void *st, int want)
+{
+    (void)st;
+    (void)want;
+}
 static int gpu_can_overlap(void *st) { return vs_gpu_can_overlap(st); }
 static int64_t gpu_halo_bytes(void *st) { return vs_gpu_halo_bytes(st); }
 
