@@ -793,10 +793,8 @@ static int step_loop(run_state *rs, int status)
             prm->output.trajectory_interval > 0 && k % prm->output.trajectory_interval == 0;
         const int sample_due =
             vs_profiler_active(&rs->prof) && vs_profiler_sample_due(&rs->prof, k);
-        /* the tensor for a thermo row or a profile sample (output.pressure_tensor) */
-        sim->energy_due = (thermo_due || frame_due) ? VS_WANT_ENERGY : 0;
-        if (prm->output.pressure_tensor && (thermo_due || sample_due))
-            sim->energy_due = VS_WANT_ENERGY | VS_WANT_TENSOR;
+        sim->energy_due = prm->output.pressure_tensor && (thermo_due || sample_due) /* tensor */
+                              ? vs_sim_want_all(sim) : (thermo_due || frame_due);
         vs_sim_step(sim);
 
         /* the step's device work may still be queued (phases are timed on the device's
