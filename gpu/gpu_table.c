@@ -42,6 +42,11 @@ static int gpu_attach(const vs_backend_setup *s, void **st, char *err, size_t er
 {
     const vs_decomp *dc = s->dc;
     const vs_params *prm = s->prm;
+    if (prm->output.pressure_tensor) { /* the same verdict on every rank: one prm */
+        snprintf(err, err_len, "output.pressure_tensor: the GPU backend does not compute the "
+                 "pressure tensor yet; run it with backend = \"cpu\"");
+        return 1;
+    }
     int local_rank = 0, local_size = 1;
     vs_par_node_layout(&dc->cart, &local_rank, &local_size, NULL);
     const int n_gpus = vs_gpu_device_count(NULL, 0);
@@ -136,7 +141,11 @@ static void gpu_build_ghosts(void *st) { vs_gpu_build_ghosts(st); }
 static void gpu_update_ghosts(void *st) { vs_gpu_update_ghosts(st); }
 static void gpu_build_neighbors(void *st) { vs_gpu_build_neighbors(st); }
 /* The first pair term starts the forces in its kernel (src/engine/forcefield.h). */
-static void gpu_forces_begin(void *st) { (void)st; }
+static void gpu_forces_begin(void *st, int want)
+{
+    (void)st;
+    (void)want;
+}
 static int gpu_can_overlap(void *st) { return vs_gpu_can_overlap(st); }
 static int64_t gpu_halo_bytes(void *st) { return vs_gpu_halo_bytes(st); }
 

@@ -9,12 +9,19 @@
 #include "h5util.h"
 #include "log.h"
 
-static const char *const QUANTITY[3] = {"density", "velocity", "temperature"};
-static const char *const UNITS[3] = {"particles per unit volume (reduced units)",
-                                     "length / time (reduced units), mass-weighted mean",
-                                     "k_B T (energy units): sum m (v - u)^2 / (3 (n - 1))"};
-static const int WIDTH[3] = {1, 3, 1};   /* components per bin */
-static const int OFFSET[3] = {0, 1, 4};  /* in the VS_PROFILE_Q quantities */
+static const char *const QUANTITY[4] = {"density", "velocity", "temperature",
+                                        "pressure_tensor"};
+static const char *const UNITS[4] = {
+    "particles per unit volume (reduced units)",
+    "length / time (reduced units), mass-weighted mean",
+    "k_B T (energy units): sum m (v - u)^2 / (3 (n - 1))",
+    "energy / volume: P_ab = (sum m (v_a - u_a) (v_b - u_b) + W_ab) / V_bin, components xx, "
+    "yy, zz, xy, xz, yz; W_ab: half of each pair's r_a F_b to each particle's bin"};
+static const int WIDTH[4] = {1, 3, 1, 6};   /* components per bin */
+static const int OFFSET[4] = {0, 1, 4, 5};  /* in the vs_profile_q quantities */
+
+/* The datasets of a set: the tensor's only with output.pressure_tensor. */
+static int n_quantities(const vs_params *prm) { return prm->output.pressure_tensor ? 4 : 3; }
 
 static int n_sets(const vs_params *prm)
 {
@@ -95,7 +102,7 @@ static int create_layout(hid_t f, const vs_params *prm, const char *config_text)
     for (int s = 0; s < n_sets(prm); ++s) {
         hid_t gs = H5Gcreate2(f, set_name(prm, s), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
         rc |= gs < 0;
-        for (int k = 0; k < 3 && gs >= 0; ++k) {
+        for (int k = 0; k < n_quantities(prm) && gs >= 0; ++k) {
             char name[64];
             const int rank = WIDTH[k] > 1 ? 3 : 2;
             rc |= make_rows(gs, QUANTITY[k], H5T_NATIVE_DOUBLE, rank, nb, (hsize_t)WIDTH[k]);
@@ -178,16 +185,16 @@ static int append_window(hid_t f, const vs_par *par, const vs_params *prm,
     rc |= put_row(f, "windows/samples", H5T_NATIVE_INT64, r, 1, 1, root, &w->samples);
     rc |= put_row(f, "windows/time_first", H5T_NATIVE_DOUBLE, r, 1, 1, root, &w->time_first);
     rc |= put_row(f, "windows/time_last", H5T_NATIVE_DOUBLE, r, 1, 1, root, &w->time_last);
-    double *buf = VS_MALLOC(sizeof(double) * 3 * nb);
+    const hsize_t nq = (hsize_t)vs_profile_q(prm);
+    double *buf = VS_MALLOC(sizeof(double) * 6 * nb);
     for (int s = 0; s < n_sets(prm) && !rc; ++s)
-        for (int k = 0; k < 3 && !rc; ++k)
+        for (int k = 0; k < n_quantities(prm) && !rc; ++k)
             for (int e = 0; e < 2 && !rc; ++e) {
-                const double *src = (e ? w->stderr_mean : w->mean) +
-                                    (size_t)s * nb * VS_PROFILE_Q;
+                const double *src = (e ? w->stderr_mean : w->mean) + (size_t)s * nb * nq;
                 for (hsize_t b = 0; b < nb; ++b)
                     for (int c = 0; c < WIDTH[k]; ++c)
                         buf[b * (hsize_t)WIDTH[k] + (hsize_t)c] =
-                            src[b * VS_PROFILE_Q + (hsize_t)(OFFSET[k] + c)];
+                            src[b * nq + (hsize_t)(OFFSET[k] + c)];
                 char name[96];
                 snprintf(name, sizeof name, "%s/%s%s", set_name(prm, s), QUANTITY[k],
                          e ? "_stderr" : "");
@@ -233,7 +240,7 @@ static int cut_all(hid_t f, const vs_params *prm, hsize_t keep)
         rc |= cut_rows(f, name, keep);
     }
     for (int s = 0; s < n_sets(prm); ++s)
-        for (int k = 0; k < 3; ++k)
+        for (int k = 0; k < n_quantities(prm); ++k)
             for (int e = 0; e < 2; ++e) {
                 snprintf(name, sizeof name, "%s/%s%s", set_name(prm, s), QUANTITY[k],
                          e ? "_stderr" : "");

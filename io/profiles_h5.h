@@ -17,10 +17,17 @@
 #include "params.h"
 
 #define VS_PROFILE_Q 5 /* per bin and set: density, vx, vy, vz, kT */
+#define VS_PROFILE_Q_TENSOR 6 /* then, with output.pressure_tensor: P_xx .. P_yz */
+
+/* The quantities per bin and set of this run: VS_PROFILE_Q, and the tensor's after them. */
+static inline int vs_profile_q(const vs_params *prm)
+{
+    return VS_PROFILE_Q + (prm->output.pressure_tensor ? VS_PROFILE_Q_TENSOR : 0);
+}
 
 /* One closed window: per set, bin and quantity the mean over its samples and the standard
  * error of that mean (the samples' standard deviation / sqrt(samples - 1); 0 with one
- * sample), both [set][bin][VS_PROFILE_Q]. */
+ * sample), both [set][bin][vs_profile_q]. */
 typedef struct {
     int64_t step_first, step_last, samples;
     double time_first, time_last;

@@ -10,6 +10,7 @@
 
 #define VS_THERMO_HEADER "step,time,temperature,pressure,kinetic_energy,potential_energy,px,py,pz"
 #define VS_THERMO_MOLECULE_COLUMNS ",pair_energy,bond_energy,angle_energy,dihedral_energy"
+#define VS_THERMO_TENSOR_COLUMNS ",pxx,pyy,pzz,pxy,pxz,pyz"
 
 int vs_thermo_csv_open(vs_thermo_csv *csv, const char *dir, char *err, size_t err_len)
 {
@@ -27,8 +28,10 @@ int vs_thermo_csv_open(vs_thermo_csv *csv, const char *dir, char *err, size_t er
                                             ",thermostat_energy,conserved_energy,volume"};
     const int e = csv->ensemble_columns >= 0 && csv->ensemble_columns <= 3 ? csv->ensemble_columns
                                                                            : 0;
-    fprintf(csv->file, "%s%s%s\n", VS_THERMO_HEADER,
-            csv->molecules ? VS_THERMO_MOLECULE_COLUMNS : "", ensemble[e]);
+    /* and the pressure tensor's last, only where output.pressure_tensor asks for it */
+    fprintf(csv->file, "%s%s%s%s\n", VS_THERMO_HEADER,
+            csv->molecules ? VS_THERMO_MOLECULE_COLUMNS : "", ensemble[e],
+            csv->tensor ? VS_THERMO_TENSOR_COLUMNS : "");
     return fflush(csv->file) == 0 ? 0 : -1;
 }
 
@@ -87,6 +90,9 @@ int vs_thermo_csv_write(vs_thermo_csv *csv, const vs_thermo *t)
         fprintf(csv->file, ",%.17g", t->conserved_energy);
     if (t->ensemble_columns == 3)
         fprintf(csv->file, ",%.17g", t->volume);
+    if (t->tensor)
+        for (int k = 0; k < VS_TENSOR; ++k)
+            fprintf(csv->file, ",%.17g", t->ptensor[k]);
     fputc('\n', csv->file);
     return fflush(csv->file) == 0 ? 0 : -1;
 }

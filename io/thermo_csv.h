@@ -20,6 +20,7 @@ typedef struct {
     int ensemble_columns; /* set before opening (vs_thermo.ensemble_columns): 1 appends
                              conserved_energy, 2 thermostat_energy,conserved_energy,
                              3 (npt) thermostat_energy,conserved_energy,volume */
+    int tensor; /* set before opening (output.pressure_tensor): pxx,pyy,pzz,pxy,pxz,pyz last */
 } vs_thermo_csv;
 
 /* Rank 0 only. Returns 0, or -1 with one line in err. */

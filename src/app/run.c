@@ -590,6 +590,7 @@ static int prepare_files(run_state *rs, int64_t restart_step)
         vs_checkpoint_clean(prm->output.dir, 0);
         rs->csv.molecules = vs_params_molecular(prm);
         rs->csv.ensemble_columns = vs_ensemble_columns(prm);
+        rs->csv.tensor = prm->output.pressure_tensor;
         if (!opt->restart) {
             const int removed = vs_checkpoint_clean(prm->output.dir, 1);
             if (removed > 0)
@@ -792,7 +793,8 @@ static int step_loop(run_state *rs, int status)
             prm->output.trajectory_interval > 0 && k % prm->output.trajectory_interval == 0;
         const int sample_due =
             vs_profiler_active(&rs->prof) && vs_profiler_sample_due(&rs->prof, k);
-        sim->energy_due = thermo_due || frame_due;
+        sim->energy_due = prm->output.pressure_tensor && (thermo_due || sample_due) /* tensor */
+                              ? vs_sim_want_all(sim) : (thermo_due || frame_due);
         vs_sim_step(sim);
 
         /* the step's device work may still be queued (phases are timed on the device's

@@ -74,8 +74,9 @@ typedef struct vs_backend {
     void (*update_ghosts)(void *st);
     void (*build_neighbors)(void *st);
     /* Start a force evaluation (forcefield.h: forces from the constant body force, sums
-     * zero); each term of the force field then adds its forces. */
-    void (*forces_begin)(void *st);
+     * zero); each term of the force field then adds its forces. want: what the terms are
+     * asked for besides forces (VS_WANT_*, observables.h). */
+    void (*forces_begin)(void *st, int want);
     /* Optional (NULL where absent): end the force evaluation after the last term (CPU: the
      * fixed-point force sums become the forces). */
     void (*forces_end)(void *st, int64_t step);

@@ -257,4 +257,19 @@ VS_HOST_DEVICE double vs_dihedral_eval(const vs_dihedral_type *t, const double b
     return e;
 }
 
+/* A bonded term's virial tensor, times `share` (its bead's part): share sum_q rel_q,a f_q,b
+ * over its n beads q of position rel_q (relative to any one point: the forces sum to zero)
+ * and force f_q, in the order of observables.h's VS_T_* (xx, yy, zz, xy, xz, yz). */
+VS_HOST_DEVICE void vs_bonded_tensor(int n, const double rel[][3], const double f[][3],
+                                     double share, double t[6])
+{
+    const int ab[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+    for (int k = 0; k < 6; ++k) {
+        double w = 0.0;
+        for (int q = 0; q < n; ++q)
+            w += rel[q][ab[k][0]] * f[q][ab[k][1]];
+        t[k] = share * w;
+    }
+}
+
 #endif

@@ -12,6 +12,31 @@
 
 #include "fixed_sum.h"
 
+/* What a force evaluation is asked for besides the forces (the terms' want_energy): energy
+ * and scalar virial, and with VS_WANT_TENSOR (output.pressure_tensor, on thermo and profile
+ * sample steps) each particle's share of the virial tensor too. */
+#define VS_WANT_ENERGY 1
+#define VS_WANT_TENSOR 2
+
+/* The pressure tensor's six components, in this order (thermo.csv's pxx..pyz). */
+enum { VS_T_XX, VS_T_YY, VS_T_ZZ, VS_T_XY, VS_T_XZ, VS_T_YZ, VS_TENSOR };
+/* The axes (a, b) of component k. */
+static const int vs_tensor_axes[VS_TENSOR][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+
+/* A particle's share of the virial tensor sum_pairs r_ij,a F_ij,b (all forces: DPD's
+ * conservative, dissipative and random, the pair styles, bonds, angles, dihedrals; not the
+ * flow's body force) is summed in fixed point, VS_TENSOR_QUANTUM quanta per unit in 64-bit
+ * integers, on both backends: each pair's component is halved and rounded once for each of
+ * its two particles (a bonded term's split over its beads likewise), so a particle's sum, a
+ * bin's and the total do not depend on the order of the adds or on the decomposition. The
+ * quantum is the profiles' (profile_bin.h), so a bin adds the particles' integers as they
+ * are. */
+#define VS_TENSOR_QUANTUM 4294967296.0
+#define VS_TENSOR_LIMIT 0x1p30 /* a contribution's bound (per half pair, per bead) */
+
+/* A fixed-point tensor share as an exact vs_wide (2^80 / 2^32 = 2^48 quanta apart). */
+static inline vs_wide vs_tensor_wide(int64_t q) { return (vs_wide)q * ((vs_wide)1 << 48); }
+
 /* Energy and virial of this rank's share of the last force evaluation (CPU backend), as
  * exact sums of the contributions (fixed_sum.h): the same bits in any order of the pairs. */
 typedef struct {
@@ -35,6 +60,10 @@ typedef struct {
     double thermostat_energy, conserved_energy;
     double volume; /* the box's (npt: its column, ensemble_columns 3) */
     double virial; /* W = sum of r_ij . F_ij over all pairs and bonded terms (no tail) */
+    int tensor;    /* 1: output.pressure_tensor, the columns pxx..pyz and the members below */
+    /* P_ab = (sum m v_a v_b + W_ab) / V (+ the lj tail's isotropic part on the diagonal);
+     * W_ab of all forces, in the order of VS_T_* */
+    double ptensor[VS_TENSOR];
 } vs_thermo;
 
 /* The exact sums of a thermo row, in the order of vs_thermo_local.exact. */
@@ -49,6 +78,10 @@ enum { VS_EXACT_PX, VS_EXACT_PY, VS_EXACT_PZ, VS_EXACT_KINETIC, VS_EXACT_PAIR, V
 typedef struct {
     int exact_invalid;
     int64_t exact[VS_EXACT_SUMS][3];
+    /* output.pressure_tensor: sum m v_a v_b, then the virial tensor, as vs_wide limbs in the
+     * order of VS_T_*; tensor_invalid: a share was out of range (the columns are NaN) */
+    int tensor_invalid;
+    int64_t tensor[2 * VS_TENSOR][3];
 } vs_thermo_local;
 
 /* A rank's share from its exact sums (in the order of VS_EXACT_*); exact = 0: a contribution

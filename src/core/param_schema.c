@@ -415,6 +415,10 @@ const key_spec vs_config_schema[] = {
          "checkpoints kept (the newest ones); 0 = no checkpoints"),
      INT_GE(0),
      LAND(output.checkpoint_keep)},
+    {KEY("output.pressure_tensor", K_ENUM, OPTIONAL, "\"off\"",
+         "the pressure tensor's six components in thermo.csv and profiles.h5"),
+     .choices = ON_OFF_CHOICES,
+     LAND(output.pressure_tensor)},
 
     {KEY("profiles", K_GROUP, OPTIONAL, NULL,
          "binned profiles written to profiles.h5")},

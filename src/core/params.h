@@ -314,6 +314,7 @@ typedef struct {
     int64_t trajectory_interval; /* steps between H5MD frames; 0 = no trajectory */
     int64_t checkpoint_interval; /* steps between checkpoints; 0 = only at the end */
     int64_t checkpoint_keep;     /* checkpoints kept, newest first; 0 = no checkpoints */
+    int pressure_tensor;         /* 1: the six components in thermo.csv and per profile bin */
     vs_profiles_params profiles; /* binned profiles; axis -1 = none */
 } vs_output_params;
 

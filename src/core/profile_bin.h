@@ -7,6 +7,10 @@
  * atomics), and the rounding of each particle's share is the same on host and device
  * (round to nearest even, both). A bin of 10^6 particles of |m v^2| up to 10^3 stays below
  * 2^63.
+ *
+ * With output.pressure_tensor twelve more follow: sum m v_a v_b and the particles' shares of
+ * the virial tensor W_ab (their fixed-point sums, observables.h: the same quantum), each in
+ * the order xx, yy, zz, xy, xz, yz.
  */
 #ifndef VESICA_PROFILE_BIN_H
 #define VESICA_PROFILE_BIN_H
@@ -18,6 +22,13 @@
 
 #define VS_PROFILE_FIELDS 6 /* count, m, m vx, m vy, m vz, m v^2 */
 #define VS_PROFILE_QUANTUM 4294967296.0
+#define VS_PROFILE_TENSOR_FIELDS 12 /* m v_a v_b (6), W_ab (6) */
+
+/* The integers per bin and set: with the pressure tensor's or without. */
+VS_HOST_DEVICE int vs_profile_fields(int tensor)
+{
+    return VS_PROFILE_FIELDS + (tensor ? VS_PROFILE_TENSOR_FIELDS : 0);
+}
 
 /* The bin of coordinate x (any periodic image) among `bins` equal bins of [0, len). */
 VS_HOST_DEVICE int vs_profile_bin(double x, double len, int bins)
@@ -45,6 +56,18 @@ VS_HOST_DEVICE void vs_profile_share(double m, double vx, double vy, double vz, 
     out[3] = vs_profile_fixed(m * vy);
     out[4] = vs_profile_fixed(m * vz);
     out[5] = vs_profile_fixed(m * (vx * vx + vy * vy + vz * vz));
+}
+
+/* The six integers m v_a v_b of a particle (xx, yy, zz, xy, xz, yz). */
+VS_HOST_DEVICE void vs_profile_kinetic_tensor(double m, double vx, double vy, double vz,
+                                              int64_t out[6])
+{
+    out[0] = vs_profile_fixed(m * vx * vx);
+    out[1] = vs_profile_fixed(m * vy * vy);
+    out[2] = vs_profile_fixed(m * vz * vz);
+    out[3] = vs_profile_fixed(m * vx * vy);
+    out[4] = vs_profile_fixed(m * vx * vz);
+    out[5] = vs_profile_fixed(m * vy * vz);
 }
 
 #endif

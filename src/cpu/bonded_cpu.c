@@ -67,7 +67,7 @@ static void separation(const vs_cpu_state *s, int64_t i, int64_t j, double out[3
         out[d] = p->x[d][j] - p->x[d][i];
 }
 
-void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step)
+void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step, int want)
 {
     vs_particles *p = s->parts;
     const vs_params *prm = s->prm;
@@ -94,11 +94,17 @@ void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step)
             vs_cpu_add_force(s, i, fscal * d[0], fscal * d[1], fscal * d[2]);
             vs_cpu_add_wide(sums, &sums->bond_energy, 0.5 * e);
             vs_cpu_add_wide(sums, &sums->virial, 0.5 * fscal * r2);
+            if (want & VS_WANT_TENSOR) {
+                const double g[3] = {fscal * d[0], fscal * d[1], fscal * d[2]};
+                double w[VS_TENSOR];
+                vs_tensor_of(0.5, g, d, w);
+                vs_cpu_add_tensor(s, i, w);
+            }
         }
     }
 }
 
-void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step)
+void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step, int want)
 {
     vs_particles *p = s->parts;
     const vs_params *prm = s->prm;
@@ -125,11 +131,18 @@ void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step)
             vs_cpu_add_force(s, i, f[0], f[1], f[2]);
             vs_cpu_add_wide(sums, &sums->angle_energy, e / 3.0);
             vs_cpu_add_wide(sums, &sums->virial, virial);
+            if (want & VS_WANT_TENSOR) { /* relative to the middle bead, whose force drops */
+                const double rel[2][3] = {{r1[0], r1[1], r1[2]}, {r2[0], r2[1], r2[2]}};
+                const double fq[2][3] = {{fa[0], fa[1], fa[2]}, {fc[0], fc[1], fc[2]}};
+                double w[VS_TENSOR];
+                vs_bonded_tensor(2, rel, fq, 1.0 / 3.0, w);
+                vs_cpu_add_tensor(s, i, w);
+            }
         }
     }
 }
 
-void vs_cpu_dihedral_forces(vs_cpu_state *s, int64_t step)
+void vs_cpu_dihedral_forces(vs_cpu_state *s, int64_t step, int want)
 {
     vs_particles *p = s->parts;
     const vs_params *prm = s->prm;
@@ -151,6 +164,17 @@ void vs_cpu_dihedral_forces(vs_cpu_state *s, int64_t step)
             vs_cpu_add_force(s, i, f[self][0], f[self][1], f[self][2]);
             vs_cpu_add_wide(sums, &sums->dihedral_energy, 0.25 * e);
             vs_cpu_add_wide(sums, &sums->virial, 0.25 * virial);
+            if (want & VS_WANT_TENSOR) { /* relative to bead b, as the scalar virial */
+                double rel[4][3], w[VS_TENSOR];
+                for (int k = 0; k < 3; ++k) {
+                    rel[0][k] = -b[0][k];
+                    rel[1][k] = 0.0;
+                    rel[2][k] = b[1][k];
+                    rel[3][k] = b[1][k] + b[2][k];
+                }
+                vs_bonded_tensor(4, (const double(*)[3])rel, (const double(*)[3])f, 0.25, w);
+                vs_cpu_add_tensor(s, i, w);
+            }
         }
     }
 }

@@ -45,6 +45,8 @@ static void cpu_detach(void *st)
     vs_tagmap_free(&s->tagmap);
     for (int d = 0; d < 3; ++d)
         free(s->fq[d]);
+    for (int k = 0; k < VS_TENSOR; ++k)
+        free(s->wq[k]);
     free(s->fq_bad);
     free(s);
 }
@@ -96,16 +98,21 @@ static void cpu_build_neighbors(void *st)
     vs_neighbor_mark_built(s->parts);
 }
 
-static void cpu_forces_begin(void *st)
+static void cpu_forces_begin(void *st, int want)
 {
     vs_cpu_state *s = st;
     const vs_particles *p = s->parts;
     const int64_t n = p->n_owned;
-    if (n > s->fq_capacity) {
+    const int tensor = s->prm->output.pressure_tensor;
+    if (n > s->fq_capacity || (tensor && !s->wq[0])) {
         const int64_t cap = n + n / 4 + 64;
         for (int d = 0; d < 3; ++d) {
             free(s->fq[d]);
             s->fq[d] = VS_MALLOC(sizeof(int64_t) * (size_t)cap);
+        }
+        for (int k = 0; k < VS_TENSOR && tensor; ++k) {
+            free(s->wq[k]);
+            s->wq[k] = VS_MALLOC(sizeof(int64_t) * (size_t)cap);
         }
         free(s->fq_bad);
         s->fq_bad = VS_MALLOC((size_t)cap);
@@ -114,6 +121,13 @@ static void cpu_forces_begin(void *st)
     }
     s->fq_overflow = 0;
     memset(&s->sums, 0, sizeof s->sums);
+    if (tensor) { /* zero also where this evaluation adds none: no stale shares */
+        for (int k = 0; k < VS_TENSOR; ++k)
+            memset(s->wq[k], 0, sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+        s->wq_overflow = 0;
+        s->wq_bad = 0;
+    }
+    (void)want;
     int64_t body[VS_MAX_SPECIES][3];
     int body_bad[VS_MAX_SPECIES];
     for (int sp = 0; sp < s->prm->species.n; ++sp) {
@@ -225,7 +239,7 @@ static double cpu_memory_bytes(void *st)
                         (s->parts->special ? (double)sizeof(vs_special) : 0.0) +
                         (s->parts->dih ? (double)sizeof(vs_dihedrals) : 0.0);
     return (double)s->parts->capacity * ((double)vs_particles_bytes_per_slot() + topo) +
-           25.0 * (double)s->fq_capacity +
+           (25.0 + (s->wq[0] ? 8.0 * VS_TENSOR : 0.0)) * (double)s->fq_capacity +
            16.0 * (double)(s->tagmap.mask + 1) +
            8.0 * (double)(nl->cap_partners + nl->cap_start + nl->cap_cells +
                           2 * nl->cap_particles + 2 * nl->cap_sort);
@@ -280,6 +294,29 @@ static void cpu_set_box(void *st, const double box[3], const double lo[3], const
 
 /* ---- thermo and integrity: this rank's shares ----------------------------------------- */
 
+/* output.pressure_tensor: this rank's sum m v_a v_b and virial tensor, exact sums. */
+static void cpu_local_tensor(const vs_cpu_state *s, vs_thermo_local *out)
+{
+    const vs_particles *p = s->parts;
+    vs_wide acc[2 * VS_TENSOR];
+    memset(acc, 0, sizeof acc);
+    int ok = !s->wq_bad && !(s->wq_overflow >> 63);
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const double m = s->prm->species.list[p->species[i]].mass;
+        for (int k = 0; k < VS_TENSOR; ++k) {
+            const double mvv = m * p->v[vs_tensor_axes[k][0]][i] * p->v[vs_tensor_axes[k][1]][i];
+            if (vs_wide_ok(mvv))
+                acc[k] += vs_wide_from_double(mvv);
+            else
+                ok = 0;
+            acc[VS_TENSOR + k] += vs_tensor_wide(s->wq[k][i]);
+        }
+    }
+    for (int k = 0; k < 2 * VS_TENSOR; ++k)
+        vs_wide_to_limbs(acc[k], out->tensor[k]);
+    out->tensor_invalid = !ok;
+}
+
 static void cpu_local_thermo(void *st, vs_thermo_local *out)
 {
     const vs_cpu_state *s = st;
@@ -309,6 +346,8 @@ static void cpu_local_thermo(void *st, vs_thermo_local *out)
                                         sums->angle_energy,
                                         sums->dihedral_energy};
     vs_thermo_local_exact(all, exact, out);
+    if (s->prm->output.pressure_tensor)
+        cpu_local_tensor(s, out);
 }
 
 void vs_cpu_integrity_local(const vs_particles *p, vs_integrity_local *out)

@@ -11,6 +11,7 @@
 #ifndef VESICA_CPU_BACKEND_H
 #define VESICA_CPU_BACKEND_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +44,13 @@ typedef struct vs_cpu_state {
     int64_t fq_capacity;
     int any_bad;          /* some fq_bad is set */
     uint64_t fq_overflow; /* sign bit: a sum left the fixed-point range */
+    /* output.pressure_tensor: the owned particles' shares of the virial tensor of the last
+     * evaluation that asked for it (VS_WANT_TENSOR), fixed point (observables.h), in the
+     * order of VS_T_*; zero after one that did not. wq_overflow: sign bit, a sum left
+     * int64; wq_bad: a share was not finite or beyond VS_TENSOR_LIMIT (the tensor is NaN). */
+    int64_t *wq[VS_TENSOR];
+    uint64_t wq_overflow;
+    int wq_bad;
 } vs_cpu_state;
 
 /* The CPU backend's table (backend_table.h), filled in cpu_backend.c: attach makes the
@@ -79,6 +87,25 @@ static inline void vs_cpu_add_wide(vs_force_sums *sums, vs_wide *sum, double e)
     else
         sums->out_of_range = 1;
 }
+/* Add the share t (in the order of VS_T_*) of a virial tensor to owned particle i, each
+ * component rounded once (output.pressure_tensor, on evaluations with VS_WANT_TENSOR). */
+static inline void vs_cpu_add_tensor(vs_cpu_state *s, int64_t i, const double t[VS_TENSOR])
+{
+    for (int k = 0; k < VS_TENSOR; ++k) {
+        if (!(fabs(t[k]) < VS_TENSOR_LIMIT)) {
+            s->wq_bad = 1;
+            return;
+        }
+        vs_fixed_add(&s->wq[k][i], (int64_t)llrint(t[k] * VS_TENSOR_QUANTUM), &s->wq_overflow);
+    }
+}
+/* The tensor of a force g acting along the separation d, times `share`: share g_a d_b. */
+static inline void vs_tensor_of(double share, const double g[3], const double d[3],
+                                double t[VS_TENSOR])
+{
+    for (int k = 0; k < VS_TENSOR; ++k)
+        t[k] = share * (g[vs_tensor_axes[k][0]] * d[vs_tensor_axes[k][1]]);
+}
 /* The DPD pair term (dpd_cpu.c): adds the pair forces at `step` (which keys the pair random
  * stream) over the half Verlet list, and with want_energy their energy and virial to
  * s->sums; owned-ghost pairs count half, since the rank that owns the ghost counts the other
@@ -93,8 +120,8 @@ void vs_cpu_pair_style_forces(vs_cpu_state *s, int style, int want_energy);
 void vs_cpu_flow_forces(vs_cpu_state *s);
 /* One binned profile sample of the owned particles (profile_cpu.c; the table's profile_sums,
  * st: a vs_cpu_state): per set (all, then each species when per_species) and bin along
- * `axis`, the VS_PROFILE_FIELDS integers of profile_bin.h, in
- * out[(set * bins + bin) * VS_PROFILE_FIELDS + field]. */
+ * `axis`, the integers of profile_bin.h (nf = vs_profile_fields(output.pressure_tensor) of
+ * them), in out[(set * bins + bin) * nf + field]. */
 void vs_cpu_profile_sums(void *st, int axis, int bins, int per_species, int64_t *out);
 
 /* The bonded terms (bonded_cpu.c; molecules only): bonds, angles and dihedrals of the owned
@@ -102,9 +129,9 @@ void vs_cpu_profile_sums(void *st, int axis, int bins, int per_species, int64_t 
  * computed by every rank that owns one of its beads, which adds its own bead's force only.
  * Their partners are found through s->tagmap, which vs_cpu_build_ghosts rebuilds. */
 void vs_cpu_build_tagmap(vs_cpu_state *s);
-void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step);
-void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step);
-void vs_cpu_dihedral_forces(vs_cpu_state *s, int64_t step);
+void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step, int want);
+void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step, int want);
+void vs_cpu_dihedral_forces(vs_cpu_state *s, int64_t step, int want);
 
 
 
@@ -121,7 +148,9 @@ typedef struct {
  * +q to i's running sum, -q to an owned j, each component rounded once (odd rounding, so the
  * two are exact opposites). A contribution that is not finite or out of range marks both
  * particles (the table's forces_end then stops the run, naming one); an owned-ghost pair's energy
- * and virial count half, the ghost's owner counting the other half. */
+ * and virial count half, the ghost's owner counting the other half. With VS_WANT_TENSOR in
+ * want_energy each owned particle of the pair takes half of the pair's virial tensor (the
+ * same half seen from either side: r_ij and F_ij both flip sign exactly). */
 static inline void vs_cpu_pair_add(vs_cpu_state *s, vs_cpu_pair_sums *a, int64_t i, int64_t j,
                                    int64_t n, double f_over_r, double dx, double dy,
                                    double dz, int want_energy, double energy, double virial)
@@ -141,6 +170,14 @@ static inline void vs_cpu_pair_add(vs_cpu_state *s, vs_cpu_pair_sums *a, int64_t
     }
     if (!want_energy)
         return;
+    if (want_energy & VS_WANT_TENSOR) {
+        const double d[3] = {dx, dy, dz};
+        double t[VS_TENSOR];
+        vs_tensor_of(0.5, g, d, t);
+        vs_cpu_add_tensor(s, i, t);
+        if (j < n)
+            vs_cpu_add_tensor(s, j, t);
+    }
     if (!(vs_wide_ok(energy) && vs_wide_ok(virial))) {
         a->wide_bad = 1;
         return;

@@ -18,12 +18,14 @@ void vs_profiler_init(vs_profiler *p, const vs_params *prm)
     p->bins = prm->output.profiles.bins;
     p->n_sets = prm->output.profiles.per_species ? 1 + prm->species.n : 1;
     const size_t cells = (size_t)p->n_sets * (size_t)p->bins;
-    p->sums = VS_MALLOC(sizeof(int64_t) * cells * VS_PROFILE_FIELDS);
-    p->state_len = 1 + 2 * cells * VS_PROFILE_Q;
+    p->n_fields = vs_profile_fields(prm->output.pressure_tensor);
+    p->n_q = vs_profile_q(prm);
+    p->sums = VS_MALLOC(sizeof(int64_t) * cells * (size_t)p->n_fields);
+    p->state_len = 1 + 2 * cells * (size_t)p->n_q;
     p->state = VS_MALLOC(sizeof(double) * p->state_len);
     memset(p->state, 0, sizeof(double) * p->state_len);
-    p->mean = VS_MALLOC(sizeof(double) * cells * VS_PROFILE_Q);
-    p->err = VS_MALLOC(sizeof(double) * cells * VS_PROFILE_Q);
+    p->mean = VS_MALLOC(sizeof(double) * cells * (size_t)p->n_q);
+    p->err = VS_MALLOC(sizeof(double) * cells * (size_t)p->n_q);
 }
 
 void vs_profiler_free(vs_profiler *p)
@@ -76,20 +78,37 @@ int vs_profiler_sample_due(const vs_profiler *p, int64_t step)
     return p->state && step % p->prm->output.profiles.every == 0 && window_of(p, step) >= 0;
 }
 
+/* The bin's pressure tensor from its sums s (profile_bin.h): the kinetic part from the
+ * velocities relative to the bin's mass-weighted mean u (the streaming part M u_a u_b
+ * removed), the virial part the particles' shares. */
+static void bin_tensor(const int64_t *s, double bin_volume, double out[VS_TENSOR])
+{
+    const double m = (double)s[1] / VS_PROFILE_QUANTUM;
+    for (int k = 0; k < VS_TENSOR; ++k) {
+        const int a = vs_tensor_axes[k][0], b = vs_tensor_axes[k][1];
+        const double mvv = (double)s[VS_PROFILE_FIELDS + k] / VS_PROFILE_QUANTUM;
+        const double w = (double)s[VS_PROFILE_FIELDS + VS_TENSOR + k] / VS_PROFILE_QUANTUM;
+        const double stream = m > 0.0 ? ((double)s[2 + a] / VS_PROFILE_QUANTUM) *
+                                            ((double)s[2 + b] / VS_PROFILE_QUANTUM) / m
+                                      : 0.0;
+        out[k] = (mvv - stream + w) / bin_volume;
+    }
+}
+
 /* One sample's per-bin quantities from the reduced sums into the window's sums. */
 static void accumulate(vs_profiler *p)
 {
     const vs_params *prm = p->prm;
-    const int axis = prm->output.profiles.axis;
     const double bin_volume =
         prm->system.box[0] * prm->system.box[1] * prm->system.box[2] / p->bins;
-    (void)axis;
-    const size_t cells = (size_t)p->n_sets * (size_t)p->bins;
-    double *sum = p->state + 1, *sq = p->state + 1 + cells * VS_PROFILE_Q;
+    const size_t cells = (size_t)p->n_sets * (size_t)p->bins, nq = (size_t)p->n_q;
+    double *sum = p->state + 1, *sq = p->state + 1 + cells * nq;
     for (size_t c = 0; c < cells; ++c) {
-        const int64_t *s = p->sums + c * VS_PROFILE_FIELDS;
+        const int64_t *s = p->sums + c * (size_t)p->n_fields;
         const double n = (double)s[0], m = (double)s[1] / VS_PROFILE_QUANTUM;
-        double q[VS_PROFILE_Q] = {n / bin_volume, 0.0, 0.0, 0.0, 0.0};
+        double q[VS_PROFILE_Q + VS_PROFILE_Q_TENSOR] = {n / bin_volume, 0.0, 0.0, 0.0, 0.0};
+        if (p->n_q > VS_PROFILE_Q)
+            bin_tensor(s, bin_volume, q + VS_PROFILE_Q);
         if (s[0] > 0 && m > 0.0) {
             double mu2 = 0.0;
             for (int d = 0; d < 3; ++d) {
@@ -101,9 +120,9 @@ static void accumulate(vs_profiler *p)
             if (s[0] > 1)
                 q[4] = ((double)s[5] / VS_PROFILE_QUANTUM - mu2) / (3.0 * (n - 1.0));
         }
-        for (int k = 0; k < VS_PROFILE_Q; ++k) {
-            sum[c * VS_PROFILE_Q + (size_t)k] += q[k];
-            sq[c * VS_PROFILE_Q + (size_t)k] += q[k] * q[k];
+        for (size_t k = 0; k < nq; ++k) {
+            sum[c * nq + k] += q[k];
+            sq[c * nq + k] += q[k] * q[k];
         }
     }
     p->state[0] += 1.0;
@@ -115,7 +134,7 @@ void vs_profiler_sample(vs_profiler *p, vs_sim *sim)
     vs_sim_finish_step(sim);
     sim->backend->profile_sums(sim->backend_state, q->axis, q->bins, q->per_species, p->sums);
     vs_par_sum_int64(&sim->dc.cart, p->sums,
-                     p->n_sets * p->bins * VS_PROFILE_FIELDS);
+                     p->n_sets * p->bins * p->n_fields);
     accumulate(p);
 }
 
@@ -127,7 +146,7 @@ int vs_profiler_closes(const vs_profiler *p, int64_t step, vs_profile_window *w)
     int64_t first = 0, last = 0;
     if (k < 0 || !vs_profiler_window_steps(p, k, &first, &last) || step != last)
         return 0;
-    const size_t cells = (size_t)p->n_sets * (size_t)p->bins, nq = cells * VS_PROFILE_Q;
+    const size_t cells = (size_t)p->n_sets * (size_t)p->bins, nq = cells * (size_t)p->n_q;
     const double n = p->state[0];
     const double *sum = p->state + 1, *sq = p->state + 1 + nq;
     for (size_t i = 0; i < nq; ++i) {

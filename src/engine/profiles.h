@@ -7,6 +7,15 @@
  * turned into the sample's per-bin density, mass-weighted mean velocity and kinetic
  * temperature, whose sums and sums of squares make the window's mean and standard error.
  * A window closes at its last step and becomes a row of profiles.h5.
+ *
+ * With output.pressure_tensor each bin also gets the pressure tensor
+ *   P_ab = (sum m (v_a - u_a) (v_b - u_b) + W_ab) / V_bin
+ * u the bin's mean velocity in that sample (the streaming part removed: under a flow the
+ * plain sum m v_a v_b would count the mean flow's momentum transport), W_ab each particle's
+ * share of the virial tensor (half of each pair's r_a F_b to each of its two particles'
+ * bins, a bonded term's equally to its beads'): the same total as the thermo's tensor, and in
+ * the bulk of a linear stress profile the same as the Irving-Kirkwood bin average (both put a
+ * pair's virial symmetrically about its midpoint); near a kink it is smoothed over r_c.
  */
 #ifndef VESICA_PROFILES_H
 #define VESICA_PROFILES_H
@@ -20,7 +29,9 @@
 typedef struct {
     const vs_params *prm;
     int bins, n_sets;
-    int64_t *sums;   /* one sample: [set][bin][VS_PROFILE_FIELDS] */
+    int n_fields;    /* integers per set and bin (vs_profile_fields) */
+    int n_q;         /* quantities per set and bin (vs_profile_q): the tensor's last */
+    int64_t *sums;   /* one sample: [set][bin][n_fields] */
     double *state;   /* the open window: samples, then [set][bin][q] sums, then squares */
     size_t state_len;
     double *mean, *err; /* a closed window, [set][bin][q] */

@@ -173,7 +173,7 @@ static void term_forces(vs_sim *sim, const vs_term_type *term, int64_t step)
 /* Forces at `step`: the backend starts them, each term adds its own (forcefield.h). */
 static void compute_forces(vs_sim *sim, int64_t step)
 {
-    sim->backend->forces_begin(sim->backend_state);
+    sim->backend->forces_begin(sim->backend_state, sim->energy_due);
     for (int k = 0; k < sim->ff.n_terms; ++k)
         term_forces(sim, sim->ff.terms[k], step);
     if (sim->backend->forces_end)
@@ -192,7 +192,7 @@ static int overlapped_forces(vs_sim *sim, int64_t step)
         return 0;
     double comm_s = 0.0, hidden_s = 0.0;
     phase_begin(sim, VS_TIMER_pair);
-    b->forces_begin(sim->backend_state);
+    b->forces_begin(sim->backend_state, sim->energy_due);
     first->gpu_overlapped(sim->backend_state, step, sim->energy_due, &comm_s, &hidden_s);
     for (int k = 1; k < sim->ff.n_terms; ++k)
         term_forces(sim, sim->ff.terms[k], step);
@@ -286,7 +286,7 @@ static int start_at_step_zero(vs_sim *sim, char *err, size_t err_len)
 
 int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
 {
-    sim->energy_due = 1;
+    sim->energy_due = vs_sim_want_all(sim);
     vs_init_particles(&sim->parts, &sim->prm, &sim->dc);
     snap_to_grid(sim);
     set_tail(sim);
@@ -381,7 +381,7 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
                              const vs_dihedrals *dih, const vs_special *special, int64_t n,
                              int draw_velocities, char *err, size_t err_len)
 {
-    sim->energy_due = 1;
+    sim->energy_due = vs_sim_want_all(sim);
     static const vs_topo no_records; /* a rank with no records still sends topology */
     if (vs_params_molecular(&sim->prm) && !topo && n == 0)
         topo = &no_records;
@@ -504,7 +504,7 @@ void vs_sim_step(vs_sim *sim)
     const int moves_box = sim->ensemble->moves_box;
     const int every_step = sim->prm.neighbor.skin == 0.0 || moves_box; /* npt: a new box every step */
     if (moves_box)
-        sim->energy_due = 1; /* the barostat needs the virial of every step's forces */
+        sim->energy_due |= VS_WANT_ENERGY; /* the barostat needs every step's virial */
     /* the previous step's second half and this step's first half in one pass */
     const int fused = sim->second_half_pending && b->integrate_finish_and_first_half &&
                       vs_ensemble_fusable(sim->ensemble, &sim->prm, sim->step);
@@ -572,6 +572,8 @@ void vs_sim_thermo(vs_sim *sim, vs_thermo *out)
         out->potential += sim->tail_energy;
         out->pair_energy += sim->tail_energy;
         out->pressure += sim->tail_virial / (3.0 * volume);
+        for (int k = VS_T_XX; k <= VS_T_ZZ && out->tensor; ++k) /* isotropic */
+            out->ptensor[k] += sim->tail_virial / (3.0 * volume);
     }
     const vs_ens_ctx c = ensemble_ctx(sim, sim->step);
     vs_ensemble_thermo(sim->ensemble, &c, out);

@@ -41,7 +41,8 @@ typedef struct vs_sim {
     int64_t step;            /* steps completed since the start of the run */
     int64_t n_builds;        /* neighbour-list builds, the initial one included */
     int64_t n_dangerous;     /* builds where some particle had moved more than the full skin */
-    int energy_due;          /* the next force evaluation must also produce energy and virial */
+    int energy_due;          /* what the next force evaluation must produce besides the
+                                forces: VS_WANT_* (energy and virial; the virial tensor) */
     int second_half_pending; /* the last step's second half-step is not done yet (it runs
                                 with the next step's first half, or when the state is read) */
     double comm_hidden_s;    /* communication time that ran under force work (overlap) */
@@ -56,6 +57,13 @@ typedef struct vs_sim {
     char plan[256];          /* how the backend runs the step, decided once at attach
                                 (logged at the start, written into perf.json) */
 } vs_sim;
+
+/* Everything a thermo row of this run reads: energy and virial, and the virial tensor where
+ * output.pressure_tensor asks for it (the energy_due of a step with a row). */
+static inline int vs_sim_want_all(const vs_sim *sim)
+{
+    return VS_WANT_ENERGY | (sim->prm.output.pressure_tensor ? VS_WANT_TENSOR : 0);
+}
 
 /* Decompose the box over `comm`, pick the backend. Collective. Returns 0, or
  * VS_EXIT_BAD_INPUT with one line in err (same verdict on every rank). */

@@ -18,8 +18,8 @@ static int bond_active(const vs_params *prm) { return prm->molecules.n_bond_type
 static double bond_reach(const vs_params *prm) { return prm->molecules.bond_reach; }
 static void bond_cpu(vs_cpu_state *cpu, int64_t step, int want_energy)
 {
-    (void)want_energy; /* cheap: summed on every call */
-    vs_cpu_bond_forces(cpu, step);
+    /* energy and scalar virial: cheap, summed on every call; the tensor when asked */
+    vs_cpu_bond_forces(cpu, step, want_energy);
 }
 
 #ifdef VESICA_HAVE_CUDA
@@ -33,8 +33,7 @@ static int angle_active(const vs_params *prm) { return prm->molecules.n_angle_ty
 static double angle_reach(const vs_params *prm) { return 2.0 * prm->molecules.bond_reach; }
 static void angle_cpu(vs_cpu_state *cpu, int64_t step, int want_energy)
 {
-    (void)want_energy;
-    vs_cpu_angle_forces(cpu, step);
+    vs_cpu_angle_forces(cpu, step, want_energy);
 }
 
 #ifdef VESICA_HAVE_CUDA
@@ -48,8 +47,7 @@ static int dihedral_active(const vs_params *prm) { return prm->molecules.n_dihed
 static double dihedral_reach(const vs_params *prm) { return 3.0 * prm->molecules.bond_reach; }
 static void dihedral_cpu(vs_cpu_state *cpu, int64_t step, int want_energy)
 {
-    (void)want_energy;
-    vs_cpu_dihedral_forces(cpu, step);
+    vs_cpu_dihedral_forces(cpu, step, want_energy);
 }
 
 #ifdef VESICA_HAVE_CUDA

@@ -38,6 +38,22 @@ static int reduce_exact(const vs_par *par, const vs_thermo_local *local, double 
     return 1;
 }
 
+/* output.pressure_tensor: the six components from the exact sums of sum m v_a v_b and the
+ * virial tensor over all ranks (NaN where a rank's shares were out of range). */
+static void reduce_tensor(const vs_par *par, const vs_thermo_local *local, double volume,
+                          vs_thermo *out)
+{
+    vs_wide w[2 * VS_TENSOR + 1];
+    for (int k = 0; k < 2 * VS_TENSOR; ++k)
+        w[k] = vs_wide_from_limbs(local->tensor[k]);
+    w[2 * VS_TENSOR] = local->tensor_invalid != 0;
+    vs_par_sum_wide(par, w, 2 * VS_TENSOR + 1);
+    for (int k = 0; k < VS_TENSOR; ++k)
+        out->ptensor[k] = w[2 * VS_TENSOR] != 0
+                              ? NAN
+                              : vs_wide_to_double(w[k] + w[VS_TENSOR + k]) / volume;
+}
+
 void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_local *local,
                       int64_t step, vs_thermo *out)
 {
@@ -62,6 +78,9 @@ void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_l
     out->virial = exact[VS_EXACT_VIRIAL];
     out->temperature = dof > 0.0 ? 2.0 * out->kinetic / dof : 0.0;
     out->pressure = (n * out->temperature + out->virial / 3.0) / volume;
+    out->tensor = prm->output.pressure_tensor;
+    if (out->tensor)
+        reduce_tensor(par, local, volume, out);
 }
 
 /* sum_{t<n} t and sum_{t<n} t^2, modulo 2^64 (division done before the wrapping products). */

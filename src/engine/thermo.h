@@ -3,7 +3,15 @@
  *   temperature  T = 2 K / (3N - 3)   (the centre-of-mass momentum is conserved)
  *   pressure     p = (N T + W / 3) / V,  W = sum over pairs of r_ij . F^C_ij
  * Only the conservative force enters the virial, as in Groot & Warren (1997): the dissipative
- * and random virials average to zero in equilibrium and only add noise. */
+ * and random virials average to zero in equilibrium and only add noise.
+ *
+ *   pressure tensor (output.pressure_tensor)  P_ab = (sum_i m_i v_i,a v_i,b + W_ab) / V,
+ *     W_ab = sum over pairs and bonded terms of r_ij,a F_ij,b with every force (DPD's
+ * dissipative and random forces included; the flow's body force is no pair force and does not
+ * enter). Its kinetic part is the plain sum (as LAMMPS's compute pressure), so trace / 3 is
+ * (2 K + W_xx + W_yy + W_zz) / (3 V), while `pressure`'s kinetic part N T = 2 K N / (3 N - 3)
+ * counts the conserved centre-of-mass freedoms out: the two differ by 2 K / (3 (N - 1) V)
+ * besides the dissipative and random virials, which average to zero. */
 #ifndef VESICA_THERMO_H
 #define VESICA_THERMO_H
 

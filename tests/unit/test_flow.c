@@ -74,7 +74,7 @@ static void momentum_by_half(int driven)
     memset(&s, 0, sizeof s);
     s.prm = &prm;
     s.parts = &p;
-    vs_backend_cpu.forces_begin(&s); /* the fixed-point sums that the flow term adds to */
+    vs_backend_cpu.forces_begin(&s, 0); /* the fixed-point sums that the flow term adds to */
     vs_cpu_flow_forces(&s);
     vs_backend_cpu.forces_end(&s, 0);
     double lower = 0.0, upper = 0.0, other = 0.0;
