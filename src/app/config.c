@@ -38,6 +38,7 @@
 #include "config_lex.h"
 #include "config_molecules.h"
 #include "config_report.h"
+#include "config_boundary.h"
 #include "config_flow.h"
 #include "config_pair.h"
 #include "config_integrator.h"
@@ -746,6 +747,7 @@ static int extract_species(const cfg_ctx *c, const config_setting_t *root, vs_pa
         const config_setting_t *fraction = member(e, "fraction");
         sp->fraction = fraction ? as_double(fraction) : 0.0;
         vec_at(member(e, "body_force"), sp->body_force);
+        sp->frozen = strcmp(config_setting_get_string(member(e, "frozen")), "on") == 0;
         sum += sp->fraction;
         sites[i + 1] = member(e, "fraction");
     }
@@ -901,12 +903,16 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     if ((rc = vs_config_pair(c, root, p)))
         return rc;
     if (has_input(root)) { /* box and particles come with the file (run_input.c) */
-        const int flow_rc = vs_config_extract_flow(c, root, p);
+        int flow_rc = vs_config_extract_flow(c, root, p);
+        if (!flow_rc)
+            flow_rc = vs_config_boundary(c, root, p);
         return flow_rc != 0 ? flow_rc : vs_config_input(c, root, p);
     }
 
     const config_setting_t *box = at(root, "box");
     vec_at(box, p->system.box);
+    if ((rc = vs_config_boundary(c, root, p)))
+        return rc;
     /* the pair terms' largest cut-off: dpd.rc unless a pair style reaches farther */
     const double reach = vs_pair_reach(p);
     const double *edge = p->system.box;
