@@ -900,19 +900,15 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         return cfg_fail(c, dec, "decomposition",
                         "expected all 0 (automatic) or all >= 1 (got %s)", got);
     }
-    if ((rc = vs_config_pair(c, root, p)))
+    if ((rc = vs_config_pair(c, root, p)) || (rc = vs_config_boundary(c, root, p)))
         return rc;
     if (has_input(root)) { /* box and particles come with the file (run_input.c) */
-        int flow_rc = vs_config_extract_flow(c, root, p);
-        if (!flow_rc)
-            flow_rc = vs_config_boundary(c, root, p);
+        const int flow_rc = vs_config_extract_flow(c, root, p);
         return flow_rc != 0 ? flow_rc : vs_config_input(c, root, p);
     }
 
     const config_setting_t *box = at(root, "box");
     vec_at(box, p->system.box);
-    if ((rc = vs_config_boundary(c, root, p)))
-        return rc;
     /* the pair terms' largest cut-off: dpd.rc unless a pair style reaches farther */
     const double reach = vs_pair_reach(p);
     const double *edge = p->system.box;

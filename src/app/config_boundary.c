@@ -49,7 +49,12 @@ static int check_force(const cfg_ctx *c, const config_setting_t *root, const vs_
     if (!(w->force_d > 0.0))
         return cfg_fail(c, site(root, key), key, "expected the range d of the wall force "
                         "(required with boundary.%c.force.kind)", "xyz"[d]);
-    const double edge = p->system.box[d];
+    /* the configuration's box (an input file's box is checked against the bricks) */
+    const config_setting_t *box = site(root, "box");
+    const config_setting_t *e = box ? config_setting_get_elem(box, (unsigned)d) : NULL;
+    const double edge = !e ? 0.0
+                        : config_setting_type(e) == CONFIG_TYPE_FLOAT ? config_setting_get_float(e)
+                                                                      : (double)config_setting_get_int64(e);
     if (edge > 0.0 && !(2.0 * w->force_d <= edge))
         return cfg_fail(c, site(root, key), key,
                         "expected at most half the box edge %g along %c (got %g: the two walls' "
@@ -63,6 +68,19 @@ int vs_config_boundary(const cfg_ctx *c, const config_setting_t *root, vs_params
         int rc = check_velocities(c, root, &p->boundary.axis[d], d);
         if (rc || (rc = check_force(c, root, p, d)))
             return rc;
+    }
+    for (int s = 0; s < p->species.n; ++s) {
+        if (!p->species.list[s].frozen)
+            continue;
+        char key[64];
+        snprintf(key, sizeof key, "species.[%d].frozen", s);
+        const int plain = p->integrator.kind == VS_INTEGRATOR_DPD ||
+                          p->integrator.kind == VS_INTEGRATOR_NVE;
+        if (!plain || p->integrator.remove_com_every > 0)
+            return cfg_fail(c, site(root, "species"), key,
+                            "expected integrator.kind \"dpd\" or \"nve\" and no "
+                            "integrator.remove_com_every with a frozen species (the "
+                            "thermostats' per-particle steps would move wall particles)");
     }
     if (vs_has_walls(p) && p->integrator.kind == VS_INTEGRATOR_NPT)
         return cfg_fail(c, site(root, "integrator.kind"), "integrator.kind",
