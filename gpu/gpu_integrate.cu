@@ -71,7 +71,7 @@ void vs_gpu_walls_check(vs_gpu_state *g)
 {
     if (!g->wall.on)
         return;
-    unsigned long long *h = (unsigned long long *)g->red.h_pinned;
+    unsigned long long *h = (unsigned long long *)(g->red.h_pinned + 62); /* a slot of its own */
     VS_CUDA_CHECK(cudaMemcpyAsync(h, g->wall.d_escaped, sizeof(unsigned long long),
                                   cudaMemcpyDeviceToHost, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));

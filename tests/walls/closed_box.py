@@ -19,12 +19,31 @@ import h5py
 import numpy as np
 
 
+def plot(png, z, rho, rho_se, temp, temp_se, a):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
+    ax[0].errorbar(z, rho, yerr=rho_se, fmt="o-", ms=3)
+    ax[0].axhline(a.rho, color="grey", lw=0.8)
+    ax[0].set_xlabel("distance across the box (walls at the ends)")
+    ax[0].set_ylabel("density")
+    ax[1].errorbar(z, temp, yerr=temp_se, fmt="o-", ms=3)
+    ax[1].axhline(a.kT, color="grey", lw=0.8)
+    ax[1].set_xlabel("distance across the box")
+    ax[1].set_ylabel("kinetic temperature")
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+    print(f"wrote {png}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--rho", type=float, default=3.0)
     ap.add_argument("--kT", type=float, default=1.0)
     ap.add_argument("--skip", type=int, default=500)
+    ap.add_argument("--png", default=None, help="the density and temperature profiles")
     a = ap.parse_args()
     with open(f"{a.out}/thermo.csv") as f:
         rows = [r for r in csv.DictReader(f) if int(r["step"]) >= a.skip]
@@ -57,6 +76,8 @@ def main():
     if (tdev > 0).any():
         print("FAIL: the temperature profile is not kT")
         ok = False
+    if a.png:
+        plot(a.png, z, rho, rho_se, temp, temp_se, a)
     if ok:
         print("ok: closed box at rest")
     return 0 if ok else 1
