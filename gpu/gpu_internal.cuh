@@ -836,7 +836,8 @@ void vs_gpu_exchange_counts(vs_gpu_state *g, int d, const int64_t n_send[2], int
  * send[0] and recv[0]. Waits for the packing queued on the stream; the received bytes are
  * ready for kernels queued after it on the stream. */
 /* A particle the first half-step left outside a wall (vs_walls_reflect): a fatal fault with
- * its tag (gpu_integrate.cu); nothing without walls. Synchronises the stream. */
+ * its tag (gpu_integrate.cu); nothing without walls, or while the stream is captured as the
+ * step's graph. Synchronises the stream. */
 void vs_gpu_walls_check(vs_gpu_state *g);
 void vs_gpu_stage_exchange(vs_gpu_state *g, int d, const size_t send[2], const size_t recv[2]);
 /* Morton reordering of the owned particles (every few rebuilds; gpu_cells.cu), and whether

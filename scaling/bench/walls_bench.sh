@@ -14,8 +14,9 @@ steps=${4:-300}
 repeats=${5:-1}
 for r in $(seq "$repeats"); do
   for cfg in gpu-fluid gpu-fluid-walls; do
+    # the table's row (gpu_bench.sh prints a header first and the device's line last)
     row=$(VESICA_BENCH_CONFIG=$here/$cfg.cfg "$here/gpu_bench.sh" "$bin" "$size" "$prec" 0.3 \
-          "$steps" | tail -1)
+          "$steps" | grep -E '^ *[0-9]+ +(mixed|double) ')
     echo "$cfg $row"
   done
 done | awk '{print} {rate[$1] += $7; n[$1]++}

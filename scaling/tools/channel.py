@@ -5,14 +5,19 @@ axis: configs/channel.cfg, configs/couette.cfg), three analyses:
   steady    Poiseuille between no-slip walls at 0 and d, driven by a force g per particle
             (mass 1): v(x) = g / (2 nu) (x - x_lo)(x_hi - x) with slip. The mean profile of
             the windows from --skip-time on is fitted by weighted least squares with
-            v = a0 + a1 x + a2 x^2 (nu = -g / (2 a2), eta = rho nu); the slip length at each
-            wall is b = v(wall) / |v'(wall)| of the fitted parabola; the error bars are the
-            spread of the per-window (per run) fits. The density in the bins at each wall is
-            reported against the middle's.
+            v = a0 + a1 x + a2 x^2 (nu = -g / (2 a2), eta = rho nu) over the bulk: the bins
+            farther than --margin (default r_c = 1) from both walls, where a particle has
+            its full shell of partners, and whose density is at least 0.8 of the middle's
+            (a wall force empties a layer); the slip length at each wall is
+            b = v(wall) / |v'(wall)| of the fitted parabola extrapolated to the wall; the
+            error bars are the spread of the per-window fits. The density in the bins at
+            each wall is reported against the middle's.
   transient the start-up from rest of the same channel against the series of the core
             paper's eq. 10 (transient.py's series, a channel of width d with no-slip walls),
             bin-averaged over each named window's sample times; nu from --nu (the steady
-            fit). Per window the largest |sim - theory| / stderr (the spread over the runs).
+            fit); with --slip b the walls of the series stand b beyond the faces (width
+            d + 2 b: a slip length's effective wall). Per window the largest
+            |sim - theory| / stderr (the spread over the runs).
   couette   a linear profile between walls moving at u_lo and u_hi (boundary velocities):
             the fitted slope and the slip at each wall, and the largest deviation from the
             line in standard errors.
@@ -75,14 +80,18 @@ def steady(a, runs):
     if not blocks:
         sys.exit("no window at or after --skip-time")
     x, d = runs[0]["x"], runs[0]["box"][runs[0]["axis"]]
-    per = np.array([parabola_numbers(polyfit(x, v, e, 2), a.g, d) for v, e in blocks])
-    v = np.mean([b[0] for b in blocks], axis=0)
-    e = np.std([b[0] for b in blocks], axis=0, ddof=1) / np.sqrt(len(blocks))
-    c = polyfit(x, v, e, 2)
-    nu, b0, bd = parabola_numbers(c, a.g, d)
-    se = per.std(axis=0, ddof=1) / np.sqrt(len(per))
     rho = np.mean(rhos, axis=0)
     mid = rho[len(rho) // 4: 3 * len(rho) // 4].mean()
+    bulk = (x > a.margin) & (x < d - a.margin) & (rho >= 0.8 * mid)
+    xb = x[bulk]
+    per = np.array([parabola_numbers(polyfit(xb, v[bulk], e[bulk], 2), a.g, d)
+                    for v, e in blocks])
+    v = np.mean([b[0] for b in blocks], axis=0)
+    e = np.std([b[0] for b in blocks], axis=0, ddof=1) / np.sqrt(len(blocks))
+    c = polyfit(xb, v[bulk], e[bulk], 2)
+    nu, b0, bd = parabola_numbers(c, a.g, d)
+    se = per.std(axis=0, ddof=1) / np.sqrt(len(per))
+    print(f"bulk fit over x in [{xb.min():.3f}, {xb.max():.3f}] ({bulk.sum()} of {len(x)} bins)")
     eta = mid * nu
     print(f"{len(blocks)} windows of {len(runs)} runs from t = {a.skip_time}")
     print(f"nu = {nu:.4f} +- {se[0]:.4f}, eta = rho nu = {eta:.4f} +- {mid * se[0]:.4f} "
@@ -112,7 +121,8 @@ def transient(a, runs):
         times = sample_times(r0["s0"][k], r0["s1"][k], r0["every"], r0["dt"])
         sub = (np.arange(16) + 0.5) / 16 - 0.5
         z = x[:, None] + sub[None, :] * r0["width"] - d / 2.0
-        theory = np.mean([series(z, t, a.g, a.nu, d).mean(axis=1) for t in times], axis=0)
+        width = d + 2.0 * a.slip
+        theory = np.mean([series(z, t, a.g, a.nu, width).mean(axis=1) for t in times], axis=0)
         zmax = np.max(np.abs(v - theory) / np.maximum(e, 1e-12))
         t_mid = 0.5 * (r0["t0"][k] + r0["t1"][k])
         print(f"t = {t_mid:7.3f}: largest |sim - theory| / stderr = {zmax:.2f}, "
@@ -120,7 +130,7 @@ def transient(a, runs):
         worst = max(worst, zmax)
         curves.append((x, v, e, theory, f"t = {t_mid:g}"))
     if a.png:
-        plot(a.png, curves, None, None, None, f"start-up, nu = {a.nu}")
+        plot(a.png, curves, None, None, None, f"start-up, nu = {a.nu}, slip {a.slip}")
     return a.expect_max_z is None or worst <= a.expect_max_z
 
 
@@ -177,8 +187,10 @@ def main():
     ap.add_argument("files", nargs="+")
     ap.add_argument("--g", type=float, default=0.055, help="force per particle")
     ap.add_argument("--nu", type=float, default=None, help="transient: kinematic viscosity")
-    ap.add_argument("--skip-time", type=float, default=20.0)
+    ap.add_argument("--skip-time", type=float, default=60.0)
+    ap.add_argument("--margin", type=float, default=1.0, help="steady: bulk from the walls")
     ap.add_argument("--component", default="z", help="the flow's velocity component")
+    ap.add_argument("--slip", type=float, default=0.0, help="transient: slip length")
     ap.add_argument("--u-lo", type=float, default=0.0)
     ap.add_argument("--u-hi", type=float, default=0.0)
     ap.add_argument("--expect-eta", type=float, default=None)
