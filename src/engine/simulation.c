@@ -78,12 +78,18 @@ static void snap_to_grid(vs_sim *sim)
 }
 
 /* The particles of frozen species over all ranks (boundary.n_frozen: the thermo's degrees of
- * freedom leave them out). */
+ * freedom leave them out), standing still whatever velocity a file gave them. */
 static void count_frozen(vs_sim *sim)
 {
     int64_t n = 0;
-    for (int64_t i = 0; i < sim->parts.n_owned; ++i)
-        n += sim->prm.species.list[sim->parts.species[i]].frozen;
+    vs_particles *p = &sim->parts;
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        if (!sim->prm.species.list[p->species[i]].frozen)
+            continue;
+        for (int d = 0; d < 3; ++d)
+            p->v[d][i] = p->vp[d][i] = 0.0;
+        n++;
+    }
     vs_par_sum_int64(&sim->dc.cart, &n, 1);
     sim->prm.boundary.n_frozen = n;
 }
