@@ -6,9 +6,9 @@
 #                        erfc wall force (f = 1, d = 0.5) and the dpd one (f = 2, d = 1);
 #                        channel.py steady: viscosity against the double Poiseuille value
 #                        2.09 (3%), slip lengths, density at the walls
-#   startup/SEED         8200 steps (6 x 8 x 8) with named windows at t = 0.5, 1, 2, 4, 8
-#                        (half width 0.1); channel.py transient against eq. 10 with the
-#                        steady nu, with no slip and with the steady slip length
+#   startup/SEED         30 seeds (101-130) of 8300 steps (6 x 8 x 8) with named windows at
+#                        t = 0.5, 1, 2, 4, 8 (half width 0.25); channel.py transient against
+#                        eq. 10 with the steady nu, with no slip and with the steady slip
 # Figures channel_RECIPE.png and startup.png in OUTDIR; each analysis's output in OUTDIR/*.txt.
 set -u
 OUT=$1; SEEDS=${2:-"1 2 3"}; BIN=${3:-vesica}
@@ -38,12 +38,12 @@ for r in bounce_back erfc dpd; do
 done
 NU=$(awk '/^nu = /{print $3}' "$OUT/steady_bounce_back.txt")
 SLIP=$(awk '/^slip length:/{print ($3 + $10) / 2}' "$OUT/steady_bounce_back.txt")
-for s in $SEEDS 11 12 13; do
+for s in $(seq 101 130); do
     d=$OUT/startup/$s
     [ -f "$d/profiles.h5" ] && continue
     "$BIN" run "$CFG" --set seed=$s --set output.dir="\"$d\"" "${BOX[@]}" --set profiles.window=0 \
-        --set 'profiles.times=[0.5, 1.0, 2.0, 4.0, 8.0]' --set profiles.half_width=0.1 \
-        --set integrator.steps=8200 >"$OUT/startup_$s.log" 2>&1 || { echo "startup $s failed"; exit 1; }
+        --set 'profiles.times=[0.5, 1.0, 2.0, 4.0, 8.0]' --set profiles.half_width=0.25 \
+        --set integrator.steps=8300 >"$OUT/startup_$s.log" 2>&1 || { echo "startup $s failed"; exit 1; }
 done
 "$PY" "$HERE/channel.py" transient "$OUT"/startup/*/profiles.h5 --g 0.055 --nu "$NU" \
     --png "$OUT/startup.png" | tee "$OUT/startup.txt"
