@@ -78,6 +78,7 @@ void vs_decomp_create(vs_decomp *d, const vs_par *par, const double box[3], cons
         d->box[k] = box[k];
         d->lo[k] = vs_decomp_face(box[k], d->coords[k], dims[k]);
         d->hi[k] = vs_decomp_face(box[k], d->coords[k] + 1, dims[k]);
+        d->wall[k] = 0;
         vs_par_cart_shift(&d->cart, k, &d->lower[k], &d->upper[k]);
     }
 }

@@ -19,6 +19,8 @@ typedef struct vs_decomp {
     int lower[3], upper[3];  /* neighbour ranks in -d and +d (may be this rank) */
     double box[3];           /* global box edges */
     double lo[3], hi[3];     /* this brick: lo <= x < hi */
+    int wall[3];             /* 1: walls at the box's faces along d (not periodic): nothing
+                                crosses them (exchange.c); 0 by default */
 } vs_decomp;
 
 /* Choose dims for `nranks` ranks (requested all zero = automatic). Every brick must be at least
@@ -29,6 +31,12 @@ int vs_decomp_choose(const double box[3], int nranks, const int requested[3], do
 /* Build the Cartesian communicator and this rank's brick. Collective over par. */
 void vs_decomp_create(vs_decomp *d, const vs_par *par, const double box[3], const int dims[3]);
 void vs_decomp_destroy(vs_decomp *d);
+
+/* Whether direction dir (0: down, 1: up) of dimension k leaves the box through a wall. */
+static inline int vs_decomp_at_wall(const vs_decomp *d, int k, int dir)
+{
+    return d->wall[k] && d->coords[k] == (dir == 0 ? 0 : d->dims[k] - 1);
+}
 
 /* Lower face of brick `c` of `n` along an edge of length `len` (shared by both neighbours). */
 static inline double vs_decomp_face(double len, int c, int n)

@@ -16,8 +16,8 @@ void vs_exchange_shifts(const vs_decomp *dc, double shift[3][2])
 {
     for (int d = 0; d < 3; ++d) {
         const double len = dc->box[d];
-        shift[d][0] = dc->coords[d] == 0 ? len : 0.0;
-        shift[d][1] = dc->coords[d] == dc->dims[d] - 1 ? -len : 0.0;
+        shift[d][0] = dc->coords[d] == 0 && !dc->wall[d] ? len : 0.0;
+        shift[d][1] = dc->coords[d] == dc->dims[d] - 1 && !dc->wall[d] ? -len : 0.0;
     }
 }
 
@@ -90,6 +90,14 @@ static int64_t run_stage(const vs_exchange_ops *ops, void *ctx, const vs_decomp 
 {
     int64_t n_send[2] = {0, 0}, n_recv[2] = {0, 0};
     ops->select(ctx, d, n_send, n_recv);
+    /* nothing crosses a wall: a brick at one sends nothing through it, and the brick on the
+     * far side of the box (its neighbour on the rank ring) expects nothing from it */
+    for (int dir = 0; dc->wall[d] && dir < 2; ++dir) {
+        if (vs_decomp_at_wall(dc, d, dir))
+            n_send[dir] = 0;
+        if (vs_decomp_at_wall(dc, d, 1 - dir))
+            n_recv[dir] = 0;
+    }
     stage_counts(ops, ctx, dc, d, n_send, n_recv);
     if (ops->reserve)
         ops->reserve(ctx, d, n_send, n_recv);

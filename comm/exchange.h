@@ -18,6 +18,13 @@
  * tables whose operations launch kernels on device buffers and whose transport is its own
  * (peer copies, CUDA-aware or staged MPI). The driver touches records only as bytes.
  *
+ * Walls (vs_decomp.wall): nothing crosses the face of the box along a wall axis. After select
+ * the driver zeroes the count a brick at a wall sends through it and the count the brick at
+ * the far end (its neighbour on the rank ring) expects from beyond it, and gives no periodic
+ * shift there; both still exchange (empty) messages, so a kind and its transport need no
+ * change of their own. A migrant can never be selected through a wall: the integrators
+ * reflect every particle back inside first (src/core/wrap.h).
+ *
  * Order of one stage d:
  *   select     both directions, before anything of this stage arrives
  *   counts     dir 0 and 1 (unless counts are known or the dimension has one rank)

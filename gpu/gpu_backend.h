@@ -85,6 +85,9 @@ void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step, int want_ene
 /* The flow term (gpu_flow.cu): adds the driving field of prm.flow to the owned particles'
  * forces, in whichever form the force arrays hold them (doubles or fixed-point sums). */
 void vs_gpu_flow_forces(vs_gpu_state *g);
+/* The wall term (gpu_wall.cu): adds the wall force of prm.boundary (wall.h) to the owned
+ * particles within its range of a wall. */
+void vs_gpu_wall_forces(vs_gpu_state *g);
 /* The bonded terms (gpu_bonded.cu; configurations with molecules): each owned bead's bond
  * (angle, dihedral) forces added to its force, in whichever form the force arrays hold
  * them, and its share of the energy and virial when want_energy is set. A failure (a missing

@@ -176,7 +176,7 @@ __device__ __forceinline__ void separation(const vs_bonded_args &a, int i, int j
     for (int d = 0; d < 3; ++d) {
         const double len = a.box[d];
         const double dx = vs_pos_get(a.pos, d, j) - vs_pos_get(a.pos, d, i);
-        out[d] = dx - len * floor(dx / len + 0.5);
+        out[d] = len > 0.0 ? dx - len * floor(dx / len + 0.5) : dx; /* 0: walls, no image */
     }
 }
 
@@ -352,7 +352,7 @@ static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *viria
     memset(&a, 0, sizeof a);
     for (int d = 0; d < 3; ++d) {
         a.f[d] = g->pt.f[d];
-        a.box[d] = g->prm->system.box[d];
+        a.box[d] = vs_axis_periodic(g->prm, d) ? g->prm->system.box[d] : 0.0;
     }
     a.pos = vs_gpu_positions(g);
     a.tag = g->pt.tag;

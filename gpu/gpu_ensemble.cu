@@ -166,7 +166,7 @@ __global__ void momentum_partial_kernel(int n, vs_gpu_species sp, const double *
             __dmul_rn(__dmul_rn(0.5, m),
                       __dadd_rn(__dadd_rn(__dmul_rn(ux, ux), __dmul_rn(uy, uy)),
                                 __dmul_rn(uz, uz))),
-            m};
+            sp.inv_mass[species[i]] == 0.0 ? 0.0 : m}; /* frozen: not moving mass */
         for (int q = 0; q < VS_SUM_VALUES; ++q) {
             if (vs_wide_ok(term[q]))
                 acc[q] += vs_wide_from_double(term[q]);

@@ -481,6 +481,7 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
     /* a rebuild step: where the displacement check is skipped (no skin), the bonded kernels'
      * verdict is read here, before anything else can report the damage a failure did */
     vs_gpu_bonded_check(g, -1);
+    vs_gpu_walls_check(g); /* nothing may cross a wall: the driver would drop it */
     g->pt.n_ghost = 0;
     g->halo.ghosts_on_device = 0;
     const int64_t before = g->pt.n_owned;
@@ -488,7 +489,7 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
      * along another dimension arrive wrapped */
     int self = 0;
     for (int d = 0; d < 3; ++d)
-        self |= (g->tr.link[d] == VS_LINK_SELF) << d;
+        self |= (g->tr.link[d] == VS_LINK_SELF && !g->tr.dc->wall[d]) << d; /* walls: none */
     if (self && g->stamp.wrapped != g->ver.step) { /* not wrapped by the first half-step */
         ++g->ver.owned; /* positions change here */
         VS_LAUNCH(wrap_kernel, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned, self,

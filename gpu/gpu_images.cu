@@ -251,6 +251,16 @@ struct vs_near_face_pred {
     }
 };
 
+/* A face of the brick on a wall has no ghosts beyond it: its edge moves out of reach (no
+ * particle is nearer to it than -inf or +inf), so no image and nothing sent crosses it. */
+static void wall_edges(const vs_gpu_state *g, int d, double *lo_edge, double *hi_edge)
+{
+    if (vs_decomp_at_wall(g->tr.dc, d, 0))
+        *lo_edge = -INFINITY;
+    if (vs_decomp_at_wall(g->tr.dc, d, 1))
+        *hi_edge = INFINITY;
+}
+
 vs_face_marks vs_gpu_face_marks(const vs_gpu_state *g)
 {
     vs_face_marks m;
@@ -264,6 +274,7 @@ vs_face_marks vs_gpu_face_marks(const vs_gpu_state *g)
     for (int e = 0; e < 3; ++e) {
         m.lo_edge[e] = g->lo[e] + g->ghost_width;
         m.hi_edge[e] = g->hi[e] - g->ghost_width;
+        wall_edges(g, e, &m.lo_edge[e], &m.hi_edge[e]);
     }
     return m;
 }
@@ -292,6 +303,8 @@ static vs_image_faces image_faces(const vs_gpu_state *g, int remote)
         f.hi_edge[d] = g->hi[d] - g->ghost_width;
         f.lo_bonded[d] = g->lo[d] + g->bonded_width;
         f.hi_bonded[d] = g->hi[d] - g->bonded_width;
+        wall_edges(g, d, &f.lo_edge[d], &f.hi_edge[d]);
+        wall_edges(g, d, &f.lo_bonded[d], &f.hi_bonded[d]);
         f.shift[d][0] = 0.0;
         f.shift[d][1] = len; /* the image of a particle near the lower face sits above */
         f.shift[d][2] = -len;
@@ -332,6 +345,7 @@ void vs_gpu_select_near_face(vs_gpu_state *g, int32_t *out, int32_t *count)
     for (int e = 0; e < 3; ++e) {
         near.lo_bonded[e] = g->lo[e] + g->bonded_width;
         near.hi_bonded[e] = g->hi[e] - g->bonded_width;
+        wall_edges(g, e, &near.lo_bonded[e], &near.hi_bonded[e]);
     }
     uint8_t *flag = near.faces.near; /* free until the cell list */
     if (!vs_gpu_faces_current(g)) {

@@ -19,6 +19,75 @@ struct vs_box_lengths {
     double len[3];
 };
 
+/* The walls as the moving kernels read them (vs_gpu_walls_part): off in a periodic box. */
+struct vs_gpu_wall_args {
+    int on;
+    vs_walls w;
+    const int64_t *tag;
+    unsigned long long *escaped;
+};
+
+static vs_gpu_wall_args wall_args(const vs_gpu_state *g)
+{
+    vs_gpu_wall_args a;
+    a.on = g->wall.on;
+    a.w = g->wall.w;
+    a.tag = g->pt.tag;
+    a.escaped = g->wall.d_escaped;
+    return a;
+}
+
+/* A particle past a wall after the drift: reflected (wrap.h, vs_walls_reflect), the new
+ * position kept on the position grid (a reflection at the edge itself lands just below it,
+ * which the grid rounds down to the quantum below); one still outside leaves its tag. */
+__device__ __forceinline__ void vs_gpu_reflect(const vs_gpu_wall_args &a, int i, double quantum,
+                                               double *nx, double *ny, double *nz, double *kx,
+                                               double *ky, double *kz, double *qx, double *qy,
+                                               double *qz)
+{
+    double x[3] = {*nx, *ny, *nz}, v[3] = {*kx, *ky, *kz}, vp[3] = {*qx, *qy, *qz};
+    bool inside = true;
+    for (int d = 0; d < 3; ++d)
+        inside &= a.w.kind[d] == 0 || (x[d] >= 0.0 && x[d] < a.w.len[d]);
+    if (inside)
+        return;
+    if (vs_walls_reflect(&a.w, x, v, vp))
+        atomicMin(a.escaped, (unsigned long long)a.tag[i]);
+    for (int d = 0; d < 3; ++d)
+        if (quantum > 0.0 && a.w.kind[d] != 0)
+            x[d] = vs_grid_floor(x[d], quantum);
+    *nx = x[0];
+    *ny = x[1];
+    *nz = x[2];
+    *kx = v[0];
+    *ky = v[1];
+    *kz = v[2];
+    *qx = vp[0];
+    *qy = vp[1];
+    *qz = vp[2];
+}
+
+void vs_gpu_walls_check(vs_gpu_state *g)
+{
+    if (!g->wall.on)
+        return;
+    /* a step captured as a graph (gpu_graph.cu) reads nothing back: the word keeps the
+     * smallest tag, and the next step run eagerly (every thermo step) reports it; until then
+     * nothing drops the particle (one rank, no exchange) */
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    VS_CUDA_CHECK(cudaStreamIsCapturing(g->stream, &capture));
+    if (capture != cudaStreamCaptureStatusNone)
+        return;
+    unsigned long long *h = (unsigned long long *)(g->red.h_pinned + 62); /* a slot of its own */
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->wall.d_escaped, sizeof(unsigned long long),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    if (*h != ~0ull)
+        VS_FATAL("particle %llu left the box through a wall (still outside after the "
+                 "reflection): it moved more than a box edge in one step; the forces blew up "
+                 "or integrator.dt is too large", *h);
+}
+
 template <bool CHECK, bool FINISH, bool WRAP>
 __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_species sp,
                                   vs_positions at, double *vx, double *vy,
@@ -29,7 +98,7 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
                                   const double *bz, unsigned int *max_disp2, int wrap_dims,
                                   vs_box_lengths box, int32_t *imx, int32_t *imy, int32_t *imz,
                                   double quantum, vs_fixed_frame frame, int4 *pos_q,
-                                  float4 *vel_f, vs_face_marks faces)
+                                  float4 *vel_f, vs_face_marks faces, vs_gpu_wall_args walls)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     float d2 = 0.0f;
@@ -59,14 +128,17 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
             if (wrap_dims & 4)
                 vs_wrap_periodic(&nz, &imz[i], box.len[2]);
         }
+        double qx = vs_vv_predict(ux, ax, lambda_dt), qy = vs_vv_predict(uy, ay, lambda_dt),
+               qz = vs_vv_predict(uz, az, lambda_dt);
+        double kx = vs_vv_kick(ux, ax, half_dt), ky = vs_vv_kick(uy, ay, half_dt),
+               kz = vs_vv_kick(uz, az, half_dt);
+        if (walls.on)
+            vs_gpu_reflect(walls, i, quantum, &nx, &ny, &nz, &kx, &ky, &kz, &qx, &qy, &qz);
         if (at.x[0]) { /* else pos_q, written below, holds them */
             at.x[0][i] = nx;
             at.x[1][i] = ny;
             at.x[2][i] = nz;
         }
-        const double qx = vs_vv_predict(ux, ax, lambda_dt),
-                     qy = vs_vv_predict(uy, ay, lambda_dt),
-                     qz = vs_vv_predict(uz, az, lambda_dt);
         double held[3] = {nx, ny, nz}; /* the position as the state holds it */
         if (pos_q) { /* mixed precision: the force inputs (vs_gpu_owned_staged), vel_f the
                         only copy of the predicted velocity (vp_in_vel_f) */
@@ -83,9 +155,9 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
         }
         if (faces.near)
             vs_mark_faces(faces, i, held);
-        vx[i] = vs_vv_kick(ux, ax, half_dt);
-        vy[i] = vs_vv_kick(uy, ay, half_dt);
-        vz[i] = vs_vv_kick(uz, az, half_dt);
+        vx[i] = kx;
+        vy[i] = ky;
+        vz[i] = kz;
         if (CHECK) {
             const double dx = nx - bx[i], dy = ny - by[i], dz = nz - bz[i];
             d2 = (float)(dx * dx + dy * dy + dz * dz);
@@ -159,6 +231,7 @@ static void first_half(vs_gpu_state *g, int finish_previous)
     /* every step rebuilds: the face flags now, while the positions are in registers (the
      * bonded beads' wider shell is left to vs_gpu_select_near_face's own pass) */
     vs_face_marks faces = vs_gpu_face_marks(g);
+    const vs_gpu_wall_args walls = wall_args(g);
     if (!g->plan.reuse_list && !g->bd.on)
         g->stamp.faces = g->ver.owned;
     else
@@ -171,7 +244,7 @@ static void first_half(vs_gpu_state *g, int finish_previous)
               g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id,           \
               g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2], g->red.d_max_disp2, wrap_dims, \
               box, g->pt.image[0], g->pt.image[1], g->pt.image[2], g->prm->exec.position_quantum,  \
-              g->fs.frame, mixed ? g->fs.pos_q : NULL, g->fs.vel_f, faces)
+              g->fs.frame, mixed ? g->fs.pos_q : NULL, g->fs.vel_f, faces, walls)
     if (check && finish_previous)
         VS_FIRST_HALF(true, true, false);
     else if (check)
@@ -204,7 +277,7 @@ __global__ void brownian_kernel(int n, uint64_t seed, uint64_t step, vs_ensemble
                                 const double *bz, unsigned int *max_disp2, int wrap_dims,
                                 vs_box_lengths box, int32_t *imx, int32_t *imy, int32_t *imz,
                                 double quantum, vs_fixed_frame frame, int4 *pos_q,
-                                float4 *vel_f)
+                                float4 *vel_f, vs_gpu_wall_args walls)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     float d2 = 0.0f;
@@ -229,12 +302,16 @@ __global__ void brownian_kernel(int n, uint64_t seed, uint64_t step, vs_ensemble
             if (wrap_dims & 4)
                 vs_wrap_periodic(&nz, &imz[i], box.len[2]);
         }
+        double ux = mb * gb[0], uy = mb * gb[1], uz = mb * gb[2];
+        if (walls.on) {
+            double wx = ux, wy = uy, wz = uz;
+            vs_gpu_reflect(walls, i, quantum, &nx, &ny, &nz, &ux, &uy, &uz, &wx, &wy, &wz);
+        }
         if (at.x[0]) { /* else pos_q, written below, holds them */
             at.x[0][i] = nx;
             at.x[1][i] = ny;
             at.x[2][i] = nz;
         }
-        const double ux = mb * gb[0], uy = mb * gb[1], uz = mb * gb[2];
         vx[i] = ux;
         vy[i] = uy;
         vz[i] = uz;
@@ -270,7 +347,7 @@ extern "C" void vs_gpu_brownian_step(vs_gpu_state *g, int64_t step, const vs_ens
               g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id, g->pt.x_build[0],     \
               g->pt.x_build[1], g->pt.x_build[2], g->red.d_max_disp2, sw.wrap_dims, sw.box,        \
               g->pt.image[0], g->pt.image[1], g->pt.image[2], g->prm->exec.position_quantum,       \
-              g->fs.frame, sw.mixed ? g->fs.pos_q : NULL, g->fs.vel_f)
+              g->fs.frame, sw.mixed ? g->fs.pos_q : NULL, g->fs.vel_f, wall_args(g))
     if (sw.check)
         VS_BROWNIAN(true, false);
     else if (sw.wrap_dims)

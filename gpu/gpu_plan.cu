@@ -101,7 +101,8 @@ void vs_gpu_plan_set_comm(vs_gpu_plan *p, const vs_params *prm, const int link[3
     p->leaver_dim = -1;
     for (int d = 0; d < 3; ++d) {
         split += link[d] != VS_LINK_SELF;
-        p->wrap_dims |= (!p->reuse_list && link[d] == VS_LINK_SELF) << d;
+        p->wrap_dims |=
+            (!p->reuse_list && link[d] == VS_LINK_SELF && vs_axis_periodic(prm, d)) << d;
         if (!p->reuse_list && link[d] != VS_LINK_SELF && p->leaver_dim < 0)
             p->leaver_dim = d;
     }

@@ -310,7 +310,8 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->species.n = prm->species.n;
     for (int s = 0; s < prm->species.n; ++s) {
         g->species.mass[s] = prm->species.list[s].mass;
-        g->species.inv_mass[s] = 1.0 / prm->species.list[s].mass;
+        /* a frozen species (wall particles) never moves: no acceleration, v stays 0 */
+        g->species.inv_mass[s] = prm->species.list[s].frozen ? 0.0 : 1.0 / prm->species.list[s].mass;
         for (int d = 0; d < 3; ++d)
             g->species.body_force[s][d] = prm->species.list[s].body_force[d];
         for (int t = 0; t < prm->species.n; ++t)
@@ -346,6 +347,13 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     if (g->bd.on) {
         g->bd.d_error = (vs_gpu_bonded_error *)vs_gpu_alloc(g, sizeof(vs_gpu_bonded_error));
         vs_gpu_bonded_tables(g);
+    }
+    g->wall.on = vs_has_walls(prm);
+    g->wall.w = vs_walls_of(prm);
+    if (g->wall.on) {
+        g->wall.d_escaped = (unsigned long long *)vs_gpu_alloc(g, sizeof(unsigned long long));
+        VS_CUDA_CHECK(cudaMemsetAsync(g->wall.d_escaped, 0xff, sizeof(unsigned long long),
+                                      g->stream));
     }
     g->red.d_int_sums = (unsigned long long *)vs_gpu_alloc(g, 4 * sizeof(unsigned long long));
     g->red.partials = (double *)vs_gpu_alloc(g, 8192 * sizeof(double)); /* reduction partials */
@@ -442,7 +450,7 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
         cudaFree(g->ovl.split_idx);
     void *images[] = {g->halo.img_counts,   g->halo.img_offsets, g->halo.img_src,
                       g->halo.img_send_src, g->halo.img_code,    g->halo.img_send_code,
-                      g->halo.d_outside,    g->halo.d_ghosts};
+                      g->halo.d_outside,    g->halo.d_ghosts,     g->wall.d_escaped};
     for (size_t k = 0; k < sizeof images / sizeof images[0]; ++k)
         if (images[k])
             cudaFree(images[k]);

@@ -396,6 +396,8 @@ static int read_parameters(hid_t f, vs_params *p)
         /* checkpoints older than the flow term or the ensembles lack their keys: no flow, the
          * DPD integrator, all of them zero */
         const int late = strncmp(key->key, "flow.", 5) == 0 ||
+                         strncmp(key->key, "boundary.", 9) == 0 ||
+                         strcmp(key->key, "frozen") == 0 ||
                          (strncmp(key->key, "integrator.", 11) == 0 &&
                           strcmp(key->key, "integrator.dt") != 0 &&
                           strcmp(key->key, "integrator.lambda") != 0);

@@ -126,8 +126,10 @@ static int create_layout(hid_t f, const vs_par *par, const vs_params *prm)
     hid_t box = make_group(all, "box");
     const int64_t dim = 3;
     rc |= vs_h5_attr_int64(box, "dimension", &dim, 1);
-    const char *const periodic[3] = {"periodic", "periodic", "periodic"};
-    rc |= vs_h5_attr_strings(box, "boundary", periodic, 3);
+    const char *boundary[3]; /* H5MD: "none" along an axis with walls */
+    for (int d = 0; d < 3; ++d)
+        boundary[d] = vs_axis_periodic(prm, d) ? "periodic" : "none";
+    rc |= vs_h5_attr_strings(box, "boundary", boundary, 3);
     const hsize_t matrix[2] = {3, 3};
     rc |= make_series(box, "edges", H5T_NATIVE_DOUBLE, 3, matrix, matrix, position);
     H5Gclose(box);

@@ -279,6 +279,26 @@ static int check_coordinates(const vs_input_system *sys, const char *where, char
     return 0;
 }
 
+/* Along an axis with walls every particle lies inside the box: [0, L) and no image flag.
+ * Returns 0 or -1 (err). */
+static int check_walls(const vs_params *prm, const vs_input_system *sys, const char *where,
+                       char *err, size_t err_len)
+{
+    for (int64_t i = 0; i < sys->n; ++i)
+        for (int d = 0; d < 3; ++d) {
+            const vs_particle_rec *r = &sys->recs[i];
+            if (vs_axis_periodic(prm, d) ||
+                (r->x[d] >= 0.0 && r->x[d] < sys->box[d] && r->image[d] == 0))
+                continue;
+            snprintf(err, err_len, "%s: atom %lld lies outside the walls along %c (position %g, "
+                     "image flag %d; the box is [0, %g) with boundary.%c.kind a wall)", where,
+                     (long long)r->tag + 1, "xyz"[d], r->x[d], (int)r->image[d], sys->box[d],
+                     "xyz"[d]);
+            return -1;
+        }
+    return 0;
+}
+
 int vs_input_finish(const vs_params *prm, vs_input_system *sys, const char *where, char *err,
                     size_t err_len)
 {
@@ -294,7 +314,8 @@ int vs_input_finish(const vs_params *prm, vs_input_system *sys, const char *wher
         }
     if (!sys->recs)
         return 0;
-    if (check_coordinates(sys, where, err, err_len) != 0)
+    if (check_coordinates(sys, where, err, err_len) != 0 ||
+        check_walls(prm, sys, where, err, err_len) != 0)
         return -1;
     for (int64_t i = 0; i < sys->n; ++i) {
         wrap_record(&sys->recs[i], sys->box);

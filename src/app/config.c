@@ -39,6 +39,7 @@
 #include "config_matrix.h"
 #include "config_molecules.h"
 #include "config_report.h"
+#include "config_boundary.h"
 #include "config_flow.h"
 #include "config_pair.h"
 #include "config_integrator.h"
@@ -734,6 +735,7 @@ static int extract_species(const cfg_ctx *c, const config_setting_t *root, vs_pa
         const config_setting_t *fraction = member(e, "fraction");
         sp->fraction = fraction ? as_double(fraction) : 0.0;
         vec_at(member(e, "body_force"), sp->body_force);
+        sp->frozen = strcmp(config_setting_get_string(member(e, "frozen")), "on") == 0;
         sum += sp->fraction;
         sites[i + 1] = member(e, "fraction");
     }
@@ -824,7 +826,7 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         return cfg_fail(c, dec, "decomposition",
                         "expected all 0 (automatic) or all >= 1 (got %s)", got);
     }
-    if ((rc = vs_config_pair(c, root, p)))
+    if ((rc = vs_config_pair(c, root, p)) || (rc = vs_config_boundary(c, root, p)))
         return rc;
     if (has_input(root)) { /* box and particles come with the file (run_input.c) */
         const int flow_rc = vs_config_extract_flow(c, root, p);

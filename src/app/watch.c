@@ -51,7 +51,7 @@ void vs_watch_dt(const vs_params *prm, int log)
 
 int vs_watch_momentum_conserved(const vs_params *prm)
 {
-    if (prm->flow.kind != VS_FLOW_NONE)
+    if (prm->flow.kind != VS_FLOW_NONE || vs_has_walls(prm)) /* a wall takes momentum */
         return 0;
     for (int s = 0; s < prm->species.n; ++s)
         for (int d = 0; d < 3; ++d)

@@ -4,7 +4,14 @@
 #include <math.h>
 #include <string.h>
 
-double vs_ensemble_dof(const vs_params *p) { return 3.0 * (double)p->system.n_particles - 3.0; }
+/* The moving particles' 3 N, less the 3 of the conserved total momentum; with walls or wall
+ * particles the momentum is not conserved and no degree of freedom is taken away. */
+double vs_ensemble_dof(const vs_params *p)
+{
+    const double mobile = (double)(p->system.n_particles - p->boundary.n_frozen);
+    const int free_momentum = vs_has_walls(p) || p->boundary.n_frozen > 0;
+    return 3.0 * mobile - (free_momentum ? 0.0 : 3.0);
+}
 
 void vs_ensemble_init(vs_ensemble_state *e, const vs_params *p)
 {

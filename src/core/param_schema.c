@@ -77,6 +77,13 @@ static const key_choice INTEGRATOR_CHOICES[] = {
     {"nose_hoover", VS_INTEGRATOR_NOSE_HOOVER}, {"langevin", VS_INTEGRATOR_LANGEVIN},
     {"andersen", VS_INTEGRATOR_ANDERSEN}, {"berendsen", VS_INTEGRATOR_BERENDSEN},
     {"brownian", VS_INTEGRATOR_BROWNIAN}, {"npt", VS_INTEGRATOR_NPT}, {NULL, 0}};
+static const key_choice BOUNDARY_CHOICES[] = {{"periodic", VS_BOUNDARY_PERIODIC},
+                                              {"bounce_forward", VS_BOUNDARY_BOUNCE_FORWARD},
+                                              {"bounce_back", VS_BOUNDARY_BOUNCE_BACK},
+                                              {NULL, 0}};
+static const key_choice WALL_FORCE_CHOICES[] = {
+    {"none", VS_WALL_FORCE_NONE}, {"erfc", VS_WALL_FORCE_ERFC}, {"dpd", VS_WALL_FORCE_DPD},
+    {NULL, 0}};
 static const key_choice PRECISION_CHOICES[] = {
     {"mixed", VS_PRECISION_MIXED}, {"double", VS_PRECISION_DOUBLE}, {NULL, 0}};
 
@@ -140,6 +147,39 @@ static const key_choice PRECISION_CHOICES[] = {
          "table: the file of x and E(x) (phi in degrees, -180 to 180), relative to the "  \
          "configuration's folder"),  \
      .maxlen = VS_PATH_LEN - 1},
+
+/* The rows of one axis's boundary (boundary.x, .y, .z): P its path, D the axis, N the
+ * first of its six physics places; A names the axis in the checkpoint attributes. */
+#define BOUNDARY_ROWS(P, A, D, N) \
+    {KEY(P, K_GROUP, OPTIONAL, NULL, \
+         "the boundary of this axis")}, \
+    {KEY(P ".kind", K_ENUM, OPTIONAL, "\"periodic\"", \
+         "periodic, bounce_forward (walls at both faces, free slip) or bounce_back (no slip)"), \
+     .choices = BOUNDARY_CHOICES, \
+     LAND(boundary.axis[D].kind), PHYS((N), "boundary_" A "_kind", VS_PHYS_ENUM)}, \
+    {KEY(P ".velocity_lo", K_VEC3, OPTIONAL, "[0.0, 0.0, 0.0]", \
+         "bounce_back: velocity of the wall at 0, tangential (its component along the axis 0)"), \
+     LAND(boundary.axis[D].velocity_lo), \
+     PHYS((N) + 1, "boundary_" A "_velocity_lo", VS_PHYS_REAL)}, \
+    {KEY(P ".velocity_hi", K_VEC3, OPTIONAL, "[0.0, 0.0, 0.0]", \
+         "bounce_back: velocity of the wall at the box edge, tangential"), \
+     LAND(boundary.axis[D].velocity_hi), \
+     PHYS((N) + 2, "boundary_" A "_velocity_hi", VS_PHYS_REAL)}, \
+    {KEY(P ".force", K_GROUP, OPTIONAL, NULL, \
+         "a force pushing particles within a distance d of either wall away from it")}, \
+    {KEY(P ".force.kind", K_ENUM, OPTIONAL, "\"none\"", \
+         "none; erfc: f erfc(sqrt(3) (h - d/2) / d); dpd: f (1 - h/d), h the distance to the " \
+         "wall"), \
+     .choices = WALL_FORCE_CHOICES, \
+     LAND(boundary.axis[D].force), PHYS((N) + 3, "boundary_" A "_force", VS_PHYS_ENUM)}, \
+    {KEY(P ".force.f", K_FLOAT, OPTIONAL, "0.0", \
+         "the force's strength f (force units)"), \
+     NUM_GE(0), \
+     LAND(boundary.axis[D].force_f), PHYS((N) + 4, "boundary_" A "_force_f", VS_PHYS_REAL)}, \
+    {KEY(P ".force.d", K_FLOAT, OPTIONAL, NULL, \
+         "the force's range d (required with a force; at most the brick's width)"), \
+     NUM_GT(0), \
+     LAND(boundary.axis[D].force_d), PHYS((N) + 5, "boundary_" A "_force_d", VS_PHYS_REAL)},
 
 /* Every key Vesica reads, in the order the documentation lists them. The first five fields
 
@@ -207,6 +247,17 @@ const key_spec vs_config_schema[] = {
     {KEY("species.[].body_force", K_VEC3, OPTIONAL, "[0.0, 0.0, 0.0]",
          "constant force on every particle of the species"),
      OWN_SPECIES(body_force), PHYS(8, "species_body_force", VS_PHYS_REAL)},
+    {KEY("species.[].frozen", K_ENUM, OPTIONAL, "\"off\"",
+         "on: the species' particles never move (wall particles; excluded from the "
+         "temperature)"),
+     .choices = ON_OFF_CHOICES,
+     OWN_SPECIES(frozen), PHYS(49, "species_frozen", VS_PHYS_ENUM)},
+
+    {KEY("boundary", K_GROUP, OPTIONAL, NULL,
+         "the boundary of each axis: periodic (default) or a pair of walls at its faces")},
+    BOUNDARY_ROWS("boundary.x", "x", 0, 31)
+    BOUNDARY_ROWS("boundary.y", "y", 1, 37)
+    BOUNDARY_ROWS("boundary.z", "z", 2, 43)
 
     {KEY("dpd", K_GROUP, REQUIRED, NULL,
          "DPD pair interaction")},

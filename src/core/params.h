@@ -15,6 +15,7 @@
 
 #include "dpd_pair.h" /* vs_dpd_sigma_over_sqrt_dt */
 #include "pair_styles.h"
+#include "wrap.h"
 
 typedef enum { VS_RANDOM_UNIFORM = 0, VS_RANDOM_GAUSSIAN = 1 } vs_random_kind;
 typedef enum { VS_BACKEND_AUTO = 0, VS_BACKEND_CPU = 1, VS_BACKEND_GPU = 2 } vs_backend_kind;
@@ -180,7 +181,28 @@ typedef struct {
     double mass;          /* particle mass, > 0 */
     double fraction;      /* number fraction of all particles, fractions sum to 1 */
     double body_force[3]; /* constant force on every particle of the species (force units) */
+    int frozen;           /* 1: its particles never move (wall particles; boundary.h) */
 } vs_species;
+
+/* The boundary of one axis (boundary.x, .y, .z; src/core/boundary.h has the physics). */
+typedef enum {
+    VS_BOUNDARY_PERIODIC = 0,
+    VS_BOUNDARY_BOUNCE_FORWARD = 1, /* specular: mirrored, normal velocity turned inward */
+    VS_BOUNDARY_BOUNCE_BACK = 2     /* no slip: mirrored, velocity reversed relative to the wall */
+} vs_boundary_kind;
+typedef enum {
+    VS_WALL_FORCE_NONE = 0,
+    VS_WALL_FORCE_ERFC = 1, /* f erfc(sqrt(3) (h - d/2) / d), USER-MESO's form */
+    VS_WALL_FORCE_DPD = 2   /* f (1 - h / d), DPD's conservative weight */
+} vs_wall_force_kind;
+typedef struct {
+    int kind;              /* vs_boundary_kind */
+    double velocity_lo[3]; /* bounce_back: velocity of the wall at 0 (tangential) */
+    double velocity_hi[3]; /* bounce_back: velocity of the wall at the box edge */
+    int force;             /* vs_wall_force_kind, on particles within force_d of a face */
+    double force_f;        /* its strength (force units) */
+    double force_d;        /* its range (length), > 0 with a force */
+} vs_wall;
 
 /* ---- The parts of vs_params, one per concern ------------------------------------------- */
 
@@ -223,6 +245,12 @@ static inline int vs_pair_real_uniform(const vs_pair_real *x, int n)
                 return 0;
     return 1;
 }
+
+/* The boundaries: a kind per axis (periodic by default), and the wall particles. */
+typedef struct {
+    vs_wall axis[3];
+    int64_t n_frozen; /* particles of frozen species, counted by the engine at the start */
+} vs_boundary_params;
 
 /* The DPD pair interaction. */
 typedef struct {
@@ -350,6 +378,7 @@ typedef struct {
  * use; one vs_params lives in the simulation (vs_sim), the backends point at it. */
 typedef struct {
     vs_system_params system;
+    vs_boundary_params boundary;
     vs_species_params species;
     vs_dpd_params dpd;
     vs_pair_params pair;
@@ -365,6 +394,36 @@ typedef struct {
      * bonded.bonds and bonded.angles lists, numbered as the file's types. */
     vs_input input;
 } vs_params;
+
+/* Whether some axis has walls (not periodic). */
+static inline int vs_has_walls(const vs_params *p)
+{
+    return p->boundary.axis[0].kind != VS_BOUNDARY_PERIODIC ||
+           p->boundary.axis[1].kind != VS_BOUNDARY_PERIODIC ||
+           p->boundary.axis[2].kind != VS_BOUNDARY_PERIODIC;
+}
+
+/* Whether axis d is periodic. */
+static inline int vs_axis_periodic(const vs_params *p, int d)
+{
+    return p->boundary.axis[d].kind == VS_BOUNDARY_PERIODIC;
+}
+
+/* The walls of p as the integrators' reflection reads them (wrap.h). */
+static inline vs_walls vs_walls_of(const vs_params *p)
+{
+    vs_walls w;
+    for (int d = 0; d < 3; ++d) {
+        const vs_wall *a = &p->boundary.axis[d];
+        w.kind[d] = a->kind;
+        w.len[d] = p->system.box[d];
+        for (int q = 0; q < 3; ++q) {
+            w.u[d][0][q] = a->kind == VS_BOUNDARY_BOUNCE_BACK ? a->velocity_lo[q] : 0.0;
+            w.u[d][1][q] = a->kind == VS_BOUNDARY_BOUNCE_BACK ? a->velocity_hi[q] : 0.0;
+        }
+    }
+    return w;
+}
 
 /* Frees what p owns on the heap (the pair set) and clears the pointer; for the owner of the
  * parameters the parser filled (copies share the set). */

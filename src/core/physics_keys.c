@@ -158,6 +158,21 @@ static int no_barostat(const vs_params *a, const vs_params *b)
            a->integrator.pressure == 0.0 && b->integrator.pressure == 0.0;
 }
 
+/* The boundary keys and species.[].frozen (newer than the others). */
+static int boundary_key(const vs_physics_key *k)
+{
+    return strncmp(k->key, "boundary.", 9) == 0 || strcmp(k->key, "frozen") == 0;
+}
+
+/* Every axis periodic and no frozen species. */
+static int plain_boundary(const vs_params *p)
+{
+    for (int s = 0; s < p->species.n; ++s)
+        if (p->species.list[s].frozen)
+            return 0;
+    return !vs_has_walls(p);
+}
+
 /* Every physics key of a and b, in the list's order; a run of per-species keys goes species
  * by species, over the species both have. */
 static void visit_physics(const vs_params *a, const vs_params *b, physics_visit f, void *ctx)
@@ -173,6 +188,10 @@ static void visit_physics(const vs_params *a, const vs_params *b, physics_visit 
         }
         if (barostat_key(&keys[k]) && no_barostat(a, b)) {
             ++k; /* no barostat on either side: checkpoints from before it keep their hash */
+            continue;
+        }
+        if (boundary_key(&keys[k]) && plain_boundary(a) && plain_boundary(b)) {
+            ++k; /* periodic and nothing frozen on either side: as before the walls existed */
             continue;
         }
         if (!keys[k].per_species) {

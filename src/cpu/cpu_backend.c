@@ -262,13 +262,13 @@ static void cpu_brownian_step(void *st, int64_t step, const vs_ensemble_consts *
 static void cpu_scale_velocities(void *st, double f)
 {
     vs_cpu_state *s = st;
-    vs_scale_velocities(s->parts, f);
+    vs_scale_velocities(s->parts, s->prm, f);
 }
 
 static void cpu_shift_velocities(void *st, const double dv[3])
 {
     vs_cpu_state *s = st;
-    vs_shift_velocities(s->parts, dv);
+    vs_shift_velocities(s->parts, s->prm, dv);
 }
 
 static int cpu_momentum_sums(void *st, vs_wide out[5])

@@ -118,6 +118,9 @@ void vs_cpu_pair_style_forces(vs_cpu_state *s, int style, int want_energy);
 /* The flow term (flow_cpu.c): adds the driving field of prm->flow (flow.h) to the owned
  * particles' forces. */
 void vs_cpu_flow_forces(vs_cpu_state *s);
+/* The wall term (wall_cpu.c): adds the wall force of prm->boundary (wall.h) to the owned
+ * particles within its range of a wall. */
+void vs_cpu_wall_forces(vs_cpu_state *s);
 /* One binned profile sample of the owned particles (profile_cpu.c; the table's profile_sums,
  * st: a vs_cpu_state): per set (all, then each species when per_species) and bin along
  * `axis`, the integers of profile_bin.h (nf = vs_profile_fields(output.pressure_tensor) of

@@ -2,6 +2,8 @@
 #include "integrate.h"
 
 #include "integrator.h"
+#include "log.h"
+#include "wrap.h"
 
 /* 1 / mass of every species. */
 static void inverse_masses(const vs_params *prm, double inv_mass[VS_MAX_SPECIES])
@@ -10,8 +12,74 @@ static void inverse_masses(const vs_params *prm, double inv_mass[VS_MAX_SPECIES]
         inv_mass[s] = 1.0 / prm->species.list[s].mass;
 }
 
+/* 1 for each frozen species (they never move); returns whether any species is frozen. */
+static int frozen_species(const vs_params *prm, int frozen[VS_MAX_SPECIES])
+{
+    int any = 0;
+    for (int s = 0; s < VS_MAX_SPECIES; ++s) {
+        frozen[s] = s < prm->species.n && prm->species.list[s].frozen;
+        any |= frozen[s];
+    }
+    return any;
+}
+
+void vs_integrate_walls(vs_particles *p, const vs_params *prm)
+{
+    const vs_walls w = vs_walls_of(prm);
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        int inside = 1;
+        for (int d = 0; d < 3; ++d)
+            inside &= w.kind[d] == VS_BOUNDARY_PERIODIC ||
+                      (p->x[d][i] >= 0.0 && p->x[d][i] < w.len[d]);
+        if (inside)
+            continue;
+        double x[3], v[3], vp[3];
+        for (int q = 0; q < 3; ++q) {
+            x[q] = p->x[q][i];
+            v[q] = p->v[q][i];
+            vp[q] = p->vp[q][i];
+        }
+        if (vs_walls_reflect(&w, x, v, vp))
+            VS_FATAL("particle %lld left the box through a wall (at [%g, %g, %g] after the "
+                     "reflection, the box [%g, %g, %g]): it moved more than a box edge in one "
+                     "step; the forces blew up or integrator.dt is too large",
+                     (long long)p->tag[i], x[0], x[1], x[2], w.len[0], w.len[1], w.len[2]);
+        for (int q = 0; q < 3; ++q) {
+            p->x[q][i] = x[q];
+            p->v[q][i] = v[q];
+            p->vp[q][i] = vp[q];
+        }
+    }
+}
+
+/* The first half-step of the particles of species not frozen (frozen ones keep x and v). */
+static void first_half_mobile(vs_particles *p, const vs_params *prm,
+                              const int frozen[VS_MAX_SPECIES])
+{
+    const double dt = prm->integrator.dt, half_dt = 0.5 * prm->integrator.dt,
+                 lambda_dt = prm->integrator.lambda * prm->integrator.dt;
+    double inv_mass[VS_MAX_SPECIES];
+    inverse_masses(prm, inv_mass);
+    for (int d = 0; d < 3; ++d)
+        for (int64_t i = 0; i < p->n_owned; ++i) {
+            if (frozen[p->species[i]])
+                continue;
+            const double a = p->f[d][i] * inv_mass[p->species[i]];
+            const double vi = p->v[d][i];
+            p->x[d][i] = vs_vv_drift(p->x[d][i], vi, a, dt, half_dt);
+            p->vp[d][i] = vs_vv_predict(vi, a, lambda_dt);
+            p->v[d][i] = vs_vv_kick(vi, a, half_dt);
+        }
+}
+
 void vs_integrate_first_half(vs_particles *p, const vs_params *prm)
 {
+    int frozen[VS_MAX_SPECIES];
+    if (frozen_species(prm, frozen)) {
+        first_half_mobile(p, prm, frozen);
+        vs_integrate_walls(p, prm);
+        return;
+    }
     const double dt = prm->integrator.dt, half_dt = 0.5 * prm->integrator.dt,
                  lambda_dt = prm->integrator.lambda * prm->integrator.dt;
     double inv_mass[VS_MAX_SPECIES];
@@ -27,6 +95,8 @@ void vs_integrate_first_half(vs_particles *p, const vs_params *prm)
             v[i] = vs_vv_kick(vi, a, half_dt);
         }
     }
+    if (vs_has_walls(prm))
+        vs_integrate_walls(p, prm);
 }
 
 void vs_integrate_second_half(vs_particles *p, const vs_params *prm)
@@ -34,11 +104,14 @@ void vs_integrate_second_half(vs_particles *p, const vs_params *prm)
     const double half_dt = 0.5 * prm->integrator.dt;
     double inv_mass[VS_MAX_SPECIES];
     inverse_masses(prm, inv_mass);
+    int frozen[VS_MAX_SPECIES];
+    const int any_frozen = frozen_species(prm, frozen);
     for (int d = 0; d < 3; ++d) {
         double *v = p->v[d];
         const double *f = p->f[d];
         for (int64_t i = 0; i < p->n_owned; ++i)
-            v[i] = vs_vv_kick_force(v[i], f[i], inv_mass[p->species[i]], half_dt);
+            if (!any_frozen || !frozen[p->species[i]])
+                v[i] = vs_vv_kick_force(v[i], f[i], inv_mass[p->species[i]], half_dt);
     }
 }
 
@@ -65,10 +138,14 @@ void vs_integrate_ensemble_op(vs_particles *p, const vs_params *prm,
                               const vs_ensemble_consts *c, vs_ensemble_op op, int64_t step)
 {
     const uint64_t seed = prm->system.seed, st = (uint64_t)step;
+    int frozen[VS_MAX_SPECIES];
+    frozen_species(prm, frozen);
     for (int64_t i = 0; i < p->n_owned; ++i) {
         const int s = p->species[i];
         const uint64_t tag = (uint64_t)p->tag[i];
         double g[3];
+        if (frozen[s])
+            continue;
         if (op == VS_ENSEMBLE_OP_ANDERSEN) {
             if (!vs_andersen_collides(seed, st, tag, c->collide_p))
                 continue;
@@ -89,10 +166,14 @@ void vs_integrate_brownian(vs_particles *p, const vs_params *prm, const vs_ensem
                            int64_t step)
 {
     const uint64_t seed = prm->system.seed, st = (uint64_t)step;
+    int frozen[VS_MAX_SPECIES];
+    frozen_species(prm, frozen);
     for (int64_t i = 0; i < p->n_owned; ++i) {
         const int s = p->species[i];
         const uint64_t tag = (uint64_t)p->tag[i];
         double g[3], u[3];
+        if (frozen[s])
+            continue;
         vs_particle_gauss3(seed, st, VS_STREAM_BROWNIAN, 0, tag, g);
         vs_particle_gauss3(seed, st, VS_STREAM_BROWNIAN, 2, tag, u);
         for (int d = 0; d < 3; ++d) {
@@ -102,20 +183,29 @@ void vs_integrate_brownian(vs_particles *p, const vs_params *prm, const vs_ensem
             p->vp[d][i] = p->v[d][i];
         }
     }
+    if (vs_has_walls(prm))
+        vs_integrate_walls(p, prm);
 }
 
-void vs_scale_velocities(vs_particles *p, double s)
+/* Frozen particles keep v = 0 (their velocity is never scaled nor shifted). */
+void vs_scale_velocities(vs_particles *p, const vs_params *prm, double s)
 {
+    int frozen[VS_MAX_SPECIES];
+    const int any = frozen_species(prm, frozen);
     for (int d = 0; d < 3; ++d)
         for (int64_t i = 0; i < p->n_owned; ++i)
-            p->v[d][i] *= s;
+            if (!any || !frozen[p->species[i]])
+                p->v[d][i] *= s;
 }
 
-void vs_shift_velocities(vs_particles *p, const double dv[3])
+void vs_shift_velocities(vs_particles *p, const vs_params *prm, const double dv[3])
 {
+    int frozen[VS_MAX_SPECIES];
+    const int any = frozen_species(prm, frozen);
     for (int d = 0; d < 3; ++d)
         for (int64_t i = 0; i < p->n_owned; ++i)
-            p->v[d][i] -= dv[d];
+            if (!any || !frozen[p->species[i]])
+                p->v[d][i] -= dv[d];
 }
 
 int vs_momentum_sums(const vs_particles *p, const vs_params *prm, vs_wide out[5])
@@ -124,11 +214,13 @@ int vs_momentum_sums(const vs_particles *p, const vs_params *prm, vs_wide out[5]
     for (int k = 0; k < 5; ++k)
         out[k] = 0;
     for (int64_t i = 0; i < p->n_owned; ++i) {
-        const double m = prm->species.list[p->species[i]].mass;
+        const vs_species *sp = &prm->species.list[p->species[i]];
+        const double m = sp->mass;
         const double vx = p->v[0][i], vy = p->v[1][i], vz = p->v[2][i];
-        /* the thermo row's terms, so the kinetic energy is the row's to the bit */
+        /* the thermo row's terms, so the kinetic energy is the row's to the bit; a frozen
+         * particle's mass is not part of the moving mass */
         const double term[5] = {m * vx, m * vy, m * vz, 0.5 * m * (vx * vx + vy * vy + vz * vz),
-                                m};
+                                sp->frozen ? 0.0 : m};
         for (int k = 0; k < 5; ++k) {
             if (vs_wide_ok(term[k]))
                 out[k] += vs_wide_from_double(term[k]);

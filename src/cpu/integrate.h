@@ -25,8 +25,12 @@ void vs_integrate_ensemble_op(vs_particles *p, const vs_params *prm,
 void vs_integrate_brownian(vs_particles *p, const vs_params *prm, const vs_ensemble_consts *c,
                            int64_t step);
 /* v *= s; v -= dv. */
-void vs_scale_velocities(vs_particles *p, double s);
-void vs_shift_velocities(vs_particles *p, const double dv[3]);
+void vs_scale_velocities(vs_particles *p, const vs_params *prm, double s);
+void vs_shift_velocities(vs_particles *p, const vs_params *prm, const double dv[3]);
+/* The walls (params.h, boundary): every owned particle that crossed a wall face since the
+ * last call is reflected (wrap.h, vs_wall_reflect); one still outside is a fatal fault
+ * naming its tag. Called by the first half-step and the Brownian move after they move. */
+void vs_integrate_walls(vs_particles *p, const vs_params *prm);
 /* Exact local sums (fixed_sum.h) of m vx, m vy, m vz, m v^2 / 2 and m; returns 0, or 1 when a
  * term was out of range (a blown-up run). */
 int vs_momentum_sums(const vs_particles *p, const vs_params *prm, vs_wide out[5]);

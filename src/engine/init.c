@@ -1,6 +1,8 @@
 /* Initial state: see init.h. */
 #include "init.h"
 
+#include "ensemble.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -108,28 +110,38 @@ void vs_init_velocities(vs_particles *p, const vs_params *prm, const vs_decomp *
 static void thermalize(vs_particles *p, const vs_params *prm, const vs_decomp *dc)
 {
     vs_wide sums[4] = {0, 0, 0, 0}; /* momentum, mass */
+    int64_t n_frozen = 0;
     for (int64_t i = 0; i < p->n_owned; ++i) {
-        const double m = prm->species.list[p->species[i]].mass;
+        const vs_species *sp = &prm->species.list[p->species[i]];
+        if (sp->frozen) { /* wall particles stand still */
+            for (int d = 0; d < 3; ++d)
+                p->v[d][i] = 0.0;
+            n_frozen++;
+            continue;
+        }
         for (int d = 0; d < 3; ++d)
-            sums[d] += vs_wide_from_double(m * p->v[d][i]);
-        sums[3] += vs_wide_from_double(m);
+            sums[d] += vs_wide_from_double(sp->mass * p->v[d][i]);
+        sums[3] += vs_wide_from_double(sp->mass);
     }
     vs_par_sum_wide(&dc->cart, sums, 4);
+    vs_par_sum_int64(&dc->cart, &n_frozen, 1);
     const double mass = vs_wide_to_double(sums[3]);
     double drift[3];
     for (int d = 0; d < 3; ++d)
-        drift[d] = vs_wide_to_double(sums[d]) / mass;
+        drift[d] = mass > 0.0 ? vs_wide_to_double(sums[d]) / mass : 0.0;
     vs_wide twice_kinetic_sum = 0;
     for (int64_t i = 0; i < p->n_owned; ++i) {
         const double m = prm->species.list[p->species[i]].mass;
-        for (int d = 0; d < 3; ++d) {
+        for (int d = 0; d < 3 && !prm->species.list[p->species[i]].frozen; ++d) {
             p->v[d][i] -= drift[d];
             twice_kinetic_sum += vs_wide_from_double(m * p->v[d][i] * p->v[d][i]);
         }
     }
     vs_par_sum_wide(&dc->cart, &twice_kinetic_sum, 1);
     const double twice_kinetic = vs_wide_to_double(twice_kinetic_sum);
-    const double dof = 3.0 * (double)prm->system.n_particles - 3.0;
+    vs_params counted = *prm; /* the degrees of freedom without the frozen particles */
+    counted.boundary.n_frozen = n_frozen;
+    const double dof = vs_ensemble_dof(&counted);
     const double scale =
         (dof > 0.0 && twice_kinetic > 0.0) ? sqrt(prm->dpd.kT * dof / twice_kinetic) : 0.0;
     for (int64_t i = 0; i < p->n_owned; ++i)

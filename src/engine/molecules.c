@@ -155,8 +155,15 @@ void vs_mol_build(vs_particles *p, const vs_params *prm, const vs_decomp *dc)
             if (w.bead > 0) {
                 double u[3];
                 random_direction(kwalk, w.first_tag + w.bead, u);
-                for (int d = 0; d < 3; ++d)
+                for (int d = 0; d < 3; ++d) {
                     x[d] += tp->bond_length * u[d];
+                    /* a wall mirrors the walk back inside: no bond crosses a wall */
+                    const double len = prm->system.box[d];
+                    if (!vs_axis_periodic(prm, d) && x[d] < 0.0)
+                        x[d] = -x[d];
+                    else if (!vs_axis_periodic(prm, d) && x[d] >= len)
+                        x[d] = vs_keep_below(2.0 * len - x[d], len);
+                }
             }
             keep_if_mine(p, prm, dc, x, &w);
         }

@@ -70,8 +70,47 @@ static void snap_to_grid(vs_sim *sim)
     for (int d = 0; d < 3; ++d)
         for (int64_t i = 0; i < p->n_owned; ++i) {
             p->x[d][i] = vs_grid_floor(p->x[d][i], q);
-            vs_wrap_periodic(&p->x[d][i], &p->image[d][i], sim->prm.system.box[d]);
+            if (vs_axis_periodic(&sim->prm, d))
+                vs_wrap_periodic(&p->x[d][i], &p->image[d][i], sim->prm.system.box[d]);
+            else if (p->x[d][i] >= sim->prm.system.box[d]) /* inside the rounded box's walls */
+                p->x[d][i] = vs_grid_floor(nextafter(sim->prm.system.box[d], 0.0), q);
         }
+}
+
+/* The particles of frozen species over all ranks (boundary.n_frozen: the thermo's degrees of
+ * freedom leave them out), standing still whatever velocity a file gave them. */
+static void count_frozen(vs_sim *sim)
+{
+    int64_t n = 0;
+    vs_particles *p = &sim->parts;
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        if (!sim->prm.species.list[p->species[i]].frozen)
+            continue;
+        for (int d = 0; d < 3; ++d)
+            p->v[d][i] = p->vp[d][i] = 0.0;
+        n++;
+    }
+    vs_par_sum_int64(&sim->dc.cart, &n, 1);
+    sim->prm.boundary.n_frozen = n;
+}
+
+/* Along an axis with walls every brick holds the wall force's range, so the force acts on
+ * the bricks at the walls only. Returns 0, or VS_EXIT_BAD_INPUT with the line. */
+static int check_wall_bricks(const vs_params *prm, const int dims[3], char *err,
+                             size_t err_len)
+{
+    for (int d = 0; d < 3; ++d) {
+        const vs_wall *w = &prm->boundary.axis[d];
+        const double brick = prm->system.box[d] / dims[d];
+        if (w->kind == VS_BOUNDARY_PERIODIC || w->force == VS_WALL_FORCE_NONE ||
+            w->force_d <= brick)
+            continue;
+        snprintf(err, err_len, "boundary.%c.force.d: expected at most the brick's width %g "
+                 "along %c (box %g over %d ranks; got %g); use fewer ranks along %c", "xyz"[d],
+                 brick, "xyz"[d], prm->system.box[d], dims[d], w->force_d, "xyz"[d]);
+        return VS_EXIT_BAD_INPUT;
+    }
+    return 0;
 }
 
 int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
@@ -97,7 +136,8 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
     const double widest =
         sim->bonded_width > sim->list_radius ? sim->bonded_width : sim->list_radius;
     if (vs_decomp_choose(prm->system.box, par.size, prm->exec.decomposition, widest, dims, err,
-                         err_len) != 0)
+                         err_len) != 0 ||
+        check_wall_bricks(prm, dims, err, err_len) != 0)
         return VS_EXIT_BAD_INPUT;
     sim->backend = vs_backend_select(prm->exec.backend, par.size, sim->device, sizeof sim->device,
                                      err, err_len);
@@ -105,6 +145,8 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
         return VS_EXIT_BAD_INPUT;
     set_position_grid(sim, widest);
     vs_decomp_create(&sim->dc, &par, sim->prm.system.box, dims);
+    for (int d = 0; d < 3; ++d)
+        sim->dc.wall[d] = !vs_axis_periodic(prm, d);
     /* room for this rank's share plus a halo of the same order, grown on demand */
     const double frac = 1.0 / (double)par.size;
     vs_particles_init(&sim->parts, (int64_t)(1.5 * frac * (double)prm->system.n_particles) + 64);
@@ -289,6 +331,7 @@ int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
     sim->energy_due = vs_sim_want_all(sim);
     vs_init_particles(&sim->parts, &sim->prm, &sim->dc);
     snap_to_grid(sim);
+    count_frozen(sim);
     set_tail(sim);
     return start_at_step_zero(sim, err, err_len);
 }
@@ -349,6 +392,7 @@ int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_parti
     adopt_records(sim, recs, &mine, n);
     free(empty);
     snap_to_grid(sim);
+    count_frozen(sim);
     set_tail(sim);
     sim->step = step;
     if (attach(sim, err, err_len))
@@ -415,6 +459,7 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
     free(made);
     free(no_dih);
     snap_to_grid(sim);
+    count_frozen(sim);
     set_tail(sim);
     if (draw_velocities)
         vs_init_velocities(&sim->parts, &sim->prm, &sim->dc);

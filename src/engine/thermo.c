@@ -1,6 +1,8 @@
 /* Thermo reductions and the integrity check: see thermo.h. */
 #include "thermo.h"
 
+#include "ensemble.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -66,9 +68,10 @@ void vs_thermo_reduce(const vs_par *par, const vs_params *prm, const vs_thermo_l
     out->bond_energy = out->molecules ? exact[VS_EXACT_BOND] : 0.0;
     out->angle_energy = out->molecules ? exact[VS_EXACT_ANGLE] : 0.0;
     out->dihedral_energy = out->molecules ? exact[VS_EXACT_DIHEDRAL] : 0.0;
-    const double n = (double)prm->system.n_particles;
+    /* the moving particles (frozen wall particles have no temperature) */
+    const double n = (double)(prm->system.n_particles - prm->boundary.n_frozen);
     const double volume = prm->system.box[0] * prm->system.box[1] * prm->system.box[2];
-    const double dof = 3.0 * n - 3.0;
+    const double dof = vs_ensemble_dof(prm);
     out->step = step;
     out->time = (double)step * prm->integrator.dt;
     for (int d = 0; d < 3; ++d)

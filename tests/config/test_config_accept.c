@@ -406,7 +406,26 @@ static void test_physics_keys_frozen(void **state)
         {"integrator.chain", "integrator_chain"}, {"integrator.gamma", "integrator_gamma"},
         {"integrator.collision_rate", "integrator_collision_rate"},
         {"integrator.remove_com_every", "integrator_remove_com_every"},
-        {"integrator.pressure", "integrator_pressure"}, {"integrator.tau_p", "integrator_tau_p"}};
+        {"integrator.pressure", "integrator_pressure"}, {"integrator.tau_p", "integrator_tau_p"},
+        {"boundary.x.kind", "boundary_x_kind"},
+        {"boundary.x.velocity_lo", "boundary_x_velocity_lo"},
+        {"boundary.x.velocity_hi", "boundary_x_velocity_hi"},
+        {"boundary.x.force.kind", "boundary_x_force"},
+        {"boundary.x.force.f", "boundary_x_force_f"},
+        {"boundary.x.force.d", "boundary_x_force_d"},
+        {"boundary.y.kind", "boundary_y_kind"},
+        {"boundary.y.velocity_lo", "boundary_y_velocity_lo"},
+        {"boundary.y.velocity_hi", "boundary_y_velocity_hi"},
+        {"boundary.y.force.kind", "boundary_y_force"},
+        {"boundary.y.force.f", "boundary_y_force_f"},
+        {"boundary.y.force.d", "boundary_y_force_d"},
+        {"boundary.z.kind", "boundary_z_kind"},
+        {"boundary.z.velocity_lo", "boundary_z_velocity_lo"},
+        {"boundary.z.velocity_hi", "boundary_z_velocity_hi"},
+        {"boundary.z.force.kind", "boundary_z_force"},
+        {"boundary.z.force.f", "boundary_z_force_f"},
+        {"boundary.z.force.d", "boundary_z_force_d"},
+        {"frozen", "species_frozen"}};
     const int n_want = (int)(sizeof want / sizeof want[0]);
     int n;
     const vs_physics_key *k = vs_physics_key_list(&n);
