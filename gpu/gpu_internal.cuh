@@ -27,6 +27,7 @@ extern "C" {
 #include "gpu_launch.cuh"
 #include "gpu_plan.cuh"
 #include "gpu_slab.cuh"
+#include "gpu_wall.cuh"
 
 #define VS_PHASE_MARKS 64 /* phase boundaries not yet read back (about a dozen steps) */
 #define VS_MAX_PHASES 16
@@ -683,14 +684,6 @@ struct vs_gpu_reductions {
     double *h_pinned; /* host mirror for small results */
 };
 
-/* The walls (boundary.*; gpu_integrate.cu): the reflection's constants, and the smallest tag
- * the first half-step found still outside a wall (~0: none), read back on rebuild steps. */
-struct vs_gpu_walls_part {
-    int on;
-    vs_walls w;
-    unsigned long long *d_escaped;
-};
-
 struct vs_gpu_state {
     /* set up once by vs_gpu_create (gpu_state.cu); prm is the simulation's parameters (npt
      * changes their box between steps, vs_gpu_set_box) */
@@ -850,10 +843,6 @@ void vs_gpu_exchange_counts(vs_gpu_state *g, int d, const int64_t n_send[2], int
  * and receives d_recv[0, recv[0]) from the upper one; direction 1 the reverse, from offsets
  * send[0] and recv[0]. Waits for the packing queued on the stream; the received bytes are
  * ready for kernels queued after it on the stream. */
-/* A particle the first half-step left outside a wall (vs_walls_reflect): a fatal fault with
- * its tag (gpu_integrate.cu); nothing without walls, or while the stream is captured as the
- * step's graph. Synchronises the stream. */
-void vs_gpu_walls_check(vs_gpu_state *g);
 void vs_gpu_stage_exchange(vs_gpu_state *g, int d, const size_t send[2], const size_t recv[2]);
 /* Morton reordering of the owned particles (every few rebuilds; gpu_cells.cu), and whether
  * the next rebuild makes one. */
