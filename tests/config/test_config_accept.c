@@ -387,7 +387,8 @@ static void test_physics_keys_frozen(void **state)
         {"integrator.chain", "integrator_chain"}, {"integrator.gamma", "integrator_gamma"},
         {"integrator.collision_rate", "integrator_collision_rate"},
         {"integrator.remove_com_every", "integrator_remove_com_every"},
-        {"integrator.pressure", "integrator_pressure"}, {"integrator.tau_p", "integrator_tau_p"}};
+        {"integrator.pressure", "integrator_pressure"}, {"integrator.tau_p", "integrator_tau_p"},
+        {"bonded", "bonded_code"}};
     const int n_want = (int)(sizeof want / sizeof want[0]);
     int n;
     const vs_physics_key *k = vs_physics_key_list(&n);
@@ -404,6 +405,7 @@ static void test_physics_keys_frozen(void **state)
     assert_true(!k[3].per_species && !k[8].per_species);
     assert_true(k[21].offset == offsetof(vs_params, pair.code));
     assert_true(k[25].offset == offsetof(vs_params, integrator.friction));
+    assert_true(k[30].offset == offsetof(vs_params, molecules.code));
 }
 
 int main(void)
