@@ -10,15 +10,14 @@
  * restarted and a run that goes straight through are bit-identical (same rank count and
  * backend, and the straight run checkpoints at the restart step too).
  *
- * Stopping: SIGTERM and SIGUSR1 only set a flag; every step the ranks OR their flags (and
- * rank 0's walltime verdict) together, so all of them write the checkpoint of the same step
- * and exit with VS_EXIT_CONTINUE.
+ * Stopping (run_stop.h): SIGTERM and SIGUSR1 only set a flag; every step the ranks OR their
+ * flags (and rank 0's walltime verdict) together, so all of them write the checkpoint of the
+ * same step (with a skin, the next that rebuilt the lists) and exit with VS_EXIT_CONTINUE.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "run.h"
 
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,26 +35,12 @@
 #include "psf.h"
 #include "redistribute.h"
 #include "run_input.h"
+#include "run_stop.h"
 #include "simulation.h"
 #include "profiles.h"
 #include "thermo.h"
 #include "thermo_csv.h"
 #include "watch.h"
-
-static volatile sig_atomic_t stop_signal = 0;
-
-static void on_stop_signal(int sig) { stop_signal = sig; }
-
-void vs_run_install_stop_handlers(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGUSR1, &sa, NULL);
-}
 
 static void print_thermo_header(void)
 {
@@ -760,15 +745,19 @@ static int first_output(run_state *rs)
 }
 
 /* Rank 0 after step k of a loop that began at wall time t0: would what is left of
- * run.walltime fail to cover two more steps and a checkpoint (with margins)? */
+ * run.walltime fail to cover two more steps, the wait for a list build (the mean steps
+ * between builds so far, run_stop.h) and a checkpoint (with margins)? */
 static int walltime_runs_out(const run_state *rs, int64_t k, double t0)
 {
     const double now = vs_wall_seconds();
-    const double step_s = (now - t0) / (double)(k - rs->first_step);
+    const double steps = (double)(k - rs->first_step);
+    const double step_s = (now - t0) / steps;
+    const double builds = (double)(rs->sim->n_builds - rs->builds_at_start);
+    const double wait = fmin(steps / fmax(builds, 1.0), VS_STOP_WAIT);
     const double ckpt_s = rs->perf.checkpoints > 0
                               ? rs->last_checkpoint_s
                               : checkpoint_bytes_estimate(rs->prm->system.n_particles) / 1e8;
-    return now - rs->run_start + 1.5 * ckpt_s + 2.0 * step_s + 1.0 >=
+    return now - rs->run_start + 1.5 * ckpt_s + (2.0 + wait) * step_s + 1.0 >=
            rs->prm->run.walltime * 3600.0;
 }
 
@@ -784,6 +773,8 @@ static int step_loop(run_state *rs, int status)
     const int root = par->rank == 0;
     vs_thermo t;
     int stopped = 0;
+    vs_run_stop stop;
+    vs_run_stop_init(&stop);
     const double t0 = vs_wall_seconds();
     for (int64_t k = rs->first_step + 1; k <= prm->integrator.steps && !status && !stopped; ++k) {
         const int last = k == prm->integrator.steps;
@@ -793,6 +784,7 @@ static int step_loop(run_state *rs, int status)
         const int sample_due =
             vs_profiler_active(&rs->prof) && vs_profiler_sample_due(&rs->prof, k);
         sim->energy_due = thermo_due || frame_due;
+        const int64_t builds = sim->n_builds;
         vs_sim_step(sim);
 
         /* the step's device work may still be queued (phases are timed on the device's
@@ -822,11 +814,12 @@ static int step_loop(run_state *rs, int status)
         if (status == 0 && profile_step(rs, k) != 0)
             status = 1;
 
-        /* stop now? a signal on any rank, or too little walltime left (rank 0 decides) */
-        int want_stop = stop_signal != 0;
-        if (root && prm->run.walltime > 0.0 && walltime_runs_out(rs, k, t0))
-            want_stop = 1;
-        stopped = status == 0 && !last && vs_par_any(par, want_stop);
+        /* stop now? a signal on any rank, or too little walltime left (rank 0 decides);
+         * with a skin at the next list build (run_stop.h) */
+        const int want_stop =
+            root && prm->run.walltime > 0.0 && walltime_runs_out(rs, k, t0);
+        stopped = status == 0 && !last &&
+                  vs_run_stop_now(&stop, par, want_stop, k, sim->n_builds != builds);
         /* checkpoint_keep = 0 switches checkpoints off (benchmarks) */
         const int ckpt_due = prm->output.checkpoint_keep > 0 &&
                              (last || stopped || (prm->output.checkpoint_interval > 0 &&
@@ -899,7 +892,7 @@ static int finish_run(run_state *rs)
     }
     failed = vs_par_any(par, failed);
     const int stopped = rs->stopped;
-    const int by_signal = stopped && vs_par_any(par, stop_signal != 0);
+    const int by_signal = stopped && vs_par_any(par, vs_run_stop_signalled());
     if (!failed && stopped && prm->output.checkpoint_keep == 0) {
         vs_log_warn("stopped at step %lld (%s) without a checkpoint: output.checkpoint_keep = 0 "
                     "switches checkpoints off", (long long)sim->step,
