@@ -120,7 +120,8 @@ static double frame_bytes_estimate(int64_t n)
 
 /* Rank 0: the output directory has room for what the run will write: two checkpoints (the
  * newest and the one being written) unless checkpoints are off (checkpoint_keep = 0), and a
- * frame if there is a trajectory; then it (and its checkpoints/) exists and takes a new file.
+ * frame if there is a trajectory; then it (and, with checkpoints, its checkpoints/) exists and
+ * takes a new file.
  * The room is checked first, on the file system that will hold the directory, so that a
  * refusal creates nothing. */
 static int check_output_dir(const vs_params *prm, char *err, size_t err_len)
@@ -144,7 +145,7 @@ static int check_output_dir(const vs_params *prm, char *err, size_t err_len)
     char sub[VS_PATH_LEN + 16];
     snprintf(sub, sizeof sub, "%s/checkpoints", prm->output.dir);
     if (vs_check_writable_dir(prm->output.dir, err, err_len) != 0 ||
-        vs_check_writable_dir(sub, err, err_len) != 0)
+        (checkpoints && vs_check_writable_dir(sub, err, err_len) != 0))
         return -1;
     return 0;
 }

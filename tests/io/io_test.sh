@@ -15,7 +15,7 @@
 #   physics        changed physics refused (and --force-restart), run length accepted,
 #                  no checkpoint, already finished
 #   baddir         unwritable output directory, full disk: one line at start, exit 2, nothing
-#                  created
+#                  created; checkpoints off (checkpoint_keep 0): no checkpoints/ folder
 #   diskfull       (tmpfs, needs mount: else skipped) the disk fills during a checkpoint write:
 #                  that write finishes in the room it reserved, the next one is refused: exit
 #                  1, one line, no crash, the checkpoint restarts; frames or
@@ -218,6 +218,10 @@ physics)
     echo "ok: physics changes refused, run length and output changes accepted"
     ;;
 baddir)
+    # checkpoints off: no checkpoints/ folder (issue 46 item 10)
+    "$BIN" run "$CFG" --set output.dir=off --set output.checkpoint_keep=0 --set integrator.steps=20 \
+        >off.log 2>&1 || fail "checkpoints off: exit $?"
+    [ ! -e off/checkpoints ] || fail "checkpoints off: an empty checkpoints/ folder was created"
     touch afile
     "$BIN" run "$CFG" --set output.dir=afile/out >b.log 2>&1
     [ $? -eq 2 ] || fail "unwritable: expected exit 2"
