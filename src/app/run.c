@@ -34,6 +34,7 @@
 #include "physics_keys.h"
 #include "psf.h"
 #include "redistribute.h"
+#include "run_console.h"
 #include "run_input.h"
 #include "run_stop.h"
 #include "simulation.h"
@@ -41,30 +42,6 @@
 #include "thermo.h"
 #include "thermo_csv.h"
 #include "watch.h"
-
-static void print_thermo_header(void)
-{
-    vs_log_info("%10s %12s %12s %12s %14s %14s %10s", "Step", "Time", "Temp", "Press",
-                "KinEng", "PotEng", "ETA");
-}
-
-static void format_eta(double seconds, char *buf, size_t len)
-{
-    if (seconds < 0.0)
-        snprintf(buf, len, "-");
-    else if (seconds < 3600.0)
-        snprintf(buf, len, "%02d:%02d", (int)(seconds / 60.0), (int)seconds % 60);
-    else
-        snprintf(buf, len, "%dh%02dm", (int)(seconds / 3600.0), ((int)seconds % 3600) / 60);
-}
-
-static void print_thermo_row(const vs_thermo *t, double eta_s)
-{
-    char eta[32];
-    format_eta(eta_s, eta, sizeof eta);
-    vs_log_info("%10lld %12.4f %12.6f %12.6f %14.6g %14.6g %10s", (long long)t->step, t->time,
-                t->temperature, t->pressure, t->kinetic, t->potential, eta);
-}
 
 /* Per-phase min/avg/max over ranks, printed like LAMMPS's breakdown, and collected for
  * perf.json. */
@@ -727,13 +704,13 @@ static int first_output(run_state *rs)
     vs_timer_start(&sim->timers, VS_TIMER_output);
     if (vs_sim_check_integrity(sim))
         status = 1;
-    print_thermo_header();
+    vs_console_thermo_header();
     if (!rs->opt->restart) {
         vs_thermo t;
         vs_sim_thermo(sim, &t);
         if (sim->dc.cart.rank == 0)
             vs_thermo_csv_write(&rs->csv, &t);
-        print_thermo_row(&t, -1.0);
+        vs_console_thermo_row(&t, -1.0);
         if (status == 0 && rs->prm->output.trajectory_interval > 0 && write_frame(rs, &t) != 0)
             status = 1;
     }
@@ -777,6 +754,11 @@ static int step_loop(run_state *rs, int status)
     vs_run_stop stop;
     vs_run_stop_init(&stop);
     const double t0 = vs_wall_seconds();
+    /* rank 0 says how far the run got when no thermo row did for this long (a long run with
+     * sparse rows would look hung); VESICA_PROGRESS_SECONDS sets it (tests) */
+    const char *every = getenv("VESICA_PROGRESS_SECONDS");
+    const double progress_s = every ? atof(every) : 10.0;
+    double said = t0;
     for (int64_t k = rs->first_step + 1; k <= prm->integrator.steps && !status && !stopped; ++k) {
         const int last = k == prm->integrator.steps;
         const int thermo_due = k % prm->output.thermo_interval == 0 || last;
@@ -806,9 +788,13 @@ static int step_loop(run_state *rs, int status)
             if (root && vs_thermo_csv_write(&rs->csv, &t) != 0)
                 vs_log_error("%s/thermo.csv: write failed (disk full?)", prm->output.dir);
             const double elapsed = vs_wall_seconds() - t0;
-            print_thermo_row(&t, elapsed / (double)(k - rs->first_step) *
+            vs_console_thermo_row(&t, elapsed / (double)(k - rs->first_step) *
                                      (double)(prm->integrator.steps - k));
+            said = vs_wall_seconds();
             status = vs_watch_row(&rs->watch, prm, &t, root);
+        } else if (root && vs_wall_seconds() - said >= progress_s) {
+            said = vs_wall_seconds();
+            vs_console_progress(k, prm->integrator.steps, k - rs->first_step, said - t0);
         }
         if (frame_due && status == 0 && write_frame(rs, &t) != 0)
             status = 1;

@@ -28,6 +28,7 @@
 #   earlystop      SIGTERM while the configuration is still being read: exit 3 after the first
 #                  step that builds the neighbour lists (src/app/run_stop.h) with a
 #                  checkpoint, and the restart finishes
+#   progress       thermo rows far apart: progress lines between them
 #   signal P       SIGUSR1 to mpiexec, SIGTERM to a single process, run.walltime: exit 3
 #                  with a checkpoint; the restarts finish with the rows and frames of a
 #                  straight run, none repeated or missing
@@ -404,6 +405,17 @@ earlystop)
         fail "restart exited $?"
     [ "$(steps_of e)" = "0 20 40 " ] || fail "rows: $(steps_of e)"
     echo "ok: a stop requested during start-up ends at step $at with exit 3"
+    ;;
+progress)
+    # thermo rows sparser than the progress interval: progress lines between them (issue 46
+    # item 9; VESICA_PROGRESS_SECONDS shortens the 10 s of a real run)
+    VESICA_PROGRESS_SECONDS=0.02 "$BIN" run "$CFG" --set output.dir=g --set integrator.steps=300 \
+        --set output.thermo_interval=300 --set output.checkpoint_keep=0 >g.log 2>&1 ||
+        fail "exit $?"
+    n=$(grep -c '^  \.\.\. step [0-9]* of 300, .* steps/s, ETA ' g.log)
+    [ "$n" -ge 2 ] || { cat g.log >&2; fail "expected progress lines between the rows, got $n"; }
+    [ "$(steps_of g)" = "0 300 " ] || fail "thermo rows: $(steps_of g)"
+    echo "ok: $n progress lines between two thermo rows"
     ;;
 *)
     echo "unknown case $case_name" >&2
