@@ -13,8 +13,24 @@ extern "C" int vs_gpu_device_count(char *why, size_t why_len)
     int n = 0;
     cudaError_t rc = cudaGetDeviceCount(&n);
     if (rc != cudaSuccess) {
+        int driver = 0, runtime = 0;
+        cudaDriverGetVersion(&driver); /* 0: no driver loaded */
+        cudaRuntimeGetVersion(&runtime);
+        char reason[256];
+        if (rc == cudaErrorInsufficientDriver && driver == 0)
+            snprintf(reason, sizeof reason, "no NVIDIA driver on this machine: no GPU, or its "
+                     "driver is not installed; the cpu backend runs without one");
+        else if (rc == cudaErrorInsufficientDriver)
+            snprintf(reason, sizeof reason, "the NVIDIA driver supports CUDA %d.%d, older than "
+                     "the CUDA runtime %d.%d this build needs: update the driver",
+                     driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+        else if (rc == cudaErrorNoDevice)
+            snprintf(reason, sizeof reason, "the driver sees no CUDA device "
+                     "(CUDA_VISIBLE_DEVICES?)");
+        else
+            snprintf(reason, sizeof reason, "%s", cudaGetErrorString(rc));
         if (why && why_len)
-            snprintf(why, why_len, "%s", cudaGetErrorString(rc));
+            snprintf(why, why_len, "%s", reason);
         cudaGetLastError(); /* clear the sticky-free error so later calls start clean */
         return 0;
     }

@@ -406,6 +406,11 @@ static int read_parameters(hid_t f, vs_params *p)
         /* and those older than the pair styles their code: none, 0 */
         if (strcmp(key->key, "pair") == 0 && H5Aexists(g, key->stored) <= 0)
             continue;
+        /* and those older than the bonded types' code theirs: not known, not compared */
+        if (strcmp(key->key, "bonded") == 0 && H5Aexists(g, key->stored) <= 0) {
+            p->molecules.code = -1;
+            continue;
+        }
         if (sized && key->kind != VS_PHYS_NAME && p->species.n == 0)
             rc = -1; /* sized by the species count, which the names did not give */
         else

@@ -202,6 +202,10 @@ double vs_free_bytes(const char *path)
     struct statvfs fs;
     if (statvfs(buf, &fs) != 0)
         return -1.0;
+    /* a read-only file system, or one without blocks (/proc, /sys), reports no free space
+     * that a write could use: unknown here, so that creating the directory names the cause */
+    if ((fs.f_flag & ST_RDONLY) || fs.f_blocks == 0)
+        return -1.0;
     return (double)fs.f_bavail * (double)fs.f_frsize;
 }
 

@@ -22,7 +22,8 @@ int vs_rename_into_place(const char *tmp, const char *path, char *err, size_t er
 char *vs_read_text_file(const char *path, char *err, size_t err_len);
 
 /* Bytes free to this user on the file system that holds `path`, or that will hold it: the
- * nearest existing ancestor is asked, so nothing has to be created first. -1 when unknown. */
+ * nearest existing ancestor is asked, so nothing has to be created first. -1 when unknown,
+ * and on a read-only file system or one without blocks (/proc), which no write could use. */
 double vs_free_bytes(const char *path);
 
 /* Reserve the first `bytes` of the existing file `path` on disk without changing its size

@@ -6,7 +6,8 @@
 #
 # Usage: scaling/tools/polyethylene.sh [VESICA] [extra --set arguments for the run...]
 # Run from the repository root; VESICA defaults to build/vesica. Writes out/pe-build/pe.data,
-# out/pe-equil, out/pe-melt and docs/figures/polyethylene.png (with out/pe-melt/pe.json).
+# out/pe-equil and out/pe-melt (with pe.json and polyethylene.png;
+# FIGURE=docs/figures/polyethylene.png updates the shipped figure instead).
 # Environment: CHAINS and SITES (default 40 and 24; Xu et al.'s system I is CHAINS=64
 # SITES=300 DENSITY=12.0, in a cubic box), DENSITY (sites per nm^3, default 10.55, the
 # paper's Table III systems II, IV and VII).
@@ -14,6 +15,7 @@ set -eu
 V=${1:-build/vesica}
 [ $# -gt 0 ] && shift
 PY=${PYTHON:-/usr/bin/python3}
+FIGURE=${FIGURE:-out/pe-melt/polyethylene.png}
 LANGEVIN='kind = "langevin"; gamma = 5.0; dt = 0.001; steps = 10000; remove_com_every = 100;'
 mkdir -p out/pe-build
 # bonds, angles and dihedrals start as draws from their Boltzmann laws at 1000 K, so that
@@ -30,4 +32,4 @@ mkdir -p out/pe-build
   --set 'input={ format = "h5md"; file = "out/pe-equil/traj.h5md"; }' \
   --set integrator.steps=40000 "$@"
 "$PY" scaling/tools/pe_analysis.py out/pe-melt --kT 8.3145 --skip 0 \
-  --png docs/figures/polyethylene.png --json out/pe-melt/pe.json
+  --png "${FIGURE}" --json out/pe-melt/pe.json

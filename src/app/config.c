@@ -206,11 +206,7 @@ static int parse_text(config_t *cfg, const char *text, unsigned *bad_line, char 
         return 0;
     *bad_line = (unsigned)config_error_line(cfg);
     const char *msg = config_error_text(cfg) ? config_error_text(cfg) : "unknown error";
-    if (strcmp(msg, "mismatched element type in array") == 0)
-        snprintf(why, why_len, "%s: write every element the same way, e.g. [16.0, 16.5, 16.0]",
-                 msg);
-    else
-        snprintf(why, why_len, "%s", msg);
+    cfg_explain_error(text, *bad_line, msg, why, why_len);
     return -1;
 }
 

@@ -86,6 +86,15 @@ int vs_config_extract_integrator(const cfg_ctx *c, const config_setting_t *root,
                             kind_name);
         if (s)
             values[k] = num(s);
+        /* tau, tau_p: below one step the relaxation overshoots (berendsen heats without
+         * bound) and the chains cannot follow; past 1e9 steps nothing couples, and the masses
+         * (proportional to tau^2) overflow on the way */
+        const double dt = p->integrator.dt;
+        if (s && (k == 0 || k == 4) && !(values[k] >= dt && values[k] <= 1e9 * dt))
+            return cfg_fail(c, s, path, "expected a time constant from integrator.dt = %g to "
+                            "1e9 dt (got %g): the %s cannot follow a shorter one and does "
+                            "nothing with a longer one", dt, values[k],
+                            k == 0 ? "thermostat" : "barostat");
     }
     p->integrator.tau = values[0];
     p->integrator.friction = values[1];

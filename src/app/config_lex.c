@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "log.h"
 
@@ -198,4 +199,47 @@ int cfg_duplicate_name(const char *t, unsigned line, char *name, size_t name_len
         return -1;
     snprintf(name, name_len, "%.*s", (int)found_len, t + found);
     return 0;
+}
+
+/* A bare word where a value belongs on `line` (a string without its double quotes): the
+ * word. Returns 0, or -1 when the line has none. */
+static int bare_word(const char *t, unsigned line, char *word, size_t word_len)
+{
+    size_t i = 0;
+    for (unsigned l = 1; l < line && t[i]; ++i)
+        l += t[i] == '\n';
+    for (; t[i] && t[i] != '\n' && t[i] != '#'; ++i) {
+        if (t[i] == '"')
+            return -1; /* a string on the line: its words are not values */
+        if (t[i] != '=' && t[i] != ':')
+            continue;
+        size_t j = i + 1;
+        while (t[j] == ' ' || t[j] == '\t')
+            ++j;
+        if (!isalpha((unsigned char)t[j]))
+            continue;
+        size_t k = j;
+        while (isalnum((unsigned char)t[k]) || t[k] == '_' || t[k] == '-' || t[k] == '.')
+            ++k;
+        if ((k - j == 4 && strncasecmp(t + j, "true", 4) == 0) ||
+            (k - j == 5 && strncasecmp(t + j, "false", 5) == 0))
+            continue;
+        snprintf(word, word_len, "%.*s", (int)(k - j), t + j);
+        return 0;
+    }
+    return -1;
+}
+
+void cfg_explain_error(const char *text, unsigned line, const char *msg, char *why,
+                       size_t why_len)
+{
+    char word[64];
+    if (strcmp(msg, "syntax error") == 0 && bare_word(text, line, word, sizeof word) == 0)
+        snprintf(why, why_len, "%s is not a value: a string needs double quotes, \"%s\"", word,
+                 word);
+    else if (strcmp(msg, "mismatched element type in array") == 0)
+        snprintf(why, why_len, "%s: write every element the same way, e.g. [16.0, 16.5, 16.0]",
+                 msg);
+    else
+        snprintf(why, why_len, "%s", msg);
 }

@@ -20,4 +20,10 @@ char *cfg_prescan(const char *text, unsigned *bad_line, char *why, size_t why_le
  * gives no name). Returns 0, or -1 when none is found. */
 int cfg_duplicate_name(const char *text, unsigned line, char *name, size_t name_len);
 
+/* libconfig's error `msg` on `line` of `text`, with its likely cause, into why: a bare word
+ * where a value belongs (`backend = cpu;`, which libconfig calls only "syntax error") says
+ * that a string needs double quotes; a mixed array how to write it. */
+void cfg_explain_error(const char *text, unsigned line, const char *msg, char *why,
+                       size_t why_len);
+
 #endif

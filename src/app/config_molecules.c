@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bonded.h"
 #include "config_report.h"
 #include "config_tables.h"
 #include "exit_codes.h"
@@ -264,6 +265,7 @@ int vs_config_molecules(const cfg_ctx *c, const config_setting_t *root, vs_param
         beads += (int64_t)more;
     }
     p->molecules.n_molecule_beads = beads;
+    vs_bonded_set_code(p);
     return extract_reach(c, root, p);
 }
 
@@ -318,5 +320,6 @@ int vs_config_input(const cfg_ctx *c, const config_setting_t *root, vs_params *p
             p->molecules.bond_reach = p->molecules.bond_types[i].r0;
     if (reach)
         p->molecules.bond_reach = num(reach);
+    vs_bonded_set_code(p);
     return 0;
 }

@@ -31,9 +31,10 @@ static void resolve(const cfg_ctx *c, const char *name, char *out, size_t len)
         snprintf(out, len, "%.*s/%s", (int)(slash - c->file), c->file, name);
 }
 
-/* The file's (x, E) pairs into *x, *y (malloc'd); returns the count, or -1 with the problem
- * (path and line first) in why. */
-static int read_pairs(const char *path, double **x, double **y, char *why, size_t len)
+/* The file's (x, E) pairs into *x, *y and their lines in the file into *at (malloc'd);
+ * returns the count, or -1 with the problem (path and line first) in why. */
+static int read_pairs(const char *path, double **x, double **y, long **at, char *why,
+                      size_t len)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -44,6 +45,7 @@ static int read_pairs(const char *path, double **x, double **y, char *why, size_
     char *buf = NULL;
     size_t bcap = 0;
     *x = *y = NULL;
+    *at = NULL;
     for (long line = 1; rc == 0 && getline(&buf, &bcap, f) >= 0; ++line) {
         char *hash = strchr(buf, '#');
         if (hash)
@@ -69,11 +71,13 @@ static int read_pairs(const char *path, double **x, double **y, char *why, size_
                 cap = cap ? 2 * cap : 256;
                 *x = realloc(*x, sizeof(double) * (size_t)cap);
                 *y = realloc(*y, sizeof(double) * (size_t)cap);
-                if (!*x || !*y)
+                *at = realloc(*at, sizeof(long) * (size_t)cap);
+                if (!*x || !*y || !*at)
                     vs_log_fatal(__FILE__, __LINE__, "out of memory reading %s", path);
             }
             (*x)[n] = a;
             (*y)[n] = b;
+            (*at)[n] = line;
             ++n;
         }
     }
@@ -86,43 +90,50 @@ static int read_pairs(const char *path, double **x, double **y, char *why, size_
     if (rc) {
         free(*x);
         free(*y);
+        free(*at);
         *x = *y = NULL;
+        *at = NULL;
         return -1;
     }
     return n;
 }
 
 /* The grid's checks for its kind: uniform, increasing, the range an angle or dihedral
- * needs, a periodic dihedral. Returns 0 or -1 with the problem in why. */
-static int check_grid(const char *path, int kind, const double *x, const double *y, int n,
-                      char *why, size_t len)
+ * needs, a periodic dihedral. Returns 0 or -1 with the problem, at the file's line of the
+ * point at fault (at[k]), in why. */
+static int check_grid(const char *path, int kind, const double *x, const double *y,
+                      const long *at, int n, char *why, size_t len)
 {
+    for (int k = 1; k < n; ++k)
+        if (!(x[k] > x[k - 1])) {
+            snprintf(why, len, "%s:%ld: expected increasing x (got %.9g after %.9g on line %ld)",
+                     path, at[k], x[k], x[k - 1], at[k - 1]);
+            return -1;
+        }
     const double dx = (x[n - 1] - x[0]) / (double)(n - 1);
-    if (!(dx > 0.0)) {
-        snprintf(why, len, "%s: expected increasing x", path);
-        return -1;
-    }
     for (int k = 0; k < n; ++k)
         if (!(fabs(x[k] - (x[0] + (double)k * dx)) <= 1e-6 * dx)) {
-            snprintf(why, len, "%s: expected x on a uniform grid (point %d is %.9g, the grid "
-                     "from %.9g to %.9g has %.9g there)", path, k + 1, x[k], x[0], x[n - 1],
+            snprintf(why, len, "%s:%ld: expected x on a uniform grid (got %.9g, the grid from "
+                     "%.9g to %.9g has %.9g there)", path, at[k], x[k], x[0], x[n - 1],
                      x[0] + (double)k * dx);
             return -1;
         }
     const double lo = kind == VS_TABLE_DIHEDRAL ? -180.0 : 0.0;
     if (kind == VS_TABLE_BOND && x[0] < 0.0) {
-        snprintf(why, len, "%s: expected bond lengths >= 0 (got %g)", path, x[0]);
+        snprintf(why, len, "%s:%ld: expected bond lengths >= 0 (got %g)", path, at[0], x[0]);
         return -1;
     }
     if (kind != VS_TABLE_BOND && (fabs(x[0] - lo) > 1e-9 || fabs(x[n - 1] - 180.0) > 1e-9)) {
-        snprintf(why, len, "%s: expected the %s table to span %g to 180 degrees (got %g to %g)",
-                 path, kind == VS_TABLE_ANGLE ? "angle" : "dihedral", lo, x[0], x[n - 1]);
+        const int k = fabs(x[0] - lo) > 1e-9 ? 0 : n - 1;
+        snprintf(why, len, "%s:%ld: expected the %s table to span %g to 180 degrees (got %g to "
+                 "%g)", path, at[k], kind == VS_TABLE_ANGLE ? "angle" : "dihedral", lo, x[0],
+                 x[n - 1]);
         return -1;
     }
     if (kind == VS_TABLE_DIHEDRAL &&
         !(fabs(y[n - 1] - y[0]) <= 1e-12 * fmax(1.0, fabs(y[0])))) {
-        snprintf(why, len, "%s: expected the same energy at -180 and 180 degrees (got %.17g and "
-                 "%.17g)", path, y[0], y[n - 1]);
+        snprintf(why, len, "%s:%ld: expected the energy at 180 degrees to equal that at -180 "
+                 "on line %ld (got %.17g and %.17g)", path, at[n - 1], at[0], y[n - 1], y[0]);
         return -1;
     }
     return 0;
@@ -138,8 +149,11 @@ int vs_config_table(const cfg_ctx *c, const config_setting_t *group, const char 
         return cfg_fail(c, group, fkey, "required key is missing (style table)");
     resolve(c, config_setting_get_string(file), path, sizeof path);
     double *x, *y;
-    const int n = read_pairs(path, &x, &y, why, sizeof why);
-    if (n < 0 || check_grid(path, kind, x, y, n, why, sizeof why) != 0) {
+    long *at;
+    const int n = read_pairs(path, &x, &y, &at, why, sizeof why);
+    const int bad = n < 0 || check_grid(path, kind, x, y, at, n, why, sizeof why) != 0;
+    free(at);
+    if (bad) {
         free(x);
         free(y);
         return cfg_fail(c, file, fkey, "%s", why);

@@ -10,15 +10,14 @@
  * restarted and a run that goes straight through are bit-identical (same rank count and
  * backend, and the straight run checkpoints at the restart step too).
  *
- * Stopping: SIGTERM and SIGUSR1 only set a flag; every step the ranks OR their flags (and
- * rank 0's walltime verdict) together, so all of them write the checkpoint of the same step
- * and exit with VS_EXIT_CONTINUE.
+ * Stopping (run_stop.h): SIGTERM and SIGUSR1 only set a flag; every step the ranks OR their
+ * flags (and rank 0's walltime verdict) together, so all of them write the checkpoint of the
+ * same step (with a skin, the next that rebuilt the lists) and exit with VS_EXIT_CONTINUE.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "run.h"
 
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,51 +34,14 @@
 #include "physics_keys.h"
 #include "psf.h"
 #include "redistribute.h"
+#include "run_console.h"
 #include "run_input.h"
+#include "run_stop.h"
 #include "simulation.h"
 #include "profiles.h"
 #include "thermo.h"
 #include "thermo_csv.h"
 #include "watch.h"
-
-static volatile sig_atomic_t stop_signal = 0;
-
-static void on_stop_signal(int sig) { stop_signal = sig; }
-
-void vs_run_install_stop_handlers(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGUSR1, &sa, NULL);
-}
-
-static void print_thermo_header(void)
-{
-    vs_log_info("%10s %12s %12s %12s %14s %14s %10s", "Step", "Time", "Temp", "Press",
-                "KinEng", "PotEng", "ETA");
-}
-
-static void format_eta(double seconds, char *buf, size_t len)
-{
-    if (seconds < 0.0)
-        snprintf(buf, len, "-");
-    else if (seconds < 3600.0)
-        snprintf(buf, len, "%02d:%02d", (int)(seconds / 60.0), (int)seconds % 60);
-    else
-        snprintf(buf, len, "%dh%02dm", (int)(seconds / 3600.0), ((int)seconds % 3600) / 60);
-}
-
-static void print_thermo_row(const vs_thermo *t, double eta_s)
-{
-    char eta[32];
-    format_eta(eta_s, eta, sizeof eta);
-    vs_log_info("%10lld %12.4f %12.6f %12.6f %14.6g %14.6g %10s", (long long)t->step, t->time,
-                t->temperature, t->pressure, t->kinetic, t->potential, eta);
-}
 
 /* Per-phase min/avg/max over ranks, printed like LAMMPS's breakdown, and collected for
  * perf.json. */
@@ -135,7 +97,8 @@ static double frame_bytes_estimate(int64_t n)
 
 /* Rank 0: the output directory has room for what the run will write: two checkpoints (the
  * newest and the one being written) unless checkpoints are off (checkpoint_keep = 0), and a
- * frame if there is a trajectory; then it (and its checkpoints/) exists and takes a new file.
+ * frame if there is a trajectory; then it (and, with checkpoints, its checkpoints/) exists and
+ * takes a new file.
  * The room is checked first, on the file system that will hold the directory, so that a
  * refusal creates nothing. */
 static int check_output_dir(const vs_params *prm, char *err, size_t err_len)
@@ -159,7 +122,7 @@ static int check_output_dir(const vs_params *prm, char *err, size_t err_len)
     char sub[VS_PATH_LEN + 16];
     snprintf(sub, sizeof sub, "%s/checkpoints", prm->output.dir);
     if (vs_check_writable_dir(prm->output.dir, err, err_len) != 0 ||
-        vs_check_writable_dir(sub, err, err_len) != 0)
+        (checkpoints && vs_check_writable_dir(sub, err, err_len) != 0))
         return -1;
     return 0;
 }
@@ -742,13 +705,13 @@ static int first_output(run_state *rs)
     vs_timer_start(&sim->timers, VS_TIMER_output);
     if (vs_sim_check_integrity(sim))
         status = 1;
-    print_thermo_header();
+    vs_console_thermo_header();
     if (!rs->opt->restart) {
         vs_thermo t;
         vs_sim_thermo(sim, &t);
         if (sim->dc.cart.rank == 0)
             vs_thermo_csv_write(&rs->csv, &t);
-        print_thermo_row(&t, -1.0);
+        vs_console_thermo_row(&t, -1.0);
         if (status == 0 && rs->prm->output.trajectory_interval > 0 && write_frame(rs, &t) != 0)
             status = 1;
     }
@@ -761,15 +724,19 @@ static int first_output(run_state *rs)
 }
 
 /* Rank 0 after step k of a loop that began at wall time t0: would what is left of
- * run.walltime fail to cover two more steps and a checkpoint (with margins)? */
+ * run.walltime fail to cover two more steps, the wait for a list build (the mean steps
+ * between builds so far, run_stop.h) and a checkpoint (with margins)? */
 static int walltime_runs_out(const run_state *rs, int64_t k, double t0)
 {
     const double now = vs_wall_seconds();
-    const double step_s = (now - t0) / (double)(k - rs->first_step);
+    const double steps = (double)(k - rs->first_step);
+    const double step_s = (now - t0) / steps;
+    const double builds = (double)(rs->sim->n_builds - rs->builds_at_start);
+    const double wait = fmin(steps / fmax(builds, 1.0), VS_STOP_WAIT);
     const double ckpt_s = rs->perf.checkpoints > 0
                               ? rs->last_checkpoint_s
                               : checkpoint_bytes_estimate(rs->prm->system.n_particles) / 1e8;
-    return now - rs->run_start + 1.5 * ckpt_s + 2.0 * step_s + 1.0 >=
+    return now - rs->run_start + 1.5 * ckpt_s + (2.0 + wait) * step_s + 1.0 >=
            rs->prm->run.walltime * 3600.0;
 }
 
@@ -785,7 +752,14 @@ static int step_loop(run_state *rs, int status)
     const int root = par->rank == 0;
     vs_thermo t;
     int stopped = 0;
+    vs_run_stop stop;
+    vs_run_stop_init(&stop);
     const double t0 = vs_wall_seconds();
+    /* rank 0 says how far the run got when no thermo row did for this long (a long run with
+     * sparse rows would look hung); VESICA_PROGRESS_SECONDS sets it (tests) */
+    const char *every = getenv("VESICA_PROGRESS_SECONDS");
+    const double progress_s = every ? atof(every) : 10.0;
+    double said = t0;
     for (int64_t k = rs->first_step + 1; k <= prm->integrator.steps && !status && !stopped; ++k) {
         const int last = k == prm->integrator.steps;
         const int thermo_due = k % prm->output.thermo_interval == 0 || last;
@@ -795,6 +769,7 @@ static int step_loop(run_state *rs, int status)
             vs_profiler_active(&rs->prof) && vs_profiler_sample_due(&rs->prof, k);
         sim->energy_due = prm->output.pressure_tensor && (thermo_due || sample_due) /* tensor */
                               ? vs_sim_want_all(sim) : (thermo_due || frame_due);
+        const int64_t builds = sim->n_builds;
         vs_sim_step(sim);
 
         /* the step's device work may still be queued (phases are timed on the device's
@@ -815,20 +790,25 @@ static int step_loop(run_state *rs, int status)
             if (root && vs_thermo_csv_write(&rs->csv, &t) != 0)
                 vs_log_error("%s/thermo.csv: write failed (disk full?)", prm->output.dir);
             const double elapsed = vs_wall_seconds() - t0;
-            print_thermo_row(&t, elapsed / (double)(k - rs->first_step) *
+            vs_console_thermo_row(&t, elapsed / (double)(k - rs->first_step) *
                                      (double)(prm->integrator.steps - k));
+            said = vs_wall_seconds();
             status = vs_watch_row(&rs->watch, prm, &t, root);
+        } else if (root && vs_wall_seconds() - said >= progress_s) {
+            said = vs_wall_seconds();
+            vs_console_progress(k, prm->integrator.steps, k - rs->first_step, said - t0);
         }
         if (frame_due && status == 0 && write_frame(rs, &t) != 0)
             status = 1;
         if (status == 0 && profile_step(rs, k) != 0)
             status = 1;
 
-        /* stop now? a signal on any rank, or too little walltime left (rank 0 decides) */
-        int want_stop = stop_signal != 0;
-        if (root && prm->run.walltime > 0.0 && walltime_runs_out(rs, k, t0))
-            want_stop = 1;
-        stopped = status == 0 && !last && vs_par_any(par, want_stop);
+        /* stop now? a signal on any rank, or too little walltime left (rank 0 decides);
+         * with a skin at the next list build (run_stop.h) */
+        const int want_stop =
+            root && prm->run.walltime > 0.0 && walltime_runs_out(rs, k, t0);
+        stopped = status == 0 && !last &&
+                  vs_run_stop_now(&stop, par, want_stop, k, sim->n_builds != builds);
         /* checkpoint_keep = 0 switches checkpoints off (benchmarks) */
         const int ckpt_due = prm->output.checkpoint_keep > 0 &&
                              (last || stopped || (prm->output.checkpoint_interval > 0 &&
@@ -901,7 +881,7 @@ static int finish_run(run_state *rs)
     }
     failed = vs_par_any(par, failed);
     const int stopped = rs->stopped;
-    const int by_signal = stopped && vs_par_any(par, stop_signal != 0);
+    const int by_signal = stopped && vs_par_any(par, vs_run_stop_signalled());
     if (!failed && stopped && prm->output.checkpoint_keep == 0) {
         vs_log_warn("stopped at step %lld (%s) without a checkpoint: output.checkpoint_keep = 0 "
                     "switches checkpoints off", (long long)sim->step,

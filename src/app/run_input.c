@@ -7,8 +7,10 @@
  */
 #include "run_input.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "exit_codes.h"
@@ -41,8 +43,17 @@ int vs_run_read_input(const vs_params *prm, int header_only, MPI_Comm comm, vs_p
     memset(sys, 0, sizeof *sys);
     char err[VS_ERR_LEN] = "";
     int failed = 0;
-    if (par.rank == 0)
+    struct stat st;
+    if (par.rank == 0 && stat(prm->input.file, &st) != 0 && errno == ENOENT) {
+        /* one wording for every format; the examples' inputs come from scripts or runs */
+        snprintf(err, sizeof err, "input.file: %.300s: no such file%s; an input file is made "
+                 "beforehand (the examples' configurations say by which script at input.file, "
+                 "docs/examples.md too)", prm->input.file,
+                 prm->input.file[0] == '/' ? "" : " (relative to the current directory)");
+        failed = 1;
+    } else if (par.rank == 0) {
         failed = vs_input_read(prm, header_only, sys, err, sizeof err) != 0;
+    }
     if (vs_par_agree_error(&par, failed, err, sizeof err)) {
         if (par.rank == 0)
             fprintf(stderr, "vesica: error: %s\n", err);

@@ -1,6 +1,9 @@
-/* The bonded terms' fatal errors, worded once for the CPU loops and the GPU kernels: see
- * bonded.h. */
+/* The bonded terms' fatal errors, worded once for the CPU loops and the GPU kernels, and the
+ * hash of the bonded types that a restart compares: see bonded.h. */
 #include "bonded.h"
+
+#include <stddef.h>
+#include <stdint.h>
 
 #include "log.h"
 
@@ -25,4 +28,56 @@ void vs_bonded_fail(const vs_params *prm, int kind, int64_t step, int64_t tag_a,
              "r = %.6g, beyond the bonded reach %g (molecules bond_reach: the "
              "ghost shell of bonded beads is built for it)",
              (long long)step, (long long)tag_a, (long long)tag_b, r, prm->molecules.bond_reach);
+}
+
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *b = data;
+    for (size_t k = 0; k < n; ++k) {
+        h ^= b[k];
+        h *= 0x100000001b3ull; /* FNV-1a */
+    }
+    return h;
+}
+
+/* A type's style, its numbers and its table (grid and spline coefficients), field by field:
+ * the structs hold padding and a pointer. */
+static uint64_t fnv_type(uint64_t h, int style, const double *num, size_t n_num,
+                         const vs_table *t)
+{
+    h = fnv(h, &style, sizeof style);
+    h = fnv(h, num, sizeof(double) * n_num);
+    const double grid[3] = {(double)t->n, t->lo, t->dx};
+    h = fnv(h, grid, sizeof grid);
+    if (t->coef && t->n > 1)
+        h = fnv(h, t->coef, sizeof(double) * 4 * (size_t)(t->n - 1));
+    return h;
+}
+
+void vs_bonded_set_code(vs_params *p)
+{
+    const vs_molecules_params *m = &p->molecules;
+    const int counts[3] = {m->n_bond_types, m->n_angle_types, m->n_dihedral_types};
+    if (counts[0] + counts[1] + counts[2] == 0) {
+        p->molecules.code = 0;
+        return;
+    }
+    uint64_t h = fnv(0xcbf29ce484222325ull, counts, sizeof counts);
+    for (int i = 0; i < m->n_bond_types; ++i) {
+        const vs_bond_type *b = &m->bond_types[i];
+        const double num[2] = {b->K, b->r0};
+        h = fnv_type(h, b->style, num, 2, &b->tab);
+    }
+    for (int i = 0; i < m->n_angle_types; ++i) {
+        const vs_angle_type *a = &m->angle_types[i];
+        const double num[2] = {a->K, a->theta0};
+        h = fnv_type(h, a->style, num, 2, &a->tab);
+    }
+    for (int i = 0; i < m->n_dihedral_types; ++i) {
+        const vs_dihedral_type *d = &m->dihedral_types[i];
+        const double num[3 + VS_DIHEDRAL_TERMS] = {(double)d->n, d->K, d->phi0, d->A[0],
+                                                   d->A[1], d->A[2], d->A[3], d->A[4]};
+        h = fnv_type(h, d->style, num, 3 + VS_DIHEDRAL_TERMS, &d->tab);
+    }
+    p->molecules.code = (int64_t)((h >> 12) | 1u); /* never 0 or -1 with a type */
 }

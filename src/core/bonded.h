@@ -62,6 +62,11 @@ _Noreturn
 void vs_bonded_fail(const vs_params *prm, int kind, int64_t step, int64_t tag_a,
                     int64_t tag_b, double r, double r0);
 
+/* p->molecules.code from the bond, angle and dihedral types (styles, parameters, tables'
+ * contents): a physics key (physics_keys.h), so a restart refuses changed bonded parameters
+ * as it refuses a changed dpd.gamma. 52 bits, exact as a double; 0 when p has no types. */
+void vs_bonded_set_code(vs_params *p);
+
 /* Bond of style `style` at squared length r2: the energy in *e and the force factor in
  * *fscal (F_i = fscal * d). Returns 0, or 1 when a FENE bond is at or beyond R0 (no force). */
 VS_HOST_DEVICE int vs_bond_eval(int style, double K, double r0, double r2, double *fscal,

@@ -75,6 +75,17 @@ void vs_log_error(const char *fmt, ...)
     va_end(ap);
 }
 
+/* The ranks of MPI_COMM_WORLD, 1 outside MPI. */
+static int world_size(void)
+{
+    int initialized = 0, finalized = 0, size = 1;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (initialized && !finalized)
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+    return size;
+}
+
 void vs_log_fatal(const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
@@ -83,14 +94,26 @@ void vs_log_fatal(const char *file, int line, const char *fmt, ...)
     snprintf(prefix, sizeof prefix, "vesica: fatal (rank %d, %s:%d): ", log_rank, file, line);
     write_line(prefix, fmt, ap);
     va_end(ap);
-    int initialized = 0, finalized = 0, size = 1;
-    MPI_Initialized(&initialized);
-    MPI_Finalized(&finalized);
-    if (initialized && !finalized)
-        MPI_Comm_size(MPI_COMM_WORLD, &size);
     /* MPI_Abort ends the other ranks; alone, a plain exit spares Open MPI's abort banner */
-    if (size > 1)
+    if (world_size() > 1)
         MPI_Abort(MPI_COMM_WORLD, 1);
+    exit(1);
+}
+
+void vs_log_fatal_all(const char *file, int line, const char *fmt, ...)
+{
+    if (log_rank == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        char prefix[512];
+        snprintf(prefix, sizeof prefix, "vesica: fatal (%s:%d): ", file, line);
+        write_line(prefix, fmt, ap);
+        va_end(ap);
+    }
+    if (world_size() > 1) {
+        MPI_Barrier(MPI_COMM_WORLD); /* the line is out before any rank aborts */
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     exit(1);
 }
 

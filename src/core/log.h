@@ -19,6 +19,19 @@ void vs_log_fatal(const char *file, int line, const char *fmt, ...)
 
 #define VS_FATAL(...) vs_log_fatal(__FILE__, __LINE__, __VA_ARGS__)
 
+/* The same, for a fault every rank of MPI_COMM_WORLD reaches at the same point with the same
+ * verdict (a test on replicated values such as the box): rank 0 alone prints the line, after
+ * a barrier every rank aborts, so the job ends with one line instead of one per rank. */
+#ifdef __cplusplus
+[[noreturn]]
+#else
+_Noreturn
+#endif
+void vs_log_fatal_all(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#define VS_FATAL_ALL(...) vs_log_fatal_all(__FILE__, __LINE__, __VA_ARGS__)
+
 /* Checked allocation: a failed malloc is a fatal fault with the size and the place. */
 void *vs_malloc_checked(unsigned long bytes, const char *file, int line);
 void *vs_realloc_checked(void *p, unsigned long bytes, const char *file, int line);

@@ -535,7 +535,8 @@ const key_spec vs_config_schema[] = {
          "the dihedral of four consecutive beads; absent: none")},
     DIHEDRAL_ROWS("molecules.[].dihedral")
     {KEY("bonded", K_GROUP, OPTIONAL, NULL,
-         "settings of the bonded interactions")},
+         "settings of the bonded interactions"),
+     OWN(molecules.code), PHYS(50, "bonded_code", VS_PHYS_INT64)},
     {KEY("bonded.bonds", K_LIST, OPTIONAL, NULL,
          "with input: the bond types, bond type k of the file is bonded.bonds.[k-1]"),
      .ilo = 1, .ihi = VS_MAX_MOLTYPES},

@@ -372,6 +372,9 @@ typedef struct {
     vs_dihedral_type dihedral_types[VS_MAX_MOLTYPES];
     double bond_reach;     /* the longest bond allowed: the ghost shell of bonded beads */
     int64_t n_molecule_beads;
+    int64_t code;          /* hash of the bond, angle and dihedral types, tables included
+                              (vs_bonded_set_code); 0: none; -1: read from a checkpoint
+                              that predates it (not compared) */
 } vs_molecules_params;
 
 /* Run parameters, in parts. Modules take const pointers to the parts (or the whole) they

@@ -186,6 +186,12 @@ static void visit_physics(const vs_params *a, const vs_params *b, physics_visit 
             ++k; /* no pair styles on either side: as before the key existed */
             continue;
         }
+        if (!keys[k].per_species && keys[k].offset == offsetof(vs_params, molecules.code) &&
+            ((a->molecules.code == 0 && b->molecules.code == 0) || a->molecules.code == -1 ||
+             b->molecules.code == -1)) {
+            ++k; /* no bonded types on either side, or a checkpoint from before the key */
+            continue;
+        }
         if (barostat_key(&keys[k]) && no_barostat(a, b)) {
             ++k; /* no barostat on either side: checkpoints from before it keep their hash */
             continue;
@@ -239,6 +245,9 @@ int vs_params_physics_diff(const vs_params *config, const vs_params *stored, cha
     fmt_double(b, sizeof b, d.b);
     if (strcmp(d.key, "pair") == 0)
         snprintf(what, len, "pair (the pair styles' coefficients, cut-offs or tables)");
+    else if (strcmp(d.key, "bonded") == 0)
+        snprintf(what, len, "bonded (a bond, angle or dihedral type's style, coefficients "
+                 "or table)");
     else if (strcmp(d.key, "seed") == 0 || strstr(d.key, ".name") ||
              strcmp(d.key, "dpd.random") == 0 || strcmp(d.key, "integrator.kind") == 0)
         snprintf(what, len, "%s", d.key); /* encoded values would only confuse */

@@ -1,6 +1,7 @@
 /* The time step: see simulation.h. */
 #include "simulation.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,13 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
     sim->phase_open = -1;
     sim->prm = *prm;
     sim->list_radius = vs_list_radius(prm);
+    /* a box that grows past 64 times the larger of its starting volume and one list cell per
+     * particle expands without bound: its cell lists would soon outgrow memory and their
+     * counts overflow */
+    const double r3 = sim->list_radius * sim->list_radius * sim->list_radius;
+    const double *box = prm->system.box;
+    sim->volume_limit =
+        64.0 * fmax(box[0] * box[1] * box[2], (double)prm->system.n_particles * r3);
     sim->ensemble = vs_ensemble_kind_of(prm->integrator.kind);
     if (!sim->ensemble) {
         snprintf(err, err_len, "integrator.kind: no ensemble of kind %d", (int)prm->integrator.kind);
@@ -262,26 +270,50 @@ static void set_tail(vs_sim *sim)
     vs_pair_tail(&sim->prm, count, volume, &sim->tail_energy, &sim->tail_virial);
 }
 
+/* npt's box of the next step against what the run can hold: a box that diverged or grows
+ * without bound stops here, before the cell lists are sized for it; one that shrank below
+ * the ghost shell or twice the largest cut-off too. The same tests on every rank: the same
+ * box and dims. */
+static void check_box(const vs_sim *sim, const double box[3], double widest)
+{
+    const vs_decomp *dc = &sim->dc;
+    const vs_integrator_params *in = &sim->prm.integrator;
+    const long long step = (long long)sim->step;
+    const double volume = box[0] * box[1] * box[2];
+    if (!isfinite(volume) || !(volume > 0.0))
+        VS_FATAL_ALL("step %lld: npt: the box became %.6g x %.6g x %.6g: the barostat "
+                     "diverged (integrator.tau_p %g, tau %g, dt %g)",
+                     step, box[0], box[1], box[2], in->tau_p, in->tau, in->dt);
+    if (!(volume <= sim->volume_limit))
+        VS_FATAL_ALL("step %lld: npt: the box grew to %.6g x %.6g x %.6g, volume %.6g, beyond "
+                     "%.6g (64 times the larger of the starting volume and one neighbour cell "
+                     "per particle): the system expands without bound, as a fluid held below "
+                     "the pressure it can sustain does (integrator.pressure %g); stopped "
+                     "before its cell lists outgrow memory",
+                     step, box[0], box[1], box[2], volume, sim->volume_limit, in->pressure);
+    for (int d = 0; d < 3; ++d) {
+        if (!(box[d] / dc->dims[d] >= widest))
+            VS_FATAL_ALL("step %lld: npt: the box shrank to %.6g along %c, %d brick(s) of "
+                         "%.6g, thinner than the ghost shell %.6g (use fewer ranks along %c, "
+                         "or a larger system)", step, box[d], "xyz"[d], dc->dims[d],
+                         box[d] / dc->dims[d], widest, "xyz"[d]);
+        if (!(box[d] >= 2.0 * vs_pair_reach(&sim->prm)))
+            VS_FATAL_ALL("step %lld: npt: the box shrank to %.6g along %c, less than twice the "
+                         "largest cut-off %.6g (use a larger system)", step, box[d],
+                         "xyz"[d], vs_pair_reach(&sim->prm));
+    }
+}
+
 void vs_sim_set_box(vs_sim *sim, const double box[3])
 {
     vs_decomp *dc = &sim->dc;
     const double widest =
         sim->bonded_width > sim->list_radius ? sim->bonded_width : sim->list_radius;
+    check_box(sim, box, widest);
     for (int d = 0; d < 3; ++d) {
         sim->prm.system.box[d] = dc->box[d] = box[d];
         dc->lo[d] = vs_decomp_face(box[d], dc->coords[d], dc->dims[d]);
         dc->hi[d] = vs_decomp_face(box[d], dc->coords[d] + 1, dc->dims[d]);
-        /* the same tests on every rank: the same box and dims; the configuration's rules
-         * (a box of at least twice the largest cut-off, bricks at least the ghost shell) */
-        if (!(box[d] / dc->dims[d] >= widest))
-            VS_FATAL("step %lld: npt: the box shrank to %.6g along %c, %d brick(s) of %.6g, "
-                     "thinner than the ghost shell %.6g (use fewer ranks along %c, or a "
-                     "larger system)", (long long)sim->step, box[d], "xyz"[d], dc->dims[d],
-                     box[d] / dc->dims[d], widest, "xyz"[d]);
-        if (!(box[d] >= 2.0 * vs_pair_reach(&sim->prm)))
-            VS_FATAL("step %lld: npt: the box shrank to %.6g along %c, less than twice the "
-                     "largest cut-off %.6g (use a larger system)", (long long)sim->step, box[d],
-                     "xyz"[d], vs_pair_reach(&sim->prm));
     }
     if (vs_pair_tail_on(&sim->prm)) {
         const double volume = box[0] * box[1] * box[2];

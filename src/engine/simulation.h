@@ -38,6 +38,7 @@ typedef struct vs_sim {
                                 largest cut-off + skin (vs_list_radius) */
     double bonded_width;     /* molecules: ghost width of bonded beads (the bonded terms'
                                 reach + skin), 0 without molecules */
+    double volume_limit;     /* npt: the largest box volume a run may reach (vs_sim_set_box) */
     int64_t step;            /* steps completed since the start of the run */
     int64_t n_builds;        /* neighbour-list builds, the initial one included */
     int64_t n_dangerous;     /* builds where some particle had moved more than the full skin */

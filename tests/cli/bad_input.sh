@@ -268,6 +268,29 @@ box = [8.0, 8.0, 8.0];
 @include "other.cfg"
 EOF
 
+# issue 46 item 6: messages that name the cause
+bad unquoted_string '^vesica: error: unquoted_string\.cfg:6: syntax error \(cpu is not a value: a string needs double quotes, "cpu"\)$' <<'EOF'
+box = [8.0, 8.0, 8.0];
+density = 3.0;
+species = ( { name = "W"; } );
+dpd = { a = { W = { W = 25.0; }; }; gamma = 4.5; kT = 1.0; };
+integrator = { dt = 0.04; steps = 10; };
+backend = cpu;
+output = { dir = "@OUT@"; };
+EOF
+bad tau_below_dt '^vesica: error: --set integrator\.tau=1e-6: integrator\.tau: expected a time constant from integrator\.dt = 0\.04 to 1e9 dt \(got 1e-06\): the thermostat cannot follow' --set 'integrator.kind="berendsen"' --set integrator.tau=1e-6 < <(good_config tau_below_dt)
+bad tau_p_huge '^vesica: error: --set integrator\.tau_p=1e300: integrator\.tau_p: expected a time constant from integrator\.dt = 0\.04 to 1e9 dt \(got 1e\+300\): the barostat' --set 'integrator.kind="npt"' --set dpd.gamma=0 --set integrator.tau=1.0 --set integrator.pressure=23.0 --set integrator.tau_p=1e300 < <(good_config tau_p_huge)
+bad input_missing '^vesica: error: input\.file: made/by/a/script\.h5: no such file \(relative to the current directory\); an input file is made beforehand' <<'EOF'
+input = { format = "h5md"; file = "made/by/a/script.h5"; };
+species = ( { name = "W"; } );
+dpd = { a = { W = { W = 25.0; }; }; gamma = 4.5; kT = 1.0; };
+integrator = { dt = 0.04; steps = 10; };
+output = { dir = "@OUT@"; };
+EOF
+if [ -d /proc/self ]; then # a file system without room or blocks: the cause, not "0 MiB free"
+    bad output_dir_proc '^vesica: error: output\.dir: /proc/vesica_bad_input: cannot create directory: ' --set output.dir=/proc/vesica_bad_input < <(good_config output_dir_proc)
+fi
+
 # ---- --set errors on a good configuration ---------------------------------------------------
 bad set_bad_value '^vesica: error: --set dpd\.gamma=abc: dpd\.gamma: expected a number >= 0 or a species matrix \{ NAME = \{ NAME = number; \}; \} \(got a string "abc"\)$' --set dpd.gamma=abc < <(good_config set_bad_value)
 bad set_unknown_key '^vesica: error: --set integrator\.stpes=5: integrator\.stpes: unknown key \(did you mean integrator\.steps\?\)$' --set integrator.stpes=5 < <(good_config set_unknown_key)

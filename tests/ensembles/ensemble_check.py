@@ -36,7 +36,12 @@ import shutil
 import subprocess
 import sys
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # the analysis Python lacks numpy: skip with the reason, do not fail
+    print("skip: %s has no numpy (configure with -DVESICA_ANALYSIS_PYTHON=a Python with numpy)"
+          % sys.executable)
+    sys.exit(77)
 
 
 def run(args, out, sets):

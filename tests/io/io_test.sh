@@ -15,7 +15,7 @@
 #   physics        changed physics refused (and --force-restart), run length accepted,
 #                  no checkpoint, already finished
 #   baddir         unwritable output directory, full disk: one line at start, exit 2, nothing
-#                  created
+#                  created; checkpoints off (checkpoint_keep 0): no checkpoints/ folder
 #   diskfull       (tmpfs, needs mount: else skipped) the disk fills during a checkpoint write:
 #                  that write finishes in the room it reserved, the next one is refused: exit
 #                  1, one line, no crash, the checkpoint restarts; frames or
@@ -25,8 +25,10 @@
 #   bigconfig      a configuration over 64 KiB: checkpoints store it whole, restart works
 #   damaged        one flipped byte in a stored physics parameter (dt, gamma, s) or a changed
 #                  time: --restart PATH refuses it, --restart latest falls back
-#   earlystop      SIGTERM while the configuration is still being read: exit 3 after one step
-#                  with a checkpoint, and the restart finishes
+#   earlystop      SIGTERM while the configuration is still being read: exit 3 after the first
+#                  step that builds the neighbour lists (src/app/run_stop.h) with a
+#                  checkpoint, and the restart finishes
+#   progress       thermo rows far apart: progress lines between them
 #   signal P       SIGUSR1 to mpiexec, SIGTERM to a single process, run.walltime: exit 3
 #                  with a checkpoint; the restarts finish with the rows and frames of a
 #                  straight run, none repeated or missing
@@ -217,6 +219,10 @@ physics)
     echo "ok: physics changes refused, run length and output changes accepted"
     ;;
 baddir)
+    # checkpoints off: no checkpoints/ folder (issue 46 item 10)
+    "$BIN" run "$CFG" --set output.dir=off --set output.checkpoint_keep=0 --set integrator.steps=20 \
+        >off.log 2>&1 || fail "checkpoints off: exit $?"
+    [ ! -e off/checkpoints ] || fail "checkpoints off: an empty checkpoints/ folder was created"
     touch afile
     "$BIN" run "$CFG" --set output.dir=afile/out >b.log 2>&1
     [ $? -eq 2 ] || fail "unwritable: expected exit 2"
@@ -392,12 +398,24 @@ earlystop)
     wait $pid
     rc=$?
     [ $rc -eq 3 ] || { cat e.log >&2; fail "SIGTERM during start-up: expected exit 3, got $rc"; }
-    grep -q "Stopped for restart at step 1 (SIGTERM or SIGUSR1)" e.log || fail "SIGTERM during start-up: message"
-    [ -e e/checkpoints/ckpt_1.h5 ] || fail "SIGTERM during start-up: no checkpoint"
+    at=$(sed -n 's/.*Stopped for restart at step \([0-9]*\) (SIGTERM or SIGUSR1).*/\1/p' e.log)
+    [ -n "$at" ] && [ "$at" -ge 1 ] && [ "$at" -lt 20 ] || fail "SIGTERM during start-up: message"
+    [ -e e/checkpoints/ckpt_$at.h5 ] || fail "SIGTERM during start-up: no checkpoint"
     "$BIN" run "$CFG" --set output.dir=e --set integrator.steps=40 --restart latest >e2.log 2>&1 ||
         fail "restart exited $?"
     [ "$(steps_of e)" = "0 20 40 " ] || fail "rows: $(steps_of e)"
-    echo "ok: a stop requested during start-up ends after the first step with exit 3"
+    echo "ok: a stop requested during start-up ends at step $at with exit 3"
+    ;;
+progress)
+    # thermo rows sparser than the progress interval: progress lines between them (issue 46
+    # item 9; VESICA_PROGRESS_SECONDS shortens the 10 s of a real run)
+    VESICA_PROGRESS_SECONDS=0.02 "$BIN" run "$CFG" --set output.dir=g --set integrator.steps=300 \
+        --set output.thermo_interval=300 --set output.checkpoint_keep=0 >g.log 2>&1 ||
+        fail "exit $?"
+    n=$(grep -c '^  \.\.\. step [0-9]* of 300, .* steps/s, ETA ' g.log)
+    [ "$n" -ge 2 ] || { cat g.log >&2; fail "expected progress lines between the rows, got $n"; }
+    [ "$(steps_of g)" = "0 300 " ] || fail "thermo rows: $(steps_of g)"
+    echo "ok: $n progress lines between two thermo rows"
     ;;
 *)
     echo "unknown case $case_name" >&2

@@ -69,10 +69,16 @@ BAD = {  # name: (which table is replaced, file text or None for a missing file,
     "missing": ("bond", None, "cannot open"),
     "not_numbers": ("bond", "0 1\n0.1 x\n0.2 2\n0.3 3\n", ":2: expected two numbers"),
     "few": ("bond", "0 1\n0.1 2\n0.2 3\n", "at least 4 points"),
-    "uneven": ("bond", "0 1\n0.1 2\n0.25 3\n0.3 4\n", "uniform grid"),
-    "angle_range": ("angle", "".join("%g 1\n" % (k * 10) for k in range(18)), "span 0 to 180"),
+    # the messages give the file's line of the point at fault (comments counted), not the
+    # point's index
+    "uneven": ("bond", "# r E\n0 1\n0.1 2\n0.25 3\n0.3 4\n",
+               ":4: expected x on a uniform grid (got 0.25"),
+    "decreasing": ("bond", "# r E\n\n0 1\n0.2 2\n0.1 3\n0.3 4\n",
+                   ":5: expected increasing x (got 0.1 after 0.2 on line 4)"),
+    "angle_range": ("angle", "# theta E\n" + "".join("%g 1\n" % (k * 10) for k in range(18)),
+                    ":19: expected the angle table to span 0 to 180"),
     "not_periodic": ("dihedral", "".join("%g %g\n" % (-180 + k * 10, k) for k in range(37)),
-                     "same energy at -180 and 180"),
+                     ":37: expected the energy at 180 degrees to equal that at -180 on line 1"),
 }
 
 
