@@ -8,10 +8,12 @@ set -u
 BIN=$1; OUT=$2; BACKEND=${3:-cpu}
 case $BIN in /*) ;; */*) BIN=$PWD/$BIN ;; esac
 HERE=$(cd "$(dirname "$0")" && pwd)
-PY=/usr/bin/python3
+# the analysis Python (VESICA_PYTHON: the build's VESICA_ANALYSIS_PYTHON), else Debian's
+PY=${VESICA_PYTHON:-/usr/bin/python3}
 [ -x "$PY" ] || PY=python3
 rm -rf "$OUT" && mkdir -p "$OUT" && cd "$OUT" || exit 1
 fail() { echo "FAIL: $*" >&2; exit 1; }
+"$PY" -c "import numpy" 2>/dev/null || { echo "SKIP: $PY has no numpy (frozen.py writes the data file with it)"; exit 77; }
 "$PY" "$HERE/frozen.py" write frozen.data || fail "cannot write the data file"
 cat >frozen.cfg <<CFG
 input = { format = "lammps-data"; file = "frozen.data"; };
