@@ -21,7 +21,12 @@ axis: configs/channel.cfg, configs/couette.cfg), three analyses:
             bulk (--margin from the walls).
   couette   a linear profile between walls moving at u_lo and u_hi (boundary velocities):
             the fitted slope and the slip at each wall, and the largest deviation from the
-            line in standard errors.
+            line in standard errors. Where the runs wrote the per-bin pressure tensor
+            (output.pressure_tensor = "on"), the viscosity from the shear stress: per run
+            eta = -P_an / (dv/dn) over the bulk (--margin from the walls), P_an the mean
+            component of the wall normal n and the flow a, dv/dn the bulk's fitted slope;
+            the mean over the runs and its standard error (--expect-eta: within
+            --tolerance of it).
 
   channel.py steady out/channel/*/profiles.h5 --g 0.055 --png channel.png
   channel.py transient out/transient/*/profiles.h5 --g 0.055 --nu 0.35 --png startup.png
@@ -52,7 +57,10 @@ def read(path, comp):
                     t0=np.array(f["windows/time_first"]), t1=np.array(f["windows/time_last"]),
                     v=np.array(f["all/velocity"])[:, :, comp],
                     e=np.array(f["all/velocity_stderr"])[:, :, comp],
-                    rho=np.array(f["all/density"]))
+                    rho=np.array(f["all/density"]),
+                    comp=comp,
+                    pt=(np.array(f["all/pressure_tensor"]) if "pressure_tensor" in f["all"]
+                        else None))
 
 
 def polyfit(x, v, err, deg):
@@ -154,10 +162,40 @@ def couette(a, runs):
           f"{c[0]:.4f} and {c[0] + c[1] * d:.4f} (walls {a.u_lo} and {a.u_hi}); slip lengths "
           f"{(c[0] - a.u_lo) / c[1]:.4f} and {(a.u_hi - c[0] - c[1] * d) / c[1]:.4f}")
     print(f"largest deviation from the line: {zmax:.2f} standard errors")
+    ok = a.expect_max_z is None or zmax <= a.expect_max_z
+    if all(r["pt"] is not None for r in runs):
+        ok = couette_viscosity(a, runs) and ok
     if a.png:
         plot(a.png, [(x, v, e, line, "Couette profile")], None, None, None,
              f"slope {c[1]:.3f} (no slip {ideal:.3f})")
-    return a.expect_max_z is None or zmax <= a.expect_max_z
+    return ok
+
+
+# the six components' order in profiles.h5 (xx, yy, zz, xy, xz, yz)
+TENSOR_INDEX = {(0, 0): 0, (1, 1): 1, (2, 2): 2, (0, 1): 3, (0, 2): 4, (1, 2): 5}
+
+
+def couette_viscosity(a, runs):
+    etas = []
+    for r in runs:
+        keep = r["t0"] >= a.skip_time
+        x, d = r["x"], r["box"][r["axis"]]
+        bulk = (x > a.margin) & (x < d - a.margin)
+        k = TENSOR_INDEX[tuple(sorted((r["axis"], r["comp"])))]
+        stress = r["pt"][keep][:, bulk, k].mean()
+        slope = np.polyfit(x[bulk], r["v"][keep][:, bulk].mean(axis=0), 1)[0]
+        etas.append(-stress / slope)
+        print(f"  P_{'xyz'[r['axis']]}{'xyz'[r['comp']]} {stress:.4f}, bulk slope {slope:.4f}: "
+              f"eta {etas[-1]:.4f}")
+    eta = float(np.mean(etas))
+    err = float(np.std(etas, ddof=1) / np.sqrt(len(etas))) if len(etas) > 1 else float("nan")
+    print(f"viscosity from the shear stress: eta = {eta:.4f} +- {err:.4f} ({len(etas)} runs)")
+    if a.expect_eta is None:
+        return True
+    good = abs(eta - a.expect_eta) <= a.tolerance * a.expect_eta
+    print(f"against {a.expect_eta}: {100 * (eta / a.expect_eta - 1):+.1f}% "
+          f"({'within' if good else 'outside'} {100 * a.tolerance:.0f}%)")
+    return good
 
 
 def plot(png, curves, x_rho, rho, mid, title):
