@@ -18,6 +18,7 @@
 #include "checkpoint_space.h"
 #include "checkpoint_topo.h"
 #include "checkpoint_verify.h"
+#include "fsutil.h"
 #include "h5util.h"
 #include "log.h"
 #include "version.h"
@@ -186,16 +187,6 @@ int vs_checkpoint_clean(const char *output_dir, int all)
     }
     closedir(d);
     return removed;
-}
-
-static int fsync_path(const char *path)
-{
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return -1;
-    int rc = fsync(fd);
-    close(fd);
-    return rc;
 }
 
 /* The physics keys (physics_keys.h) as attributes of /parameters, readable back into a
@@ -755,7 +746,7 @@ int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
     double size = 0.0;
     if (par->rank == 0) {
         struct stat st;
-        if (fsync_path(tmp) != 0 || stat(tmp, &st) != 0) {
+        if (vs_fsync_path(tmp) != 0 || stat(tmp, &st) != 0) {
             snprintf(local_err, sizeof local_err, "%.400s: cannot flush to disk: %s", tmp,
                      strerror(errno));
             failed = 1;
@@ -767,7 +758,7 @@ int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
             size = (double)st.st_size;
             char dir[VS_PATH_LEN + 16];
             snprintf(dir, sizeof dir, "%s/checkpoints", output_dir);
-            fsync_path(dir);
+            vs_fsync_path(dir);
             int64_t *steps = NULL;
             const int count = list_local(output_dir, &steps);
             for (int i = (int)keep; i < count; ++i) {

@@ -245,3 +245,13 @@ void vs_release_reserve(const char *path, double bytes)
     (void)bytes;
 #endif
 }
+
+int vs_fsync_path(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}

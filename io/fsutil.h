@@ -31,6 +31,8 @@ double vs_free_bytes(const char *path);
  * disk. Returns 0 (reserved, or the file system reserves nothing: no promise then), or the
  * errno of a refusal (ENOSPC, EDQUOT, ...). */
 int vs_reserve_space(const char *path, double bytes);
+/* Flush a file or directory to the disk (fsync); 0, or -1 with errno. */
+int vs_fsync_path(const char *path);
 /* Give back what such a reservation holds past the end of the file. */
 void vs_release_reserve(const char *path, double bytes);
 
