@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fnv.h"
 #include "log.h"
 
 void vs_bonded_fail(const vs_params *prm, int kind, int64_t step, int64_t tag_a,
@@ -30,27 +31,17 @@ void vs_bonded_fail(const vs_params *prm, int kind, int64_t step, int64_t tag_a,
              (long long)step, (long long)tag_a, (long long)tag_b, r, prm->molecules.bond_reach);
 }
 
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *b = data;
-    for (size_t k = 0; k < n; ++k) {
-        h ^= b[k];
-        h *= 0x100000001b3ull; /* FNV-1a */
-    }
-    return h;
-}
-
 /* A type's style, its numbers and its table (grid and spline coefficients), field by field:
  * the structs hold padding and a pointer. */
 static uint64_t fnv_type(uint64_t h, int style, const double *num, size_t n_num,
                          const vs_table *t)
 {
-    h = fnv(h, &style, sizeof style);
-    h = fnv(h, num, sizeof(double) * n_num);
+    h = vs_fnv1a(h, &style, sizeof style);
+    h = vs_fnv1a(h, num, sizeof(double) * n_num);
     const double grid[3] = {(double)t->n, t->lo, t->dx};
-    h = fnv(h, grid, sizeof grid);
+    h = vs_fnv1a(h, grid, sizeof grid);
     if (t->coef && t->n > 1)
-        h = fnv(h, t->coef, sizeof(double) * 4 * (size_t)(t->n - 1));
+        h = vs_fnv1a(h, t->coef, sizeof(double) * 4 * (size_t)(t->n - 1));
     return h;
 }
 
@@ -62,7 +53,7 @@ void vs_bonded_set_code(vs_params *p)
         p->molecules.code = 0;
         return;
     }
-    uint64_t h = fnv(0xcbf29ce484222325ull, counts, sizeof counts);
+    uint64_t h = vs_fnv1a(VS_FNV_OFFSET, counts, sizeof counts);
     for (int i = 0; i < m->n_bond_types; ++i) {
         const vs_bond_type *b = &m->bond_types[i];
         const double num[2] = {b->K, b->r0};

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnv.h"
+
 #define VS_PAIR_INFO_ENTRY_(ID, NAME) [ID] = {.name = #NAME, VS_PAIR_INFO_##NAME},
 const vs_pair_style_info vs_pair_styles[VS_PAIR_STYLES] = {
     VS_PAIR_STYLE_LIST(VS_PAIR_INFO_ENTRY_)};
@@ -100,16 +102,6 @@ void vs_pair_tail(const vs_params *p, const int64_t *count, double volume, doubl
     }
 }
 
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *b = data;
-    for (size_t k = 0; k < n; ++k) {
-        h ^= b[k];
-        h *= 0x100000001b3ull; /* FNV-1a */
-    }
-    return h;
-}
-
 void vs_params_release(vs_params *p)
 {
     free(p->pair.set);
@@ -122,7 +114,7 @@ void vs_pair_set_code(vs_params *p)
         p->pair.code = 0;
         return;
     }
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = VS_FNV_OFFSET;
     int any = 0;
     for (int s = 0; s < VS_PAIR_STYLES; ++s) {
         const vs_pair_style_params *ps = &p->pair.set->style[s];
@@ -130,18 +122,18 @@ void vs_pair_set_code(vs_params *p)
             continue;
         any = 1;
         const int flags[5] = {s, ps->shift, ps->wca, ps->tail, p->species.n};
-        h = fnv(h, flags, sizeof flags);
+        h = vs_fnv1a(h, flags, sizeof flags);
         for (int i = 0; i < p->species.n; ++i)
-            h = fnv(h, ps->c[i], sizeof(vs_pair_coeff) * (size_t)p->species.n);
+            h = vs_fnv1a(h, ps->c[i], sizeof(vs_pair_coeff) * (size_t)p->species.n);
         if (ps->special) /* only when given: older codes stay valid for styles without */
-            h = fnv(h, ps->special_factor, sizeof ps->special_factor);
+            h = vs_fnv1a(h, ps->special_factor, sizeof ps->special_factor);
     }
     for (int t = 0; any && t < p->pair.set->n_tables; ++t) {
         const vs_pair_table *tb = &p->pair.set->tables[t];
         const double head[3] = {(double)tb->n, tb->r0, tb->dr};
-        h = fnv(h, head, sizeof head);
-        h = fnv(h, tb->e, sizeof(double) * (size_t)tb->n);
-        h = fnv(h, tb->f, sizeof(double) * (size_t)tb->n);
+        h = vs_fnv1a(h, head, sizeof head);
+        h = vs_fnv1a(h, tb->e, sizeof(double) * (size_t)tb->n);
+        h = vs_fnv1a(h, tb->f, sizeof(double) * (size_t)tb->n);
     }
     /* 52 bits: exact as the double that the physics keys compare; never 0 with a style */
     p->pair.code = any ? (int64_t)((h >> 12) | 1u) : 0;
