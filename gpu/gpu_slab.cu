@@ -2,8 +2,8 @@
  * transport, rebuilt on every step (no skin), with one read-back per step.
  *
  * The staged and image paths read counts back twice per step (the migration's leavers, then
- * the ghosts' images) and exchange them by MPI before any record moves; at a million
- * particles per GPU a step is 0.4 ms and those waits are a third of it. Here:
+ * the ghosts' images) and exchange them by MPI before any record moves; for small bricks
+ * those waits, not the records, set the step's time (docs/performance.md). Here:
  * - The migration reads its leaver counts back together with the image counts of every
  *   owned particle before it (one synchronisation). Its records travel as the peer
  *   transport's always do, and one message per neighbour and direction carries the count,
