@@ -14,6 +14,7 @@ void vs_input_system_free(vs_input_system *sys)
     free(sys->topo);
     free(sys->special);
     free(sys->dih);
+    free(sys->orient);
     memset(sys, 0, sizeof *sys);
 }
 

@@ -33,6 +33,10 @@ typedef struct {
     vs_special *special;   /* n special-neighbour lists made from the bonds by the run driver
                               where the configuration asks for them (src/app/run_input.c),
                               else NULL */
+    vs_orient *orient;     /* n orientation records where the file gives orientations (H5MD
+                              /particles/<group>/orientation, a LAMMPS ellipsoid-style
+                              quaternion column) and the configuration has oriented
+                              species, else NULL */
 } vs_input_system;
 
 /* Read prm->input.file (format prm->input.format). With header_only, only box, counts and

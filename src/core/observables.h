@@ -35,6 +35,9 @@ typedef struct {
     double thermostat_energy, conserved_energy;
     double volume; /* the box's (npt: its column, ensemble_columns 3) */
     double virial; /* W = sum of r_ij . F_ij over all pairs and bonded terms (no tail) */
+    int oriented;  /* 1: the run has oriented species, and the two below are set */
+    double rot_kinetic;     /* sum of I |u|^2 / 2 (in conserved_energy, not in kinetic) */
+    double rot_temperature; /* 2 rot_kinetic / (2 N_oriented): two degrees of freedom each */
 } vs_thermo;
 
 /* The exact sums of a thermo row, in the order of vs_thermo_local.exact. */

@@ -406,7 +406,8 @@ static void test_physics_keys_frozen(void **state)
         {"integrator.chain", "integrator_chain"}, {"integrator.gamma", "integrator_gamma"},
         {"integrator.collision_rate", "integrator_collision_rate"},
         {"integrator.remove_com_every", "integrator_remove_com_every"},
-        {"integrator.pressure", "integrator_pressure"}, {"integrator.tau_p", "integrator_tau_p"}};
+        {"integrator.pressure", "integrator_pressure"}, {"integrator.tau_p", "integrator_tau_p"},
+        {"aniso", "aniso_code"}};
     const int n_want = (int)(sizeof want / sizeof want[0]);
     int n;
     const vs_physics_key *k = vs_physics_key_list(&n);

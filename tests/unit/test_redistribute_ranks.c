@@ -201,7 +201,7 @@ static void sort_wide_tags(void)
 {
     enum { N = 5000 };
     vs_particle_rec *r = calloc(N, sizeof *r);
-    vs_particle_ext ext = {calloc(N, sizeof(vs_topo)), NULL, calloc(N, sizeof(vs_dihedrals))};
+    vs_particle_ext ext = {calloc(N, sizeof(vs_topo)), NULL, calloc(N, sizeof(vs_dihedrals)), NULL};
     for (int64_t i = 0; i < N; ++i) {
         const uint64_t h = ((uint64_t)hash((uint32_t)i) << 13) ^ hash((uint32_t)i + 99U);
         r[i].tag = i % 7 == 3 ? r[i - 1].tag : (int64_t)(h & ((1ULL << 45) - 1));
