@@ -25,6 +25,14 @@
  * F grows without bound where F -> 0 (the Janus patch edge, a disk or rod factor at zero);
  * there the evaluator returns what the formula gives (inf or a large number).
  *
+ * Bitwise symmetry: the pair seen from j (R -> -R, n_i <-> n_j) gives exactly the opposite
+ * force and the gradients swapped, so that an owned-ghost pair computed on both owners'
+ * ranks adds exact opposites (runs bit-identical on any rank count). Every expression below
+ * is written so that swapping the particles only swaps the factors of commutative two-term
+ * products and sums and flips exact signs; a compiler that fuses a * b + c * d into one
+ * multiply-add breaks it (the CPU build does not; the CUDA port must round the products
+ * apart, vs_mul_rn, or compile with -fmad=false).
+ *
  * Double precision only for now; the GPU's mixed mode will want a float body of the same
  * algebra (the structure below, scalar derivatives first, then vectors, is meant for that).
  */
@@ -120,10 +128,12 @@ VS_HOST_DEVICE void vs_aniso_factor(int style, const vs_aniso_coeff *c, double a
             *F = *Fa = *Fb = 0.0;
             return;
         }
-        const double p = pow(f, nu - 1.0);
+        const double p = pow(f, nu - 1.0), np = nu * p;
         *F = p * f;
-        *Fa = -nu * p * dhi * hj; /* cos th_i = -a */
-        *Fb = nu * p * hi * dhj;
+        /* each particle's derivative in the same grouping, so the pair seen from j gives
+         * the same bits (cos th_i = -a) */
+        *Fa = -(np * (dhi * hj));
+        *Fb = np * (hi * dhj);
     }
 }
 
