@@ -293,10 +293,13 @@ static int write_frame(run_state *rs, const vs_thermo *t)
     const int create = !rs->traj_exists;
     vs_particle_ext ext = {NULL, NULL, NULL, NULL};
     vs_particle_rec *slab = NULL;
-    if (create || sim->dc.cart.size > 1) {
+    const int oriented = vs_params_oriented(rs->prm); /* every frame has orientations */
+    if (create || sim->dc.cart.size > 1 || oriented) {
         int64_t n = 0, lo = 0;
-        slab = tag_slab(sim, &n, &lo, create ? &ext : NULL);
+        slab = tag_slab(sim, &n, &lo, create || oriented ? &ext : NULL);
         vs_frame_fields_from_slab(&rs->frame, slab, n, lo, sim->prm.system.box);
+        if (ext.orient)
+            vs_frame_fields_orient(&rs->frame, ext.orient);
     } else {
         owned_fields(sim, &rs->frame);
     }
