@@ -293,10 +293,9 @@ static int write_frame(run_state *rs, const vs_thermo *t)
     const int create = !rs->traj_exists;
     vs_particle_ext ext = {NULL, NULL, NULL, NULL};
     vs_particle_rec *slab = NULL;
-    const int oriented = vs_params_oriented(rs->prm); /* every frame has orientations */
-    if (create || sim->dc.cart.size > 1 || oriented) {
+    if (create || sim->dc.cart.size > 1 || vs_params_oriented(rs->prm)) { /* orientations */
         int64_t n = 0, lo = 0;
-        slab = tag_slab(sim, &n, &lo, create || oriented ? &ext : NULL);
+        slab = tag_slab(sim, &n, &lo, create || vs_params_oriented(rs->prm) ? &ext : NULL);
         vs_frame_fields_from_slab(&rs->frame, slab, n, lo, sim->prm.system.box);
         if (ext.orient)
             vs_frame_fields_orient(&rs->frame, ext.orient);
@@ -591,8 +590,7 @@ static int prepare_files(run_state *rs, int64_t restart_step)
     int bad = 0;
     if (root) {
         vs_checkpoint_clean(prm->output.dir, 0);
-        rs->csv.molecules = vs_params_molecular(prm);
-        rs->csv.oriented = vs_params_oriented(prm);
+        rs->csv.molecules = vs_params_molecular(prm), rs->csv.oriented = vs_params_oriented(prm);
         rs->csv.ensemble_columns = vs_ensemble_columns(prm);
         if (!opt->restart) {
             const int removed = vs_checkpoint_clean(prm->output.dir, 1);
@@ -708,8 +706,8 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
         rs->opt->restart ? vs_sim_start_from_records(sim, slab, &rs->restart_ext, n,
                                                      restart_step, err, sizeof err)
         : rs->prm->input.format != VS_INPUT_NONE
-            ? vs_sim_start_from_system(sim, in->recs, in->topo, in->dih, in->special,
-                                       in->orient, in->recs ? in->n : 0,
+            ? vs_sim_start_from_system(sim, in->recs, in->topo, in->dih, in->special, in->orient,
+                                       in->recs ? in->n : 0,
                                        !in->has_velocities, err, sizeof err)
             : vs_sim_start(sim, err, sizeof err);
     vs_input_system_free(in);

@@ -14,7 +14,8 @@ static double rotation_factor(const vs_ens_ctx *c)
     if (!(ke2 > 0.0) || !(n > 0.0))
         return 1.0;
     const vs_params *p = c->prm;
-    const double f2 = 1.0 + p->integrator.dt / p->integrator.tau * (p->dpd.kT * 2.0 * n / ke2 - 1.0);
+    const double t = ke2 / (2.0 * n); /* two rotational degrees of freedom each */
+    const double f2 = 1.0 + p->integrator.dt / p->integrator.tau * (p->dpd.kT / t - 1.0);
     return f2 > 0.0 ? sqrt(f2) : 0.0;
 }
 
