@@ -434,8 +434,8 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
     set_tail(sim);
     if (draw_velocities)
         vs_init_velocities(&sim->parts, &sim->prm, &sim->dc);
-    if (oriented) /* directions from the seed unless given, rates with the velocities */
-        vs_init_orientations(&sim->parts, &sim->prm, !given_orient, draw_velocities);
+    if (oriented) /* directions from the seed unless given; no input file carries the rates */
+        vs_init_orientations(&sim->parts, &sim->prm, !given_orient, 1);
     return start_at_step_zero(sim, err, err_len);
 }
 

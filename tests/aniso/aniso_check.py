@@ -8,9 +8,13 @@ particles"): aniso_check.py VESICA OUTDIR MODE [options]
                    particle) and the translational one over the second half within 4% of kT
   ranks            thermo.csv of a Janus run bit-identical on 1, 2 and 4 ranks
   restart          a run restarted from its checkpoint at half-way ends with the same rows
-  bad              bad input exits 2 with one line: zero orientation is impossible to give
-                   here, so: beta out of range, aniso pair on a point bead, inertia <= 0,
-                   backend gpu with oriented species, an ensemble that does not rotate
+  bad              bad input exits 2 with one line: beta out of range, aniso pair on a point
+                   bead, inertia <= 0, backend gpu with oriented species, an ensemble that
+                   does not rotate
+  input            orientations read from H5MD input: a run started from another run's last
+                   frame has exactly its directions, non-unit rows are normalised, the rates
+                   are drawn at kT, and a row of zero length exits 2 with one line naming the
+                   file, the row and what was expected
 Reference values are kT and the dt^2 law, never Vesica's own output.
 """
 import csv, os, shutil, subprocess, sys
@@ -127,5 +131,66 @@ def bad():
         print(f"bad {name}: {lines[0]}")
 
 
-{"nve": lambda: nve(ARGS[0]), "equipartition": lambda: equipartition(ARGS[0]),
+def orientations(path, frame):
+    import h5py
+    with h5py.File(path, "r") as f:
+        return f["particles/all/orientation/value"][frame]
+
+
+def edit_frame(src, dst, change):
+    """A copy of trajectory src with change(orientations) applied to its last frame."""
+    import h5py
+    shutil.copyfile(src, dst)
+    with h5py.File(dst, "r+") as f:
+        d = f["particles/all/orientation/value"]
+        d[-1] = change(d[-1])
+
+
+def from_input():
+    import numpy as np
+    text = config("janus", "langevin", 0.01, 20).replace(
+        "thermo_interval = 10;", "thermo_interval = 10; trajectory_interval = 10;")
+    src, _ = run("input-src", text)
+    traj = os.path.join(src, "traj.h5md")
+    last = orientations(traj, -1)
+
+    def start(name, path, expect=0, sets=()):
+        t = text.replace("box = [5.0, 5.0, 5.0]; density = 3.0; ", "") + \
+            f'input = {{ format = "h5md"; file = "{path}"; species = "name"; }};\n'
+        return run(name, t, sets=["integrator.steps=0", *sets], expect=expect)
+
+    d, _ = start("input-same", traj)
+    got = orientations(os.path.join(d, "traj.h5md"), 0)
+    if not np.array_equal(got, last):
+        sys.exit(f"input-same: {np.sum(got != last)} orientation values differ from the frame")
+    trot = float(rows(d)[0]["rotational_temperature"])
+    if not 0.8 < trot < 1.2:  # 375 particles, 2 dof each: kT within 5% at 1 sigma
+        sys.exit(f"input-same: rotational temperature {trot} at the start, expected about kT = 1")
+    print(f"input: the frame's {len(last)} directions exactly, T_rot(0) = {trot:.4f}")
+
+    d, _ = start("input-replicate", traj, sets=["input.replicate=[2,1,1]"])
+    got = orientations(os.path.join(d, "traj.h5md"), 0)
+    if not (np.array_equal(got[:len(last)], last) and np.array_equal(got[len(last):], last)):
+        sys.exit("input-replicate: the copies do not carry the frame's directions")
+    print("input: input.replicate copies the directions")
+
+    scaled = os.path.join(OUT, "input-scaled.h5md")
+    edit_frame(traj, scaled, lambda n: 2.5 * n)
+    d, _ = start("input-scaled", scaled)
+    err = np.abs(orientations(os.path.join(d, "traj.h5md"), 0) - last).max()
+    if err > 1e-15:
+        sys.exit(f"input-scaled: rows of length 2.5 not normalised (max error {err})")
+    print(f"input: rows of length 2.5 normalised (max error {err:.1e})")
+
+    zero = os.path.join(OUT, "input-zero.h5md")
+    edit_frame(traj, zero, lambda n: np.where(np.arange(len(n))[:, None] == 7, 0.0, n))
+    _, p = start("input-zero", zero, expect=2)
+    lines = [l for l in p.stderr.splitlines() if l.startswith("vesica:")]
+    want = [zero, "orientation", "row 7", "expected"]
+    if len(lines) != 1 or not all(w in lines[0] for w in want):
+        sys.exit(f"input-zero: expected one line naming {want}, got {lines}")
+    print(f"input zero: {lines[0]}")
+
+
+{"nve": lambda: nve(ARGS[0]), "input": from_input, "equipartition": lambda: equipartition(ARGS[0]),
  "ranks": ranks, "restart": restart, "bad": bad}[MODE]()
