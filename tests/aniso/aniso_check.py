@@ -116,6 +116,8 @@ def bad():
     cases = [
         ("beta", base.replace("beta = 65.0", "beta = 95.0"), "beta"),
         ("beta0", base.replace("beta = 65.0", "beta = 0.0"), "beta"),
+        ("beta0-range", base.replace("beta = 65.0", "beta = 0.0"), "in (0, 90] (got 0.0)"),
+        ("beta95-range", base.replace("beta = 65.0", "beta = 95.0"), "in (0, 90] (got 95.0)"),
         ("inertia", base.replace("inertia = 0.5", "inertia = 0.0"), "inertia"),
         ("point", base.replace('{ name = "P"; inertia = 0.5; }', '{ name = "P"; }'),
          "orientation"),
