@@ -3,6 +3,7 @@
 
     aniso_snapshot.py OUT [--traj traj.h5md] [--frame -1] [--png snapshot.png]
                       [--slab 1.5] [--axis z] [--title TEXT] [--cut 1.0] [--json stats.json]
+                      [--patch BETA [--poles]] [--min-size 5] [--color director|cluster]
 
 OUT is a run's output folder (the `output.dir` of configs/aniso-*.cfg); the picture goes
 into OUT (or to --png) and is never written over a file that git tracks, so a run folder
@@ -11,7 +12,8 @@ inside the repository cannot overwrite a shipped figure by mistake (copy it ther
 Left: the whole box in 3D, each oriented particle as a short segment along its unit vector
 n (from -n/2 to +n/2 around its centre, a dot at the +n end, where a Janus patch points),
 coloured by |n . d| with d the nematic director: segments aligned with the director are
-yellow, those across it dark. Right: a slab of thickness --slab through the middle of the
+yellow, those across it dark (--color cluster: each cluster of at least --min-size its own
+colour, the other particles faint grey). Right: a slab of thickness --slab through the middle of the
 box across --axis, the segments projected on the slab's plane (their length shows how much
 n lies in the plane), coloured the same way.
 
@@ -19,7 +21,9 @@ Printed (and written to --json): the number of oriented particles, the nematic o
 parameter S (largest eigenvalue of Q = <3/2 n n - 1/2 I>: 1 when every n is parallel or
 antiparallel, about 0 when they are random), the polar order |<n>|, and the clusters of
 particles closer than --cut (a particle with no neighbour counts as a cluster of one):
-their number, the largest one's size, and for each cluster of at least 5 the mean of
+the contacts per particle (pairs closer than --cut, with --patch only those whose patches
+face each other: 2 in long unbranched chains of triblock Janus particles), their number,
+the largest one's size, and for each cluster of at least --min-size (5) the mean of
 n_i . (c - r_i)/|c - r_i| (c its centre): near +1 when the particles point into their
 cluster, as Janus patches do in a micelle.
 
@@ -61,12 +65,12 @@ def nematic(n):
 
 
 def clusters(x, n, box, cut, patch=None, min_size=5):
-    """Cluster labels under distance `cut`, their count and, per cluster of at least
-    `min_size`, the mean of
-    n_i . (unit vector from r_i to the cluster's centre). With `patch` (degrees), a pair
-    joins only when each particle's patch faces the other (cos th_i >= cos patch with th_i
-    the angle between n_i and r_j - r_i, both ways), as Janus patches bind; `patch` is
-    (angle, poles), and with poles either end of n counts (triblock Janus: two patches)."""
+    """Cluster labels under distance `cut`, their count, per cluster of at least
+    `min_size`, the mean of n_i . (unit vector from r_i to the cluster's centre), and the
+    number of contacts (pairs joined). With `patch` = (angle in degrees, poles), a pair joins
+    only when each particle's patch faces the other (cos th_i >= cos angle, th_i the angle
+    between n_i and r_j - r_i, both ways), as Janus patches bind; with poles either end of
+    n counts (triblock Janus: two patches)."""
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
     from scipy.spatial import cKDTree
@@ -99,7 +103,7 @@ def clusters(x, n, box, cut, patch=None, min_size=5):
         r = np.linalg.norm(d, axis=1)
         ok = r > 1e-9
         inward.append(float(np.mean(np.einsum("ia,ia->i", n[m][ok], d[ok] / r[ok, None]))))
-    return labels, count, inward
+    return labels, count, inward, len(pairs)
 
 
 def tracked(path):
@@ -209,12 +213,12 @@ def main(argv=None):
         raise SystemExit(f"aniso_snapshot.py: {traj}: no oriented particles in the frame")
     s, director = nematic(n)
     patch = None if args.patch is None else (args.patch, args.poles)
-    labels, count, inward = clusters(x, n, box, args.cut, patch, args.min_size)
+    labels, count, inward, bonds = clusters(x, n, box, args.cut, patch, args.min_size)
     sizes = np.bincount(labels)
     stats = {
         "step": step, "oriented": int(len(x)), "nematic_S": s,
         "director": [float(d) for d in director], "polar": float(np.linalg.norm(n.mean(0))),
-        "clusters": int(count), "largest_cluster": int(sizes.max()),
+        "contacts_per_particle": 2.0 * bonds / len(x), "clusters": int(count), "largest_cluster": int(sizes.max()),
         f"clusters_ge{args.min_size}": len(inward),
         "mean_inward": float(np.mean(inward)) if inward else None,
     }
