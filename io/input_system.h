@@ -34,9 +34,9 @@ typedef struct {
                               where the configuration asks for them (src/app/run_input.c),
                               else NULL */
     vs_orient *orient;     /* n orientation records where the file gives orientations (H5MD
-                              /particles/<group>/orientation, a LAMMPS ellipsoid-style
-                              quaternion column) and the configuration has oriented
-                              species, else NULL */
+                              /particles/<group>/orientation; LAMMPS data files give none)
+                              and the configuration has oriented species, else NULL; only
+                              the directions n are set */
 } vs_input_system;
 
 /* Read prm->input.file (format prm->input.format). With header_only, only box, counts and

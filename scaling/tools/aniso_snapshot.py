@@ -224,7 +224,8 @@ def main(argv=None):
     }
     rgba, bar = colours(args.color, n, director, labels, args.min_size)
     title = args.title or f"{os.path.basename(os.path.normpath(args.out))}, step {step}"
-    sub = (f"{len(inward)} clusters of {args.min_size} or more" if args.color == "cluster"
+    many = "cluster" if len(inward) == 1 else "clusters"
+    sub = (f"{len(inward)} {many} of {args.min_size} or more" if args.color == "cluster"
            else f"S = {s:.2f}")
     draw(png, x, n, box, rgba, bar, args.axis, args.slab, f"{title}: {sub}")
     for k, v in stats.items():
