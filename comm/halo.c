@@ -13,6 +13,8 @@
  *   records their first slot.
  * - Ghost update: the build's lists and counts (no count messages); only x and vp travel,
  *   into the build's slots.
+ * With orientations (vs_orient), a ghost record and a ghost update carry n after their
+ * struct (the anisotropic pair force reads the partner's), and a migrant its whole record.
  * Records are the plain structs of particles.h (no integers smuggled into floating-point
  * lanes). One pair of staging buffers, grown on demand, serves all three; a stage's direction 1
  * records follow its direction 0 records in both.
@@ -93,8 +95,9 @@ static void *recv_buffer(void *ctx, int d, int dir, int64_t n)
 
 /* A migrant is a vs_migrant_rec followed, when the particles have topology, by its vs_topo,
  * then, when they have dihedrals, by its vs_dihedrals, then, when they have special-neighbour
- * lists, by its vs_special: the bonds, angles, dihedrals and special neighbours travel with
- * their bead (rec_bytes is the stride). */
+ * lists, by its vs_special, then, when they have orientations, by its vs_orient: the bonds,
+ * angles, dihedrals, special neighbours and orientation travel with their particle
+ * (rec_bytes is the stride). */
 static size_t dih_offset(const vs_particles *p)
 {
     return sizeof(vs_migrant_rec) + (p->topo ? sizeof(vs_topo) : 0);
@@ -103,6 +106,11 @@ static size_t dih_offset(const vs_particles *p)
 static size_t special_offset(const vs_particles *p)
 {
     return dih_offset(p) + (p->dih ? sizeof(vs_dihedrals) : 0);
+}
+
+static size_t orient_offset(const vs_particles *p)
+{
+    return special_offset(p) + (p->special ? sizeof(vs_special) : 0);
 }
 
 static vs_migrant_rec *migrant_at(void *base, size_t stride, int64_t k)
@@ -126,6 +134,8 @@ static void migrant_pack_one(const vs_particles *p, int64_t i, vs_migrant_rec *r
         memcpy((char *)r + dih_offset(p), &p->dih[i], sizeof(vs_dihedrals));
     if (p->special)
         memcpy((char *)r + special_offset(p), &p->special[i], sizeof(vs_special));
+    if (p->orient)
+        memcpy((char *)r + orient_offset(p), &p->orient[i], sizeof(vs_orient));
 }
 
 /* Take the leavers of dimension d out of the owned particles, staged in the send buffer. */
@@ -205,6 +215,8 @@ static void migrate_unpack(void *ctx, int d, int dir, const void *recs, int64_t 
             memcpy(&p->dih[j], (const char *)in + dih_offset(p), sizeof(vs_dihedrals));
         if (p->special)
             memcpy(&p->special[j], (const char *)in + special_offset(p), sizeof(vs_special));
+        if (p->orient)
+            memcpy(&p->orient[j], (const char *)in + orient_offset(p), sizeof(vs_orient));
     }
 }
 
@@ -223,7 +235,7 @@ static const vs_exchange_ops migrate_ops = {
 int64_t vs_halo_migrate(vs_halo *h, const vs_decomp *dc, vs_particles *p, int64_t step)
 {
     p->n_ghost = 0;
-    const size_t bytes = special_offset(p) + (p->special ? sizeof(vs_special) : 0);
+    const size_t bytes = orient_offset(p) + (p->orient ? sizeof(vs_orient) : 0);
     halo_ctx c = {.h = h, .dc = dc, .p = p, .rec_bytes = bytes};
     vs_exchange_ops ops = migrate_ops;
     ops.rec_bytes = bytes;
@@ -313,41 +325,47 @@ static const void *build_pack(void *ctx, int d, int dir, double shift, int64_t n
 {
     halo_ctx *c = ctx;
     const vs_particles *p = c->p;
-    vs_ghost_rec *out = dir_part(c, c->h->send_buf, c->n_send, dir);
+    char *base = dir_part(c, c->h->send_buf, c->n_send, dir);
     const int64_t *idx = c->h->send_idx[d][dir];
     for (int64_t k = 0; k < n; ++k) {
         const int64_t i = idx[k];
+        vs_ghost_rec *out = (vs_ghost_rec *)(base + c->rec_bytes * (size_t)k);
         for (int q = 0; q < 3; ++q) {
-            out[k].x[q] = p->x[q][i];
-            out[k].vp[q] = p->vp[q][i];
+            out->x[q] = p->x[q][i];
+            out->vp[q] = p->vp[q][i];
         }
-        out[k].x[d] += shift;
-        out[k].tag = p->tag[i];
-        out[k].species = p->species[i];
-        out[k].pad = p->topo ? p->topo[i].n_bond : 0; /* marks bonded ghosts */
+        out->x[d] += shift;
+        out->tag = p->tag[i];
+        out->species = p->species[i];
+        out->pad = p->topo ? p->topo[i].n_bond : 0; /* marks bonded ghosts */
+        if (p->orient)
+            memcpy(out + 1, p->orient[i].n, sizeof(double) * 3);
     }
-    return out;
+    return base;
 }
 
 static void build_unpack(void *ctx, int d, int dir, const void *recs, int64_t n)
 {
     halo_ctx *c = ctx;
     vs_particles *p = c->p;
-    const vs_ghost_rec *in = recs;
     const int64_t start = p->n_owned + p->n_ghost;
     vs_particles_reserve(p, start + n);
     for (int64_t k = 0; k < n; ++k) {
+        const vs_ghost_rec *in = (const vs_ghost_rec *)((const char *)recs +
+                                                        c->rec_bytes * (size_t)k);
         const int64_t j = start + k;
         for (int q = 0; q < 3; ++q) {
-            p->x[q][j] = in[k].x[q];
-            p->vp[q][j] = in[k].vp[q];
+            p->x[q][j] = in->x[q];
+            p->vp[q][j] = in->vp[q];
         }
-        p->tag[j] = in[k].tag;
-        p->species[j] = in[k].species;
+        p->tag[j] = in->tag;
+        p->species[j] = in->species;
         if (p->topo) {
-            p->topo[j].n_bond = in[k].pad;
+            p->topo[j].n_bond = in->pad;
             p->topo[j].n_angle = 0;
         }
+        if (p->orient)
+            memcpy(p->orient[j].n, in + 1, sizeof(double) * 3);
     }
     c->h->recv_start[d][dir] = start;
     c->h->n_recv[d][dir] = n;
@@ -370,8 +388,11 @@ void vs_halo_build_ghosts(vs_halo *h, const vs_decomp *dc, vs_particles *p, doub
 {
     p->n_ghost = 0;
     vs_exchange_shifts(dc, h->shift); /* for inspection: the driver applies its own copy */
-    halo_ctx c = {.h = h, .dc = dc, .p = p, .rec_bytes = sizeof(vs_ghost_rec), .width = width};
-    h->bytes_last_exchange = vs_exchange_run(&build_ops, &c, dc);
+    const size_t bytes = sizeof(vs_ghost_rec) + (p->orient ? 3 * sizeof(double) : 0);
+    halo_ctx c = {.h = h, .dc = dc, .p = p, .rec_bytes = bytes, .width = width};
+    vs_exchange_ops ops = build_ops;
+    ops.rec_bytes = bytes;
+    h->bytes_last_exchange = vs_exchange_run(&ops, &c, dc);
 }
 
 /* ---- Ghost update ---- */
@@ -389,30 +410,37 @@ static const void *update_pack(void *ctx, int d, int dir, double shift, int64_t 
 {
     halo_ctx *c = ctx;
     const vs_particles *p = c->p;
-    vs_ghost_update_rec *out = dir_part(c, c->h->send_buf, c->n_send, dir);
+    char *base = dir_part(c, c->h->send_buf, c->n_send, dir);
     const int64_t *idx = c->h->send_idx[d][dir];
     for (int64_t k = 0; k < n; ++k) {
         const int64_t i = idx[k];
+        vs_ghost_update_rec *out = (vs_ghost_update_rec *)(base + c->rec_bytes * (size_t)k);
         for (int q = 0; q < 3; ++q) {
-            out[k].x[q] = p->x[q][i];
-            out[k].vp[q] = p->vp[q][i];
+            out->x[q] = p->x[q][i];
+            out->vp[q] = p->vp[q][i];
         }
-        out[k].x[d] += shift;
+        out->x[d] += shift;
+        if (p->orient)
+            memcpy(out + 1, p->orient[i].n, sizeof(double) * 3);
     }
-    return out;
+    return base;
 }
 
 static void update_unpack(void *ctx, int d, int dir, const void *recs, int64_t n)
 {
     halo_ctx *c = ctx;
     vs_particles *p = c->p;
-    const vs_ghost_update_rec *in = recs;
     const int64_t start = c->h->recv_start[d][dir];
-    for (int64_t k = 0; k < n; ++k)
+    for (int64_t k = 0; k < n; ++k) {
+        const vs_ghost_update_rec *in =
+            (const vs_ghost_update_rec *)((const char *)recs + c->rec_bytes * (size_t)k);
         for (int q = 0; q < 3; ++q) {
-            p->x[q][start + k] = in[k].x[q];
-            p->vp[q][start + k] = in[k].vp[q];
+            p->x[q][start + k] = in->x[q];
+            p->vp[q][start + k] = in->vp[q];
         }
+        if (p->orient)
+            memcpy(p->orient[start + k].n, in + 1, sizeof(double) * 3);
+    }
 }
 
 static const vs_exchange_ops update_ops = {
@@ -429,6 +457,9 @@ static const vs_exchange_ops update_ops = {
 
 void vs_halo_update_ghosts(vs_halo *h, const vs_decomp *dc, vs_particles *p)
 {
-    halo_ctx c = {.h = h, .dc = dc, .p = p, .rec_bytes = sizeof(vs_ghost_update_rec)};
-    h->bytes_last_exchange = vs_exchange_run(&update_ops, &c, dc);
+    const size_t bytes = sizeof(vs_ghost_update_rec) + (p->orient ? 3 * sizeof(double) : 0);
+    halo_ctx c = {.h = h, .dc = dc, .p = p, .rec_bytes = bytes};
+    vs_exchange_ops ops = update_ops;
+    ops.rec_bytes = bytes;
+    h->bytes_last_exchange = vs_exchange_run(&ops, &c, dc);
 }

@@ -60,6 +60,8 @@ static vs_particle_rec *route(const vs_par *par, const vs_particle_rec *recs,
         ext_out->special = route_bytes(par, ext->special, sizeof(vs_special), n, dest, &m);
     if (ext && ext->dih)
         ext_out->dih = route_bytes(par, ext->dih, sizeof(vs_dihedrals), n, dest, &m);
+    if (ext && ext->orient)
+        ext_out->orient = route_bytes(par, ext->orient, sizeof(vs_orient), n, dest, &m);
     return out;
 }
 
@@ -97,12 +99,14 @@ static void put_record(const rank_share *a, int from_got, int64_t k, vs_particle
         VS_EXT_COPY(out_ext->topo, a->got_ext->topo, to, k);
         VS_EXT_COPY(out_ext->special, a->got_ext->special, to, k);
         VS_EXT_COPY(out_ext->dih, a->got_ext->dih, to, k);
+        VS_EXT_COPY(out_ext->orient, a->got_ext->orient, to, k);
     } else {
         out[to] = a->recs[k];
         if (a->ext) {
             VS_EXT_COPY(out_ext->topo, a->ext->topo, to, k);
             VS_EXT_COPY(out_ext->special, a->ext->special, to, k);
             VS_EXT_COPY(out_ext->dih, a->ext->dih, to, k);
+            VS_EXT_COPY(out_ext->orient, a->ext->orient, to, k);
         }
     }
 }
@@ -123,6 +127,7 @@ static vs_particle_rec *collect(const rank_share *a, int place, int64_t lo, int6
     out_ext->topo = alloc_like(kinds->topo, sizeof(vs_topo), m);
     out_ext->special = alloc_like(kinds->special, sizeof(vs_special), m);
     out_ext->dih = alloc_like(kinds->dih, sizeof(vs_dihedrals), m);
+    out_ext->orient = alloc_like(kinds->orient, sizeof(vs_orient), m);
     *n_out = m;
     int placed = place && m == hi - lo;
     if (placed) {

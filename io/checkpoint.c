@@ -630,6 +630,8 @@ static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
     if (!stop && ext && ext->special)
         stop = phase_failed(par, own, vs_ckpt_special_write(g, dxpl, ext->special, n, lo,
                                                             n_total, rows, dig));
+    if (!stop && ext && ext->orient) /* n, u, g: the rotation restarts exactly */
+        stop = phase_failed(par, own, vs_ckpt_orient_write(par, g, dxpl, ext->orient, n, lo, n_total, rows));
     H5Gclose(g);
     return stop;
 }
@@ -956,6 +958,8 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
     if (rc == 0 && vs_ckpt_special_present(f))
         rc = vs_ckpt_special_read(f, dxpl, path, lo, n, n_total, &ext->special, dig, err,
                                   err_len);
+    if (!vs_par_any(par, rc != 0) && vs_ckpt_orient_present(f))
+        rc = vs_ckpt_orient_read(par, f, dxpl, path, lo, n, n_total, &ext->orient, err, err_len);
     rc = vs_ckpt_verify(par, f, dxpl, path, format, info->physics.species.n, recs, ext, lo, n,
                         n_total, dig, rc, err, err_len);
     H5Pclose(dxpl);

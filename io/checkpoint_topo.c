@@ -245,3 +245,74 @@ int vs_ckpt_special_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int6
     *out = sp;
     return 0;
 }
+
+/* ---- orientations: one row of 9 doubles per particle (n, u, g), with their own digest in
+ * the dataset's attribute content_hash (the sum of the row digests over ranks), so the
+ * file-wide /content_hash keeps its slots and older checkpoints still read ---- */
+
+enum { ORIENT_SLOT = 32, ORIENT_COLS = 9 };
+
+int vs_ckpt_orient_write(const vs_par *par, hid_t g, hid_t dxpl, const vs_orient *o, int64_t n,
+                         int64_t lo, int64_t n_total, hsize_t chunk_rows)
+{
+    uint64_t dig = vs_ckpt_rows_digest(ORIENT_SLOT, o, lo, n, sizeof(vs_orient));
+    vs_par_sum_uint64(par, &dig, 1);
+    const hsize_t dims[2] = {(hsize_t)n_total, ORIENT_COLS};
+    const int64_t maxd[2] = {n_total, ORIENT_COLS};
+    const hsize_t chunk[2] = {chunk_rows, ORIENT_COLS};
+    hid_t d = vs_h5_create(g, "orientation", H5T_NATIVE_DOUBLE, 2, dims, maxd, chunk, 1);
+    int rc = d < 0 || vs_h5_write_rows(d, H5T_NATIVE_DOUBLE, dxpl, 0, 0, (hsize_t)lo,
+                                       (hsize_t)n, ORIENT_COLS, o) != 0;
+    if (d >= 0) {
+        const int64_t stored = (int64_t)dig;
+        rc |= vs_h5_attr_int64(d, "content_hash", &stored, 1) != 0;
+        H5Dclose(d);
+    }
+    return rc;
+}
+
+int vs_ckpt_orient_present(hid_t f)
+{
+    return H5Lexists(f, "particles", H5P_DEFAULT) > 0 &&
+           H5Lexists(f, "particles/orientation", H5P_DEFAULT) > 0;
+}
+
+int vs_ckpt_orient_read(const vs_par *par, hid_t f, hid_t dxpl, const char *path, int64_t lo,
+                        int64_t n, int64_t n_total, vs_orient **out, char *err, size_t err_len)
+{
+    int rc = 0;
+    hid_t d = H5Dopen2(f, "particles/orientation", H5P_DEFAULT);
+    vs_orient *o = VS_MALLOC(sizeof(vs_orient) * (size_t)(n > 0 ? n : 1));
+    int64_t stored = 0;
+    if (d < 0 || vs_h5_extent0(d) != n_total || columns(d) != ORIENT_COLS ||
+        vs_h5_read_attr_int64(d, "content_hash", &stored, 1) != 0) {
+        snprintf(err, err_len, "checkpoint %.400s: dataset particles/orientation of the wrong "
+                 "size or without its content_hash (expected %lld rows of %d)", path,
+                 (long long)n_total, ORIENT_COLS);
+        rc = -1;
+    } else if (vs_h5_read_rows(d, H5T_NATIVE_DOUBLE, dxpl, 0, 0, (hsize_t)lo, (hsize_t)n,
+                               ORIENT_COLS, o) != 0) {
+        snprintf(err, err_len, "checkpoint %.400s: dataset particles/orientation: cannot read "
+                 "(checksum or I/O error)", path);
+        rc = -1;
+    }
+    if (d >= 0)
+        H5Dclose(d);
+    uint64_t dig = rc ? 0 : vs_ckpt_rows_digest(ORIENT_SLOT, o, lo, n, sizeof(vs_orient));
+    vs_par_sum_uint64(par, &dig, 1);
+    if (vs_par_any(par, rc != 0)) {
+        if (!rc)
+            snprintf(err, err_len, "checkpoint %.400s: dataset particles/orientation "
+                     "unreadable on another rank", path);
+        free(o);
+        return -1;
+    }
+    if (dig != (uint64_t)stored) {
+        snprintf(err, err_len, "checkpoint %.400s: dataset particles/orientation does not "
+                 "match its content hash (file damaged)", path);
+        free(o);
+        return -1;
+    }
+    *out = o;
+    return 0;
+}

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "parallel.h"
+#include "particles.h"
 #include "special.h"
 #include "topology.h"
 
@@ -40,5 +41,13 @@ int vs_ckpt_special_present(hid_t f);
 int vs_ckpt_special_read(hid_t f, hid_t dxpl, const char *path, int64_t lo, int64_t n,
                          int64_t n_total, vs_special **out, uint64_t dig[], char *err,
                          size_t err_len);
+
+/* The orientations (dataset particles/orientation, N x 9: n, u, g; only in runs with oriented
+ * species), with their own digest in the dataset's content_hash attribute. Collective. */
+int vs_ckpt_orient_write(const vs_par *par, hid_t g, hid_t dxpl, const vs_orient *o, int64_t n,
+                         int64_t lo, int64_t n_total, hsize_t chunk_rows);
+int vs_ckpt_orient_present(hid_t f);
+int vs_ckpt_orient_read(const vs_par *par, hid_t f, hid_t dxpl, const char *path, int64_t lo,
+                        int64_t n, int64_t n_total, vs_orient **out, char *err, size_t err_len);
 
 #endif

@@ -122,6 +122,9 @@ static int create_layout(hid_t f, const vs_par *par, const vs_params *prm)
     hid_t position = H5Gopen2(all, "position", H5P_DEFAULT);
     rc |= make_series(all, "velocity", H5T_NATIVE_DOUBLE, 3, per_particle, chunk, position);
     rc |= make_series(all, "image", H5T_NATIVE_INT32, 3, per_particle, chunk, position);
+    if (vs_params_oriented(prm)) /* the unit vectors n (point beads: zero rows) */
+        rc |= make_series(all, "orientation", H5T_NATIVE_DOUBLE, 3, per_particle, chunk,
+                          position);
 
     hid_t box = make_group(all, "box");
     const int64_t dim = 3;
@@ -311,9 +314,11 @@ static int set_frames(hid_t f, hsize_t frames)
     int rc = 0;
     char name[128];
     hsize_t dims[3];
-    const char *series[] = {"position", "velocity", "image", "box/edges"};
-    for (int k = 0; k < 4; ++k) {
+    const char *series[] = {"position", "velocity", "image", "box/edges", "orientation"};
+    for (int k = 0; k < 5; ++k) {
         snprintf(name, sizeof name, "particles/all/%s/value", series[k]);
+        if (k == 4 && H5Lexists(f, "particles/all/orientation", H5P_DEFAULT) <= 0)
+            break;
         hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
         hid_t s = H5Dget_space(d);
         H5Sget_simple_extent_dims(s, dims, NULL);
@@ -352,6 +357,12 @@ static int write_frame(hid_t f, hid_t dxpl, int root, hsize_t frame, const vs_pa
         rc |= d < 0 || vs_h5_write_rows(d, k == 2 ? H5T_NATIVE_INT32 : H5T_NATIVE_DOUBLE, dxpl,
                                         1, frame, (hsize_t)ff->lo, (hsize_t)ff->n, 3,
                                         series[k]) != 0;
+        H5Dclose(d);
+    }
+    if (ff->orient) {
+        hid_t d = H5Dopen2(f, "particles/all/orientation/value", H5P_DEFAULT);
+        rc |= d < 0 || vs_h5_write_rows(d, H5T_NATIVE_DOUBLE, dxpl, 1, frame, (hsize_t)ff->lo,
+                                        (hsize_t)ff->n, 3, ff->orient) != 0;
         H5Dclose(d);
     }
 
@@ -397,7 +408,17 @@ void vs_frame_fields_free(vs_frame_fields *ff)
     free(ff->x);
     free(ff->v);
     free(ff->image);
+    free(ff->orient);
     memset(ff, 0, sizeof *ff);
+}
+
+void vs_frame_fields_orient(vs_frame_fields *ff, const vs_orient *o)
+{
+    free(ff->orient);
+    ff->orient = VS_MALLOC(sizeof(double) * 3 * (size_t)(ff->n > 0 ? ff->n : 1));
+    for (int64_t i = 0; i < ff->n; ++i)
+        for (int d = 0; d < 3; ++d)
+            ff->orient[3 * i + d] = o[i].n[d];
 }
 
 void vs_frame_fields_from_slab(vs_frame_fields *ff, const vs_particle_rec *slab, int64_t n,

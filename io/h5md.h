@@ -25,6 +25,7 @@
 typedef struct {
     double *x, *v;
     int32_t *image;
+    double *orient; /* oriented runs: the unit vectors n, three per particle; else NULL */
     int64_t n, lo, cap;
 } vs_frame_fields;
 
@@ -50,6 +51,9 @@ void vs_frame_fields_free(vs_frame_fields *ff);
 /* The fields of a tag slab of records (n of them from tag lo), wrapped into box. */
 void vs_frame_fields_from_slab(vs_frame_fields *ff, const vs_particle_rec *slab, int64_t n,
                                int64_t lo, const double box[3]);
+
+/* The orientations of the fields' n particles (records in the same tag order). */
+void vs_frame_fields_orient(vs_frame_fields *ff, const vs_orient *o);
 
 /* Append one frame at `step`: this rank's fields `ff`, the thermo row `t` of the same step
  * (for /observables). With `create`, a new file replaces any old one first, and `slab` (the

@@ -10,7 +10,9 @@
  * types, numbered from 1 as in a LAMMPS data file, come from /parameters/vesica/bond_type,
  * angle_type and dihedral_type when present, else type 1. Species by
  * number: value s is species.[s]; by name: through the species dataset's `names` attribute
- * (which Vesica's trajectories carry).
+ * (which Vesica's trajectories carry). Orientation (optional, N x 3, fixed or a time series, read
+ * only where the configuration has oriented species): the direction n of each oriented
+ * particle, normalised on reading (zero length: an error); rows of point beads are ignored.
  */
 #include "input_system.h"
 
@@ -378,6 +380,47 @@ static int check_finite(h5in *h, const char *name, const double *x)
     return 0;
 }
 
+/* The orientations (N x 3) where the configuration has oriented species and the file gives
+ * them, in tag order (row[k]: the file row of tag k), each normalised: the same dataset a
+ * trajectory writes, so a run can start from another run's frame. A point bead's row is not
+ * read (trajectories write zeros there); an oriented particle's must be finite and of
+ * nonzero length. Returns 0 (read, or nothing to read) or -1. */
+static int read_orient(h5in *h, vs_input_system *sys, const int32_t *sp, const int64_t *row)
+{
+    if (!vs_params_oriented(h->prm))
+        return 0;
+    const size_t n = (size_t)(h->n > 0 ? h->n : 1);
+    double *o = VS_MALLOC(sizeof(double) * 3 * n);
+    const int got = read_particles(h, "orientation", H5T_NATIVE_DOUBLE, 3, 0, o);
+    int rc = got < 0 || (got == 1 && check_finite(h, "orientation", o) != 0);
+    if (got == 1 && !rc) {
+        sys->orient = VS_MALLOC(sizeof(vs_orient) * n);
+        memset(sys->orient, 0, sizeof(vs_orient) * n);
+    }
+    for (int64_t k = 0; got == 1 && !rc && k < h->n; ++k) {
+        const int64_t i = row[k];
+        const vs_species *s = &h->prm->species.list[sp[i]];
+        if (!(s->inertia > 0.0))
+            continue;
+        const double *u = &o[3 * i];
+        const double len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+        if (!(len > 0.0)) {
+            char path[256], what[200];
+            snprintf(path, sizeof path, "%s/orientation", h->group);
+            snprintf(what, sizeof what, "row %lld (particle %lld, species %s) has length 0 "
+                     "(expected a direction of nonzero length for an oriented species)",
+                     (long long)i, (long long)k, s->name);
+            rc = fail(h, path, what);
+        }
+        /* a unit vector to rounding is kept bit for bit: a frame continues exactly */
+        const double scale = fabs(len * len - 1.0) < 1e-14 ? 1.0 : 1.0 / len;
+        for (int d = 0; d < 3 && !rc; ++d)
+            sys->orient[k].n[d] = u[d] * scale;
+    }
+    free(o);
+    return rc ? -1 : 0;
+}
+
 /* Per-particle data in file rows, then moved to tag order. */
 static int read_state(h5in *h, vs_input_system *sys)
 {
@@ -404,6 +447,8 @@ static int read_state(h5in *h, vs_input_system *sys)
         rc = read_particles(h, "molecule", H5T_NATIVE_INT64, 1, 0, mol) < 0;
     if (!rc)
         rc = (base = read_ids(h, row, &have_ids)) < 0;
+    if (!rc)
+        rc = read_orient(h, sys, sp, row) != 0;
     if (!rc) {
         sys->n = h->n;
         sys->has_velocities = have_v == 1;
@@ -472,7 +517,7 @@ int vs_h5md_input_read(const vs_params *prm, int header_only, vs_input_system *s
             rc = fail(&h, "particles", "expected at least one particle");
         else if (!header_only) /* read_state's arrays, before it allocates them */
             rc = vs_input_check_memory(h.n, (double)(sizeof(vs_particle_rec) + sizeof(vs_topo) +
-                                                     sizeof(vs_dihedrals) + 80),
+                                                     sizeof(vs_dihedrals) + sizeof(vs_orient) + 80),
                                        h.path, err, err_len);
     }
     if (rc == 0 && !header_only)

@@ -14,6 +14,7 @@ void vs_input_system_free(vs_input_system *sys)
     free(sys->topo);
     free(sys->special);
     free(sys->dih);
+    free(sys->orient);
     memset(sys, 0, sizeof *sys);
 }
 
@@ -97,10 +98,13 @@ static int replicate(const vs_params *prm, vs_input_system *sys, char *err, size
     sys->recs = malloc(sizeof(vs_particle_rec) * (size_t)sys->n);
     sys->topo = file.topo ? malloc(sizeof(vs_topo) * (size_t)sys->n) : NULL;
     sys->dih = file.dih ? malloc(sizeof(vs_dihedrals) * (size_t)sys->n) : NULL;
-    if (!sys->recs || (file.topo && !sys->topo) || (file.dih && !sys->dih)) {
+    sys->orient = file.orient ? malloc(sizeof(vs_orient) * (size_t)sys->n) : NULL;
+    if (!sys->recs || (file.topo && !sys->topo) || (file.dih && !sys->dih) ||
+        (file.orient && !sys->orient)) {
         free(sys->recs);
         free(sys->topo);
         free(sys->dih);
+        free(sys->orient);
         *sys = file; /* freed by the caller */
         snprintf(err, err_len, "%s: input.replicate: no memory for %lld particles",
                  prm->input.file, (long long)(N * tiles));
@@ -119,6 +123,8 @@ static int replicate(const vs_params *prm, vs_input_system *sys, char *err, size
             r.tag = t * N + file.recs[i].tag;
             const int64_t j = t * N + i;
             sys->recs[j] = r;
+            if (sys->orient)
+                sys->orient[j] = file.orient[i];
             if (sys->topo) {
                 sys->topo[j] = file.topo[i];
                 if (sys->dih)
@@ -130,6 +136,7 @@ static int replicate(const vs_params *prm, vs_input_system *sys, char *err, size
     free(file.recs);
     free(file.topo);
     free(file.dih);
+    free(file.orient);
     return 0;
 }
 

@@ -33,6 +33,10 @@ typedef struct {
     vs_special *special;   /* n special-neighbour lists made from the bonds by the run driver
                               where the configuration asks for them (src/app/run_input.c),
                               else NULL */
+    vs_orient *orient;     /* n orientation records where the file gives orientations (H5MD
+                              /particles/<group>/orientation; LAMMPS data files give none)
+                              and the configuration has oriented species, else NULL; only
+                              the directions n are set */
 } vs_input_system;
 
 /* Read prm->input.file (format prm->input.format). With header_only, only box, counts and

@@ -29,8 +29,9 @@ int vs_thermo_csv_open(vs_thermo_csv *csv, const char *dir, char *err, size_t er
     const int e = csv->ensemble_columns >= 0 && csv->ensemble_columns <= 3 ? csv->ensemble_columns
                                                                            : 0;
     /* and the pressure tensor's last, only where output.pressure_tensor asks for it */
-    fprintf(csv->file, "%s%s%s%s\n", VS_THERMO_HEADER,
-            csv->molecules ? VS_THERMO_MOLECULE_COLUMNS : "", ensemble[e],
+    fprintf(csv->file, "%s%s%s%s%s\n", VS_THERMO_HEADER,
+            csv->molecules ? VS_THERMO_MOLECULE_COLUMNS : "",
+            csv->oriented ? ",rotational_kinetic_energy,rotational_temperature" : "", ensemble[e],
             csv->tensor ? VS_THERMO_TENSOR_COLUMNS : "");
     return fflush(csv->file) == 0 ? 0 : -1;
 }
@@ -84,6 +85,8 @@ int vs_thermo_csv_write(vs_thermo_csv *csv, const vs_thermo *t)
     if (t->molecules)
         fprintf(csv->file, ",%.17g,%.17g,%.17g,%.17g", t->pair_energy, t->bond_energy,
                 t->angle_energy, t->dihedral_energy);
+    if (t->oriented)
+        fprintf(csv->file, ",%.17g,%.17g", t->rot_kinetic, t->rot_temperature);
     if (t->ensemble_columns >= 2)
         fprintf(csv->file, ",%.17g", t->thermostat_energy);
     if (t->ensemble_columns >= 1)

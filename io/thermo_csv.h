@@ -17,6 +17,8 @@ typedef struct {
     FILE *file;
     int molecules; /* set before opening: the header gets pair_energy,bond_energy,
                       angle_energy,dihedral_energy */
+    int oriented; /* set before opening: the header gets rotational_kinetic_energy,
+                     rotational_temperature after the molecules' columns (oriented species) */
     int ensemble_columns; /* set before opening (vs_thermo.ensemble_columns): 1 appends
                              conserved_energy, 2 thermostat_energy,conserved_energy,
                              3 (npt) thermostat_energy,conserved_energy,volume */

@@ -41,6 +41,7 @@
 #include "config_report.h"
 #include "config_boundary.h"
 #include "config_flow.h"
+#include "config_aniso.h"
 #include "config_pair.h"
 #include "config_integrator.h"
 #include "param_schema.h"
@@ -732,6 +733,7 @@ static int extract_species(const cfg_ctx *c, const config_setting_t *root, vs_pa
         sp->fraction = fraction ? as_double(fraction) : 0.0;
         vec_at(member(e, "body_force"), sp->body_force);
         sp->frozen = strcmp(config_setting_get_string(member(e, "frozen")), "on") == 0;
+        sp->inertia = member(e, "inertia") ? as_double(member(e, "inertia")) : 0.0;
         sum += sp->fraction;
         sites[i + 1] = member(e, "fraction");
     }
@@ -823,6 +825,8 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
                         "expected all 0 (automatic) or all >= 1 (got %s)", got);
     }
     if ((rc = vs_config_pair(c, root, p)) || (rc = vs_config_boundary(c, root, p)))
+        return rc;
+    if ((rc = vs_config_aniso(c, root, p)))
         return rc;
     if (has_input(root)) { /* box and particles come with the file (run_input.c) */
         const int flow_rc = vs_config_extract_flow(c, root, p);

@@ -81,6 +81,10 @@ int vs_config_boundary(const cfg_ctx *c, const config_setting_t *root, vs_params
                             "expected integrator.kind \"dpd\" or \"nve\" and no "
                             "integrator.remove_com_every with a frozen species (the "
                             "thermostats' per-particle steps would move wall particles)");
+        if (p->species.list[s].inertia > 0.0)
+            return cfg_fail(c, site(root, "species"), key,
+                            "expected \"off\" for an oriented species (one with inertia): "
+                            "frozen particles are point beads");
     }
     if (vs_has_walls(p) && p->integrator.kind == VS_INTEGRATOR_NPT)
         return cfg_fail(c, site(root, "integrator.kind"), "integrator.kind",

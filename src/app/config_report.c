@@ -201,7 +201,7 @@ static void put_found(char *b, size_t n, const config_setting_t *s)
 void cfg_put_bounds(char *b, size_t n, const key_spec *k)
 {
     if ((k->bounds & B_LO) && (k->bounds & B_HI))
-        cfg_put(b, n, " in [%g, %g]", k->lo, k->hi);
+        cfg_put(b, n, " in %c%g, %g]", (k->bounds & B_LO_OPEN) ? '(' : '[', k->lo, k->hi);
     else if (k->bounds & B_LO)
         cfg_put(b, n, " %s %g", (k->bounds & B_LO_OPEN) ? ">" : ">=", k->lo);
 }

@@ -195,7 +195,7 @@ static vs_particle_rec *tag_slab(vs_sim *sim, int64_t *n, int64_t *lo, vs_partic
 {
     int64_t n_owned = 0, hi = 0;
     vs_particle_rec *owned = vs_sim_owned_records(sim, &n_owned);
-    vs_particle_ext owned_ext = {NULL, NULL, NULL};
+    vs_particle_ext owned_ext = {NULL, NULL, NULL, NULL};
     if (ext)
         vs_sim_owned_ext(sim, &owned_ext);
     vs_particle_rec *slab = vs_redistribute_by_tag_ext(&sim->dc.cart, owned, &owned_ext, n_owned,
@@ -254,12 +254,14 @@ static int write_frame(run_state *rs, const vs_thermo *t)
     /* the first frame of a trajectory also carries the topology, and topology.psf beside it;
      * the later ones of a one-rank run need no records */
     const int create = !rs->traj_exists;
-    vs_particle_ext ext = {NULL, NULL, NULL};
+    vs_particle_ext ext = {NULL, NULL, NULL, NULL};
     vs_particle_rec *slab = NULL;
-    if (create || sim->dc.cart.size > 1) {
+    if (create || sim->dc.cart.size > 1 || vs_params_oriented(rs->prm)) { /* orientations */
         int64_t n = 0, lo = 0;
-        slab = tag_slab(sim, &n, &lo, create ? &ext : NULL);
+        slab = tag_slab(sim, &n, &lo, create || vs_params_oriented(rs->prm) ? &ext : NULL);
         vs_frame_fields_from_slab(&rs->frame, slab, n, lo, sim->prm.system.box);
+        if (ext.orient)
+            vs_frame_fields_orient(&rs->frame, ext.orient);
     } else {
         owned_fields(sim, &rs->frame);
     }
@@ -321,7 +323,7 @@ static int write_checkpoint(run_state *rs, int run_ends)
     }
     const double t0 = vs_wall_seconds();
     int64_t n = 0, lo = 0;
-    vs_particle_ext ext = {NULL, NULL, NULL};
+    vs_particle_ext ext = {NULL, NULL, NULL, NULL};
     vs_particle_rec *slab = tag_slab(sim, &n, &lo, &ext);
     if (run_ends) /* canonical records: positions in the box */
         for (int64_t i = 0; i < n; ++i)
@@ -551,7 +553,7 @@ static int prepare_files(run_state *rs, int64_t restart_step)
     int bad = 0;
     if (root) {
         vs_checkpoint_clean(prm->output.dir, 0);
-        rs->csv.molecules = vs_params_molecular(prm);
+        rs->csv.molecules = vs_params_molecular(prm), rs->csv.oriented = vs_params_oriented(prm);
         rs->csv.ensemble_columns = vs_ensemble_columns(prm);
         rs->csv.tensor = prm->output.pressure_tensor;
         if (!opt->restart) {
@@ -668,7 +670,7 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
         rs->opt->restart ? vs_sim_start_from_records(sim, slab, &rs->restart_ext, n,
                                                      restart_step, err, sizeof err)
         : rs->prm->input.format != VS_INPUT_NONE
-            ? vs_sim_start_from_system(sim, in->recs, in->topo, in->dih, in->special,
+            ? vs_sim_start_from_system(sim, in->recs, in->topo, in->dih, in->special, in->orient,
                                        in->recs ? in->n : 0,
                                        !in->has_velocities, err, sizeof err)
             : vs_sim_start(sim, err, sizeof err);

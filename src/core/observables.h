@@ -64,6 +64,9 @@ typedef struct {
     /* P_ab = (sum m v_a v_b + W_ab) / V (+ the lj tail's isotropic part on the diagonal);
      * W_ab of all forces, in the order of VS_T_* */
     double ptensor[VS_TENSOR];
+    int oriented;  /* 1: the run has oriented species, and the two below are set */
+    double rot_kinetic;     /* sum of I |u|^2 / 2 (in conserved_energy, not in kinetic) */
+    double rot_temperature; /* 2 rot_kinetic / (2 N_oriented): two degrees of freedom each */
 } vs_thermo;
 
 /* The exact sums of a thermo row, in the order of vs_thermo_local.exact. */

@@ -84,6 +84,11 @@ static const key_choice BOUNDARY_CHOICES[] = {{"periodic", VS_BOUNDARY_PERIODIC}
 static const key_choice WALL_FORCE_CHOICES[] = {
     {"none", VS_WALL_FORCE_NONE}, {"erfc", VS_WALL_FORCE_ERFC}, {"dpd", VS_WALL_FORCE_DPD},
     {NULL, 0}};
+static const key_choice ANISO_STYLE_CHOICES[] = {{"disk", VS_ANISO_DISK},
+                                                  {"rod", VS_ANISO_ROD},
+                                                  {"janus", VS_ANISO_JANUS},
+                                                  {"triblock", VS_ANISO_TRIBLOCK},
+                                                  {NULL, 0}};
 static const key_choice PRECISION_CHOICES[] = {
     {"mixed", VS_PRECISION_MIXED}, {"double", VS_PRECISION_DOUBLE}, {NULL, 0}};
 
@@ -258,6 +263,11 @@ const key_spec vs_config_schema[] = {
     BOUNDARY_ROWS("boundary.x", "x", 0, 31)
     BOUNDARY_ROWS("boundary.y", "y", 1, 37)
     BOUNDARY_ROWS("boundary.z", "z", 2, 43)
+    {KEY("species.[].inertia", K_FLOAT, OPTIONAL, NULL,
+         "moment of inertia I of an oriented particle (gives the species an orientation n "
+         "and its rate u = dn/dt; absent: a point bead)"),
+     NUM_GT(0),
+     OWN_SPECIES(inertia)},
 
     {KEY("dpd", K_GROUP, REQUIRED, NULL,
          "DPD pair interaction")},
@@ -341,6 +351,44 @@ const key_spec vs_config_schema[] = {
     {KEY("pair.[].coeff.*.*.table", K_STRING, OPTIONAL, NULL,
          "table: the keyword of this pair's section in pair.[].file"),
      .maxlen = VS_NAME_LEN - 1},
+
+    {KEY("aniso", K_GROUP, OPTIONAL, NULL,
+         "the soft anisotropic pair style between oriented species (GALAMOST's model)"),
+     OWN(aniso.code), PHYS(51, "aniso_code", VS_PHYS_INT64)},
+    {KEY("aniso.style", K_ENUM, REQUIRED, NULL,
+         "disk, rod, janus or triblock"),
+     .choices = ANISO_STYLE_CHOICES},
+    {KEY("aniso.rc", K_FLOAT, OPTIONAL, "1.0",
+         "cut-off of the style's pairs that give none; r in the formulas is |r_ij| / rc"),
+     NUM_GT(0)},
+    {KEY("aniso.coeff", K_MAP, REQUIRED, NULL,
+         "the interacting species pairs by species names (both oriented); pairs not given "
+         "do not interact in this style")},
+    {KEY("aniso.coeff.*", K_MAP, OPTIONAL, NULL,
+         "the pairs of species i")},
+    {KEY("aniso.coeff.*.*", K_GROUP, OPTIONAL, NULL,
+         "the coefficients of the pair (i, j); also those of (j, i)")},
+    {KEY("aniso.coeff.*.*.alpha", K_FLOAT, OPTIONAL, NULL,
+         "disk, rod (required): repulsion strength alpha"),
+     NUM_GE(0)},
+    {KEY("aniso.coeff.*.*.mu", K_FLOAT, OPTIONAL, NULL,
+         "disk, rod (required): shape mu"),
+     NUM_IN(0, 1)},
+    {KEY("aniso.coeff.*.*.alpha_r", K_FLOAT, OPTIONAL, NULL,
+         "janus, triblock (required): repulsion strength alpha^R"),
+     NUM_GE(0)},
+    {KEY("aniso.coeff.*.*.alpha_a", K_FLOAT, OPTIONAL, NULL,
+         "janus, triblock (required): attraction strength alpha^A"),
+     NUM_GE(0)},
+    {KEY("aniso.coeff.*.*.beta", K_FLOAT, OPTIONAL, NULL,
+         "janus, triblock (required): Janus balance beta in degrees, in (0, 90]"),
+     .bounds = B_LO | B_LO_OPEN | B_HI, .lo = 0, .hi = 90},
+    {KEY("aniso.coeff.*.*.nu", K_FLOAT, OPTIONAL, NULL,
+         "every style (required): the angular exponent nu"),
+     NUM_GT(0)},
+    {KEY("aniso.coeff.*.*.rc", K_FLOAT, OPTIONAL, NULL,
+         "cut-off of this pair (default aniso.rc)"),
+     NUM_GT(0)},
 
     {KEY("flow", K_GROUP, OPTIONAL, NULL,
          "driving field on top of the body forces (a force-field term)")},

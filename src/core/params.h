@@ -14,6 +14,7 @@
 #define VS_PATH_LEN 1024
 
 #include "dpd_pair.h" /* vs_dpd_sigma_over_sqrt_dt */
+#include "pair_aniso.h"
 #include "pair_styles.h"
 #include "wrap.h"
 
@@ -182,6 +183,8 @@ typedef struct {
     double fraction;      /* number fraction of all particles, fractions sum to 1 */
     double body_force[3]; /* constant force on every particle of the species (force units) */
     int frozen;           /* 1: its particles never move (wall particles; boundary.h) */
+    double inertia;       /* moment of inertia I of an oriented particle (mass length^2);
+                             0: a point bead without orientation */
 } vs_species;
 
 /* The boundary of one axis (boundary.x, .y, .z; src/core/boundary.h has the physics). */
@@ -302,6 +305,17 @@ typedef struct {
                      (vs_pair_set_code); 0: no pair style */
 } vs_pair_params;
 
+/* The soft anisotropic pair style (aniso group; src/core/pair_aniso.h): one model per run,
+ * its coefficients per species pair (both species oriented). */
+typedef struct {
+    int style;     /* vs_aniso_style; VS_ANISO_NONE: no anisotropic interaction */
+    int pad;
+    double reach;  /* the largest cut-off of its pairs */
+    int64_t code;  /* a 52-bit hash of the style, its coefficients and the species' moments
+                      of inertia, a physics key; 0: no oriented species */
+    vs_aniso_coeff c[VS_MAX_SPECIES][VS_MAX_SPECIES];
+} vs_aniso_params;
+
 /* Integration: the time step and the ensemble. */
 typedef struct {
     double dt;             /* time step, > 0 */
@@ -385,6 +399,7 @@ typedef struct {
     vs_species_params species;
     vs_dpd_params dpd;
     vs_pair_params pair;
+    vs_aniso_params aniso;        /* orientations and the anisotropic pair style (aniso.*) */
     vs_flow flow;                 /* external driving field (a force-field term; flow.*) */
     vs_integrator_params integrator;
     vs_neighbor_params neighbor;
@@ -466,6 +481,16 @@ static inline int vs_special_depth(const vs_params *p)
     return depth;
 }
 
+/* Whether the particles carry orientations (vs_orient, particles.h): some species has a
+ * moment of inertia. */
+static inline int vs_params_oriented(const vs_params *p)
+{
+    for (int s = 0; s < p->species.n; ++s)
+        if (p->species.list[s].inertia > 0.0)
+            return 1;
+    return 0;
+}
+
 /* Whether some conservative pair style (the pair list) is configured. */
 static inline int vs_pair_styles_active(const vs_params *p)
 {
@@ -475,11 +500,11 @@ static inline int vs_pair_styles_active(const vs_params *p)
     return any;
 }
 
-/* Whether the DPD pair term acts: some a_ij or gamma is not zero, or no other pair style is
- * configured (a configuration of DPD alone keeps its term whatever its values). */
+/* Whether the DPD pair term acts: some a_ij or gamma is not zero, or no other pair style
+ * (nor the anisotropic one) is configured (a configuration of DPD alone keeps its term whatever its values). */
 static inline int vs_dpd_active(const vs_params *p)
 {
-    if (!vs_pair_styles_active(p) || p->dpd.gamma.v > 0.0)
+    if ((!vs_pair_styles_active(p) && p->aniso.style == VS_ANISO_NONE) || p->dpd.gamma.v > 0.0)
         return 1;
     for (int i = 0; i < p->species.n; ++i)
         for (int j = 0; j < p->species.n; ++j)
@@ -496,6 +521,8 @@ static inline double vs_pair_reach(const vs_params *p)
     for (int s = 0; s < VS_PAIR_STYLES; ++s)
         if (vs_pair_style_of(p, s)->active && vs_pair_style_of(p, s)->reach > r)
             r = vs_pair_style_of(p, s)->reach;
+    if (p->aniso.style != VS_ANISO_NONE && p->aniso.reach > r)
+        r = p->aniso.reach;
     return r;
 }
 

@@ -29,6 +29,15 @@ void vs_particles_init(vs_particles *p, int64_t capacity)
     p->topo = NULL;
     p->special = NULL;
     p->dih = NULL;
+    p->orient = NULL;
+}
+
+void vs_particles_enable_orient(vs_particles *p)
+{
+    if (p->orient)
+        return;
+    p->orient = VS_MALLOC(sizeof(vs_orient) * (size_t)p->capacity);
+    memset(p->orient, 0, sizeof(vs_orient) * (size_t)p->capacity);
 }
 
 void vs_particles_enable_dihedrals(vs_particles *p)
@@ -66,6 +75,8 @@ void vs_particles_free(vs_particles *p)
     p->special = NULL;
     free(p->dih);
     p->dih = NULL;
+    free(p->orient);
+    p->orient = NULL;
     p->capacity = p->n_owned = p->n_ghost = 0;
 }
 
@@ -85,6 +96,8 @@ void vs_particles_reserve(vs_particles *p, int64_t needed)
         p->special = VS_REALLOC(p->special, sizeof(vs_special) * (size_t)cap);
     if (p->dih)
         p->dih = VS_REALLOC(p->dih, sizeof(vs_dihedrals) * (size_t)cap);
+    if (p->orient)
+        p->orient = VS_REALLOC(p->orient, sizeof(vs_orient) * (size_t)cap);
     p->capacity = cap;
 }
 
@@ -99,6 +112,8 @@ void vs_particles_copy_owned(vs_particles *p, int64_t to, int64_t from)
         p->special[to] = p->special[from];
     if (p->dih)
         p->dih[to] = p->dih[from];
+    if (p->orient)
+        p->orient[to] = p->orient[from];
 }
 
 unsigned long vs_particles_bytes_per_slot(void)
@@ -138,6 +153,7 @@ void vs_particles_permute_owned(vs_particles *p, const int64_t *order, void *scr
     permute_bytes(p->topo, sizeof(vs_topo), order, n);
     permute_bytes(p->special, sizeof(vs_special), order, n);
     permute_bytes(p->dih, sizeof(vs_dihedrals), order, n);
+    permute_bytes(p->orient, sizeof(vs_orient), order, n);
     p->n_ghost = 0;
 }
 
@@ -194,9 +210,11 @@ void vs_particle_ext_free(vs_particle_ext *e)
     free(e->topo);
     free(e->special);
     free(e->dih);
+    free(e->orient);
     e->topo = NULL;
     e->special = NULL;
     e->dih = NULL;
+    e->orient = NULL;
 }
 
 /* A copy of n records of `size` bytes, or NULL where there are none. */
@@ -214,6 +232,7 @@ void vs_particles_pack_ext(const vs_particles *p, vs_particle_ext *out)
     out->topo = copy_or_null(p->topo, sizeof(vs_topo), p->n_owned);
     out->special = copy_or_null(p->special, sizeof(vs_special), p->n_owned);
     out->dih = copy_or_null(p->dih, sizeof(vs_dihedrals), p->n_owned);
+    out->orient = copy_or_null(p->orient, sizeof(vs_orient), p->n_owned);
 }
 
 void vs_particles_unpack_ext(vs_particles *p, const vs_particle_ext *in, int64_t n)
@@ -227,6 +246,10 @@ void vs_particles_unpack_ext(vs_particles *p, const vs_particle_ext *in, int64_t
     if (in->dih) {
         vs_particles_enable_dihedrals(p);
         memcpy(p->dih, in->dih, sizeof(vs_dihedrals) * (size_t)n);
+    }
+    if (in->orient) {
+        vs_particles_enable_orient(p);
+        memcpy(p->orient, in->orient, sizeof(vs_orient) * (size_t)n);
     }
 }
 
@@ -298,6 +321,7 @@ void vs_particle_recs_sort_by_tag_ext(vs_particle_rec *r, vs_particle_ext *ext, 
         permute_bytes(ext->topo, sizeof(vs_topo), order, n);
         permute_bytes(ext->special, sizeof(vs_special), order, n);
         permute_bytes(ext->dih, sizeof(vs_dihedrals), order, n);
+        permute_bytes(ext->orient, sizeof(vs_orient), order, n);
     }
     free(order);
 }

@@ -19,6 +19,14 @@
 #include "special.h"
 #include "topology.h"
 
+/* The orientation of an oriented particle (species with a moment of inertia; the soft
+ * anisotropic model, pair_aniso.h): the unit vector n, its rate u = dn/dt (perpendicular to
+ * n) and the orientation gradient g = -dU/dn of the last force evaluation (owned slots; a
+ * ghost slot holds n alone). A point bead's record is n = u = g = 0 and never changes. */
+typedef struct {
+    double n[3], u[3], g[3];
+} vs_orient;
+
 typedef struct {
     int64_t n_owned, n_ghost, capacity;
     double *x[3];       /* position (length units) */
@@ -37,6 +45,8 @@ typedef struct {
                           * per slot, owned slots only */
     vs_special *special; /* NULL unless some pair style scales special neighbours
                           * (vs_special_depth); else one per slot, owned slots only */
+    vs_orient *orient;   /* NULL unless some species is oriented (vs_params_oriented); else
+                          * one per slot, owned and ghosts */
 } vs_particles;
 
 void vs_particles_init(vs_particles *p, int64_t capacity);
@@ -52,6 +62,8 @@ void vs_particles_enable_topology(vs_particles *p);
 void vs_particles_enable_special(vs_particles *p);
 /* Give the particles dihedral records (all empty); a no-op when they have them. */
 void vs_particles_enable_dihedrals(vs_particles *p);
+/* Give the particles orientation records (all zero); a no-op when they have them. */
+void vs_particles_enable_orient(vs_particles *p);
 /* Bytes of particle state per allocated slot (owned or ghost), topology excluded. */
 unsigned long vs_particles_bytes_per_slot(void);
 /* Copy every owned field of particle `from` to slot `to` (for hole filling). */
@@ -95,6 +107,7 @@ typedef struct {
     vs_topo *topo;       /* molecules */
     vs_special *special; /* special-neighbour lists (vs_special_depth > 0) */
     vs_dihedrals *dih;   /* dihedrals (vs_params_dihedrals) */
+    vs_orient *orient;   /* orientations (vs_params_oriented) */
 } vs_particle_ext;
 
 /* Free the records of e (not e itself) and set them NULL. */

@@ -43,8 +43,10 @@ static void cpu_detach(void *st)
     vs_neighbor_free(&s->nl);
     vs_halo_free(&s->halo);
     vs_tagmap_free(&s->tagmap);
-    for (int d = 0; d < 3; ++d)
+    for (int d = 0; d < 3; ++d) {
         free(s->fq[d]);
+        free(s->gq[d]);
+    }
     for (int k = 0; k < VS_TENSOR; ++k)
         free(s->wq[k]);
     free(s->fq_bad);
@@ -55,12 +57,28 @@ static void cpu_first_half(void *st)
 {
     vs_cpu_state *s = st;
     vs_integrate_first_half(s->parts, s->prm);
+    if (s->parts->orient)
+        vs_integrate_rotation(s->parts, s->prm, 1);
 }
 
 static void cpu_second_half(void *st)
 {
     vs_cpu_state *s = st;
     vs_integrate_second_half(s->parts, s->prm);
+    if (s->parts->orient)
+        vs_integrate_rotation(s->parts, s->prm, 0);
+}
+
+static void cpu_scale_rotation(void *st, double f)
+{
+    vs_cpu_state *s = st;
+    vs_scale_rotation(s->parts, f);
+}
+
+static int cpu_rotation_sums(void *st, vs_wide out[2])
+{
+    vs_cpu_state *s = st;
+    return vs_rotation_sums(s->parts, s->prm, out);
 }
 
 static double cpu_max_displacement2(void *st)
@@ -104,11 +122,13 @@ static void cpu_forces_begin(void *st, int want)
     const vs_particles *p = s->parts;
     const int64_t n = p->n_owned;
     const int tensor = s->prm->output.pressure_tensor;
-    if (n > s->fq_capacity || (tensor && !s->wq[0])) {
+    if (n > s->fq_capacity || (tensor && !s->wq[0]) || (p->orient && !s->gq[0])) {
         const int64_t cap = n + n / 4 + 64;
         for (int d = 0; d < 3; ++d) {
             free(s->fq[d]);
             s->fq[d] = VS_MALLOC(sizeof(int64_t) * (size_t)cap);
+            free(s->gq[d]);
+            s->gq[d] = p->orient ? VS_MALLOC(sizeof(int64_t) * (size_t)cap) : NULL;
         }
         for (int k = 0; k < VS_TENSOR && tensor; ++k) {
             free(s->wq[k]);
@@ -145,6 +165,8 @@ static void cpu_forces_begin(void *st, int want)
     for (int64_t i = 0; i < n; ++i)
         if (body_bad[p->species[i]])
             vs_cpu_mark_bad(s, i);
+    for (int d = 0; p->orient && d < 3; ++d)
+        memset(s->gq[d], 0, sizeof(int64_t) * (size_t)n);
 }
 
 void vs_cpu_mark_bad(vs_cpu_state *s, int64_t i)
@@ -223,6 +245,9 @@ static void cpu_forces_end(void *st, int64_t step)
         for (int64_t i = 0; i < n; ++i)
             f[i] = vs_fixed_force_to_double(q[i]);
     }
+    for (int d = 0; p->orient && d < 3; ++d)
+        for (int64_t i = 0; i < n; ++i)
+            p->orient[i].g[d] = vs_fixed_force_to_double(s->gq[d][i]);
 }
 
 static int64_t cpu_halo_bytes(void *st)
@@ -398,6 +423,8 @@ const vs_backend vs_backend_cpu = {
     .scale_velocities = cpu_scale_velocities,
     .shift_velocities = cpu_shift_velocities,
     .momentum_sums = cpu_momentum_sums,
+    .rotation_sums = cpu_rotation_sums,
+    .scale_rotation = cpu_scale_rotation,
     .npt_half = cpu_npt_half,
     .set_box = cpu_set_box,
     .migrate = cpu_migrate,

@@ -40,6 +40,8 @@ typedef struct vs_cpu_state {
      * so that a force does not depend on the order of its contributions; the table's
      * forces_end turns them into parts->f. */
     int64_t *fq[3];
+    int64_t *gq[3];       /* oriented particles: the orientation gradients' sums, as fq
+                           * (NULL without orientations); forces_end writes orient[i].g */
     uint8_t *fq_bad;      /* a particle with a contribution that is not finite or too large */
     int64_t fq_capacity;
     int any_bad;          /* some fq_bad is set */
@@ -115,6 +117,9 @@ void vs_cpu_dpd_forces(vs_cpu_state *s, int64_t step, int want_energy);
  * half Verlet list, each pair within its species pair's cut-off, and with want_energy their
  * energy and virial to s->sums, owned-ghost pairs counting half as in the DPD loop. */
 void vs_cpu_pair_style_forces(vs_cpu_state *s, int style, int want_energy);
+/* The anisotropic pair style (aniso_cpu.c; prm->aniso): forces and orientation gradients
+ * over the half Verlet list, as vs_cpu_pair_style_forces. */
+void vs_cpu_aniso_forces(vs_cpu_state *s, int want_energy);
 /* The flow term (flow_cpu.c): adds the driving field of prm->flow (flow.h) to the owned
  * particles' forces. */
 void vs_cpu_flow_forces(vs_cpu_state *s);

@@ -1,6 +1,8 @@
 /* Integrator: see integrate.h. */
 #include "integrate.h"
 
+#include <math.h>
+
 #include "integrator.h"
 #include "log.h"
 #include "wrap.h"
@@ -160,6 +162,75 @@ void vs_integrate_ensemble_op(vs_particles *p, const vs_params *prm,
         for (int d = 0; d < 3; ++d)
             p->v[d][i] = vs_ou_step(p->v[d][i], c->ou_c[s], c->ou_sigma[s], g[d]);
     }
+    if (p->orient && op != VS_ENSEMBLE_OP_ANDERSEN)
+        vs_integrate_rotation_ou(p, prm, c,
+                                 op == VS_ENSEMBLE_OP_LANGEVIN_FIRST ? VS_STREAM_LANGEVIN_FIRST
+                                                                     : VS_STREAM_LANGEVIN_SECOND,
+                                 step);
+}
+
+void vs_integrate_rotation(vs_particles *p, const vs_params *prm, int first)
+{
+    const double dt = prm->integrator.dt;
+    double h[VS_MAX_SPECIES];
+    for (int s = 0; s < prm->species.n; ++s) {
+        const double inertia = prm->species.list[s].inertia;
+        h[s] = inertia > 0.0 ? 0.5 * dt / inertia : 0.0;
+    }
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const int s = p->species[i];
+        if (h[s] == 0.0)
+            continue; /* a point bead */
+        vs_orient *o = &p->orient[i];
+        vs_rot_kick(o->u, o->n, o->g, h[s]);
+        if (first)
+            vs_rot_drift(o->n, o->u, dt);
+    }
+}
+
+void vs_integrate_rotation_ou(vs_particles *p, const vs_params *prm,
+                              const vs_ensemble_consts *c, int stream, int64_t step)
+{
+    const uint64_t seed = prm->system.seed, st = (uint64_t)step;
+    double sigma[VS_MAX_SPECIES];
+    for (int s = 0; s < prm->species.n; ++s) {
+        const double inertia = prm->species.list[s].inertia, cs = c->ou_c[s];
+        sigma[s] = inertia > 0.0 ? sqrt((1.0 - cs * cs) * prm->dpd.kT / inertia) : 0.0;
+    }
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const int s = p->species[i];
+        if (!(prm->species.list[s].inertia > 0.0))
+            continue;
+        double g[3];
+        vs_particle_gauss3(seed, st, stream, 2, (uint64_t)p->tag[i], g);
+        vs_rot_ou_step(p->orient[i].u, p->orient[i].n, c->ou_c[s], sigma[s], g);
+    }
+}
+
+void vs_scale_rotation(vs_particles *p, double s)
+{
+    for (int64_t i = 0; p->orient && i < p->n_owned; ++i)
+        for (int q = 0; q < 3; ++q)
+            p->orient[i].u[q] *= s;
+}
+
+int vs_rotation_sums(const vs_particles *p, const vs_params *prm, vs_wide out[2])
+{
+    int bad = 0;
+    out[0] = out[1] = 0;
+    for (int64_t i = 0; p->orient && i < p->n_owned; ++i) {
+        const double inertia = prm->species.list[p->species[i]].inertia;
+        if (!(inertia > 0.0))
+            continue;
+        const double *u = p->orient[i].u;
+        const double k = 0.5 * inertia * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+        if (vs_wide_ok(k))
+            out[0] += vs_wide_from_double(k);
+        else
+            bad = 1;
+        out[1] += vs_wide_from_double(1.0);
+    }
+    return bad;
 }
 
 void vs_integrate_brownian(vs_particles *p, const vs_params *prm, const vs_ensemble_consts *c,

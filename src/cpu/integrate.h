@@ -35,4 +35,18 @@ void vs_integrate_walls(vs_particles *p, const vs_params *prm);
  * term was out of range (a blown-up run). */
 int vs_momentum_sums(const vs_particles *p, const vs_params *prm, vs_wide out[5]);
 
+/* Oriented particles (p->orient; integrator.h's rotation): the first half, kick by the last
+ * gradient then the great-circle drift, or the second half, the kick by the new gradient,
+ * of every owned particle of an oriented species. */
+void vs_integrate_rotation(vs_particles *p, const vs_params *prm, int first);
+/* The rotational Ornstein-Uhlenbeck half-step of langevin (stream: the translation's, bits
+ * 2 and 3 of the particle's key). */
+void vs_integrate_rotation_ou(vs_particles *p, const vs_params *prm,
+                              const vs_ensemble_consts *c, int stream, int64_t step);
+/* Every oriented particle's u scaled by s (berendsen's rotational factor). */
+void vs_scale_rotation(vs_particles *p, double s);
+/* Exact local sums of I |u|^2 / 2 and of the number of oriented particles; 1 when a term
+ * was out of range. */
+int vs_rotation_sums(const vs_particles *p, const vs_params *prm, vs_wide out[2]);
+
 #endif

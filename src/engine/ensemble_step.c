@@ -74,6 +74,16 @@ double vs_ens_global_virial(const vs_ens_ctx *c)
     return w;
 }
 
+void vs_ens_global_rotation(const vs_ens_ctx *c, double *ke2, double *n_oriented)
+{
+    vs_wide w[3] = {0, 0, 0};
+    if (c->b->rotation_sums)
+        w[2] = c->b->rotation_sums(c->st, w) != 0;
+    vs_par_sum_wide(c->par, w, 3);
+    *ke2 = w[2] != 0 ? NAN : 2.0 * vs_wide_to_double(w[0]);
+    *n_oriented = vs_wide_to_double(w[1]);
+}
+
 void vs_ens_verlet_first(const vs_ens_ctx *c) { c->b->integrate_first_half(c->st); }
 void vs_ens_verlet_second(const vs_ens_ctx *c) { c->b->integrate_second_half(c->st); }
 
@@ -117,4 +127,12 @@ void vs_ensemble_thermo(const vs_ensemble_kind *k, const vs_ens_ctx *c, vs_therm
     t->volume = vs_ens_volume(c);
     t->thermostat_energy = k->thermostat_energy(c, t->volume);
     t->conserved_energy = t->kinetic + t->potential + t->thermostat_energy;
+    if (vs_params_oriented(c->prm)) {
+        double ke2, n;
+        vs_ens_global_rotation(c, &ke2, &n);
+        t->oriented = 1;
+        t->rot_kinetic = 0.5 * ke2;
+        t->rot_temperature = n > 0.0 ? ke2 / (2.0 * n) : 0.0;
+        t->conserved_energy += t->rot_kinetic;
+    }
 }

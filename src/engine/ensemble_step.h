@@ -105,6 +105,9 @@ void vs_ens_verlet_first(const vs_ens_ctx *c);
 void vs_ens_verlet_second(const vs_ens_ctx *c);
 /* 2K over all ranks from exact sums: the same bits on every rank. Collective. */
 double vs_ens_global_ke2(const vs_ens_ctx *c);
+/* Oriented particles: 2 K_rot (sum of I |u|^2) and their count over all ranks from exact
+ * sums, the same bits on every rank (0 and 0 without them). Collective. */
+void vs_ens_global_rotation(const vs_ens_ctx *c, double *ke2, double *n_oriented);
 /* W_vir of the current forces with the lj tail's, rank 0's value on every rank. Collective. */
 double vs_ens_global_virial(const vs_ens_ctx *c);
 /* The box's volume now. */

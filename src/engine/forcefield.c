@@ -10,6 +10,7 @@
 extern const vs_term_type vs_term_dpd;   /* term_dpd.c */
 #define VS_PAIR_TERM_EXTERN_(ID, NAME) extern const vs_term_type vs_term_##NAME; /* term_pair.c */
 VS_PAIR_STYLE_LIST(VS_PAIR_TERM_EXTERN_)
+extern const vs_term_type vs_term_aniso; /* term_aniso.c */
 extern const vs_term_type vs_term_flow;  /* term_flow.c */
 extern const vs_term_type vs_term_wall;  /* term_wall.c */
 extern const vs_term_type vs_term_bond;  /* term_bonded.c */
@@ -22,6 +23,7 @@ static const vs_term_type *const registry[] = {
     &vs_term_dpd,
 #define VS_PAIR_TERM_ENTRY_(ID, NAME) &vs_term_##NAME,
     VS_PAIR_STYLE_LIST(VS_PAIR_TERM_ENTRY_)
+    &vs_term_aniso,
     &vs_term_flow,
     &vs_term_wall,
     &vs_term_bond,

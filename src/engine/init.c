@@ -14,6 +14,8 @@
 /* Keys for the initial state: step words far beyond any run length (2^63 + k). */
 #define VS_INIT_STREAM_POSITION 0x8000000000000001ull
 #define VS_INIT_STREAM_VELOCITY 0x8000000000000002ull
+#define VS_INIT_STREAM_ORIENTATION 0x8000000000000003ull
+#define VS_INIT_STREAM_SPIN 0x8000000000000004ull
 
 /* A uniform double in [0, 1) with 53 random bits from one 64-bit block. */
 static double unit53(vs_tea_block b)
@@ -95,6 +97,64 @@ void vs_init_particles(vs_particles *p, const vs_params *prm, const vs_decomp *d
     }
 
     thermalize(p, prm, dc);
+    if (vs_params_oriented(prm))
+        vs_init_orientations(p, prm, 1, 1);
+}
+
+/* Two unit vectors t1, t2 that complete the unit vector n to an orthonormal frame. */
+static void tangent_frame(const double n[3], double t1[3], double t2[3])
+{
+    /* the axis least aligned with n keeps the cross product well away from zero */
+    const int k = fabs(n[0]) <= fabs(n[1]) && fabs(n[0]) <= fabs(n[2]) ? 0
+                  : fabs(n[1]) <= fabs(n[2])                          ? 1
+                                                                      : 2;
+    double a[3] = {0, 0, 0};
+    a[k] = 1.0;
+    t1[0] = n[1] * a[2] - n[2] * a[1];
+    t1[1] = n[2] * a[0] - n[0] * a[2];
+    t1[2] = n[0] * a[1] - n[1] * a[0];
+    const double l = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+    for (int q = 0; q < 3; ++q)
+        t1[q] /= l;
+    t2[0] = n[1] * t1[2] - n[2] * t1[1];
+    t2[1] = n[2] * t1[0] - n[0] * t1[2];
+    t2[2] = n[0] * t1[1] - n[1] * t1[0];
+}
+
+void vs_init_orientations(vs_particles *p, const vs_params *prm, int draw_n, int draw_u)
+{
+    const vs_tea_key kn = vs_tea_make_key(prm->system.seed, VS_INIT_STREAM_ORIENTATION);
+    const vs_tea_key ku = vs_tea_make_key(prm->system.seed, VS_INIT_STREAM_SPIN);
+    vs_particles_enable_orient(p);
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        vs_orient *o = &p->orient[i];
+        const double inertia = prm->species.list[p->species[i]].inertia;
+        if (!(inertia > 0.0)) {
+            memset(o, 0, sizeof *o);
+            continue;
+        }
+        const int64_t tag = p->tag[i];
+        const uint32_t lo = (uint32_t)tag, hi = (uint32_t)((uint64_t)tag >> 32);
+        if (draw_n) { /* uniform on the sphere: z uniform in [-1, 1), phi in [0, 2 pi) */
+            const double z = 2.0 * unit53(vs_tea_encrypt(kn, lo, hi << 2)) - 1.0;
+            const double phi = 6.283185307179586 * unit53(vs_tea_encrypt(kn, lo, (hi << 2) | 1));
+            const double s = sqrt(fmax(0.0, 1.0 - z * z));
+            o->n[0] = s * cos(phi);
+            o->n[1] = s * sin(phi);
+            o->n[2] = z;
+        }
+        if (draw_u) { /* Maxwell-Boltzmann in the plane perpendicular to n: kT/2 per dof */
+            double t1[3], t2[3];
+            tangent_frame(o->n, t1, t2);
+            const double scale = sqrt(prm->dpd.kT / inertia);
+            const double g1 = vs_xi_gaussian(vs_tea_encrypt(ku, lo, hi << 2));
+            const double g2 = vs_xi_gaussian(vs_tea_encrypt(ku, lo, (hi << 2) | 1));
+            for (int q = 0; q < 3; ++q)
+                o->u[q] = scale * (g1 * t1[q] + g2 * t2[q]);
+        }
+        for (int q = 0; q < 3; ++q)
+            o->g[q] = 0.0;
+    }
 }
 
 void vs_init_velocities(vs_particles *p, const vs_params *prm, const vs_decomp *dc)

@@ -25,6 +25,12 @@ void vs_init_velocities(vs_particles *p, const vs_params *prm, const vs_decomp *
 
 /* Species of a tag: tags are assigned to species in contiguous blocks whose sizes follow the
  * fractions (cumulative rounding, so the counts sum to N exactly). */
+/* The orientation records of the owned particles (enabled here): for each particle of an
+ * oriented species, with draw_n a direction n uniform on the sphere and with draw_u a rate u
+ * perpendicular to n from the Maxwell-Boltzmann distribution at dpd.kT (kT / I per
+ * rotational degree of freedom), each a function of the seed and the tag alone, so the
+ * same on any rank count; a point bead's record is zero. */
+void vs_init_orientations(vs_particles *p, const vs_params *prm, int draw_n, int draw_u);
 int vs_init_species_of_tag(const vs_params *prm, int64_t tag);
 
 #endif

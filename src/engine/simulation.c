@@ -386,7 +386,7 @@ static void adopt_records(vs_sim *sim, vs_particle_rec *recs, const vs_particle_
 void vs_sim_owned_ext(vs_sim *sim, vs_particle_ext *out)
 {
     memset(out, 0, sizeof *out);
-    if (!sim->parts.topo && !sim->parts.special)
+    if (!sim->parts.topo && !sim->parts.special && !sim->parts.orient)
         return;
     vs_sim_finish_step(sim);
     sim->backend->sync_host(sim->backend_state, &sim->parts);
@@ -401,6 +401,14 @@ int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_parti
     if (vs_params_molecular(&sim->prm) != has_topo) {
         snprintf(err, err_len, "restart: the checkpoint %s molecules but the configuration %s",
                  has_topo ? "has" : "has no", has_topo ? "has none" : "has molecules");
+        return 1;
+    }
+    const int has_orient = ext && ext->orient;
+    if (vs_params_oriented(&sim->prm) != has_orient) {
+        snprintf(err, err_len, "restart: the checkpoint %s orientations but the configuration "
+                 "%s", has_orient ? "has" : "has no",
+                 has_orient ? "has no oriented species" : "has oriented species "
+                 "(species.[].inertia)");
         return 1;
     }
     if ((vs_special_depth(&sim->prm) > 0) != has_special) {
@@ -454,8 +462,9 @@ static int system_special(vs_sim *sim, const vs_particle_rec *recs, const vs_top
 }
 
 int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo,
-                             const vs_dihedrals *dih, const vs_special *special, int64_t n,
-                             int draw_velocities, char *err, size_t err_len)
+                             const vs_dihedrals *dih, const vs_special *special,
+                             const vs_orient *orient, int64_t n, int draw_velocities,
+                             char *err, size_t err_len)
 {
     sim->energy_due = vs_sim_want_all(sim);
     static const vs_topo no_records; /* a rank with no records still sends topology */
@@ -486,7 +495,14 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
     }
     vs_particle_ext ext = {(vs_topo *)topo, (vs_special *)lists,
                            vs_params_dihedrals(&sim->prm) ? (dih ? (vs_dihedrals *)dih : no_dih)
-                                                          : NULL};
+                                                          : NULL,
+                           NULL};
+    /* orientations where the file gave them (every rank takes the same path) */
+    const int oriented = vs_params_oriented(&sim->prm);
+    const int given_orient = oriented && vs_par_any(&sim->dc.cart, orient != NULL);
+    static const vs_orient no_orient; /* a rank with no records still sends them */
+    if (given_orient)
+        ext.orient = (vs_orient *)(orient ? orient : &no_orient);
     adopt_records(sim, recs, &ext, n);
     free(made);
     free(no_dih);
@@ -495,6 +511,8 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
     set_tail(sim);
     if (draw_velocities)
         vs_init_velocities(&sim->parts, &sim->prm, &sim->dc);
+    if (oriented) /* directions from the seed unless given; no input file carries the rates */
+        vs_init_orientations(&sim->parts, &sim->prm, !given_orient, 1);
     return start_at_step_zero(sim, err, err_len);
 }
 

@@ -88,10 +88,13 @@ int vs_sim_start_from_records(vs_sim *sim, vs_particle_rec *recs, const vs_parti
  * for a plain fluid), dihedral records (NULL: none) and special-neighbour lists (special; where the configuration asks for
  * them and none are given they are made here from the records' bonds, which must then hold
  * whole molecules: rank 0 has the whole file). With draw_velocities the file had none: Maxwell-Boltzmann velocities
- * at k_B T from the seed. Then as vs_sim_start: forces at step 0. Collective. */
+ * at k_B T from the seed. orient: the file's orientations (NULL: none; a configuration with
+ * oriented species then draws them from the seed, and their rates with the velocities).
+ * Then as vs_sim_start: forces at step 0. Collective. */
 int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *topo,
-                             const vs_dihedrals *dih, const vs_special *special, int64_t n,
-                             int draw_velocities, char *err, size_t err_len);
+                             const vs_dihedrals *dih, const vs_special *special,
+                             const vs_orient *orient, int64_t n, int draw_velocities,
+                             char *err, size_t err_len);
 /* Bring the run into the canonical state a restart from this point would have: owned state
  * to the host, every particle to the owner of its position (wrapped into the box), each
  * rank's particles in tag order, back to the backend, ghosts and neighbour list rebuilt.

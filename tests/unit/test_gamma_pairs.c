@@ -81,7 +81,7 @@ static void engine_forces(const vs_params *p, double f[N][3], vs_particle_rec *r
     make_records(rec);
     vs_particle_rec copy[N];
     memcpy(copy, rec, sizeof copy);
-    assert_int_equal(vs_sim_start_from_system(&sim, copy, NULL, NULL, NULL, N, 0, err,
+    assert_int_equal(vs_sim_start_from_system(&sim, copy, NULL, NULL, NULL, NULL, N, 0, err,
                                               sizeof err), 0);
     const vs_particles *q = vs_sim_owned_particles(&sim);
     assert_int_equal(q->n_owned, N);

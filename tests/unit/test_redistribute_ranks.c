@@ -83,6 +83,7 @@ static int64_t start_set(int rank, int size, int64_t drop, int64_t dup, vs_parti
     ext->topo = calloc(N_TOTAL + 1, sizeof *ext->topo);
     ext->dih = calloc(N_TOTAL + 1, sizeof *ext->dih);
     ext->special = NULL;
+    ext->orient = calloc(N_TOTAL + 1, sizeof *ext->orient);
     int64_t n = 0;
     for (int64_t t = N_TOTAL - 1; t >= 0; --t) {
         if ((int)(hash((uint32_t)t + 17U) % (uint32_t)size) != rank || t == drop)
@@ -94,6 +95,7 @@ static int64_t start_set(int rank, int size, int64_t drop, int64_t dup, vs_parti
             ext->topo[n].bond[0] = t + 1;
             ext->dih[n].n_dihedral = 1;
             ext->dih[n].dihedral[0][1] = t;
+            ext->orient[n].n[2] = (double)t; /* travels with its particle */
             ++n;
         }
     }
@@ -116,9 +118,13 @@ static void by_tag_exact(const vs_par *par)
     vs_tag_slab(N_TOTAL, par->size, par->rank, &lo, &hi);
     CHECK(m == hi - lo, "by tag: %lld records for the slab [%lld, %lld)", (long long)m,
           (long long)lo, (long long)hi);
-    CHECK(got_ext.topo && got_ext.dih && !got_ext.special, "by tag: optional records");
-    for (int64_t i = 0; i < m && i < hi - lo && got_ext.topo && got_ext.dih; ++i) {
+    CHECK(got_ext.topo && got_ext.dih && got_ext.orient && !got_ext.special,
+          "by tag: optional records");
+    for (int64_t i = 0; i < m && i < hi - lo && got_ext.topo && got_ext.dih && got_ext.orient;
+         ++i) {
         CHECK(got[i].tag == lo + i, "by tag: slot %lld holds tag %lld", (long long)i,
+              (long long)got[i].tag);
+        CHECK(got_ext.orient[i].n[2] == (double)got[i].tag, "by tag: tag %lld's orientation",
               (long long)got[i].tag);
         CHECK(rec_ok(&got[i], &got_ext.topo[i], &got_ext.dih[i]),
               "by tag: tag %lld's fields", (long long)got[i].tag);
@@ -201,7 +207,7 @@ static void sort_wide_tags(void)
 {
     enum { N = 5000 };
     vs_particle_rec *r = calloc(N, sizeof *r);
-    vs_particle_ext ext = {calloc(N, sizeof(vs_topo)), NULL, calloc(N, sizeof(vs_dihedrals))};
+    vs_particle_ext ext = {calloc(N, sizeof(vs_topo)), NULL, calloc(N, sizeof(vs_dihedrals)), NULL};
     for (int64_t i = 0; i < N; ++i) {
         const uint64_t h = ((uint64_t)hash((uint32_t)i) << 13) ^ hash((uint32_t)i + 99U);
         r[i].tag = i % 7 == 3 ? r[i - 1].tag : (int64_t)(h & ((1ULL << 45) - 1));

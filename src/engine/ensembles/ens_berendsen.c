@@ -1,11 +1,30 @@
 /* integrator.kind = "berendsen": velocity Verlet, then every velocity scaled by Berendsen's
- * factor from the exact 2K after the kick (ensemble.h). */
+ * factor from the exact 2K after the kick (ensemble.h), and with oriented species every
+ * rotation rate u by its own factor from the rotational temperature. */
 #include "ensemble_step.h"
+
+#include <math.h>
+
+/* The rotational factor: Berendsen's with the rotational temperature 2 K_rot / (2 N_rot),
+ * as GALAMOST scales rotation apart from translation. */
+static double rotation_factor(const vs_ens_ctx *c)
+{
+    double ke2, n;
+    vs_ens_global_rotation(c, &ke2, &n);
+    if (!(ke2 > 0.0) || !(n > 0.0))
+        return 1.0;
+    const vs_params *p = c->prm;
+    const double t = ke2 / (2.0 * n); /* two rotational degrees of freedom each */
+    const double f2 = 1.0 + p->integrator.dt / p->integrator.tau * (p->dpd.kT / t - 1.0);
+    return f2 > 0.0 ? sqrt(f2) : 0.0;
+}
 
 static void second_half(const vs_ens_ctx *c)
 {
     c->b->integrate_second_half(c->st);
     c->b->scale_velocities(c->st, vs_berendsen_factor(c->prm, vs_ens_global_ke2(c)));
+    if (vs_params_oriented(c->prm))
+        c->b->scale_rotation(c->st, rotation_factor(c));
 }
 
 const vs_ensemble_kind vs_ens_berendsen = {

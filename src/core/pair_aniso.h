@@ -1,0 +1,186 @@
+/* The soft anisotropic pair potentials of Li, Lu and co-workers as GALAMOST gives them (Zhu
+ * et al., J. Comput. Chem. 34, 2197, 2013, eqs. 13-18), written once for the CPU backend
+ * and the CUDA kernels: energy, force and the orientation gradient ("torque") on both
+ * particles of one pair.
+ *
+ * Geometry: R = r_i - r_j, r = |R| / rc (< 1), e = R / |R|, a = n_i . e, b = n_j . e.
+ *   disk      U = (alpha/2) (1 - mu F) (1 - r)^2,  F = |a b|^nu
+ *   rod       U = (alpha/2) (1 - mu F) (1 - r)^2,  F = (sin th_i sin th_j)^nu
+ *                                                  = ((1 - a^2)(1 - b^2))^(nu/2)
+ *   janus     U = (alpha_R/2) (1 - r)^2 - F (alpha_A/2) (r - r^2),  F = f^nu,
+ *             f = cos(pi th_i / (2 beta)) cos(pi th_j / (2 beta)) when cos th_i >= cos beta
+ *             and cos th_j >= cos beta, else 0; cos th_i = n_i . (r_j - r_i)/|R| = -a,
+ *             cos th_j = n_j . R/|R| = b (the patches face each other at f = 1)
+ *   triblock  as janus with th' = arccos(|cos th|) for both (a patch at each pole)
+ * The disk's factor is taken as |a b|^nu: a disk is the same disk under n -> -n and a
+ * non-integer power of a negative number is undefined; for even nu it is the paper's f^nu.
+ *
+ * With U = U(r, a, b) the derivatives the evaluator returns are, exactly,
+ *   force on i    F_i = -dU/dR = -(U_r / rc) e - U_a (n_i - a e)/|R| - U_b (n_j - b e)/|R|,
+ *                 on j: -F_i;
+ *   gradients     g_i = -dU/dn_i = -U_a e,  g_j = -dU/dn_j = -U_b e
+ * (n_i taken as a free vector: only the component of g perpendicular to n enters the
+ * rotation, dn/dt = u, du/dt = g_perp / I + lambda n; the physical torque is n x g). The
+ * pair virial is R . F_i. Edges of the model, not of the code: for nu < 1 the derivative of
+ * F grows without bound where F -> 0 (the Janus patch edge, a disk or rod factor at zero);
+ * there the evaluator returns what the formula gives (inf or a large number).
+ *
+ * Bitwise symmetry: the pair seen from j (R -> -R, n_i <-> n_j) gives exactly the opposite
+ * force and the gradients swapped, so that an owned-ghost pair computed on both owners'
+ * ranks adds exact opposites (runs bit-identical on any rank count). Every expression below
+ * is written so that swapping the particles only swaps the factors of commutative two-term
+ * products and sums and flips exact signs; a compiler that fuses a * b + c * d into one
+ * multiply-add breaks it (the CPU build does not; the CUDA port must round the products
+ * apart, vs_mul_rn, or compile with -fmad=false).
+ *
+ * Double precision only for now; the GPU's mixed mode will want a float body of the same
+ * algebra (the structure below, scalar derivatives first, then vectors, is meant for that).
+ */
+#ifndef VESICA_PAIR_ANISO_H
+#define VESICA_PAIR_ANISO_H
+
+#include <math.h>
+
+#include "hostdevice.h"
+
+/* The model (aniso.style). */
+typedef enum {
+    VS_ANISO_NONE = 0,
+    VS_ANISO_DISK = 1,
+    VS_ANISO_ROD = 2,
+    VS_ANISO_JANUS = 3,
+    VS_ANISO_TRIBLOCK = 4
+} vs_aniso_style;
+
+/* One species pair's coefficients (aniso.coeff.I.J), derived constants included. */
+typedef struct {
+    int on;          /* 0: the pair has no anisotropic interaction */
+    int pad;
+    double rc;       /* cut-off (length units); r = |R| / rc */
+    double alpha;    /* disk, rod: alpha; janus, triblock: alpha_R */
+    double alpha_a;  /* janus, triblock: alpha_A */
+    double mu;       /* disk, rod: shape */
+    double nu;       /* the angular exponent */
+    double beta;     /* janus, triblock: the Janus balance in radians, (0, pi/2] */
+    double cos_beta; /* derived: cos(beta) */
+    double k;        /* derived: pi / (2 beta) */
+} vs_aniso_coeff;
+
+/* What one pair gives: force on i (on j: the opposite), gradients on i and j, energy and
+ * virial. */
+typedef struct {
+    double f[3];
+    double gi[3], gj[3];
+    double energy, virial;
+} vs_aniso_result;
+
+/* sin(k th) / sin(th) for th in [0, pi/2] (k >= 1): k at th = 0, its limit. */
+VS_HOST_DEVICE double vs_aniso_sin_ratio(double k, double th)
+{
+    const double s = sin(th);
+    return s > 1e-7 ? sin(k * th) / s : k * (1.0 - (k * k - 1.0) * th * th / 6.0);
+}
+
+/* The Janus patch factor of one particle, h = cos(k th) with cos th = c, and dh/dc; 0, 0
+ * outside the patch (c < cos beta). `two`: the triblock form, th = arccos |c|. */
+VS_HOST_DEVICE void vs_aniso_patch(const vs_aniso_coeff *c, double cth, int two, double *h,
+                                   double *dh)
+{
+    const double sgn = (two && cth < 0.0) ? -1.0 : 1.0;
+    double x = sgn * cth;
+    if (x < c->cos_beta) {
+        *h = 0.0;
+        *dh = 0.0;
+        return;
+    }
+    if (x > 1.0)
+        x = 1.0;
+    const double th = acos(x);
+    *h = cos(c->k * th);
+    /* d cos(k th)/dx = k sin(k th) / sin(th) */
+    *dh = sgn * c->k * vs_aniso_sin_ratio(c->k, th);
+}
+
+/* The factor F and its partial derivatives F_a, F_b of the model at (a, b). */
+VS_HOST_DEVICE void vs_aniso_factor(int style, const vs_aniso_coeff *c, double a, double b,
+                                    double *F, double *Fa, double *Fb)
+{
+    const double nu = c->nu;
+    if (style == VS_ANISO_DISK) {
+        const double ab = a * b, m = fabs(ab);
+        const double p1 = pow(m, nu - 1.0) * (ab < 0.0 ? -1.0 : 1.0); /* d|ab|^nu / d(ab) / nu */
+        *F = pow(m, nu);
+        *Fa = nu * p1 * b;
+        *Fb = nu * p1 * a;
+    } else if (style == VS_ANISO_ROD) {
+        const double sa = fmax(1.0 - a * a, 0.0), sb = fmax(1.0 - b * b, 0.0);
+        const double ha = pow(sa, 0.5 * nu), hb = pow(sb, 0.5 * nu);
+        *F = ha * hb;
+        *Fa = -nu * a * pow(sa, 0.5 * nu - 1.0) * hb;
+        *Fb = -nu * b * pow(sb, 0.5 * nu - 1.0) * ha;
+    } else {
+        const int two = style == VS_ANISO_TRIBLOCK;
+        double hi, dhi, hj, dhj;
+        vs_aniso_patch(c, -a, two, &hi, &dhi);
+        vs_aniso_patch(c, b, two, &hj, &dhj);
+        const double f = hi * hj;
+        if (!(f > 0.0)) {
+            *F = *Fa = *Fb = 0.0;
+            return;
+        }
+        const double p = pow(f, nu - 1.0), np = nu * p;
+        *F = p * f;
+        /* each particle's derivative in the same grouping, so the pair seen from j gives
+         * the same bits (cos th_i = -a) */
+        *Fa = -(np * (dhi * hj));
+        *Fb = np * (hi * dhj);
+    }
+}
+
+/* The pair at separation R = r_i - r_j (0 < |R| < c->rc) with orientations ni, nj. */
+VS_HOST_DEVICE vs_aniso_result vs_aniso_eval(int style, const vs_aniso_coeff *c,
+                                             const double R[3], const double ni[3],
+                                             const double nj[3])
+{
+    vs_aniso_result out;
+    const double d = sqrt(R[0] * R[0] + R[1] * R[1] + R[2] * R[2]);
+    const double inv_d = 1.0 / d;
+    const double e[3] = {R[0] * inv_d, R[1] * inv_d, R[2] * inv_d};
+    const double r = d / c->rc, w = 1.0 - r;
+    const double a = ni[0] * e[0] + ni[1] * e[1] + ni[2] * e[2];
+    const double b = nj[0] * e[0] + nj[1] * e[1] + nj[2] * e[2];
+    double F, Fa, Fb;
+    vs_aniso_factor(style, c, a, b, &F, &Fa, &Fb);
+    double U, Ur, UF; /* U, dU/dr at fixed F, dU/dF */
+    if (style == VS_ANISO_DISK || style == VS_ANISO_ROD) {
+        const double rep = 0.5 * c->alpha * w * w;
+        U = rep * (1.0 - c->mu * F);
+        Ur = -c->alpha * w * (1.0 - c->mu * F);
+        UF = -c->mu * rep;
+    } else {
+        const double att = 0.5 * c->alpha_a * (r - r * r);
+        U = 0.5 * c->alpha * w * w - F * att;
+        Ur = -c->alpha * w - F * 0.5 * c->alpha_a * (1.0 - 2.0 * r);
+        UF = -att;
+    }
+    const double Ua = UF * Fa, Ub = UF * Fb;
+    /* F_i = -(Ur/rc) e - Ua (ni - a e)/d - Ub (nj - b e)/d */
+    const double radial = -Ur / c->rc + (Ua * a + Ub * b) * inv_d;
+    for (int q = 0; q < 3; ++q) {
+        out.f[q] = radial * e[q] - (Ua * ni[q] + Ub * nj[q]) * inv_d;
+        out.gi[q] = -Ua * e[q];
+        out.gj[q] = -Ub * e[q];
+    }
+    out.energy = U;
+    out.virial = R[0] * out.f[0] + R[1] * out.f[1] + R[2] * out.f[2];
+    return out;
+}
+
+/* The derived constants of a pair from its given ones (beta in radians). */
+static inline void vs_aniso_coeff_finish(vs_aniso_coeff *c)
+{
+    c->cos_beta = c->beta > 0.0 ? cos(c->beta) : 1.0;
+    c->k = c->beta > 0.0 ? 1.5707963267948966 / c->beta : 0.0;
+}
+
+#endif
