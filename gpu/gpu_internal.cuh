@@ -682,6 +682,8 @@ struct vs_gpu_reductions {
     unsigned long long *d_profile; /* binned profile sums (gpu_profile.cu), made on first use */
     size_t profile_bytes;
     double *h_pinned; /* host mirror for small results */
+    unsigned int *h_disp; /* pinned: d_max_disp2 read while the step goes on, */
+    cudaEvent_t ev_disp;  /* recorded after that read (vs_gpu_max_displacement2_begin) */
 };
 
 struct vs_gpu_state {
