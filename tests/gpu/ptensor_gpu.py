@@ -21,8 +21,11 @@ window's per-bin pressure tensor likewise (relative to the largest diagonal over
 in mixed precision the DPD-only cases (dpd, couette) on two ranks write the same tensor
 columns bit for bit as on one (each share is a fixed-point integer); and in the frozen case
 the set of all particles' density is the fluid's (the frozen particles are left out,
-docs/file-formats.md) on both backends. Exits 77 (skip) without a GPU, numpy or h5py.
+docs/file-formats.md) on both backends. Exits 77 (skip) without a GPU; without h5py the
+thermo columns alone are compared (the pair cases, whose lattice is an H5MD file, and the
+profiles are left out, and it says so), without numpy the frozen case too.
 """
+import math
 import os
 import subprocess
 import sys
@@ -63,19 +66,26 @@ def run(binary, cfg, work, name, sets, ranks=1):
 
 
 def tensor_rows(out):
-    import numpy as np
     with open(os.path.join(out, "thermo.csv")) as t:
         head = t.readline().strip().split(",")
         rows = [line.strip().split(",") for line in t if line.strip()]
     idx = [head.index(c) for c in COLS]
-    return np.array([[float(r[k]) for k in idx] for r in rows])
+    return [[float(r[k]) for k in idx] for r in rows]
+
+
+def have(module):
+    try:
+        __import__(module)
+        return True
+    except ImportError:
+        return False
 
 
 def profiles(out):
-    import h5py
     path = os.path.join(out, "profiles.h5")
-    if not os.path.exists(path):
+    if not os.path.exists(path) or not have("h5py"):
         return {}
+    import h5py
     with h5py.File(path, "r") as f:
         return {k: {q: f[k][q][:] for q in ("density", "pressure_tensor")}
                 for k in f.keys() if isinstance(f[k], h5py.Group) and "density" in f[k]}
@@ -83,19 +93,24 @@ def profiles(out):
 
 def compare(label, cpu, gpu, tol, exact=False):
     """Largest deviation of the GPU's tensor rows (and profiles) from the reference."""
-    import numpy as np
     a, b = tensor_rows(cpu), tensor_rows(gpu)
-    if a.shape != b.shape or not np.all(np.isfinite(b)):
-        print("%-28s thermo rows %s against %s or not finite: FAIL" % (label, b.shape, a.shape))
+    if len(a) != len(b) or not all(math.isfinite(v) for row in b for v in row):
+        print("%-28s %d thermo rows against %d, or not finite: FAIL" % (label, len(b), len(a)))
         return False
     if exact:
-        same = np.array_equal(a, b)
+        same = a == b
         print("%-28s tensor columns %s" % (label, "identical" if same else "DIFFER: FAIL"))
         return same
-    scale = np.maximum(1.0, np.abs(a[:, :3]).max(axis=1))[:, None]
-    worst = (np.abs(a - b) / scale).max()
+    worst = max(abs(x - y) / max([1.0] + [abs(v) for v in ra[:3]])
+                for ra, rb in zip(a, b) for x, y in zip(ra, rb))
     ok = worst <= tol
     pa, pb = profiles(cpu), profiles(gpu)
+    if not pa:
+        why = "no profiles" if have("h5py") else "profiles not compared: no h5py"
+        print("%-28s thermo tensor %.2e (tol %.0e; %s)  %s"
+              % (label, worst, tol, why, "ok" if ok else "FAIL"))
+        return ok
+    import numpy as np
     pworst = 0.0
     for key in pa:
         ta, tb = pa[key]["pressure_tensor"], pb[key]["pressure_tensor"]
@@ -124,21 +139,19 @@ def main():
     if not gpu_visible(binary):
         print("skip: no usable GPU")
         return 77
-    try:
-        import h5py  # noqa: F401
-        import numpy  # noqa: F401
-        import pair_cases
-    except ImportError:
-        print("skip: numpy/h5py missing")
-        return 77
     os.makedirs(work, exist_ok=True)
-    subprocess.run([sys.executable, os.path.join(ROOT, "scaling", "tools", "lattice_h5md.py"),
-                    "lattice.h5", "--cells", "6", "--density", "0.8442", "--species", "2",
-                    "--jitter", "0.05", "--seed", "2"], cwd=work, check=True,
-                   stdout=subprocess.DEVNULL)
-    pair_cases.write_table(os.path.join(work, "pair.table"))
-    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "walls", "frozen.py"), "write",
-                    "frozen.data"], cwd=work, check=True)
+    h5, numpy_here = have("h5py") and have("numpy"), have("numpy")
+    if h5:
+        import pair_cases
+        subprocess.run([sys.executable, os.path.join(ROOT, "scaling", "tools",
+                                                     "lattice_h5md.py"),
+                        "lattice.h5", "--cells", "6", "--density", "0.8442", "--species", "2",
+                        "--jitter", "0.05", "--seed", "2"], cwd=work, check=True,
+                       stdout=subprocess.DEVNULL)
+        pair_cases.write_table(os.path.join(work, "pair.table"))
+    if numpy_here:
+        subprocess.run([sys.executable, os.path.join(ROOT, "tests", "walls", "frozen.py"),
+                        "write", "frozen.data"], cwd=work, check=True)
     frozen_cfg = os.path.join(work, "frozen.cfg")
     with open(frozen_cfg, "w") as c:
         c.write(FROZEN_CFG)
@@ -159,6 +172,11 @@ def main():
     if prec == "mixed":  # the styles on the Newton walk
         cases.insert(2, ("pair_short", os.path.join(ROOT, "tests", "pair", "pair-short.cfg"),
                          ["integrator.steps=10", "output.thermo_interval=5"], False))
+    left_out = [c[0] for c in cases if (c[0].startswith("pair") and not h5) or
+                (c[0] == "frozen" and not numpy_here)]
+    if left_out:
+        print("left out for want of h5py/numpy here: " + ", ".join(left_out))
+    cases = [c for c in cases if c[0] not in left_out]
     tol = 1e-4 if prec == "mixed" else 1e-6
     failed = 0
     for name, cfg, sets, dpd_only in cases:
@@ -170,7 +188,7 @@ def main():
         if prec == "mixed" and dpd_only:
             failed += not compare("%s %s np2 / np1" % (name, prec), gpu[0], gpu[1], tol,
                                   exact=True)
-        if name == "frozen":
+        if name == "frozen" and h5:
             for label, out in (("cpu", cpu), ("gpu np1", gpu[0]), ("gpu np2", gpu[1])):
                 failed += not frozen_left_out("frozen %s" % label, out)
     print("FAIL" if failed else "ok")
