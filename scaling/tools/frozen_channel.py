@@ -7,8 +7,11 @@ that puts wall particles beyond the channel's faces.
                                   --a-wall 0 --steps 120000 --seed 1]
       writes OUTDIR/channel-frozen.data (a LAMMPS data file: the frozen layers, uniform at
       --rho-wall in [0, layer) and [layer + width, width + 2 layer) along x, and the fluid,
-      uniform at --rho in between, Maxwell velocities at kT = 0.5; a uniform random
-      placement is an equilibrium state of this fluid, which has no conservative force) and
+      uniform at --rho over the whole box, the layers included, Maxwell velocities at
+      kT = 0.5: without a fluid-wall repulsion (--a-wall 0) this fluid, which has no
+      conservative force, fills the layers as it fills the channel, and a uniform random
+      placement is its equilibrium; --fluid-channel-only places it between the layers only,
+      for a repulsive a_FW that keeps it out) and
       OUTDIR/channel-frozen.cfg (configs/channel.cfg's fluid and force, species F and the
       frozen W, the fluid-wall repulsion a_FW = --a-wall, bounce-back walls at the box's faces
       behind the layers so that nothing leaves; profiles along x in bins of 0.25, per
@@ -60,14 +63,15 @@ def write(a):
     box = np.array([a.width + 2.0 * a.layer, a.side, a.side])
     hi = a.layer + a.width
     n_wall = int(round(a.rho_wall * a.layer * a.side * a.side))
-    n_fluid = int(round(a.rho * a.width * a.side * a.side))
+    fluid_lo, fluid_len = (a.layer, a.width) if a.fluid_channel_only else (0.0, box[0])
+    n_fluid = int(round(a.rho * fluid_len * a.side * a.side))
     atoms = []
     for lo in (0.0, hi):
         for _ in range(n_wall):
             atoms.append((2, lo + a.layer * rng.random(), a.side * rng.random(),
                           a.side * rng.random()))
     for _ in range(n_fluid):
-        atoms.append((1, a.layer + a.width * rng.random(), a.side * rng.random(),
+        atoms.append((1, fluid_lo + fluid_len * rng.random(), a.side * rng.random(),
                       a.side * rng.random()))
     os.makedirs(a.outdir, exist_ok=True)
     with open(os.path.join(a.outdir, "channel-frozen.data"), "w") as f:
@@ -171,6 +175,8 @@ def main():
     w.add_argument("--g", type=float, default=0.055)
     w.add_argument("--steps", type=int, default=120000)
     w.add_argument("--seed", type=int, default=1)
+    w.add_argument("--fluid-channel-only", action="store_true",
+                   help="place the fluid between the layers only")
     s = sub.add_parser("steady")
     s.add_argument("files", nargs="+")
     s.add_argument("--layer", type=float, default=1.0)
