@@ -23,7 +23,9 @@
  * - Energies and virials: each bead's share (1/2 per bond bead, 1/3 per angle bead, 1/4 per
  *   dihedral bead) goes to
  *   a per-bead buffer when energies are due, summed by the thermo reduction's fixed tree
- *   (gpu_reduce.cu): deterministic.
+ *   (gpu_reduce.cu): deterministic. With the pressure tensor (gpu_tensor.cuh) each bead's
+ *   tensor share of each term, rounded to fixed point per term as the CPU rounds, is added
+ *   to the bead's sums by its own thread.
  * - Failures (a missing partner, a FENE bond at R0, a bond beyond the bonded reach): the
  *   first is recorded on the device (its kind by atomicCAS into the word that is read back
  *   with the largest displacement on every step, its tags, r and step beside it), and the
