@@ -13,8 +13,9 @@
  * Newton walk, plain adds where one thread owns the particle) or on the decomposition. A
  * ghost's half is its owner's to add.
  *
- * The pair walks take the tensor as a compile-time choice (the Newton walk's TENSOR variants,
- * and a side's energy path), so a step without it runs the code it ran before; the sums are
+ * The pair walks take the tensor as a compile-time choice (TENSOR: the Newton walk's variants
+ * and the sides of the walk from both sides), so a step without it runs the kernels it ran
+ * before; the bonded kernels test it at run time, as they test the energies; the sums are
  * allocated only when the configuration asks for the tensor, and zeroed by the table's
  * forces_begin on the evaluations that compute them. */
 #ifndef VESICA_GPU_TENSOR_CUH
