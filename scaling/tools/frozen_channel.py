@@ -95,6 +95,19 @@ def write(a):
           f"{box[0]:g} x {box[1]:g} x {box[2]:g} box")
 
 
+def wall_density(files, skip_time):
+    """The frozen species' mean density per bin (its own profile set), or None."""
+    import h5py
+    rows = []
+    for path in files:
+        with h5py.File(path, "r") as f:
+            if "W" not in f:
+                return None
+            keep = np.array(f["windows/time_first"]) >= skip_time
+            rows.extend(np.array(f["W/density"])[keep])
+    return np.mean(rows, axis=0) if rows else None
+
+
 def steady(a):
     sys.path.insert(0, HERE)
     from channel import parabola_numbers, polyfit, read  # noqa: E402
@@ -153,9 +166,14 @@ def steady(a):
         ax[0].set_ylabel("v_z")
         ax[0].set_title(f"nu = {nu:.3f}, slip {b_lo:.2f} / {b_hi:.2f}")
         ax[0].legend()
-        ax[1].plot(x, rho, "o-", ms=3)
+        ax[1].plot(x, rho, "o-", ms=3, label="fluid")
+        wall = wall_density(a.files, a.skip_time)
+        if wall is not None:
+            ax[1].plot(x, wall, "s--", ms=3, label="frozen (species W)")
+        ax[1].set_ylim(0.0, 1.25 * max(rho.max(), 0 if wall is None else wall.max()))
         ax[1].set_xlabel("x")
-        ax[1].set_ylabel("fluid density")
+        ax[1].set_ylabel("density")
+        ax[1].legend()
         fig.tight_layout()
         fig.savefig(a.png, dpi=120)
     return 0
