@@ -29,9 +29,9 @@ extern "C" {
 /* Where a force kernel puts its tensor shares: six sums per owned particle (xx, yy, zz, xy,
  * xz, yz, observables.h's VS_T_*) as 64-bit two's-complement integers, and a word set when
  * a share was beyond VS_TENSOR_LIMIT or not finite (the thermo's columns are then NaN).
- * Unlike the CPU's sums, a particle's sum that leaves int64 is not detected: it takes shares
- * summing beyond 2^31 units, thousands of times a blown-up pair's (whose force is caught:
- * vs_newton_kernel's bad index). w[0] NULL: this evaluation computes no tensor. */
+ * Unlike the CPU's sums, a particle's sum that leaves int64 (2^31 units) is not detected
+ * here; a pair's share below 2^24 r_c passes, a larger force is caught as blown up (the walks'
+ * bad index, the integrity check). w[0] NULL: this evaluation computes no tensor. */
 struct vs_tensor_out {
     unsigned long long *w[VS_TENSOR];
     unsigned int *bad;
