@@ -125,6 +125,13 @@ void vs_gpu_set_box(vs_gpu_state *g, const double box[3], const double lo[3],
  * last three 0 without molecules). Non-zero when a contribution was out of range (a blown-up
  * run). Synchronises. */
 int vs_gpu_thermo(vs_gpu_state *g, vs_wide out[9]);
+/* output.pressure_tensor (gpu_tensor.cu): a force evaluation starts (want: VS_WANT_*; with
+ * VS_WANT_TENSOR the particles' virial tensor sums are zeroed for its terms to add to); and,
+ * where the run asks for the tensor, this rank's sums of the last evaluation into out's
+ * tensor members (sum m v_a v_b and the virial shares, exact; tensor_invalid where a share
+ * was out of range). Synchronises. */
+void vs_gpu_tensor_begin(vs_gpu_state *g, int want);
+void vs_gpu_tensor_local(vs_gpu_state *g, vs_thermo_local *out);
 /* Local integrity sums: count, tag sum, squared tag sum; tag of a non-finite particle. */
 void vs_gpu_integrity(vs_gpu_state *g, uint64_t sums[3], int64_t *bad_tag);
 

@@ -23,7 +23,9 @@
  * - Energies and virials: each bead's share (1/2 per bond bead, 1/3 per angle bead, 1/4 per
  *   dihedral bead) goes to
  *   a per-bead buffer when energies are due, summed by the thermo reduction's fixed tree
- *   (gpu_reduce.cu): deterministic.
+ *   (gpu_reduce.cu): deterministic. With the pressure tensor (gpu_tensor.cuh) each bead's
+ *   tensor share of each term, rounded to fixed point per term as the CPU rounds, is added
+ *   to the bead's sums by its own thread.
  * - Failures (a missing partner, a FENE bond at R0, a bond beyond the bonded reach): the
  *   first is recorded on the device (its kind by atomicCAS into the word that is read back
  *   with the largest displacement on every step, its tags, r and step beside it), and the
@@ -53,6 +55,7 @@ struct vs_bonded_args {
     double *f[3];
     int fixed;            /* f holds the Newton kernel's fixed-point sums */
     double *energy, *virial;
+    vs_tensor_out tensor; /* w[0] NULL: no tensor in this evaluation */
     unsigned int *kind_word;
     vs_gpu_bonded_error *error;
     double box[3];
@@ -193,6 +196,13 @@ __device__ __forceinline__ void add_force(const vs_bonded_args &a, int i, const 
     }
 }
 
+/* A term's fixed-point tensor shares into the bead's running sums. */
+__device__ __forceinline__ void add_shares(long long tq[VS_TENSOR], const long long q[VS_TENSOR])
+{
+    for (int k = 0; k < VS_TENSOR; ++k)
+        tq[k] += q[k];
+}
+
 __global__ void bond_kernel(int n, int64_t step, vs_bonded_args a, int want_energy)
 {
     const int r = blockIdx.x * blockDim.x + threadIdx.x;
@@ -204,6 +214,7 @@ __global__ void bond_kernel(int n, int64_t step, vs_bonded_args a, int want_ener
     const vs_topo *t = &a.topo[r];
     const int nb = t->n_bond;
     double energy = 0.0, virial = 0.0;
+    long long tq[VS_TENSOR] = {0, 0, 0, 0, 0, 0};
     if (nb > 0) {
         const int64_t self = a.tag[i];
         double f[3];
@@ -234,8 +245,16 @@ __global__ void bond_kernel(int n, int64_t step, vs_bonded_args a, int want_ener
                 f[k] += fscal * d[k];
             energy += 0.5 * e;
             virial += 0.5 * fscal * r2;
+            if (a.tensor.w[0]) { /* the bead's half, as the CPU's */
+                long long q[VS_TENSOR];
+                vs_tensor_shares(0.5, fscal * d[0], fscal * d[1], fscal * d[2], d[0], d[1],
+                                 d[2], q, a.tensor.bad);
+                add_shares(tq, q);
+            }
         }
         add_force(a, i, f);
+        if (a.tensor.w[0])
+            vs_tensor_add_own(a.tensor, i, tq);
     }
     if (want_energy) {
         a.energy[i] = energy;
@@ -254,6 +273,7 @@ __global__ void angle_kernel(int n, int64_t step, vs_bonded_args a, int want_ene
     const vs_topo *t = &a.topo[r];
     const int na = t->n_angle;
     double energy = 0.0, virial = 0.0;
+    long long tq[VS_TENSOR] = {0, 0, 0, 0, 0, 0};
     if (na > 0) {
         const int64_t self = a.tag[i];
         double f[3];
@@ -286,8 +306,19 @@ __global__ void angle_kernel(int n, int64_t step, vs_bonded_args a, int want_ene
                 virial += (r1[k] * fa[k] + r2[k] * fc[k]) / 3.0;
             }
             energy += e / 3.0;
+            if (a.tensor.w[0]) { /* relative to the middle bead, as the CPU's */
+                const double rel[2][3] = {{r1[0], r1[1], r1[2]}, {r2[0], r2[1], r2[2]}};
+                const double fq[2][3] = {{fa[0], fa[1], fa[2]}, {fc[0], fc[1], fc[2]}};
+                double w[VS_TENSOR];
+                long long q[VS_TENSOR];
+                vs_bonded_tensor(2, rel, fq, 1.0 / 3.0, w);
+                vs_tensor_fixed(w, q, a.tensor.bad);
+                add_shares(tq, q);
+            }
         }
         add_force(a, i, f);
+        if (a.tensor.w[0])
+            vs_tensor_add_own(a.tensor, i, tq);
     }
     if (want_energy) {
         a.energy[i] = energy;
@@ -306,6 +337,7 @@ __global__ void dihedral_kernel(int n, int64_t step, vs_bonded_args a, int want_
     const vs_dihedrals *t = &a.dih[r];
     const int nd = t->n_dihedral;
     double energy = 0.0, virial = 0.0;
+    long long tq[VS_TENSOR] = {0, 0, 0, 0, 0, 0};
     if (nd > 0) {
         const int64_t self = a.tag[i];
         double f[3];
@@ -337,8 +369,23 @@ __global__ void dihedral_kernel(int n, int64_t step, vs_bonded_args a, int want_
                 f[k] += fd[me][k];
             energy += 0.25 * e;
             virial += 0.25 * w;
+            if (a.tensor.w[0]) { /* relative to bead b, as the CPU's */
+                double rel[4][3], wt[VS_TENSOR];
+                long long q[VS_TENSOR];
+                for (int k = 0; k < 3; ++k) {
+                    rel[0][k] = -b[0][k];
+                    rel[1][k] = 0.0;
+                    rel[2][k] = b[1][k];
+                    rel[3][k] = b[1][k] + b[2][k];
+                }
+                vs_bonded_tensor(4, (const double(*)[3])rel, (const double(*)[3])fd, 0.25, wt);
+                vs_tensor_fixed(wt, q, a.tensor.bad);
+                add_shares(tq, q);
+            }
         }
         add_force(a, i, f);
+        if (a.tensor.w[0])
+            vs_tensor_add_own(a.tensor, i, tq);
     }
     if (want_energy) {
         a.energy[i] = energy;
@@ -346,7 +393,8 @@ __global__ void dihedral_kernel(int n, int64_t step, vs_bonded_args a, int want_
     }
 }
 
-static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *virial)
+static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *virial,
+                                   int want_energy)
 {
     vs_bonded_args a;
     memset(&a, 0, sizeof a);
@@ -365,6 +413,7 @@ static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *viria
     a.fixed = g->fs.forces_fixed;
     a.energy = energy;
     a.virial = virial;
+    a.tensor = vs_gpu_tensor_out(g, want_energy);
     a.kind_word = g->red.d_max_disp2 + 1;
     a.error = g->bd.d_error;
     a.reach2 = g->prm->molecules.bond_reach * g->prm->molecules.bond_reach;
@@ -390,8 +439,8 @@ static void launch_bonded(vs_gpu_state *g, void (*kernel)(int, int64_t, vs_bonde
         VS_CUDA_CHECK(cudaMemsetAsync(virial, 0, bytes, g->stream));
     }
     const int n = (int)g->bd.n_rec;
-    VS_LAUNCH(kernel, n, VS_BLOCK, g->stream, n, step, bonded_args(g, energy, virial),
-              want_energy);
+    VS_LAUNCH(kernel, n, VS_BLOCK, g->stream, n, step,
+              bonded_args(g, energy, virial, want_energy), want_energy);
 }
 
 extern "C" void vs_gpu_bond_forces(vs_gpu_state *g, int64_t step, int want_energy)

@@ -151,14 +151,19 @@ struct vs_dpd_self_f {
     uint64_t sig;
     int si;
 };
+/* t: the particle's tensor shares (output.pressure_tensor's evaluations; gpu_tensor.cuh) */
 struct vs_sum_d {
     double ax, ay, az, e, w;
+    long long t[VS_TENSOR];
 };
 struct vs_sum_q {
     long long qx, qy, qz, qe, qw;
+    long long t[VS_TENSOR];
 };
 
-template <bool MIXED, bool PAIRS>
+/* TENSOR (with ENERGY: output.pressure_tensor's evaluations): each pair's tensor half to the
+ * particle's own sums (gpu_tensor.cuh), added once at the end. */
+template <bool MIXED, bool PAIRS, bool TENSOR = false>
 struct vs_side_dpd {
     typedef vs_eval_dpd_t<false, PAIRS> eval_t;
     typedef typename eval_t::shared_t shared_t;
@@ -175,6 +180,7 @@ struct vs_side_dpd {
     const float4 *vel_f;
     const uint64_t *sig;
     const int32_t *species;
+    vs_tensor_out tensor; /* TENSOR: the sums */
 
     __device__ __forceinline__ shared_t &load_shared(const vs_gpu_species &sp) const
     {
@@ -239,6 +245,13 @@ struct vs_side_dpd {
             if (ENERGY) {
                 sum.qe += vs_fixed_share(r.energy, false, me.sig, sig[j]);
                 sum.qw += vs_fixed_share(r.virial, false, me.sig, sig[j]);
+                if constexpr (TENSOR) { /* the force's fp32 components, as the walk has them */
+                    long long q[VS_TENSOR];
+                    vs_tensor_pair_shares_f(r.f_over_r * p.dx, r.f_over_r * p.dy,
+                                            r.f_over_r * p.dz, p.dx, p.dy, p.dz, q, tensor.bad);
+                    for (int k = 0; k < VS_TENSOR; ++k)
+                        sum.t[k] += q[k];
+                }
             }
         } else {
             const double dx = me.x - x[j], dy = me.y - y[j], dz = me.z - z[j];
@@ -261,6 +274,13 @@ struct vs_side_dpd {
             if (ENERGY) {
                 sum.e += 0.5 * r.energy;
                 sum.w += 0.5 * r.virial;
+                if constexpr (TENSOR) {
+                    long long q[VS_TENSOR];
+                    vs_tensor_shares(0.5, r.f_over_r * dx, r.f_over_r * dy, r.f_over_r * dz, dx,
+                                     dy, dz, q, tensor.bad);
+                    for (int k = 0; k < VS_TENSOR; ++k)
+                        sum.t[k] += q[k];
+                }
             }
         }
     }
@@ -272,6 +292,8 @@ struct vs_side_dpd {
     {
         static_assert(MODE == 0, "DPD starts the forces");
         const int si = me.si;
+        if constexpr (ENERGY && TENSOR)
+            vs_tensor_add_own(tensor, i, sum.t);
         if constexpr (MIXED) {
             const double unit = 1.0 / VS_FIXED_PER_FORCE;
             out.f[0][i] = (double)(sum.qx + __double2ll_rn(sp.body_force[si][0] *
@@ -379,19 +401,22 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
     const vs_both_sides_out out = {{g->pt.f[0], g->pt.f[1], g->pt.f[2]},
                                    vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), 0,
                                    g->fs.d_bad_force};
-    vs_dispatch<2, 2, 2, 3>(
+    const vs_tensor_out tensor = vs_gpu_tensor_out(g, want_energy);
+    /* energy: none, energies, energies and the tensor */
+    const int energy_kind = want_energy ? (tensor.w[0] ? 2 : 1) : 0;
+    vs_dispatch<2, 2, 3, 3>(
         [&](auto m, auto pairs, auto energy, auto from) {
             constexpr bool c = VS_VAL(from) > 0, fresh = VS_VAL(from) == 2;
-            typedef vs_side_dpd<VS_ON(m), VS_ON(pairs)> side_t;
+            typedef vs_side_dpd<VS_ON(m), VS_ON(pairs), VS_VAL(energy) == 2> side_t;
             const typename side_t::eval_t ev = {key, gaussian, g->dpd_f, g->d_dpd_pairs};
             const side_t side = {
                 ev,          g->dpd,      rc2_quanta,  g->pt.x[0], g->pt.x[1],
                 g->pt.x[2],  g->pt.vp[0], g->pt.vp[1], g->pt.vp[2], g->fs.frame,
-                g->fs.pos_q, g->fs.vel_f, g->fs.sig,   g->pt.species_id};
+                g->fs.pos_q, g->fs.vel_f, g->fs.sig,   g->pt.species_id, tensor};
             vs_both_sides_launch<side_t, VS_ON(energy), c, fresh, 0>(
                 side, stream, n, subset, src, g->species, out);
         },
-        mixed, g->dpd_pairs, want_energy != 0, source);
+        mixed, g->dpd_pairs, energy_kind, source);
 }
 
 extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)

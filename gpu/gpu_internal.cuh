@@ -27,6 +27,7 @@ extern "C" {
 #include "gpu_launch.cuh"
 #include "gpu_plan.cuh"
 #include "gpu_slab.cuh"
+#include "gpu_tensor.cuh"
 #include "gpu_wall.cuh"
 
 #define VS_PHASE_MARKS 64 /* phase boundaries not yet read back (about a dozen steps) */
@@ -725,6 +726,7 @@ struct vs_gpu_state {
     vs_gpu_pair ps;
     vs_gpu_slab slab;
     vs_gpu_walls_part wall;
+    vs_gpu_tensor_part tensor; /* output.pressure_tensor (gpu_tensor.cu) */
 };
 
 /* The current (step, forces) versions, to stamp a derived copy with. */

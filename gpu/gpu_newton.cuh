@@ -277,7 +277,9 @@ __device__ __forceinline__ void vs_newton_scan_list(int i, const int32_t *nlist,
     }
 }
 
-template <class EV, bool ENERGY, bool FRESH, bool LIST, bool TILED>
+/* TENSOR (with ENERGY: output.pressure_tensor's evaluations): each pair's tensor half to
+ * each of its owned particles' sums (gpu_tensor.cuh), by global atomics. */
+template <class EV, bool ENERGY, bool FRESH, bool LIST, bool TILED, bool TENSOR = false>
 __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
     vs_newton_kernel(EV ev, vs_count listed, int n_owned, float rc2_quanta, vs_gpu_species sp,
                             vs_fixed_frame frame, const int4 *pos_q, const float4 *vel_f,
@@ -286,8 +288,9 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
                             const int32_t *nlist, const int32_t *ncount, int64_t stride,
                             unsigned long long *fx, unsigned long long *fy,
                             unsigned long long *fz, double *energy, double *virial,
-                            int32_t *bad)
+                            int32_t *bad, vs_tensor_out tensor)
 {
+    static_assert(ENERGY || !TENSOR, "the tensor comes with the energies");
     constexpr int n_sums = ENERGY ? 5 : 3; /* fx, fy, fz[, energy, virial] */
     __shared__ typename EV::shared_t ev_shared;
     /* one column per lane, unpadded: a lane's queue writes and a depth-first round's reads
@@ -358,6 +361,14 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
                 vs_shared_add64(&block_lo[n_sums - 1][slot], &block_hi[n_sums - 1][slot],
                                 vs_fixed_share(r.virial, whole, mine, other));
             }
+            if constexpr (TENSOR) { /* the same half to each owned particle of the pair */
+                long long q[VS_TENSOR];
+                vs_tensor_pair_shares_f(gx, gy, gz, p.dx, p.dy, p.dz, q, tensor.bad);
+                if (owned_s)
+                    vs_tensor_add_atomic(tensor, first + slot, q);
+                if (owned_j)
+                    vs_tensor_add_atomic(tensor, j, q);
+            }
         };
 
         int32_t *my_queue = &queue[0][threadIdx.x];
@@ -397,7 +408,7 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
  * owned particle's fixed-point sums, so the forces are bit-identical to the Newton kernel's
  * over everything. The ghost keeps the owned particle's half of each pair's energy and
  * virial, as there (vs_fixed_share). */
-template <class EV, bool ENERGY, bool FRESH>
+template <class EV, bool ENERGY, bool FRESH, bool TENSOR>
 __global__ void __launch_bounds__(VS_BLOCK)
     vs_newton_remote_kernel(EV ev, int first, int n, int n_owned, float rc2_quanta,
                             vs_gpu_species sp,
@@ -405,7 +416,7 @@ __global__ void __launch_bounds__(VS_BLOCK)
                             const uint64_t *sig, vs_gpu_grid grid, const uint32_t *cell_start,
                             const int4 *cell_pos, float row_cut2, unsigned long long *fx,
                             unsigned long long *fy, unsigned long long *fz, double *energy,
-                            double *virial, int32_t *bad)
+                            double *virial, int32_t *bad, vs_tensor_out tensor)
 {
     __shared__ typename EV::shared_t ev_shared;
     ev.load_shared(ev_shared, sp);
@@ -455,6 +466,11 @@ __global__ void __launch_bounds__(VS_BLOCK)
                     energy_sum += vs_fixed_share(p.r.energy, false, sig[j], sig_i);
                     virial_sum += vs_fixed_share(p.r.virial, false, sig[j], sig_i);
                 }
+                if constexpr (TENSOR) { /* the owned particle's half of the tensor */
+                    long long q[VS_TENSOR];
+                    vs_tensor_pair_shares_f(gx, gy, gz, p.dx, p.dy, p.dz, q, tensor.bad);
+                    vs_tensor_add_atomic(tensor, j, q);
+                }
             }
         }
     if (ENERGY) {
@@ -463,21 +479,25 @@ __global__ void __launch_bounds__(VS_BLOCK)
     }
 }
 
-/* The kernel's variants that occur, (ENERGY, FRESH, LIST, TILED): energies from the half
- * list, the fresh cell list or the kept one; forces alone from the same three, the fresh
- * cell list also with a count on the device (TILED). */
+/* The kernel's variants that occur, (ENERGY, FRESH, LIST, TILED, TENSOR): energies from
+ * the half list, the fresh cell list or the kept one; forces alone from the same three, the
+ * fresh cell list also with a count on the device (TILED); energies with the pressure
+ * tensor from the same three as energies. */
 struct vs_newton_variant {
-    bool energy, fresh, list, tiled;
+    bool energy, fresh, list, tiled, tensor;
 };
 constexpr vs_newton_variant vs_newton_variants[] = {
-    {true, false, true, false},  {true, true, false, false},  {true, false, false, false},
-    {false, false, true, false}, {false, true, false, true}, {false, true, false, false},
-    {false, false, false, false}};
+    {true, false, true, false, false},  {true, true, false, false, false},
+    {true, false, false, false, false}, {false, false, true, false, false},
+    {false, true, false, true, false},  {false, true, false, false, false},
+    {false, false, false, false, false}, {true, false, true, false, true},
+    {true, true, false, false, true},   {true, false, false, false, true}};
 
-static inline int vs_newton_variant_of(bool energy, bool fresh, bool list, bool tiled)
+static inline int vs_newton_variant_of(bool energy, bool fresh, bool list, bool tiled,
+                                       bool tensor)
 {
     if (energy)
-        return list ? 0 : (fresh ? 1 : 2);
+        return (tensor ? 7 : 0) + (list ? 0 : (fresh ? 1 : 2));
     if (list)
         return 3;
     return fresh ? (tiled ? 4 : 5) : 6;
@@ -499,33 +519,37 @@ void vs_newton_launch(vs_gpu_state *g, cudaStream_t stream, int remote, const EV
         f[d] = (unsigned long long *)g->pt.f[d];
     /* the half list, or the cell list (holding the current positions without a skin) */
     const int list = g->plan.half_list, fresh = !g->plan.reuse_list && !list;
+    const vs_tensor_out tensor = vs_gpu_tensor_out(g, want_energy);
+    const int energy_kind = want_energy ? (tensor.w[0] ? 2 : 1) : 0; /* none, energy, tensor */
     if (listed.more && (want_energy || !fresh || remote))
         vs_log_fatal(__FILE__, __LINE__, "the ghosts' number is on the device, but the forces "
                      "want energies or a kept list");
     if (remote) {
-        vs_dispatch<2, 2>(
+        vs_dispatch<3, 2>(
             [&](auto energy, auto fresh_c) {
-                VS_LAUNCH((vs_newton_remote_kernel<EV, VS_ON(energy), VS_ON(fresh_c)>),
+                VS_LAUNCH((vs_newton_remote_kernel<EV, VS_ON(energy), VS_ON(fresh_c),
+                                                   VS_VAL(energy) == 2>),
                           n_remote, VS_BLOCK, stream, ev, n_listed, n_remote, n, rc2_quanta,
                           g->species, g->fs.frame, g->fs.pos_q, g->fs.vel_f, g->fs.sig,
                           g->cells.grid, g->cells.cell_start, g->cells.cell_pos,
                           vs_row_cut2(g->list_cutoff), f[0], f[1], f[2], vs_gpu_energy_buf(g),
-                          vs_gpu_virial_buf(g), g->fs.d_bad_force);
+                          vs_gpu_virial_buf(g), g->fs.d_bad_force, tensor);
             },
-            want_energy != 0, fresh != 0);
+            energy_kind, fresh != 0);
         return;
     }
-    const int variant = vs_newton_variant_of(want_energy, fresh, list, listed.more != NULL);
-    vs_dispatch<7>(
+    const int variant = vs_newton_variant_of(want_energy, fresh, list, listed.more != NULL,
+                                             energy_kind == 2);
+    vs_dispatch<10>(
         [&](auto c) {
             constexpr vs_newton_variant v = vs_newton_variants[VS_VAL(c)];
-            VS_LAUNCH((vs_newton_kernel<EV, v.energy, v.fresh, v.list, v.tiled>),
+            VS_LAUNCH((vs_newton_kernel<EV, v.energy, v.fresh, v.list, v.tiled, v.tensor>),
                       listed_estimate, VS_NEWTON_BLOCK, stream, ev, listed, n, rc2_quanta,
                       g->species, g->fs.frame, g->fs.pos_q, g->fs.vel_f, g->fs.sig,
                       g->cells.grid, g->cells.cell_start, g->cells.cell_pos, g->cells.cell_rank,
                       vs_row_cut2(g->list_cutoff), g->cells.nlist, g->cells.ncount,
                       g->cells.nl_stride, f[0], f[1], f[2], vs_gpu_energy_buf(g),
-                      vs_gpu_virial_buf(g), g->fs.d_bad_force);
+                      vs_gpu_virial_buf(g), g->fs.d_bad_force, tensor);
         },
         variant);
 }

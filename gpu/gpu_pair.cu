@@ -45,6 +45,7 @@ struct vs_style_self {
 };
 struct vs_style_sum {
     double ax, ay, az, e, w;
+    long long t[VS_TENSOR]; /* tensor shares (output.pressure_tensor; gpu_tensor.cuh) */
 };
 
 /* One conservative style on the walk from both sides (gpu_both_sides.cuh), each candidate
@@ -55,7 +56,7 @@ struct vs_style_sum {
  * SPECIAL: the pair's factor by its special level scales force, energy and virial (factor
  * 0: excluded, nothing). The coefficients of the species present are copied to shared
  * memory (dynamic: their size depends on the number of species). */
-template <bool MIXED, bool SPECIAL>
+template <bool MIXED, bool SPECIAL, bool TENSOR = false>
 struct vs_side_style {
     typedef vs_pair_coeff shared_t;
     typedef vs_style_self self_t;
@@ -68,6 +69,7 @@ struct vs_side_style {
     vs_positions at;
     const int32_t *species;
     vs_special_factors special;
+    vs_tensor_out tensor; /* TENSOR: the sums (gpu_tensor.cuh) of the pairs' halves */
 
     /* the factors by level, read at a level known per pair: from shared memory, where an
      * index into the parameters would hold their address in registers */
@@ -131,6 +133,14 @@ struct vs_side_style {
             if (ENERGY) {
                 sum.e += 0.5 * (double)r.energy;
                 sum.w += 0.5 * (double)r.virial;
+                if constexpr (TENSOR) {
+                    long long q[VS_TENSOR];
+                    vs_tensor_pair_shares_f(r.f_over_r * (float)dx, r.f_over_r * (float)dy,
+                                            r.f_over_r * (float)dz, (float)dx, (float)dy,
+                                            (float)dz, q, tensor.bad);
+                    for (int k = 0; k < VS_TENSOR; ++k)
+                        sum.t[k] += q[k];
+                }
             }
         } else {
             vs_pair_result r = vs_pair_style_eval(style, &c, tables, r2);
@@ -145,6 +155,13 @@ struct vs_side_style {
             if (ENERGY) {
                 sum.e += 0.5 * r.energy;
                 sum.w += 0.5 * r.virial;
+                if constexpr (TENSOR) {
+                    long long q[VS_TENSOR];
+                    vs_tensor_shares(0.5, r.f_over_r * dx, r.f_over_r * dy, r.f_over_r * dz, dx,
+                                     dy, dz, q, tensor.bad);
+                    for (int k = 0; k < VS_TENSOR; ++k)
+                        sum.t[k] += q[k];
+                }
             }
         }
     }
@@ -155,6 +172,8 @@ struct vs_side_style {
     {
         vs_both_sides_store<ENERGY, MODE>(sp, i, me.si, sum.ax, sum.ay, sum.az, sum.e, sum.w,
                                           out);
+        if constexpr (ENERGY && TENSOR)
+            vs_tensor_add_own(tensor, i, sum.t);
     }
 };
 
@@ -226,16 +245,18 @@ extern "C" void vs_gpu_pair_style_forces(vs_gpu_state *g, int style, int want_en
                                         g->pt.tag, g->ps.special};
     const vs_both_sides_out out = {{g->pt.f[0], g->pt.f[1], g->pt.f[2]}, g->ps.e, g->ps.w,
                                    !first, g->fs.d_bad_force};
-    vs_dispatch<2, 2, 2, 3, 2>(
+    const vs_tensor_out tensor = vs_gpu_tensor_out(g, want_energy);
+    const int energy_kind = want_energy ? (tensor.w[0] ? 2 : 1) : 0; /* and the tensor: 2 */
+    vs_dispatch<2, 3, 2, 3, 2>(
         [&](auto m, auto energy, auto cells_c, auto mode_c, auto special_c) {
-            typedef vs_side_style<VS_ON(m), VS_ON(special_c)> side_t;
+            typedef vs_side_style<VS_ON(m), VS_ON(special_c), VS_VAL(energy) == 2> side_t;
             const side_t side = {style,          g->prm->species.n, g->ps.d_coeff[style],
                                  g->ps.d_tables, vs_gpu_positions(g), g->pt.species_id,
-                                 special};
+                                 special, tensor};
             vs_both_sides_launch<side_t, VS_ON(energy), VS_ON(cells_c), false, VS_VAL(mode_c)>(
                 side, g->stream, n, NULL, src, g->species, out, shared);
         },
-        mixed, want_energy != 0, cells, mode, with_special);
+        mixed, energy_kind, cells, mode, with_special);
     g->ps.energies_on = 1;
     if (starts) { /* no DPD kernel ran: none of its energies, and the forces are doubles */
         g->fs.forces_fixed = 0;

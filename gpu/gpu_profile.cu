@@ -1,8 +1,11 @@
 /* Binned profile samples on the device: each owned particle's share (vs_profile_share,
- * src/core/profile_bin.h, the CPU's source) added to per-bin 64-bit integer sums with
+ * src/core/profile_bin.h, the CPU's source; with output.pressure_tensor its m v_a v_b and
+ * its virial tensor shares, gpu_tensor.cuh) added to per-bin 64-bit integer sums with
  * atomics, first in shared memory per block, then once per block and entry to the global
  * sums. Integer adds commute, so the sums are the same whatever order the atomics land in,
- * bit-identical to the CPU's; only the bins (a few KiB) are read back, never the particles. */
+ * bit-identical to the CPU's; only the bins (a few KiB) are read back, never the particles.
+ * A frozen particle (zero inverse mass on the device) enters the set of all particles with
+ * its virial shares only (vs_profile_all_first), its own species' set with everything. */
 #include "gpu_internal.cuh"
 
 extern "C" {
@@ -11,18 +14,22 @@ extern "C" {
 
 #define VS_PROFILE_SHARED_MAX 4096 /* entries (32 KiB) a block sums in shared memory */
 
+/* Fields [from, nf) of a particle's integers q into bin b of `set`. */
 __device__ __forceinline__ void vs_profile_add(unsigned long long *sums, int set, int bins,
-                                               int b, const int64_t q[VS_PROFILE_FIELDS])
+                                               int b, int nf, int from, const int64_t *q)
 {
-    unsigned long long *at = sums + (size_t)VS_PROFILE_FIELDS * ((size_t)set * bins + b);
-    for (int k = 0; k < VS_PROFILE_FIELDS; ++k)
-        atomicAdd(at + k, (unsigned long long)q[k]);
+    unsigned long long *at = sums + (size_t)nf * ((size_t)set * bins + b);
+    for (int k = from; k < nf; ++k)
+        if (q[k])
+            atomicAdd(at + k, (unsigned long long)q[k]);
 }
 
+/* tensor: output.pressure_tensor's fields, from the shares t of the last evaluation */
 __global__ void profile_kernel(int n, vs_positions at, int axis, double len, int bins,
                                int per_species, int entries, const int32_t *species,
                                vs_gpu_species sp, const double *vx, const double *vy,
-                               const double *vz, unsigned long long *global_sums)
+                               const double *vz, int tensor, vs_tensor_out t,
+                               unsigned long long *global_sums)
 {
     __shared__ unsigned long long block_sums[VS_PROFILE_SHARED_MAX];
     const int shared = entries <= VS_PROFILE_SHARED_MAX;
@@ -34,12 +41,19 @@ __global__ void profile_kernel(int n, vs_positions at, int axis, double len, int
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
         const int s = species[i];
-        int64_t q[VS_PROFILE_FIELDS];
-        vs_profile_share(sp.mass[s], vx[i], vy[i], vz[i], q);
+        const int nf = vs_profile_fields(tensor);
+        int64_t q[VS_PROFILE_FIELDS + VS_PROFILE_TENSOR_FIELDS];
+        const double m = sp.mass[s], ux = vx[i], uy = vy[i], uz = vz[i];
+        vs_profile_share(m, ux, uy, uz, q);
+        if (tensor) {
+            vs_profile_kinetic_tensor(m, ux, uy, uz, q + VS_PROFILE_FIELDS);
+            for (int k = 0; k < VS_TENSOR; ++k)
+                q[VS_PROFILE_FIELDS + VS_TENSOR + k] = (int64_t)t.w[k][i];
+        }
         const int b = vs_profile_bin(vs_pos_get(at, axis, i), len, bins);
-        vs_profile_add(sums, 0, bins, b, q);
+        vs_profile_add(sums, 0, bins, b, nf, vs_profile_all_first(sp.inv_mass[s] == 0.0), q);
         if (per_species)
-            vs_profile_add(sums, 1 + s, bins, b, q);
+            vs_profile_add(sums, 1 + s, bins, b, nf, 0, q);
     }
     __syncthreads();
     if (shared)
@@ -52,7 +66,12 @@ extern "C" void vs_gpu_profile_sums(vs_gpu_state *g, int axis, int bins, int per
                                     int64_t *out)
 {
     const int n_sets = per_species ? 1 + g->species.n : 1;
-    const int entries = VS_PROFILE_FIELDS * bins * n_sets;
+    const int tensor = g->prm->output.pressure_tensor;
+    const int entries = vs_profile_fields(tensor) * bins * n_sets;
+    vs_tensor_out t;
+    memset(&t, 0, sizeof t);
+    if (tensor)
+        t = *vs_gpu_tensor_current(g);
     const size_t bytes = sizeof(unsigned long long) * (size_t)entries;
     if (bytes > g->red.profile_bytes) { /* once per run: the layout does not change */
         if (g->red.d_profile)
@@ -65,7 +84,7 @@ extern "C" void vs_gpu_profile_sums(vs_gpu_state *g, int axis, int bins, int per
     const int n = (int)g->pt.n_owned;
     VS_LAUNCH(profile_kernel, n, VS_BLOCK, g->stream, n, vs_gpu_positions(g), axis, g->prm->system.box[axis], bins,
               per_species, entries, g->pt.species_id, g->species, g->pt.v[0], g->pt.v[1],
-              g->pt.v[2], d);
+              g->pt.v[2], tensor, t, d);
     VS_CUDA_CHECK(cudaMemcpyAsync(out, d, bytes, cudaMemcpyDeviceToHost, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
 }

@@ -391,6 +391,7 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
     cudaStreamSynchronize(g->stream);
     vs_gpu_bonded_free(g);
     vs_gpu_pair_free(g);
+    vs_gpu_tensor_free(g);
     /* freeing the context's allocations one by one is not needed at exit, but a test that
      * creates several states in one process must not leak device memory */
     void *ptrs[] = {g->pt.x[0],

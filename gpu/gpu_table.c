@@ -42,11 +42,6 @@ static int gpu_attach(const vs_backend_setup *s, void **st, char *err, size_t er
 {
     const vs_decomp *dc = s->dc;
     const vs_params *prm = s->prm;
-    if (prm->output.pressure_tensor) { /* the same verdict on every rank: one prm */
-        snprintf(err, err_len, "output.pressure_tensor: the GPU backend does not compute the "
-                 "pressure tensor yet; run it with backend = \"cpu\"");
-        return 1;
-    }
     int local_rank = 0, local_size = 1;
     vs_par_node_layout(&dc->cart, &local_rank, &local_size, NULL);
     const int n_gpus = vs_gpu_device_count(NULL, 0);
@@ -142,12 +137,9 @@ static int64_t gpu_migrate(void *st, int64_t step) { return vs_gpu_migrate(st, s
 static void gpu_build_ghosts(void *st) { vs_gpu_build_ghosts(st); }
 static void gpu_update_ghosts(void *st) { vs_gpu_update_ghosts(st); }
 static void gpu_build_neighbors(void *st) { vs_gpu_build_neighbors(st); }
-/* The first pair term starts the forces in its kernel (src/engine/forcefield.h). */
-static void gpu_forces_begin(void *st, int want)
-{
-    (void)st;
-    (void)want;
-}
+/* The first pair term starts the forces in its kernel (src/engine/forcefield.h); with
+ * VS_WANT_TENSOR the virial tensor's sums start at zero here. */
+static void gpu_forces_begin(void *st, int want) { vs_gpu_tensor_begin(st, want); }
 static int gpu_can_overlap(void *st) { return vs_gpu_can_overlap(st); }
 static int64_t gpu_halo_bytes(void *st) { return vs_gpu_halo_bytes(st); }
 
@@ -156,6 +148,7 @@ static void gpu_local_thermo(void *st, vs_thermo_local *out)
     vs_wide sums[VS_EXACT_SUMS];
     const int out_of_range = vs_gpu_thermo(st, sums);
     vs_thermo_local_exact(sums, !out_of_range, out);
+    vs_gpu_tensor_local(st, out); /* output.pressure_tensor's sums, where asked */
 }
 
 static void gpu_local_integrity(void *st, vs_integrity_local *out)

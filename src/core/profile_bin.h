@@ -11,6 +11,12 @@
  * With output.pressure_tensor twelve more follow: sum m v_a v_b and the particles' shares of
  * the virial tensor W_ab (their fixed-point sums, observables.h: the same quantum), each in
  * the order xx, yy, zz, xy, xz, yz.
+ *
+ * Frozen wall particles (species.frozen) are not part of the fluid: in the set of all
+ * particles they add their virial shares only (the stress the wall transmits stays in the
+ * bins it acts in), not their count, mass, momentum or kinetic terms, so the density,
+ * velocity, temperature and kinetic tensor profiles are the moving particles'. Their own
+ * species' set (per_species) counts them as any other.
  */
 #ifndef VESICA_PROFILE_BIN_H
 #define VESICA_PROFILE_BIN_H
@@ -28,6 +34,13 @@
 VS_HOST_DEVICE int vs_profile_fields(int tensor)
 {
     return VS_PROFILE_FIELDS + (tensor ? VS_PROFILE_TENSOR_FIELDS : 0);
+}
+
+/* The first of a particle's integers that its bin's set of all particles takes: all of them,
+ * or for a frozen particle the virial shares only (none without the tensor's fields). */
+VS_HOST_DEVICE int vs_profile_all_first(int frozen)
+{
+    return frozen ? VS_PROFILE_FIELDS + VS_PROFILE_TENSOR_FIELDS / 2 : 0;
 }
 
 /* The bin of coordinate x (any periodic image) among `bins` equal bins of [0, len). */

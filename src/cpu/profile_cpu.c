@@ -1,5 +1,7 @@
 /* Binned profile sums on the CPU backend (see cpu_backend.h); the per-particle share is
- * vs_profile_share (src/core/profile_bin.h), the same source the GPU kernel compiles. */
+ * vs_profile_share (src/core/profile_bin.h), the same source the GPU kernel compiles, and so
+ * is the rule that leaves frozen particles out of the set of all particles' kinematics
+ * (vs_profile_all_first). */
 #include "cpu_backend.h"
 
 #include <string.h>
@@ -27,7 +29,7 @@ void vs_cpu_profile_sums(void *st, int axis, int bins, int per_species, int64_t 
                 q[VS_PROFILE_FIELDS + VS_TENSOR + k] = s->wq[k][i];
         }
         int64_t *all = out + (size_t)nf * (size_t)b;
-        for (int k = 0; k < nf; ++k)
+        for (int k = vs_profile_all_first(prm->species.list[p->species[i]].frozen); k < nf; ++k)
             all[k] += q[k];
         if (per_species) {
             int64_t *own =

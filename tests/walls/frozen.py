@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""frozen.py write DATA | check DATA CHECKPOINT: frozen wall particles (species.[].frozen).
+"""frozen.py write DATA | check DATA CHECKPOINT [PROFILES]: frozen wall particles
+(species.[].frozen).
 
 write: a LAMMPS data file (atom style full) of a 6 x 6 x 8 box with walls along z: two layers
 of frozen particles of type 2 on a square lattice at z = 0.25 and z = 7.75 (spacing 0.5, so
@@ -7,7 +8,10 @@ the fluid meets a dense wall), and 864 fluid particles of type 1 at random in 1 
 with velocities; the frozen ones are given velocities too, which the run must drop.
 check: every frozen particle of the checkpoint stands where the file put it with velocity 0;
 the fluid moved; no fluid particle got past a frozen layer's plane by more than a little
-(the DPD repulsion of the layer and the bounce-back walls keep it inside)."""
+(the DPD repulsion of the layer and the bounce-back walls keep it inside); with PROFILES
+(profiles along z, 16 bins, per species), the set of all particles' density is the fluid's
+species' in every bin (frozen particles are left out of it) and the frozen species' set has
+the two layers (the bins at the walls) and nothing between them."""
 import sys
 
 import numpy as np
@@ -59,8 +63,22 @@ def check(data, ckpt):
     return 0 if bad == 0 and moved > 0 else 1
 
 
+def check_profiles(path):
+    import h5py
+    with h5py.File(path, "r") as h:
+        all_rho, fluid, wall = h["all/density"][:], h["F/density"][:], h["W/density"][:]
+    # 144 frozen particles per layer in a bin of 6 x 6 x 0.5
+    layers = np.allclose(wall[:, [0, -1]], 144 / 18.0) and not wall[:, 1:-1].any()
+    ok = np.array_equal(all_rho, fluid) and layers
+    print(f"profiles: all = fluid {np.array_equal(all_rho, fluid)}, frozen layers {layers}")
+    return 0 if ok else 1
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "write":
         write(sys.argv[2])
         sys.exit(0)
-    sys.exit(check(sys.argv[2], sys.argv[3]))
+    rc = check(sys.argv[2], sys.argv[3])
+    if len(sys.argv) > 4:
+        rc |= check_profiles(sys.argv[4])
+    sys.exit(rc)

@@ -3,7 +3,9 @@
 # LAMMPS data file (tests/walls/frozen.py writes it: two dense frozen layers inside
 # bounce-back walls along z, a fluid between them, velocities for all) run 200 steps on 1 and
 # on 2 ranks cut along z: the same thermo.csv bytes (CPU), and frozen.py check: the frozen
-# particles stand where the file put them with velocity 0, the fluid moved and stayed inside.
+# particles stand where the file put them with velocity 0, the fluid moved and stayed inside,
+# and the profiles' set of all particles is the fluid's (density: frozen ones left out),
+# while the frozen species' own set holds the layers.
 set -u
 BIN=$1; OUT=$2; BACKEND=${3:-cpu}
 case $BIN in /*) ;; */*) BIN=$PWD/$BIN ;; esac
@@ -22,6 +24,7 @@ dpd = { a = { F = { F = 25.0; W = 40.0; }; W = { F = 40.0; W = 0.0; }; };
         gamma = 4.5; kT = 1.0; };
 boundary = { z = { kind = "bounce_back"; }; };
 integrator = { dt = 0.01; steps = 200; };
+profiles = { axis = "z"; bins = 16; every = 10; window = 200; per_species = "on"; };
 backend = "$BACKEND";
 output = { dir = "one"; thermo_interval = 20; };
 CFG
@@ -30,6 +33,8 @@ mpiexec --oversubscribe -n 2 "$BIN" run frozen.cfg --set output.dir=two \
     --set 'decomposition=[1, 1, 2]' >two.log 2>&1 || { tail -5 two.log >&2; fail "2 ranks"; }
 [ "$BACKEND" = cpu ] && { cmp one/thermo.csv two/thermo.csv || fail "thermo differs on 2 ranks"; }
 "$PY" -c "import h5py" 2>/dev/null || { echo "ok: ran on 1 and 2 ranks (no h5py here: the particles not checked)"; exit 0; }
-"$PY" "$HERE/frozen.py" check frozen.data one/checkpoints/ckpt_200.h5 || fail "frozen particles"
-"$PY" "$HERE/frozen.py" check frozen.data two/checkpoints/ckpt_200.h5 || fail "frozen, 2 ranks"
+"$PY" "$HERE/frozen.py" check frozen.data one/checkpoints/ckpt_200.h5 one/profiles.h5 ||
+    fail "frozen particles"
+"$PY" "$HERE/frozen.py" check frozen.data two/checkpoints/ckpt_200.h5 two/profiles.h5 ||
+    fail "frozen, 2 ranks"
 echo "ok: frozen wall particles stand still, on 1 and 2 ranks"

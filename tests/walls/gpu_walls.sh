@@ -12,7 +12,8 @@ set -u
 PREC=$1; BIN=$2; OUT=$3
 case $BIN in /*) ;; */*) BIN=$PWD/$BIN ;; esac
 HERE=$(cd "$(dirname "$0")" && pwd)
-PY=/usr/bin/python3
+# the analysis Python (VESICA_PYTHON: the build's VESICA_ANALYSIS_PYTHON), else Debian's
+PY=${VESICA_PYTHON:-/usr/bin/python3}
 [ -x "$PY" ] || PY=python3
 rm -rf "$OUT" && mkdir -p "$OUT" && cd "$OUT" || exit 1
 fail() { echo "FAIL: $*" >&2; exit 1; }
