@@ -24,6 +24,7 @@ extern "C" {
 #include "wrap.h"
 }
 
+#include "gpu_aniso.cuh"
 #include "gpu_launch.cuh"
 #include "gpu_plan.cuh"
 #include "gpu_slab.cuh"
@@ -723,6 +724,7 @@ struct vs_gpu_state {
     vs_gpu_pair ps;
     vs_gpu_slab slab;
     vs_gpu_walls_part wall;
+    vs_gpu_aniso an; /* oriented particles (gpu_aniso.cuh) */
 };
 
 /* The current (step, forces) versions, to stamp a derived copy with. */

@@ -9,8 +9,8 @@ particles"): aniso_check.py VESICA OUTDIR MODE [options]
   ranks            thermo.csv of a Janus run bit-identical on 1, 2 and 4 ranks
   restart          a run restarted from its checkpoint at half-way ends with the same rows
   bad              bad input exits 2 with one line: beta out of range, aniso pair on a point
-                   bead, inertia <= 0, backend gpu with oriented species, an ensemble that
-                   does not rotate
+                   bead, inertia <= 0, an ensemble that does not rotate, a frozen oriented
+                   species
   input            orientations read from H5MD input: a run started from another run's last
                    frame has exactly its directions, non-unit rows are normalised, the rates
                    are drawn at kT, and a row of zero length exits 2 with one line naming the
@@ -124,7 +124,6 @@ def bad():
         ("inertia", base.replace("inertia = 0.5", "inertia = 0.0"), "inertia"),
         ("point", base.replace('{ name = "P"; inertia = 0.5; }', '{ name = "P"; }'),
          "orientation"),
-        ("gpu", base + 'backend = "gpu";\n', "GPU backend"),
         ("npt", base.replace('kind = "nve";', 'kind = "andersen"; collision_rate = 1.0;'),
          "rotation"),
         ("frozen", base.replace('{ name = "P"; inertia = 0.5; }',
