@@ -37,12 +37,12 @@ vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3], const doub
                             int64_t n_hint, char *err, size_t err_len);
 void vs_gpu_destroy(vs_gpu_state *g);
 
-/* Owned state from the host (tags, species, x, v, vp, f, image, and the topology with
- * molecules); resets the rebuild counter
+/* Owned state from the host (tags, species, x, v, vp, f, image, the topology with
+ * molecules and the orientations of oriented particles); resets the rebuild counter
  * of the periodic Morton reorder. */
 void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *host);
-/* Owned state to the host (tags, species, x, v, vp, f, image, and the topology with
- * molecules). */
+/* Owned state to the host (tags, species, x, v, vp, f, image, the topology with
+ * molecules and the orientations). */
 void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *host);
 
 void vs_gpu_integrate_first_half(vs_gpu_state *g);
@@ -76,6 +76,10 @@ void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy);
  * particle over its partners, added to the forces (or, as the first pair term when DPD is
  * inactive, starting them with the body force). */
 void vs_gpu_pair_style_forces(vs_gpu_state *g, int style, int want_energy);
+/* The soft anisotropic pair style (gpu_aniso.cu; prm.aniso): one thread per owned particle
+ * over its partners, the forces added (or started, as the first pair term), each owned
+ * particle's orientation gradient g written, energies and virials beside the pair styles'. */
+void vs_gpu_aniso_forces(vs_gpu_state *g, int want_energy);
 /* 1 when the ghost update can overlap the forces (comm.overlap on, some dimension split over
  * ranks, a Verlet list). */
 int vs_gpu_can_overlap(const vs_gpu_state *g);
@@ -112,6 +116,11 @@ void vs_gpu_brownian_step(vs_gpu_state *g, int64_t step, const vs_ensemble_const
 void vs_gpu_scale_velocities(vs_gpu_state *g, double s);
 void vs_gpu_shift_velocities(vs_gpu_state *g, const double dv[3]);
 int vs_gpu_momentum_sums(vs_gpu_state *g, vs_wide out[5]);
+/* Oriented particles (gpu_aniso.cu): u *= s, and the exact local sums of I |u|^2 / 2 and of
+ * their count (returns 1 when a term was out of range; synchronises); 0 and no-ops without
+ * them. */
+void vs_gpu_scale_rotation(vs_gpu_state *g, double s);
+int vs_gpu_rotation_sums(vs_gpu_state *g, vs_wide out[2]);
 /* npt (gpu_ensemble.cu): a half-step of the barostat-coupled velocities (and positions in
  * the first); the new box and brick (gpu_state.cu): the fixed-point frame, the cell grid and
  * the periodic images follow, the owned particles' staged inputs become stale. box is the

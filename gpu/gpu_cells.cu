@@ -257,6 +257,7 @@ void vs_gpu_reorder(vs_gpu_state *g)
         vs_gpu_topo_compact(g, n);
     }
     vs_gpu_special_permute(g, n); /* special lists: the same */
+    vs_gpu_aniso_permute(g, n);   /* orientations: the same */
 }
 
 /* Offsets of every cell, empty ones included, from the sorted keys without atomics: entry k

@@ -55,6 +55,7 @@ extern "C" void vs_gpu_ensemble_op(vs_gpu_state *g, int op, int64_t step,
     else
         VS_ENSEMBLE_OP(VS_ENSEMBLE_OP_LANGEVIN_SECOND);
 #undef VS_ENSEMBLE_OP
+    vs_gpu_rotation_ou(g, op, step, c); /* oriented particles' rates too (gpu_aniso.cu) */
 }
 
 /* v <- s v + shift (s = 1: a shift; shift = 0: a scaling, exactly as the CPU's v *= s). */

@@ -54,6 +54,7 @@ __global__ void ghost_copy_kernel(int n, const int32_t *send, int64_t start, int
     p[d] += shift;
     vs_pos_store(a.pos, j, p, a.species[i]);
     vs_soa_copy_vp(a, j, i);
+    vs_copy_ghost_n(a, j, i);
     if (with_ids) {
         a.tag[j] = a.tag[i];
         a.species[j] = a.species[i];
@@ -74,7 +75,7 @@ __global__ void pack_ghost_kernel(int n, const int32_t *send, int d, double shif
     p[d] += shift;
     vs_soa_vp(a, i, vp);
     /* the mark tells bonded ghosts, as the host path's bond count does */
-    vs_put_ghost(a, out, k, p, vp, a.tag[i], a.species[i], a.mark ? a.mark[i] : 0);
+    vs_put_ghost(a, out, k, p, vp, a.tag[i], a.species[i], a.mark ? a.mark[i] : 0, i);
 }
 
 __global__ void unpack_ghost_kernel(int n, const void *in, int64_t start, vs_soa a)
@@ -96,7 +97,7 @@ __global__ void pack_update_kernel(int n, const int32_t *send, int d, double shi
     vs_pos_load(a.pos, i, p);
     p[d] += shift;
     vs_soa_vp(a, i, vp);
-    vs_put_ghost_update(a, out, k, p, vp);
+    vs_put_ghost_update(a, out, k, p, vp, i);
 }
 
 __global__ void unpack_update_kernel(int n, const void *in, int64_t start, vs_soa a)
@@ -202,6 +203,8 @@ __global__ void fill_holes_kernel(int max_n, const int32_t *count, const int32_t
     }
     if (a.special)
         a.special[to] = a.special[from];
+    if (a.orient)
+        a.orient[to] = a.orient[from];
     if (a.pos_q) /* vel_f moved above: in mixed precision it holds the predicted velocity */
         a.pos_q[to] = a.pos_q[from];
     if (a.faces.near)
@@ -506,9 +509,7 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
         vs_gpu_slab_migrate(g, vs_gpu_image_remote(g));
     } else if (crosses) {
         /* with molecules a record carries the topology too (the host path's layout) */
-        const size_t rec = sizeof(vs_migrant_rec) + (g->bd.on ? sizeof(vs_topo) : 0) +
-                           (g->bd.dih_on ? sizeof(vs_dihedrals) : 0) +
-                           (g->ps.special_on ? sizeof(vs_special) : 0);
+        const size_t rec = vs_gpu_migrant_bytes(g);
         vs_exchange_ops ops = gpu_migrate_ops;
         ops.rec_bytes = rec;
         vs_gpu_xctx c = {g, rec, {0, 0}, {0, 0}, 0, 0};

@@ -35,6 +35,8 @@ struct vs_soa {
                             (vs_ghost_rec_grid) of positions in quanta of this size */
     vs_face_marks faces; /* near: the face flags the migration keeps current for the slots it
                             fills (NULL where they are stale); leaver NULL */
+    vs_orient *orient; /* oriented particles (gpu_aniso.cuh): each slot's record, a migrant's
+                          travelling with it and a ghost's n with the ghost; else NULL */
 };
 
 static inline vs_soa soa(vs_gpu_state *g)
@@ -63,6 +65,7 @@ static inline vs_soa soa(vs_gpu_state *g)
     if (!vs_gpu_faces_current(g))
         a.faces.near = NULL;
     a.faces.leaver = NULL;
+    a.orient = g->an.on ? g->an.orient : NULL;
     return a;
 }
 
@@ -124,16 +127,50 @@ static_assert(sizeof(vs_ghost_rec_grid) == 32 && sizeof(vs_ghost_update_rec_grid
               "grid records are 32 and 24 bytes (docs/architecture.md)");
 static_assert(VS_MAX_SPECIES <= 1 << 15, "a grid record holds the species in 15 bits");
 
-/* Bytes of a ghost build's and a ghost update's record. */
+/* Bytes of a ghost build's and a ghost update's record; with orientations each carries its
+ * particle's n after it (vs_ghost_at), as on the host path (comm/halo.c). */
 static inline size_t vs_gpu_ghost_rec_bytes(const vs_gpu_state *g)
 {
-    return g->plan.grid_records ? sizeof(vs_ghost_rec_grid) : sizeof(vs_ghost_rec);
+    return (g->plan.grid_records ? sizeof(vs_ghost_rec_grid) : sizeof(vs_ghost_rec)) +
+           (g->an.on ? VS_GHOST_ORIENT_BYTES : 0);
 }
 
 static inline size_t vs_gpu_ghost_update_rec_bytes(const vs_gpu_state *g)
 {
-    return g->plan.grid_records ? sizeof(vs_ghost_update_rec_grid)
-                                : sizeof(vs_ghost_update_rec);
+    return (g->plan.grid_records ? sizeof(vs_ghost_update_rec_grid)
+                                 : sizeof(vs_ghost_update_rec)) +
+           (g->an.on ? VS_GHOST_ORIENT_BYTES : 0);
+}
+
+/* Record k of a ghost buffer whose records are `rec` bytes, each followed by its particle's
+ * n where the particles are oriented. */
+__device__ __forceinline__ char *vs_ghost_at(const vs_soa &a, const void *base, int64_t k,
+                                             size_t rec)
+{
+    return (char *)base + (size_t)k * (rec + (a.orient ? VS_GHOST_ORIENT_BYTES : 0));
+}
+
+/* Particle src's n into a record's tail, and from there into slot j. */
+__device__ __forceinline__ void vs_put_ghost_n(const vs_soa &a, char *tail, int64_t src)
+{
+    if (a.orient)
+        for (int c = 0; c < 3; ++c)
+            ((double *)tail)[c] = a.orient[src].n[c];
+}
+
+__device__ __forceinline__ void vs_take_ghost_n(const vs_soa &a, const char *tail, int64_t j)
+{
+    if (a.orient)
+        for (int c = 0; c < 3; ++c)
+            a.orient[j].n[c] = ((const double *)tail)[c];
+}
+
+/* A ghost copied within the rank (slot j from particle i): its n. */
+__device__ __forceinline__ void vs_copy_ghost_n(const vs_soa &a, int64_t j, int64_t i)
+{
+    if (a.orient)
+        for (int c = 0; c < 3; ++c)
+            a.orient[j].n[c] = a.orient[i].n[c];
 }
 
 /* Position p in quanta of the grid (1 / quantum is exact: a power of two) and the predicted
@@ -160,19 +197,23 @@ __device__ __forceinline__ void vs_grid_motion_read(const vs_ghost_update_rec_gr
 }
 
 /* Record k of a ghost build: position p, predicted velocity vp, tag, species and the bonded
- * mark (molecules: the host path's bond count reads it too). */
+ * mark (molecules: the host path's bond count reads it too), and the n of particle src. */
 __device__ __forceinline__ void vs_put_ghost(const vs_soa &a, void *out, int64_t k,
                                              const double p[3], const double vp[3],
-                                             int64_t tag, int32_t species, uint8_t mark)
+                                             int64_t tag, int32_t species, uint8_t mark,
+                                             int64_t src)
 {
     if (a.grid_quantum > 0.0) {
+        char *at = vs_ghost_at(a, out, k, sizeof(vs_ghost_rec_grid));
         vs_ghost_rec_grid r;
         r.motion = vs_grid_motion(p, vp, a.grid_quantum);
         r.tag_lo = (uint32_t)(uint64_t)tag;
         r.tag_hi_species_mark = (uint32_t)((uint64_t)tag >> 32) | (uint32_t)species << 16 |
                                 (mark ? 1u << 31 : 0u);
-        ((vs_ghost_rec_grid *)out)[k] = r;
+        *(vs_ghost_rec_grid *)at = r;
+        vs_put_ghost_n(a, at + sizeof r, src);
     } else {
+        char *at = vs_ghost_at(a, out, k, sizeof(vs_ghost_rec));
         vs_ghost_rec r;
         for (int c = 0; c < 3; ++c) {
             r.x[c] = p[c];
@@ -181,7 +222,8 @@ __device__ __forceinline__ void vs_put_ghost(const vs_soa &a, void *out, int64_t
         r.tag = tag;
         r.species = species;
         r.pad = mark;
-        ((vs_ghost_rec *)out)[k] = r;
+        *(vs_ghost_rec *)at = r;
+        vs_put_ghost_n(a, at + sizeof r, src);
     }
 }
 
@@ -194,13 +236,17 @@ __device__ __forceinline__ void vs_take_ghost(const vs_soa &a, const void *in, i
     int32_t species;
     bool mark;
     if (a.grid_quantum > 0.0) {
-        const vs_ghost_rec_grid r = ((const vs_ghost_rec_grid *)in)[k];
+        const char *at = vs_ghost_at(a, in, k, sizeof(vs_ghost_rec_grid));
+        const vs_ghost_rec_grid r = *(const vs_ghost_rec_grid *)at;
+        vs_take_ghost_n(a, at + sizeof r, j);
         vs_grid_motion_read(r.motion, a.grid_quantum, p, vp);
         tag = (int64_t)((uint64_t)(r.tag_hi_species_mark & 0xffffu) << 32 | r.tag_lo);
         species = (int32_t)(r.tag_hi_species_mark >> 16 & 0x7fffu);
         mark = r.tag_hi_species_mark >> 31 != 0;
     } else {
-        const vs_ghost_rec r = ((const vs_ghost_rec *)in)[k];
+        const char *at = vs_ghost_at(a, in, k, sizeof(vs_ghost_rec));
+        const vs_ghost_rec r = *(const vs_ghost_rec *)at;
+        vs_take_ghost_n(a, at + sizeof r, j);
         for (int c = 0; c < 3; ++c) {
             p[c] = r.x[c];
             vp[c] = r.vp[c];
@@ -217,19 +263,25 @@ __device__ __forceinline__ void vs_take_ghost(const vs_soa &a, const void *in, i
         a.mark[j] = mark;
 }
 
-/* Record k of a ghost update: position p and predicted velocity vp. */
+/* Record k of a ghost update: position p, predicted velocity vp and the n of particle
+ * src. */
 __device__ __forceinline__ void vs_put_ghost_update(const vs_soa &a, void *out, int64_t k,
-                                                    const double p[3], const double vp[3])
+                                                    const double p[3], const double vp[3],
+                                                    int64_t src)
 {
     if (a.grid_quantum > 0.0) {
-        ((vs_ghost_update_rec_grid *)out)[k] = vs_grid_motion(p, vp, a.grid_quantum);
+        char *at = vs_ghost_at(a, out, k, sizeof(vs_ghost_update_rec_grid));
+        *(vs_ghost_update_rec_grid *)at = vs_grid_motion(p, vp, a.grid_quantum);
+        vs_put_ghost_n(a, at + sizeof(vs_ghost_update_rec_grid), src);
     } else {
+        char *at = vs_ghost_at(a, out, k, sizeof(vs_ghost_update_rec));
         vs_ghost_update_rec r;
         for (int c = 0; c < 3; ++c) {
             r.x[c] = p[c];
             r.vp[c] = vp[c];
         }
-        ((vs_ghost_update_rec *)out)[k] = r;
+        *(vs_ghost_update_rec *)at = r;
+        vs_put_ghost_n(a, at + sizeof r, src);
     }
 }
 
@@ -239,9 +291,13 @@ __device__ __forceinline__ void vs_take_ghost_update(const vs_soa &a, const void
 {
     double p[3], vp[3];
     if (a.grid_quantum > 0.0) {
-        vs_grid_motion_read(((const vs_ghost_update_rec_grid *)in)[k], a.grid_quantum, p, vp);
+        const char *at = vs_ghost_at(a, in, k, sizeof(vs_ghost_update_rec_grid));
+        vs_grid_motion_read(*(const vs_ghost_update_rec_grid *)at, a.grid_quantum, p, vp);
+        vs_take_ghost_n(a, at + sizeof(vs_ghost_update_rec_grid), j);
     } else {
-        const vs_ghost_update_rec r = ((const vs_ghost_update_rec *)in)[k];
+        const char *at = vs_ghost_at(a, in, k, sizeof(vs_ghost_update_rec));
+        const vs_ghost_update_rec r = *(const vs_ghost_update_rec *)at;
+        vs_take_ghost_n(a, at + sizeof r, j);
         for (int c = 0; c < 3; ++c) {
             p[c] = r.x[c];
             vp[c] = r.vp[c];
@@ -266,11 +322,30 @@ static __device__ __forceinline__ size_t vs_special_offset(const vs_soa &a)
     return vs_dih_offset(a) + (a.dih ? sizeof(vs_dihedrals) : 0);
 }
 
+/* The vs_orient after the vs_special, and a migrant's whole record (vs_gpu_migrant_bytes). */
+static __device__ __forceinline__ size_t vs_orient_offset(const vs_soa &a)
+{
+    return vs_special_offset(a) + (a.special ? sizeof(vs_special) : 0);
+}
+
+static __device__ __forceinline__ size_t vs_migrant_bytes(const vs_soa &a)
+{
+    return vs_orient_offset(a) + (a.orient ? sizeof(vs_orient) : 0);
+}
+
+/* The same on the host, from the state. */
+static inline size_t vs_gpu_migrant_bytes(const vs_gpu_state *g)
+{
+    return sizeof(vs_migrant_rec) + (g->bd.on ? sizeof(vs_topo) : 0) +
+           (g->bd.dih_on ? sizeof(vs_dihedrals) : 0) +
+           (g->ps.special_on ? sizeof(vs_special) : 0) + (g->an.on ? sizeof(vs_orient) : 0);
+}
+
 /* Leavers with everything they carry; crossing the periodic boundary (wrap != 0) shifts the
  * coordinate by the box and counts the image, as the CPU migration does. Records are `rec`
  * bytes apart: with molecules each carries its particle's vs_topo after the vs_migrant_rec,
- * then its vs_dihedrals and its vs_special where the run has them, as on the host path
- * (comm/halo.c). */
+ * then its vs_dihedrals, its vs_special and its vs_orient where the run has them, as on the
+ * host path (comm/halo.c). */
 static __device__ __forceinline__ void vs_pack_migrant(int i, int64_t k, int d, int wrap,
                                                        double len, const vs_soa &a, char *out,
                                                        size_t rec)
@@ -308,6 +383,8 @@ static __device__ __forceinline__ void vs_pack_migrant(int i, int64_t k, int d, 
     }
     if (a.special)
         *(vs_special *)((char *)to + vs_special_offset(a)) = a.special[i];
+    if (a.orient)
+        *(vs_orient *)((char *)to + vs_orient_offset(a)) = a.orient[i];
 }
 
 /* Arrivals along d, each checked against the brick along d: one hop per dimension must have
@@ -351,6 +428,8 @@ static __device__ __forceinline__ void vs_unpack_migrant(const char *in, int64_t
     }
     if (a.special)
         a.special[j] = *(const vs_special *)((const char *)from + vs_special_offset(a));
+    if (a.orient)
+        a.orient[j] = *(const vs_orient *)((const char *)from + vs_orient_offset(a));
     if (a.pos_q) /* mixed precision: vel_f, the predicted velocity, is set above */
         vs_stage_position(a.frame, j, r.x[0], r.x[1], r.x[2], r.species, a.pos_q);
     if (!vs_in_brick(r.x[d], lo, hi))

@@ -132,6 +132,7 @@ __device__ __forceinline__ void vs_write_images(int i, const vs_image_faces &f, 
                     const int64_t j = n_owned + s;
                     vs_pos_store(a.pos, j, q, species);
                     vs_soa_set_vp(a, j, v);
+                    vs_copy_ghost_n(a, j, i);
                     a.tag[j] = tag;
                     a.species[j] = species;
                     if (MOL)
@@ -141,7 +142,7 @@ __device__ __forceinline__ void vs_write_images(int i, const vs_image_faces &f, 
                         code[s] = c;
                     }
                 } else {
-                    vs_put_ghost(a, send, s, q, v, tag, species, bonded);
+                    vs_put_ghost(a, send, s, q, v, tag, species, bonded, i);
                     if (send_src) {
                         send_src[s] = i;
                         send_code[s] = c;
@@ -210,6 +211,7 @@ __global__ void image_update_kernel(int n_local, int64_t first, vs_image_faces f
         p[d] += f.shift[d][digit[d]];
     vs_pos_store(a.pos, j, p, a.species[i]);
     vs_soa_copy_vp(a, j, i);
+    vs_copy_ghost_n(a, j, i);
 }
 
 /* The same for the sent images, packed as update records in the rebuild's order. */
@@ -226,7 +228,7 @@ __global__ void image_pack_update_kernel(int n, vs_image_faces f, const int32_t 
     for (int d = 0; d < 3; ++d)
         p[d] += f.shift[d][digit[d]];
     vs_soa_vp(a, i, vp);
-    vs_put_ghost_update(a, out, k, p, vp);
+    vs_put_ghost_update(a, out, k, p, vp, i);
 }
 
 

@@ -260,9 +260,19 @@ static void first_half(vs_gpu_state *g, int finish_previous)
 #undef VS_FIRST_HALF
 }
 
-extern "C" void vs_gpu_integrate_first_half(vs_gpu_state *g) { first_half(g, 0); }
+/* With oriented particles their rotation's half-steps follow the translation's (gpu_aniso.cu;
+ * no-ops without them). */
+extern "C" void vs_gpu_integrate_first_half(vs_gpu_state *g)
+{
+    first_half(g, 0);
+    vs_gpu_rotate(g, 0, 1);
+}
 
-extern "C" void vs_gpu_integrate_finish_and_first_half(vs_gpu_state *g) { first_half(g, 1); }
+extern "C" void vs_gpu_integrate_finish_and_first_half(vs_gpu_state *g)
+{
+    first_half(g, 1);
+    vs_gpu_rotate(g, 1, 1);
+}
 
 /* The Brownian step (integrator.kind = brownian) in place of the first half: positions from
  * the forces and noise, velocities a Maxwell-Boltzmann draw (integrator.h), with the first
@@ -392,4 +402,5 @@ extern "C" void vs_gpu_integrate_second_half(vs_gpu_state *g)
     VS_LAUNCH(second_half_kernel, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned,
               0.5 * g->prm->integrator.dt, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2],
               g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id);
+    vs_gpu_rotate(g, 1, 0);
 }

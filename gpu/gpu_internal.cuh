@@ -24,6 +24,7 @@ extern "C" {
 #include "wrap.h"
 }
 
+#include "gpu_aniso.cuh"
 #include "gpu_launch.cuh"
 #include "gpu_plan.cuh"
 #include "gpu_slab.cuh"
@@ -683,8 +684,7 @@ struct vs_gpu_reductions {
     unsigned long long *d_profile; /* binned profile sums (gpu_profile.cu), made on first use */
     size_t profile_bytes;
     double *h_pinned; /* host mirror for small results */
-    unsigned int *h_disp; /* pinned: d_max_disp2 read while the step goes on, */
-    cudaEvent_t ev_disp;  /* recorded after that read (vs_gpu_max_displacement2_begin) */
+    unsigned int *h_disp; cudaEvent_t ev_disp; /* d_max_disp2's pinned copy and its event */
 };
 
 struct vs_gpu_state {
@@ -727,6 +727,7 @@ struct vs_gpu_state {
     vs_gpu_slab slab;
     vs_gpu_walls_part wall;
     vs_gpu_tensor_part tensor; /* output.pressure_tensor (gpu_tensor.cu) */
+    vs_gpu_aniso an; /* oriented particles (gpu_aniso.cuh) */
 };
 
 /* The current (step, forces) versions, to stamp a derived copy with. */

@@ -197,8 +197,9 @@ void vs_gpu_pair_prepare(vs_gpu_state *g)
     }
 }
 
-/* The energy buffers of the walk from both sides, grown to the owned particles. */
-static void grow_energy_buffers(vs_gpu_state *g)
+/* The energy buffers of the walk from both sides, grown to the owned particles (the
+ * anisotropic style's walk shares them, gpu_aniso.cu). */
+void vs_gpu_pair_energy_reserve(vs_gpu_state *g)
 {
     vs_gpu_pair *ps = &g->ps;
     if (g->pt.n_owned > ps->cap) {
@@ -231,7 +232,7 @@ extern "C" void vs_gpu_pair_style_forces(vs_gpu_state *g, int style, int want_en
         return;
     }
     vs_gpu_pair_prepare(g);
-    grow_energy_buffers(g);
+    vs_gpu_pair_energy_reserve(g);
     const int n = (int)g->pt.n_owned;
     const int starts = first && !vs_dpd_active(g->prm);
     const int mode = starts ? 0 : (g->fs.forces_fixed ? 2 : 1);

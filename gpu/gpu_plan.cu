@@ -10,7 +10,10 @@
  * particle and the cell list otherwise, the thread builder in double. With styles, `auto`
  * takes the Newton walk where DPD acts beside them and the thread builder for styles alone
  * (docs/performance.md compares the paths); the builders `cells` and `half` put styles
- * alone on the Newton walk too. */
+ * alone on the Newton walk too. The anisotropic style (gpu_aniso.cu) walks from both sides
+ * over a full Verlet list or the cell list, never a half list, and needs every ghost in the
+ * cell list: beside DPD it takes the cell list, alone (as styles alone) the thread builder,
+ * and the remote ghosts are never left out of the list. */
 #include <stdio.h>
 #include <string.h>
 
@@ -52,14 +55,19 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     p.builder = prm->exec.gpu_builder;
     /* each pair once (gpu_newton.cuh): DPD, with the styles where they fit */
     const int styles = vs_pair_styles_active(prm), fit = styles_fit_newton(prm);
+    const int aniso = prm->aniso.style != VS_ANISO_NONE;
     const int newton = p.mixed && (!styles || fit);
     if (p.builder == VS_GPU_BUILDER_AUTO)
-        p.builder = !newton || (styles && !vs_dpd_active(prm)) ? VS_GPU_BUILDER_THREAD
-                    : half_list_pays(prm)                     ? VS_GPU_BUILDER_HALF
-                                                              : VS_GPU_BUILDER_CELLS;
-    /* the half list feeds the Newton kernel; a thread-built list elsewhere */
+        p.builder = !newton || ((styles || aniso) && !vs_dpd_active(prm))
+                        ? VS_GPU_BUILDER_THREAD
+                    : half_list_pays(prm) && !aniso ? VS_GPU_BUILDER_HALF
+                                                    : VS_GPU_BUILDER_CELLS;
+    /* the half list feeds the Newton kernel; a thread-built list elsewhere, and the cell
+     * list beside the anisotropic style */
     if (p.builder == VS_GPU_BUILDER_HALF && !newton)
         p.builder = VS_GPU_BUILDER_THREAD;
+    if (p.builder == VS_GPU_BUILDER_HALF && aniso)
+        p.builder = VS_GPU_BUILDER_CELLS;
     p.half_list = p.builder == VS_GPU_BUILDER_HALF;
     if (p.builder != VS_GPU_BUILDER_CELLS && !p.half_list)
         p.forces = VS_GPU_FORCES_VERLET;
@@ -116,7 +124,8 @@ void vs_gpu_plan_set_comm(vs_gpu_plan *p, const vs_params *prm, const int link[3
         if (p->forces == VS_GPU_FORCES_VERLET)
             p->overlap = VS_GPU_OVERLAP_SPLIT;
         else if (p->forces == VS_GPU_FORCES_NEWTON && split == 1 && p->reuse_list &&
-                 (p->styles_newton || !vs_pair_styles_active(prm)))
+                 (p->styles_newton || !vs_pair_styles_active(prm)) &&
+                 prm->aniso.style == VS_ANISO_NONE)
             p->overlap = VS_GPU_OVERLAP_REMOTE_APART; /* styles off the walk: the whole list */
     }
 }

@@ -103,7 +103,8 @@ extern "C" int vs_gpu_thermo(vs_gpu_state *g, vs_wide out[9])
     if (blocks > VS_RED_BLOCKS)
         blocks = VS_RED_BLOCKS;
     const int nv = g->bd.on ? VS_RED_VALUES_MOL : VS_RED_VALUES;
-    const int pair = vs_pair_styles_active(g->prm) && g->ps.energies_on;
+    /* the pair styles' and the anisotropic style's shares */
+    const int pair = (vs_pair_styles_active(g->prm) || g->an.on) && g->ps.energies_on;
     const vs_bonded_shares b = {g->bd.e_bond,      g->bd.w_bond,      g->bd.e_angle,
                                 g->bd.w_angle,     g->bd.e_dihedral,  g->bd.w_dihedral,
                                 pair ? g->ps.e : NULL, pair ? g->ps.w : NULL};

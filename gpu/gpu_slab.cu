@@ -40,15 +40,16 @@ extern "C" {
 enum { VS_SLAB_HEADER = 256, VS_SLAB_SENT = 0, VS_SLAB_LOCAL = 2, VS_SLAB_OVERFLOW = 3 };
 
 /* The leavers of both directions in one pass: lower ones (n0, idx0) first, then upper ones,
- * records one after another from `out` (no molecules on this path). */
+ * records one after another from `out` (no molecules on this path; orientations where the
+ * particles have them). */
 __global__ void slab_pack_kernel(int n0, int n1, const int32_t *idx0, const int32_t *idx1, int d,
                                  int wrap0, int wrap1, double len, vs_soa a, char *out)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k < n0)
-        vs_pack_migrant(idx0[k], k, d, wrap0, len, a, out, sizeof(vs_migrant_rec));
+        vs_pack_migrant(idx0[k], k, d, wrap0, len, a, out, vs_migrant_bytes(a));
     else if (k < n0 + n1)
-        vs_pack_migrant(idx1[k - n0], k, d, wrap1, len, a, out, sizeof(vs_migrant_rec));
+        vs_pack_migrant(idx1[k - n0], k, d, wrap1, len, a, out, vs_migrant_bytes(a));
 }
 
 /* The arrivals from above (n0, in0) then from below, appended from `start`. */
@@ -57,7 +58,7 @@ __global__ void slab_unpack_migrants_kernel(int n0, int n1, const char *in0, con
                                             double hi, unsigned long long *outside)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    const size_t rec = sizeof(vs_migrant_rec);
+    const size_t rec = vs_migrant_bytes(a);
     if (k < n0)
         vs_unpack_migrant(in0, k, rec, start, a, d, lo, hi, outside);
     else if (k < n0 + n1)
@@ -164,7 +165,7 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
     check_flags(g);
 
     /* the leavers, packed with everything they carry, wrapped where they cross the box */
-    const size_t rec = sizeof(vs_migrant_rec);
+    const size_t rec = vs_gpu_migrant_bytes(g);
     vs_gpu_comm_reserve(g, rec * (size_t)(n_send[0] + n_send[1]), 0);
     double shift[3][2];
     vs_exchange_shifts(g->tr.dc, shift);

@@ -138,6 +138,8 @@ void vs_gpu_reserve(vs_gpu_state *g, int64_t needed)
         VS_GROW(g->cells.ncount, int32_t, 0);
     if (g->ps.special_on) /* special lists move with the owned particles */
         VS_GROW(g->ps.special, vs_special, g->pt.n_owned);
+    if (g->an.on) /* orientations: owned and ghosts (a ghost build may grow midway) */
+        VS_GROW(g->an.orient, vs_orient, keep);
     if (g->bd.on) { /* molecules: the topology moves with the owned particles */
         VS_GROW(g->bd.slot_rec, int32_t, g->pt.n_owned); /* the records: gpu_topo.cu */
         VS_GROW(g->bd.mark, uint8_t, keep); /* a ghost build may grow the arrays midway */
@@ -344,6 +346,8 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->red.d_max_disp2 = (unsigned int *)vs_gpu_alloc(g, 2 * sizeof(unsigned int));
     VS_CUDA_CHECK(cudaMemsetAsync(g->red.d_max_disp2, 0, 2 * sizeof(unsigned int), g->stream));
     g->ps.special_on = vs_special_depth(prm) > 0;
+    g->an.on = vs_params_oriented(prm);
+    vs_gpu_aniso_create(g);
     if (g->bd.on) {
         g->bd.d_error = (vs_gpu_bonded_error *)vs_gpu_alloc(g, sizeof(vs_gpu_bonded_error));
         vs_gpu_bonded_tables(g);
@@ -392,6 +396,7 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
     vs_gpu_bonded_free(g);
     vs_gpu_pair_free(g);
     vs_gpu_tensor_free(g);
+    vs_gpu_aniso_free(g);
     /* freeing the context's allocations one by one is not needed at exit, but a test that
      * creates several states in one process must not leak device memory */
     void *ptrs[] = {g->pt.x[0],
@@ -582,6 +587,7 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
         else if (n)
             VS_CUDA_CHECK(cudaMemsetAsync(g->ps.special, 0, n * sizeof(vs_special), g->stream));
     }
+    vs_gpu_aniso_upload(g, h); /* orientations: n, u and g */
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     free(vel);
     free(quanta);
@@ -626,6 +632,7 @@ extern "C" void vs_gpu_download_owned(vs_gpu_state *g, vs_particles *h)
         vp_from_device_floats(g, h);
     if (g->plan.pos_q_only)
         positions_from_device_quanta(g, h);
+    vs_gpu_aniso_download(g, h);
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     vs_gpu_topo_download(g, h); /* molecules: per slot again */
     h->n_owned = g->pt.n_owned;

@@ -42,6 +42,12 @@ static int gpu_attach(const vs_backend_setup *s, void **st, char *err, size_t er
 {
     const vs_decomp *dc = s->dc;
     const vs_params *prm = s->prm;
+    if (prm->output.pressure_tensor && prm->aniso.style != VS_ANISO_NONE) {
+        snprintf(err, err_len, "output.pressure_tensor: the GPU backend's anisotropic pair "
+                 "style (aniso) does not sum the pressure tensor yet; run it with backend = "
+                 "\"cpu\"");
+        return 1;
+    }
     int local_rank = 0, local_size = 1;
     vs_par_node_layout(&dc->cart, &local_rank, &local_size, NULL);
     const int n_gpus = vs_gpu_device_count(NULL, 0);
@@ -125,6 +131,8 @@ static void gpu_shift_velocities(void *st, const double dv[3])
     vs_gpu_shift_velocities(st, dv);
 }
 static int gpu_momentum_sums(void *st, vs_wide out[5]) { return vs_gpu_momentum_sums(st, out); }
+static int gpu_rotation_sums(void *st, vs_wide out[2]) { return vs_gpu_rotation_sums(st, out); }
+static void gpu_scale_rotation(void *st, double s) { vs_gpu_scale_rotation(st, s); }
 static void gpu_npt_half(void *st, const vs_npt_coefs *c, int first)
 {
     vs_gpu_npt_half(st, c, first);
@@ -192,6 +200,8 @@ const vs_backend vs_backend_gpu = {
     .scale_velocities = gpu_scale_velocities,
     .shift_velocities = gpu_shift_velocities,
     .momentum_sums = gpu_momentum_sums,
+    .rotation_sums = gpu_rotation_sums,
+    .scale_rotation = gpu_scale_rotation,
     .npt_half = gpu_npt_half,
     .set_box = gpu_set_box,
     .migrate = gpu_migrate,

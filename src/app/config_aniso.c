@@ -167,9 +167,5 @@ int vs_config_aniso(const cfg_ctx *c, const config_setting_t *root, vs_params *p
                         "expected \"dpd\", \"nve\", \"berendsen\" or \"langevin\" with "
                         "oriented species (species.[].inertia): the other ensembles do not "
                         "integrate rotation");
-    if (vs_params_oriented(p) && p->exec.backend == VS_BACKEND_GPU)
-        return cfg_fail(c, get(root, "backend"), "backend", "expected \"cpu\" or \"auto\" with "
-                        "oriented species (species.[].inertia): the GPU backend does not have "
-                        "orientations and the aniso style yet");
     return 0;
 }

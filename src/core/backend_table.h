@@ -68,9 +68,8 @@ typedef struct vs_backend {
     void (*scale_velocities)(void *st, double s);
     void (*shift_velocities)(void *st, const double dv[3]);
     int (*momentum_sums)(void *st, vs_wide out[5]);
-    /* Oriented particles (NULL where the backend has none: the GPU's, which refuses them):
-     * the exact local sums of I |u|^2 / 2 and of the count of oriented particles (returns 1
-     * when a term was out of range), and every u scaled by s. */
+    /* Oriented particles: the exact local sums of I |u|^2 / 2 and of the count of oriented
+     * particles (returns 1 when a term was out of range), and every u scaled by s. */
     int (*rotation_sums)(void *st, vs_wide out[2]);
     void (*scale_rotation)(void *st, double s);
     /* npt: a half-step of the barostat-coupled velocities and, in the first half, positions

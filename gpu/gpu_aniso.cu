@@ -1,0 +1,414 @@
+/* Oriented particles and the soft anisotropic pair style on the device (gpu_aniso.cuh): the
+ * pair walk, the rotation's steps and sums, and the records' upload, download and reorder.
+ * Their travel between ranks and slots is the exchange kinds' (gpu_halo.cuh, gpu_images.cu,
+ * gpu_slab.cu), which move a record with its particle and a ghost's n with its ghost.
+ *
+ * The pair walk is the walk from both sides (gpu_both_sides.cuh): one thread per owned
+ * particle walks its partners (its column of the Verlet list, or the cell list's stencil)
+ * and evaluates each pair from its own side with vs_aniso_eval (src/core/pair_aniso.h, the
+ * CPU loop's source), in double precision in both precision modes: separations from the
+ * positions as the state holds them (on the position grid an exact difference), the pair's
+ * force, orientation gradient, energy and virial in fp64. Each component is rounded once to
+ * fixed point (src/core/fixed_sum.h, as the CPU loop src/cpu/aniso_cpu.c rounds it) and
+ * added in integers, energies and virials as half a pair per side: a particle's sums do not
+ * depend on the order of its partners, nor on which rank holds them, because the evaluator
+ * gives the pair seen from j the exact opposite force and the swapped gradients (its
+ * comment says how; this file is compiled without fused multiply-adds, as the CPU rounds).
+ * So a run in mixed precision on the position grid is the same bits on any rank count. The
+ * force sum joins the particle's force as the other pair terms' walk does
+ * (vs_both_sides_store: starting it where no DPD or other style acts, added to doubles, or
+ * to the Newton walk's fixed-point sums); the gradient sum is the particle's g, which only
+ * this style writes. The energy and virial shares go to the pair styles' per-particle
+ * buffers, which the thermo reduction adds (gpu_reduce.cu).
+ *
+ * The rotation (integrator.h: vs_rot_kick, vs_rot_drift, vs_rot_ou_step) runs as kernels of
+ * its own beside the translation's, over the owned particles of oriented species, with the
+ * per-species constants computed on the host as src/cpu/integrate.c computes them. */
+#include "gpu_both_sides.cuh"
+#include "gpu_dispatch.cuh"
+#include "gpu_internal.cuh"
+#include "gpu_partners.cuh"
+
+extern "C" {
+#include "fixed_sum.h"
+#include "integrator.h"
+}
+
+static_assert(sizeof(vs_orient) % sizeof(uint64_t) == 0, "vs_orient is permuted in words");
+
+/* ---- the pair walk ------------------------------------------------------------------------ */
+
+struct vs_aniso_self {
+    int i, si;
+    double r[3], n[3];
+    const vs_aniso_coeff *row; /* i's species row of the coefficients, in shared memory */
+};
+
+/* A particle's sums in fixed point (VS_FIXED_FORCE_QUANTA per unit); `bad`: a contribution
+ * out of range or not finite (overlapping particles, a model edge), `overflow` a sum that
+ * left int64 (its sign bit), each for the forces and gradients and for the energies. */
+struct vs_aniso_sum {
+    int64_t f[3], g[3], e, w;
+    uint64_t overflow, e_overflow;
+    int bad, e_bad;
+};
+
+struct vs_side_aniso {
+    typedef vs_aniso_coeff shared_t;
+    typedef vs_aniso_self self_t;
+    typedef vs_aniso_sum sum_t;
+    static constexpr int queue = 32;
+    static constexpr bool subsets = false;
+    int style, n_species, mode; /* mode: vs_both_sides_store's MODE */
+    double reach2;              /* the largest cut-off squared */
+    const vs_aniso_coeff *coeff;
+    vs_positions at;
+    const int32_t *species;
+    vs_orient *orient;
+
+    __device__ __forceinline__ shared_t &load_shared(const vs_gpu_species &) const
+    {
+        extern __shared__ vs_aniso_coeff shared_aniso[];
+        for (int k = threadIdx.x; k < n_species * VS_MAX_SPECIES; k += blockDim.x)
+            shared_aniso[k] = coeff[k];
+        return shared_aniso[0];
+    }
+
+    __device__ __forceinline__ self_t self(const shared_t &s, int i) const
+    {
+        self_t me;
+        me.i = i;
+        me.si = species[i];
+        me.row = &s + me.si * VS_MAX_SPECIES;
+        vs_pos_load(at, i, me.r);
+        for (int d = 0; d < 3; ++d)
+            me.n[d] = orient[i].n[d];
+        return me;
+    }
+
+    /* R = r_i - r_j and |R|^2 with the CPU loop's rounding (vs_norm2: unfused) */
+    __device__ __forceinline__ double separation(const self_t &me, int j, double R[3]) const
+    {
+        double rj[3];
+        vs_pos_load(at, j, rj);
+        for (int d = 0; d < 3; ++d)
+            R[d] = me.r[d] - rj[d];
+        return vs_norm2(R[0], R[1], R[2]);
+    }
+
+    template <bool FRESH>
+    __device__ __forceinline__ bool near(const self_t &me, int j, const int4 &) const
+    {
+        double R[3];
+        const double r2 = separation(me, j, R);
+        return r2 < reach2 && r2 != 0.0;
+    }
+
+    /* one rounded component into a sum */
+    static __device__ __forceinline__ void put(int64_t *sum, double v, uint64_t *overflow,
+                                               int *bad)
+    {
+        if (!vs_fixed_force_ok(v)) {
+            *bad = 1;
+            return;
+        }
+        vs_fixed_add(sum, vs_fixed_force(v), overflow);
+    }
+
+    template <bool ENERGY>
+    __device__ __forceinline__ void add(const shared_t &, const self_t &me, int j,
+                                        sum_t &sum) const
+    {
+        const vs_aniso_coeff &c = me.row[species[j]];
+        double R[3];
+        const double r2 = separation(me, j, R);
+        if (!c.on || r2 >= c.rc * c.rc || r2 == 0.0)
+            return;
+        double nj[3];
+        for (int d = 0; d < 3; ++d)
+            nj[d] = orient[j].n[d];
+        const vs_aniso_result r = vs_aniso_eval(style, &c, R, me.n, nj);
+        for (int d = 0; d < 3; ++d) {
+            put(&sum.f[d], r.f[d], &sum.overflow, &sum.bad);
+            put(&sum.g[d], r.gi[d], &sum.overflow, &sum.bad);
+        }
+        if (ENERGY) { /* half a pair on each side (the other half: j's walk, here or there) */
+            put(&sum.e, 0.5 * r.energy, &sum.e_overflow, &sum.e_bad);
+            put(&sum.w, 0.5 * r.virial, &sum.e_overflow, &sum.e_bad);
+        }
+    }
+
+    template <bool ENERGY, int MODE>
+    __device__ __forceinline__ void store(const vs_gpu_species &sp, const self_t &me, int i,
+                                          const sum_t &sum, const vs_both_sides_out &out) const
+    {
+        const double nan = __longlong_as_double(0x7ff8000000000000ll);
+        const bool bad = sum.bad || (sum.overflow >> 63) != 0; /* NaN: the run stops on it */
+        double a[3];
+        for (int d = 0; d < 3; ++d) {
+            a[d] = bad ? nan : vs_fixed_force_to_double(sum.f[d]);
+            orient[i].g[d] = bad ? nan : vs_fixed_force_to_double(sum.g[d]);
+        }
+        const bool e_bad = sum.e_bad || (sum.e_overflow >> 63) != 0; /* the thermo's flag */
+        const double e = e_bad ? nan : vs_fixed_force_to_double(sum.e);
+        const double w = e_bad ? nan : vs_fixed_force_to_double(sum.w);
+        /* the mode is a runtime choice here: one kernel per (energy, source), not three */
+        if (mode == 0)
+            vs_both_sides_store<ENERGY, 0>(sp, i, me.si, a[0], a[1], a[2], e, w, out);
+        else if (mode == 1)
+            vs_both_sides_store<ENERGY, 1>(sp, i, me.si, a[0], a[1], a[2], e, w, out);
+        else
+            vs_both_sides_store<ENERGY, 2>(sp, i, me.si, a[0], a[1], a[2], e, w, out);
+    }
+};
+
+void vs_gpu_aniso_create(vs_gpu_state *g)
+{
+    if (!g->an.on)
+        return;
+    const size_t bytes = sizeof(vs_aniso_coeff) * VS_MAX_SPECIES * VS_MAX_SPECIES;
+    g->an.d_coeff = (vs_aniso_coeff *)vs_gpu_alloc(g, bytes);
+    VS_CUDA_CHECK(cudaMemcpyAsync(g->an.d_coeff, g->prm->aniso.c, bytes, cudaMemcpyHostToDevice,
+                                  g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream)); /* the host's copy may be pageable */
+}
+
+void vs_gpu_aniso_free(vs_gpu_state *g)
+{
+    if (g->an.orient)
+        cudaFree(g->an.orient);
+    if (g->an.d_coeff)
+        cudaFree(g->an.d_coeff);
+}
+
+extern "C" void vs_gpu_aniso_forces(vs_gpu_state *g, int want_energy)
+{
+    const vs_params *prm = g->prm;
+    /* the first pair term starts the forces (forcefield.h): this one where no DPD and no
+     * other style acts */
+    const int starts = !vs_dpd_active(prm) && !vs_pair_styles_active(prm);
+    const int mode = starts ? 0 : (g->fs.forces_fixed ? 2 : 1);
+    if (want_energy)
+        vs_gpu_pair_energy_reserve(g);
+    /* the styles off the Newton walk wrote their shares first (gpu_pair.cu) */
+    const int accumulate = vs_pair_styles_active(prm) && !vs_gpu_styles_on_newton(g);
+    const vs_both_sides_out out = {{g->pt.f[0], g->pt.f[1], g->pt.f[2]}, g->ps.e, g->ps.w,
+                                   accumulate, g->fs.d_bad_force};
+    const double reach2 = prm->aniso.reach * prm->aniso.reach;
+    const vs_side_aniso side = {prm->aniso.style, prm->species.n, mode, reach2, g->an.d_coeff,
+                                vs_gpu_positions(g), g->pt.species_id, g->an.orient};
+    const vs_partner_source src = vs_gpu_partner_source(g);
+    const int cells = g->plan.forces != VS_GPU_FORCES_VERLET;
+    const size_t shared = sizeof(vs_aniso_coeff) * (size_t)prm->species.n * VS_MAX_SPECIES;
+    vs_dispatch<2, 2>(
+        [&](auto energy, auto cells_c) {
+            vs_both_sides_launch<vs_side_aniso, VS_ON(energy), VS_ON(cells_c), false, 0>(
+                side, g->stream, (int)g->pt.n_owned, NULL, src, g->species, out, shared);
+        },
+        want_energy != 0, cells);
+    if (want_energy)
+        g->ps.energies_on = 1;
+    if (starts) { /* no other pair term ran: none of their energies, and doubles */
+        g->fs.forces_fixed = 0;
+        g->fs.energy_count = 0;
+        vs_gpu_forces_done(g, want_energy);
+    }
+}
+
+/* ---- the records ------------------------------------------------------------------------- */
+
+void vs_gpu_aniso_upload(vs_gpu_state *g, const vs_particles *h)
+{
+    if (!g->an.on)
+        return;
+    const size_t n = (size_t)h->n_owned;
+    if (h->orient)
+        VS_CUDA_CHECK(cudaMemcpyAsync(g->an.orient, h->orient, n * sizeof(vs_orient),
+                                      cudaMemcpyHostToDevice, g->stream));
+    else if (n)
+        VS_CUDA_CHECK(cudaMemsetAsync(g->an.orient, 0, n * sizeof(vs_orient), g->stream));
+}
+
+void vs_gpu_aniso_download(vs_gpu_state *g, vs_particles *h)
+{
+    if (!g->an.on)
+        return;
+    vs_particles_enable_orient(h);
+    const size_t n = (size_t)g->pt.n_owned;
+    if (n)
+        VS_CUDA_CHECK(cudaMemcpyAsync(h->orient, g->an.orient, n * sizeof(vs_orient),
+                                      cudaMemcpyDeviceToHost, g->stream));
+}
+
+void vs_gpu_aniso_permute(vs_gpu_state *g, int n)
+{
+    if (g->an.on)
+        vs_gpu_permute_words(g, n, g->an.orient, sizeof(vs_orient));
+}
+
+/* ---- the rotation ------------------------------------------------------------------------ */
+
+/* Per species: I, h = dt/2 / I (0: a point bead), and Langevin's damping and noise
+ * amplitude of u. */
+struct vs_rot_consts {
+    double inertia[VS_MAX_SPECIES], h[VS_MAX_SPECIES], sigma[VS_MAX_SPECIES], c[VS_MAX_SPECIES];
+};
+
+static vs_rot_consts rot_consts(const vs_gpu_state *g, const vs_ensemble_consts *ens)
+{
+    const vs_params *prm = g->prm;
+    const double dt = prm->integrator.dt;
+    vs_rot_consts r;
+    for (int s = 0; s < VS_MAX_SPECIES; ++s) {
+        const double inertia = s < prm->species.n ? prm->species.list[s].inertia : 0.0;
+        const double cs = ens && s < prm->species.n ? ens->ou_c[s] : 0.0;
+        r.inertia[s] = inertia;
+        r.h[s] = inertia > 0.0 ? 0.5 * dt / inertia : 0.0;
+        r.sigma[s] = inertia > 0.0 ? sqrt((1.0 - cs * cs) * prm->dpd.kT / inertia) : 0.0;
+        r.c[s] = cs;
+    }
+    return r;
+}
+
+template <bool FINISH, bool FIRST>
+__global__ void rotate_kernel(int n, double dt, vs_rot_consts c, const int32_t *species,
+                              vs_orient *orient)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const double h = c.h[species[i]];
+    if (h == 0.0)
+        return; /* a point bead */
+    vs_orient o = orient[i];
+    if (FINISH) /* the previous step's second half */
+        vs_rot_kick(o.u, o.n, o.g, h);
+    if (FIRST) {
+        vs_rot_kick(o.u, o.n, o.g, h);
+        vs_rot_drift(o.n, o.u, dt);
+    }
+    for (int d = 0; d < 3; ++d) {
+        orient[i].n[d] = o.n[d];
+        orient[i].u[d] = o.u[d];
+    }
+}
+
+void vs_gpu_rotate(vs_gpu_state *g, int finish, int first)
+{
+    if (!g->an.on)
+        return;
+    const vs_rot_consts c = rot_consts(g, NULL);
+    const int n = (int)g->pt.n_owned;
+    const double dt = g->prm->integrator.dt;
+    vs_dispatch<2, 2>(
+        [&](auto f, auto h) {
+            VS_LAUNCH((rotate_kernel<VS_ON(f), VS_ON(h)>), n, VS_BLOCK, g->stream, n, dt, c,
+                      g->pt.species_id, g->an.orient);
+        },
+        finish != 0, first != 0);
+}
+
+__global__ void rotation_ou_kernel(int n, uint64_t seed, uint64_t step, int stream,
+                                   vs_rot_consts c, const int64_t *tag, const int32_t *species,
+                                   vs_orient *orient)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const int s = species[i];
+    if (c.h[s] == 0.0)
+        return;
+    double xi[3];
+    vs_particle_gauss3(seed, step, stream, 2, (uint64_t)tag[i], xi);
+    double u[3], nn[3];
+    for (int d = 0; d < 3; ++d) {
+        u[d] = orient[i].u[d];
+        nn[d] = orient[i].n[d];
+    }
+    vs_rot_ou_step(u, nn, c.c[s], c.sigma[s], xi);
+    for (int d = 0; d < 3; ++d)
+        orient[i].u[d] = u[d];
+}
+
+void vs_gpu_rotation_ou(vs_gpu_state *g, int op, int64_t step, const vs_ensemble_consts *c)
+{
+    if (!g->an.on || op == VS_ENSEMBLE_OP_ANDERSEN)
+        return;
+    const int stream = op == VS_ENSEMBLE_OP_LANGEVIN_FIRST ? VS_STREAM_LANGEVIN_FIRST
+                                                           : VS_STREAM_LANGEVIN_SECOND;
+    VS_LAUNCH(rotation_ou_kernel, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned,
+              g->prm->system.seed, (uint64_t)step, stream, rot_consts(g, c), g->pt.tag,
+              g->pt.species_id, g->an.orient);
+}
+
+__global__ void scale_rotation_kernel(int n, double s, vs_orient *orient)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        for (int d = 0; d < 3; ++d)
+            orient[i].u[d] *= s;
+}
+
+extern "C" void vs_gpu_scale_rotation(vs_gpu_state *g, double s)
+{
+    if (g->an.on)
+        VS_LAUNCH(scale_rotation_kernel, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned,
+                  s, g->an.orient);
+}
+
+#define VS_ROT_BLOCKS 256
+
+/* Per block: the exact sums of I |u|^2 / 2 and of the oriented particles' count, as the
+ * CPU's vs_rotation_sums; an out-of-range flag. */
+__global__ void rotation_partial_kernel(int n, vs_rot_consts c, const int32_t *species, const vs_orient *orient,
+                                        vs_wide *partials, unsigned int *bad)
+{
+    __shared__ vs_wide s[2][VS_BLOCK];
+    vs_wide acc[2] = {0, 0};
+    int out_of_range = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        const int sp = species[i];
+        if (c.h[sp] == 0.0)
+            continue;
+        const double *u = orient[i].u;
+        const double k = 0.5 * c.inertia[sp] * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+        if (vs_wide_ok(k))
+            acc[0] += vs_wide_from_double(k);
+        else
+            out_of_range = 1;
+        acc[1] += vs_wide_from_double(1.0);
+    }
+    if (out_of_range)
+        atomicOr(bad, 1u);
+    vs_block_wide_sums<2>(acc, s, partials);
+}
+
+extern "C" int vs_gpu_rotation_sums(vs_gpu_state *g, vs_wide out[2])
+{
+    const int n = (int)g->pt.n_owned;
+    out[0] = out[1] = 0;
+    if (!g->an.on || n == 0)
+        return 0;
+    int blocks = (n + VS_BLOCK - 1) / VS_BLOCK;
+    if (blocks > VS_ROT_BLOCKS)
+        blocks = VS_ROT_BLOCKS;
+    /* partials holds 8192 doubles (64 KiB): (256 + 1) * 2 sums of 16 bytes fit */
+    vs_wide *partials = (vs_wide *)g->red.partials;
+    unsigned int *bad = (unsigned int *)g->red.d_int_sums;
+    VS_CUDA_CHECK(cudaMemsetAsync(bad, 0, sizeof(unsigned int), g->stream));
+    rotation_partial_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
+        n, rot_consts(g, NULL), g->pt.species_id, g->an.orient, partials, bad);
+    VS_CUDA_CHECK(cudaGetLastError());
+    vs_wide_final_kernel<2><<<1, 32, 0, g->stream>>>(blocks, partials);
+    VS_CUDA_CHECK(cudaGetLastError());
+    char *h = (char *)g->red.h_pinned;
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, partials + (size_t)blocks * 2, 2 * sizeof(vs_wide),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaMemcpyAsync(h + 2 * sizeof(vs_wide), bad, sizeof(unsigned int),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    memcpy(out, h, 2 * sizeof(vs_wide));
+    unsigned int flag = 0;
+    memcpy(&flag, h + 2 * sizeof(vs_wide), sizeof flag);
+    return flag != 0;
+}
