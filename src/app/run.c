@@ -184,6 +184,8 @@ typedef struct {
     vs_particle_ext restart_ext; /* the checkpoint's topology records (molecules) and special
                                   * lists, each NULL where it has none */
     vs_ensemble_state restart_ens; /* the checkpoint's thermostat state */
+    vs_reaction_state restart_rx; /* and its reactions' counters, where it has them */
+    int restart_has_rx;
     vs_input_system input;      /* a new run from input.file: the system (rank 0's) */
     vs_frame_fields frame;      /* the trajectory frame's arrays, kept from frame to frame */
 } run_state;
@@ -330,8 +332,9 @@ static int write_checkpoint(run_state *rs, int run_ends)
             vs_particle_rec_wrap(&slab[i], sim->prm.system.box);
     char err[VS_ERR_LEN], path[VS_PATH_LEN + 64];
     double bytes = 0.0;
+    const vs_ckpt_global glob = {&sim->ens, rs->prm->reactions.on ? &sim->rx.st : NULL};
     const int rc = vs_checkpoint_write(&sim->dc.cart, rs->prm->output.dir, sim->step, rs->prm,
-                                       &sim->ens, rs->opt->config_text, slab, &ext, n, lo,
+                                       &glob, rs->opt->config_text, slab, &ext, n, lo,
                                        rs->prm->output.checkpoint_keep, path, sizeof path, &bytes,
                                        err, sizeof err);
     free(slab);
@@ -488,6 +491,8 @@ static int check_output_and_restart(run_state *rs, vs_checkpoint_info *info,
         return RUN_GOES_ON;
     rs->last_checkpoint = info->step;
     rs->restart_ens = info->ensemble;
+    rs->restart_rx = info->reactions;
+    rs->restart_has_rx = info->has_reactions;
     return RUN_GOES_ON;
 }
 
@@ -556,6 +561,9 @@ static int prepare_files(run_state *rs, int64_t restart_step)
         rs->csv.molecules = vs_params_molecular(prm), rs->csv.oriented = vs_params_oriented(prm);
         rs->csv.ensemble_columns = vs_ensemble_columns(prm);
         rs->csv.tensor = prm->output.pressure_tensor;
+        rs->csv.reactions = (prm->reactions.chain.on ? 1 : 0) |
+                            (prm->reactions.n_create > 0 ? 2 : 0) |
+                            (prm->reactions.n_break > 0 ? 4 : 0);
         if (!opt->restart) {
             const int removed = vs_checkpoint_clean(prm->output.dir, 1);
             if (removed > 0)
@@ -690,6 +698,10 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
     if (rs->opt->restart && rs->restart_ens.chain == sim->ens.chain &&
         rs->restart_ens.barostat == sim->ens.barostat)
         sim->ens = rs->restart_ens;
+    if (rs->opt->restart && rs->restart_has_rx) /* the reactions' counters go on too */
+        sim->rx.st = rs->restart_rx;
+    else if (rs->opt->restart) /* (--force-restart) reactions start from the state read */
+        vs_reactions_start(&sim->rx, &sim->prm, &sim->dc.cart, &sim->parts);
     if (sim->plan[0])
         vs_log_info("Plan: %s\n", sim->plan);
     return 0;
