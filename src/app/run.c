@@ -256,11 +256,13 @@ static int write_frame(run_state *rs, const vs_thermo *t)
     /* the first frame of a trajectory also carries the topology, and topology.psf beside it;
      * the later ones of a one-rank run need no records */
     const int create = !rs->traj_exists;
+    /* the records' extras: orientations, and with reactions the topology of every frame */
+    const int extras = create || vs_params_oriented(rs->prm) || rs->prm->reactions.on;
     vs_particle_ext ext = {NULL, NULL, NULL, NULL};
     vs_particle_rec *slab = NULL;
-    if (create || sim->dc.cart.size > 1 || vs_params_oriented(rs->prm)) { /* orientations */
+    if (extras || sim->dc.cart.size > 1) {
         int64_t n = 0, lo = 0;
-        slab = tag_slab(sim, &n, &lo, create || vs_params_oriented(rs->prm) ? &ext : NULL);
+        slab = tag_slab(sim, &n, &lo, extras ? &ext : NULL);
         vs_frame_fields_from_slab(&rs->frame, slab, n, lo, sim->prm.system.box);
         if (ext.orient)
             vs_frame_fields_orient(&rs->frame, ext.orient);
