@@ -73,10 +73,10 @@ static int same_frozen(const cfg_ctx *c, const vs_params *p, const config_settin
 {
     if (to < 0 || frozen(p, from) == frozen(p, to))
         return 0;
-    return cfg_fail(c, site, key, "expected a species that is %s like %s, which it turns into "
-                    "(got %s, which is %s): a reaction does not freeze or free a particle",
-                    frozen(p, from) ? "frozen" : "not frozen", p->species.list[from].name,
-                    p->species.list[to].name, frozen(p, to) ? "frozen" : "not frozen");
+    return cfg_fail(c, site, key, "expected a %s species, as %s is (got %s, which is %s): a "
+                    "reaction does not freeze or free a particle",
+                    frozen(p, from) ? "frozen" : "mobile", p->species.list[from].name,
+                    p->species.list[to].name, frozen(p, to) ? "frozen" : "not");
 }
 
 /* Append the bond type of group g (and the angle type of group a, when it is given) to the
@@ -230,18 +230,15 @@ static void default_reach(const config_setting_t *root, vs_params *p)
 /* A new bond of type `bond` is up to `radius` long: within bonded.reach (the longest bond the
  * ghost shell of bonded beads covers), within the ghost width (the partners a reaction step
  * can see), and below a FENE bond's R0. */
-static int check_radius(const cfg_ctx *c, const config_setting_t *root,
-                        const config_setting_t *site, const char *key, double radius,
-                        int bond, const vs_params *p)
+static int check_radius(const cfg_ctx *c, const config_setting_t *site, const char *key,
+                        double radius, int bond, const vs_params *p)
 {
     const double reach = p->molecules.bond_reach, width = vs_list_radius(p);
     const vs_bond_type *bt = &p->molecules.bond_types[bond];
     if (!(radius <= reach))
-        return cfg_fail(c, get(get(root, "bonded"), "reach") ? get(get(root, "bonded"), "reach")
-                                                             : site,
-                        key, "expected at most bonded.reach = %g, the longest bond the ghosts "
-                        "of bonded beads cover (got %g; a new bond is up to the radius long: "
-                        "raise bonded.reach)", reach, radius);
+        return cfg_fail(c, site, key, "expected at most bonded.reach = %g, the longest bond the "
+                        "ghosts of bonded beads cover (got %g; a new bond is up to the radius "
+                        "long: raise bonded.reach)", reach, radius);
     if (!(radius <= width))
         return cfg_fail(c, site, key, "expected at most the ghost width %g (the largest pair "
                         "cut-off + neighbor.skin: the partners a reaction step sees; got %g)",
@@ -257,14 +254,14 @@ static int check_lengths(const cfg_ctx *c, const config_setting_t *root, const v
     const vs_reaction_params *rx = &p->reactions;
     const config_setting_t *g = get(root, "reactions");
     if (rx->chain.on &&
-        check_radius(c, root, get(get(g, "chain"), "radius"), "reactions.chain.radius",
+        check_radius(c, get(get(g, "chain"), "radius"), "reactions.chain.radius",
                      rx->chain.radius, rx->chain.bond_type, p))
         return VS_EXIT_BAD_INPUT;
     for (int k = 0; k < rx->n_create; ++k) {
         char key[PATH_LEN];
         snprintf(key, sizeof key, "reactions.create.[%d].radius", k);
         const config_setting_t *e = config_setting_get_elem(get(g, "create"), (unsigned)k);
-        if (check_radius(c, root, get(e, "radius"), key, rx->create[k].radius,
+        if (check_radius(c, get(e, "radius"), key, rx->create[k].radius,
                          rx->create[k].bond_type, p))
             return VS_EXIT_BAD_INPUT;
     }
