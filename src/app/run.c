@@ -43,48 +43,6 @@
 #include "thermo_csv.h"
 #include "watch.h"
 
-/* Per-phase min/avg/max over ranks, printed like LAMMPS's breakdown, and collected for
- * perf.json. */
-static void report_timing(const vs_sim *sim, double loop_s, vs_perf_summary *perf)
-{
-    const vs_par *par = &sim->dc.cart;
-    double sum[VS_TIMER_COUNT];
-    for (int k = 0; k < VS_TIMER_COUNT; ++k)
-        sum[k] = sim->timers.total[k];
-    vs_par_sum_double(par, sum, VS_TIMER_COUNT);
-    vs_log_info("\n%-10s %10s %10s %10s %8s %7s", "Phase", "min (s)", "avg (s)", "max (s)",
-                "max rank", "%total");
-    double accounted = 0.0;
-    for (int k = 0; k < VS_TIMER_COUNT; ++k) {
-        int max_rank = 0;
-        const double mn = vs_par_min_double(par, sim->timers.total[k]);
-        const double mx = vs_par_maxloc_double(par, sim->timers.total[k], &max_rank);
-        const double avg = sum[k] / par->size;
-        perf->phase_avg_s[k] = avg;
-        perf->phase_max_s[k] = mx;
-        accounted += avg;
-        vs_log_info("%-10s %10.4f %10.4f %10.4f %8d %6.2f%%", vs_timer_labels[k], mn, avg, mx,
-                    max_rank, loop_s > 0.0 ? 100.0 * avg / loop_s : 0.0);
-    }
-    const double other = loop_s - accounted;
-    vs_log_info("%-10s %10s %10.4f %10s %8s %6.2f%%", "Other", "", other, "", "",
-                loop_s > 0.0 ? 100.0 * other / loop_s : 0.0);
-    /* overlap: the part of Comm that ran while forces were computed */
-    double hidden = sim->comm_hidden_s;
-    vs_par_sum_double(par, &hidden, 1);
-    perf->comm_hidden_s = hidden / par->size;
-    const double comm = perf->phase_avg_s[VS_TIMER_comm];
-    if (perf->comm_hidden_s > 0.0)
-        vs_log_info("Comm hidden under forces: %.4f s of %.4f s (%.1f%%)", perf->comm_hidden_s,
-                    comm, comm > 0.0 ? 100.0 * perf->comm_hidden_s / comm : 0.0);
-    double halo =
-        sim->backend->halo_bytes ? (double)sim->backend->halo_bytes(sim->backend_state) : 0.0;
-    vs_par_sum_double(par, &halo, 1);
-    perf->halo_bytes_per_step = halo;
-    if (par->size > 1)
-        vs_log_info("Halo: %.4g bytes sent in the last ghost exchange (all ranks)", halo);
-}
-
 /* Bytes a checkpoint and a frame of n particles take (HDF5 overhead aside). */
 static double checkpoint_bytes_estimate(int64_t n)
 {
@@ -188,6 +146,8 @@ typedef struct {
     int restart_has_rx;
     vs_input_system input;      /* a new run from input.file: the system (rank 0's) */
     vs_frame_fields frame;      /* the trajectory frame's arrays, kept from frame to frame */
+    int64_t reaction_steps_at_start; /* the reactions' count and seconds before the loop */
+    double reaction_s_at_start;
 } run_state;
 
 /* This rank's tag slab of the current state (records in tag order) and its first tag; with
@@ -736,6 +696,8 @@ static int first_output(run_state *rs)
     vs_timers_reset(&sim->timers);
     memset(&rs->perf, 0, sizeof rs->perf);
     rs->builds_at_start = sim->n_builds;
+    rs->reaction_steps_at_start = sim->rx.steps;
+    rs->reaction_s_at_start = sim->rx.seconds;
     return status;
 }
 
@@ -879,7 +841,10 @@ static void report_summary(run_state *rs)
                 (long long)perf->frames, perf->trajectory_bytes / 1e6, perf->trajectory_s,
                 perf->trajectory_s > 0 ? perf->trajectory_bytes / perf->trajectory_s / 1e9
                                        : 0.0);
-    report_timing(sim, loop_s, perf);
+    vs_console_timing(sim, loop_s, perf);
+    if (prm->reactions.on)
+        vs_console_reactions(sim, loop_s, rs->reaction_steps_at_start, rs->reaction_s_at_start,
+                             perf);
 }
 
 /* perf.json, and the line that says why a run stopped before integrator.steps. Returns the
