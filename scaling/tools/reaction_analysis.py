@@ -17,10 +17,13 @@
   profile TRAJ --center X,Y,Z --species P,A [--frame K] [--bins B] [--rmax R] [--png OUT]
         the brush density profile: the number density of the given species in spherical
         shells around a centre (a grafting ball), against the distance from it.
-  picture TRAJ --png OUT [--frame K] [--center X,Y,Z] [--frozen W,I,G] [--chain G,P,A]
+  picture TRAJ --png OUT [--frame K] [--center X,Y,Z] [--frozen W,I,G] [--chain P,A]
+          [--ends I,A]
         a picture like GALAMOST's figure 10: the frozen beads (the ball) in yellow, the
-        grafting points (the first beads of the chains that are frozen) in blue, the grafted
-        chains as green lines, seen from one side.
+        grafting points (the initiators that reacted) in blue, the grafted chains as green
+        lines, seen from one side; beside it the chains' length distribution and the brush
+        density profile (the --chain species) against the distance from the centre (default:
+        the box's).
 The graph and the lengths come from the files alone (bonds and species), never from the
 thermo columns; the references are the binomial law and [P*] Pr / tau.
 """
@@ -217,17 +220,9 @@ def unwrap_center(x, center, box):
 def cmd_profile(a):
     t = load(a.file, a.frame)
     c = np.array([float(v) for v in a.center.split(",")])
-    ids = species_ids(t, a.species)
-    sel = np.isin(t["species"], ids)
-    d = unwrap_center(t["x"][sel], c, t["box"])
-    r = np.sqrt((d * d).sum(axis=1))
     rmax = a.rmax if a.rmax else 0.5 * float(t["box"].min())
-    edges = np.linspace(0.0, rmax, a.bins + 1)
-    counts, _ = np.histogram(r, edges)
-    shell = 4.0 / 3.0 * math.pi * (edges[1:] ** 3 - edges[:-1] ** 3)
-    rho = counts / shell
-    mid = 0.5 * (edges[1:] + edges[:-1])
-    print(f"step {t['step']}: {int(sel.sum())} beads of {a.species}; r, density:")
+    mid, rho, count = radial_density(t, species_ids(t, a.species), c, rmax, a.bins)
+    print(f"step {t['step']}: {count} beads of {a.species}; r, density:")
     for m_, q in zip(mid, rho):
         print(f"  {m_:7.3f} {q:.5f}")
     if a.png:
@@ -246,6 +241,17 @@ def cmd_profile(a):
     return 0
 
 
+def radial_density(t, ids, c, rmax, bins):
+    """The number density of the species ids in spherical shells around c."""
+    sel = np.isin(t["species"], ids)
+    d = unwrap_center(t["x"][sel], c, t["box"])
+    r = np.sqrt((d * d).sum(axis=1))
+    edges = np.linspace(0.0, rmax, bins + 1)
+    counts, _ = np.histogram(r, edges)
+    shell = 4.0 / 3.0 * math.pi * (edges[1:] ** 3 - edges[:-1] ** 3)
+    return 0.5 * (edges[1:] + edges[:-1]), counts / shell, int(sel.sum())
+
+
 def cmd_picture(a):
     import matplotlib
     matplotlib.use("Agg")
@@ -256,8 +262,8 @@ def cmd_picture(a):
     d = unwrap_center(t["x"], c, box)
     frozen = np.isin(t["species"], species_ids(t, a.frozen))
     chain = np.isin(t["species"], species_ids(t, a.chain))
-    fig = plt.figure(figsize=(7, 7))
-    ax = fig.add_subplot(111, projection="3d")
+    fig = plt.figure(figsize=(15, 5))
+    ax = fig.add_subplot(131, projection="3d")
     ax.scatter(*d[frozen].T, s=6, c="gold", depthshade=True, label="frozen ball")
     # grafting points: frozen beads with a bond
     bonded = np.zeros(len(d), bool)
@@ -274,11 +280,26 @@ def cmd_picture(a):
     lim = a.half if a.half else 0.5 * float(box.min())
     for s in (ax.set_xlim, ax.set_ylim, ax.set_zlim):
         s(-lim, lim)
-    ax.set_title(f"step {t['step']}: {int(g.sum())} grafted chains, {segs} bonds")
+    ax.set_title(f"step {t['step']}: {int(g.sum())} grafted chains")
     ax.legend(loc="upper right")
-    fig.savefig(a.png, dpi=120)
+    lengths = chain_lengths(t, a.ends)
+    st = stats(lengths)
+    ax2 = fig.add_subplot(132)
+    ax2.hist(lengths, bins=np.arange(lengths.min() - 0.5, lengths.max() + 1.5), color="green")
+    ax2.set_xlabel("chain length (beads, the initiator included)")
+    ax2.set_ylabel("chains")
+    ax2.set_title(f"mean {st['mean']:.2f}, Mw/Mn {st['pdi']:.3f}")
+    mid, rho, count = radial_density(t, species_ids(t, a.chain), c, lim, a.bins)
+    ax3 = fig.add_subplot(133)
+    ax3.plot(mid, rho, "g.-")
+    ax3.set_xlabel("distance from the ball's centre")
+    ax3.set_ylabel(f"number density of the chains' beads ({a.chain})")
+    ax3.set_title(f"brush profile, {count} beads")
+    fig.tight_layout()
+    fig.savefig(a.png, dpi=110)
     print(f"{a.png}: step {t['step']}, {int(frozen.sum())} frozen beads, {int(g.sum())} "
-          f"grafting points, {segs} bonds drawn")
+          f"grafting points, {segs} bonds drawn; chains: mean {st['mean']:.3f} beads, "
+          f"Mw/Mn {st['pdi']:.4f}")
     return 0
 
 
@@ -316,7 +337,9 @@ def main():
     p.add_argument("--center")
     p.add_argument("--half", type=float, default=0.0)
     p.add_argument("--frozen", default="W,I,G")
-    p.add_argument("--chain", default="G,P,A")
+    p.add_argument("--chain", default="P,A")
+    p.add_argument("--ends", default="I,A")
+    p.add_argument("--bins", type=int, default=14)
     a = ap.parse_args()
     return {"chains": cmd_chains, "kinetics": cmd_kinetics, "profile": cmd_profile,
             "picture": cmd_picture}[a.cmd](a)

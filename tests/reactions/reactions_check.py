@@ -481,6 +481,7 @@ def restart():
     d, _ = run("restart", text, ranks=2, sets=sets)
     full = open(os.path.join(d, "thermo.csv")).read()
     shutil.copy(last_checkpoint(d), os.path.join(OUT, "restart-final.h5"))
+    shutil.copy(os.path.join(d, "traj.h5md"), os.path.join(OUT, "restart-traj.h5md"))
     for s in (110, 165, 200):
         os.remove(os.path.join(d, "checkpoints", f"ckpt_{s}.h5"))
     run("restart", text, ranks=1, sets=sets, restart=True)
@@ -489,8 +490,16 @@ def restart():
     diff = same_checkpoints(os.path.join(OUT, "restart-final.h5"), last_checkpoint(d))
     if diff:
         sys.exit(f"restart: the final checkpoint's {diff} differs")
-    print("restart: from step 55 (intervals of 10), 2 ranks then 1: thermo.csv and the "
-          "final checkpoint exact")
+    import h5py
+    with h5py.File(os.path.join(OUT, "restart-traj.h5md"), "r") as fa, \
+            h5py.File(os.path.join(d, "traj.h5md"), "r") as fb:
+        for k in ("particles/all/position/step", "particles/all/position/value",
+                  "connectivity/bonds/value", "connectivity/angles/value",
+                  "parameters/vesica/bond_type/value", "particles/all/species/value"):
+            if not np.array_equal(fa[k][:], fb[k][:]):
+                sys.exit(f"restart: traj.h5md {k} differs (trimmed at 55 and appended)")
+    print("restart: from step 55 (intervals of 10), 2 ranks then 1: thermo.csv, the final "
+          "checkpoint and traj.h5md (trimmed and appended) exact")
 
 
 # ---- bad input ------------------------------------------------------------------------
