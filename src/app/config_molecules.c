@@ -80,7 +80,7 @@ static int missing(const cfg_ctx *c, const config_setting_t *g, const char *key,
 
 /* A bond type from its group (molecules.[i].bond or bonded.bonds.[i], named by `key`). */
 int vs_config_parse_bond(const cfg_ctx *c, const config_setting_t *bond, const char *key,
-                      vs_bond_type *b)
+                         vs_bond_type *b)
 {
     const char *style = config_setting_get_string(get(bond, "style"));
     memset(b, 0, sizeof *b);
@@ -291,7 +291,7 @@ int vs_config_input(const cfg_ctx *c, const config_setting_t *root, vs_params *p
         char key[PATH_LEN];
         snprintf(key, sizeof key, "bonded.bonds.[%d]", i);
         if (vs_config_parse_bond(c, config_setting_get_elem(bonds, (unsigned)i), key,
-                       &p->molecules.bond_types[i]))
+                                 &p->molecules.bond_types[i]))
             return VS_EXIT_BAD_INPUT;
     }
     p->molecules.n_angle_types = angles ? config_setting_length(angles) : 0;
@@ -299,7 +299,7 @@ int vs_config_input(const cfg_ctx *c, const config_setting_t *root, vs_params *p
         char key[PATH_LEN];
         snprintf(key, sizeof key, "bonded.angles.[%d]", i);
         if (vs_config_parse_angle(c, config_setting_get_elem(angles, (unsigned)i), key,
-                        &p->molecules.angle_types[i]))
+                                  &p->molecules.angle_types[i]))
             return VS_EXIT_BAD_INPUT;
     }
     const config_setting_t *dihedrals = get(bonded, "dihedrals");
