@@ -395,8 +395,11 @@ static int read_parameters(hid_t f, vs_params *p)
                           strcmp(key->key, "integrator.lambda") != 0);
         if (late && H5Aexists(g, key->stored) <= 0)
             continue;
-        /* and those older than the pair styles their code: none, 0 */
-        if (strcmp(key->key, "pair") == 0 && H5Aexists(g, key->stored) <= 0)
+        /* and those older than the pair styles, the anisotropic style or the reactions
+         * their code: none, 0 */
+        if ((strcmp(key->key, "pair") == 0 || strcmp(key->key, "aniso") == 0 ||
+             strcmp(key->key, "reactions") == 0) &&
+            H5Aexists(g, key->stored) <= 0)
             continue;
         /* and those older than the bonded types' code theirs: not known, not compared */
         if (strcmp(key->key, "bonded") == 0 && H5Aexists(g, key->stored) <= 0) {

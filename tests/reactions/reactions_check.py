@@ -22,6 +22,8 @@ reactions_check.py VESICA OUTDIR MODE [options]
   restart  the network restarted from a checkpoint in the middle of an interval (step 55 of
            intervals of 10): thermo.csv and the final checkpoint's state the same as a run
            straight through that wrote the same checkpoint
+  keys     the rules are a physics key: a restart with another Pr is refused naming them; a
+           checkpoint without the key (older than reactions) restarts a plain run exactly
   bad      bad input exits 2 with one line naming the key: Pr outside [0, 1], an unknown
            species, a radius beyond bonded.reach or the ghost width, a monomer that is an
            end, a new end that is none, a reaction that frees a frozen particle, the GPU
@@ -502,6 +504,34 @@ def restart():
           "checkpoint and traj.h5md (trimmed and appended) exact")
 
 
+def keys():
+    """The physics key of the rules: a restart with another Pr is refused, naming the
+    reactions; a checkpoint without the key (written before reactions existed, here with the
+    attribute removed) restarts a run without reactions exactly."""
+    import h5py
+    text = network_config(steps=40)
+    sets = ["output.checkpoint_interval=20"]
+    d, _ = run("keys", text, sets=sets)
+    _, p = run("keys", text.replace("probability = 0.5;", "probability = 0.4;"), sets=sets,
+               restart=True, expect=2)
+    if "reactions (a rule's species, radius, probability" not in p.stderr:
+        sys.exit(f"keys: a changed Pr is not reported as the reactions' key: {p.stderr[-500:]}")
+    plain = kinetics_config(8.0, 40)
+    plain = plain[:plain.index("reactions = {")] + plain[plain.index("output = {"):]
+    d, _ = run("keys-plain", plain, sets=sets)
+    full = open(os.path.join(d, "thermo.csv")).read()
+    os.remove(os.path.join(d, "checkpoints", "ckpt_40.h5"))
+    with h5py.File(os.path.join(d, "checkpoints", "ckpt_20.h5"), "r+") as f:
+        for k in ("reactions_code", "aniso_code"):
+            del f["parameters"].attrs[k]
+    run("keys-plain", plain, sets=sets, restart=True)
+    if open(os.path.join(d, "thermo.csv")).read() != full:
+        sys.exit("keys: a checkpoint without reactions_code and aniso_code does not restart "
+                 "exactly")
+    print("keys: a changed Pr refused on restart; a checkpoint without the reactions' (and "
+          "the anisotropic style's) key restarts a plain run exactly")
+
+
 # ---- bad input ------------------------------------------------------------------------
 
 def frozen_data(path):
@@ -572,4 +602,4 @@ output = {{ dir = "unused"; }};
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     {"kinetics": kinetics, "rules": rules, "special": special, "ranks": ranks,
-     "restart": restart, "bad": bad}[MODE]()
+     "restart": restart, "keys": keys, "bad": bad}[MODE]()
