@@ -328,6 +328,35 @@ void vs_par_allgather_bytes(const vs_par *par, const void *send, size_t bytes, v
                                par->comm));
 }
 
+void *vs_par_allgatherv_records(const vs_par *par, const void *send, int64_t n,
+                                size_t rec_bytes, int64_t *n_total)
+{
+    const int p = par->size;
+    int64_t *counts = VS_MALLOC(sizeof(int64_t) * (size_t)p);
+    VS_MPI_CHECK(MPI_Allgather(&n, 1, MPI_INT64_T, counts, 1, MPI_INT64_T, par->comm));
+    /* counts are in records of a contiguous type, so 2^31 records (not bytes) is the limit */
+    int *rc = VS_MALLOC(sizeof(int) * (size_t)p * 2);
+    int *rd = rc + p;
+    int64_t off = 0;
+    for (int r = 0; r < p; ++r) {
+        if (counts[r] > INT32_MAX || off > INT32_MAX)
+            VS_FATAL("all-gather of more than 2^31 records");
+        rc[r] = (int)counts[r];
+        rd[r] = (int)off;
+        off += counts[r];
+    }
+    void *recv = VS_MALLOC(rec_bytes * (size_t)(off > 0 ? off : 1));
+    MPI_Datatype rec;
+    VS_MPI_CHECK(MPI_Type_contiguous((int)rec_bytes, MPI_BYTE, &rec));
+    VS_MPI_CHECK(MPI_Type_commit(&rec));
+    VS_MPI_CHECK(MPI_Allgatherv(send, (int)n, rec, recv, rc, rd, rec, par->comm));
+    MPI_Type_free(&rec);
+    free(rc);
+    free(counts);
+    *n_total = off;
+    return recv;
+}
+
 int vs_par_cuda_aware(void)
 {
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT

@@ -89,6 +89,10 @@ void vs_par_free(vs_par *par);
 void vs_par_node_layout(const vs_par *par, int *local_rank, int *local_size, int *node_of);
 /* Every rank's `bytes` bytes, in rank order, on every rank. */
 void vs_par_allgather_bytes(const vs_par *par, const void *send, size_t bytes, void *recv);
+/* Every rank's n records of `rec_bytes` bytes, in rank order, on every rank: a malloc'd array
+ * and its length in *n_total. Collective. */
+void *vs_par_allgatherv_records(const vs_par *par, const void *send, int64_t n,
+                                size_t rec_bytes, int64_t *n_total);
 /* 1 when the MPI library says it takes device pointers (MPIX_Query_cuda_support), else 0. */
 int vs_par_cuda_aware(void);
 

@@ -16,6 +16,7 @@
 #include "exit_codes.h"
 #include "physics_keys.h"
 #include "checkpoint_space.h"
+#include "checkpoint_state.h"
 #include "checkpoint_topo.h"
 #include "checkpoint_verify.h"
 #include "fsutil.h"
@@ -394,8 +395,11 @@ static int read_parameters(hid_t f, vs_params *p)
                           strcmp(key->key, "integrator.lambda") != 0);
         if (late && H5Aexists(g, key->stored) <= 0)
             continue;
-        /* and those older than the pair styles their code: none, 0 */
-        if (strcmp(key->key, "pair") == 0 && H5Aexists(g, key->stored) <= 0)
+        /* and those older than the pair styles, the anisotropic style or the reactions
+         * their code: none, 0 */
+        if ((strcmp(key->key, "pair") == 0 || strcmp(key->key, "aniso") == 0 ||
+             strcmp(key->key, "reactions") == 0) &&
+            H5Aexists(g, key->stored) <= 0)
             continue;
         /* and those older than the bonded types' code theirs: not known, not compared */
         if (strcmp(key->key, "bonded") == 0 && H5Aexists(g, key->stored) <= 0) {
@@ -449,101 +453,6 @@ static int64_t text_hash(const char *s)
 
 #define VS_CODE_VERSION VESICA_VERSION " (git " VESICA_GIT_COMMIT ")"
 
-/* The ensemble's state as the checksummed dataset /integrator_state of float64: chain
- * length, whether 2K is set, 2K, then VS_MAX_CHAIN chain positions and as many velocities
- * (written by rank 0; a collective write, as every filtered dataset). Returns 0 or non-zero. */
-#define VS_ENSEMBLE_VALUES (3 + 2 * VS_MAX_CHAIN)
-/* npt appends the barostat: whether the virial is set, the virial, v_eps, the box (3), then
- * VS_MAX_CHAIN barostat chain positions and as many velocities */
-#define VS_BAROSTAT_VALUES (6 + 2 * VS_MAX_CHAIN)
-#define VS_ENSEMBLE_VALUES_NPT (VS_ENSEMBLE_VALUES + VS_BAROSTAT_VALUES)
-static int write_ensemble(const vs_par *par, hid_t f, hid_t dxpl, const vs_ensemble_state *e,
-                          uint64_t dig[])
-{
-    double v[VS_ENSEMBLE_VALUES_NPT];
-    v[0] = e->chain;
-    v[1] = e->have_ke;
-    v[2] = e->ke2;
-    for (int k = 0; k < VS_MAX_CHAIN; ++k) {
-        v[3 + k] = e->xi[k];
-        v[3 + VS_MAX_CHAIN + k] = e->vxi[k];
-    }
-    double *b = v + VS_ENSEMBLE_VALUES;
-    b[0] = e->have_virial;
-    b[1] = e->virial;
-    b[2] = e->veps;
-    for (int d = 0; d < 3; ++d)
-        b[3 + d] = e->box[d];
-    for (int k = 0; k < VS_MAX_CHAIN; ++k) {
-        b[6 + k] = e->bxi[k];
-        b[6 + VS_MAX_CHAIN + k] = e->bvxi[k];
-    }
-    const hsize_t n = e->barostat ? VS_ENSEMBLE_VALUES_NPT : VS_ENSEMBLE_VALUES;
-    const int64_t max_n = (int64_t)n;
-    if (par->rank == 0)
-        dig[VS_DG_INTEGRATOR] = vs_ckpt_rows_digest(VS_DG_INTEGRATOR, v, 0, 1, sizeof(double) * n);
-    hid_t d = vs_h5_create(f, "integrator_state", H5T_NATIVE_DOUBLE, 1, &n, &max_n, &n, 1);
-    if (d < 0)
-        vs_h5_note_error();
-    const int rc = d < 0 || vs_h5_write_rows(d, H5T_NATIVE_DOUBLE, dxpl, 0, 0, 0,
-                                             par->rank == 0 ? n : 0, 1, v) != 0;
-    if (d >= 0)
-        H5Dclose(d);
-    return rc;
-}
-
-/* Files older than the ensembles have no /integrator_state: the zero state. Returns 0, or -1
- * with one line in err (a checksum failure included). */
-static int read_ensemble(hid_t f, hid_t dxpl, const char *path, vs_ensemble_state *e,
-                         uint64_t *digest, char *err, size_t err_len)
-{
-    memset(e, 0, sizeof *e);
-    if (H5Lexists(f, "integrator_state", H5P_DEFAULT) <= 0)
-        return 0;
-    double v[VS_ENSEMBLE_VALUES_NPT];
-    hid_t d = H5Dopen2(f, "integrator_state", H5P_DEFAULT);
-    const int64_t len = d < 0 ? -1 : (int64_t)vs_h5_extent0(d);
-    const int bad = d < 0 || (len != VS_ENSEMBLE_VALUES && len != VS_ENSEMBLE_VALUES_NPT) ||
-                    vs_h5_read_rows(d, H5T_NATIVE_DOUBLE, dxpl, 0, 0, 0, (hsize_t)len, 1, v) !=
-                        0 ||
-                    !(v[0] >= 0 && v[0] <= VS_MAX_CHAIN);
-    if (d >= 0)
-        H5Dclose(d);
-    if (bad) {
-        snprintf(err, err_len, "checkpoint %.400s: dataset integrator_state unreadable or "
-                 "damaged", path);
-        return -1;
-    }
-    if (digest) /* one rank's share of the sum every rank forms */
-        *digest = vs_ckpt_rows_digest(VS_DG_INTEGRATOR, v, 0, 1, sizeof(double) * (size_t)len);
-    e->chain = (int)v[0];
-    e->have_ke = v[1] != 0.0;
-    e->ke2 = v[2];
-    for (int k = 0; k < VS_MAX_CHAIN; ++k) {
-        e->xi[k] = v[3 + k];
-        e->vxi[k] = v[3 + VS_MAX_CHAIN + k];
-    }
-    if (len != VS_ENSEMBLE_VALUES_NPT)
-        return 0;
-    const double *b = v + VS_ENSEMBLE_VALUES;
-    e->barostat = 1;
-    e->have_virial = b[0] != 0.0;
-    e->virial = b[1];
-    e->veps = b[2];
-    for (int q = 0; q < 3; ++q)
-        e->box[q] = b[3 + q];
-    for (int k = 0; k < VS_MAX_CHAIN; ++k) {
-        e->bxi[k] = b[6 + k];
-        e->bvxi[k] = b[6 + VS_MAX_CHAIN + k];
-    }
-    if (!(e->box[0] > 0.0 && e->box[1] > 0.0 && e->box[2] > 0.0)) {
-        snprintf(err, err_len, "checkpoint %.400s: dataset integrator_state holds a box that "
-                 "is not positive", path);
-        return -1;
-    }
-    return 0;
-}
-
 /* Whether any rank failed the collective phase just done (*own: this rank did, its HDF5
  * error noted). After a failure the ranks leave the collective sequence together: a rank
  * that went on alone would wait forever in the next collective call, its peers in this one's
@@ -556,7 +465,7 @@ static int phase_failed(const vs_par *par, int *own, int rc)
 
 /* The root attributes, /parameters, /integrator_state and /config_text. */
 static int write_header(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
-                        const vs_params *prm, const vs_ensemble_state *ens,
+                        const vs_params *prm, const vs_ckpt_global *glob,
                         const char *config_text, uint64_t dig[], int *own)
 {
     int rc = 0;
@@ -575,7 +484,9 @@ static int write_header(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
     rc |= write_parameters(f, prm);
     if (phase_failed(par, own, rc))
         return 1;
-    if (phase_failed(par, own, write_ensemble(par, f, dxpl, ens, dig)))
+    if (phase_failed(par, own, vs_ckpt_ensemble_write(par, f, dxpl, glob->ens, dig)))
+        return 1;
+    if (glob->rx && phase_failed(par, own, vs_ckpt_reactions_write(par, f, dxpl, glob->rx)))
         return 1;
     const char *text = config_text ? config_text : "";
     rc = vs_h5_write_text(f, "config_text", text, par->rank == 0);
@@ -587,7 +498,7 @@ static int write_header(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
 /* Everything but the content hash and the completion record. Returns 1 when any rank failed
  * (*own: this rank, with the HDF5 error noted), else 0. Collective. */
 static int write_contents(const vs_par *par, hid_t f, hid_t dxpl, int64_t step,
-                          const vs_params *prm, const vs_ensemble_state *ens,
+                          const vs_params *prm, const vs_ckpt_global *ens,
                           const char *config_text,
                           const vs_particle_rec *slab, const vs_particle_ext *ext,
                           int64_t n, int64_t lo, uint64_t dig[], int *own)
@@ -659,7 +570,7 @@ static int write_completion(const vs_par *par, hid_t f, hid_t dxpl, int64_t step
  * whose own HDF5 calls failed (every rank has then stopped at the same phase; the caller
  * agrees on the message). Collective. */
 static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs_params *prm,
-                      const vs_ensemble_state *ens, const char *config_text,
+                      const vs_ckpt_global *ens, const char *config_text,
                       const vs_particle_rec *slab, const vs_particle_ext *ext, int64_t n,
                       int64_t lo, char *err, size_t err_len)
 {
@@ -725,7 +636,7 @@ static int write_file(const vs_par *par, const char *tmp, int64_t step, const vs
 }
 
 int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
-                        const vs_params *prm, const vs_ensemble_state *ens,
+                        const vs_params *prm, const vs_ckpt_global *ens,
                         const char *config_text,
                         const vs_particle_rec *slab, const vs_particle_ext *ext, int64_t n,
                         int64_t slab_lo, int64_t keep, char *path_out, size_t path_len,
@@ -937,8 +848,11 @@ static int read_file(const vs_par *par, const char *path, vs_checkpoint_info *in
     if (rc == 0)
         rc = check_metadata(path, info, hash, n_total, err, err_len);
     if (rc == 0)
-        rc = read_ensemble(f, dxpl, path, &info->ensemble,
-                           par->rank == 0 ? &dig[VS_DG_INTEGRATOR] : NULL, err, err_len);
+        rc = vs_ckpt_ensemble_read(f, dxpl, path, &info->ensemble,
+                                   par->rank == 0 ? &dig[VS_DG_INTEGRATOR] : NULL, err, err_len);
+    info->has_reactions = rc == 0 && vs_ckpt_reactions_present(f);
+    if (info->has_reactions)
+        rc = vs_ckpt_reactions_read(f, dxpl, path, &info->reactions, err, err_len);
     int64_t lo = 0, hi = 0;
     if (rc == 0 && n_total > 0) {
         /* this rank's tag slab, the same split as redistribute.h */

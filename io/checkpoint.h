@@ -26,25 +26,34 @@
 #include "parallel.h"
 #include "params.h"
 #include "particles.h"
+#include "reaction.h"
 
 typedef struct {
     int64_t step;
     double time;
     vs_params physics;      /* the physics keys of the run that wrote it (others are zero) */
     vs_ensemble_state ensemble; /* the thermostat's state (zero in files without one) */
+    int has_reactions;      /* the file has the reactions' state (/reaction_state) */
+    vs_reaction_state reactions;
     uint64_t physics_hash;  /* vs_params_physics_hash of `physics` */
     char version[128];      /* code version and git commit of the writer */
 } vs_checkpoint_info;
 
+/* The run's global state a checkpoint holds beside the particles: the ensemble's
+ * (/integrator_state) and the reactions' (/reaction_state; NULL in runs without them). */
+typedef struct {
+    const vs_ensemble_state *ens;
+    const vs_reaction_state *rx;
+} vs_ckpt_global;
+
 /* Write the checkpoint of `step` from this rank's tag slab [slab_lo, slab_lo + n) (records in
  * tag order, with their optional records: ext->topo when the run has molecules,
- * ext->special with special-neighbour lists, else NULL) and the
- * ensemble's state `ens` (/integrator), then delete all but the newest `keep` checkpoints. `config_text` is stored
- * verbatim. On success `path_out` holds the file name and *bytes its size. Returns 0, or -1
+ * ext->special with special-neighbour lists, else NULL) and the run's global state `ens`,
+ * then delete all but the newest `keep` checkpoints. `config_text` is stored verbatim. On success `path_out` holds the file name and *bytes its size. Returns 0, or -1
  * with one line in err, the same on every rank (the previous checkpoints are untouched).
  * Collective. */
 int vs_checkpoint_write(const vs_par *par, const char *output_dir, int64_t step,
-                        const vs_params *prm, const vs_ensemble_state *ens,
+                        const vs_params *prm, const vs_ckpt_global *ens,
                         const char *config_text,
                         const vs_particle_rec *slab, const vs_particle_ext *ext, int64_t n,
                         int64_t slab_lo, int64_t keep, char *path_out, size_t path_len,

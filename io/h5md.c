@@ -6,7 +6,9 @@
  * - every time series of /particles/all and /observables shares position's step and time
  *   datasets through hard links, so all series have one frame count and one step list;
  *   /observables are written with each frame (MDAnalysis indexes them by frame).
- * - species and id are time-independent (rows are in tag order, so id[i] = i).
+ * - species and id are time-independent (rows are in tag order, so id[i] = i); in runs with
+ *   reactions species, molecule ids and connectivity are time-dependent elements instead
+ *   (h5md_reactions.h).
  * - with molecules: particles/all/molecule (time-independent molecule ids, 0: a free bead),
  *   /connectivity/bonds, /connectivity/angles and /connectivity/dihedrals (H5MD 1.1 tuples of
  *   ids, each bond, angle and dihedral once) and their types (1-based, as in a LAMMPS data
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "h5md_reactions.h"
 #include "h5util.h"
 #include "log.h"
 #include "version.h"
@@ -139,11 +142,13 @@ static int create_layout(hid_t f, const vs_par *par, const vs_params *prm)
 
     const int64_t fixed = (int64_t)n;
     const hsize_t one = rows;
-    hid_t species = vs_h5_create(all, "species", H5T_NATIVE_INT32, 1, &n, &fixed, &one, 0);
+    hid_t species = prm->reactions.on ? H5I_INVALID_HID /* time-dependent: h5md_reactions.c */
+                    : vs_h5_create(all, "species", H5T_NATIVE_INT32, 1, &n, &fixed, &one, 0);
     const char *names[VS_MAX_SPECIES];
     for (int s = 0; s < prm->species.n; ++s)
         names[s] = prm->species.list[s].name;
-    rc |= species < 0 || vs_h5_attr_strings(species, "names", names, prm->species.n);
+    rc |= !prm->reactions.on &&
+          (species < 0 || vs_h5_attr_strings(species, "names", names, prm->species.n));
     if (species >= 0)
         H5Dclose(species);
     hid_t id = vs_h5_create(all, "id", H5T_NATIVE_INT64, 1, &n, &fixed, &one, 0);
@@ -164,8 +169,10 @@ static int create_layout(hid_t f, const vs_par *par, const vs_params *prm)
     return rc ? -1 : 0;
 }
 
-/* species and id of this rank's slab (time-independent, written once at creation). */
-static int write_fixed(hid_t f, hid_t dxpl, const vs_particle_rec *slab, int64_t n, int64_t lo)
+/* species (unless they change: with_species 0) and id of this rank's slab
+ * (time-independent, written once at creation). */
+static int write_fixed(hid_t f, hid_t dxpl, const vs_particle_rec *slab, int64_t n, int64_t lo,
+                       int with_species)
 {
     int32_t *sp = VS_MALLOC(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
     int64_t *id = VS_MALLOC(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
@@ -173,12 +180,14 @@ static int write_fixed(hid_t f, hid_t dxpl, const vs_particle_rec *slab, int64_t
         sp[i] = slab[i].species;
         id[i] = slab[i].tag;
     }
-    hid_t ds = H5Dopen2(f, "particles/all/species", H5P_DEFAULT);
+    hid_t ds = with_species ? H5Dopen2(f, "particles/all/species", H5P_DEFAULT) : 0;
     hid_t di = H5Dopen2(f, "particles/all/id", H5P_DEFAULT);
     int rc = ds < 0 || di < 0;
-    rc |= vs_h5_write_rows(ds, H5T_NATIVE_INT32, dxpl, 0, 0, (hsize_t)lo, (hsize_t)n, 1, sp);
+    if (with_species) {
+        rc |= vs_h5_write_rows(ds, H5T_NATIVE_INT32, dxpl, 0, 0, (hsize_t)lo, (hsize_t)n, 1, sp);
+        H5Dclose(ds);
+    }
     rc |= vs_h5_write_rows(di, H5T_NATIVE_INT64, dxpl, 0, 0, (hsize_t)lo, (hsize_t)n, 1, id);
-    H5Dclose(ds);
     H5Dclose(di);
     free(sp);
     free(id);
@@ -188,9 +197,9 @@ static int write_fixed(hid_t f, hid_t dxpl, const vs_particle_rec *slab, int64_t
 /* The slab's bonds (each at its lower tag), angles (each at its vertex) or dihedrals (each at
  * its second bead) as rows of ids, with their 1-based types; returns the count (buffers
  * malloc'd). */
-static int64_t local_tuples(const vs_particle_rec *slab, const vs_topo *topo,
-                            const vs_dihedrals *dih, int64_t n, int arity, int64_t **ids,
-                            int32_t **types)
+int64_t vs_h5md_local_tuples(const vs_particle_rec *slab, const vs_topo *topo,
+                             const vs_dihedrals *dih, int64_t n, int arity, int64_t **ids,
+                             int32_t **types)
 {
     int64_t count = 0;
     for (int pass = 0; pass < 2; ++pass) {
@@ -258,7 +267,7 @@ static int write_connectivity(hid_t f, hid_t dxpl, const vs_par *par,
     hid_t d[3], t[3];
     for (int k = 0; k < 3; ++k) {
         const int arity = 2 + k;
-        mine[k] = local_tuples(slab, topo, dih, n, arity, &ids[k], &types[k]);
+        mine[k] = vs_h5md_local_tuples(slab, topo, dih, n, arity, &ids[k], &types[k]);
         row0[k] = vs_par_exscan_int64(par, mine[k]);
         int64_t count = mine[k];
         vs_par_sum_int64(par, &count, 1);
@@ -335,6 +344,7 @@ static int set_frames(hid_t f, hsize_t frames)
         rc |= d < 0 || H5Dset_extent(d, dims) < 0;
         H5Dclose(d);
     }
+    rc |= vs_h5md_rx_set_frames(f, frames) != 0;
     const char *shared[] = {"particles/all/position/step", "particles/all/position/time"};
     for (int k = 0; k < 2; ++k) {
         hid_t d = H5Dopen2(f, shared[k], H5P_DEFAULT);
@@ -449,9 +459,10 @@ int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_par
         fail(local_err, sizeof local_err, path, create ? "cannot create" : "cannot open");
         rc = -1;
     } else if (create && (create_layout(f, par, prm) != 0 ||
-                          (topo && write_connectivity(f, dxpl, par, slab, topo, dih, n,
-                                                      slab_lo) != 0) ||
-                          write_fixed(f, dxpl, slab, n, slab_lo) != 0)) {
+                          (prm->reactions.on && vs_h5md_rx_layout(f, prm) != 0) ||
+                          (topo && !prm->reactions.on &&
+                           write_connectivity(f, dxpl, par, slab, topo, dih, n, slab_lo) != 0) ||
+                          write_fixed(f, dxpl, slab, n, slab_lo, !prm->reactions.on) != 0)) {
         fail(local_err, sizeof local_err, path, "cannot write the trajectory layout");
         rc = -1;
     }
@@ -461,7 +472,9 @@ int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_par
         if (step >= 0)
             H5Dclose(step);
         if (frames < 0 || set_frames(f, (hsize_t)frames + 1) != 0 ||
-            write_frame(f, dxpl, par->rank == 0, (hsize_t)frames, prm, t, ff) != 0) {
+            write_frame(f, dxpl, par->rank == 0, (hsize_t)frames, prm, t, ff) != 0 ||
+            (prm->reactions.on && vs_h5md_rx_frame(f, dxpl, par, (hsize_t)frames, slab, topo,
+                                                   dih, n, slab_lo) != 0)) {
             fail(local_err, sizeof local_err, path, "cannot write a trajectory frame");
             rc = -1;
         }

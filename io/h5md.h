@@ -59,7 +59,8 @@ void vs_frame_fields_orient(vs_frame_fields *ff, const vs_orient *o);
  * (for /observables). With `create`, a new file replaces any old one first, and `slab` (the
  * records of the same tag slab), `topo` (their topology records, or NULL for a plain fluid)
  * and `dih` (their dihedral records, NULL without dihedrals) give the species, molecule ids
- * and connectivity; without `create` they are not read. Returns 0, or -1 with one line in
+ * and connectivity; without `create` they are not read, except in runs with reactions, whose
+ * every frame takes them (h5md_reactions.h). Returns 0, or -1 with one line in
  * err (same verdict on every rank). *bytes receives the bytes of particle data this frame
  * added (all ranks). Collective. */
 int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_params *prm,

@@ -306,6 +306,25 @@ static int check_walls(const vs_params *prm, const vs_input_system *sys, const c
     return 0;
 }
 
+/* Frozen particles never move: a file that gives one a velocity other than zero is refused
+ * rather than silently stopped. Returns 0 or -1 (err). */
+static int check_frozen(const vs_params *prm, const vs_input_system *sys, const char *where,
+                        char *err, size_t err_len)
+{
+    for (int64_t i = 0; sys->has_velocities && i < sys->n; ++i) {
+        const vs_particle_rec *r = &sys->recs[i];
+        if (!prm->species.list[r->species].frozen ||
+            (r->v[0] == 0.0 && r->v[1] == 0.0 && r->v[2] == 0.0))
+            continue;
+        snprintf(err, err_len, "%s: atom %lld of frozen species %s has velocity (%g, %g, %g), "
+                 "expected 0 0 0 (species.[%d].frozen: frozen particles never move)", where,
+                 (long long)r->tag + 1, prm->species.list[r->species].name, r->v[0], r->v[1],
+                 r->v[2], (int)r->species);
+        return -1;
+    }
+    return 0;
+}
+
 int vs_input_finish(const vs_params *prm, vs_input_system *sys, const char *where, char *err,
                     size_t err_len)
 {
@@ -322,7 +341,8 @@ int vs_input_finish(const vs_params *prm, vs_input_system *sys, const char *wher
     if (!sys->recs)
         return 0;
     if (check_coordinates(sys, where, err, err_len) != 0 ||
-        check_walls(prm, sys, where, err, err_len) != 0)
+        check_walls(prm, sys, where, err, err_len) != 0 ||
+        check_frozen(prm, sys, where, err, err_len) != 0)
         return -1;
     for (int64_t i = 0; i < sys->n; ++i) {
         wrap_record(&sys->recs[i], sys->box);

@@ -70,8 +70,8 @@ int vs_input_check_memory(int64_t n, double bytes_per_particle, const char *wher
 #define VS_INPUT_IMAGE_LIMIT (1 << 30)
 
 /* Checks of the whole system once read: box against rc, every position and velocity finite
- * and every position within VS_INPUT_IMAGE_LIMIT box lengths, every bond shorter than the
- * bonded reach (and a FENE R0). Wraps the positions into the box. Returns 0 or -1 (err: the
+ * and every position within VS_INPUT_IMAGE_LIMIT box lengths, no velocity on a particle of a
+ * frozen species, every bond shorter than the bonded reach (and a FENE R0). Wraps the positions into the box. Returns 0 or -1 (err: the
  * problem, after "where: "). */
 int vs_input_finish(const vs_params *prm, vs_input_system *sys, const char *where, char *err,
                     size_t err_len);

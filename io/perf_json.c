@@ -49,6 +49,9 @@ int vs_perf_json_write(const char *dir, const vs_perf_summary *s, char *err, siz
               (long long)s->checkpoints, s->checkpoint_s, s->checkpoint_bytes);
     VS_APPEND("  \"frames\": %lld,\n  \"trajectory_s\": %.6f,\n  \"trajectory_bytes\": %.0f,\n",
               (long long)s->frames, s->trajectory_s, s->trajectory_bytes);
+    if (s->reaction_steps > 0) /* runs with reactions only */
+        VS_APPEND("  \"reaction_steps\": %lld,\n  \"reaction_s\": %.6f,\n",
+                  (long long)s->reaction_steps, s->reaction_s);
     VS_APPEND("  \"phases_s\": {");
     for (int k = 0; k < VS_TIMER_COUNT; ++k)
         VS_APPEND("%s\n    \"%s\": %.6f", k ? "," : "", vs_timer_keys[k], s->phase_avg_s[k]);

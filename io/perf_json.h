@@ -3,8 +3,9 @@
  * steps, ranks, backend, device, plan, wall_s, particle_steps_per_s, neighbor_builds,
  * dangerous_builds, speculated_steps, speculated_rebuilds, memory_bytes_per_particle,
  * comm_hidden_s, halo_bytes_per_step, checkpoints, checkpoint_s, checkpoint_bytes, frames,
- * trajectory_s, trajectory_bytes, and phases_s and phases_max_s (seconds per phase, named
- * by vs_timer_keys: average and maximum over ranks). Scripts (scaling/, tests/) read keys by name, so a key may be added but not
+ * trajectory_s, trajectory_bytes, in runs with reactions reaction_steps and reaction_s, and
+ * phases_s and phases_max_s (seconds per phase, named by vs_timer_keys: average and maximum
+ * over ranks). Scripts (scaling/, tests/) read keys by name, so a key may be added but not
  * renamed or removed without them. Meaning of each key: docs/file-formats.md. */
 #ifndef VESICA_PERF_JSON_H
 #define VESICA_PERF_JSON_H
@@ -29,6 +30,10 @@ typedef struct {
     /* I/O of the loop (also inside phases_s.output): count, seconds, bytes */
     int64_t checkpoints, frames;
     double checkpoint_s, checkpoint_bytes, trajectory_s, trajectory_bytes;
+    /* reactions: the reaction steps of the loop and their seconds (rank average; outside the
+     * phases, part of "Other"); 0 without reactions, and then not written */
+    int64_t reaction_steps;
+    double reaction_s;
 } vs_perf_summary;
 
 int vs_perf_json_write(const char *dir, const vs_perf_summary *s, char *err, size_t err_len);

@@ -29,10 +29,13 @@ int vs_thermo_csv_open(vs_thermo_csv *csv, const char *dir, char *err, size_t er
     const int e = csv->ensemble_columns >= 0 && csv->ensemble_columns <= 3 ? csv->ensemble_columns
                                                                            : 0;
     /* and the pressure tensor's last, only where output.pressure_tensor asks for it */
-    fprintf(csv->file, "%s%s%s%s%s\n", VS_THERMO_HEADER,
+    /* and the reactions' after everything, only where the run has reactions */
+    fprintf(csv->file, "%s%s%s%s%s%s%s%s\n", VS_THERMO_HEADER,
             csv->molecules ? VS_THERMO_MOLECULE_COLUMNS : "",
             csv->oriented ? ",rotational_kinetic_energy,rotational_temperature" : "", ensemble[e],
-            csv->tensor ? VS_THERMO_TENSOR_COLUMNS : "");
+            csv->tensor ? VS_THERMO_TENSOR_COLUMNS : "",
+            csv->reactions & 1 ? ",reactions,conversion,active_ends" : "",
+            csv->reactions & 2 ? ",bonds_created" : "", csv->reactions & 4 ? ",bonds_broken" : "");
     return fflush(csv->file) == 0 ? 0 : -1;
 }
 
@@ -96,6 +99,12 @@ int vs_thermo_csv_write(vs_thermo_csv *csv, const vs_thermo *t)
     if (t->tensor)
         for (int k = 0; k < VS_TENSOR; ++k)
             fprintf(csv->file, ",%.17g", t->ptensor[k]);
+    if (t->reactions & 1)
+        fprintf(csv->file, ",%.17g,%.17g,%.17g", t->rx_chain, t->rx_conversion, t->rx_active);
+    if (t->reactions & 2)
+        fprintf(csv->file, ",%.17g", t->rx_created);
+    if (t->reactions & 4)
+        fprintf(csv->file, ",%.17g", t->rx_broken);
     fputc('\n', csv->file);
     return fflush(csv->file) == 0 ? 0 : -1;
 }

@@ -22,7 +22,9 @@ typedef struct {
     int ensemble_columns; /* set before opening (vs_thermo.ensemble_columns): 1 appends
                              conserved_energy, 2 thermostat_energy,conserved_energy,
                              3 (npt) thermostat_energy,conserved_energy,volume */
-    int tensor; /* set before opening (output.pressure_tensor): pxx,pyy,pzz,pxy,pxz,pyz last */
+    int tensor; /* set before opening (output.pressure_tensor): pxx,pyy,pzz,pxy,pxz,pyz */
+    int reactions; /* set before opening (vs_thermo.reactions): last, 1 appends reactions,
+                      conversion,active_ends; 2 bonds_created; 4 bonds_broken */
 } vs_thermo_csv;
 
 /* Rank 0 only. Returns 0, or -1 with one line in err. */

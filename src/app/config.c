@@ -42,6 +42,7 @@
 #include "config_boundary.h"
 #include "config_flow.h"
 #include "config_aniso.h"
+#include "config_reactions.h"
 #include "config_pair.h"
 #include "config_integrator.h"
 #include "param_schema.h"
@@ -829,8 +830,9 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     if ((rc = vs_config_aniso(c, root, p)))
         return rc;
     if (has_input(root)) { /* box and particles come with the file (run_input.c) */
-        const int flow_rc = vs_config_extract_flow(c, root, p);
-        return flow_rc != 0 ? flow_rc : vs_config_input(c, root, p);
+        if ((rc = vs_config_extract_flow(c, root, p)) || (rc = vs_config_input(c, root, p)))
+            return rc;
+        return vs_config_reactions(c, root, p);
     }
 
     const config_setting_t *box = at(root, "box");
@@ -868,8 +870,9 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         p->system.n_particles = as_int(member(root, "particles"));
     }
     p->system.density = (double)p->system.n_particles / volume;
-    const int flow_rc = vs_config_extract_flow(c, root, p);
-    return flow_rc != 0 ? flow_rc : vs_config_molecules(c, root, p);
+    if ((rc = vs_config_extract_flow(c, root, p)) || (rc = vs_config_molecules(c, root, p)))
+        return rc;
+    return vs_config_reactions(c, root, p);
 }
 
 /* ---- Entry points ----------------------------------------------------------------------- */

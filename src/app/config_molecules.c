@@ -79,8 +79,8 @@ static int missing(const cfg_ctx *c, const config_setting_t *g, const char *key,
 }
 
 /* A bond type from its group (molecules.[i].bond or bonded.bonds.[i], named by `key`). */
-static int parse_bond(const cfg_ctx *c, const config_setting_t *bond, const char *key,
-                      vs_bond_type *b)
+int vs_config_parse_bond(const cfg_ctx *c, const config_setting_t *bond, const char *key,
+                         vs_bond_type *b)
 {
     const char *style = config_setting_get_string(get(bond, "style"));
     memset(b, 0, sizeof *b);
@@ -104,8 +104,8 @@ static int parse_bond(const cfg_ctx *c, const config_setting_t *bond, const char
     return 0;
 }
 
-static int parse_angle(const cfg_ctx *c, const config_setting_t *angle, const char *key,
-                       vs_angle_type *a)
+int vs_config_parse_angle(const cfg_ctx *c, const config_setting_t *angle, const char *key,
+                          vs_angle_type *a)
 {
     const char *style = config_setting_get_string(get(angle, "style"));
     memset(a, 0, sizeof *a);
@@ -171,7 +171,7 @@ static int extract_styles(const cfg_ctx *c, const config_setting_t *e, int i, vs
     vs_bond_type *b = &p->molecules.bond_types[i];
     char key[PATH_LEN];
     snprintf(key, sizeof key, "molecules.[%d].bond", i);
-    if (parse_bond(c, bond, key, b))
+    if (vs_config_parse_bond(c, bond, key, b))
         return VS_EXIT_BAD_INPUT;
     const config_setting_t *step = get(bond, "length");
     if (step)
@@ -197,7 +197,7 @@ static int extract_styles(const cfg_ctx *c, const config_setting_t *e, int i, vs
     const config_setting_t *angle = get(e, "angle");
     if (get(angle, "style")) { /* absent: no angles (the defaults make an empty group) */
         snprintf(key, sizeof key, "molecules.[%d].angle", i);
-        if (parse_angle(c, angle, key, &p->molecules.angle_types[i]))
+        if (vs_config_parse_angle(c, angle, key, &p->molecules.angle_types[i]))
             return VS_EXIT_BAD_INPUT;
         t->angle_type = i;
         p->molecules.n_angle_types = i + 1;
@@ -290,16 +290,16 @@ int vs_config_input(const cfg_ctx *c, const config_setting_t *root, vs_params *p
     for (int i = 0; i < p->molecules.n_bond_types; ++i) {
         char key[PATH_LEN];
         snprintf(key, sizeof key, "bonded.bonds.[%d]", i);
-        if (parse_bond(c, config_setting_get_elem(bonds, (unsigned)i), key,
-                       &p->molecules.bond_types[i]))
+        if (vs_config_parse_bond(c, config_setting_get_elem(bonds, (unsigned)i), key,
+                                 &p->molecules.bond_types[i]))
             return VS_EXIT_BAD_INPUT;
     }
     p->molecules.n_angle_types = angles ? config_setting_length(angles) : 0;
     for (int i = 0; i < p->molecules.n_angle_types; ++i) {
         char key[PATH_LEN];
         snprintf(key, sizeof key, "bonded.angles.[%d]", i);
-        if (parse_angle(c, config_setting_get_elem(angles, (unsigned)i), key,
-                        &p->molecules.angle_types[i]))
+        if (vs_config_parse_angle(c, config_setting_get_elem(angles, (unsigned)i), key,
+                                  &p->molecules.angle_types[i]))
             return VS_EXIT_BAD_INPUT;
     }
     const config_setting_t *dihedrals = get(bonded, "dihedrals");

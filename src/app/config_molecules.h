@@ -18,4 +18,11 @@ int vs_config_molecules(const cfg_ctx *c, const config_setting_t *root, vs_param
  * zero: the run reads them from the file. Returns 0, or VS_EXIT_BAD_INPUT with one line. */
 int vs_config_input(const cfg_ctx *c, const config_setting_t *root, vs_params *p);
 
+/* One bond (angle) type from its group, named by `key` in messages (molecules.[i].bond,
+ * bonded.bonds.[i], reactions.chain.bond, ...). Returns 0, or VS_EXIT_BAD_INPUT with one line. */
+int vs_config_parse_bond(const cfg_ctx *c, const config_setting_t *bond, const char *key,
+                         vs_bond_type *b);
+int vs_config_parse_angle(const cfg_ctx *c, const config_setting_t *angle, const char *key,
+                          vs_angle_type *a);
+
 #endif

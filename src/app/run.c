@@ -43,48 +43,6 @@
 #include "thermo_csv.h"
 #include "watch.h"
 
-/* Per-phase min/avg/max over ranks, printed like LAMMPS's breakdown, and collected for
- * perf.json. */
-static void report_timing(const vs_sim *sim, double loop_s, vs_perf_summary *perf)
-{
-    const vs_par *par = &sim->dc.cart;
-    double sum[VS_TIMER_COUNT];
-    for (int k = 0; k < VS_TIMER_COUNT; ++k)
-        sum[k] = sim->timers.total[k];
-    vs_par_sum_double(par, sum, VS_TIMER_COUNT);
-    vs_log_info("\n%-10s %10s %10s %10s %8s %7s", "Phase", "min (s)", "avg (s)", "max (s)",
-                "max rank", "%total");
-    double accounted = 0.0;
-    for (int k = 0; k < VS_TIMER_COUNT; ++k) {
-        int max_rank = 0;
-        const double mn = vs_par_min_double(par, sim->timers.total[k]);
-        const double mx = vs_par_maxloc_double(par, sim->timers.total[k], &max_rank);
-        const double avg = sum[k] / par->size;
-        perf->phase_avg_s[k] = avg;
-        perf->phase_max_s[k] = mx;
-        accounted += avg;
-        vs_log_info("%-10s %10.4f %10.4f %10.4f %8d %6.2f%%", vs_timer_labels[k], mn, avg, mx,
-                    max_rank, loop_s > 0.0 ? 100.0 * avg / loop_s : 0.0);
-    }
-    const double other = loop_s - accounted;
-    vs_log_info("%-10s %10s %10.4f %10s %8s %6.2f%%", "Other", "", other, "", "",
-                loop_s > 0.0 ? 100.0 * other / loop_s : 0.0);
-    /* overlap: the part of Comm that ran while forces were computed */
-    double hidden = sim->comm_hidden_s;
-    vs_par_sum_double(par, &hidden, 1);
-    perf->comm_hidden_s = hidden / par->size;
-    const double comm = perf->phase_avg_s[VS_TIMER_comm];
-    if (perf->comm_hidden_s > 0.0)
-        vs_log_info("Comm hidden under forces: %.4f s of %.4f s (%.1f%%)", perf->comm_hidden_s,
-                    comm, comm > 0.0 ? 100.0 * perf->comm_hidden_s / comm : 0.0);
-    double halo =
-        sim->backend->halo_bytes ? (double)sim->backend->halo_bytes(sim->backend_state) : 0.0;
-    vs_par_sum_double(par, &halo, 1);
-    perf->halo_bytes_per_step = halo;
-    if (par->size > 1)
-        vs_log_info("Halo: %.4g bytes sent in the last ghost exchange (all ranks)", halo);
-}
-
 /* Bytes a checkpoint and a frame of n particles take (HDF5 overhead aside). */
 static double checkpoint_bytes_estimate(int64_t n)
 {
@@ -184,8 +142,12 @@ typedef struct {
     vs_particle_ext restart_ext; /* the checkpoint's topology records (molecules) and special
                                   * lists, each NULL where it has none */
     vs_ensemble_state restart_ens; /* the checkpoint's thermostat state */
+    vs_reaction_state restart_rx; /* and its reactions' counters, where it has them */
+    int restart_has_rx;
     vs_input_system input;      /* a new run from input.file: the system (rank 0's) */
     vs_frame_fields frame;      /* the trajectory frame's arrays, kept from frame to frame */
+    int64_t reaction_steps_at_start; /* the reactions' count and seconds before the loop */
+    double reaction_s_at_start;
 } run_state;
 
 /* This rank's tag slab of the current state (records in tag order) and its first tag; with
@@ -254,11 +216,13 @@ static int write_frame(run_state *rs, const vs_thermo *t)
     /* the first frame of a trajectory also carries the topology, and topology.psf beside it;
      * the later ones of a one-rank run need no records */
     const int create = !rs->traj_exists;
+    /* the records' extras: orientations, and with reactions the topology of every frame */
+    const int extras = create || vs_params_oriented(rs->prm) || rs->prm->reactions.on;
     vs_particle_ext ext = {NULL, NULL, NULL, NULL};
     vs_particle_rec *slab = NULL;
-    if (create || sim->dc.cart.size > 1 || vs_params_oriented(rs->prm)) { /* orientations */
+    if (extras || sim->dc.cart.size > 1) {
         int64_t n = 0, lo = 0;
-        slab = tag_slab(sim, &n, &lo, create || vs_params_oriented(rs->prm) ? &ext : NULL);
+        slab = tag_slab(sim, &n, &lo, extras ? &ext : NULL);
         vs_frame_fields_from_slab(&rs->frame, slab, n, lo, sim->prm.system.box);
         if (ext.orient)
             vs_frame_fields_orient(&rs->frame, ext.orient);
@@ -330,8 +294,9 @@ static int write_checkpoint(run_state *rs, int run_ends)
             vs_particle_rec_wrap(&slab[i], sim->prm.system.box);
     char err[VS_ERR_LEN], path[VS_PATH_LEN + 64];
     double bytes = 0.0;
+    const vs_ckpt_global glob = {&sim->ens, rs->prm->reactions.on ? &sim->rx.st : NULL};
     const int rc = vs_checkpoint_write(&sim->dc.cart, rs->prm->output.dir, sim->step, rs->prm,
-                                       &sim->ens, rs->opt->config_text, slab, &ext, n, lo,
+                                       &glob, rs->opt->config_text, slab, &ext, n, lo,
                                        rs->prm->output.checkpoint_keep, path, sizeof path, &bytes,
                                        err, sizeof err);
     free(slab);
@@ -488,6 +453,8 @@ static int check_output_and_restart(run_state *rs, vs_checkpoint_info *info,
         return RUN_GOES_ON;
     rs->last_checkpoint = info->step;
     rs->restart_ens = info->ensemble;
+    rs->restart_rx = info->reactions;
+    rs->restart_has_rx = info->has_reactions;
     return RUN_GOES_ON;
 }
 
@@ -556,6 +523,9 @@ static int prepare_files(run_state *rs, int64_t restart_step)
         rs->csv.molecules = vs_params_molecular(prm), rs->csv.oriented = vs_params_oriented(prm);
         rs->csv.ensemble_columns = vs_ensemble_columns(prm);
         rs->csv.tensor = prm->output.pressure_tensor;
+        rs->csv.reactions = (prm->reactions.chain.on ? 1 : 0) |
+                            (prm->reactions.n_create > 0 ? 2 : 0) |
+                            (prm->reactions.n_break > 0 ? 4 : 0);
         if (!opt->restart) {
             const int removed = vs_checkpoint_clean(prm->output.dir, 1);
             if (removed > 0)
@@ -690,6 +660,10 @@ static int start_state(run_state *rs, vs_particle_rec *slab, int64_t n, int64_t 
     if (rs->opt->restart && rs->restart_ens.chain == sim->ens.chain &&
         rs->restart_ens.barostat == sim->ens.barostat)
         sim->ens = rs->restart_ens;
+    if (rs->opt->restart && rs->restart_has_rx) /* the reactions' counters go on too */
+        sim->rx.st = rs->restart_rx;
+    else if (rs->opt->restart) /* (--force-restart) reactions start from the state read */
+        vs_reactions_start(&sim->rx, &sim->prm, &sim->dc.cart, &sim->parts);
     if (sim->plan[0])
         vs_log_info("Plan: %s\n", sim->plan);
     return 0;
@@ -722,6 +696,8 @@ static int first_output(run_state *rs)
     vs_timers_reset(&sim->timers);
     memset(&rs->perf, 0, sizeof rs->perf);
     rs->builds_at_start = sim->n_builds;
+    rs->reaction_steps_at_start = sim->rx.steps;
+    rs->reaction_s_at_start = sim->rx.seconds;
     return status;
 }
 
@@ -870,7 +846,10 @@ static void report_summary(run_state *rs)
                 (long long)perf->frames, perf->trajectory_bytes / 1e6, perf->trajectory_s,
                 perf->trajectory_s > 0 ? perf->trajectory_bytes / perf->trajectory_s / 1e9
                                        : 0.0);
-    report_timing(sim, loop_s, perf);
+    vs_console_timing(sim, loop_s, perf);
+    if (prm->reactions.on)
+        vs_console_reactions(sim, loop_s, rs->reaction_steps_at_start, rs->reaction_s_at_start,
+                             perf);
 }
 
 /* perf.json, and the line that says why a run stopped before integrator.steps. Returns the

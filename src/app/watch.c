@@ -53,10 +53,13 @@ int vs_watch_momentum_conserved(const vs_params *prm)
 {
     if (prm->flow.kind != VS_FLOW_NONE || vs_has_walls(prm)) /* a wall takes momentum */
         return 0;
-    for (int s = 0; s < prm->species.n; ++s)
+    for (int s = 0; s < prm->species.n; ++s) {
+        if (prm->species.list[s].frozen) /* so does a frozen particle in a periodic box */
+            return 0;
         for (int d = 0; d < 3; ++d)
             if (prm->species.list[s].body_force[d] != 0.0)
                 return 0;
+    }
     const vs_ensemble_kind *k = vs_ensemble_kind_of(prm->integrator.kind);
     return k && k->momentum != VS_MOMENTUM_FREE;
 }

@@ -26,8 +26,9 @@ typedef struct {
     int momentum_warned, energy_warned; /* one warning per excursion */
 } vs_watch;
 
-/* Whether the total momentum is a constant of the motion: no body force or flow, and an
- * integrator that only exchanges momentum within pairs (or scales all velocities alike). */
+/* Whether the total momentum is a constant of the motion: no body force or flow, no walls and
+ * no frozen particles (they take momentum), and an integrator that only exchanges momentum
+ * within pairs (or scales all velocities alike). */
 int vs_watch_momentum_conserved(const vs_params *prm);
 
 /* One thermo row (the same on every rank). Returns 0 to go on, 1 to stop the run: a

@@ -67,6 +67,14 @@ typedef struct {
     int oriented;  /* 1: the run has oriented species, and the two below are set */
     double rot_kinetic;     /* sum of I |u|^2 / 2 (in conserved_energy, not in kinetic) */
     double rot_temperature; /* 2 rot_kinetic / (2 N_oriented): two degrees of freedom each */
+    /* reactions (src/engine/reactions.h): 0 none; else 1 chain growth, 2 creation rules, 4
+     * breaking rules, or'ed, and the columns of each below */
+    int reactions;
+    double rx_chain;      /* chain growth: the monomers bonded at the last reaction step */
+    double rx_conversion; /* 1 - free monomers now / free monomers at step 0 */
+    double rx_active;     /* the active ends now */
+    double rx_created, rx_broken; /* bonds made by the creation rules, broken, at the last
+                                     reaction step */
 } vs_thermo;
 
 /* The exact sums of a thermo row, in the order of vs_thermo_local.exact. */

@@ -391,6 +391,48 @@ typedef struct {
                               that predates it (not compared) */
 } vs_molecules_params;
 
+/* Reactions (the reactions group; src/core/reaction.h has the draws and the records,
+ * src/engine/reactions.c the step): the topology and the species change every `interval`
+ * steps. Species are indices into vs_params.species, -1 where none; bond and angle types
+ * index molecules.bond_types and angle_types (the reactions' types follow the molecules'). */
+#define VS_MAX_REACTION_RULES 4
+/* Chain growth (GALAMOST's stochastic model): an active end of species s looks for free
+ * monomers within `radius`, picks one at random and bonds it with probability Pr; the end
+ * becomes species reacted[s], the monomer species new_end (an active end in its turn). */
+typedef struct {
+    int on;
+    int active[VS_MAX_SPECIES];  /* 1: species s is an active end */
+    int reacted[VS_MAX_SPECIES]; /* what active species s becomes once it has reacted */
+    int monomer, new_end;
+    double radius, probability;  /* reaction radius; Pr, in [0, 1] */
+    int bond_type, angle_type;   /* of the new bond, and of the angle prev-end-monomer (-1) */
+} vs_chain_growth;
+/* Bond creation (LAMMPS's fix bond/create): beads of species i and j within `radius`, each
+ * with fewer bonds than its max_bonds, that are each other's nearest such partner, bond with
+ * `probability`; they then become species new_i and new_j (-1: unchanged). */
+typedef struct {
+    int species_i, species_j;
+    double radius, probability;
+    int max_bonds_i, max_bonds_j;
+    int new_i, new_j;
+    int bond_type, angle_type;   /* the new bond's; angles with the beads' other bonds (-1) */
+} vs_bond_create_rule;
+/* Bond breaking (LAMMPS's fix bond/break): a bond between species i and j longer than
+ * `length` breaks with `probability`. */
+typedef struct {
+    int species_i, species_j;
+    double length, probability;
+} vs_bond_break_rule;
+typedef struct {
+    int on;                      /* some rule is configured */
+    int64_t interval;            /* tau: steps between reaction steps (multiples of it) */
+    vs_chain_growth chain;
+    int n_create, n_break;
+    vs_bond_create_rule create[VS_MAX_REACTION_RULES];
+    vs_bond_break_rule brk[VS_MAX_REACTION_RULES];
+    int64_t code;                /* a 52-bit hash of the rules, a physics key; 0: none */
+} vs_reaction_params;
+
 /* Run parameters, in parts. Modules take const pointers to the parts (or the whole) they
  * use; one vs_params lives in the simulation (vs_sim), the backends point at it. */
 typedef struct {
@@ -407,6 +449,7 @@ typedef struct {
     vs_output_params output;
     vs_run_params run;
     vs_molecules_params molecules;
+    vs_reaction_params reactions; /* bonds made and broken during the run (reactions.*) */
     /* input: the system read from a file (format VS_INPUT_NONE: built). With a file, box and
      * n_particles are the file's, n_moltypes is 0 and the bond and angle types are the
      * bonded.bonds and bonded.angles lists, numbered as the file's types. */
@@ -454,10 +497,11 @@ static inline const vs_pair_style_params *vs_pair_style_of(const vs_params *p, i
     return p->pair.set ? &p->pair.set->style[s] : &none;
 }
 
-/* Whether the particles carry topology records: molecules built or read. */
+/* Whether the particles carry topology records: molecules built or read, or reactions that
+ * make bonds during the run. */
 static inline int vs_params_molecular(const vs_params *p)
 {
-    return p->molecules.n_moltypes > 0 || p->input.topology;
+    return p->molecules.n_moltypes > 0 || p->input.topology || p->reactions.on;
 }
 
 /* Whether the particles carry dihedral records (topology.h): molecules with dihedral types. */

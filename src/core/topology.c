@@ -87,3 +87,73 @@ int vs_topo_add_dihedral(vs_dihedrals *t, const int64_t tags[4], int type)
     t->n_dihedral++;
     return 0;
 }
+
+int vs_topo_remove_bond(vs_topo *t, int64_t partner)
+{
+    for (int k = 0; k < t->n_bond; ++k) {
+        if (t->bond[k] != partner)
+            continue;
+        for (int m = k + 1; m < t->n_bond; ++m) {
+            t->bond[m - 1] = t->bond[m];
+            t->bond_type[m - 1] = t->bond_type[m];
+        }
+        t->n_bond--;
+        t->bond[t->n_bond] = 0;
+        t->bond_type[t->n_bond] = 0;
+        return 0;
+    }
+    return -1;
+}
+
+/* Whether a and b are consecutive in the chain q[0 .. n). */
+static int consecutive(const int64_t *q, int n, int64_t a, int64_t b)
+{
+    for (int k = 0; k + 1 < n; ++k)
+        if ((q[k] == a && q[k + 1] == b) || (q[k] == b && q[k + 1] == a))
+            return 1;
+    return 0;
+}
+
+int vs_topo_remove_angles_with(vs_topo *t, int64_t a, int64_t b)
+{
+    int kept = 0, removed = 0;
+    for (int k = 0; k < t->n_angle; ++k) {
+        if (consecutive(t->angle[k], 3, a, b)) {
+            ++removed;
+            continue;
+        }
+        if (kept != k) {
+            memcpy(t->angle[kept], t->angle[k], sizeof t->angle[k]);
+            t->angle_type[kept] = t->angle_type[k];
+        }
+        ++kept;
+    }
+    for (int k = kept; k < t->n_angle; ++k) {
+        memset(t->angle[k], 0, sizeof t->angle[k]);
+        t->angle_type[k] = 0;
+    }
+    t->n_angle = kept;
+    return removed;
+}
+
+int vs_dihedrals_remove_with(vs_dihedrals *t, int64_t a, int64_t b)
+{
+    int kept = 0, removed = 0;
+    for (int k = 0; k < t->n_dihedral; ++k) {
+        if (consecutive(t->dihedral[k], 4, a, b)) {
+            ++removed;
+            continue;
+        }
+        if (kept != k) {
+            memcpy(t->dihedral[kept], t->dihedral[k], sizeof t->dihedral[k]);
+            t->dihedral_type[kept] = t->dihedral_type[k];
+        }
+        ++kept;
+    }
+    for (int k = kept; k < t->n_dihedral; ++k) {
+        memset(t->dihedral[k], 0, sizeof t->dihedral[k]);
+        t->dihedral_type[k] = 0;
+    }
+    t->n_dihedral = kept;
+    return removed;
+}

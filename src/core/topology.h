@@ -120,4 +120,12 @@ int vs_topo_add_bond(vs_topo *t, int64_t partner, int type);
 int vs_topo_add_angle(vs_topo *t, int64_t a, int64_t b, int64_t c, int type);
 int vs_topo_add_dihedral(vs_dihedrals *t, const int64_t tags[4], int type);
 
+/* Remove the bond to `partner` from a bead's list (the order of the others kept). Returns 0,
+ * or -1 when the bead has no such bond. */
+int vs_topo_remove_bond(vs_topo *t, int64_t partner);
+/* Remove every angle (dihedral) of a bead in which a and b are consecutive beads: the angles
+ * and dihedrals a broken bond a-b was part of. Returns how many were removed. */
+int vs_topo_remove_angles_with(vs_topo *t, int64_t a, int64_t b);
+int vs_dihedrals_remove_with(vs_dihedrals *t, int64_t a, int64_t b);
+
 #endif

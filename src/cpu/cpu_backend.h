@@ -24,6 +24,7 @@
 #include "observables.h"
 #include "params.h"
 #include "particles.h"
+#include "reaction.h"
 
 typedef struct vs_cpu_state {
     const vs_params *prm;
@@ -141,6 +142,10 @@ void vs_cpu_build_tagmap(vs_cpu_state *s);
 void vs_cpu_bond_forces(vs_cpu_state *s, int64_t step, int want);
 void vs_cpu_angle_forces(vs_cpu_state *s, int64_t step, int want);
 void vs_cpu_dihedral_forces(vs_cpu_state *s, int64_t step, int want);
+/* The reactions' claims of this rank's beads at reaction step `step` (reaction_cpu.c;
+ * reaction.h): bonds to break, each creation rule's nearest partners, the active ends'
+ * monomers, from the cell list and the ghosts of the neighbour build of this step. */
+void vs_cpu_reaction_claims(vs_cpu_state *s, int64_t step, vs_claim_list *out);
 
 
 

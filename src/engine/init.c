@@ -57,12 +57,14 @@ void vs_init_particles(vs_particles *p, const vs_params *prm, const vs_decomp *d
     const vs_tea_key kpos = vs_tea_make_key(prm->system.seed, VS_INIT_STREAM_POSITION);
     const vs_tea_key kvel = vs_tea_make_key(prm->system.seed, VS_INIT_STREAM_VELOCITY);
     p->n_owned = p->n_ghost = 0;
-    if (prm->molecules.n_moltypes > 0) {
+    if (vs_params_molecular(prm)) { /* molecules, or reactions that will make them */
         vs_particles_enable_topology(p);
         if (vs_special_depth(prm) > 0)
             vs_particles_enable_special(p);
         if (vs_params_dihedrals(prm))
             vs_particles_enable_dihedrals(p);
+    }
+    if (prm->molecules.n_moltypes > 0) {
         vs_mol_build(p, prm, dc);
         for (int64_t i = 0; i < p->n_owned; ++i)
             set_velocity(p, i, prm, kvel);

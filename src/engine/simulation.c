@@ -24,6 +24,13 @@ static int select_for_terms(vs_sim *sim, char *err, size_t err_len)
 {
     if (sim->backend == &vs_backend_cpu)
         return 0;
+    if (sim->prm.reactions.on) { /* the configuration refused "gpu" with reactions */
+        vs_log_info("backend auto: reactions have no GPU implementation yet; running on the "
+                    "CPU");
+        sim->backend = &vs_backend_cpu;
+        snprintf(sim->device, sizeof sim->device, "cpu");
+        return 0;
+    }
     for (int k = 0; k < sim->ff.n_terms; ++k) {
         const vs_term_type *t = sim->ff.terms[k];
         if (t->gpu)
@@ -256,8 +263,9 @@ static int overlapped_forces(vs_sim *sim, int64_t step)
     return 1;
 }
 
-/* The tail corrections (pair styles with tail on) from the global species counts of the particles just placed
- * (species never change, so once per run). Collective. */
+/* The tail corrections (pair styles with tail on) from the global species counts of the
+ * particles just placed (once per run, and after a reaction step that changed species).
+ * Collective. */
 static void set_tail(vs_sim *sim)
 {
     sim->tail_energy = sim->tail_virial = 0.0;
@@ -367,6 +375,7 @@ int vs_sim_start(vs_sim *sim, char *err, size_t err_len)
     snap_to_grid(sim);
     count_frozen(sim);
     set_tail(sim);
+    vs_reactions_start(&sim->rx, &sim->prm, &sim->dc.cart, &sim->parts);
     return start_at_step_zero(sim, err, err_len);
 }
 
@@ -472,17 +481,26 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
     static const vs_topo no_records; /* a rank with no records still sends topology */
     if (vs_params_molecular(&sim->prm) && !topo && n == 0)
         topo = &no_records;
+    vs_topo *free_beads = NULL; /* reactions on a system read without bonds: empty records */
+    if (sim->prm.reactions.on && !topo) {
+        free_beads = VS_MALLOC(sizeof(vs_topo) * (size_t)n);
+        memset(free_beads, 0, sizeof(vs_topo) * (size_t)n);
+        topo = free_beads;
+    }
     const int bad = vs_params_molecular(&sim->prm) != (topo != NULL);
     if (bad)
         snprintf(err, err_len, "input: the system %s topology but the configuration %s",
                  topo ? "has" : "has no", topo ? "expects none" : "expects it");
-    if (vs_par_any(&sim->dc.cart, bad))
+    if (vs_par_any(&sim->dc.cart, bad)) {
+        free(free_beads);
         return 1;
+    }
     /* every rank takes the same path: lists were made where the records are, or here */
     const int given = vs_par_any(&sim->dc.cart, special != NULL);
     vs_special *made = NULL;
     if (!given && system_special(sim, recs, topo, n, &made, err, err_len)) {
         free(made);
+        free(free_beads);
         return 1;
     }
     static const vs_special no_lists; /* a rank with no records still sends lists */
@@ -508,9 +526,11 @@ int vs_sim_start_from_system(vs_sim *sim, vs_particle_rec *recs, const vs_topo *
     adopt_records(sim, recs, &ext, n);
     free(made);
     free(no_dih);
+    free(free_beads);
     snap_to_grid(sim);
     count_frozen(sim);
     set_tail(sim);
+    vs_reactions_start(&sim->rx, &sim->prm, &sim->dc.cart, &sim->parts);
     if (draw_velocities)
         vs_init_velocities(&sim->parts, &sim->prm, &sim->dc);
     if (oriented) /* directions from the seed unless given; no input file carries the rates */
@@ -665,6 +685,23 @@ static int check_and_exchange(vs_sim *sim, int64_t step)
     return update_and_overlap(sim, step);
 }
 
+/* A reaction step after the rebuild of `step` (reactions.h): where the topology or the
+ * species changed, the ghosts (their species and bonded marks, and the bonded width of the
+ * beads that just got a bond) and the lists again, and the tail corrections. */
+static void reaction_step(vs_sim *sim, int64_t step)
+{
+    phases_close(sim);
+    const int changed = vs_reactions_step(&sim->rx, &sim->prm, &sim->dc.cart, &sim->parts,
+                                          sim->backend, sim->backend_state, step);
+    if (!changed)
+        return;
+    phase_begin(sim, VS_TIMER_comm);
+    sim->backend->build_ghosts(sim->backend_state);
+    phase_begin(sim, VS_TIMER_neighbor);
+    sim->backend->build_neighbors(sim->backend_state);
+    set_tail(sim);
+}
+
 void vs_sim_step(vs_sim *sim)
 {
     const vs_backend *b = sim->backend;
@@ -694,7 +731,21 @@ void vs_sim_step(vs_sim *sim)
     }
     sim->second_half_pending = 0;
     sim->step = step; /* migration reports this step if a particle went astray */
-    const int forces_done = every_step ? (rebuild(sim), 0) : check_and_exchange(sim, step);
+    const int react = vs_reactions_due(&sim->prm, step); /* sees the partners of now */
+    int forces_done = 0;
+    if (every_step) {
+        rebuild(sim);
+    } else if (react) { /* a reaction step sees the lists of now: a rebuild whatever the check */
+        const double local_max2 = b->max_displacement2(sim->backend_state);
+        phase_begin(sim, VS_TIMER_comm);
+        needs_rebuild(sim, vs_par_max_double(&sim->dc.cart, local_max2));
+        sim->disp_last = 0.0;
+        rebuild(sim);
+    } else {
+        forces_done = check_and_exchange(sim, step);
+    }
+    if (react)
+        reaction_step(sim, step);
     if (!forces_done) {
         phase_begin(sim, VS_TIMER_pair);
         compute_forces(sim, step);
@@ -725,6 +776,10 @@ void vs_sim_thermo(vs_sim *sim, vs_thermo *out)
     }
     const vs_ens_ctx c = ensemble_ctx(sim, sim->step);
     vs_ensemble_thermo(sim->ensemble, &c, out);
+    out->reactions = 0;
+    if (sim->prm.reactions.on)
+        vs_reactions_thermo(&sim->rx, &sim->prm, &sim->dc.cart, vs_sim_owned_particles(sim),
+                            out);
 }
 
 int vs_sim_check_integrity(vs_sim *sim)
@@ -749,5 +804,6 @@ void vs_sim_destroy(vs_sim *sim)
         sim->backend->detach(sim->backend_state);
     sim->backend_state = NULL;
     vs_particles_free(&sim->parts);
+    vs_reactions_free(&sim->rx);
     vs_decomp_destroy(&sim->dc);
 }

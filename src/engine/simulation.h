@@ -19,6 +19,7 @@
 #include "parallel.h"
 #include "params.h"
 #include "particles.h"
+#include "reactions.h"
 #include "thermo.h"
 #include "timer.h"
 
@@ -60,6 +61,8 @@ typedef struct vs_sim {
     const struct vs_ensemble_kind *ensemble; /* integrator.kind's table (ensemble_step.h) */
     vs_ensemble_state ens;   /* the thermostat's global state (ensemble.h; checkpointed) */
     vs_ensemble_consts ens_c; /* the ensemble's per-species constants */
+    vs_reactions rx;         /* reactions (reactions.h): counters and scratch; off when
+                                prm.reactions.on is 0 */
     void *backend_state;     /* the backend's own state (vs_cpu_state, vs_gpu_state) */
     char device[256];        /* what runs the backend: "cpu: <model>", "gpu: <name>" */
     char plan[256];          /* how the backend runs the step, decided once at attach

@@ -5,7 +5,8 @@
 write: a LAMMPS data file (atom style full) of a 6 x 6 x 8 box with walls along z: two layers
 of frozen particles of type 2 on a square lattice at z = 0.25 and z = 7.75 (spacing 0.5, so
 the fluid meets a dense wall), and 864 fluid particles of type 1 at random in 1 < z < 7,
-with velocities; the frozen ones are given velocities too, which the run must drop.
+with velocities; the frozen ones get 0 0 0 (a frozen particle with a velocity is refused:
+tests/reactions/reactions_check.py bad).
 check: every frozen particle of the checkpoint stands where the file put it with velocity 0;
 the fluid moved; no fluid particle got past a frozen layer's plane by more than a little
 (the DPD repulsion of the layer and the bounce-back walls keep it inside); with PROFILES
@@ -34,7 +35,10 @@ def write(path):
             f.write("%d 1 %d 0.0 %.10f %.10f %.10f\n" % (k + 1, t, x, y, z))
         f.write("\nVelocities\n\n")
         for k in range(len(atoms)):
-            f.write("%d %.6f %.6f %.6f\n" % (k + 1, *rng.normal(0, 1, 3)))
+            v = rng.normal(0, 1, 3)
+            if atoms[k][0] == 2:  # frozen: no velocity (one is refused, frozen.sh checks)
+                v = 0.0 * v
+            f.write("%d %.6f %.6f %.6f\n" % (k + 1, *v))
 
 
 def check(data, ckpt):

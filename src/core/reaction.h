@@ -1,0 +1,81 @@
+/* Reactions: what every rank must compute alike to change the topology during a run
+ * (vs_reaction_params in params.h; the step in src/engine/reactions.c).
+ *
+ * A reaction step decides everything from the state at that step: each candidate's random
+ * draw comes from the keyed pair hash of tea_rng.h on a stream of its own, (seed, step, the
+ * two tags), so the rank that looks at a pair and the rank count do not matter. Each decision
+ * about a bead is made once, by the rank that owns it, from its own position and its
+ * partner's copy (an owner's position plus a periodic shift: the same doubles on any layout),
+ * and sent to every rank as a claim (vs_reaction_claim). Every rank then orders the claims
+ * of the whole system by their content and resolves the conflicts by the same rules, so every
+ * rank holds the same list of events and applies those of its own beads.
+ *
+ * Streams: the top byte of the key's step word, as the ensembles' per-particle streams
+ * (integrator.h: bytes 4 to 19; the DPD pairs' is 0, the initial state's 0x80): chain growth
+ * 0x40, creation rule r 0x44 + r, breaking rule r 0x48 + r. Of a pair's 64 bits, v0 orders
+ * the candidates (chain growth: an end takes the monomer of the lowest v0, a uniform choice)
+ * and v1 is the probability draw, independent of v0. */
+#ifndef VESICA_REACTION_H
+#define VESICA_REACTION_H
+
+#include <stdint.h>
+
+#include "hostdevice.h"
+#include "tea_rng.h"
+#include "topology.h"
+
+enum {
+    VS_RX_STREAM_CHAIN = 0x40,
+    VS_RX_STREAM_CREATE = 0x44, /* + rule */
+    VS_RX_STREAM_BREAK = 0x48   /* + rule */
+};
+
+/* The 64 bits of the unordered pair (a, b) at `step` on `stream`. */
+VS_HOST_DEVICE vs_tea_block vs_reaction_bits(uint64_t seed, uint64_t step, int stream,
+                                             uint64_t a, uint64_t b)
+{
+    const vs_tea_key key = vs_tea_make_key(seed, step ^ ((uint64_t)stream << 56));
+    return vs_pair_bits(key, a, b);
+}
+
+/* Whether the draw of bits b passes a probability p (p = 1: always; p = 0: never). */
+VS_HOST_DEVICE int vs_reaction_accept(vs_tea_block b, double p)
+{
+    return vs_u32_to_open_unit(b.v1) < p;
+}
+
+/* What a rank claims for one of its beads at a reaction step. */
+typedef enum {
+    VS_CLAIM_BREAK = 0,  /* the bond a-b breaks (a: its lower tag) */
+    VS_CLAIM_CREATE = 1, /* a's nearest partner under creation rule `rule` is b */
+    VS_CLAIM_CHAIN = 2   /* the active end a takes the monomer b, its draw accepted */
+} vs_claim_kind;
+
+typedef struct {
+    int32_t kind, rule;
+    int64_t a, b;
+    /* the order of conflicts: chain growth the draw's v0; creation the bits of r^2 (a
+     * non-negative double orders as its bits); breaking 0 */
+    uint64_t key;
+    int64_t mol;                /* a's molecule id */
+    int32_t species, n_bond;    /* a's species and bonds before the step */
+    int64_t bond[VS_MAX_BONDS]; /* a's bond partners */
+} vs_reaction_claim;
+
+/* A growable list of claims (host code). */
+typedef struct {
+    vs_reaction_claim *c;
+    int64_t n, cap;
+} vs_claim_list;
+
+/* The reactions' global state: the same on every rank, checkpointed (/reaction_state). */
+typedef struct {
+    int64_t monomers0;    /* chain growth: the free monomers at step 0 (conversion = 1 -
+                             monomers / monomers0) */
+    int64_t last_step;    /* the latest reaction step (0: none yet) */
+    int64_t last_chain, last_created, last_broken;    /* its events */
+    int64_t total_chain, total_created, total_broken; /* since step 0 */
+} vs_reaction_state;
+#define VS_REACTION_STATE_WORDS 8
+
+#endif

@@ -1,0 +1,229 @@
+/* The reactions' candidates on the CPU backend: the claims of this rank's beads at a reaction
+ * step (src/core/reaction.h says what a claim is and why each is made by one rank only).
+ *
+ * Partners are found in the cell list of the neighbour build of the same step (the engine
+ * rebuilds the lists on every reaction step, so the cells and ghosts are current): the 27
+ * cells around a bead hold every particle within the list radius, and the configuration keeps
+ * every reaction radius within it. A partner's copy is an owner's position plus a periodic
+ * shift, so the separation from the owned bead, and with it every choice below, is the same on
+ * any rank layout; where a small box gives a partner several copies within the radius the
+ * nearest counts. */
+#include <math.h>
+#include <string.h>
+
+#include "bonded.h"
+#include "cpu_backend.h"
+#include "log.h"
+
+static void push(vs_claim_list *out, const vs_reaction_claim *c)
+{
+    if (out->n == out->cap) {
+        out->cap = out->cap ? 2 * out->cap : 64;
+        out->c = VS_REALLOC(out->c, sizeof(vs_reaction_claim) * (size_t)out->cap);
+    }
+    out->c[out->n++] = *c;
+}
+
+/* A claim of owned bead i about partner tag b, with i's own record. */
+static vs_reaction_claim claim_of(const vs_particles *p, int64_t i, int kind, int rule,
+                                  int64_t b, uint64_t key)
+{
+    vs_reaction_claim c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.rule = rule;
+    c.a = p->tag[i];
+    c.b = b;
+    c.key = key;
+    c.mol = p->topo[i].mol;
+    c.species = p->species[i];
+    c.n_bond = p->topo[i].n_bond;
+    for (int k = 0; k < c.n_bond; ++k)
+        c.bond[k] = p->topo[i].bond[k];
+    return c;
+}
+
+static int bonded_to(const vs_topo *t, int64_t tag)
+{
+    for (int k = 0; k < t->n_bond; ++k)
+        if (t->bond[k] == tag)
+            return 1;
+    return 0;
+}
+
+/* What a partner search keeps: the best candidate so far by its score (lower wins, ties by
+ * the lower tag). */
+typedef struct {
+    int64_t tag;
+    double score;
+    vs_tea_block bits;
+} best_partner;
+
+static void consider(best_partner *b, int64_t tag, double score, vs_tea_block bits)
+{
+    if (b->tag < 0 || score < b->score || (score == b->score && tag < b->tag)) {
+        b->tag = tag;
+        b->score = score;
+        b->bits = bits;
+    }
+}
+
+/* The cell of owned particle i and the bounds of its 27 neighbours. */
+static void cell_range(const vs_neighbor *nl, int64_t i, int lo[3], int hi[3])
+{
+    const int64_t ci = nl->particle_cell[i];
+    const int c[3] = {(int)(ci % nl->ncell[0]), (int)((ci / nl->ncell[0]) % nl->ncell[1]),
+                      (int)(ci / ((int64_t)nl->ncell[0] * nl->ncell[1]))};
+    for (int d = 0; d < 3; ++d) {
+        lo[d] = c[d] > 0 ? c[d] - 1 : 0;
+        hi[d] = c[d] + 1 < nl->ncell[d] ? c[d] + 1 : nl->ncell[d] - 1;
+    }
+}
+
+/* What the partners of one bead must be, and how they are scored. */
+typedef struct {
+    int kind;         /* VS_CLAIM_CREATE: nearest; VS_CLAIM_CHAIN: lowest draw */
+    int species;      /* the partner's */
+    int max_bonds;    /* the partner has fewer bonds */
+    double radius2;
+    int stream;
+    uint64_t seed, step;
+} search_spec;
+
+/* The best partner of owned bead i among the particles within the radius. */
+static best_partner search(const vs_cpu_state *s, int64_t i, const search_spec *q)
+{
+    const vs_particles *p = s->parts;
+    const vs_neighbor *nl = &s->nl;
+    best_partner best = {-1, 0.0, {0, 0}};
+    int lo[3], hi[3];
+    cell_range(nl, i, lo, hi);
+    const int64_t me = p->tag[i];
+    for (int z = lo[2]; z <= hi[2]; ++z)
+        for (int y = lo[1]; y <= hi[1]; ++y)
+            for (int x = lo[0]; x <= hi[0]; ++x) {
+                const int64_t c = ((int64_t)z * nl->ncell[1] + y) * nl->ncell[0] + x;
+                for (int64_t k = nl->cell_start[c]; k < nl->cell_start[c + 1]; ++k) {
+                    const int64_t j = nl->cell_particles[k];
+                    if (p->tag[j] == me || p->species[j] != q->species ||
+                        p->topo[j].n_bond >= q->max_bonds)
+                        continue;
+                    double r2 = 0.0;
+                    for (int d = 0; d < 3; ++d) {
+                        const double dx = p->x[d][i] - p->x[d][j];
+                        r2 += dx * dx;
+                    }
+                    if (!(r2 <= q->radius2) || bonded_to(&p->topo[i], p->tag[j]))
+                        continue;
+                    if (q->kind == VS_CLAIM_CREATE) {
+                        const vs_tea_block none = {0, 0};
+                        consider(&best, p->tag[j], r2, none);
+                    } else {
+                        const vs_tea_block b = vs_reaction_bits(q->seed, q->step, q->stream,
+                                                                (uint64_t)me,
+                                                                (uint64_t)p->tag[j]);
+                        consider(&best, p->tag[j], (double)b.v0, b);
+                    }
+                }
+            }
+    return best;
+}
+
+/* Breaking: each bond once, by the owner of its lower tag. */
+static void break_claims(const vs_cpu_state *s, int64_t step, vs_claim_list *out)
+{
+    const vs_particles *p = s->parts;
+    const vs_params *prm = s->prm;
+    const vs_reaction_params *rx = &prm->reactions;
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const vs_topo *t = &p->topo[i];
+        for (int k = 0; k < t->n_bond; ++k) {
+            const int64_t tag = t->bond[k];
+            if (tag < p->tag[i])
+                continue;
+            const int64_t j = vs_tagmap_nearest(s->tagmap.key, s->tagmap.val, s->tagmap.mask,
+                                                tag, p->x[0], p->x[1], p->x[2], p->x[0][i],
+                                                p->x[1][i], p->x[2][i]);
+            if (j < 0)
+                vs_bonded_fail(prm, VS_BONDED_MISSING, step, p->tag[i], tag, 0.0, 0.0);
+            double r2 = 0.0;
+            for (int d = 0; d < 3; ++d) {
+                const double dx = p->x[d][i] - p->x[d][j];
+                r2 += dx * dx;
+            }
+            const int si = p->species[i], sj = p->species[j];
+            for (int r = 0; r < rx->n_break; ++r) {
+                const vs_bond_break_rule *b = &rx->brk[r];
+                if (!((b->species_i == si && b->species_j == sj) ||
+                      (b->species_i == sj && b->species_j == si)))
+                    continue;
+                /* the first rule of the pair decides */
+                const vs_tea_block bits =
+                    vs_reaction_bits(prm->system.seed, (uint64_t)step, VS_RX_STREAM_BREAK + r,
+                                     (uint64_t)p->tag[i], (uint64_t)tag);
+                if (r2 > b->length * b->length && vs_reaction_accept(bits, b->probability)) {
+                    const vs_reaction_claim c = claim_of(p, i, VS_CLAIM_BREAK, r, tag, 0);
+                    push(out, &c);
+                }
+                break;
+            }
+        }
+    }
+}
+
+/* Creation rule r: each bead that may bond names its nearest partner. */
+static void create_claims(const vs_cpu_state *s, int r, vs_claim_list *out)
+{
+    const vs_particles *p = s->parts;
+    const vs_bond_create_rule *rule = &s->prm->reactions.create[r];
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        const int sp = p->species[i];
+        const int role_i = sp == rule->species_i, role_j = sp == rule->species_j;
+        if (!role_i && !role_j)
+            continue;
+        const int mine = role_i ? rule->max_bonds_i : rule->max_bonds_j;
+        if (p->topo[i].n_bond >= mine)
+            continue;
+        const search_spec q = {VS_CLAIM_CREATE, role_i ? rule->species_j : rule->species_i,
+                               role_i ? rule->max_bonds_j : rule->max_bonds_i,
+                               rule->radius * rule->radius, 0, 0, 0};
+        const best_partner b = search(s, i, &q);
+        if (b.tag < 0)
+            continue;
+        uint64_t key;
+        memcpy(&key, &b.score, sizeof key); /* r^2 >= 0: its bits order as the number */
+        const vs_reaction_claim c = claim_of(p, i, VS_CLAIM_CREATE, r, b.tag, key);
+        push(out, &c);
+    }
+}
+
+/* Chain growth: each active end picks a free monomer in reach (the lowest draw, a uniform
+ * choice) and keeps it with probability Pr. */
+static void chain_claims(const vs_cpu_state *s, int64_t step, vs_claim_list *out)
+{
+    const vs_particles *p = s->parts;
+    const vs_chain_growth *g = &s->prm->reactions.chain;
+    const search_spec q = {VS_CLAIM_CHAIN, g->monomer, 1, g->radius * g->radius,
+                           VS_RX_STREAM_CHAIN, s->prm->system.seed, (uint64_t)step};
+    for (int64_t i = 0; i < p->n_owned; ++i) {
+        if (!g->active[p->species[i]] || p->topo[i].n_bond >= VS_MAX_BONDS)
+            continue;
+        const best_partner b = search(s, i, &q);
+        if (b.tag < 0 || !vs_reaction_accept(b.bits, g->probability))
+            continue;
+        const vs_reaction_claim c = claim_of(p, i, VS_CLAIM_CHAIN, 0, b.tag, b.bits.v0);
+        push(out, &c);
+    }
+}
+
+void vs_cpu_reaction_claims(vs_cpu_state *s, int64_t step, vs_claim_list *out)
+{
+    const vs_reaction_params *rx = &s->prm->reactions;
+    out->n = 0;
+    if (rx->n_break > 0)
+        break_claims(s, step, out);
+    for (int r = 0; r < rx->n_create; ++r)
+        create_claims(s, r, out);
+    if (rx->chain.on)
+        chain_claims(s, step, out);
+}

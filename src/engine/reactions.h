@@ -1,0 +1,82 @@
+/* Reactions during the run: the reaction step (reactions.c) and the special-neighbour lists
+ * it keeps current (reactions_topo.c). vs_reaction_params (params.h) says what reacts,
+ * src/core/reaction.h how every rank reaches the same decisions.
+ *
+ * A reaction step (every reactions.interval steps, after the step's first half and a full
+ * rebuild of ghosts and lists, so every rank sees its beads' partners where they are now):
+ *   1. the backend lists this rank's claims (the CPU: vs_cpu_reaction_claims);
+ *   2. every rank receives every claim (an all-gather: claims are few, one per active end
+ *      or candidate bead) and orders them by their content alone;
+ *   3. every rank resolves the same events from them: every claimed break; of the creation
+ *      claims the mutual pairs that pass their draw, then the chain claims in the order of
+ *      their draws, each bead in at most one new bond (a monomer two ends chose goes to the
+ *      lowest draw, ties by tag);
+ *   4. every rank applies the events to the beads it owns: bonds, the angles along them (and
+ *      the removal of those a broken bond was part of), species, molecule ids, and the
+ *      special-neighbour lists of the beads near a changed bond;
+ * then the engine rebuilds the ghosts (their species and bonded marks) and the lists, and the
+ * step's forces see the new topology. The counters (vs_reaction_state) are the same on every
+ * rank and travel in checkpoints. */
+#ifndef VESICA_REACTIONS_H
+#define VESICA_REACTIONS_H
+
+#include <stdint.h>
+
+#include "observables.h"
+#include "parallel.h"
+#include "params.h"
+#include "particles.h"
+#include "reaction.h"
+
+struct vs_backend;
+
+typedef struct {
+    vs_reaction_state st; /* the counters (checkpointed) */
+    vs_claim_list mine;   /* this rank's claims of the current step */
+    vs_tagmap owned;      /* scratch: tag -> index of the owned particles */
+    double seconds;       /* wall time of this rank's reaction steps */
+    int64_t steps;        /* reaction steps run by this process */
+} vs_reactions;
+
+/* An event of a reaction step, the same on every rank. */
+typedef struct {
+    int32_t kind;                    /* VS_CLAIM_BREAK: the bond a-b breaks; else a bond a-b
+                                        is made (VS_CLAIM_CREATE, VS_CLAIM_CHAIN) */
+    int32_t bond_type, angle_type;   /* the new bond's; its angles' (-1: none) */
+    int32_t new_a, new_b;            /* the beads' species after it (-1: unchanged) */
+    int32_t n_a, n_b;                /* the beads' other bond partners, as pa and pb */
+    int64_t a, b;
+    int64_t mol_a, mol_b;            /* their molecule ids after it */
+    int64_t pa[VS_MAX_BONDS], pb[VS_MAX_BONDS];
+} vs_reaction_event;
+
+/* Whether `step` is a reaction step: reactions on and a positive multiple of the interval. */
+static inline int vs_reactions_due(const vs_params *prm, int64_t step)
+{
+    return prm->reactions.on && step > 0 && step % prm->reactions.interval == 0;
+}
+
+void vs_reactions_init(vs_reactions *rx);
+void vs_reactions_free(vs_reactions *rx);
+/* A new run at step 0: the counters zero, the monomers counted. Collective. */
+void vs_reactions_start(vs_reactions *rx, const vs_params *prm, const vs_par *par,
+                        const vs_particles *p);
+/* One reaction step on the owned particles p (the backend's host particles, the ghosts and
+ * lists of this step's build in the backend's state). Returns 1 on every rank when some
+ * event changed the topology or the species, else 0. Collective. */
+int vs_reactions_step(vs_reactions *rx, const vs_params *prm, const vs_par *par,
+                      vs_particles *p, const struct vs_backend *b, void *backend_state,
+                      int64_t step);
+/* The thermo row's columns: the events of the last reaction step, the conversion and the
+ * active ends (counted now). Collective. */
+void vs_reactions_thermo(const vs_reactions *rx, const vs_params *prm, const vs_par *par,
+                         const vs_particles *p, vs_thermo *out);
+
+/* reactions_topo.c: the special-neighbour lists (depth levels) of every owned bead near the
+ * events' bonds, rebuilt from the bond graph around them, after the events have changed the
+ * owned beads' bonds (their lists are still the old ones). A bead with too many special
+ * neighbours stops the run. Collective. */
+void vs_reactions_special(const vs_par *par, vs_particles *p, int depth,
+                          const vs_reaction_event *ev, int64_t n_ev, int64_t step);
+
+#endif
