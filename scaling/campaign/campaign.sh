@@ -12,11 +12,13 @@
 # or what is left of TOTAL_HOURS when that is less: vesica writes a checkpoint before H and
 # exits 3, and the next leg resumes from it. The campaign ends when vesica exits 0 (the
 # configured integrator.steps reached: exit 0), when less than CAMPAIGN_MIN_LEG_S of the budget
-# is left (exit 3), on TERM or INT (forwarded to vesica, which checkpoints; exit 3), or when a
-# leg fails (vesica's exit status, no further leg). TOTAL_HOURS counts from this start, so
-# running the same command again resumes the campaign with a fresh budget; a second driver on
-# the same OUTDIR is refused (a lock on OUTDIR/campaign.lock). A campaign already finished
-# exits 0 at once (vesica's "already finished").
+# is left (exit 3), on TERM or INT to the driver (passed on to vesica as USR1: it writes a
+# checkpoint and stops; exit 3), or when a leg fails (vesica's exit status, no further leg).
+# Stop it with `kill -TERM $(cat OUTDIR/campaign.pid)`: the driver, not its process group (a
+# TERM that reaches mpirun itself ends the leg with status 1). TOTAL_HOURS counts from this
+# start, so running the same command again resumes the campaign with a fresh budget; a second
+# driver on the same OUTDIR is refused (a lock on OUTDIR/campaign.lock). A campaign already
+# finished exits 0 at once (vesica's "already finished").
 #
 # Files in OUTDIR besides vesica's own (thermo.csv, traj.h5md, checkpoints/, perf.json):
 #   legs.csv      one row a leg: leg,started,ranks,start_step,end_step,steps,particles,wall_s,
@@ -32,8 +34,10 @@
 #   LAUNCHER             the whole launch command instead of mpirun (e.g. "srun -n 4")
 #   MPIRUN               mpirun's name (default mpirun); MPIRUN_ARGS its options
 #                        (default "--bind-to none"; --allow-run-as-root is added for root)
-#   CAMPAIGN_RESUME_ARGS extra vesica arguments of the legs that resume (word-split), e.g.
-#                        "--set bonded.reach=1.5" for a molecular run past its violent start
+#   CAMPAIGN_RESUME_ARGS extra vesica arguments of the legs that resume from a checkpoint at
+#                        or after step CAMPAIGN_RESUME_FROM (default 0), word-split: e.g.
+#                        "--set bonded.reach=1.5" with CAMPAIGN_RESUME_FROM=1000 for a molecular
+#                        run past its violent start (configs/vesicle-walls.cfg)
 #   CAMPAIGN_MIN_LEG_S   the shortest leg worth starting, seconds (default 120)
 set -euo pipefail
 
@@ -54,6 +58,7 @@ min_leg=${CAMPAIGN_MIN_LEG_S:-120}
 mkdir -p "$outdir/legs"
 exec 9>> "$outdir/campaign.lock"
 flock -n 9 || { echo "campaign: another driver is running on $outdir" >&2; exit 2; }
+echo $$ > "$outdir/campaign.pid"
 
 log() { echo "campaign: $*" | tee -a "$outdir/campaign.log"; }
 now() { date +%s.%N; }
@@ -86,10 +91,12 @@ read -r -a resume_args <<< "${CAMPAIGN_RESUME_ARGS:-}"
 t_start=$(now)
 deadline=$(awk -v t="$t_start" -v h="$total_h" 'BEGIN { printf "%.3f", t + 3600 * h }')
 stop=0 pid=""
+# USR1, not TERM, goes on to vesica: mpirun hands USR1 to the ranks and returns their exit
+# status, while a TERM to mpirun ends it with status 1 whatever the ranks did.
 on_signal() {
   stop=1
   log "$1 received at $(date -Is): stopping vesica (it checkpoints), no further leg"
-  [ -z "$pid" ] || kill -TERM "$pid" 2>/dev/null || true
+  [ -z "$pid" ] || kill -USR1 "$pid" 2>/dev/null || true
 }
 trap 'on_signal TERM' TERM
 trap 'on_signal INT' INT
@@ -105,7 +112,10 @@ while :; do
   leg=$(( $(wc -l < "$outdir/legs.csv") ))
   start_step=$(newest_step)
   restart=()
-  [ "$start_step" -ge 0 ] && restart=(--restart latest "${resume_args[@]}")
+  if [ "$start_step" -ge 0 ]; then
+    restart=(--restart latest)
+    [ "$start_step" -lt "${CAMPAIGN_RESUME_FROM:-0}" ] || restart+=("${resume_args[@]}")
+  fi
   hours=$(awk -v s="$leg_s" 'BEGIN { printf "%.6f", s / 3600 }')
   legname=$(printf "leg-%03d" "$leg")
   log "$legname $(date -Is): from step $([ "$start_step" -ge 0 ] && echo "$start_step" || echo "0 (fresh)"), run.walltime $hours h"
@@ -142,7 +152,8 @@ while :; do
   log "$legname ended with status $rc after $wall s: steps $start_step -> $end_step, $rate particle-steps/s"
   case $rc in
     0) log "finished: the configured step count is reached"; exit 0 ;;
-    3) [ "$stop" -eq 0 ] || { log "stopped by a signal; run the same command to go on"; exit 3; } ;;
+    3) [ "$stop" -eq 0 ] || { log "stopped by a signal; run the same command to go on"; exit 3; }
+       [ "$steps" -gt 0 ] || { log "the leg ran no step: legs of $leg_h h are too short for this run's start-up and checkpoint"; exit 1; } ;;
     *) log "vesica exited with status $rc (see $outdir/legs/$legname.log); no further leg"; exit "$rc" ;;
   esac
 done

@@ -8,6 +8,8 @@ Writes into DIR (default: the trajectory's folder):
                   each class, and the three largest aggregates' sizes;
   aggregates.csv  one row per aggregate of at least --min-size core beads per frame: class,
                   size, chains, centre, shape and the numbers the class was decided on;
+  labels.npz      each core bead's aggregate and each aggregate's class per frame (for
+                  vesicle_pictures.py; frames x core beads x 4 bytes before compression);
   classify.json   the parameters, the last frame's counts and largest aggregates, and
                   whether the last frame holds the mixture of the core paper (at least two
                   of open bilayer, unilamellar vesicle, multi-compartment vesicle).
@@ -61,7 +63,7 @@ CLASSES = ("free", "spherical_micelle", "cylindrical_micelle", "open_bilayer",
            "unilamellar_vesicle", "multi_vesicle")
 MIXTURE = ("open_bilayer", "unilamellar_vesicle", "multi_vesicle")
 
-DEFAULTS = dict(core="B", cut=1.0, core_neighbours=8, min_size=40, voxel=0.5, smooth=0.6,
+DEFAULTS = dict(core="B", cut=1.0, core_neighbours=8, min_size=24, voxel=0.5, smooth=0.6,
                 core_density=1.5, min_compartment=8.0, rays=64, window=2.0, extended=0.5,
                 samples=1500, seed=1, compact=0.8)
 
@@ -419,7 +421,8 @@ def _frame_job(args):
     tr = Trajectory(path, core)
     pos, box = tr.frame(k)
     labels, aggs = analyse(pos, tr.mol, box, tr.periodic, prm)
-    return k, summarise(tr.steps[k], tr.times[k], labels, aggs)
+    codes = np.array([CLASSES.index(a["cls"]) for a in aggs], dtype=np.int8)
+    return k, summarise(tr.steps[k], tr.times[k], labels, aggs) + (labels.astype(np.int32), codes)
 
 
 def summarise(step, time, labels, aggs):
@@ -451,6 +454,24 @@ def summarise(step, time, labels, aggs):
     return row, rows
 
 
+def save_labels(path, tr, frames, labels, codes):
+    """labels.npz: for the pictures (vesicle_pictures.py) without a second analysis: frame
+    indices, steps, times, each core bead's aggregate per frame (frames x core beads) and
+    each aggregate's class (an index into CLASSES; -1 pads), the core beads' molecule ids."""
+    width = max((len(c) for c in codes), default=0)
+    cls = np.full((len(frames), max(width, 1)), -1, dtype=np.int8)
+    for n, c in enumerate(codes):
+        cls[n, :len(c)] = c
+    np.savez_compressed(path, frames=np.array(frames), steps=tr.steps[frames],
+                        times=tr.times[frames], labels=np.array(labels), classes=cls,
+                        molecule=tr.mol, class_names=np.array(CLASSES))
+
+
+def load_labels(path):
+    with np.load(path) as z:
+        return {k: z[k] for k in z.files}
+
+
 def write_csv(path, rows, fields):
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
@@ -477,7 +498,7 @@ def add_options(ap):
     ap.add_argument("--core-neighbours", type=int, default=d["core_neighbours"],
                     help="core neighbours within --cut that make a bead dense (8)")
     ap.add_argument("--min-size", type=int, default=d["min_size"],
-                    help="smallest aggregate that is classified, core beads (40)")
+                    help="smallest aggregate that is classified, core beads (24: four chains)")
     ap.add_argument("--voxel", type=float, default=d["voxel"], help="grid spacing (0.5)")
     ap.add_argument("--smooth", type=float, default=d["smooth"], help="Gaussian smoothing of the core density (0.6)")
     ap.add_argument("--core-density", type=float, default=d["core_density"],
@@ -522,6 +543,8 @@ def main():
             k, res = _frame_job(j)
             results[k] = res
     rows = [results[k][0] for k in frames]
+    save_labels(os.path.join(out, "labels.npz"), tr, frames, [results[k][2] for k in frames],
+                [results[k][3] for k in frames])
     agg_rows = [r for k in frames for r in results[k][1]]
     write_csv(os.path.join(out, "classes.csv"), rows, CLASS_FIELDS)
     write_csv(os.path.join(out, "aggregates.csv"), agg_rows, AGG_FIELDS)
@@ -541,7 +564,7 @@ def main():
         print(f"{r['step']:>9} {r['time']:>9.1f} {r['aggregates']:>6} "
               + " ".join(f"{r[c]:>10}" for c in CLASSES) + f" {r['largest_1']:>8}")
     print(f"mixture at the end: {present or 'none'} ({'holds' if len(present) >= 2 else 'does not hold'})")
-    print(f"wrote {out}/classes.csv, aggregates.csv, classify.json")
+    print(f"wrote {out}/classes.csv, aggregates.csv, classify.json, labels.npz")
 
 
 if __name__ == "__main__":
