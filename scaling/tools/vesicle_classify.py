@@ -4,13 +4,18 @@
     vesicle_classify.py RUN/traj.h5md [--out DIR] [--every K] [--jobs N] [options]
 
 Writes into DIR (default: the trajectory's folder):
-  classes.csv     one row a frame: the number of aggregates of each class, the core beads in
-                  each class, and the three largest aggregates' sizes;
-  aggregates.csv  one row per aggregate of at least --min-size core beads per frame: class,
-                  size, chains, centre, shape and the numbers the class was decided on;
+  classes.csv     one row a frame: the number of aggregates of each class (they add up to
+                  `aggregates`), the core beads in each class (they add up to all core
+                  beads), the three largest aggregates' sizes and classes, and
+                  wall_aggregates: the classified ones with at least a twentieth of their core
+                  beads within 1 of a wall face;
+  aggregates.csv  one row per classified aggregate (not "free") per frame: class, core beads,
+                  chains, cores, nested aggregates, centre, Rg, kappa^2 and the numbers the
+                  class was decided on, and at_wall (its share of core beads within 1 of a
+                  wall face);
   labels.npz      each core bead's aggregate and each aggregate's class per frame (for
                   vesicle_pictures.py; frames x core beads x 4 bytes before compression);
-  classify.json   the parameters, the last frame's counts and largest aggregates, and
+  classify.json   the parameters, the last frame's counts and ten largest aggregates, and
                   whether the last frame holds the mixture of the core paper (at least two
                   of open bilayer, unilamellar vesicle, multi-compartment vesicle).
 
@@ -25,28 +30,38 @@ along an axis with walls (H5MD boundary "none") nothing wraps.
 
 How an aggregate is classified (criteria; tests/campaign/classify_shapes.py checks them on
 shapes of known answer):
- 1. fewer than --min-size core beads: "free" (free chains and clusters too small to be a
-    micelle; they are counted in classes.csv but get no row in aggregates.csv);
+ 1. fewer than --min-size core beads (default 24, four chains' B blocks): "free" (free chains
+    and clusters too small to be a micelle; counted in classes.csv, no row in
+    aggregates.csv);
  2. enclosed compartments: the core beads are put on a grid of --voxel, smoothed by a
     Gaussian of --smooth and thresholded at --core-density (beads per unit volume): that is
     the hydrophobic body. The rest of the grid, padded on every side (beyond a wall too: a
     membrane open towards a wall encloses nothing), is labelled in face-connected pieces;
     each piece that does not reach the padding and holds at least --min-compartment volume is
     an enclosed solvent compartment;
- 3. lamellae: from the largest compartment's centre, --rays rays in evenly spread directions
-    count how many times each passes into the body; the median is the number of layers;
+ 3. lamellae: from the deepest point of the largest compartment, --rays rays in evenly spread
+    directions count how many times each passes into the body; the median is the number of
+    layers;
  4. the local dimension of each core bead: the covariance of the core beads around it,
     weighted by a Gaussian of --window (sigma_w, cut at 2.5 sigma_w), has eigenvalues
     l1 <= l2 <= l3; those above --extended * sigma_w^2 count the directions the body extends
     in beyond the window (an infinite direction gives sigma_w^2 exactly): 0 a compact blob,
-    1 a rod, 2 a sheet, 3 bulk. Its fractions over the beads are f_compact (0 or 3), f_rod (1)
-    and f_sheet (2); the thickness of the sheet beads is sqrt(12 l1) (a uniform slab);
+    1 a rod, 2 a sheet, 3 bulk. Its fractions over (up to --samples of) the beads are
+    f_compact (0 or 3), f_rod (1) and f_sheet (2); the thickness of the sheet beads is
+    sqrt(12 l1) (a uniform slab). The depth of the body is the radius of the largest ball
+    inside it (its distance transform's maximum);
  5. the class: two or more compartments, or one and at least two layers, is
     "multi_vesicle" (multilamellar or multi-compartment); one compartment and one layer is
-    "unilamellar_vesicle"; without a compartment the largest of f_compact, f_rod, f_sheet
-    gives "spherical_micelle", "cylindrical_micelle" or "open_bilayer". An aggregate that
-    is connected to its own periodic image (spans the box) has no compartments counted: its
-    class comes from step 4 alone, and its row says spans = 1.
+    "unilamellar_vesicle"; without a compartment, a body whose depth is at least --compact
+    times its radius of gyration is a "spherical_micelle" (a solid ball, whatever its size:
+    a capsule longer than about twice its width is not), otherwise the largest of f_compact,
+    f_rod, f_sheet gives "spherical_micelle", "cylindrical_micelle" or "open_bilayer". An
+    aggregate connected to its own periodic image (it spans the box) has no compartments
+    counted: its class comes from f_compact, f_rod, f_sheet alone, and its row says spans = 1;
+ 6. nesting: an aggregate with compartments takes in every aggregate that has more than half
+    of its core beads in them (a vesicle in a vesicle, a micelle or free chains in a lumen),
+    so one bead is still in one aggregate; it becomes "multi_vesicle" when one of those it
+    took in is an open bilayer or a vesicle (another layer), and keeps its class otherwise.
 
 Needs numpy, scipy and h5py (Debian: /usr/bin/python3; the GPU machine's python3 has them).
 The frames are analysed in parallel (--jobs, default the number of cores).
@@ -336,14 +351,24 @@ def _describe(pos, mol, members, edges, dense, box, periodic, prm, rng):
     agg = dict(members=members, size=len(members), nested=0,
                chains=int(len(np.unique(mol[members][mol[members] > 0]))))
     if len(members) < prm["min_size"]:
-        agg.update(cls="free", spans=False, centre=pos[members].mean(axis=0), cores=0)
+        agg.update(cls="free", spans=False, centre=pos[members].mean(axis=0), cores=0,
+                   at_wall=0.0)
         return agg
     x, spans = unwrap(pos, members, edges, box, periodic)
     agg.update(classify(x, box, periodic, spans, prm, rng))
     c = x.mean(axis=0)
     agg.update(spans=spans, centre=np.where(periodic, np.mod(c, box), c), _ref=c,
-               cores=_cores(pos, members, dense, box, periodic, prm))
+               cores=_cores(pos, members, dense, box, periodic, prm),
+               at_wall=float(np.mean(wall_distance(pos[members], box, periodic) < 1.0)))
     return agg
+
+
+def wall_distance(p, box, periodic):
+    """Each point's distance to the nearest wall face (infinite without walls)."""
+    d = np.full(len(p), np.inf)
+    for k in np.flatnonzero(~np.asarray(periodic)):
+        d = np.minimum(d, np.minimum(p[:, k], box[k] - p[:, k]))
+    return d
 
 
 def _in_lumen(pos, lumen, ref, box, periodic, prm):
@@ -432,6 +457,7 @@ def summarise(step, time, labels, aggs):
         row[c] = sum(1 for a in aggs if a["cls"] == c)
     for c in CLASSES:
         row["beads_" + c] = int(sum(a["size"] for a in aggs if a["cls"] == c))
+    row["wall_aggregates"] = sum(1 for a in aggs if a["cls"] != "free" and a["at_wall"] >= 0.05)
     sizes = [a["size"] for a in aggs]  # largest first
     for r in range(3):
         row[f"largest_{r + 1}"] = int(sizes[r]) if r < len(sizes) else 0
@@ -450,7 +476,8 @@ def summarise(step, time, labels, aggs):
                          depth=round(a["depth"], 3),
                          f_compact=round(a["f_compact"], 3), f_rod=round(a["f_rod"], 3),
                          f_sheet=round(a["f_sheet"], 3),
-                         sheet_thickness=round(a["sheet_thickness"], 3), spans=int(a["spans"])))
+                         sheet_thickness=round(a["sheet_thickness"], 3), spans=int(a["spans"]),
+                         at_wall=round(a["at_wall"], 3)))
     return row, rows
 
 
@@ -481,10 +508,11 @@ def write_csv(path, rows, fields):
 
 
 CLASS_FIELDS = (["step", "time", "aggregates"] + list(CLASSES) + ["beads_" + c for c in CLASSES]
-                + [f"largest_{r}{s}" for r in (1, 2, 3) for s in ("", "_class")])
+                + [f"largest_{r}{s}" for r in (1, 2, 3) for s in ("", "_class")]
+                + ["wall_aggregates"])
 AGG_FIELDS = ["step", "time", "aggregate", "cls", "beads", "chains", "cores", "nested", "x", "y",
               "z", "rg", "kappa2", "compartments", "lumen_volume", "layers", "depth", "f_compact", "f_rod", "f_sheet",
-              "sheet_thickness", "spans"]
+              "sheet_thickness", "spans", "at_wall"]
 
 
 def params_from(a):

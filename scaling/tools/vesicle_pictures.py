@@ -203,8 +203,8 @@ def fusion(path, csv_path, tr, lab, box, axis, idx, min_size):
         w.writerows(rows)
 
     a, (u, v) = projection(None, box, axis)
-    fig = plt.figure(figsize=(max(3.3 * len(idx), 8.0), 6.6))
-    gs = fig.add_gridspec(2, len(idx), height_ratios=[3, 1.3])
+    fig = plt.figure(figsize=(max(3.3 * len(idx), 8.0), 7.0))
+    gs = fig.add_gridspec(2, len(idx), height_ratios=[3, 1.3], hspace=0.35)
     # the frame that shows the region: where the chains are at every time shown
     boxes = []
     frames = {}
@@ -215,7 +215,8 @@ def fusion(path, csv_path, tr, lab, box, axis, idx, min_size):
         boxes.append((pos[sel].min(axis=0), pos[sel].max(axis=0)))
     lo = np.min([x[0] for x in boxes], axis=0) - 2.0
     hi = np.max([x[1] for x in boxes], axis=0) + 2.0
-    cmap = plt.get_cmap("tab20")
+    palette = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+               "#17becf", "#bcbd22", "#7f7f7f"]
     for k, n in enumerate(idx):
         ax = fig.add_subplot(gs[0, k])
         pos, b = frames[n]
@@ -224,11 +225,16 @@ def fusion(path, csv_path, tr, lab, box, axis, idx, min_size):
         inside = np.all((pos >= lo) & (pos <= hi), axis=1)
         shadow = inside & ~mine
         ax.scatter(pos[shadow, u], pos[shadow, v], s=0.2, c="#d8d8d8", linewidths=0, rasterized=True)
+        # the pieces by how many of the chains' beads they hold: red the most, then the
+        # palette; beads in aggregates below --min-size black
         big = np.bincount(labels) >= min_size
         lm = labels[mine]
-        colour = np.where(big[lm], lm % 20, -1)
-        cols = np.array([cmap(c) if c >= 0 else (0.5, 0.5, 0.5, 1.0) for c in range(-1, 20)])
-        ax.scatter(pos[mine, u], pos[mine, v], s=0.6, c=cols[colour + 1], linewidths=0,
+        held = np.bincount(lm, minlength=len(big)) * big
+        rank = np.empty(len(held), dtype=int)
+        rank[np.argsort(-held, kind="stable")] = np.arange(len(held))
+        colours = np.array([palette[min(r, len(palette) - 1)] for r in rank[lm]], dtype=object)
+        colours[~big[lm]] = "#000000"
+        ax.scatter(pos[mine, u], pos[mine, v], s=0.6, c=list(colours), linewidths=0,
                    rasterized=True)
         ax.set_xlim(lo[u], hi[u]); ax.set_ylim(lo[v], hi[v]); ax.set_aspect("equal")
         ax.set_xticks([]); ax.set_yticks([])
@@ -250,9 +256,9 @@ def fusion(path, csv_path, tr, lab, box, axis, idx, min_size):
     fig.legend(loc="lower right", fontsize=8, frameon=False)
     cname = LABELS[names[cls_last[target]]]
     fig.suptitle(f"fusion history of the last frame's {cname} ({len(chains)} chains),\n"
-                 f"projected along {axis}, coloured by the aggregate each chain was in; "
-                 f"other core beads in grey", fontsize=10)
-    fig.tight_layout(rect=(0, 0, 1, 0.93))
+                 f"projected along {axis}: red the aggregate holding most of them, other "
+                 f"colours the next ones, black too small; other core beads in grey", fontsize=10)
+    fig.subplots_adjust(left=0.05, right=0.94, bottom=0.08, top=0.88)
     fig.savefig(path, dpi=130)
     plt.close(fig)
 

@@ -130,8 +130,9 @@ check("sheet spanning a periodic box: open bilayer, spans",
 x = vs.sphere_shell(rng, 7.0, 10.0)
 x = x[x[:, 2] > -2.0] + [20.0, 20.0, 2.0]
 _, aggs = vc.analyse(x, vs.chains(x, rng), BOX, WALLS, PRM)
-check("cap open towards a wall: open bilayer", [a["cls"] for a in aggs] == ["open_bilayer"],
-      [(a["cls"], a["compartments"]) for a in aggs])
+check("cap open towards a wall: open bilayer, its rim at the wall",
+      [a["cls"] for a in aggs] == ["open_bilayer"] and 0.02 < aggs[0]["at_wall"] < 0.5,
+      [(a["cls"], a["compartments"], round(a["at_wall"], 3)) for a in aggs])
 
 
 # ---- the command line on a walled box holding a mixture, as a Vesica traj.h5md --------------
@@ -200,6 +201,8 @@ if r.returncode == 0:
           sum(int(last["beads_" + c]) for c in vc.CLASSES) == n_core, n_core)
     check("one aggregates.csv row per classified aggregate and frame",
           len(aggs) == 2 * (int(last["aggregates"]) - int(last["free"])), len(aggs))
+    check("no aggregate of the mixture at a wall", int(last["wall_aggregates"]) == 0,
+          last["wall_aggregates"])
     check("largest aggregate first", int(last["largest_1"]) == max(int(a["beads"]) for a in aggs),
           last["largest_1"])
     check("classify.json: the mixture holds", summary["mixture_holds"] is True
