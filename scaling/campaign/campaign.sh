@@ -38,6 +38,9 @@
 #                        or after step CAMPAIGN_RESUME_FROM (default 0), word-split: e.g.
 #                        "--set bonded.reach=1.5" with CAMPAIGN_RESUME_FROM=1000 for a molecular
 #                        run past its violent start (configs/vesicle-walls.cfg)
+#   CAMPAIGN_FIRST_HOURS the length of a fresh start's leg, when it should differ from
+#                        LEG_HOURS (e.g. a few minutes that take a molecular run past its
+#                        violent start, so that CAMPAIGN_RESUME_ARGS apply from the second leg)
 #   CAMPAIGN_MIN_LEG_S   the shortest leg worth starting, seconds (default 120)
 set -euo pipefail
 
@@ -104,13 +107,15 @@ log "start $(date -Is): $cfg -> $outdir, $nranks rank(s), legs of $leg_h h, budg
 
 while :; do
   left=$(awk -v d="$deadline" -v t="$(now)" 'BEGIN { printf "%.1f", d - t }')
-  leg_s=$(awk -v l="$leg_h" -v left="$left" 'BEGIN { s = 3600 * l; if (left < s) s = left; printf "%.1f", s }')
-  if awk -v s="$leg_s" -v m="$min_leg" 'BEGIN { exit !(s < m) }'; then
-    log "budget spent ($left s left, legs need $min_leg s); run the same command to go on"
+  start_step=$(newest_step)
+  this_h=$leg_h
+  [ "$start_step" -ge 0 ] || this_h=${CAMPAIGN_FIRST_HOURS:-$leg_h}
+  leg_s=$(awk -v l="$this_h" -v left="$left" 'BEGIN { s = 3600 * l; if (left < s) s = left; printf "%.1f", s }')
+  if awk -v s="$left" -v m="$min_leg" 'BEGIN { exit !(s < m) }'; then
+    log "budget spent ($left s left, a leg needs $min_leg s); run the same command to go on"
     exit 3
   fi
   leg=$(( $(wc -l < "$outdir/legs.csv") ))
-  start_step=$(newest_step)
   restart=()
   if [ "$start_step" -ge 0 ]; then
     restart=(--restart latest)

@@ -31,9 +31,11 @@ done
 "$bin" run "$cfg" "${common[@]}" --set "output.dir=$work/straight" > "$work/straight.log" 2>&1
 check "straight run exits 0" '[ $? -eq 0 ]'
 
-# 1. one leg, then the budget (3.6 s) is spent: exit 3
-"${drv[@]}" 0.001 0.001 "${common[@]}" > "$work/drv1.log" 2>&1; rc=$?
+# 1. one leg of CAMPAIGN_FIRST_HOURS, then the budget (3.6 s) is spent: exit 3
+CAMPAIGN_FIRST_HOURS=0.0008 "${drv[@]}" 0.001 0.001 "${common[@]}" > "$work/drv1.log" 2>&1; rc=$?
 check "budget spent after one leg: exit 3 (got $rc)" '[ $rc -eq 3 ]'
+check "the fresh start's leg is CAMPAIGN_FIRST_HOURS long" \
+  'grep -q "leg-001 .*run.walltime 0.000800 h" "$work/drv1.log" && [ "$(grep -c "leg-0" "$work/drv1.log")" -eq 2 ]'
 # 2. a new budget; while its first leg runs, a second driver is refused, then TERM stops it
 "${drv[@]}" 0.001 1 "${common[@]}" > "$work/drv2.log" 2>&1 &
 pid=$!
