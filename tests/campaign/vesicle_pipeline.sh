@@ -3,11 +3,11 @@
 # in a 12^3 box for 800 steps, run straight and as a campaign of legs through
 # scaling/campaign/campaign.sh on 2 ranks (a leg cut by the budget, one stopped by TERM, a
 # refused second driver, the rest, and a re-run of the finished campaign), then
-# scaling/campaign/vesicle_report.sh on the legged run. Checks that the legs' thermo.csv and
-# trajectory equal the straight run's bit for bit, that legs.csv chains its legs, that no
-# particle left the closed box, that every core bead is in exactly one aggregate and the
-# class counts add up, and that the beads aggregate (more of them in classified aggregates
-# at the end than at the start).
+# scaling/campaign/campaign_bench.sh and scaling/campaign/vesicle_report.sh on the legged
+# run. Checks that the legs' thermo.csv and trajectory equal the straight run's bit for bit,
+# that legs.csv chains its legs, that no particle left the closed box, that every core bead
+# is in exactly one aggregate and the class counts add up, and that the chains aggregate
+# (fewer aggregates at the end than at the start).
 #
 # Usage: vesicle_pipeline.sh VESICA SRC WORKDIR      (exit 77: no Python with the modules)
 set -uo pipefail
@@ -56,6 +56,12 @@ cat "$work/legs/legs.csv"
 
 check "thermo.csv of the legs equals the straight run's" \
   'cmp "$work/straight/thermo.csv" "$work/legs/thermo.csv"'
+
+bash "$src/scaling/campaign/campaign_bench.sh" "$cfg" "$work/legs" 2 50 "${common[@]}" \
+  --set bonded.reach=1.5 > "$work/bench.log" 2>&1; rc=$?
+cat "$work/bench.log"
+check "campaign_bench.sh: a ratio in bench.json (exit $rc)" \
+  '[ $rc -eq 0 ] && grep -Eq "\"ratio\": [0-9]+\.[0-9]+" "$work/legs/bench.json"'
 
 JOBS=2 bash "$src/scaling/campaign/vesicle_report.sh" "$work/legs" > "$work/report.log" 2>&1; rc=$?
 tail -n 5 "$work/report.log"
