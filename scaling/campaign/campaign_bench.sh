@@ -32,10 +32,12 @@ else
 fi
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/campaign_bench.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
-"${launcher[@]}" "$bin" run "$cfg" --restart "$ckpt" --set "output.dir=$scratch" \
+# the benchmark's own settings come last, so that they win over the campaign's arguments
+"${launcher[@]}" "$bin" run "$cfg" "$@" --restart "$ckpt" --set "output.dir=$scratch" \
   --set "integrator.steps=$((at + steps))" --set output.trajectory_interval=0 \
-  --set output.checkpoint_keep=0 --set output.thermo_interval="$steps" "$@" > "$scratch/log" 2>&1 ||
+  --set output.checkpoint_keep=0 --set output.thermo_interval="$steps" > "$scratch/log" 2>&1 ||
   { tail -n 5 "$scratch/log" >&2; echo "campaign_bench: the benchmark run failed" >&2; exit 1; }
+[ -f "$scratch/perf.json" ] || { tail -n 5 "$scratch/log" >&2; echo "campaign_bench: the benchmark ran no step" >&2; exit 1; }
 bench=$(sed -n 's/^ *"particle_steps_per_s": *\([-+0-9.eE]*\),*$/\1/p' "$scratch/perf.json")
 awk -F, -v steps="$steps" -v bench="$bench" -v at="$at" -v ranks="$nranks" -v out="$run/bench.json" '
   NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
