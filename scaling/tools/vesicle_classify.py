@@ -38,7 +38,8 @@ shapes of known answer):
     the hydrophobic body. The rest of the grid, padded on every side (beyond a wall too: a
     membrane open towards a wall encloses nothing), is labelled in face-connected pieces;
     each piece that does not reach the padding and holds at least --min-compartment volume is
-    an enclosed solvent compartment;
+    an enclosed solvent compartment, unless it holds more than half the box (a film lining
+    the walls all round encloses the box's own solvent, not a lumen);
  3. lamellae: from the deepest point of the largest compartment, --rays rays in evenly spread
     directions count how many times each passes into the body; the median is the number of
     layers;
@@ -223,9 +224,10 @@ def body_grid(x, prm):
     return rho > prm["core_density"], lo
 
 
-def compartments(body, prm):
+def compartments(body, prm, largest):
     """Step 2: the enclosed pieces of the grid outside the body, as (labels, ids, volumes)
-    with ids the pieces of at least --min-compartment volume, largest first."""
+    with ids the pieces of at least --min-compartment volume and at most `largest`,
+    largest first."""
     from scipy import ndimage
     labels, n = ndimage.label(~body)  # face-connected
     border = np.unique(np.concatenate([labels[0].ravel(), labels[-1].ravel(),
@@ -234,7 +236,7 @@ def compartments(body, prm):
     vol = np.bincount(labels.ravel(), minlength=n + 1) * prm["voxel"]**3
     vol[border] = 0.0
     vol[0] = 0.0
-    ids = np.flatnonzero(vol >= prm["min_compartment"])
+    ids = np.flatnonzero((vol >= prm["min_compartment"]) & (vol <= largest))
     ids = ids[np.argsort(-vol[ids])]
     return labels, ids, vol[ids]
 
@@ -275,7 +277,7 @@ def classify(x, box, periodic, spans, prm, rng):
     n_comp, lumen, n_layers, grid, depth = 0, 0.0, 0, None, 0.0
     if not spans:
         body, lo = body_grid(x, prm)
-        labels, ids, vols = compartments(body, prm)
+        labels, ids, vols = compartments(body, prm, 0.5 * float(np.prod(box)))
         n_comp = len(ids)
         if n_comp:
             lumen = float(vols.sum())

@@ -135,6 +135,15 @@ check("cap open towards a wall: open bilayer, its rim at the wall",
       [(a["cls"], a["compartments"], round(a["at_wall"], 3)) for a in aggs])
 
 
+# A film lining all six walls of a closed box encloses the box's own solvent: not a vesicle.
+b = np.array([24.0, 24.0, 24.0])
+x = vs.fill(lambda p: np.min(np.minimum(p, b - p), axis=1) < 1.5, [0, 0, 0], b, rng)
+_, aggs = vc.analyse(x, vs.chains(x, rng), b, WALLS, PRM)
+check("a film lining the walls: no compartment, open bilayer",
+      [(a["cls"], a["compartments"]) for a in aggs] == [("open_bilayer", 0)],
+      [(a["cls"], a["compartments"], round(a["at_wall"], 2)) for a in aggs])
+
+
 # ---- the command line on a walled box holding a mixture, as a Vesica traj.h5md --------------
 def write_traj(path, frames, species, mol, box, names):
     with h5py.File(path, "w") as f:
