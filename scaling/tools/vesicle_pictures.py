@@ -66,8 +66,8 @@ def nearest_frames(times, wanted):
     return sorted({int(np.argmin(np.abs(np.asarray(times) - w))) for w in wanted})
 
 
-def projection(pos, box, axis):
-    """The two in-plane axes of a projection along `axis` and their box edges."""
+def projection(axis):
+    """The index of `axis` and the two in-plane axes of a projection along it."""
     a = AXES.index(axis)
     keep = [k for k in range(3) if k != a]
     return a, keep
@@ -88,7 +88,7 @@ def bar_length(span):
 def strip(path, tr, lab, idx, box, axis, min_size):
     """Figure 14's time strip."""
     plt = plt_()
-    a, (u, v) = projection(None, box, axis)
+    a, (u, v) = projection(axis)
     fig, axs = plt.subplots(1, len(idx), figsize=(max(3.3 * len(idx), 7.0), 3.9), squeeze=False)
     for ax, n in zip(axs[0], idx):
         pos, b = tr.frame(int(lab["frames"][n]))
@@ -129,7 +129,7 @@ def density_image(ax, pts, lo, hi, bin_=0.25, blur=0.5):
 def tem(path, tr, lab, box, axis, slab_w, section, classify_json):
     """Figure 15's transmission-style sections."""
     plt = plt_()
-    a, (u, v) = projection(None, box, axis)
+    a, (u, v) = projection(axis)
     n = len(lab["frames"]) - 1
     pos, b = tr.frame(int(lab["frames"][n]))
     with open(classify_json) as f:
@@ -202,7 +202,7 @@ def fusion(path, csv_path, tr, lab, box, axis, idx, min_size):
         w.writeheader()
         w.writerows(rows)
 
-    a, (u, v) = projection(None, box, axis)
+    a, (u, v) = projection(axis)
     fig = plt.figure(figsize=(max(3.3 * len(idx), 8.0), 7.0))
     gs = fig.add_gridspec(2, len(idx), height_ratios=[3, 1.3], hspace=0.35)
     # the frame that shows the region: where the chains are at every time shown
