@@ -6,9 +6,9 @@
 #   REPORT  the folder of the outputs (default RUN/report)
 # Runs scaling/tools/vesicle_classify.py (classes.csv, aggregates.csv, classify.json,
 # labels.npz) and scaling/tools/vesicle_pictures.py (strip.png, tem.png, fusion.png,
-# fusion.csv) into REPORT, copies thermo.csv, legs.csv and perf.json there, and packs REPORT
-# without labels.npz into RUN/report.tgz (a few MB: the one file to take home from a machine
-# that keeps the trajectory).
+# fusion.csv) into REPORT, copies thermo.csv, legs.csv, perf.json and bench.json (those of
+# them that exist) there, and packs REPORT without labels.npz into RUN/report.tgz (a few MB:
+# the one file to take home from a machine that keeps the trajectory).
 # Environment: PYTHON, a Python with numpy, scipy, h5py and matplotlib (default: the first of
 # python3 and /usr/bin/python3 that has them); JOBS, the classifier's workers (default: all
 # cores).
@@ -35,8 +35,8 @@ mkdir -p "$report"
   > "$report/classify.log"
 tail -n 3 "$report/classify.log"
 "$py" "$tools/vesicle_pictures.py" "$run" --out "$report"
-for f in thermo.csv legs.csv perf.json; do
-  [ -f "$run/$f" ] && cp "$run/$f" "$report/"
+for f in thermo.csv legs.csv perf.json bench.json; do
+  if [ -f "$run/$f" ]; then cp "$run/$f" "$report/"; fi
 done
 tar -czf "$run/report.tgz" -C "$(dirname "$report")" --exclude labels.npz "$(basename "$report")"
 echo "vesicle_report: $run/report.tgz ($(du -h "$run/report.tgz" | cut -f1))"
