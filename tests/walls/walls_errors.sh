@@ -10,7 +10,7 @@ BIN=$1; OUT=$2
 case $BIN in /*) ;; */*) BIN=$PWD/$BIN ;; esac
 HERE=$(cd "$(dirname "$0")" && pwd)
 CFG=$HERE/walls.cfg
-PY=/usr/bin/python3
+PY=${VESICA_PYTHON:-/usr/bin/python3} # the build's analysis Python where CTest gives it
 [ -x "$PY" ] || PY=python3
 rm -rf "$OUT" && mkdir -p "$OUT" && cd "$OUT" || exit 1
 fail() { echo "FAIL: $*" >&2; exit 1; }
