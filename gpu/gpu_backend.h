@@ -50,8 +50,6 @@ void vs_gpu_integrate_first_half(vs_gpu_state *g);
 void vs_gpu_integrate_finish_and_first_half(vs_gpu_state *g);
 /* Largest squared displacement since the last build (synchronises). */
 double vs_gpu_max_displacement2(vs_gpu_state *g);
-void vs_gpu_max_displacement2_begin(vs_gpu_state *g);
-double vs_gpu_max_displacement2_end(vs_gpu_state *g);
 /* Attach the rank grid and choose the transport of each dimension (comm.transport);
  * `describe` receives e.g. "x peer, y self, z self". Collective. Returns 0, or non-zero with
  * one line in err (e.g. mpi-device asked of an MPI that is not CUDA-aware). */

@@ -380,23 +380,6 @@ extern "C" double vs_gpu_max_displacement2(vs_gpu_state *g)
     return (double)f;
 }
 
-extern "C" void vs_gpu_max_displacement2_begin(vs_gpu_state *g)
-{
-    VS_CUDA_CHECK(cudaMemcpyAsync(g->red.h_disp, g->red.d_max_disp2, 2 * sizeof(unsigned int),
-                                  cudaMemcpyDeviceToHost, g->stream));
-    VS_CUDA_CHECK(cudaEventRecord(g->red.ev_disp, g->stream));
-}
-
-/* Waits for the read queued by _begin only, not for the work queued after it. */
-extern "C" double vs_gpu_max_displacement2_end(vs_gpu_state *g)
-{
-    VS_CUDA_CHECK(cudaEventSynchronize(g->red.ev_disp));
-    vs_gpu_bonded_check(g, (int)g->red.h_disp[1]);
-    float f;
-    memcpy(&f, g->red.h_disp, sizeof f);
-    return (double)f;
-}
-
 extern "C" void vs_gpu_integrate_second_half(vs_gpu_state *g)
 {
     VS_LAUNCH(second_half_kernel, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned,

@@ -684,7 +684,6 @@ struct vs_gpu_reductions {
     unsigned long long *d_profile; /* binned profile sums (gpu_profile.cu), made on first use */
     size_t profile_bytes;
     double *h_pinned; /* host mirror for small results */
-    unsigned int *h_disp; cudaEvent_t ev_disp; /* d_max_disp2's pinned copy and its event */
 };
 
 struct vs_gpu_state {

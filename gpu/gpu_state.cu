@@ -362,8 +362,6 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->red.d_int_sums = (unsigned long long *)vs_gpu_alloc(g, 4 * sizeof(unsigned long long));
     g->red.partials = (double *)vs_gpu_alloc(g, 8192 * sizeof(double)); /* reduction partials */
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->red.h_pinned, 64 * sizeof(double)));
-    VS_CUDA_CHECK(cudaMallocHost((void **)&g->red.h_disp, 2 * sizeof(unsigned int)));
-    VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->red.ev_disp, cudaEventDisableTiming));
     /* the tests' switches, read once */
     const char *select_above = getenv("VESICA_GPU_IMAGE_SELECT_ABOVE");
     g->halo.image_select_above = select_above ? atoll(select_above) : (1 << 18);
@@ -472,8 +470,6 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
     vs_gpu_graph_destroy(g);
     vs_gpu_timing_destroy(g);
     cudaFreeHost(g->red.h_pinned);
-    cudaFreeHost(g->red.h_disp);
-    cudaEventDestroy(g->red.ev_disp);
     cudaStreamDestroy(g->ovl.bulk);
     cudaStreamDestroy(g->stream);
     free(g);

@@ -115,8 +115,6 @@ static void gpu_first_half(void *st) { vs_gpu_integrate_first_half(st); }
 static void gpu_second_half(void *st) { vs_gpu_integrate_second_half(st); }
 static void gpu_finish_and_first_half(void *st) { vs_gpu_integrate_finish_and_first_half(st); }
 static double gpu_max_displacement2(void *st) { return vs_gpu_max_displacement2(st); }
-static void gpu_max_displacement2_begin(void *st) { vs_gpu_max_displacement2_begin(st); }
-static double gpu_max_displacement2_end(void *st) { return vs_gpu_max_displacement2_end(st); }
 static void gpu_ensemble_op(void *st, int op, int64_t step, const vs_ensemble_consts *c)
 {
     vs_gpu_ensemble_op(st, op, step, c);
@@ -193,8 +191,6 @@ const vs_backend vs_backend_gpu = {
     .integrate_second_half = gpu_second_half,
     .integrate_finish_and_first_half = gpu_finish_and_first_half,
     .max_displacement2 = gpu_max_displacement2,
-    .max_displacement2_begin = gpu_max_displacement2_begin,
-    .max_displacement2_end = gpu_max_displacement2_end,
     .ensemble_op = gpu_ensemble_op,
     .brownian_step = gpu_brownian_step,
     .scale_velocities = gpu_scale_velocities,

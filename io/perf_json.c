@@ -40,8 +40,6 @@ int vs_perf_json_write(const char *dir, const vs_perf_summary *s, char *err, siz
               s->particle_steps_per_s);
     VS_APPEND("  \"neighbor_builds\": %lld,\n  \"dangerous_builds\": %lld,\n",
               (long long)s->neighbor_builds, (long long)s->dangerous_builds);
-    VS_APPEND("  \"speculated_steps\": %lld,\n  \"speculated_rebuilds\": %lld,\n",
-              (long long)s->speculated_steps, (long long)s->speculated_rebuilds);
     VS_APPEND("  \"memory_bytes_per_particle\": %.1f,\n", s->memory_bytes_per_particle);
     VS_APPEND("  \"comm_hidden_s\": %.6f,\n  \"halo_bytes_per_step\": %.0f,\n",
               s->comm_hidden_s, s->halo_bytes_per_step);

@@ -1,9 +1,9 @@
 /* perf.json: the machine-readable performance summary of a run, one JSON object written once
  * at the end by rank 0, atomically (temporary file, fsync, rename). Its keys: particles,
  * steps, ranks, backend, device, plan, wall_s, particle_steps_per_s, neighbor_builds,
- * dangerous_builds, speculated_steps, speculated_rebuilds, memory_bytes_per_particle,
- * comm_hidden_s, halo_bytes_per_step, checkpoints, checkpoint_s, checkpoint_bytes, frames,
- * trajectory_s, trajectory_bytes, in runs with reactions reaction_steps and reaction_s, and
+ * dangerous_builds, memory_bytes_per_particle, comm_hidden_s, halo_bytes_per_step,
+ * checkpoints, checkpoint_s, checkpoint_bytes, frames, trajectory_s, trajectory_bytes, in
+ * runs with reactions reaction_steps and reaction_s, and
  * phases_s and phases_max_s (seconds per phase, named by vs_timer_keys: average and maximum
  * over ranks). Scripts (scaling/, tests/) read keys by name, so a key may be added but not
  * renamed or removed without them. Meaning of each key: docs/file-formats.md. */
@@ -23,7 +23,6 @@ typedef struct {
     double wall_s, particle_steps_per_s;
     double phase_avg_s[VS_TIMER_COUNT], phase_max_s[VS_TIMER_COUNT];
     int64_t neighbor_builds, dangerous_builds;
-    int64_t speculated_steps, speculated_rebuilds; /* vs_sim's n_speculated, n_respeculated */
     double memory_bytes_per_particle; /* backend memory on rank 0 / particles per rank */
     double comm_hidden_s;       /* communication under force work (overlap), rank average */
     double halo_bytes_per_step; /* bytes sent per ghost update, summed over ranks */

@@ -823,8 +823,6 @@ static void report_summary(run_state *rs)
         loop_s > 0.0 ? (double)prm->system.n_particles * (double)steps / loop_s : 0.0;
     perf->neighbor_builds = sim->n_builds - rs->builds_at_start;
     perf->dangerous_builds = sim->n_dangerous;
-    perf->speculated_steps = sim->n_speculated;
-    perf->speculated_rebuilds = sim->n_respeculated;
     const double n_local = (double)prm->system.n_particles / (double)par->size;
     perf->memory_bytes_per_particle = sim->backend->memory_bytes(sim->backend_state) / n_local;
 
@@ -836,9 +834,6 @@ static void report_summary(run_state *rs)
                 perf->memory_bytes_per_particle, sim->backend->memory_kind);
     vs_log_info("Neighbor list builds = %lld", (long long)perf->neighbor_builds);
     vs_log_info("Dangerous builds = %lld", (long long)perf->dangerous_builds);
-    if (perf->speculated_steps > 0)
-        vs_log_info("Speculated steps = %lld (%lld of them rebuilt after all)",
-                    (long long)perf->speculated_steps, (long long)perf->speculated_rebuilds);
     vs_log_info("I/O: %lld checkpoint(s), %.1f MB in %.3f s (%.3f GB/s); %lld frame(s), "
                 "%.1f MB in %.3f s (%.3f GB/s)", (long long)perf->checkpoints,
                 perf->checkpoint_bytes / 1e6, perf->checkpoint_s,

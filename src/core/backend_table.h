@@ -54,11 +54,6 @@ typedef struct vs_backend {
      * half in one pass, with the results of the two calls. */
     void (*integrate_finish_and_first_half)(void *st);
     double (*max_displacement2)(void *st); /* this rank's largest, squared */
-    /* Optional (NULL where absent): max_displacement2 in two parts, so that the step's
-     * ghost update and forces can be queued before its value is known (vs_sim_step's
-     * speculative step): begin queues its read, end waits for it and returns it. */
-    void (*max_displacement2_begin)(void *st);
-    double (*max_displacement2_end)(void *st);
     /* The ensembles (src/engine/ensemble_step.h): their per-particle operations of
      * src/core/integrator.h at `step` (op: vs_ensemble_op), the Brownian step in place of the
      * first half, velocities scaled and shifted, and the exact local sums of m v (3),

@@ -87,20 +87,6 @@ static double cpu_max_displacement2(void *st)
     return vs_neighbor_max_displacement2(s->parts);
 }
 
-/* The CPU computes it at once; the two parts exist so that the engine's speculative step runs
- * (and is tested) on the reference backend too. */
-static void cpu_max_displacement2_begin(void *st)
-{
-    vs_cpu_state *s = st;
-    s->max_disp2 = vs_neighbor_max_displacement2(s->parts);
-}
-
-static double cpu_max_displacement2_end(void *st)
-{
-    const vs_cpu_state *s = st;
-    return s->max_disp2;
-}
-
 static int64_t cpu_migrate(void *st, int64_t step)
 {
     vs_cpu_state *s = st;
@@ -432,8 +418,6 @@ const vs_backend vs_backend_cpu = {
     .integrate_first_half = cpu_first_half,
     .integrate_second_half = cpu_second_half,
     .max_displacement2 = cpu_max_displacement2,
-    .max_displacement2_begin = cpu_max_displacement2_begin,
-    .max_displacement2_end = cpu_max_displacement2_end,
     .ensemble_op = cpu_ensemble_op,
     .brownian_step = cpu_brownian_step,
     .scale_velocities = cpu_scale_velocities,

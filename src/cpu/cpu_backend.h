@@ -45,7 +45,6 @@ typedef struct vs_cpu_state {
                            * (NULL without orientations); forces_end writes orient[i].g */
     uint8_t *fq_bad;      /* a particle with a contribution that is not finite or too large */
     int64_t fq_capacity;
-    double max_disp2; /* the last displacement check's (cpu_max_displacement2_begin) */
     int any_bad;          /* some fq_bad is set */
     uint64_t fq_overflow; /* sign bit: a sum left the fixed-point range */
     /* output.pressure_tensor: the owned particles' shares of the virial tensor of the last

@@ -126,8 +126,6 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
 {
     memset(sim, 0, sizeof(*sim));
     sim->phase_open = -1;
-    const char *spec = getenv("VESICA_SPECULATE");
-    sim->speculate = !spec ? 1 : strcmp(spec, "0") == 0 ? 0 : strcmp(spec, "always") == 0 ? 2 : 1;
     sim->prm = *prm;
     sim->list_radius = vs_list_radius(prm);
     /* a box that grows past 64 times the larger of its starting volume and one list cell per
@@ -611,80 +609,6 @@ void vs_sim_canonicalize(vs_sim *sim)
     phases_close(sim);
 }
 
-/* The ghost update of a step that keeps its lists, with its forces where they overlap it;
- * returns whether the forces are done. */
-static int update_and_overlap(vs_sim *sim, int64_t step)
-{
-    if (overlapped_forces(sim, step))
-        return 1;
-    phase_begin(sim, VS_TIMER_comm);
-    sim->backend->update_ghosts(sim->backend_state);
-    return 0;
-}
-
-/* The rebuild decision from the global largest displacement since the last build (squared):
- * a rebuild once it passes half the skin. Keeps the history the speculation guesses from. */
-static int needs_rebuild(vs_sim *sim, double max2)
-{
-    const double half_skin = 0.5 * sim->prm.neighbor.skin;
-    const double disp = sqrt(max2);
-    const int rebuild_due = !(max2 <= half_skin * half_skin);
-    /* dangerous: a particle crossed the whole skin, so the previous list could have missed
-     * pairs had it been kept one more step; the time step is too large for the skin */
-    if (rebuild_due && !(max2 <= sim->prm.neighbor.skin * sim->prm.neighbor.skin))
-        sim->n_dangerous++;
-    sim->disp_growth = disp - sim->disp_last;
-    sim->disp_last = rebuild_due ? 0.0 : disp;
-    return rebuild_due;
-}
-
-/* Whether this step's check will likely keep the lists: then its ghost update and forces are
- * queued before the check's value comes back (the device never waits for the host's
- * decision), and a check that asks for a rebuild after all has them recomputed. Only a guess
- * from the global history (the same on every rank); the decision itself is never changed. */
-static int speculate(const vs_sim *sim)
-{
-    if (!sim->speculate || !sim->backend->max_displacement2_begin)
-        return 0;
-    if (sim->speculate == 2)
-        return 1;
-    /* a backend on the host runs nothing while the host decides: a guess could only cost */
-    if (strcmp(sim->backend->memory_kind, "device") != 0)
-        return 0;
-    const double growth = sim->disp_growth > 0.0 ? sim->disp_growth : 0.0;
-    return sim->disp_last + 2.0 * growth < 0.5 * sim->prm.neighbor.skin;
-}
-
-/* A step with a Verlet skin: the displacement check, then the rebuild or the ghost update;
- * returns whether the forces are done. */
-static int check_and_exchange(vs_sim *sim, int64_t step)
-{
-    const vs_backend *b = sim->backend;
-    if (speculate(sim)) {
-        b->max_displacement2_begin(sim->backend_state);
-        int forces_done = update_and_overlap(sim, step);
-        if (!forces_done) {
-            phase_begin(sim, VS_TIMER_pair);
-            compute_forces(sim, step);
-        }
-        phase_begin(sim, VS_TIMER_comm);
-        const double local_max2 = b->max_displacement2_end(sim->backend_state);
-        sim->n_speculated++;
-        if (!needs_rebuild(sim, vs_par_max_double(&sim->dc.cart, local_max2)))
-            return 1;
-        sim->n_respeculated++; /* the forces above are replaced by the rebuilt lists' */
-        rebuild(sim);
-        return 0;
-    }
-    const double local_max2 = b->max_displacement2(sim->backend_state);
-    phase_begin(sim, VS_TIMER_comm);
-    if (needs_rebuild(sim, vs_par_max_double(&sim->dc.cart, local_max2))) {
-        rebuild(sim);
-        return 0;
-    }
-    return update_and_overlap(sim, step);
-}
-
 /* A reaction step after the rebuild of `step` (reactions.h): where the topology or the
  * species changed, the ghosts (their species and bonded marks, and the bonded width of the
  * beads that just got a bond) and the lists again, and the tail corrections. */
@@ -730,22 +654,34 @@ void vs_sim_step(vs_sim *sim)
         ensemble_first_half(sim);
     }
     sim->second_half_pending = 0;
-    sim->step = step; /* migration reports this step if a particle went astray */
-    const int react = vs_reactions_due(&sim->prm, step); /* sees the partners of now */
-    int forces_done = 0;
-    if (every_step) {
-        rebuild(sim);
-    } else if (react) { /* a reaction step sees the lists of now: a rebuild whatever the check */
-        const double local_max2 = b->max_displacement2(sim->backend_state);
+    const double local_max2 = every_step ? 0.0 : b->max_displacement2(sim->backend_state);
+
+    double max2 = 0.0;
+    if (!every_step) {
         phase_begin(sim, VS_TIMER_comm);
-        needs_rebuild(sim, vs_par_max_double(&sim->dc.cart, local_max2));
-        sim->disp_last = 0.0;
-        rebuild(sim);
-    } else {
-        forces_done = check_and_exchange(sim, step);
+        max2 = vs_par_max_double(&sim->dc.cart, local_max2);
     }
-    if (react)
-        reaction_step(sim, step);
+
+    const double half_skin = 0.5 * sim->prm.neighbor.skin;
+    sim->step = step; /* migration reports this step if a particle went astray */
+    int forces_done = 0;
+    const int react = vs_reactions_due(&sim->prm, step); /* sees the partners of now */
+    if (every_step || react || !(max2 <= half_skin * half_skin)) {
+        /* dangerous: a particle crossed the whole skin, so the previous list could have
+         * missed pairs had it been kept one more step; the time step is too large for the
+         * skin */
+        if (!every_step && !(max2 <= sim->prm.neighbor.skin * sim->prm.neighbor.skin))
+            sim->n_dangerous++;
+        rebuild(sim);
+        if (react)
+            reaction_step(sim, step);
+    } else if (overlapped_forces(sim, step)) {
+        forces_done = 1;
+    } else {
+        phase_begin(sim, VS_TIMER_comm);
+        b->update_ghosts(sim->backend_state);
+    }
+
     if (!forces_done) {
         phase_begin(sim, VS_TIMER_pair);
         compute_forces(sim, step);

@@ -1,7 +1,8 @@
 /* The simulation: state of one rank and the time step, the same on every backend.
  *
  * One step: integrate half -> (rebuild? migrate + ghosts + neighbour list : ghost update)
- * -> forces (each term of the force field, forcefield.h) -> integrate second half. The
+ * -> [a reaction step, which forces the rebuild: reactions.h] -> forces (each term of the
+ * force field, forcefield.h) -> integrate second half. The
  * backend's table (backend_table.h) supplies each phase and the ensemble kind's table
  * (ensemble_step.h) the two halves; this file owns the order, the rebuild decision (any
  * rank's particle moved more than half the skin: all ranks rebuild together) and the
@@ -43,13 +44,6 @@ typedef struct vs_sim {
     int64_t step;            /* steps completed since the start of the run */
     int64_t n_builds;        /* neighbour-list builds, the initial one included */
     int64_t n_dangerous;     /* builds where some particle had moved more than the full skin */
-    int speculate;           /* VESICA_SPECULATE: 1 auto (default), 0 never, 2 always */
-    int64_t n_speculated;    /* steps whose ghost update and forces were queued before the
-                                displacement check, and of those, */
-    int64_t n_respeculated;  /* the ones whose check asked for a rebuild (forces recomputed) */
-    double disp_last;        /* the largest displacement since the last build at the last */
-    double disp_growth;      /* check, and its growth over that step (global: every rank
-                                decides alike) */
     int energy_due;          /* what the next force evaluation must produce besides the
                                 forces: VS_WANT_* (energy and virial; the virial tensor) */
     int second_half_pending; /* the last step's second half-step is not done yet (it runs
