@@ -1,7 +1,8 @@
 /* The simulation: state of one rank and the time step, the same on every backend.
  *
  * One step: integrate half -> (rebuild? migrate + ghosts + neighbour list : ghost update)
- * -> forces (each term of the force field, forcefield.h) -> integrate second half. The
+ * -> [a reaction step, which forces the rebuild: reactions.h] -> forces (each term of the
+ * force field, forcefield.h) -> integrate second half. The
  * backend's table (backend_table.h) supplies each phase and the ensemble kind's table
  * (ensemble_step.h) the two halves; this file owns the order, the rebuild decision (any
  * rank's particle moved more than half the skin: all ranks rebuild together) and the
