@@ -22,13 +22,13 @@ void vs_reactions_free(vs_reactions *rx)
     memset(rx, 0, sizeof *rx);
 }
 
-/* This rank's particles of the monomer species and of active-end species. */
+/* This rank's free monomers (of the monomer species, without a bond) and active ends. */
 static void count_roles(const vs_params *prm, const vs_particles *p, int64_t out[2])
 {
     const vs_chain_growth *g = &prm->reactions.chain;
     out[0] = out[1] = 0;
     for (int64_t i = 0; g->on && i < p->n_owned; ++i) {
-        out[0] += p->species[i] == g->monomer;
+        out[0] += p->species[i] == g->monomer && p->topo[i].n_bond == 0;
         out[1] += g->active[p->species[i]];
     }
 }
