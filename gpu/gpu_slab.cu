@@ -39,17 +39,47 @@ extern "C" {
  * up (the neighbours read these), this rank's local images, and the overflow flag. */
 enum { VS_SLAB_HEADER = 256, VS_SLAB_SENT = 0, VS_SLAB_LOCAL = 2, VS_SLAB_OVERFLOW = 3 };
 
-/* The leavers of both directions in one pass: lower ones (n0, idx0) first, then upper ones,
- * records one after another from `out` (no molecules on this path; orientations where the
- * particles have them). */
-__global__ void slab_pack_kernel(int n0, int n1, const int32_t *idx0, const int32_t *idx1, int d,
-                                 int wrap0, int wrap1, double len, vs_soa a, char *out)
+/* The migration's read-back: the select counters (d_select_count[0..6]), then from
+ * VS_SLAB_TAIL the last build's header (its four words) and the last migration's arrival
+ * verdict (a 64-bit tag), which the ghost unpack copies there so that they come back with the
+ * next step's counts instead of by copies of their own. */
+enum { VS_SLAB_TAIL = 8, VS_SLAB_OUTSIDE = VS_SLAB_TAIL + 4, VS_SLAB_READ = VS_SLAB_OUTSIDE + 2 };
+
+/* The leavers of both directions (lower ones, n0 from idx0, first; records one after another
+ * from `out`; no molecules on this path, orientations where the particles have them), then
+ * the holes they leave below the new end n_stay closed with the stayers beyond it, in one
+ * block: the fill overwrites leaver slots the pack reads, and the leavers are a flux through
+ * two faces, few enough for one block, whose barrier orders the two where a select and a
+ * fill of their own would cost two more launches. The k-th stayer of [n_stay, n_stay +
+ * n_left) in index order fills holes[k] (the leavers in index order), as the other paths'
+ * select and fill_holes_kernel do. */
+enum { VS_SLAB_PACK_THREADS = 1024 };
+__global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
+    slab_pack_fill_kernel(int n0, int n1, const int32_t *idx0, const int32_t *idx1, int d,
+                          int wrap0, int wrap1, double len, vs_soa a, char *out, int n_stay,
+                          int n_left, const int32_t *holes, double lo, double hi)
 {
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n0)
-        vs_pack_migrant(idx0[k], k, d, wrap0, len, a, out, vs_migrant_bytes(a));
-    else if (k < n0 + n1)
-        vs_pack_migrant(idx1[k - n0], k, d, wrap1, len, a, out, vs_migrant_bytes(a));
+    typedef cub::BlockScan<int, VS_SLAB_PACK_THREADS> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    const size_t rec = vs_migrant_bytes(a);
+    for (int k = (int)threadIdx.x; k < n0 + n1; k += VS_SLAB_PACK_THREADS) {
+        if (k < n0)
+            vs_pack_migrant(idx0[k], k, d, wrap0, len, a, out, rec);
+        else
+            vs_pack_migrant(idx1[k - n0], k, d, wrap1, len, a, out, rec);
+    }
+    __syncthreads(); /* every leaver is read before a hole is written */
+    int filled = 0;
+    for (int start = 0; start < n_left; start += VS_SLAB_PACK_THREADS) {
+        const int k = start + (int)threadIdx.x, i = n_stay + k;
+        const int stays = k < n_left && vs_in_brick(vs_pos_get(a.pos, d, i), lo, hi);
+        int rank = 0, total = 0;
+        scan_t(tmp).ExclusiveSum(stays, rank, total);
+        if (stays)
+            vs_fill_hole(a, holes[filled + rank], i);
+        filled += total;
+        __syncthreads(); /* tmp is reused */
+    }
 }
 
 /* The arrivals from above (n0, in0) then from below, appended from `start`. */
@@ -67,8 +97,7 @@ __global__ void slab_unpack_migrants_kernel(int n0, int n1, const char *in0, con
 
 void vs_gpu_slab_init(vs_gpu_state *g)
 {
-    VS_CUDA_CHECK(cudaMallocHost((void **)&g->slab.h_flags, 4 * sizeof(int32_t)));
-    memset(g->slab.h_flags, 0, 4 * sizeof(int32_t));
+    memset(g->slab.h_flags, 0, sizeof g->slab.h_flags);
     const char *times = getenv("VESICA_GPU_SLAB_TIMES");
     g->slab.timed = times && strcmp(times, "1") == 0;
     const char *above = getenv("VESICA_GPU_SLAB_ABOVE");
@@ -92,8 +121,6 @@ static void mark(vs_gpu_state *g, int part, double *t)
 
 void vs_gpu_slab_free(vs_gpu_state *g)
 {
-    if (g->slab.h_flags)
-        cudaFreeHost(g->slab.h_flags);
     if (g->slab.timed && g->slab.steps > 0) {
         char line[512];
         size_t used = 0;
@@ -139,6 +166,22 @@ static void check_flags(vs_gpu_state *g)
                                       g->slab.h_flags[VS_SLAB_SENT + 1]);
 }
 
+/* The verdicts that came back with this step's counts (h): the last build's flags, and the
+ * last migration's arrival check. */
+static void last_verdicts(vs_gpu_state *g, const int32_t *h)
+{
+    if (g->slab.flags_pending)
+        memcpy(g->slab.h_flags, h + VS_SLAB_TAIL, sizeof g->slab.h_flags);
+    check_flags(g);
+    if (g->slab.outside_pending) {
+        g->slab.outside_pending = 0;
+        memcpy(g->halo.h_outside, h + VS_SLAB_OUTSIDE, sizeof(unsigned long long));
+        g->halo.outside_pending = 1;
+        g->halo.outside_step = g->slab.outside_step;
+        vs_gpu_outside_verdict(g);
+    }
+}
+
 void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
 {
     /* the leavers through each face and the images of every owned particle, one read-back */
@@ -154,44 +197,39 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
     }
     vs_gpu_slab_count_images(g, d);
     int32_t *h = (int32_t *)g->red.h_pinned;
-    VS_CUDA_CHECK(cudaMemcpyAsync(h, counts, 7 * sizeof(int32_t), cudaMemcpyDeviceToHost,
-                                  g->stream));
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, counts, VS_SLAB_READ * sizeof(int32_t),
+                                  cudaMemcpyDeviceToHost, g->stream));
     mark(g, 0, &t);
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     mark(g, 1, &t);
     const int64_t n_send[2] = {h[0], h[1]}, n_left = h[2];
     const int64_t images[3] = {h[4], h[5], h[6]};
-    vs_gpu_outside_verdict(g); /* the last migration's arrivals (their copy came before) */
-    check_flags(g);
+    last_verdicts(g, h);
 
-    /* the leavers, packed with everything they carry, wrapped where they cross the box */
+    /* the leavers, packed with everything they carry, wrapped where they cross the box, and
+     * the holes they leave closed */
     const size_t rec = vs_gpu_migrant_bytes(g);
     vs_gpu_comm_reserve(g, rec * (size_t)(n_send[0] + n_send[1]), 0);
     double shift[3][2];
     vs_exchange_shifts(g->tr.dc, shift);
     const uint64_t offset[2] = {0, rec * (uint64_t)n_send[0]};
-    VS_LAUNCH(slab_pack_kernel, n_send[0] + n_send[1], VS_BLOCK, g->stream, (int)n_send[0],
-              (int)n_send[1], g->halo.send_idx[d][0], g->halo.send_idx[d][1], d,
-              shift[d][0] == 0.0 ? 0 : -1, shift[d][1] == 0.0 ? 0 : 1, g->prm->system.box[d],
-              soa(g), g->tr.d_send);
+    const int n_stay = n - (int)n_left;
+    if (n_left > 0) {
+        slab_pack_fill_kernel<<<1, VS_SLAB_PACK_THREADS, 0, g->stream>>>(
+            (int)n_send[0], (int)n_send[1], g->halo.send_idx[d][0], g->halo.send_idx[d][1], d,
+            shift[d][0] == 0.0 ? 0 : -1, shift[d][1] == 0.0 ? 0 : 1, g->prm->system.box[d],
+            soa(g), g->tr.d_send, n_stay, (int)n_left, (const int32_t *)g->sort.idx_in,
+            g->lo[d], g->hi[d]);
+        VS_CUDA_CHECK(cudaGetLastError());
+        g->pt.n_owned = n_stay;
+    }
     int64_t n_recv[2];
     const char *base[2], *arrivals[2];
     mark(g, 2, &t);
     vs_gpu_slab_message(g, d, 0, n_send, offset, n_recv, base, arrivals);
     mark(g, 3, &t);
 
-    /* close the holes with the stayers beyond the new end, then append the arrivals */
-    if (n_left > 0) {
-        const int n_stay = n - (int)n_left;
-        int32_t *holes = (int32_t *)g->sort.idx_in, *movers = (int32_t *)g->sort.idx_out;
-        const vs_stayer_pred pred = {vs_gpu_positions(g), d, g->lo[d], g->hi[d]};
-        VS_CUDA_CHECK(cub::DeviceSelect::If(g->sort.cub_temp, g->sort.cub_temp_bytes,
-                                            thrust::counting_iterator<int32_t>(n_stay), movers,
-                                            counts + 3, (int)n_left, pred, g->stream));
-        VS_LAUNCH(fill_holes_kernel, n_left, VS_BLOCK, g->stream, (int)n_left, counts + 3, holes,
-                  movers, soa(g));
-        g->pt.n_owned = n_stay;
-    }
+    /* the arrivals after the stayers */
     vs_gpu_reserve_owned(g, g->pt.n_owned + n_recv[0] + n_recv[1]);
     VS_LAUNCH(slab_unpack_migrants_kernel, n_recv[0] + n_recv[1], VS_BLOCK, g->stream,
               (int)n_recv[0], (int)n_recv[1], arrivals[0], arrivals[1], g->pt.n_owned, soa(g), d,
@@ -214,7 +252,8 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
  * images (*n_local) and direction 0's. The ghosts' number goes to *ghosts. */
 __global__ void slab_unpack_kernel(int64_t n_owned, int32_t *header, const char *hdr0,
                                    const char *hdr1, const char *rec0, const char *rec1,
-                                   int64_t bound0, int64_t bound1, vs_soa a, int32_t *ghosts)
+                                   int64_t bound0, int64_t bound1, vs_soa a, int32_t *ghosts,
+                                   const unsigned long long *outside, int32_t *tail)
 {
     const int y = blockIdx.y;
     const int32_t local = header[VS_SLAB_LOCAL];
@@ -226,8 +265,17 @@ __global__ void slab_unpack_kernel(int64_t n_owned, int32_t *header, const char 
         r0 = r0 > bound0 ? (int32_t)bound0 : r0;
         r1 = r1 > bound1 ? (int32_t)bound1 : r1;
     }
-    if (y == 0 && blockIdx.x == 0 && threadIdx.x == 0)
+    if (y == 0 && blockIdx.x == 0 && threadIdx.x == 0) {
         *ghosts = local + r0 + r1;
+        /* what the next read-back brings: the header (every block finds the same overflow),
+         * and the arrival verdict (the arrivals' unpack came before) */
+        tail[0] = header[VS_SLAB_SENT];
+        tail[1] = header[VS_SLAB_SENT + 1];
+        tail[2] = local;
+        tail[3] = *overflow | (int32_t)(r0 != ((const int32_t *)hdr0)[VS_SLAB_SENT] ||
+                                        r1 != ((const int32_t *)hdr1)[VS_SLAB_SENT + 1]);
+        *(unsigned long long *)(tail + 4) = *outside;
+    }
     const int n = y ? r1 : r0;
     const char *in = y ? rec1 : rec0;
     const int64_t start = n_owned + local + (y ? r0 : 0);
@@ -277,13 +325,12 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
                     2);
     slab_unpack_kernel<<<grid, VS_BLOCK, 0, g->stream>>>(
         n, (int32_t *)g->tr.d_ghost_send, base[0], base[1], records[0], records[1],
-        g->slab.in_bound[0], g->slab.in_bound[1], soa(g), g->halo.d_ghosts);
+        g->slab.in_bound[0], g->slab.in_bound[1], soa(g), g->halo.d_ghosts, g->halo.d_outside,
+        g->halo.d_select_count + VS_SLAB_TAIL);
     VS_CUDA_CHECK(cudaGetLastError());
     vs_gpu_slab_read_done(g);
     /* the sent counts (the halo's bytes) and the overflow flag come back with the next
-     * read-back */
-    VS_CUDA_CHECK(cudaMemcpyAsync(g->slab.h_flags, g->tr.d_ghost_send, 4 * sizeof(int32_t),
-                                  cudaMemcpyDeviceToHost, g->stream));
+     * read-back (last_verdicts) */
     g->slab.flags_pending = 1;
     mark(g, 8, &t);
     g->halo.ghosts_on_device = 1;

@@ -24,9 +24,12 @@ struct vs_gpu_slab {
     int64_t out_bound[2];        /* records sent down (0) and up (1), at most */
     int64_t in_bound[2];         /* records received from above (0) and below (1), at most */
     int64_t in_last;             /* the last build's in_bound sum: the next reservation's guess */
-    int32_t *h_flags;            /* pinned: the last build's header (sent counts, local
-                                    images, overflow flag: a count passed its bound) */
-    int flags_pending;           /* h_flags is being written by the stream */
+    int32_t h_flags[4];          /* the last build's header (sent counts, local images,
+                                    overflow flag: a count passed its bound) */
+    int flags_pending;           /* the next read-back brings h_flags */
+    int outside_pending;         /* the next read-back brings the arrival check of the
+                                    migration of outside_step */
+    int64_t outside_step;
     int timed;                   /* VESICA_GPU_SLAB_TIMES=1: host time per part (gpu_slab.cu) */
     int64_t steps;
     double host_s[VS_SLAB_PARTS];
