@@ -5,9 +5,12 @@
  * the ghosts' images) and exchange them by MPI before any record moves; for small bricks
  * those waits, not the records, set the step's time (docs/performance.md). Here:
  * - The migration reads its leaver counts back together with the image counts of every
- *   owned particle before it (one synchronisation). Its records travel as the peer
- *   transport's always do, and one message per neighbour and direction carries the count,
- *   the buffer and the events.
+ *   owned particle before it, the last build's flags and the last arrival check (one
+ *   synchronisation, one copy). Its records travel as the peer transport's always do, and one
+ *   message per neighbour and direction carries the count, the buffer and the events. What
+ *   the host queues after the read-back idles the device until the forces start, so it is
+ *   kept to few launches: one block packs the leavers and closes their holes, and the
+ *   arrivals are unpacked by the ghost build's image pass.
  * - The ghost build then knows bounds without a read-back: this step's images are at most
  *   those counted, plus the most one arrival can have per arrival (vs_gpu_slab_most_images).
  *   Room for the bounds is reserved, the image pass counts its images on the device (local
@@ -98,6 +101,8 @@ __global__ void slab_unpack_migrants_kernel(int n0, int n1, const char *in0, con
 void vs_gpu_slab_init(vs_gpu_state *g)
 {
     memset(g->slab.h_flags, 0, sizeof g->slab.h_flags);
+    VS_CUDA_CHECK(cudaMalloc((void **)&g->slab.d_ctr, 8 * sizeof(int32_t)));
+    VS_CUDA_CHECK(cudaMemset(g->slab.d_ctr, 0, 8 * sizeof(int32_t)));
     const char *times = getenv("VESICA_GPU_SLAB_TIMES");
     g->slab.timed = times && strcmp(times, "1") == 0;
     const char *above = getenv("VESICA_GPU_SLAB_ABOVE");
@@ -106,8 +111,8 @@ void vs_gpu_slab_init(vs_gpu_state *g)
 
 /* VESICA_GPU_SLAB_TIMES=1: the host's time in each part of the slab path, per step. */
 static const char *const slab_part_names[VS_SLAB_PARTS] = {
-    "select+count", "read-back wait", "pack", "message A", "fill+unpack", "ghost reserve",
-    "image pass", "message B", "ghost unpack"};
+    "select+count", "read-back wait", "pack+fill", "message A", "arrivals", "ghost reserve",
+    "arrivals+image pass", "message B", "ghost unpack"};
 
 static void mark(vs_gpu_state *g, int part, double *t)
 {
@@ -121,6 +126,8 @@ static void mark(vs_gpu_state *g, int part, double *t)
 
 void vs_gpu_slab_free(vs_gpu_state *g)
 {
+    if (g->slab.d_ctr)
+        cudaFree(g->slab.d_ctr);
     if (g->slab.timed && g->slab.steps > 0) {
         char line[512];
         size_t used = 0;
@@ -229,19 +236,27 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
     vs_gpu_slab_message(g, d, 0, n_send, offset, n_recv, base, arrivals);
     mark(g, 3, &t);
 
-    /* the arrivals after the stayers */
-    vs_gpu_reserve_owned(g, g->pt.n_owned + n_recv[0] + n_recv[1]);
-    VS_LAUNCH(slab_unpack_migrants_kernel, n_recv[0] + n_recv[1], VS_BLOCK, g->stream,
-              (int)n_recv[0], (int)n_recv[1], arrivals[0], arrivals[1], g->pt.n_owned, soa(g), d,
-              g->lo[d], g->hi[d], g->halo.d_outside);
-    g->pt.n_owned += n_recv[0] + n_recv[1];
-    vs_gpu_slab_read_done(g);
+    /* the arrivals after the stayers: unpacked by the ghost build's image pass, or here where
+     * a reorder of the owned particles follows */
+    const int64_t in = n_recv[0] + n_recv[1];
+    vs_gpu_reserve_owned(g, g->pt.n_owned + in);
+    g->slab.arrivals = vs_gpu_reorder_due(g) ? 0 : in;
+    if (g->slab.arrivals == 0) {
+        VS_LAUNCH(slab_unpack_migrants_kernel, in, VS_BLOCK, g->stream, (int)n_recv[0],
+                  (int)n_recv[1], arrivals[0], arrivals[1], g->pt.n_owned, soa(g), d, g->lo[d],
+                  g->hi[d], g->halo.d_outside);
+        vs_gpu_slab_read_done(g);
+    }
+    for (int k = 0; k < 2; ++k) {
+        g->slab.n_in[k] = g->slab.arrivals ? n_recv[k] : 0;
+        g->slab.in[k] = arrivals[k];
+    }
+    g->pt.n_owned += in;
     mark(g, 4, &t);
 
     /* this step's images at most: those counted, and the most each arrival can have */
     int64_t most_local = 0, most_sent = 0;
     vs_gpu_slab_most_images(g, d, &most_local, &most_sent);
-    const int64_t in = n_recv[0] + n_recv[1];
     g->slab.local_bound = images[0] + most_local * in;
     g->slab.out_bound[0] = images[1] + most_sent * in;
     g->slab.out_bound[1] = images[2] + most_sent * in;
@@ -253,7 +268,8 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
 __global__ void slab_unpack_kernel(int64_t n_owned, int32_t *header, const char *hdr0,
                                    const char *hdr1, const char *rec0, const char *rec1,
                                    int64_t bound0, int64_t bound1, vs_soa a, int32_t *ghosts,
-                                   const unsigned long long *outside, int32_t *tail)
+                                   const unsigned long long *outside, int32_t *tail,
+                                   int32_t *ctr)
 {
     const int y = blockIdx.y;
     const int32_t local = header[VS_SLAB_LOCAL];
@@ -275,6 +291,8 @@ __global__ void slab_unpack_kernel(int64_t n_owned, int32_t *header, const char 
         tail[3] = *overflow | (int32_t)(r0 != ((const int32_t *)hdr0)[VS_SLAB_SENT] ||
                                         r1 != ((const int32_t *)hdr1)[VS_SLAB_SENT + 1]);
         *(unsigned long long *)(tail + 4) = *outside;
+        for (int k = 0; k < 5; ++k) /* the image pass is done: its counters for the next */
+            ctr[k] = 0;
     }
     const int n = y ? r1 : r0;
     const char *in = y ? rec1 : rec0;
@@ -298,7 +316,12 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
     vs_gpu_ghost_send_reserve(g, VS_SLAB_HEADER +
                                      rec * (size_t)(g->slab.out_bound[0] + g->slab.out_bound[1]));
     mark(g, 5, &t);
-    vs_gpu_slab_write_images(g, d, VS_SLAB_HEADER);
+    vs_gpu_slab_write_images(g, d, VS_SLAB_HEADER, n - g->slab.arrivals, g->slab.n_in,
+                             g->slab.in);
+    if (g->slab.arrivals) /* the arrivals' copy out of the neighbours' buffers is queued */
+        vs_gpu_slab_read_done(g);
+    g->slab.arrivals = 0;
+    g->slab.n_in[0] = g->slab.n_in[1] = 0;
     mark(g, 6, &t);
     const uint64_t offset[2] = {VS_SLAB_HEADER,
                                 VS_SLAB_HEADER + rec * (uint64_t)g->slab.out_bound[0]};
@@ -326,7 +349,7 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
     slab_unpack_kernel<<<grid, VS_BLOCK, 0, g->stream>>>(
         n, (int32_t *)g->tr.d_ghost_send, base[0], base[1], records[0], records[1],
         g->slab.in_bound[0], g->slab.in_bound[1], soa(g), g->halo.d_ghosts, g->halo.d_outside,
-        g->halo.d_select_count + VS_SLAB_TAIL);
+        g->halo.d_select_count + VS_SLAB_TAIL, g->slab.d_ctr);
     VS_CUDA_CHECK(cudaGetLastError());
     vs_gpu_slab_read_done(g);
     /* the sent counts (the halo's bytes) and the overflow flag come back with the next
