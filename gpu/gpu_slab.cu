@@ -238,20 +238,20 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
 
     /* the arrivals after the stayers: unpacked by the ghost build's image pass, or here where
      * a reorder of the owned particles follows */
-    const int64_t in = n_recv[0] + n_recv[1];
-    vs_gpu_reserve_owned(g, g->pt.n_owned + in);
+    const int64_t in = n_recv[0] + n_recv[1], stay = g->pt.n_owned;
+    vs_gpu_reserve_owned(g, stay + in);
+    g->pt.n_owned = stay + in; /* the reorder's test reads the new number */
     g->slab.arrivals = vs_gpu_reorder_due(g) ? 0 : in;
     if (g->slab.arrivals == 0) {
         VS_LAUNCH(slab_unpack_migrants_kernel, in, VS_BLOCK, g->stream, (int)n_recv[0],
-                  (int)n_recv[1], arrivals[0], arrivals[1], g->pt.n_owned, soa(g), d, g->lo[d],
-                  g->hi[d], g->halo.d_outside);
+                  (int)n_recv[1], arrivals[0], arrivals[1], stay, soa(g), d, g->lo[d], g->hi[d],
+                  g->halo.d_outside);
         vs_gpu_slab_read_done(g);
     }
     for (int k = 0; k < 2; ++k) {
         g->slab.n_in[k] = g->slab.arrivals ? n_recv[k] : 0;
         g->slab.in[k] = arrivals[k];
     }
-    g->pt.n_owned += in;
     mark(g, 4, &t);
 
     /* this step's images at most: those counted, and the most each arrival can have */
