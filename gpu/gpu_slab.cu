@@ -101,8 +101,8 @@ __global__ void slab_unpack_migrants_kernel(int n0, int n1, const char *in0, con
 void vs_gpu_slab_init(vs_gpu_state *g)
 {
     memset(g->slab.h_flags, 0, sizeof g->slab.h_flags);
-    VS_CUDA_CHECK(cudaMalloc((void **)&g->slab.d_ctr, 8 * sizeof(int32_t)));
-    VS_CUDA_CHECK(cudaMemset(g->slab.d_ctr, 0, 8 * sizeof(int32_t)));
+    g->slab.d_ctr = (int32_t *)vs_gpu_alloc(g, 8 * sizeof(int32_t));
+    VS_CUDA_CHECK(cudaMemsetAsync(g->slab.d_ctr, 0, 8 * sizeof(int32_t), g->stream));
     const char *times = getenv("VESICA_GPU_SLAB_TIMES");
     g->slab.timed = times && strcmp(times, "1") == 0;
     const char *above = getenv("VESICA_GPU_SLAB_ABOVE");
