@@ -24,6 +24,7 @@
  * Runs are the same bits as on the other paths: the same ghost set, in another order, which
  * the Newton kernel's fixed-point sums do not see (tests/gpu/ranks_bitwise.sh).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,7 +136,12 @@ void vs_gpu_slab_free(vs_gpu_state *g)
             used += (size_t)snprintf(line + used, sizeof line - used, "%s%s %.1f", k ? ", " : "",
                                      slab_part_names[k],
                                      1e6 * g->slab.host_s[k] / (double)g->slab.steps);
-        vs_log_info("slab exchange, host us per step: %s", line);
+        /* every rank's: the step waits for the slowest, whose parts rank 0's do not show */
+        if (g->slab.rank == 0)
+            vs_log_info("slab exchange, host us per step: %s", line);
+        else
+            fprintf(stderr, "slab exchange (rank %d), host us per step: %s\n", g->slab.rank,
+                    line);
     }
 }
 
@@ -154,6 +160,7 @@ void vs_gpu_slab_decide(vs_gpu_state *g)
                  !p->reuse_list && !p->half_list && p->overlap == VS_GPU_OVERLAP_NONE &&
                  g->prm->system.n_particles / ranks <= g->slab.most_above;
     g->slab.in_last = 0;
+    g->slab.rank = g->tr.dc->cart.rank;
 }
 
 /* The last build's verdicts, read where the stream has been waited for: a count past its

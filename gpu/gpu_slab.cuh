@@ -36,7 +36,9 @@ struct vs_gpu_slab {
                                     where no reorder follows): n_in[2] records at in[2] */
     int64_t n_in[2];
     const char *in[2];
-    int timed;                   /* VESICA_GPU_SLAB_TIMES=1: host time per part (gpu_slab.cu) */
+    int timed;                   /* VESICA_GPU_SLAB_TIMES=1: host time per part (gpu_slab.cu),
+                                    printed by every rank */
+    int rank;
     int64_t steps;
     double host_s[VS_SLAB_PARTS];
 };
