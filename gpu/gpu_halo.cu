@@ -184,31 +184,7 @@ __global__ void fill_holes_kernel(int max_n, const int32_t *count, const int32_t
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= max_n || k >= *count)
         return;
-    const int to = holes[k], from = movers[k];
-    double p[3];
-    vs_pos_load(a.pos, from, p);
-    vs_pos_store(a.pos, to, p, a.species[from]);
-    for (int c = 0; c < 3; ++c) {
-        a.v[c][to] = a.v[c][from];
-        a.image[c][to] = a.image[c][from];
-    }
-    vs_soa_copy_vp(a, to, from);
-    a.tag[to] = a.tag[from];
-    a.species[to] = a.species[from];
-    if (a.slot_rec) { /* the record stays where it is and learns its new slot */
-        const int32_t q = a.slot_rec[from];
-        a.slot_rec[to] = q;
-        if (q >= 0)
-            a.rec_slot[q] = to;
-    }
-    if (a.special)
-        a.special[to] = a.special[from];
-    if (a.orient)
-        a.orient[to] = a.orient[from];
-    if (a.pos_q) /* vel_f moved above: in mixed precision it holds the predicted velocity */
-        a.pos_q[to] = a.pos_q[from];
-    if (a.faces.near)
-        a.faces.near[to] = a.faces.near[from];
+    vs_fill_hole(a, holes[k], movers[k]);
 }
 
 static void reserve_send(vs_gpu_state *g, int d, int dir, int64_t n)
@@ -515,7 +491,11 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
         vs_gpu_xctx c = {g, rec, {0, 0}, {0, 0}, 0, 0};
         vs_exchange_run(&ops, &c, g->tr.dc);
     }
-    if (crosses) {
+    if (crosses && g->slab.on) {
+        /* the verdict comes back with the next step's counts (gpu_slab.cu) */
+        g->slab.outside_pending = 1;
+        g->slab.outside_step = step;
+    } else if (crosses) {
         /* the arrival check's verdict comes back with the next read-back (check_outside) */
         VS_CUDA_CHECK(cudaMemcpyAsync(g->halo.h_outside, g->halo.d_outside,
                                       sizeof(unsigned long long), cudaMemcpyDeviceToHost,

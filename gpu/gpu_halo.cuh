@@ -341,6 +341,35 @@ static inline size_t vs_gpu_migrant_bytes(const vs_gpu_state *g)
            (g->ps.special_on ? sizeof(vs_special) : 0) + (g->an.on ? sizeof(vs_orient) : 0);
 }
 
+/* Particle `from` moves into slot `to` with everything it carries (a hole's filling). */
+static __device__ __forceinline__ void vs_fill_hole(const vs_soa &a, int to, int from)
+{
+    double p[3];
+    vs_pos_load(a.pos, from, p);
+    vs_pos_store(a.pos, to, p, a.species[from]);
+    for (int c = 0; c < 3; ++c) {
+        a.v[c][to] = a.v[c][from];
+        a.image[c][to] = a.image[c][from];
+    }
+    vs_soa_copy_vp(a, to, from);
+    a.tag[to] = a.tag[from];
+    a.species[to] = a.species[from];
+    if (a.slot_rec) { /* the record stays where it is and learns its new slot */
+        const int32_t q = a.slot_rec[from];
+        a.slot_rec[to] = q;
+        if (q >= 0)
+            a.rec_slot[q] = to;
+    }
+    if (a.special)
+        a.special[to] = a.special[from];
+    if (a.orient)
+        a.orient[to] = a.orient[from];
+    if (a.pos_q) /* vel_f moved above: in mixed precision it holds the predicted velocity */
+        a.pos_q[to] = a.pos_q[from];
+    if (a.faces.near)
+        a.faces.near[to] = a.faces.near[from];
+}
+
 /* Leavers with everything they carry; crossing the periodic boundary (wrap != 0) shifts the
  * coordinate by the box and counts the image, as the CPU migration does. Records are `rec`
  * bytes apart: with molecules each carries its particle's vs_topo after the vs_migrant_rec,

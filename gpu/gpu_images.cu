@@ -639,16 +639,31 @@ __global__ void slab_count_kernel(int n, vs_image_faces f, vs_positions pos, int
     }
 }
 
-/* Every image of every owned particle, counted on the device: each warp takes its slots with
- * one atomic add per kind, local images into the ghost slots (*n_local), sent ones into the
- * send buffer's records (lower ones from 0, counted in sent[0]; upper ones from upper_base,
- * counted in sent[1]). The order is the atomics' (the Newton kernel's fixed-point sums do not
- * depend on it). A count past its bound writes nothing and raises *overflow. */
-__global__ void slab_write_kernel(int n, vs_image_faces f, vs_soa a, int64_t local_cap,
-                                  int32_t *n_local, void *send, int32_t *sent,
-                                  int64_t lower_cap, int64_t upper_cap, int32_t *overflow)
+/* The arrivals (n0 records from in0, then n1 from in1) unpacked after the n_stay stayers, and
+ * every image of every owned particle, counted on the device: each thread unpacks its arrival
+ * before it reads the particle (its own writes), each warp takes its slots with one atomic add
+ * per kind on the counters ctr (local images into the ghost slots, sent ones into the send
+ * buffer's records: lower ones from 0, upper ones from lower_cap). The order is the atomics'
+ * (the Newton kernel's fixed-point sums do not depend on it). A count past its bound writes
+ * nothing and raises the overflow counter. The last block to finish copies the counters into
+ * the header the neighbours read (sent down, sent up, local, overflow), so that the header
+ * needs no clearing while a neighbour may still read it: the ghost unpack clears ctr. */
+__global__ void slab_write_kernel(int n_stay, int n0, int n1, const char *in0, const char *in1,
+                                  double lo, double hi, unsigned long long *outside,
+                                  vs_image_faces f, vs_soa a, int64_t local_cap, void *send,
+                                  int64_t lower_cap, int64_t upper_cap, int32_t *ctr,
+                                  int32_t *header)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
+    const int n = n_stay + n0 + n1;
+    if (i >= n_stay && i < n) {
+        const size_t rec = vs_migrant_bytes(a);
+        if (i < n_stay + n0)
+            vs_unpack_migrant(in0, i - n_stay, rec, n_stay, a, f.remote, lo, hi, outside);
+        else
+            vs_unpack_migrant(in1, i - n_stay - n0, rec, n_stay + n0, a, f.remote, lo, hi,
+                              outside);
+    }
     int4 c = make_int4(0, 0, 0, 0);
     if (i < n) {
         double p[3];
@@ -659,22 +674,35 @@ __global__ void slab_write_kernel(int n, vs_image_faces f, vs_soa a, int64_t loc
               in_z = vs_warp_inclusive_sum(c.z, lane);
     int bx = 0, by = 0, bz = 0;
     if (lane == 31) {
-        bx = in_x ? atomicAdd(n_local, in_x) : 0;
-        by = in_y ? atomicAdd(&sent[0], in_y) : 0;
-        bz = in_z ? atomicAdd(&sent[1], in_z) : 0;
+        bx = in_x ? atomicAdd(&ctr[0], in_x) : 0;
+        by = in_y ? atomicAdd(&ctr[1], in_y) : 0;
+        bz = in_z ? atomicAdd(&ctr[2], in_z) : 0;
     }
     bx = __shfl_sync(0xffffffffu, bx, 31);
     by = __shfl_sync(0xffffffffu, by, 31);
     bz = __shfl_sync(0xffffffffu, bz, 31);
-    if (c.x + c.y + c.z == 0)
-        return;
-    int64_t next[3] = {bx + in_x - c.x, by + in_y - c.y, lower_cap + bz + in_z - c.z};
-    if (next[0] + c.x > local_cap || next[1] + c.y > lower_cap ||
-        next[2] - lower_cap + c.z > upper_cap) {
-        atomicExch(overflow, 1);
-        return;
+    if (c.x + c.y + c.z > 0) {
+        int64_t next[3] = {bx + in_x - c.x, by + in_y - c.y, lower_cap + bz + in_z - c.z};
+        if (next[0] + c.x > local_cap || next[1] + c.y > lower_cap ||
+            next[2] - lower_cap + c.z > upper_cap)
+            atomicExch(&ctr[3], 1);
+        else
+            vs_write_images<0>(i, f, a, n, next, NULL, NULL, send, NULL, NULL);
     }
-    vs_write_images<0>(i, f, a, n, next, NULL, NULL, send, NULL, NULL);
+    __shared__ bool last;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence(); /* this block's counts before its ticket */
+        last = atomicAdd(&ctr[4], 1) == (int)gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && threadIdx.x == 0) {
+        __threadfence();
+        header[0] = atomicAdd(&ctr[1], 0);
+        header[1] = atomicAdd(&ctr[2], 0);
+        header[2] = atomicAdd(&ctr[0], 0);
+        header[3] = atomicAdd(&ctr[3], 0);
+    }
 }
 
 void vs_gpu_slab_most_images(const vs_gpu_state *g, int remote, int64_t *local, int64_t *sent)
@@ -695,13 +723,16 @@ void vs_gpu_slab_count_images(vs_gpu_state *g, int remote)
               image_faces(g, remote), vs_gpu_positions(g), sums);
 }
 
-void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header)
+void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header, int64_t n_stay,
+                              const int64_t n_in[2], const char *const in[2])
 {
-    /* the header: counts sent down and up, local images, overflow flag */
-    int32_t *h = (int32_t *)g->tr.d_ghost_send;
-    VS_CUDA_CHECK(cudaMemsetAsync(h, 0, 4 * sizeof(int32_t), g->stream));
+    /* the header: counts sent down and up, local images, overflow flag (slab_write_kernel) */
     const int n = (int)g->pt.n_owned;
-    VS_LAUNCH(slab_write_kernel, n, VS_BLOCK, g->stream, n, image_faces(g, remote), soa(g),
-              g->slab.local_bound, h + 2, g->tr.d_ghost_send + header, h,
-              g->slab.out_bound[0], g->slab.out_bound[1], h + 3);
+    const int blocks = n > 0 ? (n + VS_BLOCK - 1) / VS_BLOCK : 1;
+    slab_write_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
+        (int)n_stay, (int)n_in[0], (int)n_in[1], in[0], in[1], g->lo[remote], g->hi[remote],
+        g->halo.d_outside, image_faces(g, remote), soa(g), g->slab.local_bound,
+        g->tr.d_ghost_send + header, g->slab.out_bound[0], g->slab.out_bound[1], g->slab.d_ctr,
+        (int32_t *)g->tr.d_ghost_send);
+    VS_CUDA_CHECK(cudaGetLastError());
 }

@@ -472,7 +472,7 @@ struct vs_gpu_halo {
     int32_t *ghost_cand;     /* ghost candidates of stages y and z: owned particles near a
                                 face, then the ghosts of earlier stages (index order) */
     int64_t cap_cand;
-    int32_t *d_select_count; /* 8 counters for CUB selects (the slab path's bounds: 4-6) */
+    int32_t *d_select_count; /* 16 counters: CUB selects, the slab read-back (gpu_slab.cu) */
     /* at most one dimension split over ranks (the image path): per candidate its image
      * counts and their exclusive scan (bound + 1 entries); per local image and per sent
      * record its source particle and digit code (one base-3 digit per dimension, x lowest:

@@ -24,10 +24,21 @@ struct vs_gpu_slab {
     int64_t out_bound[2];        /* records sent down (0) and up (1), at most */
     int64_t in_bound[2];         /* records received from above (0) and below (1), at most */
     int64_t in_last;             /* the last build's in_bound sum: the next reservation's guess */
-    int32_t *h_flags;            /* pinned: the last build's header (sent counts, local
-                                    images, overflow flag: a count passed its bound) */
-    int flags_pending;           /* h_flags is being written by the stream */
-    int timed;                   /* VESICA_GPU_SLAB_TIMES=1: host time per part (gpu_slab.cu) */
+    int32_t h_flags[4];          /* the last build's header (sent counts, local images,
+                                    overflow flag: a count passed its bound) */
+    int flags_pending;           /* the next read-back brings h_flags */
+    int outside_pending;         /* the next read-back brings the arrival check of the
+                                    migration of outside_step */
+    int64_t outside_step;
+    int32_t *d_ctr;              /* the image pass's counters (local, sent down, up, overflow,
+                                    blocks done), cleared by the ghost unpack */
+    int64_t arrivals;            /* arrivals the image pass unpacks (the migration leaves them
+                                    where no reorder follows): n_in[2] records at in[2] */
+    int64_t n_in[2];
+    const char *in[2];
+    int timed;                   /* VESICA_GPU_SLAB_TIMES=1: host time per part (gpu_slab.cu),
+                                    printed by every rank */
+    int rank;
     int64_t steps;
     double host_s[VS_SLAB_PARTS];
 };
@@ -60,9 +71,11 @@ void vs_gpu_slab_read_done(vs_gpu_state *g);
 /* The image path's faces and the slab path's image kernels (gpu_images.cu): the bounds'
  * counts of the owned particles before the migration into d_select_count[4..6]; the images
  * of every owned particle counted on the device (local ones into the ghost slots, sent ones
- * into the ghost send buffer's regions). */
+ * into the ghost send buffer's regions), the arrivals from n_stay on unpacked in the same
+ * pass (n_in[2] records at in[2]). */
 void vs_gpu_slab_count_images(vs_gpu_state *g, int remote);
-void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header);
+void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header, int64_t n_stay,
+                              const int64_t n_in[2], const char *const in[2]);
 /* Per-particle most images: local ones, and sent ones in one direction. */
 void vs_gpu_slab_most_images(const vs_gpu_state *g, int remote, int64_t *local, int64_t *sent);
 

@@ -340,7 +340,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     const double sphere = 4.18879 * g->list_cutoff * g->list_cutoff * g->list_cutoff;
     const double share = g->plan.half_list ? 0.75 : 1.4; /* the half list: half the sphere */
     g->cells.max_neighbors = vs_list_width((int)(sphere * prm->system.density * share) + 8);
-    g->halo.d_select_count = (int32_t *)vs_gpu_alloc(g, 8 * sizeof(int32_t));
+    g->halo.d_select_count = (int32_t *)vs_gpu_alloc(g, 16 * sizeof(int32_t));
     g->cells.d_max_count = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->fs.d_bad_force = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->red.d_max_disp2 = (unsigned int *)vs_gpu_alloc(g, 2 * sizeof(unsigned int));
