@@ -8,16 +8,18 @@
 # trajectories and checkpoints).
 #
 #   aniso_sa_run.sh VESICA OUT [--tiny] [--backend cpu|gpu] [--walltime HOURS] [--jobs N]
+#                   [--gpus N]
 #
 # --tiny: a few hundred particles and 200 steps per state point on the CPU (a dry run of the
 # whole driver); --walltime: run.walltime of each run (default 0.03 h); --jobs: runs at
-# once (default all). Classify and draw the returned frames with
+# once (default all); --gpus: spread the runs over N GPUs of the host, round robin
+# (CUDA_VISIBLE_DEVICES; default: leave it as it is). Classify and draw the returned frames with
 #   aniso_sa_classify.py disk OUT/frames/disk-*.npz
 #   aniso_sa_classify.py janus OUT/frames/janus-*.npz --beta ... (one per frame)
 # (the printed table of state points, STATE_POINTS below, names each frame's parameters).
 set -u
 if [ $# -lt 2 ]; then
-    sed -n '2,18p' "$0" >&2
+    sed -n '2,21p' "$0" >&2
     exit 2
 fi
 VESICA=$1
@@ -27,12 +29,14 @@ TINY=0
 BACKEND=gpu
 WALL=0.03
 JOBS=0
+GPUS=0
 while [ $# -gt 0 ]; do
     case $1 in
         --tiny) TINY=1; BACKEND=cpu ;;
         --backend) BACKEND=$2; shift ;;
         --walltime) WALL=$2; shift ;;
         --jobs) JOBS=$2; shift ;;
+        --gpus) GPUS=$2; shift ;;
         *) echo "aniso_sa_run.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -85,7 +89,12 @@ one() {
 
 echo "state points (name config overrides):"
 printf '  %s\n' "${STATE_POINTS[@]}"
+k=0
 for sp in "${STATE_POINTS[@]}"; do
+    if [ "$GPUS" -gt 0 ]; then
+        export CUDA_VISIBLE_DEVICES=$((k % GPUS))
+    fi
+    k=$((k + 1))
     # shellcheck disable=SC2086
     one $sp > "$OUT/frames/${sp%% *}.status" &
     if [ "$JOBS" -gt 0 ]; then
