@@ -295,7 +295,7 @@ def picture(png, panels, mode):
     from matplotlib.lines import Line2D
     cols = min(4, len(panels))
     rows = (len(panels) + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 3.7 * rows + 0.6), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 4.0 * rows + 0.6), squeeze=False)
     for ax in axes.flat[len(panels):]:
         ax.axis("off")
     for ax, (title, x, n, box, key) in zip(axes.flat, panels):
@@ -324,10 +324,10 @@ def picture(png, panels, mode):
     if mode == "janus":
         handles = [Line2D([], [], color=c, lw=2, label=k) for k, c in CLASS_COLOURS.items()]
         fig.legend(handles=handles, loc="lower center", ncol=5, fontsize=7, frameon=False)
-        fig.tight_layout(rect=(0, 0.06, 1, 1))
+        fig.tight_layout(rect=(0, 0.06, 1, 1), h_pad=1.8)
     else:
         sm = plt.cm.ScalarMappable(cmap="viridis", norm=plt.Normalize(0, 1))
-        fig.tight_layout(rect=(0, 0.05, 1, 1))
+        fig.tight_layout(rect=(0, 0.05, 1, 1), h_pad=1.8)
         cax = fig.add_axes([0.3, 0.02, 0.4, 0.015])
         fig.colorbar(sm, cax=cax, orientation="horizontal", label="|n . director|")
     fig.savefig(png, dpi=110)
