@@ -36,7 +36,8 @@ around the periodic box: 0 finite, 1 an infinite cylinder, 2 an infinite sheet),
 finite one its gyration shape (kappa^2: 0 a sphere, 0.25 a flat disk, 1 a rod; shape
 parameter: > 0 prolate, < 0 oblate) and its inward alignment (mean n_i . unit vector from
 r_i to the aggregate's centre: about 1 when the patches point into a compact micelle, about
-0 in a bilayer, whose patches point at its mid-plane). The classes, by size N:
+0 in a bilayer, whose patches point at its mid-plane); per class, the count, the size range
+and the means of size, kappa^2 and inward alignment (by_class). The classes, by size N:
   free                   N < 4 (monomers, dimers, trimers)
   micelle                4 <= N < 13 with inward >= 0.5, or N >= 13, kappa^2 < 0.15,
                          inward >= 0.5
@@ -246,7 +247,15 @@ def janus(x, n, box, ar, aa, beta_deg, nu, rc=1.0):
     else:
         label = max(held, key=held.get)
     big = sorted(aggregates, key=lambda a: -a["size"])
-    return {"class": label, "particles": int(len(x)),
+    by_class = {}
+    for cls in sorted({a["class"] for a in aggregates}):
+        m = [a for a in aggregates if a["class"] == cls]
+        by_class[cls] = {"count": len(m), "sizes": [min(a["size"] for a in m),
+                                                    max(a["size"] for a in m)],
+                         "mean_size": float(np.mean([a["size"] for a in m])),
+                         "mean_kappa2": float(np.mean([a["kappa2"] for a in m])),
+                         "mean_inward": float(np.mean([a["inward"] for a in m]))}
+    return {"class": label, "particles": int(len(x)), "by_class": by_class,
             "fractions": {k: v / len(x) for k, v in sorted(classes.items())},
             "aggregates": int(len(aggregates)),
             "mean_size": float(np.mean([a["size"] for a in aggregates])) if aggregates else 0.0,
@@ -305,7 +314,7 @@ def picture(png, panels, mode):
             slab = 1.0
             rgba = plt.get_cmap("viridis")(np.abs(n @ d))
         else:
-            a, slab = 2, 3.0
+            a, slab = 2, 2.0
             rgba = np.array([matplotlib.colors.to_rgba(CLASS_COLOURS[k]) for k in key])
         u, v = [k for k in range(3) if k != a]
         sel = np.abs(x[:, a] - 0.5 * box[a]) < 0.5 * slab
@@ -330,7 +339,7 @@ def picture(png, panels, mode):
         fig.tight_layout(rect=(0, 0.05, 1, 1), h_pad=1.8)
         cax = fig.add_axes([0.3, 0.02, 0.4, 0.015])
         fig.colorbar(sm, cax=cax, orientation="horizontal", label="|n . director|")
-    fig.savefig(png, dpi=110)
+    fig.savefig(png, dpi=80)
     plt.close(fig)
 
 
