@@ -17,9 +17,10 @@
 #   aniso_sa_classify.py disk OUT/frames/disk-*.npz
 #   aniso_sa_classify.py janus OUT/frames/janus-*.npz --beta ... (one per frame)
 # (the printed table of state points, STATE_POINTS below, names each frame's parameters).
+# The frames are written by $PYTHON (default python3), which needs numpy and h5py.
 set -u
 if [ $# -lt 2 ]; then
-    sed -n '2,21p' "$0" >&2
+    sed -n '2,22p' "$0" >&2
     exit 2
 fi
 VESICA=$1
