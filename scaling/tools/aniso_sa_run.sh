@@ -20,7 +20,7 @@
 # The frames are written by $PYTHON (default python3), which needs numpy and h5py.
 set -u
 if [ $# -lt 2 ]; then
-    sed -n '2,21p' "$0" >&2
+    sed -n '2,20p' "$0" >&2
     exit 2
 fi
 VESICA=$1
