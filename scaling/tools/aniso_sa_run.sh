@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# aniso_sa_run.sh: the state points of issue 49's self-assembly comparisons (docs/validation.md,
+# "Soft anisotropic particles"): the soft disk study (configs/aniso-sa-disk.cfg varied in mu,
+# alpha, nu) and the soft Janus study (configs/aniso-sa-janus.cfg varied in beta, density,
+# kT), all runs at once, each stopped cleanly by run.walltime if it has not finished; the
+# final state of each run is kept as OUT/frames/NAME.npz (scaling/tools/aniso_sa_classify.py
+# frame) with its thermo.csv and log, and the runs' folders are removed (they hold the
+# trajectories and checkpoints).
+#
+#   aniso_sa_run.sh VESICA OUT [--tiny] [--backend cpu|gpu] [--walltime HOURS] [--jobs N]
+#                   [--gpus N]
+#
+# --tiny: a few hundred particles and 200 steps per state point on the CPU (a dry run of the
+# whole driver); --walltime: run.walltime of each run (default 0.03 h); --jobs: runs at
+# once (default all); --gpus: spread the runs over N GPUs of the host, round robin
+# (CUDA_VISIBLE_DEVICES; default: leave it as it is). Classify and draw the returned frames with
+#   aniso_sa_classify.py disk OUT/frames/disk-*.npz
+#   aniso_sa_classify.py janus OUT/frames/janus-*.npz --beta ... (one per frame)
+# (the printed table of state points, STATE_POINTS below, names each frame's parameters).
+# The frames are written by $PYTHON (default python3), which needs numpy and h5py.
+set -u
+if [ $# -lt 2 ]; then
+    sed -n '2,20p' "$0" >&2
+    exit 2
+fi
+VESICA=$1
+OUT=$2
+shift 2
+TINY=0
+BACKEND=gpu
+WALL=0.03
+JOBS=0
+GPUS=0
+while [ $# -gt 0 ]; do
+    case $1 in
+        --tiny) TINY=1; BACKEND=cpu ;;
+        --backend) BACKEND=$2; shift ;;
+        --walltime) WALL=$2; shift ;;
+        --jobs) JOBS=$2; shift ;;
+        --gpus) GPUS=$2; shift ;;
+        *) echo "aniso_sa_run.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+PY=${PYTHON:-python3}
+mkdir -p "$OUT/frames"
+
+# name config key=value ... (the overrides of the config's base state point)
+STATE_POINTS=(
+    "disk-mu0.60 aniso-sa-disk.cfg aniso.coeff.J.J.mu=0.6"
+    "disk-mu0.80 aniso-sa-disk.cfg aniso.coeff.J.J.mu=0.8"
+    "disk-mu0.90 aniso-sa-disk.cfg aniso.coeff.J.J.mu=0.9"
+    "disk-mu0.95 aniso-sa-disk.cfg"
+    "disk-mu0.95-alpha50 aniso-sa-disk.cfg aniso.coeff.J.J.alpha=50.0"
+    "disk-mu0.95-nu4 aniso-sa-disk.cfg aniso.coeff.J.J.nu=4.0"
+    "janus-b45-rho0.5-T0.3 aniso-sa-janus.cfg aniso.coeff.J.J.beta=45.0"
+    "janus-b60-rho0.5-T0.3 aniso-sa-janus.cfg aniso.coeff.J.J.beta=60.0"
+    "janus-b75-rho0.5-T0.3 aniso-sa-janus.cfg aniso.coeff.J.J.beta=75.0"
+    "janus-b90-rho0.5-T0.3 aniso-sa-janus.cfg"
+    "janus-b90-rho1.0-T0.3 aniso-sa-janus.cfg density=1.0 box=[24.0,24.0,24.0]"
+    "janus-b90-rho1.4-T0.3 aniso-sa-janus.cfg density=1.4 box=[22.0,22.0,22.0]"
+    "janus-b90-rho1.0-T0.6 aniso-sa-janus.cfg density=1.0 box=[24.0,24.0,24.0] dpd.kT=0.6"
+    "janus-b90-rho1.0-T1.0 aniso-sa-janus.cfg density=1.0 box=[24.0,24.0,24.0] dpd.kT=1.0"
+)
+
+one() {
+    local name=$1 cfg=$2
+    shift 2
+    local sets=(--set "backend=$BACKEND" --set "run.walltime=$WALL" --set "output.dir=$OUT/$name")
+    local kv
+    for kv in "$@"; do sets+=(--set "$kv"); done
+    if [ "$TINY" = 1 ]; then
+        sets+=(--set "box=[6.0,6.0,6.0]" --set integrator.steps=200
+               --set output.trajectory_interval=100 --set output.thermo_interval=50)
+    fi
+    "$VESICA" run "$ROOT/configs/$cfg" "${sets[@]}" > "$OUT/$name.log" 2>&1
+    local rc=$?
+    local step=none
+    if "$PY" "$HERE/aniso_sa_classify.py" frame "$OUT/$name" "$OUT/frames/$name.npz" \
+        >> "$OUT/$name.log" 2>&1; then
+        step=$(tail -n 1 "$OUT/$name.log" | sed 's/.*step //')
+        cp "$OUT/$name/thermo.csv" "$OUT/frames/$name.thermo.csv"
+        cp "$OUT/$name/perf.json" "$OUT/frames/$name.perf.json" 2>/dev/null
+        rm -rf "${OUT:?}/$name"
+    fi
+    echo "$name exit $rc final step $step"
+}
+
+echo "state points (name config overrides):"
+printf '  %s\n' "${STATE_POINTS[@]}"
+k=0
+for sp in "${STATE_POINTS[@]}"; do
+    if [ "$GPUS" -gt 0 ]; then
+        export CUDA_VISIBLE_DEVICES=$((k % GPUS))
+    fi
+    k=$((k + 1))
+    # shellcheck disable=SC2086
+    one $sp > "$OUT/frames/${sp%% *}.status" &
+    if [ "$JOBS" -gt 0 ]; then
+        while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do sleep 1; done
+    fi
+done
+wait
+cat "$OUT"/frames/*.status
