@@ -158,7 +158,7 @@ int vs_config_field(const cfg_ctx *c, const config_setting_t *root, vs_params *p
 {
     memset(&p->field, 0, sizeof p->field);
     const config_setting_t *g = get(root, "field");
-    if (!g)
+    if (!get(g, "spacing")) /* absent (the defaults' pass may have made the bare group) */
         return 0;
     vs_field_params *f = &p->field;
     f->on = 1;
