@@ -15,8 +15,8 @@ MD-SCF"): field_check.py VESICA OUTDIR MODE
   ranks    an A/B blend (interval 5, skin 0.3) on 1, 2 and 4 ranks, and on 3 ranks with
            bricks of unequal vertex counts (13 x 9 x 10 box): thermo.csv bit-identical
   restart  the blend restarted from a checkpoint in the middle of a field interval (step 50
-           of intervals of 7): thermo.csv the same as a run straight through that wrote the
-           same checkpoint
+           of intervals of 7), written on 1 and on 2 ranks, restarted on 1: thermo.csv the
+           same as a run straight through that wrote the same checkpoint
   bad      bad input exits 2 with one line naming the key: chi not symmetric, kappa <= 0,
            interval < 1, a spacing that is not a divisor of the box, too many ranks for the
            grid, an unknown species in chi, chi missing a pair, the GPU backend, npt, walls
@@ -232,14 +232,17 @@ def check_ranks():
 def check_restart():
     text = blend_config(interval=7)
     straight, _ = run("restart_straight", text, sets=["output.checkpoint_interval=50"])
-    first, _ = run("restart_split", text, sets=["integrator.steps=50"])
-    run("restart_split", text, restart=True)
     a = open(os.path.join(straight, "thermo.csv")).read()
-    b = open(os.path.join(first, "thermo.csv")).read()
-    if a != b:
-        sys.exit("FAIL restart: thermo.csv after the restart differs from the straight run")
-    print(f"restart at step 50 (field interval 7): thermo.csv identical, "
-          f"{len(a.splitlines()) - 1} rows")
+    for ranks in (1, 2):  # the first part on 1 or 2 ranks, the restart on 1
+        name = f"restart_split_np{ranks}"
+        first, _ = run(name, text, ranks=ranks, sets=["integrator.steps=50"])
+        run(name, text, restart=True)
+        b = open(os.path.join(first, "thermo.csv")).read()
+        if a != b:
+            sys.exit(f"FAIL restart: thermo.csv after the restart (first part on {ranks} "
+                     "rank(s)) differs from the straight run")
+    print(f"restart at step 50 (field interval 7), written on 1 or 2 ranks: thermo.csv "
+          f"identical, {len(a.splitlines()) - 1} rows")
 
 
 def check_bad():
