@@ -395,10 +395,10 @@ static int read_parameters(hid_t f, vs_params *p)
                           strcmp(key->key, "integrator.lambda") != 0);
         if (late && H5Aexists(g, key->stored) <= 0)
             continue;
-        /* and those older than the pair styles, the anisotropic style or the reactions
-         * their code: none, 0 */
+        /* and those older than the pair styles, the anisotropic style, the reactions or the
+         * field their code: none, 0 */
         if ((strcmp(key->key, "pair") == 0 || strcmp(key->key, "aniso") == 0 ||
-             strcmp(key->key, "reactions") == 0) &&
+             strcmp(key->key, "reactions") == 0 || strcmp(key->key, "field") == 0) &&
             H5Aexists(g, key->stored) <= 0)
             continue;
         /* and those older than the bonded types' code theirs: not known, not compared */

@@ -30,12 +30,14 @@ int vs_thermo_csv_open(vs_thermo_csv *csv, const char *dir, char *err, size_t er
                                                                            : 0;
     /* and the pressure tensor's last, only where output.pressure_tensor asks for it */
     /* and the reactions' after everything, only where the run has reactions */
-    fprintf(csv->file, "%s%s%s%s%s%s%s%s\n", VS_THERMO_HEADER,
+    /* and the field term's energy after those, only where the run has the term */
+    fprintf(csv->file, "%s%s%s%s%s%s%s%s%s\n", VS_THERMO_HEADER,
             csv->molecules ? VS_THERMO_MOLECULE_COLUMNS : "",
             csv->oriented ? ",rotational_kinetic_energy,rotational_temperature" : "", ensemble[e],
             csv->tensor ? VS_THERMO_TENSOR_COLUMNS : "",
             csv->reactions & 1 ? ",reactions,conversion,active_ends" : "",
-            csv->reactions & 2 ? ",bonds_created" : "", csv->reactions & 4 ? ",bonds_broken" : "");
+            csv->reactions & 2 ? ",bonds_created" : "", csv->reactions & 4 ? ",bonds_broken" : "",
+            csv->field ? ",field_energy" : "");
     return fflush(csv->file) == 0 ? 0 : -1;
 }
 
@@ -105,6 +107,8 @@ int vs_thermo_csv_write(vs_thermo_csv *csv, const vs_thermo *t)
         fprintf(csv->file, ",%.17g", t->rx_created);
     if (t->reactions & 4)
         fprintf(csv->file, ",%.17g", t->rx_broken);
+    if (t->field)
+        fprintf(csv->file, ",%.17g", t->field_energy);
     fputc('\n', csv->file);
     return fflush(csv->file) == 0 ? 0 : -1;
 }

@@ -25,6 +25,7 @@ typedef struct {
     int tensor; /* set before opening (output.pressure_tensor): pxx,pyy,pzz,pxy,pxz,pyz */
     int reactions; /* set before opening (vs_thermo.reactions): last, 1 appends reactions,
                       conversion,active_ends; 2 bonds_created; 4 bonds_broken */
+    int field; /* set before opening (vs_thermo.field): field_energy, after everything */
 } vs_thermo_csv;
 
 /* Rank 0 only. Returns 0, or -1 with one line in err. */

@@ -42,6 +42,7 @@
 #include "config_boundary.h"
 #include "config_flow.h"
 #include "config_aniso.h"
+#include "config_field.h"
 #include "config_reactions.h"
 #include "config_pair.h"
 #include "config_integrator.h"
@@ -892,7 +893,7 @@ static int validate(const cfg_ctx *c, config_t *cfg, int n_sets, vs_params *out)
         return rc;
     vs_params p;
     memset(&p, 0, sizeof p);
-    if ((rc = extract(c, root, &p))) {
+    if ((rc = extract(c, root, &p)) || (rc = vs_config_field(c, root, &p))) {
         vs_params_release(&p);
         return rc;
     }

@@ -526,6 +526,7 @@ static int prepare_files(run_state *rs, int64_t restart_step)
         rs->csv.reactions = (prm->reactions.chain.on ? 1 : 0) |
                             (prm->reactions.n_create > 0 ? 2 : 0) |
                             (prm->reactions.n_break > 0 ? 4 : 0);
+        rs->csv.field = prm->field.on;
         if (!opt->restart) {
             const int removed = vs_checkpoint_clean(prm->output.dir, 1);
             if (removed > 0)

@@ -75,6 +75,9 @@ typedef struct {
     double rx_active;     /* the active ends now */
     double rx_created, rx_broken; /* bonds made by the creation rules, broken, at the last
                                      reaction step */
+    int field;           /* 1: the run has the particle-field term, and the member below */
+    double field_energy; /* its W (in potential; nothing in pressure: W is invariant when
+                            the box and its grid scale together, docs/configuration.md) */
 } vs_thermo;
 
 /* The exact sums of a thermo row, in the order of vs_thermo_local.exact. */

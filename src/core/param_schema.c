@@ -64,6 +64,8 @@ static const key_choice DIHEDRAL_CHOICES[] = {{"periodic", VS_DIHEDRAL_PERIODIC}
 static const key_choice ON_OFF_CHOICES[] = {{"on", 1}, {"off", 0}, {NULL, 0}};
 static const key_choice FLOW_CHOICES[] = {
     {"none", VS_FLOW_NONE}, {"double_poiseuille", VS_FLOW_DOUBLE_POISEUILLE}, {NULL, 0}};
+static const key_choice FIELD_FORCE_CHOICES[] = {
+    {"gradient", VS_FIELD_FORCE_GRADIENT}, {"energy", VS_FIELD_FORCE_ENERGY}, {NULL, 0}};
 static const key_choice AXIS_CHOICES[] = {{"x", 0}, {"y", 1}, {"z", 2}, {NULL, 0}};
 static const key_choice PROFILE_AXIS_CHOICES[] = {
     {"none", -1}, {"x", 0}, {"y", 1}, {"z", 2}, {NULL, 0}};
@@ -697,6 +699,38 @@ const key_spec vs_config_schema[] = {
     {KEY("reactions.break.[].probability", K_FLOAT, OPTIONAL, "1.0",
          "the probability that a bond beyond the length breaks in a reaction step"),
      NUM_IN(0, 1)},
+
+    {KEY("field", K_GROUP, OPTIONAL, NULL,
+         "hybrid particle-field MD-SCF: the species of field.chi interact through density "
+         "fields on a grid"),
+     OWN(field.code), PHYS(53, "field_code", VS_PHYS_INT64)},
+    {KEY("field.spacing", K_FLOAT, REQUIRED, NULL,
+         "the grid's cell edge: a whole number of cells along each box edge"),
+     NUM_GT(0),
+     OWN(field.spacing)},
+    {KEY("field.interval", K_INT, OPTIONAL, "1",
+         "steps between field updates (the multiples of it); particles feel the last fields "
+         "between them"),
+     INT_GE(1),
+     OWN(field.interval)},
+    {KEY("field.kappa", K_FLOAT, REQUIRED, NULL,
+         "compressibility kappa: V_K gets (1/kappa) (sum of the field species' phi - 1)"),
+     NUM_GT(0),
+     OWN(field.kappa)},
+    {KEY("field.chi", K_MAP, REQUIRED, NULL,
+         "chi_KK' by species names: its rows are the field species, each with a value for "
+         "every field species"),
+     OWN(field.chi)},
+    {KEY("field.chi.*", K_MAP, OPTIONAL, NULL,
+         "row K of chi_KK'")},
+    {KEY("field.chi.*.*", K_FLOAT, OPTIONAL, NULL,
+         "chi_KK'; chi.A.B must equal chi.B.A")},
+    {KEY("field.force", K_ENUM, OPTIONAL, "\"gradient\"",
+         "the force on a particle: \"gradient\" (GALAMOST: the grid's finite-difference gradient "
+         "of V_K interpolated to it) or \"energy\" (minus the derivative of the discrete field "
+         "energy: conserves it)"),
+     .choices = FIELD_FORCE_CHOICES,
+     OWN(field.force)},
 
     {KEY("run", K_GROUP, OPTIONAL, NULL,
          "run control")},

@@ -433,6 +433,24 @@ typedef struct {
     int64_t code;                /* a 52-bit hash of the rules, a physics key; 0: none */
 } vs_reaction_params;
 
+/* Hybrid particle-field MD-SCF (the field group; src/core/field_grid.h has the grid and the
+ * physics, src/cpu/field_cpu.c the CPU term): the species named in field.chi interact through
+ * density fields on a grid of `spacing`, recomputed every `interval` steps. Species s is field
+ * species index of[s] (-1: not a field species), in the order of `species` (n of them). */
+typedef struct {
+    int on;
+    double spacing;              /* the grid's cell edge asked for (length) */
+    int64_t interval;            /* steps between field updates (the multiples of it) */
+    double kappa;                /* compressibility (1/kappa: energy) */
+    int force;                   /* VS_FIELD_FORCE_* */
+    int n;                       /* field species */
+    int species[VS_MAX_SPECIES]; /* field species k is species species[k] */
+    int of[VS_MAX_SPECIES];      /* the field index of species s, or -1 */
+    double chi[VS_MAX_SPECIES][VS_MAX_SPECIES]; /* chi_kl over field indices (symmetric) */
+    int64_t code;                /* a 52-bit hash of the above, a physics key; 0: none */
+} vs_field_params;
+enum { VS_FIELD_FORCE_GRADIENT = 0, VS_FIELD_FORCE_ENERGY = 1 };
+
 /* Run parameters, in parts. Modules take const pointers to the parts (or the whole) they
  * use; one vs_params lives in the simulation (vs_sim), the backends point at it. */
 typedef struct {
@@ -450,6 +468,7 @@ typedef struct {
     vs_run_params run;
     vs_molecules_params molecules;
     vs_reaction_params reactions; /* bonds made and broken during the run (reactions.*) */
+    vs_field_params field;        /* particle-field interactions (field.*) */
     /* input: the system read from a file (format VS_INPUT_NONE: built). With a file, box and
      * n_particles are the file's, n_moltypes is 0 and the bond and angle types are the
      * bonded.bonds and bonded.angles lists, numbered as the file's types. */

@@ -202,6 +202,11 @@ static void visit_physics(const vs_params *a, const vs_params *b, physics_visit 
             ++k; /* no reactions on either side: as before the key existed */
             continue;
         }
+        if (!keys[k].per_species && keys[k].offset == offsetof(vs_params, field.code) &&
+            a->field.code == 0 && b->field.code == 0) {
+            ++k; /* no field on either side: as before the key existed */
+            continue;
+        }
         if (barostat_key(&keys[k]) && no_barostat(a, b)) {
             ++k; /* no barostat on either side: checkpoints from before it keep their hash */
             continue;
@@ -264,6 +269,8 @@ int vs_params_physics_diff(const vs_params *config, const vs_params *stored, cha
     else if (strcmp(d.key, "reactions") == 0)
         snprintf(what, len, "reactions (a rule's species, radius, probability or bond and "
                  "angle types, or the interval)");
+    else if (strcmp(d.key, "field") == 0)
+        snprintf(what, len, "field (its spacing, interval, kappa, force, species or chi)");
     else if (strcmp(d.key, "seed") == 0 || strstr(d.key, ".name") ||
              strcmp(d.key, "dpd.random") == 0 || strcmp(d.key, "integrator.kind") == 0)
         snprintf(what, len, "%s", d.key); /* encoded values would only confuse */

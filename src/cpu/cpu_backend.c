@@ -43,6 +43,7 @@ static void cpu_detach(void *st)
     vs_neighbor_free(&s->nl);
     vs_halo_free(&s->halo);
     vs_tagmap_free(&s->tagmap);
+    vs_cpu_field_free(s);
     for (int d = 0; d < 3; ++d) {
         free(s->fq[d]);
         free(s->gq[d]);
@@ -406,8 +407,8 @@ static void cpu_sync_host(void *st, vs_particles *host)
 }
 static void cpu_reload(void *st, const vs_particles *host)
 {
-    (void)st;
     (void)host;
+    vs_cpu_field_stale(st); /* the run goes on as a restart from here would (field_cpu.c) */
 }
 
 const vs_backend vs_backend_cpu = {

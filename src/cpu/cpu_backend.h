@@ -54,6 +54,8 @@ typedef struct vs_cpu_state {
     int64_t *wq[VS_TENSOR];
     uint64_t wq_overflow;
     int wq_bad;
+    struct vs_field_cpu *field; /* the particle-field term's grid (field_cpu.c; NULL: none) */
+    vs_wide field_energy;       /* its W on this rank's vertices, at the last energy step */
 } vs_cpu_state;
 
 /* The CPU backend's table (backend_table.h), filled in cpu_backend.c: attach makes the
@@ -127,6 +129,15 @@ void vs_cpu_flow_forces(vs_cpu_state *s);
 /* The wall term (wall_cpu.c): adds the wall force of prm->boundary (wall.h) to the owned
  * particles within its range of a wall. */
 void vs_cpu_wall_forces(vs_cpu_state *s);
+/* The particle-field term (field_cpu.c; prm->field, src/core/field_grid.h): adds the
+ * field forces to the owned particles of the field species, recomputing the fields first at
+ * the steps that are multiples of field.interval and at the first evaluation after the state
+ * was made or reloaded; with want_energy the field energy of the current positions into
+ * s->field_energy. vs_cpu_field_stale: the next evaluation recomputes the fields (a reload);
+ * vs_cpu_field_free: the grid's memory (detach). */
+void vs_cpu_field_forces(vs_cpu_state *s, int64_t step, int want_energy);
+void vs_cpu_field_stale(vs_cpu_state *s);
+void vs_cpu_field_free(vs_cpu_state *s);
 /* One binned profile sample of the owned particles (profile_cpu.c; the table's profile_sums,
  * st: a vs_cpu_state): per set (all, then each species when per_species) and bin along
  * `axis`, the integers of profile_bin.h (nf = vs_profile_fields(output.pressure_tensor) of

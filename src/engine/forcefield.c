@@ -13,6 +13,7 @@ VS_PAIR_STYLE_LIST(VS_PAIR_TERM_EXTERN_)
 extern const vs_term_type vs_term_aniso; /* term_aniso.c */
 extern const vs_term_type vs_term_flow;  /* term_flow.c */
 extern const vs_term_type vs_term_wall;  /* term_wall.c */
+extern const vs_term_type vs_term_field; /* term_field.c */
 extern const vs_term_type vs_term_bond;  /* term_bonded.c */
 extern const vs_term_type vs_term_angle; /* term_bonded.c */
 extern const vs_term_type vs_term_dihedral; /* term_bonded.c */
@@ -26,6 +27,7 @@ static const vs_term_type *const registry[] = {
     &vs_term_aniso,
     &vs_term_flow,
     &vs_term_wall,
+    &vs_term_field,
     &vs_term_bond,
     &vs_term_angle,
     &vs_term_dihedral,

@@ -15,6 +15,7 @@
 #include "pair_setup.h"
 #include "position_grid.h"
 #include "redistribute.h"
+#include "term_field.h"
 #include "wrap.h"
 
 /* A term the chosen backend cannot compute (a term without GPU kernels; every term has them
@@ -152,7 +153,8 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
         sim->bonded_width > sim->list_radius ? sim->bonded_width : sim->list_radius;
     if (vs_decomp_choose(prm->system.box, par.size, prm->exec.decomposition, widest, dims, err,
                          err_len) != 0 ||
-        check_wall_bricks(prm, dims, err, err_len) != 0)
+        check_wall_bricks(prm, dims, err, err_len) != 0 ||
+        vs_field_check_layout(prm, dims, err, err_len) != 0)
         return VS_EXIT_BAD_INPUT;
     sim->backend = vs_backend_select(prm->exec.backend, par.size, sim->device, sizeof sim->device,
                                      err, err_len);
@@ -709,6 +711,11 @@ void vs_sim_thermo(vs_sim *sim, vs_thermo *out)
         out->pressure += sim->tail_virial / (3.0 * volume);
         for (int k = VS_T_XX; k <= VS_T_ZZ && out->tensor; ++k) /* isotropic */
             out->ptensor[k] += sim->tail_virial / (3.0 * volume);
+    }
+    out->field = sim->prm.field.on;
+    if (out->field) { /* the field term's W (term_field.h), a part of the potential */
+        out->field_energy = vs_field_energy(&sim->dc.cart, sim->backend_state);
+        out->potential += out->field_energy;
     }
     const vs_ens_ctx c = ensemble_ctx(sim, sim->step);
     vs_ensemble_thermo(sim->ensemble, &c, out);

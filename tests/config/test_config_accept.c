@@ -428,7 +428,8 @@ static void test_physics_keys_frozen(void **state)
         {"frozen", "species_frozen"},
         {"bonded", "bonded_code"},
         {"aniso", "aniso_code"},
-        {"reactions", "reactions_code"}};
+        {"reactions", "reactions_code"},
+        {"field", "field_code"}};
     const int n_want = (int)(sizeof want / sizeof want[0]);
     int n;
     const vs_physics_key *k = vs_physics_key_list(&n);
@@ -445,9 +446,10 @@ static void test_physics_keys_frozen(void **state)
     assert_true(!k[3].per_species && !k[8].per_species);
     assert_true(k[21].offset == offsetof(vs_params, pair.code));
     assert_true(k[25].offset == offsetof(vs_params, integrator.friction));
-    assert_true(k[n - 3].offset == offsetof(vs_params, molecules.code)); /* bonded */
-    assert_true(k[n - 2].offset == offsetof(vs_params, aniso.code));     /* aniso */
-    assert_true(k[n - 1].offset == offsetof(vs_params, reactions.code)); /* reactions, the last */
+    assert_true(k[n - 4].offset == offsetof(vs_params, molecules.code)); /* bonded */
+    assert_true(k[n - 3].offset == offsetof(vs_params, aniso.code));     /* aniso */
+    assert_true(k[n - 2].offset == offsetof(vs_params, reactions.code)); /* reactions */
+    assert_true(k[n - 1].offset == offsetof(vs_params, field.code));     /* field, the last */
 }
 
 int main(void)
