@@ -14,6 +14,7 @@
 #include "bonded.h"
 #include "cpu_backend.h"
 #include "log.h"
+#include "neighbor.h"
 
 static void push(vs_claim_list *out, const vs_reaction_claim *c)
 {
@@ -226,4 +227,15 @@ void vs_cpu_reaction_claims(vs_cpu_state *s, int64_t step, vs_claim_list *out)
         create_claims(s, r, out);
     if (rx->chain.on)
         chain_claims(s, step, out);
+}
+
+void vs_cpu_reaction_mirror(vs_cpu_state *s, double list_radius, double bonded_width)
+{
+    s->list_radius = list_radius;
+    s->halo.bonded_width = bonded_width;
+    vs_halo_build_ghosts(&s->halo, s->dc, s->parts, list_radius);
+    if (s->parts->topo)
+        vs_cpu_build_tagmap(s);
+    /* the cells of the CPU backend's own build (cpu_build_neighbors), without its pairs */
+    vs_neighbor_build_cells(&s->nl, s->parts, s->dc->lo, s->dc->hi, list_radius, list_radius);
 }

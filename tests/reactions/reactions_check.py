@@ -26,8 +26,8 @@ reactions_check.py VESICA OUTDIR MODE [options]
            checkpoint without the key (older than reactions) restarts a plain run exactly
   bad      bad input exits 2 with one line naming the key: Pr outside [0, 1], an unknown
            species, a radius beyond bonded.reach or the ghost width, a monomer that is an
-           end, a new end that is none, a reaction that frees a frozen particle, the GPU
-           backend, a break length beyond bonded.reach, an interval without rules, a frozen
+           end, a new end that is none, a reaction that frees a frozen particle, a break
+           length beyond bonded.reach, an interval without rules, a frozen
            particle with a velocity in an input file
 Reference values are the binomial law, [P*] Pr / tau and the Python re-implementation of the
 rules, never Vesica's own output.
@@ -563,8 +563,6 @@ def bad():
         ("new-end", base.replace('new_end = "A"', 'new_end = "P"'),
          "reactions.chain.new_end: expected one of the active ends"),
         ("frozen", wall, "reactions.chain.ends.I: expected a frozen species, as I is"),
-        ("gpu", base + 'backend = "gpu";\n', "backend: expected \"cpu\" or \"auto\" with "
-         "reactions"),
         ("break-length", base.replace("chain = {", 'break = ( { i = "P"; j = "P"; length = '
                                       '1.5; } ); chain = {'),
          "reactions.break.[0].length: expected less than bonded.reach"),
@@ -575,7 +573,7 @@ def bad():
          "reactions.chain.radius: expected less than the new bond's FENE R0"),
     ]
     for name, text, words in cases:
-        _, p = run(f"bad-{name}", text, expect=2, backend=None if name == "gpu" else "cpu")
+        _, p = run(f"bad-{name}", text, expect=2)
         lines = [ln for ln in p.stderr.splitlines() if ln.startswith("vesica:")]
         if len(lines) != 1 or words not in lines[0] or "run.cfg:" not in lines[0]:
             sys.exit(f"bad-{name}: expected one line with the file, line and '{words}', "
