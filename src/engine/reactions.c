@@ -362,6 +362,8 @@ int vs_reactions_step(vs_reactions *rx, const vs_params *prm, const vs_par *par,
                       vs_particles *p, const vs_backend *b, void *backend_state,
                       const vs_backend_setup *host, int64_t step)
 {
+    if (b->sync)
+        b->sync(backend_state); /* the step's queued work is not the reactions' time */
     const double t0 = vs_wall_seconds();
     list_claims(rx, b, backend_state, host, p, step);
     resolver r;

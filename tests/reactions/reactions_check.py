@@ -366,9 +366,10 @@ def predict(top, x, box, step, seed, names):
         len([e for e in events if e[0] == "chain"])
 
 
-def rules():
+def check_rules(d, seed=3):
+    """Every reaction step of the network run in d against predict(); returns the event
+    counts (broken, created, chain) and the steps skipped as ambiguous."""
     import h5py
-    d, _ = run("rules", network_config())
     counts = np.zeros(3, int)
     skipped = 0
     with h5py.File(os.path.join(d, "traj.h5md"), "r") as f:
@@ -380,26 +381,34 @@ def rules():
             x, sp, b, an, step, box = frame(f, k)
             got = Topology(len(sp), b, an, sp)
             try:
-                want, nbreak, ncreate, nchain = predict(top, x, box, step, 3, names)
+                want, nbreak, ncreate, nchain = predict(top, x, box, step, seed, names)
             except Ambiguous:
                 skipped += 1
                 top = got
                 continue
             if got.bonds() != want.bonds():
-                sys.exit(f"step {step}: bonds differ: {sorted(got.bonds() ^ want.bonds())[:8]}")
+                sys.exit(f"{d}: step {step}: bonds differ: "
+                         f"{sorted(got.bonds() ^ want.bonds())[:8]}")
             if got.angles != want.angles:
-                sys.exit(f"step {step}: angles differ: {sorted(got.angles ^ want.angles)[:8]}")
+                sys.exit(f"{d}: step {step}: angles differ: "
+                         f"{sorted(got.angles ^ want.angles)[:8]}")
             if not np.array_equal(got.species, want.species):
-                sys.exit(f"step {step}: species differ")
+                sys.exit(f"{d}: step {step}: species differ")
             counts += [nbreak, ncreate, nchain]
             top = got
     if skipped > frames // 4 or counts.min() == 0:
-        sys.exit(f"too few steps checked ({skipped} of {frames - 1} skipped) or events "
+        sys.exit(f"{d}: too few steps checked ({skipped} of {frames - 1} skipped) or events "
                  f"(broken, created, chain) {counts.tolist()}")
     t_traj, t_ckpt = ra.load(os.path.join(d, "traj.h5md")), ra.load(last_checkpoint(d))
     if {tuple(p) for p in t_traj["pairs"]} != {tuple(p) for p in t_ckpt["pairs"]}:
-        sys.exit("the last frame's bonds differ from the final checkpoint's")
-    print(f"rules: {frames - 1} reaction steps predicted exactly ({skipped} skipped as "
+        sys.exit(f"{d}: the last frame's bonds differ from the final checkpoint's")
+    return counts, skipped, frames - 1
+
+
+def rules():
+    d, _ = run("rules", network_config())
+    counts, skipped, n = check_rules(d)
+    print(f"rules: {n} reaction steps predicted exactly ({skipped} skipped as "
           f"ambiguous): {counts[0]} bonds broken, {counts[1]} created, {counts[2]} chain "
           "steps; the last frame's bonds are the checkpoint's")
 
