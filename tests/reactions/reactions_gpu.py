@@ -82,9 +82,9 @@ def compare_thermo(da, db, rel, what):
 
 def check_cpu():
     text = rc.network_config(steps=100, special=True)
-    dg = gpu("gpu-cpu-gpu", text)
+    dg = gpu(f"gpu-cpu-{PREC}-gpu", text)
     counts, skipped, n = rc.check_rules(dg)
-    dc, _ = rc.run("gpu-cpu-cpu", text)
+    dc, _ = rc.run(f"gpu-cpu-{PREC}-cpu", text)
     if PREC == "double":
         k = same_topology(rc.last_checkpoint(dg), rc.last_checkpoint(dc))
         if k:
