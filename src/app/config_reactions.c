@@ -344,9 +344,6 @@ int vs_config_reactions(const cfg_ctx *c, const config_setting_t *root, vs_param
         return VS_EXIT_BAD_INPUT;
     if (!p->reactions.on)
         return 0;
-    if (p->exec.backend == VS_BACKEND_GPU)
-        return cfg_fail(c, get(root, "backend"), "backend", "expected \"cpu\" or \"auto\" with "
-                        "reactions: the GPU backend does not have reactions yet");
     default_reach(root, p);
     if (check_lengths(c, root, p))
         return VS_EXIT_BAD_INPUT;

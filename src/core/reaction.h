@@ -62,6 +62,66 @@ typedef struct {
     int64_t bond[VS_MAX_BONDS]; /* a's bond partners */
 } vs_reaction_claim;
 
+/* ---- A bead's partner search, the same tests on every backend ---------------------------
+ * The backend walks the cells around owned bead `me` and hands each particle found to
+ * vs_reaction_candidate, which keeps the best partner: creation the nearest, chain growth
+ * the lowest draw v0 (a uniform choice); ties by the lower tag. */
+
+/* What the partners of one bead must be, and how they are scored. */
+typedef struct {
+    int kind;      /* VS_CLAIM_CREATE: nearest; VS_CLAIM_CHAIN: lowest draw */
+    int species;   /* the partner's */
+    int max_bonds; /* the partner has fewer bonds */
+    double radius2;
+    int stream;
+    uint64_t seed, step;
+} vs_reaction_search;
+
+/* The best candidate so far (tag -1: none). */
+typedef struct {
+    int64_t tag;
+    double score;
+    vs_tea_block bits;
+} vs_reaction_best;
+
+VS_HOST_DEVICE int vs_reaction_bonded_to(const vs_topo *t, int64_t tag)
+{
+    for (int k = 0; k < t->n_bond; ++k)
+        if (t->bond[k] == tag)
+            return 1;
+    return 0;
+}
+
+VS_HOST_DEVICE void vs_reaction_consider(vs_reaction_best *b, int64_t tag, double score,
+                                         vs_tea_block bits)
+{
+    if (b->tag < 0 || score < b->score || (score == b->score && tag < b->tag)) {
+        b->tag = tag;
+        b->score = score;
+        b->bits = bits;
+    }
+}
+
+/* Particle `tag` (its species and bond count, r2 its squared distance from `me`, whose
+ * record is `mine`) as a partner of `me` under search q. */
+VS_HOST_DEVICE void vs_reaction_candidate(vs_reaction_best *best, const vs_reaction_search *q,
+                                          int64_t me, const vs_topo *mine, int64_t tag,
+                                          int species, int n_bond, double r2)
+{
+    if (tag == me || species != q->species || n_bond >= q->max_bonds)
+        return;
+    if (!(r2 <= q->radius2) || vs_reaction_bonded_to(mine, tag))
+        return;
+    if (q->kind == VS_CLAIM_CREATE) {
+        const vs_tea_block none = {0, 0};
+        vs_reaction_consider(best, tag, r2, none);
+    } else {
+        const vs_tea_block b =
+            vs_reaction_bits(q->seed, q->step, q->stream, (uint64_t)me, (uint64_t)tag);
+        vs_reaction_consider(best, tag, (double)b.v0, b);
+    }
+}
+
 /* A growable list of claims (host code). */
 typedef struct {
     vs_reaction_claim *c;

@@ -156,6 +156,10 @@ void vs_cpu_dihedral_forces(vs_cpu_state *s, int64_t step, int want);
  * reaction.h): bonds to break, each creation rule's nearest partners, the active ends'
  * monomers, from the cell list and the ghosts of the neighbour build of this step. */
 void vs_cpu_reaction_claims(vs_cpu_state *s, int64_t step, vs_claim_list *out);
+/* A device backend's reaction step on the host mirror (a state attached over the host
+ * particles, the owned ones current): their ghosts (the shell of list_radius, bonded beads'
+ * out to bonded_width), the tag map and the cell list, what vs_cpu_reaction_claims reads. */
+void vs_cpu_reaction_mirror(vs_cpu_state *s, double list_radius, double bonded_width);
 
 
 

@@ -74,6 +74,12 @@ static void build_cells(vs_neighbor *nl, const vs_particles *p, const double lo[
     nl->cell_start[0] = 0;
 }
 
+void vs_neighbor_build_cells(vs_neighbor *nl, const vs_particles *p, const double lo[3],
+                             const double hi[3], double ghost_width, double list_cutoff)
+{
+    build_cells(nl, p, lo, hi, ghost_width, list_cutoff);
+}
+
 void vs_neighbor_build(vs_neighbor *nl, const vs_particles *p, const double lo[3],
                        const double hi[3], double ghost_width, double list_cutoff)
 {

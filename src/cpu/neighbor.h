@@ -41,6 +41,10 @@ void vs_neighbor_free(vs_neighbor *nl);
 void vs_neighbor_build(vs_neighbor *nl, const vs_particles *p, const double lo[3],
                        const double hi[3], double ghost_width, double list_cutoff);
 
+/* The cell list alone (no pairs): what a search of the 27 cells around a particle needs. */
+void vs_neighbor_build_cells(vs_neighbor *nl, const vs_particles *p, const double lo[3],
+                             const double hi[3], double ghost_width, double list_cutoff);
+
 /* Sort the owned particles by cell of the brick (cells of at least `cell_size`), so
  * particles that interact sit close in memory: fewer cache misses in the list build and the
  * force loop. Call after migration, before the ghosts are built. */

@@ -14,6 +14,7 @@
 #include "bonded.h"
 #include "cpu_backend.h"
 #include "log.h"
+#include "neighbor.h"
 
 static void push(vs_claim_list *out, const vs_reaction_claim *c)
 {
@@ -43,31 +44,6 @@ static vs_reaction_claim claim_of(const vs_particles *p, int64_t i, int kind, in
     return c;
 }
 
-static int bonded_to(const vs_topo *t, int64_t tag)
-{
-    for (int k = 0; k < t->n_bond; ++k)
-        if (t->bond[k] == tag)
-            return 1;
-    return 0;
-}
-
-/* What a partner search keeps: the best candidate so far by its score (lower wins, ties by
- * the lower tag). */
-typedef struct {
-    int64_t tag;
-    double score;
-    vs_tea_block bits;
-} best_partner;
-
-static void consider(best_partner *b, int64_t tag, double score, vs_tea_block bits)
-{
-    if (b->tag < 0 || score < b->score || (score == b->score && tag < b->tag)) {
-        b->tag = tag;
-        b->score = score;
-        b->bits = bits;
-    }
-}
-
 /* The cell of owned particle i and the bounds of its 27 neighbours. */
 static void cell_range(const vs_neighbor *nl, int64_t i, int lo[3], int hi[3])
 {
@@ -80,50 +56,27 @@ static void cell_range(const vs_neighbor *nl, int64_t i, int lo[3], int hi[3])
     }
 }
 
-/* What the partners of one bead must be, and how they are scored. */
-typedef struct {
-    int kind;         /* VS_CLAIM_CREATE: nearest; VS_CLAIM_CHAIN: lowest draw */
-    int species;      /* the partner's */
-    int max_bonds;    /* the partner has fewer bonds */
-    double radius2;
-    int stream;
-    uint64_t seed, step;
-} search_spec;
-
 /* The best partner of owned bead i among the particles within the radius. */
-static best_partner search(const vs_cpu_state *s, int64_t i, const search_spec *q)
+static vs_reaction_best search(const vs_cpu_state *s, int64_t i, const vs_reaction_search *q)
 {
     const vs_particles *p = s->parts;
     const vs_neighbor *nl = &s->nl;
-    best_partner best = {-1, 0.0, {0, 0}};
+    vs_reaction_best best = {-1, 0.0, {0, 0}};
     int lo[3], hi[3];
     cell_range(nl, i, lo, hi);
-    const int64_t me = p->tag[i];
     for (int z = lo[2]; z <= hi[2]; ++z)
         for (int y = lo[1]; y <= hi[1]; ++y)
             for (int x = lo[0]; x <= hi[0]; ++x) {
                 const int64_t c = ((int64_t)z * nl->ncell[1] + y) * nl->ncell[0] + x;
                 for (int64_t k = nl->cell_start[c]; k < nl->cell_start[c + 1]; ++k) {
                     const int64_t j = nl->cell_particles[k];
-                    if (p->tag[j] == me || p->species[j] != q->species ||
-                        p->topo[j].n_bond >= q->max_bonds)
-                        continue;
                     double r2 = 0.0;
                     for (int d = 0; d < 3; ++d) {
                         const double dx = p->x[d][i] - p->x[d][j];
                         r2 += dx * dx;
                     }
-                    if (!(r2 <= q->radius2) || bonded_to(&p->topo[i], p->tag[j]))
-                        continue;
-                    if (q->kind == VS_CLAIM_CREATE) {
-                        const vs_tea_block none = {0, 0};
-                        consider(&best, p->tag[j], r2, none);
-                    } else {
-                        const vs_tea_block b = vs_reaction_bits(q->seed, q->step, q->stream,
-                                                                (uint64_t)me,
-                                                                (uint64_t)p->tag[j]);
-                        consider(&best, p->tag[j], (double)b.v0, b);
-                    }
+                    vs_reaction_candidate(&best, q, p->tag[i], &p->topo[i], p->tag[j],
+                                          p->species[j], p->topo[j].n_bond, r2);
                 }
             }
     return best;
@@ -184,10 +137,11 @@ static void create_claims(const vs_cpu_state *s, int r, vs_claim_list *out)
         const int mine = role_i ? rule->max_bonds_i : rule->max_bonds_j;
         if (p->topo[i].n_bond >= mine)
             continue;
-        const search_spec q = {VS_CLAIM_CREATE, role_i ? rule->species_j : rule->species_i,
-                               role_i ? rule->max_bonds_j : rule->max_bonds_i,
-                               rule->radius * rule->radius, 0, 0, 0};
-        const best_partner b = search(s, i, &q);
+        const vs_reaction_search q = {VS_CLAIM_CREATE,
+                                      role_i ? rule->species_j : rule->species_i,
+                                      role_i ? rule->max_bonds_j : rule->max_bonds_i,
+                                      rule->radius * rule->radius, 0, 0, 0};
+        const vs_reaction_best b = search(s, i, &q);
         if (b.tag < 0)
             continue;
         uint64_t key;
@@ -203,12 +157,12 @@ static void chain_claims(const vs_cpu_state *s, int64_t step, vs_claim_list *out
 {
     const vs_particles *p = s->parts;
     const vs_chain_growth *g = &s->prm->reactions.chain;
-    const search_spec q = {VS_CLAIM_CHAIN, g->monomer, 1, g->radius * g->radius,
-                           VS_RX_STREAM_CHAIN, s->prm->system.seed, (uint64_t)step};
+    const vs_reaction_search q = {VS_CLAIM_CHAIN, g->monomer, 1, g->radius * g->radius,
+                                  VS_RX_STREAM_CHAIN, s->prm->system.seed, (uint64_t)step};
     for (int64_t i = 0; i < p->n_owned; ++i) {
         if (!g->active[p->species[i]] || p->topo[i].n_bond >= VS_MAX_BONDS)
             continue;
-        const best_partner b = search(s, i, &q);
+        const vs_reaction_best b = search(s, i, &q);
         if (b.tag < 0 || !vs_reaction_accept(b.bits, g->probability))
             continue;
         const vs_reaction_claim c = claim_of(p, i, VS_CLAIM_CHAIN, 0, b.tag, b.bits.v0);
@@ -226,4 +180,15 @@ void vs_cpu_reaction_claims(vs_cpu_state *s, int64_t step, vs_claim_list *out)
         create_claims(s, r, out);
     if (rx->chain.on)
         chain_claims(s, step, out);
+}
+
+void vs_cpu_reaction_mirror(vs_cpu_state *s, double list_radius, double bonded_width)
+{
+    s->list_radius = list_radius;
+    s->halo.bonded_width = bonded_width;
+    vs_halo_build_ghosts(&s->halo, s->dc, s->parts, list_radius);
+    if (s->parts->topo)
+        vs_cpu_build_tagmap(s);
+    /* the cells of the CPU backend's own build (cpu_build_neighbors), without its pairs */
+    vs_neighbor_build_cells(&s->nl, s->parts, s->dc->lo, s->dc->hi, list_radius, list_radius);
 }

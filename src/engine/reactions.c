@@ -17,6 +17,8 @@ void vs_reactions_init(vs_reactions *rx)
 
 void vs_reactions_free(vs_reactions *rx)
 {
+    if (rx->mirror)
+        vs_backend_cpu.detach(rx->mirror);
     free(rx->mine.c);
     vs_tagmap_free(&rx->owned);
     memset(rx, 0, sizeof *rx);
@@ -335,19 +337,35 @@ static void apply_bonds(const resolver *r, vs_particles *p, const vs_tagmap *own
     }
 }
 
-/* This rank's claims of the step (the running backend lists them). */
-static void list_claims(vs_reactions *rx, const vs_backend *b, void *st, int64_t step)
+/* This rank's claims of the step. The CPU backend lists them over its own state; another
+ * backend brings its owned particles into p, over which the host mirror (a CPU state of its
+ * own) builds the ghosts and cells the same search reads (reactions.h). */
+static void list_claims(vs_reactions *rx, const vs_backend *b, void *st,
+                        const vs_backend_setup *host, vs_particles *p, int64_t step)
 {
-    if (b != &vs_backend_cpu)
-        VS_FATAL("reactions: the %s backend has no reactions (refused at the start)", b->name);
-    vs_cpu_reaction_claims(st, step, &rx->mine);
+    if (b == &vs_backend_cpu) {
+        vs_cpu_reaction_claims(st, step, &rx->mine);
+        return;
+    }
+    b->sync_host(st, p);
+    if (!rx->mirror) {
+        char err[256] = "";
+        if (vs_backend_cpu.attach(host, &rx->mirror, err, sizeof err) != 0)
+            VS_FATAL("reactions: the host mirror of the %s backend: %s", b->name, err);
+    }
+    vs_cpu_reaction_mirror(rx->mirror, host->list_radius, host->bonded_width);
+    vs_cpu_reaction_claims(rx->mirror, step, &rx->mine);
+    p->n_ghost = 0; /* the mirror's ghosts are its own: the engine's p holds owned beads */
 }
 
 int vs_reactions_step(vs_reactions *rx, const vs_params *prm, const vs_par *par,
-                      vs_particles *p, const vs_backend *b, void *backend_state, int64_t step)
+                      vs_particles *p, const vs_backend *b, void *backend_state,
+                      const vs_backend_setup *host, int64_t step)
 {
+    if (b->sync)
+        b->sync(backend_state); /* the step's queued work is not the reactions' time */
     const double t0 = vs_wall_seconds();
-    list_claims(rx, b, backend_state, step);
+    list_claims(rx, b, backend_state, host, p, step);
     resolver r;
     memset(&r, 0, sizeof r);
     r.prm = prm;
@@ -373,6 +391,8 @@ int vs_reactions_step(vs_reactions *rx, const vs_params *prm, const vs_par *par,
         apply_bonds(&r, p, &rx->owned);
         if (p->special)
             vs_reactions_special(par, p, vs_special_depth(prm), r.ev, r.n_ev, step);
+        if (b != &vs_backend_cpu)
+            b->reload(backend_state, p);
     }
     vs_reaction_state *s = &rx->st;
     s->last_step = step;

@@ -4,7 +4,11 @@
  *
  * A reaction step (every reactions.interval steps, after the step's first half and a full
  * rebuild of ghosts and lists, so every rank sees its beads' partners where they are now):
- *   1. the backend lists this rank's claims (the CPU: vs_cpu_reaction_claims);
+ *   1. this rank's claims are listed by vs_cpu_reaction_claims: on the CPU backend over its
+ *      own state; on a device backend (the GPU) over the host mirror, a CPU state made over
+ *      the host particles, into which the backend brings its owned particles (sync_host) and
+ *      which builds their ghosts and a cell list for the search, so both backends decide
+ *      with the same code from the same doubles;
  *   2. every rank receives every claim (an all-gather: claims are few, one per active end
  *      or candidate bead) and orders them by their content alone;
  *   3. every rank resolves the same events from them: every claimed break; of the creation
@@ -15,7 +19,9 @@
  *      the removal of those a broken bond was part of), species, molecule ids, and the
  *      special-neighbour lists of the beads near a changed bond;
  * then the engine rebuilds the ghosts (their species and bonded marks) and the lists, and the
- * step's forces see the new topology. The counters (vs_reaction_state) are the same on every
+ * step's forces see the new topology. On a device backend the changed host particles go back
+ * to it first (reload, as after a checkpoint's canonical state), so the engine migrates
+ * before that rebuild. The counters (vs_reaction_state) are the same on every
  * rank and travel in checkpoints. */
 #ifndef VESICA_REACTIONS_H
 #define VESICA_REACTIONS_H
@@ -26,14 +32,15 @@
 #include "parallel.h"
 #include "params.h"
 #include "particles.h"
+#include "backend_table.h"
 #include "reaction.h"
-
-struct vs_backend;
 
 typedef struct {
     vs_reaction_state st; /* the counters (checkpointed) */
     vs_claim_list mine;   /* this rank's claims of the current step */
     vs_tagmap owned;      /* scratch: tag -> index of the owned particles */
+    void *mirror;         /* device backends: the host mirror (a CPU backend state over the
+                             host particles; NULL until the first reaction step) */
     double seconds;       /* wall time of this rank's reaction steps */
     int64_t steps;        /* reaction steps run by this process */
 } vs_reactions;
@@ -62,11 +69,13 @@ void vs_reactions_free(vs_reactions *rx);
 void vs_reactions_start(vs_reactions *rx, const vs_params *prm, const vs_par *par,
                         const vs_particles *p);
 /* One reaction step on the owned particles p (the backend's host particles, the ghosts and
- * lists of this step's build in the backend's state). Returns 1 on every rank when some
- * event changed the topology or the species, else 0. Collective. */
+ * lists of this step's build in the backend's state). host: what the host mirror is made
+ * from where the backend is not the CPU's (its parts are p). Returns 1 on every rank when
+ * some event changed the topology or the species (a device backend has then taken the new
+ * state back, reload), else 0. Collective. */
 int vs_reactions_step(vs_reactions *rx, const vs_params *prm, const vs_par *par,
-                      vs_particles *p, const struct vs_backend *b, void *backend_state,
-                      int64_t step);
+                      vs_particles *p, const vs_backend *b, void *backend_state,
+                      const vs_backend_setup *host, int64_t step);
 /* The thermo row's columns: the events of the last reaction step, the conversion and the
  * active ends (counted now). Collective. */
 void vs_reactions_thermo(const vs_reactions *rx, const vs_params *prm, const vs_par *par,

@@ -25,13 +25,6 @@ static int select_for_terms(vs_sim *sim, char *err, size_t err_len)
 {
     if (sim->backend == &vs_backend_cpu)
         return 0;
-    if (sim->prm.reactions.on) { /* the configuration refused "gpu" with reactions */
-        vs_log_info("backend auto: reactions have no GPU implementation yet; running on the "
-                    "CPU");
-        sim->backend = &vs_backend_cpu;
-        snprintf(sim->device, sizeof sim->device, "cpu");
-        return 0;
-    }
     for (int k = 0; k < sim->ff.n_terms; ++k) {
         const vs_term_type *t = sim->ff.terms[k];
         if (t->gpu)
@@ -613,15 +606,31 @@ void vs_sim_canonicalize(vs_sim *sim)
 
 /* A reaction step after the rebuild of `step` (reactions.h): where the topology or the
  * species changed, the ghosts (their species and bonded marks, and the bonded width of the
- * beads that just got a bond) and the lists again, and the tail corrections. */
+ * beads that just got a bond) and the lists again, and the tail corrections. A device
+ * backend has taken its owned particles back from the host (reload), so it migrates first,
+ * as after a canonical state (vs_sim_canonicalize). */
 static void reaction_step(vs_sim *sim, int64_t step)
 {
     phases_close(sim);
+    char device[128], plan[512];
+    const vs_backend_setup host = {
+        .prm = &sim->prm,
+        .dc = &sim->dc,
+        .parts = &sim->parts,
+        .list_radius = sim->list_radius,
+        .bonded_width = sim->bonded_width,
+        .device = device,
+        .device_len = sizeof device,
+        .plan = plan,
+        .plan_len = sizeof plan,
+    };
     const int changed = vs_reactions_step(&sim->rx, &sim->prm, &sim->dc.cart, &sim->parts,
-                                          sim->backend, sim->backend_state, step);
+                                          sim->backend, sim->backend_state, &host, step);
     if (!changed)
         return;
     phase_begin(sim, VS_TIMER_comm);
+    if (sim->backend != &vs_backend_cpu)
+        sim->backend->migrate(sim->backend_state, step);
     sim->backend->build_ghosts(sim->backend_state);
     phase_begin(sim, VS_TIMER_neighbor);
     sim->backend->build_neighbors(sim->backend_state);
@@ -645,7 +654,8 @@ void vs_sim_step(vs_sim *sim)
     /* a step that reads nothing back (every step rebuilds, no energies, the fused
      * half-steps) may go to the device as one unit, where the backend can */
     const int collected = every_step && !moves_box && !sim->energy_due && fused &&
-                          b->step_collect_begin && b->step_collect_begin(sim->backend_state);
+                          !vs_reactions_due(&sim->prm, step) && b->step_collect_begin &&
+                          b->step_collect_begin(sim->backend_state);
     phase_begin(sim, VS_TIMER_integrate);
     if (!sim->second_half_pending) {
         ensemble_first_half(sim);

@@ -26,8 +26,8 @@ reactions_check.py VESICA OUTDIR MODE [options]
            checkpoint without the key (older than reactions) restarts a plain run exactly
   bad      bad input exits 2 with one line naming the key: Pr outside [0, 1], an unknown
            species, a radius beyond bonded.reach or the ghost width, a monomer that is an
-           end, a new end that is none, a reaction that frees a frozen particle, the GPU
-           backend, a break length beyond bonded.reach, an interval without rules, a frozen
+           end, a new end that is none, a reaction that frees a frozen particle, a break
+           length beyond bonded.reach, an interval without rules, a frozen
            particle with a velocity in an input file
 Reference values are the binomial law, [P*] Pr / tau and the Python re-implementation of the
 rules, never Vesica's own output.
@@ -366,9 +366,10 @@ def predict(top, x, box, step, seed, names):
         len([e for e in events if e[0] == "chain"])
 
 
-def rules():
+def check_rules(d, seed=3):
+    """Every reaction step of the network run in d against predict(); returns the event
+    counts (broken, created, chain) and the steps skipped as ambiguous."""
     import h5py
-    d, _ = run("rules", network_config())
     counts = np.zeros(3, int)
     skipped = 0
     with h5py.File(os.path.join(d, "traj.h5md"), "r") as f:
@@ -380,26 +381,34 @@ def rules():
             x, sp, b, an, step, box = frame(f, k)
             got = Topology(len(sp), b, an, sp)
             try:
-                want, nbreak, ncreate, nchain = predict(top, x, box, step, 3, names)
+                want, nbreak, ncreate, nchain = predict(top, x, box, step, seed, names)
             except Ambiguous:
                 skipped += 1
                 top = got
                 continue
             if got.bonds() != want.bonds():
-                sys.exit(f"step {step}: bonds differ: {sorted(got.bonds() ^ want.bonds())[:8]}")
+                sys.exit(f"{d}: step {step}: bonds differ: "
+                         f"{sorted(got.bonds() ^ want.bonds())[:8]}")
             if got.angles != want.angles:
-                sys.exit(f"step {step}: angles differ: {sorted(got.angles ^ want.angles)[:8]}")
+                sys.exit(f"{d}: step {step}: angles differ: "
+                         f"{sorted(got.angles ^ want.angles)[:8]}")
             if not np.array_equal(got.species, want.species):
-                sys.exit(f"step {step}: species differ")
+                sys.exit(f"{d}: step {step}: species differ")
             counts += [nbreak, ncreate, nchain]
             top = got
     if skipped > frames // 4 or counts.min() == 0:
-        sys.exit(f"too few steps checked ({skipped} of {frames - 1} skipped) or events "
+        sys.exit(f"{d}: too few steps checked ({skipped} of {frames - 1} skipped) or events "
                  f"(broken, created, chain) {counts.tolist()}")
     t_traj, t_ckpt = ra.load(os.path.join(d, "traj.h5md")), ra.load(last_checkpoint(d))
     if {tuple(p) for p in t_traj["pairs"]} != {tuple(p) for p in t_ckpt["pairs"]}:
-        sys.exit("the last frame's bonds differ from the final checkpoint's")
-    print(f"rules: {frames - 1} reaction steps predicted exactly ({skipped} skipped as "
+        sys.exit(f"{d}: the last frame's bonds differ from the final checkpoint's")
+    return counts, skipped, frames - 1
+
+
+def rules():
+    d, _ = run("rules", network_config())
+    counts, skipped, n = check_rules(d)
+    print(f"rules: {n} reaction steps predicted exactly ({skipped} skipped as "
           f"ambiguous): {counts[0]} bonds broken, {counts[1]} created, {counts[2]} chain "
           "steps; the last frame's bonds are the checkpoint's")
 
@@ -563,8 +572,6 @@ def bad():
         ("new-end", base.replace('new_end = "A"', 'new_end = "P"'),
          "reactions.chain.new_end: expected one of the active ends"),
         ("frozen", wall, "reactions.chain.ends.I: expected a frozen species, as I is"),
-        ("gpu", base + 'backend = "gpu";\n', "backend: expected \"cpu\" or \"auto\" with "
-         "reactions"),
         ("break-length", base.replace("chain = {", 'break = ( { i = "P"; j = "P"; length = '
                                       '1.5; } ); chain = {'),
          "reactions.break.[0].length: expected less than bonded.reach"),
@@ -575,7 +582,7 @@ def bad():
          "reactions.chain.radius: expected less than the new bond's FENE R0"),
     ]
     for name, text, words in cases:
-        _, p = run(f"bad-{name}", text, expect=2, backend=None if name == "gpu" else "cpu")
+        _, p = run(f"bad-{name}", text, expect=2)
         lines = [ln for ln in p.stderr.splitlines() if ln.startswith("vesica:")]
         if len(lines) != 1 or words not in lines[0] or "run.cfg:" not in lines[0]:
             sys.exit(f"bad-{name}: expected one line with the file, line and '{words}', "
