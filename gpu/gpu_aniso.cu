@@ -19,7 +19,9 @@
  * (vs_both_sides_store: starting it where no DPD or other style acts, added to doubles, or
  * to the Newton walk's fixed-point sums); the gradient sum is the particle's g, which only
  * this style writes. The energy and virial shares go to the pair styles' per-particle
- * buffers, which the thermo reduction adds (gpu_reduce.cu).
+ * buffers, which the thermo reduction adds (gpu_reduce.cu); with the pressure tensor each
+ * pair's half of its tensor goes to the particle's six sums (gpu_tensor.cuh), rounded as the
+ * CPU loop rounds it.
  *
  * The rotation (integrator.h: vs_rot_kick, vs_rot_drift, vs_rot_ou_step) runs as kernels of
  * its own beside the translation's, over the owned particles of oriented species, with the
@@ -46,13 +48,20 @@ struct vs_aniso_self {
 
 /* A particle's sums in fixed point (VS_FIXED_FORCE_QUANTA per unit); `bad`: a contribution
  * out of range or not finite (overlapping particles, a model edge), `overflow` a sum that
- * left int64 (its sign bit), each for the forces and gradients and for the energies. */
+ * left int64 (its sign bit), each for the forces and gradients and for the energies; t: its
+ * tensor shares (output.pressure_tensor; gpu_tensor.cuh). */
 struct vs_aniso_sum {
     int64_t f[3], g[3], e, w;
     uint64_t overflow, e_overflow;
     int bad, e_bad;
+    long long t[VS_TENSOR];
 };
 
+/* TENSOR (with ENERGY: output.pressure_tensor's evaluations): each pair's half of its tensor
+ * R_a F_b (the force on i need not lie along R) to the particle's own sums, the CPU loop's
+ * rounding (vs_tensor_of, vs_cpu_add_tensor); seen from j both R and F flip exactly, so the
+ * half is the same integer on either side. */
+template <bool TENSOR>
 struct vs_side_aniso {
     typedef vs_aniso_coeff shared_t;
     typedef vs_aniso_self self_t;
@@ -65,6 +74,7 @@ struct vs_side_aniso {
     vs_positions at;
     const int32_t *species;
     vs_orient *orient;
+    vs_tensor_out tensor; /* TENSOR: the sums */
 
     __device__ __forceinline__ shared_t &load_shared(const vs_gpu_species &) const
     {
@@ -135,6 +145,12 @@ struct vs_side_aniso {
         if (ENERGY) { /* half a pair on each side (the other half: j's walk, here or there) */
             put(&sum.e, 0.5 * r.energy, &sum.e_overflow, &sum.e_bad);
             put(&sum.w, 0.5 * r.virial, &sum.e_overflow, &sum.e_bad);
+            if constexpr (TENSOR) {
+                long long q[VS_TENSOR];
+                vs_tensor_shares(0.5, r.f[0], r.f[1], r.f[2], R[0], R[1], R[2], q, tensor.bad);
+                for (int k = 0; k < VS_TENSOR; ++k)
+                    sum.t[k] += q[k];
+            }
         }
     }
 
@@ -159,6 +175,8 @@ struct vs_side_aniso {
             vs_both_sides_store<ENERGY, 1>(sp, i, me.si, a[0], a[1], a[2], e, w, out);
         else
             vs_both_sides_store<ENERGY, 2>(sp, i, me.si, a[0], a[1], a[2], e, w, out);
+        if constexpr (ENERGY && TENSOR)
+            vs_tensor_add_own(tensor, i, sum.t);
     }
 };
 
@@ -195,17 +213,21 @@ extern "C" void vs_gpu_aniso_forces(vs_gpu_state *g, int want_energy)
     const vs_both_sides_out out = {{g->pt.f[0], g->pt.f[1], g->pt.f[2]}, g->ps.e, g->ps.w,
                                    accumulate, g->fs.d_bad_force};
     const double reach2 = prm->aniso.reach * prm->aniso.reach;
-    const vs_side_aniso side = {prm->aniso.style, prm->species.n, mode, reach2, g->an.d_coeff,
-                                vs_gpu_positions(g), g->pt.species_id, g->an.orient};
+    const vs_tensor_out tensor = vs_gpu_tensor_out(g, want_energy);
+    /* energy: none, energies, energies and the tensor */
+    const int energy_kind = want_energy ? (tensor.w[0] ? 2 : 1) : 0;
     const vs_partner_source src = vs_gpu_partner_source(g);
     const int cells = g->plan.forces != VS_GPU_FORCES_VERLET;
     const size_t shared = sizeof(vs_aniso_coeff) * (size_t)prm->species.n * VS_MAX_SPECIES;
-    vs_dispatch<2, 2>(
+    vs_dispatch<3, 2>(
         [&](auto energy, auto cells_c) {
-            vs_both_sides_launch<vs_side_aniso, VS_ON(energy), VS_ON(cells_c), false, 0>(
+            typedef vs_side_aniso<VS_VAL(energy) == 2> side_t;
+            const side_t side = {prm->aniso.style, prm->species.n, mode, reach2, g->an.d_coeff,
+                                 vs_gpu_positions(g), g->pt.species_id, g->an.orient, tensor};
+            vs_both_sides_launch<side_t, VS_ON(energy), VS_ON(cells_c), false, 0>(
                 side, g->stream, (int)g->pt.n_owned, NULL, src, g->species, out, shared);
         },
-        want_energy != 0, cells);
+        energy_kind, cells);
     if (want_energy)
         g->ps.energies_on = 1;
     if (starts) { /* no other pair term ran: none of their energies, and doubles */
