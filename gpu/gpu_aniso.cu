@@ -5,10 +5,12 @@
  *
  * The pair walk is the walk from both sides (gpu_both_sides.cuh): one thread per owned
  * particle walks its partners (its column of the Verlet list, or the cell list's stencil)
- * and evaluates each pair from its own side with vs_aniso_eval (src/core/pair_aniso.h, the
- * CPU loop's source), in double precision in both precision modes: separations from the
- * positions as the state holds them (on the position grid an exact difference), the pair's
- * force, orientation gradient, energy and virial in fp64. Each component is rounded once to
+ * and evaluates each pair from its own side with the CPU loop's evaluator
+ * (src/core/pair_aniso.h): separations in fp64 from the positions as the state holds them
+ * (on the position grid an exact difference), then in double precision the pair's force,
+ * orientation gradient, energy and virial in fp64 (vs_aniso_eval), in mixed precision in
+ * fp32 from the separation and orientations rounded to fp32 (vs_aniso_eval_f, the same
+ * body), as DPD's pairs are fp32 there. Each component is rounded once to
  * fixed point (src/core/fixed_sum.h, as the CPU loop src/cpu/aniso_cpu.c rounds it) and
  * added in integers, energies and virials as half a pair per side: a particle's sums do not
  * depend on the order of its partners, nor on which rank holds them, because the evaluator
@@ -19,7 +21,9 @@
  * (vs_both_sides_store: starting it where no DPD or other style acts, added to doubles, or
  * to the Newton walk's fixed-point sums); the gradient sum is the particle's g, which only
  * this style writes. The energy and virial shares go to the pair styles' per-particle
- * buffers, which the thermo reduction adds (gpu_reduce.cu).
+ * buffers, which the thermo reduction adds (gpu_reduce.cu); with the pressure tensor each
+ * pair's half of its tensor goes to the particle's six sums (gpu_tensor.cuh), rounded as the
+ * CPU loop rounds it.
  *
  * The rotation (integrator.h: vs_rot_kick, vs_rot_drift, vs_rot_ou_step) runs as kernels of
  * its own beside the translation's, over the owned particles of oriented species, with the
@@ -41,18 +45,30 @@ static_assert(sizeof(vs_orient) % sizeof(uint64_t) == 0, "vs_orient is permuted 
 struct vs_aniso_self {
     int i, si;
     double r[3], n[3];
+    float nf[3]; /* mixed precision: n in fp32 */
     const vs_aniso_coeff *row; /* i's species row of the coefficients, in shared memory */
 };
 
 /* A particle's sums in fixed point (VS_FIXED_FORCE_QUANTA per unit); `bad`: a contribution
  * out of range or not finite (overlapping particles, a model edge), `overflow` a sum that
- * left int64 (its sign bit), each for the forces and gradients and for the energies. */
+ * left int64 (its sign bit), each for the forces and gradients and for the energies; t: its
+ * tensor shares (output.pressure_tensor; gpu_tensor.cuh). */
 struct vs_aniso_sum {
     int64_t f[3], g[3], e, w;
     uint64_t overflow, e_overflow;
     int bad, e_bad;
+    long long t[VS_TENSOR];
 };
 
+/* MIXED: the pair in fp32 (vs_aniso_eval_f) from the separation computed in fp64 and rounded
+ * to fp32 (R from j's side is exactly -R from i's, in either precision) and the orientations
+ * rounded to fp32; else the pair in fp64 (vs_aniso_eval, the CPU loop's). Both are rounded
+ * from doubles to the fixed-point sums.
+ * TENSOR (with ENERGY: output.pressure_tensor's evaluations): each pair's half of its tensor
+ * R_a F_b (the force on i need not lie along R) to the particle's own sums, the CPU loop's
+ * rounding (vs_tensor_of, vs_cpu_add_tensor); seen from j both R and F flip exactly (a
+ * product of two floats is exact in fp64), so the half is the same integer on either side. */
+template <bool MIXED, bool TENSOR>
 struct vs_side_aniso {
     typedef vs_aniso_coeff shared_t;
     typedef vs_aniso_self self_t;
@@ -65,6 +81,7 @@ struct vs_side_aniso {
     vs_positions at;
     const int32_t *species;
     vs_orient *orient;
+    vs_tensor_out tensor; /* TENSOR: the sums */
 
     __device__ __forceinline__ shared_t &load_shared(const vs_gpu_species &) const
     {
@@ -81,8 +98,10 @@ struct vs_side_aniso {
         me.si = species[i];
         me.row = &s + me.si * VS_MAX_SPECIES;
         vs_pos_load(at, i, me.r);
-        for (int d = 0; d < 3; ++d)
+        for (int d = 0; d < 3; ++d) {
             me.n[d] = orient[i].n[d];
+            me.nf[d] = (float)me.n[d];
+        }
         return me;
     }
 
@@ -115,6 +134,28 @@ struct vs_side_aniso {
         vs_fixed_add(sum, vs_fixed_force(v), overflow);
     }
 
+    /* a pair's result (either precision) into the sums, R its separation */
+    template <bool ENERGY, class RESULT, class REAL>
+    __device__ __forceinline__ void accumulate(const RESULT &r, const REAL R[3],
+                                               sum_t &sum) const
+    {
+        for (int d = 0; d < 3; ++d) {
+            put(&sum.f[d], (double)r.f[d], &sum.overflow, &sum.bad);
+            put(&sum.g[d], (double)r.gi[d], &sum.overflow, &sum.bad);
+        }
+        if (ENERGY) { /* half a pair on each side (the other half: j's walk, here or there) */
+            put(&sum.e, 0.5 * (double)r.energy, &sum.e_overflow, &sum.e_bad);
+            put(&sum.w, 0.5 * (double)r.virial, &sum.e_overflow, &sum.e_bad);
+            if constexpr (TENSOR) {
+                long long q[VS_TENSOR];
+                vs_tensor_shares(0.5, (double)r.f[0], (double)r.f[1], (double)r.f[2],
+                                 (double)R[0], (double)R[1], (double)R[2], q, tensor.bad);
+                for (int k = 0; k < VS_TENSOR; ++k)
+                    sum.t[k] += q[k];
+            }
+        }
+    }
+
     template <bool ENERGY>
     __device__ __forceinline__ void add(const shared_t &, const self_t &me, int j,
                                         sum_t &sum) const
@@ -124,17 +165,17 @@ struct vs_side_aniso {
         const double r2 = separation(me, j, R);
         if (!c.on || r2 >= c.rc * c.rc || r2 == 0.0)
             return;
-        double nj[3];
-        for (int d = 0; d < 3; ++d)
-            nj[d] = orient[j].n[d];
-        const vs_aniso_result r = vs_aniso_eval(style, &c, R, me.n, nj);
-        for (int d = 0; d < 3; ++d) {
-            put(&sum.f[d], r.f[d], &sum.overflow, &sum.bad);
-            put(&sum.g[d], r.gi[d], &sum.overflow, &sum.bad);
-        }
-        if (ENERGY) { /* half a pair on each side (the other half: j's walk, here or there) */
-            put(&sum.e, 0.5 * r.energy, &sum.e_overflow, &sum.e_bad);
-            put(&sum.w, 0.5 * r.virial, &sum.e_overflow, &sum.e_bad);
+        if constexpr (MIXED) {
+            const float Rf[3] = {(float)R[0], (float)R[1], (float)R[2]};
+            float nj[3];
+            for (int d = 0; d < 3; ++d)
+                nj[d] = (float)orient[j].n[d];
+            accumulate<ENERGY>(vs_aniso_eval_f(style, &c, Rf, me.nf, nj), Rf, sum);
+        } else {
+            double nj[3];
+            for (int d = 0; d < 3; ++d)
+                nj[d] = orient[j].n[d];
+            accumulate<ENERGY>(vs_aniso_eval(style, &c, R, me.n, nj), R, sum);
         }
     }
 
@@ -159,6 +200,8 @@ struct vs_side_aniso {
             vs_both_sides_store<ENERGY, 1>(sp, i, me.si, a[0], a[1], a[2], e, w, out);
         else
             vs_both_sides_store<ENERGY, 2>(sp, i, me.si, a[0], a[1], a[2], e, w, out);
+        if constexpr (ENERGY && TENSOR)
+            vs_tensor_add_own(tensor, i, sum.t);
     }
 };
 
@@ -195,17 +238,21 @@ extern "C" void vs_gpu_aniso_forces(vs_gpu_state *g, int want_energy)
     const vs_both_sides_out out = {{g->pt.f[0], g->pt.f[1], g->pt.f[2]}, g->ps.e, g->ps.w,
                                    accumulate, g->fs.d_bad_force};
     const double reach2 = prm->aniso.reach * prm->aniso.reach;
-    const vs_side_aniso side = {prm->aniso.style, prm->species.n, mode, reach2, g->an.d_coeff,
-                                vs_gpu_positions(g), g->pt.species_id, g->an.orient};
+    const vs_tensor_out tensor = vs_gpu_tensor_out(g, want_energy);
+    /* energy: none, energies, energies and the tensor */
+    const int energy_kind = want_energy ? (tensor.w[0] ? 2 : 1) : 0;
     const vs_partner_source src = vs_gpu_partner_source(g);
     const int cells = g->plan.forces != VS_GPU_FORCES_VERLET;
     const size_t shared = sizeof(vs_aniso_coeff) * (size_t)prm->species.n * VS_MAX_SPECIES;
-    vs_dispatch<2, 2>(
-        [&](auto energy, auto cells_c) {
-            vs_both_sides_launch<vs_side_aniso, VS_ON(energy), VS_ON(cells_c), false, 0>(
+    vs_dispatch<2, 3, 2>(
+        [&](auto mixed, auto energy, auto cells_c) {
+            typedef vs_side_aniso<VS_ON(mixed), VS_VAL(energy) == 2> side_t;
+            const side_t side = {prm->aniso.style, prm->species.n, mode, reach2, g->an.d_coeff,
+                                 vs_gpu_positions(g), g->pt.species_id, g->an.orient, tensor};
+            vs_both_sides_launch<side_t, VS_ON(energy), VS_ON(cells_c), false, 0>(
                 side, g->stream, (int)g->pt.n_owned, NULL, src, g->species, out, shared);
         },
-        want_energy != 0, cells);
+        g->plan.mixed != 0, energy_kind, cells);
     if (want_energy)
         g->ps.energies_on = 1;
     if (starts) { /* no other pair term ran: none of their energies, and doubles */

@@ -42,12 +42,6 @@ static int gpu_attach(const vs_backend_setup *s, void **st, char *err, size_t er
 {
     const vs_decomp *dc = s->dc;
     const vs_params *prm = s->prm;
-    if (prm->output.pressure_tensor && prm->aniso.style != VS_ANISO_NONE) {
-        snprintf(err, err_len, "output.pressure_tensor: the GPU backend's anisotropic pair "
-                 "style (aniso) does not sum the pressure tensor yet; run it with backend = "
-                 "\"cpu\"");
-        return 1;
-    }
     int local_rank = 0, local_size = 1;
     vs_par_node_layout(&dc->cart, &local_rank, &local_size, NULL);
     const int n_gpus = vs_gpu_device_count(NULL, 0);

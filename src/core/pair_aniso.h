@@ -33,8 +33,8 @@
  * multiply-add breaks it (the CPU build does not; the CUDA port must round the products
  * apart, vs_mul_rn, or compile with -fmad=false).
  *
- * Double precision only for now; the GPU's mixed mode will want a float body of the same
- * algebra (the structure below, scalar derivatives first, then vectors, is meant for that).
+ * The same algebra in float (vs_aniso_eval_f, the GPU's mixed mode) is symmetric in the
+ * same way: the argument holds for any precision whose products are rounded apart.
  */
 #ifndef VESICA_PAIR_ANISO_H
 #define VESICA_PAIR_ANISO_H
@@ -66,115 +66,133 @@ typedef struct {
     double k;        /* derived: pi / (2 beta) */
 } vs_aniso_coeff;
 
-/* What one pair gives: force on i (on j: the opposite), gradients on i and j, energy and
- * virial. */
-typedef struct {
-    double f[3];
-    double gi[3], gj[3];
-    double energy, virial;
-} vs_aniso_result;
-
-/* sin(k th) / sin(th) for th in [0, pi/2] (k >= 1): k at th = 0, its limit. */
-VS_HOST_DEVICE double vs_aniso_sin_ratio(double k, double th)
-{
-    const double s = sin(th);
-    return s > 1e-7 ? sin(k * th) / s : k * (1.0 - (k * k - 1.0) * th * th / 6.0);
-}
-
-/* The Janus patch factor of one particle, h = cos(k th) with cos th = c, and dh/dc; 0, 0
- * outside the patch (c < cos beta). `two`: the triblock form, th = arccos |c|. */
-VS_HOST_DEVICE void vs_aniso_patch(const vs_aniso_coeff *c, double cth, int two, double *h,
-                                   double *dh)
-{
-    const double sgn = (two && cth < 0.0) ? -1.0 : 1.0;
-    double x = sgn * cth;
-    if (x < c->cos_beta) {
-        *h = 0.0;
-        *dh = 0.0;
-        return;
+/* The pair's functions are generated for double (the CPU reference and the GPU `double`
+ * mode) and for float (the GPU `mixed` mode) from one body, as dpd_pair.h's; the
+ * coefficients stay double and are converted where used. Every literal is cast to REAL so
+ * the float body computes in float throughout (the double body is the same expressions).
+ *
+ * vs_aniso_result: what one pair gives: force on i (on j: the opposite), gradients on i and
+ * j, energy and virial.
+ * vs_aniso_sin_ratio: sin(k th) / sin(th) for th in [0, pi/2] (k >= 1): k at th = 0, its
+ * limit.
+ * vs_aniso_patch: the Janus patch factor of one particle, h = cos(k th) with cos th = cth,
+ * and dh/dcth; 0, 0 outside the patch (cth < cos beta). `two`: the triblock form,
+ * th = arccos |cth|.
+ * vs_aniso_factor: the factor F and its partial derivatives F_a, F_b of the model at (a, b).
+ * vs_aniso_eval: the pair at separation R = r_i - r_j (0 < |R| < c->rc) with orientations
+ * ni, nj. */
+#define VS_ANISO_DEFINE(SUFFIX, REAL, SQRT, SIN, COS, ACOS, POW, FABS, FMAX)                  \
+    typedef struct {                                                                           \
+        REAL f[3];                                                                             \
+        REAL gi[3], gj[3];                                                                     \
+        REAL energy, virial;                                                                   \
+    } vs_aniso_result##SUFFIX;                                                                 \
+                                                                                               \
+    VS_HOST_DEVICE REAL vs_aniso_sin_ratio##SUFFIX(REAL k, REAL th)                            \
+    {                                                                                          \
+        const REAL s = SIN(th);                                                                \
+        return s > (REAL)1e-7 ? SIN(k * th) / s                                                \
+                              : k * ((REAL)1.0 - (k * k - (REAL)1.0) * th * th / (REAL)6.0);   \
+    }                                                                                          \
+                                                                                               \
+    VS_HOST_DEVICE void vs_aniso_patch##SUFFIX(const vs_aniso_coeff *c, REAL cth, int two,     \
+                                               REAL *h, REAL *dh)                              \
+    {                                                                                          \
+        const REAL sgn = (two && cth < (REAL)0.0) ? (REAL)-1.0 : (REAL)1.0;                    \
+        REAL x = sgn * cth;                                                                    \
+        if (x < (REAL)c->cos_beta) {                                                           \
+            *h = (REAL)0.0;                                                                    \
+            *dh = (REAL)0.0;                                                                   \
+            return;                                                                            \
+        }                                                                                      \
+        if (x > (REAL)1.0)                                                                     \
+            x = (REAL)1.0;                                                                     \
+        const REAL k = (REAL)c->k;                                                             \
+        const REAL th = ACOS(x);                                                               \
+        *h = COS(k * th);                                                                      \
+        /* d cos(k th)/dx = k sin(k th) / sin(th) */                                           \
+        *dh = sgn * k * vs_aniso_sin_ratio##SUFFIX(k, th);                                     \
+    }                                                                                          \
+                                                                                               \
+    VS_HOST_DEVICE void vs_aniso_factor##SUFFIX(int style, const vs_aniso_coeff *c, REAL a,    \
+                                                REAL b, REAL *F, REAL *Fa, REAL *Fb)           \
+    {                                                                                          \
+        const REAL nu = (REAL)c->nu;                                                           \
+        if (style == VS_ANISO_DISK) {                                                          \
+            const REAL ab = a * b, m = FABS(ab);                                               \
+            /* d|ab|^nu / d(ab) / nu */                                                        \
+            const REAL p1 = POW(m, nu - (REAL)1.0) * (ab < (REAL)0.0 ? (REAL)-1.0 : (REAL)1.0); \
+            *F = POW(m, nu);                                                                   \
+            *Fa = nu * p1 * b;                                                                 \
+            *Fb = nu * p1 * a;                                                                 \
+        } else if (style == VS_ANISO_ROD) {                                                    \
+            const REAL sa = FMAX((REAL)1.0 - a * a, (REAL)0.0);                                \
+            const REAL sb = FMAX((REAL)1.0 - b * b, (REAL)0.0);                                \
+            const REAL ha = POW(sa, (REAL)0.5 * nu), hb = POW(sb, (REAL)0.5 * nu);             \
+            *F = ha * hb;                                                                      \
+            *Fa = -nu * a * POW(sa, (REAL)0.5 * nu - (REAL)1.0) * hb;                          \
+            *Fb = -nu * b * POW(sb, (REAL)0.5 * nu - (REAL)1.0) * ha;                          \
+        } else {                                                                               \
+            const int two = style == VS_ANISO_TRIBLOCK;                                        \
+            REAL hi, dhi, hj, dhj;                                                             \
+            vs_aniso_patch##SUFFIX(c, -a, two, &hi, &dhi);                                     \
+            vs_aniso_patch##SUFFIX(c, b, two, &hj, &dhj);                                      \
+            const REAL f = hi * hj;                                                            \
+            if (!(f > (REAL)0.0)) {                                                            \
+                *F = *Fa = *Fb = (REAL)0.0;                                                    \
+                return;                                                                        \
+            }                                                                                  \
+            const REAL p = POW(f, nu - (REAL)1.0), np = nu * p;                                \
+            *F = p * f;                                                                        \
+            /* each particle's derivative in the same grouping, so the pair seen from j gives  \
+             * the same bits (cos th_i = -a) */                                                \
+            *Fa = -(np * (dhi * hj));                                                          \
+            *Fb = np * (hi * dhj);                                                             \
+        }                                                                                      \
+    }                                                                                          \
+                                                                                               \
+    VS_HOST_DEVICE vs_aniso_result##SUFFIX vs_aniso_eval##SUFFIX(                              \
+        int style, const vs_aniso_coeff *c, const REAL R[3], const REAL ni[3],                 \
+        const REAL nj[3])                                                                      \
+    {                                                                                          \
+        vs_aniso_result##SUFFIX out;                                                           \
+        const REAL rc = (REAL)c->rc, alpha = (REAL)c->alpha, alpha_a = (REAL)c->alpha_a;       \
+        const REAL mu = (REAL)c->mu;                                                           \
+        const REAL d = SQRT(R[0] * R[0] + R[1] * R[1] + R[2] * R[2]);                          \
+        const REAL inv_d = (REAL)1.0 / d;                                                      \
+        const REAL e[3] = {R[0] * inv_d, R[1] * inv_d, R[2] * inv_d};                          \
+        const REAL r = d / rc, w = (REAL)1.0 - r;                                              \
+        const REAL a = ni[0] * e[0] + ni[1] * e[1] + ni[2] * e[2];                             \
+        const REAL b = nj[0] * e[0] + nj[1] * e[1] + nj[2] * e[2];                             \
+        REAL F, Fa, Fb;                                                                        \
+        vs_aniso_factor##SUFFIX(style, c, a, b, &F, &Fa, &Fb);                                 \
+        REAL U, Ur, UF; /* U, dU/dr at fixed F, dU/dF */                                       \
+        if (style == VS_ANISO_DISK || style == VS_ANISO_ROD) {                                 \
+            const REAL rep = (REAL)0.5 * alpha * w * w;                                        \
+            U = rep * ((REAL)1.0 - mu * F);                                                    \
+            Ur = -alpha * w * ((REAL)1.0 - mu * F);                                            \
+            UF = -mu * rep;                                                                    \
+        } else {                                                                               \
+            const REAL att = (REAL)0.5 * alpha_a * (r - r * r);                                \
+            U = (REAL)0.5 * alpha * w * w - F * att;                                           \
+            Ur = -alpha * w - F * (REAL)0.5 * alpha_a * ((REAL)1.0 - (REAL)2.0 * r);           \
+            UF = -att;                                                                         \
+        }                                                                                      \
+        const REAL Ua = UF * Fa, Ub = UF * Fb;                                                 \
+        /* F_i = -(Ur/rc) e - Ua (ni - a e)/d - Ub (nj - b e)/d */                             \
+        const REAL radial = -Ur / rc + (Ua * a + Ub * b) * inv_d;                              \
+        for (int q = 0; q < 3; ++q) {                                                          \
+            out.f[q] = radial * e[q] - (Ua * ni[q] + Ub * nj[q]) * inv_d;                      \
+            out.gi[q] = -Ua * e[q];                                                            \
+            out.gj[q] = -Ub * e[q];                                                            \
+        }                                                                                      \
+        out.energy = U;                                                                        \
+        out.virial = R[0] * out.f[0] + R[1] * out.f[1] + R[2] * out.f[2];                      \
+        return out;                                                                            \
     }
-    if (x > 1.0)
-        x = 1.0;
-    const double th = acos(x);
-    *h = cos(c->k * th);
-    /* d cos(k th)/dx = k sin(k th) / sin(th) */
-    *dh = sgn * c->k * vs_aniso_sin_ratio(c->k, th);
-}
 
-/* The factor F and its partial derivatives F_a, F_b of the model at (a, b). */
-VS_HOST_DEVICE void vs_aniso_factor(int style, const vs_aniso_coeff *c, double a, double b,
-                                    double *F, double *Fa, double *Fb)
-{
-    const double nu = c->nu;
-    if (style == VS_ANISO_DISK) {
-        const double ab = a * b, m = fabs(ab);
-        const double p1 = pow(m, nu - 1.0) * (ab < 0.0 ? -1.0 : 1.0); /* d|ab|^nu / d(ab) / nu */
-        *F = pow(m, nu);
-        *Fa = nu * p1 * b;
-        *Fb = nu * p1 * a;
-    } else if (style == VS_ANISO_ROD) {
-        const double sa = fmax(1.0 - a * a, 0.0), sb = fmax(1.0 - b * b, 0.0);
-        const double ha = pow(sa, 0.5 * nu), hb = pow(sb, 0.5 * nu);
-        *F = ha * hb;
-        *Fa = -nu * a * pow(sa, 0.5 * nu - 1.0) * hb;
-        *Fb = -nu * b * pow(sb, 0.5 * nu - 1.0) * ha;
-    } else {
-        const int two = style == VS_ANISO_TRIBLOCK;
-        double hi, dhi, hj, dhj;
-        vs_aniso_patch(c, -a, two, &hi, &dhi);
-        vs_aniso_patch(c, b, two, &hj, &dhj);
-        const double f = hi * hj;
-        if (!(f > 0.0)) {
-            *F = *Fa = *Fb = 0.0;
-            return;
-        }
-        const double p = pow(f, nu - 1.0), np = nu * p;
-        *F = p * f;
-        /* each particle's derivative in the same grouping, so the pair seen from j gives
-         * the same bits (cos th_i = -a) */
-        *Fa = -(np * (dhi * hj));
-        *Fb = np * (hi * dhj);
-    }
-}
-
-/* The pair at separation R = r_i - r_j (0 < |R| < c->rc) with orientations ni, nj. */
-VS_HOST_DEVICE vs_aniso_result vs_aniso_eval(int style, const vs_aniso_coeff *c,
-                                             const double R[3], const double ni[3],
-                                             const double nj[3])
-{
-    vs_aniso_result out;
-    const double d = sqrt(R[0] * R[0] + R[1] * R[1] + R[2] * R[2]);
-    const double inv_d = 1.0 / d;
-    const double e[3] = {R[0] * inv_d, R[1] * inv_d, R[2] * inv_d};
-    const double r = d / c->rc, w = 1.0 - r;
-    const double a = ni[0] * e[0] + ni[1] * e[1] + ni[2] * e[2];
-    const double b = nj[0] * e[0] + nj[1] * e[1] + nj[2] * e[2];
-    double F, Fa, Fb;
-    vs_aniso_factor(style, c, a, b, &F, &Fa, &Fb);
-    double U, Ur, UF; /* U, dU/dr at fixed F, dU/dF */
-    if (style == VS_ANISO_DISK || style == VS_ANISO_ROD) {
-        const double rep = 0.5 * c->alpha * w * w;
-        U = rep * (1.0 - c->mu * F);
-        Ur = -c->alpha * w * (1.0 - c->mu * F);
-        UF = -c->mu * rep;
-    } else {
-        const double att = 0.5 * c->alpha_a * (r - r * r);
-        U = 0.5 * c->alpha * w * w - F * att;
-        Ur = -c->alpha * w - F * 0.5 * c->alpha_a * (1.0 - 2.0 * r);
-        UF = -att;
-    }
-    const double Ua = UF * Fa, Ub = UF * Fb;
-    /* F_i = -(Ur/rc) e - Ua (ni - a e)/d - Ub (nj - b e)/d */
-    const double radial = -Ur / c->rc + (Ua * a + Ub * b) * inv_d;
-    for (int q = 0; q < 3; ++q) {
-        out.f[q] = radial * e[q] - (Ua * ni[q] + Ub * nj[q]) * inv_d;
-        out.gi[q] = -Ua * e[q];
-        out.gj[q] = -Ub * e[q];
-    }
-    out.energy = U;
-    out.virial = R[0] * out.f[0] + R[1] * out.f[1] + R[2] * out.f[2];
-    return out;
-}
+VS_ANISO_DEFINE(, double, sqrt, sin, cos, acos, pow, fabs, fmax)
+VS_ANISO_DEFINE(_f, float, sqrtf, sinf, cosf, acosf, powf, fabsf, fmaxf)
 
 /* The derived constants of a pair from its given ones (beta in radians). */
 static inline void vs_aniso_coeff_finish(vs_aniso_coeff *c)

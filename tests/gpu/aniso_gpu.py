@@ -18,12 +18,17 @@ Modes:
                     thermo row within 1e-10 or 1e-5 relative; then 20 steps of dt 0.005 (nve,
                     berendsen, langevin, dpd): every thermo column of every row within 1e-10
                     relative in double, 1e-5 in mixed (the total momentum, 0 but for
-                    round-off, against one particle's thermal momentum)
+                    round-off, against one particle's thermal momentum); three of the runs
+                    (triblock alone, janus and rod in the mixture) with
+                    output.pressure_tensor, whose six columns are compared against the
+                    row's largest diagonal component (at least 1) with the same tolerances
   ranks             mixed precision: thermo.csv and the final checkpoint's particles (with the
                     orientations) bit-identical on 1, 2 and 4 ranks, skin 0 (2 ranks: the slab
                     exchange and, with it off, the image path; 4 ranks as 2 x 2 x 1 bricks: the
                     staged protocol) and skin 0.3; and 100 steps on 2 ranks continued from the
-                    checkpoint at step 50 on 1 rank give the same rows (an exact restart)
+                    checkpoint at step 50 on 1 rank give the same rows (an exact restart);
+                    the janus mixture at skin 0 and the rod at skin 0.3 with
+                    output.pressure_tensor (its columns in the rows compared)
 Exits 77 (skip) without a GPU (`vesica info`), numpy or h5py. Reference values: the CPU
 backend's, whose model has its own finite-difference and conservation tests (tests/aniso).
 """
@@ -111,24 +116,42 @@ def worst(a, b):
     return float(np.abs(a - b).max() / scale)
 
 
-def compare_rows(label, cpu, gpu, tol, failures):
+TENSOR = ["pxx", "pyy", "pzz", "pxy", "pxz", "pyz"]
+
+
+def compare_rows(label, cpu, gpu, tol, failures, tensor=False):
     (head, a), (head_b, b) = cpu, gpu
     if head != head_b or len(a) != len(b):
         failures.append(f"{label}: thermo.csv columns or rows differ ({len(a)} vs {len(b)})")
+        return
+    if tensor != all(c in head for c in TENSOR):
+        failures.append(f"{label}: thermo.csv {'lacks' if tensor else 'has'} the tensor")
         return
     # relative; the total momentum, 0 but for round-off (the GPU's double-precision DPD walk
     # sums its forces in list order, not exactly), against one particle's thermal momentum
     # (m = kT = 1)
     floor = [1.0 if name in ("px", "py", "pz") else 1e-6 for name in head]
+    cols = [k for k in range(1, len(head)) if head[k] not in TENSOR]
     bad = 0.0
     for ra, rb in zip(a, b):
-        for k in range(1, len(head)):
+        for k in cols:
             bad = max(bad, abs(ra[k] - rb[k]) / max(abs(ra[k]), floor[k]))
     ok = bad <= tol
     print(f"{'ok  ' if ok else 'FAIL'} {label}: worst thermo column {bad:.2e} relative "
           f"(tolerance {tol:.0e}, {len(a)} rows)")
     if not ok:
         failures.append(label)
+    if tensor:  # against the row's largest diagonal component (off-diagonals average 0)
+        idx = [head.index(c) for c in TENSOR]
+        worst_t = 0.0
+        for ra, rb in zip(a, b):
+            scale = max(1.0, max(abs(ra[k]) for k in idx[:3]))
+            worst_t = max(worst_t, max(abs(ra[k] - rb[k]) for k in idx) / scale)
+        ok = worst_t <= tol
+        print(f"{'ok  ' if ok else 'FAIL'} {label}: worst pressure tensor component "
+              f"{worst_t:.2e} of the largest diagonal (tolerance {tol:.0e})")
+        if not ok:
+            failures.append(label + " tensor")
 
 
 def agree(r, prec):
@@ -154,15 +177,16 @@ def agree(r, prec):
         if not ok:
             failures.append(label + " step 1")
         compare_rows(f"{label} step-1 row", rows(c), rows(g), tol_row, failures)
-    runs = [("alone", "disk", "nve"), ("alone", "triblock", "berendsen"),
-            ("alone", "janus", "langevin"), ("mixture", "janus", "dpd"),
-            ("mixture", "rod", "langevin")]
-    for system, style, kind in runs:
+    runs = [("alone", "disk", "nve", False), ("alone", "triblock", "berendsen", True),
+            ("alone", "janus", "langevin", False), ("mixture", "janus", "dpd", True),
+            ("mixture", "rod", "langevin", True)]
+    for system, style, kind, tensor in runs:
         label = f"{system}-{style}-{kind}"
         text = config(system, style, kind, 0.005, 20)
-        c, _ = r.run(f"run-{label}-cpu", text, ["backend=cpu"])
-        g, _ = r.run(f"run-{label}-gpu-{prec}", text, gpu)
-        compare_rows(f"{label} 20 steps", rows(c), rows(g), tol_run, failures)
+        sets = ["output.pressure_tensor=on"] if tensor else []
+        c, _ = r.run(f"run-{label}-cpu", text, ["backend=cpu"] + sets)
+        g, _ = r.run(f"run-{label}-gpu-{prec}", text, gpu + sets)
+        compare_rows(f"{label} 20 steps", rows(c), rows(g), tol_run, failures, tensor)
     return failures
 
 
@@ -186,12 +210,19 @@ def ranks(r):
     # a checkpoint every 50 steps in every run (the restart below starts from one)
     gpu = ["backend=gpu", "precision=mixed", "output.thermo_interval=10",
            "output.checkpoint_interval=50"]
-    for system, style, skin in (("mixture", "janus", 0.0), ("mixture", "triblock", 0.3),
-                                ("alone", "disk", 0.0), ("alone", "rod", 0.3)):
+    for system, style, skin, tensor in (("mixture", "janus", 0.0, True),
+                                        ("mixture", "triblock", 0.3, False),
+                                        ("alone", "disk", 0.0, False),
+                                        ("alone", "rod", 0.3, True)):
         text = config(system, style, "langevin" if system == "alone" else "dpd", 0.01, 100,
                       skin)
-        label = f"{system}-{style}-skin{skin}"
+        if tensor:
+            text = text.replace("thermo_interval = 1;",
+                                'thermo_interval = 1; pressure_tensor = "on";')
+        label = f"{system}-{style}-skin{skin}" + ("-tensor" if tensor else "")
         one = (r.run(f"np1-{label}", text, gpu)[0], 100)
+        if tensor and not all(c in rows(one[0])[0] for c in TENSOR):
+            failures.append(f"{label}: thermo.csv lacks the pressure tensor")
         d2, log2 = r.run(f"np2-{label}", text, gpu, ranks=2)
         same_bits(f"{label}: 2 ranks", one, (d2, 100), failures)
         if system == "mixture" and skin == 0.0:

@@ -9,7 +9,10 @@
  *   delta) for nu = 1, 2 and 0.5, with steps far below delta, and zero force beyond the
  *   factor's part just outside;
  * - closed forms: disk and rod at their extreme orientations, Janus patches facing (f = 1),
- *   away (f = 0) and the triblock's symmetry under n -> -n.
+ *   away (f = 0) and the triblock's symmetry under n -> -n;
+ * - the float body (vs_aniso_eval_f, the GPU's mixed precision) on the random geometries:
+ *   within 1e-4 of the double body's largest component at the same (float) inputs, and the
+ *   pair from j bit for bit opposite in float too.
  * The references are the energy formulas themselves, evaluated here independently of the
  * derivatives.
  */
@@ -150,6 +153,44 @@ static double edge_distance(int style, const vs_aniso_coeff *c, const double R[3
     return fmin(fabs(ci - c->cos_beta), fabs(cj - c->cos_beta));
 }
 
+/* The float body against the double body at the float-rounded inputs (away from the
+ * model's edges, where a rounding of cos th moves the factor's singular derivative). */
+static void check_float(int style, const vs_aniso_coeff *c, const double R[3],
+                        const double ni[3], const double nj[3])
+{
+    float Rf[3], nif[3], njf[3], Rjf[3];
+    double Rd[3], nid[3], njd[3];
+    for (int q = 0; q < 3; ++q) {
+        Rf[q] = (float)R[q];
+        nif[q] = (float)ni[q];
+        njf[q] = (float)nj[q];
+        Rjf[q] = -Rf[q];
+        Rd[q] = Rf[q];
+        nid[q] = nif[q];
+        njd[q] = njf[q];
+    }
+    const vs_aniso_result_f got = vs_aniso_eval_f(style, c, Rf, nif, njf);
+    const vs_aniso_result want = vs_aniso_eval(style, c, Rd, nid, njd);
+    const float *gv[3] = {got.f, got.gi, got.gj};
+    const double *wv[3] = {want.f, want.gi, want.gj};
+    for (int v = 0; v < 3; ++v) {
+        const double scale =
+            fmax(1.0, fmax(fabs(wv[v][0]), fmax(fabs(wv[v][1]), fabs(wv[v][2]))));
+        for (int q = 0; q < 3; ++q)
+            if (!(fabs(gv[v][q] - wv[v][q]) <= 1e-4 * scale))
+                fail_msg("style %d nu %g: float vector %d[%d] %.9g, double %.12g", style,
+                         c->nu, v, q, (double)gv[v][q], wv[v][q]);
+    }
+    assert_true(close_to(got.energy, want.energy, 1e-4));
+    const vs_aniso_result_f back = vs_aniso_eval_f(style, c, Rjf, njf, nif);
+    assert_true(back.energy == got.energy);
+    for (int q = 0; q < 3; ++q) {
+        assert_true(back.f[q] == -got.f[q]);
+        assert_true(back.gi[q] == got.gj[q]);
+        assert_true(back.gj[q] == got.gi[q]);
+    }
+}
+
 static void random_geometries(int style, const vs_aniso_coeff *c, int n)
 {
     uint64_t s = 12345u + (uint64_t)style * 977u + (uint64_t)(c->nu * 100);
@@ -165,6 +206,8 @@ static void random_geometries(int style, const vs_aniso_coeff *c, int n)
         if (c->nu < 2 && edge_distance(style, c, R, ni, nj) < 1e-3)
             continue;
         check_gradients(style, c, R, ni, nj, 1e-6, 2e-6);
+        if (edge_distance(style, c, R, ni, nj) > 1e-3)
+            check_float(style, c, R, ni, nj);
         ++checked;
     }
 }
