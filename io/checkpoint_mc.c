@@ -49,9 +49,10 @@ static int write_array(hid_t g, const char *name, hid_t type, hsize_t rows, hsiz
 #define N_COUNTS (2 * VS_MC_MOVES * VS_MC_MAX_BOXES)
 static int write_progress(hid_t f, const vs_mc_checkpoint *ck)
 {
-    const int64_t ints[4] = {ck->pr.cycle, ck->pr.next_tag, ck->n_boxes, (int64_t)ck->hash};
+    const int64_t ints[5] = {ck->pr.cycle, ck->pr.next_tag, ck->n_boxes, (int64_t)ck->hash,
+                             ck->pr.moves_per_cycle};
     const double steps[3] = {ck->pr.max_disp[0], ck->pr.max_disp[1], ck->pr.max_dlnv};
-    return vs_h5_attr_int64(f, "mc_state", ints, 4) ||
+    return vs_h5_attr_int64(f, "mc_state", ints, 5) ||
            vs_h5_attr_double(f, "mc_steps", steps, 3) ||
            vs_h5_attr_int64(f, "mc_counts", &ck->pr.total.attempted[0][0], N_COUNTS) ||
            vs_h5_attr_int64(f, "mc_counts_at_tune", &ck->pr.at_tune.attempted[0][0], N_COUNTS);
@@ -195,9 +196,9 @@ int vs_mc_checkpoint_read(const char *path, vs_mc_checkpoint *ck, char *err, siz
         snprintf(err, err_len, "%s: cannot open the checkpoint", path);
         return -1;
     }
-    int64_t ints[4];
+    int64_t ints[5];
     double steps[3];
-    int bad = vs_h5_read_attr_int64(f, "mc_state", ints, 4) ||
+    int bad = vs_h5_read_attr_int64(f, "mc_state", ints, 5) ||
               vs_h5_read_attr_double(f, "mc_steps", steps, 3) ||
               vs_h5_read_attr_int64(f, "mc_counts", &ck->pr.total.attempted[0][0], N_COUNTS) ||
               vs_h5_read_attr_int64(f, "mc_counts_at_tune", &ck->pr.at_tune.attempted[0][0],
@@ -207,10 +208,11 @@ int vs_mc_checkpoint_read(const char *path, vs_mc_checkpoint *ck, char *err, siz
         ck->pr.next_tag = ints[1];
         ck->n_boxes = (int)ints[2];
         ck->hash = (uint64_t)ints[3];
+        ck->pr.moves_per_cycle = ints[4];
         ck->pr.max_disp[0] = steps[0];
         ck->pr.max_disp[1] = steps[1];
         ck->pr.max_dlnv = steps[2];
-        bad = ck->n_boxes < 1 || ck->n_boxes > VS_MC_MAX_BOXES;
+        bad = ck->n_boxes < 1 || ck->n_boxes > VS_MC_MAX_BOXES || ck->pr.moves_per_cycle < 1;
     }
     for (int b = 0; b < ck->n_boxes && !bad; ++b)
         bad = read_box(f, b, &ck->box[b]);

@@ -223,6 +223,8 @@ static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, char
         rc = read_input(prm, s, err);
     if (!rc && !opt->restart && vs_mc_fill_lattice(s))
         rc = VS_EXIT_FAULT;
+    if (!rc && !opt->restart)
+        vs_mc_set_cycle_length(s);
     if (!rc)
         vs_mc_refresh(s);
     return rc;

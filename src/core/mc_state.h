@@ -20,6 +20,8 @@ typedef struct {
 typedef struct {
     int64_t cycle;                 /* cycles done */
     int64_t next_tag;              /* the tag of the next inserted particle */
+    int64_t moves_per_cycle;       /* fixed at the start: a cycle whose length followed the
+                                      state would sample small N more often (gcmc) */
     double max_disp[VS_MC_MAX_BOXES]; /* largest displacement per axis, per box (length) */
     double max_dlnv;               /* largest change of ln V (npt) or ln(V1/V2) (gibbs) */
     vs_mc_counts total;            /* since the start of the campaign */

@@ -761,9 +761,12 @@ const key_spec vs_config_schema[] = {
          "gcmc: the chemical potential mu, z = exp(mu / kT) (this or activity)"),
      .rival = "activity", OWN(mc.activity)},
     {KEY("mc.cycles", K_INT, REQUIRED, NULL,
-         "final cycle number (a cycle is as many moves as particles at its start, at least "
-         "one); a restart continues to it"),
+         "final cycle number (a restart continues to it)"),
      INT_GE(0), LAND(mc.cycles)},
+    {KEY("mc.moves_per_cycle", K_INT, OPTIONAL, "0",
+         "moves per cycle, the same in every cycle; 0: the particles at the start (at least "
+         "one)"),
+     INT_GE(0), LAND(mc.moves_per_cycle)},
     {KEY("mc.equilibration", K_INT, OPTIONAL, "0",
          "cycles during which the step sizes are tuned (never after)"),
      INT_GE(0), LAND(mc.equilibration)},

@@ -445,6 +445,7 @@ typedef struct {
     double pressure;          /* npt: the imposed pressure, > 0 */
     double activity;          /* gcmc: z = exp(mu / kT) / Lambda^3 (Lambda = 1), > 0 */
     int64_t cycles;           /* final cycle number (a restart continues to it) */
+    int64_t moves_per_cycle;  /* 0: the particles at the start, at least 1 */
     int64_t equilibration;    /* cycles during which the step sizes are tuned */
     int64_t tune_every;       /* cycles between two tunings of the step sizes */
     double target_acceptance; /* the displacement and volume moves' aim while tuning */

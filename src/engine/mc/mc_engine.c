@@ -84,6 +84,14 @@ int vs_mc_fill_lattice(vs_mc_state *s)
     return 0;
 }
 
+void vs_mc_set_cycle_length(vs_mc_state *s)
+{
+    const int64_t n = s->box[0].n + (s->n_boxes > 1 ? s->box[1].n : 0);
+    s->pr.moves_per_cycle = s->prm->mc.moves_per_cycle > 0 ? s->prm->mc.moves_per_cycle : n;
+    if (s->pr.moves_per_cycle < 1)
+        s->pr.moves_per_cycle = 1;
+}
+
 /* New step sizes from the acceptance since the last tuning: scaled by acceptance / target
  * (within [0.5, 2] per tuning), a displacement at most half the shortest edge. */
 static double retune(double step, int64_t att, int64_t acc, double target, double most)
@@ -117,9 +125,7 @@ static void tune(vs_mc_state *s)
 
 int vs_mc_cycle(vs_mc_state *s)
 {
-    int64_t moves = s->box[0].n + (s->n_boxes > 1 ? s->box[1].n : 0);
-    moves = moves > 0 ? moves : 1;
-    for (int64_t m = 0; m < moves; ++m)
+    for (int64_t m = 0; m < s->pr.moves_per_cycle; ++m)
         if (vs_mc_attempt(s, m))
             return -1;
     s->pr.cycle++;

@@ -1,7 +1,9 @@
 /* The Monte Carlo engine: Metropolis moves of the particles of one box (nvt, npt, gcmc) or
  * two (the NVT Gibbs ensemble), on the CPU, one rank.
  *
- * A cycle is as many moves as there are particles at its start (at least one). Each move's
+ * A cycle is mc.moves_per_cycle moves, by default the particles at the start of the run
+ * (at least one), then the same in every cycle: a length that followed the state would
+ * sample the states of short cycles more often (gcmc: a mean N one below z V). Each move's
  * kind, particle, displacement and acceptance come from counter-based random numbers keyed
  * by (seed, cycle) and (move index in the cycle, draw index) (src/core/tea_rng.h; the top
  * byte of the cycle word is the stream 0x4d, apart from MD's streams), never by a thread or
@@ -45,6 +47,8 @@ int vs_mc_init(vs_mc_state *s, const vs_params *prm);
  * box, species in blocks of tags by their fractions); the box energies computed. Returns 0,
  * or -1. */
 int vs_mc_fill_lattice(vs_mc_state *s);
+/* The moves per cycle of a fresh start (the key, or the particles now in the boxes). */
+void vs_mc_set_cycle_length(vs_mc_state *s);
 /* Recompute every box's pair energy from scratch (after filling a box directly). */
 void vs_mc_refresh(vs_mc_state *s);
 void vs_mc_free(vs_mc_state *s);
