@@ -205,8 +205,11 @@ static inline double pair_energy(const vs_mc_pairs *pp, int si, int sj, double r
                             continue;                                                          \
                         double r2 = 0.0;                                                       \
                         for (int d_ = 0; d_ < 3; ++d_) {                                       \
+                            /* both in [0, L): one image shift at most */                      \
                             double dx_ = (x)[d_] - (b)->x[3 * j + d_];                         \
-                            dx_ -= (b)->L[d_] * rint(dx_ / (b)->L[d_]);                        \
+                            dx_ = dx_ > 0.5 * (b)->L[d_]    ? dx_ - (b)->L[d_]                 \
+                                  : dx_ < -0.5 * (b)->L[d_] ? dx_ + (b)->L[d_]                 \
+                                                            : dx_;                             \
                             r2 += dx_ * dx_;                                                   \
                         }                                                                      \
                         if (r2 < reach2_) {                                                    \
