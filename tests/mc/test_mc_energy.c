@@ -3,6 +3,8 @@
  * - the pair energy and virial of a box, with a cell list and without one (a box under three
  *   cut-offs), against a plain double sum over all pairs with the lj formula written here
  *   (cut and shifted, two species with their own epsilon and sigma);
+ * - a displacement's old and new energies from one pass (a box without cells) equal two
+ *   separate sums;
  * - after many random displacements, insertions and removals, each applied with the
  *   difference of the moved particle's energies, the kept total is the same integer as a sum
  *   from scratch (the fixed-point sums are exact and order-free);
@@ -101,6 +103,15 @@ static void check_against_brute(double L, int64_t n, int want_cells)
     assert_true(fabs(w - w_ref) <= 1e-9 * (1 + fabs(w_ref)));
     if (!(fabs(e_ref) > 1.0)) /* the test has pairs within reach */
         fail_msg("energy %g, virial %g", e_ref, w_ref);
+    /* a displacement's two energies in one pass are the integers of two separate sums */
+    for (int k = 0; k < 50; ++k) {
+        const int64_t i = (int64_t)(rnd() * (double)b->n);
+        const double y[3] = {rnd() * L, rnd() * L, rnd() * L};
+        vs_wide e0, e1;
+        vs_mc_energy_move(b, &s.pairs, i, y, &e0, &e1);
+        assert_true(e0 == vs_mc_energy_at(b, &s.pairs, &b->x[3 * i], b->species[i], i));
+        assert_true(e1 == vs_mc_energy_at(b, &s.pairs, y, b->species[i], i));
+    }
     vs_mc_free(&s);
     vs_params_release(&p);
 }

@@ -229,6 +229,43 @@ vs_wide vs_mc_energy_at(const vs_mc_box *b, const vs_mc_pairs *pp, const double 
     return sum;
 }
 
+/* The minimum-image squared distance of x and particle j (both in [0, L)). */
+static inline double dist2(const vs_mc_box *b, const double *x, int64_t j)
+{
+    double r2 = 0.0;
+    for (int d = 0; d < 3; ++d) {
+        double dx = x[d] - b->x[3 * j + d];
+        dx = dx > 0.5 * b->L[d] ? dx - b->L[d] : dx < -0.5 * b->L[d] ? dx + b->L[d] : dx;
+        r2 += dx * dx;
+    }
+    return r2;
+}
+
+void vs_mc_energy_move(const vs_mc_box *b, const vs_mc_pairs *pp, int64_t i, const double y[3],
+                       vs_wide *e_old, vs_wide *e_new)
+{
+    if (b->use_cells) {
+        *e_old = vs_mc_energy_at(b, pp, &b->x[3 * i], b->species[i], i);
+        *e_new = vs_mc_energy_at(b, pp, y, b->species[i], i);
+        return;
+    }
+    /* every particle is a neighbour: one pass for both positions */
+    const double reach2 = pp->reach * pp->reach, *x = &b->x[3 * i];
+    const int32_t si = b->species[i];
+    vs_wide a = 0, c = 0;
+    for (int64_t j = 0; j < b->n; ++j) {
+        if (j == i)
+            continue;
+        const double r2o = dist2(b, x, j), r2n = dist2(b, y, j);
+        if (r2o < reach2)
+            a += vs_wide_from_double(pair_energy(pp, si, b->species[j], r2o, NULL));
+        if (r2n < reach2)
+            c += vs_wide_from_double(pair_energy(pp, si, b->species[j], r2n, NULL));
+    }
+    *e_old = a;
+    *e_new = c;
+}
+
 vs_wide vs_mc_energy_total(const vs_mc_box *b, const vs_mc_pairs *pp, double *virial)
 {
     vs_wide sum = 0, wsum = 0;

@@ -67,6 +67,10 @@ int vs_mc_box_set_edges(vs_mc_box *b, const double L[3], const vs_mc_pairs *pp);
  * but `skip` (-1: none). */
 vs_wide vs_mc_energy_at(const vs_mc_box *b, const vs_mc_pairs *pp, const double x[3],
                         int32_t species, int64_t skip);
+/* The pair energies of particle i where it is and at y (a displacement), in quanta: the
+ * same integers as two calls of vs_mc_energy_at, in one pass where the box has no cells. */
+void vs_mc_energy_move(const vs_mc_box *b, const vs_mc_pairs *pp, int64_t i, const double y[3],
+                       vs_wide *e_old, vs_wide *e_new);
 /* The whole box's pair energy in quanta (each pair once) and, if virial is not NULL, the sum
  * of r . F over the pairs. */
 vs_wide vs_mc_energy_total(const vs_mc_box *b, const vs_mc_pairs *pp, double *virial);

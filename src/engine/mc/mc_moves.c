@@ -70,8 +70,8 @@ static int displace(vs_mc_state *s, int64_t m, double pick_u)
         y[k] -= b->L[k] * floor(y[k] / b->L[k]);
     for (int k = 0; k < 3; ++k)
         y[k] = y[k] < b->L[k] ? y[k] : 0.0;
-    const vs_wide e_old = vs_mc_energy_at(b, &s->pairs, x, b->species[i], i);
-    const vs_wide e_new = vs_mc_energy_at(b, &s->pairs, y, b->species[i], i);
+    vs_wide e_old, e_new;
+    vs_mc_energy_move(b, &s->pairs, i, y, &e_old, &e_new);
     s->pr.total.attempted[VS_MC_DISPLACE][bi]++;
     if (!accept(-vs_wide_to_double(e_new - e_old) / s->prm->mc.kT, u2[1]))
         return 0;
