@@ -283,6 +283,9 @@ int vs_run_mc(const vs_params *prm_in, const vs_run_options *opt, MPI_Comm comm)
     FILE *thermo = rc ? NULL : open_thermo(prm.output.dir, &s, opt->restart != NULL, err);
     if (!rc && !thermo)
         rc = VS_EXIT_FAULT;
+    if (!rc && prm.output.trajectory_interval > 0)
+        vs_log_warn("output.trajectory_interval: the Monte Carlo engine writes no trajectory "
+                    "yet (thermo.csv and checkpoints only)");
     if (!rc) {
         vs_log_info("Monte Carlo: %d box(es), %lld particles, cycles %lld to %lld",
                     s.n_boxes, (long long)(s.box[0].n + (s.n_boxes > 1 ? s.box[1].n : 0)),
