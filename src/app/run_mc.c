@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "checkpoint_mc.h"
 #include "exit_codes.h"
@@ -230,6 +231,20 @@ static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, char
     return rc;
 }
 
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* run.walltime: stop while two more cycles and ten seconds still fit. */
+static int walltime_up(const vs_params *prm, double t0, double cycle_s)
+{
+    return prm->run.walltime > 0.0 &&
+           now_s() - t0 + 2.0 * cycle_s + 10.0 > prm->run.walltime * 3600.0;
+}
+
 static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, char *err)
 {
     const vs_params *prm = s->prm;
@@ -239,18 +254,23 @@ static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, char *e
         row(thermo, s, sums);
     const int64_t ti = prm->output.thermo_interval, ci = prm->output.checkpoint_interval;
     const int keep = prm->output.checkpoint_keep > 0;
+    const double t0 = now_s();
+    double cycle_s = 0.0;
     while (s->pr.cycle < prm->mc.cycles) {
+        const double t1 = now_s();
         if (vs_mc_cycle(s)) {
             snprintf(err, ERR_LEN, "out of memory growing a box");
             return VS_EXIT_FAULT;
         }
         if (s->pr.cycle % ti == 0)
             row(thermo, s, sums);
-        const int stop = vs_run_stop_signalled();
+        cycle_s = now_s() - t1 > cycle_s ? now_s() - t1 : cycle_s;
+        const int stop = vs_run_stop_signalled() || walltime_up(prm, t0, cycle_s);
         if (keep && ((ci > 0 && s->pr.cycle % ci == 0) || stop) && write_checkpoint(s, opt, err))
             return VS_EXIT_FAULT;
         if (stop && s->pr.cycle < prm->mc.cycles) {
-            vs_log_info("Stopped at cycle %lld on a signal: continue with --restart latest",
+            vs_log_info("Stopped at cycle %lld (a signal or run.walltime): continue with "
+                        "--restart latest",
                         (long long)s->pr.cycle);
             return VS_EXIT_CONTINUE;
         }
