@@ -10,8 +10,10 @@ Usage: mc_ideal_gas.py VESICA_BINARY WORKDIR [CYCLES]
 - npt at pressure P with N = 50: <V> = (N + 1) kT / P = 1020 within 4 block errors, and
   <1/V> = P / (N kT) (the exact mean of the Gamma(N + 1) distribution of beta P V) within 4
   block errors;
-- gibbs with 40 + 40 particles: the volume and the particles shared by two boxes, every
-  partition equally likely: <N_0> = 40 and <V_0> = V / 2 within 4 block errors.
+- gibbs with 40 + 40 particles in two boxes of 1000: the marginals of N_0 and of V_0 are
+  uniform (on 0..80 and on [0, 2000]: the integrals of V_0^n (V - V_0)^(N - n) / (n! (N - n)!)
+  over V_0, and their sum over n, are constants), so <N_0> = 40 and <V_0> = 1000 within 4
+  block errors, var(N_0) = (81^2 - 1) / 12 and var(V_0) = 2000^2 / 12 within 20 %.
 """
 import math
 import os
@@ -93,6 +95,12 @@ def main():
     ok &= check("gibbs <N_0>", m, 40.0, e)
     m, e = mean_err(d["volume_0"])
     ok &= check("gibbs <V_0>", m, 1000.0, e)
+    for name, x, want in (("N_0", d["n_0"], (81.0 ** 2 - 1) / 12), ("V_0", d["volume_0"],
+                                                                    2000.0 ** 2 / 12)):
+        r = x.var() / want
+        good = 0.8 <= r <= 1.2
+        print("gibbs var(%s)/uniform  %.4f (exact 1)  %s" % (name, r, "ok" if good else "FAIL"))
+        ok &= good
     return 0 if ok else 1
 
 
