@@ -65,7 +65,7 @@ static int bad_usage(const char *what)
     if (vs_par_world_rank() == 0) {
         fprintf(stderr, "vesica: error: %s\n", what);
         fprintf(stderr, "Usage: vesica run CONFIG [--set key=value]... [--restart latest|PATH] "
-                        "| info | --help | --version\n");
+                        "| mc CONFIG ... | info | --help | --version\n");
     }
     return VS_EXIT_BAD_INPUT;
 }
@@ -158,19 +158,19 @@ static int command_run(int argc, char **argv, int mc)
             sets[n_sets++] = argv[i] + 6;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             char msg[300];
-            snprintf(msg, sizeof msg, "run: unknown option '%.200s'", argv[i]);
+            snprintf(msg, sizeof msg, "%s: unknown option '%.200s'", argv[1], argv[i]);
             return bad_usage(msg);
         } else if (!config_path) {
             config_path = argv[i];
         } else {
             char msg[300];
-            snprintf(msg, sizeof msg, "run: unexpected argument '%.200s' (one CONFIG only)",
-                     argv[i]);
+            snprintf(msg, sizeof msg, "%s: unexpected argument '%.200s' (one CONFIG only)",
+                     argv[1], argv[i]);
             return bad_usage(msg);
         }
     }
     if (!config_path)
-        return bad_usage("run: missing CONFIG file");
+        return bad_usage(mc ? "mc: missing CONFIG file" : "run: missing CONFIG file");
 
     char err[VS_ERR_LEN] = "";
     char *text = read_and_broadcast(config_path, err, sizeof err);
