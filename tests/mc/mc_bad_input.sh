@@ -64,6 +64,14 @@ if [ $rc -eq 2 ] && grep -q "run it with \`vesica mc\`" run.err; then
 else
     echo "FAIL vesica run of an mc configuration: exit $rc: $(cat run.err)"; fail=1
 fi
+sed 's/^mc = .*/dpd = { a = { A = { A = 0.0; }; }; gamma = 1.0; kT = 1.0; }; integrator = { dt = 0.005; steps = 10; };/' good.cfg > md.cfg
+"$VESICA" mc md.cfg 2> md.err
+rc=$?
+if [ $rc -eq 2 ] && grep -q "no mc group" md.err; then
+    echo "ok   vesica mc refuses a configuration without an mc group"
+else
+    echo "FAIL vesica mc of an MD configuration: exit $rc: $(cat md.err)"; fail=1
+fi
 # more than one rank: one line, exit 2
 "${MPIEXEC[@]}" -n 2 "$VESICA" mc good.cfg > ranks.out 2> ranks.err
 rc=$?
