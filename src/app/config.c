@@ -37,6 +37,7 @@
 
 #include "config_lex.h"
 #include "config_matrix.h"
+#include "config_mc.h"
 #include "config_molecules.h"
 #include "config_report.h"
 #include "config_boundary.h"
@@ -568,6 +569,9 @@ static int check_group(const cfg_ctx *c, config_setting_t *g, const key_spec *k,
             continue;
         if (ck->with_input != WI_ANY && input_given(g))
             continue;
+        if (pat[0] == '\0' && vs_config_mc_given(g) &&
+            (strcmp(ck->path, "dpd") == 0 || strcmp(ck->path, "integrator") == 0))
+            continue; /* MD's groups: the Monte Carlo engine refuses them (config_mc.c) */
         const char *name = leaf_name(ck->path);
         if (member(g, name))
             continue;
@@ -806,15 +810,16 @@ static void land_keys(const config_setting_t *root, vs_params *p)
     }
 }
 
-static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
+static int extract_system(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
 {
+    const int mc = vs_config_mc_given(root); /* then no dpd or integrator group */
     int rc = extract_species(c, root, p);
     if (rc)
         return rc;
-    if ((rc = vs_config_dpd_matrices(c, root, p)))
+    if (!mc && (rc = vs_config_dpd_matrices(c, root, p)))
         return rc;
     land_keys(root, p);
-    if ((rc = vs_config_extract_integrator(c, root, p)))
+    if (!mc && (rc = vs_config_extract_integrator(c, root, p)))
         return rc;
     const config_setting_t *dec = at(root, "decomposition");
     int zeros = 0;
@@ -876,6 +881,14 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     return vs_config_reactions(c, root, p);
 }
 
+static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
+{
+    int rc = extract_system(c, root, p);
+    if (rc)
+        return rc;
+    return vs_config_mc(c, root, p);
+}
+
 /* ---- Entry points ----------------------------------------------------------------------- */
 
 /* Everything after the parse: overrides, per-key checks, defaults, cross checks. */
@@ -887,6 +900,8 @@ static int validate(const cfg_ctx *c, config_t *cfg, int n_sets, vs_params *out)
     if (rc)
         return rc;
     config_setting_t *root = config_root_setting(cfg);
+    if (vs_config_mc_given(root) && (rc = vs_config_mc_groups(c, root)))
+        return rc; /* before the defaults, which create every optional group */
     if ((rc = check_group(c, root, NULL, "", "")))
         return rc;
     if ((rc = fill_defaults(c, root, "")))

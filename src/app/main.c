@@ -1,6 +1,7 @@
 /* vesica: command-line entry point.
  *
  *   vesica run CONFIG [--set key=value]... [--restart latest|PATH] [--force-restart]
+ *   vesica mc CONFIG  (the same options; the Monte Carlo engine, src/app/run_mc.c)
  *   vesica info           version, backends, GPUs, MPI and HDF5
  *   vesica --help | --version
  *
@@ -22,6 +23,7 @@
 #include "parallel.h"
 #include "pair_table.h"
 #include "run.h"
+#include "run_mc.h"
 #include "version.h"
 #ifdef VESICA_HAVE_CUDA
 #include "gpu.h"
@@ -33,12 +35,15 @@ static void print_usage(FILE *to)
 {
     fprintf(to,
             "Usage: vesica run CONFIG [--set key=value]... [--restart latest|PATH]\n"
+            "       vesica mc CONFIG [--set key=value]... [--restart latest|PATH]\n"
             "       vesica info\n"
             "       vesica --help | --version\n"
             "\n"
             "Vesica: dissipative particle dynamics on many GPUs (and CPUs) with MPI.\n"
             "\n"
             "  run CONFIG        run the simulation described by the libconfig file CONFIG\n"
+            "  mc CONFIG         Monte Carlo (nvt, npt, gcmc, gibbs) of the system in CONFIG,\n"
+            "                    whose mc group gives the ensemble (one rank, the CPU)\n"
             "  --set key=value   override one configuration key (dotted path, e.g.\n"
             "                    --set integrator.steps=500 --set dpd.gamma=4.5); repeatable\n"
             "  --restart latest  continue from the newest valid checkpoint in\n"
@@ -60,7 +65,7 @@ static int bad_usage(const char *what)
     if (vs_par_world_rank() == 0) {
         fprintf(stderr, "vesica: error: %s\n", what);
         fprintf(stderr, "Usage: vesica run CONFIG [--set key=value]... [--restart latest|PATH] "
-                        "| info | --help | --version\n");
+                        "| mc CONFIG ... | info | --help | --version\n");
     }
     return VS_EXIT_BAD_INPUT;
 }
@@ -123,7 +128,8 @@ static char *read_and_broadcast(const char *path, char *err, size_t err_len)
     return text;
 }
 
-static int command_run(int argc, char **argv)
+/* `run` (mc = 0) or `mc` (mc = 1): the same options, the engine the command names. */
+static int command_run(int argc, char **argv, int mc)
 {
     const char *config_path = NULL;
     const char *sets[VS_MAX_SETS];
@@ -152,19 +158,19 @@ static int command_run(int argc, char **argv)
             sets[n_sets++] = argv[i] + 6;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             char msg[300];
-            snprintf(msg, sizeof msg, "run: unknown option '%.200s'", argv[i]);
+            snprintf(msg, sizeof msg, "%s: unknown option '%.200s'", argv[1], argv[i]);
             return bad_usage(msg);
         } else if (!config_path) {
             config_path = argv[i];
         } else {
             char msg[300];
-            snprintf(msg, sizeof msg, "run: unexpected argument '%.200s' (one CONFIG only)",
-                     argv[i]);
+            snprintf(msg, sizeof msg, "%s: unexpected argument '%.200s' (one CONFIG only)",
+                     argv[1], argv[i]);
             return bad_usage(msg);
         }
     }
     if (!config_path)
-        return bad_usage("run: missing CONFIG file");
+        return bad_usage(mc ? "mc: missing CONFIG file" : "run: missing CONFIG file");
 
     char err[VS_ERR_LEN] = "";
     char *text = read_and_broadcast(config_path, err, sizeof err);
@@ -196,7 +202,17 @@ static int command_run(int argc, char **argv)
         return bad_usage("--force-restart needs --restart");
     }
     opt.config_text = text; /* stored in checkpoints */
-    rc = vs_run(&prm, &opt, MPI_COMM_WORLD);
+    if (prm.mc.on != mc) {
+        free(text);
+        vs_params_release(&prm);
+        if (world.rank == 0)
+            fprintf(stderr, "vesica: error: %s: %s\n", config_path,
+                    mc ? "no mc group: `vesica mc` runs a configuration with an mc group "
+                         "(`vesica run` runs MD)"
+                       : "this configuration has an mc group: run it with `vesica mc`");
+        return VS_EXIT_BAD_INPUT;
+    }
+    rc = mc ? vs_run_mc(&prm, &opt, MPI_COMM_WORLD) : vs_run(&prm, &opt, MPI_COMM_WORLD);
     free(text);
     vs_params_release(&prm); /* the simulation's copy shared the pair set, and is gone */
     return rc;
@@ -221,7 +237,9 @@ int main(int argc, char **argv)
     else if (strcmp(argv[1], "info") == 0)
         status = command_info();
     else if (strcmp(argv[1], "run") == 0)
-        status = command_run(argc, argv);
+        status = command_run(argc, argv, 0);
+    else if (strcmp(argv[1], "mc") == 0)
+        status = command_run(argc, argv, 1);
     else {
         char msg[300];
         snprintf(msg, sizeof msg, "unknown command '%.200s'", argv[1]);

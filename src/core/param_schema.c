@@ -92,6 +92,8 @@ static const key_choice ANISO_STYLE_CHOICES[] = {{"disk", VS_ANISO_DISK},
                                                   {"janus", VS_ANISO_JANUS},
                                                   {"triblock", VS_ANISO_TRIBLOCK},
                                                   {NULL, 0}};
+static const key_choice MC_ENSEMBLE_CHOICES[] = {
+    {"nvt", VS_MC_NVT}, {"npt", VS_MC_NPT}, {"gcmc", VS_MC_GCMC}, {"gibbs", VS_MC_GIBBS}, {NULL, 0}};
 static const key_choice PRECISION_CHOICES[] = {
     {"mixed", VS_PRECISION_MIXED}, {"double", VS_PRECISION_DOUBLE}, {NULL, 0}};
 
@@ -769,6 +771,69 @@ const key_spec vs_config_schema[] = {
          "the run; 0 = warn only"),
      NUM_GE(0),
      LAND(run.energy_limit)},
+
+    /* The Monte Carlo engine (vesica mc; src/app/config_mc.c checks them across keys). */
+    {KEY("mc", K_GROUP, OPTIONAL, NULL,
+         "Metropolis Monte Carlo: present in a configuration for `vesica mc` (dpd and "
+         "integrator are then not needed)"),
+     OWN(mc.on)},
+    {KEY("mc.ensemble", K_ENUM, OPTIONAL, "\"nvt\"",
+         "nvt, npt (isotropic log-volume moves), gcmc (insertions and deletions) or gibbs "
+         "(NVT Gibbs ensemble, two boxes)"),
+     .choices = MC_ENSEMBLE_CHOICES, LAND(mc.ensemble)},
+    {KEY("mc.kT", K_FLOAT, REQUIRED, NULL,
+         "temperature k_B T (energy units)"),
+     NUM_GT(0), LAND(mc.kT)},
+    {KEY("mc.pressure", K_FLOAT, OPTIONAL, NULL,
+         "npt: the imposed pressure (required there)"),
+     NUM_GT(0), OWN(mc.pressure)},
+    {KEY("mc.activity", K_FLOAT, OPTIONAL, NULL,
+         "gcmc: the activity z = exp(mu / kT) / Lambda^3, Lambda = 1 (this or "
+         "chemical_potential)"),
+     NUM_GT(0), .rival = "chemical_potential", OWN(mc.activity)},
+    {KEY("mc.chemical_potential", K_FLOAT, OPTIONAL, NULL,
+         "gcmc: the chemical potential mu, z = exp(mu / kT) (this or activity)"),
+     .rival = "activity", OWN(mc.activity)},
+    {KEY("mc.cycles", K_INT, REQUIRED, NULL,
+         "final cycle number (a restart continues to it)"),
+     INT_GE(0), LAND(mc.cycles)},
+    {KEY("mc.moves_per_cycle", K_INT, OPTIONAL, "0",
+         "moves per cycle, the same in every cycle; 0: the particles at the start (at least "
+         "one)"),
+     INT_GE(0), LAND(mc.moves_per_cycle)},
+    {KEY("mc.equilibration", K_INT, OPTIONAL, "0",
+         "cycles during which the step sizes are tuned (never after)"),
+     INT_GE(0), LAND(mc.equilibration)},
+    {KEY("mc.tune_every", K_INT, OPTIONAL, "10",
+         "cycles between two tunings of the step sizes during equilibration"),
+     INT_GE(1), LAND(mc.tune_every)},
+    {KEY("mc.target_acceptance", K_FLOAT, OPTIONAL, "0.5",
+         "acceptance the tuning aims at, displacement and volume moves"),
+     NUM_IN(0.05, 0.95), LAND(mc.target_acceptance)},
+    {KEY("mc.max_displacement", K_FLOAT, OPTIONAL, "0.2",
+         "initial largest displacement along each axis (length)"),
+     NUM_GT(0), LAND(mc.max_displacement)},
+    {KEY("mc.max_log_volume", K_FLOAT, OPTIONAL, "0.01",
+         "initial largest change of ln V (npt) or of ln(V1 / V2) (gibbs)"),
+     NUM_GT(0), LAND(mc.max_log_volume)},
+    {KEY("mc.moves", K_GROUP, OPTIONAL, NULL,
+         "probability of each move kind; the given ones sum to 1 (default per ensemble: "
+         "docs/configuration.md)")},
+    {KEY("mc.moves.displacement", K_FLOAT, OPTIONAL, NULL,
+         "probability of a displacement of one particle"),
+     NUM_IN(0, 1), OWN(mc.p_move[VS_MC_DISPLACE])},
+    {KEY("mc.moves.volume", K_FLOAT, OPTIONAL, NULL,
+         "npt, gibbs: probability of a volume move (gibbs: volume exchange)"),
+     NUM_IN(0, 1), OWN(mc.p_move[VS_MC_VOLUME])},
+    {KEY("mc.moves.exchange", K_FLOAT, OPTIONAL, NULL,
+         "gcmc: probability of an insertion or deletion (half each); gibbs: of a transfer"),
+     NUM_IN(0, 1), OWN(mc.p_move[VS_MC_EXCHANGE])},
+    {KEY("mc.box2", K_VEC3, OPTIONAL, NULL,
+         "gibbs: the second box's edges (required there)"),
+     NUM_GT(0), OWN(mc.box2)},
+    {KEY("mc.particles2", K_INT, OPTIONAL, NULL,
+         "gibbs: the second box's particles (required there)"),
+     INT_GE(0), OWN(mc.particles2)},
 };
 
 const int vs_config_schema_count = (int)(sizeof vs_config_schema / sizeof vs_config_schema[0]);

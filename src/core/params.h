@@ -450,6 +450,28 @@ typedef struct {
     int64_t code;                /* a 52-bit hash of the above, a physics key; 0: none */
 } vs_field_params;
 enum { VS_FIELD_FORCE_GRADIENT = 0, VS_FIELD_FORCE_ENERGY = 1 };
+/* Monte Carlo (the mc group; src/engine/mc/ runs it, `vesica mc CONFIG`): Metropolis moves of
+ * the same particles and pair styles, in one box (nvt, npt, gcmc) or two (gibbs). Present
+ * only in a configuration for the Monte Carlo engine (on = 1). */
+typedef enum { VS_MC_NVT = 0, VS_MC_NPT = 1, VS_MC_GCMC = 2, VS_MC_GIBBS = 3 } vs_mc_ensemble;
+typedef enum { VS_MC_DISPLACE = 0, VS_MC_VOLUME = 1, VS_MC_EXCHANGE = 2, VS_MC_MOVES = 3 } vs_mc_move;
+typedef struct {
+    int on;                   /* the configuration has an mc group */
+    int ensemble;             /* vs_mc_ensemble */
+    double kT;                /* temperature k_B T, > 0 */
+    double pressure;          /* npt: the imposed pressure, > 0 */
+    double activity;          /* gcmc: z = exp(mu / kT) / Lambda^3 (Lambda = 1), > 0 */
+    int64_t cycles;           /* final cycle number (a restart continues to it) */
+    int64_t moves_per_cycle;  /* 0: the particles at the start, at least 1 */
+    int64_t equilibration;    /* cycles during which the step sizes are tuned */
+    int64_t tune_every;       /* cycles between two tunings of the step sizes */
+    double target_acceptance; /* the displacement and volume moves' aim while tuning */
+    double p_move[VS_MC_MOVES];   /* probability of each move kind, summing to 1 */
+    double max_displacement;  /* initial largest displacement per axis (length) */
+    double max_log_volume;    /* initial largest change of ln V (npt) or ln(V1/V2) (gibbs) */
+    double box2[3];           /* gibbs: the second box's edges */
+    int64_t particles2;       /* gibbs: the second box's particles */
+} vs_mc_params;
 
 /* Run parameters, in parts. Modules take const pointers to the parts (or the whole) they
  * use; one vs_params lives in the simulation (vs_sim), the backends point at it. */
@@ -469,6 +491,7 @@ typedef struct {
     vs_molecules_params molecules;
     vs_reaction_params reactions; /* bonds made and broken during the run (reactions.*) */
     vs_field_params field;        /* particle-field interactions (field.*) */
+    vs_mc_params mc;              /* the Monte Carlo engine's keys (mc.*); on = 0 for MD */
     /* input: the system read from a file (format VS_INPUT_NONE: built). With a file, box and
      * n_particles are the file's, n_moltypes is 0 and the bond and angle types are the
      * bonded.bonds and bonded.angles lists, numbered as the file's types. */

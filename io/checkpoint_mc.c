@@ -1,0 +1,238 @@
+/* Checkpoints of the Monte Carlo engine: see checkpoint_mc.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "checkpoint_mc.h"
+
+#include <dirent.h>
+#include <hdf5.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fnv.h"
+#include "fsutil.h"
+#include "h5util.h"
+#include "physics_keys.h"
+
+uint64_t vs_mc_physics_hash(const vs_params *prm)
+{
+    const vs_mc_params *m = &prm->mc;
+    uint64_t h = vs_params_physics_hash(prm);
+    h = vs_fnv1a(h, &m->ensemble, sizeof m->ensemble);
+    h = vs_fnv1a(h, &m->kT, sizeof m->kT);
+    h = vs_fnv1a(h, &m->pressure, sizeof m->pressure);
+    h = vs_fnv1a(h, &m->activity, sizeof m->activity);
+    h = vs_fnv1a(h, m->box2, sizeof m->box2);
+    return vs_fnv1a(h, &m->particles2, sizeof m->particles2);
+}
+
+static void ckpt_path(const char *dir, int64_t cycle, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/checkpoints/mc-%012lld.h5", dir, (long long)cycle);
+}
+
+static int write_array(hid_t g, const char *name, hid_t type, hsize_t rows, hsize_t cols,
+                       const void *data)
+{
+    const hsize_t dims[2] = {rows, cols};
+    hid_t sp = H5Screate_simple(cols > 1 ? 2 : 1, dims, NULL);
+    hid_t d = H5Dcreate2(g, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const int ok = d >= 0 && (rows == 0 || H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                                    data) >= 0);
+    if (d >= 0)
+        H5Dclose(d);
+    H5Sclose(sp);
+    return ok ? 0 : -1;
+}
+
+/* The progress as flat attributes: int64 and double arrays. */
+#define N_COUNTS (2 * VS_MC_MOVES * VS_MC_MAX_BOXES)
+static int write_progress(hid_t f, const vs_mc_checkpoint *ck)
+{
+    const int64_t ints[5] = {ck->pr.cycle, ck->pr.next_tag, ck->n_boxes, (int64_t)ck->hash,
+                             ck->pr.moves_per_cycle};
+    const double steps[3] = {ck->pr.max_disp[0], ck->pr.max_disp[1], ck->pr.max_dlnv};
+    return vs_h5_attr_int64(f, "mc_state", ints, 5) ||
+           vs_h5_attr_double(f, "mc_steps", steps, 3) ||
+           vs_h5_attr_int64(f, "mc_counts", &ck->pr.total.attempted[0][0], N_COUNTS) ||
+           vs_h5_attr_int64(f, "mc_counts_at_tune", &ck->pr.at_tune.attempted[0][0], N_COUNTS);
+}
+
+static int write_file(const char *tmp, const vs_mc_checkpoint *ck, const char *config_text)
+{
+    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0)
+        return -1;
+    int bad = write_progress(f, ck) ||
+              write_array(f, "config", H5T_NATIVE_UCHAR, strlen(config_text), 1, config_text);
+    for (int b = 0; b < ck->n_boxes && !bad; ++b) {
+        char name[16];
+        snprintf(name, sizeof name, "box%d", b);
+        hid_t g = H5Gcreate2(f, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        const vs_mc_box_data *d = &ck->box[b];
+        bad = g < 0 || vs_h5_attr_double(g, "edges", d->L, 3) ||
+              vs_h5_attr_int64(g, "n", &d->n, 1) ||
+              write_array(g, "position", H5T_NATIVE_DOUBLE, (hsize_t)d->n, 3, d->x) ||
+              write_array(g, "species", H5T_NATIVE_INT32, (hsize_t)d->n, 1, d->species) ||
+              write_array(g, "tag", H5T_NATIVE_INT64, (hsize_t)d->n, 1, d->tag);
+        if (g >= 0)
+            H5Gclose(g);
+    }
+    bad |= H5Fflush(f, H5F_SCOPE_GLOBAL) < 0;
+    bad |= H5Fclose(f) < 0;
+    return bad ? -1 : 0;
+}
+
+/* The cycles of the checkpoints in dir/checkpoints (malloc'd), newest first. */
+static int list_cycles(const char *dir, int64_t **out)
+{
+    char path[VS_PATH_LEN + 32];
+    snprintf(path, sizeof path, "%s/checkpoints", dir);
+    DIR *d = opendir(path);
+    int n = 0, cap = 0;
+    *out = NULL;
+    if (!d)
+        return 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        long long c;
+        char tail[8];
+        if (sscanf(e->d_name, "mc-%lld.%7s", &c, tail) != 2 || strcmp(tail, "h5") != 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            int64_t *q = realloc(*out, (size_t)cap * sizeof *q);
+            if (!q)
+                break;
+            *out = q;
+        }
+        (*out)[n++] = c;
+    }
+    closedir(d);
+    for (int i = 1; i < n; ++i) /* newest first */
+        for (int j = i; j > 0 && (*out)[j - 1] < (*out)[j]; --j) {
+            const int64_t t = (*out)[j];
+            (*out)[j] = (*out)[j - 1];
+            (*out)[j - 1] = t;
+        }
+    return n;
+}
+
+int vs_mc_checkpoint_write(const char *output_dir, const vs_mc_checkpoint *ck,
+                           const char *config_text, int64_t keep, char *err, size_t err_len)
+{
+    char dir[VS_PATH_LEN + 32], path[VS_PATH_LEN + 64], tmp[VS_PATH_LEN + 80];
+    snprintf(dir, sizeof dir, "%s/checkpoints", output_dir);
+    if (vs_mkdir_p(dir, err, err_len))
+        return -1;
+    ckpt_path(output_dir, ck->pr.cycle, path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (write_file(tmp, ck, config_text ? config_text : "")) {
+        unlink(tmp);
+        snprintf(err, err_len, "%s: cannot write the checkpoint", path);
+        return -1;
+    }
+    if (vs_rename_into_place(tmp, path, err, err_len))
+        return -1;
+    int64_t *cycles;
+    const int n = list_cycles(output_dir, &cycles);
+    for (int i = (int)keep; i < n; ++i) {
+        ckpt_path(output_dir, cycles[i], path, sizeof path);
+        unlink(path);
+    }
+    free(cycles);
+    return 0;
+}
+
+int vs_mc_checkpoint_latest(const char *output_dir, char *path, size_t len)
+{
+    int64_t *cycles;
+    const int n = list_cycles(output_dir, &cycles);
+    if (n > 0)
+        ckpt_path(output_dir, cycles[0], path, len);
+    free(cycles);
+    return n > 0 ? 0 : -1;
+}
+
+static int read_array(hid_t g, const char *name, hid_t type, hsize_t n, void *data)
+{
+    hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
+    if (d < 0)
+        return -1;
+    const int ok = vs_h5_extent0(d) == (int64_t)n &&
+                   (n == 0 || H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0);
+    H5Dclose(d);
+    return ok ? 0 : -1;
+}
+
+static int read_box(hid_t f, int b, vs_mc_box_data *d)
+{
+    char name[16];
+    snprintf(name, sizeof name, "box%d", b);
+    hid_t g = H5Gopen2(f, name, H5P_DEFAULT);
+    if (g < 0)
+        return -1;
+    int bad = vs_h5_read_attr_double(g, "edges", d->L, 3) || vs_h5_read_attr_int64(g, "n", &d->n, 1) ||
+              d->n < 0;
+    if (!bad) {
+        const size_t n = (size_t)d->n + 1;
+        d->x = malloc(3 * n * sizeof *d->x);
+        d->species = malloc(n * sizeof *d->species);
+        d->tag = malloc(n * sizeof *d->tag);
+        bad = !d->x || !d->species || !d->tag ||
+              read_array(g, "position", H5T_NATIVE_DOUBLE, (hsize_t)d->n, d->x) ||
+              read_array(g, "species", H5T_NATIVE_INT32, (hsize_t)d->n, d->species) ||
+              read_array(g, "tag", H5T_NATIVE_INT64, (hsize_t)d->n, d->tag);
+    }
+    H5Gclose(g);
+    return bad ? -1 : 0;
+}
+
+int vs_mc_checkpoint_read(const char *path, vs_mc_checkpoint *ck, char *err, size_t err_len)
+{
+    memset(ck, 0, sizeof *ck);
+    vs_h5_quiet();
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) {
+        snprintf(err, err_len, "%s: cannot open the checkpoint", path);
+        return -1;
+    }
+    int64_t ints[5];
+    double steps[3];
+    int bad = vs_h5_read_attr_int64(f, "mc_state", ints, 5) ||
+              vs_h5_read_attr_double(f, "mc_steps", steps, 3) ||
+              vs_h5_read_attr_int64(f, "mc_counts", &ck->pr.total.attempted[0][0], N_COUNTS) ||
+              vs_h5_read_attr_int64(f, "mc_counts_at_tune", &ck->pr.at_tune.attempted[0][0],
+                                    N_COUNTS);
+    if (!bad) {
+        ck->pr.cycle = ints[0];
+        ck->pr.next_tag = ints[1];
+        ck->n_boxes = (int)ints[2];
+        ck->hash = (uint64_t)ints[3];
+        ck->pr.moves_per_cycle = ints[4];
+        ck->pr.max_disp[0] = steps[0];
+        ck->pr.max_disp[1] = steps[1];
+        ck->pr.max_dlnv = steps[2];
+        bad = ck->n_boxes < 1 || ck->n_boxes > VS_MC_MAX_BOXES || ck->pr.moves_per_cycle < 1;
+    }
+    for (int b = 0; b < ck->n_boxes && !bad; ++b)
+        bad = read_box(f, b, &ck->box[b]);
+    H5Fclose(f);
+    if (bad) {
+        vs_mc_checkpoint_free(ck);
+        snprintf(err, err_len, "%s: not a readable Monte Carlo checkpoint", path);
+        return -1;
+    }
+    return 0;
+}
+
+void vs_mc_checkpoint_free(vs_mc_checkpoint *ck)
+{
+    for (int b = 0; b < VS_MC_MAX_BOXES; ++b) {
+        free(ck->box[b].x);
+        free(ck->box[b].species);
+        free(ck->box[b].tag);
+        ck->box[b].x = NULL;
+        ck->box[b].species = NULL;
+        ck->box[b].tag = NULL;
+    }
+}

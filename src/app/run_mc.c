@@ -1,0 +1,321 @@
+/* The Monte Carlo run driver: see run_mc.h.
+ *
+ * thermo.csv has one row every output.thermo_interval cycles (and one at cycle 0 of a fresh
+ * start): per box (suffix _0, _1) the particles, volume, density, total potential energy
+ * (tail included) and virial pressure, then per move kind the attempted and accepted
+ * counts since the start of the campaign and the step sizes. A restart drops the rows after
+ * its checkpoint's cycle and appends, so a stopped and continued run leaves the same file.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "run_mc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "checkpoint_mc.h"
+#include "exit_codes.h"
+#include "fsutil.h"
+#include "input_system.h"
+#include "log.h"
+#include "mc_engine.h"
+#include "run_stop.h"
+
+#define ERR_LEN 1024
+
+static void header(FILE *f, const vs_mc_state *s)
+{
+    fprintf(f, "cycle");
+    for (int b = 0; b < s->n_boxes; ++b)
+        fprintf(f, ",n_%d,volume_%d,density_%d,energy_%d,pressure_%d", b, b, b, b, b);
+    for (int b = 0; b < s->n_boxes; ++b)
+        fprintf(f, ",displacement_attempted_%d,displacement_accepted_%d,max_displacement_%d", b,
+                b, b);
+    const int ens = s->prm->mc.ensemble;
+    if (ens == VS_MC_NPT || ens == VS_MC_GIBBS)
+        fprintf(f, ",volume_attempted,volume_accepted,max_log_volume");
+    if (ens == VS_MC_GCMC)
+        fprintf(f, ",insertion_attempted,insertion_accepted,deletion_attempted,"
+                   "deletion_accepted");
+    if (ens == VS_MC_GIBBS)
+        fprintf(f, ",transfer_attempted_0,transfer_accepted_0,transfer_attempted_1,"
+                   "transfer_accepted_1");
+    fprintf(f, "\n");
+}
+
+typedef struct {
+    double n, density, energy_per_n, pressure;
+    int64_t rows;
+} box_sums;
+
+static void row(FILE *f, const vs_mc_state *s, box_sums *sums)
+{
+    const vs_mc_counts *t = &s->pr.total;
+    fprintf(f, "%lld", (long long)s->pr.cycle);
+    const int production = s->pr.cycle > s->prm->mc.equilibration;
+    for (int b = 0; b < s->n_boxes; ++b) {
+        const vs_mc_box_obs o = vs_mc_observe(s, b);
+        fprintf(f, ",%lld,%.17g,%.17g,%.17g,%.17g", (long long)o.n, o.volume, o.density,
+                o.energy, o.pressure);
+        if (production) {
+            sums[b].n += (double)o.n;
+            sums[b].density += o.density;
+            sums[b].energy_per_n += o.n ? o.energy / (double)o.n : 0.0;
+            sums[b].pressure += o.pressure;
+            sums[b].rows++;
+        }
+    }
+    for (int b = 0; b < s->n_boxes; ++b)
+        fprintf(f, ",%lld,%lld,%.17g", (long long)t->attempted[VS_MC_DISPLACE][b],
+                (long long)t->accepted[VS_MC_DISPLACE][b], s->pr.max_disp[b]);
+    const int ens = s->prm->mc.ensemble;
+    if (ens == VS_MC_NPT || ens == VS_MC_GIBBS)
+        fprintf(f, ",%lld,%lld,%.17g", (long long)t->attempted[VS_MC_VOLUME][0],
+                (long long)t->accepted[VS_MC_VOLUME][0], s->pr.max_dlnv);
+    if (ens == VS_MC_GCMC || ens == VS_MC_GIBBS)
+        for (int b = 0; b < 2; ++b)
+            fprintf(f, ",%lld,%lld", (long long)t->attempted[VS_MC_EXCHANGE][b],
+                    (long long)t->accepted[VS_MC_EXCHANGE][b]);
+    fprintf(f, "\n");
+    fflush(f);
+}
+
+/* thermo.csv afresh, or on restart its rows up to `cycle` kept (the rest was written after
+ * the checkpoint by the run that stopped). */
+static FILE *open_thermo(const char *dir, const vs_mc_state *s, int restart, char *err)
+{
+    char path[VS_PATH_LEN + 16];
+    snprintf(path, sizeof path, "%s/thermo.csv", dir);
+    char *old = restart ? vs_read_text_file(path, err, ERR_LEN) : NULL;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        free(old);
+        snprintf(err, ERR_LEN, "%.300s: cannot write", path);
+        return NULL;
+    }
+    if (!old) {
+        header(f, s);
+        return f;
+    }
+    int first = 1;
+    for (char *line = strtok(old, "\n"); line; line = strtok(NULL, "\n"), first = 0)
+        if (first || strtoll(line, NULL, 10) <= s->pr.cycle)
+            fprintf(f, "%s\n", line);
+    free(old);
+    return f;
+}
+
+/* Box 0 from the input file (prm->input), its edges into *prm. Returns 0, or an exit status. */
+static int read_input(vs_params *prm, vs_mc_state *s, char *err)
+{
+    vs_input_system sys;
+    if (vs_input_read(prm, 0, &sys, err, ERR_LEN) != 0)
+        return VS_EXIT_BAD_INPUT;
+    const double reach = vs_pair_reach(prm);
+    for (int d = 0; d < 3; ++d)
+        if (!(sys.box[d] >= 2 * reach)) {
+            snprintf(err, ERR_LEN, "%.300s: box edge %g below twice the largest pair cut-off (%g)",
+                     prm->input.file, sys.box[d], 2 * reach);
+            vs_input_system_free(&sys);
+            return VS_EXIT_BAD_INPUT;
+        }
+    memcpy(prm->system.box, sys.box, sizeof sys.box);
+    prm->system.n_particles = sys.n;
+    vs_mc_box *b = &s->box[0];
+    int rc = vs_mc_box_set_edges(b, sys.box, &s->pairs) || vs_mc_box_reserve(b, sys.n);
+    for (int64_t i = 0; i < sys.n && !rc; ++i)
+        vs_mc_box_append(b, sys.recs[i].x, sys.recs[i].species, sys.recs[i].tag);
+    s->pr.next_tag = sys.n + (s->n_boxes > 1 ? prm->mc.particles2 : 0);
+    vs_input_system_free(&sys);
+    return rc ? VS_EXIT_FAULT : 0;
+}
+
+/* The state of a checkpoint. Returns 0, or an exit status with err. */
+static int from_checkpoint(const vs_params *prm, const vs_run_options *opt, vs_mc_state *s,
+                           char *err)
+{
+    char path[VS_PATH_LEN + 64];
+    if (strcmp(opt->restart, "latest") == 0) {
+        if (vs_mc_checkpoint_latest(prm->output.dir, path, sizeof path)) {
+            snprintf(err, ERR_LEN, "--restart latest: no Monte Carlo checkpoint in %.300s/checkpoints",
+                     prm->output.dir);
+            return VS_EXIT_BAD_INPUT;
+        }
+    } else {
+        snprintf(path, sizeof path, "%s", opt->restart);
+    }
+    vs_mc_checkpoint ck;
+    if (vs_mc_checkpoint_read(path, &ck, err, ERR_LEN))
+        return VS_EXIT_BAD_INPUT;
+    int rc = 0;
+    if (ck.hash != vs_mc_physics_hash(prm) && !opt->force_restart) {
+        snprintf(err, ERR_LEN, "%.300s: the physics keys (or the mc ensemble, kT, pressure, "
+                 "activity, second box) differ from the configuration's (--force-restart to "
+                 "continue anyway)", path);
+        rc = VS_EXIT_BAD_INPUT;
+    } else if (ck.n_boxes != s->n_boxes) {
+        snprintf(err, ERR_LEN, "%.300s: %d boxes, the configuration has %d", path, ck.n_boxes,
+                 s->n_boxes);
+        rc = VS_EXIT_BAD_INPUT;
+    }
+    for (int b = 0; b < s->n_boxes && !rc; ++b) {
+        vs_mc_box *box = &s->box[b];
+        const vs_mc_box_data *d = &ck.box[b];
+        if (vs_mc_box_set_edges(box, d->L, &s->pairs) || vs_mc_box_reserve(box, d->n + 1))
+            rc = VS_EXIT_FAULT;
+        for (int64_t i = 0; i < d->n && !rc; ++i)
+            vs_mc_box_append(box, &d->x[3 * i], d->species[i], d->tag[i]);
+    }
+    s->pr = ck.pr;
+    vs_mc_checkpoint_free(&ck);
+    if (!rc)
+        vs_log_info("Restart from %s (cycle %lld)", path, (long long)s->pr.cycle);
+    return rc;
+}
+
+static int write_checkpoint(const vs_mc_state *s, const vs_run_options *opt, char *err)
+{
+    vs_mc_checkpoint ck;
+    memset(&ck, 0, sizeof ck);
+    ck.pr = s->pr;
+    ck.n_boxes = s->n_boxes;
+    ck.hash = vs_mc_physics_hash(s->prm);
+    for (int b = 0; b < s->n_boxes; ++b) {
+        const vs_mc_box *box = &s->box[b];
+        memcpy(ck.box[b].L, box->L, sizeof box->L);
+        ck.box[b].n = box->n;
+        ck.box[b].x = box->x;
+        ck.box[b].species = box->species;
+        ck.box[b].tag = box->tag;
+    }
+    return vs_mc_checkpoint_write(s->prm->output.dir, &ck, opt->config_text,
+                                  s->prm->output.checkpoint_keep, err, ERR_LEN);
+}
+
+static void summary(const vs_mc_state *s, const box_sums *sums)
+{
+    for (int b = 0; b < s->n_boxes; ++b) {
+        const vs_mc_counts *t = &s->pr.total;
+        const double att = (double)t->attempted[VS_MC_DISPLACE][b];
+        vs_log_info("Box %d: displacement acceptance %.3f (max %.4g)", b,
+                    att > 0 ? (double)t->accepted[VS_MC_DISPLACE][b] / att : 0.0,
+                    s->pr.max_disp[b]);
+        if (sums[b].rows > 0) {
+            const double k = 1.0 / (double)sums[b].rows;
+            vs_log_info("Box %d, means over %lld production rows of this run: N %.6g, density "
+                        "%.6g, U/N %.6g, P %.6g", b, (long long)sums[b].rows, sums[b].n * k,
+                        sums[b].density * k, sums[b].energy_per_n * k, sums[b].pressure * k);
+        }
+    }
+}
+
+/* The start: a checkpoint, the input file or the lattice. */
+static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, char *err)
+{
+    if (vs_mc_init(s, prm)) {
+        snprintf(err, ERR_LEN, "out of memory for the boxes");
+        return VS_EXIT_FAULT;
+    }
+    int rc = 0;
+    if (opt->restart)
+        rc = from_checkpoint(prm, opt, s, err);
+    else if (prm->input.format != VS_INPUT_NONE)
+        rc = read_input(prm, s, err);
+    if (!rc && !opt->restart && vs_mc_fill_lattice(s))
+        rc = VS_EXIT_FAULT;
+    if (!rc && !opt->restart)
+        vs_mc_set_cycle_length(s);
+    if (!rc)
+        vs_mc_refresh(s);
+    return rc;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* run.walltime: stop while two more cycles and ten seconds still fit. */
+static int walltime_up(const vs_params *prm, double t0, double cycle_s)
+{
+    return prm->run.walltime > 0.0 &&
+           now_s() - t0 + 2.0 * cycle_s + 10.0 > prm->run.walltime * 3600.0;
+}
+
+static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, char *err)
+{
+    const vs_params *prm = s->prm;
+    box_sums sums[VS_MC_MAX_BOXES];
+    memset(sums, 0, sizeof sums);
+    if (!opt->restart)
+        row(thermo, s, sums);
+    const int64_t ti = prm->output.thermo_interval, ci = prm->output.checkpoint_interval;
+    const int keep = prm->output.checkpoint_keep > 0;
+    const double t0 = now_s();
+    double cycle_s = 0.0;
+    while (s->pr.cycle < prm->mc.cycles) {
+        const double t1 = now_s();
+        if (vs_mc_cycle(s)) {
+            snprintf(err, ERR_LEN, "out of memory growing a box");
+            return VS_EXIT_FAULT;
+        }
+        if (s->pr.cycle % ti == 0)
+            row(thermo, s, sums);
+        cycle_s = now_s() - t1 > cycle_s ? now_s() - t1 : cycle_s;
+        const int stop = vs_run_stop_signalled() || walltime_up(prm, t0, cycle_s);
+        if (keep && ((ci > 0 && s->pr.cycle % ci == 0) || stop) && write_checkpoint(s, opt, err))
+            return VS_EXIT_FAULT;
+        if (stop && s->pr.cycle < prm->mc.cycles) {
+            vs_log_info("Stopped at cycle %lld (a signal or run.walltime): continue with "
+                        "--restart latest",
+                        (long long)s->pr.cycle);
+            return VS_EXIT_CONTINUE;
+        }
+    }
+    if (keep && (ci == 0 || s->pr.cycle % ci != 0) && write_checkpoint(s, opt, err))
+        return VS_EXIT_FAULT;
+    summary(s, sums);
+    return 0;
+}
+
+int vs_run_mc(const vs_params *prm_in, const vs_run_options *opt, MPI_Comm comm)
+{
+    int size = 1, rank = 0;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    if (size > 1) {
+        if (rank == 0)
+            fprintf(stderr, "vesica: error: mc: the Monte Carlo engine runs on one rank (its "
+                            "domain decomposition is not built yet): got %d ranks\n", size);
+        return VS_EXIT_BAD_INPUT;
+    }
+    vs_params prm = *prm_in; /* an input file sets the box and the count */
+    char err[ERR_LEN] = "";
+    if (vs_mkdir_p(prm.output.dir, err, sizeof err)) {
+        fprintf(stderr, "vesica: error: %s\n", err);
+        return VS_EXIT_BAD_INPUT;
+    }
+    vs_mc_state s;
+    int rc = start(&prm, opt, &s, err);
+    FILE *thermo = rc ? NULL : open_thermo(prm.output.dir, &s, opt->restart != NULL, err);
+    if (!rc && !thermo)
+        rc = VS_EXIT_FAULT;
+    if (!rc && prm.output.trajectory_interval > 0)
+        vs_log_warn("output.trajectory_interval: the Monte Carlo engine writes no trajectory "
+                    "yet (thermo.csv and checkpoints only)");
+    if (!rc) {
+        vs_log_info("Monte Carlo: %d box(es), %lld particles, cycles %lld to %lld",
+                    s.n_boxes, (long long)(s.box[0].n + (s.n_boxes > 1 ? s.box[1].n : 0)),
+                    (long long)s.pr.cycle, (long long)prm.mc.cycles);
+        rc = loop(&s, opt, thermo, err);
+    }
+    if (thermo)
+        fclose(thermo);
+    if (rc && rc != VS_EXIT_CONTINUE)
+        fprintf(stderr, "vesica: error: %s\n", err);
+    vs_mc_free(&s);
+    return rc;
+}

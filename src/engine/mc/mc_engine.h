@@ -1,0 +1,68 @@
+/* The Monte Carlo engine: Metropolis moves of the particles of one box (nvt, npt, gcmc) or
+ * two (the NVT Gibbs ensemble), on the CPU, one rank.
+ *
+ * A cycle is mc.moves_per_cycle moves, by default the particles at the start of the run
+ * (at least one), then the same in every cycle: a length that followed the state would
+ * sample the states of short cycles more often (gcmc: a mean N one below z V). Each move's
+ * kind, particle, displacement and acceptance come from counter-based random numbers keyed
+ * by (seed, cycle) and (move index in the cycle, draw index) (src/core/tea_rng.h; the top
+ * byte of the cycle word is the stream 0x4d, apart from MD's streams), never by a thread or
+ * a rank: the state after a cycle is a function of the state before it, so a restart from a
+ * checkpoint stores no generator state and continues bit for bit. A GPU version moves many
+ * particles at once (a checkerboard of cells) with draws keyed by (seed, cycle, sweep, tag);
+ * the pair energies are already order-free sums (mc_box.h) for it.
+ *
+ * The step sizes (displacement per box, log-volume) are tuned towards mc.target_acceptance
+ * every mc.tune_every cycles while cycle < mc.equilibration, never after, so the production
+ * cycles sample with fixed moves (detailed balance).
+ */
+#ifndef VESICA_MC_ENGINE_H
+#define VESICA_MC_ENGINE_H
+
+#include <stdint.h>
+
+#include "mc_box.h"
+#include "mc_state.h"
+#include "params.h"
+
+typedef struct {
+    const vs_params *prm;
+    vs_mc_pairs pairs;
+    int n_boxes;
+    vs_mc_box box[VS_MC_MAX_BOXES];
+    vs_mc_progress pr;
+    double *scratch;               /* 3 cap: positions saved by a volume move */
+    int64_t scratch_cap;
+} vs_mc_state;
+
+/* What a thermo row reports of one box. */
+typedef struct {
+    int64_t n;
+    double volume, density, energy, pressure; /* energy: pairs plus tail, total */
+} vs_mc_box_obs;
+
+/* Empty boxes of the configuration's edges (box 1: mc.box2 in gibbs). Returns 0, or -1. */
+int vs_mc_init(vs_mc_state *s, const vs_params *prm);
+/* The configuration's particles on a simple cubic lattice in each empty box (tags 0.. box by
+ * box, species in blocks of tags by their fractions); the box energies computed. Returns 0,
+ * or -1. */
+int vs_mc_fill_lattice(vs_mc_state *s);
+/* The moves per cycle of a fresh start (the key, or the particles now in the boxes). */
+void vs_mc_set_cycle_length(vs_mc_state *s);
+/* Recompute every box's pair energy from scratch (after filling a box directly). */
+void vs_mc_refresh(vs_mc_state *s);
+void vs_mc_free(vs_mc_state *s);
+
+/* One cycle of moves, then the tuning where due; s->pr.cycle grows by one. Returns 0, or -1
+ * (out of memory growing a box). */
+int vs_mc_cycle(vs_mc_state *s);
+/* The observables of box b (a full pass for the virial). */
+vs_mc_box_obs vs_mc_observe(const vs_mc_state *s, int b);
+
+/* The moves (mc_moves.c): move m of the current cycle. Returns 0, or -1 (out of memory). */
+int vs_mc_attempt(vs_mc_state *s, int64_t m);
+
+/* The random numbers of draw k of move m in cycle c: two uniform numbers on (0, 1). */
+void vs_mc_draw(const vs_params *prm, int64_t c, int64_t m, unsigned k, double u[2]);
+
+#endif

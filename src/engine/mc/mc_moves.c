@@ -1,0 +1,262 @@
+/* The Monte Carlo moves: see mc_engine.h. Each move draws its numbers from
+ * vs_mc_draw(cycle, move, k), k = 0 the kind and the pick, then the move's own draws, and
+ * accepts when ln u < ln(acceptance ratio) (Metropolis). Energies are differences of exact
+ * fixed-point sums (mc_box.h) plus the change of the long-range corrections.
+ *
+ * The acceptance ratios (Frenkel & Smit, Understanding Molecular Simulation, ch. 5 and 8):
+ *   displacement          exp(-beta dU)
+ *   npt, ln V move        exp(-beta (dU + P dV) + (N + 1) ln(V'/V))
+ *   gcmc insertion        z V / (N + 1) exp(-beta dU)
+ *   gcmc deletion         N / (z V) exp(-beta dU)
+ *   gibbs ln(V1/V2) move  exp(-beta dU + (N1 + 1) ln(V1'/V1) + (N2 + 1) ln(V2'/V2))
+ *   gibbs transfer a->b   N_a V_b / ((N_b + 1) V_a) exp(-beta dU)
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mc_engine.h"
+#include "tea_rng.h"
+
+#define VS_MC_STREAM 0x4dull /* top byte of the cycle word: the Monte Carlo draws */
+
+void vs_mc_draw(const vs_params *prm, int64_t c, int64_t m, unsigned k, double u[2])
+{
+    const vs_tea_key key =
+        vs_tea_make_key(prm->system.seed, (VS_MC_STREAM << 56) ^ (uint64_t)c);
+    const uint64_t mm = (uint64_t)m;
+    const vs_tea_block b =
+        vs_tea_encrypt(key, (uint32_t)mm, (uint32_t)((mm >> 32) << 8) | (k & 0xffu));
+    u[0] = vs_u32_to_open_unit(b.v0);
+    u[1] = vs_u32_to_open_unit(b.v1);
+}
+
+static int64_t pick(double u, int64_t n)
+{
+    const int64_t i = (int64_t)(u * (double)n);
+    return i < n ? i : n - 1;
+}
+
+static int accept(double ln_ratio, double u)
+{
+    return ln_ratio >= 0.0 || log(u) < ln_ratio;
+}
+
+static double tail_energy(const vs_mc_state *s, const vs_mc_box *b, const int64_t *count,
+                          double volume)
+{
+    double e, w;
+    vs_mc_tail(b, &s->pairs, count, volume, &e, &w);
+    return e;
+}
+
+static int displace(vs_mc_state *s, int64_t m, double pick_u)
+{
+    const int64_t n_all = s->box[0].n + (s->n_boxes > 1 ? s->box[1].n : 0);
+    if (n_all == 0)
+        return 0;
+    int64_t i = pick(pick_u, n_all);
+    const int bi = i < s->box[0].n ? 0 : 1;
+    vs_mc_box *b = &s->box[bi];
+    i -= bi ? s->box[0].n : 0;
+    double u1[2], u2[2];
+    vs_mc_draw(s->prm, s->pr.cycle, m, 1, u1);
+    vs_mc_draw(s->prm, s->pr.cycle, m, 2, u2);
+    const double d = s->pr.max_disp[bi];
+    const double *x = &b->x[3 * i];
+    double y[3] = {x[0] + d * (2 * u1[0] - 1), x[1] + d * (2 * u1[1] - 1),
+                   x[2] + d * (2 * u2[0] - 1)};
+    for (int k = 0; k < 3; ++k)
+        y[k] -= b->L[k] * floor(y[k] / b->L[k]);
+    for (int k = 0; k < 3; ++k)
+        y[k] = y[k] < b->L[k] ? y[k] : 0.0;
+    vs_wide e_old, e_new;
+    vs_mc_energy_move(b, &s->pairs, i, y, &e_old, &e_new);
+    s->pr.total.attempted[VS_MC_DISPLACE][bi]++;
+    if (!accept(-vs_wide_to_double(e_new - e_old) / s->prm->mc.kT, u2[1]))
+        return 0;
+    vs_mc_box_move(b, i, y);
+    b->pair_energy += e_new - e_old;
+    s->pr.total.accepted[VS_MC_DISPLACE][bi]++;
+    return 0;
+}
+
+/* Scale box b's positions and edges by f per axis (saving the old positions first when
+ * save). */
+static int scale_box(vs_mc_state *s, int bi, double f, int save)
+{
+    vs_mc_box *b = &s->box[bi];
+    if (save)
+        memcpy(s->scratch + (bi ? 3 * s->box[0].n : 0), b->x, 3 * (size_t)b->n * sizeof(double));
+    for (int64_t k = 0; k < 3 * b->n; ++k)
+        b->x[k] *= f;
+    const double L[3] = {b->L[0] * f, b->L[1] * f, b->L[2] * f};
+    return vs_mc_box_set_edges(b, L, &s->pairs);
+}
+
+static int restore_box(vs_mc_state *s, int bi, const double L[3])
+{
+    vs_mc_box *b = &s->box[bi];
+    memcpy(b->x, s->scratch + (bi ? 3 * s->box[0].n : 0), 3 * (size_t)b->n * sizeof(double));
+    return vs_mc_box_set_edges(b, L, &s->pairs);
+}
+
+static int ensure_scratch(vs_mc_state *s)
+{
+    const int64_t need = 3 * (s->box[0].cap + (s->n_boxes > 1 ? s->box[1].cap : 0));
+    if (need <= s->scratch_cap)
+        return 0;
+    double *q = realloc(s->scratch, (size_t)need * sizeof(double));
+    if (!q)
+        return -1;
+    s->scratch = q;
+    s->scratch_cap = need;
+    return 0;
+}
+
+/* A volume move of the boxes in `which` (npt: box 0 to V0'; gibbs: both, V0' + V1' fixed):
+ * new volumes v_new, acceptance term ln_extra besides -beta dU. */
+static int volume_try(vs_mc_state *s, const double *v_new, double ln_extra, double u)
+{
+    const double reach = s->pairs.reach;
+    double e_old = 0.0, e_new = 0.0, L_old[VS_MC_MAX_BOXES][3];
+    s->pr.total.attempted[VS_MC_VOLUME][0]++;
+    for (int bi = 0; bi < s->n_boxes; ++bi) {
+        const vs_mc_box *b = &s->box[bi];
+        const double f = cbrt(v_new[bi] / vs_mc_volume(b));
+        if (!(b->L[0] * f >= 2 * reach && b->L[1] * f >= 2 * reach && b->L[2] * f >= 2 * reach))
+            return 0; /* a box below twice the cut-off: refused, as the configuration is */
+    }
+    if (ensure_scratch(s))
+        return -1;
+    vs_wide w_new[VS_MC_MAX_BOXES];
+    for (int bi = 0; bi < s->n_boxes; ++bi) {
+        vs_mc_box *b = &s->box[bi];
+        memcpy(L_old[bi], b->L, sizeof b->L);
+        e_old += vs_wide_to_double(b->pair_energy) +
+                 tail_energy(s, b, b->count, vs_mc_volume(b));
+        if (scale_box(s, bi, cbrt(v_new[bi] / vs_mc_volume(b)), 1))
+            return -1;
+        w_new[bi] = vs_mc_energy_total(b, &s->pairs, NULL);
+        e_new += vs_wide_to_double(w_new[bi]) + tail_energy(s, b, b->count, vs_mc_volume(b));
+    }
+    if (accept(-(e_new - e_old) / s->prm->mc.kT + ln_extra, u)) {
+        for (int bi = 0; bi < s->n_boxes; ++bi)
+            s->box[bi].pair_energy = w_new[bi];
+        s->pr.total.accepted[VS_MC_VOLUME][0]++;
+        return 0;
+    }
+    for (int bi = 0; bi < s->n_boxes; ++bi)
+        if (restore_box(s, bi, L_old[bi]))
+            return -1;
+    return 0;
+}
+
+static int volume(vs_mc_state *s, int64_t m)
+{
+    double u[2];
+    vs_mc_draw(s->prm, s->pr.cycle, m, 1, u);
+    const double delta = s->pr.max_dlnv * (2 * u[0] - 1);
+    if (s->n_boxes == 1) {
+        const double v = vs_mc_volume(&s->box[0]), v_new = v * exp(delta);
+        const double n = (double)s->box[0].n;
+        const double ln_extra =
+            -s->prm->mc.pressure * (v_new - v) / s->prm->mc.kT + (n + 1) * delta;
+        return volume_try(s, &v_new, ln_extra, u[1]);
+    }
+    const double v0 = vs_mc_volume(&s->box[0]), v1 = vs_mc_volume(&s->box[1]);
+    const double r = log(v0 / v1) + delta, vt = v0 + v1;
+    const double v_new[2] = {vt / (1 + exp(-r)), vt / (1 + exp(r))};
+    const double ln_extra = ((double)s->box[0].n + 1) * log(v_new[0] / v0) +
+                            ((double)s->box[1].n + 1) * log(v_new[1] / v1);
+    return volume_try(s, v_new, ln_extra, u[1]);
+}
+
+/* Insert a particle of `species` with `tag` at a uniform position of box `to` and delete
+ * particle i of box `from` (from < 0: none; to < 0: none), accepted with ln_pre - beta dU. */
+static int exchange_try(vs_mc_state *s, int64_t m, int from, int64_t i, int to,
+                        int32_t species, int64_t tag, double ln_pre, double u, int counter)
+{
+    double dU = 0.0, y[3] = {0, 0, 0};
+    vs_wide e_ins = 0, e_del = 0;
+    if (to >= 0) {
+        vs_mc_box *b = &s->box[to];
+        double u1[2], u2[2];
+        vs_mc_draw(s->prm, s->pr.cycle, m, 2, u1);
+        vs_mc_draw(s->prm, s->pr.cycle, m, 3, u2);
+        y[0] = u1[0] * b->L[0];
+        y[1] = u1[1] * b->L[1];
+        y[2] = u2[0] * b->L[2];
+        e_ins = vs_mc_energy_at(b, &s->pairs, y, species, -1);
+        int64_t cnt[VS_MAX_SPECIES];
+        memcpy(cnt, b->count, sizeof cnt);
+        const double t0 = tail_energy(s, b, cnt, vs_mc_volume(b));
+        cnt[species]++;
+        dU += vs_wide_to_double(e_ins) + tail_energy(s, b, cnt, vs_mc_volume(b)) - t0;
+    }
+    if (from >= 0) {
+        vs_mc_box *b = &s->box[from];
+        e_del = vs_mc_energy_at(b, &s->pairs, &b->x[3 * i], b->species[i], i);
+        int64_t cnt[VS_MAX_SPECIES];
+        memcpy(cnt, b->count, sizeof cnt);
+        const double t0 = tail_energy(s, b, cnt, vs_mc_volume(b));
+        cnt[b->species[i]]--;
+        dU += -vs_wide_to_double(e_del) + tail_energy(s, b, cnt, vs_mc_volume(b)) - t0;
+    }
+    s->pr.total.attempted[VS_MC_EXCHANGE][counter]++;
+    if (!accept(ln_pre - dU / s->prm->mc.kT, u))
+        return 0;
+    if (to >= 0) {
+        if (vs_mc_box_reserve(&s->box[to], s->box[to].n + 1))
+            return -1;
+        vs_mc_box_append(&s->box[to], y, species, tag);
+        s->box[to].pair_energy += e_ins;
+    }
+    if (from >= 0) {
+        vs_mc_box_remove(&s->box[from], i);
+        s->box[from].pair_energy -= e_del;
+    }
+    s->pr.total.accepted[VS_MC_EXCHANGE][counter]++;
+    return 0;
+}
+
+static int exchange(vs_mc_state *s, int64_t m, double pick_u)
+{
+    double u[2];
+    vs_mc_draw(s->prm, s->pr.cycle, m, 1, u);
+    if (s->n_boxes == 1) { /* gcmc: insertion or deletion, half each */
+        vs_mc_box *b = &s->box[0];
+        const double zv = s->prm->mc.activity * vs_mc_volume(b), n = (double)b->n;
+        if (u[0] < 0.5)
+            return exchange_try(s, m, -1, 0, 0, 0, s->pr.next_tag++, log(zv / (n + 1)), u[1], 0);
+        if (b->n == 0) {
+            s->pr.total.attempted[VS_MC_EXCHANGE][1]++;
+            return 0;
+        }
+        return exchange_try(s, m, 0, pick(pick_u, b->n), -1, 0, 0, log(n / zv), u[1], 1);
+    }
+    const int from = u[0] < 0.5 ? 0 : 1, to = 1 - from;
+    const vs_mc_box *a = &s->box[from], *b = &s->box[to];
+    if (a->n == 0) {
+        s->pr.total.attempted[VS_MC_EXCHANGE][to]++;
+        return 0;
+    }
+    const int64_t i = pick(pick_u, a->n);
+    const double ln_pre = log((double)a->n * vs_mc_volume(b) /
+                              (((double)b->n + 1) * vs_mc_volume(a)));
+    return exchange_try(s, m, from, i, to, a->species[i], a->tag[i], ln_pre, u[1], to);
+}
+
+int vs_mc_attempt(vs_mc_state *s, int64_t m)
+{
+    double u[2];
+    vs_mc_draw(s->prm, s->pr.cycle, m, 0, u);
+    const double *p = s->prm->mc.p_move;
+    /* a kind of probability 0 is never chosen, whatever the round-off of the sums */
+    if (u[0] < p[VS_MC_DISPLACE] || (p[VS_MC_VOLUME] == 0.0 && p[VS_MC_EXCHANGE] == 0.0))
+        return displace(s, m, u[1]);
+    if (p[VS_MC_EXCHANGE] == 0.0 || (p[VS_MC_VOLUME] > 0.0 &&
+                                     u[0] < p[VS_MC_DISPLACE] + p[VS_MC_VOLUME]))
+        return volume(s, m);
+    return exchange(s, m, u[1]);
+}

@@ -1,0 +1,83 @@
+#!/bin/bash
+# Bad input to `vesica mc`: exit status 2 and one line naming the file, the line and the key,
+# before any output directory exists. Usage: mc_bad_input.sh VESICA WORKDIR MPIEXEC...
+set -u
+VESICA=$1
+WORK=$2
+shift 2
+MPIEXEC=("$@")
+rm -rf "$WORK"
+mkdir -p "$WORK"
+cd "$WORK" || exit 1
+fail=0
+
+# case NAME LINE-OF-MC-GROUP EXPECTED-KEY: the mc group (line 6) replaced by $MC
+expect() { # name, mc line, expected "file:line: key" prefix
+    cat > "$1.cfg" <<EOF2
+box = [8.0, 8.0, 8.0];
+particles = 100;
+seed = 1;
+species = ( { name = "A"; } );
+pair = ( { style = "lj"; rc = 3.0; coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; }; }; }; } );
+$2
+output = { dir = "out-$1"; };
+EOF2
+    "$VESICA" mc "$1.cfg" > "$1.out" 2> "$1.err"
+    local rc=$? lines
+    lines=$(grep -c . "$1.err")
+    if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && grep -q "^vesica: error: $1.cfg:$3" "$1.err" &&
+       [ ! -e "out-$1" ]; then
+        echo "ok   $1: $(cat "$1.err")"
+    else
+        echo "FAIL $1: exit $rc, $lines line(s): $(cat "$1.err")"
+        fail=1
+    fi
+}
+
+expect kT_zero      'mc = { kT = 0.0; cycles = 10; };' '6: mc.kT: expected a number > 0'
+expect kT_negative  'mc = { kT = -1.0; cycles = 10; };' '6: mc.kT: expected a number > 0'
+expect gibbs_one    'mc = { ensemble = "gibbs"; kT = 1.0; cycles = 10; };' '6: mc.box2: "gibbs" needs two boxes'
+expect activity_0   'mc = { ensemble = "gcmc"; activity = 0.0; kT = 1.0; cycles = 10; };' '6: mc.activity: expected a number > 0'
+expect activity_neg 'mc = { ensemble = "gcmc"; activity = -2.0; kT = 1.0; cycles = 10; };' '6: mc.activity: expected a number > 0'
+expect pressure_0   'mc = { ensemble = "npt"; pressure = 0.0; kT = 1.0; cycles = 10; };' '6: mc.pressure: expected a number > 0'
+expect pressure_no  'mc = { ensemble = "npt"; kT = 1.0; cycles = 10; };' '6: mc.pressure: required key is missing'
+expect moves_sum    'mc = { ensemble = "npt"; pressure = 1.0; kT = 1.0; cycles = 10; moves = { displacement = 0.9; volume = 0.2; }; };' '6: mc.moves: expected the move probabilities to sum to 1'
+expect moves_kind   'mc = { kT = 1.0; cycles = 10; moves = { displacement = 0.5; exchange = 0.5; }; };' '6: mc.moves.exchange: the nvt ensemble has no exchange move'
+expect box2_small   'mc = { ensemble = "gibbs"; kT = 1.0; cycles = 10; box2 = [5.0, 8.0, 8.0]; particles2 = 10; };' '6: mc.box2: expected each side >= 2'
+expect dpd_given    'mc = { kT = 1.0; cycles = 10; }; dpd = { kT = 1.0; };' '6: dpd: not used by the Monte Carlo engine'
+expect gpu          'mc = { kT = 1.0; cycles = 10; }; backend = "gpu";' '6: backend: the Monte Carlo engine runs on the CPU only'
+# the box below twice the cut-off: reported at the box (line 1)
+sed 's/box = \[8.0, 8.0, 8.0\]/box = [5.0, 8.0, 8.0]/' kT_zero.cfg | sed 's/kT = 0.0/kT = 1.0/' > small.cfg
+"$VESICA" mc small.cfg 2> small.err
+rc=$?
+if [ $rc -eq 2 ] && grep -q "^vesica: error: small.cfg:1: box: expected each side >= 2" small.err; then
+    echo "ok   box_small: $(cat small.err)"
+else
+    echo "FAIL box_small: exit $rc: $(cat small.err)"; fail=1
+fi
+# the engines refuse each other's configurations
+sed 's/kT = 0.0/kT = 1.0/' kT_zero.cfg > good.cfg
+"$VESICA" run good.cfg 2> run.err
+rc=$?
+if [ $rc -eq 2 ] && grep -q "run it with \`vesica mc\`" run.err; then
+    echo "ok   vesica run refuses an mc configuration"
+else
+    echo "FAIL vesica run of an mc configuration: exit $rc: $(cat run.err)"; fail=1
+fi
+sed 's/^mc = .*/dpd = { a = { A = { A = 0.0; }; }; gamma = 1.0; kT = 1.0; }; integrator = { dt = 0.005; steps = 10; };/' good.cfg > md.cfg
+"$VESICA" mc md.cfg 2> md.err
+rc=$?
+if [ $rc -eq 2 ] && grep -q "no mc group" md.err; then
+    echo "ok   vesica mc refuses a configuration without an mc group"
+else
+    echo "FAIL vesica mc of an MD configuration: exit $rc: $(cat md.err)"; fail=1
+fi
+# more than one rank: one line, exit 2
+"${MPIEXEC[@]}" -n 2 "$VESICA" mc good.cfg > ranks.out 2> ranks.err
+rc=$?
+if [ $rc -eq 2 ] && [ "$(grep -c 'runs on one rank' ranks.err)" -eq 1 ]; then
+    echo "ok   two ranks: $(grep 'runs on one rank' ranks.err)"
+else
+    echo "FAIL two ranks: exit $rc: $(cat ranks.err)"; fail=1
+fi
+exit $fail

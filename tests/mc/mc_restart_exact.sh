@@ -1,0 +1,78 @@
+#!/bin/bash
+# Restarts of the Monte Carlo engine are exact: per ensemble (nvt with a checkpoint inside
+# the tuning of the step sizes, npt, gcmc, gibbs), a run of C cycles and a run stopped at a
+# checkpoint and continued with --restart latest leave the same thermo.csv, byte for byte;
+# and a SIGTERM stops a run with exit status 3 and a checkpoint it continues from.
+# Usage: mc_restart_exact.sh VESICA WORKDIR
+set -u
+VESICA=$1
+WORK=$2
+rm -rf "$WORK"
+mkdir -p "$WORK"
+cd "$WORK" || exit 1
+fail=0
+
+write_cfg() { # name, mc keys
+    cat > "$1.cfg" <<EOF2
+box = [6.0, 6.0, 6.0];
+particles = 100;
+seed = 17;
+species = ( { name = "A"; fraction = 0.7; }, { name = "B"; fraction = 0.3; } );
+pair = ( { style = "lj"; rc = 2.5; tail = "on";
+           coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; }; B = { epsilon = 0.8; sigma = 0.9; }; };
+                     B = { B = { epsilon = 0.6; sigma = 0.8; }; }; }; } );
+mc = { kT = 1.2; cycles = 60; equilibration = 40; tune_every = 5; $2 };
+output = { dir = "$1"; thermo_interval = 5; checkpoint_interval = 10; checkpoint_keep = 2; };
+EOF2
+}
+
+write_cfg nvt 'ensemble = "nvt";'
+write_cfg npt 'ensemble = "npt"; pressure = 0.5; moves = { displacement = 0.9; volume = 0.1; };'
+write_cfg gibbs 'ensemble = "gibbs"; box2 = [7.0, 7.0, 7.0]; particles2 = 40;'
+sed -i 's/species = .*/species = ( { name = "A"; } );/; s/ B = { epsilon = 0.8; sigma = 0.9; };//; s/                     B = { B = { epsilon = 0.6; sigma = 0.8; }; };//' gibbs.cfg
+cp gibbs.cfg gcmc.cfg
+sed -i 's/ensemble = "gibbs"; box2 = \[7.0, 7.0, 7.0\]; particles2 = 40;/ensemble = "gcmc"; activity = 0.1;/; s/dir = "gibbs"/dir = "gcmc"/' gcmc.cfg
+
+for e in nvt npt gcmc gibbs; do
+    "$VESICA" mc $e.cfg --set output.dir=\"$e-full\" > /dev/null || { echo "FAIL: $e full run"; fail=1; continue; }
+    # stop at 30 (inside the tuning for nvt's checkpoint at 20 too), continue to 60
+    "$VESICA" mc $e.cfg --set output.dir=\"$e-part\" --set mc.cycles=30 > /dev/null || fail=1
+    "$VESICA" mc $e.cfg --set output.dir=\"$e-part\" --restart latest > /dev/null || fail=1
+    if cmp -s $e-full/thermo.csv $e-part/thermo.csv; then
+        echo "$e: restart at cycle 30 exact ($(wc -l < $e-full/thermo.csv) rows)"
+    else
+        echo "FAIL: $e: thermo.csv differs after a restart"; fail=1
+    fi
+done
+# a restart from a checkpoint inside the tuning (cycle 20 of 40)
+"$VESICA" mc nvt.cfg --set output.dir=\"nvt-eq\" --set mc.cycles=20 > /dev/null || fail=1
+"$VESICA" mc nvt.cfg --set output.dir=\"nvt-eq\" --restart latest > /dev/null || fail=1
+if cmp -s nvt-full/thermo.csv nvt-eq/thermo.csv; then
+    echo "nvt: restart at cycle 20, during the tuning, exact"
+else
+    echo "FAIL: nvt: restart during the tuning differs"; fail=1
+fi
+# other physics: refused with exit status 2
+"$VESICA" mc nvt.cfg --set output.dir=\"nvt-eq\" --set mc.kT=1.3 --restart latest 2> other.err
+rc=$?
+if [ $rc -eq 2 ] && grep -q "differ" other.err; then
+    echo "a changed mc.kT is refused on restart (exit 2)"
+else
+    echo "FAIL: a changed mc.kT on restart gave exit $rc: $(cat other.err)"; fail=1
+fi
+# SIGTERM: exit 3 and a checkpoint to continue from
+"$VESICA" mc nvt.cfg --set output.dir=\"nvt-sig\" --set mc.cycles=100000000 > sig.log 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do
+    [ -n "$(ls nvt-sig/checkpoints 2>/dev/null)" ] && break
+    sleep 0.1
+done
+kill -TERM $pid
+wait $pid
+rc=$?
+if [ $rc -eq 3 ] && grep -q "Stopped at cycle" sig.log; then
+    echo "SIGTERM: exit 3 with a checkpoint"
+else
+    echo "FAIL: SIGTERM gave exit $rc"; fail=1
+fi
+exit $fail
