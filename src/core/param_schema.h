@@ -105,7 +105,7 @@ extern const key_spec vs_config_schema[];
 extern const int vs_config_schema_count;
 /* An upper bound on vs_config_schema_count, for arrays of candidates (checked at compile
  * time in param_schema.c). */
-#define VS_CONFIG_SCHEMA_MAX 256
+#define VS_CONFIG_SCHEMA_MAX 384
 
 /* The row of a path (with "[]" and "*" as in the table), or NULL. */
 const key_spec *vs_schema_find(const char *path);
