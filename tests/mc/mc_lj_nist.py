@@ -2,7 +2,7 @@
 """The LJ fluid by NVT Monte Carlo against the NIST Standard Reference Simulation Website.
 
 Usage: mc_lj_nist.py VESICA WORKDIR [--cycles C] [--equil E] [--points T:RHO,...|nist]
-                     [--jobs J] [--check]
+                     [--jobs J] [--check] [--png FILE]
 
 Reference: NIST SRSW, Lennard-Jones fluid, "MC: NVT Monte Carlo"
 (https://mmlapps.nist.gov/srs/LJ_PURE/mc.htm): N = 500, the potential truncated (not
@@ -13,6 +13,9 @@ the equilibration), `vesica mc` with mc.ensemble = "nvt", displacement steps tun
 acceptance during the first E cycles, then C - E cycles of 500 moves sampled every 5 cycles;
 U/N = energy_0 / N (tail included), P = pressure_0 (rho T + W / 3V with the tail's virial).
 Errors: standard errors of the means from 10 blocks.
+
+--png FILE: a figure of U/N and P against rho, Vesica's points with their errors over NIST's
+(matplotlib).
 
 --check: exit 1 unless every point has |U/N - NIST| <= 4 se + 0.01 and |P - NIST| <= 4 se +
 0.04 (the allowances cover NIST's own uncertainty, 2.4e-3 in U/N and 1.4e-2 in P where it is
@@ -73,6 +76,7 @@ def main():
     ap.add_argument("--points", default="0.85:0.86")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--png")
     a = ap.parse_args()
     try:
         import numpy  # noqa: F401
@@ -98,7 +102,33 @@ def main():
         failed += not ok
         print("| %.2f | %.3f | %.2f | %.4f +- %.4f | %.4f | %+.4f | %.4f +- %.4f | %.4f | %+.4f |%s"
               % (T, rho, acc, u, su, un, u - un, p, sp, pn, p - pn, "" if ok else " FAIL"))
+    if a.png:
+        plot(results, a.png, a.cycles, a.equil)
     return 1 if (a.check and failed) else 0
+
+
+def plot(results, path, cycles, equil):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
+    for T, colour in ((0.85, "tab:blue"), (0.90, "tab:red")):
+        ref = sorted((rho, v) for (t, rho), v in NIST.items() if t == T)
+        ours = sorted((rho, out) for t, rho, out, _ in results if t == T)
+        for k, (ax, name) in enumerate(zip(axes, ("U/N", "P"))):
+            ax.plot([r for r, _ in ref], [v[k] for _, v in ref], "s", mfc="none", ms=9,
+                    color=colour, label="NIST SRSW, T* = %.2f" % T)
+            if ours:
+                ax.errorbar([r for r, _ in ours], [o[name][0] for _, o in ours],
+                            yerr=[o[name][1] for _, o in ours], fmt="o", ms=4, color=colour,
+                            label="vesica mc, T* = %.2f" % T)
+            ax.set_xlabel("rho*")
+            ax.set_ylabel(name + "*")
+    axes[0].legend(fontsize=7)
+    fig.suptitle("LJ fluid, NVT Monte Carlo, N = %d, r_c = 3 with tail corrections "
+                 "(%d cycles, %d tuning)" % (N, cycles, equil), fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
 
 
 if __name__ == "__main__":
