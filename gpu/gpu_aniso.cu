@@ -1,5 +1,6 @@
 /* Oriented particles and the soft anisotropic pair style on the device (gpu_aniso.cuh): the
- * pair walk, the rotation's steps and sums, and the records' upload, download and reorder.
+ * pair walk, the rotation's steps (its kinetic sums are gpu_ensemble.cu's), and the records'
+ * upload, download and reorder.
  * Their travel between ranks and slots is the exchange kinds' (gpu_halo.cuh, gpu_images.cu,
  * gpu_slab.cu), which move a record with its particle and a ghost's n with its ghost.
  *
@@ -401,61 +402,4 @@ extern "C" void vs_gpu_scale_rotation(vs_gpu_state *g, double s)
     if (g->an.on)
         VS_LAUNCH(scale_rotation_kernel, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned,
                   s, g->an.orient);
-}
-
-#define VS_ROT_BLOCKS 256
-
-/* Per block: the exact sums of I |u|^2 / 2 and of the oriented particles' count, as the
- * CPU's vs_rotation_sums; an out-of-range flag. */
-__global__ void rotation_partial_kernel(int n, vs_rot_consts c, const int32_t *species, const vs_orient *orient,
-                                        vs_wide *partials, unsigned int *bad)
-{
-    __shared__ vs_wide s[2][VS_BLOCK];
-    vs_wide acc[2] = {0, 0};
-    int out_of_range = 0;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        const int sp = species[i];
-        if (c.h[sp] == 0.0)
-            continue;
-        const double *u = orient[i].u;
-        const double k = 0.5 * c.inertia[sp] * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-        if (vs_wide_ok(k))
-            acc[0] += vs_wide_from_double(k);
-        else
-            out_of_range = 1;
-        acc[1] += vs_wide_from_double(1.0);
-    }
-    if (out_of_range)
-        atomicOr(bad, 1u);
-    vs_block_wide_sums<2>(acc, s, partials);
-}
-
-extern "C" int vs_gpu_rotation_sums(vs_gpu_state *g, vs_wide out[2])
-{
-    const int n = (int)g->pt.n_owned;
-    out[0] = out[1] = 0;
-    if (!g->an.on || n == 0)
-        return 0;
-    int blocks = (n + VS_BLOCK - 1) / VS_BLOCK;
-    if (blocks > VS_ROT_BLOCKS)
-        blocks = VS_ROT_BLOCKS;
-    /* partials holds 8192 doubles (64 KiB): (256 + 1) * 2 sums of 16 bytes fit */
-    vs_wide *partials = (vs_wide *)g->red.partials;
-    unsigned int *bad = (unsigned int *)g->red.d_int_sums;
-    VS_CUDA_CHECK(cudaMemsetAsync(bad, 0, sizeof(unsigned int), g->stream));
-    rotation_partial_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
-        n, rot_consts(g, NULL), g->pt.species_id, g->an.orient, partials, bad);
-    VS_CUDA_CHECK(cudaGetLastError());
-    vs_wide_final_kernel<2><<<1, 32, 0, g->stream>>>(blocks, partials);
-    VS_CUDA_CHECK(cudaGetLastError());
-    char *h = (char *)g->red.h_pinned;
-    VS_CUDA_CHECK(cudaMemcpyAsync(h, partials + (size_t)blocks * 2, 2 * sizeof(vs_wide),
-                                  cudaMemcpyDeviceToHost, g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(h + 2 * sizeof(vs_wide), bad, sizeof(unsigned int),
-                                  cudaMemcpyDeviceToHost, g->stream));
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    memcpy(out, h, 2 * sizeof(vs_wide));
-    unsigned int flag = 0;
-    memcpy(&flag, h + 2 * sizeof(vs_wide), sizeof flag);
-    return flag != 0;
 }

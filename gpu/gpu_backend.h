@@ -107,18 +107,16 @@ void vs_gpu_profile_sums(vs_gpu_state *g, int axis, int bins, int per_species, i
 void vs_gpu_integrate_second_half(vs_gpu_state *g);
 /* The ensembles (gpu_ensemble.cu, gpu_integrate.cu; src/engine/ensemble_step.h): a
  * per-particle operation (op: vs_ensemble_op) at `step`, the Brownian step in place of the
- * first half, v *= s, v -= dv, and the exact local sums of m v, m v^2 / 2 and m (returns 1
- * when a term was out of range; synchronises). */
+ * first half, v *= s, v -= dv, and the exact local kinetic sums (VS_KINETIC_SUMS: m v,
+ * m v^2 / 2, m, and the oriented particles' I |u|^2 / 2 and count, in one pass and one
+ * read-back; returns 1 when a term was out of range; synchronises). */
 void vs_gpu_ensemble_op(vs_gpu_state *g, int op, int64_t step, const vs_ensemble_consts *c);
 void vs_gpu_brownian_step(vs_gpu_state *g, int64_t step, const vs_ensemble_consts *c);
 void vs_gpu_scale_velocities(vs_gpu_state *g, double s);
 void vs_gpu_shift_velocities(vs_gpu_state *g, const double dv[3]);
-int vs_gpu_momentum_sums(vs_gpu_state *g, vs_wide out[5]);
-/* Oriented particles (gpu_aniso.cu): u *= s, and the exact local sums of I |u|^2 / 2 and of
- * their count (returns 1 when a term was out of range; synchronises); 0 and no-ops without
- * them. */
+int vs_gpu_kinetic_sums(vs_gpu_state *g, vs_wide out[VS_KINETIC_SUMS]);
+/* Oriented particles (gpu_aniso.cu): u *= s (a no-op without them). */
 void vs_gpu_scale_rotation(vs_gpu_state *g, double s);
-int vs_gpu_rotation_sums(vs_gpu_state *g, vs_wide out[2]);
 /* npt (gpu_ensemble.cu): a half-step of the barostat-coupled velocities (and positions in
  * the first); the new box and brick (gpu_state.cu): the fixed-point frame, the cell grid and
  * the periodic images follow, the owned particles' staged inputs become stale. box is the

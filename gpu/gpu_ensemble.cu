@@ -5,6 +5,7 @@
  * the 128-bit fixed-point sums of src/core/fixed_sum.h: integers, the same in any order, so
  * every rank and every run gets the same thermostat from the same velocities. */
 #include "gpu_internal.cuh"
+#include "gpu_wide_sum.cuh"
 
 #include "fixed_sum.h"
 
@@ -144,70 +145,101 @@ extern "C" void vs_gpu_npt_half(vs_gpu_state *g, const vs_npt_coefs *c, int firs
 #undef VS_NPT_HALF
 }
 
-#define VS_SUM_BLOCKS 256
-#define VS_SUM_VALUES 5 /* m vx, m vy, m vz, m v^2 / 2, m */
+/* 512 blocks of 256 threads fill the device (a grid-stride loop each), and their partials,
+ * (512 + 1) * 7 sums of 16 bytes, fit the partials buffer (8192 doubles) */
+#define VS_SUM_BLOCKS 512
+#define VS_SUM_MOMENTUM 5 /* m vx, m vy, m vz, m v^2 / 2, m; then I |u|^2 / 2, count */
 
-/* Per block: the exact sums of its particles (grid-stride), and an out-of-range flag. */
-__global__ void momentum_partial_kernel(int n, vs_gpu_species sp, const double *vx,
-                                        const double *vy, const double *vz,
-                                        const int32_t *species, vs_wide *partials,
-                                        unsigned int *bad)
+/* The oriented species' moments of inertia (0: a point bead). */
+struct vs_inertia {
+    double of[VS_MAX_SPECIES];
+};
+
+/* Per block: the exact kinetic sums of its particles (grid-stride), and an out-of-range
+ * flag; ROT: with the oriented particles' rotation (vs_rotation_sums' terms). */
+template <bool ROT>
+__global__ void kinetic_partial_kernel(int n, vs_gpu_species sp, vs_inertia in,
+                                       const double *vx, const double *vy, const double *vz,
+                                       const int32_t *species, const vs_orient *orient,
+                                       vs_wide *partials, unsigned int *bad)
 {
-    __shared__ vs_wide s[VS_SUM_VALUES][VS_BLOCK];
-    vs_wide acc[VS_SUM_VALUES];
-    for (int q = 0; q < VS_SUM_VALUES; ++q)
+    __shared__ vs_wide s[VS_KINETIC_SUMS][VS_BLOCK];
+    vs_wide acc[VS_KINETIC_SUMS];
+    for (int q = 0; q < VS_KINETIC_SUMS; ++q)
         acc[q] = 0;
     int out_of_range = 0;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        const double m = sp.mass[species[i]];
+        const int si = species[i];
+        const double m = sp.mass[si];
         const double ux = vx[i], uy = vy[i], uz = vz[i];
         /* the CPU's terms (src/cpu/integrate.c, vs_momentum_sums), unfused */
-        const double term[VS_SUM_VALUES] = {
+        const double term[VS_SUM_MOMENTUM] = {
             __dmul_rn(m, ux), __dmul_rn(m, uy), __dmul_rn(m, uz),
             __dmul_rn(__dmul_rn(0.5, m),
                       __dadd_rn(__dadd_rn(__dmul_rn(ux, ux), __dmul_rn(uy, uy)),
                                 __dmul_rn(uz, uz))),
-            sp.inv_mass[species[i]] == 0.0 ? 0.0 : m}; /* frozen: not moving mass */
-        for (int q = 0; q < VS_SUM_VALUES; ++q) {
+            sp.inv_mass[si] == 0.0 ? 0.0 : m}; /* frozen: not moving mass */
+        for (int q = 0; q < VS_SUM_MOMENTUM; ++q) {
             if (vs_wide_ok(term[q]))
                 acc[q] += vs_wide_from_double(term[q]);
             else
                 out_of_range = 1;
         }
+        if (ROT && in.of[si] > 0.0) { /* vs_rotation_sums' terms */
+            const double *u = orient[i].u;
+            const double k = __dmul_rn(
+                __dmul_rn(0.5, in.of[si]),
+                __dadd_rn(__dadd_rn(__dmul_rn(u[0], u[0]), __dmul_rn(u[1], u[1])),
+                          __dmul_rn(u[2], u[2])));
+            if (vs_wide_ok(k))
+                acc[VS_SUM_MOMENTUM] += vs_wide_from_double(k);
+            else
+                out_of_range = 1;
+            acc[VS_SUM_MOMENTUM + 1] += vs_wide_from_double(1.0);
+        }
     }
     if (out_of_range)
         atomicOr(bad, 1u);
-    vs_block_wide_sums<VS_SUM_VALUES>(acc, s, partials);
+    vs_block_wide_sums<VS_KINETIC_SUMS>(acc, s, partials);
 }
 
-extern "C" int vs_gpu_momentum_sums(vs_gpu_state *g, vs_wide out[5])
+extern "C" int vs_gpu_kinetic_sums(vs_gpu_state *g, vs_wide out[VS_KINETIC_SUMS])
 {
     const int n = (int)g->pt.n_owned;
-    for (int q = 0; q < VS_SUM_VALUES; ++q)
+    for (int q = 0; q < VS_KINETIC_SUMS; ++q)
         out[q] = 0;
     if (n == 0)
         return 0;
     int blocks = (n + VS_BLOCK - 1) / VS_BLOCK;
     if (blocks > VS_SUM_BLOCKS)
         blocks = VS_SUM_BLOCKS;
-    /* partials holds 8192 doubles (64 KiB): (256 + 1) * 5 sums of 16 bytes fit */
     vs_wide *partials = (vs_wide *)g->red.partials;
     unsigned int *bad = (unsigned int *)g->red.d_int_sums;
     VS_CUDA_CHECK(cudaMemsetAsync(bad, 0, sizeof(unsigned int), g->stream));
-    momentum_partial_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
-        n, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.species_id, partials, bad);
+    vs_inertia in;
+    for (int s = 0; s < VS_MAX_SPECIES; ++s)
+        in.of[s] = s < g->prm->species.n ? g->prm->species.list[s].inertia : 0.0;
+    const int rot = g->an.on;
+#define VS_KINETIC(ROT)                                                                            \
+    kinetic_partial_kernel<ROT><<<blocks, VS_BLOCK, 0, g->stream>>>(                               \
+        n, g->species, in, g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.species_id, g->an.orient,     \
+        partials, bad)
+    if (rot)
+        VS_KINETIC(true);
+    else
+        VS_KINETIC(false);
+#undef VS_KINETIC
     VS_CUDA_CHECK(cudaGetLastError());
-    vs_wide_final_kernel<VS_SUM_VALUES><<<1, 32, 0, g->stream>>>(blocks, partials);
-    VS_CUDA_CHECK(cudaGetLastError());
+    vs_wide_final<VS_KINETIC_SUMS>(blocks, partials, g->stream);
     char *h = (char *)g->red.h_pinned;
-    VS_CUDA_CHECK(cudaMemcpyAsync(h, partials + (size_t)blocks * VS_SUM_VALUES,
-                                  VS_SUM_VALUES * sizeof(vs_wide), cudaMemcpyDeviceToHost,
-                                  g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(h + VS_SUM_VALUES * sizeof(vs_wide), bad, sizeof(unsigned int),
-                                  cudaMemcpyDeviceToHost, g->stream));
+    const int nv = rot ? VS_KINETIC_SUMS : VS_SUM_MOMENTUM; /* without rotation: zeros */
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, partials + (size_t)blocks * VS_KINETIC_SUMS,
+                                  nv * sizeof(vs_wide), cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaMemcpyAsync(h + VS_KINETIC_SUMS * sizeof(vs_wide), bad,
+                                  sizeof(unsigned int), cudaMemcpyDeviceToHost, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    memcpy(out, h, VS_SUM_VALUES * sizeof(vs_wide));
+    memcpy(out, h, nv * sizeof(vs_wide));
     unsigned int flag = 0;
-    memcpy(&flag, h + VS_SUM_VALUES * sizeof(vs_wide), sizeof flag);
+    memcpy(&flag, h + VS_KINETIC_SUMS * sizeof(vs_wide), sizeof flag);
     return flag != 0;
 }

@@ -960,39 +960,6 @@ void vs_gpu_free(vs_gpu_state *g, void *p, size_t bytes);
 void vs_gpu_reserve(vs_gpu_state *g, int64_t needed);
 void vs_gpu_reserve_owned(vs_gpu_state *g, int64_t owned);
 
-/* ---- exact sums (fixed_sum.h) over the owned particles: any order, the same bits ---------- */
-
-/* The block's NV sums (acc per thread, s the block's shared scratch) into partials[blockIdx.x
- * * NV + q]: integer adds, so the tree's order does not matter. */
-template <int NV>
-__device__ __forceinline__ void vs_block_wide_sums(const vs_wide acc[NV],
-                                                   vs_wide (*s)[VS_BLOCK], vs_wide *partials)
-{
-    for (int q = 0; q < NV; ++q)
-        s[q][threadIdx.x] = acc[q];
-    __syncthreads();
-    for (int half = blockDim.x / 2; half > 0; half >>= 1) {
-        if ((int)threadIdx.x < half)
-            for (int q = 0; q < NV; ++q)
-                s[q][threadIdx.x] += s[q][threadIdx.x + half];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        for (int q = 0; q < NV; ++q)
-            partials[blockIdx.x * NV + q] = s[q][0];
-}
-
-/* The blocks' partials summed into partials[blocks * NV + q] (one thread per sum). */
-template <int NV>
-__global__ void vs_wide_final_kernel(int blocks, vs_wide *partials)
-{
-    const int q = threadIdx.x;
-    if (q >= NV)
-        return;
-    vs_wide sum = 0;
-    for (int b = 0; b < blocks; ++b)
-        sum += partials[b * NV + q];
-    partials[blocks * NV + q] = sum;
-}
+/* Exact sums over the owned particles (vs_block_wide_sums, vs_wide_final): gpu_wide_sum.cuh. */
 
 #endif

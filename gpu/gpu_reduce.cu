@@ -6,6 +6,7 @@
 #include <cub/cub.cuh>
 
 #include "gpu_internal.cuh"
+#include "gpu_wide_sum.cuh"
 
 #define VS_RED_BLOCKS 256
 #define VS_RED_VALUES 6     /* a plain fluid's sums */
@@ -117,13 +118,13 @@ extern "C" int vs_gpu_thermo(vs_gpu_state *g, vs_wide out[9])
             n, n_energy, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.species_id,
             vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), b, partials, bad);
         VS_CUDA_CHECK(cudaGetLastError());
-        vs_wide_final_kernel<VS_RED_VALUES_MOL><<<1, 32, 0, g->stream>>>(blocks, partials);
+        vs_wide_final<VS_RED_VALUES_MOL>(blocks, partials, g->stream);
     } else {
         thermo_partial_kernel<VS_RED_VALUES><<<blocks, VS_BLOCK, 0, g->stream>>>(
             n, n_energy, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.species_id,
             vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), b, partials, bad);
         VS_CUDA_CHECK(cudaGetLastError());
-        vs_wide_final_kernel<VS_RED_VALUES><<<1, 32, 0, g->stream>>>(blocks, partials);
+        vs_wide_final<VS_RED_VALUES>(blocks, partials, g->stream);
     }
     VS_CUDA_CHECK(cudaGetLastError());
     char *h = (char *)g->red.h_pinned;

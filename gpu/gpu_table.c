@@ -122,8 +122,7 @@ static void gpu_shift_velocities(void *st, const double dv[3])
 {
     vs_gpu_shift_velocities(st, dv);
 }
-static int gpu_momentum_sums(void *st, vs_wide out[5]) { return vs_gpu_momentum_sums(st, out); }
-static int gpu_rotation_sums(void *st, vs_wide out[2]) { return vs_gpu_rotation_sums(st, out); }
+static int gpu_kinetic_sums(void *st, vs_wide out[VS_KINETIC_SUMS]) { return vs_gpu_kinetic_sums(st, out); }
 static void gpu_scale_rotation(void *st, double s) { vs_gpu_scale_rotation(st, s); }
 static void gpu_npt_half(void *st, const vs_npt_coefs *c, int first)
 {
@@ -189,8 +188,7 @@ const vs_backend vs_backend_gpu = {
     .brownian_step = gpu_brownian_step,
     .scale_velocities = gpu_scale_velocities,
     .shift_velocities = gpu_shift_velocities,
-    .momentum_sums = gpu_momentum_sums,
-    .rotation_sums = gpu_rotation_sums,
+    .kinetic_sums = gpu_kinetic_sums,
     .scale_rotation = gpu_scale_rotation,
     .npt_half = gpu_npt_half,
     .set_box = gpu_set_box,

@@ -4,6 +4,7 @@
  * cpu_local_tensor): sum m v_a v_b of the owned particles and the sum of their virial
  * shares, both as vs_wide (fixed_sum.h). */
 #include "gpu_internal.cuh"
+#include "gpu_wide_sum.cuh"
 
 #define VS_TENSOR_RED_BLOCKS 256
 
@@ -126,13 +127,13 @@ static int tensor_thermo(vs_gpu_state *g, vs_wide out[2 * VS_TENSOR])
         n, g->species, g->pt.species_id, g->pt.v[0], g->pt.v[1], g->pt.v[2], t,
         part[0], bad);
     VS_CUDA_CHECK(cudaGetLastError());
-    vs_wide_final_kernel<VS_TENSOR><<<1, 32, 0, g->stream>>>(blocks, part[0]);
+    vs_wide_final<VS_TENSOR>(blocks, part[0], g->stream);
     VS_CUDA_CHECK(cudaGetLastError());
     tensor_partial_kernel<1><<<blocks, VS_BLOCK, 0, g->stream>>>(
         n, g->species, g->pt.species_id, g->pt.v[0], g->pt.v[1], g->pt.v[2], t,
         part[1], bad);
     VS_CUDA_CHECK(cudaGetLastError());
-    vs_wide_final_kernel<VS_TENSOR><<<1, 32, 0, g->stream>>>(blocks, part[1]);
+    vs_wide_final<VS_TENSOR>(blocks, part[1], g->stream);
     VS_CUDA_CHECK(cudaGetLastError());
     char *h = (char *)g->red.h_pinned;
     const size_t bytes = VS_TENSOR * sizeof(vs_wide);

@@ -56,16 +56,15 @@ typedef struct vs_backend {
     double (*max_displacement2)(void *st); /* this rank's largest, squared */
     /* The ensembles (src/engine/ensemble_step.h): their per-particle operations of
      * src/core/integrator.h at `step` (op: vs_ensemble_op), the Brownian step in place of the
-     * first half, velocities scaled and shifted, and the exact local sums of m v (3),
-     * m v^2 / 2 and m (fixed_sum.h; returns 1 when a term was out of range). */
+     * first half, velocities scaled and shifted, and the exact local kinetic sums
+     * (VS_KINETIC_SUMS, fixed_sum.h: m v, m v^2 / 2, m, and the oriented particles'
+     * I |u|^2 / 2 and count; returns 1 when a term was out of range). */
     void (*ensemble_op)(void *st, int op, int64_t step, const vs_ensemble_consts *c);
     void (*brownian_step)(void *st, int64_t step, const vs_ensemble_consts *c);
     void (*scale_velocities)(void *st, double s);
     void (*shift_velocities)(void *st, const double dv[3]);
-    int (*momentum_sums)(void *st, vs_wide out[5]);
-    /* Oriented particles: the exact local sums of I |u|^2 / 2 and of the count of oriented
-     * particles (returns 1 when a term was out of range), and every u scaled by s. */
-    int (*rotation_sums)(void *st, vs_wide out[2]);
+    int (*kinetic_sums)(void *st, vs_wide out[VS_KINETIC_SUMS]);
+    /* Oriented particles: every u scaled by s. */
     void (*scale_rotation)(void *st, double s);
     /* npt: a half-step of the barostat-coupled velocities and, in the first half, positions
      * (vs_integrate_npt's arithmetic, integrator.h); and the box changed (the setup's prm

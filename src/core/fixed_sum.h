@@ -77,6 +77,10 @@ VS_HOST_DEVICE void vs_fixed_add(int64_t *sum, int64_t q, uint64_t *overflow)
 
 __extension__ typedef __int128 vs_wide;
 
+/* The kinetic sums an ensemble reduces in one pass: m v (3), m v^2 / 2, the moving mass, and
+ * of the oriented particles I |u|^2 / 2 and their count (zero without them). */
+#define VS_KINETIC_SUMS 7
+
 #define VS_WIDE_QUANTA 0x1p80  /* quanta per unit */
 #define VS_WIDE_LIMIT 0x1p42   /* a converted value's bound */
 #define VS_WIDE_LIMB_BITS 42

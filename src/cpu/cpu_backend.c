@@ -76,12 +76,6 @@ static void cpu_scale_rotation(void *st, double f)
     vs_scale_rotation(s->parts, f);
 }
 
-static int cpu_rotation_sums(void *st, vs_wide out[2])
-{
-    vs_cpu_state *s = st;
-    return vs_rotation_sums(s->parts, s->prm, out);
-}
-
 static double cpu_max_displacement2(void *st)
 {
     const vs_cpu_state *s = st;
@@ -297,10 +291,11 @@ static void cpu_shift_velocities(void *st, const double dv[3])
     vs_shift_velocities(s->parts, s->prm, dv);
 }
 
-static int cpu_momentum_sums(void *st, vs_wide out[5])
+static int cpu_kinetic_sums(void *st, vs_wide out[VS_KINETIC_SUMS])
 {
     vs_cpu_state *s = st;
-    return vs_momentum_sums(s->parts, s->prm, out);
+    const int bad = vs_momentum_sums(s->parts, s->prm, out);
+    return vs_rotation_sums(s->parts, s->prm, out + 5) | bad;
 }
 
 static void cpu_npt_half(void *st, const vs_npt_coefs *c, int first)
@@ -423,8 +418,7 @@ const vs_backend vs_backend_cpu = {
     .brownian_step = cpu_brownian_step,
     .scale_velocities = cpu_scale_velocities,
     .shift_velocities = cpu_shift_velocities,
-    .momentum_sums = cpu_momentum_sums,
-    .rotation_sums = cpu_rotation_sums,
+    .kinetic_sums = cpu_kinetic_sums,
     .scale_rotation = cpu_scale_rotation,
     .npt_half = cpu_npt_half,
     .set_box = cpu_set_box,

@@ -38,20 +38,19 @@ void vs_ensemble_setup(vs_ensemble_state *e, vs_ensemble_consts *c, const vs_par
     vs_ensemble_consts_make(c, p);
 }
 
-/* Global exact sums of m v, m v^2 / 2 and m: the same doubles on every rank. */
-static void global_sums(const vs_ens_ctx *c, double out[5])
+void vs_ens_global_sums(const vs_ens_ctx *c, double out[VS_KINETIC_SUMS])
 {
-    vs_wide w[6];
-    w[5] = c->b->momentum_sums(c->st, w) != 0;
-    vs_par_sum_wide(c->par, w, 6);
-    for (int k = 0; k < 5; ++k)
-        out[k] = w[5] != 0 ? NAN : vs_wide_to_double(w[k]);
+    vs_wide w[VS_KINETIC_SUMS + 1];
+    w[VS_KINETIC_SUMS] = c->b->kinetic_sums(c->st, w) != 0;
+    vs_par_sum_wide(c->par, w, VS_KINETIC_SUMS + 1);
+    for (int k = 0; k < VS_KINETIC_SUMS; ++k)
+        out[k] = w[VS_KINETIC_SUMS] != 0 ? NAN : vs_wide_to_double(w[k]);
 }
 
 double vs_ens_global_ke2(const vs_ens_ctx *c)
 {
-    double s[5];
-    global_sums(c, s);
+    double s[VS_KINETIC_SUMS];
+    vs_ens_global_sums(c, s);
     return 2.0 * s[3];
 }
 
@@ -76,12 +75,10 @@ double vs_ens_global_virial(const vs_ens_ctx *c)
 
 void vs_ens_global_rotation(const vs_ens_ctx *c, double *ke2, double *n_oriented)
 {
-    vs_wide w[3] = {0, 0, 0};
-    if (c->b->rotation_sums)
-        w[2] = c->b->rotation_sums(c->st, w) != 0;
-    vs_par_sum_wide(c->par, w, 3);
-    *ke2 = w[2] != 0 ? NAN : 2.0 * vs_wide_to_double(w[0]);
-    *n_oriented = vs_wide_to_double(w[1]);
+    double s[VS_KINETIC_SUMS];
+    vs_ens_global_sums(c, s);
+    *ke2 = 2.0 * s[5];
+    *n_oriented = s[6];
 }
 
 void vs_ens_verlet_first(const vs_ens_ctx *c) { c->b->integrate_first_half(c->st); }
@@ -95,8 +92,8 @@ double vs_ens_chain_energy(const vs_ens_ctx *c, double volume)
 
 static void remove_com(const vs_ens_ctx *c)
 {
-    double s[5];
-    global_sums(c, s);
+    double s[VS_KINETIC_SUMS];
+    vs_ens_global_sums(c, s);
     if (!(s[4] > 0.0))
         return;
     const double dv[3] = {s[0] / s[4], s[1] / s[4], s[2] / s[4]};

@@ -103,6 +103,10 @@ void vs_ensemble_thermo(const vs_ensemble_kind *k, const vs_ens_ctx *c, vs_therm
 /* The backend's Verlet half-steps. */
 void vs_ens_verlet_first(const vs_ens_ctx *c);
 void vs_ens_verlet_second(const vs_ens_ctx *c);
+/* The kinetic sums (VS_KINETIC_SUMS, fixed_sum.h) over all ranks from exact sums, in one
+ * reduction: the same bits on every rank (every one NaN where a term was out of range).
+ * Collective. */
+void vs_ens_global_sums(const vs_ens_ctx *c, double out[VS_KINETIC_SUMS]);
 /* 2K over all ranks from exact sums: the same bits on every rank. Collective. */
 double vs_ens_global_ke2(const vs_ens_ctx *c);
 /* Oriented particles: 2 K_rot (sum of I |u|^2) and their count over all ranks from exact

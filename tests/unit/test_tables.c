@@ -61,7 +61,7 @@ static void test_cpu_table(void **state)
     assert_true(b->brownian_step != NULL);
     assert_true(b->scale_velocities != NULL);
     assert_true(b->shift_velocities != NULL);
-    assert_true(b->momentum_sums != NULL);
+    assert_true(b->kinetic_sums != NULL);
     assert_true(b->npt_half != NULL);
     assert_true(b->set_box != NULL);
     assert_true(b->migrate != NULL);

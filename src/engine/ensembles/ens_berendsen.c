@@ -1,16 +1,15 @@
 /* integrator.kind = "berendsen": velocity Verlet, then every velocity scaled by Berendsen's
  * factor from the exact 2K after the kick (ensemble.h), and with oriented species every
- * rotation rate u by its own factor from the rotational temperature. */
+ * rotation rate u by its own factor from the rotational temperature; both from one
+ * reduction of the kinetic sums. */
 #include "ensemble_step.h"
 
 #include <math.h>
 
 /* The rotational factor: Berendsen's with the rotational temperature 2 K_rot / (2 N_rot),
  * as GALAMOST scales rotation apart from translation. */
-static double rotation_factor(const vs_ens_ctx *c)
+static double rotation_factor(const vs_ens_ctx *c, double ke2, double n)
 {
-    double ke2, n;
-    vs_ens_global_rotation(c, &ke2, &n);
     if (!(ke2 > 0.0) || !(n > 0.0))
         return 1.0;
     const vs_params *p = c->prm;
@@ -22,9 +21,12 @@ static double rotation_factor(const vs_ens_ctx *c)
 static void second_half(const vs_ens_ctx *c)
 {
     c->b->integrate_second_half(c->st);
-    c->b->scale_velocities(c->st, vs_berendsen_factor(c->prm, vs_ens_global_ke2(c)));
+    /* the rotation's sums do not change as v is scaled: one reduction serves both */
+    double s[VS_KINETIC_SUMS];
+    vs_ens_global_sums(c, s);
+    c->b->scale_velocities(c->st, vs_berendsen_factor(c->prm, 2.0 * s[3]));
     if (vs_params_oriented(c->prm))
-        c->b->scale_rotation(c->st, rotation_factor(c));
+        c->b->scale_rotation(c->st, rotation_factor(c, 2.0 * s[5], s[6]));
 }
 
 const vs_ensemble_kind vs_ens_berendsen = {
