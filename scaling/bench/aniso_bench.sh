@@ -9,6 +9,9 @@
 #   --set precision=double
 # The system is configs/aniso-triblock.cfg at rho 3 and kT 1 (the table gives neither the
 # temperature nor the time step; the config's dt 0.002 and Berendsen thermostat are kept),
+# at skin 0 (the list rebuilt every step: with nu = 0.5 some particle of a large system is
+# kicked across half of any skin in nearly every step, docs/performance.md; --set
+# neighbor.skin=0.3 to compare),
 # from its random start: RELAX steps to relax, then STEPS measured from the checkpoint
 # (--restart latest). The random start at rho 3 is far from equilibrium (the overlaps' energy
 # heats it to T ~ 15 within 250 steps); Berendsen brings T within 10% of kT after about 3500
@@ -28,7 +31,7 @@ printf "%5s %10s %8s %14s %10s %14s %8s %8s %6s\n" box particles steps particle-
 for L in $boxes; do
   set_=(--set "box=[$L.0, $L.0, $L.0]" --set density=3.0 --set dpd.kT=1.0
         --set "output.dir=$out/b$L" --set output.trajectory_interval=0
-        --set output.checkpoint_interval=0 "${extra[@]}")
+        --set output.checkpoint_interval=0 --set neighbor.skin=0 "${extra[@]}")
   "$bin" run "$root/configs/aniso-triblock.cfg" "${set_[@]}" --set output.checkpoint_keep=1 \
     --set "integrator.steps=$relax" --set "output.thermo_interval=$relax" > "$out/b$L.warm.log"
   "$bin" run "$root/configs/aniso-triblock.cfg" "${set_[@]}" --set output.checkpoint_keep=0 \
