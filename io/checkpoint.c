@@ -554,16 +554,8 @@ static int write_completion(const vs_par *par, hid_t f, hid_t dxpl, int64_t step
 {
     const int64_t record[4] = {step, prm->system.n_particles, (int64_t)vs_params_physics_hash(prm),
                                text_hash(VS_CODE_VERSION)};
-    const hsize_t four = 4;
-    const int64_t max4 = 4;
-    hid_t c = vs_h5_create(f, "complete", H5T_NATIVE_INT64, 1, &four, &max4, &four, 1);
-    if (c < 0)
-        vs_h5_note_error();
-    const int rc = c < 0 || vs_h5_write_rows(c, H5T_NATIVE_INT64, dxpl, 0, 0, 0,
-                                             par->rank == 0 ? 4 : 0, 1, record) != 0;
-    if (c >= 0)
-        H5Dclose(c);
-    return rc;
+    return vs_h5_write_vector(f, "complete", H5T_NATIVE_INT64, dxpl, par->rank == 0, 4, record,
+                              NULL);
 }
 
 /* Write everything into the temporary file. Returns 0, or -1 with err filled on the ranks

@@ -37,17 +37,10 @@ int vs_ckpt_ensemble_write(const vs_par *par, hid_t f, hid_t dxpl, const vs_ense
         b[6 + VS_MAX_CHAIN + k] = e->bvxi[k];
     }
     const hsize_t n = e->barostat ? VS_ENSEMBLE_VALUES_NPT : VS_ENSEMBLE_VALUES;
-    const int64_t max_n = (int64_t)n;
     if (par->rank == 0)
         dig[VS_DG_INTEGRATOR] = vs_ckpt_rows_digest(VS_DG_INTEGRATOR, v, 0, 1, sizeof(double) * n);
-    hid_t d = vs_h5_create(f, "integrator_state", H5T_NATIVE_DOUBLE, 1, &n, &max_n, &n, 1);
-    if (d < 0)
-        vs_h5_note_error();
-    const int rc = d < 0 || vs_h5_write_rows(d, H5T_NATIVE_DOUBLE, dxpl, 0, 0, 0,
-                                             par->rank == 0 ? n : 0, 1, v) != 0;
-    if (d >= 0)
-        H5Dclose(d);
-    return rc;
+    return vs_h5_write_vector(f, "integrator_state", H5T_NATIVE_DOUBLE, dxpl, par->rank == 0, n,
+                              v, NULL);
 }
 
 /* Files older than the ensembles have no /integrator_state: the zero state. Returns 0, or -1
@@ -117,13 +110,9 @@ int vs_ckpt_reactions_write(const vs_par *par, hid_t f, hid_t dxpl, const vs_rea
 {
     int64_t v[VS_REACTION_STATE_WORDS];
     to_words(s, v);
-    const hsize_t n = VS_REACTION_STATE_WORDS;
-    const int64_t max_n = VS_REACTION_STATE_WORDS;
-    hid_t d = vs_h5_create(f, "reaction_state", H5T_NATIVE_INT64, 1, &n, &max_n, &n, 1);
-    if (d < 0)
-        vs_h5_note_error();
-    int rc = d < 0 || vs_h5_write_rows(d, H5T_NATIVE_INT64, dxpl, 0, 0, 0,
-                                       par->rank == 0 ? n : 0, 1, v) != 0;
+    hid_t d;
+    int rc = vs_h5_write_vector(f, "reaction_state", H5T_NATIVE_INT64, dxpl, par->rank == 0,
+                                VS_REACTION_STATE_WORDS, v, &d);
     if (d >= 0) {
         const int64_t dig = (int64_t)vs_ckpt_rows_digest(REACTION_SLOT, v, 0, 1, sizeof v);
         rc |= vs_h5_attr_int64(d, "content_hash", &dig, 1) != 0;

@@ -53,13 +53,9 @@ uint64_t vs_ckpt_rows_digest(int slot, const void *buf, int64_t row0, int64_t nr
 int vs_ckpt_digest_write(const vs_par *par, hid_t f, hid_t dxpl, uint64_t dig[])
 {
     vs_par_sum_uint64(par, dig, VS_CKPT_N_DIGESTS);
-    const hsize_t len = VS_CKPT_N_DIGESTS;
-    const int64_t max_len = VS_CKPT_N_DIGESTS;
-    hid_t d = vs_h5_create(f, "content_hash", H5T_NATIVE_UINT64, 1, &len, &max_len, &len, 1);
-    if (d < 0)
-        vs_h5_note_error();
-    int rc = d < 0 || vs_h5_write_rows(d, H5T_NATIVE_UINT64, dxpl, 0, 0, 0,
-                                       par->rank == 0 ? len : 0, 1, dig) != 0;
+    hid_t d;
+    int rc = vs_h5_write_vector(f, "content_hash", H5T_NATIVE_UINT64, dxpl, par->rank == 0,
+                                VS_CKPT_N_DIGESTS, dig, &d);
     if (d >= 0) {
         rc |= vs_h5_attr_strings(d, "datasets", vs_ckpt_digest_names, VS_CKPT_N_DIGESTS) != 0;
         H5Dclose(d);

@@ -189,6 +189,21 @@ int vs_h5_write_element(hid_t dset, hid_t mem_type, hid_t dxpl, int is_root, hsi
     return vs_h5_write_rows(dset, mem_type, dxpl, 0, 0, index, is_root ? 1 : 0, cols, buf);
 }
 
+int vs_h5_write_vector(hid_t loc, const char *name, hid_t type, hid_t dxpl, int is_root,
+                       hsize_t n, const void *v, hid_t *dset)
+{
+    const int64_t max_n = (int64_t)n;
+    hid_t d = vs_h5_create(loc, name, type, 1, &n, &max_n, &n, 1);
+    if (d < 0)
+        vs_h5_note_error();
+    const int rc = d < 0 || vs_h5_write_rows(d, type, dxpl, 0, 0, 0, is_root ? n : 0, 1, v) != 0;
+    if (dset)
+        *dset = d;
+    else if (d >= 0)
+        H5Dclose(d);
+    return rc;
+}
+
 static int attr_write(hid_t loc, const char *name, hid_t type, hid_t space, const void *v)
 {
     if (H5Aexists(loc, name) > 0)

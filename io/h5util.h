@@ -69,6 +69,13 @@ int vs_h5_read_rows(hid_t dset, hid_t mem_type, hid_t dxpl, int has_frame, hsize
  * by rank 0 only; the other ranks select nothing. */
 int vs_h5_write_element(hid_t dset, hid_t mem_type, hid_t dxpl, int is_root, hsize_t index,
                         hsize_t cols, const void *buf);
+/* A fixed 1-D dataset `name` of n values of `type` (Fletcher32 checksums) written by rank 0
+ * alone; every rank takes part. Returns 0, or 1 when this rank failed (the HDF5 error noted
+ * where the dataset could not be made). *dset (if not NULL) gets the dataset, still open
+ * for its attributes even after a failed write (the caller closes it), or a negative id;
+ * with NULL it is closed here. */
+int vs_h5_write_vector(hid_t loc, const char *name, hid_t type, hid_t dxpl, int is_root,
+                       hsize_t n, const void *v, hid_t *dset);
 
 /* Attributes (collective when written: every rank passes the same value). */
 int vs_h5_attr_int64(hid_t loc, const char *name, const int64_t *v, hsize_t n);
