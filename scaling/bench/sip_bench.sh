@@ -12,7 +12,11 @@
 # configs/surface-polymerization.cfg (DPD a = 25, the ball repelling the fluid, Pr = 0.1 every
 # 50 steps) from its start, STEPS steps: with reactions, and with reactions.interval beyond
 # the run (the same system, no reaction step). Table 2 measured after 1M steps, with the
-# chains grown; these runs start from the bare ball. Figures from perf.json (the step loop).
+# chains grown; these runs start from the bare ball. Figures from perf.json (the step loop):
+# rx-share is the reaction steps' own time (perf.json's reaction_s), overhead the whole cost
+# of reacting (1 - steps/s over no-rx: the reaction steps and the rebuilds they force).
+# VESICA_GPU_REACTIONS=mirror in the environment runs the GPU's reaction steps through the
+# host mirror instead of on the device (src/engine/reactions.c), for a before/after figure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); root=$(cd "$here/../.." && pwd)
 bin=$1; radii=${2:-5 10 15 25 45}; steps=${3:-2000}; shift $(( $# < 3 ? $# : 3 ))
@@ -21,8 +25,8 @@ declare -A particles=([5]=48210 [10]=192876 [15]=434046 [25]=1206216 [45]=390759
 declare -A galamost=([5]=780.9 [10]=220.4 [15]=126.4 [25]=43.28 [45]=13.31)
 py=${VESICA_PYTHON:-python3}
 out=$(mktemp -d)
-printf "%4s %10s %8s %10s %10s %10s %8s %10s\n" R particles steps steps/s no-rx GALAMOST \
-  ratio rx-share
+printf "%4s %10s %8s %10s %10s %10s %8s %10s %9s\n" R particles steps steps/s no-rx GALAMOST \
+  ratio rx-share overhead
 for R in $radii; do
   n=${particles[$R]}
   L=$($py -c "print(round(38.25 * ($n / 48210) ** (1 / 3), 3))")
@@ -43,9 +47,9 @@ ref = float(sys.argv[4])
 sps, plain = d["steps"] / d["wall_s"], p["steps"] / p["wall_s"]
 share = d.get("reaction_s", 0.0) / d["wall_s"]
 print(f'{sys.argv[3]:>4s} {d["particles"]:10d} {d["steps"]:8d} {sps:10.1f} {plain:10.1f} '
-      f'{ref:10.2f} {sps / ref:8.1f} {100 * share:9.1f}%')
+      f'{ref:10.2f} {sps / ref:8.1f} {100 * share:9.1f}% {100 * (1 - sps / plain):8.1f}%')
 PY
-  grep -h "Reactions:" "$out/r$R-rx.log" | sed 's/^/    /' || true
+  grep -h "Reactions" "$out/r$R-rx.log" | sed 's/^/    /' || true
 done
 grep -h '"device"' "$out"/r*/perf.json | head -1
 rm -rf "$out"

@@ -8,6 +8,9 @@
 #include "cpu_backend.h"
 #include "log.h"
 #include "timer.h"
+#ifdef VESICA_HAVE_CUDA
+#include "gpu_reaction.h"
+#endif
 
 void vs_reactions_init(vs_reactions *rx)
 {
@@ -19,6 +22,9 @@ void vs_reactions_free(vs_reactions *rx)
 {
     if (rx->mirror)
         vs_backend_cpu.detach(rx->mirror);
+#ifdef VESICA_HAVE_CUDA
+    vs_gpu_reaction_free(rx->device);
+#endif
     free(rx->mine.c);
     vs_tagmap_free(&rx->owned);
     memset(rx, 0, sizeof *rx);
@@ -337,16 +343,43 @@ static void apply_bonds(const resolver *r, vs_particles *p, const vs_tagmap *own
     }
 }
 
-/* This rank's claims of the step. The CPU backend lists them over its own state; another
- * backend brings its owned particles into p, over which the host mirror (a CPU state of its
- * own) builds the ghosts and cells the same search reads (reactions.h). */
-static void list_claims(vs_reactions *rx, const vs_backend *b, void *st,
+/* Whether the step runs on the GPU backend's own state (gpu/gpu_reaction.h): the rules it
+ * covers are chain growth alone without special-neighbour lists; anything else goes through
+ * the host mirror, and so does everything with VESICA_GPU_REACTIONS=mirror (the tests
+ * compare the two). The same answer on every rank: the configuration and the environment. */
+static int on_device(const vs_params *prm, const vs_backend *b)
+{
+#ifdef VESICA_HAVE_CUDA
+    const vs_reaction_params *r = &prm->reactions;
+    const char *env = getenv("VESICA_GPU_REACTIONS");
+    return b == &vs_backend_gpu && r->chain.on && r->n_create == 0 && r->n_break == 0 &&
+           vs_special_depth(prm) == 0 && !(env && strcmp(env, "mirror") == 0);
+#else
+    (void)prm;
+    (void)b;
+    return 0;
+#endif
+}
+
+/* This rank's claims of the step. The CPU backend lists them over its own state, the GPU
+ * on the device where it can (on_device); another backend brings its owned particles into
+ * p, over which the host mirror (a CPU state of its own) builds the ghosts and cells the
+ * same search reads (reactions.h). */
+static void list_claims(vs_reactions *rx, int device, const vs_backend *b, void *st,
                         const vs_backend_setup *host, vs_particles *p, int64_t step)
 {
     if (b == &vs_backend_cpu) {
         vs_cpu_reaction_claims(st, step, &rx->mine);
         return;
     }
+#ifdef VESICA_HAVE_CUDA
+    if (device) {
+        vs_gpu_reaction_claims(st, &rx->device, step, &rx->mine);
+        return;
+    }
+#else
+    (void)device;
+#endif
     b->sync_host(st, p);
     if (!rx->mirror) {
         char err[256] = "";
@@ -358,6 +391,47 @@ static void list_claims(vs_reactions *rx, const vs_backend *b, void *st,
     p->n_ghost = 0; /* the mirror's ghosts are its own: the engine's p holds owned beads */
 }
 
+#ifdef VESICA_HAVE_CUDA
+static int tag_cmp(const void *pa, const void *pb)
+{
+    const int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    return a < b ? -1 : (a > b);
+}
+
+/* The events applied on the GPU's state (chain growth: bonds, angles, species, molecule ids;
+ * no breaks): the records of the beads they touch (their two beads, and the partners that
+ * take part in a new angle) come from the device, take the events as the CPU's do
+ * (apply_bonds), and go back. */
+static void apply_on_device(vs_reactions *rx, const resolver *r, void *st)
+{
+    int64_t n = 0;
+    int64_t *tags = VS_MALLOC(sizeof(int64_t) * (size_t)(r->n_ev * (2 + 2 * VS_MAX_BONDS) + 1));
+    for (int64_t k = 0; k < r->n_ev; ++k) {
+        const vs_reaction_event *e = &r->ev[k];
+        tags[n++] = e->a;
+        tags[n++] = e->b;
+        for (int q = 0; e->angle_type >= 0 && q < e->n_a; ++q)
+            tags[n++] = e->pa[q];
+        for (int q = 0; e->angle_type >= 0 && q < e->n_b; ++q)
+            tags[n++] = e->pb[q];
+    }
+    qsort(tags, (size_t)n, sizeof *tags, tag_cmp);
+    int64_t m = 0;
+    for (int64_t k = 0; k < n; ++k)
+        if (m == 0 || tags[k] != tags[m - 1])
+            tags[m++] = tags[k];
+    vs_particles beads;
+    vs_gpu_reaction_fetch(st, &rx->device, tags, m, &beads);
+    vs_tagmap_reset(&rx->owned, beads.n_owned);
+    for (int64_t i = 0; i < beads.n_owned; ++i)
+        vs_tagmap_insert(&rx->owned, beads.tag[i], i);
+    apply_bonds(r, &beads, &rx->owned);
+    vs_gpu_reaction_store(st, rx->device, &beads);
+    vs_gpu_reaction_release(&beads);
+    free(tags);
+}
+#endif
+
 int vs_reactions_step(vs_reactions *rx, const vs_params *prm, const vs_par *par,
                       vs_particles *p, const vs_backend *b, void *backend_state,
                       const vs_backend_setup *host, int64_t step)
@@ -365,7 +439,11 @@ int vs_reactions_step(vs_reactions *rx, const vs_params *prm, const vs_par *par,
     if (b->sync)
         b->sync(backend_state); /* the step's queued work is not the reactions' time */
     const double t0 = vs_wall_seconds();
-    list_claims(rx, b, backend_state, host, p, step);
+    const int device = on_device(prm, b);
+    if (rx->steps == 0 && b != &vs_backend_cpu)
+        vs_log_info("Reactions: the %s backend's reaction steps run %s", b->name,
+                    device ? "on the device" : "through the host mirror");
+    list_claims(rx, device, b, backend_state, host, p, step);
     resolver r;
     memset(&r, 0, sizeof r);
     r.prm = prm;
@@ -383,7 +461,11 @@ int vs_reactions_step(vs_reactions *rx, const vs_params *prm, const vs_par *par,
     int64_t count[3] = {0, 0, 0}; /* chain, created, broken */
     for (int64_t k = 0; k < r.n_ev; ++k)
         count[r.ev[k].kind == VS_CLAIM_CHAIN ? 0 : r.ev[k].kind == VS_CLAIM_CREATE ? 1 : 2]++;
-    if (r.n_ev > 0) {
+#ifdef VESICA_HAVE_CUDA
+    if (r.n_ev > 0 && device)
+        apply_on_device(rx, &r, backend_state);
+#endif
+    if (r.n_ev > 0 && !device) {
         vs_tagmap_reset(&rx->owned, p->n_owned);
         for (int64_t i = 0; i < p->n_owned; ++i)
             vs_tagmap_insert(&rx->owned, p->tag[i], i);

@@ -4,11 +4,13 @@
  *
  * A reaction step (every reactions.interval steps, after the step's first half and a full
  * rebuild of ghosts and lists, so every rank sees its beads' partners where they are now):
- *   1. this rank's claims are listed by vs_cpu_reaction_claims: on the CPU backend over its
- *      own state; on a device backend (the GPU) over the host mirror, a CPU state made over
- *      the host particles, into which the backend brings its owned particles (sync_host) and
- *      which builds their ghosts and a cell list for the search, so both backends decide
- *      with the same code from the same doubles;
+ *   1. this rank's claims are listed: on the CPU backend by vs_cpu_reaction_claims over its
+ *      own state; on the GPU, for chain growth alone without special lists, on the device
+ *      (gpu/gpu_reaction.h: the same tests and draws of src/core/reaction.h on the same
+ *      doubles, only the claims read back); on a device backend otherwise over the host
+ *      mirror, a CPU state made over the host particles, into which the backend brings its
+ *      owned particles (sync_host) and which builds their ghosts and a cell list for the
+ *      search, so every backend decides with the same code from the same doubles;
  *   2. every rank receives every claim (an all-gather: claims are few, one per active end
  *      or candidate bead) and orders them by their content alone;
  *   3. every rank resolves the same events from them: every claimed break; of the creation
@@ -19,9 +21,11 @@
  *      the removal of those a broken bond was part of), species, molecule ids, and the
  *      special-neighbour lists of the beads near a changed bond;
  * then the engine rebuilds the ghosts (their species and bonded marks) and the lists, and the
- * step's forces see the new topology. On a device backend the changed host particles go back
- * to it first (reload, as after a checkpoint's canonical state), so the engine migrates
- * before that rebuild. The counters (vs_reaction_state) are the same on every
+ * step's forces see the new topology. On the GPU's device path the records the events touch
+ * are fetched, changed by the same code and stored back (the rest of the state stays there);
+ * through the host mirror the changed host particles go back to the device backend first
+ * (reload, as after a checkpoint's canonical state), so the engine migrates before that
+ * rebuild. The counters (vs_reaction_state) are the same on every
  * rank and travel in checkpoints. */
 #ifndef VESICA_REACTIONS_H
 #define VESICA_REACTIONS_H
@@ -41,6 +45,8 @@ typedef struct {
     vs_tagmap owned;      /* scratch: tag -> index of the owned particles */
     void *mirror;         /* device backends: the host mirror (a CPU backend state over the
                              host particles; NULL until the first reaction step) */
+    struct vs_gpu_rx *device; /* the GPU's device path: its scratch (gpu/gpu_reaction.h;
+                                 NULL until its first step) */
     double seconds;       /* wall time of this rank's reaction steps */
     int64_t steps;        /* reaction steps run by this process */
 } vs_reactions;

@@ -20,6 +20,15 @@ steps; the special-pair soft style where named):
   restart  the network restarted from its checkpoint at step 55 (intervals of 10): mixed
            precision 2 ranks then 1, double precision 1 and 1; thermo.csv and the final
            checkpoint bit-identical to the run straight through.
+  device   chain growth alone (the network's chain rule with its angles, no creation or
+           breaking), which the GPU runs on the device (gpu/gpu_reaction.h; the modes above
+           go through the host mirror), 200 steps: the log names the device path; against
+           the same run through the host mirror (VESICA_GPU_REACTIONS=mirror), against the
+           CPU, on 2 and 4 ranks against 1, and restarted at step 55, as the modes above
+           compare (mixed precision: thermo.csv and the final checkpoint bit-identical to the
+           mirror's, the other rank counts' and the run straight through; double precision:
+           the final topology and the reaction columns identical, the rest within 1e-7
+           relative; the CPU in mixed precision: event totals within 10 %).
 Exits 77 (skip) without a GPU.
 """
 import os
@@ -135,24 +144,80 @@ def check_ranks():
           f"{sum(float(x['reactions']) for x in r):.0f}")
 
 
-def check_restart():
-    text = rc.network_config(steps=200)
+def check_restart(text=None, name="restart"):
+    text = text or rc.network_config(steps=200)
     sets = ["output.checkpoint_interval=55", "output.checkpoint_keep=10"]
     first, second = (2, 1) if PREC == "mixed" else (1, 1)
-    d = gpu(f"gpu-restart-{PREC}", text, ranks=first, sets=sets)
+    d = gpu(f"gpu-{name}-{PREC}", text, ranks=first, sets=sets)
     full = open(os.path.join(d, "thermo.csv")).read()
-    final = os.path.join(rc.OUT, f"gpu-restart-{PREC}-final.h5")
+    final = os.path.join(rc.OUT, f"gpu-{name}-{PREC}-final.h5")
     shutil.copy(rc.last_checkpoint(d), final)
     for s in (110, 165, 200):
         os.remove(os.path.join(d, "checkpoints", f"ckpt_{s}.h5"))
-    gpu(f"gpu-restart-{PREC}", text, ranks=second, sets=sets, restart=True)
+    gpu(f"gpu-{name}-{PREC}", text, ranks=second, sets=sets, restart=True)
     if open(os.path.join(d, "thermo.csv")).read() != full:
         sys.exit("restart: from step 55 the rows differ")
     diff = rc.same_checkpoints(final, rc.last_checkpoint(d))
     if diff:
         sys.exit(f"restart: the final checkpoint's {diff} differs")
-    print(f"restart ({PREC}): from step 55 (intervals of 10), {first} GPU ranks then "
+    print(f"{name} ({PREC}): from step 55 (intervals of 10), {first} GPU ranks then "
           f"{second}: thermo.csv and the final checkpoint exact")
+
+
+def chain_config(steps):
+    """The network's chain rule alone (with its angles): what the GPU runs on the device."""
+    head, tail = rc.network_config(steps=steps).split("  create = (")
+    return head.rstrip() + " };\n" + tail[tail.index("output = "):]
+
+
+def same_runs(a, b, what):
+    """Mixed precision: thermo.csv and the final checkpoint bit-identical; double: the final
+    topology and the reaction columns identical, the rest within 1e-7 relative."""
+    if PREC == "mixed":
+        if open(os.path.join(a, "thermo.csv")).read() != \
+                open(os.path.join(b, "thermo.csv")).read():
+            sys.exit(f"{what}: thermo.csv differs")
+        diff = rc.same_checkpoints(rc.last_checkpoint(a), rc.last_checkpoint(b))
+        if diff:
+            sys.exit(f"{what}: the final checkpoint's {diff} differs")
+        return
+    k = same_topology(rc.last_checkpoint(a), rc.last_checkpoint(b))
+    if k:
+        sys.exit(f"{what}: the final checkpoint's {k} differs")
+    compare_thermo(a, b, 1e-7, what)
+
+
+def check_device():
+    text = chain_config(200)
+    d, p = rc.run(f"gpu-device-{PREC}", text, sets=[f"precision={PREC}"], backend="gpu")
+    if "reaction steps run on the device" not in p.stdout + p.stderr:
+        sys.exit("device: the log does not name the device path")
+    os.environ["VESICA_GPU_REACTIONS"] = "mirror"
+    try:
+        dm, pm = rc.run(f"gpu-device-{PREC}-mirror", text, sets=[f"precision={PREC}"],
+                        backend="gpu")
+    finally:
+        del os.environ["VESICA_GPU_REACTIONS"]
+    if "through the host mirror" not in pm.stdout + pm.stderr:
+        sys.exit("device: VESICA_GPU_REACTIONS=mirror did not take the host mirror")
+    same_runs(d, dm, "device against the host mirror")
+    dc, _ = rc.run(f"gpu-device-{PREC}-cpu", text)
+    if PREC == "double":
+        same_runs(d, dc, "device against the CPU")
+    else:
+        tg = sum(float(r["reactions"]) for r in rc.rows(d))
+        tc = sum(float(r["reactions"]) for r in rc.rows(dc))
+        if abs(tg - tc) > 0.1 * max(tc, 10.0):
+            sys.exit(f"device: {tg} chain reactions against the CPU's {tc}")
+    for n in (2, 4):
+        same_runs(d, gpu(f"gpu-device-{PREC}-{n}", text, ranks=n), f"device on {n} ranks")
+    chain = sum(float(r["reactions"]) for r in rc.rows(d))
+    if chain < 100:
+        sys.exit(f"device: only {chain:.0f} chain reactions")
+    how = "bit-identical" if PREC == "mixed" else "the same topology, thermo to round-off"
+    print(f"device ({PREC}): {chain:.0f} chain reactions; the host mirror's run, the CPU's "
+          f"and 2 and 4 GPU ranks' {how}")
+    check_restart(text, "device-restart")
 
 
 if __name__ == "__main__":
@@ -160,4 +225,5 @@ if __name__ == "__main__":
         print("no GPU visible: skipped")
         sys.exit(77)
     os.makedirs(rc.OUT, exist_ok=True)
-    {"cpu": check_cpu, "ranks": check_ranks, "restart": check_restart}[rc.MODE]()
+    {"cpu": check_cpu, "ranks": check_ranks, "restart": check_restart,
+     "device": check_device}[rc.MODE]()
