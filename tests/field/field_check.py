@@ -136,7 +136,8 @@ def write_data(path, x, species, box):
             f.write(f"0.0 {box} {d}lo {d}hi\n")
         f.write("\nMasses\n\n1 1.0\n2 1.0\n\nAtoms # molecular\n\n")
         for i in range(len(x)):
-            f.write(f"{i + 1} 0 {species[i] + 1} {x[i, 0]!r} {x[i, 1]!r} {x[i, 2]!r}\n")
+            xyz = " ".join(repr(float(v)) for v in x[i])  # plain floats under numpy 2
+            f.write(f"{i + 1} 0 {species[i] + 1} {xyz}\n")
         f.write("\nVelocities\n\n")
         for i in range(len(x)):
             f.write(f"{i + 1} 0.0 0.0 0.0\n")
