@@ -92,6 +92,13 @@ void vs_gpu_flow_forces(vs_gpu_state *g);
 /* The wall term (gpu_wall.cu): adds the wall force of prm.boundary (wall.h) to the owned
  * particles within its range of a wall. */
 void vs_gpu_wall_forces(vs_gpu_state *g);
+/* The particle-field term (gpu_field.cu; prm.field, src/core/field_grid.h): the field forces
+ * added to the owned particles of the field species, the fields recomputed first at the
+ * multiples of field.interval and after an upload; with want_energy this rank's W of the
+ * current positions, which vs_gpu_field_energy returns (1 where a vertex's share was out of
+ * range). Collective (the grid's halo exchange). */
+void vs_gpu_field_forces(vs_gpu_state *g, int64_t step, int want_energy);
+int vs_gpu_field_energy(vs_gpu_state *g, vs_wide *w);
 /* The bonded terms (gpu_bonded.cu; configurations with molecules): each owned bead's bond
  * (angle, dihedral) forces added to its force, in whichever form the force arrays hold
  * them, and its share of the energy and virial when want_energy is set. A failure (a missing

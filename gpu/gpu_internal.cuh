@@ -727,6 +727,7 @@ struct vs_gpu_state {
     vs_gpu_walls_part wall;
     vs_gpu_tensor_part tensor; /* output.pressure_tensor (gpu_tensor.cu) */
     vs_gpu_aniso an; /* oriented particles (gpu_aniso.cuh) */
+    struct vs_gpu_field *field; /* the MD-SCF grid (gpu_field.cu; NULL: none yet) */
 };
 
 /* The current (step, forces) versions, to stamp a derived copy with. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gpu_internal.cuh"
+#include "gpu_field.cuh"
 
 extern "C" {
 #include "position_grid.h"
@@ -309,6 +310,8 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     VS_CUDA_CHECK(cudaEventCreate(&g->ovl.ev_comm));
     vs_gpu_timing_create(g);
     vs_gpu_graph_init(g);
+    if (prm->field.on) /* its updates read back (gpu_field.cu): no step is one graph */
+        g->graph.allowed = 0;
     g->species.n = prm->species.n;
     for (int s = 0; s < prm->species.n; ++s) {
         g->species.mass[s] = prm->species.list[s].mass;
@@ -395,6 +398,7 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
     vs_gpu_pair_free(g);
     vs_gpu_tensor_free(g);
     vs_gpu_aniso_free(g);
+    vs_gpu_field_free(g);
     /* freeing the context's allocations one by one is not needed at exit, but a test that
      * creates several states in one process must not leak device memory */
     void *ptrs[] = {g->pt.x[0],
@@ -584,6 +588,7 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
             VS_CUDA_CHECK(cudaMemsetAsync(g->ps.special, 0, n * sizeof(vs_special), g->stream));
     }
     vs_gpu_aniso_upload(g, h); /* orientations: n, u and g */
+    vs_gpu_field_stale(g); /* the fields of the new state (gpu_field.cu) */
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     free(vel);
     free(quanta);

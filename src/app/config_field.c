@@ -138,13 +138,9 @@ static void field_code(vs_params *p)
     p->field.code = (int64_t)((h >> 12) | 1u); /* 52 bits, exact as a double; never 0 */
 }
 
-/* The run around the field: what the term cannot join yet. */
-static int check_run(const cfg_ctx *c, const config_setting_t *root, const config_setting_t *g,
-                     const vs_params *p)
+/* The run around the field: what the term cannot join yet (on either backend). */
+static int check_run(const cfg_ctx *c, const config_setting_t *g, const vs_params *p)
 {
-    if (p->exec.backend == VS_BACKEND_GPU)
-        return cfg_fail(c, get(root, "backend"), "backend", "expected \"cpu\" or \"auto\" with "
-                        "field: the GPU backend does not have the field term yet");
     if (p->integrator.kind == VS_INTEGRATOR_NPT)
         return cfg_fail(c, g, "field", "the field term needs a fixed box (its grid is the "
                         "box's); integrator.kind = \"npt\" is not supported with it");
@@ -169,7 +165,7 @@ int vs_config_field(const cfg_ctx *c, const config_setting_t *root, vs_params *p
                    ? VS_FIELD_FORCE_ENERGY
                    : VS_FIELD_FORCE_GRADIENT;
     const config_setting_t *chi = get(g, "chi");
-    if (field_species(c, chi, p) || chi_values(c, chi, p) || check_run(c, root, g, p))
+    if (field_species(c, chi, p) || chi_values(c, chi, p) || check_run(c, g, p))
         return VS_EXIT_BAD_INPUT;
     if (f->n == 0)
         return cfg_fail(c, chi, "field.chi", "expected at least one field species (a row)");

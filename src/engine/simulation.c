@@ -724,7 +724,7 @@ void vs_sim_thermo(vs_sim *sim, vs_thermo *out)
     }
     out->field = sim->prm.field.on;
     if (out->field) { /* the field term's W (term_field.h), a part of the potential */
-        out->field_energy = vs_field_energy(&sim->dc.cart, sim->backend_state);
+        out->field_energy = vs_field_energy(&sim->dc.cart, sim->backend, sim->backend_state);
         out->potential += out->field_energy;
     }
     const vs_ens_ctx c = ensemble_ctx(sim, sim->step);

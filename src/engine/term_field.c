@@ -1,8 +1,7 @@
 /* The particle-field term (MD-SCF): the forces of the density fields on the particles of the
  * field species (src/core/field_grid.h, the physics; CPU: vs_cpu_field_forces,
- * src/cpu/field_cpu.c). No GPU kernels yet: a configuration with backend = "gpu" is refused
- * (src/app/config_field.c) and "auto" runs on the CPU (simulation.c's select_for_terms). Its
- * reach is zero: the fields need no neighbour list and no ghosts, only the grid's halo. */
+ * src/cpu/field_cpu.c; GPU: vs_gpu_field_forces, gpu/gpu_field.cu). Its reach is zero: the
+ * fields need no neighbour list and no ghosts, only the grid's halo. */
 #include "term_field.h"
 
 #include <math.h>
@@ -12,6 +11,10 @@
 #include "field_grid.h"
 #include "forcefield.h"
 #include "thermo.h"
+
+#ifdef VESICA_HAVE_CUDA
+#include "gpu_backend.h"
+#endif
 
 static int field_active(const vs_params *prm) { return prm->field.on; }
 
@@ -26,11 +29,21 @@ static void field_cpu(vs_cpu_state *cpu, int64_t step, int want_energy)
     vs_cpu_field_forces(cpu, step, want_energy);
 }
 
+#ifdef VESICA_HAVE_CUDA
+static void field_gpu(struct vs_gpu_state *gpu, int64_t step, int want_energy)
+{
+    vs_gpu_field_forces(gpu, step, want_energy);
+}
+#endif
+
 const vs_term_type vs_term_field = {
     .name = "field",
     .active = field_active,
     .reach = field_reach,
     .cpu = field_cpu,
+#ifdef VESICA_HAVE_CUDA
+    .gpu = field_gpu,
+#endif
 };
 
 int vs_field_check_layout(const vs_params *prm, const int dims[3], char *err, size_t err_len)
@@ -65,10 +78,19 @@ int vs_field_check_layout(const vs_params *prm, const int dims[3], char *err, si
     return 0;
 }
 
-double vs_field_energy(const vs_par *par, void *backend_state)
+double vs_field_energy(const vs_par *par, const vs_backend *backend, void *backend_state)
 {
-    const vs_cpu_state *s = backend_state;
-    vs_wide w = s->field_energy;
+    vs_wide w = 0;
+    int bad = 0; /* the GPU's sums mark a vertex out of range here; the CPU's in its sums */
+    if (backend == &vs_backend_cpu) {
+        w = ((const vs_cpu_state *)backend_state)->field_energy;
+    } else {
+#ifdef VESICA_HAVE_CUDA
+        bad = vs_gpu_field_energy(backend_state, &w);
+#endif
+    }
     vs_par_sum_wide(par, &w, 1);
+    if (vs_par_any(par, bad))
+        return NAN;
     return vs_wide_to_double(w);
 }

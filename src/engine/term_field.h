@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "backend_table.h"
 #include "params.h"
 #include "parallel.h"
 
@@ -14,7 +15,8 @@
 int vs_field_check_layout(const vs_params *prm, const int dims[3], char *err, size_t err_len);
 
 /* The field energy of the last evaluation that computed energies, summed over the ranks
- * (collective; backend_state: the CPU backend's, the only one with the term). */
-double vs_field_energy(const vs_par *par, void *backend_state);
+ * (collective; backend_state: the running backend's, CPU or GPU). NaN where a vertex's share
+ * was out of the exact sums' range on the GPU (the CPU marks its thermo sums instead). */
+double vs_field_energy(const vs_par *par, const vs_backend *backend, void *backend_state);
 
 #endif
