@@ -3,12 +3,13 @@
 field_output.py VESICA OUTDIR MODE
 
   write    an A/B blend (8^3 box, 1536 particles, 3:1, fields every 5 steps) writing a frame
-           every 20 steps, on 1 rank and on 2 ranks:
+           every 20 steps, on 1 rank, on 2 ranks and on 4 (1 x 2 x 2 bricks):
            - each frame's phi, summed over the vertices, against the particle counts:
              sum_v phi_K = N_K n_cells / N_field (the species counted in the checkpoint);
            - the last frame (step 100) against an independent numpy cloud-in-cell spread of
              the positions in the checkpoint of the same step (relative 1e-12);
-           - the 1-rank and 2-rank files: every dataset and attribute equal, bit for bit;
+           - the 1-rank, 2-rank and 4-rank files: every dataset and attribute equal, bit for
+             bit;
            - VTK's layout: /VTKHDF's Version, Type (a fixed-length ASCII "ImageData"),
              WholeExtent, Origin, Spacing, Direction; the point arrays (frames, nz, ny, nx);
              Steps' NSteps, Values (the frames' times) and PointDataOffsets as VTK's
@@ -215,6 +216,9 @@ def mode_write():
     if "as 1 x 1 x 2" not in r2.stdout and "as 1 x 2 x 1" not in r2.stdout and \
        "as 2 x 1 x 1" not in r2.stdout:
         sys.exit(f"FAIL: the 2-rank run did not split the grid\n{r2.stdout[-1000:]}")
+    d4, r4 = run("ranks4", text, ranks=4)
+    if "as 1 x 2 x 2" not in r4.stdout:
+        sys.exit(f"FAIL: the 4-rank run is not 1 x 2 x 2 bricks\n{r4.stdout[-1000:]}")
     d0, _ = run("no_frames", config(frames=0))
     x, species = checkpoint(d1, 100)
     counts = [int(np.sum(species == k)) for k in (0, 1)]
@@ -236,6 +240,8 @@ def mode_write():
             check_vtk(path, f)
     k = same_files(os.path.join(d1, "fields.h5"), os.path.join(d2, "fields.h5"), "1 vs 2 ranks")
     print(f"1 and 2 ranks: {k} datasets and attributes equal")
+    k = same_files(os.path.join(d1, "fields.h5"), os.path.join(d4, "fields.h5"), "1 vs 4 ranks")
+    print(f"1 and 4 ranks (1 x 2 x 2 bricks): {k} datasets and attributes equal")
     with open(os.path.join(d0, "thermo.csv"), "rb") as f, \
          open(os.path.join(d1, "thermo.csv"), "rb") as g:
         if f.read() != g.read():
