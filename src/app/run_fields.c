@@ -65,6 +65,10 @@ int vs_run_fields_start(vs_run_fields *rf, vs_sim *sim, const vs_params *prm,
     rc = vs_fields_h5_create(par, rf->path, &rf->layout, config_text, err, sizeof err) != 0;
     if (rc && par->rank == 0)
         fprintf(stderr, "vesica: error: %s\n", err);
+    else
+        vs_log_info("Fields: %s, phi of %d species on %d x %d x %d vertices every %lld steps",
+                    rf->path, rf->layout.nf, rf->layout.n[0], rf->layout.n[1], rf->layout.n[2],
+                    (long long)rf->interval);
     return rc;
 }
 
