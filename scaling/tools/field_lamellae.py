@@ -23,9 +23,11 @@ grain of lamellae in a periodic box can only take those), and the predictions:
   = 1.10 a N^(1/2) (chi N)^(1/6);
   weak segregation at the mean-field order-disorder point (Leibler: q* R_g = 1.946):
   D = 3.23 R_g, R_g^2 = b^2 (N^2 - 1) / (6 N) for the bead-spring chain;
-with the statistical segment a = b (Gaussian bonds).
+with the statistical segment a = b (Gaussian bonds). Where the run's directory holds a
+checkpoint, the chains' R_g measured there and q* R_g with it are printed too.
 """
 import argparse
+import glob
 import os
 import sys
 
@@ -59,6 +61,25 @@ def structure_factor(path, skip):
     qn = np.sqrt(qx ** 2 + qy ** 2 + qz ** 2)
     box = np.array([nx, ny, nz]) * h
     return qn, s, 2 * np.pi / box.max(), float(np.mean(top)), len(steps), (nx, ny, nz), box
+
+
+def measured_rg(run, n_chain, box):
+    """The chains' radius of gyration in the run's newest checkpoint (molecules of n_chain
+    beads, unwrapped by their image counts), or None without one."""
+    ckpt = os.path.join(run, "checkpoints")
+    files = sorted(glob.glob(os.path.join(ckpt, "ckpt_*.h5")),
+                   key=lambda p: int(p.rsplit("_", 1)[1][:-3])) if os.path.isdir(ckpt) else []
+    if not files:
+        return None
+    with h5py.File(files[-1], "r") as f:
+        x = f["particles/position"][:] + f["particles/image"][:] * box
+        mol = f["particles/molecule"][:]
+    ids, counts = np.unique(mol[mol > 0], return_counts=True)
+    rg2 = []
+    for m in ids[counts == n_chain]:
+        u = x[mol == m]
+        rg2.append(np.mean(np.sum((u - u.mean(axis=0)) ** 2, axis=1)))
+    return float(np.sqrt(np.mean(rg2))) if rg2 else None
 
 
 def peak(qn, s, dq):
@@ -95,9 +116,11 @@ def main():
     for spec in a.runs:
         parts = spec.split(":")
         path, n_chain, chin = parts[0], int(parts[1]), float(parts[2])
+        run = path if os.path.isdir(path) else os.path.dirname(path)
         if os.path.isdir(path):
             path = os.path.join(path, "fields.h5")
         qn, s, dq, share, used, n, box = structure_factor(path, a.skip)
+        rg_run = measured_rg(run, n_chain, box)
         qstar, centres, mean, contrast, near = peak(qn, s, dq)
         chi = chin / n_chain
         rg = a.b * np.sqrt((n_chain ** 2 - 1) / (6.0 * n_chain))
@@ -105,15 +128,16 @@ def main():
             * chi ** (1 / 6)
         d_wsl = 2 * np.pi * rg / 1.946
         rows.append((spec, n_chain, chin, used, qstar, 2 * np.pi / qstar, d_ssl, d_wsl, rg,
-                     share, contrast, near))
-        curves.append((f"N = {n_chain}, chi N = {chin:g}", centres, mean, rg))
+                     share, contrast, near, rg_run))
+        curves.append((f"N = {n_chain}, chi N = {chin:g}, box {box[0]:g}", centres, mean, rg))
     print("run | N | chi N | frames | q* | D = 2 pi / q* | box periods around D | "
-          "D strong-segr. | D weak-segr. (3.23 R_g) | R_g | strongest mode's share | "
-          "peak / trough")
+          "D strong-segr. | D weak-segr. (3.23 R_g) | R_g ideal | R_g measured | q* R_g "
+          "(measured) | strongest mode's share | peak / trough")
     for r in rows:
         print(f"{r[0]} | {r[1]} | {r[2]:g} | {r[3]} | {r[4]:.3f} | {r[5]:.2f} | "
               f"{r[11][1]:.2f}, {r[11][0]:.2f} | {r[6]:.2f} | {r[7]:.2f} | {r[8]:.2f} | "
-              f"{r[9]:.2f} | {r[10]:.1f}")
+              + (f"{r[12]:.2f} | {r[4] * r[12]:.2f}" if r[12] else "- | -")
+              + f" | {r[9]:.2f} | {r[10]:.1f}")
     if a.png:
         import matplotlib
         matplotlib.use("Agg")
@@ -121,11 +145,11 @@ def main():
         fig, ax = plt.subplots(figsize=(6, 4))
         for (label, centres, mean, rg), r in zip(curves, rows):
             line, = ax.plot(centres * rg, mean, "-o", ms=3, label=f"{label}: D = {r[5]:.1f}")
-            ax.axvline(r[4] * rg, color=line.get_color(), lw=0.6, ls=":")
+            ax.axvline(r[4] * rg, color=line.get_color(), lw=0.6, ls=":")  # its q*
         ax.axvline(1.946, color="k", lw=0.8, ls="--", label="Leibler q* R_g = 1.946")
         ax.set_yscale("log")
         ax.set_xlim(0, 8)
-        ax.set_xlabel("q R_g")
+        ax.set_xlabel("q R_g (ideal R_g of the chain)")
         ax.set_ylabel("S(q) of phi_A - phi_B, shell average")
         ax.legend(fontsize=7)
         fig.tight_layout()
