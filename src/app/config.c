@@ -889,6 +889,16 @@ static int extract(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     return vs_config_mc(c, root, p);
 }
 
+/* Density-field frames need the fields (the field group) to write. */
+static int check_field_output(const cfg_ctx *c, const config_setting_t *root, const vs_params *p)
+{
+    if (p->output.field_interval > 0 && !p->field.on)
+        return cfg_fail(c, at(root, "output.field_interval"), "output.field_interval",
+                        "expected 0 without a field group (there are no density fields to "
+                        "write)");
+    return 0;
+}
+
 /* ---- Entry points ----------------------------------------------------------------------- */
 
 /* Everything after the parse: overrides, per-key checks, defaults, cross checks. */
@@ -908,7 +918,8 @@ static int validate(const cfg_ctx *c, config_t *cfg, int n_sets, vs_params *out)
         return rc;
     vs_params p;
     memset(&p, 0, sizeof p);
-    if ((rc = extract(c, root, &p)) || (rc = vs_config_field(c, root, &p))) {
+    if ((rc = extract(c, root, &p)) || (rc = vs_config_field(c, root, &p)) ||
+        (rc = check_field_output(c, root, &p))) {
         vs_params_release(&p);
         return rc;
     }

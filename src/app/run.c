@@ -35,6 +35,7 @@
 #include "psf.h"
 #include "redistribute.h"
 #include "run_console.h"
+#include "run_fields.h"
 #include "run_input.h"
 #include "run_stop.h"
 #include "simulation.h"
@@ -129,6 +130,7 @@ typedef struct {
     int traj_exists;            /* traj.h5md holds this campaign's frames so far */
     vs_profiler prof;           /* binned profiles (profiles group), if any */
     char prof_path[VS_PATH_LEN + 16];
+    vs_run_fields fields;       /* density-field frames (output.field_interval), if any */
     int64_t last_checkpoint;    /* step of the newest checkpoint written or read (-1: none) */
     double last_checkpoint_s;   /* how long the last checkpoint write took */
     double last_checkpoint_bytes; /* and its size */
@@ -547,7 +549,9 @@ static int prepare_files(run_state *rs, int64_t restart_step)
         return 1;
     }
     vs_par_bcast_bytes(par, &rs->traj_exists, sizeof rs->traj_exists, 0);
-    if (prepare_profiles(rs, restart_step) != 0)
+    if (prepare_profiles(rs, restart_step) != 0 ||
+        vs_run_fields_start(&rs->fields, rs->sim, prm, opt->config_text,
+                            opt->restart ? restart_step : -1) != 0)
         return 1;
     if (rs->traj_exists) {
         const int64_t kept = vs_h5md_trim(par, rs->traj_path, restart_step, err, sizeof err);
@@ -691,6 +695,9 @@ static int first_output(run_state *rs)
         vs_console_thermo_row(&t, -1.0);
         if (status == 0 && rs->prm->output.trajectory_interval > 0 && write_frame(rs, &t) != 0)
             status = 1;
+        if (status == 0 && vs_run_fields_due(&rs->fields, sim->step) &&
+            vs_run_fields_write(&rs->fields, sim) != 0)
+            status = 1;
     }
     vs_timer_stop(&sim->timers, VS_TIMER_output);
     vs_sim_settle_timers(sim);
@@ -746,6 +753,7 @@ static int step_loop(run_state *rs, int status)
             prm->output.trajectory_interval > 0 && k % prm->output.trajectory_interval == 0;
         const int sample_due =
             vs_profiler_active(&rs->prof) && vs_profiler_sample_due(&rs->prof, k);
+        const int fields_due = vs_run_fields_due(&rs->fields, k);
         sim->energy_due = prm->output.pressure_tensor && (thermo_due || sample_due) /* tensor */
                               ? vs_sim_want_all(sim) : (thermo_due || frame_due);
         const int64_t builds = sim->n_builds;
@@ -755,7 +763,7 @@ static int step_loop(run_state *rs, int status)
          * clock): let it finish before the output timer starts, not inside it; the same for
          * the second half-step, pending until the state is read (a profile sample reads it
          * too: inside the output timer its integrate time counted twice) */
-        if (thermo_due || frame_due || sample_due) {
+        if (thermo_due || frame_due || sample_due || fields_due) {
             vs_sim_finish_step(sim);
             sim->backend->sync(sim->backend_state);
         }
@@ -778,6 +786,8 @@ static int step_loop(run_state *rs, int status)
             vs_console_progress(k, prm->integrator.steps, k - rs->first_step, said - t0);
         }
         if (frame_due && status == 0 && write_frame(rs, &t) != 0)
+            status = 1;
+        if (fields_due && status == 0 && vs_run_fields_write(&rs->fields, sim) != 0)
             status = 1;
         if (status == 0 && profile_step(rs, k) != 0)
             status = 1;

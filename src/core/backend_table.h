@@ -111,6 +111,12 @@ typedef struct vs_backend {
      * integers of src/core/profile_bin.h, per set and bin: see vs_cpu_profile_sums); only
      * the bin sums leave the backend. */
     void (*profile_sums)(void *st, int axis, int bins, int per_species, int64_t *out);
+    /* Optional (NULL: the backend has no field term): the density fractions phi_K of the
+     * field species at the current positions on this rank's owned grid vertices (the
+     * split of vs_field_owned, src/core/field_grid.h), species after species, x fastest,
+     * into out (field.n times the owned vertices); the same bits on any rank count.
+     * Collective (the halo's counts travel to their owners). */
+    void (*field_phi)(void *st, double *out);
     /* Bring the owned particle state into `host` (a no-op where it lives there). */
     void (*sync_host)(void *st, vs_particles *host);
     /* Take back owned state that was changed in `host` (x, v, vp, f, image, tag, species)

@@ -523,6 +523,11 @@ const key_spec vs_config_schema[] = {
          "the pressure tensor's six components in thermo.csv and profiles.h5"),
      .choices = ON_OFF_CHOICES,
      LAND(output.pressure_tensor)},
+    {KEY("output.field_interval", K_INT, OPTIONAL, "0",
+         "steps between frames of the field species' density fractions phi_K on the grid "
+         "(fields.h5, VTK-HDF; needs a field group); 0 = none"),
+     INT_GE(0),
+     LAND(output.field_interval)},
 
     {KEY("profiles", K_GROUP, OPTIONAL, NULL,
          "binned profiles written to profiles.h5")},

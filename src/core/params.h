@@ -358,6 +358,7 @@ typedef struct {
     int64_t checkpoint_keep;     /* checkpoints kept, newest first; 0 = no checkpoints */
     int pressure_tensor;         /* 1: the six components in thermo.csv and per profile bin */
     vs_profiles_params profiles; /* binned profiles; axis -1 = none */
+    int64_t field_interval;      /* steps between density-field frames (fields.h5); 0 = none */
 } vs_output_params;
 
 /* Run control: the wall-time limit and the watchdog's tolerances (app/watch.h). */

@@ -433,6 +433,7 @@ const vs_backend vs_backend_cpu = {
     .local_integrity = cpu_local_integrity,
     .memory_bytes = cpu_memory_bytes,
     .profile_sums = vs_cpu_profile_sums,
+    .field_phi = vs_cpu_field_phi,
     .sync = cpu_nothing,
     .sync_host = cpu_sync_host,
     .reload = cpu_reload,

@@ -138,6 +138,10 @@ void vs_cpu_wall_forces(vs_cpu_state *s);
 void vs_cpu_field_forces(vs_cpu_state *s, int64_t step, int want_energy);
 void vs_cpu_field_stale(vs_cpu_state *s);
 void vs_cpu_field_free(vs_cpu_state *s);
+/* The density fractions of the current positions on the owned vertices (field_cpu.c; the
+ * table's field_phi): the counts spread and folded afresh, which the fields the particles
+ * feel do not depend on. */
+void vs_cpu_field_phi(void *st, double *out);
 /* One binned profile sample of the owned particles (profile_cpu.c; the table's profile_sums,
  * st: a vs_cpu_state): per set (all, then each species when per_species) and bin along
  * `axis`, the integers of profile_bin.h (nf = vs_profile_fields(output.pressure_tensor) of

@@ -17,7 +17,9 @@
  * (vs_field_force). On evaluations that want energies the densities of the current positions
  * are spread and folded (again, unless this is an update) and W summed over the owned
  * vertices, exactly (fixed_sum.h): the field energy of now, whichever fields the particles
- * feel.
+ * feel. A frame of fields.h5 (vs_cpu_field_phi) spreads and folds the current positions the
+ * same way and reads phi off the owned counts: the counts are scratch between updates (only
+ * the potentials carry over), so writing frames changes no force.
  *
  * The fields are not in checkpoints: the reload that follows a checkpoint (the canonical
  * state, vs_sim_canonicalize) marks them stale, so the run that goes on recomputes them at
@@ -327,4 +329,21 @@ void vs_cpu_field_forces(vs_cpu_state *s, int64_t step, int want_energy)
         vs_field_force(&F->g, scheme, F->pot + k * F->nvert, c, t, f);
         vs_cpu_add_force(s, i, f[0], f[1], f[2]);
     }
+}
+
+void vs_cpu_field_phi(void *st, double *out)
+{
+    vs_cpu_state *s = st;
+    if (!s->field)
+        s->field = field_create(s);
+    struct vs_field_cpu *F = s->field;
+    spread(s, F);
+    const int h = F->halo;
+    int64_t r = 0;
+    for (int f = 0; f < F->fc.nf; ++f)
+        for (int k = h; k < h + F->owned[2]; ++k)
+            for (int j = h; j < h + F->owned[1]; ++j)
+                for (int i = h; i < h + F->owned[0]; ++i)
+                    out[r++] = (double)F->count[f * F->nvert + vs_field_index(&F->g, i, j, k)] *
+                               F->fc.phi_per_quantum;
 }
