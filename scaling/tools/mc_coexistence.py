@@ -9,7 +9,7 @@ Usage:
       write WORKDIR/T<T>/gibbs.cfg, the LJ fluid (r_c = 3 sigma, analytic tail corrections)
       in the NVT Gibbs ensemble, 500 particles; run each with `vesica mc gibbs.cfg` in its
       folder (the summary lands in T<T>/out/mc_summary.h5)
-  mc_coexistence.py fit RUN ... [--beta B | --fit-beta] [--png FILE] [--json FILE]
+  mc_coexistence.py fit RUN ... [--beta B | --fit-beta] [--tmin T] [--png FILE] [--json FILE]
       RUN: an mc_summary.h5 file or an output folder holding one
 
 The fit (weighted by the block errors, scipy's curve_fit with absolute errors):
@@ -129,19 +129,20 @@ def jzg_coexistence(temps):
     out = []
     guess = (0.002, 0.84)
     T = 0.7
-    for target in sorted(temps):
+    for target in sorted(set(round(t, 6) for t in temps)):
         steps = max(1, int(math.ceil((target - T) / 0.01)))
         for T in [T + (target - T) * (k + 1) / steps for k in range(steps)]:
             def eqs(v, T=T):
                 rv, rl = math.exp(v[0]), v[1]
                 return [jzg(rl, T)[1] - jzg(rv, T)[1], jzg_mu(rl, T) - jzg_mu(rv, T)]
-            sol, info, ok, _ = fsolve(eqs, [math.log(guess[0]), guess[1]], full_output=True,
-                                      xtol=1e-12)
-            if ok != 1:
+            sol, info, _, _ = fsolve(eqs, [math.log(guess[0]), guess[1]], full_output=True,
+                                     xtol=1e-12)
+            ok = max(abs(v) for v in info["fvec"]) < 1e-9
+            if not ok:
                 break
             guess = (math.exp(sol[0]), sol[1])
         rv, rl = guess
-        if ok != 1 or abs(rl - rv) < 1e-3:
+        if not ok or abs(rl - rv) < 1e-3:
             break
         uv, p = jzg(rv, T)
         ul, _ = jzg(rl, T)
@@ -216,8 +217,8 @@ def plot(runs, res, ref, png):
     T = [r["T"] for r in runs]
     for key, lab in (("density_liquid", "liquid"), ("density_vapour", "vapour")):
         ax[0].errorbar([r[key][0] for r in runs], T, xerr=[r[key][1] for r in runs], fmt="o",
-                       ms=4, capsize=2, color="C0", label="vesica mc, Gibbs (%s)" % lab
-                       if lab == "liquid" else None)
+                       ms=4, capsize=2, color="C0",
+                       label="vesica mc, Gibbs" if lab == "liquid" else None)
     t, hi, lo = curve(res)
     ax[0].plot(hi, t, "C0-", lw=1, label="fit: scaling law (beta %.3f) + rectilinear diameter"
                % res["beta"])
@@ -277,10 +278,11 @@ def fit_main(a):
             f("pressure_vapour", 5), "%.5f" % j[3] if j else "-",
             f("heat_of_vaporization", 3), "%.3f" % j[4] if j else "-",
             r["box_0_liquid_fraction"][0]))
-    res = fit(runs, a.beta, a.fit_beta)
-    print("fit over %d temperatures: T_c = %.4f +- %.4f, rho_c = %.4f +- %.4f, beta = %.3f%s; "
+    used = [r for r in runs if r["T"] >= a.tmin]
+    res = fit(used, a.beta, a.fit_beta)
+    print("fit over %d temperatures (T* >= %g): T_c = %.4f +- %.4f, rho_c = %.4f +- %.4f, beta = %.3f%s; "
           "chi2 %.1f (%d dof) scaling, %.1f (%d dof) diameter" % (
-              res["points"], res["Tc"], res["Tc_err"], res["rhoc"], res["rhoc_err"],
+              res["points"], a.tmin, res["Tc"], res["Tc_err"], res["rhoc"], res["rhoc_err"],
               res["beta"], " +- %.3f (fitted)" % res["beta_err"] if a.fit_beta else " (fixed)",
               res["chi2_scaling"], res["dof_scaling"], res["chi2_diameter"],
               res["dof_diameter"]))
@@ -307,6 +309,8 @@ def main():
     f.add_argument("runs", nargs="+")
     f.add_argument("--beta", type=float, default=0.325)
     f.add_argument("--fit-beta", action="store_true")
+    f.add_argument("--tmin", type=float, default=0.0,
+                   help="fit only the runs at or above this temperature")
     f.add_argument("--png")
     f.add_argument("--json")
     a = ap.parse_args()
