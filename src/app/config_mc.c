@@ -158,6 +158,8 @@ int vs_config_mc(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     if (vs_has_walls(p))
         return cfg_fail(c, get(root, "boundary"), "boundary", "the Monte Carlo engine has "
                         "periodic boxes only: expected every axis periodic");
+    if (p->mc.energy_bin == 0.0)
+        p->mc.energy_bin = 0.1 * p->mc.kT;
     int rc = check_ensemble_keys(c, mc, p);
     return rc ? rc : check_moves(c, mc, &p->mc);
 }

@@ -5,6 +5,8 @@
  * (tail included) and virial pressure, then per move kind the attempted and accepted
  * counts since the start of the campaign and the step sizes. A restart drops the rows after
  * its checkpoint's cycle and appends, so a stopped and continued run leaves the same file.
+ * The production rows (after mc.equilibration) are also kept in memory for the closing
+ * statistics (run_mc_summary.h; 88 bytes a row), a restart reading its predecessors' back.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "run_mc.h"
@@ -20,6 +22,8 @@
 #include "input_system.h"
 #include "log.h"
 #include "mc_engine.h"
+#include "mc_stats.h"
+#include "run_mc_summary.h"
 #include "run_stop.h"
 
 #define ERR_LEN 1024
@@ -44,27 +48,19 @@ static void header(FILE *f, const vs_mc_state *s)
     fprintf(f, "\n");
 }
 
-typedef struct {
-    double n, density, energy_per_n, pressure;
-    int64_t rows;
-} box_sums;
-
-static void row(FILE *f, const vs_mc_state *s, box_sums *sums)
+/* A thermo row; a production row (after mc.equilibration) joins the series. Returns 0, or -1
+ * (out of memory). */
+static int row(FILE *f, const vs_mc_state *s, vs_mc_series *series)
 {
     const vs_mc_counts *t = &s->pr.total;
     fprintf(f, "%lld", (long long)s->pr.cycle);
-    const int production = s->pr.cycle > s->prm->mc.equilibration;
+    vs_mc_row r;
+    memset(&r, 0, sizeof r);
+    r.cycle = s->pr.cycle;
     for (int b = 0; b < s->n_boxes; ++b) {
-        const vs_mc_box_obs o = vs_mc_observe(s, b);
+        const vs_mc_box_obs o = r.box[b] = vs_mc_observe(s, b);
         fprintf(f, ",%lld,%.17g,%.17g,%.17g,%.17g", (long long)o.n, o.volume, o.density,
                 o.energy, o.pressure);
-        if (production) {
-            sums[b].n += (double)o.n;
-            sums[b].density += o.density;
-            sums[b].energy_per_n += o.n ? o.energy / (double)o.n : 0.0;
-            sums[b].pressure += o.pressure;
-            sums[b].rows++;
-        }
     }
     for (int b = 0; b < s->n_boxes; ++b)
         fprintf(f, ",%lld,%lld,%.17g", (long long)t->attempted[VS_MC_DISPLACE][b],
@@ -79,11 +75,34 @@ static void row(FILE *f, const vs_mc_state *s, box_sums *sums)
                     (long long)t->accepted[VS_MC_EXCHANGE][b]);
     fprintf(f, "\n");
     fflush(f);
+    return s->pr.cycle > s->prm->mc.equilibration ? vs_mc_series_push(series, &r) : 0;
+}
+
+/* The production rows of a kept thermo.csv line into the series (%.17g reads back the same
+ * doubles, so the closing statistics match a run that never stopped). Returns 0, or -1. */
+static int keep_row(const char *line, const vs_mc_state *s, vs_mc_series *series)
+{
+    vs_mc_row r;
+    memset(&r, 0, sizeof r);
+    char *end;
+    r.cycle = strtoll(line, &end, 10);
+    if (r.cycle <= s->prm->mc.equilibration)
+        return 0;
+    for (int b = 0; b < s->n_boxes; ++b) {
+        vs_mc_box_obs *o = &r.box[b];
+        o->n = strtoll(end + 1, &end, 10);
+        o->volume = strtod(end + 1, &end);
+        o->density = strtod(end + 1, &end);
+        o->energy = strtod(end + 1, &end);
+        o->pressure = strtod(end + 1, &end);
+    }
+    return vs_mc_series_push(series, &r);
 }
 
 /* thermo.csv afresh, or on restart its rows up to `cycle` kept (the rest was written after
- * the checkpoint by the run that stopped). */
-static FILE *open_thermo(const char *dir, const vs_mc_state *s, int restart, char *err)
+ * the checkpoint by the run that stopped), their production rows into the series. */
+static FILE *open_thermo(const char *dir, const vs_mc_state *s, int restart,
+                         vs_mc_series *series, char *err)
 {
     char path[VS_PATH_LEN + 16];
     snprintf(path, sizeof path, "%s/thermo.csv", dir);
@@ -98,11 +117,18 @@ static FILE *open_thermo(const char *dir, const vs_mc_state *s, int restart, cha
         header(f, s);
         return f;
     }
-    int first = 1;
+    int first = 1, bad = 0;
     for (char *line = strtok(old, "\n"); line; line = strtok(NULL, "\n"), first = 0)
-        if (first || strtoll(line, NULL, 10) <= s->pr.cycle)
+        if (first || strtoll(line, NULL, 10) <= s->pr.cycle) {
             fprintf(f, "%s\n", line);
+            bad |= !first && keep_row(line, s, series);
+        }
     free(old);
+    if (bad) {
+        fclose(f);
+        snprintf(err, ERR_LEN, "out of memory for the rows of %.300s", path);
+        return NULL;
+    }
     return f;
 }
 
@@ -193,23 +219,6 @@ static int write_checkpoint(const vs_mc_state *s, const vs_run_options *opt, cha
                                   s->prm->output.checkpoint_keep, err, ERR_LEN);
 }
 
-static void summary(const vs_mc_state *s, const box_sums *sums)
-{
-    for (int b = 0; b < s->n_boxes; ++b) {
-        const vs_mc_counts *t = &s->pr.total;
-        const double att = (double)t->attempted[VS_MC_DISPLACE][b];
-        vs_log_info("Box %d: displacement acceptance %.3f (max %.4g)", b,
-                    att > 0 ? (double)t->accepted[VS_MC_DISPLACE][b] / att : 0.0,
-                    s->pr.max_disp[b]);
-        if (sums[b].rows > 0) {
-            const double k = 1.0 / (double)sums[b].rows;
-            vs_log_info("Box %d, means over %lld production rows of this run: N %.6g, density "
-                        "%.6g, U/N %.6g, P %.6g", b, (long long)sums[b].rows, sums[b].n * k,
-                        sums[b].density * k, sums[b].energy_per_n * k, sums[b].pressure * k);
-        }
-    }
-}
-
 /* The start: a checkpoint, the input file or the lattice. */
 static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, char *err)
 {
@@ -231,6 +240,12 @@ static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, char
     return rc;
 }
 
+static int out_of_memory(char *err)
+{
+    snprintf(err, ERR_LEN, "out of memory for the thermo rows");
+    return VS_EXIT_FAULT;
+}
+
 static double now_s(void)
 {
     struct timespec t;
@@ -245,13 +260,12 @@ static int walltime_up(const vs_params *prm, double t0, double cycle_s)
            now_s() - t0 + 2.0 * cycle_s + 10.0 > prm->run.walltime * 3600.0;
 }
 
-static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, char *err)
+static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo,
+                vs_mc_series *series, char *err)
 {
     const vs_params *prm = s->prm;
-    box_sums sums[VS_MC_MAX_BOXES];
-    memset(sums, 0, sizeof sums);
-    if (!opt->restart)
-        row(thermo, s, sums);
+    if (!opt->restart && row(thermo, s, series))
+        return out_of_memory(err);
     const int64_t ti = prm->output.thermo_interval, ci = prm->output.checkpoint_interval;
     const int keep = prm->output.checkpoint_keep > 0;
     const double t0 = now_s();
@@ -262,8 +276,8 @@ static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, char *e
             snprintf(err, ERR_LEN, "out of memory growing a box");
             return VS_EXIT_FAULT;
         }
-        if (s->pr.cycle % ti == 0)
-            row(thermo, s, sums);
+        if (s->pr.cycle % ti == 0 && row(thermo, s, series))
+            return out_of_memory(err);
         cycle_s = now_s() - t1 > cycle_s ? now_s() - t1 : cycle_s;
         const int stop = vs_run_stop_signalled() || walltime_up(prm, t0, cycle_s);
         if (keep && ((ci > 0 && s->pr.cycle % ci == 0) || stop) && write_checkpoint(s, opt, err))
@@ -277,8 +291,7 @@ static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, char *e
     }
     if (keep && (ci == 0 || s->pr.cycle % ci != 0) && write_checkpoint(s, opt, err))
         return VS_EXIT_FAULT;
-    summary(s, sums);
-    return 0;
+    return vs_run_mc_summary(s, series, err, ERR_LEN) ? VS_EXIT_FAULT : 0;
 }
 
 int vs_run_mc(const vs_params *prm_in, const vs_run_options *opt, MPI_Comm comm)
@@ -299,8 +312,10 @@ int vs_run_mc(const vs_params *prm_in, const vs_run_options *opt, MPI_Comm comm)
         return VS_EXIT_BAD_INPUT;
     }
     vs_mc_state s;
+    vs_mc_series series = {0};
     int rc = start(&prm, opt, &s, err);
-    FILE *thermo = rc ? NULL : open_thermo(prm.output.dir, &s, opt->restart != NULL, err);
+    FILE *thermo =
+        rc ? NULL : open_thermo(prm.output.dir, &s, opt->restart != NULL, &series, err);
     if (!rc && !thermo)
         rc = VS_EXIT_FAULT;
     if (!rc && prm.output.trajectory_interval > 0)
@@ -310,12 +325,13 @@ int vs_run_mc(const vs_params *prm_in, const vs_run_options *opt, MPI_Comm comm)
         vs_log_info("Monte Carlo: %d box(es), %lld particles, cycles %lld to %lld",
                     s.n_boxes, (long long)(s.box[0].n + (s.n_boxes > 1 ? s.box[1].n : 0)),
                     (long long)s.pr.cycle, (long long)prm.mc.cycles);
-        rc = loop(&s, opt, thermo, err);
+        rc = loop(&s, opt, thermo, &series, err);
     }
     if (thermo)
         fclose(thermo);
     if (rc && rc != VS_EXIT_CONTINUE)
         fprintf(stderr, "vesica: error: %s\n", err);
+    vs_mc_series_free(&series);
     vs_mc_free(&s);
     return rc;
 }

@@ -839,6 +839,12 @@ const key_spec vs_config_schema[] = {
     {KEY("mc.particles2", K_INT, OPTIONAL, NULL,
          "gibbs: the second box's particles (required there)"),
      INT_GE(0), OWN(mc.particles2)},
+    {KEY("mc.blocks", K_INT, OPTIONAL, "10",
+         "blocks of the closing block averages and their errors (mc_summary.h5)"),
+     INT_GE(2), LAND(mc.blocks)},
+    {KEY("mc.energy_bin", K_FLOAT, OPTIONAL, "0",
+         "gcmc: energy bin width of the (N, E) histogram in mc_summary.h5; 0: mc.kT / 10"),
+     NUM_GE(0), LAND(mc.energy_bin)},
 };
 
 const int vs_config_schema_count = (int)(sizeof vs_config_schema / sizeof vs_config_schema[0]);

@@ -472,6 +472,8 @@ typedef struct {
     double max_log_volume;    /* initial largest change of ln V (npt) or ln(V1/V2) (gibbs) */
     double box2[3];           /* gibbs: the second box's edges */
     int64_t particles2;       /* gibbs: the second box's particles */
+    int64_t blocks;           /* blocks of the closing block averages (mc_summary.h5) */
+    double energy_bin;        /* gcmc: energy bin of the (N, E) histogram; 0: kT / 10 */
 } vs_mc_params;
 
 /* Run parameters, in parts. Modules take const pointers to the parts (or the whole) they
