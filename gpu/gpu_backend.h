@@ -99,6 +99,8 @@ void vs_gpu_wall_forces(vs_gpu_state *g);
  * range). Collective (the grid's halo exchange). */
 void vs_gpu_field_forces(vs_gpu_state *g, int64_t step, int want_energy);
 int vs_gpu_field_energy(vs_gpu_state *g, vs_wide *w);
+/* The backend table's field_phi (a frame of fields.h5): phi_K on the owned vertices. */
+void vs_gpu_field_phi(vs_gpu_state *g, double *out);
 /* The bonded terms (gpu_bonded.cu; configurations with molecules): each owned bead's bond
  * (angle, dihedral) forces added to its force, in whichever form the force arrays hold
  * them, and its share of the energy and virial when want_energy is set. A failure (a missing

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "gpu_field.cuh"
+#include "gpu_wide_sum.cuh"
 
 extern "C" {
 #include "exchange.h"
@@ -494,8 +495,7 @@ static void vertices(vs_gpu_state *g, vs_gpu_field *F, int potentials, int energ
     VS_CUDA_CHECK(cudaMemsetAsync(F->partials + blocks, 0,
                                   sizeof(vs_wide) * (size_t)(VS_FIELD_BLOCKS - blocks),
                                   g->stream));
-    vs_wide_final_kernel<1><<<1, 32, 0, g->stream>>>(VS_FIELD_BLOCKS, F->partials);
-    VS_CUDA_CHECK(cudaGetLastError());
+    vs_wide_final<1>(VS_FIELD_BLOCKS, F->partials, g->stream);
 }
 
 extern "C" void vs_gpu_field_forces(vs_gpu_state *g, int64_t step, int want_energy)
@@ -520,6 +520,25 @@ extern "C" void vs_gpu_field_forces(vs_gpu_state *g, int64_t step, int want_ener
               g->pt.f[0], g->pt.f[1], g->pt.f[2], g->fs.forces_fixed, F->d_status);
     if (want_energy)
         read_status(g, F, 1);
+}
+
+/* The CPU's vs_cpu_field_phi: a fresh spread and fold of the current positions, the owned
+ * vertices' counts read back (a frame of fields.h5, not a step's work). */
+extern "C" void vs_gpu_field_phi(vs_gpu_state *g, double *out)
+{
+    if (!g->field) {
+        g->field = field_create(g);
+        reset_status(g, g->field);
+    }
+    vs_gpu_field *F = g->field;
+    spread(g, F);
+    read_status(g, F, 0);
+    const size_t n = (size_t)F->fc.nf * (size_t)F->nvert;
+    int64_t *count = (int64_t *)VS_MALLOC(n * sizeof *count);
+    VS_CUDA_CHECK(cudaMemcpy(count, F->count, n * sizeof *count, cudaMemcpyDeviceToHost));
+    vs_field_owned_phi(&F->g, F->fc.nf, F->nvert, F->halo, F->owned, F->fc.phi_per_quantum,
+                       count, out);
+    free(count);
 }
 
 extern "C" int vs_gpu_field_energy(vs_gpu_state *g, vs_wide *w)

@@ -172,6 +172,7 @@ static void gpu_phase_settle(void *st, double *seconds, int n_phases)
 }
 static int gpu_collect_begin(void *st) { return vs_gpu_graph_begin(st); }
 static void gpu_collect_end(void *st) { vs_gpu_graph_end(st); }
+static void gpu_field_phi(void *st, double *out) { vs_gpu_field_phi(st, out); }
 static void gpu_sync_host(void *st, vs_particles *host) { vs_gpu_download_owned(st, host); }
 static void gpu_reload(void *st, const vs_particles *host) { vs_gpu_upload_owned(st, host); }
 
@@ -203,6 +204,7 @@ const vs_backend vs_backend_gpu = {
     .local_integrity = gpu_local_integrity,
     .memory_bytes = gpu_memory_bytes,
     .profile_sums = gpu_profile_sums,
+    .field_phi = gpu_field_phi,
     .sync = gpu_sync,
     .phase_mark = gpu_phase_mark,
     .phase_settle = gpu_phase_settle,

@@ -159,4 +159,19 @@ VS_HOST_DEVICE void vs_field_owned(int n, int c, int p, int *a, int *b)
     *b = (int)(((int64_t)n * (c + 1) + p - 1) / p);
 }
 
+/* phi_K of a block's owned vertices (owned[d] of them past `halo` on each axis) from its
+ * counts (nf blocks of nvert), species after species, x fastest: a frame of fields.h5. */
+static inline void vs_field_owned_phi(const vs_field_grid *g, int nf, int64_t nvert, int halo,
+                                      const int owned[3], double phi_per_quantum,
+                                      const int64_t *count, double *out)
+{
+    int64_t r = 0;
+    for (int f = 0; f < nf; ++f)
+        for (int k = halo; k < halo + owned[2]; ++k)
+            for (int j = halo; j < halo + owned[1]; ++j)
+                for (int i = halo; i < halo + owned[0]; ++i)
+                    out[r++] = (double)count[f * nvert + vs_field_index(g, i, j, k)] *
+                               phi_per_quantum;
+}
+
 #endif

@@ -338,12 +338,6 @@ void vs_cpu_field_phi(void *st, double *out)
         s->field = field_create(s);
     struct vs_field_cpu *F = s->field;
     spread(s, F);
-    const int h = F->halo;
-    int64_t r = 0;
-    for (int f = 0; f < F->fc.nf; ++f)
-        for (int k = h; k < h + F->owned[2]; ++k)
-            for (int j = h; j < h + F->owned[1]; ++j)
-                for (int i = h; i < h + F->owned[0]; ++i)
-                    out[r++] = (double)F->count[f * F->nvert + vs_field_index(&F->g, i, j, k)] *
-                               F->fc.phi_per_quantum;
+    vs_field_owned_phi(&F->g, F->fc.nf, F->nvert, F->halo, F->owned, F->fc.phi_per_quantum,
+                       F->count, out);
 }

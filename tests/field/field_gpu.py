@@ -14,11 +14,14 @@ across rank counts and through restarts (docs/validation.md, "Particle-field MD-
                    - 20 steps (every thermo row) of the A/B blend with DPD (field interval 5)
                      and of configs/field-blend.cfg (chains, field only, updated every step):
                      every thermo column within 1e-9 relative in double, 1e-4 in mixed (the
-                     total momentum against one particle's thermal momentum);
+                     total momentum against one particle's thermal momentum); the blend's
+                     density frames (output.field_interval, fields.h5): the first (step 0)
+                     the CPU's bits in double precision, every frame's phi within 1e-9 in
+                     double, 1e-4 in mixed;
   ranks            mixed precision: thermo.csv and the final checkpoint's particles the same
                    bits on 1, 2 and 4 ranks sharing the GPU, for the blend (skin 0.3, field
                    interval 5) and configs/field-blend.cfg (100 steps), on 3 unequal bricks
-                   (13 x 9 x 10 box); and an exact restart: 2 ranks to step 50 (a field
+                   (13 x 9 x 10 box), the blend's fields.h5 frames too; and an exact restart: 2 ranks to step 50 (a field
                    interval of 7: in the middle of one), then 1 rank from the checkpoint at 50,
                    the same rows and particles as the straight run.
 Prints the measured differences. Exits 77 (skip) without a GPU (`vesica info`), numpy or h5py.
@@ -125,6 +128,31 @@ def particles(d, step):
         return {k: f["particles/" + k][:][order] for k in f["particles"]}
 
 
+def phi_frames(d):
+    """fields.h5's phi of every species, frames first."""
+    import h5py
+    import numpy as np
+    with h5py.File(os.path.join(d, "fields.h5"), "r") as f:
+        pd = f["VTKHDF/PointData"]
+        return np.stack([pd[k][:] for k in sorted(pd)], axis=1)
+
+
+def compare_phi(label, cpu, gpu, tol, exact_first, failures):
+    import numpy as np
+    a, b = phi_frames(cpu), phi_frames(gpu)
+    if a.shape != b.shape or len(a) < 2:
+        failures.append(f"{label}: fields.h5 shapes {a.shape} and {b.shape}")
+        print(f"FAIL {label}: fields.h5 shapes {a.shape} and {b.shape}")
+        return
+    err = float(np.abs(a - b).max())
+    first = a[0].tobytes() == b[0].tobytes()
+    ok = err <= tol and (first or not exact_first)
+    print(f"{'ok  ' if ok else 'FAIL'} {label}: {len(a)} frames, phi within {err:.2e} "
+          f"(tolerance {tol:.0e}); the first frame {'the same bits' if first else 'differs'}")
+    if not ok:
+        failures.append(label)
+
+
 def compare_rows(label, cpu, gpu, tol, failures):
     (head, a), (head_b, b) = cpu, gpu
     if head != head_b or len(a) != len(b) or "field_energy" not in head:
@@ -172,9 +200,11 @@ def agree(r, prec):
               f"relative (tolerance {tol_w:.0e}), {n} particles")
         if not ok:
             failures.append(f"field only {scheme}")
-    c = r.run("blend-cpu", blend(), ["backend=\"cpu\""])
-    g = r.run(f"blend-gpu-{prec}", blend(), gpu)
+    frames = ["output.field_interval=5"]
+    c = r.run("blend-cpu", blend(), ["backend=\"cpu\""] + frames)
+    g = r.run(f"blend-gpu-{prec}", blend(), gpu + frames)
     compare_rows("blend with DPD, 20 steps", rows(c), rows(g), tol_run, failures)
+    compare_phi("blend's fields.h5", c, g, tol_run, prec == "double", failures)
     short = ["integrator.steps=20", "output.thermo_interval=1", "output.trajectory_interval=0"]
     c = r.run("example-cpu", sets=short + ["backend=\"cpu\""], config=EXAMPLE)
     g = r.run(f"example-gpu-{prec}", sets=short + gpu, config=EXAMPLE)
@@ -200,11 +230,17 @@ def ranks(r):
     failures = []
     gpu = ["backend=\"gpu\"", "precision=\"mixed\""]
     text = blend(steps=100, thermo=10, ckpt=100)
-    one = (r.run("blend-np1", text, gpu), 100)
+    frames = ["output.field_interval=25"]
+    one = (r.run("blend-np1", text, gpu + frames), 100)
     for p, dec in ((2, None), (4, "[2, 2, 1]")):
-        sets = gpu + ([f"decomposition={dec}"] if dec else [])
-        same_bits(f"blend: {p} ranks", one, (r.run(f"blend-np{p}", text, sets, ranks=p), 100),
-                  failures)
+        sets = gpu + frames + ([f"decomposition={dec}"] if dec else [])
+        other = (r.run(f"blend-np{p}", text, sets, ranks=p), 100)
+        same_bits(f"blend: {p} ranks", one, other, failures)
+        same = phi_frames(one[0]).tobytes() == phi_frames(other[0]).tobytes()
+        print(f"{'ok  ' if same else 'FAIL'} blend: {p} ranks, fields.h5 "
+              f"{'the same bits' if same else 'differs'}")
+        if not same:
+            failures.append(f"blend: {p} ranks, fields.h5")
     uneven = blend(box="13.0, 9.0, 10.0", steps=100, thermo=10, ckpt=100)
     u1 = (r.run("uneven-np1", uneven, gpu), 100)
     u3 = r.run("uneven-np3", uneven, gpu + ["decomposition=[3, 1, 1]"], ranks=3)
