@@ -32,6 +32,9 @@ import sys
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from field_systems import field_only_config, write_data  # noqa: E402
+
 VESICA, OUT, MODE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
 MPI = ["mpiexec", "--allow-run-as-root", "--oversubscribe"]
 QUANTA = 2.0 ** 40
@@ -127,35 +130,6 @@ def model(x, species, box, n, kT, chi, kappa, scheme):
                             dw *= t[i, e] if cr[e] else 1.0 - t[i, e]
                     F[i, d] -= V[k][v] * dw
     return W, F
-
-
-def write_data(path, x, species, box):
-    with open(path, "w") as f:
-        f.write(f"field test\n\n{len(x)} atoms\n2 atom types\n\n")
-        for d in "xyz":
-            f.write(f"0.0 {box} {d}lo {d}hi\n")
-        f.write("\nMasses\n\n1 1.0\n2 1.0\n\nAtoms # molecular\n\n")
-        for i in range(len(x)):
-            xyz = " ".join(repr(float(v)) for v in x[i])  # plain floats under numpy 2
-            f.write(f"{i + 1} 0 {species[i] + 1} {xyz}\n")
-        f.write("\nVelocities\n\n")
-        for i in range(len(x)):
-            f.write(f"{i + 1} 0.0 0.0 0.0\n")
-
-
-def field_only_config(data, scheme):
-    return f"""input = {{ format = "lammps-data"; file = "{data}"; species = "type"; }};
-seed = 1;
-species = ( {{ name = "A"; }}, {{ name = "B"; }} );
-dpd = {{ a = {{ A = {{ A = 0.0; B = 0.0; }}; B = {{ A = 0.0; B = 0.0; }}; }};
-        gamma = 0.0; kT = 1.0; }};
-integrator = {{ dt = 0.001; steps = 1; }};
-neighbor = {{ skin = 0.0; }};
-field = {{ spacing = 1.0; kappa = 0.2; force = "{scheme}";
-  chi = {{ A = {{ A = 0.0; B = 1.5; }}; B = {{ A = 1.5; B = 0.3; }}; }}; }};
-backend = "cpu";
-output = {{ dir = "unused"; thermo_interval = 1; }};
-"""
 
 
 def vesica_state(name, x, species, box, scheme):

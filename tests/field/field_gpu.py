@@ -35,6 +35,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 from vesica_env import gpu_visible  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from field_systems import field_only_config, write_data  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLE = os.path.join(HERE, "..", "..", "configs", "field-blend.cfg")
@@ -53,34 +55,6 @@ field = {{ spacing = 1.0; interval = {interval}; kappa = 0.1;
 run = {{ momentum_limit = 0.0; momentum_tolerance = 0.0; }};
 output = {{ dir = "unused"; thermo_interval = {thermo}; checkpoint_interval = {ckpt}; }};
 """
-
-
-def field_only(data, scheme):
-    return f"""input = {{ format = "lammps-data"; file = "{data}"; species = "type"; }};
-seed = 1;
-species = ( {{ name = "A"; }}, {{ name = "B"; }} );
-dpd = {{ a = {{ A = {{ A = 0.0; B = 0.0; }}; B = {{ A = 0.0; B = 0.0; }}; }};
-        gamma = 0.0; kT = 1.0; }};
-integrator = {{ dt = 0.001; steps = 1; }};
-neighbor = {{ skin = 0.0; }};
-field = {{ spacing = 1.0; kappa = 0.2; force = "{scheme}";
-  chi = {{ A = {{ A = 0.0; B = 1.5; }}; B = {{ A = 1.5; B = 0.3; }}; }}; }};
-output = {{ dir = "unused"; thermo_interval = 1; checkpoint_interval = 1; }};
-"""
-
-
-def write_data(path, x, species, box):
-    with open(path, "w") as f:
-        f.write(f"field test\n\n{len(x)} atoms\n2 atom types\n\n")
-        for d in "xyz":
-            f.write(f"0.0 {box} {d}lo {d}hi\n")
-        f.write("\nMasses\n\n1 1.0\n2 1.0\n\nAtoms # molecular\n\n")
-        for i in range(len(x)):
-            xyz = " ".join(repr(float(v)) for v in x[i])  # plain floats under numpy 2
-            f.write(f"{i + 1} 0 {species[i] + 1} {xyz}\n")
-        f.write("\nVelocities\n\n")
-        for i in range(len(x)):
-            f.write(f"{i + 1} 0.0 0.0 0.0\n")
 
 
 class Runner:
@@ -186,7 +160,7 @@ def agree(r, prec):
     os.makedirs(r.work, exist_ok=True)
     write_data(data, x, species, box)
     for scheme in ("gradient", "energy"):
-        text = field_only(data, scheme)
+        text = field_only_config(data, scheme)
         c = r.run(f"one-{scheme}-cpu", text, ["backend=\"cpu\""])
         g = r.run(f"one-{scheme}-gpu-{prec}", text, gpu)
         fc, fg = particles(c, 1)["force"], particles(g, 1)["force"]
