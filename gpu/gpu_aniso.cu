@@ -33,6 +33,7 @@
 #include "gpu_dispatch.cuh"
 #include "gpu_internal.cuh"
 #include "gpu_partners.cuh"
+#include "gpu_wide_sum.cuh"
 
 extern "C" {
 #include "fixed_sum.h"
@@ -318,9 +319,11 @@ static vs_rot_consts rot_consts(const vs_gpu_state *g, const vs_ensemble_consts 
     return r;
 }
 
+/* scale (FINISH; NULL: none): Berendsen's rotational factor on the device, applied after the
+ * kick as vs_gpu_scale_rotation applies it */
 template <bool FINISH, bool FIRST>
 __global__ void rotate_kernel(int n, double dt, vs_rot_consts c, const int32_t *species,
-                              vs_orient *orient)
+                              vs_orient *orient, const double *scale)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -329,8 +332,12 @@ __global__ void rotate_kernel(int n, double dt, vs_rot_consts c, const int32_t *
     if (h == 0.0)
         return; /* a point bead */
     vs_orient o = orient[i];
-    if (FINISH) /* the previous step's second half */
+    if (FINISH) { /* the previous step's second half */
         vs_rot_kick(o.u, o.n, o.g, h);
+        if (scale)
+            for (int d = 0; d < 3; ++d)
+                o.u[d] *= *scale;
+    }
     if (FIRST) {
         vs_rot_kick(o.u, o.n, o.g, h);
         vs_rot_drift(o.n, o.u, dt);
@@ -341,7 +348,7 @@ __global__ void rotate_kernel(int n, double dt, vs_rot_consts c, const int32_t *
     }
 }
 
-void vs_gpu_rotate(vs_gpu_state *g, int finish, int first)
+void vs_gpu_rotate(vs_gpu_state *g, int finish, int first, const double *scale)
 {
     if (!g->an.on)
         return;
@@ -351,9 +358,40 @@ void vs_gpu_rotate(vs_gpu_state *g, int finish, int first)
     vs_dispatch<2, 2>(
         [&](auto f, auto h) {
             VS_LAUNCH((rotate_kernel<VS_ON(f), VS_ON(h)>), n, VS_BLOCK, g->stream, n, dt, c,
-                      g->pt.species_id, g->an.orient);
+                      g->pt.species_id, g->an.orient, scale);
         },
         finish != 0, first != 0);
+}
+
+/* Per block: the rotation terms (vs_rotation_terms_add) of the rates the kick of
+ * rotate_kernel's FINISH gives (this file's arithmetic: no fused multiply-adds), not
+ * written. */
+__global__ void kicked_rotation_kernel(int n, vs_rot_consts c, const int32_t *species,
+                                       const vs_orient *orient, vs_wide *partials,
+                                       unsigned int *bad)
+{
+    __shared__ vs_wide s[2][VS_BLOCK];
+    vs_wide acc[2] = {0, 0};
+    int out_of_range = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        const int si = species[i];
+        if (c.h[si] == 0.0)
+            continue;
+        double u[3] = {orient[i].u[0], orient[i].u[1], orient[i].u[2]};
+        vs_rot_kick(u, orient[i].n, orient[i].g, c.h[si]);
+        vs_rotation_terms_add(acc, c.inertia[si], u, &out_of_range);
+    }
+    if (out_of_range)
+        atomicOr(bad, 1u);
+    vs_block_wide_sums<2>(acc, s, partials);
+}
+
+void vs_gpu_kicked_rotation_partials(vs_gpu_state *g, int blocks, vs_wide *partials,
+                                     unsigned int *bad)
+{
+    kicked_rotation_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
+        (int)g->pt.n_owned, rot_consts(g, NULL), g->pt.species_id, g->an.orient, partials, bad);
+    VS_CUDA_CHECK(cudaGetLastError());
 }
 
 __global__ void rotation_ou_kernel(int n, uint64_t seed, uint64_t step, int stream,
@@ -389,17 +427,25 @@ void vs_gpu_rotation_ou(vs_gpu_state *g, int op, int64_t step, const vs_ensemble
               g->pt.species_id, g->an.orient);
 }
 
-__global__ void scale_rotation_kernel(int n, double s, vs_orient *orient)
+/* u *= s, or *s_dev where given (a factor computed on the device) */
+__global__ void scale_rotation_kernel(int n, double s, const double *s_dev, vs_orient *orient)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (s_dev)
+        s = *s_dev;
     if (i < n)
         for (int d = 0; d < 3; ++d)
             orient[i].u[d] *= s;
 }
 
-extern "C" void vs_gpu_scale_rotation(vs_gpu_state *g, double s)
+void vs_gpu_scale_rotation_by(vs_gpu_state *g, double s, const double *s_dev)
 {
     if (g->an.on)
         VS_LAUNCH(scale_rotation_kernel, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned,
-                  s, g->an.orient);
+                  s, s_dev, g->an.orient);
+}
+
+extern "C" void vs_gpu_scale_rotation(vs_gpu_state *g, double s)
+{
+    vs_gpu_scale_rotation_by(g, s, NULL);
 }

@@ -10,6 +10,7 @@
 
 extern "C" {
 #include "ensemble.h"
+#include "fixed_sum.h"
 #include "pair_aniso.h"
 #include "particles.h"
 }
@@ -37,9 +38,16 @@ void vs_gpu_aniso_download(vs_gpu_state *g, vs_particles *h);
 /* The Morton reorder: the owned records follow their particles (g->sort.idx_out). */
 void vs_gpu_aniso_permute(vs_gpu_state *g, int n);
 /* The rotation's part of the Verlet half-steps (integrator.h, as src/cpu/integrate.c's
- * vs_integrate_rotation): `finish` the previous step's second half (a kick), `first` this
- * step's first half (a kick, then the drift on the sphere). */
-void vs_gpu_rotate(vs_gpu_state *g, int finish, int first);
+ * vs_integrate_rotation): `finish` the previous step's second half (a kick, then u scaled by
+ * *scale where scale is not NULL: Berendsen's factor on the device), `first` this step's
+ * first half (a kick, then the drift on the sphere). */
+void vs_gpu_rotate(vs_gpu_state *g, int finish, int first, const double *scale);
+/* Berendsen's rotational sums: per block (`blocks` of VS_BLOCK, grid-stride) the two rotation
+ * terms of the rates finish's kick would give, into partials[2 * block + q]; bad: a term out
+ * of range. And every u scaled by s, or by *s_dev where s_dev is not NULL. */
+void vs_gpu_kicked_rotation_partials(vs_gpu_state *g, int blocks, vs_wide *partials,
+                                     unsigned int *bad);
+void vs_gpu_scale_rotation_by(vs_gpu_state *g, double s, const double *s_dev);
 /* Langevin's O-step of the rotation rates (op: VS_ENSEMBLE_OP_LANGEVIN_*), as
  * vs_integrate_rotation_ou. */
 void vs_gpu_rotation_ou(vs_gpu_state *g, int op, int64_t step, const vs_ensemble_consts *c);

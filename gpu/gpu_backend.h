@@ -126,6 +126,10 @@ void vs_gpu_shift_velocities(vs_gpu_state *g, const double dv[3]);
 int vs_gpu_kinetic_sums(vs_gpu_state *g, vs_wide out[VS_KINETIC_SUMS]);
 /* Oriented particles (gpu_aniso.cu): u *= s (a no-op without them). */
 void vs_gpu_scale_rotation(vs_gpu_state *g, double s);
+/* Berendsen's second half on the device (backend_table.h's berendsen_half_steps). */
+void vs_gpu_berendsen_half_steps(vs_gpu_state *g, int with_first_half, double dof,
+                                 void (*sum)(const void *ctx, vs_wide *w, int n),
+                                 const void *sum_ctx);
 /* npt (gpu_ensemble.cu): a half-step of the barostat-coupled velocities (and positions in
  * the first); the new box and brick (gpu_state.cu): the fixed-point frame, the cell grid and
  * the periodic images follow, the owned particles' staged inputs become stale. box is the

@@ -59,12 +59,15 @@ extern "C" void vs_gpu_ensemble_op(vs_gpu_state *g, int op, int64_t step,
     vs_gpu_rotation_ou(g, op, step, c); /* oriented particles' rates too (gpu_aniso.cu) */
 }
 
-/* v <- s v + shift (s = 1: a shift; shift = 0: a scaling, exactly as the CPU's v *= s). */
+/* v <- s v + shift (s = 1: a shift; shift = 0: a scaling, exactly as the CPU's v *= s); s is
+ * *s_dev where s_dev is not NULL (a factor computed on the device). */
 template <bool SHIFT>
-__global__ void velocity_kernel(int n, double s, double sx, double sy, double sz, double *vx,
-                                double *vy, double *vz)
+__global__ void velocity_kernel(int n, double s, double sx, double sy, double sz,
+                                const double *s_dev, double *vx, double *vy, double *vz)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (s_dev)
+        s = *s_dev;
     if (i >= n)
         return;
     if (SHIFT) {
@@ -81,13 +84,13 @@ __global__ void velocity_kernel(int n, double s, double sx, double sy, double sz
 extern "C" void vs_gpu_scale_velocities(vs_gpu_state *g, double s)
 {
     VS_LAUNCH(velocity_kernel<false>, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned, s,
-              0.0, 0.0, 0.0, g->pt.v[0], g->pt.v[1], g->pt.v[2]);
+              0.0, 0.0, 0.0, NULL, g->pt.v[0], g->pt.v[1], g->pt.v[2]);
 }
 
 extern "C" void vs_gpu_shift_velocities(vs_gpu_state *g, const double dv[3])
 {
     VS_LAUNCH(velocity_kernel<true>, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned, 1.0,
-              dv[0], dv[1], dv[2], g->pt.v[0], g->pt.v[1], g->pt.v[2]);
+              dv[0], dv[1], dv[2], NULL, g->pt.v[0], g->pt.v[1], g->pt.v[2]);
 }
 
 /* The npt half-step (integrator.h, as src/cpu/integrate.c's vs_integrate_npt). The positions
@@ -145,11 +148,6 @@ extern "C" void vs_gpu_npt_half(vs_gpu_state *g, const vs_npt_coefs *c, int firs
 #undef VS_NPT_HALF
 }
 
-/* 512 blocks of 256 threads fill the device (a grid-stride loop each), and their partials,
- * (512 + 1) * 7 sums of 16 bytes, fit the partials buffer (8192 doubles) */
-#define VS_SUM_BLOCKS 512
-#define VS_SUM_MOMENTUM 5 /* m vx, m vy, m vz, m v^2 / 2, m; then I |u|^2 / 2, count */
-
 /* The oriented species' moments of inertia (0: a point bead). */
 struct vs_inertia {
     double of[VS_MAX_SPECIES];
@@ -170,33 +168,10 @@ __global__ void kinetic_partial_kernel(int n, vs_gpu_species sp, vs_inertia in,
     int out_of_range = 0;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
         const int si = species[i];
-        const double m = sp.mass[si];
-        const double ux = vx[i], uy = vy[i], uz = vz[i];
-        /* the CPU's terms (src/cpu/integrate.c, vs_momentum_sums), unfused */
-        const double term[VS_SUM_MOMENTUM] = {
-            __dmul_rn(m, ux), __dmul_rn(m, uy), __dmul_rn(m, uz),
-            __dmul_rn(__dmul_rn(0.5, m),
-                      __dadd_rn(__dadd_rn(__dmul_rn(ux, ux), __dmul_rn(uy, uy)),
-                                __dmul_rn(uz, uz))),
-            sp.inv_mass[si] == 0.0 ? 0.0 : m}; /* frozen: not moving mass */
-        for (int q = 0; q < VS_SUM_MOMENTUM; ++q) {
-            if (vs_wide_ok(term[q]))
-                acc[q] += vs_wide_from_double(term[q]);
-            else
-                out_of_range = 1;
-        }
-        if (ROT && in.of[si] > 0.0) { /* vs_rotation_sums' terms */
-            const double *u = orient[i].u;
-            const double k = __dmul_rn(
-                __dmul_rn(0.5, in.of[si]),
-                __dadd_rn(__dadd_rn(__dmul_rn(u[0], u[0]), __dmul_rn(u[1], u[1])),
-                          __dmul_rn(u[2], u[2])));
-            if (vs_wide_ok(k))
-                acc[VS_SUM_MOMENTUM] += vs_wide_from_double(k);
-            else
-                out_of_range = 1;
-            acc[VS_SUM_MOMENTUM + 1] += vs_wide_from_double(1.0);
-        }
+        vs_kinetic_terms_add(acc, sp.mass[si], sp.inv_mass[si], vx[i], vy[i], vz[i],
+                             &out_of_range);
+        if (ROT && in.of[si] > 0.0)
+            vs_rotation_terms_add(acc + VS_SUM_MOMENTUM, in.of[si], orient[i].u, &out_of_range);
     }
     if (out_of_range)
         atomicOr(bad, 1u);
@@ -210,9 +185,7 @@ extern "C" int vs_gpu_kinetic_sums(vs_gpu_state *g, vs_wide out[VS_KINETIC_SUMS]
         out[q] = 0;
     if (n == 0)
         return 0;
-    int blocks = (n + VS_BLOCK - 1) / VS_BLOCK;
-    if (blocks > VS_SUM_BLOCKS)
-        blocks = VS_SUM_BLOCKS;
+    const int blocks = vs_sum_blocks(n);
     vs_wide *partials = (vs_wide *)g->red.partials;
     unsigned int *bad = (unsigned int *)g->red.d_int_sums;
     VS_CUDA_CHECK(cudaMemsetAsync(bad, 0, sizeof(unsigned int), g->stream));
@@ -242,4 +215,86 @@ extern "C" int vs_gpu_kinetic_sums(vs_gpu_state *g, vs_wide out[VS_KINETIC_SUMS]
     unsigned int flag = 0;
     memcpy(&flag, h + VS_KINETIC_SUMS * sizeof(vs_wide), sizeof flag);
     return flag != 0;
+}
+
+/* ---- Berendsen's half-steps on the device ------------------------------------------------ */
+
+/* Both factors from the exact sums as the host path's ensemble computes them (ens_berendsen.c:
+ * vs_berendsen_scale of 2K over the degrees of freedom, and of 2 K_rot over twice the
+ * oriented count), 1 where a term was out of range; rot NULL: no rotation. */
+__global__ void berendsen_factor_kernel(const vs_wide *trans, const vs_wide *rot,
+                                        const unsigned int *bad, double dt, double tau,
+                                        double kT, double dof, double *scale)
+{
+    const double nan = __longlong_as_double(0x7ff8000000000000ll);
+    const bool ok = *bad == 0;
+    scale[0] = vs_berendsen_scale(dt, tau, kT, ok ? 2.0 * vs_wide_to_double(trans[3]) : nan, dof);
+    scale[1] = rot ? vs_berendsen_scale(dt, tau, kT, ok ? 2.0 * vs_wide_to_double(rot[0]) : nan,
+                                        2.0 * vs_wide_to_double(rot[1]))
+                   : 1.0;
+}
+
+/* The sums of the kicked velocities and rates (not written), their totals on the device,
+ * over the ranks through the host where there are several, the factors into red.d_scale,
+ * then the kick and the scaling: in the next first half's passes, or on their own. Nothing
+ * comes back to the host at one rank, so such a step can run as one graph. */
+extern "C" void vs_gpu_berendsen_half_steps(vs_gpu_state *g, int with_first_half, double dof,
+                                            void (*sum)(const void *ctx, vs_wide *w, int n),
+                                            const void *sum_ctx)
+{
+    const int n = (int)g->pt.n_owned, rot = g->an.on;
+    const int blocks = vs_sum_blocks(n > 0 ? n : 1);
+    vs_wide *trans = (vs_wide *)g->red.partials;              /* blocks * 5, then 5 totals */
+    vs_wide *rotp = trans + (size_t)(blocks + 1) * VS_SUM_MOMENTUM; /* blocks * 2, then 2 */
+    unsigned int *bad = (unsigned int *)g->red.d_int_sums;
+    VS_CUDA_CHECK(cudaMemsetAsync(bad, 0, sizeof(unsigned int), g->stream));
+    vs_gpu_kicked_kinetic_partials(g, blocks, trans, bad);
+    vs_wide_final<VS_SUM_MOMENTUM>(blocks, trans, g->stream);
+    vs_wide *trans_total = trans + (size_t)blocks * VS_SUM_MOMENTUM;
+    vs_wide *rot_total = rotp + (size_t)blocks * 2;
+    if (rot) {
+        vs_gpu_kicked_rotation_partials(g, blocks, rotp, bad);
+        vs_wide_final<2>(blocks, rotp, g->stream);
+    }
+    if (sum) { /* several ranks: the totals over all of them, back in the same places */
+        vs_wide *h = (vs_wide *)g->red.h_pinned;
+        unsigned int flag = 0;
+        VS_CUDA_CHECK(cudaMemcpyAsync(h, trans_total, VS_SUM_MOMENTUM * sizeof(vs_wide),
+                                      cudaMemcpyDeviceToHost, g->stream));
+        if (rot)
+            VS_CUDA_CHECK(cudaMemcpyAsync(h + VS_SUM_MOMENTUM, rot_total, 2 * sizeof(vs_wide),
+                                          cudaMemcpyDeviceToHost, g->stream));
+        VS_CUDA_CHECK(cudaMemcpyAsync(&h[VS_KINETIC_SUMS], bad, sizeof(unsigned int),
+                                      cudaMemcpyDeviceToHost, g->stream));
+        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+        memcpy(&flag, &h[VS_KINETIC_SUMS], sizeof flag);
+        vs_wide w[VS_KINETIC_SUMS + 1];
+        for (int q = 0; q < VS_KINETIC_SUMS; ++q)
+            w[q] = rot || q < VS_SUM_MOMENTUM ? h[q] : 0;
+        w[VS_KINETIC_SUMS] = flag != 0;
+        sum(sum_ctx, w, VS_KINETIC_SUMS + 1);
+        memcpy(h, w, sizeof w);
+        flag = w[VS_KINETIC_SUMS] != 0;
+        memcpy(&h[VS_KINETIC_SUMS], &flag, sizeof flag);
+        VS_CUDA_CHECK(cudaMemcpyAsync(trans_total, h, VS_SUM_MOMENTUM * sizeof(vs_wide),
+                                      cudaMemcpyHostToDevice, g->stream));
+        if (rot)
+            VS_CUDA_CHECK(cudaMemcpyAsync(rot_total, h + VS_SUM_MOMENTUM, 2 * sizeof(vs_wide),
+                                          cudaMemcpyHostToDevice, g->stream));
+        VS_CUDA_CHECK(cudaMemcpyAsync(bad, &h[VS_KINETIC_SUMS], sizeof(unsigned int),
+                                      cudaMemcpyHostToDevice, g->stream));
+    }
+    const vs_params *p = g->prm;
+    berendsen_factor_kernel<<<1, 1, 0, g->stream>>>(trans_total, rot ? rot_total : NULL, bad,
+                                                    p->integrator.dt, p->integrator.tau,
+                                                    p->dpd.kT, dof, g->red.d_scale);
+    VS_CUDA_CHECK(cudaGetLastError());
+    if (with_first_half) {
+        vs_gpu_scaled_finish_and_first_half(g, g->red.d_scale);
+        return;
+    }
+    vs_gpu_integrate_second_half(g);
+    VS_LAUNCH(velocity_kernel<false>, n, VS_BLOCK, g->stream, n, 1.0, 0.0, 0.0, 0.0,
+              g->red.d_scale, g->pt.v[0], g->pt.v[1], g->pt.v[2]);
+    vs_gpu_scale_rotation_by(g, 1.0, g->red.d_scale + 1);
 }

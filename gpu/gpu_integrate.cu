@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpu_internal.cuh"
+#include "gpu_wide_sum.cuh"
 
 extern "C" {
 #include "ensemble.h"
@@ -98,7 +99,8 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
                                   const double *bz, unsigned int *max_disp2, int wrap_dims,
                                   vs_box_lengths box, int32_t *imx, int32_t *imy, int32_t *imz,
                                   double quantum, vs_fixed_frame frame, int4 *pos_q,
-                                  float4 *vel_f, vs_face_marks faces, vs_gpu_wall_args walls)
+                                  float4 *vel_f, vs_face_marks faces, vs_gpu_wall_args walls,
+                                  const double *scale)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     float d2 = 0.0f;
@@ -114,6 +116,12 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
             ux = vs_vv_kick_scaled(ux, s, gx);
             uy = vs_vv_kick_scaled(uy, s, gy);
             uz = vs_vv_kick_scaled(uz, s, gz);
+            if (scale) { /* Berendsen's factor, as vs_gpu_scale_velocities applies it */
+                const double l = *scale;
+                ux *= l;
+                uy *= l;
+                uz *= l;
+            }
         }
         double r[3];
         vs_pos_load(at, i, r);
@@ -175,6 +183,42 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
     }
 }
 
+/* Per block: the kinetic terms (vs_kinetic_terms_add) of the velocities second_half_kernel's
+ * kick gives, not written (Berendsen's sums, vs_gpu_berendsen_half_steps). */
+__global__ void kicked_kinetic_kernel(int n, double half_dt, vs_gpu_species sp, const double *vx,
+                                      const double *vy, const double *vz, const double *fx,
+                                      const double *fy, const double *fz,
+                                      const int32_t *fixed_bad, const int32_t *species,
+                                      vs_wide *partials, unsigned int *bad)
+{
+    __shared__ vs_wide s[VS_SUM_MOMENTUM][VS_BLOCK];
+    vs_wide acc[VS_SUM_MOMENTUM];
+    for (int q = 0; q < VS_SUM_MOMENTUM; ++q)
+        acc[q] = 0;
+    int out_of_range = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        const int si = species[i];
+        const double k = half_dt * sp.inv_mass[si];
+        const double ux = vs_vv_kick_scaled(vx[i], k, vs_force_at(fx, i, fixed_bad));
+        const double uy = vs_vv_kick_scaled(vy[i], k, vs_force_at(fy, i, fixed_bad));
+        const double uz = vs_vv_kick_scaled(vz[i], k, vs_force_at(fz, i, fixed_bad));
+        vs_kinetic_terms_add(acc, sp.mass[si], sp.inv_mass[si], ux, uy, uz, &out_of_range);
+    }
+    if (out_of_range)
+        atomicOr(bad, 1u);
+    vs_block_wide_sums<VS_SUM_MOMENTUM>(acc, s, partials);
+}
+
+void vs_gpu_kicked_kinetic_partials(vs_gpu_state *g, int blocks, vs_wide *partials,
+                                    unsigned int *bad)
+{
+    kicked_kinetic_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
+        (int)g->pt.n_owned, 0.5 * g->prm->integrator.dt, g->species, g->pt.v[0], g->pt.v[1],
+        g->pt.v[2], g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id,
+        partials, bad);
+    VS_CUDA_CHECK(cudaGetLastError());
+}
+
 __global__ void second_half_kernel(int n, double half_dt, vs_gpu_species sp, double *vx,
                                    double *vy, double *vz, const double *fx, const double *fy,
                                    const double *fz, const int32_t *fixed_bad,
@@ -223,7 +267,7 @@ static vs_first_half_switches first_half_begin(vs_gpu_state *g)
     return sw;
 }
 
-static void first_half(vs_gpu_state *g, int finish_previous)
+static void first_half(vs_gpu_state *g, int finish_previous, const double *scale)
 {
     const vs_first_half_switches sw = first_half_begin(g);
     const int mixed = sw.mixed, check = sw.check, wrap_dims = sw.wrap_dims;
@@ -244,7 +288,7 @@ static void first_half(vs_gpu_state *g, int finish_previous)
               g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id,           \
               g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2], g->red.d_max_disp2, wrap_dims, \
               box, g->pt.image[0], g->pt.image[1], g->pt.image[2], g->prm->exec.position_quantum,  \
-              g->fs.frame, mixed ? g->fs.pos_q : NULL, g->fs.vel_f, faces, walls)
+              g->fs.frame, mixed ? g->fs.pos_q : NULL, g->fs.vel_f, faces, walls, scale)
     if (check && finish_previous)
         VS_FIRST_HALF(true, true, false);
     else if (check)
@@ -264,14 +308,20 @@ static void first_half(vs_gpu_state *g, int finish_previous)
  * no-ops without them). */
 extern "C" void vs_gpu_integrate_first_half(vs_gpu_state *g)
 {
-    first_half(g, 0);
-    vs_gpu_rotate(g, 0, 1);
+    first_half(g, 0, NULL);
+    vs_gpu_rotate(g, 0, 1, NULL);
 }
 
 extern "C" void vs_gpu_integrate_finish_and_first_half(vs_gpu_state *g)
 {
-    first_half(g, 1);
-    vs_gpu_rotate(g, 1, 1);
+    first_half(g, 1, NULL);
+    vs_gpu_rotate(g, 1, 1, NULL);
+}
+
+void vs_gpu_scaled_finish_and_first_half(vs_gpu_state *g, const double *scale)
+{
+    first_half(g, 1, scale);
+    vs_gpu_rotate(g, 1, 1, scale + 1);
 }
 
 /* The Brownian step (integrator.kind = brownian) in place of the first half: positions from
@@ -385,5 +435,5 @@ extern "C" void vs_gpu_integrate_second_half(vs_gpu_state *g)
     VS_LAUNCH(second_half_kernel, g->pt.n_owned, VS_BLOCK, g->stream, (int)g->pt.n_owned,
               0.5 * g->prm->integrator.dt, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2],
               g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id);
-    vs_gpu_rotate(g, 1, 0);
+    vs_gpu_rotate(g, 1, 0, NULL);
 }

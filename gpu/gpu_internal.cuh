@@ -684,6 +684,7 @@ struct vs_gpu_reductions {
     unsigned long long *d_profile; /* binned profile sums (gpu_profile.cu), made on first use */
     size_t profile_bytes;
     double *h_pinned; /* host mirror for small results */
+    double *d_scale;  /* Berendsen's two factors, computed on the device (gpu_ensemble.cu) */
 };
 
 struct vs_gpu_state {
@@ -877,6 +878,13 @@ void vs_gpu_stage_positions(vs_gpu_state *g);
 void vs_gpu_stage_range(vs_gpu_state *g, int64_t first, int64_t count);
 /* The force arrays as doubles (a conversion pass if they hold fixed-point sums). */
 void vs_gpu_forces_to_double(vs_gpu_state *g);
+/* Berendsen's half-steps (gpu_integrate.cu): per block the kinetic terms of the velocities
+ * the second half's kick gives (not written), into partials[VS_SUM_MOMENTUM * block + q];
+ * and the fused finish and first half with v scaled by scale[0], u by scale[1] (device). */
+void vs_gpu_kicked_kinetic_partials(vs_gpu_state *g, int blocks, vs_wide *partials,
+                                    unsigned int *bad);
+void vs_gpu_scaled_finish_and_first_half(vs_gpu_state *g, const double *scale);
+
 /* The marked-particle flag for kernels that read the forces (vs_force_at): NULL when the
  * force arrays hold doubles. */
 static inline const int32_t *vs_gpu_fixed_bad(const vs_gpu_state *g)

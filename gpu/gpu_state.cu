@@ -364,6 +364,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     }
     g->red.d_int_sums = (unsigned long long *)vs_gpu_alloc(g, 4 * sizeof(unsigned long long));
     g->red.partials = (double *)vs_gpu_alloc(g, 8192 * sizeof(double)); /* reduction partials */
+    g->red.d_scale = (double *)vs_gpu_alloc(g, 2 * sizeof(double));
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->red.h_pinned, 64 * sizeof(double)));
     /* the tests' switches, read once */
     const char *select_above = getenv("VESICA_GPU_IMAGE_SELECT_ABOVE");
@@ -442,6 +443,7 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
                     g->fs.d_bad_force,
                     g->red.d_max_disp2,
                     g->red.d_int_sums,
+                    g->red.d_scale,
                     g->red.d_profile,
                     g->d_dpd_pairs};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)

@@ -124,6 +124,12 @@ static void gpu_shift_velocities(void *st, const double dv[3])
 }
 static int gpu_kinetic_sums(void *st, vs_wide out[VS_KINETIC_SUMS]) { return vs_gpu_kinetic_sums(st, out); }
 static void gpu_scale_rotation(void *st, double s) { vs_gpu_scale_rotation(st, s); }
+static void gpu_berendsen_half_steps(void *st, int with_first_half, double dof,
+                                     void (*sum)(const void *, vs_wide *, int),
+                                     const void *sum_ctx)
+{
+    vs_gpu_berendsen_half_steps(st, with_first_half, dof, sum, sum_ctx);
+}
 static void gpu_npt_half(void *st, const vs_npt_coefs *c, int first)
 {
     vs_gpu_npt_half(st, c, first);
@@ -191,6 +197,7 @@ const vs_backend vs_backend_gpu = {
     .shift_velocities = gpu_shift_velocities,
     .kinetic_sums = gpu_kinetic_sums,
     .scale_rotation = gpu_scale_rotation,
+    .berendsen_half_steps = gpu_berendsen_half_steps,
     .npt_half = gpu_npt_half,
     .set_box = gpu_set_box,
     .migrate = gpu_migrate,

@@ -27,6 +27,52 @@ __device__ __forceinline__ void vs_block_wide_sums(const vs_wide acc[NV],
             partials[blockIdx.x * NV + q] = s[q][0];
 }
 
+/* The kinetic sums (VS_KINETIC_SUMS): grid-stride partial kernels of at most VS_SUM_BLOCKS
+ * blocks of VS_BLOCK threads fill the device, and their partials fit red.partials. */
+#define VS_SUM_BLOCKS 512
+#define VS_SUM_MOMENTUM 5 /* m vx, m vy, m vz, m v^2 / 2, m; then I |u|^2 / 2, count */
+
+static inline int vs_sum_blocks(int n)
+{
+    const int blocks = (n + VS_BLOCK - 1) / VS_BLOCK;
+    return blocks < VS_SUM_BLOCKS ? blocks : VS_SUM_BLOCKS;
+}
+
+/* One particle's kinetic terms into acc[0 .. VS_SUM_MOMENTUM): the CPU's (src/cpu/integrate.c,
+ * vs_momentum_sums) with every product and sum rounded apart, so that any kernel of any file
+ * gives the same bits; a frozen particle (inv_m 0) is no moving mass. *bad: a term out of
+ * range. */
+__device__ __forceinline__ void vs_kinetic_terms_add(vs_wide *acc, double m, double inv_m,
+                                                     double ux, double uy, double uz, int *bad)
+{
+    const double term[VS_SUM_MOMENTUM] = {
+        __dmul_rn(m, ux), __dmul_rn(m, uy), __dmul_rn(m, uz),
+        __dmul_rn(__dmul_rn(0.5, m),
+                  __dadd_rn(__dadd_rn(__dmul_rn(ux, ux), __dmul_rn(uy, uy)), __dmul_rn(uz, uz))),
+        inv_m == 0.0 ? 0.0 : m};
+    for (int q = 0; q < VS_SUM_MOMENTUM; ++q) {
+        if (vs_wide_ok(term[q]))
+            acc[q] += vs_wide_from_double(term[q]);
+        else
+            *bad = 1;
+    }
+}
+
+/* An oriented particle's rotation terms (vs_rotation_sums'): I |u|^2 / 2 and one, into
+ * acc[0 .. 2). */
+__device__ __forceinline__ void vs_rotation_terms_add(vs_wide *acc, double inertia,
+                                                      const double u[3], int *bad)
+{
+    const double k = __dmul_rn(
+        __dmul_rn(0.5, inertia),
+        __dadd_rn(__dadd_rn(__dmul_rn(u[0], u[0]), __dmul_rn(u[1], u[1])), __dmul_rn(u[2], u[2])));
+    if (vs_wide_ok(k))
+        acc[0] += vs_wide_from_double(k);
+    else
+        *bad = 1;
+    acc[1] += vs_wide_from_double(1.0);
+}
+
 #define VS_WIDE_FINAL_THREADS 256
 
 /* w summed over the warp, in lane 0 (the two 64-bit halves shuffled). */

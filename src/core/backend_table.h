@@ -66,6 +66,14 @@ typedef struct vs_backend {
     int (*kinetic_sums)(void *st, vs_wide out[VS_KINETIC_SUMS]);
     /* Oriented particles: every u scaled by s. */
     void (*scale_rotation)(void *st, double s);
+    /* Optional: Berendsen's second half where the velocities live, so that no sum need come
+     * back: the kick, the exact kinetic sums of the kicked v and u (VS_KINETIC_SUMS and the
+     * out-of-range flag, added over the ranks by `sum` unless it is NULL: one rank), the
+     * factors vs_berendsen_scale gives from them (dof: the translational degrees of freedom),
+     * and v and u scaled; with_first_half: the next step's first half in the same passes. */
+    void (*berendsen_half_steps)(void *st, int with_first_half, double dof,
+                                 void (*sum)(const void *ctx, vs_wide *w, int n),
+                                 const void *sum_ctx);
     /* npt: a half-step of the barostat-coupled velocities and, in the first half, positions
      * (vs_integrate_npt's arithmetic, integrator.h); and the box changed (the setup's prm
      * and dc already hold the new one, box and brick [lo, hi)): bring everything the backend

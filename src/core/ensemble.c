@@ -1,6 +1,8 @@
 /* Thermostat algebra: see ensemble.h. */
 #include "ensemble.h"
 
+#include "integrator.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -81,12 +83,8 @@ double vs_nhc_energy(const vs_ensemble_state *e, const vs_params *p)
 
 double vs_berendsen_factor(const vs_params *p, double ke2)
 {
-    const double dof = vs_ensemble_dof(p);
-    if (!(ke2 > 0.0) || dof <= 0.0)
-        return 1.0;
-    const double t = ke2 / dof;
-    const double f2 = 1.0 + p->integrator.dt / p->integrator.tau * (p->dpd.kT / t - 1.0);
-    return f2 > 0.0 ? sqrt(f2) : 0.0;
+    return vs_berendsen_scale(p->integrator.dt, p->integrator.tau, p->dpd.kT, ke2,
+                              vs_ensemble_dof(p));
 }
 
 /* ---- npt ---------------------------------------------------------------------------- */

@@ -60,6 +60,18 @@ VS_HOST_DEVICE double vs_vv_kick_scaled(double v, double s, double f)
     return v + s * f;
 }
 
+/* Berendsen's velocity factor sqrt(1 + dt / tau (kT / T - 1)) at T = ke2 / dof (2K over the
+ * degrees of freedom); 1 where ke2 or dof is not positive. The product is rounded on its own,
+ * so host and device give the same bits. */
+VS_HOST_DEVICE double vs_berendsen_scale(double dt, double tau, double kT, double ke2, double dof)
+{
+    if (!(ke2 > 0.0) || !(dof > 0.0))
+        return 1.0;
+    const double t = ke2 / dof;
+    const double f2 = 1.0 + vs_mul_rn(dt / tau, kT / t - 1.0);
+    return f2 > 0.0 ? sqrt(f2) : 0.0;
+}
+
 /* The npt half-steps (src/core/ensemble.h: the exact solutions of the barostat-coupled
  * equations over dt/2 and dt, with factors from v_eps): a velocity component
  * v <- cv v + cf a, a position x <- cx x + cxv v (the new v). */

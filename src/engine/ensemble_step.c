@@ -113,9 +113,22 @@ void vs_ensemble_second_half(const vs_ensemble_kind *k, const vs_ens_ctx *c)
         remove_com(c);
 }
 
-int vs_ensemble_fusable(const vs_ensemble_kind *k, const vs_params *p, int64_t step)
+int vs_ensemble_fusable(const vs_ensemble_kind *k, const vs_backend *b, const vs_params *p,
+                        int64_t step)
 {
-    return k->fusable && !remove_com_due(p, step);
+    if (remove_com_due(p, step))
+        return 0;
+    if (k->fusable)
+        return b->integrate_finish_and_first_half != NULL;
+    return k->fuses_on && k->fuses_on(b);
+}
+
+void vs_ensemble_finish_and_first_half(const vs_ensemble_kind *k, const vs_ens_ctx *c)
+{
+    if (k->fusable)
+        c->b->integrate_finish_and_first_half(c->st);
+    else
+        k->finish_and_first_half(c);
 }
 
 void vs_ensemble_thermo(const vs_ensemble_kind *k, const vs_ens_ctx *c, vs_thermo *t)

@@ -64,6 +64,10 @@ typedef struct vs_ensemble_kind {
     /* 1: both halves are the backend's plain Verlet steps, so a second half and the next first
      * half may run as the backend's fused step (integrate_finish_and_first_half) */
     int fusable;
+    /* Optional, for a kind that is not `fusable`: its own second half and the next first half
+     * in one call, where fuses_on(backend) says the backend can */
+    int (*fuses_on)(const vs_backend *b);
+    void (*finish_and_first_half)(const vs_ens_ctx *c);
     /* 1: the first half changes the box (e->box): the step moves it, rebuilds the ghosts and
      * lists every step, needs the virial of every step's forces, and positions keep no fixed
      * grid */
@@ -91,9 +95,13 @@ void vs_ensemble_setup(vs_ensemble_state *e, vs_ensemble_consts *c, const vs_par
 /* The second half of step c->step (k->second_half), then the removal of the centre-of-mass
  * velocity when due. Collective. The first half is k->first_half alone. */
 void vs_ensemble_second_half(const vs_ensemble_kind *k, const vs_ens_ctx *c);
-/* Whether the second half of step `step` and the next first half may run fused: a fusable
- * kind, and no removal of the centre-of-mass velocity between them. */
-int vs_ensemble_fusable(const vs_ensemble_kind *k, const vs_params *p, int64_t step);
+/* Whether the second half of step `step` and the next first half may run fused on backend b:
+ * a fusable kind with the backend's fused step, or a kind whose own fused call b supports,
+ * and no removal of the centre-of-mass velocity between them. */
+int vs_ensemble_fusable(const vs_ensemble_kind *k, const vs_backend *b, const vs_params *p,
+                        int64_t step);
+/* That fused call (vs_ensemble_fusable said yes). */
+void vs_ensemble_finish_and_first_half(const vs_ensemble_kind *k, const vs_ens_ctx *c);
 /* The row's ensemble columns: the conserved energy (nve: K + U; nose_hoover: K + U + E_chain)
  * and the thermostats' energy; t->kinetic and t->potential are set. */
 void vs_ensemble_thermo(const vs_ensemble_kind *k, const vs_ens_ctx *c, vs_thermo *t);

@@ -649,8 +649,8 @@ void vs_sim_step(vs_sim *sim)
     if (moves_box)
         sim->energy_due |= VS_WANT_ENERGY; /* the barostat needs every step's virial */
     /* the previous step's second half and this step's first half in one pass */
-    const int fused = sim->second_half_pending && b->integrate_finish_and_first_half &&
-                      vs_ensemble_fusable(sim->ensemble, &sim->prm, sim->step);
+    const int fused = sim->second_half_pending &&
+                      vs_ensemble_fusable(sim->ensemble, b, &sim->prm, sim->step);
     /* a step that reads nothing back (every step rebuilds, no energies, the fused
      * half-steps) may go to the device as one unit, where the backend can */
     const int collected = every_step && !moves_box && !sim->energy_due && fused &&
@@ -660,7 +660,8 @@ void vs_sim_step(vs_sim *sim)
     if (!sim->second_half_pending) {
         ensemble_first_half(sim);
     } else if (fused) {
-        b->integrate_finish_and_first_half(sim->backend_state);
+        const vs_ens_ctx c = ensemble_ctx(sim, sim->step); /* the finished step's context */
+        vs_ensemble_finish_and_first_half(sim->ensemble, &c);
     } else {
         ensemble_second_half(sim);
         ensemble_first_half(sim);

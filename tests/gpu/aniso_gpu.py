@@ -28,7 +28,9 @@ Modes:
                     staged protocol) and skin 0.3; and 100 steps on 2 ranks continued from the
                     checkpoint at step 50 on 1 rank give the same rows (an exact restart);
                     the janus mixture at skin 0 and the rod at skin 0.3 with
-                    output.pressure_tensor (its columns in the rows compared)
+                    output.pressure_tensor (its columns in the rows compared); the
+                    triblock alone under berendsen at skin 0 (its factors computed on the
+                    device, the ranks' sums added through the host)
 Exits 77 (skip) without a GPU (`vesica info`), numpy or h5py. Reference values: the CPU
 backend's, whose model has its own finite-difference and conservation tests (tests/aniso).
 """
@@ -210,16 +212,17 @@ def ranks(r):
     # a checkpoint every 50 steps in every run (the restart below starts from one)
     gpu = ["backend=gpu", "precision=mixed", "output.thermo_interval=10",
            "output.checkpoint_interval=50"]
-    for system, style, skin, tensor in (("mixture", "janus", 0.0, True),
-                                        ("mixture", "triblock", 0.3, False),
-                                        ("alone", "disk", 0.0, False),
-                                        ("alone", "rod", 0.3, True)):
-        text = config(system, style, "langevin" if system == "alone" else "dpd", 0.01, 100,
-                      skin)
+    # berendsen: its factors computed on the device (the ranks' sums added through the host)
+    for system, style, kind, skin, tensor in (("mixture", "janus", "dpd", 0.0, True),
+                                              ("mixture", "triblock", "dpd", 0.3, False),
+                                              ("alone", "disk", "langevin", 0.0, False),
+                                              ("alone", "rod", "langevin", 0.3, True),
+                                              ("alone", "triblock", "berendsen", 0.0, False)):
+        text = config(system, style, kind, 0.01, 100, skin)
         if tensor:
             text = text.replace("thermo_interval = 1;",
                                 'thermo_interval = 1; pressure_tensor = "on";')
-        label = f"{system}-{style}-skin{skin}" + ("-tensor" if tensor else "")
+        label = f"{system}-{style}-{kind}-skin{skin}" + ("-tensor" if tensor else "")
         one = (r.run(f"np1-{label}", text, gpu)[0], 100)
         if tensor and not all(c in rows(one[0])[0] for c in TENSOR):
             failures.append(f"{label}: thermo.csv lacks the pressure tensor")

@@ -38,6 +38,13 @@ static void test_ensemble_registry(void **state)
             assert_true(e->second_half == vs_ens_verlet_second);
             assert_false(e->moves_box);
         }
+        /* a kind's own fused call: never beside the Verlet fusion, and both of its parts */
+        if (e->finish_and_first_half || e->fuses_on) {
+            assert_false(e->fusable);
+            assert_non_null(e->finish_and_first_half);
+            assert_non_null(e->fuses_on);
+            assert_false(e->fuses_on(&vs_backend_cpu)); /* the CPU runs the host halves */
+        }
         names[k] = e->name;
         for (int j = 0; j < k; ++j)
             assert_true(strcmp(names[j], e->name) != 0);
