@@ -8,12 +8,14 @@
 # trajectories and checkpoints).
 #
 #   aniso_sa_run.sh VESICA OUT [--tiny] [--backend cpu|gpu] [--walltime HOURS] [--jobs N]
-#                   [--gpus N]
+#                   [--gpus N] [--aligned] [--only PATTERN]
 #
 # --tiny: a few hundred particles and 200 steps per state point on the CPU (a dry run of the
 # whole driver); --walltime: run.walltime of each run (default 0.03 h); --jobs: runs at
 # once (default all); --gpus: spread the runs over N GPUs of the host, round robin
-# (CUDA_VISIBLE_DEVICES; default: leave it as it is). Classify and draw the returned frames with
+# (CUDA_VISIBLE_DEVICES; default: leave it as it is); --aligned: add the disk runs from an
+# aligned start (ALIGNED_POINTS); --only: the state points whose names match a shell pattern
+# (e.g. 'disk-*'). Classify and draw the returned frames with
 #   aniso_sa_classify.py disk OUT/frames/disk-*.npz
 #   aniso_sa_classify.py janus OUT/frames/janus-*.npz --beta ... (one per frame)
 # (the printed table of state points, STATE_POINTS below, names each frame's parameters).
@@ -31,6 +33,8 @@ BACKEND=gpu
 WALL=0.03
 JOBS=0
 GPUS=0
+ALIGNED=0
+ONLY=
 while [ $# -gt 0 ]; do
     case $1 in
         --tiny) TINY=1; BACKEND=cpu ;;
@@ -38,6 +42,8 @@ while [ $# -gt 0 ]; do
         --walltime) WALL=$2; shift ;;
         --jobs) JOBS=$2; shift ;;
         --gpus) GPUS=$2; shift ;;
+        --aligned) ALIGNED=1 ;;
+        --only) ONLY=$2; shift ;;
         *) echo "aniso_sa_run.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -64,18 +70,42 @@ STATE_POINTS=(
     "janus-b90-rho1.0-T0.6 aniso-sa-janus.cfg density=1.0 box=[24.0,24.0,24.0] dpd.kT=0.6"
     "janus-b90-rho1.0-T1.0 aniso-sa-janus.cfg density=1.0 box=[24.0,24.0,24.0] dpd.kT=1.0"
 )
+# --aligned: the disk state points again from random positions with every normal along z
+# (start=aligned), whether the columns order into one hexagonal domain when the directions
+# need not anneal first
+ALIGNED_POINTS=(
+    "disk-mu0.60-aligned aniso-sa-disk.cfg start=aligned aniso.coeff.J.J.mu=0.6"
+    "disk-mu0.95-aligned aniso-sa-disk.cfg start=aligned"
+)
 
 one() {
     local name=$1 cfg=$2
     shift 2
     local sets=(--set "backend=$BACKEND" --set "run.walltime=$WALL" --set "output.dir=$OUT/$name")
-    local kv
-    for kv in "$@"; do sets+=(--set "$kv"); done
+    local kv aligned=0 cfg_path="$ROOT/configs/$cfg"
+    for kv in "$@"; do
+        if [ "$kv" = start=aligned ]; then aligned=1; else sets+=(--set "$kv"); fi
+    done
+    local size=()
     if [ "$TINY" = 1 ]; then
-        sets+=(--set "box=[6.0,6.0,6.0]" --set integrator.steps=200
+        sets+=(--set integrator.steps=200
                --set output.trajectory_interval=100 --set output.thermo_interval=50)
+        size=(--set "box=[6.0,6.0,6.0]")
     fi
-    "$VESICA" run "$ROOT/configs/$cfg" "${sets[@]}" > "$OUT/$name.log" 2>&1
+    if [ "$aligned" = 1 ]; then # step 0 of the same run, every direction set to z
+        "$VESICA" run "$ROOT/configs/$cfg" "${sets[@]}" "${size[@]}" --set integrator.steps=0 \
+            --set "output.dir=$OUT/$name-start" > "$OUT/$name.log" 2>&1
+        "$PY" -c 'import sys, h5py
+with h5py.File(sys.argv[1], "r+") as f:
+    n = f["particles/all/orientation/value"]
+    n[...] = [0.0, 0.0, 1.0]' "$OUT/$name-start/traj.h5md" >> "$OUT/$name.log" 2>&1
+        sets+=(--set input.format=h5md --set "input.file=$OUT/$name-start/traj.h5md")
+        # the file gives the box and the particles
+        sed -e '/^box *=/d' -e '/^density *=/d' "$ROOT/configs/$cfg" > "$OUT/$name-start/run.cfg"
+        cfg_path="$OUT/$name-start/run.cfg"
+        size=()
+    fi
+    "$VESICA" run "$cfg_path" "${sets[@]}" "${size[@]}" >> "$OUT/$name.log" 2>&1
     local rc=$?
     local step=none
     if "$PY" "$HERE/aniso_sa_classify.py" frame "$OUT/$name" "$OUT/frames/$name.npz" \
@@ -83,11 +113,19 @@ one() {
         step=$(tail -n 1 "$OUT/$name.log" | sed 's/.*step //')
         cp "$OUT/$name/thermo.csv" "$OUT/frames/$name.thermo.csv"
         cp "$OUT/$name/perf.json" "$OUT/frames/$name.perf.json" 2>/dev/null
-        rm -rf "${OUT:?}/$name"
+        rm -rf "${OUT:?}/$name" "${OUT:?}/$name-start"
     fi
     echo "$name exit $rc final step $step"
 }
 
+[ "$ALIGNED" = 1 ] && STATE_POINTS+=("${ALIGNED_POINTS[@]}")
+if [ -n "$ONLY" ]; then # names matching the pattern
+    kept=()
+    for sp in "${STATE_POINTS[@]}"; do
+        case ${sp%% *} in $ONLY) kept+=("$sp") ;; esac
+    done
+    STATE_POINTS=("${kept[@]}")
+fi
 echo "state points (name config overrides):"
 printf '  %s\n' "${STATE_POINTS[@]}"
 k=0
