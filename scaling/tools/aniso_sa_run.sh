@@ -8,13 +8,14 @@
 # trajectories and checkpoints).
 #
 #   aniso_sa_run.sh VESICA OUT [--tiny] [--backend cpu|gpu] [--walltime HOURS] [--jobs N]
-#                   [--gpus N] [--aligned] [--only PATTERN]
+#                   [--gpus N] [--aligned] [--dense] [--only PATTERN]
 #
 # --tiny: a few hundred particles and 200 steps per state point on the CPU (a dry run of the
 # whole driver); --walltime: run.walltime of each run (default 0.03 h); --jobs: runs at
 # once (default all); --gpus: spread the runs over N GPUs of the host, round robin
 # (CUDA_VISIBLE_DEVICES; default: leave it as it is); --aligned: add the disk runs from an
-# aligned start (ALIGNED_POINTS); --only: the state points whose names match a shell pattern
+# aligned start (ALIGNED_POINTS); --dense: add the Janus runs at densities 2 and 3
+# (DENSE_POINTS); --only: the state points whose names match a shell pattern
 # (e.g. 'disk-*'). Classify and draw the returned frames with
 #   aniso_sa_classify.py disk OUT/frames/disk-*.npz
 #   aniso_sa_classify.py janus OUT/frames/janus-*.npz --beta ... (one per frame)
@@ -34,6 +35,7 @@ WALL=0.03
 JOBS=0
 GPUS=0
 ALIGNED=0
+DENSE=0
 ONLY=
 while [ $# -gt 0 ]; do
     case $1 in
@@ -43,6 +45,7 @@ while [ $# -gt 0 ]; do
         --jobs) JOBS=$2; shift ;;
         --gpus) GPUS=$2; shift ;;
         --aligned) ALIGNED=1 ;;
+        --dense) DENSE=1 ;;
         --only) ONLY=$2; shift ;;
         *) echo "aniso_sa_run.sh: unknown option $1" >&2; exit 2 ;;
     esac
@@ -76,6 +79,16 @@ STATE_POINTS=(
 ALIGNED_POINTS=(
     "disk-mu0.60-aligned aniso-sa-disk.cfg start=aligned aniso.coeff.J.J.mu=0.6"
     "disk-mu0.95-aligned aniso-sa-disk.cfg start=aligned"
+)
+# --dense: the Janus particles at the densities of GALAMOST's benchmark (2 and 3) and colder,
+# where micelles have no room
+DENSE_POINTS=(
+    "janus-b90-rho2.0-T0.3 aniso-sa-janus.cfg density=2.0 box=[20.0,20.0,20.0]"
+    "janus-b90-rho3.0-T0.3 aniso-sa-janus.cfg density=3.0 box=[17.0,17.0,17.0]"
+    "janus-b90-rho2.0-T0.15 aniso-sa-janus.cfg density=2.0 box=[20.0,20.0,20.0] dpd.kT=0.15"
+    "janus-b90-rho3.0-T0.15 aniso-sa-janus.cfg density=3.0 box=[17.0,17.0,17.0] dpd.kT=0.15"
+    "janus-b75-rho2.0-T0.3 aniso-sa-janus.cfg density=2.0 box=[20.0,20.0,20.0] aniso.coeff.J.J.beta=75.0"
+    "janus-b75-rho3.0-T0.3 aniso-sa-janus.cfg density=3.0 box=[17.0,17.0,17.0] aniso.coeff.J.J.beta=75.0"
 )
 
 one() {
@@ -119,6 +132,7 @@ with h5py.File(sys.argv[1], "r+") as f:
 }
 
 [ "$ALIGNED" = 1 ] && STATE_POINTS+=("${ALIGNED_POINTS[@]}")
+[ "$DENSE" = 1 ] && STATE_POINTS+=("${DENSE_POINTS[@]}")
 if [ -n "$ONLY" ]; then # names matching the pattern
     kept=()
     for sp in "${STATE_POINTS[@]}"; do
