@@ -8,14 +8,14 @@
 # trajectories and checkpoints).
 #
 #   aniso_sa_run.sh VESICA OUT [--tiny] [--backend cpu|gpu] [--walltime HOURS] [--jobs N]
-#                   [--gpus N] [--aligned] [--dense] [--only PATTERN]
+#                   [--gpus N] [--aligned] [--dense] [--wide] [--only PATTERN]
 #
 # --tiny: a few hundred particles and 200 steps per state point on the CPU (a dry run of the
 # whole driver); --walltime: run.walltime of each run (default 0.03 h); --jobs: runs at
 # once (default all); --gpus: spread the runs over N GPUs of the host, round robin
 # (CUDA_VISIBLE_DEVICES; default: leave it as it is); --aligned: add the disk runs from an
 # aligned start (ALIGNED_POINTS); --dense: add the Janus runs at densities 2 and 3
-# (DENSE_POINTS); --only: the state points whose names match a shell pattern
+# (DENSE_POINTS); --wide: add the Janus runs with beta above 90 (WIDE_POINTS); --only: the state points whose names match a shell pattern
 # (e.g. 'disk-*'). Classify and draw the returned frames with
 #   aniso_sa_classify.py disk OUT/frames/disk-*.npz
 #   aniso_sa_classify.py janus OUT/frames/janus-*.npz --beta ... (one per frame)
@@ -36,6 +36,7 @@ JOBS=0
 GPUS=0
 ALIGNED=0
 DENSE=0
+WIDE=0
 ONLY=
 while [ $# -gt 0 ]; do
     case $1 in
@@ -46,6 +47,7 @@ while [ $# -gt 0 ]; do
         --gpus) GPUS=$2; shift ;;
         --aligned) ALIGNED=1 ;;
         --dense) DENSE=1 ;;
+        --wide) WIDE=1 ;;
         --only) ONLY=$2; shift ;;
         *) echo "aniso_sa_run.sh: unknown option $1" >&2; exit 2 ;;
     esac
@@ -90,6 +92,16 @@ DENSE_POINTS=(
     "janus-b75-rho2.0-T0.3 aniso-sa-janus.cfg density=2.0 box=[20.0,20.0,20.0] aniso.coeff.J.J.beta=75.0"
     "janus-b75-rho3.0-T0.3 aniso-sa-janus.cfg density=3.0 box=[17.0,17.0,17.0] aniso.coeff.J.J.beta=75.0"
 )
+# --wide: Janus patches larger than a hemisphere (beta above 90), where two particles side by
+# side in a leaflet attract
+WIDE_POINTS=(
+    "janus-b105-rho1.0-T0.3 aniso-sa-janus.cfg density=1.0 box=[24.0,24.0,24.0] aniso.coeff.J.J.beta=105.0"
+    "janus-b120-rho1.0-T0.3 aniso-sa-janus.cfg density=1.0 box=[24.0,24.0,24.0] aniso.coeff.J.J.beta=120.0"
+    "janus-b135-rho1.0-T0.3 aniso-sa-janus.cfg density=1.0 box=[24.0,24.0,24.0] aniso.coeff.J.J.beta=135.0"
+    "janus-b150-rho1.0-T0.3 aniso-sa-janus.cfg density=1.0 box=[24.0,24.0,24.0] aniso.coeff.J.J.beta=150.0"
+    "janus-b120-rho0.5-T0.3 aniso-sa-janus.cfg aniso.coeff.J.J.beta=120.0"
+    "janus-b135-rho0.5-T0.3 aniso-sa-janus.cfg aniso.coeff.J.J.beta=135.0"
+)
 
 one() {
     local name=$1 cfg=$2
@@ -133,6 +145,7 @@ with h5py.File(sys.argv[1], "r+") as f:
 
 [ "$ALIGNED" = 1 ] && STATE_POINTS+=("${ALIGNED_POINTS[@]}")
 [ "$DENSE" = 1 ] && STATE_POINTS+=("${DENSE_POINTS[@]}")
+[ "$WIDE" = 1 ] && STATE_POINTS+=("${WIDE_POINTS[@]}")
 if [ -n "$ONLY" ]; then # names matching the pattern
     kept=()
     for sp in "${STATE_POINTS[@]}"; do

@@ -67,7 +67,13 @@ static int extract_pair(const cfg_ctx *c, const config_setting_t *g, const char 
     if (is_janus(style)) {
         pc->alpha = num(get(g, "alpha_r"));
         pc->alpha_a = num(get(g, "alpha_a"));
-        pc->beta = num(get(g, "beta")) * (3.14159265358979323846 / 180.0);
+        const double beta = num(get(g, "beta"));
+        /* two patches, one at each pole, must not overlap */
+        if (style == VS_ANISO_TRIBLOCK && beta > 90.0)
+            return cfg_fail(c, get(g, "beta"), key,
+                            "beta: expected a value in (0, 90] for aniso style triblock (got %g)",
+                            beta);
+        pc->beta = beta * (3.14159265358979323846 / 180.0);
     } else {
         pc->alpha = num(get(g, "alpha"));
         pc->mu = num(get(g, "mu"));

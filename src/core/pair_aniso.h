@@ -61,7 +61,7 @@ typedef struct {
     double alpha_a;  /* janus, triblock: alpha_A */
     double mu;       /* disk, rod: shape */
     double nu;       /* the angular exponent */
-    double beta;     /* janus, triblock: the Janus balance in radians, (0, pi/2] */
+    double beta;     /* janus: the Janus balance in radians, (0, pi]; triblock: (0, pi/2] */
     double cos_beta; /* derived: cos(beta) */
     double k;        /* derived: pi / (2 beta) */
 } vs_aniso_coeff;
@@ -73,8 +73,9 @@ typedef struct {
  *
  * vs_aniso_result: what one pair gives: force on i (on j: the opposite), gradients on i and
  * j, energy and virial.
- * vs_aniso_sin_ratio: sin(k th) / sin(th) for th in [0, pi/2] (k >= 1): k at th = 0, its
- * limit.
+ * vs_aniso_sin_ratio: sin(k th) / sin(th) for th in [0, beta] (k = pi / (2 beta) >= 1/2):
+ * k at th = 0, its limit; beta = pi (janus) lets th reach pi, where the ratio grows without
+ * bound (the patch's edge at the back pole, an edge of the model).
  * vs_aniso_patch: the Janus patch factor of one particle, h = cos(k th) with cos th = cth,
  * and dh/dcth; 0, 0 outside the patch (cth < cos beta). `two`: the triblock form,
  * th = arccos |cth|.
@@ -91,8 +92,9 @@ typedef struct {
     VS_HOST_DEVICE REAL vs_aniso_sin_ratio##SUFFIX(REAL k, REAL th)                            \
     {                                                                                          \
         const REAL s = SIN(th);                                                                \
-        return s > (REAL)1e-7 ? SIN(k * th) / s                                                \
-                              : k * ((REAL)1.0 - (k * k - (REAL)1.0) * th * th / (REAL)6.0);   \
+        return s > (REAL)1e-7 || th > (REAL)1.0                                                \
+                   ? SIN(k * th) / s                                                           \
+                   : k * ((REAL)1.0 - (k * k - (REAL)1.0) * th * th / (REAL)6.0);              \
     }                                                                                          \
                                                                                                \
     VS_HOST_DEVICE void vs_aniso_patch##SUFFIX(const vs_aniso_coeff *c, REAL cth, int two,     \

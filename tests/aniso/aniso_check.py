@@ -120,11 +120,15 @@ def restart():
 
 def bad():
     base = config("janus", "nve", 0.01, 10)
+    triblock = config("triblock", "nve", 0.01, 10)
     cases = [
-        ("beta", base.replace("beta = 65.0", "beta = 95.0"), "beta"),
+        ("beta", base.replace("beta = 65.0", "beta = 185.0"), "beta"),
         ("beta0", base.replace("beta = 65.0", "beta = 0.0"), "beta"),
-        ("beta0-range", base.replace("beta = 65.0", "beta = 0.0"), "in (0, 90] (got 0.0)"),
-        ("beta95-range", base.replace("beta = 65.0", "beta = 95.0"), "in (0, 90] (got 95.0)"),
+        ("beta0-range", base.replace("beta = 65.0", "beta = 0.0"), "in (0, 180] (got 0.0)"),
+        ("beta185-range", base.replace("beta = 65.0", "beta = 185.0"),
+         "in (0, 180] (got 185.0)"),
+        ("beta95-triblock", triblock.replace("beta = 65.0", "beta = 95.0"),
+         "in (0, 90] for aniso style triblock (got 95)"),
         ("inertia", base.replace("inertia = 0.5", "inertia = 0.0"), "inertia"),
         ("point", base.replace('{ name = "P"; inertia = 0.5; }', '{ name = "P"; }'),
          "orientation"),

@@ -235,12 +235,14 @@ static void test_rod(void **state)
 static void test_janus(void **state)
 {
     (void)state;
-    const double nus[] = {0.5, 1.0, 2.0}, betas[] = {65.0, 90.0, 30.0};
+    /* the triblock's two patches are at most hemispheres; the Janus patch may be larger */
+    const double nus[] = {0.5, 1.0, 2.0}, betas[] = {65.0, 90.0, 30.0, 120.0, 150.0};
     for (int k = 0; k < 3; ++k)
-        for (int b = 0; b < 3; ++b) {
+        for (int b = 0; b < 5; ++b) {
             const vs_aniso_coeff c = coeff(396.0, 132.0, 0, nus[k], betas[b]);
             random_geometries(VS_ANISO_JANUS, &c, 300);
-            random_geometries(VS_ANISO_TRIBLOCK, &c, 300);
+            if (betas[b] <= 90.0)
+                random_geometries(VS_ANISO_TRIBLOCK, &c, 300);
         }
 }
 
@@ -260,8 +262,10 @@ static void test_switching_points(void **state)
     const double R[3] = {0.6, 0.0, 0.0}, e[3] = {1, 0, 0}, me[3] = {-1, 0, 0},
                  w[3] = {0, 1, 0}, w2[3] = {0, 0.6, 0.8};
     for (int k = 0; k < 3; ++k)
-        for (int model = VS_ANISO_JANUS; model <= VS_ANISO_TRIBLOCK; ++model) {
-            const vs_aniso_coeff c = coeff(396.0, 132.0, 0, nus[k], 65.0);
+        for (int pass = 0; pass < 3; ++pass) {
+            /* janus, triblock at beta 65; then a Janus patch larger than a hemisphere */
+            const int model = pass == 1 ? VS_ANISO_TRIBLOCK : VS_ANISO_JANUS;
+            const vs_aniso_coeff c = coeff(396.0, 132.0, 0, nus[k], pass == 2 ? 120.0 : 65.0);
             const double deltas[] = {1e-2, 1e-3, 1e-4};
             for (int m = 0; m < 3; ++m) {
                 /* cos th = cos beta + delta for i (n_i about r_ji = -e), j well inside */
