@@ -14,9 +14,15 @@
         1 + N Pr and N Pr (1 - Pr) (each end grows by a Bernoulli(Pr) trial per interval), with
         their standard errors; with --thermo, the monomers bonded per interval against
         [P*] Pr and the conversion against time.
-  profile TRAJ --center X,Y,Z --species P,A [--frame K] [--bins B] [--rmax R] [--png OUT]
+  profile TRAJ (--center X,Y,Z | --plane Z0 [--axis z]) --species P,A [--frame K] [--bins B]
+          [--rmax R] [--png OUT] [--json OUT]
         the brush density profile: the number density of the given species in spherical
-        shells around a centre (a grafting ball), against the distance from it.
+        shells around a centre (a grafting ball), against the distance from it; or, with
+        --plane, in slabs parallel to a grafting plane at Z0 along --axis, against the height
+        h above it (h = (z - Z0) mod L, the box's edge along the axis), with the brush heights:
+        the first moment <h> of the profile and the height h95 below which 95 % of the beads
+        lie. --rmax is the largest distance or height binned (default half the box's edge,
+        the whole edge with --plane).
   picture TRAJ --png OUT [--frame K] [--center X,Y,Z] [--frozen W,I,G] [--chain P,A]
           [--ends I,A]
         a picture like GALAMOST's figure 10: the frozen beads (the ball) in yellow, the
@@ -219,10 +225,25 @@ def unwrap_center(x, center, box):
 
 def cmd_profile(a):
     t = load(a.file, a.frame)
-    c = np.array([float(v) for v in a.center.split(",")])
-    rmax = a.rmax if a.rmax else 0.5 * float(t["box"].min())
-    mid, rho, count = radial_density(t, species_ids(t, a.species), c, rmax, a.bins)
-    print(f"step {t['step']}: {count} beads of {a.species}; r, density:")
+    ids = species_ids(t, a.species)
+    out = {"step": t["step"]}
+    if a.plane is not None:
+        axis = "xyz".index(a.axis)
+        hmax = a.rmax if a.rmax else float(t["box"][axis])
+        mid, rho, h = planar_density(t, ids, axis, a.plane, hmax, a.bins)
+        count = len(h)
+        out.update(brush_heights(h))
+        print(f"step {t['step']}: {count} beads of {a.species} above the plane {a.axis} = "
+              f"{a.plane}: <h> = {out['h_mean']:.4f}, h95 = {out['h95']:.4f}; h, density:")
+        xlabel = f"height above the plane {a.axis} = {a.plane}"
+    else:
+        if not a.center:
+            sys.exit("profile: expected --center X,Y,Z or --plane Z0")
+        c = np.array([float(v) for v in a.center.split(",")])
+        rmax = a.rmax if a.rmax else 0.5 * float(t["box"].min())
+        mid, rho, count = radial_density(t, ids, c, rmax, a.bins)
+        print(f"step {t['step']}: {count} beads of {a.species}; r, density:")
+        xlabel = "distance from the centre"
     for m_, q in zip(mid, rho):
         print(f"  {m_:7.3f} {q:.5f}")
     if a.png:
@@ -231,13 +252,13 @@ def cmd_profile(a):
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(5, 4))
         ax.plot(mid, rho, "g.-")
-        ax.set_xlabel("distance from the centre")
+        ax.set_xlabel(xlabel)
         ax.set_ylabel(f"number density of {a.species}")
         fig.tight_layout()
         fig.savefig(a.png, dpi=120)
     if a.json:
-        json.dump({"r": mid.tolist(), "density": rho.tolist(), "step": t["step"]},
-                  open(a.json, "w"), indent=1)
+        out.update({"r": mid.tolist(), "density": rho.tolist()})
+        json.dump(out, open(a.json, "w"), indent=1)
     return 0
 
 
@@ -250,6 +271,32 @@ def radial_density(t, ids, c, rmax, bins):
     counts, _ = np.histogram(r, edges)
     shell = 4.0 / 3.0 * math.pi * (edges[1:] ** 3 - edges[:-1] ** 3)
     return 0.5 * (edges[1:] + edges[:-1]), counts / shell, int(sel.sum())
+
+
+def plane_heights(t, ids, axis, z0):
+    """Heights above the plane at z0 along axis, (z - z0) mod L, of the beads of the species
+    ids, and the mask that selects them."""
+    sel = np.isin(t["species"], ids)
+    L = float(t["box"][axis])
+    return np.mod(t["x"][sel, axis] - z0, L), sel
+
+
+def planar_density(t, ids, axis, z0, hmax, bins):
+    """The number density of the species ids in slabs parallel to the plane at z0, against
+    the height above it; and the heights themselves."""
+    h, _ = plane_heights(t, ids, axis, z0)
+    edges = np.linspace(0.0, hmax, bins + 1)
+    counts, _ = np.histogram(h, edges)
+    area = float(np.prod(np.delete(t["box"], axis)))
+    return 0.5 * (edges[1:] + edges[:-1]), counts / (area * np.diff(edges)), h
+
+
+def brush_heights(h):
+    """The brush's first moment <h> and 95 % height from its beads' heights."""
+    if len(h) == 0:
+        return {"beads": 0, "h_mean": 0.0, "h95": 0.0}
+    return {"beads": int(len(h)), "h_mean": float(np.mean(h)),
+            "h95": float(np.percentile(h, 95.0))}
 
 
 def cmd_picture(a):
@@ -323,7 +370,9 @@ def main():
     p.add_argument("--json")
     p = sub.add_parser("profile")
     p.add_argument("file")
-    p.add_argument("--center", required=True)
+    p.add_argument("--center")
+    p.add_argument("--plane", type=float, help="the grafting plane's coordinate Z0")
+    p.add_argument("--axis", default="z", choices=["x", "y", "z"])
     p.add_argument("--species", required=True)
     p.add_argument("--frame", type=int, default=-1)
     p.add_argument("--bins", type=int, default=30)
