@@ -80,7 +80,7 @@ def main():
     ap.add_argument("--edge", type=float, default=4.0 / math.sqrt(0.1),
                     help="L, the box's x and y edge (default 4 / sqrt(0.1) = 12.65: square "
                          "lattices of 4 x 4 at S = 0.1 and 8 x 8 at S = 0.4)")
-    ap.add_argument("--height", type=float, default=16.0, help="H, the bath's height")
+    ap.add_argument("--height", type=float, default=20.0, help="H, the bath's height")
     ap.add_argument("--sigma", type=float, default=0.1, help="initiators per unit area")
     ap.add_argument("--layers", type=int, default=3, help="layers of the frozen slab")
     ap.add_argument("--density", type=float, default=3.0)

@@ -59,7 +59,7 @@ def frame_chains(traj, frame, face):
     h_all, sel = ra.plane_heights(t, poly, 2, face)
     idx = np.nonzero(sel)[0]
     chain_of = {lab: k for k, lab in enumerate(label[heads])}
-    k_of_bead = np.array([chain_of.get(lab, -1) for lab in label[idx]])
+    k_of_bead = np.array([chain_of.get(lab, -1) for lab in label[idx]], dtype=np.int64)
     nc = len(heads)
     hsum = np.bincount(k_of_bead[k_of_bead >= 0], weights=h_all[k_of_bead >= 0], minlength=nc)
     hcnt = np.bincount(k_of_bead[k_of_bead >= 0], minlength=nc)
