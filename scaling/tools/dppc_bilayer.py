@@ -2,7 +2,7 @@
 """Build a preassembled DPPC bilayer in water for the MD-SCF example (configs/field-dppc.cfg).
 
 Usage: dppc_bilayer.py OUT.data [--nx NX] [--area A] [--water-per-lipid W] [--density RHO]
-                       [--cells-x CX] [--seed SEED]
+                       [--cells-x CX] [--seed SEED] [--random]
 
 Writes a LAMMPS data file (the `molecular` atom layout Vesica reads, docs/configuration.md
 "Reading a system") of 2 NX^2 DPPC molecules in a bilayer normal to z, centred at Lz / 2,
@@ -22,7 +22,13 @@ NX sqrt(A)); Lz a whole number of the grid's cells (Lx / CX each) chosen so that
 density comes closest to RHO beads per nm^3. The tails start as zigzags (bonds of 0.47 nm at
 0.30 nm per bead along z), the heads above them, so that the phosphates start 3.7 nm apart;
 the water beads are placed uniformly at random in the slab |z - Lz/2| > 1.6 nm. The
-particles of one molecule never cross a box edge (no image flags needed).
+particles of one molecule never cross a box edge (no image flags needed). The bonds start
+within 2e-3 nm of their rest lengths (zigzags of 0.469 nm, P-G1 and N-P 0.472 nm).
+
+--random: the same molecules in the same box, for self-assembly: each lipid the bilayer's
+shape turned by a uniformly random rotation about its centre, put at a uniformly random
+point (its beads wrapped into the box, with image flags that keep it whole), the water
+anywhere in the box.
 """
 import argparse
 import math
@@ -57,7 +63,32 @@ def lipid(x, y, zc, up):
     return pos
 
 
-def build(nx, area, wpl, rho, cells_x, seed):
+def rotation(rng):
+    """A uniformly random rotation matrix (a random unit quaternion)."""
+    q = [rng.gauss(0, 1) for _ in range(4)]
+    n = math.sqrt(sum(v * v for v in q))
+    w, x, y, z = (v / n for v in q)
+    return [[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]]
+
+
+def scatter(pos, lx, lz, rng):
+    """Turn a lipid's beads about their centre and move them to a random point: wrapped
+    positions and image flags."""
+    c = [sum(p[d] for p in pos) / len(pos) for d in range(3)]
+    r = rotation(rng)
+    t = [rng.uniform(0, lx), rng.uniform(0, lx), rng.uniform(0, lz)]
+    box = (lx, lx, lz)
+    out = []
+    for p in pos:
+        u = [sum(r[i][k] * (p[k] - c[k]) for k in range(3)) + t[i] for i in range(3)]
+        img = tuple(math.floor(u[d] / box[d]) for d in range(3))
+        out.append((tuple(u[d] - img[d] * box[d] for d in range(3)), img))
+    return out
+
+
+def build(nx, area, wpl, rho, cells_x, seed, random_start=False):
     a = math.sqrt(area)
     lx = nx * a
     h = lx / cells_x
@@ -77,8 +108,11 @@ def build(nx, area, wpl, rho, cells_x, seed):
                 mol += 1
                 base = len(atoms)
                 y = ((j + 0.5 + off) * a) % lx   # a lipid spans x +- 0.365 nm, no y
-                for (name, t), p in zip(BEADS, lipid((i + 0.5) * a, y, zc, up)):
-                    atoms.append((mol, t, p))
+                pos = lipid((i + 0.5) * a, y, zc, up)
+                placed = scatter(pos, lx, lz, rng) if random_start else \
+                    [(p, (0, 0, 0)) for p in pos]
+                for (name, t), (p, img) in zip(BEADS, placed):
+                    atoms.append((mol, t, p, img))
                 bonds += [(t, base + u, base + v) for u, v, t in BONDS]
                 angles += [(t, base + u, base + v, base + w) for u, v, w, t in ANGLES]
     half = 1.6
@@ -86,7 +120,9 @@ def build(nx, area, wpl, rho, cells_x, seed):
         mol += 1
         z = rng.uniform(half, lz - half) + zc
         z = z - lz if z >= lz else z
-        atoms.append((mol, 5, (rng.uniform(0, lx), rng.uniform(0, lx), z)))
+        if random_start:
+            z = rng.uniform(0, lz)
+        atoms.append((mol, 5, (rng.uniform(0, lx), rng.uniform(0, lx), z), (0, 0, 0)))
     return lx, lz, h, atoms, bonds, angles, nlip, nw
 
 
@@ -101,8 +137,8 @@ def write(path, lx, lz, atoms, bonds, angles, nlip, nw, h):
         for k, name in enumerate(TYPES):
             f.write(f"{k + 1} {MASS} # {name}\n")
         f.write("\nAtoms # molecular\n\n")
-        for k, (mol, t, (x, y, z)) in enumerate(atoms):
-            f.write(f"{k + 1} {mol} {t} {x:.6f} {y:.6f} {z:.6f}\n")
+        for k, (mol, t, (x, y, z), (ix, iy, iz)) in enumerate(atoms):
+            f.write(f"{k + 1} {mol} {t} {x:.6f} {y:.6f} {z:.6f} {ix} {iy} {iz}\n")
         f.write("\nBonds\n\n")
         for k, (t, a, b) in enumerate(bonds):
             f.write(f"{k + 1} {t} {a + 1} {b + 1}\n")
@@ -121,9 +157,10 @@ def main():
     ap.add_argument("--density", type=float, default=8.86, help="beads per nm^3")
     ap.add_argument("--cells-x", type=int, default=11, help="grid cells along x and y")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--random", action="store_true", help="a random mixture (self-assembly)")
     a = ap.parse_args()
     lx, lz, h, atoms, bonds, angles, nlip, nw = build(a.nx, a.area, a.water_per_lipid,
-                                                       a.density, a.cells_x, a.seed)
+                                                       a.density, a.cells_x, a.seed, a.random)
     write(a.out, lx, lz, atoms, bonds, angles, nlip, nw, h)
     print(f"{a.out}: {nlip} DPPC + {nw} W = {len(atoms)} beads, {len(bonds)} bonds, "
           f"{len(angles)} angles; box {lx:.6f} x {lx:.6f} x {lz:.6f} nm, "
