@@ -153,7 +153,7 @@ def main():
     ap.add_argument("--nx", type=int, default=8, help="lipids per leaflet along x and y")
     ap.add_argument("--area", type=float, default=0.64, help="area per lipid, nm^2")
     ap.add_argument("--water-per-lipid", type=float, default=1600 / 208,
-                    help="W beads per lipid (GALAMOST's figure 5: 1600 / 208)")
+                    help="W beads per lipid (GALAMOST's figure 5: 1600 waters / 208 DPPC)")
     ap.add_argument("--density", type=float, default=8.86, help="beads per nm^3")
     ap.add_argument("--cells-x", type=int, default=11, help="grid cells along x and y")
     ap.add_argument("--seed", type=int, default=1)
