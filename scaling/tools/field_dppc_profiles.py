@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Density profiles of the DPPC bilayer across its normal (configs/field-dppc.cfg).
 
-Usage: field_dppc_profiles.py OUTDIR [--skip T] [--bin W] [--png FILE]
+Usage: field_dppc_profiles.py OUTDIR [--skip T] [--bin W] [--axis x|y|z] [--png FILE]
 
-Reads OUTDIR/traj.h5md (species N, P, G, C, W; the bilayer normal along z) and, for every
+Reads OUTDIR/traj.h5md (species N, P, G, C, W; the bilayer normal along --axis, default z:
+a self-assembled bilayer may lie along another) and, for every
 frame at time >= T (ps; default: the second half of the run), centres the frame on the
 bilayer (the circular mean of the C beads' z) and histograms each species' z - z_centre
 (bins of W nm, default 0.1). Prints and writes OUTDIR/dppc_profiles.csv (number densities,
@@ -63,25 +64,28 @@ def main():
     ap.add_argument("outdir")
     ap.add_argument("--skip", type=float, default=None, help="ps; default: half the run")
     ap.add_argument("--bin", type=float, default=0.1, help="bin width, nm")
+    ap.add_argument("--axis", choices=["x", "y", "z"], default="z", help="bilayer normal")
     ap.add_argument("--png", default=None)
     a = ap.parse_args()
     names, species, mol, frames, time, edges = load(os.path.join(a.outdir, "traj.h5md"))
     idx = {n: np.flatnonzero(species == names.index(n)) for n in NAMES}
     skip = time[-1] / 2 if a.skip is None else a.skip
     nlip = len(np.unique(mol[idx["N"]]))
-    lx, ly, lz = (edges[0][d][d] for d in range(3))
+    ax_n = "xyz".index(a.axis)
+    lat = [d for d in range(3) if d != ax_n]
+    lx, ly, lz = (edges[0][d][d] for d in lat + [ax_n])   # lz: along the normal
     nbin = int(np.floor(lz / a.bin))
     if nbin % 2:
         nbin -= 1
     w = lz / nbin
     hist = {n: np.zeros(nbin) for n in NAMES}
     dpp, dpp_all, db, flips, core = [], [], [], [], []
-    z0 = frames[0][:, 2]
+    z0 = frames[0][:, ax_n]
     zc0 = centre(z0[idx["C"]], lz)
     side0 = np.sign(((z0[idx["N"]] - zc0 + lz / 2) % lz) - lz / 2)
     used = 0
     for k, x in enumerate(frames):
-        z = x[:, 2]
+        z = x[:, ax_n]
         zc = centre(z[idx["C"]], lz)
         dz = ((z - zc + lz / 2) % lz) - lz / 2   # in [-lz/2, lz/2)
         p = dz[idx["P"]]
@@ -137,7 +141,7 @@ def main():
     for n in NAMES:
         ax.plot(zb, dens[n], color=COLORS[n], label=n)
     ax.plot(zb, sum(dens.values()), color="k", lw=0.8, ls="--", label="all")
-    ax.set_xlabel("z - bilayer centre (nm)")
+    ax.set_xlabel(f"{a.axis} - bilayer centre (nm)")
     ax.set_ylabel("beads / nm$^3$")
     ax.set_title(f"MD-SCF DPPC ({nlip} lipids, 323 K): t = {skip:g}-{time[-1]:g} ps")
     ax.legend(ncol=3, fontsize=8)
