@@ -378,25 +378,9 @@ static vs_gpu_field *field_create(vs_gpu_state *g)
     const vs_decomp *dc = g->tr.dc;
     vs_gpu_field *F = (vs_gpu_field *)VS_MALLOC(sizeof *F);
     memset(F, 0, sizeof *F);
-    int halo = 0;
-    for (int d = 0; d < 3; ++d) {
-        F->g.n[d] = (int)llround(prm->system.box[d] / prm->field.spacing);
-        F->g.h[d] = prm->system.box[d] / F->g.n[d];
-        const int hd = vs_field_halo(prm->neighbor.skin, F->g.h[d]);
-        halo = hd > halo ? hd : halo;
-    }
-    F->halo = halo;
-    F->nvert = 1;
-    F->n_owned_vert = 1;
-    for (int d = 0; d < 3; ++d) {
-        int a, b;
-        vs_field_owned(F->g.n[d], dc->coords[d], dc->dims[d], &a, &b);
-        F->owned[d] = b - a;
-        F->g.lo[d] = a - halo;
-        F->g.ext[d] = b - a + 2 * halo;
-        F->nvert *= F->g.ext[d];
-        F->n_owned_vert *= F->owned[d];
-    }
+    F->nvert = vs_field_block_layout(prm->system.box, prm->field.spacing, prm->neighbor.skin,
+                                     dc->coords, dc->dims, &F->g, &F->halo, F->owned);
+    F->n_owned_vert = (int64_t)F->owned[0] * F->owned[1] * F->owned[2];
     const vs_field_params *fp = &prm->field;
     F->fc.nf = fp->n;
     F->fc.kT = prm->dpd.kT;
