@@ -348,16 +348,7 @@ static void ex_unpack(void *ctx, int d, int dir, const void *recs, int64_t n)
 static void ex_transport(void *ctx, const vs_decomp *dc, const vs_exchange_msg msg[2],
                          size_t got[2])
 {
-    vs_field_xctx *c = (vs_field_xctx *)ctx;
-    if (msg[0].host) {
-        vs_exchange_host_mpi(dc, msg, got);
-        return;
-    }
-    const size_t send[2] = {msg[0].send_bytes, msg[1].send_bytes};
-    const size_t recv[2] = {msg[0].recv_bytes, msg[1].recv_bytes};
-    vs_gpu_stage_exchange(c->g, msg[0].d, send, recv);
-    got[0] = recv[0];
-    got[1] = recv[1];
+    vs_gpu_exchange_transport(((vs_field_xctx *)ctx)->g, dc, msg, got);
 }
 
 static void field_exchange(vs_gpu_state *g, vs_gpu_field *F, int fold)
