@@ -348,16 +348,7 @@ static void ex_unpack(void *ctx, int d, int dir, const void *recs, int64_t n)
 static void ex_transport(void *ctx, const vs_decomp *dc, const vs_exchange_msg msg[2],
                          size_t got[2])
 {
-    vs_field_xctx *c = (vs_field_xctx *)ctx;
-    if (msg[0].host) {
-        vs_exchange_host_mpi(dc, msg, got);
-        return;
-    }
-    const size_t send[2] = {msg[0].send_bytes, msg[1].send_bytes};
-    const size_t recv[2] = {msg[0].recv_bytes, msg[1].recv_bytes};
-    vs_gpu_stage_exchange(c->g, msg[0].d, send, recv);
-    got[0] = recv[0];
-    got[1] = recv[1];
+    vs_gpu_exchange_transport(((vs_field_xctx *)ctx)->g, dc, msg, got);
 }
 
 static void field_exchange(vs_gpu_state *g, vs_gpu_field *F, int fold)
@@ -378,25 +369,9 @@ static vs_gpu_field *field_create(vs_gpu_state *g)
     const vs_decomp *dc = g->tr.dc;
     vs_gpu_field *F = (vs_gpu_field *)VS_MALLOC(sizeof *F);
     memset(F, 0, sizeof *F);
-    int halo = 0;
-    for (int d = 0; d < 3; ++d) {
-        F->g.n[d] = (int)llround(prm->system.box[d] / prm->field.spacing);
-        F->g.h[d] = prm->system.box[d] / F->g.n[d];
-        const int hd = vs_field_halo(prm->neighbor.skin, F->g.h[d]);
-        halo = hd > halo ? hd : halo;
-    }
-    F->halo = halo;
-    F->nvert = 1;
-    F->n_owned_vert = 1;
-    for (int d = 0; d < 3; ++d) {
-        int a, b;
-        vs_field_owned(F->g.n[d], dc->coords[d], dc->dims[d], &a, &b);
-        F->owned[d] = b - a;
-        F->g.lo[d] = a - halo;
-        F->g.ext[d] = b - a + 2 * halo;
-        F->nvert *= F->g.ext[d];
-        F->n_owned_vert *= F->owned[d];
-    }
+    F->nvert = vs_field_block_layout(prm->system.box, prm->field.spacing, prm->neighbor.skin,
+                                     dc->coords, dc->dims, &F->g, &F->halo, F->owned);
+    F->n_owned_vert = (int64_t)F->owned[0] * F->owned[1] * F->owned[2];
     const vs_field_params *fp = &prm->field;
     F->fc.nf = fp->n;
     F->fc.kT = prm->dpd.kT;

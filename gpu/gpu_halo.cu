@@ -343,21 +343,12 @@ static void *recv_part(void *ctx, int d, int dir, int64_t n)
     return c->g->tr.d_recv + c->rec * (size_t)(dir == 0 ? 0 : c->n_recv[0]);
 }
 
-/* A stage's messages: the counts by host MPI, the records of both directions in one batch
- * through the dimension's transport, which checks the sizes before it copies anything. */
+/* A stage's messages through the dimension's transport (vs_gpu_exchange_transport), which
+ * checks the sizes before it copies anything. */
 static void transport(void *ctx, const vs_decomp *dc, const vs_exchange_msg msg[2],
                       size_t got[2])
 {
-    vs_gpu_xctx *c = (vs_gpu_xctx *)ctx;
-    if (msg[0].host) {
-        vs_exchange_host_mpi(dc, msg, got);
-        return;
-    }
-    const size_t send[2] = {msg[0].send_bytes, msg[1].send_bytes};
-    const size_t recv[2] = {msg[0].recv_bytes, msg[1].recv_bytes};
-    vs_gpu_stage_exchange(c->g, msg[0].d, send, recv);
-    got[0] = recv[0];
-    got[1] = recv[1];
+    vs_gpu_exchange_transport(((vs_gpu_xctx *)ctx)->g, dc, msg, got);
 }
 
 /* Migration. select: the leavers through each face, in index order; pack: with everything

@@ -17,6 +17,7 @@
 extern "C" {
 #include "decomp.h"
 #include "dpd_pair.h"
+#include "exchange.h"
 #include "gpu_backend.h"
 #include "log.h"
 #include "special.h"
@@ -850,6 +851,11 @@ void vs_gpu_exchange_counts(vs_gpu_state *g, int d, const int64_t n_send[2], int
  * send[0] and recv[0]. Waits for the packing queued on the stream; the received bytes are
  * ready for kernels queued after it on the stream. */
 void vs_gpu_stage_exchange(vs_gpu_state *g, int d, const size_t send[2], const size_t recv[2]);
+/* A stage's messages, as vs_exchange_ops.exchange (comm/exchange.h) hands them over: the
+ * counts by host MPI, the records of both directions in one batch by vs_gpu_stage_exchange.
+ * The transport of every GPU exchange kind (halo, migration, field). */
+void vs_gpu_exchange_transport(vs_gpu_state *g, const vs_decomp *dc, const vs_exchange_msg msg[2],
+                               size_t got[2]);
 /* Morton reordering of the owned particles (every few rebuilds; gpu_cells.cu), and whether
  * the next rebuild makes one. */
 void vs_gpu_reorder(vs_gpu_state *g);

@@ -1,8 +1,10 @@
-/* How the GPU backend's halo and migration bytes travel between ranks (comm.transport).
+/* How the GPU backend's halo, migration and field bytes travel between ranks
+ * (comm.transport).
  *
- * The halo protocol (gpu_halo.cu) packs each stage's records for both directions into one
- * device buffer and calls vs_gpu_stage_exchange; this file moves them, by one of three
- * transports chosen per dimension at start-up, the same on every rank:
+ * The halo protocol (gpu_halo.cu) and the field's exchange (gpu_field.cu) pack each stage's
+ * records for both directions into one device buffer and hand them to
+ * vs_gpu_exchange_transport; this file moves them, by one of three transports chosen per
+ * dimension at start-up, the same on every rank:
  * - host: device -> pinned host buffer, MPI_Sendrecv, -> device. Works everywhere.
  * - peer: CUDA IPC within a node. Each rank exports its send buffer once (again after it
  *   grows) and two events; a small MPI message carries the handles, offset and size, and
@@ -355,6 +357,20 @@ void vs_gpu_stage_exchange(vs_gpu_state *g, int d, const size_t send[2],
     case VS_TRANSPORT_MPI_DEVICE: exchange_host(g, d, send, recv, 1); break;
     default: exchange_host(g, d, send, recv, 0); break;
     }
+}
+
+void vs_gpu_exchange_transport(vs_gpu_state *g, const vs_decomp *dc, const vs_exchange_msg msg[2],
+                               size_t got[2])
+{
+    if (msg[0].host) {
+        vs_exchange_host_mpi(dc, msg, got);
+        return;
+    }
+    const size_t send[2] = {msg[0].send_bytes, msg[1].send_bytes};
+    const size_t recv[2] = {msg[0].recv_bytes, msg[1].recv_bytes};
+    vs_gpu_stage_exchange(g, msg[0].d, send, recv);
+    got[0] = recv[0];
+    got[1] = recv[1];
 }
 
 void vs_gpu_ghost_send_reserve(vs_gpu_state *g, size_t bytes)

@@ -159,6 +159,34 @@ VS_HOST_DEVICE void vs_field_owned(int n, int c, int p, int *a, int *b)
     *b = (int)(((int64_t)n * (c + 1) + p - 1) / p);
 }
 
+/* The block of brick `coords` (of `dims` per axis) of the grid over `box` with cells of about
+ * `spacing`: the grid g, one halo for every axis (the widest axis's) and the owned vertices
+ * along each axis. Both backends lay their blocks out here, so a rank's block is the same on
+ * either. Returns the block's vertex count. */
+static inline int64_t vs_field_block_layout(const double box[3], double spacing, double skin,
+                                            const int coords[3], const int dims[3],
+                                            vs_field_grid *g, int *halo, int owned[3])
+{
+    int hw = 0;
+    for (int d = 0; d < 3; ++d) {
+        g->n[d] = (int)llround(box[d] / spacing);
+        g->h[d] = box[d] / g->n[d];
+        const int hd = vs_field_halo(skin, g->h[d]);
+        hw = hd > hw ? hd : hw;
+    }
+    *halo = hw;
+    int64_t nvert = 1;
+    for (int d = 0; d < 3; ++d) {
+        int a, b;
+        vs_field_owned(g->n[d], coords[d], dims[d], &a, &b);
+        owned[d] = b - a;
+        g->lo[d] = a - hw;
+        g->ext[d] = b - a + 2 * hw;
+        nvert *= g->ext[d];
+    }
+    return nvert;
+}
+
 /* phi_K of a block's owned vertices (owned[d] of them past `halo` on each axis) from its
  * counts (nf blocks of nvert), species after species, x fastest: a frame of fields.h5. */
 static inline void vs_field_owned_phi(const vs_field_grid *g, int nf, int64_t nvert, int halo,

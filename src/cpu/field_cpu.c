@@ -178,23 +178,8 @@ static struct vs_field_cpu *field_create(const vs_cpu_state *s)
     const vs_decomp *dc = s->dc;
     struct vs_field_cpu *F = VS_MALLOC(sizeof *F);
     memset(F, 0, sizeof *F);
-    F->nvert = 1;
-    int halo = 0;
-    for (int d = 0; d < 3; ++d) {
-        F->g.n[d] = (int)llround(prm->system.box[d] / prm->field.spacing);
-        F->g.h[d] = prm->system.box[d] / F->g.n[d];
-        const int hd = vs_field_halo(prm->neighbor.skin, F->g.h[d]);
-        halo = hd > halo ? hd : halo;
-    }
-    F->halo = halo;
-    for (int d = 0; d < 3; ++d) {
-        int a, b;
-        vs_field_owned(F->g.n[d], dc->coords[d], dc->dims[d], &a, &b);
-        F->owned[d] = b - a;
-        F->g.lo[d] = a - halo;
-        F->g.ext[d] = b - a + 2 * halo;
-        F->nvert *= F->g.ext[d];
-    }
+    F->nvert = vs_field_block_layout(prm->system.box, prm->field.spacing, prm->neighbor.skin,
+                                     dc->coords, dc->dims, &F->g, &F->halo, F->owned);
     const vs_field_params *fp = &prm->field;
     F->fc.nf = fp->n;
     F->fc.kT = prm->dpd.kT;

@@ -23,12 +23,14 @@ are passed to each run as --set KEY=VALUE, e.g. backend=gpu precision=double: th
 nve and equipartition checks). Reference values are kT and the dt^2 law, never Vesica's own
 output.
 """
-import csv, os, shutil, subprocess, sys
+import csv, functools, os, shutil, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from vesica_env import run_case  # noqa: E402
 
 VESICA, OUT, MODE = sys.argv[1], sys.argv[2], sys.argv[3]
 ARGS = [a for a in sys.argv[4:] if "=" not in a]
 SETS = [a for a in sys.argv[4:] if "=" in a]
-MPI = ["mpiexec", "--allow-run-as-root", "--oversubscribe"]
 
 COEFF = {"disk": "alpha = 25.0; mu = 0.6; nu = 2.0;",
          "rod": "alpha = 25.0; mu = 0.6; nu = 2.0;",
@@ -49,23 +51,9 @@ output = {{ dir = "unused"; thermo_interval = 10; }};
 """
 
 
-def run(name, text, ranks=1, sets=(), restart=False, expect=0):
-    d = os.path.join(OUT, name)
-    if not restart:
-        shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d, exist_ok=True)
-    cfg = os.path.join(d, "run.cfg")
-    with open(cfg, "w") as f:
-        f.write(text)
-    cmd = MPI + ["-n", str(ranks), VESICA, "run", cfg, "--set", f"output.dir={d}"]
-    for s in SETS + list(sets):
-        cmd += ["--set", s]
-    if restart:
-        cmd += ["--restart", "latest"]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != expect:
-        sys.exit(f"{name}: exit {p.returncode}, expected {expect}\n{p.stderr[-2000:]}")
-    return d, p
+# run(name, text, ranks=1, sets=(), restart=False, expect=0) -> (folder, process): every run
+# under mpiexec, from the test's working directory, the command line's KEY=VALUE options first
+run = functools.partial(run_case, VESICA, OUT, base_sets=SETS, cwd=os.getcwd(), singleton=False)
 
 
 def rows(d):

@@ -24,19 +24,20 @@ Reference values are the numpy implementation and finite differences, never Vesi
 output.
 """
 import csv
+import functools
 import os
 import shutil
-import subprocess
 import sys
 
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from vesica_env import run_case  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from field_systems import field_only_config, write_data  # noqa: E402
 
 VESICA, OUT, MODE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
-MPI = ["mpiexec", "--allow-run-as-root", "--oversubscribe"]
 QUANTA = 2.0 ** 40
 
 
@@ -59,25 +60,9 @@ output = {{ dir = "unused"; thermo_interval = 10; }};
 {extra}"""
 
 
-def run(name, text, ranks=1, sets=(), restart=False, expect=0):
-    d = os.path.join(OUT, name)
-    if not restart:
-        shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d, exist_ok=True)
-    cfg = os.path.join(d, "run.cfg")
-    with open(cfg, "w") as f:
-        f.write(text)
-    cmd = ([] if ranks == 1 else MPI + ["-n", str(ranks)]) + [VESICA, "run", cfg,
-                                                              "--set", f'output.dir="{d}"']
-    for s in sets:
-        cmd += ["--set", s]
-    if restart:
-        cmd += ["--restart", "latest"]
-    r = subprocess.run(cmd, capture_output=True, text=True, cwd=d)
-    if r.returncode != expect:
-        sys.exit(f"FAIL {name}: exit {r.returncode}, expected {expect}\n{r.stdout[-2000:]}"
-                 f"\n{r.stderr[-2000:]}")
-    return d, r
+# run(name, text, ranks=1, sets=(), restart=False, expect=0) -> (folder, process); a failure
+# shows the end of stdout too
+run = functools.partial(run_case, VESICA, OUT, quote_dir=True, show_stdout=True, prefix="FAIL ")
 
 
 def thermo(d):

@@ -33,20 +33,21 @@ Reference values are the binomial law, [P*] Pr / tau and the Python re-implement
 rules, never Vesica's own output.
 """
 import csv
+import functools
 import math
 import os
 import shutil
-import subprocess
 import sys
 
 import numpy as np
 
 VESICA, OUT, MODE = sys.argv[1], sys.argv[2], sys.argv[3]
 ARGS = sys.argv[4:]
-MPI = ["mpiexec", "--allow-run-as-root", "--oversubscribe"]
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scaling", "tools"))
 import reaction_analysis as ra  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "support"))
+from vesica_env import run_case  # noqa: E402
 
 
 def arg(name, default):
@@ -109,27 +110,9 @@ output = {{ dir = "unused"; thermo_interval = {interval}; trajectory_interval = 
 """
 
 
-def run(name, text, ranks=1, sets=(), restart=False, expect=0, cwd=None, backend="cpu"):
-    d = os.path.join(OUT, name)
-    if not restart:
-        shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d, exist_ok=True)
-    cfg = os.path.join(d, "run.cfg")
-    with open(cfg, "w") as f:
-        f.write(text)
-    # one rank runs as a singleton (no mpiexec: it starts faster)
-    cmd = (MPI + ["-n", str(ranks)] if ranks > 1 else []) + [VESICA, "run", cfg, "--set",
-                                                             f"output.dir={d}"]
-    if backend:
-        cmd += ["--set", f"backend={backend}"]
-    for s in sets:
-        cmd += ["--set", s]
-    if restart:
-        cmd += ["--restart", "latest"]
-    p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd or d)
-    if p.returncode != expect:
-        sys.exit(f"{name}: exit {p.returncode}, expected {expect}\n{p.stderr[-3000:]}")
-    return d, p
+# run(name, text, ranks=1, sets=(), restart=False, expect=0, cwd=None, backend="cpu")
+# -> (folder, process): on the CPU unless backend says otherwise (reactions_gpu.py)
+run = functools.partial(run_case, VESICA, OUT, backend="cpu", tail=3000)
 
 
 def rows(d):
