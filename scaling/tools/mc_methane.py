@@ -10,6 +10,8 @@ Usage:
   mc_methane.py fit RUN ... [--png FILE] [--json FILE] [--check]
       RUN: an mc_summary.h5 file or an output folder holding one; prints the table of
       docs/validation.md and draws the figure
+  mc_methane.py ci VESICA WORKDIR [--temps T ...] [--cycles C] [--equil E]
+      setup, run and `fit --check` in one (the CI test mc_methane_gibbs: 150 K, short)
 
 The model: one site per molecule, U = C eps ((sigma/r)^14 - (sigma/r)^6), C = (14/8)
 (14/6)^(6/8), eps/k = 161.00 K, sigma = 3.740 Angstrom (the values of GOMC's parameter file
@@ -218,6 +220,20 @@ def fit_main(a):
     return 0
 
 
+def ci(a):
+    import subprocess
+    a.work = os.path.abspath(a.work)
+    setup(a)
+    outs = []
+    for T in a.temps:
+        d = os.path.join(a.work, "T%.1f" % T)
+        subprocess.run([os.path.abspath(a.vesica), "mc", "gibbs.cfg"], cwd=d, check=True,
+                       stdout=subprocess.DEVNULL)
+        outs.append(os.path.join(d, "out"))
+    a.runs, a.png, a.json, a.check = outs, None, None, True
+    return fit_main(a)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -232,6 +248,13 @@ def main():
     f.add_argument("--png")
     f.add_argument("--json")
     f.add_argument("--check", action="store_true")
+    c = sub.add_parser("ci")
+    c.add_argument("vesica")
+    c.add_argument("work")
+    c.add_argument("--temps", type=float, nargs="+", default=[150.0])
+    c.add_argument("--cycles", type=int, default=6000)
+    c.add_argument("--equil", type=int, default=1500)
+    c.add_argument("--particles", type=int, default=300)
     a = ap.parse_args()
     try:
         import h5py  # noqa: F401
@@ -239,7 +262,7 @@ def main():
     except ImportError as e:
         print("skip: needs numpy and h5py: %s" % e)
         return 77
-    return setup(a) if a.cmd == "setup" else fit_main(a)
+    return {"setup": setup, "fit": fit_main, "ci": ci}[a.cmd](a)
 
 
 if __name__ == "__main__":
