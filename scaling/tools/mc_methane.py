@@ -58,7 +58,10 @@ REF = [(130.0, 394.037, 5.98044, 0.36732, 7.57278),
        (165.0, 324.097, 31.4481, 1.93511, 5.58478),
        (170.0, 310.502, 38.9739, 2.32835, 5.13847),
        (175.0, 294.937, 48.5588, 2.77651, 4.61128),
-       (180.0, 276.229, 61.3751, 3.28518, 3.96077)]
+       (180.0, 276.229, 61.3751, 3.28518, 3.96077),
+       (185.0, 251.357, 80.4345, 3.86169, 3.07978),
+       (188.0, 228.932, 99.3766, 4.24477, 2.2828),
+       (190.0, 200.78, 125.176, 4.51856, 1.29566)]
 TC_REF, RHOC_REF = 190.564, 162.66
 
 CONFIG = """# Methane, Mie 14-6 of Potoff & Bernard-Brunel (2009), Gibbs ensemble at T = {T:.1f} K
@@ -135,7 +138,20 @@ def compare(runs):
     return rows
 
 
-def plot(runs, png):
+def critical(runs):
+    """mc_coexistence.fit on the runs in units near 1 (T / 100 K, g/cm^3), back in K and
+    kg/m^3."""
+    from mc_coexistence import fit
+    scaled = [{"T": r["T"] / 100.0,
+               "density_liquid": tuple(v / 1000.0 for v in r["density_liquid"]),
+               "density_vapour": tuple(v / 1000.0 for v in r["density_vapour"])} for r in runs]
+    res = fit(scaled, 0.325, False)
+    return {"Tc": 100 * res["Tc"], "Tc_err": 100 * res["Tc_err"], "rhoc": 1000 * res["rhoc"],
+            "rhoc_err": 1000 * res["rhoc_err"], "B": 1000 * res["B"],
+            "A": 10 * res["A"], "beta": res["beta"]}
+
+
+def plot(runs, png, crit=None):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -150,6 +166,16 @@ def plot(runs, png):
     ax[0].plot([x[1] for x in REF], tr, "k--", lw=1, label="NIST (Setzmann & Wagner 1991)")
     ax[0].plot([x[2] for x in REF], tr, "k--", lw=1)
     ax[0].plot([RHOC_REF], [TC_REF], "k^", ms=6, label="critical point (NIST)")
+    if crit:
+        t = np.linspace(min(T), crit["Tc"], 200)
+        half = 0.5 * crit["B"] * np.clip(1 - t / crit["Tc"], 0, None) ** crit["beta"]
+        mid = crit["rhoc"] + crit["A"] * (t - crit["Tc"])
+        ax[0].plot(mid + half, t, "C0-", lw=1, label="fit: scaling law + rectilinear diameter")
+        ax[0].plot(mid - half, t, "C0-", lw=1)
+        ax[0].errorbar([crit["rhoc"]], [crit["Tc"]], xerr=[crit["rhoc_err"]],
+                       yerr=[crit["Tc_err"]], fmt="s", color="C0", ms=5, capsize=2,
+                       label="fitted critical point %.1f K, %.0f kg/m^3" % (crit["Tc"],
+                                                                          crit["rhoc"]))
     ax[0].set_xlabel("density / kg m^-3")
     ax[0].set_ylabel("T / K")
     ax[0].legend(fontsize=7, loc="lower center")
@@ -168,7 +194,8 @@ def plot(runs, png):
     ax[2].set_ylabel("heat of vaporization / kJ mol^-1")
     ax[2].legend(fontsize=7)
     fig.suptitle("Methane, Mie 14-6 (Potoff & Bernard-Brunel 2009), r_c = 10 A with tail "
-                 "corrections, NVT Gibbs ensemble, %d particles" % runs[0].get("N", 0),
+                 "corrections, NVT Gibbs ensemble, %d particles, %d cycles" % (runs[0]["N"],
+                                                                     runs[0]["cycles"]),
                  fontsize=10)
     fig.tight_layout()
     fig.savefig(png, dpi=110)
@@ -182,6 +209,10 @@ def fit_main(a):
         raw = read_run(p)
         r = si(raw)
         r["rows"] = raw["rows"]
+        import h5py
+        with h5py.File(raw["path"], "r") as f:
+            r["N"] = int(round(f["box_0/n"][0] + f["box_1/n"][0]))
+            r["cycles"] = int(f.attrs["last_cycle"])
         runs.append(r)
     runs.sort(key=lambda r: r["T"])
     print("%-6s %-20s %-8s %-18s %-8s %-20s %-8s %-16s %-7s %s" % (
@@ -209,8 +240,14 @@ def fit_main(a):
             bad += 1
             print("  T %.1f: the boxes' pressures differ by %.4f MPa (limit %.4f)" %
                   (r["T"], dp, lim))
+    crit = critical(runs) if len(runs) >= 3 else None
+    if crit:
+        print("critical point from the %d runs (scaling law, beta 0.325, and rectilinear "
+              "diameter): T_c = %.1f +- %.1f K, rho_c = %.1f +- %.1f kg/m^3 (NIST: %.3f K, "
+              "%.2f kg/m^3)" % (len(runs), crit["Tc"], crit["Tc_err"], crit["rhoc"],
+                                 crit["rhoc_err"], TC_REF, RHOC_REF))
     if a.png:
-        plot(runs, a.png)
+        plot(runs, a.png, crit)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"runs": runs, "reference": REF}, f, indent=1)
