@@ -5,6 +5,7 @@ NIST's saturation data of methane.
 
 Usage:
   mc_methane.py setup WORKDIR [--temps T ...] [--cycles C] [--equil E] [--particles N]
+                             [--rc RC]
       write WORKDIR/T<T>/gibbs.cfg (T in K); run each with `vesica mc gibbs.cfg` in its
       folder (the summary lands in T<T>/out/mc_summary.h5)
   mc_methane.py fit RUN ... [--png FILE] [--json FILE] [--check]
@@ -88,17 +89,17 @@ def ref_at(T):
     return tuple(float(np.interp(T, ts, [r[k] for r in REF])) for k in range(1, 5))
 
 
-def config_text(T, cycles, equil, total):
+def config_text(T, cycles, equil, total, rc=RC_A):
     """The Gibbs configuration at T: the boxes start near REF's densities (a start, not an
     answer: the boxes find their own), the vapour box holding about a tenth of the
     particles and never under 2.4 cut-offs."""
     rl, rv = ref_at(T)[:2]
     nl_rho, nv_rho = rl / RHO_SI, rv / RHO_SI
     nv = max(20, int(round(total * 0.1)))
-    ev = max((nv / nv_rho) ** (1 / 3), 2.4 * RC_A)
+    ev = max((nv / nv_rho) ** (1 / 3), 2.4 * rc)
     nl = total - nv
     return CONFIG.format(T=T, el=(nl / nl_rho) ** (1 / 3), nl=nl, seed=int(round(T * 10)),
-                         mass=MOLAR_MASS, rc=RC_A, eps=EPS_K, sigma=SIGMA_A, n=N_REP, m=M_ATT,
+                         mass=MOLAR_MASS, rc=rc, eps=EPS_K, sigma=SIGMA_A, n=N_REP, m=M_ATT,
                          cycles=cycles, equil=equil, ev=ev, nv=nv)
 
 
@@ -107,7 +108,7 @@ def setup(a):
         d = os.path.join(a.work, "T%.1f" % T)
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "gibbs.cfg"), "w") as f:
-            f.write(config_text(T, a.cycles, a.equil, a.particles))
+            f.write(config_text(T, a.cycles, a.equil, a.particles, a.rc))
         print(os.path.join(d, "gibbs.cfg"))
     return 0
 
@@ -280,6 +281,7 @@ def main():
     s.add_argument("--cycles", type=int, default=10000)
     s.add_argument("--equil", type=int, default=2000)
     s.add_argument("--particles", type=int, default=300)
+    s.add_argument("--rc", type=float, default=RC_A, help="cut-off in Angstrom")
     f = sub.add_parser("fit")
     f.add_argument("runs", nargs="+")
     f.add_argument("--png")
@@ -292,6 +294,7 @@ def main():
     c.add_argument("--cycles", type=int, default=6000)
     c.add_argument("--equil", type=int, default=1500)
     c.add_argument("--particles", type=int, default=300)
+    c.add_argument("--rc", type=float, default=RC_A)
     a = ap.parse_args()
     try:
         import h5py  # noqa: F401
