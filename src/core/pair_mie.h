@@ -5,8 +5,8 @@
  * (the minimum -eps at r = (n / m)^(1 / (n - m)) sigma; n = 12, m = 6 is lj, C = 4).
  *
  * The exponents are any reals n > m > 0, so the powers are exp(-(n/2) ln r^2): one logarithm
- * and two exponentials per pair. That matches lj at n = 12, m = 6 to round-off (a few ulp),
- * not bit for bit: lj's integer powers are products. */
+ * and two exponentials per pair. At n = 12, m = 6 that equals lj to round-off, not bit for
+ * bit (lj's integer powers are products). */
 #ifndef VESICA_PAIR_MIE_H
 #define VESICA_PAIR_MIE_H
 
