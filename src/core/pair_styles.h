@@ -4,9 +4,9 @@
  *
  * Each style is one header with its formulas (pair_lj.h, pair_soft.h, pair_gaussian.h,
  * pair_tabulated.h, pair_morse.h, pair_mie.h): a body VS_PAIR_BODY_<name>(REAL, SQRT, EXP,
- * SUFFIX) that sets out.f_over_r and out.energy from the coefficients c (and the tables) at the squared
- * distance r2 < c->rc2 of each species pair's own cut-off. F is the radial force on i
- * (positive: repulsive), the force on i is (F / r) r_ij with r_ij = r_i - r_j, and the
+ * SUFFIX) that sets out.f_over_r and out.energy from the coefficients c (and the tables) at
+ * the squared distance r2 < c->rc2 of each species pair's own cut-off. F is the radial force
+ * on i (positive: repulsive), the force on i is (F / r) r_ij with r_ij = r_i - r_j, and the
  * virial of the pair is r_ij . F_ij = F r, added here. The result must be symmetric in
  * (i, j), so a pair seen from j gives exactly -F (one sum per pair in fixed point).
  *
@@ -18,10 +18,11 @@
  * vs_pair_style_info (pair_coeff.h): its coefficient keys, the set-up of its derived
  * constants k, its options (shift, wca, tail, file) and any limits of its own on the given
  * coefficients (check). A new style is its header, its line in VS_PAIR_STYLE_LIST below and
- * its coefficient keys in VS_PAIR_COEFF_KEYS (those no style has yet). The list makes the rest: the enum value, the branch of vs_pair_style_eval, the
- * style's name and descriptor (pair_setup.c), the configuration's choices and keys
- * (param_schema.c, config_pair.c), the CPU loop (cpu/pair_cpu.c), the force-field term
- * (engine/term_pair.c) and the GPU walks (gpu/gpu_pair_eval.cuh).
+ * its coefficient keys in VS_PAIR_COEFF_KEYS (those no style has yet). The list makes the
+ * rest: the enum value, the branch of vs_pair_style_eval, the style's name and descriptor
+ * (pair_setup.c), the configuration's choices and keys (param_schema.c, config_pair.c), the
+ * CPU loop (cpu/pair_cpu.c), the force-field term (engine/term_pair.c), the GPU walks
+ * (gpu/gpu_pair_eval.cuh) and Monte Carlo's energies (engine/mc/mc_box.c).
  */
 #ifndef VESICA_PAIR_STYLES_H
 #define VESICA_PAIR_STYLES_H
