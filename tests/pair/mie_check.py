@@ -49,7 +49,8 @@ def mie_text(options):
 
 def mie(r, eps, s, n, m):
     c = n / (n - m) * (n / m) ** (m / (n - m))
-    return c * eps * ((s / r) ** n - (s / r) ** m), c * eps * (n * (s / r) ** n - m * (s / r) ** m) / r
+    rn, rm = (s / r) ** n, (s / r) ** m
+    return c * eps * (rn - rm), c * eps * (n * rn - m * rm) / r
 
 
 def closed_form(x, sp, box, shift):
