@@ -116,6 +116,15 @@ static int extract_pair(const cfg_ctx *c, const config_setting_t *g, const char 
     pc->on = 1;
     for (int q = 0; q < VS_PAIR_MAX_KEYS; ++q)
         pc->given[q] = info->keys[q] ? num(get(g, info->keys[q])) : 0.0;
+    if (info->check) {
+        char why[160];
+        const int q = info->check(pc, on(elem, "tail"), why, sizeof why);
+        if (q >= 0) {
+            char qkey[PATH_LEN] = "";
+            cfg_put(qkey, sizeof qkey, "%s.%s", key, info->keys[q]);
+            return cfg_fail(c, get(g, info->keys[q]), qkey, "%s", why);
+        }
+    }
     const config_setting_t *rc = get(g, "rc") ? get(g, "rc") : get(elem, "rc");
     pc->rc = rc ? num(rc) : 0.0; /* table: 0 until the table gives its last r */
     if ((info->flags & VS_PAIR_WCA) && on(elem, "wca")) {

@@ -4,13 +4,14 @@
 #define VESICA_PAIR_COEFF_H
 
 #include <math.h>
+#include <stddef.h>
 
 #include "dpd_pair.h" /* vs_pair_result, vs_pair_result_f */
 #include "hostdevice.h"
 
 #define VS_MAX_TABLES 8               /* tables of all species pairs together */
 #define VS_PAIR_TABLE_MAX_POINTS 1024 /* points per table */
-#define VS_PAIR_MAX_KEYS 3            /* given coefficients of a style (rc aside) */
+#define VS_PAIR_MAX_KEYS 4            /* given coefficients of a style (rc aside) */
 
 /* The coefficients of one style for one pair of species (on = 0: no interaction). */
 typedef struct {
@@ -20,7 +21,7 @@ typedef struct {
     double k[4];     /* derived constants: the style's setup (its header) fills them */
     double shift;    /* U(rc) subtracted from the energy (0: not shifted) */
     /* The coefficients as given (reports, tail corrections): slot q holds the style's key q
-     * (VS_PAIR_KEYS_<name> of its header). The names are lj's and gaussian's. */
+     * (VS_PAIR_INFO_<name> of its header). The names are lj's and gaussian's. */
     union {
         struct {
             double eps, sigma, alpha;
@@ -44,6 +45,9 @@ typedef struct {
     void (*setup)(vs_pair_coeff *c);    /* k from given and rc (NULL: none) */
     /* energy and virial tail integrals of pair c, each times pre (VS_PAIR_TAIL) */
     void (*tail)(const vs_pair_coeff *c, double pre, double *energy, double *virial);
+    /* the style's own limits on a pair's given coefficients (NULL: the keys' ranges only):
+     * -1 when good, else the slot of the key at fault and the expectation in why */
+    int (*check)(const vs_pair_coeff *c, int tail, char *why, size_t len);
     unsigned flags;
 } vs_pair_style_info;
 

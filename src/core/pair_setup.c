@@ -2,6 +2,7 @@
 #include "pair_setup.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,8 +124,15 @@ void vs_pair_set_code(vs_params *p)
         any = 1;
         const int flags[5] = {s, ps->shift, ps->wca, ps->tail, p->species.n};
         h = vs_fnv1a(h, flags, sizeof flags);
+        /* a style without a last key stops before its slot: its code does not depend on
+         * the width of `given` */
+        const size_t bytes = vs_pair_styles[s].keys[VS_PAIR_MAX_KEYS - 1]
+                                 ? sizeof(vs_pair_coeff)
+                                 : offsetof(vs_pair_coeff, given) +
+                                       (VS_PAIR_MAX_KEYS - 1) * sizeof(double);
         for (int i = 0; i < p->species.n; ++i)
-            h = vs_fnv1a(h, ps->c[i], sizeof(vs_pair_coeff) * (size_t)p->species.n);
+            for (int j = 0; j < p->species.n; ++j)
+                h = vs_fnv1a(h, &ps->c[i][j], bytes);
         if (ps->special) /* only when given: older codes stay valid for styles without */
             h = vs_fnv1a(h, ps->special_factor, sizeof ps->special_factor);
     }

@@ -1,6 +1,6 @@
 /* Host-side set-up of the conservative pair styles (pair_styles.h has the evaluators): style
  * names, the derived constants of a pair's coefficients, the splines of a table, and the
- * long-range (tail) corrections of lj. */
+ * long-range (tail) corrections of lj and mie. */
 #ifndef VESICA_PAIR_SETUP_H
 #define VESICA_PAIR_SETUP_H
 

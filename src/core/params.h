@@ -76,7 +76,7 @@ typedef struct {
     int active;  /* the configuration lists this style */
     int shift;   /* lj, gaussian, table: energies shifted to 0 at each pair's cut-off */
     int wca;     /* lj: every pair cut at 2^(1/6) sigma and shifted */
-    int tail;    /* lj: long-range corrections to the energy and pressure */
+    int tail;    /* lj, mie: long-range corrections to the energy and pressure */
     double reach; /* the largest cut-off of its pairs */
     /* special: the factors of the pairs 1-2, 1-3 and 1-4 apart along the bonds (special.h)
      * are special_factor[0..2]; 0: the style has no special key, every factor 1 */

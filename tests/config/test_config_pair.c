@@ -16,6 +16,7 @@
 #include "config_fixture.h"
 #include "exit_codes.h"
 #include "fsutil.h"
+#include "pair_setup.h"
 
 static vs_params prm; /* large: not on the stack */
 
@@ -129,7 +130,7 @@ static void test_errors(void **state)
     expect_pair_error("pair = ( { style = \"table\"; coeff = { A = { A = { table = \"AA\"; }; }; }; } );",
                       "test.cfg:4: pair.[0].file: required key is missing (pair style table reads its tables from a file)");
     expect_pair_error("pair = ( { style = \"buck\"; coeff = { A = { A = { table = \"AA\"; }; }; }; } );",
-                      "test.cfg:4: pair.[0].style: expected one of \"lj\", \"soft\", \"gaussian\", \"table\", \"morse\" (got \"buck\")");
+                      "test.cfg:4: pair.[0].style: expected one of \"lj\", \"soft\", \"gaussian\", \"table\", \"morse\", \"mie\" (got \"buck\")");
     /* morse: its own keys, no wca, no file */
     expect_pair_error("pair = ( { style = \"morse\"; rc = 2.0; coeff = { A = { A = { D0 = 1.0; alpha = 2.0; }; }; }; } );",
                       "test.cfg:4: pair.[0].coeff.A.A: required key is missing (pair style morse needs D0, r0 and alpha)");
@@ -178,6 +179,52 @@ static void test_special(void **state)
     free(u);
 }
 
+/* mie: its four keys, integers accepted for the exponents, the derived constants and the
+ * tail; eps <= 0, sigma <= 0, n <= m, m <= 0 and m <= 3 with tail corrections refused with
+ * the key at fault. */
+static void test_mie(void **state)
+{
+    (void)state;
+    char *t = with_pair("pair = ( { style = \"mie\"; rc = 3.0; tail = \"on\";\n"
+                        "  coeff = { A = { A = { epsilon = 1.5; sigma = 1.1; n = 14; m = 6.0; }; }; }; } );");
+    parse_ok(t, NULL, 0, &prm);
+    free(t);
+    const vs_pair_style_params *ps = &prm.pair.set->style[VS_PAIR_MIE];
+    assert_true(ps->active && ps->tail && !ps->shift && ps->c[0][0].on && !ps->c[0][1].on);
+    const vs_pair_coeff *c = &ps->c[0][0];
+    assert_true(c->given[0] == 1.5 && c->given[1] == 1.1 && c->given[2] == 14.0 && c->given[3] == 6.0);
+    assert_true(c->k[2] == 7.0 && c->k[3] == 3.0 && c->rc == 3.0);
+    assert_true(vs_pair_tail_on(&prm));
+    const char *pre = "pair = ( { style = \"mie\"; rc = 3.0; tail = \"on\"; coeff = { A = { A = { ";
+    const struct { const char *coeff, *msg; } bad[] = {
+        {"epsilon = 0.0; sigma = 1.0; n = 14.0; m = 6.0;",
+         "test.cfg:4: pair.[0].coeff.A.A.epsilon: expected a number > 0 for pair style mie (got 0)"},
+        {"epsilon = 1.0; sigma = -1.0; n = 14.0; m = 6.0;",
+         "test.cfg:4: pair.[0].coeff.A.A.sigma: expected a number > 0 (got -1.0)"},
+        {"epsilon = 1.0; sigma = 1.0; n = 6.0; m = 6.0;",
+         "test.cfg:4: pair.[0].coeff.A.A.n: expected n > m (got n = 6, m = 6)"},
+        {"epsilon = 1.0; sigma = 1.0; n = 14.0; m = 0.0;",
+         "test.cfg:4: pair.[0].coeff.A.A.m: expected a number > 0 (got 0.0)"},
+        {"epsilon = 1.0; sigma = 1.0; n = 14.0; m = 3.0;",
+         "test.cfg:4: pair.[0].coeff.A.A.m: expected m > 3 with tail = \"on\" (the integral of "
+         "r^2 U beyond rc diverges otherwise; got m = 3)"},
+        {"epsilon = 1.0; sigma = 1.0; n = 14.0;",
+         "test.cfg:4: pair.[0].coeff.A.A: required key is missing (pair style mie needs epsilon, "
+         "sigma, n and m)"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s }; }; }; } );", pre, bad[k].coeff);
+        expect_pair_error(text, bad[k].msg);
+    }
+    /* m <= 3 is fine without tail corrections */
+    t = with_pair("pair = ( { style = \"mie\"; rc = 3.0; shift = \"on\";\n"
+                  "  coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; n = 8.0; m = 2.5; }; }; }; } );");
+    parse_ok(t, NULL, 0, &prm);
+    free(t);
+    assert_true(prm.pair.set->style[VS_PAIR_MIE].shift && !vs_pair_tail_on(&prm));
+}
+
 /* The example configs/lj-liquid.cfg: lj at rc = 2.5 with tail corrections, DPD the
  * thermostat (a = 0, gamma > 0, at kT = 0.72). */
 static void test_lj_liquid_example(void **state)
@@ -204,6 +251,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_special),
         cmocka_unit_test(test_lj_liquid_example),
+        cmocka_unit_test(test_mie),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
