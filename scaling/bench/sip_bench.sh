@@ -37,7 +37,8 @@ for R in $radii; do
     "$bin" run "$root/configs/surface-polymerization.cfg" --set "input.file=$out/r$R.data" \
       --set "output.dir=$out/r$R-$mode" --set "integrator.steps=$steps" \
       --set "output.thermo_interval=$steps" --set output.trajectory_interval=0 \
-      --set output.checkpoint_interval=0 --set "reactions.interval=$iv" "${extra[@]}" \
+      --set output.checkpoint_interval=0 --set output.checkpoint_keep=0 \
+      --set "reactions.interval=$iv" "${extra[@]}" \
       > "$out/r$R-$mode.log" 2>&1
   done
   $py - "$out/r$R-rx/perf.json" "$out/r$R-plain/perf.json" "$R" "${galamost[$R]}" <<'PY'
