@@ -363,34 +363,36 @@ void vs_gpu_rotate(vs_gpu_state *g, int finish, int first, const double *scale)
         finish != 0, first != 0);
 }
 
-/* Per block: the rotation terms (vs_rotation_terms_add) of the rates the kick of
+/* The rotation terms (vs_rotation_terms_add) of the rates the kick of
  * rotate_kernel's FINISH gives (this file's arithmetic: no fused multiply-adds), not
  * written. */
-__global__ void kicked_rotation_kernel(int n, vs_rot_consts c, const int32_t *species,
-                                       const vs_orient *orient, vs_wide *partials,
-                                       unsigned int *bad)
-{
-    __shared__ vs_wide s[2][VS_BLOCK];
-    vs_wide acc[2] = {0, 0};
-    int out_of_range = 0;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+struct vs_kicked_rotation_terms {
+    vs_rot_consts c;
+    const int32_t *species;
+    const vs_orient *orient;
+    __device__ void operator()(int i, vs_wide *acc, int *bad) const
+    {
         const int si = species[i];
         if (c.h[si] == 0.0)
-            continue;
+            return;
         double u[3] = {orient[i].u[0], orient[i].u[1], orient[i].u[2]};
         vs_rot_kick(u, orient[i].n, orient[i].g, c.h[si]);
-        vs_rotation_terms_add(acc, c.inertia[si], u, &out_of_range);
+        vs_rotation_terms_add(acc, c.inertia[si], u, bad);
     }
-    if (out_of_range)
-        atomicOr(bad, 1u);
-    vs_block_wide_sums<2>(acc, s, partials);
+};
+
+__global__ void kicked_rotation_kernel(int n, vs_kicked_rotation_terms terms, vs_wide *partials,
+                                       unsigned int *bad)
+{
+    vs_partial_wide_sums<2>(n, terms, partials, bad);
 }
 
 void vs_gpu_kicked_rotation_partials(vs_gpu_state *g, int blocks, vs_wide *partials,
                                      unsigned int *bad)
 {
-    kicked_rotation_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
-        (int)g->pt.n_owned, rot_consts(g, NULL), g->pt.species_id, g->an.orient, partials, bad);
+    const vs_kicked_rotation_terms terms = {rot_consts(g, NULL), g->pt.species_id, g->an.orient};
+    kicked_rotation_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>((int)g->pt.n_owned, terms,
+                                                               partials, bad);
     VS_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -153,29 +153,40 @@ struct vs_inertia {
     double of[VS_MAX_SPECIES];
 };
 
-/* Per block: the exact kinetic sums of its particles (grid-stride), and an out-of-range
- * flag; ROT: with the oriented particles' rotation (vs_rotation_sums' terms). */
+/* One particle's kinetic terms; ROT: with the oriented particles' rotation (vs_rotation_sums'
+ * terms). */
 template <bool ROT>
-__global__ void kinetic_partial_kernel(int n, vs_gpu_species sp, vs_inertia in,
-                                       const double *vx, const double *vy, const double *vz,
-                                       const int32_t *species, const vs_orient *orient,
-                                       vs_wide *partials, unsigned int *bad)
-{
-    __shared__ vs_wide s[VS_KINETIC_SUMS][VS_BLOCK];
-    vs_wide acc[VS_KINETIC_SUMS];
-    for (int q = 0; q < VS_KINETIC_SUMS; ++q)
-        acc[q] = 0;
-    int out_of_range = 0;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+struct vs_kinetic_terms {
+    vs_gpu_species sp;
+    vs_inertia in;
+    const double *vx, *vy, *vz;
+    const int32_t *species;
+    const vs_orient *orient;
+    __device__ void operator()(int i, vs_wide *acc, int *bad) const
+    {
         const int si = species[i];
-        vs_kinetic_terms_add(acc, sp.mass[si], sp.inv_mass[si], vx[i], vy[i], vz[i],
-                             &out_of_range);
+        vs_kinetic_terms_add(acc, sp.mass[si], sp.inv_mass[si], vx[i], vy[i], vz[i], bad);
         if (ROT && in.of[si] > 0.0)
-            vs_rotation_terms_add(acc + VS_SUM_MOMENTUM, in.of[si], orient[i].u, &out_of_range);
+            vs_rotation_terms_add(acc + VS_SUM_MOMENTUM, in.of[si], orient[i].u, bad);
     }
-    if (out_of_range)
-        atomicOr(bad, 1u);
-    vs_block_wide_sums<VS_KINETIC_SUMS>(acc, s, partials);
+};
+
+/* Per block: the exact kinetic sums of its particles and an out-of-range flag. */
+template <bool ROT>
+__global__ void kinetic_partial_kernel(int n, vs_kinetic_terms<ROT> terms, vs_wide *partials,
+                                       unsigned int *bad)
+{
+    vs_partial_wide_sums<VS_KINETIC_SUMS>(n, terms, partials, bad);
+}
+
+template <bool ROT>
+static void launch_kinetic(vs_gpu_state *g, const vs_inertia &in, int blocks, vs_wide *partials,
+                           unsigned int *bad)
+{
+    const vs_kinetic_terms<ROT> terms = {g->species, in, g->pt.v[0], g->pt.v[1], g->pt.v[2],
+                                         g->pt.species_id, g->an.orient};
+    kinetic_partial_kernel<ROT><<<blocks, VS_BLOCK, 0, g->stream>>>((int)g->pt.n_owned, terms,
+                                                                    partials, bad);
 }
 
 extern "C" int vs_gpu_kinetic_sums(vs_gpu_state *g, vs_wide out[VS_KINETIC_SUMS])
@@ -193,15 +204,10 @@ extern "C" int vs_gpu_kinetic_sums(vs_gpu_state *g, vs_wide out[VS_KINETIC_SUMS]
     for (int s = 0; s < VS_MAX_SPECIES; ++s)
         in.of[s] = s < g->prm->species.n ? g->prm->species.list[s].inertia : 0.0;
     const int rot = g->an.on;
-#define VS_KINETIC(ROT)                                                                            \
-    kinetic_partial_kernel<ROT><<<blocks, VS_BLOCK, 0, g->stream>>>(                               \
-        n, g->species, in, g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.species_id, g->an.orient,     \
-        partials, bad)
     if (rot)
-        VS_KINETIC(true);
+        launch_kinetic<true>(g, in, blocks, partials, bad);
     else
-        VS_KINETIC(false);
-#undef VS_KINETIC
+        launch_kinetic<false>(g, in, blocks, partials, bad);
     VS_CUDA_CHECK(cudaGetLastError());
     vs_wide_final<VS_KINETIC_SUMS>(blocks, partials, g->stream);
     char *h = (char *)g->red.h_pinned;

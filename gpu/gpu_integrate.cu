@@ -185,37 +185,37 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
 
 /* Per block: the kinetic terms (vs_kinetic_terms_add) of the velocities second_half_kernel's
  * kick gives, not written (Berendsen's sums, vs_gpu_berendsen_half_steps). */
-__global__ void kicked_kinetic_kernel(int n, double half_dt, vs_gpu_species sp, const double *vx,
-                                      const double *vy, const double *vz, const double *fx,
-                                      const double *fy, const double *fz,
-                                      const int32_t *fixed_bad, const int32_t *species,
-                                      vs_wide *partials, unsigned int *bad)
-{
-    __shared__ vs_wide s[VS_SUM_MOMENTUM][VS_BLOCK];
-    vs_wide acc[VS_SUM_MOMENTUM];
-    for (int q = 0; q < VS_SUM_MOMENTUM; ++q)
-        acc[q] = 0;
-    int out_of_range = 0;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+/* The kinetic terms of the velocities a second half-step would give, without writing them. */
+struct vs_kicked_terms {
+    double half_dt;
+    vs_gpu_species sp;
+    const double *vx, *vy, *vz, *fx, *fy, *fz;
+    const int32_t *fixed_bad, *species;
+    __device__ void operator()(int i, vs_wide *acc, int *bad) const
+    {
         const int si = species[i];
         const double k = half_dt * sp.inv_mass[si];
         const double ux = vs_vv_kick_scaled(vx[i], k, vs_force_at(fx, i, fixed_bad));
         const double uy = vs_vv_kick_scaled(vy[i], k, vs_force_at(fy, i, fixed_bad));
         const double uz = vs_vv_kick_scaled(vz[i], k, vs_force_at(fz, i, fixed_bad));
-        vs_kinetic_terms_add(acc, sp.mass[si], sp.inv_mass[si], ux, uy, uz, &out_of_range);
+        vs_kinetic_terms_add(acc, sp.mass[si], sp.inv_mass[si], ux, uy, uz, bad);
     }
-    if (out_of_range)
-        atomicOr(bad, 1u);
-    vs_block_wide_sums<VS_SUM_MOMENTUM>(acc, s, partials);
+};
+
+__global__ void kicked_kinetic_kernel(int n, vs_kicked_terms terms, vs_wide *partials,
+                                      unsigned int *bad)
+{
+    vs_partial_wide_sums<VS_SUM_MOMENTUM>(n, terms, partials, bad);
 }
 
 void vs_gpu_kicked_kinetic_partials(vs_gpu_state *g, int blocks, vs_wide *partials,
                                     unsigned int *bad)
 {
-    kicked_kinetic_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
-        (int)g->pt.n_owned, 0.5 * g->prm->integrator.dt, g->species, g->pt.v[0], g->pt.v[1],
-        g->pt.v[2], g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id,
-        partials, bad);
+    const vs_kicked_terms terms = {0.5 * g->prm->integrator.dt, g->species, g->pt.v[0],
+                                   g->pt.v[1], g->pt.v[2], g->pt.f[0], g->pt.f[1], g->pt.f[2],
+                                   vs_gpu_fixed_bad(g), g->pt.species_id};
+    kicked_kinetic_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>((int)g->pt.n_owned, terms,
+                                                              partials, bad);
     VS_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -73,6 +73,26 @@ __device__ __forceinline__ void vs_rotation_terms_add(vs_wide *acc, double inert
     acc[1] += vs_wide_from_double(1.0);
 }
 
+/* The frame of a partial kernel: each thread adds terms(i, acc, &bad) of its particles
+ * (grid-stride) into NV sums, an out-of-range term sets *bad, and the block's sums go to
+ * partials. TERMS is a functor of the kernel's own file, so its arithmetic rounds as that
+ * file's other kernels do (the kick of a kicked sum as the half-step's). */
+template <int NV, class TERMS>
+__device__ __forceinline__ void vs_partial_wide_sums(int n, const TERMS &terms,
+                                                     vs_wide *partials, unsigned int *bad)
+{
+    __shared__ vs_wide s[NV][VS_BLOCK];
+    vs_wide acc[NV];
+    for (int q = 0; q < NV; ++q)
+        acc[q] = 0;
+    int out_of_range = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        terms(i, acc, &out_of_range);
+    if (out_of_range)
+        atomicOr(bad, 1u);
+    vs_block_wide_sums<NV>(acc, s, partials);
+}
+
 #define VS_WIDE_FINAL_THREADS 256
 
 /* w summed over the warp, in lane 0 (the two 64-bit halves shuffled). */
