@@ -219,9 +219,16 @@ static int write_key(hid_t g, const vs_physics_key *k, const vs_params *p)
     case VS_PHYS_SEED:
         i64 = (int64_t)*(const uint64_t *)v;
         return vs_h5_attr_int64(g, k->stored, &i64, 1);
-    case VS_PHYS_ENUM:
-        i64 = *(const int *)v;
-        return vs_h5_attr_int64(g, k->stored, &i64, 1);
+    case VS_PHYS_ENUM: {
+        if (!k->per_species) {
+            i64 = *(const int *)v;
+            return vs_h5_attr_int64(g, k->stored, &i64, 1);
+        }
+        int64_t each[VS_MAX_SPECIES];
+        for (int i = 0; i < ns; ++i)
+            each[i] = *(const int *)vs_physics_value(p, k, i);
+        return vs_h5_attr_int64(g, k->stored, each, (hsize_t)ns);
+    }
     case VS_PHYS_NAME: {
         const char *names[VS_MAX_SPECIES];
         for (int i = 0; i < ns; ++i)
@@ -348,10 +355,23 @@ static int read_key(hid_t g, const vs_physics_key *k, vs_params *p)
         rc = vs_h5_read_attr_int64(g, k->stored, &i64, 1);
         *(uint64_t *)v = (uint64_t)i64;
         return rc;
-    case VS_PHYS_ENUM:
-        rc = vs_h5_read_attr_int64(g, k->stored, &i64, 1);
-        *(int *)v = (int)i64;
-        return rc;
+    case VS_PHYS_ENUM: {
+        if (!k->per_species) {
+            rc = vs_h5_read_attr_int64(g, k->stored, &i64, 1);
+            *(int *)v = (int)i64;
+            return rc;
+        }
+        /* one value per species; checkpoints written before 2026-11-29 hold species 0's
+         * alone (the others were not stored: their restart refused a run with any other
+         * species frozen as damaged) */
+        int64_t each[VS_MAX_SPECIES] = {0};
+        if (vs_h5_read_attr_int64(g, k->stored, each, (hsize_t)ns) != 0 &&
+            vs_h5_read_attr_int64(g, k->stored, each, 1) != 0)
+            return -1;
+        for (int i = 0; i < ns; ++i)
+            *(int *)vs_physics_value_mut(p, k, i) = (int)each[i];
+        return 0;
+    }
     case VS_PHYS_NAME:
         return read_names(g, k, p);
     case VS_PHYS_MATRIX: {

@@ -5,7 +5,8 @@
 # on 2 ranks cut along z: the same thermo.csv bytes (CPU), and frozen.py check: the frozen
 # particles stand where the file put them with velocity 0, the fluid moved and stayed inside,
 # and the profiles' set of all particles is the fluid's (density: frozen ones left out),
-# while the frozen species' own set holds the layers.
+# while the frozen species' own set holds the layers; a restart from step 100 (2 ranks, then 1)
+# gives the same thermo.csv as the run straight through.
 set -u
 BIN=$1; OUT=$2; BACKEND=${3:-cpu}
 case $BIN in /*) ;; */*) BIN=$PWD/$BIN ;; esac
@@ -32,6 +33,15 @@ CFG
 mpiexec --oversubscribe -n 2 "$BIN" run frozen.cfg --set output.dir=two \
     --set 'decomposition=[1, 1, 2]' >two.log 2>&1 || { tail -5 two.log >&2; fail "2 ranks"; }
 [ "$BACKEND" = cpu ] && { cmp one/thermo.csv two/thermo.csv || fail "thermo differs on 2 ranks"; }
+# a restart at step 100 (written on 2 ranks, continued on 1): the frozen flags of every
+# species come back from the checkpoint (species 1 frozen, species 0 not), and the run goes on
+# as the one straight through
+mpiexec --oversubscribe -n 2 "$BIN" run frozen.cfg --set output.dir=half --set integrator.steps=100 --set profiles.window=100 \
+    --set output.checkpoint_interval=100 --set 'decomposition=[1, 1, 2]' >half.log 2>&1 ||
+    { tail -5 half.log >&2; fail "the first 100 steps"; }
+"$BIN" run frozen.cfg --set output.dir=half --set profiles.window=100 --restart latest >>half.log 2>&1 ||
+    { tail -5 half.log >&2; fail "the restart at step 100"; }
+cmp one/thermo.csv half/thermo.csv || fail "thermo differs after the restart at step 100"
 "$PY" -c "import h5py" 2>/dev/null || { echo "ok: ran on 1 and 2 ranks (no h5py here: the particles not checked)"; exit 0; }
 "$PY" "$HERE/frozen.py" check frozen.data one/checkpoints/ckpt_200.h5 one/profiles.h5 ||
     fail "frozen particles"
