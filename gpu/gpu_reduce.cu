@@ -33,59 +33,72 @@ __device__ __forceinline__ void vs_add_exact(vs_wide *acc, double e, int *bad)
  * the virial, their energies apart. Exact sums of the doubles (fixed_sum.h), in the order of
  * VS_EXACT_* (observables.h). */
 template <int NV>
-__global__ void thermo_partial_kernel(int n, int n_energy, vs_gpu_species sp, const double *vx,
-                                      const double *vy, const double *vz,
-                                      const int32_t *species, const double *energy,
-                                      const double *virial, vs_bonded_shares b,
-                                      vs_wide *partials, unsigned int *bad)
-{
-    __shared__ vs_wide s[NV][VS_BLOCK];
-    vs_wide acc[NV];
-    for (int q = 0; q < NV; ++q)
-        acc[q] = 0;
-    int out_of_range = 0;
-    const int end = n > n_energy ? n : n_energy;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < end;
-         i += gridDim.x * blockDim.x) {
+struct vs_thermo_terms {
+    int n, n_energy;
+    vs_gpu_species sp;
+    const double *vx, *vy, *vz;
+    const int32_t *species;
+    const double *energy, *virial;
+    vs_bonded_shares b;
+    __device__ void operator()(int i, vs_wide *acc, int *bad) const
+    {
         if (i < n) {
             const double m = sp.mass[species[i]];
             const double ux = vx[i], uy = vy[i], uz = vz[i];
             /* the CPU's terms (src/cpu/cpu_backend.c, cpu_local_thermo), unfused */
-            vs_add_exact(&acc[0], __dmul_rn(m, ux), &out_of_range);
-            vs_add_exact(&acc[1], __dmul_rn(m, uy), &out_of_range);
-            vs_add_exact(&acc[2], __dmul_rn(m, uz), &out_of_range);
+            vs_add_exact(&acc[0], __dmul_rn(m, ux), bad);
+            vs_add_exact(&acc[1], __dmul_rn(m, uy), bad);
+            vs_add_exact(&acc[2], __dmul_rn(m, uz), bad);
             vs_add_exact(&acc[3],
                          __dmul_rn(__dmul_rn(0.5, m),
                                    __dadd_rn(__dadd_rn(__dmul_rn(ux, ux), __dmul_rn(uy, uy)),
                                              __dmul_rn(uz, uz))),
-                         &out_of_range);
+                         bad);
         }
         if (i < n_energy) {
-            vs_add_exact(&acc[4], energy[i], &out_of_range);
-            vs_add_exact(&acc[5], virial[i], &out_of_range);
+            vs_add_exact(&acc[4], energy[i], bad);
+            vs_add_exact(&acc[5], virial[i], bad);
         }
         if (b.e_pair && i < n) { /* the pair styles' shares: pair energy and virial */
-            vs_add_exact(&acc[4], b.e_pair[i], &out_of_range);
-            vs_add_exact(&acc[5], b.w_pair[i], &out_of_range);
+            vs_add_exact(&acc[4], b.e_pair[i], bad);
+            vs_add_exact(&acc[5], b.w_pair[i], bad);
         }
         if (NV > VS_RED_VALUES && i < n) {
             if (b.e_bond) {
-                vs_add_exact(&acc[6], b.e_bond[i], &out_of_range);
-                vs_add_exact(&acc[5], b.w_bond[i], &out_of_range);
+                vs_add_exact(&acc[6], b.e_bond[i], bad);
+                vs_add_exact(&acc[5], b.w_bond[i], bad);
             }
             if (b.e_angle) {
-                vs_add_exact(&acc[7], b.e_angle[i], &out_of_range);
-                vs_add_exact(&acc[5], b.w_angle[i], &out_of_range);
+                vs_add_exact(&acc[7], b.e_angle[i], bad);
+                vs_add_exact(&acc[5], b.w_angle[i], bad);
             }
             if (b.e_dihedral) {
-                vs_add_exact(&acc[8], b.e_dihedral[i], &out_of_range);
-                vs_add_exact(&acc[5], b.w_dihedral[i], &out_of_range);
+                vs_add_exact(&acc[8], b.e_dihedral[i], bad);
+                vs_add_exact(&acc[5], b.w_dihedral[i], bad);
             }
         }
     }
-    if (out_of_range)
-        atomicOr(bad, 1u);
-    vs_block_wide_sums<NV>(acc, s, partials);
+};
+
+template <int NV>
+__global__ void thermo_partial_kernel(vs_thermo_terms<NV> terms, vs_wide *partials,
+                                      unsigned int *bad)
+{
+    const int end = terms.n > terms.n_energy ? terms.n : terms.n_energy;
+    vs_partial_wide_sums<NV>(end, terms, partials, bad);
+}
+
+template <int NV>
+static void launch_thermo(vs_gpu_state *g, int n, int n_energy, const vs_bonded_shares &b,
+                          int blocks, vs_wide *partials, unsigned int *bad)
+{
+    const vs_thermo_terms<NV> terms = {n,          n_energy,         g->species,
+                                       g->pt.v[0], g->pt.v[1],       g->pt.v[2],
+                                       g->pt.species_id, vs_gpu_energy_buf(g),
+                                       vs_gpu_virial_buf(g), b};
+    thermo_partial_kernel<NV><<<blocks, VS_BLOCK, 0, g->stream>>>(terms, partials, bad);
+    VS_CUDA_CHECK(cudaGetLastError());
+    vs_wide_final<NV>(blocks, partials, g->stream);
 }
 
 extern "C" int vs_gpu_thermo(vs_gpu_state *g, vs_wide out[9])
@@ -113,19 +126,10 @@ extern "C" int vs_gpu_thermo(vs_gpu_state *g, vs_wide out[9])
     vs_wide *partials = (vs_wide *)g->red.partials;
     unsigned int *bad = (unsigned int *)g->red.d_int_sums;
     VS_CUDA_CHECK(cudaMemsetAsync(bad, 0, sizeof(unsigned int), g->stream));
-    if (g->bd.on) {
-        thermo_partial_kernel<VS_RED_VALUES_MOL><<<blocks, VS_BLOCK, 0, g->stream>>>(
-            n, n_energy, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.species_id,
-            vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), b, partials, bad);
-        VS_CUDA_CHECK(cudaGetLastError());
-        vs_wide_final<VS_RED_VALUES_MOL>(blocks, partials, g->stream);
-    } else {
-        thermo_partial_kernel<VS_RED_VALUES><<<blocks, VS_BLOCK, 0, g->stream>>>(
-            n, n_energy, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.species_id,
-            vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), b, partials, bad);
-        VS_CUDA_CHECK(cudaGetLastError());
-        vs_wide_final<VS_RED_VALUES>(blocks, partials, g->stream);
-    }
+    if (g->bd.on)
+        launch_thermo<VS_RED_VALUES_MOL>(g, n, n_energy, b, blocks, partials, bad);
+    else
+        launch_thermo<VS_RED_VALUES>(g, n, n_energy, b, blocks, partials, bad);
     VS_CUDA_CHECK(cudaGetLastError());
     char *h = (char *)g->red.h_pinned;
     VS_CUDA_CHECK(cudaMemcpyAsync(h, partials + (size_t)blocks * nv, (size_t)nv * sizeof(vs_wide),
