@@ -92,10 +92,9 @@ template <int NV>
 static void launch_thermo(vs_gpu_state *g, int n, int n_energy, const vs_bonded_shares &b,
                           int blocks, vs_wide *partials, unsigned int *bad)
 {
-    const vs_thermo_terms<NV> terms = {n,          n_energy,         g->species,
-                                       g->pt.v[0], g->pt.v[1],       g->pt.v[2],
-                                       g->pt.species_id, vs_gpu_energy_buf(g),
-                                       vs_gpu_virial_buf(g), b};
+    const vs_thermo_terms<NV> terms = {
+        n, n_energy, g->species, g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.species_id,
+        vs_gpu_energy_buf(g), vs_gpu_virial_buf(g), b};
     thermo_partial_kernel<NV><<<blocks, VS_BLOCK, 0, g->stream>>>(terms, partials, bad);
     VS_CUDA_CHECK(cudaGetLastError());
     vs_wide_final<NV>(blocks, partials, g->stream);
