@@ -40,7 +40,8 @@ pair = ( { style = "lj"; rc = 2.5; tail = "on";
 mc = { ensemble = "gibbs"; kT = 1.0; cycles = 60; equilibration = 20;
        box2 = [11.0, 11.0, 11.0]; particles2 = 40;
        moves = { displacement = 0.7; volume = 0.02; exchange = 0.28; }; };
-output = { dir = "%s"; thermo_interval = 10; trajectory_interval = 10; checkpoint_interval = 30; };
+output = { dir = "%s"; thermo_interval = 10; trajectory_interval = 10;
+           checkpoint_interval = 30; };
 """
 
 
