@@ -91,30 +91,40 @@ static int make_series(hid_t parent, const char *name, hid_t type, int rank, con
     return rc ? -1 : 0;
 }
 
-/* The file skeleton: /h5md, /particles/all (box, species, id, empty series), /observables. */
-static int create_layout(hid_t f, const vs_par *par, const vs_params *prm)
+void vs_h5md_user(char *user, size_t len)
+{
+    const char *u = getenv("USER");
+    if (!u)
+        u = getenv("LOGNAME");
+    snprintf(user, len, "%s", u && *u ? u : "unknown");
+}
+
+int vs_h5md_write_header(hid_t f, const char *user)
 {
     int rc = 0;
     hid_t h5md = make_group(f, "h5md");
     const int64_t version[2] = {1, 1};
-    rc |= vs_h5_attr_int64(h5md, "version", version, 2);
-    char user[64] = "unknown";
-    if (par->rank == 0) {
-        const char *u = getenv("USER");
-        if (!u)
-            u = getenv("LOGNAME");
-        if (u && *u)
-            snprintf(user, sizeof user, "%s", u);
-    }
-    vs_par_bcast_bytes(par, user, sizeof user, 0); /* attributes must agree on every rank */
+    rc |= h5md < 0 || vs_h5_attr_int64(h5md, "version", version, 2);
     hid_t author = make_group(h5md, "author");
-    rc |= vs_h5_attr_string(author, "name", user);
+    rc |= author < 0 || vs_h5_attr_string(author, "name", user);
     H5Gclose(author);
     hid_t creator = make_group(h5md, "creator");
-    rc |= vs_h5_attr_string(creator, "name", "Vesica");
+    rc |= creator < 0 || vs_h5_attr_string(creator, "name", "Vesica");
     rc |= vs_h5_attr_string(creator, "version", VESICA_VERSION " (git " VESICA_GIT_COMMIT ")");
     H5Gclose(creator);
     H5Gclose(h5md);
+    return rc ? -1 : 0;
+}
+
+/* The file skeleton: /h5md, /particles/all (box, species, id, empty series), /observables. */
+static int create_layout(hid_t f, const vs_par *par, const vs_params *prm)
+{
+    int rc = 0;
+    char user[64] = "unknown";
+    if (par->rank == 0)
+        vs_h5md_user(user, sizeof user);
+    vs_par_bcast_bytes(par, user, sizeof user, 0); /* attributes must agree on every rank */
+    rc |= vs_h5md_write_header(f, user);
 
     hid_t particles = make_group(f, "particles");
     hid_t all = make_group(particles, "all");

@@ -10,6 +10,7 @@
 #ifndef VESICA_H5MD_H
 #define VESICA_H5MD_H
 
+#include <hdf5.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -67,6 +68,12 @@ int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_par
                    const vs_thermo *t, const vs_frame_fields *ff, const vs_particle_rec *slab,
                    const vs_topo *topo, const vs_dihedrals *dih, double *bytes, char *err,
                    size_t err_len);
+
+/* The /h5md group of a new file (version 1.1, author `user`, creator Vesica and its version),
+ * shared with the Monte Carlo trajectory (h5md_mc.h); the author's name from $USER or
+ * $LOGNAME. Returns 0 or -1. */
+int vs_h5md_write_header(hid_t f, const char *user);
+void vs_h5md_user(char *user, size_t len);
 
 /* Drop every frame whose step is above max_step (a restart from a checkpoint at max_step).
  * Returns the number of frames kept, or -1 with one line in err (missing or unreadable file).

@@ -15,10 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "checkpoint_mc.h"
 #include "exit_codes.h"
 #include "fsutil.h"
+#include "h5md_mc.h"
 #include "input_system.h"
 #include "log.h"
 #include "mc_engine.h"
@@ -260,13 +262,62 @@ static int walltime_up(const vs_params *prm, double t0, double cycle_s)
            now_s() - t0 + 2.0 * cycle_s + 10.0 > prm->run.walltime * 3600.0;
 }
 
-static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo,
+/* traj.h5md: its path, and whether it holds this campaign's frames so far. */
+typedef struct {
+    char path[VS_PATH_LEN + 16];
+    int exists;
+} mc_trajectory;
+
+/* traj.h5md at the start: a new run removes an earlier run's, a restart keeps the frames up
+ * to its checkpoint's cycle. Returns 0, or an exit status with err. */
+static int open_trajectory(mc_trajectory *tr, const vs_mc_state *s, int restart, char *err)
+{
+    snprintf(tr->path, sizeof tr->path, "%s/traj.h5md", s->prm->output.dir);
+    tr->exists = restart && access(tr->path, F_OK) == 0;
+    if (!restart)
+        unlink(tr->path);
+    if (!tr->exists || s->prm->output.trajectory_interval <= 0)
+        return 0;
+    char why[ERR_LEN];
+    const int64_t kept = vs_h5md_mc_trim(tr->path, s->pr.cycle, why, sizeof why);
+    if (kept < 0) {
+        snprintf(err, ERR_LEN, "%.900s (move it away to start a new trajectory)", why);
+        return VS_EXIT_FAULT;
+    }
+    vs_log_info("Trajectory %s: %lld frame(s) up to cycle %lld kept, appending", tr->path,
+                (long long)kept, (long long)s->pr.cycle);
+    return 0;
+}
+
+/* The frame of the current cycle. Returns 0, or an exit status with err. */
+static int write_frame(mc_trajectory *tr, const vs_mc_state *s, char *err)
+{
+    vs_h5md_mc_box boxes[VS_MC_MAX_BOXES];
+    for (int b = 0; b < s->n_boxes; ++b) {
+        const vs_mc_box *box = &s->box[b];
+        const vs_mc_box_obs o = vs_mc_observe(s, b);
+        vs_mc_box_data d = {{box->L[0], box->L[1], box->L[2]}, box->n, box->x, box->species,
+                            box->tag};
+        boxes[b] = (vs_h5md_mc_box){d, o.volume, o.density, o.energy, o.pressure};
+    }
+    double bytes = 0.0;
+    if (vs_h5md_mc_append(tr->path, !tr->exists, s->n_boxes, s->pr.cycle, boxes, &bytes, err,
+                          ERR_LEN))
+        return VS_EXIT_FAULT;
+    tr->exists = 1;
+    return 0;
+}
+
+static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, mc_trajectory *tr,
                 vs_mc_series *series, char *err)
 {
     const vs_params *prm = s->prm;
+    const int64_t ti = prm->output.thermo_interval, ci = prm->output.checkpoint_interval;
+    const int64_t fi = prm->output.trajectory_interval;
     if (!opt->restart && row(thermo, s, series))
         return out_of_memory(err);
-    const int64_t ti = prm->output.thermo_interval, ci = prm->output.checkpoint_interval;
+    if (!opt->restart && fi > 0 && write_frame(tr, s, err))
+        return VS_EXIT_FAULT;
     const int keep = prm->output.checkpoint_keep > 0;
     const double t0 = now_s();
     double cycle_s = 0.0;
@@ -278,6 +329,8 @@ static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo,
         }
         if (s->pr.cycle % ti == 0 && row(thermo, s, series))
             return out_of_memory(err);
+        if (fi > 0 && s->pr.cycle % fi == 0 && write_frame(tr, s, err))
+            return VS_EXIT_FAULT;
         cycle_s = now_s() - t1 > cycle_s ? now_s() - t1 : cycle_s;
         const int stop = vs_run_stop_signalled() || walltime_up(prm, t0, cycle_s);
         if (keep && ((ci > 0 && s->pr.cycle % ci == 0) || stop) && write_checkpoint(s, opt, err))
@@ -318,14 +371,14 @@ int vs_run_mc(const vs_params *prm_in, const vs_run_options *opt, MPI_Comm comm)
         rc ? NULL : open_thermo(prm.output.dir, &s, opt->restart != NULL, &series, err);
     if (!rc && !thermo)
         rc = VS_EXIT_FAULT;
-    if (!rc && prm.output.trajectory_interval > 0)
-        vs_log_warn("output.trajectory_interval: the Monte Carlo engine writes no trajectory "
-                    "yet (thermo.csv and checkpoints only)");
+    mc_trajectory traj;
+    if (!rc)
+        rc = open_trajectory(&traj, &s, opt->restart != NULL, err);
     if (!rc) {
         vs_log_info("Monte Carlo: %d box(es), %lld particles, cycles %lld to %lld",
                     s.n_boxes, (long long)(s.box[0].n + (s.n_boxes > 1 ? s.box[1].n : 0)),
                     (long long)s.pr.cycle, (long long)prm.mc.cycles);
-        rc = loop(&s, opt, thermo, &series, err);
+        rc = loop(&s, opt, thermo, &traj, &series, err);
     }
     if (thermo)
         fclose(thermo);
