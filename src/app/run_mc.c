@@ -237,6 +237,8 @@ static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, char
         vs_mc_set_cycle_length(s);
     if (!rc)
         vs_mc_refresh(s);
+    if (!rc && prm->exec.backend == VS_BACKEND_GPU && vs_mc_gpu_open(s, err, ERR_LEN))
+        rc = VS_EXIT_FAULT;
     return rc;
 }
 
@@ -260,6 +262,15 @@ static int walltime_up(const vs_params *prm, double t0, double cycle_s)
            now_s() - t0 + 2.0 * cycle_s + 10.0 > prm->run.walltime * 3600.0;
 }
 
+/* The displacements attempted since the campaign's start, over the boxes. */
+static int64_t displacements(const vs_mc_state *s)
+{
+    int64_t n = 0;
+    for (int b = 0; b < s->n_boxes; ++b)
+        n += s->pr.total.attempted[VS_MC_DISPLACE][b];
+    return n;
+}
+
 static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo,
                 vs_mc_series *series, char *err)
 {
@@ -270,17 +281,25 @@ static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo,
     const int keep = prm->output.checkpoint_keep > 0;
     const double t0 = now_s();
     double cycle_s = 0.0;
+    const int64_t tried0 = displacements(s);
     while (s->pr.cycle < prm->mc.cycles) {
         const double t1 = now_s();
         if (vs_mc_cycle(s)) {
-            snprintf(err, ERR_LEN, "out of memory growing a box");
+            snprintf(err, ERR_LEN, "%s", s->err);
             return VS_EXIT_FAULT;
         }
-        if (s->pr.cycle % ti == 0 && row(thermo, s, series))
-            return out_of_memory(err);
+        if (s->pr.cycle % ti == 0) {
+            if (vs_mc_sync_host(s, err, ERR_LEN))
+                return VS_EXIT_FAULT;
+            if (row(thermo, s, series))
+                return out_of_memory(err);
+        }
         cycle_s = now_s() - t1 > cycle_s ? now_s() - t1 : cycle_s;
         const int stop = vs_run_stop_signalled() || walltime_up(prm, t0, cycle_s);
-        if (keep && ((ci > 0 && s->pr.cycle % ci == 0) || stop) && write_checkpoint(s, opt, err))
+        const int want_ck = keep && ((ci > 0 && s->pr.cycle % ci == 0) || stop);
+        if (want_ck && vs_mc_sync_host(s, err, ERR_LEN))
+            return VS_EXIT_FAULT;
+        if (want_ck && write_checkpoint(s, opt, err))
             return VS_EXIT_FAULT;
         if (stop && s->pr.cycle < prm->mc.cycles) {
             vs_log_info("Stopped at cycle %lld (a signal or run.walltime): continue with "
@@ -289,6 +308,13 @@ static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo,
             return VS_EXIT_CONTINUE;
         }
     }
+    const double wall = now_s() - t0;
+    if (wall > 0.0 && displacements(s) > tried0)
+        vs_log_info("Monte Carlo: %lld attempted displacements in %.3f s: %.4g per second",
+                    (long long)(displacements(s) - tried0), wall,
+                    (double)(displacements(s) - tried0) / wall);
+    if (vs_mc_sync_host(s, err, ERR_LEN))
+        return VS_EXIT_FAULT;
     if (keep && (ci == 0 || s->pr.cycle % ci != 0) && write_checkpoint(s, opt, err))
         return VS_EXIT_FAULT;
     return vs_run_mc_summary(s, series, err, ERR_LEN) ? VS_EXIT_FAULT : 0;
