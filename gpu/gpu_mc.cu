@@ -310,8 +310,8 @@ static int reserve(vs_gpu_mc *g, int64_t n, char *err, size_t len)
 extern "C" int vs_gpu_mc_upload(vs_gpu_mc *g, int64_t n, const double *x,
                                 const int32_t *species, char *err, size_t len)
 {
-    if (n >= ((int64_t)1 << 30)) {
-        snprintf(err, len, "GPU Monte Carlo: %lld particles in a box: at most 2^30",
+    if (n >= ((int64_t)1 << 28)) { /* 32-bit indices into the by-axis arrays */
+        snprintf(err, len, "GPU Monte Carlo: %lld particles in a box: at most 2^28",
                  (long long)n);
         return -1;
     }

@@ -201,12 +201,21 @@ VS_HOST_DEVICE double vs_mc_ln(double u)
     return vs_mul_rn((double)e, 0.69314718055994531) + vs_mul_rn(2.0 * s, sum);
 }
 
+/* w in energy units from two exact-or-rounded int64 conversions (an instruction on either
+ * backend; a conversion of the 128-bit integer itself is a library routine whose rounding
+ * the two need not share). |w| < 2^102. */
+VS_HOST_DEVICE double vs_mc_sweep_energy(vs_wide w)
+{
+    const int64_t hi = (int64_t)(w >> 40), lo = (int64_t)(w & (((vs_wide)1 << 40) - 1));
+    return ((double)hi * 0x1p40 + (double)lo) * (1.0 / VS_WIDE_QUANTA);
+}
+
 /* Metropolis: accept a trial of energy change dU (quanta) with the draw u. */
 VS_HOST_DEVICE int vs_mc_sweep_accept(const vs_mc_sweep_plan *p, vs_wide dU, double u)
 {
     if (dU <= 0)
         return 1;
-    return vs_mc_ln(u) < -vs_wide_to_double(dU) / p->kT;
+    return vs_mc_ln(u) < -vs_mc_sweep_energy(dU) / p->kT;
 }
 
 /* The colour of a cell of coordinates c: the parities of the three. */
