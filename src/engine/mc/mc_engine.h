@@ -1,5 +1,5 @@
 /* The Monte Carlo engine: Metropolis moves of the particles of one box (nvt, npt, gcmc) or
- * two (the NVT Gibbs ensemble), on the CPU, one rank.
+ * two (the NVT Gibbs ensemble), one rank; the checkerboard sweep also on one GPU.
  *
  * A cycle is mc.moves_per_cycle moves, by default the particles at the start of the run
  * (at least one), then the same in every cycle: a length that followed the state would
@@ -8,9 +8,10 @@
  * by (seed, cycle) and (move index in the cycle, draw index) (src/core/tea_rng.h; the top
  * byte of the cycle word is the stream 0x4d, apart from MD's streams), never by a thread or
  * a rank: the state after a cycle is a function of the state before it, so a restart from a
- * checkpoint stores no generator state and continues bit for bit. A GPU version moves many
- * particles at once (a checkerboard of cells) with draws keyed by (seed, cycle, sweep, tag);
- * the pair energies are already order-free sums (mc_box.h) for it.
+ * checkpoint stores no generator state and continues bit for bit. With mc.sweep =
+ * "checkerboard" the displacements are sweeps of a checkerboard of cells whose particles move
+ * at once (src/core/mc_sweep.h; mc_sweep.c runs them on the CPU or the GPU), with draws keyed
+ * by (seed, cycle, box) and (cell, colour step, draw index).
  *
  * The step sizes (displacement per box, log-volume) are tuned towards mc.target_acceptance
  * every mc.tune_every cycles while cycle < mc.equilibration, never after, so the production
