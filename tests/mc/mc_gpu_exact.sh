@@ -1,9 +1,10 @@
 #!/bin/bash
 # The checkerboard sweep on the GPU makes the CPU reference's trajectory bit for bit:
 # thermo.csv (energies, pressures, counts, step sizes at %.17g) byte-identical between
-# backend = "cpu" and "gpu" for nvt (two species, a grid of 6^3 cells), npt (volume moves on
-# the host between the sweeps), gibbs (two boxes, transfers) and a larger nvt box of 12^3
-# cells; a GPU run stopped and continued with --restart latest equals one that never
+# backend = "cpu" and "gpu" for nvt (two species, a grid of 4^3 cells of 41 particles: the
+# kernel reads the neighbours from global memory), npt (volume moves on the host between the
+# sweeps; 6^3 cells, the neighbourhoods staged in shared memory), gibbs (two boxes,
+# transfers) and a larger nvt box of 12^3 cells; a GPU run stopped and continued with --restart latest equals one that never
 # stopped. Run through tests/gpu/skip_without_gpu.sh (exit 77 without a GPU).
 # Usage: mc_gpu_exact.sh VESICA WORKDIR
 set -u
@@ -27,12 +28,12 @@ mc = { kT = 1.1; cycles = 40; equilibration = 20; tune_every = 5; blocks = 3; sw
 output = { dir = "$1"; thermo_interval = 2; checkpoint_interval = 10; checkpoint_keep = 2; };
 EOF2
 }
-write_cfg nvt 15.0 2700 'ensemble = "nvt";'
+write_cfg nvt 14.9 2600 'ensemble = "nvt";'
 write_cfg npt 15.0 2700 'ensemble = "npt"; pressure = 1.0; moves = { displacement = 0.98; volume = 0.02; };'
 write_cfg gibbs 12.0 1200 'ensemble = "gibbs"; box2 = [10.0, 10.0, 10.0]; particles2 = 200;'
 sed -i 's/species = .*/species = ( { name = "A"; } );/; s/ B = { epsilon = 0.8; sigma = 0.9; };//; s/                     B = { B = { epsilon = 0.6; sigma = 0.8; }; };//' gibbs.cfg
 write_cfg big 31.0 24000 'ensemble = "nvt";'
-sed -i 's/cycles = 40; equilibration = 20;/cycles = 6; equilibration = 4; tune_every = 2;/' big.cfg
+sed -i 's/cycles = 40; equilibration = 20; tune_every = 5;/cycles = 6; equilibration = 4; tune_every = 2;/' big.cfg
 
 for e in nvt npt gibbs big; do
     "$VESICA" mc $e.cfg --set output.dir=\"$e-cpu\" --set backend=\"cpu\" > $e-cpu.log 2>&1 ||
