@@ -172,15 +172,68 @@ __device__ __forceinline__ void pack(const colour_args &a, int *buf, int &packed
     }
 }
 
+/* The colour kernel's shared memory, per warp: the neighbour cells' ranges, the packed
+ * neighbours, the staged neighbourhood. */
+__shared__ int s_beg[MC_WARPS][MC_MAX_NEAR], s_len[MC_WARPS][MC_MAX_NEAR];
+__shared__ int s_buf[MC_WARPS][MC_BUF];
+__shared__ float4 s_nb[MC_WARPS][MC_NB];
+
+/* This lane's share of the exact energy change of a trial of particle k (slot kslot of the
+ * staged neighbourhood) from x to y: the filter over the neighbours, from shared memory
+ * (staged) or global memory, then the packed exact terms. */
+__device__ __forceinline__ vs_wide trial_terms(const colour_args &a, int w, int lane, int staged,
+                                               int total, int nr, int k, int kslot, int si,
+                                               const double x[3], const double y[3],
+                                               const float xf[3], const float yf[3],
+                                               const float Lf[3])
+{
+    const int cap = a.cap;
+    vs_wide d = 0;
+    int packed = 0;
+    if (staged) {
+        for (int it = 0; it < total; it += 32) {
+            const int slot = it + lane;
+            int keep = 0, j = -1;
+            if (slot < total && slot != kslot) {
+                const float4 v = s_nb[w][slot];
+                keep = dist2f(Lf, xf, v.x, v.y, v.z) < a.lim ||
+                       dist2f(Lf, yf, v.x, v.y, v.z) < a.lim;
+                j = __float_as_int(v.w);
+            }
+            pack(a, s_buf[w], packed, keep, j, it + 32 >= total, lane, si, x, y, d);
+        }
+    } else {
+        int r = 0, q = lane;
+        while (r < nr && q >= s_len[w][r])
+            q -= s_len[w][r++];
+        for (;;) {
+            int keep = 0, j = -1;
+            if (r < nr) {
+                j = s_beg[w][r] + q;
+                if (j != k) {
+                    const float b0 = a.xf[j], b1 = a.xf[cap + j], b2 = a.xf[2 * cap + j];
+                    keep = dist2f(Lf, xf, b0, b1, b2) < a.lim ||
+                           dist2f(Lf, yf, b0, b1, b2) < a.lim;
+                }
+                q += 32;
+                while (r < nr && q >= s_len[w][r])
+                    q -= s_len[w][r++];
+            }
+            const int more = __any_sync(MC_FULL, r < nr);
+            pack(a, s_buf[w], packed, keep, j, !more, lane, si, x, y, d);
+            if (!more)
+                break;
+        }
+    }
+    return d;
+}
+
 /* One warp per active cell of the colour: the cell's trials in order. Where the cell's
  * neighbourhood (27 cells, or fewer on a grid of 2 per axis) fits MC_NB, its single-precision
  * positions are staged in shared memory once (the cell's own first, so particle k sits at
  * k - beg), and each trial's filter reads them there; else from global memory. */
 __global__ void __launch_bounds__(32 * MC_WARPS) k_colour(colour_args a)
 {
-    __shared__ int s_beg[MC_WARPS][MC_MAX_NEAR], s_len[MC_WARPS][MC_MAX_NEAR];
-    __shared__ int s_buf[MC_WARPS][MC_BUF];
-    __shared__ float4 s_nb[MC_WARPS][MC_NB];
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     const int warp = blockIdx.x * MC_WARPS + w;
     const vs_mc_sweep_plan &p = a.p;
@@ -242,45 +295,8 @@ __global__ void __launch_bounds__(32 * MC_WARPS) k_colour(colour_args a)
         const int si = a.ss[k];
         const float xf[3] = {(float)x[0], (float)x[1], (float)x[2]};
         const float yf[3] = {(float)y[0], (float)y[1], (float)y[2]};
-        vs_wide d = 0;
-        int packed = 0;
-        if (staged) {
-            const int kslot = k - beg;
-            for (int it = 0; it < total; it += 32) {
-                const int slot = it + lane;
-                int keep = 0, j = -1;
-                if (slot < total && slot != kslot) {
-                    const float4 v = s_nb[w][slot];
-                    keep = dist2f(Lf, xf, v.x, v.y, v.z) < a.lim ||
-                           dist2f(Lf, yf, v.x, v.y, v.z) < a.lim;
-                    j = __float_as_int(v.w);
-                }
-                pack(a, s_buf[w], packed, keep, j, it + 32 >= total, lane, si, x, y, d);
-            }
-        } else {
-            int r = 0, q = lane;
-            while (r < nr && q >= s_len[w][r])
-                q -= s_len[w][r++];
-            for (;;) {
-                int keep = 0, j = -1;
-                if (r < nr) {
-                    j = s_beg[w][r] + q;
-                    if (j != k) {
-                        const float b0 = a.xf[j], b1 = a.xf[cap + j], b2 = a.xf[2 * cap + j];
-                        keep = dist2f(Lf, xf, b0, b1, b2) < a.lim ||
-                               dist2f(Lf, yf, b0, b1, b2) < a.lim;
-                    }
-                    q += 32;
-                    while (r < nr && q >= s_len[w][r])
-                        q -= s_len[w][r++];
-                }
-                const int more = __any_sync(MC_FULL, r < nr);
-                pack(a, s_buf[w], packed, keep, j, !more, lane, si, x, y, d);
-                if (!more)
-                    break;
-            }
-        }
-        d = warp_sum(d);
+        const vs_wide d = warp_sum(
+            trial_terms(a, w, lane, staged, total, nr, k, k - beg, si, x, y, xf, yf, Lf));
         if (vs_mc_sweep_accept(&p, d, u)) {
             if (lane == 0) {
                 for (int e = 0; e < 3; ++e) {
