@@ -1,7 +1,8 @@
 #!/bin/bash
 # The checkerboard sweep (mc.sweep = "checkerboard") on the CPU: its bad input exits 2 with
 # one line; restarts are exact (nvt with a checkpoint inside the tuning, npt with volume
-# moves between the sweeps, gibbs with two boxes and transfers), thermo.csv byte for byte;
+# moves between the sweeps, gcmc with insertions and deletions between them, gibbs with two
+# boxes and transfers), thermo.csv byte for byte;
 # the sweep moves particles (accepted displacements) and is not the sequential mode's
 # trajectory. Usage: mc_checkerboard.sh VESICA WORKDIR
 set -u
@@ -55,7 +56,8 @@ write_cfg nvt 'ensemble = "nvt";'
 write_cfg npt 'ensemble = "npt"; pressure = 0.5; moves = { displacement = 0.9; volume = 0.1; };'
 write_cfg gibbs 'ensemble = "gibbs"; box2 = [6.0, 6.0, 6.0]; particles2 = 40;'
 sed -i 's/species = .*/species = ( { name = "A"; } );/; s/ B = { epsilon = 0.8; sigma = 0.9; };//; s/                     B = { B = { epsilon = 0.6; sigma = 0.8; }; };//' gibbs.cfg
-for e in nvt npt gibbs; do
+sed 's/ensemble = "gibbs"; box2 = \[6.0, 6.0, 6.0\]; particles2 = 40;/ensemble = "gcmc"; activity = 0.1;/; s/dir = "gibbs"/dir = "gcmc"/' gibbs.cfg > gcmc.cfg
+for e in nvt npt gcmc gibbs; do
     "$VESICA" mc $e.cfg --set output.dir=\"$e-full\" > /dev/null || { echo "FAIL: $e full run"; fail=1; continue; }
     "$VESICA" mc $e.cfg --set output.dir=\"$e-part\" --set mc.cycles=30 > /dev/null || fail=1
     "$VESICA" mc $e.cfg --set output.dir=\"$e-part\" --restart latest > /dev/null || fail=1
