@@ -2,18 +2,18 @@
  * src/core/mc_sweep.h's, the CPU reference's (src/engine/mc/mc_sweep.c); this file only
  * spreads it over the device.
  *
- * A sweep: each particle's cell in the sweep's shifted grid, a stable radix sort of (cell,
- * index) pairs (so a cell holds its particles in index order, as the CPU's counting sort
- * does), the cells' starts, the positions gathered cell by cell; then one kernel per colour
- * in the plan's order, a warp per active cell doing the cell's trials one after the other,
- * its 32 lanes sharing the neighbours of each trial; the positions scattered back. A trial's
- * energy change is an exact fixed-point sum, so the lanes' partial sums add to the CPU's
- * integer whatever the split. Before the exact pair terms, a lane drops the neighbours that
- * a single-precision distance puts beyond the cut-off with a margin far above its round-off
- * (they add nothing on the CPU either), and the warp packs the rest (a ballot) so that all
- * lanes evaluate pairs. The single-precision neighbourhood of a cell is staged in shared
- * memory for its trials where it fits, and the draws of ten trials are made at once: the
- * trials of a warp are a chain of dependent steps, so their latency is what a sweep costs. The file compiles without fused multiply-adds (CMakeLists.txt), so
+ * A sweep: each particle's cell in the sweep's shifted grid, a stable radix sort of (cell, index)
+ * pairs (so a cell holds its particles in index order, as the CPU's counting sort does), the cells'
+ * starts, the positions gathered cell by cell; then one kernel per colour in the plan's order, a
+ * warp per active cell doing the cell's trials one after the other, its 32 lanes sharing the
+ * neighbours of each trial; the positions scattered back. A trial's energy change is an exact
+ * fixed-point sum, so the lanes' partial sums add to the CPU's integer whatever the split. Before
+ * the exact pair terms, a lane drops the neighbours that a single-precision distance puts beyond
+ * the cut-off with a margin far above its round-off (they add nothing on the CPU either), and the
+ * warp packs the rest (a ballot) so that all lanes evaluate pairs. The single-precision
+ * neighbourhood of a cell is staged in shared memory for its trials where it fits, and the draws of
+ * ten trials are made at once: the trials of a warp are a chain of dependent steps, so their
+ * latency is what a sweep costs. The file compiles without fused multiply-adds (CMakeLists.txt), so
  * positions and pair energies round as on the CPU.
  */
 #include <cub/cub.cuh>
@@ -252,7 +252,8 @@ __global__ void __launch_bounds__(32 * MC_WARPS) k_colour(colour_args a)
               n2 = vs_mc_sweep_near(&p, 2, c2, q2);
     const int nr = n0 * n1 * n2;
     if (lane < nr) { /* lane 0: the cell itself (vs_mc_sweep_near lists c first) */
-        const int nb = q0[lane % n0] + p.nc[0] * (q1[(lane / n0) % n1] + p.nc[1] * q2[lane / (n0 * n1)]);
+        const int nb = q0[lane % n0] +
+                       p.nc[0] * (q1[(lane / n0) % n1] + p.nc[1] * q2[lane / (n0 * n1)]);
         s_beg[w][lane] = a.start[nb];
         s_len[w][lane] = a.start[nb + 1] - a.start[nb];
     }
@@ -441,7 +442,7 @@ extern "C" int vs_gpu_mc_sweep(vs_gpu_mc *g, const vs_mc_sweep_plan *p, vs_wide 
     if (n == 0)
         return 0;
     const int64_t ncell = (int64_t)p->nc[0] * p->nc[1] * p->nc[2];
-    if (ncell >= ((int64_t)1 << 21)) { /* the limbs of dU add without carries up to 2^21 */
+    if (ncell > ((int64_t)1 << 21)) { /* the limbs of dU add without carries up to 2^21 */
         snprintf(err, len, "GPU Monte Carlo: %lld cells in a box: at most 2^21",
                  (long long)ncell);
         return -1;

@@ -3,14 +3,14 @@
  * (gpu/gpu_mc.cu): Anderson, Jankowski, Grubb, Engel & Glotzer, J. Comput. Phys. 254, 27
  * (2013), the scheme of HOOMD-blue's HPMC.
  *
- * A sweep lays a grid of nc cells per axis over the box (nc even, cells at least the largest
- * cut-off wide) shifted by a random offset, and visits its eight colours (the parities of
- * the three cell coordinates) in a random order. The cells of one colour are two apart along
- * every axis, so no active cell holds a neighbour of another: each does its trial moves on
- * its own, at the same time as the others. An active cell of n particles does n trials, each
- * on a particle picked uniformly in the cell; a trial position outside the cell is rejected,
- * so the cell keeps its n particles and the cells stay independent, and every trial is a
- * symmetric proposal accepted with min(1, exp(-beta dU)) (detailed balance per trial).
+ * A sweep lays a grid of nc cells per axis over the box (nc even, at most 128, cells at least the
+ * largest cut-off wide) shifted by a random offset, and visits its eight colours (the parities of
+ * the three cell coordinates) in a random order. The cells of one colour are two apart along every
+ * axis, so no active cell holds a neighbour of another: each does its trial moves on its own, at
+ * the same time as the others. An active cell of n particles does n trials, each on a particle
+ * picked uniformly in the cell; a trial position outside the cell is rejected, so the cell keeps
+ * its n particles and the cells stay independent, and every trial is a symmetric proposal accepted
+ * with min(1, exp(-beta dU)) (detailed balance per trial).
  *
  * Every draw comes from TEA (tea_rng.h) keyed by (seed, the sweep's serial number with the
  * stream byte 0x43 and the box) and (cell, colour step and draw index), never by a thread:
@@ -34,6 +34,7 @@
 #define VS_MC_SWEEP_STREAM 0x43ull /* top byte of the key's second word */
 #define VS_MC_SWEEP_CAP 1e6        /* a pair's energy at most (mc_box.h's VS_MC_PAIR_CAP) */
 #define VS_MC_SWEEP_WORD 0xffffffffu /* the cell word of the sweep's own draws */
+#define VS_MC_SWEEP_MAX_NC 128     /* cells per axis at most (wider cells beyond): 2^21 cells */
 
 /* The pair coefficients a sweep reads: the active styles, each a matrix of ns x ns species
  * pairs, flattened as coeff[(k * ns + si) * ns + sj] (no tables: the tabulated style is not
@@ -78,6 +79,7 @@ VS_HOST_DEVICE void vs_mc_sweep_plan_make(vs_mc_sweep_plan *p, const double L[3]
     const double w[3] = {u[0], u[1], v[0]};
     for (int d = 0; d < 3; ++d) {
         int n = (int)(L[d] / reach);
+        n = n < VS_MC_SWEEP_MAX_NC ? n : VS_MC_SWEEP_MAX_NC;
         n -= n & 1;
         p->nc[d] = n < 2 ? 2 : n;
         p->L[d] = L[d];
