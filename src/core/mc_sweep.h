@@ -203,13 +203,16 @@ VS_HOST_DEVICE double vs_mc_ln(double u)
     return vs_mul_rn((double)e, 0.69314718055994531) + vs_mul_rn(2.0 * s, sum);
 }
 
-/* w in energy units from two exact-or-rounded int64 conversions (an instruction on either
- * backend; a conversion of the 128-bit integer itself is a library routine whose rounding
- * the two need not share). |w| < 2^102. */
+/* w in energy units, with + and * on doubles only (a conversion of the 128-bit integer itself
+ * is a library routine whose rounding the backends need not share): w = a 2^80 + b 2^40 + c
+ * with 0 <= b, c < 2^40, each part exact as a double; the result is w rounded once where
+ * |w| < 2^93 (an energy below 8192), and at most twice beyond, the same bits everywhere. */
 VS_HOST_DEVICE double vs_mc_sweep_energy(vs_wide w)
 {
-    const int64_t hi = (int64_t)(w >> 40), lo = (int64_t)(w & (((vs_wide)1 << 40) - 1));
-    return ((double)hi * 0x1p40 + (double)lo) * (1.0 / VS_WIDE_QUANTA);
+    const vs_wide m40 = ((vs_wide)1 << 40) - 1;
+    const double a = (double)(int64_t)(w >> 80), b = (double)(int64_t)((w >> 40) & m40),
+                 c = (double)(int64_t)(w & m40);
+    return ((a * 0x1p40 + b) * 0x1p40 + c) * (1.0 / VS_WIDE_QUANTA);
 }
 
 /* Metropolis: accept a trial of energy change dU (quanta) with the draw u. */
