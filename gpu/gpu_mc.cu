@@ -328,7 +328,7 @@ extern "C" vs_gpu_mc *vs_gpu_mc_create(const vs_mc_sweep_pairs *pp, const vs_pai
 {
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices < 1) {
-        snprintf(err, len, "backend = \"gpu\": no usable CUDA device");
+        snprintf(err, len, "backend: \"gpu\" requested but no GPU is usable");
         return NULL;
     }
     vs_gpu_mc *g = (vs_gpu_mc *)calloc(1, sizeof *g);

@@ -238,8 +238,8 @@ static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, char
     if (!rc)
         vs_mc_refresh(s);
     if (!rc && prm->exec.backend == VS_BACKEND_GPU) {
-        if (vs_mc_gpu_open(s, err, ERR_LEN))
-            rc = VS_EXIT_FAULT;
+        if (vs_mc_gpu_open(s, err, ERR_LEN)) /* no device, or a build without CUDA: as MD */
+            rc = VS_EXIT_BAD_INPUT;
         else
             vs_log_info("Monte Carlo: checkerboard sweeps on the GPU");
     }

@@ -45,8 +45,8 @@ int vs_mc_gpu_open(vs_mc_state *s, char *err, size_t len)
     return 0;
 #else
     (void)s;
-    snprintf(err, len, "backend = \"gpu\": this vesica was built without CUDA "
-                       "(VESICA_CUDA=OFF)");
+    snprintf(err, len, "backend: \"gpu\" requested but this build has no CUDA support "
+                       "(configure with -DVESICA_CUDA=ON on a machine with nvcc)");
     return -1;
 #endif
 }
