@@ -38,6 +38,17 @@ EOF2
 bad sweep_name 'mc = { kT = 1.0; cycles = 10; sweep = "diagonal"; };' '6: mc.sweep: expected one of'
 bad sweep_type 'mc = { kT = 1.0; cycles = 10; sweep = 2; };' '6: mc.sweep: expected'
 bad gpu_seq    'mc = { kT = 1.0; cycles = 10; }; backend = "gpu";' '6: backend: the Monte Carlo engine runs on the GPU with mc.sweep = "checkerboard" only'
+# a build without CUDA: the checkerboard on the GPU stops with MD's line, exit 2
+if "$VESICA" info 2>/dev/null | grep -q "built without CUDA"; then
+    sed 's/sweep = "diagonal"/sweep = "checkerboard"/; s/^output = .*/backend = "gpu"; output = { dir = "out-nocuda"; };/' sweep_name.cfg > nocuda.cfg
+    "$VESICA" mc nocuda.cfg > nocuda.out 2> nocuda.err
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(grep -c . nocuda.err)" -eq 1 ] && grep -q 'backend: "gpu" requested but this build has no CUDA support' nocuda.err; then
+        echo "ok   no CUDA: $(cat nocuda.err)"
+    else
+        echo "FAIL no CUDA: exit $rc: $(cat nocuda.err)"; fail=1
+    fi
+fi
 
 write_cfg() { # name, mc keys
     cat > "$1.cfg" <<EOF2
