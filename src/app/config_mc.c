@@ -151,10 +151,14 @@ int vs_config_mc(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
     if (!vs_pair_styles_active(p))
         return cfg_fail(c, mc, "pair", "the Monte Carlo engine needs a pair style (the pair "
                         "list): none is given");
-    if (p->exec.backend == VS_BACKEND_GPU)
+    if (p->exec.backend == VS_BACKEND_GPU && p->mc.sweep != VS_MC_SWEEP_CHECKERBOARD)
         return cfg_fail(c, get(root, "backend"), "backend", "the Monte Carlo engine runs on "
-                        "the CPU only (its GPU port is not built yet): expected \"cpu\" or "
-                        "\"auto\"");
+                        "the GPU with mc.sweep = \"checkerboard\" only: expected \"cpu\" or "
+                        "\"auto\", or that sweep");
+    if (p->mc.sweep == VS_MC_SWEEP_CHECKERBOARD && vs_pair_style_of(p, VS_PAIR_TABLE)->active)
+        return cfg_fail(c, get(mc, "sweep"), "mc.sweep", "\"checkerboard\" takes the "
+                        "analytic pair styles: the tabulated style is not offered with it "
+                        "(expected \"sequential\")");
     if (vs_has_walls(p))
         return cfg_fail(c, get(root, "boundary"), "boundary", "the Monte Carlo engine has "
                         "periodic boxes only: expected every axis periodic");

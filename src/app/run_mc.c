@@ -239,6 +239,12 @@ static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, char
         vs_mc_set_cycle_length(s);
     if (!rc)
         vs_mc_refresh(s);
+    if (!rc && prm->exec.backend == VS_BACKEND_GPU) {
+        if (vs_mc_gpu_open(s, err, ERR_LEN)) /* no device, or a build without CUDA: as MD */
+            rc = VS_EXIT_BAD_INPUT;
+        else
+            vs_log_info("Monte Carlo: checkerboard sweeps on the GPU");
+    }
     return rc;
 }
 
@@ -308,6 +314,15 @@ static int write_frame(mc_trajectory *tr, const vs_mc_state *s, char *err)
     return 0;
 }
 
+/* The displacements attempted since the campaign's start, over the boxes. */
+static int64_t displacements(const vs_mc_state *s)
+{
+    int64_t n = 0;
+    for (int b = 0; b < s->n_boxes; ++b)
+        n += s->pr.total.attempted[VS_MC_DISPLACE][b];
+    return n;
+}
+
 static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, mc_trajectory *tr,
                 vs_mc_series *series, char *err)
 {
@@ -320,20 +335,28 @@ static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, mc_traj
         return VS_EXIT_FAULT;
     const int keep = prm->output.checkpoint_keep > 0;
     const double t0 = now_s();
-    double cycle_s = 0.0;
+    double cycle_s = 0.0, moving_s = 0.0; /* moving: the cycles' moves alone */
+    const int64_t tried0 = displacements(s);
     while (s->pr.cycle < prm->mc.cycles) {
         const double t1 = now_s();
         if (vs_mc_cycle(s)) {
-            snprintf(err, ERR_LEN, "out of memory growing a box");
+            snprintf(err, ERR_LEN, "%s", s->err);
             return VS_EXIT_FAULT;
         }
-        if (s->pr.cycle % ti == 0 && row(thermo, s, series))
+        moving_s += now_s() - t1;
+        const int row_due = s->pr.cycle % ti == 0, frame_due = fi > 0 && s->pr.cycle % fi == 0;
+        if ((row_due || frame_due) && vs_mc_sync_host(s, err, ERR_LEN))
+            return VS_EXIT_FAULT;
+        if (row_due && row(thermo, s, series))
             return out_of_memory(err);
-        if (fi > 0 && s->pr.cycle % fi == 0 && write_frame(tr, s, err))
+        if (frame_due && write_frame(tr, s, err))
             return VS_EXIT_FAULT;
         cycle_s = now_s() - t1 > cycle_s ? now_s() - t1 : cycle_s;
         const int stop = vs_run_stop_signalled() || walltime_up(prm, t0, cycle_s);
-        if (keep && ((ci > 0 && s->pr.cycle % ci == 0) || stop) && write_checkpoint(s, opt, err))
+        const int want_ck = keep && ((ci > 0 && s->pr.cycle % ci == 0) || stop);
+        if (want_ck && vs_mc_sync_host(s, err, ERR_LEN))
+            return VS_EXIT_FAULT;
+        if (want_ck && write_checkpoint(s, opt, err))
             return VS_EXIT_FAULT;
         if (stop && s->pr.cycle < prm->mc.cycles) {
             vs_log_info("Stopped at cycle %lld (a signal or run.walltime): continue with "
@@ -342,6 +365,12 @@ static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, mc_traj
             return VS_EXIT_CONTINUE;
         }
     }
+    if (moving_s > 0.0 && displacements(s) > tried0)
+        vs_log_info("Monte Carlo: %lld attempted displacements in %.3f s of moves: %.4g per "
+                    "second", (long long)(displacements(s) - tried0), moving_s,
+                    (double)(displacements(s) - tried0) / moving_s);
+    if (vs_mc_sync_host(s, err, ERR_LEN))
+        return VS_EXIT_FAULT;
     if (keep && (ci == 0 || s->pr.cycle % ci != 0) && write_checkpoint(s, opt, err))
         return VS_EXIT_FAULT;
     return vs_run_mc_summary(s, series, err, ERR_LEN) ? VS_EXIT_FAULT : 0;

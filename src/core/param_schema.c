@@ -94,6 +94,8 @@ static const key_choice ANISO_STYLE_CHOICES[] = {{"disk", VS_ANISO_DISK},
                                                   {NULL, 0}};
 static const key_choice MC_ENSEMBLE_CHOICES[] = {
     {"nvt", VS_MC_NVT}, {"npt", VS_MC_NPT}, {"gcmc", VS_MC_GCMC}, {"gibbs", VS_MC_GIBBS}, {NULL, 0}};
+static const key_choice MC_SWEEP_CHOICES[] = {
+    {"sequential", VS_MC_SWEEP_SEQUENTIAL}, {"checkerboard", VS_MC_SWEEP_CHECKERBOARD}, {NULL, 0}};
 static const key_choice PRECISION_CHOICES[] = {
     {"mixed", VS_PRECISION_MIXED}, {"double", VS_PRECISION_DOUBLE}, {NULL, 0}};
 
@@ -821,6 +823,11 @@ const key_spec vs_config_schema[] = {
     {KEY("mc.max_log_volume", K_FLOAT, OPTIONAL, "0.01",
          "initial largest change of ln V (npt) or of ln(V1 / V2) (gibbs)"),
      NUM_GT(0), LAND(mc.max_log_volume)},
+    {KEY("mc.sweep", K_ENUM, OPTIONAL, "\"sequential\"",
+         "displacements: sequential (one particle at a time) or checkerboard (a sweep of a "
+         "shifted cell grid, eight colours, the particles of a colour's cells at once; the CPU "
+         "or backend = \"gpu\")"),
+     .choices = MC_SWEEP_CHOICES, LAND(mc.sweep)},
     {KEY("mc.moves", K_GROUP, OPTIONAL, NULL,
          "probability of each move kind; the given ones sum to 1 (default per ensemble: "
          "docs/configuration.md)")},

@@ -456,6 +456,9 @@ enum { VS_FIELD_FORCE_GRADIENT = 0, VS_FIELD_FORCE_ENERGY = 1 };
  * only in a configuration for the Monte Carlo engine (on = 1). */
 typedef enum { VS_MC_NVT = 0, VS_MC_NPT = 1, VS_MC_GCMC = 2, VS_MC_GIBBS = 3 } vs_mc_ensemble;
 typedef enum { VS_MC_DISPLACE = 0, VS_MC_VOLUME = 1, VS_MC_EXCHANGE = 2, VS_MC_MOVES = 3 } vs_mc_move;
+/* How displacements are attempted: one particle at a time, or a checkerboard of cells whose
+ * particles move at once (src/core/mc_sweep.h; the CPU and the GPU backends). */
+typedef enum { VS_MC_SWEEP_SEQUENTIAL = 0, VS_MC_SWEEP_CHECKERBOARD = 1 } vs_mc_sweep_kind;
 typedef struct {
     int on;                   /* the configuration has an mc group */
     int ensemble;             /* vs_mc_ensemble */
@@ -474,6 +477,7 @@ typedef struct {
     int64_t particles2;       /* gibbs: the second box's particles */
     int64_t blocks;           /* blocks of the closing block averages (mc_summary.h5) */
     double energy_bin;        /* gcmc: energy bin of the (N, E) histogram; 0: kT / 10 */
+    int sweep;                /* vs_mc_sweep_kind */
 } vs_mc_params;
 
 /* Run parameters, in parts. Modules take const pointers to the parts (or the whole) they

@@ -45,7 +45,7 @@ expect moves_sum    'mc = { ensemble = "npt"; pressure = 1.0; kT = 1.0; cycles =
 expect moves_kind   'mc = { kT = 1.0; cycles = 10; moves = { displacement = 0.5; exchange = 0.5; }; };' '6: mc.moves.exchange: the nvt ensemble has no exchange move'
 expect box2_small   'mc = { ensemble = "gibbs"; kT = 1.0; cycles = 10; box2 = [5.0, 8.0, 8.0]; particles2 = 10; };' '6: mc.box2: expected each side >= 2'
 expect dpd_given    'mc = { kT = 1.0; cycles = 10; }; dpd = { kT = 1.0; };' '6: dpd: not used by the Monte Carlo engine'
-expect gpu          'mc = { kT = 1.0; cycles = 10; }; backend = "gpu";' '6: backend: the Monte Carlo engine runs on the CPU only'
+expect gpu          'mc = { kT = 1.0; cycles = 10; }; backend = "gpu";' '6: backend: the Monte Carlo engine runs on the GPU with mc.sweep = "checkerboard" only'
 # the box below twice the cut-off: reported at the box (line 1)
 sed 's/box = \[8.0, 8.0, 8.0\]/box = [5.0, 8.0, 8.0]/' kT_zero.cfg | sed 's/kT = 0.0/kT = 1.0/' > small.cfg
 "$VESICA" mc small.cfg 2> small.err

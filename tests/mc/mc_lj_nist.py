@@ -2,7 +2,7 @@
 """The LJ fluid by NVT Monte Carlo against the NIST Standard Reference Simulation Website.
 
 Usage: mc_lj_nist.py VESICA WORKDIR [--cycles C] [--equil E] [--points T:RHO,...|nist]
-                     [--jobs J] [--check] [--png FILE]
+                     [--jobs J] [--n N] [--sweep sequential|checkerboard] [--check] [--png FILE]
 
 Reference: NIST SRSW, Lennard-Jones fluid, "MC: NVT Monte Carlo"
 (https://mmlapps.nist.gov/srs/LJ_PURE/mc.htm): N = 500, the potential truncated (not
@@ -13,6 +13,9 @@ the equilibration), `vesica mc` with mc.ensemble = "nvt", displacement steps tun
 acceptance during the first E cycles, then C - E cycles of 500 moves sampled every 5 cycles;
 U/N = energy_0 / N (tail included), P = pressure_0 (rho T + W / 3V with the tail's virial).
 Errors: standard errors of the means from 10 blocks.
+
+--n N: N particles instead of NIST's 500 (the checkerboard needs boxes of four cells of r_c
+per axis for its colours to run side by side: N >= 1500 at rho 0.86). --sweep: mc.sweep.
 
 --png FILE: a figure of U/N and P against rho, Vesica's points with their errors over NIST's
 (matplotlib).
@@ -39,28 +42,29 @@ NIST = {  # (T*, rho*) -> (U*/N, P*), NIST SRSW MC NVT, N = 500, r_c = 3, tail c
 N = 500
 
 CONFIG = """box = [%(L).17g, %(L).17g, %(L).17g];
-particles = 500;
+particles = %(n)d;
 seed = %(seed)d;
 species = ( { name = "A"; mass = 1.0; } );
 pair = ( { style = "lj"; rc = 3.0; tail = "on";
            coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; }; }; }; } );
-mc = { ensemble = "nvt"; kT = %(T)g; cycles = %(cycles)d; equilibration = %(equil)d; };
+mc = { ensemble = "nvt"; kT = %(T)g; cycles = %(cycles)d; equilibration = %(equil)d;
+       sweep = "%(sweep)s"; };
 output = { dir = "out"; thermo_interval = 5; checkpoint_keep = 0; };
 """
 
 
-def run_point(binary, work, T, rho, cycles, equil):
+def run_point(binary, work, T, rho, cycles, equil, n=N, sweep="sequential"):
     import numpy as np
     d = os.path.join(work, "T%g_rho%g" % (T, rho))
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "nvt.cfg"), "w") as f:
-        f.write(CONFIG % dict(L=(N / rho) ** (1.0 / 3.0), T=T, cycles=cycles, equil=equil,
-                              seed=1000 + int(rho * 1000) + int(T * 100)))
+        f.write(CONFIG % dict(L=(n / rho) ** (1.0 / 3.0), T=T, cycles=cycles, equil=equil,
+                              seed=1000 + int(rho * 1000) + int(T * 100), n=n, sweep=sweep))
     subprocess.run([binary, "mc", "nvt.cfg"], cwd=d, check=True, stdout=subprocess.DEVNULL)
     t = np.genfromtxt(os.path.join(d, "out", "thermo.csv"), delimiter=",", names=True)
     t = t[t["cycle"] > equil]
     out = {}
-    for name, x in (("U/N", t["energy_0"] / N), ("P", t["pressure_0"])):
+    for name, x in (("U/N", t["energy_0"] / n), ("P", t["pressure_0"])):
         b = np.array([c.mean() for c in np.array_split(x, 10)])
         out[name] = (x.mean(), b.std(ddof=1) / math.sqrt(len(b)))
     acc = t["displacement_accepted_0"][-1] / t["displacement_attempted_0"][-1]
@@ -75,6 +79,8 @@ def main():
     ap.add_argument("--equil", type=int, default=500)
     ap.add_argument("--points", default="0.85:0.86")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--n", type=int, default=N)
+    ap.add_argument("--sweep", default="sequential")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--png")
     a = ap.parse_args()
@@ -89,9 +95,10 @@ def main():
         points = [tuple(float(v) for v in p.split(":")) for p in a.points.split(",")]
     binary, work = os.path.abspath(a.binary), os.path.abspath(a.work)
     with ThreadPoolExecutor(a.jobs) as ex:
-        results = list(ex.map(lambda p: run_point(binary, work, p[0], p[1], a.cycles, a.equil),
-                              points))
-    print("%d cycles (%d tuning), N = %d; errors: 10 blocks" % (a.cycles, a.equil, N))
+        results = list(ex.map(lambda p: run_point(binary, work, p[0], p[1], a.cycles, a.equil,
+                                                  a.n, a.sweep), points))
+    print("%d cycles (%d tuning), N = %d, %s sweep; errors: 10 blocks"
+          % (a.cycles, a.equil, a.n, a.sweep))
     print("| T* | rho* | acc | U/N Vesica MC | U/N NIST | dU | P Vesica MC | P NIST | dP |")
     print("|---|---|---|---|---|---|---|---|---|")
     failed = 0

@@ -2,6 +2,7 @@
 #include "mc_engine.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,7 @@ int vs_mc_init(vs_mc_state *s, const vs_params *prm)
     s->pr.max_disp[0] = s->pr.max_disp[1] = prm->mc.max_displacement;
     s->pr.max_dlnv = prm->mc.max_log_volume;
     s->pr.next_tag = n[0] + (s->n_boxes > 1 ? n[1] : 0);
-    return 0;
+    return prm->mc.sweep == VS_MC_SWEEP_CHECKERBOARD ? vs_mc_sweep_init(s) : 0;
 }
 
 void vs_mc_free(vs_mc_state *s)
@@ -28,6 +29,7 @@ void vs_mc_free(vs_mc_state *s)
         vs_mc_box_free(&s->box[b]);
     free(s->scratch);
     s->scratch = NULL;
+    vs_mc_sweep_free(s);
 }
 
 void vs_mc_refresh(vs_mc_state *s)
@@ -125,9 +127,16 @@ static void tune(vs_mc_state *s)
 
 int vs_mc_cycle(vs_mc_state *s)
 {
-    for (int64_t m = 0; m < s->pr.moves_per_cycle; ++m)
-        if (vs_mc_attempt(s, m))
+    if (s->prm->mc.sweep == VS_MC_SWEEP_CHECKERBOARD) {
+        if (vs_mc_checkerboard_moves(s, s->err, sizeof s->err))
             return -1;
+    } else {
+        for (int64_t m = 0; m < s->pr.moves_per_cycle; ++m)
+            if (vs_mc_attempt(s, m)) {
+                snprintf(s->err, sizeof s->err, "out of memory growing a box");
+                return -1;
+            }
+    }
     s->pr.cycle++;
     if (s->pr.cycle <= s->prm->mc.equilibration && s->pr.cycle % s->prm->mc.tune_every == 0)
         tune(s);

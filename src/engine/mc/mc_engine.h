@@ -1,5 +1,5 @@
 /* The Monte Carlo engine: Metropolis moves of the particles of one box (nvt, npt, gcmc) or
- * two (the NVT Gibbs ensemble), on the CPU, one rank.
+ * two (the NVT Gibbs ensemble), one rank; the checkerboard sweep also on one GPU.
  *
  * A cycle is mc.moves_per_cycle moves, by default the particles at the start of the run
  * (at least one), then the same in every cycle: a length that followed the state would
@@ -8,9 +8,10 @@
  * by (seed, cycle) and (move index in the cycle, draw index) (src/core/tea_rng.h; the top
  * byte of the cycle word is the stream 0x4d, apart from MD's streams), never by a thread or
  * a rank: the state after a cycle is a function of the state before it, so a restart from a
- * checkpoint stores no generator state and continues bit for bit. A GPU version moves many
- * particles at once (a checkerboard of cells) with draws keyed by (seed, cycle, sweep, tag);
- * the pair energies are already order-free sums (mc_box.h) for it.
+ * checkpoint stores no generator state and continues bit for bit. With mc.sweep =
+ * "checkerboard" the displacements are sweeps of a checkerboard of cells whose particles move
+ * at once (src/core/mc_sweep.h; mc_sweep.c runs them on the CPU or the GPU), with draws keyed
+ * by (seed, cycle, box) and (cell, colour step, draw index).
  *
  * The step sizes (displacement per box, log-volume) are tuned towards mc.target_acceptance
  * every mc.tune_every cycles while cycle < mc.equilibration, never after, so the production
@@ -19,11 +20,25 @@
 #ifndef VESICA_MC_ENGINE_H
 #define VESICA_MC_ENGINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mc_box.h"
 #include "mc_state.h"
+#include "mc_sweep.h"
 #include "params.h"
+
+/* The CPU checkerboard sweep's work arrays (mc_sweep.c). */
+typedef struct {
+    uint32_t *cell;      /* cap: each particle's cell */
+    int64_t *order;      /* cap: the particles by cell */
+    double *xs;          /* 3 cap: their positions, by axis */
+    int32_t *ss;         /* cap: their species */
+    int64_t *start;      /* start_cap: each cell's first slot */
+    int64_t cap, start_cap;
+} vs_mc_sweep_work;
+
+struct vs_gpu_mc;
 
 typedef struct {
     const vs_params *prm;
@@ -33,6 +48,14 @@ typedef struct {
     vs_mc_progress pr;
     double *scratch;               /* 3 cap: positions saved by a volume move */
     int64_t scratch_cap;
+    /* the checkerboard sweep (mc.sweep = "checkerboard", mc_sweep.c) */
+    vs_mc_sweep_pairs sweep_pairs;
+    vs_pair_coeff *sweep_coeff;    /* its coefficient matrices */
+    vs_mc_sweep_work cb;
+    struct vs_gpu_mc *gpu[VS_MC_MAX_BOXES]; /* backend = "gpu": the device boxes, else NULL */
+    int dev_ahead[VS_MC_MAX_BOXES];  /* the device's positions are newer than the host's */
+    int host_ahead[VS_MC_MAX_BOXES]; /* the host's box changed since the last upload */
+    char err[256];                 /* why vs_mc_cycle failed */
 } vs_mc_state;
 
 /* What a thermo row reports of one box. */
@@ -54,13 +77,30 @@ void vs_mc_refresh(vs_mc_state *s);
 void vs_mc_free(vs_mc_state *s);
 
 /* One cycle of moves, then the tuning where due; s->pr.cycle grows by one. Returns 0, or -1
- * (out of memory growing a box). */
+ * with s->err (out of memory growing a box, a device error). In checkerboard mode a cycle is
+ * one sweep of each box (every particle of a box is tried once on average), then
+ * round(moves_per_cycle (1 - p_displacement)) volume and exchange moves on the host. */
 int vs_mc_cycle(vs_mc_state *s);
 /* The observables of box b (a full pass for the virial). */
 vs_mc_box_obs vs_mc_observe(const vs_mc_state *s, int b);
 
 /* The moves (mc_moves.c): move m of the current cycle. Returns 0, or -1 (out of memory). */
 int vs_mc_attempt(vs_mc_state *s, int64_t m);
+/* A move m of the kinds other than displacement (volume, exchange; their probabilities
+ * renormalised), after a checkerboard sweep. Returns 0, or -1 (out of memory). */
+int vs_mc_attempt_other(vs_mc_state *s, int64_t m);
+
+/* The checkerboard sweep (mc_sweep.c). The pair coefficients it reads, from the state's
+ * parameters (vs_mc_init calls it). Returns 0, or -1 (out of memory). */
+int vs_mc_sweep_init(vs_mc_state *s);
+/* backend = "gpu": a device box per box. Returns 0, or -1 with err. */
+int vs_mc_gpu_open(vs_mc_state *s, char *err, size_t len);
+/* The device's positions back into the boxes where they are newer (before the host reads
+ * the boxes: a thermo row, a checkpoint, the end). Returns 0, or -1 with err. */
+int vs_mc_sync_host(vs_mc_state *s, char *err, size_t len);
+/* A cycle's sweeps and its other moves. Returns 0, or -1 with err. */
+int vs_mc_checkerboard_moves(vs_mc_state *s, char *err, size_t len);
+void vs_mc_sweep_free(vs_mc_state *s);
 
 /* The random numbers of draw k of move m in cycle c: two uniform numbers on (0, 1). */
 void vs_mc_draw(const vs_params *prm, int64_t c, int64_t m, unsigned k, double u[2]);

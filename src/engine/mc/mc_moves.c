@@ -260,3 +260,14 @@ int vs_mc_attempt(vs_mc_state *s, int64_t m)
         return volume(s, m);
     return exchange(s, m, u[1]);
 }
+
+int vs_mc_attempt_other(vs_mc_state *s, int64_t m)
+{
+    double u[2];
+    vs_mc_draw(s->prm, s->pr.cycle, m, 0, u);
+    const double *p = s->prm->mc.p_move;
+    const double pv = p[VS_MC_VOLUME], pe = p[VS_MC_EXCHANGE];
+    if (pe == 0.0 || (pv > 0.0 && u[0] * (pv + pe) < pv))
+        return volume(s, m);
+    return exchange(s, m, u[1]);
+}

@@ -1,0 +1,498 @@
+/* The checkerboard sweep of the Monte Carlo engine on the GPU (gpu_mc.h). The physics is
+ * src/core/mc_sweep.h's, the CPU reference's (src/engine/mc/mc_sweep.c); this file only
+ * spreads it over the device.
+ *
+ * A sweep: each particle's cell in the sweep's shifted grid, a stable radix sort of (cell, index)
+ * pairs (so a cell holds its particles in index order, as the CPU's counting sort does), the cells'
+ * starts, the positions gathered cell by cell; then one kernel per colour in the plan's order, a
+ * warp per active cell doing the cell's trials one after the other, its 32 lanes sharing the
+ * neighbours of each trial; the positions scattered back. A trial's energy change is an exact
+ * fixed-point sum, so the lanes' partial sums add to the CPU's integer whatever the split. Before
+ * the exact pair terms, a lane drops the neighbours that a single-precision distance puts beyond
+ * the cut-off with a margin far above its round-off (they add nothing on the CPU either), and the
+ * warp packs the rest (a ballot) so that all lanes evaluate pairs. The single-precision
+ * neighbourhood of a cell is staged in shared memory for its trials where it fits, and the draws of
+ * ten trials are made at once: the trials of a warp are a chain of dependent steps, so their
+ * latency is what a sweep costs. The file compiles without fused multiply-adds (CMakeLists.txt), so
+ * positions and pair energies round as on the CPU.
+ */
+#include <cub/cub.cuh>
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+extern "C" {
+#include "gpu_mc.h"
+}
+
+#define MC_WARPS 2     /* warps per block of the colour kernel */
+#define MC_BUF 256     /* a warp's packed neighbours */
+#define MC_NB 768      /* a warp's staged neighbourhood (single precision), at most */
+#define MC_FULL 0xffffffffu
+#define MC_MAX_NEAR 27
+
+struct vs_gpu_mc {
+    int64_t n, cap;
+    int64_t ncell_cap;
+    double *x;          /* 3 cap, as the host's */
+    int32_t *sp;        /* cap */
+    uint32_t *key_in, *key_out;
+    int32_t *idx_in, *idx_out;
+    double *xs;         /* 3 cap, by cell: x of all, then y, then z */
+    float *xf;          /* the same in single precision (the filter) */
+    int32_t *ss;        /* species by cell */
+    int32_t *count, *start; /* ncell_cap + 1 */
+    void *tmp;
+    size_t tmp_bytes;
+    vs_pair_coeff *coeff;
+    vs_mc_sweep_pairs pp;
+    unsigned long long *acc; /* the three limbs of the accepted dU, and the accepted count */
+};
+
+#define CK(call)                                                                               \
+    do {                                                                                       \
+        cudaError_t rc_ = (call);                                                              \
+        if (rc_ != cudaSuccess) {                                                              \
+            snprintf(err, len, "GPU Monte Carlo: %s: %s", #call, cudaGetErrorString(rc_));     \
+            return -1;                                                                         \
+        }                                                                                      \
+    } while (0)
+
+/* ---- kernels ------------------------------------------------------------------------------ */
+
+__global__ void k_cells(int n, const double *x, vs_mc_sweep_plan p, uint32_t *key, int32_t *idx,
+                        int32_t *count)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const uint32_t c = vs_mc_sweep_cell(&p, &x[3 * i]);
+    key[i] = c;
+    idx[i] = i;
+    atomicAdd(&count[c], 1);
+}
+
+__global__ void k_gather(int n, int cap, const int32_t *idx, const double *x, const int32_t *sp,
+                         double *xs, float *xf, int32_t *ss)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n)
+        return;
+    const int i = idx[k];
+    for (int d = 0; d < 3; ++d) {
+        xs[d * cap + k] = x[3 * i + d];
+        xf[d * cap + k] = (float)x[3 * i + d];
+    }
+    ss[k] = sp[i];
+}
+
+__global__ void k_scatter(int n, int cap, const int32_t *idx, const double *xs, double *x)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n)
+        return;
+    const int i = idx[k];
+    for (int d = 0; d < 3; ++d)
+        x[3 * i + d] = xs[d * cap + k];
+}
+
+__device__ __forceinline__ vs_wide warp_sum(vs_wide v)
+{
+    for (int o = 16; o > 0; o >>= 1) {
+        const unsigned long long lo = __shfl_xor_sync(MC_FULL, (unsigned long long)v, o);
+        const unsigned long long hi =
+            __shfl_xor_sync(MC_FULL, (unsigned long long)((unsigned __int128)v >> 64), o);
+        v += (vs_wide)(((unsigned __int128)hi << 64) | lo);
+    }
+    return v;
+}
+
+/* The minimum-image squared distance in single precision (the filter only). */
+__device__ __forceinline__ float dist2f(const float L[3], const float a[3], float b0, float b1,
+                                        float b2)
+{
+    const float b[3] = {b0, b1, b2};
+    float r2 = 0.0f;
+    for (int d = 0; d < 3; ++d) {
+        float dx = a[d] - b[d];
+        dx = dx > 0.5f * L[d] ? dx - L[d] : dx < -0.5f * L[d] ? dx + L[d] : dx;
+        r2 += dx * dx;
+    }
+    return r2;
+}
+
+struct colour_args {
+    vs_mc_sweep_plan p;
+    vs_mc_sweep_pairs pp;
+    const vs_pair_coeff *coeff;
+    double *xs;
+    float *xf;
+    const int32_t *ss, *start;
+    int cap;
+    int colour, step;
+    float lim; /* the filter's squared distance: the reach and a margin */
+    unsigned long long *acc;
+};
+
+/* The exact energy terms of neighbour j (species sj... read here) for the trial of particle k
+ * (species si) from x to y. */
+__device__ __forceinline__ vs_wide exact_terms(const colour_args &a, int si, int j,
+                                               const double x[3], const double y[3])
+{
+    const int cap = a.cap;
+    const double xj0 = a.xs[j], xj1 = a.xs[cap + j], xj2 = a.xs[2 * cap + j];
+    const int sj = a.ss[j];
+    const double r2o = vs_mc_sweep_dist2(a.p.L, x, xj0, xj1, xj2);
+    const double r2n = vs_mc_sweep_dist2(a.p.L, y, xj0, xj1, xj2);
+    vs_wide d = 0;
+    if (r2o < a.pp.reach2)
+        d -= vs_mc_sweep_pair(&a.pp, a.coeff, si, sj, r2o);
+    if (r2n < a.pp.reach2)
+        d += vs_mc_sweep_pair(&a.pp, a.coeff, si, sj, r2n);
+    return d;
+}
+
+/* A warp's candidate j (keep: the filter passes it) into the packed list; when the list is
+ * nearly full or the candidates are done (last), the lanes add the exact terms of the packed
+ * ones to d. */
+__device__ __forceinline__ void pack(const colour_args &a, int *buf, int &packed, int keep, int j,
+                                     int last, int lane, int si, const double x[3],
+                                     const double y[3], vs_wide &d)
+{
+    const unsigned vote = __ballot_sync(MC_FULL, keep);
+    if (keep)
+        buf[packed + __popc(vote & ((1u << lane) - 1u))] = j;
+    packed += __popc(vote);
+    if (packed > MC_BUF - 32 || last) {
+        __syncwarp();
+        for (int e = lane; e < packed; e += 32)
+            d += exact_terms(a, si, buf[e], x, y);
+        packed = 0;
+        __syncwarp();
+    }
+}
+
+/* The colour kernel's shared memory, per warp: the neighbour cells' ranges, the packed
+ * neighbours, the staged neighbourhood. */
+__shared__ int s_beg[MC_WARPS][MC_MAX_NEAR], s_len[MC_WARPS][MC_MAX_NEAR];
+__shared__ int s_buf[MC_WARPS][MC_BUF];
+__shared__ float4 s_nb[MC_WARPS][MC_NB];
+
+/* This lane's share of the exact energy change of a trial of particle k (slot kslot of the
+ * staged neighbourhood) from x to y: the filter over the neighbours, from shared memory
+ * (staged) or global memory, then the packed exact terms. */
+__device__ __forceinline__ vs_wide trial_terms(const colour_args &a, int w, int lane, int staged,
+                                               int total, int nr, int k, int kslot, int si,
+                                               const double x[3], const double y[3],
+                                               const float xf[3], const float yf[3],
+                                               const float Lf[3])
+{
+    const int cap = a.cap;
+    vs_wide d = 0;
+    int packed = 0;
+    if (staged) {
+        for (int it = 0; it < total; it += 32) {
+            const int slot = it + lane;
+            int keep = 0, j = -1;
+            if (slot < total && slot != kslot) {
+                const float4 v = s_nb[w][slot];
+                keep = dist2f(Lf, xf, v.x, v.y, v.z) < a.lim ||
+                       dist2f(Lf, yf, v.x, v.y, v.z) < a.lim;
+                j = __float_as_int(v.w);
+            }
+            pack(a, s_buf[w], packed, keep, j, it + 32 >= total, lane, si, x, y, d);
+        }
+    } else {
+        int r = 0, q = lane;
+        while (r < nr && q >= s_len[w][r])
+            q -= s_len[w][r++];
+        for (;;) {
+            int keep = 0, j = -1;
+            if (r < nr) {
+                j = s_beg[w][r] + q;
+                if (j != k) {
+                    const float b0 = a.xf[j], b1 = a.xf[cap + j], b2 = a.xf[2 * cap + j];
+                    keep = dist2f(Lf, xf, b0, b1, b2) < a.lim ||
+                           dist2f(Lf, yf, b0, b1, b2) < a.lim;
+                }
+                q += 32;
+                while (r < nr && q >= s_len[w][r])
+                    q -= s_len[w][r++];
+            }
+            const int more = __any_sync(MC_FULL, r < nr);
+            pack(a, s_buf[w], packed, keep, j, !more, lane, si, x, y, d);
+            if (!more)
+                break;
+        }
+    }
+    return d;
+}
+
+/* One warp per active cell of the colour: the cell's trials in order. Where the cell's
+ * neighbourhood (27 cells, or fewer on a grid of 2 per axis) fits MC_NB, its single-precision
+ * positions are staged in shared memory once (the cell's own first, so particle k sits at
+ * k - beg), and each trial's filter reads them there; else from global memory. */
+__global__ void __launch_bounds__(32 * MC_WARPS) k_colour(colour_args a)
+{
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    const int warp = blockIdx.x * MC_WARPS + w;
+    const vs_mc_sweep_plan &p = a.p;
+    const int h0 = p.nc[0] / 2, h1 = p.nc[1] / 2, h2 = p.nc[2] / 2;
+    if (warp >= h0 * h1 * h2)
+        return;
+    const int c0 = 2 * (warp % h0) + (a.colour & 1);
+    const int c1 = 2 * ((warp / h0) % h1) + ((a.colour >> 1) & 1);
+    const int c2 = 2 * (warp / (h0 * h1)) + ((a.colour >> 2) & 1);
+    const uint32_t cell = (uint32_t)(c0 + p.nc[0] * (c1 + p.nc[1] * c2));
+    const int beg = a.start[cell], n = a.start[cell + 1] - beg;
+    if (n == 0)
+        return;
+    int q0[3], q1[3], q2[3];
+    const int n0 = vs_mc_sweep_near(&p, 0, c0, q0), n1 = vs_mc_sweep_near(&p, 1, c1, q1),
+              n2 = vs_mc_sweep_near(&p, 2, c2, q2);
+    const int nr = n0 * n1 * n2;
+    if (lane < nr) { /* lane 0: the cell itself (vs_mc_sweep_near lists c first) */
+        const int nb = q0[lane % n0] +
+                       p.nc[0] * (q1[(lane / n0) % n1] + p.nc[1] * q2[lane / (n0 * n1)]);
+        s_beg[w][lane] = a.start[nb];
+        s_len[w][lane] = a.start[nb + 1] - a.start[nb];
+    }
+    __syncwarp();
+    const int cap = a.cap;
+    int total = 0;
+    for (int r = 0; r < nr; ++r)
+        total += s_len[w][r];
+    const int staged = total <= MC_NB;
+    if (staged) {
+        for (int r = 0, base = 0; r < nr; base += s_len[w][r], ++r)
+            for (int q = lane; q < s_len[w][r]; q += 32) {
+                const int j = s_beg[w][r] + q;
+                s_nb[w][base + q] =
+                    make_float4(a.xf[j], a.xf[cap + j], a.xf[2 * cap + j], __int_as_float(j));
+            }
+        __syncwarp();
+    }
+    const float Lf[3] = {(float)p.L[0], (float)p.L[1], (float)p.L[2]};
+    vs_wide sum = 0;
+    long long n_acc = 0;
+    double mine[2] = {0.0, 0.0};
+    for (int t = 0; t < n; ++t) {
+        /* lanes 0..29 draw the three parts of the next ten trials at once; every lane reads
+         * the six numbers of trial t */
+        if (t % 10 == 0 && lane < 30 && t + lane / 3 < n)
+            vs_mc_sweep_trial_draw(&p, cell, (uint32_t)a.step, (uint32_t)(t + lane / 3),
+                                   (uint32_t)(lane % 3), mine);
+        double rr[6];
+        const int src = 3 * (t % 10);
+        for (int e = 0; e < 6; ++e)
+            rr[e] = __shfl_sync(MC_FULL, mine[e & 1], src + (e >> 1));
+        const int k = beg + vs_mc_sweep_pick(rr[0], n);
+        const double x[3] = {a.xs[k], a.xs[cap + k], a.xs[2 * cap + k]};
+        double y[3];
+        vs_mc_sweep_propose(&p, rr, x, y);
+        const double u = rr[4];
+        if (vs_mc_sweep_cell(&p, y) != cell)
+            continue; /* leaves the cell: rejected */
+        const int si = a.ss[k];
+        const float xf[3] = {(float)x[0], (float)x[1], (float)x[2]};
+        const float yf[3] = {(float)y[0], (float)y[1], (float)y[2]};
+        const vs_wide d = warp_sum(
+            trial_terms(a, w, lane, staged, total, nr, k, k - beg, si, x, y, xf, yf, Lf));
+        if (vs_mc_sweep_accept(&p, d, u)) {
+            if (lane == 0) {
+                for (int e = 0; e < 3; ++e) {
+                    a.xs[e * cap + k] = y[e];
+                    a.xf[e * cap + k] = yf[e];
+                }
+                if (staged)
+                    s_nb[w][k - beg] = make_float4(yf[0], yf[1], yf[2], __int_as_float(k));
+            }
+            sum += d;
+            ++n_acc;
+        }
+        __syncwarp();
+    }
+    if (lane == 0) {
+        int64_t l[3];
+        vs_wide_to_limbs(sum, l);
+        for (int e = 0; e < 3; ++e)
+            atomicAdd(&a.acc[e], (unsigned long long)l[e]);
+        atomicAdd(&a.acc[3], (unsigned long long)n_acc);
+    }
+}
+
+/* ---- the C interface ---------------------------------------------------------------------- */
+
+extern "C" vs_gpu_mc *vs_gpu_mc_create(const vs_mc_sweep_pairs *pp, const vs_pair_coeff *coeff,
+                                       char *err, size_t len)
+{
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices < 1) {
+        snprintf(err, len, "backend: \"gpu\" requested but no GPU is usable");
+        return NULL;
+    }
+    vs_gpu_mc *g = (vs_gpu_mc *)calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    g->pp = *pp;
+    const size_t bytes = (size_t)pp->n_styles * pp->ns * pp->ns * sizeof(vs_pair_coeff);
+    if (cudaMalloc(&g->coeff, bytes > 0 ? bytes : 1) != cudaSuccess ||
+        cudaMemcpy(g->coeff, coeff, bytes, cudaMemcpyHostToDevice) != cudaSuccess ||
+        cudaMalloc(&g->acc, 4 * sizeof(unsigned long long)) != cudaSuccess) {
+        snprintf(err, len, "GPU Monte Carlo: out of device memory");
+        vs_gpu_mc_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+extern "C" void vs_gpu_mc_free(vs_gpu_mc *g)
+{
+    if (!g)
+        return;
+    void *ptrs[] = {g->x,  g->sp, g->key_in, g->key_out, g->idx_in, g->idx_out, g->xs, g->xf,
+                    g->ss, g->count, g->start, g->tmp, g->coeff, g->acc};
+    for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
+        if (ptrs[k])
+            cudaFree(ptrs[k]);
+    free(g);
+}
+
+static int reserve(vs_gpu_mc *g, int64_t n, char *err, size_t len)
+{
+    if (n <= g->cap)
+        return 0;
+    const int64_t c = n + n / 4 + 64;
+    void **arrays[] = {(void **)&g->x, (void **)&g->sp, (void **)&g->key_in, (void **)&g->key_out,
+                       (void **)&g->idx_in, (void **)&g->idx_out, (void **)&g->xs,
+                       (void **)&g->xf, (void **)&g->ss};
+    const size_t size[] = {3 * sizeof(double), 4, 4, 4, 4, 4, 3 * sizeof(double),
+                           3 * sizeof(float), 4};
+    for (int k = 0; k < 9; ++k) {
+        if (*arrays[k])
+            CK(cudaFree(*arrays[k]));
+        *arrays[k] = NULL;
+        CK(cudaMalloc(arrays[k], (size_t)c * size[k]));
+    }
+    g->cap = c;
+    return 0;
+}
+
+extern "C" int vs_gpu_mc_upload(vs_gpu_mc *g, int64_t n, const double *x,
+                                const int32_t *species, char *err, size_t len)
+{
+    if (n >= ((int64_t)1 << 28)) { /* 32-bit indices into the by-axis arrays */
+        snprintf(err, len, "GPU Monte Carlo: %lld particles in a box: at most 2^28",
+                 (long long)n);
+        return -1;
+    }
+    if (reserve(g, n, err, len))
+        return -1;
+    g->n = n;
+    if (n > 0) {
+        CK(cudaMemcpy(g->x, x, (size_t)n * 3 * sizeof(double), cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(g->sp, species, (size_t)n * 4, cudaMemcpyHostToDevice));
+    }
+    return 0;
+}
+
+extern "C" int vs_gpu_mc_download(vs_gpu_mc *g, double *x, char *err, size_t len)
+{
+    if (g->n > 0)
+        CK(cudaMemcpy(x, g->x, (size_t)g->n * 3 * sizeof(double), cudaMemcpyDeviceToHost));
+    return 0;
+}
+
+/* Room for the cells' counts and starts and for the sort's and the scan's scratch. */
+static int reserve_cells(vs_gpu_mc *g, int64_t ncell, int bits, char *err, size_t len)
+{
+    if (ncell > g->ncell_cap) {
+        if (g->count)
+            CK(cudaFree(g->count));
+        if (g->start)
+            CK(cudaFree(g->start));
+        g->count = g->start = NULL;
+        CK(cudaMalloc(&g->count, (size_t)(ncell + 1) * 4));
+        CK(cudaMalloc(&g->start, (size_t)(ncell + 1) * 4));
+        g->ncell_cap = ncell;
+    }
+    size_t sort_bytes = 0, scan_bytes = 0;
+    CK(cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, g->key_in, g->key_out, g->idx_in,
+                                       g->idx_out, (int)g->n, 0, bits));
+    CK(cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, g->count, g->start, (int)ncell + 1));
+    const size_t need = sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
+    if (need > g->tmp_bytes) {
+        if (g->tmp)
+            CK(cudaFree(g->tmp));
+        g->tmp = NULL;
+        CK(cudaMalloc(&g->tmp, need));
+        g->tmp_bytes = need;
+    }
+    return 0;
+}
+
+extern "C" int vs_gpu_mc_sweep(vs_gpu_mc *g, const vs_mc_sweep_plan *p, vs_wide *dU,
+                               int64_t *accepted, char *err, size_t len)
+{
+    *dU = 0;
+    *accepted = 0;
+    const int n = (int)g->n;
+    if (n == 0)
+        return 0;
+    const int64_t ncell = (int64_t)p->nc[0] * p->nc[1] * p->nc[2];
+    if (ncell > ((int64_t)1 << 21)) { /* the limbs of dU add without carries up to 2^21 */
+        snprintf(err, len, "GPU Monte Carlo: %lld cells in a box: at most 2^21",
+                 (long long)ncell);
+        return -1;
+    }
+    int bits = 1;
+    while (((int64_t)1 << bits) < ncell)
+        ++bits;
+    if (reserve_cells(g, ncell, bits, err, len))
+        return -1;
+    const int blk = 256, grid = (n + blk - 1) / blk;
+    CK(cudaMemset(g->count, 0, (size_t)(ncell + 1) * 4));
+    CK(cudaMemset(g->acc, 0, 4 * sizeof(unsigned long long)));
+    k_cells<<<grid, blk>>>(n, g->x, *p, g->key_in, g->idx_in, g->count);
+    CK(cudaGetLastError());
+    size_t bytes = g->tmp_bytes;
+    CK(cub::DeviceRadixSort::SortPairs(g->tmp, bytes, g->key_in, g->key_out, g->idx_in,
+                                       g->idx_out, n, 0, bits));
+    bytes = g->tmp_bytes;
+    CK(cub::DeviceScan::ExclusiveSum(g->tmp, bytes, g->count, g->start, (int)ncell + 1));
+    const int cap = (int)g->cap;
+    k_gather<<<grid, blk>>>(n, cap, g->idx_out, g->x, g->sp, g->xs, g->xf, g->ss);
+    CK(cudaGetLastError());
+    colour_args a;
+    a.p = *p;
+    a.pp = g->pp;
+    a.coeff = g->coeff;
+    a.xs = g->xs;
+    a.xf = g->xf;
+    a.ss = g->ss;
+    a.start = g->start;
+    a.cap = cap;
+    a.acc = g->acc;
+    /* a margin far above the single-precision round-off of positions within the box */
+    const double Lmax = fmax(p->L[0], fmax(p->L[1], p->L[2]));
+    const double reach = sqrt(g->pp.reach2), m = reach + 1e-3 * reach + 1e-4 * Lmax;
+    a.lim = (float)(m * m);
+    const int active = (p->nc[0] / 2) * (p->nc[1] / 2) * (p->nc[2] / 2);
+    const int blocks = (active + MC_WARPS - 1) / MC_WARPS;
+    for (int step = 0; step < 8; ++step) {
+        a.step = step;
+        a.colour = p->order[step];
+        k_colour<<<blocks, 32 * MC_WARPS>>>(a);
+        CK(cudaGetLastError());
+    }
+    k_scatter<<<grid, blk>>>(n, cap, g->idx_out, g->xs, g->x);
+    CK(cudaGetLastError());
+    unsigned long long acc[4];
+    CK(cudaMemcpy(acc, g->acc, sizeof acc, cudaMemcpyDeviceToHost));
+    const int64_t l[3] = {(int64_t)acc[0], (int64_t)acc[1], (int64_t)acc[2]};
+    *dU = vs_wide_from_limbs(l);
+    *accepted = (int64_t)acc[3];
+    return 0;
+}

@@ -1,0 +1,104 @@
+#!/bin/bash
+# The checkerboard sweep (mc.sweep = "checkerboard") on the CPU: its bad input exits 2 with
+# one line; restarts are exact (nvt with a checkpoint inside the tuning, npt with volume
+# moves between the sweeps, gcmc with insertions and deletions between them, gibbs with two
+# boxes and transfers), thermo.csv byte for byte;
+# the sweep moves particles (accepted displacements) and is not the sequential mode's
+# trajectory. Usage: mc_checkerboard.sh VESICA WORKDIR
+set -u
+VESICA=$1
+WORK=$2
+rm -rf "$WORK"
+mkdir -p "$WORK"
+cd "$WORK" || exit 1
+fail=0
+
+# bad input: exit 2, one line naming the file, the line and the key
+bad() { # name, mc line, expected "line: key" text
+    cat > "$1.cfg" <<EOF2
+box = [8.0, 8.0, 8.0];
+particles = 100;
+seed = 1;
+species = ( { name = "A"; } );
+pair = ( { style = "lj"; rc = 3.0; coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; }; }; }; } );
+$2
+output = { dir = "out-$1"; };
+EOF2
+    "$VESICA" mc "$1.cfg" > "$1.out" 2> "$1.err"
+    local rc=$? lines
+    lines=$(grep -c . "$1.err")
+    if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && grep -q "^vesica: error: $1.cfg:$3" "$1.err" &&
+       [ ! -e "out-$1" ]; then
+        echo "ok   $1: $(cat "$1.err")"
+    else
+        echo "FAIL $1: exit $rc, $lines line(s): $(cat "$1.err")"
+        fail=1
+    fi
+}
+bad sweep_name 'mc = { kT = 1.0; cycles = 10; sweep = "diagonal"; };' '6: mc.sweep: expected one of'
+bad sweep_type 'mc = { kT = 1.0; cycles = 10; sweep = 2; };' '6: mc.sweep: expected'
+bad gpu_seq    'mc = { kT = 1.0; cycles = 10; }; backend = "gpu";' '6: backend: the Monte Carlo engine runs on the GPU with mc.sweep = "checkerboard" only'
+# a build without CUDA: the checkerboard on the GPU stops with MD's line, exit 2
+if "$VESICA" info 2>/dev/null | grep -q "built without CUDA"; then
+    sed 's/sweep = "diagonal"/sweep = "checkerboard"/; s/^output = .*/backend = "gpu"; output = { dir = "out-nocuda"; };/' sweep_name.cfg > nocuda.cfg
+    "$VESICA" mc nocuda.cfg > nocuda.out 2> nocuda.err
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(grep -c . nocuda.err)" -eq 1 ] && grep -q 'backend: "gpu" requested but this build has no CUDA support' nocuda.err; then
+        echo "ok   no CUDA: $(cat nocuda.err)"
+    else
+        echo "FAIL no CUDA: exit $rc: $(cat nocuda.err)"; fail=1
+    fi
+fi
+
+write_cfg() { # name, mc keys
+    cat > "$1.cfg" <<EOF2
+box = [7.0, 7.0, 7.0];
+particles = 180;
+seed = 23;
+species = ( { name = "A"; fraction = 0.7; }, { name = "B"; fraction = 0.3; } );
+pair = ( { style = "lj"; rc = 2.5; tail = "on";
+           coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; }; B = { epsilon = 0.8; sigma = 0.9; }; };
+                     B = { B = { epsilon = 0.6; sigma = 0.8; }; }; }; } );
+mc = { kT = 1.2; cycles = 60; equilibration = 40; tune_every = 5; blocks = 3; sweep = "checkerboard"; $2 };
+output = { dir = "$1"; thermo_interval = 2; checkpoint_interval = 10; checkpoint_keep = 2; };
+EOF2
+}
+write_cfg nvt 'ensemble = "nvt";'
+write_cfg npt 'ensemble = "npt"; pressure = 0.5; moves = { displacement = 0.9; volume = 0.1; };'
+write_cfg gibbs 'ensemble = "gibbs"; box2 = [6.0, 6.0, 6.0]; particles2 = 40;'
+sed -i 's/species = .*/species = ( { name = "A"; } );/; s/ B = { epsilon = 0.8; sigma = 0.9; };//; s/                     B = { B = { epsilon = 0.6; sigma = 0.8; }; };//' gibbs.cfg
+sed 's/ensemble = "gibbs"; box2 = \[6.0, 6.0, 6.0\]; particles2 = 40;/ensemble = "gcmc"; activity = 0.1;/; s/dir = "gibbs"/dir = "gcmc"/' gibbs.cfg > gcmc.cfg
+for e in nvt npt gcmc gibbs; do
+    "$VESICA" mc $e.cfg --set output.dir=\"$e-full\" > /dev/null || { echo "FAIL: $e full run"; fail=1; continue; }
+    "$VESICA" mc $e.cfg --set output.dir=\"$e-part\" --set mc.cycles=30 > /dev/null || fail=1
+    "$VESICA" mc $e.cfg --set output.dir=\"$e-part\" --restart latest > /dev/null || fail=1
+    if cmp -s $e-full/thermo.csv $e-part/thermo.csv; then
+        echo "$e: restart at cycle 30 exact ($(wc -l < $e-full/thermo.csv) rows)"
+    else
+        echo "FAIL: $e: thermo.csv differs after a restart"; fail=1
+    fi
+    # column 8 of nvt/npt (displacement_accepted_0), 13 of gibbs: some moves were accepted
+    col=$([ $e = gibbs ] && echo 13 || echo 8)
+    acc=$(tail -1 $e-full/thermo.csv | cut -d, -f$col)
+    if [ "${acc:-0}" -gt 0 ]; then
+        echo "$e: $acc displacements accepted"
+    else
+        echo "FAIL: $e: no displacement accepted"; fail=1
+    fi
+done
+# a restart inside the tuning (cycle 20 of 40)
+"$VESICA" mc nvt.cfg --set output.dir=\"nvt-eq\" --set mc.cycles=20 > /dev/null || fail=1
+"$VESICA" mc nvt.cfg --set output.dir=\"nvt-eq\" --restart latest > /dev/null || fail=1
+if cmp -s nvt-full/thermo.csv nvt-eq/thermo.csv; then
+    echo "nvt: restart at cycle 20, during the tuning, exact"
+else
+    echo "FAIL: nvt: restart during the tuning differs"; fail=1
+fi
+# the default (sequential) is another trajectory
+"$VESICA" mc nvt.cfg --set output.dir=\"nvt-seq\" --set mc.sweep=\"sequential\" > /dev/null || fail=1
+if cmp -s nvt-full/thermo.csv nvt-seq/thermo.csv; then
+    echo "FAIL: the checkerboard run equals the sequential one"; fail=1
+else
+    echo "checkerboard and sequential runs differ (two kinds of sweep)"
+fi
+exit $fail
