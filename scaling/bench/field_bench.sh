@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Throughput of the particle-field term (MD-SCF) on one device (a benchmark, not a test).
+#
+# Usage: scaling/bench/field_bench.sh VESICA WHAT [SIZE] [STEPS] [INTERVAL]
+#   WHAT melt: the diblock melt of scaling/bench/field-melt.cfg (field-only species, an inert
+#              DPD term, Langevin) at SIZE particles (default 16000000) in a cube of whole
+#              grid cells;
+#        lw1, lw2: GALAMOST's lipid + water systems LW1 (307,200 beads) and LW2 (1,048,576),
+#              its figure 7: configs/field-dppc.cfg on a bilayer built by
+#              scaling/tools/dppc_bilayer.py (88^2 and 163^2 lipids per leaflet, water to the
+#              total, grid cells of 0.704 nm, GALAMOST's l = 1.5 sigma = 0.705 nm);
+#   STEPS: the measured steps of each run (default 300 for the melt, 600 for lw1/lw2);
+#   INTERVAL: field.interval of the middle row (default 100 for the melt, 300 for lw1/lw2,
+#             GALAMOST's).
+# Three runs per system: field.interval 1 (a field update every step), INTERVAL, and larger
+# than the run (one update, at step 0, before the timed loop: a plain step). A warm-up of 20
+# steps is run first and not counted; the figures are perf.json's (the step loop only, set-up
+# excluded). Columns: the plain step's and a field update's cost in ms (update = the step at
+# interval 1 less the plain step), the phases of perf.json in seconds.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=$1
+what=$2
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+common=(--set "output.dir=\"$out/run\"" --set output.checkpoint_keep=0)
+case $what in
+  melt)
+    n=${3:-16000000}
+    steps=${4:-300}
+    mid=${5:-100}
+    cfg=$here/field-melt.cfg
+    # a cube of whole cells of spacing 1 at density 3, whole chains of 20 beads
+    side=$(python3 -c "print(max(8, round(($n / 3.0) ** (1 / 3))))")
+    parts=$(python3 -c "print(20 * ((3 * $side ** 3) // 20))")
+    common+=(--set "box=[$side.0, $side.0, $side.0]" --set "particles=$parts")
+    ;;
+  lw1|lw2)
+    steps=${3:-600}
+    mid=${4:-300}
+    cfg=$root/configs/field-dppc.cfg
+    if [ "$what" = lw1 ]; then nx=88 total=307200 cells=100; else nx=163 total=1048576 cells=185; fi
+    wpl=$(python3 -c "print(($total - 24 * $nx * $nx) / (2 * $nx * $nx))")
+    python3 "$root/scaling/tools/dppc_bilayer.py" "$out/lw.data" --nx "$nx" \
+      --water-per-lipid "$wpl" --cells-x "$cells" > /dev/null
+    spacing=$(python3 -c "print(repr($nx * 0.8 / $cells))")
+    common+=(--set "input.file=\"$out/lw.data\"" --set "field.spacing=$spacing"
+             --set output.trajectory_interval=0 --set output.field_interval=0)
+    ;;
+  *) echo "field_bench.sh: WHAT is melt, lw1 or lw2" >&2; exit 2 ;;
+esac
+"$bin" run "$cfg" "${common[@]}" --set integrator.steps=20 > /dev/null
+printf "%-5s %10s %9s %6s %9s %9s %14s %9s %9s %9s %9s %9s %9s %6s\n" system particles interval \
+  steps wall_s steps/s particle-steps/s ms/step pair_s neigh_s comm_s integ_s output_s builds
+for interval in 1 "$mid" 1000000000; do
+  "$bin" run "$cfg" "${common[@]}" --set "integrator.steps=$steps" \
+    --set "field.interval=$interval" --set "output.thermo_interval=$steps" > "$out/log"
+  python3 - "$out/run/perf.json" "$what" "$interval" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["phases_s"]
+iv = int(sys.argv[3])
+label = "never" if iv >= 10**9 else str(iv)
+print(f'{sys.argv[2]:<5s} {d["particles"]:10d} {label:>9s} {d["steps"]:6d} {d["wall_s"]:9.4f} '
+      f'{d["steps"] / d["wall_s"]:9.1f} {d["particle_steps_per_s"]:14.4e} '
+      f'{1e3 * d["wall_s"] / d["steps"]:9.4f} {p["pair"]:9.4f} {p["neighbor"]:9.4f} '
+      f'{p["comm"]:9.4f} {p["integrate"]:9.4f} {p["output"]:9.4f} {d["neighbor_builds"]:6d}')
+PY
+  cp "$out/run/perf.json" "$out/perf-$interval.json"
+done | tee "$out/rows"
+python3 - "$out/rows" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1])]
+ms = {r[2]: float(r[7]) for r in rows}
+plain = ms["never"]
+print(f"plain step {plain:.4f} ms; a field update {ms['1'] - plain:.4f} ms "
+      f"(interval 1 less the plain step)")
+PY
+grep -h '"device"' "$out/perf-1.json" || true
