@@ -3,9 +3,8 @@
  *
  * A field update (every field.interval steps, and at the first evaluation after an upload):
  *   1. spread: one thread per owned particle of a field species adds its 8 shares to the
- *      block's fixed-point counts with 64-bit integer atomics, the shares of a warp's lanes
- *      on one vertex summed first. Integer adds commute, so every count is the CPU's
- *      integer, whatever the order of the threads and the particles;
+ *      block's fixed-point counts with 64-bit integer atomics. Integer adds commute, so every
+ *      count is the CPU's integer, whatever the order of the threads and the particles;
  *   2. fold: the halo's counts go to their owners through the staged driver of
  *      comm/exchange.h, as on the CPU (the same slabs, spanning the block across the other
  *      axes), packed and unpacked by kernels; the records travel through the backend's
@@ -77,60 +76,35 @@ struct vs_gpu_field {
 
 /* ---- kernels ---------------------------------------------------------------------------- */
 
-/* One thread per owned particle; the lanes of a warp that add to the same vertex (particles
- * are in the Morton order of their cells, so a warp's particles share many) add their shares
- * once, by their lowest lane, as one exact integer sum: fewer atomics on one address, the
- * same counts. Every lane of the warp runs the whole kernel (no early return): the match and
- * the reductions take all 32. A share is below 2^41, so its two 21-bit halves summed over 32
- * lanes fit 32 bits each. */
 __global__ void field_spread_kernel(int n, vs_positions at, const int32_t *species,
                                     const int64_t *tag, vs_field_of of, vs_field_grid grid,
                                     int64_t nvert, unsigned long long *count, int count_them,
                                     unsigned long long *status)
 {
-    const unsigned all = 0xffffffffu;
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    const int lane = threadIdx.x & 31;
-    int k = -1;
-    double t[3] = {0.0, 0.0, 0.0};
-    int c[3] = {0, 0, 0};
-    if (i < n) {
-        k = of.k[species[i]];
-        if (k >= 0) {
-            double x[3];
-            vs_pos_load(at, i, x);
-            if (vs_field_cell(&grid, x, 0, c, t) != 0) {
-                atomicMin(&status[ST_ESCAPED], (unsigned long long)tag[i]);
-                k = -1;
-            }
-        }
+    if (i >= n)
+        return;
+    const int k = of.k[species[i]];
+    if (k < 0)
+        return;
+    double x[3], t[3];
+    int c[3];
+    vs_pos_load(at, i, x);
+    if (vs_field_cell(&grid, x, 0, c, t) != 0) {
+        atomicMin(&status[ST_ESCAPED], (unsigned long long)tag[i]);
+        return;
     }
-    const bool active = k >= 0;
-    if (count_them) {
-        const unsigned voters = __ballot_sync(all, active);
-        if (lane == 0 && voters)
-            atomicAdd(&status[ST_COUNT], (unsigned long long)__popc(voters));
-    }
+    if (count_them)
+        atomicAdd(&status[ST_COUNT], 1ull);
+    unsigned long long *cnt = count + (int64_t)k * nvert;
     bool over = false;
     for (int dz = 0; dz < 2; ++dz)
         for (int dy = 0; dy < 2; ++dy)
             for (int dx = 0; dx < 2; ++dx) {
-                long long key = -1; /* the count's index; -1: no share */
-                int64_t share = 0;
-                if (active) {
-                    share = vs_field_share(vs_field_weight(t, dx, dy, dz));
-                    key = (long long)k * nvert +
-                          vs_field_index(&grid, c[0] + dx, c[1] + dy, c[2] + dz);
-                }
-                const unsigned group = __match_any_sync(all, (unsigned long long)key);
-                const unsigned lo = __reduce_add_sync(group, (unsigned)(share & 0x1fffff));
-                const unsigned hi = __reduce_add_sync(group, (unsigned)(share >> 21));
-                if (active && lane == __ffs(group) - 1) {
-                    const long long sum = ((long long)hi << 21) + (long long)lo;
-                    const long long old =
-                        (long long)atomicAdd(&count[key], (unsigned long long)sum);
-                    over |= old > LLONG_MAX - sum; /* shares and counts are not negative */
-                }
+                const int64_t s = vs_field_share(vs_field_weight(t, dx, dy, dz));
+                const int64_t v = vs_field_index(&grid, c[0] + dx, c[1] + dy, c[2] + dz);
+                const long long old = (long long)atomicAdd(&cnt[v], (unsigned long long)s);
+                over |= old > LLONG_MAX - s; /* shares and counts are not negative */
             }
     if (over)
         atomicOr(&status[ST_OVERFLOW], 1ull);
