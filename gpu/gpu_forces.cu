@@ -419,8 +419,55 @@ static void launch_forces(vs_gpu_state *g, cudaStream_t stream, int n, const int
         mixed, g->dpd_pairs, energy_kind, source);
 }
 
+/* The forces of an inert DPD term (vs_dpd_inert): each owned particle's body force, in the
+ * form its walk would leave it with zero pair sums: FORM 2 the Newton kernel's fixed-point
+ * sums (and no marked particle), 1 the mixed kernel's doubles of the rounded body force, 0
+ * the double kernel's body force plus a zero sum. */
+__global__ void forces_start_kernel(int n, const int32_t *species, vs_gpu_species sp, int form,
+                                    double *fx, double *fy, double *fz, int32_t *bad)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    double *f[3] = {fx, fy, fz};
+    const int si = species[i];
+    for (int d = 0; d < 3; ++d) {
+        const double body = sp.body_force[si][d];
+        if (form == 2) {
+            ((long long *)f[d])[i] = __double2ll_rn(body * VS_FIXED_PER_FORCE);
+        } else if (form == 1) {
+            f[d][i] = (double)__double2ll_rn(body * VS_FIXED_PER_FORCE) *
+                      (1.0 / VS_FIXED_PER_FORCE);
+        } else {
+            const double zero = 0.0;
+            f[d][i] = body + zero;
+        }
+    }
+    if (form == 2 && i == 0)
+        *bad = 0x7f7f7f7f;
+}
+
+/* An inert DPD term's evaluation: the forces started, no pair walk, no energies of its own
+ * (the thermo's pair energy and virial are its walk's zeros). */
+static void forces_start(vs_gpu_state *g, int want_energy)
+{
+    const int form = g->plan.forces == VS_GPU_FORCES_NEWTON ? 2 : g->plan.mixed ? 1 : 0;
+    const int n = (int)g->pt.n_owned;
+    if (form == 2)
+        VS_CUDA_CHECK(cudaMemsetAsync(g->fs.d_bad_force, 0x7f, sizeof(int32_t), g->stream));
+    VS_LAUNCH(forces_start_kernel, n, VS_BLOCK, g->stream, n, g->pt.species_id, g->species,
+              form, g->pt.f[0], g->pt.f[1], g->pt.f[2], g->fs.d_bad_force);
+    g->fs.forces_fixed = form == 2;
+    g->fs.energy_count = 0;
+    vs_gpu_forces_done(g, want_energy);
+}
+
 extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
+    if (g->plan.pair_inert) {
+        forces_start(g, want_energy);
+        return;
+    }
     if (vs_gpu_styles_on_newton(g))
         vs_gpu_pair_prepare(g);
     /* a rebuild staged this step's inputs already (vs_gpu_build_neighbors) */

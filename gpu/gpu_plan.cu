@@ -57,6 +57,9 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     const int styles = vs_pair_styles_active(prm), fit = styles_fit_newton(prm);
     const int aniso = prm->aniso.style != VS_ANISO_NONE;
     const int newton = p.mixed && (!styles || fit);
+    p.pair_inert = vs_dpd_inert(prm);
+    if (p.builder == VS_GPU_BUILDER_AUTO && p.pair_inert)
+        p.builder = VS_GPU_BUILDER_CELLS; /* nothing walks a list: bin only, as the build must */
     if (p.builder == VS_GPU_BUILDER_AUTO)
         p.builder = !newton || ((styles || aniso) && !vs_dpd_active(prm))
                         ? VS_GPU_BUILDER_THREAD
@@ -120,7 +123,7 @@ void vs_gpu_plan_set_comm(vs_gpu_plan *p, const vs_params *prm, const int link[3
      * complete before the list is built, so there is nothing to hide); a Verlet list
      * overlaps wherever some dimension is split */
     p->overlap = VS_GPU_OVERLAP_NONE;
-    if (comm_ok && prm->exec.overlap && split > 0) {
+    if (comm_ok && prm->exec.overlap && split > 0 && !p->pair_inert) { /* no walk to hide under */
         if (p->forces == VS_GPU_FORCES_VERLET)
             p->overlap = VS_GPU_OVERLAP_SPLIT;
         else if (p->forces == VS_GPU_FORCES_NEWTON && split == 1 && p->reuse_list &&

@@ -71,6 +71,9 @@ struct vs_gpu_plan {
                                     leavers the first half-step flags (vs_face_marks); -1
                                     for none */
     vs_gpu_overlap_mode overlap;
+    int pair_inert;              /* the only pair term is an inert DPD (vs_dpd_inert): no pair
+                                    walk, the forces only started (vs_gpu_forces), the cell
+                                    list without a Verlet list, no overlap */
 };
 
 /* The decisions the parameters fix (vs_gpu_create). */

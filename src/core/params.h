@@ -606,6 +606,22 @@ static inline int vs_dpd_active(const vs_params *p)
     return 0;
 }
 
+/* Whether the DPD term acts but adds nothing: every a_ij and gamma_ij is zero, and it is
+ * active only because a configuration needs a pair term first (a system whose non-bonded
+ * forces all come from elsewhere, e.g. the particle-field term with a Langevin or Andersen
+ * thermostat). Its forces, energy and virial are zero, so the backends skip its pair walk. */
+static inline int vs_dpd_inert(const vs_params *p)
+{
+    if (!vs_dpd_active(p) || vs_pair_styles_active(p) || p->aniso.style != VS_ANISO_NONE ||
+        p->dpd.gamma.v != 0.0)
+        return 0;
+    for (int i = 0; i < p->species.n; ++i)
+        for (int j = 0; j < p->species.n; ++j)
+            if (p->dpd.a[i][j] != 0.0 || vs_pair_real_at(&p->dpd.gamma, i, j) != 0.0)
+                return 0;
+    return 1;
+}
+
 /* The pair terms' reach: the largest cut-off of the active pair terms (DPD's rc and every
  * pair style's pairs). */
 static inline double vs_pair_reach(const vs_params *p)

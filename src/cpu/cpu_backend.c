@@ -107,7 +107,12 @@ static void cpu_update_ghosts(void *st)
 static void cpu_build_neighbors(void *st)
 {
     vs_cpu_state *s = st;
-    vs_neighbor_build(&s->nl, s->parts, s->dc->lo, s->dc->hi, s->list_radius, s->list_radius);
+    if (vs_dpd_inert(s->prm)) /* no term walks pairs (term_dpd.c) */
+        vs_neighbor_build_no_pairs(&s->nl, s->parts, s->dc->lo, s->dc->hi, s->list_radius,
+                                   s->list_radius);
+    else
+        vs_neighbor_build(&s->nl, s->parts, s->dc->lo, s->dc->hi, s->list_radius,
+                          s->list_radius);
     vs_neighbor_mark_built(s->parts);
 }
 

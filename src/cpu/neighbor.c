@@ -80,15 +80,30 @@ void vs_neighbor_build_cells(vs_neighbor *nl, const vs_particles *p, const doubl
     build_cells(nl, p, lo, hi, ghost_width, list_cutoff);
 }
 
+static void reserve_start(vs_neighbor *nl, int64_t n)
+{
+    if (n + 1 > nl->cap_start) {
+        nl->cap_start = n + n / 4 + 64;
+        nl->start = VS_REALLOC(nl->start, sizeof(int64_t) * (size_t)nl->cap_start);
+    }
+}
+
+void vs_neighbor_build_no_pairs(vs_neighbor *nl, const vs_particles *p, const double lo[3],
+                                const double hi[3], double ghost_width, double list_cutoff)
+{
+    build_cells(nl, p, lo, hi, ghost_width, list_cutoff);
+    const int64_t n = p->n_owned;
+    reserve_start(nl, n);
+    memset(nl->start, 0, sizeof(int64_t) * (size_t)(n + 1));
+    nl->n_pairs = 0;
+}
+
 void vs_neighbor_build(vs_neighbor *nl, const vs_particles *p, const double lo[3],
                        const double hi[3], double ghost_width, double list_cutoff)
 {
     build_cells(nl, p, lo, hi, ghost_width, list_cutoff);
     const int64_t n = p->n_owned;
-    if (n + 1 > nl->cap_start) {
-        nl->cap_start = n + n / 4 + 64;
-        nl->start = VS_REALLOC(nl->start, sizeof(int64_t) * (size_t)nl->cap_start);
-    }
+    reserve_start(nl, n);
     if (nl->cap_partners == 0) {
         nl->cap_partners = 64 * (n + 16);
         nl->partners = VS_REALLOC(nl->partners, sizeof(int64_t) * (size_t)nl->cap_partners);

@@ -44,6 +44,11 @@ void vs_neighbor_build(vs_neighbor *nl, const vs_particles *p, const double lo[3
 /* The cell list alone (no pairs): what a search of the 27 cells around a particle needs. */
 void vs_neighbor_build_cells(vs_neighbor *nl, const vs_particles *p, const double lo[3],
                              const double hi[3], double ghost_width, double list_cutoff);
+/* The cells of vs_neighbor_build and an empty list (no pairs): for a run whose pair terms
+ * walk nothing (an inert DPD term, vs_dpd_inert), whose cells the reactions' search still
+ * reads. */
+void vs_neighbor_build_no_pairs(vs_neighbor *nl, const vs_particles *p, const double lo[3],
+                                const double hi[3], double ghost_width, double list_cutoff);
 
 /* Sort the owned particles by cell of the brick (cells of at least `cell_size`), so
  * particles that interact sit close in memory: fewer cache misses in the list build and the

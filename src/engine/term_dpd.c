@@ -15,12 +15,16 @@ static int dpd_active(const vs_params *prm) { return vs_dpd_active(prm); }
 
 static double dpd_reach(const vs_params *prm) { return prm->dpd.rc; }
 
+/* An inert term (vs_dpd_inert: every a_ij and gamma_ij zero) adds only zeros to the
+ * fixed-point sums: its walk is skipped, the sums are those of the walk. */
 static void dpd_cpu(vs_cpu_state *cpu, int64_t step, int want_energy)
 {
-    vs_cpu_dpd_forces(cpu, step, want_energy);
+    if (!vs_dpd_inert(cpu->prm))
+        vs_cpu_dpd_forces(cpu, step, want_energy);
 }
 
 #ifdef VESICA_HAVE_CUDA
+/* (an inert term only starts the forces there: vs_gpu_forces, gpu/gpu_forces.cu) */
 static void dpd_gpu(struct vs_gpu_state *gpu, int64_t step, int want_energy)
 {
     vs_gpu_forces(gpu, step, want_energy);

@@ -24,6 +24,11 @@ across rank counts and through restarts (docs/validation.md, "Particle-field MD-
                    (13 x 9 x 10 box), the blend's fields.h5 frames too; and an exact restart: 2 ranks to step 50 (a field
                    interval of 7: in the middle of one), then 1 rank from the checkpoint at 50,
                    the same rows and particles as the straight run.
+  inert            mixed precision: the diblock melt of scaling/bench/field-melt.cfg (field
+                   only, dpd a = gamma = 0: an inert DPD term whose pair walk is skipped,
+                   Langevin) against the same run with dpd.gamma = 1e-300, whose pair walk
+                   runs (its fp32 coefficients are zero, so it adds exact zeros): thermo.csv
+                   and the final checkpoint's particles the same bits, on 1 and 2 ranks.
 Prints the measured differences. Exits 77 (skip) without a GPU (`vesica info`), numpy or h5py.
 Reference values: the CPU backend's, whose term has its own tests against an independent
 numpy model and finite differences (field_check.py).
@@ -40,6 +45,7 @@ from field_systems import field_only_config, write_data  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLE = os.path.join(HERE, "..", "..", "configs", "field-blend.cfg")
+MELT = os.path.join(HERE, "..", "..", "scaling", "bench", "field-melt.cfg")
 MPI = ["mpiexec", "--allow-run-as-root", "--oversubscribe"]
 
 
@@ -237,6 +243,20 @@ def ranks(r):
     return failures
 
 
+def inert(r):
+    failures = []
+    sets = ["backend=\"gpu\"", "precision=\"mixed\"", "integrator.steps=100",
+            "output.thermo_interval=10", "output.checkpoint_interval=100",
+            "output.checkpoint_keep=2", "field.interval=5"]
+    for p in (1, 2):
+        skipped = (r.run(f"inert-np{p}", sets=sets, ranks=p, config=MELT), 100)
+        walked = (r.run(f"walked-np{p}", sets=sets + ["dpd.gamma=1e-300"], ranks=p,
+                        config=MELT), 100)
+        same_bits(f"melt, {p} rank(s): the inert DPD term skipped and walked", skipped, walked,
+                  failures)
+    return failures
+
+
 def main():
     binary, work, mode = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
     if not gpu_visible(binary):
@@ -250,7 +270,8 @@ def main():
         return 77
     os.makedirs(work, exist_ok=True)
     r = Runner(binary, work)
-    failures = agree(r, sys.argv[4]) if mode == "agree" else ranks(r)
+    failures = (agree(r, sys.argv[4]) if mode == "agree" else inert(r) if mode == "inert"
+                else ranks(r))
     if failures:
         print("FAIL: " + ", ".join(failures))
         return 1
