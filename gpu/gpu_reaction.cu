@@ -28,7 +28,9 @@
  * lower tag's owner decides, as on the CPU) and takes the partner's copy nearest to it, as
  * the CPU's vs_tagmap_nearest does, from the bonded beads (owned and ghost) sorted by tag,
  * where every copy of a tag lies together; r^2 of that copy is the CPU's (the same doubles,
- * the same rounding), and the nearest copy's r^2 is the least of them. */
+ * the same rounding), and the nearest copy's r^2 is the least of them. The roles of the
+ * creation rules and the breaking decision are src/core/reaction.h's, as on the CPU
+ * (vs_reaction_create_search, vs_reaction_breaks). */
 #include <cub/cub.cuh>
 #include <stdlib.h>
 #include <string.h>
@@ -379,18 +381,14 @@ static void create_claims(vs_gpu_state *g, vs_gpu_rx *rx, int r, vs_claim_list *
     for (int role = 0; role < 2; ++role) {
         if (role == 1 && cr->species_j == cr->species_i)
             break; /* every bead of the species searched as i */
-        const int me = role == 0 ? cr->species_i : cr->species_j;
-        const int other = role == 0 ? cr->species_j : cr->species_i;
-        const int my_max = role == 0 ? cr->max_bonds_i : cr->max_bonds_j;
-        const int other_max = role == 0 ? cr->max_bonds_j : cr->max_bonds_i;
         rx_search_args a = search_args(g, rx, cr->radius);
-        const vs_reaction_search q = {VS_CLAIM_CREATE, other, other_max,
-                                      cr->radius * cr->radius, 0, 0, 0};
+        const int me = role == 0 ? cr->species_i : cr->species_j;
+        vs_reaction_search q;
+        vs_reaction_create_search(cr, me, &a.own_max, &q); /* me has this role */
         a.q = q;
         a.rule = r;
-        a.own_max = my_max;
         a.seeker[me] = 1;
-        search(g, rx, a, other, other_max, out);
+        search(g, rx, a, q.species, q.max_bonds, out);
     }
 }
 
@@ -516,18 +514,10 @@ __global__ void rx_break_kernel(const rx_break_args a)
                 a.missing[1] = b;
             continue;
         }
-        const int si = a.species[i], sj = a.species[j];
-        for (int q = 0; q < a.n_rules; ++q) {
-            const vs_bond_break_rule *br = &a.rule[q];
-            if (!((br->species_i == si && br->species_j == sj) ||
-                  (br->species_i == sj && br->species_j == si)))
-                continue;
-            const vs_tea_block bits = vs_reaction_bits(a.seed, a.step, VS_RX_STREAM_BREAK + q,
-                                                       (uint64_t)me, (uint64_t)b);
-            if (r2 > br->length * br->length && vs_reaction_accept(bits, br->probability))
-                rx_append(a.out, a.cap, a.count, VS_CLAIM_BREAK, q, me, b, 0, si, t);
-            break;
-        }
+        int rule = 0;
+        if (vs_reaction_breaks(a.rule, a.n_rules, a.seed, a.step, me, b, a.species[i],
+                               a.species[j], r2, &rule))
+            rx_append(a.out, a.cap, a.count, VS_CLAIM_BREAK, rule, me, b, 0, a.species[i], t);
     }
 }
 
