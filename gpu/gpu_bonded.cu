@@ -5,9 +5,10 @@
  *
  * - Topology: compact records for the beads that have one (gpu_topo.cu), each knowing its
  *   slot; uploaded and downloaded with the owned state, carried in the migration records.
- * - Marks: one byte per slot, 1 for a bonded bead (n_bond > 0, the CPU's test): the owned
- *   beads' from their records before every ghost build (vs_gpu_bonded_marks), the ghosts' carried by
- *   the ghost kernels (gpu_halo.cu, gpu_images.cu). The ghost selects send a marked bead out
+ * - Marks: one byte per slot, the bead's bond count (a bonded bead: non-zero, the CPU's
+ *   test; the reaction search reads the count, gpu_reaction.cu): the owned beads' from their
+ *   records before every ghost build (vs_gpu_bonded_marks), the ghosts' carried by the
+ *   ghost kernels (gpu_halo.cu, gpu_images.cu). The ghost selects send a marked bead out
  *   to the bonded width and a free one to the list radius, as the CPU does (comm/halo.c).
  * - Tag map: rebuilt after every ghost build over the marked owned and ghost beads only,
  *   sized by their count (see vs_gpu_bonded_index). Where a tag has several copies (an owned
@@ -102,7 +103,7 @@ __global__ void bonded_mark_kernel(int n, const int32_t *slot_rec, const vs_topo
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
         const int32_t r = slot_rec[i];
-        mark[i] = r >= 0 && topo[r].n_bond > 0;
+        mark[i] = r >= 0 ? (uint8_t)topo[r].n_bond : 0;
     }
 }
 

@@ -27,8 +27,8 @@ struct vs_soa {
     vs_topo *topo;
     int32_t *rec_slot, *slot_rec;
     int64_t rec_base;
-    uint8_t *mark; /* molecules: per slot, a bonded bead (vs_gpu_bonded); else NULL. The
-                    * ghost kernels carry it to the ghosts they make */
+    uint8_t *mark; /* molecules: per slot, the bead's bond count (vs_gpu_bonded); else NULL.
+                    * The ghost kernels carry it to the ghosts they make */
     vs_dihedrals *dih; /* dihedrals: beside the records; else NULL */
     vs_special *special; /* special lists: each owned particle's, moved with it; else NULL */
     double grid_quantum; /* > 0 (vs_gpu_plan.grid_records): ghosts travel as grid records
@@ -107,10 +107,10 @@ __device__ __forceinline__ void vs_soa_copy_vp(const vs_soa &a, int64_t to, int6
  * position is a whole number of quanta below 2^31 in magnitude (src/core/position_grid.h)
  * and the predicted velocity is fp32 already (vel_f), so a record carries both exactly in 24
  * bytes; a tag (0..N-1, below 2^48: the plan's condition), the species and the bonded mark
- * share the next 8. A build's record takes 32 bytes instead of vs_ghost_rec's 64, an
- * update's 24 instead of vs_ghost_update_rec's 48: half the bytes, and the receiver's ghosts
- * are the same bits. The tag travels as two words, so that the records need only 4-byte
- * alignment. */
+ * (the bead's bond count) share the next 8. A build's record takes 32 bytes instead of
+ * vs_ghost_rec's 64, an update's 24 instead of vs_ghost_update_rec's 48: half the bytes, and
+ * the receiver's ghosts are the same bits. The tag travels as two words, so that the records
+ * need only 4-byte alignment. */
 struct vs_ghost_update_rec_grid {
     int32_t x[3];
     float vp[3];
@@ -119,13 +119,14 @@ struct vs_ghost_update_rec_grid {
 struct vs_ghost_rec_grid {
     vs_ghost_update_rec_grid motion; /* an update's record leads a build's */
     uint32_t tag_lo;
-    uint32_t tag_hi_species_mark; /* tag bits 32-47 | species << 16 | bonded mark << 31 */
+    uint32_t tag_hi_species_mark; /* tag bits 32-47 | species << 16 | bonded mark << 28 */
 };
 static_assert(VS_GRID_TAG_BITS == 48, "a grid record holds tag bits 32-47 in 16 bits");
 
 static_assert(sizeof(vs_ghost_rec_grid) == 32 && sizeof(vs_ghost_update_rec_grid) == 24,
               "grid records are 32 and 24 bytes (docs/architecture.md)");
-static_assert(VS_MAX_SPECIES <= 1 << 15, "a grid record holds the species in 15 bits");
+static_assert(VS_MAX_SPECIES <= 1 << 12, "a grid record holds the species in 12 bits");
+static_assert(VS_MAX_BONDS < 1 << 4, "a grid record holds the bond count in 4 bits");
 
 /* Bytes of a ghost build's and a ghost update's record; with orientations each carries its
  * particle's n after it (vs_ghost_at), as on the host path (comm/halo.c). */
@@ -197,7 +198,8 @@ __device__ __forceinline__ void vs_grid_motion_read(const vs_ghost_update_rec_gr
 }
 
 /* Record k of a ghost build: position p, predicted velocity vp, tag, species and the bonded
- * mark (molecules: the host path's bond count reads it too), and the n of particle src. */
+ * mark (molecules: the bead's bond count, as the host path's record carries it), and the n of
+ * particle src. */
 __device__ __forceinline__ void vs_put_ghost(const vs_soa &a, void *out, int64_t k,
                                              const double p[3], const double vp[3],
                                              int64_t tag, int32_t species, uint8_t mark,
@@ -209,7 +211,7 @@ __device__ __forceinline__ void vs_put_ghost(const vs_soa &a, void *out, int64_t
         r.motion = vs_grid_motion(p, vp, a.grid_quantum);
         r.tag_lo = (uint32_t)(uint64_t)tag;
         r.tag_hi_species_mark = (uint32_t)((uint64_t)tag >> 32) | (uint32_t)species << 16 |
-                                (mark ? 1u << 31 : 0u);
+                                (uint32_t)mark << 28;
         *(vs_ghost_rec_grid *)at = r;
         vs_put_ghost_n(a, at + sizeof r, src);
     } else {
@@ -234,15 +236,15 @@ __device__ __forceinline__ void vs_take_ghost(const vs_soa &a, const void *in, i
     double p[3], vp[3];
     int64_t tag;
     int32_t species;
-    bool mark;
+    uint8_t mark;
     if (a.grid_quantum > 0.0) {
         const char *at = vs_ghost_at(a, in, k, sizeof(vs_ghost_rec_grid));
         const vs_ghost_rec_grid r = *(const vs_ghost_rec_grid *)at;
         vs_take_ghost_n(a, at + sizeof r, j);
         vs_grid_motion_read(r.motion, a.grid_quantum, p, vp);
         tag = (int64_t)((uint64_t)(r.tag_hi_species_mark & 0xffffu) << 32 | r.tag_lo);
-        species = (int32_t)(r.tag_hi_species_mark >> 16 & 0x7fffu);
-        mark = r.tag_hi_species_mark >> 31 != 0;
+        species = (int32_t)(r.tag_hi_species_mark >> 16 & 0xfffu);
+        mark = (uint8_t)(r.tag_hi_species_mark >> 28);
     } else {
         const char *at = vs_ghost_at(a, in, k, sizeof(vs_ghost_rec));
         const vs_ghost_rec r = *(const vs_ghost_rec *)at;
@@ -253,7 +255,7 @@ __device__ __forceinline__ void vs_take_ghost(const vs_soa &a, const void *in, i
         }
         tag = r.tag;
         species = r.species;
-        mark = r.pad > 0;
+        mark = (uint8_t)r.pad;
     }
     vs_pos_store(a.pos, j, p, species);
     vs_soa_set_vp(a, j, vp);

@@ -611,11 +611,11 @@ struct vs_gpu_bonded_error {
  * it where the run has dihedrals), each knowing its slot (rec_slot, -1: a hole left by a
  * leaver), each owned slot its record (slot_rec, -1: none). A reorder or a migration moves
  * 4-byte indices, not records; the records are compacted into slot order at the Morton
- * reorder (holes dropped), and arrivals append theirs. mark: one byte per slot, 1 for a
- * bonded bead (n_bond > 0), owned or ghost: the owned marks are made from the records at
- * every ghost build (vs_gpu_bonded_marks), the ghosts' travel with them (a ghost record's
- * pad word, as on the host path); the ghost selects give marked beads the bonded width. The
- * tag map over the marked owned + ghost beads only (open addressing, capacity a power of
+ * reorder (holes dropped), and arrivals append theirs. mark: one byte per slot, its bead's
+ * bond count (non-zero: a bonded bead), owned or ghost: the owned marks are made from the
+ * records at every ghost build (vs_gpu_bonded_marks), the ghosts' travel with them (a ghost
+ * record's pad word, as on the host path); the ghost selects give marked beads the bonded
+ * width. The tag map over the marked owned + ghost beads only (open addressing, capacity a power of
  * two, at most half full, sized by their count), rebuilt after every ghost build; where a
  * tag has several copies the lowest index wins. */
 struct vs_gpu_bonded {
@@ -628,7 +628,7 @@ struct vs_gpu_bonded {
     int32_t *rec_slot;      /* per record: its owned slot, or -1 */
     int32_t *slot_rec;      /* per owned slot: its record, or -1 */
     int64_t n_rec, cap_rec; /* records in use (holes included), allocated */
-    uint8_t *mark;          /* per slot: a bonded bead */
+    uint8_t *mark;          /* per slot: the bead's bond count (0: not bonded) */
     int64_t *map_key;       /* tags; -1: empty */
     int32_t *map_val;       /* local indices */
     int64_t map_cap;

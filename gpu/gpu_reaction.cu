@@ -1,35 +1,46 @@
-/* The reaction step's device part (gpu_reaction.h): chain-growth claims found on the device,
- * and the records the events touch fetched and stored back.
+/* The reaction step's device part (gpu_reaction.h): the claims of every rule found on the
+ * device, and the records the events touch fetched and stored back.
  *
- * The search has a cell list of its own, over the partners alone (the free monomers, owned
- * and ghost): a counting sort into the cells of the force grid (cells.grid, which covers the
- * brick and the ghost shell; its rows reach the list radius, and every reaction radius lies
- * within it), three passes over the particles once per reaction step. The force path's own
- * cell list is not used: its form depends on the plan (sorted or binned, with or without the
- * remote ghosts, fixed-point copies), and its cells hold every particle, of which a search
- * for free monomers wants few.
+ * Creation and chain growth search partners. The search has a cell list of its own, over the
+ * partners alone (a species with fewer bonds than a limit, owned and ghost): a counting sort
+ * into the cells of the force grid (cells.grid, which covers the brick and the ghost shell;
+ * its rows reach the list radius, and every reaction radius lies within it), three passes
+ * over the particles per search. The force path's own cell list is not used: its form
+ * depends on the plan (sorted or binned, with or without the remote ghosts, fixed-point
+ * copies), and its cells hold every particle, of which a search wants few.
  *
- * Each active end's thread walks the 3 x 3 rows around it, trimmed to the reaction radius,
- * and hands every monomer found to vs_reaction_candidate (src/core/reaction.h), as the CPU's
- * search does: the separation in double from the positions the state holds (a ghost is its
- * owner's position plus the periodic shift, the same doubles as on the host mirror), r^2
- * rounded as the CPU rounds it (vs_norm2), the draw from the pair hash of the two tags. The
- * best partner is a total order (draw, then tag), so neither the walk's order nor a
- * monomer's several periodic copies change the result. The claims are appended through an
- * atomic counter; their order is whatever the threads gave, and the engine sorts every
- * rank's claims by their content before it resolves them.
+ * Each searching bead's thread walks the 3 x 3 rows around it, trimmed to the reaction
+ * radius, and hands every partner found to vs_reaction_candidate (src/core/reaction.h), as
+ * the CPU's search does: the separation in double from the positions the state holds (a
+ * ghost is its owner's position plus the periodic shift, the same doubles as on the host
+ * mirror), r^2 rounded as the CPU rounds it (vs_norm2), the draw from the pair hash of the
+ * two tags. The best partner is a total order (creation: r^2, chain growth: the draw; then
+ * the tag), so neither the walk's order nor a partner's several periodic copies change the
+ * result. The claims are appended through an atomic counter; their order is whatever the
+ * threads gave, and the engine sorts every rank's claims by their content before it
+ * resolves them.
  *
- * A partner's bond count is its bonded mark (gpu_bonded.cu: n_bond > 0, owned and ghost,
- * current after the ghost build), which answers chain growth's test (a free monomer has no
- * bond) exactly; the creation rules' bond limits would need the ghosts' counts, which the
- * device does not keep, so they stay on the host mirror. */
+ * A partner's bond count is its bonded mark (gpu_bonded.cu: the bead's n_bond, owned and
+ * ghost, current after the ghost build; the ghost records carry it), the count the CPU's
+ * ghosts carry, so the bond limits of creation and chain growth test the same numbers.
+ *
+ * Breaking needs no search: one thread per owned record walks its bonds to higher tags (the
+ * lower tag's owner decides, as on the CPU) and takes the partner's copy nearest to it, as
+ * the CPU's vs_tagmap_nearest does, from the bonded beads (owned and ghost) sorted by tag,
+ * where every copy of a tag lies together; r^2 of that copy is the CPU's (the same doubles,
+ * the same rounding), and the nearest copy's r^2 is the least of them. The roles of the
+ * creation rules and the breaking decision are src/core/reaction.h's, as on the CPU
+ * (vs_reaction_create_search, vs_reaction_breaks). */
 #include <cub/cub.cuh>
 #include <stdlib.h>
 #include <string.h>
+#include <algorithm>
+#include <thrust/iterator/counting_iterator.h>
 
 #include "gpu_internal.cuh"
 
 extern "C" {
+#include "bonded.h"
 #include "gpu_reaction.h"
 }
 
@@ -44,16 +55,29 @@ struct vs_gpu_rx {
     vs_reaction_claim *claims;
     int32_t *d_count;
     int64_t cap_claims;
+    /* breaking: the bonded beads' tags and indices, sorted by tag (copy_*[1]) */
+    int64_t *copy_tag[2];
+    int32_t *copy_idx[2];
+    int64_t cap_copies;
+    int64_t *d_missing; /* a bond whose partner has no copy: its two tags (-1: none) */
+    /* owned beads a test picked (vs_gpu_reaction_near_broken, _affected): their tags */
+    int64_t *picked;
+    int64_t cap_picked;
+    int64_t *pairs; /* the sets those tests read */
+    int64_t cap_pairs;
     /* fetch and store: the tags asked for, their owned slots, records and species */
     int64_t *tags;
     int32_t *slot, *rec, *species;
     vs_topo *topo;
+    vs_dihedrals *dih;
+    vs_special *special;
     int64_t cap_tags;
     int32_t *h_slot, *h_rec; /* the fetched beads' (host) */
 };
 
 /* A bead without a record: no bonds, molecule 0. */
 __device__ vs_topo vs_rx_no_topo;
+__device__ vs_dihedrals vs_rx_no_dih;
 
 static void *grow(void *p, size_t elem, int64_t *cap, int64_t need)
 {
@@ -75,17 +99,35 @@ static vs_gpu_rx *scratch(vs_gpu_rx **rx)
         if (!*rx)
             VS_FATAL("reactions: out of host memory");
         VS_CUDA_CHECK(cudaMalloc(&(*rx)->d_count, sizeof(int32_t)));
+        VS_CUDA_CHECK(cudaMalloc(&(*rx)->d_missing, 2 * sizeof(int64_t)));
     }
     return *rx;
 }
 
+/* CUB's scratch for a call that asked for `bytes`. */
+static void *cub_temp(vs_gpu_rx *rx, size_t bytes)
+{
+    if (bytes > rx->scan_bytes) {
+        if (rx->scan_temp)
+            VS_CUDA_CHECK(cudaFree(rx->scan_temp));
+        rx->scan_bytes = bytes + bytes / 4;
+        VS_CUDA_CHECK(cudaMalloc(&rx->scan_temp, rx->scan_bytes));
+    }
+    return rx->scan_temp;
+}
+
 /* ---- the partners' cells --------------------------------------------------------------- */
 
+/* A partner: of one species, with fewer than max_bonds bonds (what vs_reaction_candidate
+ * asks of it). */
 struct rx_partner_filter {
     const int32_t *species;
     const uint8_t *mark;
-    int monomer;
-    __device__ bool operator()(int j) const { return species[j] == monomer && !mark[j]; }
+    int target, max_bonds;
+    __device__ bool operator()(int j) const
+    {
+        return species[j] == target && (int)mark[j] < max_bonds;
+    }
 };
 
 __global__ void rx_bin_kernel(int n, vs_positions pos, vs_gpu_grid grid, rx_partner_filter f,
@@ -115,7 +157,7 @@ __global__ void rx_scatter_kernel(int n, const uint32_t *cell_of, const uint32_t
     entries[cell_start[cell_of[j]] + rank_in_cell[j]] = j;
 }
 
-static void bin_partners(vs_gpu_state *g, vs_gpu_rx *rx, int monomer)
+static void bin_partners(vs_gpu_state *g, vs_gpu_rx *rx, int species, int max_bonds)
 {
     const int n = (int)(g->pt.n_owned + g->pt.n_ghost);
     const int64_t n_cells = g->cells.n_cells;
@@ -129,18 +171,13 @@ static void bin_partners(vs_gpu_state *g, vs_gpu_rx *rx, int monomer)
     size_t bytes = 0;
     VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, bytes, rx->cell_start, rx->cell_start,
                                                 (int)(n_cells + 1), g->stream));
-    if (bytes > rx->scan_bytes) {
-        if (rx->scan_temp)
-            VS_CUDA_CHECK(cudaFree(rx->scan_temp));
-        rx->scan_bytes = bytes + bytes / 4;
-        VS_CUDA_CHECK(cudaMalloc(&rx->scan_temp, rx->scan_bytes));
-    }
+    void *temp = cub_temp(rx, bytes);
     VS_CUDA_CHECK(cudaMemsetAsync(rx->cell_start, 0, sizeof(uint32_t) * (size_t)(n_cells + 1),
                                   g->stream));
-    const rx_partner_filter f = {g->pt.species_id, g->bd.mark, monomer};
+    const rx_partner_filter f = {g->pt.species_id, g->bd.mark, species, max_bonds};
     VS_LAUNCH(rx_bin_kernel, n, VS_BLOCK, g->stream, n, vs_gpu_positions(g), g->cells.grid, f,
               rx->cell_start, rx->cell_of, rx->rank_in_cell);
-    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(rx->scan_temp, rx->scan_bytes, rx->cell_start,
+    VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, rx->scan_bytes, rx->cell_start,
                                                 rx->cell_start, (int)(n_cells + 1),
                                                 g->stream));
     VS_LAUNCH(rx_scatter_kernel, n, VS_BLOCK, g->stream, n, rx->cell_of, rx->rank_in_cell,
@@ -149,7 +186,9 @@ static void bin_partners(vs_gpu_state *g, vs_gpu_rx *rx, int monomer)
 
 /* ---- the claims ------------------------------------------------------------------------ */
 
-struct rx_chain_args {
+/* A search: the beads of the species `seeker` marks, with fewer than own_max bonds, each
+ * name their best partner under q (chain growth: kept with probability Pr). */
+struct rx_search_args {
     int n_owned;
     vs_positions pos;
     const int64_t *tag;
@@ -162,15 +201,17 @@ struct rx_chain_args {
     const int32_t *entries;
     float row_cut2;
     vs_reaction_search q;
-    double probability;
-    int active[VS_MAX_SPECIES];
+    int rule;
+    int own_max;
+    double probability; /* chain growth's Pr */
+    int seeker[VS_MAX_SPECIES];
     vs_reaction_claim *out;
     int cap;
     int32_t *count;
 };
 
-/* The best partner of owned end i (at r, its record `mine`) among the partners' cells. */
-__device__ vs_reaction_best rx_search(const rx_chain_args &a, int i, const double r[3],
+/* The best partner of owned bead i (at r, its record `mine`) among the partners' cells. */
+__device__ vs_reaction_best rx_search(const rx_search_args &a, int i, const double r[3],
                                       const vs_topo *mine)
 {
     vs_reaction_best best;
@@ -197,51 +238,94 @@ __device__ vs_reaction_best rx_search(const rx_chain_args &a, int i, const doubl
     return best;
 }
 
-__global__ void rx_chain_kernel(const rx_chain_args a)
+/* A claim of owned bead i (species sp, record t) about partner b, as the CPU's claim_of. */
+__device__ void rx_append(vs_reaction_claim *out, int cap, int32_t *count, int kind, int rule,
+                          int64_t a, int64_t b, uint64_t key, int sp, const vs_topo *t)
+{
+    const int at = atomicAdd(count, 1);
+    if (at >= cap)
+        return; /* counted: the host grows the list and searches again */
+    vs_reaction_claim c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.rule = rule;
+    c.a = a;
+    c.b = b;
+    c.key = key;
+    c.mol = t->mol;
+    c.species = sp;
+    c.n_bond = t->n_bond;
+    for (int k = 0; k < c.n_bond; ++k)
+        c.bond[k] = t->bond[k];
+    out[at] = c;
+}
+
+__global__ void rx_search_kernel(const rx_search_args a)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= a.n_owned)
         return;
     const int sp = a.species[i];
-    if (!a.active[sp])
+    if (!a.seeker[sp])
         return;
     const int32_t rec = a.slot_rec[i];
     const vs_topo *mine = rec >= 0 ? &a.topo[rec] : &vs_rx_no_topo;
-    if (mine->n_bond >= VS_MAX_BONDS)
+    if (mine->n_bond >= a.own_max)
         return;
     double r[3];
     vs_pos_load(a.pos, i, r);
     const vs_reaction_best b = rx_search(a, i, r, mine);
-    if (b.tag < 0 || !vs_reaction_accept(b.bits, a.probability))
+    if (b.tag < 0)
         return;
-    const int at = atomicAdd(a.count, 1);
-    if (at >= a.cap)
-        return; /* counted: the host grows the list and searches again */
-    vs_reaction_claim c;
-    memset(&c, 0, sizeof c);
-    c.kind = VS_CLAIM_CHAIN;
-    c.a = a.tag[i];
-    c.b = b.tag;
-    c.key = b.bits.v0;
-    c.mol = mine->mol;
-    c.species = sp;
-    c.n_bond = mine->n_bond;
-    for (int k = 0; k < c.n_bond; ++k)
-        c.bond[k] = mine->bond[k];
-    a.out[at] = c;
+    uint64_t key;
+    if (a.q.kind == VS_CLAIM_CHAIN) {
+        if (!vs_reaction_accept(b.bits, a.probability))
+            return;
+        key = b.bits.v0;
+    } else {
+        key = (uint64_t)__double_as_longlong(b.score); /* r^2 >= 0 orders as its bits */
+    }
+    rx_append(a.out, a.cap, a.count, a.q.kind, a.rule, a.tag[i], b.tag, key, sp, mine);
 }
 
-extern "C" void vs_gpu_reaction_claims(vs_gpu_state *g, vs_gpu_rx **rxp, int64_t step,
-                                       vs_claim_list *out)
+/* Room for `need` more claims in out (host). */
+static void claims_room(vs_claim_list *out, int64_t need)
 {
-    vs_gpu_rx *rx = scratch(rxp);
-    const vs_chain_growth *cg = &g->prm->reactions.chain;
-    out->n = 0;
-    if (!cg->on || !g->bd.on)
+    if (out->n + need <= out->cap)
         return;
-    vs_gpu_settle_ghosts(g);
-    bin_partners(g, rx, cg->monomer);
-    rx_chain_args a;
+    out->cap = out->n + need + need / 4 + 64;
+    out->c = (vs_reaction_claim *)VS_REALLOC(out->c,
+                                             sizeof(vs_reaction_claim) * (size_t)out->cap);
+}
+
+/* Launch `launch` (which writes claims to rx->claims through rx->d_count, at most `cap`) and
+ * append what it found to out: once, or twice where the first list was too short. */
+template <typename F> static void collect(vs_gpu_state *g, vs_gpu_rx *rx, vs_claim_list *out,
+                                          F launch)
+{
+    int32_t found = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        rx->claims = (vs_reaction_claim *)grow(rx->claims, sizeof(vs_reaction_claim),
+                                               &rx->cap_claims, found > 0 ? found : 1024);
+        VS_CUDA_CHECK(cudaMemsetAsync(rx->d_count, 0, sizeof(int32_t), g->stream));
+        launch(rx->claims, (int)rx->cap_claims);
+        VS_CUDA_CHECK(cudaMemcpyAsync(&found, rx->d_count, sizeof found, cudaMemcpyDeviceToHost,
+                                      g->stream));
+        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+        if (found <= rx->cap_claims)
+            break;
+    }
+    claims_room(out, found);
+    if (found > 0)
+        VS_CUDA_CHECK(cudaMemcpy(out->c + out->n, rx->claims,
+                                 sizeof(vs_reaction_claim) * (size_t)found,
+                                 cudaMemcpyDeviceToHost));
+    out->n += found;
+}
+
+static rx_search_args search_args(vs_gpu_state *g, vs_gpu_rx *rx, double radius)
+{
+    rx_search_args a;
     memset(&a, 0, sizeof a);
     a.n_owned = (int)g->pt.n_owned;
     a.pos = vs_gpu_positions(g);
@@ -253,41 +337,243 @@ extern "C" void vs_gpu_reaction_claims(vs_gpu_state *g, vs_gpu_rx **rxp, int64_t
     a.grid = g->cells.grid;
     a.cell_start = rx->cell_start;
     a.entries = rx->entries;
-    a.row_cut2 = vs_row_cut2(cg->radius);
+    a.row_cut2 = vs_row_cut2(radius);
+    a.count = rx->d_count;
+    return a;
+}
+
+/* One search over the partners of `species` with fewer than max_bonds bonds. */
+static void search(vs_gpu_state *g, vs_gpu_rx *rx, rx_search_args a, int species, int max_bonds,
+                   vs_claim_list *out)
+{
+    bin_partners(g, rx, species, max_bonds);
+    a.cell_start = rx->cell_start;
+    a.entries = rx->entries;
+    collect(g, rx, out, [&](vs_reaction_claim *claims, int cap) {
+        a.out = claims;
+        a.cap = cap;
+        VS_LAUNCH(rx_search_kernel, a.n_owned, VS_BLOCK, g->stream, a);
+    });
+}
+
+/* Chain growth: each active end with room for a bond names the free monomer of the lowest
+ * draw within the radius, kept if its draw passes Pr (the CPU's chain_claims). */
+static void chain_claims(vs_gpu_state *g, vs_gpu_rx *rx, int64_t step, vs_claim_list *out)
+{
+    const vs_chain_growth *cg = &g->prm->reactions.chain;
+    rx_search_args a = search_args(g, rx, cg->radius);
     const vs_reaction_search q = {VS_CLAIM_CHAIN, cg->monomer, 1, cg->radius * cg->radius,
                                   VS_RX_STREAM_CHAIN, g->prm->system.seed, (uint64_t)step};
     a.q = q;
+    a.own_max = VS_MAX_BONDS;
     a.probability = cg->probability;
     for (int s = 0; s < VS_MAX_SPECIES; ++s)
-        a.active[s] = cg->active[s];
+        a.seeker[s] = cg->active[s];
+    search(g, rx, a, cg->monomer, 1, out);
+}
+
+/* Creation rule r: each bead of either role with room for a bond names its nearest partner
+ * of the other role (the CPU's create_claims: a bead of both roles, i = j, searches as i).
+ * One search per role, over the partners that role looks for. */
+static void create_claims(vs_gpu_state *g, vs_gpu_rx *rx, int r, vs_claim_list *out)
+{
+    const vs_bond_create_rule *cr = &g->prm->reactions.create[r];
+    for (int role = 0; role < 2; ++role) {
+        if (role == 1 && cr->species_j == cr->species_i)
+            break; /* every bead of the species searched as i */
+        rx_search_args a = search_args(g, rx, cr->radius);
+        const int me = role == 0 ? cr->species_i : cr->species_j;
+        vs_reaction_search q;
+        vs_reaction_create_search(cr, me, &a.own_max, &q); /* me has this role */
+        a.q = q;
+        a.rule = r;
+        a.seeker[me] = 1;
+        search(g, rx, a, q.species, q.max_bonds, out);
+    }
+}
+
+/* ---- breaking -------------------------------------------------------------------------- */
+
+__global__ void rx_copy_tags_kernel(int n, const int32_t *idx, const int64_t *tag, int64_t *out)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n)
+        out[k] = tag[idx[k]];
+}
+
+/* The bonded beads (owned and ghost: a bond's partner is bonded) as (tag, index), sorted by
+ * tag (the sort is stable: copies in index order). Returns their count. */
+static int sort_copies(vs_gpu_state *g, vs_gpu_rx *rx)
+{
+    const int total = (int)(g->pt.n_owned + g->pt.n_ghost);
+    if (total > rx->cap_copies || !rx->copy_tag[0]) {
+        for (int k = 0; k < 2; ++k) {
+            if (rx->copy_tag[k])
+                VS_CUDA_CHECK(cudaFree(rx->copy_tag[k]));
+            if (rx->copy_idx[k])
+                VS_CUDA_CHECK(cudaFree(rx->copy_idx[k]));
+        }
+        rx->cap_copies = total + total / 4 + 256;
+        for (int k = 0; k < 2; ++k) {
+            VS_CUDA_CHECK(cudaMalloc(&rx->copy_tag[k], sizeof(int64_t) * rx->cap_copies));
+            VS_CUDA_CHECK(cudaMalloc(&rx->copy_idx[k], sizeof(int32_t) * rx->cap_copies));
+        }
+    }
+    size_t bytes = 0;
+    VS_CUDA_CHECK(cub::DeviceSelect::Flagged(NULL, bytes, thrust::counting_iterator<int32_t>(0),
+                                             (const uint8_t *)g->bd.mark, rx->copy_idx[0],
+                                             rx->d_count, total, g->stream));
+    VS_CUDA_CHECK(cub::DeviceSelect::Flagged(cub_temp(rx, bytes), rx->scan_bytes,
+                                             thrust::counting_iterator<int32_t>(0),
+                                             (const uint8_t *)g->bd.mark, rx->copy_idx[0],
+                                             rx->d_count, total, g->stream));
+    int32_t n = 0;
+    VS_CUDA_CHECK(cudaMemcpyAsync(&n, rx->d_count, sizeof n, cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    VS_LAUNCH(rx_copy_tags_kernel, n, VS_BLOCK, g->stream, n, rx->copy_idx[0], g->pt.tag,
+              rx->copy_tag[0]);
+    bytes = 0;
+    VS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(NULL, bytes, rx->copy_tag[0], rx->copy_tag[1],
+                                                  rx->copy_idx[0], rx->copy_idx[1], n, 0, 64,
+                                                  g->stream));
+    VS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_temp(rx, bytes), rx->scan_bytes,
+                                                  rx->copy_tag[0], rx->copy_tag[1],
+                                                  rx->copy_idx[0], rx->copy_idx[1], n, 0, 64,
+                                                  g->stream));
+    return n;
+}
+
+struct rx_break_args {
+    int n_owned;
+    vs_positions pos;
+    const int64_t *tag;
+    const int32_t *species;
+    const int32_t *slot_rec;
+    const vs_topo *topo;
+    const int64_t *copy_tag; /* sorted */
+    const int32_t *copy_idx;
+    int n_copies;
+    int n_rules;
+    vs_bond_break_rule rule[VS_MAX_REACTION_RULES];
+    uint64_t seed, step;
+    vs_reaction_claim *out;
+    int cap;
+    int32_t *count;
+    int64_t *missing;
+};
+
+/* Of the copies of `tag`, the index of the one nearest to r and its r^2 (the CPU's
+ * vs_tagmap_nearest, whose r^2 the CPU's breaking recomputes to the same bits); -1: none. */
+__device__ int rx_nearest_copy(const rx_break_args &a, int64_t tag, const double r[3],
+                               double *r2_out)
+{
+    int lo = 0, hi = a.n_copies; /* the first copy not below tag */
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (a.copy_tag[mid] < tag)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int best = -1;
+    double best_r2 = 0.0;
+    for (int k = lo; k < a.n_copies && a.copy_tag[k] == tag; ++k) {
+        const int j = a.copy_idx[k];
+        double s[3];
+        vs_pos_load(a.pos, j, s);
+        const double r2 = vs_norm2(r[0] - s[0], r[1] - s[1], r[2] - s[2]);
+        if (best < 0 || r2 < best_r2) {
+            best = j;
+            best_r2 = r2;
+        }
+    }
+    *r2_out = best_r2;
+    return best;
+}
+
+/* Each bond of owned record i to a higher tag: the first rule of the pair's species decides
+ * (the CPU's break_claims). */
+__global__ void rx_break_kernel(const rx_break_args a)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= a.n_owned || a.slot_rec[i] < 0)
+        return;
+    const vs_topo *t = &a.topo[a.slot_rec[i]];
+    const int64_t me = a.tag[i];
+    double r[3];
+    vs_pos_load(a.pos, i, r);
+    for (int k = 0; k < t->n_bond; ++k) {
+        const int64_t b = t->bond[k];
+        if (b < me)
+            continue;
+        double r2;
+        const int j = rx_nearest_copy(a, b, r, &r2);
+        if (j < 0) {
+            if (atomicCAS((unsigned long long *)&a.missing[0], ~0ull, (unsigned long long)me) ==
+                ~0ull)
+                a.missing[1] = b;
+            continue;
+        }
+        int rule = 0;
+        if (vs_reaction_breaks(a.rule, a.n_rules, a.seed, a.step, me, b, a.species[i],
+                               a.species[j], r2, &rule))
+            rx_append(a.out, a.cap, a.count, VS_CLAIM_BREAK, rule, me, b, 0, a.species[i], t);
+    }
+}
+
+static void break_claims(vs_gpu_state *g, vs_gpu_rx *rx, int64_t step, vs_claim_list *out)
+{
+    const vs_reaction_params *rp = &g->prm->reactions;
+    rx_break_args a;
+    memset(&a, 0, sizeof a);
+    a.n_copies = sort_copies(g, rx);
+    a.n_owned = (int)g->pt.n_owned;
+    a.pos = vs_gpu_positions(g);
+    a.tag = g->pt.tag;
+    a.species = g->pt.species_id;
+    a.slot_rec = g->bd.slot_rec;
+    a.topo = g->bd.topo;
+    a.copy_tag = rx->copy_tag[1];
+    a.copy_idx = rx->copy_idx[1];
+    a.n_rules = rp->n_break;
+    for (int q = 0; q < rp->n_break; ++q)
+        a.rule[q] = rp->brk[q];
+    a.seed = g->prm->system.seed;
+    a.step = (uint64_t)step;
     a.count = rx->d_count;
-    int32_t found = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-        rx->claims = (vs_reaction_claim *)grow(rx->claims, sizeof(vs_reaction_claim),
-                                               &rx->cap_claims, found > 0 ? found : 1024);
-        a.out = rx->claims;
-        a.cap = (int)rx->cap_claims;
-        VS_CUDA_CHECK(cudaMemsetAsync(rx->d_count, 0, sizeof(int32_t), g->stream));
-        VS_LAUNCH(rx_chain_kernel, a.n_owned, VS_BLOCK, g->stream, a);
-        VS_CUDA_CHECK(cudaMemcpyAsync(&found, rx->d_count, sizeof found, cudaMemcpyDeviceToHost,
-                                      g->stream));
-        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-        if (found <= a.cap)
-            break;
-    }
-    if (found > out->cap) {
-        out->cap = found + found / 4 + 64;
-        out->c = (vs_reaction_claim *)VS_REALLOC(out->c, sizeof(vs_reaction_claim) *
-                                                             (size_t)out->cap);
-    }
-    if (found > 0)
-        VS_CUDA_CHECK(cudaMemcpy(out->c, rx->claims, sizeof(vs_reaction_claim) * (size_t)found,
-                                 cudaMemcpyDeviceToHost));
-    out->n = found;
+    a.missing = rx->d_missing;
+    VS_CUDA_CHECK(cudaMemsetAsync(rx->d_missing, 0xff, 2 * sizeof(int64_t), g->stream));
+    collect(g, rx, out, [&](vs_reaction_claim *claims, int cap) {
+        a.out = claims;
+        a.cap = cap;
+        VS_LAUNCH(rx_break_kernel, a.n_owned, VS_BLOCK, g->stream, a);
+    });
+    int64_t missing[2];
+    VS_CUDA_CHECK(cudaMemcpy(missing, rx->d_missing, sizeof missing, cudaMemcpyDeviceToHost));
+    if (missing[0] >= 0)
+        vs_bonded_fail(g->prm, VS_BONDED_MISSING, step, missing[0], missing[1], 0.0, 0.0);
+}
+
+extern "C" void vs_gpu_reaction_claims(vs_gpu_state *g, vs_gpu_rx **rxp, int64_t step,
+                                       vs_claim_list *out)
+{
+    vs_gpu_rx *rx = scratch(rxp);
+    const vs_reaction_params *rp = &g->prm->reactions;
+    out->n = 0;
+    if (!g->bd.on)
+        return;
+    vs_gpu_settle_ghosts(g);
+    if (rp->n_break > 0)
+        break_claims(g, rx, step, out);
+    for (int r = 0; r < rp->n_create; ++r)
+        create_claims(g, rx, r, out);
+    if (rp->chain.on)
+        chain_claims(g, rx, step, out);
 }
 
 /* ---- the records the events touch ------------------------------------------------------ */
 
+/* The owned slot of each of tags (n, sorted ascending; -1: not owned here). */
 __global__ void rx_find_kernel(int n_owned, const int64_t *tag, const int64_t *tags, int n,
                                int32_t *slot)
 {
@@ -307,24 +593,46 @@ __global__ void rx_find_kernel(int n_owned, const int64_t *tag, const int64_t *t
         slot[lo] = i;
 }
 
-__global__ void rx_gather_kernel(int n, const int32_t *slot, const int32_t *species,
-                                 const int32_t *slot_rec, const vs_topo *topo, int32_t *rec,
-                                 int32_t *sp, vs_topo *out)
+/* What a fetch gathers and a store scatters: the per-slot arrays and the per-record ones
+ * (dih and special: NULL where the run has none). */
+struct rx_records {
+    int32_t *species;
+    int32_t *slot_rec, *rec_slot;
+    vs_topo *topo;
+    vs_dihedrals *dih;
+    vs_special *special;
+};
+
+static rx_records records_of(vs_gpu_state *g)
+{
+    const rx_records r = {g->pt.species_id, g->bd.slot_rec, g->bd.rec_slot, g->bd.topo,
+                          g->bd.dih_on ? g->bd.dih : NULL,
+                          g->ps.special_on ? g->ps.special : NULL};
+    return r;
+}
+
+__global__ void rx_gather_kernel(int n, const int32_t *slot, rx_records d, int32_t *rec,
+                                 int32_t *sp, vs_topo *out, vs_dihedrals *out_dih,
+                                 vs_special *out_special)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n || slot[k] < 0)
         return;
-    const int32_t s = slot[k], r = slot_rec[s];
+    const int32_t s = slot[k], r = d.slot_rec[s];
     rec[k] = r;
-    sp[k] = species[s];
-    out[k] = r >= 0 ? topo[r] : vs_rx_no_topo;
+    sp[k] = d.species[s];
+    out[k] = r >= 0 ? d.topo[r] : vs_rx_no_topo;
+    if (d.dih)
+        out_dih[k] = r >= 0 ? d.dih[r] : vs_rx_no_dih;
+    if (d.special)
+        out_special[k] = d.special[s];
 }
 
 static void reserve_tags(vs_gpu_rx *rx, int64_t n)
 {
     if (n <= rx->cap_tags && rx->tags)
         return;
-    void *p[] = {rx->tags, rx->slot, rx->rec, rx->species, rx->topo};
+    void *p[] = {rx->tags, rx->slot, rx->rec, rx->species, rx->topo, rx->dih, rx->special};
     for (size_t k = 0; k < sizeof p / sizeof p[0]; ++k)
         if (p[k])
             VS_CUDA_CHECK(cudaFree(p[k]));
@@ -334,11 +642,25 @@ static void reserve_tags(vs_gpu_rx *rx, int64_t n)
     VS_CUDA_CHECK(cudaMalloc(&rx->rec, sizeof(int32_t) * (size_t)cap));
     VS_CUDA_CHECK(cudaMalloc(&rx->species, sizeof(int32_t) * (size_t)cap));
     VS_CUDA_CHECK(cudaMalloc(&rx->topo, sizeof(vs_topo) * (size_t)cap));
+    VS_CUDA_CHECK(cudaMalloc(&rx->dih, sizeof(vs_dihedrals) * (size_t)cap));
+    VS_CUDA_CHECK(cudaMalloc(&rx->special, sizeof(vs_special) * (size_t)cap));
     free(rx->h_slot);
     free(rx->h_rec);
     rx->h_slot = (int32_t *)VS_MALLOC(sizeof(int32_t) * (size_t)cap);
     rx->h_rec = (int32_t *)VS_MALLOC(sizeof(int32_t) * (size_t)cap);
     rx->cap_tags = cap;
+}
+
+/* The owned slots of tags (n, sorted) into rx->slot (device). */
+static void find_slots(vs_gpu_state *g, vs_gpu_rx *rx, const int64_t *tags, int64_t n)
+{
+    reserve_tags(rx, n);
+    VS_CUDA_CHECK(cudaMemcpyAsync(rx->tags, tags, sizeof(int64_t) * (size_t)n,
+                                  cudaMemcpyHostToDevice, g->stream));
+    VS_CUDA_CHECK(cudaMemsetAsync(rx->slot, 0xff, sizeof(int32_t) * (size_t)n, g->stream));
+    const int n_owned = (int)g->pt.n_owned;
+    VS_LAUNCH(rx_find_kernel, n_owned, VS_BLOCK, g->stream, n_owned, g->pt.tag, rx->tags, (int)n,
+              rx->slot);
 }
 
 extern "C" void vs_gpu_reaction_fetch(vs_gpu_state *g, vs_gpu_rx **rxp, const int64_t *tags,
@@ -348,19 +670,20 @@ extern "C" void vs_gpu_reaction_fetch(vs_gpu_state *g, vs_gpu_rx **rxp, const in
     reserve_tags(rx, n);
     memset(beads, 0, sizeof *beads);
     const size_t m = (size_t)(n > 0 ? n : 1);
+    const rx_records d = records_of(g);
     beads->tag = (int64_t *)VS_MALLOC(sizeof(int64_t) * m);
     beads->species = (int32_t *)VS_MALLOC(sizeof(int32_t) * m);
     beads->topo = (vs_topo *)VS_MALLOC(sizeof(vs_topo) * m);
+    if (d.dih)
+        beads->dih = (vs_dihedrals *)VS_MALLOC(sizeof(vs_dihedrals) * m);
+    if (d.special)
+        beads->special = (vs_special *)VS_MALLOC(sizeof(vs_special) * m);
     if (n == 0)
         return;
-    const cudaMemcpyKind up = cudaMemcpyHostToDevice, down = cudaMemcpyDeviceToHost;
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->tags, tags, sizeof(int64_t) * (size_t)n, up, g->stream));
-    VS_CUDA_CHECK(cudaMemsetAsync(rx->slot, 0xff, sizeof(int32_t) * (size_t)n, g->stream));
-    const int n_owned = (int)g->pt.n_owned;
-    VS_LAUNCH(rx_find_kernel, n_owned, VS_BLOCK, g->stream, n_owned, g->pt.tag, rx->tags, (int)n,
-              rx->slot);
-    VS_LAUNCH(rx_gather_kernel, n, VS_BLOCK, g->stream, (int)n, rx->slot, g->pt.species_id,
-              g->bd.slot_rec, g->bd.topo, rx->rec, rx->species, rx->topo);
+    const cudaMemcpyKind down = cudaMemcpyDeviceToHost;
+    find_slots(g, rx, tags, n);
+    VS_LAUNCH(rx_gather_kernel, n, VS_BLOCK, g->stream, (int)n, rx->slot, d, rx->rec,
+              rx->species, rx->topo, rx->dih, rx->special);
     int32_t *sp = (int32_t *)VS_MALLOC(sizeof(int32_t) * m);
     VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_slot, rx->slot, sizeof(int32_t) * (size_t)n, down,
                                   g->stream));
@@ -369,6 +692,12 @@ extern "C" void vs_gpu_reaction_fetch(vs_gpu_state *g, vs_gpu_rx **rxp, const in
     VS_CUDA_CHECK(cudaMemcpyAsync(sp, rx->species, sizeof(int32_t) * (size_t)n, down, g->stream));
     VS_CUDA_CHECK(cudaMemcpyAsync(beads->topo, rx->topo, sizeof(vs_topo) * (size_t)n, down,
                                   g->stream));
+    if (d.dih)
+        VS_CUDA_CHECK(cudaMemcpyAsync(beads->dih, rx->dih, sizeof(vs_dihedrals) * (size_t)n,
+                                      down, g->stream));
+    if (d.special)
+        VS_CUDA_CHECK(cudaMemcpyAsync(beads->special, rx->special,
+                                      sizeof(vs_special) * (size_t)n, down, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     int64_t k = 0; /* the owned ones, compacted in the order of their tags */
     for (int64_t q = 0; q < n; ++q) {
@@ -377,6 +706,10 @@ extern "C" void vs_gpu_reaction_fetch(vs_gpu_state *g, vs_gpu_rx **rxp, const in
         beads->tag[k] = tags[q];
         beads->species[k] = sp[q];
         beads->topo[k] = beads->topo[q];
+        if (d.dih)
+            beads->dih[k] = beads->dih[q];
+        if (d.special)
+            beads->special[k] = beads->special[q];
         rx->h_slot[k] = rx->h_slot[q];
         rx->h_rec[k] = rx->h_rec[q];
         ++k;
@@ -387,22 +720,21 @@ extern "C" void vs_gpu_reaction_fetch(vs_gpu_state *g, vs_gpu_rx **rxp, const in
 }
 
 __global__ void rx_store_kernel(int n, const int32_t *slot, const int32_t *rec,
-                                const int32_t *sp, const vs_topo *in, int64_t first_new,
-                                int32_t *species, int4 *pos_q, int32_t *slot_rec,
-                                int32_t *rec_slot, vs_topo *topo, vs_dihedrals *dih)
+                                const int32_t *sp, const vs_topo *in, const vs_dihedrals *in_dih,
+                                rx_records d, int4 *pos_q)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
         return;
     const int32_t s = slot[k], r = rec[k];
-    species[s] = sp[k];
+    d.species[s] = sp[k];
     if (pos_q) /* the only store of the positions, with the species */
         pos_q[s].w = sp[k];
-    topo[r] = in[k];
-    slot_rec[s] = r;
-    rec_slot[r] = s;
-    if (dih && r >= first_new)
-        memset(&dih[r], 0, sizeof(vs_dihedrals));
+    d.topo[r] = in[k];
+    d.slot_rec[s] = r;
+    d.rec_slot[r] = s;
+    if (d.dih) /* a new record's: empty, as fetched */
+        d.dih[r] = in_dih[k];
 }
 
 extern "C" void vs_gpu_reaction_store(vs_gpu_state *g, vs_gpu_rx *rx, const vs_particles *beads)
@@ -416,6 +748,7 @@ extern "C" void vs_gpu_reaction_store(vs_gpu_state *g, vs_gpu_rx *rx, const vs_p
         if (rx->h_rec[k] < 0)
             rx->h_rec[k] = (int32_t)(first_new + n_new++);
     vs_gpu_topo_reserve(g, first_new + n_new);
+    const rx_records d = records_of(g); /* after the reserve, which may move them */
     const cudaMemcpyKind up = cudaMemcpyHostToDevice;
     VS_CUDA_CHECK(cudaMemcpyAsync(rx->slot, rx->h_slot, sizeof(int32_t) * (size_t)n, up,
                                   g->stream));
@@ -425,13 +758,158 @@ extern "C" void vs_gpu_reaction_store(vs_gpu_state *g, vs_gpu_rx *rx, const vs_p
                                   g->stream));
     VS_CUDA_CHECK(cudaMemcpyAsync(rx->topo, beads->topo, sizeof(vs_topo) * (size_t)n, up,
                                   g->stream));
+    if (d.dih)
+        VS_CUDA_CHECK(cudaMemcpyAsync(rx->dih, beads->dih, sizeof(vs_dihedrals) * (size_t)n, up,
+                                      g->stream));
     VS_LAUNCH(rx_store_kernel, n, VS_BLOCK, g->stream, (int)n, rx->slot, rx->rec, rx->species,
-              rx->topo, first_new, g->pt.species_id, g->plan.pos_q_only ? g->fs.pos_q : NULL,
-              g->bd.slot_rec, g->bd.rec_slot, g->bd.topo, g->bd.dih_on ? g->bd.dih : NULL);
+              rx->topo, rx->dih, d, g->plan.pos_q_only ? g->fs.pos_q : NULL);
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream)); /* the host arrays are the caller's */
     g->bd.n_rec = first_new + n_new;
     /* the species are part of the staged force inputs: restaged before the next forces */
     ++g->ver.owned;
+}
+
+__global__ void rx_store_special_kernel(int n, const int32_t *slot, const vs_special *in,
+                                        vs_special *special)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n && slot[k] >= 0)
+        special[slot[k]] = in[k];
+}
+
+extern "C" void vs_gpu_reaction_store_special(vs_gpu_state *g, vs_gpu_rx **rxp,
+                                              const vs_particles *beads)
+{
+    vs_gpu_rx *rx = scratch(rxp);
+    const int64_t n = beads->n_owned;
+    if (n == 0 || !g->ps.special_on)
+        return;
+    find_slots(g, rx, beads->tag, n);
+    VS_CUDA_CHECK(cudaMemcpyAsync(rx->special, beads->special, sizeof(vs_special) * (size_t)n,
+                                  cudaMemcpyHostToDevice, g->stream));
+    VS_LAUNCH(rx_store_special_kernel, n, VS_BLOCK, g->stream, (int)n, rx->slot, rx->special,
+              g->ps.special);
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream)); /* the host arrays are the caller's */
+}
+
+/* ---- the owned beads a test picks ------------------------------------------------------ */
+
+/* Whether the unordered pair (a, b) is in pairs (n of them, each lo < hi, sorted). */
+__device__ bool rx_pair_in(const int64_t *pairs, int n, int64_t a, int64_t b)
+{
+    const int64_t lo = a < b ? a : b, hi = a < b ? b : a;
+    int l = 0, h = n;
+    while (l < h) {
+        const int mid = (l + h) / 2;
+        const int64_t mlo = pairs[2 * mid], mhi = pairs[2 * mid + 1];
+        if (mlo < lo || (mlo == lo && mhi < hi))
+            l = mid + 1;
+        else
+            h = mid;
+    }
+    return l < n && pairs[2 * l] == lo && pairs[2 * l + 1] == hi;
+}
+
+/* Whether tag is among tags (n, sorted). */
+__device__ bool rx_tag_in(const int64_t *tags, int n, int64_t tag)
+{
+    int l = 0, h = n;
+    while (l < h) {
+        const int mid = (l + h) / 2;
+        if (tags[mid] < tag)
+            l = mid + 1;
+        else
+            h = mid;
+    }
+    return l < n && tags[l] == tag;
+}
+
+/* An owned bead some angle or dihedral of which runs along one of the pairs. */
+__global__ void rx_near_broken_kernel(int n_owned, const int64_t *tag, rx_records d,
+                                      const int64_t *pairs, int n, int64_t *out, int32_t *count)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n_owned || d.slot_rec[i] < 0)
+        return;
+    const int32_t r = d.slot_rec[i];
+    const vs_topo *t = &d.topo[r];
+    bool hit = false;
+    for (int k = 0; !hit && k < t->n_angle; ++k)
+        for (int q = 0; !hit && q < 2; ++q)
+            hit = rx_pair_in(pairs, n, t->angle[k][q], t->angle[k][q + 1]);
+    const vs_dihedrals *dh = d.dih ? &d.dih[r] : NULL;
+    for (int k = 0; dh && !hit && k < dh->n_dihedral; ++k)
+        for (int q = 0; !hit && q < 3; ++q)
+            hit = rx_pair_in(pairs, n, dh->dihedral[k][q], dh->dihedral[k][q + 1]);
+    if (hit)
+        out[atomicAdd(count, 1)] = tag[i];
+}
+
+/* An owned bead that is one of the ends, or whose special list names one. */
+__global__ void rx_affected_kernel(int n_owned, const int64_t *tag, const vs_special *special,
+                                   const int64_t *ends, int n, int64_t *out, int32_t *count)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n_owned)
+        return;
+    bool hit = rx_tag_in(ends, n, tag[i]);
+    for (int64_t k = 0; !hit && k < special[i].n; ++k)
+        hit = rx_tag_in(ends, n, special[i].e[k] >> 2);
+    if (hit)
+        out[atomicAdd(count, 1)] = tag[i];
+}
+
+/* Upload `words` int64 words of a test's set, run `launch` (which appends at most one tag per
+ * owned bead to rx->picked through rx->d_count) and return the tags it picked (malloc'd,
+ * sorted; *n_out of them). */
+template <typename F> static int64_t *pick(vs_gpu_state *g, vs_gpu_rx *rx, const int64_t *set,
+                                           int64_t words, int64_t *n_out, F launch)
+{
+    rx->pairs = (int64_t *)grow(rx->pairs, sizeof(int64_t), &rx->cap_pairs, words);
+    rx->picked = (int64_t *)grow(rx->picked, sizeof(int64_t), &rx->cap_picked, g->pt.n_owned);
+    if (words > 0)
+        VS_CUDA_CHECK(cudaMemcpyAsync(rx->pairs, set, sizeof(int64_t) * (size_t)words,
+                                      cudaMemcpyHostToDevice, g->stream));
+    VS_CUDA_CHECK(cudaMemsetAsync(rx->d_count, 0, sizeof(int32_t), g->stream));
+    launch();
+    int32_t n = 0;
+    VS_CUDA_CHECK(cudaMemcpyAsync(&n, rx->d_count, sizeof n, cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    int64_t *tags = (int64_t *)VS_MALLOC(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    if (n > 0)
+        VS_CUDA_CHECK(cudaMemcpy(tags, rx->picked, sizeof(int64_t) * (size_t)n,
+                                 cudaMemcpyDeviceToHost));
+    std::sort(tags, tags + n);
+    *n_out = n;
+    return tags;
+}
+
+extern "C" int64_t *vs_gpu_reaction_near_broken(vs_gpu_state *g, vs_gpu_rx **rxp,
+                                                const int64_t *pairs, int64_t n,
+                                                int64_t *n_out)
+{
+    vs_gpu_rx *rx = scratch(rxp);
+    const int n_owned = (int)g->pt.n_owned;
+    const rx_records d = records_of(g);
+    return pick(g, rx, pairs, 2 * n, n_out, [&]() {
+        VS_LAUNCH(rx_near_broken_kernel, n_owned, VS_BLOCK, g->stream, n_owned, g->pt.tag, d,
+                  rx->pairs, (int)n, rx->picked, rx->d_count);
+    });
+}
+
+extern "C" int64_t *vs_gpu_reaction_affected(vs_gpu_state *g, vs_gpu_rx **rxp,
+                                             const int64_t *ends, int64_t n, int64_t *n_out)
+{
+    vs_gpu_rx *rx = scratch(rxp);
+    const int n_owned = (int)g->pt.n_owned;
+    if (!g->ps.special_on) {
+        *n_out = 0;
+        return (int64_t *)VS_MALLOC(sizeof(int64_t));
+    }
+    return pick(g, rx, ends, n, n_out, [&]() {
+        VS_LAUNCH(rx_affected_kernel, n_owned, VS_BLOCK, g->stream, n_owned, g->pt.tag,
+                  g->ps.special, rx->pairs, (int)n, rx->picked, rx->d_count);
+    });
 }
 
 extern "C" void vs_gpu_reaction_release(vs_particles *beads)
@@ -439,6 +917,8 @@ extern "C" void vs_gpu_reaction_release(vs_particles *beads)
     free(beads->tag);
     free(beads->species);
     free(beads->topo);
+    free(beads->dih);
+    free(beads->special);
     memset(beads, 0, sizeof *beads);
 }
 
@@ -446,8 +926,12 @@ extern "C" void vs_gpu_reaction_free(vs_gpu_rx *rx)
 {
     if (!rx)
         return;
-    void *p[] = {rx->cell_start, rx->cell_of, rx->rank_in_cell, rx->entries, rx->scan_temp,
-                 rx->claims, rx->d_count, rx->tags, rx->slot, rx->rec, rx->species, rx->topo};
+    void *p[] = {rx->cell_start,  rx->cell_of,     rx->rank_in_cell, rx->entries,
+                 rx->scan_temp,   rx->claims,      rx->d_count,      rx->copy_tag[0],
+                 rx->copy_tag[1], rx->copy_idx[0], rx->copy_idx[1],  rx->d_missing,
+                 rx->picked,      rx->pairs,       rx->tags,         rx->slot,
+                 rx->rec,         rx->species,     rx->topo,         rx->dih,
+                 rx->special};
     for (size_t k = 0; k < sizeof p / sizeof p[0]; ++k)
         if (p[k])
             cudaFree(p[k]);

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "hostdevice.h"
+#include "params.h"
 #include "tea_rng.h"
 #include "topology.h"
 
@@ -120,6 +121,45 @@ VS_HOST_DEVICE void vs_reaction_candidate(vs_reaction_best *best, const vs_react
             vs_reaction_bits(q->seed, q->step, q->stream, (uint64_t)me, (uint64_t)tag);
         vs_reaction_consider(best, tag, (double)b.v0, b);
     }
+}
+
+/* Creation rule cr as a bead of species sp sees it: 0 where sp has no role in it; else 1,
+ * with the most bonds the bead may have to search (*own_max) and its search q (the other
+ * role's species and bond limit; a bead of both roles, i = j, searches as i). */
+VS_HOST_DEVICE int vs_reaction_create_search(const vs_bond_create_rule *cr, int sp, int *own_max,
+                                             vs_reaction_search *q)
+{
+    const int role_i = sp == cr->species_i, role_j = sp == cr->species_j;
+    if (!role_i && !role_j)
+        return 0;
+    *own_max = role_i ? cr->max_bonds_i : cr->max_bonds_j;
+    q->kind = VS_CLAIM_CREATE;
+    q->species = role_i ? cr->species_j : cr->species_i;
+    q->max_bonds = role_i ? cr->max_bonds_j : cr->max_bonds_i;
+    q->radius2 = cr->radius * cr->radius;
+    q->stream = 0;
+    q->seed = q->step = 0;
+    return 1;
+}
+
+/* Whether the bond a-b (a the lower tag; species sa and sb, r2 its squared length) breaks at
+ * `step` under the n rules brk: the first rule that names the pair's species decides (its
+ * index in *rule), with its length and its draw. */
+VS_HOST_DEVICE int vs_reaction_breaks(const vs_bond_break_rule *brk, int n, uint64_t seed,
+                                      uint64_t step, int64_t a, int64_t b, int sa, int sb,
+                                      double r2, int *rule)
+{
+    for (int r = 0; r < n; ++r) {
+        const vs_bond_break_rule *br = &brk[r];
+        if (!((br->species_i == sa && br->species_j == sb) ||
+              (br->species_i == sb && br->species_j == sa)))
+            continue;
+        const vs_tea_block bits =
+            vs_reaction_bits(seed, step, VS_RX_STREAM_BREAK + r, (uint64_t)a, (uint64_t)b);
+        *rule = r;
+        return r2 > br->length * br->length && vs_reaction_accept(bits, br->probability);
+    }
+    return 0;
 }
 
 /* A growable list of claims (host code). */

@@ -104,21 +104,11 @@ static void break_claims(const vs_cpu_state *s, int64_t step, vs_claim_list *out
                 const double dx = p->x[d][i] - p->x[d][j];
                 r2 += dx * dx;
             }
-            const int si = p->species[i], sj = p->species[j];
-            for (int r = 0; r < rx->n_break; ++r) {
-                const vs_bond_break_rule *b = &rx->brk[r];
-                if (!((b->species_i == si && b->species_j == sj) ||
-                      (b->species_i == sj && b->species_j == si)))
-                    continue;
-                /* the first rule of the pair decides */
-                const vs_tea_block bits =
-                    vs_reaction_bits(prm->system.seed, (uint64_t)step, VS_RX_STREAM_BREAK + r,
-                                     (uint64_t)p->tag[i], (uint64_t)tag);
-                if (r2 > b->length * b->length && vs_reaction_accept(bits, b->probability)) {
-                    const vs_reaction_claim c = claim_of(p, i, VS_CLAIM_BREAK, r, tag, 0);
-                    push(out, &c);
-                }
-                break;
+            int r = 0;
+            if (vs_reaction_breaks(rx->brk, rx->n_break, prm->system.seed, (uint64_t)step,
+                                   p->tag[i], tag, p->species[i], p->species[j], r2, &r)) {
+                const vs_reaction_claim c = claim_of(p, i, VS_CLAIM_BREAK, r, tag, 0);
+                push(out, &c);
             }
         }
     }
@@ -130,17 +120,11 @@ static void create_claims(const vs_cpu_state *s, int r, vs_claim_list *out)
     const vs_particles *p = s->parts;
     const vs_bond_create_rule *rule = &s->prm->reactions.create[r];
     for (int64_t i = 0; i < p->n_owned; ++i) {
-        const int sp = p->species[i];
-        const int role_i = sp == rule->species_i, role_j = sp == rule->species_j;
-        if (!role_i && !role_j)
+        int mine;
+        vs_reaction_search q;
+        if (!vs_reaction_create_search(rule, p->species[i], &mine, &q) ||
+            p->topo[i].n_bond >= mine)
             continue;
-        const int mine = role_i ? rule->max_bonds_i : rule->max_bonds_j;
-        if (p->topo[i].n_bond >= mine)
-            continue;
-        const vs_reaction_search q = {VS_CLAIM_CREATE,
-                                      role_i ? rule->species_j : rule->species_i,
-                                      role_i ? rule->max_bonds_j : rule->max_bonds_i,
-                                      rule->radius * rule->radius, 0, 0, 0};
         const vs_reaction_best b = search(s, i, &q);
         if (b.tag < 0)
             continue;

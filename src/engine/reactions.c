@@ -343,19 +343,16 @@ static void apply_bonds(const resolver *r, vs_particles *p, const vs_tagmap *own
     }
 }
 
-/* Whether the step runs on the GPU backend's own state (gpu/gpu_reaction.h): the rules it
- * covers are chain growth alone without special-neighbour lists; anything else goes through
- * the host mirror, and so does everything with VESICA_GPU_REACTIONS=mirror (the tests
- * compare the two). The same answer on every rank: the configuration and the environment. */
-static int on_device(const vs_params *prm, const vs_backend *b)
+/* Whether the step runs on the GPU backend's own state (gpu/gpu_reaction.h): every rule and
+ * the special-neighbour lists; only VESICA_GPU_REACTIONS=mirror in the environment sends it
+ * through the host mirror (the tests compare the two). The same answer on every rank: the
+ * backend and the environment. */
+static int on_device(const vs_backend *b)
 {
 #ifdef VESICA_HAVE_CUDA
-    const vs_reaction_params *r = &prm->reactions;
     const char *env = getenv("VESICA_GPU_REACTIONS");
-    return b == &vs_backend_gpu && r->chain.on && r->n_create == 0 && r->n_break == 0 &&
-           vs_special_depth(prm) == 0 && !(env && strcmp(env, "mirror") == 0);
+    return b == &vs_backend_gpu && !(env && strcmp(env, "mirror") == 0);
 #else
-    (void)prm;
     (void)b;
     return 0;
 #endif
@@ -398,14 +395,19 @@ static int tag_cmp(const void *pa, const void *pb)
     return a < b ? -1 : (a > b);
 }
 
-/* The events applied on the GPU's state (chain growth: bonds, angles, species, molecule ids;
- * no breaks): the records of the beads they touch (their two beads, and the partners that
- * take part in a new angle) come from the device, take the events as the CPU's do
- * (apply_bonds), and go back. */
-static void apply_on_device(vs_reactions *rx, const resolver *r, void *st)
+/* The tags of the beads the events touch: their two beads, the partners that take part in a
+ * new angle and, where bonds break, the owned beads with an angle or dihedral along one
+ * (vs_gpu_reaction_near_broken); ascending, distinct, *n_out of them (malloc'd). */
+static int64_t *touched_tags(vs_reactions *rx, const resolver *r, void *st, int64_t *n_out)
 {
+    int64_t n_near = 0;
+    int64_t *near = NULL; /* tag_pair: two int64 words, lower tag first, sorted */
+    if (r->n_broken > 0)
+        near = vs_gpu_reaction_near_broken(st, &rx->device, (const int64_t *)r->broken,
+                                           r->n_broken, &n_near);
     int64_t n = 0;
-    int64_t *tags = VS_MALLOC(sizeof(int64_t) * (size_t)(r->n_ev * (2 + 2 * VS_MAX_BONDS) + 1));
+    int64_t *tags = VS_MALLOC(sizeof(int64_t) *
+                              (size_t)(r->n_ev * (2 + 2 * VS_MAX_BONDS) + n_near + 1));
     for (int64_t k = 0; k < r->n_ev; ++k) {
         const vs_reaction_event *e = &r->ev[k];
         tags[n++] = e->a;
@@ -415,20 +417,70 @@ static void apply_on_device(vs_reactions *rx, const resolver *r, void *st)
         for (int q = 0; e->angle_type >= 0 && q < e->n_b; ++q)
             tags[n++] = e->pb[q];
     }
+    for (int64_t k = 0; k < n_near; ++k)
+        tags[n++] = near[k];
+    free(near);
     qsort(tags, (size_t)n, sizeof *tags, tag_cmp);
     int64_t m = 0;
     for (int64_t k = 0; k < n; ++k)
         if (m == 0 || tags[k] != tags[m - 1])
             tags[m++] = tags[k];
+    *n_out = m;
+    return tags;
+}
+
+/* The events applied on the GPU's state: the records of the beads they touch come from the
+ * device, take the events as the CPU's do (apply_breaks, apply_bonds), and go back. */
+static void apply_on_device(vs_reactions *rx, const resolver *r, void *st)
+{
+    int64_t m = 0;
+    int64_t *tags = touched_tags(rx, r, st, &m);
     vs_particles beads;
     vs_gpu_reaction_fetch(st, &rx->device, tags, m, &beads);
     vs_tagmap_reset(&rx->owned, beads.n_owned);
     for (int64_t i = 0; i < beads.n_owned; ++i)
         vs_tagmap_insert(&rx->owned, beads.tag[i], i);
+    apply_breaks(r, &beads, &rx->owned);
     apply_bonds(r, &beads, &rx->owned);
     vs_gpu_reaction_store(st, rx->device, &beads);
     vs_gpu_reaction_release(&beads);
     free(tags);
+}
+
+/* The special lists on the device path (vs_reactions_special_fetched): copies of the beads
+ * they need, fetched from the GPU's state. */
+typedef struct {
+    void *st;
+    vs_reactions *rx;
+} device_io;
+
+static void io_affected(void *ctx, const int64_t *ends, int64_t n, vs_particles *out)
+{
+    const device_io *d = ctx;
+    int64_t m = 0;
+    int64_t *tags = vs_gpu_reaction_affected(d->st, &d->rx->device, ends, n, &m);
+    vs_gpu_reaction_fetch(d->st, &d->rx->device, tags, m, out);
+    free(tags);
+}
+
+static void io_records(void *ctx, const int64_t *tags, int64_t n, vs_particles *out)
+{
+    const device_io *d = ctx;
+    vs_gpu_reaction_fetch(d->st, &d->rx->device, tags, n, out);
+}
+
+static void io_store(void *ctx, const vs_particles *beads)
+{
+    const device_io *d = ctx;
+    vs_gpu_reaction_store_special(d->st, &d->rx->device, beads);
+}
+
+static void special_on_device(vs_reactions *rx, const vs_par *par, int depth, const resolver *r,
+                              void *st)
+{
+    device_io d = {st, rx};
+    const vs_special_io io = {&d, io_affected, io_records, io_store, vs_gpu_reaction_release};
+    vs_reactions_special_fetched(par, depth, r->ev, r->n_ev, r->step, &io);
 }
 #endif
 
@@ -439,7 +491,7 @@ int vs_reactions_step(vs_reactions *rx, const vs_params *prm, const vs_par *par,
     if (b->sync)
         b->sync(backend_state); /* the step's queued work is not the reactions' time */
     const double t0 = vs_wall_seconds();
-    const int device = on_device(prm, b);
+    const int device = on_device(b);
     if (rx->steps == 0 && b != &vs_backend_cpu)
         vs_log_info("Reactions: the %s backend's reaction steps run %s", b->name,
                     device ? "on the device" : "through the host mirror");
@@ -462,8 +514,11 @@ int vs_reactions_step(vs_reactions *rx, const vs_params *prm, const vs_par *par,
     for (int64_t k = 0; k < r.n_ev; ++k)
         count[r.ev[k].kind == VS_CLAIM_CHAIN ? 0 : r.ev[k].kind == VS_CLAIM_CREATE ? 1 : 2]++;
 #ifdef VESICA_HAVE_CUDA
-    if (r.n_ev > 0 && device)
+    if (r.n_ev > 0 && device) {
         apply_on_device(rx, &r, backend_state);
+        if (vs_special_depth(prm) > 0)
+            special_on_device(rx, par, vs_special_depth(prm), &r, backend_state);
+    }
 #endif
     if (r.n_ev > 0 && !device) {
         vs_tagmap_reset(&rx->owned, p->n_owned);

@@ -5,12 +5,12 @@
  * A reaction step (every reactions.interval steps, after the step's first half and a full
  * rebuild of ghosts and lists, so every rank sees its beads' partners where they are now):
  *   1. this rank's claims are listed: on the CPU backend by vs_cpu_reaction_claims over its
- *      own state; on the GPU, for chain growth alone without special lists, on the device
- *      (gpu/gpu_reaction.h: the same tests and draws of src/core/reaction.h on the same
- *      doubles, only the claims read back); on a device backend otherwise over the host
- *      mirror, a CPU state made over the host particles, into which the backend brings its
- *      owned particles (sync_host) and which builds their ghosts and a cell list for the
- *      search, so every backend decides with the same code from the same doubles;
+ *      own state; on the GPU on the device (gpu/gpu_reaction.h: the same tests and draws of
+ *      src/core/reaction.h on the same doubles, only the claims read back); on another
+ *      device backend, or the GPU with VESICA_GPU_REACTIONS=mirror, over the host mirror, a
+ *      CPU state made over the host particles, into which the backend brings its owned
+ *      particles (sync_host) and which builds their ghosts and a cell list for the search,
+ *      so every backend decides with the same code from the same doubles;
  *   2. every rank receives every claim (an all-gather: claims are few, one per active end
  *      or candidate bead) and orders them by their content alone;
  *   3. every rank resolves the same events from them: every claimed break; of the creation
@@ -22,7 +22,8 @@
  *      special-neighbour lists of the beads near a changed bond;
  * then the engine rebuilds the ghosts (their species and bonded marks) and the lists, and the
  * step's forces see the new topology. On the GPU's device path the records the events touch
- * are fetched, changed by the same code and stored back (the rest of the state stays there);
+ * (and the special lists near them) are fetched, changed by the same code and stored back
+ * (the rest of the state stays there);
  * through the host mirror the changed host particles go back to the device backend first
  * (reload, as after a checkpoint's canonical state), so the engine migrates before that
  * rebuild. The counters (vs_reaction_state) are the same on every
@@ -93,5 +94,22 @@ void vs_reactions_thermo(const vs_reactions *rx, const vs_params *prm, const vs_
  * neighbours stops the run. Collective. */
 void vs_reactions_special(const vs_par *par, vs_particles *p, int depth,
                           const vs_reaction_event *ev, int64_t n_ev, int64_t step);
+
+/* Where a backend keeps the owned beads itself (the GPU's device path), the same lists from
+ * copies of the few beads they need, after the events are stored: */
+typedef struct {
+    void *ctx;
+    /* the owned beads that are one of `ends` (n, ascending) or whose list names one: tag,
+     * topo and special (n_owned of them, tags ascending) */
+    void (*affected)(void *ctx, const int64_t *ends, int64_t n, vs_particles *out);
+    /* the owned beads among `tags` (n, ascending, distinct): tag and topo, as they are now */
+    void (*records)(void *ctx, const int64_t *tags, int64_t n, vs_particles *out);
+    /* the special lists of beads (from `affected`) back to the backend */
+    void (*store)(void *ctx, const vs_particles *beads);
+    void (*release)(vs_particles *beads);
+} vs_special_io;
+/* vs_reactions_special over copies fetched through io: the same lists, the same rounds. */
+void vs_reactions_special_fetched(const vs_par *par, int depth, const vs_reaction_event *ev,
+                                  int64_t n_ev, int64_t step, const vs_special_io *io);
 
 #endif

@@ -41,6 +41,12 @@ static int graph_partners(void *ctx, int64_t tag, int64_t out[4])
     return g->beads[k].n;
 }
 
+static int tag_cmp(const void *pa, const void *pb)
+{
+    const int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    return a < b ? -1 : (a > b);
+}
+
 static int in_set(const vs_tagmap *m, int64_t tag)
 {
     return vs_tagmap_find(m->key, m->val, m->mask, tag) >= 0;
@@ -62,9 +68,10 @@ static int64_t affected_beads(const vs_particles *p, const vs_tagmap *ends, int6
     return n;
 }
 
-/* Round 1: the tags of the affected beads and of their old lists, from every rank, as a set. */
+/* Round 1: the tags of the affected beads and of their old lists, from every rank, as a set;
+ * with `sorted`, also as an array, ascending and distinct (*n_sorted of them, malloc'd). */
 static void named_beads(const vs_par *par, const vs_particles *p, const int64_t *aff,
-                        int64_t n_aff, vs_tagmap *named)
+                        int64_t n_aff, vs_tagmap *named, int64_t **sorted, int64_t *n_sorted)
 {
     int64_t *mine = VS_MALLOC(sizeof(int64_t) * (size_t)(n_aff * (1 + VS_MAX_SPECIAL) + 1));
     int64_t n = 0;
@@ -79,8 +86,18 @@ static void named_beads(const vs_par *par, const vs_particles *p, const int64_t 
     vs_tagmap_reset(named, n_all);
     for (int64_t k = 0; k < n_all; ++k)
         vs_tagmap_insert(named, all[k], 1);
-    free(all);
     free(mine);
+    if (!sorted) {
+        free(all);
+        return;
+    }
+    qsort(all, (size_t)n_all, sizeof *all, tag_cmp);
+    int64_t m = 0;
+    for (int64_t k = 0; k < n_all; ++k)
+        if (m == 0 || all[k] != all[m - 1])
+            all[m++] = all[k];
+    *sorted = all;
+    *n_sorted = m;
 }
 
 /* Round 2: the bonds now of every named bead, from its owner. */
@@ -107,23 +124,25 @@ static bead_bonds *named_bonds(const vs_par *par, const vs_particles *p, const v
     return all;
 }
 
-void vs_reactions_special(const vs_par *par, vs_particles *p, int depth,
-                          const vs_reaction_event *ev, int64_t n_ev, int64_t step)
+/* The events' ends, as a set. */
+static void event_ends(const vs_reaction_event *ev, int64_t n_ev, vs_tagmap *ends)
 {
-    vs_tagmap ends, named;
-    vs_tagmap_init(&ends);
-    vs_tagmap_init(&named);
-    vs_tagmap_reset(&ends, 2 * n_ev);
+    vs_tagmap_reset(ends, 2 * n_ev);
     for (int64_t k = 0; k < n_ev; ++k) {
-        vs_tagmap_insert(&ends, ev[k].a, 1);
-        vs_tagmap_insert(&ends, ev[k].b, 1);
+        vs_tagmap_insert(ends, ev[k].a, 1);
+        vs_tagmap_insert(ends, ev[k].b, 1);
     }
-    int64_t *aff = NULL;
-    const int64_t n_aff = affected_beads(p, &ends, &aff);
-    named_beads(par, p, aff, n_aff, &named);
+}
+
+/* Round 2 and the new lists: the affected beads aff of p (their old lists still in place)
+ * get theirs from the bonds of the named beads that src owns, gathered from every rank. */
+static void rebuild_lists(const vs_par *par, vs_particles *p, const int64_t *aff,
+                          int64_t n_aff, const vs_particles *src, const vs_tagmap *named,
+                          int depth, int64_t step)
+{
     bond_graph g;
     int64_t n_beads = 0;
-    g.beads = named_bonds(par, p, &named, &n_beads);
+    g.beads = named_bonds(par, src, named, &n_beads);
     vs_tagmap_init(&g.index);
     vs_tagmap_reset(&g.index, n_beads);
     for (int64_t k = 0; k < n_beads; ++k)
@@ -135,9 +154,51 @@ void vs_reactions_special(const vs_par *par, vs_particles *p, int depth,
                              sizeof err) != 0)
             VS_FATAL("step %lld: reactions: %s", (long long)step, err);
     }
-    free(aff);
     free((void *)g.beads);
     vs_tagmap_free(&g.index);
+}
+
+void vs_reactions_special(const vs_par *par, vs_particles *p, int depth,
+                          const vs_reaction_event *ev, int64_t n_ev, int64_t step)
+{
+    vs_tagmap ends, named;
+    vs_tagmap_init(&ends);
+    vs_tagmap_init(&named);
+    event_ends(ev, n_ev, &ends);
+    int64_t *aff = NULL;
+    const int64_t n_aff = affected_beads(p, &ends, &aff);
+    named_beads(par, p, aff, n_aff, &named, NULL, NULL);
+    rebuild_lists(par, p, aff, n_aff, p, &named, depth, step);
+    free(aff);
+    vs_tagmap_free(&ends);
+    vs_tagmap_free(&named);
+}
+
+void vs_reactions_special_fetched(const vs_par *par, int depth, const vs_reaction_event *ev,
+                                  int64_t n_ev, int64_t step, const vs_special_io *io)
+{
+    vs_tagmap ends, named;
+    vs_tagmap_init(&ends);
+    vs_tagmap_init(&named);
+    event_ends(ev, n_ev, &ends);
+    int64_t *sorted = VS_MALLOC(sizeof(int64_t) * (size_t)(2 * n_ev + 1)), n = 0;
+    for (int64_t k = 0; k < ends.mask + 1; ++k)
+        if (ends.key[k] >= 0)
+            sorted[n++] = ends.key[k];
+    qsort(sorted, (size_t)n, sizeof *sorted, tag_cmp);
+    vs_particles picked, src;
+    io->affected(io->ctx, sorted, n, &picked); /* the affected beads, and only they */
+    free(sorted);
+    int64_t *aff = NULL;
+    const int64_t n_aff = affected_beads(&picked, &ends, &aff);
+    named_beads(par, &picked, aff, n_aff, &named, &sorted, &n);
+    io->records(io->ctx, sorted, n, &src); /* the named beads this rank owns, as now */
+    rebuild_lists(par, &picked, aff, n_aff, &src, &named, depth, step);
+    io->store(io->ctx, &picked);
+    io->release(&picked);
+    io->release(&src);
+    free(sorted);
+    free(aff);
     vs_tagmap_free(&ends);
     vs_tagmap_free(&named);
 }

@@ -2,8 +2,11 @@
 """Reactions on the GPU backend (docs/validation.md, "Reactions"):
 reactions_gpu.py VESICA OUTDIR MODE PRECISION   (PRECISION: double or mixed)
 
-The network of reactions_check.py (creation with angles, breaking, chain growth, every 10
-steps; the special-pair soft style where named):
+The GPU runs every reaction step on the device (gpu/gpu_reaction.h) unless
+VESICA_GPU_REACTIONS=mirror sends it through the host mirror (a CPU state over the host
+particles); the modes cpu, ranks and restart take the device path, the device modes compare
+the two. The network of reactions_check.py (creation with angles, breaking, chain growth,
+every 10 steps; the special-pair soft style where named):
   cpu      100 steps on the GPU and on the CPU backend, one rank. Every reaction step of the
            GPU run against the Python re-implementation of the rules (reactions_check.py's
            predict(), from the GPU run's own frames): exact. Against the CPU run: in double
@@ -20,15 +23,26 @@ steps; the special-pair soft style where named):
   restart  the network restarted from its checkpoint at step 55 (intervals of 10): mixed
            precision 2 ranks then 1, double precision 1 and 1; thermo.csv and the final
            checkpoint bit-identical to the run straight through.
-  device   chain growth alone (the network's chain rule with its angles, no creation or
-           breaking), which the GPU runs on the device (gpu/gpu_reaction.h; the modes above
-           go through the host mirror), 200 steps: the log names the device path; against
-           the same run through the host mirror (VESICA_GPU_REACTIONS=mirror), against the
-           CPU, on 2 and 4 ranks against 1, and restarted at step 55, as the modes above
-           compare (mixed precision: thermo.csv and the final checkpoint bit-identical to the
-           mirror's, the other rank counts' and the run straight through; double precision:
-           the final topology and the reaction columns identical, the rest within 1e-7
-           relative; the CPU in mixed precision: event totals within 10 %).
+The device modes compare runs as `same_runs` says (mixed precision: thermo.csv and the final
+checkpoint bit-identical; double precision: the final topology and the reaction columns
+identical, the rest within 1e-7 relative) and the CPU in mixed precision by its event totals
+(within 10 %):
+  device   chain growth alone (the network's chain rule with its angles), 200 steps: the log
+           names the device path; against the same run through the host mirror, against the
+           CPU, on 2 and 4 ranks against 1, and restarted at step 55.
+  rules    creation and breaking: the network plus a creation rule between two species with
+           different bond limits (S-B, at most 1 and 3 bonds, so a B bead's count decides
+           between the B-B rule's 2 and this one's 3: the ghosts' bond counts) and a third
+           breaking rule, 200 steps: the device path against the host mirror on 1 and on 2
+           ranks, against the CPU, and on 2 ranks against 1.
+  special  the network with the special-pair soft style (the special lists rebuilt on the
+           device path from fetched copies), 100 steps: every reaction step predicted
+           exactly (as in cpu) and the final special lists those of the final bond graph;
+           against the host mirror on 1 and on 2 ranks, and against the CPU. In mixed
+           precision the soft style's sums are not fixed point and the mirror's reload
+           restarts the Morton reorders, so there every run (device and mirror, 1 and 2
+           ranks) is checked against the rules and its bond graph and the events compared
+           as totals.
 Exits 77 (skip) without a GPU.
 """
 import os
@@ -176,7 +190,12 @@ def same_runs(a, b, what):
     if PREC == "mixed":
         if open(os.path.join(a, "thermo.csv")).read() != \
                 open(os.path.join(b, "thermo.csv")).read():
-            sys.exit(f"{what}: thermo.csv differs")
+            k = same_topology(rc.last_checkpoint(a), rc.last_checkpoint(b))
+            events = [[r[c] for c in RX_COLUMNS] for r in rc.rows(a)] == \
+                [[r[c] for c in RX_COLUMNS] for r in rc.rows(b)]
+            sys.exit(f"{what}: thermo.csv differs (the reaction columns "
+                     f"{'identical' if events else 'differ'}; the final topology "
+                     f"{'identical' if not k else 'differs in ' + k})")
         diff = rc.same_checkpoints(rc.last_checkpoint(a), rc.last_checkpoint(b))
         if diff:
             sys.exit(f"{what}: the final checkpoint's {diff} differs")
@@ -187,31 +206,55 @@ def same_runs(a, b, what):
     compare_thermo(a, b, 1e-7, what)
 
 
-def check_device():
-    text = chain_config(200)
-    d, p = rc.run(f"gpu-device-{PREC}", text, sets=[f"precision={PREC}"], backend="gpu")
-    if "reaction steps run on the device" not in p.stdout + p.stderr:
-        sys.exit("device: the log does not name the device path")
+def mirror_run(name, text, ranks=1):
+    """The run through the host mirror (VESICA_GPU_REACTIONS=mirror)."""
     os.environ["VESICA_GPU_REACTIONS"] = "mirror"
     try:
-        dm, pm = rc.run(f"gpu-device-{PREC}-mirror", text, sets=[f"precision={PREC}"],
-                        backend="gpu")
+        d, p = rc.run(name, text, ranks=ranks, sets=[f"precision={PREC}"], backend="gpu")
     finally:
         del os.environ["VESICA_GPU_REACTIONS"]
-    if "through the host mirror" not in pm.stdout + pm.stderr:
-        sys.exit("device: VESICA_GPU_REACTIONS=mirror did not take the host mirror")
-    same_runs(d, dm, "device against the host mirror")
-    dc, _ = rc.run(f"gpu-device-{PREC}-cpu", text)
+    if "through the host mirror" not in p.stdout + p.stderr:
+        sys.exit(f"{name}: VESICA_GPU_REACTIONS=mirror did not take the host mirror")
+    return d
+
+
+def device_run(name, text, ranks=1):
+    d, p = rc.run(name, text, ranks=ranks, sets=[f"precision={PREC}"], backend="gpu")
+    if "reaction steps run on the device" not in p.stdout + p.stderr:
+        sys.exit(f"{name}: the log does not name the device path")
+    return d
+
+
+def totals(d):
+    """The run's events: (chain, created, broken; 0 where the run has no such column)."""
+    r = rc.rows(d)
+    return [sum(float(x.get(k, 0.0)) for x in r)
+            for k in ("reactions", "bonds_created", "bonds_broken")]
+
+
+def close_totals(a, b, what):
+    """The events of two runs that part at round-off: totals within 10 %."""
+    ta, tb = totals(a), totals(b)
+    if any(abs(x - y) > 0.1 * max(y, 10.0) for x, y in zip(ta, tb)):
+        sys.exit(f"{what}: events (chain, created, broken) {ta} against {tb}")
+
+
+def against_cpu(d, text, name):
+    dc, _ = rc.run(f"{name}-cpu", text)
     if PREC == "double":
-        same_runs(d, dc, "device against the CPU")
+        same_runs(d, dc, f"{name}: device against the CPU")
     else:
-        tg = sum(float(r["reactions"]) for r in rc.rows(d))
-        tc = sum(float(r["reactions"]) for r in rc.rows(dc))
-        if abs(tg - tc) > 0.1 * max(tc, 10.0):
-            sys.exit(f"device: {tg} chain reactions against the CPU's {tc}")
+        close_totals(d, dc, f"{name}: device against the CPU")
+
+
+def check_device():
+    text = chain_config(200)
+    d = device_run(f"gpu-device-{PREC}", text)
+    same_runs(d, mirror_run(f"gpu-device-{PREC}-mirror", text), "device against the host mirror")
+    against_cpu(d, text, f"gpu-device-{PREC}")
     for n in (2, 4):
         same_runs(d, gpu(f"gpu-device-{PREC}-{n}", text, ranks=n), f"device on {n} ranks")
-    chain = sum(float(r["reactions"]) for r in rc.rows(d))
+    chain = totals(d)[0]
     if chain < 100:
         sys.exit(f"device: only {chain:.0f} chain reactions")
     how = "bit-identical" if PREC == "mixed" else "the same topology, thermo to round-off"
@@ -220,10 +263,105 @@ def check_device():
     check_restart(text, "device-restart")
 
 
+def rules_config(steps):
+    """The network with a creation rule S-B (S at most 1 bond, B at most 3, where the B-B
+    rule allows 2) and a breaking rule S-B."""
+    text = rc.network_config(steps=steps)
+    last_create = 'angle = { style = "cosine"; K = 1.0; }; } );'
+    last_break = '{ i = "P"; j = "P"; length = 1.0; probability = 0.3; } );'
+    if last_create not in text or last_break not in text:
+        sys.exit("rules: reactions_check.py's network has changed: update rules_config")
+    text = text.replace(last_create, last_create[:-3] + """,
+             { i = "S"; j = "B"; radius = 0.7; probability = 0.4; max_bonds_i = 1;
+               max_bonds_j = 3; bond = { style = "harmonic"; K = 40.0; r0 = 0.7; }; } );""")
+    return text.replace(last_break, last_break[:-3] + """,
+            { i = "S"; j = "B"; length = 0.95; probability = 0.5; } );""")
+
+
+def check_rules_device():
+    text = rules_config(200)
+    name = f"gpu-rules-{PREC}"
+    d1 = device_run(name, text)
+    same_runs(d1, mirror_run(f"{name}-mirror", text), "rules: device against the host mirror")
+    against_cpu(d1, text, name)
+    d2 = device_run(f"{name}-2", text, ranks=2)
+    same_runs(d1, d2, "rules: device on 2 ranks against 1")
+    same_runs(d2, mirror_run(f"{name}-mirror-2", text, ranks=2),
+              "rules: device against the host mirror on 2 ranks")
+    chain, created, broken = totals(d1)
+    if created < 200 or broken < 100 or chain < 50:
+        sys.exit(f"rules: too few events (chain {chain}, created {created}, broken {broken})")
+    how = "bit-identical" if PREC == "mixed" else "the same topology, thermo to round-off"
+    print(f"rules ({PREC}): {created:.0f} bonds made, {broken:.0f} broken, {chain:.0f} chain "
+          f"reactions on the device; the host mirror's runs (1 and 2 ranks), 2 ranks' "
+          f"{how}; the CPU's " +
+          ("the same" if PREC == "double" else "events within 10 %"))
+
+
+def special_lists_match(d):
+    """The final checkpoint's special lists (the soft style's 1-2 and 1-3) against its bond
+    graph's."""
+    t = particles(rc.last_checkpoint(d), ("bonds", "special"))
+    part = [[int(v) for v in row if v >= 0] for row in t["bonds"]]
+    bad = nonempty = 0
+    for i in range(len(part)):
+        want, frontier, seen = {}, [i], {i}
+        for level in (1, 2):
+            nxt = []
+            for u in frontier:
+                for v in part[u]:
+                    if v not in seen:
+                        seen.add(v)
+                        want[v] = level
+                        nxt.append(v)
+            frontier = nxt
+        got = {int(e) >> 2: int(e) & 3 for e in t["special"][i] if e >= 0}
+        nonempty += bool(got)
+        bad += got != want
+    if bad or nonempty == 0:
+        sys.exit(f"special: {d}: {bad} special lists differ from the bond graph's "
+                 f"({nonempty} not empty)")
+    return nonempty
+
+
+def check_special_device():
+    text = rc.network_config(steps=100, special=True)
+    name = f"gpu-special-{PREC}"
+    d1 = device_run(name, text)
+    counts, skipped, n = rc.check_rules(d1)
+    lists = special_lists_match(d1)
+    m1 = mirror_run(f"{name}-mirror", text)
+    d2 = device_run(f"{name}-2", text, ranks=2)
+    m2 = mirror_run(f"{name}-mirror-2", text, ranks=2)
+    against_cpu(d1, text, name)
+    if PREC == "double":
+        same_runs(d1, m1, "special: device against the host mirror")
+        same_runs(d2, m2, "special: device against the host mirror on 2 ranks")
+        special_lists_match(d2)
+        how = "the same topology, thermo to round-off"
+    else:
+        # The soft style's sums are not fixed point and the host mirror's reload starts the
+        # Morton reorders afresh (another particle order), so the two paths part at fp32
+        # round-off: each run's reaction steps against the rules from its own frames, its
+        # special lists against its bond graph, and the events as totals.
+        for d in (m1, d2, m2):
+            rc.check_rules(d)
+            special_lists_match(d)
+        close_totals(d1, m1, "special: device against the host mirror")
+        close_totals(d2, m2, "special: device against the host mirror on 2 ranks")
+        how = ("each predicted exactly from its own frames, its special lists its bond "
+               "graph's, the events within 10 %")
+    print(f"special ({PREC}): {n} reaction steps of the device run predicted exactly "
+          f"({skipped} ambiguous): {counts.tolist()} (broken, created, chain); {lists} special "
+          f"lists not empty, all the bond graph's; the host mirror's runs (1 and 2 ranks) and "
+          f"2 device ranks: {how}")
+
+
 if __name__ == "__main__":
     if not gpu_visible(rc.VESICA):
         print("no GPU visible: skipped")
         sys.exit(77)
     os.makedirs(rc.OUT, exist_ok=True)
     {"cpu": check_cpu, "ranks": check_ranks, "restart": check_restart,
-     "device": check_device}[rc.MODE]()
+     "device": check_device, "rules": check_rules_device,
+     "special": check_special_device}[rc.MODE]()
