@@ -43,6 +43,22 @@ expect pressure_0   'mc = { ensemble = "npt"; pressure = 0.0; kT = 1.0; cycles =
 expect pressure_no  'mc = { ensemble = "npt"; kT = 1.0; cycles = 10; };' '6: mc.pressure: required key is missing'
 expect moves_sum    'mc = { ensemble = "npt"; pressure = 1.0; kT = 1.0; cycles = 10; moves = { displacement = 0.9; volume = 0.2; }; };' '6: mc.moves: expected the move probabilities to sum to 1'
 expect moves_kind   'mc = { kT = 1.0; cycles = 10; moves = { displacement = 0.5; exchange = 0.5; }; };' '6: mc.moves.exchange: the nvt ensemble has no exchange move'
+# mc.sweep (the checkerboard's key) and the GPU backend without it
+expect sweep_name 'mc = { kT = 1.0; cycles = 10; sweep = "diagonal"; };' '6: mc.sweep: expected one of'
+expect sweep_type 'mc = { kT = 1.0; cycles = 10; sweep = 2; };' '6: mc.sweep: expected'
+expect gpu_seq    'mc = { kT = 1.0; cycles = 10; }; backend = "gpu";' '6: backend: the Monte Carlo engine runs on the GPU with mc.sweep = "checkerboard" only'
+# a build without CUDA: the checkerboard on the GPU stops with MD's line, exit 2
+if "$VESICA" info 2>/dev/null | grep -q "built without CUDA"; then
+    sed 's/sweep = "diagonal"/sweep = "checkerboard"/; s/^output = .*/backend = "gpu"; output = { dir = "out-nocuda"; };/' sweep_name.cfg > nocuda.cfg
+    "$VESICA" mc nocuda.cfg > nocuda.out 2> nocuda.err
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(grep -c . nocuda.err)" -eq 1 ] && grep -q 'backend: "gpu" requested but this build has no CUDA support' nocuda.err; then
+        echo "ok   no CUDA: $(cat nocuda.err)"
+    else
+        echo "FAIL no CUDA: exit $rc: $(cat nocuda.err)"; fail=1
+    fi
+fi
+
 expect box2_small   'mc = { ensemble = "gibbs"; kT = 1.0; cycles = 10; box2 = [5.0, 8.0, 8.0]; particles2 = 10; };' '6: mc.box2: expected each side >= 2'
 expect dpd_given    'mc = { kT = 1.0; cycles = 10; }; dpd = { kT = 1.0; };' '6: dpd: not used by the Monte Carlo engine'
 expect gpu          'mc = { kT = 1.0; cycles = 10; }; backend = "gpu";' '6: backend: the Monte Carlo engine runs on the GPU with mc.sweep = "checkerboard" only'

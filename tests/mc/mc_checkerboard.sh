@@ -1,6 +1,6 @@
 #!/bin/bash
-# The checkerboard sweep (mc.sweep = "checkerboard") on the CPU: its bad input exits 2 with
-# one line; restarts are exact (nvt with a checkpoint inside the tuning, npt with volume
+# The checkerboard sweep (mc.sweep = "checkerboard") on the CPU (its bad input: mc_bad_input.sh):
+# restarts are exact (nvt with a checkpoint inside the tuning, npt with volume
 # moves between the sweeps, gcmc with insertions and deletions between them, gibbs with two
 # boxes and transfers), thermo.csv byte for byte;
 # the sweep moves particles (accepted displacements) and is not the sequential mode's
@@ -12,43 +12,6 @@ rm -rf "$WORK"
 mkdir -p "$WORK"
 cd "$WORK" || exit 1
 fail=0
-
-# bad input: exit 2, one line naming the file, the line and the key
-bad() { # name, mc line, expected "line: key" text
-    cat > "$1.cfg" <<EOF2
-box = [8.0, 8.0, 8.0];
-particles = 100;
-seed = 1;
-species = ( { name = "A"; } );
-pair = ( { style = "lj"; rc = 3.0; coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; }; }; }; } );
-$2
-output = { dir = "out-$1"; };
-EOF2
-    "$VESICA" mc "$1.cfg" > "$1.out" 2> "$1.err"
-    local rc=$? lines
-    lines=$(grep -c . "$1.err")
-    if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && grep -q "^vesica: error: $1.cfg:$3" "$1.err" &&
-       [ ! -e "out-$1" ]; then
-        echo "ok   $1: $(cat "$1.err")"
-    else
-        echo "FAIL $1: exit $rc, $lines line(s): $(cat "$1.err")"
-        fail=1
-    fi
-}
-bad sweep_name 'mc = { kT = 1.0; cycles = 10; sweep = "diagonal"; };' '6: mc.sweep: expected one of'
-bad sweep_type 'mc = { kT = 1.0; cycles = 10; sweep = 2; };' '6: mc.sweep: expected'
-bad gpu_seq    'mc = { kT = 1.0; cycles = 10; }; backend = "gpu";' '6: backend: the Monte Carlo engine runs on the GPU with mc.sweep = "checkerboard" only'
-# a build without CUDA: the checkerboard on the GPU stops with MD's line, exit 2
-if "$VESICA" info 2>/dev/null | grep -q "built without CUDA"; then
-    sed 's/sweep = "diagonal"/sweep = "checkerboard"/; s/^output = .*/backend = "gpu"; output = { dir = "out-nocuda"; };/' sweep_name.cfg > nocuda.cfg
-    "$VESICA" mc nocuda.cfg > nocuda.out 2> nocuda.err
-    rc=$?
-    if [ $rc -eq 2 ] && [ "$(grep -c . nocuda.err)" -eq 1 ] && grep -q 'backend: "gpu" requested but this build has no CUDA support' nocuda.err; then
-        echo "ok   no CUDA: $(cat nocuda.err)"
-    else
-        echo "FAIL no CUDA: exit $rc: $(cat nocuda.err)"; fail=1
-    fi
-fi
 
 write_cfg() { # name, mc keys
     cat > "$1.cfg" <<EOF2
