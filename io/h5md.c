@@ -52,6 +52,25 @@ static hid_t make_group(hid_t loc, const char *name)
     return H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
 }
 
+int vs_h5md_series_clock(hid_t g, hid_t position)
+{
+    if (position >= 0)
+        return H5Lcreate_hard(position, "step", g, "step", H5P_DEFAULT, H5P_DEFAULT) < 0 ||
+                       H5Lcreate_hard(position, "time", g, "time", H5P_DEFAULT, H5P_DEFAULT) < 0
+                   ? -1
+                   : 0;
+    const hsize_t zero = 0, ch = VS_H5MD_CHUNK_FRAMES;
+    const int64_t unl = -1;
+    hid_t s = vs_h5_create(g, "step", H5T_NATIVE_INT64, 1, &zero, &unl, &ch, 0);
+    hid_t t = vs_h5_create(g, "time", H5T_NATIVE_DOUBLE, 1, &zero, &unl, &ch, 0);
+    const int rc = s < 0 || t < 0;
+    if (s >= 0)
+        H5Dclose(s);
+    if (t >= 0)
+        H5Dclose(t);
+    return rc ? -1 : 0;
+}
+
 /* An empty, extendable time series group with its own value dataset of per-frame shape
  * `dims` (rank-1 of them), step and time linked to position's. */
 static int make_series(hid_t parent, const char *name, hid_t type, int rank, const hsize_t *dims,
@@ -60,21 +79,7 @@ static int make_series(hid_t parent, const char *name, hid_t type, int rank, con
     hid_t g = make_group(parent, name);
     if (g < 0)
         return -1;
-    int rc = 0;
-    if (position >= 0) {
-        rc |= H5Lcreate_hard(position, "step", g, "step", H5P_DEFAULT, H5P_DEFAULT) < 0;
-        rc |= H5Lcreate_hard(position, "time", g, "time", H5P_DEFAULT, H5P_DEFAULT) < 0;
-    } else {
-        const hsize_t zero = 0, ch = VS_H5MD_CHUNK_FRAMES;
-        const int64_t unl = -1;
-        hid_t s = vs_h5_create(g, "step", H5T_NATIVE_INT64, 1, &zero, &unl, &ch, 0);
-        hid_t t = vs_h5_create(g, "time", H5T_NATIVE_DOUBLE, 1, &zero, &unl, &ch, 0);
-        rc |= s < 0 || t < 0;
-        if (s >= 0)
-            H5Dclose(s);
-        if (t >= 0)
-            H5Dclose(t);
-    }
+    int rc = vs_h5md_series_clock(g, position);
     hsize_t d[3] = {0, 0, 0}, c[3] = {0, 0, 0};
     int64_t maxd[3] = {-1, -1, -1};
     for (int k = 0; k < rank - 1; ++k) {

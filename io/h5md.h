@@ -74,6 +74,9 @@ int vs_h5md_append(const vs_par *par, const char *path, int create, const vs_par
  * $LOGNAME. Returns 0 or -1. */
 int vs_h5md_write_header(hid_t f, const char *user);
 void vs_h5md_user(char *user, size_t len);
+/* The step and time of time-series group g: hard links to those of the group `position`
+ * (>= 0), or its own empty extendable datasets (position < 0). Returns 0 or -1. */
+int vs_h5md_series_clock(hid_t g, hid_t position);
 
 /* Drop every frame whose step is above max_step (a restart from a checkpoint at max_step).
  * Returns the number of frames kept, or -1 with one line in err (missing or unreadable file).

@@ -19,7 +19,7 @@
 #include "h5util.h"
 
 #define ROWS_PER_CHUNK 1024   /* particles per chunk of a frame */
-#define FRAMES_PER_CHUNK 256  /* frames per chunk of step, time and the observables */
+#define FRAMES_PER_CHUNK 256  /* frames per chunk of the observables */
 
 static const char *const OBSERVABLES[] = {"particle_number", "volume", "density",
                                           "potential_energy", "pressure"};
@@ -58,7 +58,7 @@ static hid_t create_filled(hid_t loc, const char *name, hid_t type, int rank, co
 }
 
 /* A time series group under parent: its value dataset, and step and time of its own
- * (position == NULL) or linked to position's. */
+ * (position < 0) or linked to position's. */
 static int make_series(hid_t parent, const char *name, hid_t type, int rank,
                        const hsize_t *dims, const hsize_t *chunk, const void *fill,
                        hid_t position)
@@ -66,20 +66,7 @@ static int make_series(hid_t parent, const char *name, hid_t type, int rank,
     hid_t g = H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0)
         return -1;
-    int rc = 0;
-    if (position >= 0) {
-        rc |= H5Lcreate_hard(position, "step", g, "step", H5P_DEFAULT, H5P_DEFAULT) < 0;
-        rc |= H5Lcreate_hard(position, "time", g, "time", H5P_DEFAULT, H5P_DEFAULT) < 0;
-    } else {
-        const hsize_t zero = 0, ch = FRAMES_PER_CHUNK;
-        hid_t s = create_filled(g, "step", H5T_NATIVE_INT64, 1, &zero, &ch, NULL);
-        hid_t t = create_filled(g, "time", H5T_NATIVE_DOUBLE, 1, &zero, &ch, NULL);
-        rc |= s < 0 || t < 0;
-        if (s >= 0)
-            H5Dclose(s);
-        if (t >= 0)
-            H5Dclose(t);
-    }
+    int rc = vs_h5md_series_clock(g, position);
     hid_t v = create_filled(g, "value", type, rank, dims, chunk, fill);
     rc |= v < 0;
     if (v >= 0)
@@ -147,25 +134,6 @@ static hid_t create_file(const char *path, int n_boxes)
     return f;
 }
 
-/* Dataset `name` to `frames` frames and, where its second dimension is the particles, at
- * least `width` wide (0: as it is). Returns its width, or -1. */
-static int64_t extend(hid_t f, const char *name, hsize_t frames, hsize_t width)
-{
-    hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
-    if (d < 0)
-        return -1;
-    hid_t s = H5Dget_space(d);
-    hsize_t dims[3] = {0, 0, 0};
-    const int rank = H5Sget_simple_extent_dims(s, dims, NULL);
-    H5Sclose(s);
-    dims[0] = frames;
-    if (rank > 1 && width > dims[1])
-        dims[1] = width;
-    const int rc = rank < 1 || H5Dset_extent(d, dims) < 0;
-    H5Dclose(d);
-    return rc ? -1 : rank > 1 ? (int64_t)dims[1] : 0;
-}
-
 /* Frame `frame` of dataset `name`: `count` rows of `cols` values of `type` (count 0: the
  * frame's one value of a 1-D series). The dataset was extended to hold it. */
 static int write_frame(hid_t f, const char *name, hid_t type, hsize_t frame, hsize_t count,
@@ -194,10 +162,10 @@ static int write_box(hid_t f, int b, hsize_t t, const vs_h5md_mc_box *bx, double
     const vs_mc_box_data *d = &bx->box;
     char name[96];
     snprintf(name, sizeof name, "particles/box%d/position/value", b);
-    int64_t width = extend(f, name, t + 1, (hsize_t)d->n);
+    int64_t width = vs_h5_extend(f, name, t + 1, (hsize_t)d->n);
     for (int k = 1; k < N_SERIES && width >= 0; ++k) {
         snprintf(name, sizeof name, "particles/box%d/%s/value", b, SERIES[k]);
-        width = extend(f, name, t + 1, (hsize_t)width) == width ? width : -1;
+        width = vs_h5_extend(f, name, t + 1, (hsize_t)width) == width ? width : -1;
     }
     if (width < 0)
         return -1;
@@ -233,12 +201,12 @@ static int write_box(hid_t f, int b, hsize_t t, const vs_h5md_mc_box *bx, double
     *bytes += (double)width * (3 * sizeof(double) + sizeof(int32_t) + sizeof(int64_t));
     const double edges[9] = {d->L[0], 0, 0, 0, d->L[1], 0, 0, 0, d->L[2]};
     snprintf(name, sizeof name, "particles/box%d/box/edges/value", b);
-    rc |= extend(f, name, t + 1, 0) < 0 ||
+    rc |= vs_h5_extend(f, name, t + 1, 0) < 0 ||
           write_frame(f, name, H5T_NATIVE_DOUBLE, t, 3, 3, edges);
     const double values[N_OBS] = {0.0, bx->volume, bx->density, bx->energy, bx->pressure};
     for (int k = 0; k < N_OBS && !rc; ++k) {
         snprintf(name, sizeof name, "observables/box%d/%s/value", b, OBSERVABLES[k]);
-        rc |= extend(f, name, t + 1, 0) < 0 ||
+        rc |= vs_h5_extend(f, name, t + 1, 0) < 0 ||
               write_frame(f, name, k == 0 ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, t, 0, 0,
                           k == 0 ? (const void *)&d->n : (const void *)&values[k]);
     }
@@ -271,10 +239,10 @@ int vs_h5md_mc_append(const char *path, int create, int n_boxes, int64_t cycle,
     const double time = (double)cycle;
     for (int b = 0; b < n_boxes && !rc; ++b) {
         snprintf(name, sizeof name, "particles/box%d/position/step", b);
-        rc |= extend(f, name, t + 1, 0) < 0 ||
+        rc |= vs_h5_extend(f, name, t + 1, 0) < 0 ||
               write_frame(f, name, H5T_NATIVE_INT64, t, 0, 0, &cycle);
         snprintf(name, sizeof name, "particles/box%d/position/time", b);
-        rc |= extend(f, name, t + 1, 0) < 0 ||
+        rc |= vs_h5_extend(f, name, t + 1, 0) < 0 ||
               write_frame(f, name, H5T_NATIVE_DOUBLE, t, 0, 0, &time);
         if (!rc)
             rc = write_box(f, b, t, &boxes[b], bytes);
@@ -319,17 +287,17 @@ int64_t vs_h5md_mc_trim(const char *path, int64_t max_cycle, char *err, size_t e
         const char *time_series[2] = {"step", "time"};
         for (int k = 0; k < 2 && keep >= 0; ++k) {
             snprintf(name, sizeof name, "particles/box%d/position/%s", b, time_series[k]);
-            keep = extend(f, name, (hsize_t)keep, 0) < 0 ? -1 : keep;
+            keep = vs_h5_extend(f, name, (hsize_t)keep, 0) < 0 ? -1 : keep;
         }
         for (int k = 0; k < N_SERIES && keep >= 0; ++k) {
             snprintf(name, sizeof name, "particles/box%d/%s/value", b, SERIES[k]);
-            keep = extend(f, name, (hsize_t)keep, 0) < 0 ? -1 : keep;
+            keep = vs_h5_extend(f, name, (hsize_t)keep, 0) < 0 ? -1 : keep;
         }
         snprintf(name, sizeof name, "particles/box%d/box/edges/value", b);
-        keep = keep >= 0 && extend(f, name, (hsize_t)keep, 0) < 0 ? -1 : keep;
+        keep = keep >= 0 && vs_h5_extend(f, name, (hsize_t)keep, 0) < 0 ? -1 : keep;
         for (int k = 0; k < N_OBS && keep >= 0; ++k) {
             snprintf(name, sizeof name, "observables/box%d/%s/value", b, OBSERVABLES[k]);
-            keep = extend(f, name, (hsize_t)keep, 0) < 0 ? -1 : keep;
+            keep = vs_h5_extend(f, name, (hsize_t)keep, 0) < 0 ? -1 : keep;
         }
     }
     if (keep < 0)

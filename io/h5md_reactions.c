@@ -129,25 +129,6 @@ static int is_group(hid_t f, const char *path)
     return g;
 }
 
-/* Set dimension 0 of dataset `path` to `frames` and, where rows > 0, dimension 1 to at least
- * rows. */
-static int set_extent(hid_t f, const char *path, hsize_t frames, hsize_t rows)
-{
-    hid_t d = H5Dopen2(f, path, H5P_DEFAULT);
-    if (d < 0)
-        return -1;
-    hid_t s = H5Dget_space(d);
-    hsize_t dims[3] = {0, 0, 0};
-    H5Sget_simple_extent_dims(s, dims, NULL);
-    H5Sclose(s);
-    dims[0] = frames;
-    if (rows > dims[1])
-        dims[1] = rows;
-    const int rc = H5Dset_extent(d, dims) < 0;
-    H5Dclose(d);
-    return rc ? -1 : 0;
-}
-
 int vs_h5md_rx_set_frames(hid_t f, hsize_t frames)
 {
     if (!is_group(f, "particles/all/molecule"))
@@ -156,13 +137,13 @@ int vs_h5md_rx_set_frames(hid_t f, hsize_t frames)
     char path[96];
     for (int k = 0; k < 2; ++k) {
         snprintf(path, sizeof path, "%s/value", PARTICLE_GROUPS[k]);
-        rc |= set_extent(f, path, frames, 0);
+        rc |= vs_h5_extend(f, path, frames, 0) < 0;
     }
     for (int k = 0; k < 3; ++k) {
         snprintf(path, sizeof path, "%s/value", TUPLE_GROUPS[k]);
-        rc |= set_extent(f, path, frames, 0);
+        rc |= vs_h5_extend(f, path, frames, 0) < 0;
         snprintf(path, sizeof path, "%s/value", TYPE_GROUPS[k]);
-        rc |= set_extent(f, path, frames, 0);
+        rc |= vs_h5_extend(f, path, frames, 0) < 0;
     }
     return rc ? -1 : 0;
 }
@@ -183,8 +164,8 @@ static int write_tuples(hid_t f, hid_t dxpl, const vs_par *par, hsize_t frame, i
     char vpath[96], tpath[96];
     snprintf(vpath, sizeof vpath, "%s/value", TUPLE_GROUPS[k]);
     snprintf(tpath, sizeof tpath, "%s/value", TYPE_GROUPS[k]);
-    int rc = set_extent(f, vpath, frame + 1, (hsize_t)count) != 0 ||
-             set_extent(f, tpath, frame + 1, (hsize_t)count) != 0;
+    int rc = vs_h5_extend(f, vpath, frame + 1, (hsize_t)count) < 0 ||
+             vs_h5_extend(f, tpath, frame + 1, (hsize_t)count) < 0;
     hid_t d = H5Dopen2(f, vpath, H5P_DEFAULT), t = H5Dopen2(f, tpath, H5P_DEFAULT);
     rc |= d < 0 || vs_h5_write_rows(d, H5T_NATIVE_INT64, dxpl, 1, frame, (hsize_t)row0,
                                     (hsize_t)mine, (hsize_t)arity, ids) != 0;

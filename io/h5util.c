@@ -364,3 +364,20 @@ int64_t vs_h5_extent0(hid_t dset)
     H5Sclose(space);
     return n;
 }
+
+int64_t vs_h5_extend(hid_t loc, const char *path, hsize_t frames, hsize_t rows)
+{
+    hid_t d = H5Dopen2(loc, path, H5P_DEFAULT);
+    if (d < 0)
+        return -1;
+    hid_t s = H5Dget_space(d);
+    hsize_t dims[3] = {0, 0, 0};
+    const int rank = H5Sget_simple_extent_dims(s, dims, NULL);
+    H5Sclose(s);
+    dims[0] = frames;
+    if (rank > 1 && rows > dims[1])
+        dims[1] = rows;
+    const int rc = rank < 1 || H5Dset_extent(d, dims) < 0;
+    H5Dclose(d);
+    return rc ? -1 : rank > 1 ? (int64_t)dims[1] : 0;
+}

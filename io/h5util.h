@@ -96,6 +96,10 @@ int vs_h5_write_text(hid_t loc, const char *name, const char *text, int is_root)
  * checksum). Independent. */
 char *vs_h5_read_text(hid_t loc, const char *name);
 
+/* Dataset `path` under loc to `frames` along its first dimension and, where it has a second,
+ * that one to at least `rows` (0: as it is). Returns the second dimension (0 for a 1-D
+ * dataset), or -1. */
+int64_t vs_h5_extend(hid_t loc, const char *path, hsize_t frames, hsize_t rows);
 /* Number of elements along the first dimension of a dataset (-1 on error). */
 int64_t vs_h5_extent0(hid_t dset);
 
