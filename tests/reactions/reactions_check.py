@@ -398,23 +398,14 @@ def rules():
 
 # ---- special lists, ranks, restart -----------------------------------------------------
 
-def special():
-    import h5py
-    d, _ = run("special", network_config(special=True))
-    with h5py.File(last_checkpoint(d), "r") as f:
-        p = f["particles"]
-        order = np.argsort(p["tag"][:])
-        bonds = p["bonds"][:][order]
-        lists = p["special"][:][order]
-    n = len(bonds)
+def special_mismatches(bonds, lists):
+    """The special lists (the soft style's 1-2 and 1-3, rows in tag order) against a
+    breadth-first search of the bond graph: (lists that differ, lists not empty)."""
     part = [[int(v) for v in row if v >= 0] for row in bonds]
-    bad = 0
-    nonempty = 0
-    for i in range(n):
-        want = {}
-        frontier = [i]
-        seen = {i}
-        for level in (1, 2):  # the soft style scales 1-2 and 1-3
+    bad = nonempty = 0
+    for i in range(len(part)):
+        want, frontier, seen = {}, [i], {i}
+        for level in (1, 2):
             nxt = []
             for u in frontier:
                 for v in part[u]:
@@ -426,6 +417,19 @@ def special():
         got = {int(e) >> 2: int(e) & 3 for e in lists[i] if e >= 0}
         nonempty += bool(got)
         bad += got != want
+    return bad, nonempty
+
+
+def special():
+    import h5py
+    d, _ = run("special", network_config(special=True))
+    with h5py.File(last_checkpoint(d), "r") as f:
+        p = f["particles"]
+        order = np.argsort(p["tag"][:])
+        bonds = p["bonds"][:][order]
+        lists = p["special"][:][order]
+    n = len(bonds)
+    bad, nonempty = special_mismatches(bonds, lists)
     if bad:
         sys.exit(f"{bad} special lists differ from the bond graph's")
     print(f"special: {n} lists (of them {nonempty} not empty) match the final bond graph")

@@ -302,22 +302,7 @@ def special_lists_match(d):
     """The final checkpoint's special lists (the soft style's 1-2 and 1-3) against its bond
     graph's."""
     t = particles(rc.last_checkpoint(d), ("bonds", "special"))
-    part = [[int(v) for v in row if v >= 0] for row in t["bonds"]]
-    bad = nonempty = 0
-    for i in range(len(part)):
-        want, frontier, seen = {}, [i], {i}
-        for level in (1, 2):
-            nxt = []
-            for u in frontier:
-                for v in part[u]:
-                    if v not in seen:
-                        seen.add(v)
-                        want[v] = level
-                        nxt.append(v)
-            frontier = nxt
-        got = {int(e) >> 2: int(e) & 3 for e in t["special"][i] if e >= 0}
-        nonempty += bool(got)
-        bad += got != want
+    bad, nonempty = rc.special_mismatches(t["bonds"], t["special"])
     if bad or nonempty == 0:
         sys.exit(f"special: {d}: {bad} special lists differ from the bond graph's "
                  f"({nonempty} not empty)")
