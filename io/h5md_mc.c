@@ -157,7 +157,7 @@ static int by_tag(const void *a, const void *b)
 
 /* One box's part of frame `t`: its particles in tag order padded to the series' width, the
  * edges and the observables. */
-static int write_box(hid_t f, int b, hsize_t t, const vs_h5md_mc_box *bx, double *bytes)
+static int write_box(hid_t f, int b, hsize_t t, const vs_h5md_mc_box *bx)
 {
     const vs_mc_box_data *d = &bx->box;
     char name[96];
@@ -198,7 +198,6 @@ static int write_box(hid_t f, int b, hsize_t t, const vs_h5md_mc_box *bx, double
     free(x);
     free(species);
     free(id);
-    *bytes += (double)width * (3 * sizeof(double) + sizeof(int32_t) + sizeof(int64_t));
     const double edges[9] = {d->L[0], 0, 0, 0, d->L[1], 0, 0, 0, d->L[2]};
     snprintf(name, sizeof name, "particles/box%d/box/edges/value", b);
     rc |= vs_h5_extend(f, name, t + 1, 0) < 0 ||
@@ -214,10 +213,9 @@ static int write_box(hid_t f, int b, hsize_t t, const vs_h5md_mc_box *bx, double
 }
 
 int vs_h5md_mc_append(const char *path, int create, int n_boxes, int64_t cycle,
-                      const vs_h5md_mc_box *boxes, double *bytes, char *err, size_t err_len)
+                      const vs_h5md_mc_box *boxes, char *err, size_t err_len)
 {
     vs_h5_quiet();
-    *bytes = 0.0;
     hid_t f = create ? create_file(path, n_boxes) : H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
     if (f < 0) {
         fail(err, err_len, path, create ? "cannot create the trajectory"
@@ -245,7 +243,7 @@ int vs_h5md_mc_append(const char *path, int create, int n_boxes, int64_t cycle,
         rc |= vs_h5_extend(f, name, t + 1, 0) < 0 ||
               write_frame(f, name, H5T_NATIVE_DOUBLE, t, 0, 0, &time);
         if (!rc)
-            rc = write_box(f, b, t, &boxes[b], bytes);
+            rc = write_box(f, b, t, &boxes[b]);
     }
     if (rc)
         fail(err, err_len, path, "cannot append a frame (not a Vesica Monte Carlo trajectory?)");

@@ -23,10 +23,9 @@ typedef struct {
 } vs_h5md_mc_box;
 
 /* Append the frame of `cycle` (n_boxes boxes); with `create` a new file replaces any old
- * one first. *bytes receives the particle data's bytes. Returns 0, or -1 with one line in
- * err. */
+ * one first. Returns 0, or -1 with one line in err. */
 int vs_h5md_mc_append(const char *path, int create, int n_boxes, int64_t cycle,
-                      const vs_h5md_mc_box *boxes, double *bytes, char *err, size_t err_len);
+                      const vs_h5md_mc_box *boxes, char *err, size_t err_len);
 
 /* Drop every frame whose cycle is above max_cycle (a restart from a checkpoint there).
  * Returns the frames kept, or -1 with one line in err. */

@@ -306,9 +306,7 @@ static int write_frame(mc_trajectory *tr, const vs_mc_state *s, char *err)
                             box->tag};
         boxes[b] = (vs_h5md_mc_box){d, o.volume, o.density, o.energy, o.pressure};
     }
-    double bytes = 0.0;
-    if (vs_h5md_mc_append(tr->path, !tr->exists, s->n_boxes, s->pr.cycle, boxes, &bytes, err,
-                          ERR_LEN))
+    if (vs_h5md_mc_append(tr->path, !tr->exists, s->n_boxes, s->pr.cycle, boxes, err, ERR_LEN))
         return VS_EXIT_FAULT;
     tr->exists = 1;
     return 0;
