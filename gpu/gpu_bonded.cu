@@ -11,7 +11,8 @@
  *   ghost kernels (gpu_halo.cu, gpu_images.cu). The ghost selects send a marked bead out
  *   to the bonded width and a free one to the list radius, as the CPU does (comm/halo.c).
  * - Tag map: rebuilt after every ghost build over the marked owned and ghost beads only,
- *   sized by their count (see vs_gpu_bonded_index). Where a tag has several copies (an owned
+ *   sized by their count (see vs_gpu_bonded_index; where the ghosts' number stays on the
+ *   device, one rank, the owned ones, sized by the records). Where a tag has several copies (an owned
  *   bead and its periodic images) the lowest local index wins, whatever order the threads
  *   insert in, so runs are reproducible bit for bit.
  * - Kernels: one thread per record walks its bead's bonds (angles, dihedrals) in list order
@@ -86,6 +87,24 @@ __global__ void tagmap_insert_kernel(int n, const int32_t *idx, const int64_t *t
     }
 }
 
+/* The marked slots of [0, n) into the map (the owned beads, where the ghosts' number stays
+ * on the device). */
+__global__ void tagmap_insert_marked_kernel(int n, const uint8_t *mark, const int64_t *tag,
+                                            int64_t mask, int64_t *key, int32_t *val)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n || !mark[i])
+        return;
+    const unsigned long long t = (unsigned long long)tag[i];
+    for (int64_t h = (int64_t)(vs_tagmap_hash(tag[i]) & (uint64_t)mask);; h = (h + 1) & mask) {
+        const unsigned long long old = atomicCAS((unsigned long long *)&key[h], ~0ull, t);
+        if (old == ~0ull || old == t) {
+            atomicMin(&val[h], i);
+            return;
+        }
+    }
+}
+
 __device__ __forceinline__ int tag_find(const vs_bonded_args &a, int64_t tag)
 {
     for (int64_t h = (int64_t)(vs_tagmap_hash(tag) & (uint64_t)a.mask);; h = (h + 1) & a.mask) {
@@ -118,10 +137,39 @@ void vs_gpu_bonded_marks(vs_gpu_state *g)
               g->bd.mark);
 }
 
+/* The map's capacity for n beads (at most half full), grown where it is short. */
+static void map_reserve(vs_gpu_state *g, int64_t n)
+{
+    int64_t cap = 1024;
+    while (cap < 2 * n)
+        cap *= 2;
+    if (cap > g->bd.map_cap) {
+        vs_gpu_free(g, g->bd.map_key, sizeof(int64_t) * (size_t)g->bd.map_cap);
+        vs_gpu_free(g, g->bd.map_val, sizeof(int32_t) * (size_t)g->bd.map_cap);
+        g->bd.map_key = (int64_t *)vs_gpu_alloc(g, sizeof(int64_t) * (size_t)cap);
+        g->bd.map_val = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)cap);
+        g->bd.map_cap = cap;
+    }
+    VS_CUDA_CHECK(cudaMemsetAsync(g->bd.map_key, 0xff, sizeof(int64_t) * (size_t)g->bd.map_cap,
+                                  g->stream));
+    VS_CUDA_CHECK(cudaMemsetAsync(g->bd.map_val, 0x7f, sizeof(int32_t) * (size_t)g->bd.map_cap,
+                                  g->stream));
+}
+
 void vs_gpu_bonded_index(vs_gpu_state *g)
 {
     if (!g->bd.on)
         return;
+    if (g->halo.ghosts_on_device) {
+        /* one rank: every bead is owned, and the lowest index of a tag's copies, the one a
+         * lookup returns, is the owned one, so the owned beads alone give the same lookups.
+         * The records bound their number (a marked bead has one): nothing is read back */
+        const int n = (int)g->pt.n_owned;
+        map_reserve(g, g->bd.n_rec);
+        VS_LAUNCH(tagmap_insert_marked_kernel, n, VS_BLOCK, g->stream, n, g->bd.mark,
+                  g->pt.tag, g->bd.map_cap - 1, g->bd.map_key, g->bd.map_val);
+        return;
+    }
     /* The marked beads, owned and ghost, in index order (a bond's partner is bonded, so no
      * other is ever looked up), into the sort's index buffer, free from the ghost build to
      * the cell list; their count comes back (one synchronisation per rebuild) to size the
@@ -140,20 +188,7 @@ void vs_gpu_bonded_index(vs_gpu_state *g)
         VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     }
     const int64_t n = h[0];
-    int64_t cap = 1024;
-    while (cap < 2 * n)
-        cap *= 2;
-    if (cap > g->bd.map_cap) {
-        vs_gpu_free(g, g->bd.map_key, sizeof(int64_t) * (size_t)g->bd.map_cap);
-        vs_gpu_free(g, g->bd.map_val, sizeof(int32_t) * (size_t)g->bd.map_cap);
-        g->bd.map_key = (int64_t *)vs_gpu_alloc(g, sizeof(int64_t) * (size_t)cap);
-        g->bd.map_val = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * (size_t)cap);
-        g->bd.map_cap = cap;
-    }
-    VS_CUDA_CHECK(cudaMemsetAsync(g->bd.map_key, 0xff, sizeof(int64_t) * (size_t)g->bd.map_cap,
-                                  g->stream));
-    VS_CUDA_CHECK(cudaMemsetAsync(g->bd.map_val, 0x7f, sizeof(int32_t) * (size_t)g->bd.map_cap,
-                                  g->stream));
+    map_reserve(g, n);
     VS_LAUNCH(tagmap_insert_kernel, n, VS_BLOCK, g->stream, (int)n, idx, g->pt.tag,
               g->bd.map_cap - 1, g->bd.map_key, g->bd.map_val);
 }

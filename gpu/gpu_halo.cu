@@ -449,8 +449,11 @@ static const vs_exchange_ops gpu_migrate_ops = {
 extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
 {
     /* a rebuild step: where the displacement check is skipped (no skin), the bonded kernels'
-     * verdict is read here, before anything else can report the damage a failure did */
-    vs_gpu_bonded_check(g, -1);
+     * verdict is read here, before anything else can report the damage a failure did. A
+     * captured step (one rank, gpu_graph.cu) reads nothing back and reports nothing: the
+     * verdict waits for the next step that reads (a thermo row, a reaction step, the end) */
+    if (!g->graph.capturing)
+        vs_gpu_bonded_check(g, -1);
     vs_gpu_walls_check(g); /* nothing may cross a wall: the driver would drop it */
     g->pt.n_ghost = 0;
     g->halo.ghosts_on_device = 0;

@@ -35,12 +35,12 @@ struct vs_image_faces {
 
 /* The faces' edges for a particle: `bonded` picks the bonded width's (it is a constant
  * false in the plain fluid's kernels, which then read the pair width's only). */
-__device__ __forceinline__ double vs_lo_edge(const vs_image_faces &f, int d, bool bonded)
+__host__ __device__ __forceinline__ double vs_lo_edge(const vs_image_faces &f, int d, bool bonded)
 {
     return bonded ? f.lo_bonded[d] : f.lo_edge[d];
 }
 
-__device__ __forceinline__ double vs_hi_edge(const vs_image_faces &f, int d, bool bonded)
+__host__ __device__ __forceinline__ double vs_hi_edge(const vs_image_faces &f, int d, bool bonded)
 {
     return bonded ? f.hi_bonded[d] : f.hi_edge[d];
 }
@@ -173,6 +173,7 @@ __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_fac
  * *n_local (zeroed before), in place of a count, its scan and a write in index order (four
  * launches). The ghosts then come in the atomics' order, which changes no bit of a step: the
  * Newton kernel's sums are fixed point, exact in any order, as with the cell list's order. */
+template <int MOL>
 __global__ void image_write_unordered_kernel(int n, vs_image_faces f, vs_soa a,
                                              int32_t *n_local)
 {
@@ -181,7 +182,7 @@ __global__ void image_write_unordered_kernel(int n, vs_image_faces f, vs_soa a,
     if (i < n) {
         double p[3];
         vs_pos_load(a.pos, i, p);
-        count = vs_image_counts(f, p, false).x;
+        count = vs_image_counts(f, p, MOL && a.mark[i]).x;
     }
     const int inclusive = vs_warp_inclusive_sum(count, lane);
     const int total = __shfl_sync(0xffffffffu, inclusive, 31);
@@ -191,7 +192,7 @@ __global__ void image_write_unordered_kernel(int n, vs_image_faces f, vs_soa a,
     base = __shfl_sync(0xffffffffu, base, 31);
     if (count > 0) {
         int64_t next[3] = {base + inclusive - count, 0, 0};
-        vs_write_images<0>(i, f, a, n, next, NULL, NULL, NULL, NULL, NULL);
+        vs_write_images<MOL>(i, f, a, n, next, NULL, NULL, NULL, NULL, NULL);
     }
 }
 
@@ -442,22 +443,23 @@ static int4 count_images(vs_gpu_state *g, const vs_image_faces &f, const int32_t
 /* The most images one particle can have: one per combination of face digits, less itself
  * (a brick thinner than twice the ghost width along a dimension has particles near both of
  * its faces there). */
-static int64_t most_images_each(const vs_image_faces &f)
+static int64_t most_images_each(const vs_image_faces &f, bool bonded)
 {
     int64_t combos = 1;
     for (int d = 0; d < 3; ++d)
-        combos *= f.hi_edge[d] <= f.lo_edge[d] ? 3 : 2;
+        combos *= vs_hi_edge(f, d, bonded) <= vs_lo_edge(f, d, bonded) ? 3 : 2;
     return combos - 1;
 }
 
 /* The ghosts' number stays on the device: one rank (no dimension split), every owned
- * particle a candidate (a small brick), no molecules (their bonded-bead index reads the
- * count on the host), the Newton path's cell list rebuilt on every step (no skin: the
- * refreshes between builds read it on the host too). VESICA_GPU_GHOSTS_ON_DEVICE=0 turns it
- * off (the tests compare both). */
+ * particle a candidate (a small brick), the Newton path's cell list rebuilt on every step (no
+ * skin: the refreshes between builds read it on the host too). With molecules the bonded
+ * beads' images reach the bonded width as on the other paths, and their index holds the owned
+ * beads only (vs_gpu_bonded_index: at one rank every partner is owned).
+ * VESICA_GPU_GHOSTS_ON_DEVICE=0 turns it off (the tests compare both). */
 static int ghosts_stay_on_device(const vs_gpu_state *g, int remote, int all)
 {
-    return g->halo.on_device_allowed && remote == -1 && all && g->pt.n_owned > 0 && !g->bd.on &&
+    return g->halo.on_device_allowed && remote == -1 && all && g->pt.n_owned > 0 &&
            g->plan.forces == VS_GPU_FORCES_NEWTON && !g->plan.reuse_list &&
            !g->plan.half_list && g->plan.overlap == VS_GPU_OVERLAP_NONE;
 }
@@ -468,10 +470,16 @@ static int ghosts_stay_on_device(const vs_gpu_state *g, int remote, int all)
 static void build_images_on_device(vs_gpu_state *g, const vs_image_faces &f)
 {
     const int64_t n = g->pt.n_owned;
-    vs_gpu_reserve(g, n + most_images_each(f) * n);
+    const bool mol = g->bd.on;
+    const int64_t most = most_images_each(f, false), most_bonded = most_images_each(f, mol);
+    vs_gpu_reserve(g, n + (most > most_bonded ? most : most_bonded) * n);
     VS_CUDA_CHECK(cudaMemsetAsync(g->halo.d_ghosts, 0, sizeof(int32_t), g->stream));
-    VS_LAUNCH(image_write_unordered_kernel, n, VS_BLOCK, g->stream, (int)n, f, soa(g),
-              g->halo.d_ghosts);
+    if (mol)
+        VS_LAUNCH(image_write_unordered_kernel<1>, n, VS_BLOCK, g->stream, (int)n, f, soa(g),
+                  g->halo.d_ghosts);
+    else
+        VS_LAUNCH(image_write_unordered_kernel<0>, n, VS_BLOCK, g->stream, (int)n, f, soa(g),
+                  g->halo.d_ghosts);
     g->pt.n_ghost = 0;
     g->halo.n_img_local = 0; /* no refresh follows: every step rebuilds */
     g->tr.halo_bytes_last = 0;
@@ -708,7 +716,7 @@ __global__ void slab_write_kernel(int n_stay, int n0, int n1, const char *in0, c
 void vs_gpu_slab_most_images(const vs_gpu_state *g, int remote, int64_t *local, int64_t *sent)
 {
     const vs_image_faces f = image_faces(g, remote);
-    *local = most_images_each(f);
+    *local = most_images_each(f, false);
     *sent = 1;
     for (int d = 0; d < 3; ++d)
         if (d != remote)

@@ -615,9 +615,10 @@ struct vs_gpu_bonded_error {
  * bond count (non-zero: a bonded bead), owned or ghost: the owned marks are made from the
  * records at every ghost build (vs_gpu_bonded_marks), the ghosts' travel with them (a ghost
  * record's pad word, as on the host path); the ghost selects give marked beads the bonded
- * width. The tag map over the marked owned + ghost beads only (open addressing, capacity a power of
- * two, at most half full, sized by their count), rebuilt after every ghost build; where a
- * tag has several copies the lowest index wins. */
+ * width. The tag map over the marked owned + ghost beads only (open addressing, capacity a
+ * power of two, at most half full, sized by their count; where the ghosts' number stays on
+ * the device, one rank, over the owned ones, sized by the records), rebuilt after every ghost
+ * build; where a tag has several copies the lowest index wins. */
 struct vs_gpu_bonded {
     int on;                 /* the configuration has molecules */
     int dih_on;             /* and dihedral types: dih is kept beside topo */

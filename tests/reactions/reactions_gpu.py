@@ -34,7 +34,10 @@ identical, the rest within 1e-7 relative) and the CPU in mixed precision by its 
            different bond limits (S-B, at most 1 and 3 bonds, so a B bead's count decides
            between the B-B rule's 2 and this one's 3: the ghosts' bond counts) and a third
            breaking rule, 200 steps: the device path against the host mirror on 1 and on 2
-           ranks, against the CPU, and on 2 ranks against 1.
+           ranks, against the CPU, and on 2 ranks against 1; in mixed precision at skin 0
+           on one rank (the steps between reaction steps as CUDA graphs, the ghosts' number
+           on the device) against the same with the number read back
+           (VESICA_GPU_GHOSTS_ON_DEVICE=0).
   special  the network with the special-pair soft style (the special lists rebuilt on the
            device path from fetched copies), 100 steps: every reaction step predicted
            exactly (as in cpu) and the final special lists those of the final bond graph;
@@ -218,11 +221,33 @@ def mirror_run(name, text, ranks=1):
     return d
 
 
-def device_run(name, text, ranks=1):
-    d, p = rc.run(name, text, ranks=ranks, sets=[f"precision={PREC}"], backend="gpu")
+def device_run(name, text, ranks=1, sets=(), log=None):
+    d, p = rc.run(name, text, ranks=ranks, sets=[f"precision={PREC}"] + list(sets),
+                  backend="gpu")
     if "reaction steps run on the device" not in p.stdout + p.stderr:
         sys.exit(f"{name}: the log does not name the device path")
+    if log is not None:
+        log.append(p.stdout + p.stderr)
     return d
+
+
+def graphs_run(name, text):
+    """Skin 0 on one rank: the ghosts' number stays on the device and the steps between
+    reaction steps run as CUDA graphs (marks, images and the tag map with bonds, nothing read
+    back); against the same run with the number read back on every build, launched call by
+    call."""
+    log = []
+    d = device_run(name, text, sets=["neighbor.skin=0"], log=log)
+    graphs = [ln for ln in log[0].splitlines() if ln.startswith("GPU graphs: ")]
+    if not graphs or graphs[0].split()[2] == "0":
+        sys.exit(f"{name}: no step ran as a graph ({graphs})")
+    os.environ["VESICA_GPU_GHOSTS_ON_DEVICE"] = "0"
+    try:
+        h = device_run(f"{name}-host", text, sets=["neighbor.skin=0"])
+    finally:
+        del os.environ["VESICA_GPU_GHOSTS_ON_DEVICE"]
+    same_runs(d, h, f"{name}: graphs against the count read back")
+    return graphs[0].split()[2]
 
 
 def totals(d):
@@ -291,11 +316,15 @@ def check_rules_device():
     chain, created, broken = totals(d1)
     if created < 200 or broken < 100 or chain < 50:
         sys.exit(f"rules: too few events (chain {chain}, created {created}, broken {broken})")
+    # graphs take the mixed precision's Newton path only
+    graphs = graphs_run(f"{name}-skin0", text) if PREC == "mixed" else None
     how = "bit-identical" if PREC == "mixed" else "the same topology, thermo to round-off"
     print(f"rules ({PREC}): {created:.0f} bonds made, {broken:.0f} broken, {chain:.0f} chain "
           f"reactions on the device; the host mirror's runs (1 and 2 ranks), 2 ranks' "
           f"{how}; the CPU's " +
-          ("the same" if PREC == "double" else "events within 10 %"))
+          ("the same" if PREC == "double" else "events within 10 %") +
+          (f"; at skin 0 {graphs} steps as graphs, {how} to the count read back"
+           if graphs else ""))
 
 
 def special_lists_match(d):
