@@ -56,6 +56,7 @@ struct vs_bonded_args {
     int64_t mask;
     double *f[3];
     int fixed;            /* f holds the Newton kernel's fixed-point sums */
+    int atomic;           /* added beside the Newton kernel (vs_gpu_bonded_fork) */
     double *energy, *virial;
     vs_tensor_out tensor; /* w[0] NULL: no tensor in this evaluation */
     unsigned int *kind_word;
@@ -126,15 +127,17 @@ __global__ void bonded_mark_kernel(int n, const int32_t *slot_rec, const vs_topo
     }
 }
 
-/* The owned beads' marks, from their records, before every ghost build: the records move
- * with their beads (migration, Morton reorder), the marks are made again instead. */
+/* The owned beads' marks, from their records, before a ghost build where the slots changed
+ * since the last (ver.slots): the records move with their beads (migration, Morton reorder),
+ * the marks are made again instead. */
 void vs_gpu_bonded_marks(vs_gpu_state *g)
 {
-    if (!g->bd.on)
+    if (!g->bd.on || g->stamp.marks == g->ver.slots)
         return;
     const int n = (int)g->pt.n_owned;
     VS_LAUNCH(bonded_mark_kernel, n, VS_BLOCK, g->stream, n, g->bd.slot_rec, g->bd.topo,
               g->bd.mark);
+    g->stamp.marks = g->ver.slots;
 }
 
 /* The map's capacity for n beads (at most half full), grown where it is short. */
@@ -162,14 +165,19 @@ void vs_gpu_bonded_index(vs_gpu_state *g)
         return;
     if (g->halo.ghosts_on_device) {
         /* one rank: every bead is owned, and the lowest index of a tag's copies, the one a
-         * lookup returns, is the owned one, so the owned beads alone give the same lookups.
-         * The records bound their number (a marked bead has one): nothing is read back */
+         * lookup returns, is the owned one, so the owned beads alone give the same lookups,
+         * and the map holds while the slots do. The records bound their number (a marked
+         * bead has one): nothing is read back */
+        if (g->stamp.owned_map == g->ver.slots)
+            return;
         const int n = (int)g->pt.n_owned;
         map_reserve(g, g->bd.n_rec);
         VS_LAUNCH(tagmap_insert_marked_kernel, n, VS_BLOCK, g->stream, n, g->bd.mark,
                   g->pt.tag, g->bd.map_cap - 1, g->bd.map_key, g->bd.map_val);
+        g->stamp.owned_map = g->ver.slots;
         return;
     }
+    g->stamp.owned_map = 0; /* the map holds ghosts from here */
     /* The marked beads, owned and ghost, in index order (a bond's partner is bonded, so no
      * other is ever looked up), into the sort's index buffer, free from the ghost build to
      * the cell list; their count comes back (one synchronisation per rebuild) to size the
@@ -225,7 +233,12 @@ __device__ __forceinline__ void add_force(const vs_bonded_args &a, int i, const 
     for (int k = 0; k < 3; ++k) {
         if (a.fixed) {
             unsigned long long *q = (unsigned long long *)a.f[k];
-            q[i] += (unsigned long long)__double2ll_rn(f[k] * VS_FIXED_PER_FORCE);
+            const unsigned long long add =
+                (unsigned long long)__double2ll_rn(f[k] * VS_FIXED_PER_FORCE);
+            if (a.atomic)
+                atomicAdd(q + i, add);
+            else
+                q[i] += add;
         } else {
             a.f[k][i] = f[k];
         }
@@ -475,8 +488,30 @@ static void launch_bonded(vs_gpu_state *g, void (*kernel)(int, int64_t, vs_bonde
         VS_CUDA_CHECK(cudaMemsetAsync(virial, 0, bytes, g->stream));
     }
     const int n = (int)g->bd.n_rec;
-    VS_LAUNCH(kernel, n, VS_BLOCK, g->stream, n, step,
-              bonded_args(g, energy, virial, want_energy), want_energy);
+    vs_bonded_args a = bonded_args(g, energy, virial, want_energy);
+    if (!g->bd.fork_open) {
+        VS_LAUNCH(kernel, n, VS_BLOCK, g->stream, n, step, a, want_energy);
+        return;
+    }
+    a.atomic = 1;
+    VS_LAUNCH(kernel, n, VS_BLOCK, g->bd.side, n, step, a, want_energy);
+    VS_CUDA_CHECK(cudaEventRecord(g->bd.join, g->bd.side));
+    VS_CUDA_CHECK(cudaStreamWaitEvent(g->stream, g->bd.join, 0));
+    g->bd.fork_open = 0;
+}
+
+void vs_gpu_bonded_fork(vs_gpu_state *g, int want_energy)
+{
+    if (!g->bd.fork_allowed || want_energy || g->bd.n_rec == 0)
+        return;
+    if (!g->bd.side) {
+        VS_CUDA_CHECK(cudaStreamCreateWithFlags(&g->bd.side, cudaStreamNonBlocking));
+        VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->bd.fork, cudaEventDisableTiming));
+        VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->bd.join, cudaEventDisableTiming));
+    }
+    VS_CUDA_CHECK(cudaEventRecord(g->bd.fork, g->stream));
+    VS_CUDA_CHECK(cudaStreamWaitEvent(g->bd.side, g->bd.fork, 0));
+    g->bd.fork_open = 1;
 }
 
 extern "C" void vs_gpu_bond_forces(vs_gpu_state *g, int64_t step, int want_energy)
@@ -549,6 +584,12 @@ void vs_gpu_bonded_check(vs_gpu_state *g, int kind)
 void vs_gpu_bonded_free(vs_gpu_state *g)
 {
     vs_gpu_topo_free(g);
+    if (g->bd.side) {
+        cudaEventDestroy(g->bd.fork);
+        cudaEventDestroy(g->bd.join);
+        cudaStreamDestroy(g->bd.side);
+        g->bd.side = NULL;
+    }
     void *ptrs[] = {g->bd.mark,    g->bd.map_key,    g->bd.map_val,    g->bd.e_bond,
                     g->bd.w_bond,  g->bd.e_angle,    g->bd.w_angle,    g->bd.e_dihedral,
                     g->bd.w_dihedral, g->bd.d_error};

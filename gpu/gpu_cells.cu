@@ -213,6 +213,7 @@ void vs_gpu_reorder(vs_gpu_state *g)
         return;
     sort_by_cell(g, n, 1, 0);
     ++g->ver.owned; /* the staging pass of the cell list restages them */
+    ++g->ver.slots;
     if (g->plan.pos_q_only) {
         /* positions and predicted velocities (16 bytes each, more than the scratch holds)
          * gather into the cell-order copy's buffer, which the cell list rewrites next */

@@ -481,6 +481,7 @@ extern "C" void vs_gpu_forces(vs_gpu_state *g, int64_t step, int want_energy)
     else
         compute_signatures(g, 0, g->pt.n_owned + g->pt.n_ghost, step, newton);
     if (newton) {
+        vs_gpu_bonded_fork(g, want_energy); /* the sums are cleared: bonds may add beside */
         launch_newton_forces(g, step, want_energy);
     } else {
         launch_forces(g, g->stream, (int)g->pt.n_owned, NULL, step, want_energy);

@@ -472,9 +472,11 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
     int crosses = 0;
     for (int d = 0; d < 3; ++d)
         crosses |= g->tr.link[d] != VS_LINK_SELF;
-    if (crosses)
+    if (crosses) {
+        ++g->ver.slots; /* leavers and arrivals */
         VS_CUDA_CHECK(
             cudaMemsetAsync(g->halo.d_outside, 0xff, sizeof(unsigned long long), g->stream));
+    }
     if (crosses && g->slab.on) {
         vs_gpu_slab_migrate(g, vs_gpu_image_remote(g));
     } else if (crosses) {

@@ -415,6 +415,8 @@ struct vs_gpu_versions {
     uint64_t step;   /* a new step's state: the first half-step, the migration, an upload */
     uint64_t forces; /* a force evaluation consumed the staged inputs */
     uint64_t list;   /* a Verlet list was built */
+    uint64_t slots;  /* the owned slots' tags, records or bond counts changed: an upload, a
+                        migration across ranks, a Morton reorder, a reaction's store */
 };
 
 struct vs_gpu_when {
@@ -430,6 +432,9 @@ struct vs_gpu_stamps {
     uint64_t faces;        /* ver.owned when the face flags were current (vs_face_marks) */
     uint64_t wrapped;      /* ver.step at which the first half-step wrapped the owned
                               particles (the migration then skips its wrap) */
+    uint64_t marks;        /* ver.slots when the owned beads' bond marks were made */
+    uint64_t owned_map;    /* ver.slots when the tag map was made of the owned beads alone
+                              (vs_gpu_bonded_index, the ghosts' number on the device) */
 };
 
 /* The state in parts, each written by the file named with it (its contents may be read
@@ -639,6 +644,10 @@ struct vs_gpu_bonded {
     vs_gpu_bonded_error *d_error;
     double *table[3][VS_MAX_MOLTYPES]; /* table styles' spline coefficients (bonds, angles,
                                           dihedrals by type), else NULL */
+    /* the first bonded kernel of a step beside the Newton kernel (vs_gpu_bonded_fork) */
+    int fork_allowed, fork_open;
+    cudaStream_t side;      /* created on first use */
+    cudaEvent_t fork, join;
 };
 
 /* The conservative pair styles (gpu_pair.cu; allocated on first use, so a DPD fluid's
@@ -933,6 +942,11 @@ void vs_gpu_bonded_tables(vs_gpu_state *g); /* upload the table styles' splines 
 void vs_gpu_bonded_marks(vs_gpu_state *g);
 void vs_gpu_bonded_index(vs_gpu_state *g);
 void vs_gpu_bonded_check(vs_gpu_state *g, int kind);
+/* Before the Newton kernel (its sums cleared): the step's first bonded kernel may run beside
+ * it, on a stream of its own that the main stream joins after that kernel. Where the bonded
+ * terms follow the DPD term alone (no other term adds forces in between) and no energies are
+ * due: both add fixed-point sums, exact in any order, so the bits are those of one stream. */
+void vs_gpu_bonded_fork(vs_gpu_state *g, int want_energy);
 /* The pair styles' device buffers (gpu_pair.cu): coefficients and tables uploaded on the
  * step's stream on first use (before the force kernels that read them are queued, on any
  * stream), freed at destroy. */

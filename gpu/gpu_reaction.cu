@@ -767,6 +767,7 @@ extern "C" void vs_gpu_reaction_store(vs_gpu_state *g, vs_gpu_rx *rx, const vs_p
     g->bd.n_rec = first_new + n_new;
     /* the species are part of the staged force inputs: restaged before the next forces */
     ++g->ver.owned;
+    ++g->ver.slots; /* bond counts */
 }
 
 __global__ void rx_store_special_kernel(int n, const int32_t *slot, const vs_special *in,

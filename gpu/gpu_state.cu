@@ -295,7 +295,8 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     }
     g->prm = prm;
     g->plan = vs_gpu_plan_decide(prm);
-    g->ver.owned = g->ver.step = g->ver.forces = g->ver.list = 1; /* stamps 0: nothing made */
+    g->ver.owned = g->ver.step = g->ver.forces = g->ver.list = g->ver.slots = 1; /* stamps 0:
+                                                                                  nothing made */
     g->device = device % count;
     /* the step's stream outranks the bulk stream of overlapped interior forces, so packing
      * and unpacking kernels of the ghost exchange are not queued behind them */
@@ -355,6 +356,13 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
         g->bd.d_error = (vs_gpu_bonded_error *)vs_gpu_alloc(g, sizeof(vs_gpu_bonded_error));
         vs_gpu_bonded_tables(g);
     }
+    /* no term between the DPD term and the bonded ones (forcefield.c's order), the bond term
+     * first of those (it takes the fork: vs_gpu_bonded_fork) */
+    g->bd.fork_allowed = g->bd.on && prm->molecules.n_bond_types > 0 &&
+                         g->plan.forces == VS_GPU_FORCES_NEWTON &&
+                         vs_dpd_active(prm) && !vs_pair_styles_active(prm) &&
+                         prm->aniso.style == VS_ANISO_NONE && prm->flow.kind == VS_FLOW_NONE &&
+                         !vs_has_walls(prm) && !prm->field.on;
     g->wall.on = vs_has_walls(prm);
     g->wall.w = vs_walls_of(prm);
     if (g->wall.on) {
@@ -599,6 +607,7 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
     g->halo.ghosts_on_device = 0;
     ++g->ver.owned;
     ++g->ver.step;
+    ++g->ver.slots;
     g->fs.forces_fixed = 0;
     /* a fresh state: the periodic Morton reorder counts from here, as after attach, so a
      * restarted run and the run it continues reorder on the same builds */
