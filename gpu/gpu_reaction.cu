@@ -210,34 +210,6 @@ struct rx_search_args {
     int32_t *count;
 };
 
-/* The best partner of owned bead i (at r, its record `mine`) among the partners' cells. */
-__device__ vs_reaction_best rx_search(const rx_search_args &a, int i, const double r[3],
-                                      const vs_topo *mine)
-{
-    vs_reaction_best best;
-    best.tag = -1;
-    best.score = 0.0;
-    best.bits.v0 = best.bits.v1 = 0;
-    int c[3];
-    float frac[3];
-    vs_cell_of(a.grid, r[0], r[1], r[2], c, frac);
-    for (int dz = -1; dz <= 1; ++dz)
-        for (int dy = -1; dy <= 1; ++dy) {
-            int first, last;
-            if (!vs_stencil_row(a.grid, c, frac, a.row_cut2, dy, dz, &first, &last))
-                continue;
-            for (uint32_t k = a.cell_start[first]; k < a.cell_start[last + 1]; ++k) {
-                const int j = a.entries[k];
-                double s[3];
-                vs_pos_load(a.pos, j, s);
-                const double r2 = vs_norm2(r[0] - s[0], r[1] - s[1], r[2] - s[2]);
-                vs_reaction_candidate(&best, &a.q, a.tag[i], mine, a.tag[j], a.species[j],
-                                      a.mark[j], r2);
-            }
-        }
-    return best;
-}
-
 /* A claim of owned bead i (species sp, record t) about partner b, as the CPU's claim_of. */
 __device__ void rx_append(vs_reaction_claim *out, int cap, int32_t *count, int kind, int rule,
                           int64_t a, int64_t b, uint64_t key, int sp, const vs_topo *t)
@@ -260,23 +232,64 @@ __device__ void rx_append(vs_reaction_claim *out, int cap, int32_t *count, int k
     out[at] = c;
 }
 
-__global__ void rx_search_kernel(const rx_search_args a)
+/* The better of two candidates under vs_reaction_consider's order (score, then tag): a total
+ * order, so a warp's lanes may split the candidates in any way. */
+__device__ __forceinline__ vs_reaction_best rx_better(vs_reaction_best x, vs_reaction_best y)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= a.n_owned)
-        return;
-    const int sp = a.species[i];
-    if (!a.seeker[sp])
-        return;
-    const int32_t rec = a.slot_rec[i];
-    const vs_topo *mine = rec >= 0 ? &a.topo[rec] : &vs_rx_no_topo;
-    if (mine->n_bond >= a.own_max)
-        return;
+    if (y.tag < 0)
+        return x;
+    if (x.tag < 0 || y.score < x.score || (y.score == x.score && y.tag < x.tag))
+        return y;
+    return x;
+}
+
+/* The best partner of owned bead i, its candidates split over the warp's lanes (each lane
+ * every 32nd of each row's range), reduced to every lane. */
+__device__ vs_reaction_best rx_search_warp(const rx_search_args &a, int i, const vs_topo *mine,
+                                           int lane)
+{
     double r[3];
     vs_pos_load(a.pos, i, r);
-    const vs_reaction_best b = rx_search(a, i, r, mine);
-    if (b.tag < 0)
-        return;
+    vs_reaction_best best;
+    best.tag = -1;
+    best.score = 0.0;
+    best.bits.v0 = best.bits.v1 = 0;
+    int c[3];
+    float frac[3];
+    vs_cell_of(a.grid, r[0], r[1], r[2], c, frac);
+    const int64_t me = a.tag[i];
+    for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy) {
+            int first, last;
+            if (!vs_stencil_row(a.grid, c, frac, a.row_cut2, dy, dz, &first, &last))
+                continue;
+            const uint32_t end = a.cell_start[last + 1];
+            for (uint32_t k = a.cell_start[first] + lane; k < end; k += 32) {
+                const int j = a.entries[k];
+                double s[3];
+                vs_pos_load(a.pos, j, s);
+                const double r2 = vs_norm2(r[0] - s[0], r[1] - s[1], r[2] - s[2]);
+                vs_reaction_candidate(&best, &a.q, me, mine, a.tag[j], a.species[j], a.mark[j],
+                                      r2);
+            }
+        }
+    for (int off = 16; off > 0; off >>= 1) {
+        vs_reaction_best o;
+        o.tag = __shfl_xor_sync(0xffffffffu, best.tag, off);
+        o.score = __shfl_xor_sync(0xffffffffu, best.score, off);
+        o.bits.v0 = __shfl_xor_sync(0xffffffffu, best.bits.v0, off);
+        o.bits.v1 = __shfl_xor_sync(0xffffffffu, best.bits.v1, off);
+        best = rx_better(best, o);
+    }
+    return best;
+}
+
+/* The claim of seeker i (record mine) about its best partner b (chain growth: kept if the
+ * pair's draw passes Pr). */
+__device__ void rx_claim(const rx_search_args &a, int i, const vs_topo *mine,
+                         const vs_reaction_best &b)
+{
+    const int sp = a.species[i];
     uint64_t key;
     if (a.q.kind == VS_CLAIM_CHAIN) {
         if (!vs_reaction_accept(b.bits, a.probability))
@@ -286,6 +299,30 @@ __global__ void rx_search_kernel(const rx_search_args a)
         key = (uint64_t)__double_as_longlong(b.score); /* r^2 >= 0 orders as its bits */
     }
     rx_append(a.out, a.cap, a.count, a.q.kind, a.rule, a.tag[i], b.tag, key, sp, mine);
+}
+
+/* One warp per 32 owned beads: its seekers (few: the chain ends, a rule's role) one after
+ * another, each with the whole warp over its candidates. A seeker's search is a chain of
+ * dependent loads and draws, which one thread per seeker would walk alone. */
+__global__ void rx_search_kernel(const rx_search_args a)
+{
+    const int lane = threadIdx.x % 32;
+    const int i = blockIdx.x * blockDim.x + threadIdx.x; /* the lanes' beads */
+    const vs_topo *mine = &vs_rx_no_topo;
+    bool seeks = false;
+    if (i < a.n_owned && a.seeker[a.species[i]]) {
+        const int32_t rec = a.slot_rec[i];
+        mine = rec >= 0 ? &a.topo[rec] : &vs_rx_no_topo;
+        seeks = mine->n_bond < a.own_max;
+    }
+    for (unsigned m = __ballot_sync(0xffffffffu, seeks); m; m &= m - 1) {
+        const int l = __ffs(m) - 1;
+        const int s = i - lane + l; /* the seeker's bead; its record from its lane */
+        const vs_topo *t = (const vs_topo *)__shfl_sync(0xffffffffu, (unsigned long long)mine, l);
+        const vs_reaction_best b = rx_search_warp(a, s, t, lane);
+        if (lane == l && b.tag >= 0)
+            rx_claim(a, s, t, b);
+    }
 }
 
 /* Room for `need` more claims in out (host). */
