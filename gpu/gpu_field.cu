@@ -2,10 +2,9 @@
  * over the same physics (src/core/field_grid.h), on a block of the grid in device memory.
  *
  * A field update (every field.interval steps, and at the first evaluation after an upload):
- *   1. spread: one thread per owned particle of a field species computes its 8 shares of the
- *      block's fixed-point counts; the shares of one vertex within a warp are summed there
- *      and added with one 64-bit integer atomic. Integer adds commute, so every count is the
- *      CPU's integer, whatever the order of the threads, the particles and the grouping;
+ *   1. spread: one thread per owned particle of a field species adds its 8 shares to the
+ *      block's fixed-point counts with 64-bit integer atomics. Integer adds commute, so every
+ *      count is the CPU's integer, whatever the order of the threads and the particles;
  *   2. fold: the halo's counts go to their owners through the staged driver of
  *      comm/exchange.h, as on the CPU (the same slabs, spanning the block across the other
  *      axes), packed and unpacked by kernels; the records travel through the backend's
@@ -77,66 +76,35 @@ struct vs_gpu_field {
 
 /* ---- kernels ---------------------------------------------------------------------------- */
 
-/* The sum of x over the lanes of the warp in `peers` (those with the same key), valid in
- * the lowest of them, which the call returns true for: log2 of the group's size rounds of
- * shuffles (Westphal's reduce_peers). Every lane of the warp calls it. */
-__device__ __forceinline__ bool sum_peers(unsigned peers, unsigned long long *x)
-{
-    const int lane = threadIdx.x & 31;
-    const int first = __ffs(peers) - 1;
-    unsigned rel = __popc(peers & ((1u << lane) - 1u)); /* this lane's rank among its peers */
-    peers &= ~((2u << lane) - 1u);                       /* the peers above it */
-    while (__any_sync(0xffffffffu, peers != 0)) {
-        const int next = __ffs(peers);
-        const unsigned long long t = __shfl_sync(0xffffffffu, *x, next ? next - 1 : lane);
-        if (next)
-            *x += t;
-        peers &= __ballot_sync(0xffffffffu, !(rel & 1u));
-        rel >>= 1;
-    }
-    return first == lane;
-}
-
-/* Pass 1. The beads are in cell order (the cell list's sort), so lanes of a warp share cells
- * and vertices: the shares of one vertex are summed within the warp (integers: the same sum
- * in any grouping) and added by one lane, one atomic per vertex and warp instead of one per
- * bead. Every lane runs the corner loop (the shuffles need the whole warp). */
 __global__ void field_spread_kernel(int n, vs_positions at, const int32_t *species,
                                     const int64_t *tag, vs_field_of of, vs_field_grid grid,
                                     int64_t nvert, unsigned long long *count, int count_them,
                                     unsigned long long *status)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    int k = i < n ? of.k[species[i]] : -1;
-    double t[3] = {0.0, 0.0, 0.0};
-    int c[3] = {0, 0, 0};
-    if (k >= 0) {
-        double x[3];
-        vs_pos_load(at, i, x);
-        if (vs_field_cell(&grid, x, 0, c, t) != 0) {
-            atomicMin(&status[ST_ESCAPED], (unsigned long long)tag[i]);
-            k = -1;
-        } else if (count_them) {
-            atomicAdd(&status[ST_COUNT], 1ull);
-        }
+    if (i >= n)
+        return;
+    const int k = of.k[species[i]];
+    if (k < 0)
+        return;
+    double x[3], t[3];
+    int c[3];
+    vs_pos_load(at, i, x);
+    if (vs_field_cell(&grid, x, 0, c, t) != 0) {
+        atomicMin(&status[ST_ESCAPED], (unsigned long long)tag[i]);
+        return;
     }
+    if (count_them)
+        atomicAdd(&status[ST_COUNT], 1ull);
+    unsigned long long *cnt = count + (int64_t)k * nvert;
     bool over = false;
     for (int dz = 0; dz < 2; ++dz)
         for (int dy = 0; dy < 2; ++dy)
             for (int dx = 0; dx < 2; ++dx) {
-                unsigned long long s = 0, key = ~0ull;
-                if (k >= 0) {
-                    s = (unsigned long long)vs_field_share(vs_field_weight(t, dx, dy, dz));
-                    key = (unsigned long long)((int64_t)k * nvert +
-                                               vs_field_index(&grid, c[0] + dx, c[1] + dy,
-                                                              c[2] + dz));
-                }
-                const unsigned peers = __match_any_sync(0xffffffffu, key);
-                if (sum_peers(peers, &s) && k >= 0) {
-                    const long long old = (long long)atomicAdd(&count[key], s);
-                    over |= old > LLONG_MAX - (long long)s; /* shares and counts are not
-                                                               negative */
-                }
+                const int64_t s = vs_field_share(vs_field_weight(t, dx, dy, dz));
+                const int64_t v = vs_field_index(&grid, c[0] + dx, c[1] + dy, c[2] + dz);
+                const long long old = (long long)atomicAdd(&cnt[v], (unsigned long long)s);
+                over |= old > LLONG_MAX - s; /* shares and counts are not negative */
             }
     if (over)
         atomicOr(&status[ST_OVERFLOW], 1ull);
