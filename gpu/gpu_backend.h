@@ -130,6 +130,9 @@ void vs_gpu_scale_rotation(vs_gpu_state *g, double s);
 void vs_gpu_berendsen_half_steps(vs_gpu_state *g, int with_first_half, double dof,
                                  void (*sum)(const void *ctx, vs_wide *w, int n),
                                  const void *sum_ctx);
+/* Langevin's second half of `step` and the next first half in one pass (backend_table.h's
+ * langevin_half_steps; gpu_integrate.cu). */
+void vs_gpu_langevin_half_steps(vs_gpu_state *g, int64_t step, const vs_ensemble_consts *c);
 /* npt (gpu_ensemble.cu): a half-step of the barostat-coupled velocities (and positions in
  * the first); the new box and brick (gpu_state.cu): the fixed-point frame, the cell grid and
  * the periodic images follow, the owned particles' staged inputs become stale. box is the

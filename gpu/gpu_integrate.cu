@@ -89,7 +89,17 @@ void vs_gpu_walls_check(vs_gpu_state *g)
                  "or integrator.dt is too large", *h);
 }
 
-template <bool CHECK, bool FINISH, bool WRAP>
+/* Langevin's two Ornstein-Uhlenbeck half-steps between the previous step's kick and this
+ * step's first half (vs_gpu_langevin_half_steps): the previous step's O(dt/2) after its kick
+ * (stream VS_STREAM_LANGEVIN_SECOND at `step`) and this step's before its first half-kick
+ * (VS_STREAM_LANGEVIN_FIRST at step + 1), the keys and factors of ensemble_op_kernel. */
+struct vs_ou_pair {
+    uint64_t seed, step;
+    const int64_t *tag;
+    double c[VS_MAX_SPECIES], sigma[VS_MAX_SPECIES];
+};
+
+template <bool CHECK, bool FINISH, bool WRAP, bool OU>
 __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_species sp,
                                   vs_positions at, double *vx, double *vy,
                                   double *vz, double *px, double *py, double *pz,
@@ -100,7 +110,7 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
                                   vs_box_lengths box, int32_t *imx, int32_t *imy, int32_t *imz,
                                   double quantum, vs_fixed_frame frame, int4 *pos_q,
                                   float4 *vel_f, vs_face_marks faces, vs_gpu_wall_args walls,
-                                  const double *scale)
+                                  const double *scale, vs_ou_pair ou)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     float d2 = 0.0f;
@@ -122,6 +132,16 @@ __global__ void first_half_kernel(int n, double dt, double lambda_dt, vs_gpu_spe
                 uy *= l;
                 uz *= l;
             }
+        }
+        if (OU) { /* as the two ensemble_op_kernel passes do it, between the halves */
+            const uint64_t t = (uint64_t)ou.tag[i];
+            const double c = ou.c[si], sg = ou.sigma[si];
+            double g2[3], g1[3];
+            vs_particle_gauss3(ou.seed, ou.step, VS_STREAM_LANGEVIN_SECOND, 0, t, g2);
+            vs_particle_gauss3(ou.seed, ou.step + 1, VS_STREAM_LANGEVIN_FIRST, 0, t, g1);
+            ux = vs_ou_step(vs_ou_step(ux, c, sg, g2[0]), c, sg, g1[0]);
+            uy = vs_ou_step(vs_ou_step(uy, c, sg, g2[1]), c, sg, g1[1]);
+            uz = vs_ou_step(vs_ou_step(uz, c, sg, g2[2]), c, sg, g1[2]);
         }
         double r[3];
         vs_pos_load(at, i, r);
@@ -267,7 +287,8 @@ static vs_first_half_switches first_half_begin(vs_gpu_state *g)
     return sw;
 }
 
-static void first_half(vs_gpu_state *g, int finish_previous, const double *scale)
+static void first_half(vs_gpu_state *g, int finish_previous, const double *scale,
+                       const vs_ou_pair *ou)
 {
     const vs_first_half_switches sw = first_half_begin(g);
     const int mixed = sw.mixed, check = sw.check, wrap_dims = sw.wrap_dims;
@@ -280,27 +301,36 @@ static void first_half(vs_gpu_state *g, int finish_previous, const double *scale
         g->stamp.faces = g->ver.owned;
     else
         faces.near = faces.leaver = NULL;
-#define VS_FIRST_HALF(C, F, W)                                                                     \
-    VS_LAUNCH((first_half_kernel<C, F, W>), g->pt.n_owned, VS_BLOCK, g->stream,                    \
+    vs_ou_pair no_ou;
+    memset(&no_ou, 0, sizeof no_ou);
+    const vs_ou_pair &oup = ou ? *ou : no_ou;
+#define VS_FIRST_HALF(C, F, W, O)                                                                  \
+    VS_LAUNCH((first_half_kernel<C, F, W, O>), g->pt.n_owned, VS_BLOCK, g->stream,                 \
               (int)g->pt.n_owned, g->prm->integrator.dt,                                           \
               g->prm->integrator.lambda * g->prm->integrator.dt, g->species, vs_gpu_positions(g),  \
               g->pt.v[0], g->pt.v[1], g->pt.v[2], g->pt.vp[0], g->pt.vp[1], g->pt.vp[2],           \
               g->pt.f[0], g->pt.f[1], g->pt.f[2], vs_gpu_fixed_bad(g), g->pt.species_id,           \
               g->pt.x_build[0], g->pt.x_build[1], g->pt.x_build[2], g->red.d_max_disp2, wrap_dims, \
               box, g->pt.image[0], g->pt.image[1], g->pt.image[2], g->prm->exec.position_quantum,  \
-              g->fs.frame, mixed ? g->fs.pos_q : NULL, g->fs.vel_f, faces, walls, scale)
-    if (check && finish_previous)
-        VS_FIRST_HALF(true, true, false);
+              g->fs.frame, mixed ? g->fs.pos_q : NULL, g->fs.vel_f, faces, walls, scale, oup)
+    if (ou && check)
+        VS_FIRST_HALF(true, true, false, true);
+    else if (ou && wrap_dims)
+        VS_FIRST_HALF(false, true, true, true);
+    else if (ou)
+        VS_FIRST_HALF(false, true, false, true);
+    else if (check && finish_previous)
+        VS_FIRST_HALF(true, true, false, false);
     else if (check)
-        VS_FIRST_HALF(true, false, false);
+        VS_FIRST_HALF(true, false, false, false);
     else if (finish_previous && wrap_dims)
-        VS_FIRST_HALF(false, true, true);
+        VS_FIRST_HALF(false, true, true, false);
     else if (finish_previous)
-        VS_FIRST_HALF(false, true, false);
+        VS_FIRST_HALF(false, true, false, false);
     else if (wrap_dims)
-        VS_FIRST_HALF(false, false, true);
+        VS_FIRST_HALF(false, false, true, false);
     else
-        VS_FIRST_HALF(false, false, false);
+        VS_FIRST_HALF(false, false, false, false);
 #undef VS_FIRST_HALF
 }
 
@@ -308,20 +338,42 @@ static void first_half(vs_gpu_state *g, int finish_previous, const double *scale
  * no-ops without them). */
 extern "C" void vs_gpu_integrate_first_half(vs_gpu_state *g)
 {
-    first_half(g, 0, NULL);
+    first_half(g, 0, NULL, NULL);
     vs_gpu_rotate(g, 0, 1, NULL);
 }
 
 extern "C" void vs_gpu_integrate_finish_and_first_half(vs_gpu_state *g)
 {
-    first_half(g, 1, NULL);
+    first_half(g, 1, NULL, NULL);
     vs_gpu_rotate(g, 1, 1, NULL);
 }
 
 void vs_gpu_scaled_finish_and_first_half(vs_gpu_state *g, const double *scale)
 {
-    first_half(g, 1, scale);
+    first_half(g, 1, scale, NULL);
     vs_gpu_rotate(g, 1, 1, scale + 1);
+}
+
+/* One pass over x, v and f instead of four (the second half, two ensemble_op passes, the
+ * first half). Oriented particles' rotation has Ornstein-Uhlenbeck steps of its own between
+ * the halves (gpu_aniso.cu): with them the four calls run as they are. */
+extern "C" void vs_gpu_langevin_half_steps(vs_gpu_state *g, int64_t step,
+                                           const vs_ensemble_consts *c)
+{
+    if (g->an.on) {
+        vs_gpu_integrate_second_half(g);
+        vs_gpu_ensemble_op(g, VS_ENSEMBLE_OP_LANGEVIN_SECOND, step, c);
+        vs_gpu_ensemble_op(g, VS_ENSEMBLE_OP_LANGEVIN_FIRST, step + 1, c);
+        vs_gpu_integrate_first_half(g);
+        return;
+    }
+    vs_ou_pair ou;
+    ou.seed = g->prm->system.seed;
+    ou.step = (uint64_t)step;
+    ou.tag = g->pt.tag;
+    memcpy(ou.c, c->ou_c, sizeof ou.c);
+    memcpy(ou.sigma, c->ou_sigma, sizeof ou.sigma);
+    first_half(g, 1, NULL, &ou);
 }
 
 /* The Brownian step (integrator.kind = brownian) in place of the first half: positions from

@@ -130,6 +130,10 @@ static void gpu_berendsen_half_steps(void *st, int with_first_half, double dof,
 {
     vs_gpu_berendsen_half_steps(st, with_first_half, dof, sum, sum_ctx);
 }
+static void gpu_langevin_half_steps(void *st, int64_t step, const vs_ensemble_consts *c)
+{
+    vs_gpu_langevin_half_steps(st, step, c);
+}
 static void gpu_npt_half(void *st, const vs_npt_coefs *c, int first)
 {
     vs_gpu_npt_half(st, c, first);
@@ -198,6 +202,7 @@ const vs_backend vs_backend_gpu = {
     .kinetic_sums = gpu_kinetic_sums,
     .scale_rotation = gpu_scale_rotation,
     .berendsen_half_steps = gpu_berendsen_half_steps,
+    .langevin_half_steps = gpu_langevin_half_steps,
     .npt_half = gpu_npt_half,
     .set_box = gpu_set_box,
     .migrate = gpu_migrate,

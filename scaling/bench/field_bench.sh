@@ -1,26 +1,26 @@
 #!/usr/bin/env bash
 # Throughput of the particle-field term (MD-SCF) on one device (a benchmark, not a test).
 #
-# Usage: scaling/bench/field_bench.sh VESICA WHAT [SIZE] [STEPS] [INTERVAL]
+# Usage: scaling/bench/field_bench.sh VESICA WHAT [SIZE] [STEPS] [INTERVAL]   (melt)
+#        scaling/bench/field_bench.sh VESICA WHAT [STEPS] [INTERVAL]          (lw1, lw2)
 #   WHAT melt: the diblock melt of scaling/bench/field-melt.cfg (field-only species, an inert
-#              DPD term, Langevin) at SIZE particles (default 16000000) in a cube of whole
-#              grid cells;
+#              DPD term, Langevin; GALAMOST's time step, friction, update interval and
+#              compressibility in the melt's units) at SIZE particles (default 16000000) in a
+#              cube of whole grid cells;
 #        lw1, lw2: GALAMOST's lipid + water systems LW1 (307,200 beads) and LW2 (1,048,576),
 #              its figure 7: configs/field-dppc.cfg on a bilayer built by
 #              scaling/tools/dppc_bilayer.py (88^2 and 163^2 lipids per leaflet, water to the
 #              total, grid cells of 0.704 nm, GALAMOST's l = 1.5 sigma = 0.705 nm);
-#   STEPS: the measured steps of each run (default 200 for the melt, 600 for lw1/lw2);
-#   INTERVAL (lw1, lw2): field.interval of the middle row (default 300, GALAMOST's).
-# The runs: field.interval 1 (a field update every step); for lw1/lw2 INTERVAL; and a plain
-# step: an interval longer than the run (one update, at step 0, before the timed loop). The
-# melt's fields are stiff (1/kappa = 10 kT, docs/validation.md): frozen for many steps they
-# pull its chains past the bonded reach, so its only physical interval is 1, and its plain
-# step is timed with the field's strength set to zero (chi = 0, kappa = 1e12: the same
-# kernels, the same bytes). The figures are perf.json's (the step loop only, set-up
-# excluded; the kernels loaded eagerly, so no first launch pays for its module). Columns:
-# the phases of perf.json in seconds; after the rows, the plain step's and a field update's
-# cost in ms (update = the step at interval 1 less the plain step) and the particle-steps/s
-# they give at intervals 10, 100 and 300.
+#   STEPS: the measured steps of each run (default 600);
+#   INTERVAL: field.interval of the middle row (default 300, GALAMOST's).
+# The runs: field.interval 1 (a field update every step); INTERVAL; and a plain step: an
+# interval longer than the run (one update, at step 0, before the timed loop), over
+# min(STEPS, INTERVAL) steps (the fields are never kept longer than in the INTERVAL row).
+# FIELD_BENCH_ROWS="1 300 plain" names the rows instead. The figures are perf.json's (the
+# step loop only, set-up excluded; the kernels loaded eagerly, so no first launch pays for
+# its module). Columns: the phases of perf.json in seconds; after the rows, the plain step's
+# and a field update's cost in ms (update = the step at interval 1 less the plain step) and
+# the particle-steps/s they give at intervals 10, 100 and 300.
 # FIELD_BENCH_DATA=DIR keeps the lipid systems' data files in DIR (made where missing);
 # VESICA "-" only makes them. FIELD_BENCH_SET="key=value ..." adds --set options to every run.
 set -euo pipefail
@@ -35,8 +35,8 @@ common=(--set "output.dir=\"$out/run\"" --set output.checkpoint_keep=0)
 case $what in
   melt)
     n=${3:-16000000}
-    steps=${4:-200}
-    intervals="1 plain0"
+    steps=${4:-600}
+    middle=${5:-300}
     cfg=$here/field-melt.cfg
     # a cube of whole cells of spacing 1 at density 3, whole chains of 20 beads
     side=$(python3 -c "print(max(8, round(($n / 3.0) ** (1 / 3))))")
@@ -45,7 +45,7 @@ case $what in
     ;;
   lw1|lw2)
     steps=${3:-600}
-    intervals="1 ${4:-300} plain"
+    middle=${4:-300}
     cfg=$root/configs/field-dppc.cfg
     if [ "$what" = lw1 ]; then nx=88 total=307200 cells=100; else nx=163 total=1048576 cells=185; fi
     wpl=$(python3 -c "print(($total - 24 * $nx * $nx) / (2 * $nx * $nx))")
@@ -63,17 +63,19 @@ case $what in
   *) echo "field_bench.sh: WHAT is melt, lw1 or lw2" >&2; exit 2 ;;
 esac
 for kv in ${FIELD_BENCH_SET:-}; do common+=(--set "$kv"); done
+intervals=${FIELD_BENCH_ROWS:-"1 $middle plain"}
+plain_steps=$((middle < steps ? middle : steps))
 printf "%-5s %10s %9s %6s %9s %9s %14s %9s %9s %9s %9s %9s %9s %6s\n" system particles interval \
   steps wall_s steps/s particle-steps/s ms/step pair_s neigh_s comm_s integ_s output_s builds
 for row in $intervals; do
   sets=(--set "field.interval=$row")
-  case $row in
-    plain) sets=(--set field.interval=1000000000) ;;
-    plain0) sets=(--set field.interval=1000000000 --set field.chi.A.B=0.0
-                  --set field.chi.B.A=0.0 --set field.kappa=1e12) ;;
-  esac
-  "$bin" run "$cfg" "${common[@]}" --set "integrator.steps=$steps" "${sets[@]}" \
-    --set "output.thermo_interval=$steps" > "$out/log"
+  n_steps=$steps
+  if [ "$row" = plain ]; then
+    sets=(--set field.interval=1000000000)
+    n_steps=$plain_steps
+  fi
+  "$bin" run "$cfg" "${common[@]}" --set "integrator.steps=$n_steps" "${sets[@]}" \
+    --set "output.thermo_interval=$n_steps" > "$out/log"
   python3 - "$out/run/perf.json" "$what" "$row" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -90,10 +92,12 @@ import sys
 rows = [l.split() for l in open(sys.argv[1])]
 ms = {r[2]: float(r[7]) for r in rows}
 n = int(rows[0][1])
-plain = ms.get("plain", ms.get("plain0"))
-update = ms["1"] - plain
-proj = ", ".join(f"{n / (1e-3 * (plain + update / k)):.3e} at interval {k}" for k in (10, 100, 300))
-print(f"plain step {plain:.4f} ms; a field update {update:.4f} ms (interval 1 less the plain "
-      f"step); particle-steps/s {proj}")
+if "1" in ms and "plain" in ms:
+    plain = ms["plain"]
+    update = ms["1"] - plain
+    proj = ", ".join(f"{n / (1e-3 * (plain + update / k)):.3e} at interval {k}"
+                     for k in (10, 100, 300))
+    print(f"plain step {plain:.4f} ms; a field update {update:.4f} ms (interval 1 less the "
+          f"plain step); particle-steps/s {proj}")
 PY
 grep -h '"device"' "$out/perf-1.json" || true

@@ -74,6 +74,11 @@ typedef struct vs_backend {
     void (*berendsen_half_steps)(void *st, int with_first_half, double dof,
                                  void (*sum)(const void *ctx, vs_wide *w, int n),
                                  const void *sum_ctx);
+    /* Optional: langevin's second half of `step` (kick, O(dt/2) of stream
+     * VS_STREAM_LANGEVIN_SECOND) and the next step's first half (O(dt/2) of
+     * VS_STREAM_LANGEVIN_FIRST at step + 1, velocity Verlet) in one pass, with the results of
+     * integrate_second_half, two ensemble_op calls and integrate_first_half. */
+    void (*langevin_half_steps)(void *st, int64_t step, const vs_ensemble_consts *c);
     /* npt: a half-step of the barostat-coupled velocities and, in the first half, positions
      * (vs_integrate_npt's arithmetic, integrator.h); and the box changed (the setup's prm
      * and dc already hold the new one, box and brick [lo, hi)): bring everything the backend

@@ -138,10 +138,13 @@ VS_HOST_DEVICE void vs_particle_gauss3(uint64_t seed, uint64_t step, int stream,
 
 /* The Ornstein-Uhlenbeck step of one component: c = exp(-gamma h), sigma = sqrt((1 - c^2)
  * kT / m) for a step h. Exact for the friction and noise alone: it keeps the
- * Maxwell-Boltzmann distribution of v at any h. */
+ * Maxwell-Boltzmann distribution of v at any h. Both products round on their own (the
+ * CPU's rounding): the device compiler would fuse one of them into the sum, and which one
+ * depends on the kernel around it, so the fused Langevin step (gpu_integrate.cu) and the
+ * separate passes would part. */
 VS_HOST_DEVICE double vs_ou_step(double v, double c, double sigma, double g)
 {
-    return c * v + sigma * g;
+    return vs_mul_rn(c, v) + vs_mul_rn(sigma, g);
 }
 
 /* Andersen: whether the particle collides at this step (probability p), from bits 0 of its

@@ -29,6 +29,12 @@ across rank counts and through restarts (docs/validation.md, "Particle-field MD-
                    Langevin) against the same run with dpd.gamma = 1e-300, whose pair walk
                    runs (its fp32 coefficients are zero, so it adds exact zeros): thermo.csv
                    and the final checkpoint's particles the same bits, on 1 and 2 ranks.
+  fused PRECISION  the melt above (Langevin), 100 steps with a thermo row every step (every
+                   step's second half run on its own: the kick, then the O(dt/2) passes)
+                   against the same run with a row every 25 steps (the second half and the
+                   next first half fused into one pass, vs_gpu_langevin_half_steps): the
+                   rows of steps 0, 25, 50, 75, 100 and the final checkpoint's particles the
+                   same bits, on 1 and 2 ranks.
 Prints the measured differences. Exits 77 (skip) without a GPU (`vesica info`), numpy or h5py.
 Reference values: the CPU backend's, whose term has its own tests against an independent
 numpy model and finite differences (field_check.py).
@@ -257,6 +263,31 @@ def inert(r):
     return failures
 
 
+def fused(r, precision):
+    import numpy as np
+    failures = []
+    sets = ["backend=\"gpu\"", f"precision=\"{precision}\"", "integrator.steps=100",
+            "output.checkpoint_interval=100", "output.checkpoint_keep=2", "field.interval=5"]
+    for p in (1, 2):
+        every = r.run(f"every-np{p}", sets=sets + ["output.thermo_interval=1"], ranks=p,
+                      config=MELT)
+        fewer = r.run(f"fused-np{p}", sets=sets + ["output.thermo_interval=25"], ranks=p,
+                      config=MELT)
+        (head, a), (head_b, b) = rows(every), rows(fewer)
+        picked = [row for row in a if int(row[0]) % 25 == 0]
+        same_rows = head == head_b and np.array(picked).tobytes() == np.array(b).tobytes()
+        pa, pb = particles(every, 100), particles(fewer, 100)
+        diff = [k for k in pa if k not in pb or pa[k].tobytes() != pb[k].tobytes()]
+        ok = same_rows and not diff and len(b) == 5
+        print(f"{'ok  ' if ok else 'FAIL'} melt, {p} rank(s), {precision}: Langevin's halves "
+              f"separate (a row every step) and fused (every 25): rows "
+              f"{'the same bits' if same_rows else 'differ'} ({len(b)} rows), checkpoint "
+              f"particles {'the same bits' if not diff else 'differ in ' + str(diff)}")
+        if not ok:
+            failures.append(f"fused {precision} np{p}")
+    return failures
+
+
 def main():
     binary, work, mode = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
     if not gpu_visible(binary):
@@ -271,7 +302,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     r = Runner(binary, work)
     failures = (agree(r, sys.argv[4]) if mode == "agree" else inert(r) if mode == "inert"
-                else ranks(r))
+                else fused(r, sys.argv[4]) if mode == "fused" else ranks(r))
     if failures:
         print("FAIL: " + ", ".join(failures))
         return 1
