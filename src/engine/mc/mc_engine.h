@@ -39,6 +39,7 @@ typedef struct {
 } vs_mc_sweep_work;
 
 struct vs_gpu_mc;
+struct vs_mc_ranks;
 
 typedef struct {
     const vs_params *prm;
@@ -56,6 +57,7 @@ typedef struct {
     int dev_ahead[VS_MC_MAX_BOXES];  /* the device's positions are newer than the host's */
     int host_ahead[VS_MC_MAX_BOXES]; /* the host's box changed since the last upload */
     char err[256];                 /* why vs_mc_cycle failed */
+    struct vs_mc_ranks *ranks;     /* more than one rank: the sweep's bricks (mc_ranks.h) */
 } vs_mc_state;
 
 /* What a thermo row reports of one box. */
