@@ -510,7 +510,7 @@ int vs_run_mc(const vs_params *prm_in, const vs_run_options *opt, MPI_Comm comm)
     memset(&ranks, 0, sizeof ranks);
     rc = start(&prm, opt, &s, &par, err);
     if (!rc && par.size > 1) {
-        rc = vs_mc_ranks_open(&ranks, comm, &s, err, ERR_LEN);
+        rc = vs_mc_ranks_open(&ranks, comm, &s, opt->restart == NULL, err, ERR_LEN);
         s.ranks = rc ? NULL : &ranks;
         if (!rc)
             vs_log_info("Monte Carlo: %d ranks, the checkerboard's cells in %d x %d x %d bricks",

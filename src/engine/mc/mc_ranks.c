@@ -19,8 +19,8 @@ static void grid_of(const vs_mc_state *s, int b, int nc[3])
     memcpy(nc, p.nc, sizeof p.nc);
 }
 
-int vs_mc_ranks_open(vs_mc_ranks *r, MPI_Comm comm, const vs_mc_state *s, char *err,
-                     size_t len)
+int vs_mc_ranks_open(vs_mc_ranks *r, MPI_Comm comm, const vs_mc_state *s, int fresh,
+                     char *err, size_t len)
 {
     memset(r, 0, sizeof *r);
     vs_par_from_comm(&r->par, comm);
@@ -34,7 +34,8 @@ int vs_mc_ranks_open(vs_mc_ranks *r, MPI_Comm comm, const vs_mc_state *s, char *
     const double cells[3] = {nc[0], nc[1], nc[2]};
     const int automatic[3] = {0, 0, 0};
     char why[256];
-    if (vs_decomp_choose(cells, r->par.size, automatic, 2.0, r->dims, why, sizeof why)) {
+    if (vs_decomp_choose(cells, r->par.size, automatic, 2.0, r->dims, why, sizeof why) &&
+        (fresh || vs_decomp_choose(cells, r->par.size, automatic, 0.0, r->dims, why, sizeof why))) {
         snprintf(err, len, "mc: %d ranks are too many for the checkerboard grid of %d x %d x %d "
                  "cells (cells at least the largest cut-off, %g, wide%s): a rank needs at "
                  "least 2 cells along each axis; use fewer ranks or a larger box",

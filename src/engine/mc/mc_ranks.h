@@ -20,8 +20,10 @@
  * sweep (24 bytes a particle), which bounds the speed-up to ranks of one node or a few.
  *
  * The grid of ranks is chosen once, at the start, for the boxes' sweep grids then: at least
- * two cells per rank along each axis (else the run is refused); a volume move may later make
- * the grid coarser, and a rank whose brick is then empty just waits (the split stays exact).
+ * two cells per rank along each axis on a fresh start (else the run is refused: more ranks
+ * would wait than work); a volume move may later make a sweep's grid coarser, and a rank
+ * whose brick is then empty just waits (the split stays exact), as on a restart of such a
+ * run.
  */
 #ifndef VESICA_MC_RANKS_H
 #define VESICA_MC_RANKS_H
@@ -50,11 +52,12 @@ typedef struct vs_mc_ranks {
     vs_mc_part *parts;    /* size: each rank's part of a sweep's sums */
 } vs_mc_ranks;
 
-/* The grid of ranks on comm for the state's boxes as they are now. Collective. Returns 0, or
- * an exit status (VS_EXIT_BAD_INPUT: too few cells per rank) with one line in err, the same
- * on every rank. */
-int vs_mc_ranks_open(vs_mc_ranks *r, MPI_Comm comm, const vs_mc_state *s, char *err,
-                     size_t len);
+/* The grid of ranks on comm for the state's boxes as they are now: on a fresh start (`fresh`)
+ * at least two cells per rank along each axis, else refused; a restart takes any grid (a run
+ * whose box shrank continues on its rank count). Collective. Returns 0, or an exit status
+ * (VS_EXIT_BAD_INPUT: too few cells per rank) with one line in err, the same on every rank. */
+int vs_mc_ranks_open(vs_mc_ranks *r, MPI_Comm comm, const vs_mc_state *s, int fresh,
+                     char *err, size_t len);
 void vs_mc_ranks_close(vs_mc_ranks *r);
 
 /* Room for a sweep of n particles in ncell cells. Collective: returns -1 on every rank when
