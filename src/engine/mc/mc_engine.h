@@ -1,5 +1,6 @@
 /* The Monte Carlo engine: Metropolis moves of the particles of one box (nvt, npt, gcmc) or
- * two (the NVT Gibbs ensemble), one rank; the checkerboard sweep also on one GPU.
+ * two (the NVT Gibbs ensemble); the checkerboard sweep also on one GPU, or on several ranks
+ * (mc_ranks.h: its cells split over them, the one-rank run bit for bit).
  *
  * A cycle is mc.moves_per_cycle moves, by default the particles at the start of the run
  * (at least one), then the same in every cycle: a length that followed the state would
