@@ -63,17 +63,22 @@ static void header(FILE *f, const vs_mc_state *s)
     fprintf(f, "\n");
 }
 
-/* A thermo row; a production row (after mc.equilibration) joins the series. Returns 0, or -1
- * (out of memory). */
+/* A thermo row; a production row (after mc.equilibration) joins the series. The
+ * observables are collective (several ranks share their sums); f is NULL on the ranks that
+ * write nothing. Returns 0, or -1 (out of memory). */
 static int row(FILE *f, const vs_mc_state *s, vs_mc_series *series)
 {
     const vs_mc_counts *t = &s->pr.total;
-    fprintf(f, "%lld", (long long)s->pr.cycle);
     vs_mc_row r;
     memset(&r, 0, sizeof r);
     r.cycle = s->pr.cycle;
+    for (int b = 0; b < s->n_boxes; ++b)
+        r.box[b] = vs_mc_observe(s, b);
+    if (!f)
+        return 0;
+    fprintf(f, "%lld", (long long)s->pr.cycle);
     for (int b = 0; b < s->n_boxes; ++b) {
-        const vs_mc_box_obs o = r.box[b] = vs_mc_observe(s, b);
+        const vs_mc_box_obs o = r.box[b];
         fprintf(f, ",%lld,%.17g,%.17g,%.17g,%.17g", (long long)o.n, o.volume, o.density,
                 o.energy, o.pressure);
     }
@@ -350,8 +355,9 @@ static int open_trajectory(mc_trajectory *tr, const vs_mc_state *s, int restart,
     return 0;
 }
 
-/* The frame of the current cycle. Returns 0, or an exit status with err. */
-static int write_frame(mc_trajectory *tr, const vs_mc_state *s, char *err)
+/* The frame of the current cycle: the observables on every rank (collective), the file
+ * written by rank 0 (`write`). Returns 0, or an exit status with err. */
+static int write_frame(mc_trajectory *tr, const vs_mc_state *s, int write, char *err)
 {
     vs_h5md_mc_box boxes[VS_MC_MAX_BOXES];
     for (int b = 0; b < s->n_boxes; ++b) {
@@ -361,6 +367,8 @@ static int write_frame(mc_trajectory *tr, const vs_mc_state *s, char *err)
                             box->tag};
         boxes[b] = (vs_h5md_mc_box){d, o.volume, o.density, o.energy, o.pressure};
     }
+    if (!write)
+        return 0;
     if (vs_h5md_mc_append(tr->path, !tr->exists, s->n_boxes, s->pr.cycle, boxes, err, ERR_LEN))
         return VS_EXIT_FAULT;
     tr->exists = 1;
@@ -387,10 +395,10 @@ static int cycle_outputs(vs_mc_state *s, FILE *thermo, mc_trajectory *tr, vs_mc_
     if (!row_due && !frame_due)
         return 0;
     int rc = vs_mc_sync_host(s, err, ERR_LEN) ? VS_EXIT_FAULT : 0;
-    if (!rc && par->rank == 0 && row_due && row(thermo, s, series))
+    if (!rc && row_due && row(thermo, s, series))
         rc = out_of_memory(err);
-    if (!rc && par->rank == 0 && frame_due)
-        rc = write_frame(tr, s, err);
+    if (!rc && frame_due)
+        rc = write_frame(tr, s, par->rank == 0, err);
     return agreed(par, rc, err);
 }
 
@@ -411,10 +419,10 @@ static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, mc_traj
     const vs_params *prm = s->prm;
     const int64_t ci = prm->output.checkpoint_interval;
     int rc = 0;
-    if (!opt->restart && par->rank == 0 && row(thermo, s, series))
+    if (!opt->restart && row(thermo, s, series))
         rc = out_of_memory(err);
-    if (!rc && !opt->restart && prm->output.trajectory_interval > 0 && par->rank == 0)
-        rc = write_frame(tr, s, err);
+    if (!rc && !opt->restart && prm->output.trajectory_interval > 0)
+        rc = write_frame(tr, s, par->rank == 0, err);
     if ((rc = agreed(par, rc, err)))
         return rc;
     const int keep = prm->output.checkpoint_keep > 0;
@@ -512,6 +520,7 @@ int vs_run_mc(const vs_params *prm_in, const vs_run_options *opt, MPI_Comm comm)
     if (!rc && par.size > 1) {
         rc = vs_mc_ranks_open(&ranks, comm, &s, opt->restart == NULL, err, ERR_LEN);
         s.ranks = rc ? NULL : &ranks;
+        s.pairs.ranks = s.ranks; /* the whole-box energies split over the ranks too */
         if (!rc)
             vs_log_info("Monte Carlo: %d ranks, the checkerboard's cells in %d x %d x %d bricks",
                         par.size, ranks.dims[0], ranks.dims[1], ranks.dims[2]);

@@ -157,16 +157,37 @@ void vs_mc_ranks_share(vs_mc_ranks *r, const vs_mc_sweep_plan *p, int colour,
                        r->recv + r->displs[k] / (int)sizeof(double), 0);
 }
 
+/* Every rank's part summed, on every rank (integers: the same sum in any order). */
+static void sum_parts(const vs_mc_ranks *r, vs_mc_part *p)
+{
+    const vs_mc_part mine = *p;
+    vs_par_allgather_bytes(&r->par, &mine, sizeof mine, r->parts);
+    memset(p, 0, sizeof *p);
+    for (int k = 0; k < r->par.size; ++k) {
+        p->w[0] += r->parts[k].w[0];
+        p->w[1] += r->parts[k].w[1];
+        p->count += r->parts[k].count;
+    }
+}
+
 void vs_mc_ranks_sum(const vs_mc_ranks *r, vs_wide *dU, int64_t *acc)
 {
-    const vs_mc_part mine = {*dU, *acc, 0};
-    vs_par_allgather_bytes(&r->par, &mine, sizeof mine, r->parts);
-    vs_wide sum = 0;
-    int64_t a = 0;
-    for (int k = 0; k < r->par.size; ++k) { /* integers: the same sum in any order */
-        sum += r->parts[k].dU;
-        a += r->parts[k].acc;
-    }
-    *dU = sum;
-    *acc = a;
+    vs_mc_part p = {{*dU, 0}, *acc, 0};
+    sum_parts(r, &p);
+    *dU = p.w[0];
+    *acc = p.count;
+}
+
+void vs_mc_ranks_split(const vs_mc_ranks *r, int64_t n, int64_t *i0, int64_t *i1)
+{
+    *i0 = n * r->par.rank / r->par.size;
+    *i1 = n * (r->par.rank + 1) / r->par.size;
+}
+
+void vs_mc_ranks_sum_wide(const vs_mc_ranks *r, vs_wide w[2])
+{
+    vs_mc_part p = {{w[0], w[1]}, 0, 0};
+    sum_parts(r, &p);
+    w[0] = p.w[0];
+    w[1] = p.w[1];
 }

@@ -13,6 +13,10 @@
  * one-rank sweep whatever the split, bit for bit. The energy changes are 128-bit fixed-point
  * integers, summed over the ranks exactly, and the accepted counts are integers too.
  *
+ * The whole-box energy (a volume move, a thermo row's energy and virial) is split over the
+ * ranks too, by particle index, each pair still seen from both sides and the integer sums
+ * added over the ranks: the same integers as on one rank.
+ *
  * Trade-off: the whole state on every rank makes the other moves (volume, insertion and
  * deletion, Gibbs transfers), the thermo rows, the checkpoints (rank 0 writes the one-rank
  * file) and restarts on another rank count the one-rank code unchanged, at the price of the
@@ -34,10 +38,10 @@
 #include "mc_engine.h"
 #include "parallel.h"
 
-/* One rank's part of a sweep's sums. */
+/* One rank's part of a sum over the ranks. */
 typedef struct {
-    vs_wide dU;   /* energy change (quanta) */
-    int64_t acc;  /* accepted trials */
+    vs_wide w[2];  /* energies (quanta) or virials */
+    int64_t count; /* accepted trials */
     int64_t pad;
 } vs_mc_part;
 
@@ -74,5 +78,10 @@ void vs_mc_ranks_share(vs_mc_ranks *r, const vs_mc_sweep_plan *p, int colour,
                        const int64_t *start, double *xs, int64_t n);
 /* The sweep's energy change and accepted count summed over the ranks (exact). Collective. */
 void vs_mc_ranks_sum(const vs_mc_ranks *r, vs_wide *dU, int64_t *acc);
+/* A box's whole-box energy split over the ranks (vs_mc_energy_total, when vs_mc_pairs's
+ * ranks is set): this rank's particles [*i0, *i1) of n, and the two sums over the ranks
+ * (exact). The sum is collective: every rank calls vs_mc_energy_total at the same points. */
+void vs_mc_ranks_split(const vs_mc_ranks *r, int64_t n, int64_t *i0, int64_t *i1);
+void vs_mc_ranks_sum_wide(const vs_mc_ranks *r, vs_wide w[2]);
 
 #endif
