@@ -4,7 +4,8 @@
 # the final checkpoint, mc_summary.h5 and traj.h5md value for value (h5diff; the files' bytes
 # hold creation times), and a restart on another rank count continues the straight run.
 #   canonical: nvt and npt on 1, 2 and 4 ranks; a 1-rank checkpoint continued on 2 ranks.
-#   exchange:  gcmc and gibbs on 1 and 2 ranks; a 2-rank gibbs checkpoint continued on 1.
+#   exchange:  gcmc and gibbs on 1 and 2 ranks; a 2-rank gibbs checkpoint continued on 1; a
+#              start from a LAMMPS data file on 1 and 2 ranks; SIGUSR1 on 2 ranks: exit 3.
 # Usage: mc_ranks.sh canonical|exchange VESICA WORKDIR MPIEXEC...
 set -u
 MODE=$1
@@ -91,5 +92,33 @@ else
     # a 2-rank gibbs run stopped at cycle 30, continued on 1 rank
     run gibbs 2 gibbs-re --set mc.cycles=30 &&
         run gibbs 1 gibbs-re --restart latest && same "gibbs: 2-rank checkpoint continued on 1 rank" gibbs-1 gibbs-re
+    # the start from an input file (read by rank 0, sent to the others): a LAMMPS data file of
+    # 343 particles of two types on a jittered lattice, on 1 and 2 ranks
+    python3 - <<'EOF2'
+lines = ["LAMMPS data", "", "343 atoms", "2 atom types", ""] + \
+        ["0 9.0 %slo %shi" % (a, a) for a in "xyz"] + ["", "Masses", "", "1 1.0", "2 1.0", "",
+                                                     "Atoms # molecular", ""]
+for k in range(343):
+    a, b, c = k % 7, k // 7 % 7, k // 49
+    lines.append("%d 1 %d %.6f %.6f %.6f" % (k + 1, 1 + (k % 3 == 0), (a + 0.5) * 9 / 7 +
+                                             0.01 * (k % 11), (b + 0.5) * 9 / 7, (c + 0.5) * 9 / 7))
+open("in.data", "w").write("\n".join(lines) + "\n")
+EOF2
+    write_cfg input 'ensemble = "nvt";'
+    sed -i '/^box = /d; s/^particles = .*/input = { format = "lammps-data"; file = "in.data"; };/' input.cfg
+    run input 1 input-1 && run input 2 input-2 && same "nvt from an input file on 2 ranks against 1" input-1 input-2
+    # SIGUSR1 to mpiexec (forwarded to every rank): a checkpoint and exit 3 on 2 ranks
+    "${MPIEXEC[@]}" -n 2 "$VESICA" mc gcmc.cfg --set output.dir=\"sig\" --set mc.cycles=100000000 \
+        > sig.log 2>&1 &
+    pid=$!
+    for _ in $(seq 1 300); do compgen -G "sig/checkpoints/mc-*.h5" > /dev/null && break; sleep 0.1; done
+    kill -USR1 $pid
+    wait $pid
+    rc=$?
+    if [ $rc -eq 3 ] && [ "$(grep -c 'Stopped at cycle' sig.log)" -eq 1 ]; then
+        echo "SIGUSR1 on 2 ranks: exit 3, $(grep 'Stopped at cycle' sig.log | cut -d' ' -f1-4)"
+    else
+        echo "FAIL: SIGUSR1 on 2 ranks gave exit $rc: $(tail -3 sig.log)"; fail=1
+    fi
 fi
 exit $fail
