@@ -34,8 +34,9 @@ int vs_mc_ranks_open(vs_mc_ranks *r, MPI_Comm comm, const vs_mc_state *s, int fr
     const double cells[3] = {nc[0], nc[1], nc[2]};
     const int automatic[3] = {0, 0, 0};
     char why[256];
-    if (vs_decomp_choose(cells, r->par.size, automatic, 2.0, r->dims, why, sizeof why) &&
-        (fresh || vs_decomp_choose(cells, r->par.size, automatic, 0.0, r->dims, why, sizeof why))) {
+    const int p2 = vs_decomp_choose(cells, r->par.size, automatic, 2.0, r->dims, why, sizeof why);
+    if (p2 && (fresh || vs_decomp_choose(cells, r->par.size, automatic, 0.0, r->dims, why,
+                                         sizeof why))) {
         snprintf(err, len, "mc: %d ranks are too many for the checkerboard grid of %d x %d x %d "
                  "cells (cells at least the largest cut-off, %g, wide%s): a rank needs at "
                  "least 2 cells along each axis; use fewer ranks or a larger box",
