@@ -168,15 +168,17 @@ static void sum_parts(const vs_mc_ranks *r, vs_mc_part *p)
         p->w[0] += r->parts[k].w[0];
         p->w[1] += r->parts[k].w[1];
         p->count += r->parts[k].count;
+        p->failed += r->parts[k].failed;
     }
 }
 
-void vs_mc_ranks_sum(const vs_mc_ranks *r, vs_wide *dU, int64_t *acc)
+void vs_mc_ranks_sum(const vs_mc_ranks *r, vs_wide *dU, int64_t *acc, int *failed)
 {
-    vs_mc_part p = {{*dU, 0}, *acc, 0};
+    vs_mc_part p = {{*dU, 0}, *acc, *failed != 0};
     sum_parts(r, &p);
     *dU = p.w[0];
     *acc = p.count;
+    *failed = p.failed > 0;
 }
 
 void vs_mc_ranks_split(const vs_mc_ranks *r, int64_t n, int64_t *i0, int64_t *i1)

@@ -42,7 +42,7 @@
 typedef struct {
     vs_wide w[2];  /* energies (quanta) or virials */
     int64_t count; /* accepted trials */
-    int64_t pad;
+    int64_t failed; /* ranks that failed */
 } vs_mc_part;
 
 typedef struct vs_mc_ranks {
@@ -76,8 +76,9 @@ int64_t vs_mc_ranks_cells(vs_mc_ranks *r, int k, const vs_mc_sweep_plan *p, int 
  * slot). Collective. */
 void vs_mc_ranks_share(vs_mc_ranks *r, const vs_mc_sweep_plan *p, int colour,
                        const int64_t *start, double *xs, int64_t n);
-/* The sweep's energy change and accepted count summed over the ranks (exact). Collective. */
-void vs_mc_ranks_sum(const vs_mc_ranks *r, vs_wide *dU, int64_t *acc);
+/* The sweep's energy change and accepted count summed over the ranks (exact), and *failed
+ * non-zero on every rank when it is on any. Collective. */
+void vs_mc_ranks_sum(const vs_mc_ranks *r, vs_wide *dU, int64_t *acc, int *failed);
 /* A box's whole-box energy split over the ranks (vs_mc_energy_total, when vs_mc_pairs's
  * ranks is set): this rank's particles [*i0, *i1) of n, and the two sums over the ranks
  * (exact). The sum is collective: every rank calls vs_mc_energy_total at the same points. */

@@ -176,7 +176,7 @@ static void cell_trials(const vs_mc_state *s, const vs_mc_sweep_plan *p, vs_mc_s
 }
 
 /* The colour steps over several ranks (mc_ranks.h): this rank's cells of each colour, the
- * same trials as one rank's, then every rank's moved cells to every rank; the sums exact. */
+ * same trials as one rank's, then every rank's moved cells to every rank. */
 static void ranks_colours(const vs_mc_state *s, const vs_mc_sweep_plan *p,
                           vs_mc_sweep_work *w, int64_t n, vs_wide *dU, int64_t *acc)
 {
@@ -192,7 +192,6 @@ static void ranks_colours(const vs_mc_state *s, const vs_mc_sweep_plan *p,
         }
         vs_mc_ranks_share(r, p, p->order[step], w->start, w->xs, n);
     }
-    vs_mc_ranks_sum(r, dU, acc);
 }
 
 /* The sweep of box bi on the CPU: the particles sorted by cell (stably: in index order
@@ -237,7 +236,10 @@ static int cpu_sweep(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p, vs_wide 
     for (int64_t k = 0; k < n; ++k)
         for (int d = 0; d < 3; ++d)
             b->x[3 * w->order[k] + d] = w->xs[d * n + k];
-    return vs_mc_box_set_edges(b, b->L, &s->pairs);
+    int failed = vs_mc_box_set_edges(b, b->L, &s->pairs) != 0;
+    if (s->ranks) /* the sums exact; a failure on any rank fails every rank */
+        vs_mc_ranks_sum(s->ranks, dU, acc, &failed);
+    return failed ? -1 : 0;
 }
 
 /* One sweep of box bi, on the CPU or the GPU. Returns 0, or -1 with err. */
