@@ -365,3 +365,10 @@ int vs_par_cuda_aware(void)
     return 0;
 #endif
 }
+
+void vs_par_allgatherv_bytes(const vs_par *par, const void *send, const int *counts,
+                             const int *displs, void *recv)
+{
+    VS_MPI_CHECK(MPI_Allgatherv(send, counts[par->rank], MPI_BYTE, recv, counts, displs,
+                                MPI_BYTE, par->comm));
+}

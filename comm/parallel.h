@@ -93,6 +93,10 @@ void vs_par_allgather_bytes(const vs_par *par, const void *send, size_t bytes, v
  * and its length in *n_total. Collective. */
 void *vs_par_allgatherv_records(const vs_par *par, const void *send, int64_t n,
                                 size_t rec_bytes, int64_t *n_total);
+/* Every rank's counts[r] bytes at displs[r] of recv, on every rank (this rank sends
+ * counts[rank] bytes from send): the sizes known beforehand, so nothing is allocated. */
+void vs_par_allgatherv_bytes(const vs_par *par, const void *send, const int *counts,
+                             const int *displs, void *recv);
 /* 1 when the MPI library says it takes device pointers (MPIX_Query_cuda_support), else 0. */
 int vs_par_cuda_aware(void);
 

@@ -3,8 +3,9 @@
 # second of the checkerboard sweep (mc.sweep = "checkerboard") for the LJ fluid at rho* 0.8,
 # T* 0.9, r_c 3 with tail corrections, NVT, on the CPU (one core) and on one GPU.
 #
-# Usage: scaling/bench/mc_bench.sh VESICA [SIZES] [BACKENDS]
-#   defaults: "4000 64000 1000000", "cpu gpu".
+# Usage: [MC_RANKS=R] scaling/bench/mc_bench.sh VESICA [SIZES] [BACKENDS]
+#   defaults: "4000 64000 1000000", "cpu gpu"; MC_RANKS=R runs the CPU rows on R ranks
+#   (mpiexec --oversubscribe -n R; the sweep's cells split over them).
 # Each run starts from the simple cubic lattice with a step of 0.12 (near the tuned one: 45-50%
 # acceptance) and tunes it towards 50% throughout (mc.equilibration = mc.cycles); the rate is vesica's own figure, the
 # attempted displacements over the time spent in the cycles' moves (thermo rows and the
@@ -41,7 +42,9 @@ mc = { ensemble = "nvt"; kT = 0.9; cycles = $c; equilibration = $c; tune_every =
 output = { dir = "$out/run"; thermo_interval = $c; checkpoint_keep = 0; };
 EOF2
     rm -rf "$out/run"
-    "$bin" mc "$out/lj.cfg" > "$out/log" 2>&1 || { echo "$n $be: failed: $(tail -2 "$out/log")"; continue; }
+    launch=()
+    [ "$be" = cpu ] && [ -n "${MC_RANKS:-}" ] && launch=(mpiexec --oversubscribe -n "$MC_RANKS")
+    "${launch[@]}" "$bin" mc "$out/lj.cfg" > "$out/log" 2>&1 || { echo "$n $be: failed: $(tail -2 "$out/log")"; continue; }
     line=$(grep "attempted displacements in" "$out/log")
     att=$(echo "$line" | sed -E 's/.*Monte Carlo: ([0-9]+) attempted.*/\1/')
     sec=$(echo "$line" | sed -E 's/.* in ([0-9.]+) s of moves.*/\1/')

@@ -24,11 +24,24 @@
 #include "input_system.h"
 #include "log.h"
 #include "mc_engine.h"
+#include "mc_ranks.h"
 #include "mc_stats.h"
+#include "parallel.h"
 #include "run_mc_summary.h"
 #include "run_stop.h"
 
 #define ERR_LEN 1024
+
+/* Every rank's status agreed: 0 when no rank failed, else the largest status, with the
+ * lowest failing rank's line in err on every rank. Collective. */
+static int agreed(const vs_par *par, int rc, char *err)
+{
+    if (par->size == 1)
+        return rc;
+    if (!vs_par_agree_error(par, rc != 0, err, ERR_LEN))
+        return 0;
+    return (int)vs_par_max_int64(par, rc);
+}
 
 static void header(FILE *f, const vs_mc_state *s)
 {
@@ -50,17 +63,22 @@ static void header(FILE *f, const vs_mc_state *s)
     fprintf(f, "\n");
 }
 
-/* A thermo row; a production row (after mc.equilibration) joins the series. Returns 0, or -1
- * (out of memory). */
+/* A thermo row; a production row (after mc.equilibration) joins the series. The
+ * observables are collective (several ranks share their sums); f is NULL on the ranks that
+ * write nothing. Returns 0, or -1 (out of memory). */
 static int row(FILE *f, const vs_mc_state *s, vs_mc_series *series)
 {
     const vs_mc_counts *t = &s->pr.total;
-    fprintf(f, "%lld", (long long)s->pr.cycle);
     vs_mc_row r;
     memset(&r, 0, sizeof r);
     r.cycle = s->pr.cycle;
+    for (int b = 0; b < s->n_boxes; ++b)
+        r.box[b] = vs_mc_observe(s, b);
+    if (!f)
+        return 0;
+    fprintf(f, "%lld", (long long)s->pr.cycle);
     for (int b = 0; b < s->n_boxes; ++b) {
-        const vs_mc_box_obs o = r.box[b] = vs_mc_observe(s, b);
+        const vs_mc_box_obs o = r.box[b];
         fprintf(f, ",%lld,%.17g,%.17g,%.17g,%.17g", (long long)o.n, o.volume, o.density,
                 o.energy, o.pressure);
     }
@@ -221,18 +239,60 @@ static int write_checkpoint(const vs_mc_state *s, const vs_run_options *opt, cha
                                   s->prm->output.checkpoint_keep, err, ERR_LEN);
 }
 
-/* The start: a checkpoint, the input file or the lattice. */
-static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, char *err)
+/* Rank 0's boxes, progress and input box on every other rank (rank 0 read the file).
+ * Collective. Returns 0, or an exit status with err. */
+static int share_start(vs_params *prm, vs_mc_state *s, const vs_par *par, char *err)
 {
+    vs_par_bcast_bytes(par, prm->system.box, sizeof prm->system.box, 0);
+    vs_par_bcast_bytes(par, &prm->system.n_particles, sizeof prm->system.n_particles, 0);
+    vs_par_bcast_bytes(par, &s->pr, sizeof s->pr, 0);
+    int bad = 0;
+    for (int b = 0; b < s->n_boxes; ++b) {
+        vs_mc_box *box = &s->box[b];
+        double L[3] = {box->L[0], box->L[1], box->L[2]};
+        int64_t n = box->n;
+        vs_par_bcast_bytes(par, L, sizeof L, 0);
+        vs_par_bcast_bytes(par, &n, sizeof n, 0);
+        if (par->rank != 0)
+            bad |= vs_mc_box_set_edges(box, L, &s->pairs) || vs_mc_box_reserve(box, n + 1);
+        if (vs_par_any(par, bad))
+            break;
+        box->n = n; /* appended below from the broadcast arrays */
+        vs_par_bcast_bytes(par, box->x, (size_t)(3 * n) * sizeof(double), 0);
+        vs_par_bcast_bytes(par, box->species, (size_t)n * sizeof(int32_t), 0);
+        vs_par_bcast_bytes(par, box->tag, (size_t)n * sizeof(int64_t), 0);
+        if (par->rank != 0) {
+            box->n = 0;
+            memset(box->count, 0, sizeof box->count);
+            for (int64_t i = 0; i < n; ++i) { /* in place: slot i is read, then refilled */
+                const double x[3] = {box->x[3 * i], box->x[3 * i + 1], box->x[3 * i + 2]};
+                vs_mc_box_append(box, x, box->species[i], box->tag[i]);
+            }
+        }
+    }
+    if (!bad)
+        return 0;
+    snprintf(err, ERR_LEN, "out of memory for the boxes");
+    return VS_EXIT_FAULT;
+}
+
+/* The start: a checkpoint or the input file (read on rank 0, sent to the others), or the
+ * lattice. Collective. */
+static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, const vs_par *par,
+                 char *err)
+{
+    int rc = 0;
     if (vs_mc_init(s, prm)) {
         snprintf(err, ERR_LEN, "out of memory for the boxes");
-        return VS_EXIT_FAULT;
+        rc = VS_EXIT_FAULT;
     }
-    int rc = 0;
-    if (opt->restart)
+    if (!rc && par->rank == 0 && opt->restart)
         rc = from_checkpoint(prm, opt, s, err);
-    else if (prm->input.format != VS_INPUT_NONE)
+    else if (!rc && par->rank == 0 && prm->input.format != VS_INPUT_NONE)
         rc = read_input(prm, s, err);
+    rc = agreed(par, rc, err);
+    if (!rc && par->size > 1 && (opt->restart || prm->input.format != VS_INPUT_NONE))
+        rc = share_start(prm, s, par, err);
     if (!rc && !opt->restart && vs_mc_fill_lattice(s))
         rc = VS_EXIT_FAULT;
     if (!rc && !opt->restart)
@@ -245,7 +305,7 @@ static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, char
         else
             vs_log_info("Monte Carlo: checkerboard sweeps on the GPU");
     }
-    return rc;
+    return agreed(par, rc, err);
 }
 
 static int out_of_memory(char *err)
@@ -295,8 +355,9 @@ static int open_trajectory(mc_trajectory *tr, const vs_mc_state *s, int restart,
     return 0;
 }
 
-/* The frame of the current cycle. Returns 0, or an exit status with err. */
-static int write_frame(mc_trajectory *tr, const vs_mc_state *s, char *err)
+/* The frame of the current cycle: the observables on every rank (collective), the file
+ * written by rank 0 (`write`). Returns 0, or an exit status with err. */
+static int write_frame(mc_trajectory *tr, const vs_mc_state *s, int write, char *err)
 {
     vs_h5md_mc_box boxes[VS_MC_MAX_BOXES];
     for (int b = 0; b < s->n_boxes; ++b) {
@@ -306,6 +367,8 @@ static int write_frame(mc_trajectory *tr, const vs_mc_state *s, char *err)
                             box->tag};
         boxes[b] = (vs_h5md_mc_box){d, o.volume, o.density, o.energy, o.pressure};
     }
+    if (!write)
+        return 0;
     if (vs_h5md_mc_append(tr->path, !tr->exists, s->n_boxes, s->pr.cycle, boxes, err, ERR_LEN))
         return VS_EXIT_FAULT;
     tr->exists = 1;
@@ -321,41 +384,68 @@ static int64_t displacements(const vs_mc_state *s)
     return n;
 }
 
+/* The cycle's thermo row and trajectory frame where due (rank 0 writes them). Collective.
+ * Returns 0, or an exit status with err. */
+static int cycle_outputs(vs_mc_state *s, FILE *thermo, mc_trajectory *tr, vs_mc_series *series,
+                         const vs_par *par, char *err)
+{
+    const int64_t fi = s->prm->output.trajectory_interval;
+    const int row_due = s->pr.cycle % s->prm->output.thermo_interval == 0;
+    const int frame_due = fi > 0 && s->pr.cycle % fi == 0;
+    if (!row_due && !frame_due)
+        return 0;
+    int rc = vs_mc_sync_host(s, err, ERR_LEN) ? VS_EXIT_FAULT : 0;
+    if (!rc && row_due && row(thermo, s, series))
+        rc = out_of_memory(err);
+    if (!rc && frame_due)
+        rc = write_frame(tr, s, par->rank == 0, err);
+    return agreed(par, rc, err);
+}
+
+/* A checkpoint (rank 0 writes the one-rank file: every rank holds the whole state).
+ * Collective. Returns 0, or an exit status with err. */
+static int checkpoint(vs_mc_state *s, const vs_run_options *opt, const vs_par *par, char *err)
+{
+    int rc = vs_mc_sync_host(s, err, ERR_LEN) ? VS_EXIT_FAULT : 0;
+    if (!rc && par->rank == 0 && write_checkpoint(s, opt, err))
+        rc = VS_EXIT_FAULT;
+    return agreed(par, rc, err);
+}
+
+/* The cycles, their outputs and checkpoints, a stop, the closing statistics. Collective. */
 static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, mc_trajectory *tr,
-                vs_mc_series *series, char *err)
+                vs_mc_series *series, const vs_par *par, char *err)
 {
     const vs_params *prm = s->prm;
-    const int64_t ti = prm->output.thermo_interval, ci = prm->output.checkpoint_interval;
-    const int64_t fi = prm->output.trajectory_interval;
+    const int64_t ci = prm->output.checkpoint_interval;
+    int rc = 0;
     if (!opt->restart && row(thermo, s, series))
-        return out_of_memory(err);
-    if (!opt->restart && fi > 0 && write_frame(tr, s, err))
-        return VS_EXIT_FAULT;
+        rc = out_of_memory(err);
+    if (!rc && !opt->restart && prm->output.trajectory_interval > 0)
+        rc = write_frame(tr, s, par->rank == 0, err);
+    if ((rc = agreed(par, rc, err)))
+        return rc;
     const int keep = prm->output.checkpoint_keep > 0;
     const double t0 = now_s();
     double cycle_s = 0.0, moving_s = 0.0; /* moving: the cycles' moves alone */
     const int64_t tried0 = displacements(s);
     while (s->pr.cycle < prm->mc.cycles) {
         const double t1 = now_s();
-        if (vs_mc_cycle(s)) {
+        rc = vs_mc_cycle(s) ? VS_EXIT_FAULT : 0;
+        if (rc)
             snprintf(err, ERR_LEN, "%s", s->err);
-            return VS_EXIT_FAULT;
-        }
+        if ((rc = agreed(par, rc, err)))
+            return rc;
         moving_s += now_s() - t1;
-        const int row_due = s->pr.cycle % ti == 0, frame_due = fi > 0 && s->pr.cycle % fi == 0;
-        if ((row_due || frame_due) && vs_mc_sync_host(s, err, ERR_LEN))
-            return VS_EXIT_FAULT;
-        if (row_due && row(thermo, s, series))
-            return out_of_memory(err);
-        if (frame_due && write_frame(tr, s, err))
-            return VS_EXIT_FAULT;
+        if ((rc = cycle_outputs(s, thermo, tr, series, par, err)))
+            return rc;
         cycle_s = now_s() - t1 > cycle_s ? now_s() - t1 : cycle_s;
-        const int stop = vs_run_stop_signalled() || walltime_up(prm, t0, cycle_s);
+        int stop = vs_run_stop_signalled() || walltime_up(prm, t0, cycle_s);
+        if (par->size > 1) /* a signal or the clock of any rank stops them all */
+            stop = vs_par_any(par, stop);
         const int want_ck = keep && ((ci > 0 && s->pr.cycle % ci == 0) || stop);
-        if (want_ck && vs_mc_sync_host(s, err, ERR_LEN))
-            return VS_EXIT_FAULT;
-        if (want_ck && write_checkpoint(s, opt, err))
-            return VS_EXIT_FAULT;
+        if (want_ck && (rc = checkpoint(s, opt, par, err)))
+            return rc;
         if (stop && s->pr.cycle < prm->mc.cycles) {
             vs_log_info("Stopped at cycle %lld (a signal or run.walltime): continue with "
                         "--restart latest",
@@ -367,51 +457,90 @@ static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, mc_traj
         vs_log_info("Monte Carlo: %lld attempted displacements in %.3f s of moves: %.4g per "
                     "second", (long long)(displacements(s) - tried0), moving_s,
                     (double)(displacements(s) - tried0) / moving_s);
+    if (keep && (ci == 0 || s->pr.cycle % ci != 0) && (rc = checkpoint(s, opt, par, err)))
+        return rc;
     if (vs_mc_sync_host(s, err, ERR_LEN))
-        return VS_EXIT_FAULT;
-    if (keep && (ci == 0 || s->pr.cycle % ci != 0) && write_checkpoint(s, opt, err))
-        return VS_EXIT_FAULT;
-    return vs_run_mc_summary(s, series, err, ERR_LEN) ? VS_EXIT_FAULT : 0;
+        rc = VS_EXIT_FAULT;
+    if (!rc && par->rank == 0 && vs_run_mc_summary(s, series, err, ERR_LEN))
+        rc = VS_EXIT_FAULT;
+    return agreed(par, rc, err);
+}
+
+/* What more than one rank refuses: the sequential sweep, the GPU. Returns 0, or
+ * VS_EXIT_BAD_INPUT with err. */
+static int ranks_refused(const vs_params *prm, int size, char *err)
+{
+    if (size > 1 && prm->mc.sweep != VS_MC_SWEEP_CHECKERBOARD) {
+        snprintf(err, ERR_LEN, "mc.sweep: the sequential sweep runs on one rank (each move "
+                 "follows the one before): got %d ranks; set mc.sweep = \"checkerboard\" or "
+                 "run on one rank", size);
+        return VS_EXIT_BAD_INPUT;
+    }
+    if (size > 1 && prm->exec.backend == VS_BACKEND_GPU) {
+        snprintf(err, ERR_LEN, "backend: the Monte Carlo engine runs on one rank with \"gpu\": "
+                 "got %d ranks (\"cpu\" runs the checkerboard sweep on several)", size);
+        return VS_EXIT_BAD_INPUT;
+    }
+    return 0;
+}
+
+/* The output files on rank 0: thermo.csv and traj.h5md. Collective. */
+static int open_outputs(const vs_mc_state *s, const vs_run_options *opt, const vs_par *par,
+                        vs_mc_series *series, FILE **thermo, mc_trajectory *traj, char *err)
+{
+    int rc = 0;
+    memset(traj, 0, sizeof *traj);
+    *thermo = NULL;
+    if (par->rank == 0) {
+        *thermo = open_thermo(s->prm->output.dir, s, opt->restart != NULL, series, err);
+        rc = *thermo ? open_trajectory(traj, s, opt->restart != NULL, err) : VS_EXIT_FAULT;
+    }
+    return agreed(par, rc, err);
 }
 
 int vs_run_mc(const vs_params *prm_in, const vs_run_options *opt, MPI_Comm comm)
 {
-    int size = 1, rank = 0;
-    MPI_Comm_size(comm, &size);
-    MPI_Comm_rank(comm, &rank);
-    if (size > 1) {
-        if (rank == 0)
-            fprintf(stderr, "vesica: error: mc: the Monte Carlo engine runs on one rank (its "
-                            "domain decomposition is not built yet): got %d ranks\n", size);
-        return VS_EXIT_BAD_INPUT;
-    }
+    vs_par par;
+    vs_par_from_comm(&par, comm);
     vs_params prm = *prm_in; /* an input file sets the box and the count */
     char err[ERR_LEN] = "";
-    if (vs_mkdir_p(prm.output.dir, err, sizeof err)) {
-        fprintf(stderr, "vesica: error: %s\n", err);
-        return VS_EXIT_BAD_INPUT;
+    int rc = ranks_refused(&prm, par.size, err);
+    if (!rc && par.rank == 0 && vs_mkdir_p(prm.output.dir, err, sizeof err))
+        rc = VS_EXIT_BAD_INPUT;
+    if ((rc = agreed(&par, rc, err))) {
+        if (par.rank == 0)
+            fprintf(stderr, "vesica: error: %s\n", err);
+        return rc;
     }
     vs_mc_state s;
     vs_mc_series series = {0};
-    int rc = start(&prm, opt, &s, err);
-    FILE *thermo =
-        rc ? NULL : open_thermo(prm.output.dir, &s, opt->restart != NULL, &series, err);
-    if (!rc && !thermo)
-        rc = VS_EXIT_FAULT;
+    vs_mc_ranks ranks;
+    memset(&ranks, 0, sizeof ranks);
+    rc = start(&prm, opt, &s, &par, err);
+    if (!rc && par.size > 1) {
+        rc = vs_mc_ranks_open(&ranks, comm, &s, opt->restart == NULL, err, ERR_LEN);
+        s.ranks = rc ? NULL : &ranks;
+        s.pairs.ranks = s.ranks; /* the whole-box energies split over the ranks too */
+        if (!rc)
+            vs_log_info("Monte Carlo: %d ranks, the checkerboard's cells in %d x %d x %d bricks",
+                        par.size, ranks.dims[0], ranks.dims[1], ranks.dims[2]);
+    }
+    FILE *thermo = NULL;
     mc_trajectory traj;
     if (!rc)
-        rc = open_trajectory(&traj, &s, opt->restart != NULL, err);
+        rc = open_outputs(&s, opt, &par, &series, &thermo, &traj, err);
     if (!rc) {
         vs_log_info("Monte Carlo: %d box(es), %lld particles, cycles %lld to %lld",
                     s.n_boxes, (long long)(s.box[0].n + (s.n_boxes > 1 ? s.box[1].n : 0)),
                     (long long)s.pr.cycle, (long long)prm.mc.cycles);
-        rc = loop(&s, opt, thermo, &traj, &series, err);
+        rc = loop(&s, opt, thermo, &traj, &series, &par, err);
     }
     if (thermo)
         fclose(thermo);
-    if (rc && rc != VS_EXIT_CONTINUE)
+    if (rc && rc != VS_EXIT_CONTINUE && par.rank == 0)
         fprintf(stderr, "vesica: error: %s\n", err);
     vs_mc_series_free(&series);
+    vs_mc_ranks_close(&ranks);
     vs_mc_free(&s);
     return rc;
 }

@@ -88,12 +88,24 @@ if [ $rc -eq 2 ] && grep -q "no mc group" md.err; then
 else
     echo "FAIL vesica mc of an MD configuration: exit $rc: $(cat md.err)"; fail=1
 fi
-# more than one rank: one line, exit 2
-"${MPIEXEC[@]}" -n 2 "$VESICA" mc good.cfg > ranks.out 2> ranks.err
-rc=$?
-if [ $rc -eq 2 ] && [ "$(grep -c 'runs on one rank' ranks.err)" -eq 1 ]; then
-    echo "ok   two ranks: $(grep 'runs on one rank' ranks.err)"
-else
-    echo "FAIL two ranks: exit $rc: $(cat ranks.err)"; fail=1
-fi
+# more than one rank (mc_ranks.sh runs them): one line, exit 2, for the sequential sweep,
+# a checkerboard too coarse for the ranks (8 / 3 gives 2 cells per axis: one rank's worth) and
+# the GPU backend
+ranks() { # name, ranks, expected phrase, vesica arguments...
+    local name=$1 n=$2 phrase=$3 rc
+    shift 3
+    "${MPIEXEC[@]}" -n "$n" "$VESICA" mc "$@" > "$name.out" 2> "$name.err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(grep -c 'vesica: error' "$name.err")" -eq 1 ] &&
+       grep -q "^vesica: error: $phrase" "$name.err"; then
+        echo "ok   $name: $(grep 'vesica: error' "$name.err")"
+    else
+        echo "FAIL $name: exit $rc: $(cat "$name.err")"; fail=1
+    fi
+}
+ranks ranks_sequential 2 "mc.sweep: the sequential sweep runs on one rank" good.cfg
+ranks ranks_coarse 2 "mc: 2 ranks are too many for the checkerboard grid of 2 x 2 x 2" \
+      good.cfg --set mc.sweep=\"checkerboard\"
+ranks ranks_gpu 2 "backend: the Monte Carlo engine runs on one rank" good.cfg \
+      --set mc.sweep=\"checkerboard\" --set backend=\"gpu\"
 exit $fail

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mc_ranks.h"
 #include "pair_setup.h"
 
 void vs_mc_pairs_init(vs_mc_pairs *pp, const vs_params *prm)
@@ -269,7 +270,10 @@ void vs_mc_energy_move(const vs_mc_box *b, const vs_mc_pairs *pp, int64_t i, con
 vs_wide vs_mc_energy_total(const vs_mc_box *b, const vs_mc_pairs *pp, double *virial)
 {
     vs_wide sum = 0, wsum = 0;
-    for (int64_t i = 0; i < b->n; ++i) {
+    int64_t i0 = 0, i1 = b->n;
+    if (pp->ranks)
+        vs_mc_ranks_split(pp->ranks, b->n, &i0, &i1);
+    for (int64_t i = i0; i < i1; ++i) {
         const double *x = &b->x[3 * i];
         const int32_t si = b->species[i];
         VS_MC_FOR_NEIGHBOURS(b, pp, x, i, {
@@ -278,6 +282,12 @@ vs_wide vs_mc_energy_total(const vs_mc_box *b, const vs_mc_pairs *pp, double *vi
             if (virial)
                 wsum += vs_wide_from_double(w < VS_MC_PAIR_CAP ? w : VS_MC_PAIR_CAP);
         });
+    }
+    if (pp->ranks) {
+        vs_wide w[2] = {sum, wsum};
+        vs_mc_ranks_sum_wide(pp->ranks, w);
+        sum = w[0];
+        wsum = w[1];
     }
     if (virial)
         *virial = vs_wide_to_double(wsum) * 0.5; /* each pair was visited from both sides */

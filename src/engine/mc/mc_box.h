@@ -42,6 +42,8 @@ typedef struct {
     int n_styles;
     int style[VS_PAIR_STYLES];
     double reach;
+    const struct vs_mc_ranks *ranks; /* several ranks: vs_mc_energy_total is split over them
+                                        and collective (mc_ranks.h); NULL: one rank */
 } vs_mc_pairs;
 
 void vs_mc_pairs_init(vs_mc_pairs *pp, const vs_params *prm);
@@ -72,7 +74,7 @@ vs_wide vs_mc_energy_at(const vs_mc_box *b, const vs_mc_pairs *pp, const double 
 void vs_mc_energy_move(const vs_mc_box *b, const vs_mc_pairs *pp, int64_t i, const double y[3],
                        vs_wide *e_old, vs_wide *e_new);
 /* The whole box's pair energy in quanta (each pair once) and, if virial is not NULL, the sum
- * of r . F over the pairs. */
+ * of r . F over the pairs. Collective where pp->ranks is set (the same integers). */
 vs_wide vs_mc_energy_total(const vs_mc_box *b, const vs_mc_pairs *pp, double *virial);
 /* The long-range corrections of the box (counts and volume): energy and virial. */
 void vs_mc_tail(const vs_mc_box *b, const vs_mc_pairs *pp, const int64_t *count, double volume,

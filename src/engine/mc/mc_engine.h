@@ -1,5 +1,6 @@
 /* The Monte Carlo engine: Metropolis moves of the particles of one box (nvt, npt, gcmc) or
- * two (the NVT Gibbs ensemble), one rank; the checkerboard sweep also on one GPU.
+ * two (the NVT Gibbs ensemble); the checkerboard sweep also on one GPU, or on several ranks
+ * (mc_ranks.h: its cells split over them, the one-rank run bit for bit).
  *
  * A cycle is mc.moves_per_cycle moves, by default the particles at the start of the run
  * (at least one), then the same in every cycle: a length that followed the state would
@@ -39,6 +40,7 @@ typedef struct {
 } vs_mc_sweep_work;
 
 struct vs_gpu_mc;
+struct vs_mc_ranks;
 
 typedef struct {
     const vs_params *prm;
@@ -56,6 +58,7 @@ typedef struct {
     int dev_ahead[VS_MC_MAX_BOXES];  /* the device's positions are newer than the host's */
     int host_ahead[VS_MC_MAX_BOXES]; /* the host's box changed since the last upload */
     char err[256];                 /* why vs_mc_cycle failed */
+    struct vs_mc_ranks *ranks;     /* more than one rank: the sweep's bricks (mc_ranks.h) */
 } vs_mc_state;
 
 /* What a thermo row reports of one box. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mc_engine.h"
+#include "mc_ranks.h"
 #include "mc_sweep.h"
 #ifdef VESICA_HAVE_CUDA
 #include "gpu_mc.h"
@@ -174,6 +175,25 @@ static void cell_trials(const vs_mc_state *s, const vs_mc_sweep_plan *p, vs_mc_s
     }
 }
 
+/* The colour steps over several ranks (mc_ranks.h): this rank's cells of each colour, the
+ * same trials as one rank's, then every rank's moved cells to every rank. */
+static void ranks_colours(const vs_mc_state *s, const vs_mc_sweep_plan *p,
+                          vs_mc_sweep_work *w, int64_t n, vs_wide *dU, int64_t *acc)
+{
+    vs_mc_ranks *r = s->ranks;
+    for (uint32_t step = 0; step < 8; ++step) {
+        const int64_t m = vs_mc_ranks_cells(r, r->par.rank, p, p->order[step]);
+        for (int64_t i = 0; i < m; ++i) {
+            const uint32_t cell = r->cells[i];
+            const int c[3] = {(int)(cell % (uint32_t)p->nc[0]),
+                              (int)(cell / (uint32_t)p->nc[0] % (uint32_t)p->nc[1]),
+                              (int)(cell / (uint32_t)(p->nc[0] * p->nc[1]))};
+            cell_trials(s, p, w, n, c, step, dU, acc);
+        }
+        vs_mc_ranks_share(r, p, p->order[step], w->start, w->xs, n);
+    }
+}
+
 /* The sweep of box bi on the CPU: the particles sorted by cell (stably: in index order
  * within a cell, as the GPU's radix sort leaves them), the colours, the positions back. */
 static int cpu_sweep(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p, vs_wide *dU,
@@ -182,7 +202,8 @@ static int cpu_sweep(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p, vs_wide 
     vs_mc_box *b = &s->box[bi];
     vs_mc_sweep_work *w = &s->cb;
     const int64_t n = b->n, ncell = (int64_t)p->nc[0] * p->nc[1] * p->nc[2];
-    if (reserve(w, n, ncell))
+    const int bad = reserve(w, n, ncell) != 0; /* every rank learns of any rank's failure */
+    if (s->ranks ? vs_mc_ranks_reserve(s->ranks, n, ncell, bad) != 0 : bad)
         return -1;
     memset(w->start, 0, (size_t)(ncell + 1) * sizeof(int64_t));
     for (int64_t i = 0; i < n; ++i) {
@@ -201,18 +222,24 @@ static int cpu_sweep(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p, vs_wide 
     for (int64_t c = ncell; c > 0; --c)
         w->start[c] = w->start[c - 1];
     w->start[0] = 0;
-    for (uint32_t step = 0; step < 8; ++step) {
-        const int colour = p->order[step];
-        int c[3];
-        for (c[2] = (colour >> 2) & 1; c[2] < p->nc[2]; c[2] += 2)
-            for (c[1] = (colour >> 1) & 1; c[1] < p->nc[1]; c[1] += 2)
-                for (c[0] = colour & 1; c[0] < p->nc[0]; c[0] += 2)
-                    cell_trials(s, p, w, n, c, step, dU, acc);
-    }
+    if (s->ranks)
+        ranks_colours(s, p, w, n, dU, acc);
+    else
+        for (uint32_t step = 0; step < 8; ++step) {
+            const int colour = p->order[step];
+            int c[3];
+            for (c[2] = (colour >> 2) & 1; c[2] < p->nc[2]; c[2] += 2)
+                for (c[1] = (colour >> 1) & 1; c[1] < p->nc[1]; c[1] += 2)
+                    for (c[0] = colour & 1; c[0] < p->nc[0]; c[0] += 2)
+                        cell_trials(s, p, w, n, c, step, dU, acc);
+        }
     for (int64_t k = 0; k < n; ++k)
         for (int d = 0; d < 3; ++d)
             b->x[3 * w->order[k] + d] = w->xs[d * n + k];
-    return vs_mc_box_set_edges(b, b->L, &s->pairs);
+    int failed = vs_mc_box_set_edges(b, b->L, &s->pairs) != 0;
+    if (s->ranks) /* the sums exact; a failure on any rank fails every rank */
+        vs_mc_ranks_sum(s->ranks, dU, acc, &failed);
+    return failed ? -1 : 0;
 }
 
 /* One sweep of box bi, on the CPU or the GPU. Returns 0, or -1 with err. */
