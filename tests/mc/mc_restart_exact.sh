@@ -1,6 +1,6 @@
 #!/bin/bash
 # Restarts of the Monte Carlo engine are exact: per ensemble (nvt with a checkpoint inside
-# the tuning of the step sizes, npt, gcmc, gibbs), a run of C cycles and a run stopped at a
+# the tuning of the step sizes, npt, gcmc, gibbs, gibbs_npt of two species), a run of C cycles and a run stopped at a
 # checkpoint and continued with --restart latest leave the same thermo.csv, byte for byte;
 # and a SIGTERM stops a run with exit status 3 and a checkpoint it continues from.
 # Usage: mc_restart_exact.sh VESICA WORKDIR
@@ -29,12 +29,13 @@ EOF2
 write_cfg nvt 'ensemble = "nvt";'
 write_cfg npt 'ensemble = "npt"; pressure = 0.5; moves = { displacement = 0.9; volume = 0.1; };'
 write_cfg gibbs 'ensemble = "gibbs"; box2 = [7.0, 7.0, 7.0]; particles2 = 40;'
+write_cfg gibbs_npt 'ensemble = "gibbs_npt"; pressure = 0.3; box2 = [7.0, 7.0, 7.0]; particles2 = 40; moves = { displacement = 0.7; volume = 0.1; exchange = 0.2; };'
 sed -i 's/species = .*/species = ( { name = "A"; } );/; s/ B = { epsilon = 0.8; sigma = 0.9; };//; s/                     B = { B = { epsilon = 0.6; sigma = 0.8; }; };//' gibbs.cfg
 cp gibbs.cfg gcmc.cfg
 sed -i 's/ensemble = "gibbs"; box2 = \[7.0, 7.0, 7.0\]; particles2 = 40;/ensemble = "gcmc"; activity = 0.1;/; s/dir = "gibbs"/dir = "gcmc"/' gcmc.cfg
 
 H5DIFF=$(command -v h5diff || true)
-for e in nvt npt gcmc gibbs; do
+for e in nvt npt gcmc gibbs gibbs_npt; do
     "$VESICA" mc $e.cfg --set output.dir=\"$e-full\" > /dev/null || { echo "FAIL: $e full run"; fail=1; continue; }
     # stop at 30 (inside the tuning for nvt's checkpoint at 20 too), continue to 60
     "$VESICA" mc $e.cfg --set output.dir=\"$e-part\" --set mc.cycles=30 > /dev/null || fail=1
