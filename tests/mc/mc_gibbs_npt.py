@@ -23,10 +23,11 @@ Means within 4 block errors (10 blocks), variances of the uniform laws within 20
 below twice the cut-off (edge 2, V 8) is refused, which at P = 0.001 removes 0.8 % of an empty
 box's volumes: far below the errors here.
 """
-import math
 import os
 import subprocess
 import sys
+
+from mc_ideal_gas import check, mean_err
 
 N_A, N_B, P = 30, 15, 0.001
 
@@ -42,19 +43,6 @@ mc = { ensemble = "gibbs_npt"; pressure = %(p)r; box2 = [10.0, 10.0, 10.0]; part
        moves = { displacement = 0.1; volume = 0.3; exchange = 0.6; }; };
 output = { dir = "out"; thermo_interval = 1; checkpoint_keep = 0; };
 """
-
-
-def mean_err(x, blocks=10):
-    import numpy as np
-    b = np.array([c.mean() for c in np.array_split(x, blocks)])
-    return x.mean(), b.std(ddof=1) / math.sqrt(blocks)
-
-
-def check(name, value, want, err, k=4.0):
-    ok = abs(value - want) <= k * err
-    print("%-26s %.5g +- %.2g (exact %.5g)  %s" % (name, value, err, want,
-                                                 "ok" if ok else "FAIL"))
-    return ok
 
 
 def check_var(name, x, want):
@@ -91,19 +79,19 @@ def main():
     ok &= bool(same)
     for name, x, top in (("n_0", d["n_0"], n), ("n_A_0", d["n_A_0"], N_A),
                          ("n_B_0", d["n_B_0"], N_B)):
-        m, e = mean_err(x)
+        m, e = mean_err(x, 10)
         ok &= check("<%s>" % name, m, top / 2.0, e)
         ok &= check_var("var(%s)/uniform" % name, x, ((top + 1.0) ** 2 - 1) / 12)
     res = d["n_A_0"] - d["n_0"] * N_A / n
-    m, e = mean_err(res)
+    m, e = mean_err(res, 10)
     ok &= check("<n_A0 - n_0 N_A/N>", m, 0.0, e)
-    m, e = mean_err(res ** 2)
+    m, e = mean_err(res ** 2, 10)
     ok &= check("<(n_A0 - n_0 N_A/N)^2>", m, N_A * N_B / (6.0 * n), e)
     for b in (0, 1):
         bpv, nb = P * d["volume_%d" % b], d["n_%d" % b]
-        m, e = mean_err(bpv / (nb + 1))
+        m, e = mean_err(bpv / (nb + 1), 10)
         ok &= check("<beta P V_%d / (n_%d + 1)>" % (b, b), m, 1.0, e)
-        m, e = mean_err((bpv - nb - 1) ** 2 / (nb + 1))
+        m, e = mean_err((bpv - nb - 1) ** 2 / (nb + 1), 10)
         ok &= check("<(bPV_%d - n_%d - 1)^2/(n+1)>" % (b, b), m, 1.0, e)
     att = d["transfer_attempted_0"][-1] + d["transfer_attempted_1"][-1]
     acc = d["transfer_accepted_0"][-1] + d["transfer_accepted_1"][-1]
