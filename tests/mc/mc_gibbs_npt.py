@@ -3,7 +3,7 @@
 no reference data. lj with epsilon = 0 between every pair of species, so every energy is 0 and
 only the acceptance prefactors act.
 
-Usage: mc_gibbs_npt.py VESICA_BINARY WORKDIR [CYCLES]
+Usage: mc_gibbs_npt.py VESICA_BINARY WORKDIR [CYCLES [SEED]]
 
 Two species, N_A = 30 and N_B = 15 (N = 45), two boxes at pressure P (kT = 1), independent
 log-volume moves of each box, transfers that pick the species first. The stationary
@@ -55,6 +55,7 @@ def check_var(name, x, want):
 def main():
     binary, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     cycles = int(sys.argv[3]) if len(sys.argv) > 3 else 20000
+    seed = int(sys.argv[4]) if len(sys.argv) > 4 else 29
     try:
         import numpy as np
     except ImportError:
@@ -64,7 +65,7 @@ def main():
     n = N_A + N_B
     eq = 1000
     with open(os.path.join(work, "ig.cfg"), "w") as f:
-        f.write(CONFIG % dict(seed=29, fa=N_A / n, fb=N_B / n, p=P, cycles=cycles, eq=eq))
+        f.write(CONFIG % dict(seed=seed, fa=N_A / n, fb=N_B / n, p=P, cycles=cycles, eq=eq))
     subprocess.run([binary, "mc", "ig.cfg"], cwd=work, check=True, stdout=subprocess.DEVNULL)
     d = np.genfromtxt(os.path.join(work, "out", "thermo.csv"), delimiter=",", names=True)
     d = d[d["cycle"] > eq]
