@@ -7,10 +7,10 @@
  * GROUP/NAME of two doubles (estimate, block error; the error NaN when the rows were too few),
  * GROUP `box_0`, `box_1` or `coexistence` (with attribute `liquid`: how the liquid box was
  * chosen; gibbs_npt mixtures also the mole fractions `x_NAME` per box, `x_NAME_liquid` and
- * `x_NAME_vapour`); for grand canonical runs the group `histogram`: `count_n` (int64, the rows with N =
- * 0, 1, ...), and the nonzero bins of the joint (N, E) histogram as three int64 columns
- * `joint_n`, `joint_energy_bin` (bin j holds E in [j w, (j + 1) w)) and `joint_count`, with
- * attribute `energy_bin` (w).
+ * `x_NAME_vapour`); for grand canonical runs the group `histogram`: `count_n` (int64, the
+ * rows with N = 0, 1, ...), and the nonzero bins of the joint (N, E) histogram as three int64
+ * columns `joint_n`, `joint_energy_bin` (bin j holds E in [j w, (j + 1) w)) and
+ * `joint_count`, with attribute `energy_bin` (w).
  */
 #ifndef VESICA_MC_SUMMARY_H
 #define VESICA_MC_SUMMARY_H

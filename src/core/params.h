@@ -479,8 +479,8 @@ typedef struct {
     double target_acceptance; /* the displacement and volume moves' aim while tuning */
     double p_move[VS_MC_MOVES];   /* probability of each move kind, summing to 1 */
     double max_displacement;  /* initial largest displacement per axis (length) */
-    double max_log_volume;    /* initial largest change of ln V (npt, gibbs_npt: of one box's)
-                                 or ln(V1/V2) (gibbs) */
+    double max_log_volume;    /* initial largest change of ln V (npt; gibbs_npt: of the box
+                                 moved) or ln(V1/V2) (gibbs) */
     double box2[3];           /* gibbs, gibbs_npt: the second box's edges */
     int64_t particles2;       /* gibbs, gibbs_npt: the second box's particles */
     int64_t blocks;           /* blocks of the closing block averages (mc_summary.h5) */
