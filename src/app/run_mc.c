@@ -6,7 +6,7 @@
  * counts since the start of the campaign and the step sizes. A restart drops the rows after
  * its checkpoint's cycle and appends, so a stopped and continued run leaves the same file.
  * The production rows (after mc.equilibration) are also kept in memory for the closing
- * statistics (run_mc_summary.h; 88 bytes a row), a restart reading its predecessors' back.
+ * statistics (run_mc_summary.h; 344 bytes a row), a restart reading its predecessors' back.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "run_mc.h"
