@@ -6,10 +6,11 @@
  * (production thermo rows), `blocks`, `first_cycle`, `last_cycle`; per result a dataset
  * GROUP/NAME of two doubles (estimate, block error; the error NaN when the rows were too few),
  * GROUP `box_0`, `box_1` or `coexistence` (with attribute `liquid`: how the liquid box was
- * chosen); for grand canonical runs the group `histogram`: `count_n` (int64, the rows with N =
- * 0, 1, ...), and the nonzero bins of the joint (N, E) histogram as three int64 columns
- * `joint_n`, `joint_energy_bin` (bin j holds E in [j w, (j + 1) w)) and `joint_count`, with
- * attribute `energy_bin` (w).
+ * chosen; gibbs_npt mixtures also the mole fractions `x_NAME` per box, `x_NAME_liquid` and
+ * `x_NAME_vapour`); for grand canonical runs the group `histogram`: `count_n` (int64, the
+ * rows with N = 0, 1, ...), and the nonzero bins of the joint (N, E) histogram as three int64
+ * columns `joint_n`, `joint_energy_bin` (bin j holds E in [j w, (j + 1) w)) and
+ * `joint_count`, with attribute `energy_bin` (w).
  */
 #ifndef VESICA_MC_SUMMARY_H
 #define VESICA_MC_SUMMARY_H
@@ -20,7 +21,7 @@
 /* One named result: group ("box_0", "coexistence"), name, estimate and block error. */
 typedef struct {
     char group[16];
-    char name[40];
+    char name[48];
     double mean, error;
 } vs_mc_stat;
 
@@ -35,7 +36,7 @@ typedef struct {
 } vs_mc_histograms;
 
 typedef struct {
-    const char *ensemble;     /* "nvt", "npt", "gcmc", "gibbs" */
+    const char *ensemble;     /* "nvt", "npt", "gcmc", "gibbs", "gibbs_npt" */
     double kT;
     int64_t rows, blocks, first_cycle, last_cycle;
     const char *liquid_rule;  /* gibbs: how the liquid box is chosen; NULL otherwise */

@@ -38,13 +38,13 @@ int vs_config_mc_groups(const cfg_ctx *c, const config_setting_t *root)
     return 0;
 }
 
-static const char *const ENSEMBLE_NAME[] = {"nvt", "npt", "gcmc", "gibbs"};
+static const char *const ENSEMBLE_NAME[] = {"nvt", "npt", "gcmc", "gibbs", "gibbs_npt"};
 static const char *const MOVE_KEY[VS_MC_MOVES] = {"displacement", "volume", "exchange"};
 /* Which move kinds each ensemble has (a bit per vs_mc_move), and their default
  * probabilities when mc.moves gives none. */
-static const unsigned ALLOWED[] = {1u, 3u, 5u, 7u};
+static const unsigned ALLOWED[] = {1u, 3u, 5u, 7u, 7u};
 static const double DEFAULT_P[][VS_MC_MOVES] = {
-    {1.0, 0.0, 0.0}, {0.99, 0.01, 0.0}, {0.5, 0.0, 0.5}, {0.89, 0.01, 0.1}};
+    {1.0, 0.0, 0.0}, {0.99, 0.01, 0.0}, {0.5, 0.0, 0.5}, {0.89, 0.01, 0.1}, {0.89, 0.01, 0.1}};
 
 static int check_moves(const cfg_ctx *c, const config_setting_t *mc, vs_mc_params *m)
 {
@@ -82,8 +82,8 @@ static int check_moves(const cfg_ctx *c, const config_setting_t *mc, vs_mc_param
     return 0;
 }
 
-/* The keys each ensemble needs or refuses: pressure (npt), activity (gcmc), box2 and
- * particles2 (gibbs). */
+/* The keys each ensemble needs or refuses: pressure (npt, gibbs_npt), activity (gcmc), box2
+ * and particles2 (gibbs, gibbs_npt). */
 static int check_ensemble_keys(const cfg_ctx *c, const config_setting_t *mc, vs_params *p)
 {
     vs_mc_params *m = &p->mc;
@@ -91,8 +91,9 @@ static int check_ensemble_keys(const cfg_ctx *c, const config_setting_t *mc, vs_
     const config_setting_t *site = get(mc, "ensemble") ? get(mc, "ensemble") : mc;
     static const char *const keys[] = {"pressure", "activity", "chemical_potential", "box2",
                                        "particles2"};
-    static const unsigned users[] = {1u << VS_MC_NPT, 1u << VS_MC_GCMC, 1u << VS_MC_GCMC,
-                                     1u << VS_MC_GIBBS, 1u << VS_MC_GIBBS};
+    const unsigned two = 1u << VS_MC_GIBBS | 1u << VS_MC_GIBBS_NPT;
+    const unsigned users[] = {1u << VS_MC_NPT | 1u << VS_MC_GIBBS_NPT, 1u << VS_MC_GCMC,
+                              1u << VS_MC_GCMC, two, two};
     for (int k = 0; k < 5; ++k) {
         const config_setting_t *s = get(mc, keys[k]);
         char key[64];
@@ -100,10 +101,10 @@ static int check_ensemble_keys(const cfg_ctx *c, const config_setting_t *mc, vs_
         if (s && !(users[k] & (1u << m->ensemble)))
             return cfg_fail(c, s, key, "not used by mc.ensemble = \"%s\"; remove it", ens);
     }
-    if (m->ensemble == VS_MC_NPT) {
+    if (m->ensemble == VS_MC_NPT || m->ensemble == VS_MC_GIBBS_NPT) {
         if (!get(mc, "pressure"))
             return cfg_fail(c, site, "mc.pressure", "required key is missing (mc.ensemble = "
-                            "\"npt\" needs it)");
+                            "\"%s\" needs it)", ens);
         m->pressure = num(get(mc, "pressure"));
     }
     if (m->ensemble == VS_MC_GCMC) {
@@ -119,14 +120,14 @@ static int check_ensemble_keys(const cfg_ctx *c, const config_setting_t *mc, vs_
             return cfg_fail(c, site, "mc.ensemble", "\"gcmc\" inserts one species: expected "
                             "one species (got %d)", p->species.n);
     }
-    if (m->ensemble == VS_MC_GIBBS) {
+    if (m->ensemble == VS_MC_GIBBS || m->ensemble == VS_MC_GIBBS_NPT) {
         const config_setting_t *b2 = get(mc, "box2"), *n2 = get(mc, "particles2");
         if (!b2)
-            return cfg_fail(c, site, "mc.box2", "\"gibbs\" needs two boxes: the second box's "
-                            "edges are missing");
+            return cfg_fail(c, site, "mc.box2", "\"%s\" needs two boxes: the second box's "
+                            "edges are missing", ens);
         if (!n2)
-            return cfg_fail(c, site, "mc.particles2", "\"gibbs\" needs two boxes: the second "
-                            "box's particle count is missing");
+            return cfg_fail(c, site, "mc.particles2", "\"%s\" needs two boxes: the second "
+                            "box's particle count is missing", ens);
         for (unsigned i = 0; i < 3; ++i)
             m->box2[i] = num(config_setting_get_elem(b2, i));
         m->particles2 = config_setting_type(n2) == CONFIG_TYPE_INT ? config_setting_get_int(n2)

@@ -6,7 +6,7 @@
  * counts since the start of the campaign and the step sizes. A restart drops the rows after
  * its checkpoint's cycle and appends, so a stopped and continued run leaves the same file.
  * The production rows (after mc.equilibration) are also kept in memory for the closing
- * statistics (run_mc_summary.h; 88 bytes a row), a restart reading its predecessors' back.
+ * statistics (run_mc_summary.h; 344 bytes a row), a restart reading its predecessors' back.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "run_mc.h"
@@ -54,12 +54,16 @@ static void header(FILE *f, const vs_mc_state *s)
     const int ens = s->prm->mc.ensemble;
     if (ens == VS_MC_NPT || ens == VS_MC_GIBBS)
         fprintf(f, ",volume_attempted,volume_accepted,max_log_volume");
+    if (ens == VS_MC_GIBBS_NPT)
+        fprintf(f, ",volume_attempted_0,volume_accepted_0,volume_attempted_1,volume_accepted_1,"
+                   "max_log_volume");
     if (ens == VS_MC_GCMC)
         fprintf(f, ",insertion_attempted,insertion_accepted,deletion_attempted,"
                    "deletion_accepted");
-    if (ens == VS_MC_GIBBS)
+    if (ens == VS_MC_GIBBS || ens == VS_MC_GIBBS_NPT)
         fprintf(f, ",transfer_attempted_0,transfer_accepted_0,transfer_attempted_1,"
                    "transfer_accepted_1");
+    vs_run_mc_composition_header(f, s);
     fprintf(f, "\n");
 }
 
@@ -89,10 +93,15 @@ static int row(FILE *f, const vs_mc_state *s, vs_mc_series *series)
     if (ens == VS_MC_NPT || ens == VS_MC_GIBBS)
         fprintf(f, ",%lld,%lld,%.17g", (long long)t->attempted[VS_MC_VOLUME][0],
                 (long long)t->accepted[VS_MC_VOLUME][0], s->pr.max_dlnv);
-    if (ens == VS_MC_GCMC || ens == VS_MC_GIBBS)
+    if (ens == VS_MC_GIBBS_NPT)
+        fprintf(f, ",%lld,%lld,%lld,%lld,%.17g", (long long)t->attempted[VS_MC_VOLUME][0],
+                (long long)t->accepted[VS_MC_VOLUME][0], (long long)t->attempted[VS_MC_VOLUME][1],
+                (long long)t->accepted[VS_MC_VOLUME][1], s->pr.max_dlnv);
+    if (ens == VS_MC_GCMC || ens == VS_MC_GIBBS || ens == VS_MC_GIBBS_NPT)
         for (int b = 0; b < 2; ++b)
             fprintf(f, ",%lld,%lld", (long long)t->attempted[VS_MC_EXCHANGE][b],
                     (long long)t->accepted[VS_MC_EXCHANGE][b]);
+    vs_run_mc_composition_row(f, s, &r);
     fprintf(f, "\n");
     fflush(f);
     return s->pr.cycle > s->prm->mc.equilibration ? vs_mc_series_push(series, &r) : 0;
@@ -116,7 +125,7 @@ static int keep_row(const char *line, const vs_mc_state *s, vs_mc_series *series
         o->energy = strtod(end + 1, &end);
         o->pressure = strtod(end + 1, &end);
     }
-    return vs_mc_series_push(series, &r);
+    return vs_run_mc_composition_read(line, s, &r) ? -1 : vs_mc_series_push(series, &r);
 }
 
 /* thermo.csv afresh, or on restart its rows up to `cycle` kept (the rest was written after

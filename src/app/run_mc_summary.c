@@ -2,13 +2,56 @@
 #include "run_mc_summary.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
 #include "mc_summary.h"
 
-static const char *const ENSEMBLE[] = {"nvt", "npt", "gcmc", "gibbs"};
+static const char *const ENSEMBLE[] = {"nvt", "npt", "gcmc", "gibbs", "gibbs_npt"};
 static const char *const LIQUID_RULE = "per row: the denser box";
+
+void vs_run_mc_composition_header(FILE *f, const vs_mc_state *s)
+{
+    const vs_species_params *sp = &s->prm->species;
+    if (!vs_mc_has_composition(s->prm))
+        return;
+    for (int b = 0; b < s->n_boxes; ++b)
+        for (int k = 0; k < sp->n; ++k)
+            fprintf(f, ",n_%s_%d", sp->list[k].name, b);
+}
+
+void vs_run_mc_composition_row(FILE *f, const vs_mc_state *s, const vs_mc_row *r)
+{
+    if (!vs_mc_has_composition(s->prm))
+        return;
+    for (int b = 0; b < s->n_boxes; ++b)
+        for (int k = 0; k < s->prm->species.n; ++k)
+            fprintf(f, ",%lld", (long long)r->box[b].count[k]);
+}
+
+int vs_run_mc_composition_read(const char *line, const vs_mc_state *s, vs_mc_row *r)
+{
+    if (!vs_mc_has_composition(s->prm))
+        return 0;
+    const int ns = s->prm->species.n, cols = ns * s->n_boxes;
+    const char *p = line + strlen(line);
+    for (int c = 0; c < cols; ++c) { /* back to the comma before the first of them */
+        while (p > line && *--p != ',')
+            ;
+        if (*p != ',')
+            return -1;
+    }
+    for (int b = 0; b < s->n_boxes; ++b)
+        for (int k = 0; k < ns; ++k) {
+            char *end;
+            r->box[b].count[k] = strtoll(p + 1, &end, 10);
+            if (end == p + 1)
+                return -1;
+            p = end;
+        }
+    return 0;
+}
 
 /* The result group/name among st, or NULL. */
 static const vs_mc_stat *find(const vs_mc_stat *st, int n, const char *group, const char *name)
@@ -54,6 +97,16 @@ static void log_results(const vs_mc_state *s, const vs_mc_series *series, const 
     vs_log_info("Coexistence: P_liquid %s, heat of vaporization per particle %s",
                 fmt(a, sizeof a, st, n, co, "pressure_liquid"),
                 fmt(b, sizeof b, st, n, co, "heat_of_vaporization"));
+    if (!vs_mc_has_composition(s->prm))
+        return;
+    const vs_species_params *sp = &s->prm->species;
+    for (int k = 0; k < sp->n; ++k) {
+        char xl[64], xv[64];
+        snprintf(xl, sizeof xl, "x_%s_liquid", sp->list[k].name);
+        snprintf(xv, sizeof xv, "x_%s_vapour", sp->list[k].name);
+        vs_log_info("Coexistence: mole fraction of %s: liquid %s, vapour %s", sp->list[k].name,
+                    fmt(a, sizeof a, st, n, co, xl), fmt(b, sizeof b, st, n, co, xv));
+    }
 }
 
 int vs_run_mc_summary(const vs_mc_state *s, const vs_mc_series *series, char *err,
@@ -68,7 +121,8 @@ int vs_run_mc_summary(const vs_mc_state *s, const vs_mc_series *series, char *er
                     s->pr.max_disp[b]);
     }
     vs_mc_stat st[VS_MC_MAX_STATS];
-    const int n = vs_mc_summarize(series, s->n_boxes, (int)prm->mc.blocks, st);
+    const int n = vs_mc_summarize(series, s->n_boxes, (int)prm->mc.blocks,
+                                  vs_mc_has_composition(prm) ? &prm->species : NULL, st);
     vs_mc_histograms h;
     const int gcmc = prm->mc.ensemble == VS_MC_GCMC;
     if (n < 0 || (gcmc && vs_mc_histograms_build(series, prm->mc.energy_bin, &h))) {

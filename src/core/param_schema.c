@@ -93,7 +93,8 @@ static const key_choice ANISO_STYLE_CHOICES[] = {{"disk", VS_ANISO_DISK},
                                                   {"triblock", VS_ANISO_TRIBLOCK},
                                                   {NULL, 0}};
 static const key_choice MC_ENSEMBLE_CHOICES[] = {
-    {"nvt", VS_MC_NVT}, {"npt", VS_MC_NPT}, {"gcmc", VS_MC_GCMC}, {"gibbs", VS_MC_GIBBS}, {NULL, 0}};
+    {"nvt", VS_MC_NVT}, {"npt", VS_MC_NPT}, {"gcmc", VS_MC_GCMC}, {"gibbs", VS_MC_GIBBS},
+    {"gibbs_npt", VS_MC_GIBBS_NPT}, {NULL, 0}};
 static const key_choice MC_SWEEP_CHOICES[] = {
     {"sequential", VS_MC_SWEEP_SEQUENTIAL}, {"checkerboard", VS_MC_SWEEP_CHECKERBOARD}, {NULL, 0}};
 static const key_choice PRECISION_CHOICES[] = {
@@ -785,14 +786,15 @@ const key_spec vs_config_schema[] = {
          "integrator are then not needed)"),
      OWN(mc.on)},
     {KEY("mc.ensemble", K_ENUM, OPTIONAL, "\"nvt\"",
-         "nvt, npt (isotropic log-volume moves), gcmc (insertions and deletions) or gibbs "
-         "(NVT Gibbs ensemble, two boxes)"),
+         "nvt, npt (isotropic log-volume moves), gcmc (insertions and deletions), gibbs "
+         "(NVT Gibbs ensemble, two boxes) or gibbs_npt (NPT Gibbs ensemble, two boxes at "
+         "mc.pressure, for mixtures)"),
      .choices = MC_ENSEMBLE_CHOICES, LAND(mc.ensemble)},
     {KEY("mc.kT", K_FLOAT, REQUIRED, NULL,
          "temperature k_B T (energy units)"),
      NUM_GT(0), LAND(mc.kT)},
     {KEY("mc.pressure", K_FLOAT, OPTIONAL, NULL,
-         "npt: the imposed pressure (required there)"),
+         "npt, gibbs_npt: the imposed pressure (required there)"),
      NUM_GT(0), OWN(mc.pressure)},
     {KEY("mc.activity", K_FLOAT, OPTIONAL, NULL,
          "gcmc: the activity z = exp(mu / kT) / Lambda^3, Lambda = 1 (this or "
@@ -821,7 +823,8 @@ const key_spec vs_config_schema[] = {
          "initial largest displacement along each axis (length)"),
      NUM_GT(0), LAND(mc.max_displacement)},
     {KEY("mc.max_log_volume", K_FLOAT, OPTIONAL, "0.01",
-         "initial largest change of ln V (npt) or of ln(V1 / V2) (gibbs)"),
+         "initial largest change of ln V (npt; gibbs_npt: of one box) or of ln(V1 / V2) "
+         "(gibbs)"),
      NUM_GT(0), LAND(mc.max_log_volume)},
     {KEY("mc.sweep", K_ENUM, OPTIONAL, "\"sequential\"",
          "displacements: sequential (one particle at a time) or checkerboard (a sweep of a "
@@ -835,16 +838,18 @@ const key_spec vs_config_schema[] = {
          "probability of a displacement of one particle"),
      NUM_IN(0, 1), OWN(mc.p_move[VS_MC_DISPLACE])},
     {KEY("mc.moves.volume", K_FLOAT, OPTIONAL, NULL,
-         "npt, gibbs: probability of a volume move (gibbs: volume exchange)"),
+         "npt, gibbs, gibbs_npt: probability of a volume move (gibbs: volume exchange; "
+         "gibbs_npt: one box's volume)"),
      NUM_IN(0, 1), OWN(mc.p_move[VS_MC_VOLUME])},
     {KEY("mc.moves.exchange", K_FLOAT, OPTIONAL, NULL,
-         "gcmc: probability of an insertion or deletion (half each); gibbs: of a transfer"),
+         "gcmc: probability of an insertion or deletion (half each); gibbs, gibbs_npt: of "
+         "a transfer"),
      NUM_IN(0, 1), OWN(mc.p_move[VS_MC_EXCHANGE])},
     {KEY("mc.box2", K_VEC3, OPTIONAL, NULL,
-         "gibbs: the second box's edges (required there)"),
+         "gibbs, gibbs_npt: the second box's edges (required there)"),
      NUM_GT(0), OWN(mc.box2)},
     {KEY("mc.particles2", K_INT, OPTIONAL, NULL,
-         "gibbs: the second box's particles (required there)"),
+         "gibbs, gibbs_npt: the second box's particles (required there)"),
      INT_GE(0), OWN(mc.particles2)},
     {KEY("mc.blocks", K_INT, OPTIONAL, "10",
          "blocks of the closing block averages and their errors (mc_summary.h5)"),

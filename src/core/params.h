@@ -452,9 +452,16 @@ typedef struct {
 } vs_field_params;
 enum { VS_FIELD_FORCE_GRADIENT = 0, VS_FIELD_FORCE_ENERGY = 1 };
 /* Monte Carlo (the mc group; src/engine/mc/ runs it, `vesica mc CONFIG`): Metropolis moves of
- * the same particles and pair styles, in one box (nvt, npt, gcmc) or two (gibbs). Present
- * only in a configuration for the Monte Carlo engine (on = 1). */
-typedef enum { VS_MC_NVT = 0, VS_MC_NPT = 1, VS_MC_GCMC = 2, VS_MC_GIBBS = 3 } vs_mc_ensemble;
+ * the same particles and pair styles, in one box (nvt, npt, gcmc) or two (gibbs: the NVT Gibbs
+ * ensemble; gibbs_npt: the NPT Gibbs ensemble, for mixtures). Present only in a configuration
+ * for the Monte Carlo engine (on = 1). */
+typedef enum {
+    VS_MC_NVT = 0,
+    VS_MC_NPT = 1,
+    VS_MC_GCMC = 2,
+    VS_MC_GIBBS = 3,
+    VS_MC_GIBBS_NPT = 4
+} vs_mc_ensemble;
 typedef enum { VS_MC_DISPLACE = 0, VS_MC_VOLUME = 1, VS_MC_EXCHANGE = 2, VS_MC_MOVES = 3 } vs_mc_move;
 /* How displacements are attempted: one particle at a time, or a checkerboard of cells whose
  * particles move at once (src/core/mc_sweep.h; the CPU and the GPU backends). */
@@ -463,7 +470,7 @@ typedef struct {
     int on;                   /* the configuration has an mc group */
     int ensemble;             /* vs_mc_ensemble */
     double kT;                /* temperature k_B T, > 0 */
-    double pressure;          /* npt: the imposed pressure, > 0 */
+    double pressure;          /* npt, gibbs_npt: the imposed pressure, > 0 */
     double activity;          /* gcmc: z = exp(mu / kT) / Lambda^3 (Lambda = 1), > 0 */
     int64_t cycles;           /* final cycle number (a restart continues to it) */
     int64_t moves_per_cycle;  /* 0: the particles at the start, at least 1 */
@@ -472,9 +479,10 @@ typedef struct {
     double target_acceptance; /* the displacement and volume moves' aim while tuning */
     double p_move[VS_MC_MOVES];   /* probability of each move kind, summing to 1 */
     double max_displacement;  /* initial largest displacement per axis (length) */
-    double max_log_volume;    /* initial largest change of ln V (npt) or ln(V1/V2) (gibbs) */
-    double box2[3];           /* gibbs: the second box's edges */
-    int64_t particles2;       /* gibbs: the second box's particles */
+    double max_log_volume;    /* initial largest change of ln V (npt; gibbs_npt: of the box
+                                 moved) or ln(V1/V2) (gibbs) */
+    double box2[3];           /* gibbs, gibbs_npt: the second box's edges */
+    int64_t particles2;       /* gibbs, gibbs_npt: the second box's particles */
     int64_t blocks;           /* blocks of the closing block averages (mc_summary.h5) */
     double energy_bin;        /* gcmc: energy bin of the (N, E) histogram; 0: kT / 10 */
     int sweep;                /* vs_mc_sweep_kind */

@@ -41,6 +41,10 @@ expect activity_0   'mc = { ensemble = "gcmc"; activity = 0.0; kT = 1.0; cycles 
 expect activity_neg 'mc = { ensemble = "gcmc"; activity = -2.0; kT = 1.0; cycles = 10; };' '6: mc.activity: expected a number > 0'
 expect pressure_0   'mc = { ensemble = "npt"; pressure = 0.0; kT = 1.0; cycles = 10; };' '6: mc.pressure: expected a number > 0'
 expect pressure_no  'mc = { ensemble = "npt"; kT = 1.0; cycles = 10; };' '6: mc.pressure: required key is missing'
+expect gibbs_npt_one 'mc = { ensemble = "gibbs_npt"; pressure = 1.0; kT = 1.0; cycles = 10; };' '6: mc.box2: "gibbs_npt" needs two boxes'
+expect gibbs_npt_p0 'mc = { ensemble = "gibbs_npt"; pressure = 0.0; kT = 1.0; cycles = 10; box2 = [8.0, 8.0, 8.0]; particles2 = 10; };' '6: mc.pressure: expected a number > 0'
+expect gibbs_npt_pno 'mc = { ensemble = "gibbs_npt"; kT = 1.0; cycles = 10; box2 = [8.0, 8.0, 8.0]; particles2 = 10; };' '6: mc.pressure: required key is missing (mc.ensemble = "gibbs_npt" needs it)'
+expect gibbs_p      'mc = { ensemble = "gibbs"; pressure = 1.0; kT = 1.0; cycles = 10; box2 = [8.0, 8.0, 8.0]; particles2 = 10; };' '6: mc.pressure: not used by mc.ensemble = "gibbs"'
 expect moves_sum    'mc = { ensemble = "npt"; pressure = 1.0; kT = 1.0; cycles = 10; moves = { displacement = 0.9; volume = 0.2; }; };' '6: mc.moves: expected the move probabilities to sum to 1'
 expect moves_kind   'mc = { kT = 1.0; cycles = 10; moves = { displacement = 0.5; exchange = 0.5; }; };' '6: mc.moves.exchange: the nvt ensemble has no exchange move'
 # mc.sweep (the checkerboard's key) and the GPU backend without it

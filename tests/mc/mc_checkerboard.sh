@@ -2,10 +2,11 @@
 # The checkerboard sweep (mc.sweep = "checkerboard") on the CPU (its bad input: mc_bad_input.sh):
 # restarts are exact (nvt with a checkpoint inside the tuning, npt with volume
 # moves between the sweeps, gcmc with insertions and deletions between them, gibbs with two
-# boxes and transfers), thermo.csv byte for byte;
+# boxes and transfers, gibbs_npt of two species), thermo.csv byte for byte;
 # the sweep moves particles (accepted displacements) and is not the sequential mode's
 # trajectory. Usage: mc_checkerboard.sh VESICA WORKDIR
 set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
 VESICA=$1
 WORK=$2
 rm -rf "$WORK"
@@ -13,25 +14,14 @@ mkdir -p "$WORK"
 cd "$WORK" || exit 1
 fail=0
 
-write_cfg() { # name, mc keys
-    cat > "$1.cfg" <<EOF2
-box = [7.0, 7.0, 7.0];
-particles = 180;
-seed = 23;
-species = ( { name = "A"; fraction = 0.7; }, { name = "B"; fraction = 0.3; } );
-pair = ( { style = "lj"; rc = 2.5; tail = "on";
-           coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; }; B = { epsilon = 0.8; sigma = 0.9; }; };
-                     B = { B = { epsilon = 0.6; sigma = 0.8; }; }; }; } );
-mc = { kT = 1.2; cycles = 60; equilibration = 40; tune_every = 5; blocks = 3; sweep = "checkerboard"; $2 };
-output = { dir = "$1"; thermo_interval = 2; checkpoint_interval = 10; checkpoint_keep = 2; };
-EOF2
-}
-write_cfg nvt 'ensemble = "nvt";'
-write_cfg npt 'ensemble = "npt"; pressure = 0.5; moves = { displacement = 0.9; volume = 0.1; };'
-write_cfg gibbs 'ensemble = "gibbs"; box2 = [6.0, 6.0, 6.0]; particles2 = 40;'
-sed -i 's/species = .*/species = ( { name = "A"; } );/; s/ B = { epsilon = 0.8; sigma = 0.9; };//; s/                     B = { B = { epsilon = 0.6; sigma = 0.8; }; };//' gibbs.cfg
-sed 's/ensemble = "gibbs"; box2 = \[6.0, 6.0, 6.0\]; particles2 = 40;/ensemble = "gcmc"; activity = 0.1;/; s/dir = "gibbs"/dir = "gcmc"/' gibbs.cfg > gcmc.cfg
-for e in nvt npt gcmc gibbs; do
+. "$HERE/mc_cfg.sh"
+RUN='kT = 1.2; cycles = 60; equilibration = 40; tune_every = 5; blocks = 3; sweep = "checkerboard";'
+mc_cfg nvt 7.0 180 23 0.7 "$RUN ensemble = \"nvt\";"
+mc_cfg npt 7.0 180 23 0.7 "$RUN ensemble = \"npt\"; pressure = 0.5; moves = { displacement = 0.9; volume = 0.1; };"
+mc_cfg gibbs 7.0 180 23 1 "$RUN ensemble = \"gibbs\"; box2 = [6.0, 6.0, 6.0]; particles2 = 40;"
+mc_cfg gibbs_npt 7.0 180 23 0.7 "$RUN ensemble = \"gibbs_npt\"; pressure = 0.3; box2 = [6.0, 6.0, 6.0]; particles2 = 40;"
+mc_cfg gcmc 7.0 180 23 1 "$RUN ensemble = \"gcmc\"; activity = 0.1;"
+for e in nvt npt gcmc gibbs gibbs_npt; do
     "$VESICA" mc $e.cfg --set output.dir=\"$e-full\" > /dev/null || { echo "FAIL: $e full run"; fail=1; continue; }
     "$VESICA" mc $e.cfg --set output.dir=\"$e-part\" --set mc.cycles=30 > /dev/null || fail=1
     "$VESICA" mc $e.cfg --set output.dir=\"$e-part\" --restart latest > /dev/null || fail=1
@@ -41,7 +31,7 @@ for e in nvt npt gcmc gibbs; do
         echo "FAIL: $e: thermo.csv differs after a restart"; fail=1
     fi
     # column 8 of nvt/npt (displacement_accepted_0), 13 of gibbs: some moves were accepted
-    col=$([ $e = gibbs ] && echo 13 || echo 8)
+    col=$(case $e in gibbs*) echo 13 ;; *) echo 8 ;; esac)
     acc=$(tail -1 $e-full/thermo.csv | cut -d, -f$col)
     if [ "${acc:-0}" -gt 0 ]; then
         echo "$e: $acc displacements accepted"

@@ -4,10 +4,11 @@
 # backend = "cpu" and "gpu" for nvt (two species, a grid of 4^3 cells of 41 particles: the
 # kernel reads the neighbours from global memory), npt (volume moves on the host between the
 # sweeps; 6^3 cells, the neighbourhoods staged in shared memory), gibbs (two boxes,
-# transfers) and a larger nvt box of 12^3 cells; a GPU run stopped and continued with --restart latest equals one that never
+# transfers), gibbs_npt (two species, each box's volume moves) and a larger nvt box of 12^3 cells; a GPU run stopped and continued with --restart latest equals one that never
 # stopped. Run through tests/gpu/skip_without_gpu.sh (exit 77 without a GPU).
 # Usage: mc_gpu_exact.sh VESICA WORKDIR
 set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
 VESICA=$1
 WORK=$2
 rm -rf "$WORK"
@@ -15,27 +16,15 @@ mkdir -p "$WORK"
 cd "$WORK" || exit 1
 fail=0
 
-write_cfg() { # name, edge, particles, mc keys
-    cat > "$1.cfg" <<EOF2
-box = [$2, $2, $2];
-particles = $3;
-seed = 31;
-species = ( { name = "A"; fraction = 0.8; }, { name = "B"; fraction = 0.2; } );
-pair = ( { style = "lj"; rc = 2.5; tail = "on";
-           coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; }; B = { epsilon = 0.8; sigma = 0.9; }; };
-                     B = { B = { epsilon = 0.6; sigma = 0.8; }; }; }; } );
-mc = { kT = 1.1; cycles = 40; equilibration = 20; tune_every = 5; blocks = 3; sweep = "checkerboard"; $4 };
-output = { dir = "$1"; thermo_interval = 2; checkpoint_interval = 10; checkpoint_keep = 2; };
-EOF2
-}
-write_cfg nvt 14.9 2600 'ensemble = "nvt";'
-write_cfg npt 15.0 2700 'ensemble = "npt"; pressure = 1.0; moves = { displacement = 0.98; volume = 0.02; };'
-write_cfg gibbs 12.0 1200 'ensemble = "gibbs"; box2 = [10.0, 10.0, 10.0]; particles2 = 200;'
-sed -i 's/species = .*/species = ( { name = "A"; } );/; s/ B = { epsilon = 0.8; sigma = 0.9; };//; s/                     B = { B = { epsilon = 0.6; sigma = 0.8; }; };//' gibbs.cfg
-write_cfg big 31.0 24000 'ensemble = "nvt";'
-sed -i 's/cycles = 40; equilibration = 20; tune_every = 5;/cycles = 6; equilibration = 4; tune_every = 2;/' big.cfg
+. "$HERE/mc_cfg.sh"
+RUN='kT = 1.1; cycles = 40; equilibration = 20; tune_every = 5; blocks = 3; sweep = "checkerboard";'
+mc_cfg nvt 14.9 2600 31 0.8 "$RUN ensemble = \"nvt\";"
+mc_cfg npt 15.0 2700 31 0.8 "$RUN ensemble = \"npt\"; pressure = 1.0; moves = { displacement = 0.98; volume = 0.02; };"
+mc_cfg gibbs 12.0 1200 31 1 "$RUN ensemble = \"gibbs\"; box2 = [10.0, 10.0, 10.0]; particles2 = 200;"
+mc_cfg gibbs_npt 12.0 1200 31 0.8 "$RUN ensemble = \"gibbs_npt\"; pressure = 0.1; box2 = [10.0, 10.0, 10.0]; particles2 = 200;"
+mc_cfg big 31.0 24000 31 0.8 "kT = 1.1; cycles = 6; equilibration = 4; tune_every = 2; blocks = 3; sweep = \"checkerboard\"; ensemble = \"nvt\";"
 
-for e in nvt npt gibbs big; do
+for e in nvt npt gibbs gibbs_npt big; do
     "$VESICA" mc $e.cfg --set output.dir=\"$e-cpu\" --set backend=\"cpu\" > $e-cpu.log 2>&1 ||
         { echo "FAIL: $e on the CPU: $(tail -1 $e-cpu.log)"; fail=1; continue; }
     "$VESICA" mc $e.cfg --set output.dir=\"$e-gpu\" --set backend=\"gpu\" > $e-gpu.log 2>&1 ||

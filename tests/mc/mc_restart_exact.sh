@@ -1,10 +1,11 @@
 #!/bin/bash
 # Restarts of the Monte Carlo engine are exact: per ensemble (nvt with a checkpoint inside
-# the tuning of the step sizes, npt, gcmc, gibbs), a run of C cycles and a run stopped at a
+# the tuning of the step sizes, npt, gcmc, gibbs, gibbs_npt of two species), a run of C cycles and a run stopped at a
 # checkpoint and continued with --restart latest leave the same thermo.csv, byte for byte;
 # and a SIGTERM stops a run with exit status 3 and a checkpoint it continues from.
 # Usage: mc_restart_exact.sh VESICA WORKDIR
 set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
 VESICA=$1
 WORK=$2
 rm -rf "$WORK"
@@ -12,29 +13,16 @@ mkdir -p "$WORK"
 cd "$WORK" || exit 1
 fail=0
 
-write_cfg() { # name, mc keys
-    cat > "$1.cfg" <<EOF2
-box = [6.0, 6.0, 6.0];
-particles = 100;
-seed = 17;
-species = ( { name = "A"; fraction = 0.7; }, { name = "B"; fraction = 0.3; } );
-pair = ( { style = "lj"; rc = 2.5; tail = "on";
-           coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; }; B = { epsilon = 0.8; sigma = 0.9; }; };
-                     B = { B = { epsilon = 0.6; sigma = 0.8; }; }; }; } );
-mc = { kT = 1.2; cycles = 60; equilibration = 40; tune_every = 5; blocks = 3; $2 };
-output = { dir = "$1"; thermo_interval = 2; checkpoint_interval = 10; checkpoint_keep = 2; };
-EOF2
-}
-
-write_cfg nvt 'ensemble = "nvt";'
-write_cfg npt 'ensemble = "npt"; pressure = 0.5; moves = { displacement = 0.9; volume = 0.1; };'
-write_cfg gibbs 'ensemble = "gibbs"; box2 = [7.0, 7.0, 7.0]; particles2 = 40;'
-sed -i 's/species = .*/species = ( { name = "A"; } );/; s/ B = { epsilon = 0.8; sigma = 0.9; };//; s/                     B = { B = { epsilon = 0.6; sigma = 0.8; }; };//' gibbs.cfg
-cp gibbs.cfg gcmc.cfg
-sed -i 's/ensemble = "gibbs"; box2 = \[7.0, 7.0, 7.0\]; particles2 = 40;/ensemble = "gcmc"; activity = 0.1;/; s/dir = "gibbs"/dir = "gcmc"/' gcmc.cfg
+. "$HERE/mc_cfg.sh"
+RUN='kT = 1.2; cycles = 60; equilibration = 40; tune_every = 5; blocks = 3;'
+mc_cfg nvt 6.0 100 17 0.7 "$RUN ensemble = \"nvt\";"
+mc_cfg npt 6.0 100 17 0.7 "$RUN ensemble = \"npt\"; pressure = 0.5; moves = { displacement = 0.9; volume = 0.1; };"
+mc_cfg gibbs 6.0 100 17 1 "$RUN ensemble = \"gibbs\"; box2 = [7.0, 7.0, 7.0]; particles2 = 40;"
+mc_cfg gibbs_npt 6.0 100 17 0.7 "$RUN ensemble = \"gibbs_npt\"; pressure = 0.3; box2 = [7.0, 7.0, 7.0]; particles2 = 40; moves = { displacement = 0.7; volume = 0.1; exchange = 0.2; };"
+mc_cfg gcmc 6.0 100 17 1 "$RUN ensemble = \"gcmc\"; activity = 0.1;"
 
 H5DIFF=$(command -v h5diff || true)
-for e in nvt npt gcmc gibbs; do
+for e in nvt npt gcmc gibbs gibbs_npt; do
     "$VESICA" mc $e.cfg --set output.dir=\"$e-full\" > /dev/null || { echo "FAIL: $e full run"; fail=1; continue; }
     # stop at 30 (inside the tuning for nvt's checkpoint at 20 too), continue to 60
     "$VESICA" mc $e.cfg --set output.dir=\"$e-part\" --set mc.cycles=30 > /dev/null || fail=1

@@ -115,8 +115,8 @@ static const vs_mc_stat *find(const vs_mc_stat *st, int n, const char *g, const 
 static void gibbs_summary(void **state)
 {
     (void)state;
-    const vs_mc_box_obs liq = {100, 125.0, 0.8, -500.0, 0.3};
-    const vs_mc_box_obs vap = {10, 1000.0, 0.01, -2.0, 0.1};
+    const vs_mc_box_obs liq = {100, 125.0, 0.8, -500.0, 0.3, {75, 25}};
+    const vs_mc_box_obs vap = {10, 1000.0, 0.01, -2.0, 0.1, {2, 8}};
     vs_mc_series s = {0};
     for (int i = 0; i < 20; ++i) {
         vs_mc_row r = {.cycle = i + 1};
@@ -125,8 +125,26 @@ static void gibbs_summary(void **state)
         assert_int_equal(vs_mc_series_push(&s, &r), 0);
     }
     vs_mc_stat st[VS_MC_MAX_STATS];
-    const int n = vs_mc_summarize(&s, 2, 5, st);
+    vs_species_params sp;
+    memset(&sp, 0, sizeof sp);
+    sp.n = 2;
+    snprintf(sp.list[0].name, sizeof sp.list[0].name, "A");
+    snprintf(sp.list[1].name, sizeof sp.list[1].name, "B");
+    const int n = vs_mc_summarize(&s, 2, 5, &sp, st);
     assert_true(n > 0);
+    /* mole fractions <N_k> / <N>: per phase the rows' own, per box the two phases mixed */
+    assert_near(find(st, n, "coexistence", "x_A_liquid")->mean, 0.75, 1e-15);
+    assert_near(find(st, n, "coexistence", "x_B_liquid")->mean, 0.25, 1e-15);
+    assert_near(find(st, n, "coexistence", "x_A_vapour")->mean, 0.2, 1e-15);
+    assert_near(find(st, n, "coexistence", "x_B_vapour")->mean, 0.8, 1e-15);
+    assert_near(find(st, n, "box_1", "x_A")->mean, 77.0 / 110.0, 1e-15);
+    assert_near(find(st, n, "box_1", "x_A")->error, 0.0, 1e-15);
+    /* without species: no mole fractions */
+    vs_mc_stat st2[VS_MC_MAX_STATS];
+    const int n2 = vs_mc_summarize(&s, 2, 5, NULL, st2);
+    assert_int_equal(n2, n - 8);
+    for (int i = 0; i < n2; ++i)
+        assert_true(strncmp(st2[i].name, "x_", 2) != 0);
     const char *g = "coexistence";
     assert_near(find(st, n, g, "density_liquid")->mean, 0.8, 1e-15);
     assert_near(find(st, n, g, "density_liquid")->error, 0.0, 1e-15);

@@ -184,8 +184,8 @@ static inline double pair_energy(const vs_mc_pairs *pp, int si, int sj, double r
     return e < VS_MC_PAIR_CAP ? e : VS_MC_PAIR_CAP; /* NaN (r2 = 0) too */
 }
 
-/* Calls body(j, r2) for each particle j != skip within reach of x. */
-#define VS_MC_FOR_NEIGHBOURS(b, pp, x, skip, BODY)                                              \
+/* Calls body(j, r2) for each particle j != skip, j >= lo, within reach of x. */
+#define VS_MC_FOR_NEIGHBOURS(b, pp, x, skip, lo, BODY)                                          \
     do {                                                                                       \
         const double reach2_ = (pp)->reach * (pp)->reach;                                      \
         int lo_[3], span_ = (b)->use_cells ? 3 : 1;                                            \
@@ -202,7 +202,7 @@ static inline double pair_energy(const vs_mc_pairs *pp, int si, int sj, double r
                                     ((q_[d_] % (b)->nc[d_]) + (b)->nc[d_]) % (b)->nc[d_];      \
                     }                                                                          \
                     for (int64_t j = (b)->head[cell_]; j >= 0; j = (b)->next[j]) {             \
-                        if (j == (skip))                                                       \
+                        if (j == (skip) || j < (lo))                                           \
                             continue;                                                          \
                         double r2 = 0.0;                                                       \
                         for (int d_ = 0; d_ < 3; ++d_) {                                       \
@@ -224,7 +224,7 @@ vs_wide vs_mc_energy_at(const vs_mc_box *b, const vs_mc_pairs *pp, const double 
                         int32_t species, int64_t skip)
 {
     vs_wide sum = 0;
-    VS_MC_FOR_NEIGHBOURS(b, pp, x, skip, {
+    VS_MC_FOR_NEIGHBOURS(b, pp, x, skip, 0, {
         sum += vs_wide_from_double(pair_energy(pp, species, b->species[j], r2, NULL));
     });
     return sum;
@@ -276,7 +276,9 @@ vs_wide vs_mc_energy_total(const vs_mc_box *b, const vs_mc_pairs *pp, double *vi
     for (int64_t i = i0; i < i1; ++i) {
         const double *x = &b->x[3 * i];
         const int32_t si = b->species[i];
-        VS_MC_FOR_NEIGHBOURS(b, pp, x, i, {
+        /* each pair once, from its lower index: the same integers as half the sum over both
+         * sides (a pair's distance and coefficients are the same from either side) */
+        VS_MC_FOR_NEIGHBOURS(b, pp, x, i, i + 1, {
             double w;
             sum += vs_wide_from_double(pair_energy(pp, si, b->species[j], r2, &w));
             if (virial)
@@ -290,8 +292,8 @@ vs_wide vs_mc_energy_total(const vs_mc_box *b, const vs_mc_pairs *pp, double *vi
         wsum = w[1];
     }
     if (virial)
-        *virial = vs_wide_to_double(wsum) * 0.5; /* each pair was visited from both sides */
-    return sum / 2; /* exact: each pair's rounded energy entered twice */
+        *virial = vs_wide_to_double(wsum);
+    return sum;
 }
 
 void vs_mc_tail(const vs_mc_box *b, const vs_mc_pairs *pp, const int64_t *count, double volume,

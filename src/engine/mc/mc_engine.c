@@ -11,7 +11,7 @@ int vs_mc_init(vs_mc_state *s, const vs_params *prm)
     memset(s, 0, sizeof *s);
     s->prm = prm;
     vs_mc_pairs_init(&s->pairs, prm);
-    s->n_boxes = prm->mc.ensemble == VS_MC_GIBBS ? 2 : 1;
+    s->n_boxes = prm->mc.ensemble == VS_MC_GIBBS || prm->mc.ensemble == VS_MC_GIBBS_NPT ? 2 : 1;
     const int64_t n[2] = {prm->system.n_particles, prm->mc.particles2};
     for (int b = 0; b < s->n_boxes; ++b)
         if (vs_mc_box_init(&s->box[b], b ? prm->mc.box2 : prm->system.box, n[0] + n[1] + 1,
@@ -118,10 +118,13 @@ static void tune(vs_mc_state *s)
                                    t->accepted[VS_MC_DISPLACE][b] - o->accepted[VS_MC_DISPLACE][b],
                                    target, half);
     }
-    s->pr.max_dlnv = retune(s->pr.max_dlnv,
-                            t->attempted[VS_MC_VOLUME][0] - o->attempted[VS_MC_VOLUME][0],
-                            t->accepted[VS_MC_VOLUME][0] - o->accepted[VS_MC_VOLUME][0], target,
-                            1.0);
+    /* one step for both boxes' volume moves in gibbs_npt (counted per box there) */
+    int64_t att = 0, acc = 0;
+    for (int b = 0; b < VS_MC_MAX_BOXES; ++b) {
+        att += t->attempted[VS_MC_VOLUME][b] - o->attempted[VS_MC_VOLUME][b];
+        acc += t->accepted[VS_MC_VOLUME][b] - o->accepted[VS_MC_VOLUME][b];
+    }
+    s->pr.max_dlnv = retune(s->pr.max_dlnv, att, acc, target, 1.0);
     s->pr.at_tune = s->pr.total;
 }
 
@@ -155,5 +158,6 @@ vs_mc_box_obs vs_mc_observe(const vs_mc_state *s, int bi)
     vs_mc_tail(b, &s->pairs, b->count, o.volume, &e_tail, &w_tail);
     o.energy = vs_wide_to_double(e) + e_tail;
     o.pressure = o.density * s->prm->mc.kT + (w + w_tail) / (3.0 * o.volume);
+    memcpy(o.count, b->count, sizeof o.count);
     return o;
 }

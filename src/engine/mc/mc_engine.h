@@ -1,6 +1,6 @@
 /* The Monte Carlo engine: Metropolis moves of the particles of one box (nvt, npt, gcmc) or
- * two (the NVT Gibbs ensemble); the checkerboard sweep also on one GPU, or on several ranks
- * (mc_ranks.h: its cells split over them, the one-rank run bit for bit).
+ * two (the NVT and the NPT Gibbs ensembles); the checkerboard sweep also on one GPU, or on
+ * several ranks (mc_ranks.h: its cells split over them, the one-rank run bit for bit).
  *
  * A cycle is mc.moves_per_cycle moves, by default the particles at the start of the run
  * (at least one), then the same in every cycle: a length that followed the state would
@@ -65,9 +65,11 @@ typedef struct {
 typedef struct {
     int64_t n;
     double volume, density, energy, pressure; /* energy: pairs plus tail, total */
+    int64_t count[VS_MAX_SPECIES];            /* particles per species */
 } vs_mc_box_obs;
 
-/* Empty boxes of the configuration's edges (box 1: mc.box2 in gibbs). Returns 0, or -1. */
+/* Empty boxes of the configuration's edges (box 1: mc.box2 in gibbs, gibbs_npt). Returns 0,
+ * or -1. */
 int vs_mc_init(vs_mc_state *s, const vs_params *prm);
 /* The configuration's particles on a simple cubic lattice in each empty box (tags 0.. box by
  * box, species in blocks of tags by their fractions); the box energies computed. Returns 0,

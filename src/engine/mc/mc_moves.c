@@ -10,6 +10,12 @@
  *   gcmc deletion         N / (z V) exp(-beta dU)
  *   gibbs ln(V1/V2) move  exp(-beta dU + (N1 + 1) ln(V1'/V1) + (N2 + 1) ln(V2'/V2))
  *   gibbs transfer a->b   N_a V_b / ((N_b + 1) V_a) exp(-beta dU)
+ *   gibbs_npt, ln V_b     the npt move of box b (either box, half each; N: box b's)
+ *   gibbs_npt, a->b of k  N_a,k V_b / ((N_b,k + 1) V_a) exp(-beta dU)
+ * (Panagiotopoulos et al., Mol. Phys. 63, 527 (1988) for the Gibbs ensembles). A gibbs_npt
+ * transfer picks a species uniformly, then a particle of it in the source box: a minority
+ * species of a mixture is offered as many transfers as the majority, where a pick among all
+ * particles would try it in proportion to its share.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -114,14 +120,16 @@ static int ensure_scratch(vs_mc_state *s)
     return 0;
 }
 
-/* A volume move of the boxes in `which` (npt: box 0 to V0'; gibbs: both, V0' + V1' fixed):
- * new volumes v_new, acceptance term ln_extra besides -beta dU. */
-static int volume_try(vs_mc_state *s, const double *v_new, double ln_extra, double u)
+/* A volume move of boxes lo..hi-1 (npt: box 0; gibbs_npt: one box; gibbs: both, V0' + V1'
+ * fixed): new volumes v_new[bi], acceptance term ln_extra besides -beta dU, counted as a
+ * volume move of box `counter`. */
+static int volume_try(vs_mc_state *s, int lo, int hi, const double *v_new, double ln_extra,
+                      double u, int counter)
 {
     const double reach = s->pairs.reach;
     double e_old = 0.0, e_new = 0.0, L_old[VS_MC_MAX_BOXES][3];
-    s->pr.total.attempted[VS_MC_VOLUME][0]++;
-    for (int bi = 0; bi < s->n_boxes; ++bi) {
+    s->pr.total.attempted[VS_MC_VOLUME][counter]++;
+    for (int bi = lo; bi < hi; ++bi) {
         const vs_mc_box *b = &s->box[bi];
         const double f = cbrt(v_new[bi] / vs_mc_volume(b));
         if (!(b->L[0] * f >= 2 * reach && b->L[1] * f >= 2 * reach && b->L[2] * f >= 2 * reach))
@@ -130,7 +138,7 @@ static int volume_try(vs_mc_state *s, const double *v_new, double ln_extra, doub
     if (ensure_scratch(s))
         return -1;
     vs_wide w_new[VS_MC_MAX_BOXES];
-    for (int bi = 0; bi < s->n_boxes; ++bi) {
+    for (int bi = lo; bi < hi; ++bi) {
         vs_mc_box *b = &s->box[bi];
         memcpy(L_old[bi], b->L, sizeof b->L);
         e_old += vs_wide_to_double(b->pair_energy) +
@@ -141,35 +149,39 @@ static int volume_try(vs_mc_state *s, const double *v_new, double ln_extra, doub
         e_new += vs_wide_to_double(w_new[bi]) + tail_energy(s, b, b->count, vs_mc_volume(b));
     }
     if (accept(-(e_new - e_old) / s->prm->mc.kT + ln_extra, u)) {
-        for (int bi = 0; bi < s->n_boxes; ++bi)
+        for (int bi = lo; bi < hi; ++bi)
             s->box[bi].pair_energy = w_new[bi];
-        s->pr.total.accepted[VS_MC_VOLUME][0]++;
+        s->pr.total.accepted[VS_MC_VOLUME][counter]++;
         return 0;
     }
-    for (int bi = 0; bi < s->n_boxes; ++bi)
+    for (int bi = lo; bi < hi; ++bi)
         if (restore_box(s, bi, L_old[bi]))
             return -1;
     return 0;
 }
 
-static int volume(vs_mc_state *s, int64_t m)
+/* pick_u: the box of a gibbs_npt move. */
+static int volume(vs_mc_state *s, int64_t m, double pick_u)
 {
     double u[2];
     vs_mc_draw(s->prm, s->pr.cycle, m, 1, u);
     const double delta = s->pr.max_dlnv * (2 * u[0] - 1);
-    if (s->n_boxes == 1) {
-        const double v = vs_mc_volume(&s->box[0]), v_new = v * exp(delta);
-        const double n = (double)s->box[0].n;
+    if (s->n_boxes == 1 || s->prm->mc.ensemble == VS_MC_GIBBS_NPT) {
+        const int bi = (int)pick(pick_u, s->n_boxes);
+        const double v = vs_mc_volume(&s->box[bi]);
+        double v_new[VS_MC_MAX_BOXES];
+        v_new[bi] = v * exp(delta);
+        const double n = (double)s->box[bi].n;
         const double ln_extra =
-            -s->prm->mc.pressure * (v_new - v) / s->prm->mc.kT + (n + 1) * delta;
-        return volume_try(s, &v_new, ln_extra, u[1]);
+            -s->prm->mc.pressure * (v_new[bi] - v) / s->prm->mc.kT + (n + 1) * delta;
+        return volume_try(s, bi, bi + 1, v_new, ln_extra, u[1], bi);
     }
     const double v0 = vs_mc_volume(&s->box[0]), v1 = vs_mc_volume(&s->box[1]);
     const double r = log(v0 / v1) + delta, vt = v0 + v1;
     const double v_new[2] = {vt / (1 + exp(-r)), vt / (1 + exp(r))};
     const double ln_extra = ((double)s->box[0].n + 1) * log(v_new[0] / v0) +
                             ((double)s->box[1].n + 1) * log(v_new[1] / v1);
-    return volume_try(s, v_new, ln_extra, u[1]);
+    return volume_try(s, 0, 2, v_new, ln_extra, u[1], 0);
 }
 
 /* Insert a particle of `species` with `tag` at a uniform position of box `to` and delete
@@ -220,6 +232,47 @@ static int exchange_try(vs_mc_state *s, int64_t m, int from, int64_t i, int to,
     return 0;
 }
 
+/* A particle of species k (count > 0) in box a, uniformly among them: picks among all of the
+ * box's particles until one is of species k (draws 4 to 35 of move m, 64 tries), else, from a
+ * fresh draw, the j-th of species k by a scan. Each try is uniform over the species' particles
+ * given that it succeeds, and so is the scan: the pick is uniform either way. */
+#define SPECIES_TRY_DRAWS 32u
+static int64_t pick_of_species(const vs_mc_state *s, int64_t m, const vs_mc_box *a, int32_t k)
+{
+    double u[2];
+    for (unsigned t = 0; t < SPECIES_TRY_DRAWS; ++t) {
+        vs_mc_draw(s->prm, s->pr.cycle, m, 4 + t, u);
+        for (int h = 0; h < 2; ++h) {
+            const int64_t i = pick(u[h], a->n);
+            if (a->species[i] == k)
+                return i;
+        }
+    }
+    vs_mc_draw(s->prm, s->pr.cycle, m, 4 + SPECIES_TRY_DRAWS, u);
+    int64_t j = pick(u[0], a->count[k]);
+    for (int64_t i = 0; i < a->n; ++i)
+        if (a->species[i] == k && j-- == 0)
+            return i;
+    return a->n - 1; /* not reached: count[k] particles of species k are in the box */
+}
+
+/* A gibbs_npt transfer out of box `from`: a species picked uniformly (pick_u), then one of its
+ * particles there; u_acc the acceptance draw. */
+static int transfer_species(vs_mc_state *s, int64_t m, int from, double pick_u, double u_acc)
+{
+    const int to = 1 - from;
+    const vs_mc_box *a = &s->box[from], *b = &s->box[to];
+    const int32_t k = (int32_t)pick(pick_u, s->prm->species.n);
+    if (a->count[k] == 0) {
+        s->pr.total.attempted[VS_MC_EXCHANGE][to]++;
+        return 0;
+    }
+    const int64_t i = pick_of_species(s, m, a, k);
+    const double ln_pre = log((double)a->count[k] * vs_mc_volume(b) /
+                              (((double)b->count[k] + 1) * vs_mc_volume(a)));
+    return exchange_try(s, m, from, i, to, k, a->tag[i], ln_pre, u_acc, to);
+}
+
 static int exchange(vs_mc_state *s, int64_t m, double pick_u)
 {
     double u[2];
@@ -236,6 +289,8 @@ static int exchange(vs_mc_state *s, int64_t m, double pick_u)
         return exchange_try(s, m, 0, pick(pick_u, b->n), -1, 0, 0, log(n / zv), u[1], 1);
     }
     const int from = u[0] < 0.5 ? 0 : 1, to = 1 - from;
+    if (s->prm->mc.ensemble == VS_MC_GIBBS_NPT)
+        return transfer_species(s, m, from, pick_u, u[1]);
     const vs_mc_box *a = &s->box[from], *b = &s->box[to];
     if (a->n == 0) {
         s->pr.total.attempted[VS_MC_EXCHANGE][to]++;
@@ -257,7 +312,7 @@ int vs_mc_attempt(vs_mc_state *s, int64_t m)
         return displace(s, m, u[1]);
     if (p[VS_MC_EXCHANGE] == 0.0 || (p[VS_MC_VOLUME] > 0.0 &&
                                      u[0] < p[VS_MC_DISPLACE] + p[VS_MC_VOLUME]))
-        return volume(s, m);
+        return volume(s, m, u[1]);
     return exchange(s, m, u[1]);
 }
 
@@ -268,6 +323,6 @@ int vs_mc_attempt_other(vs_mc_state *s, int64_t m)
     const double *p = s->prm->mc.p_move;
     const double pv = p[VS_MC_VOLUME], pe = p[VS_MC_EXCHANGE];
     if (pe == 0.0 || (pv > 0.0 && u[0] * (pv + pe) < pv))
-        return volume(s, m);
+        return volume(s, m, u[1]);
     return exchange(s, m, u[1]);
 }

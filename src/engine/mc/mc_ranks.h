@@ -14,7 +14,7 @@
  * integers, summed over the ranks exactly, and the accepted counts are integers too.
  *
  * The whole-box energy (a volume move, a thermo row's energy and virial) is split over the
- * ranks too, by particle index, each pair still seen from both sides and the integer sums
+ * ranks too, by particle index, each pair once from its lower index and the integer sums
  * added over the ranks: the same integers as on one rank.
  *
  * Trade-off: the whole state on every rank makes the other moves (volume, insertion and

@@ -105,7 +105,8 @@ static void put(vs_mc_stat *out, int *n, const char *group, const char *name,
         (*n)++;
 }
 
-/* The series of one row quantity: q 0 N, 1 volume, 2 density, 3 energy, 4 pressure. */
+/* The series of one row quantity: q 0 N, 1 volume, 2 density, 3 energy, 4 pressure, NQ + k
+ * the particles of species k. */
 static double obs_value(const vs_mc_box_obs *o, int q)
 {
     switch (q) {
@@ -113,53 +114,76 @@ static double obs_value(const vs_mc_box_obs *o, int q)
     case 1: return o->volume;
     case 2: return o->density;
     case 3: return o->energy;
-    default: return o->pressure;
+    case 4: return o->pressure;
+    default: return (double)o->count[q - 5];
     }
 }
 
 enum { Q_N, Q_V, Q_RHO, Q_U, Q_P, NQ };
 
-int vs_mc_summarize(const vs_mc_series *s, int n_boxes, int blocks, vs_mc_stat *out)
+int vs_mc_has_composition(const vs_params *prm)
+{
+    return prm->mc.ensemble == VS_MC_GIBBS_NPT && prm->species.n > 1;
+}
+
+/* The mole fraction of each species, per box or phase (xs: the nq series of one). */
+static void put_composition(vs_mc_stat *out, int *n, const char *group, const char *suffix,
+                            const double *const *xs, const vs_species_params *sp, int64_t r,
+                            int blocks)
+{
+    for (int k = 0; k < sp->n; ++k) {
+        char name[sizeof out->name];
+        snprintf(name, sizeof name, "x_%s%s", sp->list[k].name, suffix);
+        const double *kn[2] = {xs[NQ + k], xs[Q_N]};
+        put(out, n, group, name, kn, 2, r, blocks, ratio);
+    }
+}
+
+int vs_mc_summarize(const vs_mc_series *s, int n_boxes, int blocks,
+                    const vs_species_params *species, vs_mc_stat *out)
 {
     const int64_t r = s->n;
     if (r < 1)
         return 0;
-    /* per box the NQ series, then (gibbs) the same of the liquid and of the vapour, and the
+    /* per box the nq series, then (gibbs) the same of the liquid and of the vapour, and the
      * indicator that box 0 is the liquid */
-    const int n_series = NQ * n_boxes + (n_boxes > 1 ? 2 * NQ + 1 : 0);
+    const int nq = NQ + (species ? species->n : 0);
+    const int n_series = nq * n_boxes + (n_boxes > 1 ? 2 * nq + 1 : 0);
     double *buf = malloc((size_t)n_series * (size_t)r * sizeof *buf);
     if (!buf)
         return -1;
-    const double *x[2 * NQ * VS_MC_MAX_BOXES + 1];
+    const double *x[2 * (NQ + VS_MAX_SPECIES) * VS_MC_MAX_BOXES + 1];
     for (int j = 0; j < n_series; ++j)
         x[j] = buf + (size_t)j * (size_t)r;
     for (int64_t i = 0; i < r; ++i) {
         const vs_mc_row *row = &s->row[i];
         for (int b = 0; b < n_boxes; ++b)
-            for (int q = 0; q < NQ; ++q)
-                buf[(size_t)(NQ * b + q) * (size_t)r + (size_t)i] = obs_value(&row->box[b], q);
+            for (int q = 0; q < nq; ++q)
+                buf[(size_t)(nq * b + q) * (size_t)r + (size_t)i] = obs_value(&row->box[b], q);
         if (n_boxes < 2)
             continue;
         const int liq = row->box[1].density > row->box[0].density ? 1 : 0;
-        for (int q = 0; q < NQ; ++q) {
-            buf[(size_t)(2 * NQ + q) * (size_t)r + (size_t)i] = obs_value(&row->box[liq], q);
-            buf[(size_t)(3 * NQ + q) * (size_t)r + (size_t)i] = obs_value(&row->box[1 - liq], q);
+        for (int q = 0; q < nq; ++q) {
+            buf[(size_t)(2 * nq + q) * (size_t)r + (size_t)i] = obs_value(&row->box[liq], q);
+            buf[(size_t)(3 * nq + q) * (size_t)r + (size_t)i] = obs_value(&row->box[1 - liq], q);
         }
-        buf[(size_t)(4 * NQ) * (size_t)r + (size_t)i] = liq == 0;
+        buf[(size_t)(4 * nq) * (size_t)r + (size_t)i] = liq == 0;
     }
     static const char *const name[NQ] = {"n", "volume", "density", "energy", "pressure"};
     int n = 0;
     for (int b = 0; b < n_boxes; ++b) {
         char group[16];
         snprintf(group, sizeof group, "box_%d", b);
-        const double *const *xb = x + NQ * b;
+        const double *const *xb = x + nq * b;
         for (int q = 0; q < NQ; ++q)
             put(out, &n, group, name[q], xb + q, 1, r, blocks, NULL);
         const double *un[2] = {xb[Q_U], xb[Q_N]};
         put(out, &n, group, "energy_per_particle", un, 2, r, blocks, ratio);
+        if (species)
+            put_composition(out, &n, group, "", xb, species, r, blocks);
     }
     if (n_boxes > 1) {
-        const double *const *l = x + 2 * NQ, *const *v = x + 3 * NQ;
+        const double *const *l = x + 2 * nq, *const *v = x + 3 * nq;
         const char *g = "coexistence";
         put(out, &n, g, "density_liquid", l + Q_RHO, 1, r, blocks, NULL);
         put(out, &n, g, "density_vapour", v + Q_RHO, 1, r, blocks, NULL);
@@ -170,7 +194,11 @@ int vs_mc_summarize(const vs_mc_series *s, int n_boxes, int blocks, vs_mc_stat *
         put(out, &n, g, "energy_per_particle_vapour", uv, 2, r, blocks, ratio);
         const double *hv[7] = {l[Q_U], l[Q_N], l[Q_V], v[Q_U], v[Q_N], v[Q_V], v[Q_P]};
         put(out, &n, g, "heat_of_vaporization", hv, 7, r, blocks, heat_of_vaporization);
-        put(out, &n, g, "box_0_liquid_fraction", x + 4 * NQ, 1, r, blocks, NULL);
+        put(out, &n, g, "box_0_liquid_fraction", x + 4 * nq, 1, r, blocks, NULL);
+        if (species) {
+            put_composition(out, &n, g, "_liquid", l, species, r, blocks);
+            put_composition(out, &n, g, "_vapour", v, species, r, blocks);
+        }
     }
     free(buf);
     return n;

@@ -53,12 +53,20 @@ typedef double (*vs_mc_stat_fn)(const double *m, const void *ctx);
 int vs_mc_block_estimate(const double *const *x, int k, int64_t n, int blocks, vs_mc_stat_fn f,
                          const void *ctx, double *mean, double *error);
 
-#define VS_MC_MAX_STATS 32
+#define VS_MC_MAX_STATS (20 + 4 * VS_MAX_SPECIES)
 
 /* Each box's N, volume, density, energy, energy per particle (<U>/<N>) and pressure, and for
- * two boxes the coexistence summary (see the top). Returns the number of results written to
- * out (at most VS_MC_MAX_STATS), or -1 (out of memory). */
-int vs_mc_summarize(const vs_mc_series *s, int n_boxes, int blocks, vs_mc_stat *out);
+ * two boxes the coexistence summary (see the top). With `species` (NULL: none) also each
+ * species' mole fraction x_k = <N_k> / <N> per box ("x_NAME") and, for two boxes, in the
+ * liquid and in the vapour ("x_NAME_liquid", "x_NAME_vapour"), from the rows' counts per
+ * species. Returns the number of results written to out (at most VS_MC_MAX_STATS), or -1
+ * (out of memory). */
+int vs_mc_summarize(const vs_mc_series *s, int n_boxes, int blocks,
+                    const vs_species_params *species, vs_mc_stat *out);
+
+/* Whether a run's thermo rows carry each box's particles per species (and its summary the
+ * compositions): the NPT Gibbs ensemble of a mixture. */
+int vs_mc_has_composition(const vs_params *prm);
 
 /* The grand canonical histograms of box 0 over the rows (vs_mc_histograms, mc_summary.h),
  * E the box's total potential energy (tail included) in bins of width w. */

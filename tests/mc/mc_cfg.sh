@@ -1,0 +1,28 @@
+# The configuration writer of the Monte Carlo shell tests (sourced by mc_restart_exact.sh,
+# mc_checkerboard.sh and mc_gpu_exact.sh).
+#
+# mc_cfg NAME EDGE PARTICLES SEED FRACTION_A MC_KEYS writes NAME.cfg: a cubic box of edge EDGE
+# with PARTICLES LJ particles (rc 2.5 with tail corrections) of species A and B, FRACTION_A of
+# them A (1: species A alone), the mc group { MC_KEYS }, output to NAME/ with a thermo row
+# every 2 cycles and a checkpoint every 10 (two kept).
+mc_cfg() {
+    local species coeff
+    if [ "$5" = 1 ]; then
+        species='( { name = "A"; } )'
+        coeff='A = { A = { epsilon = 1.0; sigma = 1.0; }; };'
+    else
+        species="( { name = \"A\"; fraction = $5; }, { name = \"B\"; fraction = $(awk "BEGIN { print 1 - $5 }"); } )"
+        coeff='A = { A = { epsilon = 1.0; sigma = 1.0; }; B = { epsilon = 0.8; sigma = 0.9; }; };
+                     B = { B = { epsilon = 0.6; sigma = 0.8; }; };'
+    fi
+    cat > "$1.cfg" <<EOF2
+box = [$2, $2, $2];
+particles = $3;
+seed = $4;
+species = $species;
+pair = ( { style = "lj"; rc = 2.5; tail = "on";
+           coeff = { $coeff }; } );
+mc = { $6 };
+output = { dir = "$1"; thermo_interval = 2; checkpoint_interval = 10; checkpoint_keep = 2; };
+EOF2
+}
