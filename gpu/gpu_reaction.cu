@@ -72,7 +72,19 @@ struct vs_gpu_rx {
     vs_dihedrals *dih;
     vs_special *special;
     int64_t cap_tags;
-    int32_t *h_slot, *h_rec; /* the fetched beads' (host) */
+    /* page-locked host copies: a copy from or to them is one DMA, queued without a wait.
+     * h_count and h_claims come back with one wait per search; the staging arrays carry
+     * the fetched records and the stored ones, whose copies up are queued behind the store
+     * (`staged` marks their end: nothing writes the staging before it) */
+    int32_t *h_count;
+    vs_reaction_claim *h_claims;
+    int64_t expect_claims; /* how many claims a search's first copy brings back */
+    int64_t *h_tags;
+    int32_t *h_slot, *h_rec, *h_species;
+    vs_topo *h_topo;
+    vs_dihedrals *h_dih;
+    vs_special *h_special;
+    cudaEvent_t staged;
 };
 
 /* A bead without a record: no bonds, molecule 0. */
@@ -100,8 +112,27 @@ static vs_gpu_rx *scratch(vs_gpu_rx **rx)
             VS_FATAL("reactions: out of host memory");
         VS_CUDA_CHECK(cudaMalloc(&(*rx)->d_count, sizeof(int32_t)));
         VS_CUDA_CHECK(cudaMalloc(&(*rx)->d_missing, 2 * sizeof(int64_t)));
+        VS_CUDA_CHECK(cudaMallocHost((void **)&(*rx)->h_count, sizeof(int32_t)));
+        VS_CUDA_CHECK(cudaEventCreateWithFlags(&(*rx)->staged, cudaEventDisableTiming));
+        VS_CUDA_CHECK(cudaEventRecord((*rx)->staged, 0)); /* nothing staged yet */
+        (*rx)->expect_claims = 256;
     }
     return *rx;
+}
+
+/* Page-locked room for n elements of `elem` bytes at *p (its contents are not kept). */
+static void pinned_room(void **p, size_t elem, int64_t n)
+{
+    if (*p)
+        VS_CUDA_CHECK(cudaFreeHost(*p));
+    VS_CUDA_CHECK(cudaMallocHost(p, elem * (size_t)(n > 0 ? n : 1)));
+}
+
+/* Before the host writes the staging arrays: the copies up of the last store have read
+ * them (at once where they have, as almost always). */
+static void staging_free(vs_gpu_rx *rx)
+{
+    VS_CUDA_CHECK(cudaEventSynchronize(rx->staged));
 }
 
 /* CUB's scratch for a call that asked for `bytes`. */
@@ -130,36 +161,47 @@ struct rx_partner_filter {
     }
 };
 
-__global__ void rx_bin_kernel(int n, vs_positions pos, vs_gpu_grid grid, rx_partner_filter f,
-                              uint32_t *count, uint32_t *cell_of, uint32_t *rank_in_cell)
+__global__ void rx_bin_kernel(vs_count n, vs_positions pos, vs_gpu_grid grid,
+                              rx_partner_filter f, uint32_t *count, uint32_t *cell_of,
+                              uint32_t *rank_in_cell)
 {
-    const int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= n)
-        return;
-    if (!f(j)) {
-        cell_of[j] = UINT32_MAX;
-        return;
+    VS_FOR_EACH(j, vs_count_get(n))
+    {
+        if (!f(j)) {
+            cell_of[j] = UINT32_MAX;
+            continue;
+        }
+        double r[3];
+        vs_pos_load(pos, j, r);
+        int c[3];
+        const uint32_t cell = vs_cell_of(grid, r[0], r[1], r[2], c);
+        cell_of[j] = cell;
+        rank_in_cell[j] = atomicAdd(&count[cell], 1u);
     }
-    double r[3];
-    vs_pos_load(pos, j, r);
-    int c[3];
-    const uint32_t cell = vs_cell_of(grid, r[0], r[1], r[2], c);
-    cell_of[j] = cell;
-    rank_in_cell[j] = atomicAdd(&count[cell], 1u);
 }
 
-__global__ void rx_scatter_kernel(int n, const uint32_t *cell_of, const uint32_t *rank_in_cell,
-                                  const uint32_t *cell_start, int32_t *entries)
+__global__ void rx_scatter_kernel(vs_count n, const uint32_t *cell_of,
+                                  const uint32_t *rank_in_cell, const uint32_t *cell_start,
+                                  int32_t *entries)
 {
-    const int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= n || cell_of[j] == UINT32_MAX)
-        return;
-    entries[cell_start[cell_of[j]] + rank_in_cell[j]] = j;
+    VS_FOR_EACH(j, vs_count_get(n))
+    {
+        if (cell_of[j] != UINT32_MAX)
+            entries[cell_start[cell_of[j]] + rank_in_cell[j]] = j;
+    }
 }
 
+/* The partners (owned and ghost) by cell. Where the ghosts' number stayed on the device the
+ * kernels read it there (nothing waits for it), over arrays sized for the most particles the
+ * state has room for. */
 static void bin_partners(vs_gpu_state *g, vs_gpu_rx *rx, int species, int max_bonds)
 {
-    const int n = (int)(g->pt.n_owned + g->pt.n_ghost);
+    const int on_device = g->halo.ghosts_on_device;
+    vs_count all = vs_count_known(g->pt.n_owned + g->pt.n_ghost);
+    if (on_device)
+        all.more = g->halo.d_ghosts;
+    const int64_t n = on_device ? g->pt.capacity : all.base;
+    const int64_t grid_n = all.base + (on_device ? g->halo.ghost_estimate : 0);
     const int64_t n_cells = g->cells.n_cells;
     rx->cell_start = (uint32_t *)grow(rx->cell_start, sizeof(uint32_t), &rx->cap_cells,
                                       n_cells + 1);
@@ -175,13 +217,13 @@ static void bin_partners(vs_gpu_state *g, vs_gpu_rx *rx, int species, int max_bo
     VS_CUDA_CHECK(cudaMemsetAsync(rx->cell_start, 0, sizeof(uint32_t) * (size_t)(n_cells + 1),
                                   g->stream));
     const rx_partner_filter f = {g->pt.species_id, g->bd.mark, species, max_bonds};
-    VS_LAUNCH(rx_bin_kernel, n, VS_BLOCK, g->stream, n, vs_gpu_positions(g), g->cells.grid, f,
-              rx->cell_start, rx->cell_of, rx->rank_in_cell);
+    VS_LAUNCH(rx_bin_kernel, grid_n, VS_BLOCK, g->stream, all, vs_gpu_positions(g),
+              g->cells.grid, f, rx->cell_start, rx->cell_of, rx->rank_in_cell);
     VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, rx->scan_bytes, rx->cell_start,
                                                 rx->cell_start, (int)(n_cells + 1),
                                                 g->stream));
-    VS_LAUNCH(rx_scatter_kernel, n, VS_BLOCK, g->stream, n, rx->cell_of, rx->rank_in_cell,
-              rx->cell_start, rx->entries);
+    VS_LAUNCH(rx_scatter_kernel, grid_n, VS_BLOCK, g->stream, all, rx->cell_of,
+              rx->rank_in_cell, rx->cell_start, rx->entries);
 }
 
 /* ---- the claims ------------------------------------------------------------------------ */
@@ -340,23 +382,37 @@ static void claims_room(vs_claim_list *out, int64_t need)
 template <typename F> static void collect(vs_gpu_state *g, vs_gpu_rx *rx, vs_claim_list *out,
                                           F launch)
 {
+    const size_t size = sizeof(vs_reaction_claim);
+    const cudaMemcpyKind down = cudaMemcpyDeviceToHost;
     int32_t found = 0;
+    int64_t brought = 0;
     for (int pass = 0; pass < 2; ++pass) {
-        rx->claims = (vs_reaction_claim *)grow(rx->claims, sizeof(vs_reaction_claim),
-                                               &rx->cap_claims, found > 0 ? found : 1024);
+        const int64_t cap = rx->cap_claims;
+        rx->claims = (vs_reaction_claim *)grow(rx->claims, size, &rx->cap_claims,
+                                               found > 0 ? found : 1024);
+        if (rx->cap_claims != cap || !rx->h_claims)
+            pinned_room((void **)&rx->h_claims, size, rx->cap_claims);
         VS_CUDA_CHECK(cudaMemsetAsync(rx->d_count, 0, sizeof(int32_t), g->stream));
         launch(rx->claims, (int)rx->cap_claims);
-        VS_CUDA_CHECK(cudaMemcpyAsync(&found, rx->d_count, sizeof found, cudaMemcpyDeviceToHost,
+        /* the count and the claims one search usually finds, with one wait */
+        brought = std::min(rx->expect_claims, rx->cap_claims);
+        VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_count, rx->d_count, sizeof(int32_t), down,
+                                      g->stream));
+        VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_claims, rx->claims, size * (size_t)brought, down,
                                       g->stream));
         VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+        found = *rx->h_count;
         if (found <= rx->cap_claims)
             break;
     }
+    if (found > brought) {
+        VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_claims + brought, rx->claims + brought,
+                                      size * (size_t)(found - brought), down, g->stream));
+        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    }
+    rx->expect_claims = std::max<int64_t>(found + found / 2, 64);
     claims_room(out, found);
-    if (found > 0)
-        VS_CUDA_CHECK(cudaMemcpy(out->c + out->n, rx->claims,
-                                 sizeof(vs_reaction_claim) * (size_t)found,
-                                 cudaMemcpyDeviceToHost));
+    memcpy(out->c + out->n, rx->h_claims, size * (size_t)found);
     out->n += found;
 }
 
@@ -599,9 +655,10 @@ extern "C" void vs_gpu_reaction_claims(vs_gpu_state *g, vs_gpu_rx **rxp, int64_t
     out->n = 0;
     if (!g->bd.on)
         return;
-    vs_gpu_settle_ghosts(g);
-    if (rp->n_break > 0)
+    if (rp->n_break > 0) {
+        vs_gpu_settle_ghosts(g); /* the copies' sort counts the ghosts on the host */
         break_claims(g, rx, step, out);
+    }
     for (int r = 0; r < rp->n_create; ++r)
         create_claims(g, rx, r, out);
     if (rp->chain.on)
@@ -669,6 +726,7 @@ static void reserve_tags(vs_gpu_rx *rx, int64_t n)
 {
     if (n <= rx->cap_tags && rx->tags)
         return;
+    staging_free(rx);
     void *p[] = {rx->tags, rx->slot, rx->rec, rx->species, rx->topo, rx->dih, rx->special};
     for (size_t k = 0; k < sizeof p / sizeof p[0]; ++k)
         if (p[k])
@@ -681,10 +739,13 @@ static void reserve_tags(vs_gpu_rx *rx, int64_t n)
     VS_CUDA_CHECK(cudaMalloc(&rx->topo, sizeof(vs_topo) * (size_t)cap));
     VS_CUDA_CHECK(cudaMalloc(&rx->dih, sizeof(vs_dihedrals) * (size_t)cap));
     VS_CUDA_CHECK(cudaMalloc(&rx->special, sizeof(vs_special) * (size_t)cap));
-    free(rx->h_slot);
-    free(rx->h_rec);
-    rx->h_slot = (int32_t *)VS_MALLOC(sizeof(int32_t) * (size_t)cap);
-    rx->h_rec = (int32_t *)VS_MALLOC(sizeof(int32_t) * (size_t)cap);
+    pinned_room((void **)&rx->h_tags, sizeof(int64_t), cap);
+    pinned_room((void **)&rx->h_slot, sizeof(int32_t), cap);
+    pinned_room((void **)&rx->h_rec, sizeof(int32_t), cap);
+    pinned_room((void **)&rx->h_species, sizeof(int32_t), cap);
+    pinned_room((void **)&rx->h_topo, sizeof(vs_topo), cap);
+    pinned_room((void **)&rx->h_dih, sizeof(vs_dihedrals), cap);
+    pinned_room((void **)&rx->h_special, sizeof(vs_special), cap);
     rx->cap_tags = cap;
 }
 
@@ -692,7 +753,9 @@ static void reserve_tags(vs_gpu_rx *rx, int64_t n)
 static void find_slots(vs_gpu_state *g, vs_gpu_rx *rx, const int64_t *tags, int64_t n)
 {
     reserve_tags(rx, n);
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->tags, tags, sizeof(int64_t) * (size_t)n,
+    staging_free(rx);
+    memcpy(rx->h_tags, tags, sizeof(int64_t) * (size_t)n);
+    VS_CUDA_CHECK(cudaMemcpyAsync(rx->tags, rx->h_tags, sizeof(int64_t) * (size_t)n,
                                   cudaMemcpyHostToDevice, g->stream));
     VS_CUDA_CHECK(cudaMemsetAsync(rx->slot, 0xff, sizeof(int32_t) * (size_t)n, g->stream));
     const int n_owned = (int)g->pt.n_owned;
@@ -721,19 +784,17 @@ extern "C" void vs_gpu_reaction_fetch(vs_gpu_state *g, vs_gpu_rx **rxp, const in
     find_slots(g, rx, tags, n);
     VS_LAUNCH(rx_gather_kernel, n, VS_BLOCK, g->stream, (int)n, rx->slot, d, rx->rec,
               rx->species, rx->topo, rx->dih, rx->special);
-    int32_t *sp = (int32_t *)VS_MALLOC(sizeof(int32_t) * m);
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_slot, rx->slot, sizeof(int32_t) * (size_t)n, down,
-                                  g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_rec, rx->rec, sizeof(int32_t) * (size_t)n, down,
-                                  g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(sp, rx->species, sizeof(int32_t) * (size_t)n, down, g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(beads->topo, rx->topo, sizeof(vs_topo) * (size_t)n, down,
+    const size_t n4 = sizeof(int32_t) * (size_t)n;
+    VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_slot, rx->slot, n4, down, g->stream));
+    VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_rec, rx->rec, n4, down, g->stream));
+    VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_species, rx->species, n4, down, g->stream));
+    VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_topo, rx->topo, sizeof(vs_topo) * (size_t)n, down,
                                   g->stream));
     if (d.dih)
-        VS_CUDA_CHECK(cudaMemcpyAsync(beads->dih, rx->dih, sizeof(vs_dihedrals) * (size_t)n,
+        VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_dih, rx->dih, sizeof(vs_dihedrals) * (size_t)n,
                                       down, g->stream));
     if (d.special)
-        VS_CUDA_CHECK(cudaMemcpyAsync(beads->special, rx->special,
+        VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_special, rx->special,
                                       sizeof(vs_special) * (size_t)n, down, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     int64_t k = 0; /* the owned ones, compacted in the order of their tags */
@@ -741,19 +802,18 @@ extern "C" void vs_gpu_reaction_fetch(vs_gpu_state *g, vs_gpu_rx **rxp, const in
         if (rx->h_slot[q] < 0)
             continue;
         beads->tag[k] = tags[q];
-        beads->species[k] = sp[q];
-        beads->topo[k] = beads->topo[q];
+        beads->species[k] = rx->h_species[q];
+        beads->topo[k] = rx->h_topo[q];
         if (d.dih)
-            beads->dih[k] = beads->dih[q];
+            beads->dih[k] = rx->h_dih[q];
         if (d.special)
-            beads->special[k] = beads->special[q];
+            beads->special[k] = rx->h_special[q];
         rx->h_slot[k] = rx->h_slot[q];
         rx->h_rec[k] = rx->h_rec[q];
         ++k;
     }
     beads->n_owned = k;
     beads->capacity = n;
-    free(sp);
 }
 
 __global__ void rx_store_kernel(int n, const int32_t *slot, const int32_t *rec,
@@ -781,26 +841,28 @@ extern "C" void vs_gpu_reaction_store(vs_gpu_state *g, vs_gpu_rx *rx, const vs_p
         return;
     const int64_t first_new = g->bd.n_rec;
     int64_t n_new = 0;
-    for (int64_t k = 0; k < n; ++k)
+    for (int64_t k = 0; k < n; ++k) /* the fetch waited for its copies: h_rec is free */
         if (rx->h_rec[k] < 0)
             rx->h_rec[k] = (int32_t)(first_new + n_new++);
     vs_gpu_topo_reserve(g, first_new + n_new);
     const rx_records d = records_of(g); /* after the reserve, which may move them */
     const cudaMemcpyKind up = cudaMemcpyHostToDevice;
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->slot, rx->h_slot, sizeof(int32_t) * (size_t)n, up,
-                                  g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->rec, rx->h_rec, sizeof(int32_t) * (size_t)n, up,
-                                  g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->species, beads->species, sizeof(int32_t) * (size_t)n, up,
-                                  g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->topo, beads->topo, sizeof(vs_topo) * (size_t)n, up,
+    const size_t n4 = sizeof(int32_t) * (size_t)n;
+    memcpy(rx->h_species, beads->species, n4);
+    memcpy(rx->h_topo, beads->topo, sizeof(vs_topo) * (size_t)n);
+    if (d.dih)
+        memcpy(rx->h_dih, beads->dih, sizeof(vs_dihedrals) * (size_t)n);
+    VS_CUDA_CHECK(cudaMemcpyAsync(rx->slot, rx->h_slot, n4, up, g->stream));
+    VS_CUDA_CHECK(cudaMemcpyAsync(rx->rec, rx->h_rec, n4, up, g->stream));
+    VS_CUDA_CHECK(cudaMemcpyAsync(rx->species, rx->h_species, n4, up, g->stream));
+    VS_CUDA_CHECK(cudaMemcpyAsync(rx->topo, rx->h_topo, sizeof(vs_topo) * (size_t)n, up,
                                   g->stream));
     if (d.dih)
-        VS_CUDA_CHECK(cudaMemcpyAsync(rx->dih, beads->dih, sizeof(vs_dihedrals) * (size_t)n, up,
+        VS_CUDA_CHECK(cudaMemcpyAsync(rx->dih, rx->h_dih, sizeof(vs_dihedrals) * (size_t)n, up,
                                       g->stream));
+    VS_CUDA_CHECK(cudaEventRecord(rx->staged, g->stream));
     VS_LAUNCH(rx_store_kernel, n, VS_BLOCK, g->stream, (int)n, rx->slot, rx->rec, rx->species,
               rx->topo, rx->dih, d, g->plan.pos_q_only ? g->fs.pos_q : NULL);
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream)); /* the host arrays are the caller's */
     g->bd.n_rec = first_new + n_new;
     /* the species are part of the staged force inputs: restaged before the next forces */
     ++g->ver.owned;
@@ -822,12 +884,13 @@ extern "C" void vs_gpu_reaction_store_special(vs_gpu_state *g, vs_gpu_rx **rxp,
     const int64_t n = beads->n_owned;
     if (n == 0 || !g->ps.special_on)
         return;
-    find_slots(g, rx, beads->tag, n);
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->special, beads->special, sizeof(vs_special) * (size_t)n,
+    find_slots(g, rx, beads->tag, n); /* waits for the staging to be free */
+    memcpy(rx->h_special, beads->special, sizeof(vs_special) * (size_t)n);
+    VS_CUDA_CHECK(cudaMemcpyAsync(rx->special, rx->h_special, sizeof(vs_special) * (size_t)n,
                                   cudaMemcpyHostToDevice, g->stream));
+    VS_CUDA_CHECK(cudaEventRecord(rx->staged, g->stream));
     VS_LAUNCH(rx_store_special_kernel, n, VS_BLOCK, g->stream, (int)n, rx->slot, rx->special,
               g->ps.special);
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream)); /* the host arrays are the caller's */
 }
 
 /* ---- the owned beads a test picks ------------------------------------------------------ */
@@ -973,7 +1036,12 @@ extern "C" void vs_gpu_reaction_free(vs_gpu_rx *rx)
     for (size_t k = 0; k < sizeof p / sizeof p[0]; ++k)
         if (p[k])
             cudaFree(p[k]);
-    free(rx->h_slot);
-    free(rx->h_rec);
+    cudaEventSynchronize(rx->staged);
+    void *h[] = {rx->h_count, rx->h_claims, rx->h_tags,    rx->h_slot,   rx->h_rec,
+                 rx->h_species, rx->h_topo, rx->h_dih, rx->h_special};
+    for (size_t k = 0; k < sizeof h / sizeof h[0]; ++k)
+        if (h[k])
+            cudaFreeHost(h[k]);
+    cudaEventDestroy(rx->staged);
     free(rx);
 }

@@ -545,5 +545,7 @@ int vs_reactions_step(vs_reactions *rx, const vs_params *prm, const vs_par *par,
     vs_tagmap_free(&r.used);
     rx->steps++;
     rx->seconds += vs_wall_seconds() - t0;
-    return r.n_ev > 0;
+    if (r.n_ev == 0)
+        return VS_REACTIONS_UNCHANGED;
+    return device || b == &vs_backend_cpu ? VS_REACTIONS_IN_PLACE : VS_REACTIONS_RELOADED;
 }

@@ -75,11 +75,17 @@ void vs_reactions_free(vs_reactions *rx);
 /* A new run at step 0: the counters zero, the monomers counted. Collective. */
 void vs_reactions_start(vs_reactions *rx, const vs_params *prm, const vs_par *par,
                         const vs_particles *p);
+/* What a reaction step did to the backend's state (the same on every rank). */
+enum {
+    VS_REACTIONS_UNCHANGED = 0, /* no event */
+    VS_REACTIONS_IN_PLACE = 1,  /* events stored into the backend's own owned beads, which
+                                   kept their places (the CPU, the GPU's device path) */
+    VS_REACTIONS_RELOADED = 2   /* events applied to p, which the backend took back (reload) */
+};
 /* One reaction step on the owned particles p (the backend's host particles, the ghosts and
  * lists of this step's build in the backend's state). host: what the host mirror is made
- * from where the backend is not the CPU's (its parts are p). Returns 1 on every rank when
- * some event changed the topology or the species (a device backend has then taken the new
- * state back, reload), else 0. Collective. */
+ * from where the backend is not the CPU's (its parts are p). Returns one of the above.
+ * Collective. */
 int vs_reactions_step(vs_reactions *rx, const vs_params *prm, const vs_par *par,
                       vs_particles *p, const vs_backend *b, void *backend_state,
                       const vs_backend_setup *host, int64_t step);

@@ -607,8 +607,9 @@ void vs_sim_canonicalize(vs_sim *sim)
 /* A reaction step after the rebuild of `step` (reactions.h): where the topology or the
  * species changed, the ghosts (their species and bonded marks, and the bonded width of the
  * beads that just got a bond) and the lists again, and the tail corrections. A device
- * backend has taken its owned particles back from the host (reload), so it migrates first,
- * as after a canonical state (vs_sim_canonicalize). */
+ * backend that has taken its owned particles back from the host (reload) migrates first, as
+ * after a canonical state (vs_sim_canonicalize); events stored in place left every owned
+ * particle where the step's migration put it. */
 static void reaction_step(vs_sim *sim, int64_t step)
 {
     phases_close(sim);
@@ -626,10 +627,10 @@ static void reaction_step(vs_sim *sim, int64_t step)
     };
     const int changed = vs_reactions_step(&sim->rx, &sim->prm, &sim->dc.cart, &sim->parts,
                                           sim->backend, sim->backend_state, &host, step);
-    if (!changed)
+    if (changed == VS_REACTIONS_UNCHANGED)
         return;
     phase_begin(sim, VS_TIMER_comm);
-    if (sim->backend != &vs_backend_cpu)
+    if (changed == VS_REACTIONS_RELOADED)
         sim->backend->migrate(sim->backend_state, step);
     sim->backend->build_ghosts(sim->backend_state);
     phase_begin(sim, VS_TIMER_neighbor);
