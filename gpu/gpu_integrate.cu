@@ -75,9 +75,7 @@ void vs_gpu_walls_check(vs_gpu_state *g)
     /* a step captured as a graph (gpu_graph.cu) reads nothing back: the word keeps the
      * smallest tag, and the next step run eagerly (every thermo step) reports it; until then
      * nothing drops the particle (one rank, no exchange) */
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    VS_CUDA_CHECK(cudaStreamIsCapturing(g->stream, &capture));
-    if (capture != cudaStreamCaptureStatusNone)
+    if (g->graph.capturing)
         return;
     unsigned long long *h = (unsigned long long *)(g->red.h_pinned + 62); /* a slot of its own */
     VS_CUDA_CHECK(cudaMemcpyAsync(h, g->wall.d_escaped, sizeof(unsigned long long),
