@@ -163,13 +163,15 @@ void vs_gpu_integrity(vs_gpu_state *g, uint64_t sums[3], int64_t *bad_tag);
 void vs_gpu_phase_mark(vs_gpu_state *g, int phase);
 void vs_gpu_phase_settle(vs_gpu_state *g, double *seconds, int n_phases);
 
-/* The step as one CUDA graph (gpu_graph.cu): begin returns 1 when this step qualifies (one
- * rank, the ghosts' number on the device, no energies due, no reorder due; the caller knows
- * the energies) and its work is being captured; end launches it. counts: steps launched as
- * graphs and executable graphs made, for the log. */
-int vs_gpu_graph_begin(vs_gpu_state *g);
+/* The step as one CUDA graph (gpu_graph.cu): begin returns 1 when this step's `part`
+ * (VS_COLLECT_*) qualifies (one rank, the ghosts' number on the device, no energies due, no
+ * reorder due; the caller knows the energies) and its work is being captured; end launches
+ * it. counts: the parts launched as graphs, per part, and the executable graphs made, for
+ * the log. */
+int vs_gpu_graph_begin(vs_gpu_state *g, int part);
 void vs_gpu_graph_end(vs_gpu_state *g);
-void vs_gpu_graph_counts(const vs_gpu_state *g, int64_t *launched, int64_t *made);
+void vs_gpu_graph_counts(const vs_gpu_state *g, int64_t launched[VS_COLLECT_PARTS],
+                         int64_t *made);
 
 /* Wait for all work queued on this state's stream. */
 void vs_gpu_synchronize(vs_gpu_state *g);

@@ -159,6 +159,12 @@ static void map_reserve(vs_gpu_state *g, int64_t n)
                                   g->stream));
 }
 
+void vs_gpu_bonded_map_room(vs_gpu_state *g)
+{
+    if (g->bd.on)
+        map_reserve(g, g->bd.n_rec);
+}
+
 void vs_gpu_bonded_index(vs_gpu_state *g)
 {
     if (!g->bd.on)

@@ -10,6 +10,11 @@
  * only where the update fails (a different sequence: after a reorder, say). The step's work,
  * its order and its arguments are exactly those of the eager step, so the trajectory is the
  * same bits (tests/gpu/ranks_bitwise.sh compares them).
+ *
+ * A reaction step, whose events the host resolves between its rebuild and its forces, goes
+ * as two graphs where it can: up to the rebuild, and from the rebuild after the events
+ * (VS_COLLECT_*). Each part keeps an executable graph of its own, so that the three
+ * sequences do not undo each other's updates.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,14 +27,20 @@ void vs_gpu_graph_init(vs_gpu_state *g)
     g->graph.allowed = !(env && strcmp(env, "0") == 0);
 }
 
-void vs_gpu_graph_destroy(vs_gpu_state *g)
+static void destroy_part(vs_gpu_state *g, int part)
 {
-    if (g->graph.exec)
-        cudaGraphExecDestroy(g->graph.exec);
-    g->graph.exec = NULL;
+    if (g->graph.exec[part])
+        cudaGraphExecDestroy(g->graph.exec[part]);
+    g->graph.exec[part] = NULL;
 }
 
-extern "C" int vs_gpu_graph_begin(vs_gpu_state *g)
+void vs_gpu_graph_destroy(vs_gpu_state *g)
+{
+    for (int part = 0; part < VS_COLLECT_PARTS; ++part)
+        destroy_part(g, part);
+}
+
+extern "C" int vs_gpu_graph_begin(vs_gpu_state *g, int part)
 {
     /* ghosts_on_device: the last build kept the count on the device (and so has an
      * estimate of it), and so will this one (one rank, a small fluid brick, no skin);
@@ -42,6 +53,7 @@ extern "C" int vs_gpu_graph_begin(vs_gpu_state *g)
     /* relaxed: the host may still allocate (it does not in such a step) */
     VS_CUDA_CHECK(cudaStreamBeginCapture(g->stream, cudaStreamCaptureModeRelaxed));
     g->graph.capturing = 1;
+    g->graph.part = part;
     return 1;
 }
 
@@ -50,24 +62,28 @@ extern "C" void vs_gpu_graph_end(vs_gpu_state *g)
     cudaGraph_t graph = NULL;
     VS_CUDA_CHECK(cudaStreamEndCapture(g->stream, &graph));
     g->graph.capturing = 0;
-    if (g->graph.exec) {
+    const int part = g->graph.part;
+    cudaGraphExec_t *exec = &g->graph.exec[part];
+    if (*exec) {
         cudaGraphExecUpdateResultInfo info;
-        if (cudaGraphExecUpdate(g->graph.exec, graph, &info) != cudaSuccess) {
+        if (cudaGraphExecUpdate(*exec, graph, &info) != cudaSuccess) {
             (void)cudaGetLastError(); /* the update's refusal is not an error of the run */
-            vs_gpu_graph_destroy(g);
+            destroy_part(g, part);
         }
     }
-    if (!g->graph.exec) {
-        VS_CUDA_CHECK(cudaGraphInstantiate(&g->graph.exec, graph, 0));
+    if (!*exec) {
+        VS_CUDA_CHECK(cudaGraphInstantiate(exec, graph, 0));
         ++g->graph.made;
     }
-    VS_CUDA_CHECK(cudaGraphLaunch(g->graph.exec, g->stream));
+    VS_CUDA_CHECK(cudaGraphLaunch(*exec, g->stream));
     VS_CUDA_CHECK(cudaGraphDestroy(graph));
-    ++g->graph.launched;
+    ++g->graph.launched[part];
 }
 
-extern "C" void vs_gpu_graph_counts(const vs_gpu_state *g, int64_t *launched, int64_t *made)
+extern "C" void vs_gpu_graph_counts(const vs_gpu_state *g, int64_t launched[VS_COLLECT_PARTS],
+                                    int64_t *made)
 {
-    *launched = g->graph.launched;
+    for (int part = 0; part < VS_COLLECT_PARTS; ++part)
+        launched[part] = g->graph.launched[part];
     *made = g->graph.made;
 }

@@ -682,8 +682,10 @@ struct vs_gpu_timing {
 struct vs_gpu_graph {
     int allowed;           /* VESICA_GPU_GRAPHS=0 turns the graphs off */
     int capturing;         /* the stream is being captured: phase marks become nodes */
-    cudaGraphExec_t exec;  /* NULL: none yet */
-    int64_t launched, made; /* steps launched as graphs; executable graphs made */
+    int part;              /* what is being captured (VS_COLLECT_*) */
+    cudaGraphExec_t exec[VS_COLLECT_PARTS]; /* one per part (NULL: none yet) */
+    int64_t launched[VS_COLLECT_PARTS]; /* parts launched as graphs, per part */
+    int64_t made;                       /* executable graphs made */
 };
 
 /* Reductions and small read-backs (buffers from gpu_state.cu). */
@@ -941,6 +943,9 @@ void vs_gpu_bonded_free(vs_gpu_state *g);
 void vs_gpu_bonded_tables(vs_gpu_state *g); /* upload the table styles' splines */
 void vs_gpu_bonded_marks(vs_gpu_state *g);
 void vs_gpu_bonded_index(vs_gpu_state *g);
+/* Room in the one-rank tag map for every record, before a build that may be captured (a
+ * graph allocates nothing: gpu_graph.cu). */
+void vs_gpu_bonded_map_room(vs_gpu_state *g);
 void vs_gpu_bonded_check(vs_gpu_state *g, int kind);
 /* Before the Newton kernel (its sums cleared): the step's first bonded kernel may run beside
  * it, on a stream of its own that the main stream joins after that kernel. Where the bonded

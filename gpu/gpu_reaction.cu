@@ -65,11 +65,11 @@ struct vs_gpu_rx {
     int64_t cap_picked;
     int64_t *pairs; /* the sets those tests read */
     int64_t cap_pairs;
-    /* fetch and store: the tags asked for, their owned slots, records and species */
+    /* fetch and store: the tags asked for, their records (gpu_reaction.cu's rx_bead), the
+     * special lists' slots and lists */
     int64_t *tags;
-    int32_t *slot, *rec, *species;
-    vs_topo *topo;
-    vs_dihedrals *dih;
+    struct rx_bead *beads;
+    int32_t *slot;
     vs_special *special;
     int64_t cap_tags;
     /* page-locked host copies: a copy from or to them is one DMA, queued without a wait.
@@ -80,9 +80,7 @@ struct vs_gpu_rx {
     vs_reaction_claim *h_claims;
     int64_t expect_claims; /* how many claims a search's first copy brings back */
     int64_t *h_tags;
-    int32_t *h_slot, *h_rec, *h_species;
-    vs_topo *h_topo;
-    vs_dihedrals *h_dih;
+    struct rx_bead *h_beads;
     vs_special *h_special;
     cudaEvent_t staged;
 };
@@ -240,7 +238,8 @@ struct rx_search_args {
     const vs_topo *topo;
     vs_gpu_grid grid;
     const uint32_t *cell_start;
-    const int32_t *entries;
+    const int32_t *entries; /* the partners by cell; NULL: every particle, cell_pos's */
+    const int4 *cell_pos;
     float row_cut2;
     vs_reaction_search q;
     int rule;
@@ -307,7 +306,7 @@ __device__ vs_reaction_best rx_search_warp(const rx_search_args &a, int i, const
                 continue;
             const uint32_t end = a.cell_start[last + 1];
             for (uint32_t k = a.cell_start[first] + lane; k < end; k += 32) {
-                const int j = a.entries[k];
+                const int j = a.entries ? a.entries[k] : a.cell_pos[k].w;
                 double s[3];
                 vs_pos_load(a.pos, j, s);
                 const double r2 = vs_norm2(r[0] - s[0], r[1] - s[1], r[2] - s[2]);
@@ -428,20 +427,28 @@ static rx_search_args search_args(vs_gpu_state *g, vs_gpu_rx *rx, double radius)
     a.slot_rec = g->bd.slot_rec;
     a.topo = g->bd.topo;
     a.grid = g->cells.grid;
-    a.cell_start = rx->cell_start;
-    a.entries = rx->entries;
     a.row_cut2 = vs_row_cut2(radius);
     a.count = rx->d_count;
     return a;
 }
 
-/* One search over the partners of `species` with fewer than max_bonds bonds. */
+/* One search over the partners of `species` with fewer than max_bonds bonds: over the
+ * Newton path's cell list where it holds every particle, owned and ghost, as this step's
+ * build left it (the candidate test sees the species and bonds), else over a list of the
+ * partners binned for the search. */
 static void search(vs_gpu_state *g, vs_gpu_rx *rx, rx_search_args a, int species, int max_bonds,
                    vs_claim_list *out)
 {
-    bin_partners(g, rx, species, max_bonds);
-    a.cell_start = rx->cell_start;
-    a.entries = rx->entries;
+    if (g->plan.forces == VS_GPU_FORCES_NEWTON &&
+        g->plan.overlap != VS_GPU_OVERLAP_REMOTE_APART) {
+        a.cell_start = g->cells.cell_start;
+        a.cell_pos = g->cells.cell_pos;
+        a.entries = NULL;
+    } else {
+        bin_partners(g, rx, species, max_bonds);
+        a.cell_start = rx->cell_start;
+        a.entries = rx->entries;
+    }
     collect(g, rx, out, [&](vs_reaction_claim *claims, int cap) {
         a.out = claims;
         a.cap = cap;
@@ -667,14 +674,9 @@ extern "C" void vs_gpu_reaction_claims(vs_gpu_state *g, vs_gpu_rx **rxp, int64_t
 
 /* ---- the records the events touch ------------------------------------------------------ */
 
-/* The owned slot of each of tags (n, sorted ascending; -1: not owned here). */
-__global__ void rx_find_kernel(int n_owned, const int64_t *tag, const int64_t *tags, int n,
-                               int32_t *slot)
+/* The index of t among tags (n, sorted ascending), or -1. */
+__device__ int rx_tag_index(const int64_t *tags, int n, int64_t t)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n_owned)
-        return;
-    const int64_t t = tag[i];
     int lo = 0, hi = n; /* the first of tags not below t */
     while (lo < hi) {
         const int mid = (lo + hi) / 2;
@@ -683,8 +685,19 @@ __global__ void rx_find_kernel(int n_owned, const int64_t *tag, const int64_t *t
         else
             hi = mid;
     }
-    if (lo < n && tags[lo] == t)
-        slot[lo] = i;
+    return lo < n && tags[lo] == t ? lo : -1;
+}
+
+/* The owned slot of each of tags (n, sorted ascending; -1: not owned here). */
+__global__ void rx_find_kernel(int n_owned, const int64_t *tag, const int64_t *tags, int n,
+                               int32_t *slot)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n_owned)
+        return;
+    const int k = rx_tag_index(tags, n, tag[i]);
+    if (k >= 0)
+        slot[k] = i;
 }
 
 /* What a fetch gathers and a store scatters: the per-slot arrays and the per-record ones
@@ -705,21 +718,37 @@ static rx_records records_of(vs_gpu_state *g)
     return r;
 }
 
-__global__ void rx_gather_kernel(int n, const int32_t *slot, rx_records d, int32_t *rec,
-                                 int32_t *sp, vs_topo *out, vs_dihedrals *out_dih,
-                                 vs_special *out_special)
+/* One fetched or stored bead, in one block of records so that each way is one copy: its
+ * owned slot (-1: not owned here), record (-1: none yet) and species, its topology, and
+ * where the run has them its dihedrals and special list. */
+struct rx_bead {
+    int32_t slot, rec, species, pad;
+    vs_topo topo;
+    vs_dihedrals dih;
+    vs_special special;
+};
+
+/* The owned beads among tags (n, sorted; their records' slot fields -1 before) gathered into
+ * out, in one pass over the owned slots. */
+__global__ void rx_gather_kernel(int n_owned, const int64_t *tag, const int64_t *tags, int n,
+                                 rx_records d, rx_bead *out)
 {
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= n || slot[k] < 0)
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n_owned)
         return;
-    const int32_t s = slot[k], r = d.slot_rec[s];
-    rec[k] = r;
-    sp[k] = d.species[s];
-    out[k] = r >= 0 ? d.topo[r] : vs_rx_no_topo;
+    const int k = rx_tag_index(tags, n, tag[i]);
+    if (k < 0)
+        return;
+    rx_bead *o = &out[k];
+    const int32_t r = d.slot_rec[i];
+    o->slot = i;
+    o->rec = r;
+    o->species = d.species[i];
+    o->topo = r >= 0 ? d.topo[r] : vs_rx_no_topo;
     if (d.dih)
-        out_dih[k] = r >= 0 ? d.dih[r] : vs_rx_no_dih;
+        o->dih = r >= 0 ? d.dih[r] : vs_rx_no_dih;
     if (d.special)
-        out_special[k] = d.special[s];
+        o->special = d.special[i];
 }
 
 static void reserve_tags(vs_gpu_rx *rx, int64_t n)
@@ -727,40 +756,29 @@ static void reserve_tags(vs_gpu_rx *rx, int64_t n)
     if (n <= rx->cap_tags && rx->tags)
         return;
     staging_free(rx);
-    void *p[] = {rx->tags, rx->slot, rx->rec, rx->species, rx->topo, rx->dih, rx->special};
+    void *p[] = {rx->tags, rx->slot, rx->beads, rx->special};
     for (size_t k = 0; k < sizeof p / sizeof p[0]; ++k)
         if (p[k])
             VS_CUDA_CHECK(cudaFree(p[k]));
     const int64_t cap = n + n / 4 + 256;
     VS_CUDA_CHECK(cudaMalloc(&rx->tags, sizeof(int64_t) * (size_t)cap));
     VS_CUDA_CHECK(cudaMalloc(&rx->slot, sizeof(int32_t) * (size_t)cap));
-    VS_CUDA_CHECK(cudaMalloc(&rx->rec, sizeof(int32_t) * (size_t)cap));
-    VS_CUDA_CHECK(cudaMalloc(&rx->species, sizeof(int32_t) * (size_t)cap));
-    VS_CUDA_CHECK(cudaMalloc(&rx->topo, sizeof(vs_topo) * (size_t)cap));
-    VS_CUDA_CHECK(cudaMalloc(&rx->dih, sizeof(vs_dihedrals) * (size_t)cap));
+    VS_CUDA_CHECK(cudaMalloc(&rx->beads, sizeof(rx_bead) * (size_t)cap));
     VS_CUDA_CHECK(cudaMalloc(&rx->special, sizeof(vs_special) * (size_t)cap));
     pinned_room((void **)&rx->h_tags, sizeof(int64_t), cap);
-    pinned_room((void **)&rx->h_slot, sizeof(int32_t), cap);
-    pinned_room((void **)&rx->h_rec, sizeof(int32_t), cap);
-    pinned_room((void **)&rx->h_species, sizeof(int32_t), cap);
-    pinned_room((void **)&rx->h_topo, sizeof(vs_topo), cap);
-    pinned_room((void **)&rx->h_dih, sizeof(vs_dihedrals), cap);
+    pinned_room((void **)&rx->h_beads, sizeof(rx_bead), cap);
     pinned_room((void **)&rx->h_special, sizeof(vs_special), cap);
     rx->cap_tags = cap;
 }
 
-/* The owned slots of tags (n, sorted) into rx->slot (device). */
-static void find_slots(vs_gpu_state *g, vs_gpu_rx *rx, const int64_t *tags, int64_t n)
+/* The tags asked for (n, sorted) up to rx->tags. */
+static void upload_tags(vs_gpu_state *g, vs_gpu_rx *rx, const int64_t *tags, int64_t n)
 {
     reserve_tags(rx, n);
     staging_free(rx);
     memcpy(rx->h_tags, tags, sizeof(int64_t) * (size_t)n);
     VS_CUDA_CHECK(cudaMemcpyAsync(rx->tags, rx->h_tags, sizeof(int64_t) * (size_t)n,
                                   cudaMemcpyHostToDevice, g->stream));
-    VS_CUDA_CHECK(cudaMemsetAsync(rx->slot, 0xff, sizeof(int32_t) * (size_t)n, g->stream));
-    const int n_owned = (int)g->pt.n_owned;
-    VS_LAUNCH(rx_find_kernel, n_owned, VS_BLOCK, g->stream, n_owned, g->pt.tag, rx->tags, (int)n,
-              rx->slot);
 }
 
 extern "C" void vs_gpu_reaction_fetch(vs_gpu_state *g, vs_gpu_rx **rxp, const int64_t *tags,
@@ -780,58 +798,50 @@ extern "C" void vs_gpu_reaction_fetch(vs_gpu_state *g, vs_gpu_rx **rxp, const in
         beads->special = (vs_special *)VS_MALLOC(sizeof(vs_special) * m);
     if (n == 0)
         return;
-    const cudaMemcpyKind down = cudaMemcpyDeviceToHost;
-    find_slots(g, rx, tags, n);
-    VS_LAUNCH(rx_gather_kernel, n, VS_BLOCK, g->stream, (int)n, rx->slot, d, rx->rec,
-              rx->species, rx->topo, rx->dih, rx->special);
-    const size_t n4 = sizeof(int32_t) * (size_t)n;
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_slot, rx->slot, n4, down, g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_rec, rx->rec, n4, down, g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_species, rx->species, n4, down, g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_topo, rx->topo, sizeof(vs_topo) * (size_t)n, down,
+    upload_tags(g, rx, tags, n);
+    const size_t bytes = sizeof(rx_bead) * (size_t)n;
+    VS_CUDA_CHECK(cudaMemsetAsync(rx->beads, 0xff, bytes, g->stream)); /* slot -1 */
+    const int n_owned = (int)g->pt.n_owned;
+    VS_LAUNCH(rx_gather_kernel, n_owned, VS_BLOCK, g->stream, n_owned, g->pt.tag, rx->tags,
+              (int)n, d, rx->beads);
+    VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_beads, rx->beads, bytes, cudaMemcpyDeviceToHost,
                                   g->stream));
-    if (d.dih)
-        VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_dih, rx->dih, sizeof(vs_dihedrals) * (size_t)n,
-                                      down, g->stream));
-    if (d.special)
-        VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_special, rx->special,
-                                      sizeof(vs_special) * (size_t)n, down, g->stream));
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
     int64_t k = 0; /* the owned ones, compacted in the order of their tags */
     for (int64_t q = 0; q < n; ++q) {
-        if (rx->h_slot[q] < 0)
+        const rx_bead *b = &rx->h_beads[q];
+        if (b->slot < 0)
             continue;
         beads->tag[k] = tags[q];
-        beads->species[k] = rx->h_species[q];
-        beads->topo[k] = rx->h_topo[q];
+        beads->species[k] = b->species;
+        beads->topo[k] = b->topo;
         if (d.dih)
-            beads->dih[k] = rx->h_dih[q];
+            beads->dih[k] = b->dih;
         if (d.special)
-            beads->special[k] = rx->h_special[q];
-        rx->h_slot[k] = rx->h_slot[q];
-        rx->h_rec[k] = rx->h_rec[q];
+            beads->special[k] = b->special;
+        rx->h_beads[k].slot = b->slot; /* the store's slots and records */
+        rx->h_beads[k].rec = b->rec;
         ++k;
     }
     beads->n_owned = k;
     beads->capacity = n;
 }
 
-__global__ void rx_store_kernel(int n, const int32_t *slot, const int32_t *rec,
-                                const int32_t *sp, const vs_topo *in, const vs_dihedrals *in_dih,
-                                rx_records d, int4 *pos_q)
+__global__ void rx_store_kernel(int n, const rx_bead *in, rx_records d, int4 *pos_q)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
         return;
-    const int32_t s = slot[k], r = rec[k];
-    d.species[s] = sp[k];
+    const rx_bead *b = &in[k];
+    const int32_t s = b->slot, r = b->rec;
+    d.species[s] = b->species;
     if (pos_q) /* the only store of the positions, with the species */
-        pos_q[s].w = sp[k];
-    d.topo[r] = in[k];
+        pos_q[s].w = b->species;
+    d.topo[r] = b->topo;
     d.slot_rec[s] = r;
     d.rec_slot[r] = s;
     if (d.dih) /* a new record's: empty, as fetched */
-        d.dih[r] = in_dih[k];
+        d.dih[r] = b->dih;
 }
 
 extern "C" void vs_gpu_reaction_store(vs_gpu_state *g, vs_gpu_rx *rx, const vs_particles *beads)
@@ -841,29 +851,25 @@ extern "C" void vs_gpu_reaction_store(vs_gpu_state *g, vs_gpu_rx *rx, const vs_p
         return;
     const int64_t first_new = g->bd.n_rec;
     int64_t n_new = 0;
-    for (int64_t k = 0; k < n; ++k) /* the fetch waited for its copies: h_rec is free */
-        if (rx->h_rec[k] < 0)
-            rx->h_rec[k] = (int32_t)(first_new + n_new++);
+    /* the fetch waited for its copy: the staging is free */
+    for (int64_t k = 0; k < n; ++k) {
+        rx_bead *b = &rx->h_beads[k];
+        if (b->rec < 0)
+            b->rec = (int32_t)(first_new + n_new++);
+        b->species = beads->species[k];
+        b->topo = beads->topo[k];
+        if (beads->dih)
+            b->dih = beads->dih[k];
+    }
     vs_gpu_topo_reserve(g, first_new + n_new);
-    const rx_records d = records_of(g); /* after the reserve, which may move them */
-    const cudaMemcpyKind up = cudaMemcpyHostToDevice;
-    const size_t n4 = sizeof(int32_t) * (size_t)n;
-    memcpy(rx->h_species, beads->species, n4);
-    memcpy(rx->h_topo, beads->topo, sizeof(vs_topo) * (size_t)n);
-    if (d.dih)
-        memcpy(rx->h_dih, beads->dih, sizeof(vs_dihedrals) * (size_t)n);
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->slot, rx->h_slot, n4, up, g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->rec, rx->h_rec, n4, up, g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->species, rx->h_species, n4, up, g->stream));
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->topo, rx->h_topo, sizeof(vs_topo) * (size_t)n, up,
-                                  g->stream));
-    if (d.dih)
-        VS_CUDA_CHECK(cudaMemcpyAsync(rx->dih, rx->h_dih, sizeof(vs_dihedrals) * (size_t)n, up,
-                                      g->stream));
-    VS_CUDA_CHECK(cudaEventRecord(rx->staged, g->stream));
-    VS_LAUNCH(rx_store_kernel, n, VS_BLOCK, g->stream, (int)n, rx->slot, rx->rec, rx->species,
-              rx->topo, rx->dih, d, g->plan.pos_q_only ? g->fs.pos_q : NULL);
     g->bd.n_rec = first_new + n_new;
+    vs_gpu_bonded_map_room(g); /* the build after the events may be captured */
+    const rx_records d = records_of(g); /* after the reserve, which may move them */
+    VS_CUDA_CHECK(cudaMemcpyAsync(rx->beads, rx->h_beads, sizeof(rx_bead) * (size_t)n,
+                                  cudaMemcpyHostToDevice, g->stream));
+    VS_CUDA_CHECK(cudaEventRecord(rx->staged, g->stream));
+    VS_LAUNCH(rx_store_kernel, n, VS_BLOCK, g->stream, (int)n, rx->beads, d,
+              g->plan.pos_q_only ? g->fs.pos_q : NULL);
     /* the species are part of the staged force inputs: restaged before the next forces */
     ++g->ver.owned;
     ++g->ver.slots; /* bond counts */
@@ -884,7 +890,11 @@ extern "C" void vs_gpu_reaction_store_special(vs_gpu_state *g, vs_gpu_rx **rxp,
     const int64_t n = beads->n_owned;
     if (n == 0 || !g->ps.special_on)
         return;
-    find_slots(g, rx, beads->tag, n); /* waits for the staging to be free */
+    upload_tags(g, rx, beads->tag, n); /* waits for the staging to be free */
+    VS_CUDA_CHECK(cudaMemsetAsync(rx->slot, 0xff, sizeof(int32_t) * (size_t)n, g->stream));
+    const int n_owned = (int)g->pt.n_owned;
+    VS_LAUNCH(rx_find_kernel, n_owned, VS_BLOCK, g->stream, n_owned, g->pt.tag, rx->tags, (int)n,
+              rx->slot);
     memcpy(rx->h_special, beads->special, sizeof(vs_special) * (size_t)n);
     VS_CUDA_CHECK(cudaMemcpyAsync(rx->special, rx->h_special, sizeof(vs_special) * (size_t)n,
                                   cudaMemcpyHostToDevice, g->stream));
@@ -914,15 +924,7 @@ __device__ bool rx_pair_in(const int64_t *pairs, int n, int64_t a, int64_t b)
 /* Whether tag is among tags (n, sorted). */
 __device__ bool rx_tag_in(const int64_t *tags, int n, int64_t tag)
 {
-    int l = 0, h = n;
-    while (l < h) {
-        const int mid = (l + h) / 2;
-        if (tags[mid] < tag)
-            l = mid + 1;
-        else
-            h = mid;
-    }
-    return l < n && tags[l] == tag;
+    return rx_tag_index(tags, n, tag) >= 0;
 }
 
 /* An owned bead some angle or dihedral of which runs along one of the pairs. */
@@ -1031,14 +1033,12 @@ extern "C" void vs_gpu_reaction_free(vs_gpu_rx *rx)
                  rx->scan_temp,   rx->claims,      rx->d_count,      rx->copy_tag[0],
                  rx->copy_tag[1], rx->copy_idx[0], rx->copy_idx[1],  rx->d_missing,
                  rx->picked,      rx->pairs,       rx->tags,         rx->slot,
-                 rx->rec,         rx->species,     rx->topo,         rx->dih,
-                 rx->special};
+                 rx->beads,       rx->special};
     for (size_t k = 0; k < sizeof p / sizeof p[0]; ++k)
         if (p[k])
             cudaFree(p[k]);
     cudaEventSynchronize(rx->staged);
-    void *h[] = {rx->h_count, rx->h_claims, rx->h_tags,    rx->h_slot,   rx->h_rec,
-                 rx->h_species, rx->h_topo, rx->h_dih, rx->h_special};
+    void *h[] = {rx->h_count, rx->h_claims, rx->h_tags, rx->h_beads, rx->h_special};
     for (size_t k = 0; k < sizeof h / sizeof h[0]; ++k)
         if (h[k])
             cudaFreeHost(h[k]);

@@ -95,11 +95,18 @@ static int gpu_attach(const vs_backend_setup *s, void **st, char *err, size_t er
 static void gpu_detach(void *st)
 {
     vs_gpu_state *g = st;
-    int64_t launched = 0, made = 0;
-    vs_gpu_graph_counts(g, &launched, &made);
-    if (launched > 0)
+    int64_t launched[VS_COLLECT_PARTS], made = 0;
+    vs_gpu_graph_counts(g, launched, &made);
+    const int64_t before = launched[VS_COLLECT_BEFORE_REACTION];
+    const int64_t after = launched[VS_COLLECT_AFTER_REACTION];
+    if (before + after > 0)
+        vs_log_info("GPU graphs: %lld steps ran as one graph each, reaction steps as graphs up "
+                    "to their events %lld times and after them %lld times (%lld made, the "
+                    "others updated)", (long long)launched[VS_COLLECT_STEP], (long long)before,
+                    (long long)after, (long long)made);
+    else if (launched[VS_COLLECT_STEP] > 0)
         vs_log_info("GPU graphs: %lld steps ran as one graph each (%lld made, the others "
-                    "updated)", (long long)launched, (long long)made);
+                    "updated)", (long long)launched[VS_COLLECT_STEP], (long long)made);
     vs_gpu_destroy(g);
 }
 
@@ -180,7 +187,7 @@ static void gpu_phase_settle(void *st, double *seconds, int n_phases)
 {
     vs_gpu_phase_settle(st, seconds, n_phases);
 }
-static int gpu_collect_begin(void *st) { return vs_gpu_graph_begin(st); }
+static int gpu_collect_begin(void *st, int part) { return vs_gpu_graph_begin(st, part); }
 static void gpu_collect_end(void *st) { vs_gpu_graph_end(st); }
 static void gpu_field_phi(void *st, double *out) { vs_gpu_field_phi(st, out); }
 static void gpu_sync_host(void *st, vs_particles *host) { vs_gpu_download_owned(st, host); }

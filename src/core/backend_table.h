@@ -40,6 +40,14 @@ typedef struct {
     size_t plan_len;
 } vs_backend_setup;
 
+/* The parts of a step a backend may collect as one unit (step_collect_begin). */
+enum {
+    VS_COLLECT_STEP = 0,            /* a whole step */
+    VS_COLLECT_BEFORE_REACTION = 1, /* a reaction step up to the rebuild its events see */
+    VS_COLLECT_AFTER_REACTION = 2,  /* its rebuild after the events, and its forces */
+    VS_COLLECT_PARTS = 3
+};
+
 typedef struct vs_backend {
     const char *name;
     const char *memory_kind; /* where memory_bytes lives: "host" or "device" */
@@ -116,9 +124,10 @@ typedef struct vs_backend {
     void (*phase_mark)(void *st, int phase);
     void (*phase_settle)(void *st, double *seconds, int n_phases);
     /* Optional (NULL: never): a step whose work nothing on the host waits for, queued as one
-     * unit. begin returns 1 when the backend takes this step so (it then collects what the
-     * step queues), 0 when it runs as usual; end queues what was collected. */
-    int (*step_collect_begin)(void *st);
+     * unit (a reaction step as two: VS_COLLECT_*). begin returns 1 when the backend takes
+     * this part so (it then collects what the step queues), 0 when it runs as usual; end
+     * queues what was collected. */
+    int (*step_collect_begin)(void *st, int part);
     void (*step_collect_end)(void *st);
     /* One binned profile sample of this rank's owned particles at the finished step (the
      * integers of src/core/profile_bin.h, per set and bin: see vs_cpu_profile_sums); only

@@ -609,8 +609,10 @@ void vs_sim_canonicalize(vs_sim *sim)
  * beads that just got a bond) and the lists again, and the tail corrections. A device
  * backend that has taken its owned particles back from the host (reload) migrates first, as
  * after a canonical state (vs_sim_canonicalize); events stored in place left every owned
- * particle where the step's migration put it. */
-static void reaction_step(vs_sim *sim, int64_t step)
+ * particle where the step's migration put it. Where the step may be collected
+ * (`collectable`), the rebuild after the events and the forces that follow go to the device
+ * as one unit: returns 1 when the backend collects them (the caller ends it). */
+static int reaction_step(vs_sim *sim, int64_t step, int collectable)
 {
     phases_close(sim);
     char device[128], plan[512];
@@ -628,7 +630,15 @@ static void reaction_step(vs_sim *sim, int64_t step)
     const int changed = vs_reactions_step(&sim->rx, &sim->prm, &sim->dc.cart, &sim->parts,
                                           sim->backend, sim->backend_state, &host, step);
     if (changed == VS_REACTIONS_UNCHANGED)
-        return;
+        return 0;
+    /* the tail corrections count the species on the host: a backend that stored the events
+     * on its own state brings them back first */
+    if (vs_pair_tail_on(&sim->prm) && changed == VS_REACTIONS_IN_PLACE &&
+        sim->backend != &vs_backend_cpu)
+        sim->backend->sync_host(sim->backend_state, &sim->parts);
+    const int collected = collectable && changed == VS_REACTIONS_IN_PLACE &&
+                          sim->backend->step_collect_begin(sim->backend_state,
+                                                           VS_COLLECT_AFTER_REACTION);
     phase_begin(sim, VS_TIMER_comm);
     if (changed == VS_REACTIONS_RELOADED)
         sim->backend->migrate(sim->backend_state, step);
@@ -636,6 +646,7 @@ static void reaction_step(vs_sim *sim, int64_t step)
     phase_begin(sim, VS_TIMER_neighbor);
     sim->backend->build_neighbors(sim->backend_state);
     set_tail(sim);
+    return collected;
 }
 
 void vs_sim_step(vs_sim *sim)
@@ -653,10 +664,15 @@ void vs_sim_step(vs_sim *sim)
     const int fused = sim->second_half_pending &&
                       vs_ensemble_fusable(sim->ensemble, b, &sim->prm, sim->step);
     /* a step that reads nothing back (every step rebuilds, no energies, the fused
-     * half-steps) may go to the device as one unit, where the backend can */
-    const int collected = every_step && !moves_box && !sim->energy_due && fused &&
-                          !vs_reactions_due(&sim->prm, step) && b->step_collect_begin &&
-                          b->step_collect_begin(sim->backend_state);
+     * half-steps) may go to the device as one unit, where the backend can; a reaction step,
+     * whose events the host resolves, as two: up to the rebuild the events see, and from
+     * the rebuild after them */
+    const int react = vs_reactions_due(&sim->prm, step); /* sees the partners of now */
+    const int collectable = every_step && !moves_box && !sim->energy_due && fused &&
+                            b->step_collect_begin;
+    int collected = collectable &&
+                    b->step_collect_begin(sim->backend_state, react ? VS_COLLECT_BEFORE_REACTION
+                                                                    : VS_COLLECT_STEP);
     phase_begin(sim, VS_TIMER_integrate);
     if (!sim->second_half_pending) {
         ensemble_first_half(sim);
@@ -679,7 +695,6 @@ void vs_sim_step(vs_sim *sim)
     const double half_skin = 0.5 * sim->prm.neighbor.skin;
     sim->step = step; /* migration reports this step if a particle went astray */
     int forces_done = 0;
-    const int react = vs_reactions_due(&sim->prm, step); /* sees the partners of now */
     if (every_step || react || !(max2 <= half_skin * half_skin)) {
         /* dangerous: a particle crossed the whole skin, so the previous list could have
          * missed pairs had it been kept one more step; the time step is too large for the
@@ -687,8 +702,11 @@ void vs_sim_step(vs_sim *sim)
         if (!every_step && !(max2 <= sim->prm.neighbor.skin * sim->prm.neighbor.skin))
             sim->n_dangerous++;
         rebuild(sim);
-        if (react)
-            reaction_step(sim, step);
+        if (react) {
+            if (collected)
+                b->step_collect_end(sim->backend_state);
+            collected = reaction_step(sim, step, collectable);
+        }
     } else if (overlapped_forces(sim, step)) {
         forces_done = 1;
     } else {

@@ -49,6 +49,7 @@ identical, the rest within 1e-7 relative) and the CPU in mixed precision by its 
 Exits 77 (skip) without a GPU.
 """
 import os
+import re
 import shutil
 import sys
 
@@ -234,20 +235,29 @@ def device_run(name, text, ranks=1, sets=(), log=None):
 def graphs_run(name, text):
     """Skin 0 on one rank: the ghosts' number stays on the device and the steps between
     reaction steps run as CUDA graphs (marks, images and the tag map with bonds, nothing read
-    back); against the same run with the number read back on every build, launched call by
-    call."""
+    back), a reaction step as two (up to its events, and from the rebuild after them, where
+    no rule breaks bonds: breaking reads the ghosts' number back); against the same run with
+    the number read back on every build, launched call by call. Returns the steps run as one
+    graph, and the reaction steps' parts run as graphs (before, after the events)."""
+    # thermo rows every 25 steps: most reaction steps (every 10) need no energies, which
+    # would make them run call by call
+    sets = ["neighbor.skin=0", "output.thermo_interval=25"]
     log = []
-    d = device_run(name, text, sets=["neighbor.skin=0"], log=log)
+    d = device_run(name, text, sets=sets, log=log)
     graphs = [ln for ln in log[0].splitlines() if ln.startswith("GPU graphs: ")]
     if not graphs or graphs[0].split()[2] == "0":
         sys.exit(f"{name}: no step ran as a graph ({graphs})")
+    m = re.search(r"up to their events (\d+) times and after them (\d+) times", graphs[0])
+    parts = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+    if parts[0] == 0:
+        sys.exit(f"{name}: no reaction step ran as graphs ({graphs})")
     os.environ["VESICA_GPU_GHOSTS_ON_DEVICE"] = "0"
     try:
-        h = device_run(f"{name}-host", text, sets=["neighbor.skin=0"])
+        h = device_run(f"{name}-host", text, sets=sets)
     finally:
         del os.environ["VESICA_GPU_GHOSTS_ON_DEVICE"]
     same_runs(d, h, f"{name}: graphs against the count read back")
-    return graphs[0].split()[2]
+    return int(graphs[0].split()[2]), parts
 
 
 def totals(d):
@@ -283,8 +293,15 @@ def check_device():
     if chain < 100:
         sys.exit(f"device: only {chain:.0f} chain reactions")
     how = "bit-identical" if PREC == "mixed" else "the same topology, thermo to round-off"
+    graphs = ""
+    if PREC == "mixed":  # graphs take the mixed precision's Newton path only
+        steps, (before, after) = graphs_run(f"gpu-device-{PREC}-skin0", text)
+        if after == 0:
+            sys.exit("device: at skin 0 no reaction step ran as a graph after its events")
+        graphs = (f"; at skin 0 {steps} steps as graphs, reaction steps {before} times up to "
+                  f"their events and {after} times after them, {how} to the count read back")
     print(f"device ({PREC}): {chain:.0f} chain reactions; the host mirror's run, the CPU's "
-          f"and 2 and 4 GPU ranks' {how}")
+          f"and 2 and 4 GPU ranks' {how}{graphs}")
     check_restart(text, "device-restart")
 
 
@@ -317,7 +334,7 @@ def check_rules_device():
     if created < 200 or broken < 100 or chain < 50:
         sys.exit(f"rules: too few events (chain {chain}, created {created}, broken {broken})")
     # graphs take the mixed precision's Newton path only
-    graphs = graphs_run(f"{name}-skin0", text) if PREC == "mixed" else None
+    graphs = graphs_run(f"{name}-skin0", text)[0] if PREC == "mixed" else None
     how = "bit-identical" if PREC == "mixed" else "the same topology, thermo to round-off"
     print(f"rules ({PREC}): {created:.0f} bonds made, {broken:.0f} broken, {chain:.0f} chain "
           f"reactions on the device; the host mirror's runs (1 and 2 ranks), 2 ranks' "
