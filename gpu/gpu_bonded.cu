@@ -15,6 +15,13 @@
  *   device, one rank, the owned ones, sized by the records). Where a tag has several copies (an owned
  *   bead and its periodic images) the lowest local index wins, whatever order the threads
  *   insert in, so runs are reproducible bit for bit.
+ * - Bond partners: the map's answers for each record's bonds are kept (bond_j: VS_MAX_BONDS
+ *   planes of bond_cap local indices, -1 where the map has none; bond_info: the count and
+ *   types in one word) and made again only where the map or the slots changed since (a ghost
+ *   build, a migration, a reorder, a reaction's store, an upload: bond_stamp holds map_made
+ *   and ver.slots of the making), so a step's bond kernel reads a few words a bead, not its
+ *   record and a map probe per bond; the partners' tags are read from the record only to
+ *   report a failure. The indices are the map's, so the forces are those of a lookup.
  * - Kernels: one thread per record walks its bead's bonds (angles, dihedrals) in list order
  *   and adds its own bead's force only, so no thread writes another's force and the sum runs in the
  *   CPU's order: in double precision onto the pair forces as doubles, one add per bond as on
@@ -54,6 +61,9 @@ struct vs_bonded_args {
     const int64_t *key;
     const int32_t *val;
     int64_t mask;
+    int32_t *bond_j;      /* the resolved partners (bond_resolve_kernel), bond_cap apart */
+    uint32_t *bond_info;
+    int64_t bond_cap;
     double *f[3];
     int fixed;            /* f holds the Newton kernel's fixed-point sums */
     int atomic;           /* added beside the Newton kernel (vs_gpu_bonded_fork) */
@@ -178,6 +188,7 @@ void vs_gpu_bonded_index(vs_gpu_state *g)
             return;
         const int n = (int)g->pt.n_owned;
         map_reserve(g, g->bd.n_rec);
+        ++g->bd.map_made;
         VS_LAUNCH(tagmap_insert_marked_kernel, n, VS_BLOCK, g->stream, n, g->bd.mark,
                   g->pt.tag, g->bd.map_cap - 1, g->bd.map_key, g->bd.map_val);
         g->stamp.owned_map = g->ver.slots;
@@ -203,6 +214,7 @@ void vs_gpu_bonded_index(vs_gpu_state *g)
     }
     const int64_t n = h[0];
     map_reserve(g, n);
+    ++g->bd.map_made;
     VS_LAUNCH(tagmap_insert_kernel, n, VS_BLOCK, g->stream, (int)n, idx, g->pt.tag,
               g->bd.map_cap - 1, g->bd.map_key, g->bd.map_val);
 }
@@ -258,7 +270,39 @@ __device__ __forceinline__ void add_shares(long long tq[VS_TENSOR], const long l
         tq[k] += q[k];
 }
 
-__global__ void bond_kernel(int n, int64_t step, vs_bonded_args a, int want_energy)
+/* The bond word: the count in its low bits, then each bond's type. */
+#define VS_BOND_COUNT_BITS 4
+#define VS_BOND_TYPE_BITS 7
+static_assert(VS_MAX_BONDS < (1 << VS_BOND_COUNT_BITS) &&
+                  VS_MAX_MOLTYPES <= (1 << VS_BOND_TYPE_BITS) &&
+                  VS_BOND_COUNT_BITS + VS_MAX_BONDS * VS_BOND_TYPE_BITS <= 32,
+              "a record's bond count and types fit one 32-bit word");
+
+__device__ __forceinline__ int bond_type_of(uint32_t info, int b)
+{
+    return (int)((info >> (VS_BOND_COUNT_BITS + VS_BOND_TYPE_BITS * b)) &
+                 ((1u << VS_BOND_TYPE_BITS) - 1u));
+}
+
+/* Each record's bonds through the tag map: the partners' indices into the bond_j planes and
+ * the count and types into bond_info. Holes keep whatever they held (no kernel reads them). */
+__global__ void bond_resolve_kernel(int n, vs_bonded_args a)
+{
+    const int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= n || a.rec_slot[r] < 0)
+        return;
+    const vs_topo *t = &a.topo[r];
+    const int nb = t->n_bond;
+    uint32_t info = (uint32_t)nb;
+    for (int b = 0; b < nb; ++b) {
+        a.bond_j[(int64_t)b * a.bond_cap + r] = tag_find(a, t->bond[b]);
+        info |= (uint32_t)t->bond_type[b] << (VS_BOND_COUNT_BITS + VS_BOND_TYPE_BITS * b);
+    }
+    a.bond_info[r] = info;
+}
+
+__global__ void __launch_bounds__(VS_BLOCK, 3)
+bond_kernel(int n, int64_t step, vs_bonded_args a, int want_energy)
 {
     const int r = blockIdx.x * blockDim.x + threadIdx.x;
     if (r >= n)
@@ -266,20 +310,19 @@ __global__ void bond_kernel(int n, int64_t step, vs_bonded_args a, int want_ener
     const int i = a.rec_slot[r];
     if (i < 0)
         return;
-    const vs_topo *t = &a.topo[r];
-    const int nb = t->n_bond;
+    const uint32_t info = a.bond_info[r];
+    const int nb = (int)(info & ((1u << VS_BOND_COUNT_BITS) - 1u));
     double energy = 0.0, virial = 0.0;
     long long tq[VS_TENSOR] = {0, 0, 0, 0, 0, 0};
     if (nb > 0) {
-        const int64_t self = a.tag[i];
         double f[3];
         for (int k = 0; k < 3; ++k) /* doubles: one add per bond, as the CPU adds */
             f[k] = a.fixed ? 0.0 : a.f[k][i];
         for (int b = 0; b < nb; ++b) {
-            const int64_t partner = t->bond[b];
-            const int j = tag_find(a, partner);
-            if (j < 0) {
-                record_failure(a, VS_BONDED_MISSING, step, self, partner, 0.0, 0.0);
+            const int j = a.bond_j[(int64_t)b * a.bond_cap + r];
+            if (j < 0) { /* the tags only here: a failure is reported by them */
+                record_failure(a, VS_BONDED_MISSING, step, a.tag[i], a.topo[r].bond[b], 0.0,
+                               0.0);
                 continue;
             }
             double dji[3], d[3];
@@ -287,15 +330,16 @@ __global__ void bond_kernel(int n, int64_t step, vs_bonded_args a, int want_ener
             for (int k = 0; k < 3; ++k)
                 d[k] = -dji[k]; /* x_i - x_j */
             const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-            const vs_bond_type &bt = a.bond[t->bond_type[b]];
+            const vs_bond_type &bt = a.bond[bond_type_of(info, b)];
             double fscal, e;
             const int kind = vs_bond_eval_type(&bt, r2, &fscal, &e);
             if (kind != VS_BONDED_OK)
-                record_failure(a, kind, step, self, partner, sqrt(r2),
+                record_failure(a, kind, step, a.tag[i], a.topo[r].bond[b], sqrt(r2),
                                kind == VS_BONDED_TABLE
                                    ? bt.tab.lo + bt.tab.dx * (bt.tab.n - 1) : bt.r0);
             else if (!(r2 <= a.reach2))
-                record_failure(a, VS_BONDED_REACH, step, self, partner, sqrt(r2), bt.r0);
+                record_failure(a, VS_BONDED_REACH, step, a.tag[i], a.topo[r].bond[b],
+                               sqrt(r2), bt.r0);
             for (int k = 0; k < 3; ++k)
                 f[k] += fscal * d[k];
             energy += 0.5 * e;
@@ -465,6 +509,9 @@ static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *viria
     a.key = g->bd.map_key;
     a.val = g->bd.map_val;
     a.mask = g->bd.map_cap - 1;
+    a.bond_j = g->bd.bond_j;
+    a.bond_info = g->bd.bond_info;
+    a.bond_cap = g->bd.bond_cap;
     a.fixed = g->fs.forces_fixed;
     a.energy = energy;
     a.virial = virial;
@@ -481,6 +528,13 @@ static vs_bonded_args bonded_args(vs_gpu_state *g, double *energy, double *viria
         a.dihedral[k].tab.coef = g->bd.table[2][k];
     }
     return a;
+}
+
+/* The stream the step's first bonded kernel runs on: the side stream where it runs beside
+ * the Newton kernel (vs_gpu_bonded_fork). */
+static cudaStream_t bonded_stream(const vs_gpu_state *g)
+{
+    return g->bd.fork_open ? g->bd.side : g->stream;
 }
 
 /* One thread per record; the beads without one have no bonded share, so the per-slot energy
@@ -520,8 +574,32 @@ void vs_gpu_bonded_fork(vs_gpu_state *g, int want_energy)
     g->bd.fork_open = 1;
 }
 
+/* The records' resolved bonds, made again where the map or the slots changed since the last
+ * making (the records, their slots and the partners' indices are what they were then), on
+ * the stream the bond kernel runs on, before it. */
+static void bond_resolve(vs_gpu_state *g)
+{
+    vs_gpu_bonded *bd = &g->bd;
+    if (bd->bond_stamp[0] == bd->map_made && bd->bond_stamp[1] == g->ver.slots)
+        return;
+    if (bd->n_rec > bd->bond_cap) {
+        vs_gpu_free(g, bd->bond_j, sizeof(int32_t) * VS_MAX_BONDS * (size_t)bd->bond_cap);
+        vs_gpu_free(g, bd->bond_info, sizeof(uint32_t) * (size_t)bd->bond_cap);
+        const int64_t cap = bd->n_rec + bd->n_rec / 4 + 1024;
+        bd->bond_j = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * VS_MAX_BONDS * (size_t)cap);
+        bd->bond_info = (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)cap);
+        bd->bond_cap = cap;
+    }
+    const int n = (int)bd->n_rec;
+    vs_bonded_args a = bonded_args(g, NULL, NULL, 0);
+    VS_LAUNCH(bond_resolve_kernel, n, VS_BLOCK, bonded_stream(g), n, a);
+    bd->bond_stamp[0] = bd->map_made;
+    bd->bond_stamp[1] = g->ver.slots;
+}
+
 extern "C" void vs_gpu_bond_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
+    bond_resolve(g);
     launch_bonded(g, bond_kernel, step, want_energy, g->bd.e_bond, g->bd.w_bond);
 }
 
@@ -596,7 +674,8 @@ void vs_gpu_bonded_free(vs_gpu_state *g)
         cudaStreamDestroy(g->bd.side);
         g->bd.side = NULL;
     }
-    void *ptrs[] = {g->bd.mark,    g->bd.map_key,    g->bd.map_val,    g->bd.e_bond,
+    void *ptrs[] = {g->bd.mark,    g->bd.map_key,    g->bd.map_val,    g->bd.bond_j,
+                    g->bd.bond_info, g->bd.e_bond,
                     g->bd.w_bond,  g->bd.e_angle,    g->bd.w_angle,    g->bd.e_dihedral,
                     g->bd.w_dihedral, g->bd.d_error};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)

@@ -49,7 +49,9 @@ extern "C" {
  * energy beyond the exact sums' range. */
 enum { ST_ESCAPED, ST_OVERFLOW, ST_COUNT, ST_ENERGY_BAD, ST_WORDS };
 
-/* The field index of each species (-1: none), passed to kernels by value. */
+/* The field index of each species (-1: none), passed to kernels by value, as a
+ * __grid_constant__ parameter: indexed by a bead's species, it is read where it lies, not
+ * copied to each thread's local memory first. */
 struct vs_field_of {
     int k[VS_MAX_SPECIES];
 };
@@ -77,7 +79,8 @@ struct vs_gpu_field {
 /* ---- kernels ---------------------------------------------------------------------------- */
 
 __global__ void field_spread_kernel(int n, vs_positions at, const int32_t *species,
-                                    const int64_t *tag, vs_field_of of, vs_field_grid grid,
+                                    const int64_t *tag, const __grid_constant__ vs_field_of of,
+                                    vs_field_grid grid,
                                     int64_t nvert, unsigned long long *count, int count_them,
                                     unsigned long long *status)
 {
@@ -159,11 +162,14 @@ __device__ __forceinline__ void field_add(double *f, int i, double add, int fixe
     }
 }
 
-__global__ void field_force_kernel(int n, vs_positions at, const int32_t *species,
-                                   const int64_t *tag, vs_field_of of, vs_field_grid grid,
-                                   int scheme, int64_t nvert, const double *pot, double *fx,
-                                   double *fy, double *fz, int fixed,
-                                   unsigned long long *status)
+/* SCHEME (field.force) and FIXED (the force arrays hold fixed-point sums) as template
+ * arguments: one path per kernel, so its registers are those of that path. */
+template <int SCHEME, bool FIXED>
+__global__ void __launch_bounds__(VS_BLOCK, 3)
+field_force_kernel(int n, vs_positions at, const int32_t *species, const int64_t *tag,
+                   const __grid_constant__ vs_field_of of, vs_field_grid grid, int64_t nvert,
+                   const double *pot, double *fx, double *fy, double *fz,
+                   unsigned long long *status)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -178,10 +184,10 @@ __global__ void field_force_kernel(int n, vs_positions at, const int32_t *specie
         atomicMin(&status[ST_ESCAPED], (unsigned long long)tag[i]);
         return;
     }
-    vs_field_force(&grid, scheme, pot + (int64_t)k * nvert, c, t, f);
-    field_add(fx, i, f[0], fixed);
-    field_add(fy, i, f[1], fixed);
-    field_add(fz, i, f[2], fixed);
+    vs_field_force(&grid, SCHEME, pot + (int64_t)k * nvert, c, t, f);
+    field_add(fx, i, f[0], FIXED);
+    field_add(fy, i, f[1], FIXED);
+    field_add(fz, i, f[2], FIXED);
 }
 
 /* A slab of the block: its first vertex and its extent along each axis; vertex r of the slab
@@ -490,9 +496,18 @@ extern "C" void vs_gpu_field_forces(vs_gpu_state *g, int64_t step, int want_ener
         F->stale = 0;
     }
     const int n = (int)g->pt.n_owned;
-    VS_LAUNCH(field_force_kernel, n, VS_BLOCK, g->stream, n, vs_gpu_positions(g),
-              g->pt.species_id, g->pt.tag, F->of, F->g, g->prm->field.force, F->nvert, F->pot,
-              g->pt.f[0], g->pt.f[1], g->pt.f[2], g->fs.forces_fixed, F->d_status);
+    const int fixed = g->fs.forces_fixed;
+    void (*kernel)(int, vs_positions, const int32_t *, const int64_t *, const vs_field_of,
+                   vs_field_grid, int64_t, const double *, double *, double *, double *,
+                   unsigned long long *) =
+        g->prm->field.force == VS_FIELD_FORCE_GRADIENT
+            ? (fixed ? field_force_kernel<VS_FIELD_FORCE_GRADIENT, true>
+                     : field_force_kernel<VS_FIELD_FORCE_GRADIENT, false>)
+            : (fixed ? field_force_kernel<VS_FIELD_FORCE_ENERGY, true>
+                     : field_force_kernel<VS_FIELD_FORCE_ENERGY, false>);
+    VS_LAUNCH(kernel, n, VS_BLOCK, g->stream, n, vs_gpu_positions(g), g->pt.species_id,
+              g->pt.tag, F->of, F->g, F->nvert, F->pot, g->pt.f[0], g->pt.f[1], g->pt.f[2],
+              F->d_status);
     if (want_energy)
         read_status(g, F, 1);
 }

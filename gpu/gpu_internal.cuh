@@ -638,6 +638,11 @@ struct vs_gpu_bonded {
     int64_t *map_key;       /* tags; -1: empty */
     int32_t *map_val;       /* local indices */
     int64_t map_cap;
+    uint64_t map_made;      /* bumped at every making of the map */
+    int32_t *bond_j;        /* per record its bonds as the map resolves them (gpu_bonded.cu) */
+    uint32_t *bond_info;
+    int64_t bond_cap;
+    uint64_t bond_stamp[2]; /* map_made and ver.slots when bond_j was made */
     /* per owned slot, written by the bonded kernels when energies are due: each bead's share
      * of the bond, angle and dihedral energies and virials */
     double *e_bond, *w_bond, *e_angle, *w_angle, *e_dihedral, *w_dihedral;

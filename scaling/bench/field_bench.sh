@@ -100,4 +100,5 @@ if "1" in ms and "plain" in ms:
     print(f"plain step {plain:.4f} ms; a field update {update:.4f} ms (interval 1 less the "
           f"plain step); particle-steps/s {proj}")
 PY
-grep -h '"device"' "$out/perf-1.json" || true
+first=${intervals%% *}
+grep -h '"device"' "$out/perf-$first.json" || true
