@@ -169,10 +169,26 @@ static void map_reserve(vs_gpu_state *g, int64_t n)
                                   g->stream));
 }
 
-void vs_gpu_bonded_map_room(vs_gpu_state *g)
+/* Room for the resolved bonds of every record (bond_resolve). */
+static void bond_room(vs_gpu_state *g)
 {
-    if (g->bd.on)
-        map_reserve(g, g->bd.n_rec);
+    vs_gpu_bonded *bd = &g->bd;
+    if (bd->n_rec <= bd->bond_cap)
+        return;
+    vs_gpu_free(g, bd->bond_j, sizeof(int32_t) * VS_MAX_BONDS * (size_t)bd->bond_cap);
+    vs_gpu_free(g, bd->bond_info, sizeof(uint32_t) * (size_t)bd->bond_cap);
+    const int64_t cap = bd->n_rec + bd->n_rec / 4 + 1024;
+    bd->bond_j = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * VS_MAX_BONDS * (size_t)cap);
+    bd->bond_info = (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)cap);
+    bd->bond_cap = cap;
+}
+
+void vs_gpu_bonded_room(vs_gpu_state *g)
+{
+    if (!g->bd.on)
+        return;
+    map_reserve(g, g->bd.n_rec);
+    bond_room(g);
 }
 
 void vs_gpu_bonded_index(vs_gpu_state *g)
@@ -582,14 +598,7 @@ static void bond_resolve(vs_gpu_state *g)
     vs_gpu_bonded *bd = &g->bd;
     if (bd->bond_stamp[0] == bd->map_made && bd->bond_stamp[1] == g->ver.slots)
         return;
-    if (bd->n_rec > bd->bond_cap) {
-        vs_gpu_free(g, bd->bond_j, sizeof(int32_t) * VS_MAX_BONDS * (size_t)bd->bond_cap);
-        vs_gpu_free(g, bd->bond_info, sizeof(uint32_t) * (size_t)bd->bond_cap);
-        const int64_t cap = bd->n_rec + bd->n_rec / 4 + 1024;
-        bd->bond_j = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t) * VS_MAX_BONDS * (size_t)cap);
-        bd->bond_info = (uint32_t *)vs_gpu_alloc(g, sizeof(uint32_t) * (size_t)cap);
-        bd->bond_cap = cap;
-    }
+    bond_room(g);
     const int n = (int)bd->n_rec;
     vs_bonded_args a = bonded_args(g, NULL, NULL, 0);
     VS_LAUNCH(bond_resolve_kernel, n, VS_BLOCK, bonded_stream(g), n, a);

@@ -948,9 +948,9 @@ void vs_gpu_bonded_free(vs_gpu_state *g);
 void vs_gpu_bonded_tables(vs_gpu_state *g); /* upload the table styles' splines */
 void vs_gpu_bonded_marks(vs_gpu_state *g);
 void vs_gpu_bonded_index(vs_gpu_state *g);
-/* Room in the one-rank tag map for every record, before a build that may be captured (a
- * graph allocates nothing: gpu_graph.cu). */
-void vs_gpu_bonded_map_room(vs_gpu_state *g);
+/* Room in the one-rank tag map and the resolved bonds for every record, before a build and
+ * forces that may be captured (a graph allocates nothing: gpu_graph.cu). */
+void vs_gpu_bonded_room(vs_gpu_state *g);
 void vs_gpu_bonded_check(vs_gpu_state *g, int kind);
 /* Before the Newton kernel (its sums cleared): the step's first bonded kernel may run beside
  * it, on a stream of its own that the main stream joins after that kernel. Where the bonded

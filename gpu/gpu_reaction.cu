@@ -863,7 +863,7 @@ extern "C" void vs_gpu_reaction_store(vs_gpu_state *g, vs_gpu_rx *rx, const vs_p
     }
     vs_gpu_topo_reserve(g, first_new + n_new);
     g->bd.n_rec = first_new + n_new;
-    vs_gpu_bonded_map_room(g); /* the build after the events may be captured */
+    vs_gpu_bonded_room(g); /* the build and forces after the events may be captured */
     const rx_records d = records_of(g); /* after the reserve, which may move them */
     VS_CUDA_CHECK(cudaMemcpyAsync(rx->beads, rx->h_beads, sizeof(rx_bead) * (size_t)n,
                                   cudaMemcpyHostToDevice, g->stream));
