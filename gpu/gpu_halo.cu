@@ -646,6 +646,13 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
     g->pt.n_ghost = 0;
     g->halo.ghosts_on_device = 0;
     vs_gpu_bonded_marks(g); /* molecules: which owned beads go out to the bonded width */
+    if (g->plan.no_ghosts) {
+        g->halo.n_img_local = 0;
+        g->tr.halo_bytes_last = 0;
+        vs_gpu_check_outside(g); /* the migration's verdict, as the exchanges take it */
+        vs_gpu_bonded_index(g);  /* the owned beads' */
+        return;
+    }
     const int remote = vs_gpu_image_remote(g);
     if (remote >= 0 && g->slab.on) {
         vs_gpu_slab_build_ghosts(g, remote);
@@ -670,6 +677,8 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
 
 extern "C" void vs_gpu_update_ghosts(vs_gpu_state *g)
 {
+    if (g->plan.no_ghosts)
+        return;
     const int remote = vs_gpu_image_remote(g);
     if (remote >= -1) {
         vs_gpu_update_local_images_of(g, remote);

@@ -122,6 +122,11 @@ void vs_gpu_plan_set_comm(vs_gpu_plan *p, const vs_params *prm, const int link[3
      * reused between rebuilds (without a skin every step rebuilds and the ghosts are
      * complete before the list is built, so there is nothing to hide); a Verlet list
      * overlaps wherever some dimension is split */
+    int periodic = 1;
+    for (int d = 0; d < 3; ++d)
+        periodic &= vs_axis_periodic(prm, d);
+    p->no_ghosts = split == 0 && periodic && p->pair_inert && !vs_pair_styles_active(prm) &&
+                   prm->aniso.style == VS_ANISO_NONE && !prm->reactions.on;
     p->overlap = VS_GPU_OVERLAP_NONE;
     if (comm_ok && prm->exec.overlap && split > 0 && !p->pair_inert) { /* no walk to hide under */
         if (p->forces == VS_GPU_FORCES_VERLET)
@@ -156,10 +161,11 @@ extern "C" void vs_gpu_plan_describe(const vs_gpu_state *g, char *buf, size_t le
                  p->wrap_dims & 1 ? " x" : "", p->wrap_dims & 2 ? " y" : "",
                  p->wrap_dims & 4 ? " z" : "");
     }
-    snprintf(buf, len, "%s precision, %s%s (x reach %d)%s%s%s%s, overlap: %s",
+    snprintf(buf, len, "%s precision, %s%s (x reach %d)%s%s%s%s%s, overlap: %s",
              p->mixed ? "mixed" : "double", forces,
              p->styles_newton ? " with the pair styles" : "", p->x_reach,
              p->stage_in_first_half ? ", first half-step stages force inputs" : "", wrap,
              p->grid_records ? ", ghost records on the position grid" : "",
-             p->pos_q_only ? ", positions in quanta only" : "", overlap);
+             p->pos_q_only ? ", positions in quanta only" : "",
+             p->no_ghosts ? ", no ghosts (nothing reads them)" : "", overlap);
 }

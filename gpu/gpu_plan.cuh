@@ -74,6 +74,13 @@ struct vs_gpu_plan {
     int pair_inert;              /* the only pair term is an inert DPD (vs_dpd_inert): no pair
                                     walk, the forces only started (vs_gpu_forces), the cell
                                     list without a Verlet list, no overlap */
+    int no_ghosts;               /* one rank, every axis periodic, and nothing reads a ghost
+                                    (pair_inert, no pair or anisotropic style, no reactions,
+                                    whose searches see partners across the box's faces): no
+                                    ghost is built or refreshed. The bonded terms find the
+                                    owned copy of a partner, the one the tag map returns
+                                    with ghosts too (the lowest index), by the minimum image
+                                    (gpu_bonded.cu), so their forces are the same bits */
 };
 
 /* The decisions the parameters fix (vs_gpu_create). */
