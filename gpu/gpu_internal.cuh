@@ -639,10 +639,10 @@ struct vs_gpu_bonded {
     int32_t *map_val;       /* local indices */
     int64_t map_cap;
     uint64_t map_made;      /* bumped at every making of the map */
-    int32_t *bond_j;        /* per record its bonds as the map resolves them (gpu_bonded.cu) */
-    uint32_t *bond_info;
-    int64_t bond_cap;
-    uint64_t bond_stamp[2]; /* map_made and ver.slots when bond_j was made */
+    int32_t *bond_j;        /* per record its bonds as the map resolves them, and their */
+    uint32_t *bond_info;    /* count and types (gpu_bonded.cu), for bond_cap records, made */
+    int64_t bond_cap;       /* at map_made and ver.slots of bond_stamp */
+    uint64_t bond_stamp[2];
     /* per owned slot, written by the bonded kernels when energies are due: each bead's share
      * of the bond, angle and dihedral energies and virials */
     double *e_bond, *w_bond, *e_angle, *w_angle, *e_dihedral, *w_dihedral;
@@ -688,9 +688,8 @@ struct vs_gpu_graph {
     int allowed;           /* VESICA_GPU_GRAPHS=0 turns the graphs off */
     int capturing;         /* the stream is being captured: phase marks become nodes */
     int part;              /* what is being captured (VS_COLLECT_*) */
-    cudaGraphExec_t exec[VS_COLLECT_PARTS]; /* one per part (NULL: none yet) */
-    int64_t launched[VS_COLLECT_PARTS]; /* parts launched as graphs, per part */
-    int64_t made;                       /* executable graphs made */
+    cudaGraphExec_t exec[VS_COLLECT_PARTS]; /* per part: NULL, or the one updated in place */
+    int64_t launched[VS_COLLECT_PARTS], made; /* parts launched as graphs; graphs made */
 };
 
 /* Reductions and small read-backs (buffers from gpu_state.cu). */
@@ -935,22 +934,18 @@ static inline double *vs_gpu_virial_buf(vs_gpu_state *g) { return (double *)g->s
 void vs_gpu_timing_create(vs_gpu_state *g);
 void vs_gpu_graph_init(vs_gpu_state *g);
 void vs_gpu_graph_destroy(vs_gpu_state *g);
-/* Room for `marks` more phase marks without settling (a captured step must not wait). */
-void vs_gpu_timing_make_room(vs_gpu_state *g, int marks);
+void vs_gpu_timing_make_room(vs_gpu_state *g, int marks); /* a captured step cannot wait */
 void vs_gpu_timing_destroy(vs_gpu_state *g);
 
-/* Molecules (gpu_bonded.cu; vs_gpu_reserve grows their buffers): free them; the owned
- * beads' marks (before every ghost build); the tag map over the marked owned + ghost beads
- * (after every ghost build); the failure check (a fatal error
- * with the CPU's message when a bonded kernel recorded one; `kind` as read back, or -1 to
- * read it here, which synchronises). All no-ops without molecules. */
+/* Molecules (gpu_bonded.cu; vs_gpu_reserve grows their buffers): free them; the owned beads'
+ * marks (before every ghost build); the tag map over the marked owned + ghost beads (after
+ * every ghost build); the failure check (a fatal error with the CPU's message when a bonded
+ * kernel recorded one; `kind` as read back, or -1 to read it here, which synchronises). */
 void vs_gpu_bonded_free(vs_gpu_state *g);
 void vs_gpu_bonded_tables(vs_gpu_state *g); /* upload the table styles' splines */
 void vs_gpu_bonded_marks(vs_gpu_state *g);
 void vs_gpu_bonded_index(vs_gpu_state *g);
-/* Room in the one-rank tag map and the resolved bonds for every record, before a build and
- * forces that may be captured (a graph allocates nothing: gpu_graph.cu). */
-void vs_gpu_bonded_room(vs_gpu_state *g);
+void vs_gpu_bonded_room(vs_gpu_state *g); /* for every record: no capture allocates */
 void vs_gpu_bonded_check(vs_gpu_state *g, int kind);
 /* Before the Newton kernel (its sums cleared): the step's first bonded kernel may run beside
  * it, on a stream of its own that the main stream joins after that kernel. Where the bonded

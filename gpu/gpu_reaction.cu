@@ -1,16 +1,16 @@
 /* The reaction step's device part (gpu_reaction.h): the claims of every rule found on the
  * device, and the records the events touch fetched and stored back.
  *
- * Creation and chain growth search partners. The search has a cell list of its own, over the
- * partners alone (a species with fewer bonds than a limit, owned and ghost): a counting sort
- * into the cells of the force grid (cells.grid, which covers the brick and the ghost shell;
- * its rows reach the list radius, and every reaction radius lies within it), three passes
- * over the particles per search. The force path's own cell list is not used: its form
- * depends on the plan (sorted or binned, with or without the remote ghosts, fixed-point
- * copies), and its cells hold every particle, of which a search wants few.
+ * Creation and chain growth search partners in the cells of the force grid (cells.grid, which
+ * covers the brick and the ghost shell; its rows reach the list radius, and every reaction
+ * radius lies within it): in the force path's cell list, as the step's rebuild left it,
+ * wherever that list holds every particle, owned and ghost (the Newton path's binned list,
+ * the sorted one of the others); where it leaves out the ghosts of other ranks (the Newton
+ * path's remote-apart overlap), in a cell list of the search's own over the partners alone
+ * (a species with fewer bonds than a limit), a counting sort of three passes.
  *
- * Each searching bead's thread walks the 3 x 3 rows around it, trimmed to the reaction
- * radius, and hands every partner found to vs_reaction_candidate (src/core/reaction.h), as
+ * A warp per searching bead walks the 3 x 3 rows around it, trimmed to the reaction
+ * radius, and hands every particle found to vs_reaction_candidate (src/core/reaction.h), as
  * the CPU's search does: the separation in double from the positions the state holds (a
  * ghost is its owner's position plus the periodic shift, the same doubles as on the host
  * mirror), r^2 rounded as the CPU rounds it (vs_norm2), the draw from the pair hash of the
@@ -32,117 +32,13 @@
  * creation rules and the breaking decision are src/core/reaction.h's, as on the CPU
  * (vs_reaction_create_search, vs_reaction_breaks). */
 #include <cub/cub.cuh>
-#include <stdlib.h>
-#include <string.h>
 #include <algorithm>
 #include <thrust/iterator/counting_iterator.h>
 
-#include "gpu_internal.cuh"
+#include "gpu_reaction.cuh"
 
 extern "C" {
 #include "bonded.h"
-#include "gpu_reaction.h"
-}
-
-struct vs_gpu_rx {
-    uint32_t *cell_start; /* n_cells + 1: counts, then their exclusive scan */
-    int64_t cap_cells;
-    uint32_t *cell_of, *rank_in_cell; /* per particle (UINT32_MAX: not a partner) */
-    int32_t *entries;                 /* partners by cell */
-    int64_t cap_particles;
-    void *scan_temp;
-    size_t scan_bytes;
-    vs_reaction_claim *claims;
-    int32_t *d_count;
-    int64_t cap_claims;
-    /* breaking: the bonded beads' tags and indices, sorted by tag (copy_*[1]) */
-    int64_t *copy_tag[2];
-    int32_t *copy_idx[2];
-    int64_t cap_copies;
-    int64_t *d_missing; /* a bond whose partner has no copy: its two tags (-1: none) */
-    /* owned beads a test picked (vs_gpu_reaction_near_broken, _affected): their tags */
-    int64_t *picked;
-    int64_t cap_picked;
-    int64_t *pairs; /* the sets those tests read */
-    int64_t cap_pairs;
-    /* fetch and store: the tags asked for, their records (gpu_reaction.cu's rx_bead), the
-     * special lists' slots and lists */
-    int64_t *tags;
-    struct rx_bead *beads;
-    int32_t *slot;
-    vs_special *special;
-    int64_t cap_tags;
-    /* page-locked host copies: a copy from or to them is one DMA, queued without a wait.
-     * h_count and h_claims come back with one wait per search; the staging arrays carry
-     * the fetched records and the stored ones, whose copies up are queued behind the store
-     * (`staged` marks their end: nothing writes the staging before it) */
-    int32_t *h_count;
-    vs_reaction_claim *h_claims;
-    int64_t expect_claims; /* how many claims a search's first copy brings back */
-    int64_t *h_tags;
-    struct rx_bead *h_beads;
-    vs_special *h_special;
-    cudaEvent_t staged;
-};
-
-/* A bead without a record: no bonds, molecule 0. */
-__device__ vs_topo vs_rx_no_topo;
-__device__ vs_dihedrals vs_rx_no_dih;
-
-static void *grow(void *p, size_t elem, int64_t *cap, int64_t need)
-{
-    if (need <= *cap && p)
-        return p;
-    if (p)
-        VS_CUDA_CHECK(cudaFree(p));
-    const int64_t n = need + need / 4 + 256;
-    void *q = NULL;
-    VS_CUDA_CHECK(cudaMalloc(&q, elem * (size_t)n));
-    *cap = n;
-    return q;
-}
-
-static vs_gpu_rx *scratch(vs_gpu_rx **rx)
-{
-    if (!*rx) {
-        *rx = (vs_gpu_rx *)calloc(1, sizeof(vs_gpu_rx));
-        if (!*rx)
-            VS_FATAL("reactions: out of host memory");
-        VS_CUDA_CHECK(cudaMalloc(&(*rx)->d_count, sizeof(int32_t)));
-        VS_CUDA_CHECK(cudaMalloc(&(*rx)->d_missing, 2 * sizeof(int64_t)));
-        VS_CUDA_CHECK(cudaMallocHost((void **)&(*rx)->h_count, sizeof(int32_t)));
-        VS_CUDA_CHECK(cudaEventCreateWithFlags(&(*rx)->staged, cudaEventDisableTiming));
-        VS_CUDA_CHECK(cudaEventRecord((*rx)->staged, 0)); /* nothing staged yet */
-        (*rx)->expect_claims = 256;
-    }
-    return *rx;
-}
-
-/* Page-locked room for n elements of `elem` bytes at *p (its contents are not kept). */
-static void pinned_room(void **p, size_t elem, int64_t n)
-{
-    if (*p)
-        VS_CUDA_CHECK(cudaFreeHost(*p));
-    VS_CUDA_CHECK(cudaMallocHost(p, elem * (size_t)(n > 0 ? n : 1)));
-}
-
-/* Before the host writes the staging arrays: the copies up of the last store have read
- * them (at once where they have, as almost always). */
-static void staging_free(vs_gpu_rx *rx)
-{
-    VS_CUDA_CHECK(cudaEventSynchronize(rx->staged));
-}
-
-/* CUB's scratch for a call that asked for `bytes`. */
-static void *cub_temp(vs_gpu_rx *rx, size_t bytes)
-{
-    if (bytes > rx->scan_bytes) {
-        if (rx->scan_temp)
-            VS_CUDA_CHECK(cudaFree(rx->scan_temp));
-        rx->scan_bytes = bytes + bytes / 4;
-        VS_CUDA_CHECK(cudaMalloc(&rx->scan_temp, rx->scan_bytes));
-    }
-    return rx->scan_temp;
 }
 
 /* ---- the partners' cells --------------------------------------------------------------- */
@@ -238,7 +134,7 @@ struct rx_search_args {
     const vs_topo *topo;
     vs_gpu_grid grid;
     const uint32_t *cell_start;
-    const int32_t *entries; /* the partners by cell; NULL: every particle, cell_pos's */
+    const int32_t *entries; /* particles by cell (the partners, or all); NULL: cell_pos .w */
     const int4 *cell_pos;
     float row_cut2;
     vs_reaction_search q;
@@ -432,22 +328,24 @@ static rx_search_args search_args(vs_gpu_state *g, vs_gpu_rx *rx, double radius)
     return a;
 }
 
-/* One search over the partners of `species` with fewer than max_bonds bonds: over the
- * Newton path's cell list where it holds every particle, owned and ghost, as this step's
- * build left it (the candidate test sees the species and bonds), else over a list of the
- * partners binned for the search. */
+/* One search over the partners of `species` with fewer than max_bonds bonds: over the force
+ * path's cell list where it holds every particle, owned and ghost, as this step's build left
+ * it (the candidate test sees the species and bonds), else over a list of the partners
+ * binned for the search. */
 static void search(vs_gpu_state *g, vs_gpu_rx *rx, rx_search_args a, int species, int max_bonds,
                    vs_claim_list *out)
 {
-    if (g->plan.forces == VS_GPU_FORCES_NEWTON &&
-        g->plan.overlap != VS_GPU_OVERLAP_REMOTE_APART) {
-        a.cell_start = g->cells.cell_start;
-        a.cell_pos = g->cells.cell_pos;
-        a.entries = NULL;
-    } else {
+    if (g->plan.overlap == VS_GPU_OVERLAP_REMOTE_APART) {
         bin_partners(g, rx, species, max_bonds);
         a.cell_start = rx->cell_start;
         a.entries = rx->entries;
+    } else if (g->plan.forces == VS_GPU_FORCES_NEWTON) {
+        a.cell_start = g->cells.cell_start;
+        a.cell_pos = g->cells.cell_pos; /* binned: the index in .w */
+        a.entries = NULL;
+    } else {
+        a.cell_start = g->cells.cell_start;
+        a.entries = (const int32_t *)g->cells.cell_particles; /* sorted by cell */
     }
     collect(g, rx, out, [&](vs_reaction_claim *claims, int cap) {
         a.out = claims;
@@ -670,378 +568,4 @@ extern "C" void vs_gpu_reaction_claims(vs_gpu_state *g, vs_gpu_rx **rxp, int64_t
         create_claims(g, rx, r, out);
     if (rp->chain.on)
         chain_claims(g, rx, step, out);
-}
-
-/* ---- the records the events touch ------------------------------------------------------ */
-
-/* The index of t among tags (n, sorted ascending), or -1. */
-__device__ int rx_tag_index(const int64_t *tags, int n, int64_t t)
-{
-    int lo = 0, hi = n; /* the first of tags not below t */
-    while (lo < hi) {
-        const int mid = (lo + hi) / 2;
-        if (tags[mid] < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && tags[lo] == t ? lo : -1;
-}
-
-/* The owned slot of each of tags (n, sorted ascending; -1: not owned here). */
-__global__ void rx_find_kernel(int n_owned, const int64_t *tag, const int64_t *tags, int n,
-                               int32_t *slot)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n_owned)
-        return;
-    const int k = rx_tag_index(tags, n, tag[i]);
-    if (k >= 0)
-        slot[k] = i;
-}
-
-/* What a fetch gathers and a store scatters: the per-slot arrays and the per-record ones
- * (dih and special: NULL where the run has none). */
-struct rx_records {
-    int32_t *species;
-    int32_t *slot_rec, *rec_slot;
-    vs_topo *topo;
-    vs_dihedrals *dih;
-    vs_special *special;
-};
-
-static rx_records records_of(vs_gpu_state *g)
-{
-    const rx_records r = {g->pt.species_id, g->bd.slot_rec, g->bd.rec_slot, g->bd.topo,
-                          g->bd.dih_on ? g->bd.dih : NULL,
-                          g->ps.special_on ? g->ps.special : NULL};
-    return r;
-}
-
-/* One fetched or stored bead, in one block of records so that each way is one copy: its
- * owned slot (-1: not owned here), record (-1: none yet) and species, its topology, and
- * where the run has them its dihedrals and special list. */
-struct rx_bead {
-    int32_t slot, rec, species, pad;
-    vs_topo topo;
-    vs_dihedrals dih;
-    vs_special special;
-};
-
-/* The owned beads among tags (n, sorted; their records' slot fields -1 before) gathered into
- * out, in one pass over the owned slots. */
-__global__ void rx_gather_kernel(int n_owned, const int64_t *tag, const int64_t *tags, int n,
-                                 rx_records d, rx_bead *out)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n_owned)
-        return;
-    const int k = rx_tag_index(tags, n, tag[i]);
-    if (k < 0)
-        return;
-    rx_bead *o = &out[k];
-    const int32_t r = d.slot_rec[i];
-    o->slot = i;
-    o->rec = r;
-    o->species = d.species[i];
-    o->topo = r >= 0 ? d.topo[r] : vs_rx_no_topo;
-    if (d.dih)
-        o->dih = r >= 0 ? d.dih[r] : vs_rx_no_dih;
-    if (d.special)
-        o->special = d.special[i];
-}
-
-static void reserve_tags(vs_gpu_rx *rx, int64_t n)
-{
-    if (n <= rx->cap_tags && rx->tags)
-        return;
-    staging_free(rx);
-    void *p[] = {rx->tags, rx->slot, rx->beads, rx->special};
-    for (size_t k = 0; k < sizeof p / sizeof p[0]; ++k)
-        if (p[k])
-            VS_CUDA_CHECK(cudaFree(p[k]));
-    const int64_t cap = n + n / 4 + 256;
-    VS_CUDA_CHECK(cudaMalloc(&rx->tags, sizeof(int64_t) * (size_t)cap));
-    VS_CUDA_CHECK(cudaMalloc(&rx->slot, sizeof(int32_t) * (size_t)cap));
-    VS_CUDA_CHECK(cudaMalloc(&rx->beads, sizeof(rx_bead) * (size_t)cap));
-    VS_CUDA_CHECK(cudaMalloc(&rx->special, sizeof(vs_special) * (size_t)cap));
-    pinned_room((void **)&rx->h_tags, sizeof(int64_t), cap);
-    pinned_room((void **)&rx->h_beads, sizeof(rx_bead), cap);
-    pinned_room((void **)&rx->h_special, sizeof(vs_special), cap);
-    rx->cap_tags = cap;
-}
-
-/* The tags asked for (n, sorted) up to rx->tags. */
-static void upload_tags(vs_gpu_state *g, vs_gpu_rx *rx, const int64_t *tags, int64_t n)
-{
-    reserve_tags(rx, n);
-    staging_free(rx);
-    memcpy(rx->h_tags, tags, sizeof(int64_t) * (size_t)n);
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->tags, rx->h_tags, sizeof(int64_t) * (size_t)n,
-                                  cudaMemcpyHostToDevice, g->stream));
-}
-
-extern "C" void vs_gpu_reaction_fetch(vs_gpu_state *g, vs_gpu_rx **rxp, const int64_t *tags,
-                                      int64_t n, vs_particles *beads)
-{
-    vs_gpu_rx *rx = scratch(rxp);
-    reserve_tags(rx, n);
-    memset(beads, 0, sizeof *beads);
-    const size_t m = (size_t)(n > 0 ? n : 1);
-    const rx_records d = records_of(g);
-    beads->tag = (int64_t *)VS_MALLOC(sizeof(int64_t) * m);
-    beads->species = (int32_t *)VS_MALLOC(sizeof(int32_t) * m);
-    beads->topo = (vs_topo *)VS_MALLOC(sizeof(vs_topo) * m);
-    if (d.dih)
-        beads->dih = (vs_dihedrals *)VS_MALLOC(sizeof(vs_dihedrals) * m);
-    if (d.special)
-        beads->special = (vs_special *)VS_MALLOC(sizeof(vs_special) * m);
-    if (n == 0)
-        return;
-    upload_tags(g, rx, tags, n);
-    const size_t bytes = sizeof(rx_bead) * (size_t)n;
-    VS_CUDA_CHECK(cudaMemsetAsync(rx->beads, 0xff, bytes, g->stream)); /* slot -1 */
-    const int n_owned = (int)g->pt.n_owned;
-    VS_LAUNCH(rx_gather_kernel, n_owned, VS_BLOCK, g->stream, n_owned, g->pt.tag, rx->tags,
-              (int)n, d, rx->beads);
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->h_beads, rx->beads, bytes, cudaMemcpyDeviceToHost,
-                                  g->stream));
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    int64_t k = 0; /* the owned ones, compacted in the order of their tags */
-    for (int64_t q = 0; q < n; ++q) {
-        const rx_bead *b = &rx->h_beads[q];
-        if (b->slot < 0)
-            continue;
-        beads->tag[k] = tags[q];
-        beads->species[k] = b->species;
-        beads->topo[k] = b->topo;
-        if (d.dih)
-            beads->dih[k] = b->dih;
-        if (d.special)
-            beads->special[k] = b->special;
-        rx->h_beads[k].slot = b->slot; /* the store's slots and records */
-        rx->h_beads[k].rec = b->rec;
-        ++k;
-    }
-    beads->n_owned = k;
-    beads->capacity = n;
-}
-
-__global__ void rx_store_kernel(int n, const rx_bead *in, rx_records d, int4 *pos_q)
-{
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= n)
-        return;
-    const rx_bead *b = &in[k];
-    const int32_t s = b->slot, r = b->rec;
-    d.species[s] = b->species;
-    if (pos_q) /* the only store of the positions, with the species */
-        pos_q[s].w = b->species;
-    d.topo[r] = b->topo;
-    d.slot_rec[s] = r;
-    d.rec_slot[r] = s;
-    if (d.dih) /* a new record's: empty, as fetched */
-        d.dih[r] = b->dih;
-}
-
-extern "C" void vs_gpu_reaction_store(vs_gpu_state *g, vs_gpu_rx *rx, const vs_particles *beads)
-{
-    const int64_t n = beads->n_owned;
-    if (n == 0)
-        return;
-    const int64_t first_new = g->bd.n_rec;
-    int64_t n_new = 0;
-    /* the fetch waited for its copy: the staging is free */
-    for (int64_t k = 0; k < n; ++k) {
-        rx_bead *b = &rx->h_beads[k];
-        if (b->rec < 0)
-            b->rec = (int32_t)(first_new + n_new++);
-        b->species = beads->species[k];
-        b->topo = beads->topo[k];
-        if (beads->dih)
-            b->dih = beads->dih[k];
-    }
-    vs_gpu_topo_reserve(g, first_new + n_new);
-    g->bd.n_rec = first_new + n_new;
-    vs_gpu_bonded_room(g); /* the build and forces after the events may be captured */
-    const rx_records d = records_of(g); /* after the reserve, which may move them */
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->beads, rx->h_beads, sizeof(rx_bead) * (size_t)n,
-                                  cudaMemcpyHostToDevice, g->stream));
-    VS_CUDA_CHECK(cudaEventRecord(rx->staged, g->stream));
-    VS_LAUNCH(rx_store_kernel, n, VS_BLOCK, g->stream, (int)n, rx->beads, d,
-              g->plan.pos_q_only ? g->fs.pos_q : NULL);
-    /* the species are part of the staged force inputs: restaged before the next forces */
-    ++g->ver.owned;
-    ++g->ver.slots; /* bond counts */
-}
-
-__global__ void rx_store_special_kernel(int n, const int32_t *slot, const vs_special *in,
-                                        vs_special *special)
-{
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n && slot[k] >= 0)
-        special[slot[k]] = in[k];
-}
-
-extern "C" void vs_gpu_reaction_store_special(vs_gpu_state *g, vs_gpu_rx **rxp,
-                                              const vs_particles *beads)
-{
-    vs_gpu_rx *rx = scratch(rxp);
-    const int64_t n = beads->n_owned;
-    if (n == 0 || !g->ps.special_on)
-        return;
-    upload_tags(g, rx, beads->tag, n); /* waits for the staging to be free */
-    VS_CUDA_CHECK(cudaMemsetAsync(rx->slot, 0xff, sizeof(int32_t) * (size_t)n, g->stream));
-    const int n_owned = (int)g->pt.n_owned;
-    VS_LAUNCH(rx_find_kernel, n_owned, VS_BLOCK, g->stream, n_owned, g->pt.tag, rx->tags, (int)n,
-              rx->slot);
-    memcpy(rx->h_special, beads->special, sizeof(vs_special) * (size_t)n);
-    VS_CUDA_CHECK(cudaMemcpyAsync(rx->special, rx->h_special, sizeof(vs_special) * (size_t)n,
-                                  cudaMemcpyHostToDevice, g->stream));
-    VS_CUDA_CHECK(cudaEventRecord(rx->staged, g->stream));
-    VS_LAUNCH(rx_store_special_kernel, n, VS_BLOCK, g->stream, (int)n, rx->slot, rx->special,
-              g->ps.special);
-}
-
-/* ---- the owned beads a test picks ------------------------------------------------------ */
-
-/* Whether the unordered pair (a, b) is in pairs (n of them, each lo < hi, sorted). */
-__device__ bool rx_pair_in(const int64_t *pairs, int n, int64_t a, int64_t b)
-{
-    const int64_t lo = a < b ? a : b, hi = a < b ? b : a;
-    int l = 0, h = n;
-    while (l < h) {
-        const int mid = (l + h) / 2;
-        const int64_t mlo = pairs[2 * mid], mhi = pairs[2 * mid + 1];
-        if (mlo < lo || (mlo == lo && mhi < hi))
-            l = mid + 1;
-        else
-            h = mid;
-    }
-    return l < n && pairs[2 * l] == lo && pairs[2 * l + 1] == hi;
-}
-
-/* Whether tag is among tags (n, sorted). */
-__device__ bool rx_tag_in(const int64_t *tags, int n, int64_t tag)
-{
-    return rx_tag_index(tags, n, tag) >= 0;
-}
-
-/* An owned bead some angle or dihedral of which runs along one of the pairs. */
-__global__ void rx_near_broken_kernel(int n_owned, const int64_t *tag, rx_records d,
-                                      const int64_t *pairs, int n, int64_t *out, int32_t *count)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n_owned || d.slot_rec[i] < 0)
-        return;
-    const int32_t r = d.slot_rec[i];
-    const vs_topo *t = &d.topo[r];
-    bool hit = false;
-    for (int k = 0; !hit && k < t->n_angle; ++k)
-        for (int q = 0; !hit && q < 2; ++q)
-            hit = rx_pair_in(pairs, n, t->angle[k][q], t->angle[k][q + 1]);
-    const vs_dihedrals *dh = d.dih ? &d.dih[r] : NULL;
-    for (int k = 0; dh && !hit && k < dh->n_dihedral; ++k)
-        for (int q = 0; !hit && q < 3; ++q)
-            hit = rx_pair_in(pairs, n, dh->dihedral[k][q], dh->dihedral[k][q + 1]);
-    if (hit)
-        out[atomicAdd(count, 1)] = tag[i];
-}
-
-/* An owned bead that is one of the ends, or whose special list names one. */
-__global__ void rx_affected_kernel(int n_owned, const int64_t *tag, const vs_special *special,
-                                   const int64_t *ends, int n, int64_t *out, int32_t *count)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n_owned)
-        return;
-    bool hit = rx_tag_in(ends, n, tag[i]);
-    for (int64_t k = 0; !hit && k < special[i].n; ++k)
-        hit = rx_tag_in(ends, n, special[i].e[k] >> 2);
-    if (hit)
-        out[atomicAdd(count, 1)] = tag[i];
-}
-
-/* Upload `words` int64 words of a test's set, run `launch` (which appends at most one tag per
- * owned bead to rx->picked through rx->d_count) and return the tags it picked (malloc'd,
- * sorted; *n_out of them). */
-template <typename F> static int64_t *pick(vs_gpu_state *g, vs_gpu_rx *rx, const int64_t *set,
-                                           int64_t words, int64_t *n_out, F launch)
-{
-    rx->pairs = (int64_t *)grow(rx->pairs, sizeof(int64_t), &rx->cap_pairs, words);
-    rx->picked = (int64_t *)grow(rx->picked, sizeof(int64_t), &rx->cap_picked, g->pt.n_owned);
-    if (words > 0)
-        VS_CUDA_CHECK(cudaMemcpyAsync(rx->pairs, set, sizeof(int64_t) * (size_t)words,
-                                      cudaMemcpyHostToDevice, g->stream));
-    VS_CUDA_CHECK(cudaMemsetAsync(rx->d_count, 0, sizeof(int32_t), g->stream));
-    launch();
-    int32_t n = 0;
-    VS_CUDA_CHECK(cudaMemcpyAsync(&n, rx->d_count, sizeof n, cudaMemcpyDeviceToHost, g->stream));
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    int64_t *tags = (int64_t *)VS_MALLOC(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
-    if (n > 0)
-        VS_CUDA_CHECK(cudaMemcpy(tags, rx->picked, sizeof(int64_t) * (size_t)n,
-                                 cudaMemcpyDeviceToHost));
-    std::sort(tags, tags + n);
-    *n_out = n;
-    return tags;
-}
-
-extern "C" int64_t *vs_gpu_reaction_near_broken(vs_gpu_state *g, vs_gpu_rx **rxp,
-                                                const int64_t *pairs, int64_t n,
-                                                int64_t *n_out)
-{
-    vs_gpu_rx *rx = scratch(rxp);
-    const int n_owned = (int)g->pt.n_owned;
-    const rx_records d = records_of(g);
-    return pick(g, rx, pairs, 2 * n, n_out, [&]() {
-        VS_LAUNCH(rx_near_broken_kernel, n_owned, VS_BLOCK, g->stream, n_owned, g->pt.tag, d,
-                  rx->pairs, (int)n, rx->picked, rx->d_count);
-    });
-}
-
-extern "C" int64_t *vs_gpu_reaction_affected(vs_gpu_state *g, vs_gpu_rx **rxp,
-                                             const int64_t *ends, int64_t n, int64_t *n_out)
-{
-    vs_gpu_rx *rx = scratch(rxp);
-    const int n_owned = (int)g->pt.n_owned;
-    if (!g->ps.special_on) {
-        *n_out = 0;
-        return (int64_t *)VS_MALLOC(sizeof(int64_t));
-    }
-    return pick(g, rx, ends, n, n_out, [&]() {
-        VS_LAUNCH(rx_affected_kernel, n_owned, VS_BLOCK, g->stream, n_owned, g->pt.tag,
-                  g->ps.special, rx->pairs, (int)n, rx->picked, rx->d_count);
-    });
-}
-
-extern "C" void vs_gpu_reaction_release(vs_particles *beads)
-{
-    free(beads->tag);
-    free(beads->species);
-    free(beads->topo);
-    free(beads->dih);
-    free(beads->special);
-    memset(beads, 0, sizeof *beads);
-}
-
-extern "C" void vs_gpu_reaction_free(vs_gpu_rx *rx)
-{
-    if (!rx)
-        return;
-    void *p[] = {rx->cell_start,  rx->cell_of,     rx->rank_in_cell, rx->entries,
-                 rx->scan_temp,   rx->claims,      rx->d_count,      rx->copy_tag[0],
-                 rx->copy_tag[1], rx->copy_idx[0], rx->copy_idx[1],  rx->d_missing,
-                 rx->picked,      rx->pairs,       rx->tags,         rx->slot,
-                 rx->beads,       rx->special};
-    for (size_t k = 0; k < sizeof p / sizeof p[0]; ++k)
-        if (p[k])
-            cudaFree(p[k]);
-    cudaEventSynchronize(rx->staged);
-    void *h[] = {rx->h_count, rx->h_claims, rx->h_tags, rx->h_beads, rx->h_special};
-    for (size_t k = 0; k < sizeof h / sizeof h[0]; ++k)
-        if (h[k])
-            cudaFreeHost(h[k]);
-    cudaEventDestroy(rx->staged);
-    free(rx);
 }
