@@ -17,6 +17,10 @@
 # of reacting (1 - steps/s over no-rx: the reaction steps and the rebuilds they force).
 # VESICA_GPU_REACTIONS=mirror in the environment runs the GPU's reaction steps through the
 # host mirror instead of on the device (src/engine/reactions.c), for a before/after figure.
+# SIP_GROW=N grows each ball for N steps first (Table 2's condition: GALAMOST measured after
+# 1M steps, the chains grown) and measures STEPS from its checkpoint; SIP_REPEATS=K runs each
+# pair of runs K times, one after the other (a row each: short runs of a small system differ
+# by a few per cent from run to run).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); root=$(cd "$here/../.." && pwd)
 bin=$1; radii=${2:-5 10 15 25 45}; steps=${3:-2000}; shift $(( $# < 3 ? $# : 3 ))
@@ -24,6 +28,7 @@ extra=("$@")
 declare -A particles=([5]=48210 [10]=192876 [15]=434046 [25]=1206216 [45]=3907593)
 declare -A galamost=([5]=780.9 [10]=220.4 [15]=126.4 [25]=43.28 [45]=13.31)
 py=${VESICA_PYTHON:-python3}
+grow=${SIP_GROW:-0}; repeats=${SIP_REPEATS:-1}
 out=$(mktemp -d)
 printf "%4s %10s %8s %10s %10s %10s %8s %10s %9s\n" R particles steps steps/s no-rx GALAMOST \
   ratio rx-share overhead
@@ -32,16 +37,27 @@ for R in $radii; do
   L=$($py -c "print(round(38.25 * ($n / 48210) ** (1 / 3), 3))")
   $py "$root/scaling/tools/sip_ball.py" "$out/r$R.data" --box "$L" --radius "$R" \
     --sigma 0.51 --density 0.8615 > "$out/r$R.gen.log"
+  cfg=("$root/configs/surface-polymerization.cfg" --set "input.file=$out/r$R.data"
+       --set output.trajectory_interval=0)
+  start=(); [ "$grow" -gt 0 ] && start=(--restart latest --force-restart)
+  if [ "$grow" -gt 0 ]; then
+    "$bin" run "${cfg[@]}" --set "output.dir=$out/r$R-grow" --set "integrator.steps=$grow" \
+      --set "output.thermo_interval=$grow" --set "output.checkpoint_interval=$grow" \
+      "${extra[@]}" > "$out/r$R-grow.log" 2>&1
+    grep -h "Reactions: [0-9]" "$out/r$R-grow.log" | sed "s/^/    grown $grow steps: /" || true
+  fi
+  for rep in $(seq "$repeats"); do
   for mode in rx plain; do
-    iv=50; [ $mode = plain ] && iv=$((10 * steps))
-    "$bin" run "$root/configs/surface-polymerization.cfg" --set "input.file=$out/r$R.data" \
-      --set "output.dir=$out/r$R-$mode" --set "integrator.steps=$steps" \
-      --set "output.thermo_interval=$steps" --set output.trajectory_interval=0 \
+    iv=50; [ $mode = plain ] && iv=$((10 * (grow + steps)))
+    dir=$out/r$R-$mode; [ "$grow" -gt 0 ] && dir=$out/r$R-grow
+    "$bin" run "${cfg[@]}" "${start[@]}" --set "output.dir=$dir" \
+      --set "integrator.steps=$((grow + steps))" --set "output.thermo_interval=$steps" \
       --set output.checkpoint_interval=0 --set output.checkpoint_keep=0 \
       --set "reactions.interval=$iv" "${extra[@]}" \
       > "$out/r$R-$mode.log" 2>&1
+    cp "$dir/perf.json" "$out/r$R-$mode.json"
   done
-  $py - "$out/r$R-rx/perf.json" "$out/r$R-plain/perf.json" "$R" "${galamost[$R]}" <<'PY'
+  $py - "$out/r$R-rx.json" "$out/r$R-plain.json" "$R" "${galamost[$R]}" <<'PY'
 import json, sys
 d, p = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 ref = float(sys.argv[4])
@@ -51,6 +67,7 @@ print(f'{sys.argv[3]:>4s} {d["particles"]:10d} {d["steps"]:8d} {sps:10.1f} {plai
       f'{ref:10.2f} {sps / ref:8.1f} {100 * share:9.1f}% {100 * (1 - sps / plain):8.1f}%')
 PY
   grep -h "Reactions" "$out/r$R-rx.log" | sed 's/^/    /' || true
+  done
 done
-grep -h '"device"' "$out"/r*/perf.json | head -1
+grep -h '"device"' "$out"/r*.json | head -1
 rm -rf "$out"
