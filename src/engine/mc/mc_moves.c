@@ -10,7 +10,8 @@
  *   gcmc deletion         N / (z V) exp(-beta dU)
  *   gibbs ln(V1/V2) move  exp(-beta dU + (N1 + 1) ln(V1'/V1) + (N2 + 1) ln(V2'/V2))
  *   gibbs transfer a->b   N_a V_b / ((N_b + 1) V_a) exp(-beta dU)
- *   gibbs_npt, ln V_b     the npt move of box b (either box, half each; N: box b's)
+ *   gibbs_npt, ln V_b     the npt move of box b (either box, half each; N: box b's; box
+ *                         b's own step)
  *   gibbs_npt, a->b of k  N_a,k V_b / ((N_b,k + 1) V_a) exp(-beta dU)
  * (Panagiotopoulos et al., Mol. Phys. 63, 527 (1988) for the Gibbs ensembles). A gibbs_npt
  * transfer picks a species uniformly, then a particle of it in the source box: a minority
@@ -165,9 +166,9 @@ static int volume(vs_mc_state *s, int64_t m, double pick_u)
 {
     double u[2];
     vs_mc_draw(s->prm, s->pr.cycle, m, 1, u);
-    const double delta = s->pr.max_dlnv * (2 * u[0] - 1);
     if (s->n_boxes == 1 || s->prm->mc.ensemble == VS_MC_GIBBS_NPT) {
         const int bi = (int)pick(pick_u, s->n_boxes);
+        const double delta = s->pr.max_dlnv[bi] * (2 * u[0] - 1);
         const double v = vs_mc_volume(&s->box[bi]);
         double v_new[VS_MC_MAX_BOXES];
         v_new[bi] = v * exp(delta);
@@ -176,6 +177,7 @@ static int volume(vs_mc_state *s, int64_t m, double pick_u)
             -s->prm->mc.pressure * (v_new[bi] - v) / s->prm->mc.kT + (n + 1) * delta;
         return volume_try(s, bi, bi + 1, v_new, ln_extra, u[1], bi);
     }
+    const double delta = s->pr.max_dlnv[0] * (2 * u[0] - 1);
     const double v0 = vs_mc_volume(&s->box[0]), v1 = vs_mc_volume(&s->box[1]);
     const double r = log(v0 / v1) + delta, vt = v0 + v1;
     const double v_new[2] = {vt / (1 + exp(-r)), vt / (1 + exp(r))};
