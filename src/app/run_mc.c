@@ -315,7 +315,8 @@ static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, cons
         if (vs_mc_gpu_open(s, err, ERR_LEN)) /* no device, or a build without CUDA: as MD */
             rc = VS_EXIT_BAD_INPUT;
         else
-            vs_log_info("Monte Carlo: checkerboard sweeps on the GPU");
+            vs_log_info("Monte Carlo: checkerboard sweeps on the GPU, and the volume and "
+                        "exchange moves' energies: the boxes stay there");
     }
     return agreed(par, rc, err);
 }
@@ -469,6 +470,12 @@ static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, mc_traj
         vs_log_info("Monte Carlo: %lld attempted displacements in %.3f s of moves: %.4g per "
                     "second", (long long)(displacements(s) - tried0), moving_s,
                     (double)(displacements(s) - tried0) / moving_s);
+    if (s->gpu[0])
+        vs_log_info("Monte Carlo on the GPU: %lld particle and %lld whole-box energies of the "
+                    "other moves there; boxes copied %lld times to the device and %lld back "
+                    "(outputs)", (long long)s->gpu_particle_energies,
+                    (long long)s->gpu_box_energies, (long long)s->gpu_uploads,
+                    (long long)s->gpu_downloads);
     if (keep && (ci == 0 || s->pr.cycle % ci != 0) && (rc = checkpoint(s, opt, par, err)))
         return rc;
     if (vs_mc_sync_host(s, err, ERR_LEN))
