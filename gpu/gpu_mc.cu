@@ -21,7 +21,9 @@
  * threads gives the host's integers. One particle against the box (a trial insertion, a
  * particle to delete): every particle is a candidate, a thread each, with no cell list to keep
  * up with the insertions and deletions (one pass over the positions costs less than a launch
- * at a thousand particles, and a few microseconds at a million). A whole box at a trial volume:
+ * at a thousand particles, and a few microseconds at a million); up to 65,536 particles one
+ * block does it and writes the sum into mapped host memory, so a trial is one launch and the
+ * host's wait, the latency that bounds a cycle of many transfers. A whole box at a trial volume:
  * the scaled positions sorted into a grid of cells at least the reach wide (the sweep's sort
  * and buffers, the sweep redoes them from the positions), then a thread per particle and
  * neighbour cell, each pair once (from its lower original index). Each warp adds its sum to
@@ -62,7 +64,8 @@ struct vs_gpu_mc {
     vs_mc_sweep_pairs pp;
     unsigned long long *acc; /* the three limbs of the accepted dU, and the accepted count */
     unsigned long long *eacc;   /* the three limbs of the launched energy */
-    unsigned long long *h_eacc; /* their copy in pinned host memory */
+    unsigned long long *h_eacc; /* their copy in pinned, mapped host memory */
+    unsigned long long *d_h_eacc; /* the same seen from the device */
 };
 
 #define CK(call)                                                                               \
@@ -385,6 +388,41 @@ __global__ void __launch_bounds__(MC_E_THREADS) k_energy_at(at_args a)
     add_limbs(a.acc, sum);
 }
 
+/* One particle against a box of at most MC_E_ONE_BLOCK particles: one block, no atomics,
+ * the sum written straight into the host's mapped memory (no clearing before, no copy after:
+ * a trial's latency is one launch). */
+#define MC_E_ONE_BLOCK 65536
+__global__ void __launch_bounds__(1024) k_energy_at_one(at_args a, unsigned long long *out)
+{
+    __shared__ vs_wide part[32];
+    double y[3] = {a.y[0], a.y[1], a.y[2]};
+    int si = a.si;
+    if (a.self) {
+        for (int d = 0; d < 3; ++d)
+            y[d] = a.x[3 * a.skip + d];
+        si = a.sp[a.skip];
+    }
+    vs_wide sum = 0;
+    for (int j = threadIdx.x; j < a.n; j += blockDim.x)
+        if (j != a.skip)
+            sum += vs_mc_energy_term(&a.pp, a.coeff, a.L, y, si, a.x[3 * j], a.x[3 * j + 1],
+                                     a.x[3 * j + 2], a.sp[j]);
+    sum = warp_sum(sum);
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    if (lane == 0)
+        part[w] = sum;
+    __syncthreads();
+    if (w == 0) {
+        sum = warp_sum(lane < (int)(blockDim.x >> 5) ? part[lane] : (vs_wide)0);
+        if (lane == 0) {
+            int64_t l[3];
+            vs_wide_to_limbs(sum, l);
+            for (int e = 0; e < 3; ++e)
+                out[e] = (unsigned long long)l[e];
+        }
+    }
+}
+
 struct pairs_args {
     vs_mc_sweep_plan p;
     vs_mc_sweep_pairs pp;
@@ -452,7 +490,9 @@ extern "C" vs_gpu_mc *vs_gpu_mc_create(const vs_mc_sweep_pairs *pp, const vs_pai
         cudaMemcpy(g->coeff, coeff, bytes, cudaMemcpyHostToDevice) != cudaSuccess ||
         cudaMalloc(&g->acc, 4 * sizeof(unsigned long long)) != cudaSuccess ||
         cudaMalloc(&g->eacc, 3 * sizeof(unsigned long long)) != cudaSuccess ||
-        cudaMallocHost(&g->h_eacc, 3 * sizeof(unsigned long long)) != cudaSuccess) {
+        cudaHostAlloc(&g->h_eacc, 3 * sizeof(unsigned long long), cudaHostAllocMapped) !=
+            cudaSuccess ||
+        cudaHostGetDevicePointer(&g->d_h_eacc, g->h_eacc, 0) != cudaSuccess) {
         snprintf(err, len, "GPU Monte Carlo: out of device memory");
         vs_gpu_mc_free(g);
         return NULL;
@@ -636,7 +676,7 @@ extern "C" int vs_gpu_mc_sweep(vs_gpu_mc *g, const vs_mc_sweep_plan *p, vs_wide 
     return 0;
 }
 
-/* The launched energy's accumulator cleared; its copy to the host queued by queue_result. */
+/* The launched energy's copy to the host queued (its accumulator was cleared before). */
 static int queue_result(vs_gpu_mc *g, char *err, size_t len)
 {
     CK(cudaGetLastError());
@@ -669,6 +709,11 @@ extern "C" int vs_gpu_mc_energy_at(vs_gpu_mc *g, const double L[3], const double
     a.self = y == NULL;
     a.si = species;
     a.acc = g->eacc;
+    if (a.n <= MC_E_ONE_BLOCK) {
+        k_energy_at_one<<<1, 1024>>>(a, g->d_h_eacc);
+        CK(cudaGetLastError());
+        return 0;
+    }
     CK(cudaMemsetAsync(g->eacc, 0, 3 * sizeof(unsigned long long)));
     k_energy_at<<<blocks_for(a.n), MC_E_THREADS>>>(a);
     return queue_result(g, err, len);
