@@ -315,8 +315,10 @@ static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, cons
         if (vs_mc_gpu_open(s, err, ERR_LEN)) /* no device, or a build without CUDA: as MD */
             rc = VS_EXIT_BAD_INPUT;
         else
-            vs_log_info("Monte Carlo: checkerboard sweeps on the GPU, and the volume and "
-                        "exchange moves' energies: the boxes stay there");
+            vs_log_info("Monte Carlo: checkerboard sweeps on the GPU, and the volume moves' "
+                        "energies; the exchange moves' energies on the %s",
+                        s->exchange_on_host ? "host (VESICA_MC_GPU_EXCHANGE=device: on the GPU)"
+                                            : "GPU (VESICA_MC_GPU_EXCHANGE=device)");
     }
     return agreed(par, rc, err);
 }
@@ -472,8 +474,8 @@ static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, mc_traj
                     (double)(displacements(s) - tried0) / moving_s);
     if (s->gpu[0])
         vs_log_info("Monte Carlo on the GPU: %lld particle and %lld whole-box energies of the "
-                    "other moves there; boxes copied %lld times to the device and %lld back "
-                    "(outputs)", (long long)s->gpu_particle_energies,
+                    "other moves there; boxes copied %lld times to the device and %lld back",
+                    (long long)s->gpu_particle_energies,
                     (long long)s->gpu_box_energies, (long long)s->gpu_uploads,
                     (long long)s->gpu_downloads);
     if (keep && (ci == 0 || s->pr.cycle % ci != 0) && (rc = checkpoint(s, opt, par, err)))

@@ -1,6 +1,7 @@
 /* The Monte Carlo engine: Metropolis moves of the particles of one box (nvt, npt, gcmc) or
  * two (the NVT and the NPT Gibbs ensembles); the checkerboard sweep also on one GPU (with the
- * other moves' energies there: the boxes stay on the device), or on several ranks
+ * volume moves' energies there, and the exchange moves' from a copy on the host or, chosen,
+ * on the device too: the boxes live on the device), or on several ranks
  * (mc_ranks.h: its cells split over them, the one-rank run bit for bit).
  *
  * A cycle is mc.moves_per_cycle moves, by default the particles at the start of the run
@@ -61,9 +62,10 @@ typedef struct {
     int64_t gpu_particle_energies;   /* the other moves' energies computed on the device: */
     int64_t gpu_box_energies;        /* of one particle, of a whole box */
     int64_t gpu_uploads, gpu_downloads; /* whole boxes copied to and from the device */
-    int exchange_on_host;  /* VESICA_MC_GPU_EXCHANGE=host: the exchange moves' energies on
-                              the host, from a copy of the positions taken each cycle (the
-                              volume moves' stay on the device): for comparison */
+    int exchange_on_host;  /* the exchange moves' energies on the host, from a copy of the
+                              positions taken after each cycle's sweeps (the volume moves'
+                              stay on the device); VESICA_MC_GPU_EXCHANGE=device: on the
+                              device, the box never brought back within a cycle */
     char err[256];                 /* why vs_mc_cycle failed */
     struct vs_mc_ranks *ranks;     /* more than one rank: the sweep's bricks (mc_ranks.h) */
 } vs_mc_state;
@@ -116,7 +118,8 @@ int vs_mc_sync_host(vs_mc_state *s, char *err, size_t len);
 int vs_mc_checkerboard_moves(vs_mc_state *s, char *err, size_t len);
 void vs_mc_sweep_free(vs_mc_state *s);
 
-/* The other moves on a box that lives on the device (s->gpu[bi] set; mc_sweep.c). Each
+/* The other moves on a box that lives on the device (s->gpu[bi] set; mc_sweep.c; the
+ * particle energies only where exchange_on_host is 0). Each
  * returns 0, or -1 with s->err (a device error). An energy is launched, then read by
  * vs_mc_dev_energy_result (so a move's two boxes work at once), in quanta: the same integers
  * as the host's vs_mc_energy_at and vs_mc_energy_total. */

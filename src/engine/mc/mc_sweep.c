@@ -45,7 +45,7 @@ int vs_mc_gpu_open(vs_mc_state *s, char *err, size_t len)
         s->host_ahead[b] = 1;
     }
     const char *ex = getenv("VESICA_MC_GPU_EXCHANGE");
-    s->exchange_on_host = ex && strcmp(ex, "host") == 0;
+    s->exchange_on_host = !(ex && strcmp(ex, "device") == 0);
     return 0;
 #else
     (void)s;
@@ -283,7 +283,7 @@ int vs_mc_checkerboard_moves(vs_mc_state *s, char *err, size_t len)
             return -1;
     const double p_other = 1.0 - s->prm->mc.p_move[VS_MC_DISPLACE];
     const int64_t others = p_other > 0.0 ? llround(p_other * (double)s->pr.moves_per_cycle) : 0;
-    /* the host's copy for exchange energies taken on the host (VESICA_MC_GPU_EXCHANGE) */
+    /* the host's copy of the positions for the exchange energies (exchange_on_host) */
     if (s->exchange_on_host && s->prm->mc.p_move[VS_MC_EXCHANGE] > 0.0 &&
         vs_mc_sync_host(s, err, len))
         return -1;
@@ -299,10 +299,14 @@ int vs_mc_checkerboard_moves(vs_mc_state *s, char *err, size_t len)
 /* ---- the other moves on a box that lives on the device ----------------------------------
  * Their energies are computed there and their accepted changes made there (gpu/gpu_mc.h). The
  * host keeps each box's count, species, tags, edges and kept energy up to date and decides
- * every move, as on the CPU, from the same integers (src/core/mc_energy.h); its positions go
- * stale until vs_mc_sync_host brings them back for an output, so a cycle moves no box between
- * host and device. Without CUDA no box is on the device (vs_mc_gpu_open refuses), and these
- * report so. */
+ * every move, as on the CPU, from the same integers (src/core/mc_energy.h). With the exchange
+ * energies on the device too (VESICA_MC_GPU_EXCHANGE=device) its positions go stale until
+ * vs_mc_sync_host brings them back for an output, so a cycle moves no box between host and
+ * device; by default a cycle with exchange moves brings the positions back once after its
+ * sweeps and the host computes the exchange energies from them, which is faster: a transfer
+ * is a few microseconds on the host against a launch and a wait on the device, and a cycle
+ * has many (docs/performance.md). Without CUDA no box is on the device (vs_mc_gpu_open
+ * refuses), and these report so. */
 
 #ifdef VESICA_HAVE_CUDA
 
