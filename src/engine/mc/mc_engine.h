@@ -131,8 +131,8 @@ int vs_mc_dev_energy_scaled(vs_mc_state *s, int bi, double f, const double L[3])
 int vs_mc_dev_energy_result(vs_mc_state *s, int bi, vs_wide *e);
 /* Accepted changes, made on the host's box too by the caller: the host's last particle
  * appended, particle i removed (before the host removes it); the box scaled by f to edges L
- * (the host's edges set here, and its positions scaled where exchange_on_host keeps them
- * current). */
+ * (the host's edges set here, and its positions scaled where they are current: a copy
+ * taken for exchange_on_host). */
 int vs_mc_dev_append(vs_mc_state *s, int bi);
 int vs_mc_dev_remove(vs_mc_state *s, int bi, int64_t i);
 int vs_mc_dev_scale(vs_mc_state *s, int bi, double f, const double L[3]);

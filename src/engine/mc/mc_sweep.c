@@ -344,7 +344,7 @@ int vs_mc_dev_remove(vs_mc_state *s, int bi, int64_t i)
 int vs_mc_dev_scale(vs_mc_state *s, int bi, double f, const double L[3])
 {
     vs_mc_box *b = &s->box[bi];
-    if (s->exchange_on_host) { /* the host's copy stays current: scaled as volume_try would */
+    if (!s->dev_ahead[bi]) { /* a current host copy stays current: scaled as volume_try would */
         for (int64_t k = 0; k < 3 * b->n; ++k)
             b->x[k] *= f;
         if (vs_mc_box_set_edges(b, L, &s->pairs)) {
