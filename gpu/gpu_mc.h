@@ -1,11 +1,12 @@
 /* The GPU backend of the Monte Carlo engine (gpu/gpu_mc.cu): plain C, for src/engine/mc/. One
  * vs_gpu_mc holds one box's particles on the device, in the host's order, from the first
  * upload to the end of the run: a sweep runs the physics of src/core/mc_sweep.h, the CPU
- * reference's; the volume, insertion, deletion and transfer moves have their energies
- * computed here (src/core/mc_energy.h: the same integers as the host's sums) and apply their
- * accepted changes here, so both backends make the same trajectory and the box travels to the
- * host only for outputs. Without CUDA compiled in (VESICA_HAVE_CUDA undefined) these are not
- * linked. */
+ * reference's; the volume moves' energies, and where the engine chooses so the insertion,
+ * deletion and transfer moves' too, are computed here (src/core/mc_energy.h: the same
+ * integers as the host's sums), and every accepted change is made here, so both backends make
+ * the same trajectory and the box travels back to the host only as a copy (for outputs, or
+ * for the host's exchange energies). Without CUDA compiled in (VESICA_HAVE_CUDA undefined)
+ * these are not linked. */
 #ifndef VESICA_GPU_MC_H
 #define VESICA_GPU_MC_H
 
