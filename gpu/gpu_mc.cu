@@ -1,6 +1,7 @@
-/* The checkerboard sweep of the Monte Carlo engine on the GPU (gpu_mc.h). The physics is
- * src/core/mc_sweep.h's, the CPU reference's (src/engine/mc/mc_sweep.c); this file only
- * spreads it over the device.
+/* The Monte Carlo engine on the GPU (gpu_mc.h): the checkerboard sweep, and the energies and
+ * changes of the other moves. The physics is src/core/mc_sweep.h's and mc_energy.h's, the CPU
+ * reference's (src/engine/mc/mc_sweep.c, mc_box.c); this file only spreads it over the
+ * device.
  *
  * A sweep: each particle's cell in the sweep's shifted grid, a stable radix sort of (cell, index)
  * pairs (so a cell holds its particles in index order, as the CPU's counting sort does), the cells'
@@ -15,11 +16,26 @@
  * ten trials are made at once: the trials of a warp are a chain of dependent steps, so their
  * latency is what a sweep costs. The file compiles without fused multiply-adds (CMakeLists.txt), so
  * positions and pair energies round as on the CPU.
+ *
+ * The other moves' energies are exact fixed-point sums too, so any split of the pairs over
+ * threads gives the host's integers. One particle against the box (a trial insertion, a
+ * particle to delete): every particle is a candidate, a thread each, with no cell list to keep
+ * up with the insertions and deletions (one pass over the positions costs less than a launch
+ * at a thousand particles, and a few microseconds at a million); up to 65,536 particles one
+ * block does it and writes the sum into mapped host memory, so a trial is one launch and the
+ * host's wait, the latency that bounds a cycle of many transfers. A whole box at a trial volume:
+ * the scaled positions sorted into a grid of cells at least the reach wide (the sweep's sort
+ * and buffers, the sweep redoes them from the positions), then a thread per particle and
+ * neighbour cell, each pair once (from its lower original index). Each warp adds its sum to
+ * the accumulator's three limbs; the host reads them when it decides the move. An accepted
+ * move's change (a particle appended or removed, the box scaled) is made here, so the box
+ * stays on the device from its upload to the end of the run.
  */
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 extern "C" {
 #include "gpu_mc.h"
@@ -47,6 +63,9 @@ struct vs_gpu_mc {
     vs_pair_coeff *coeff;
     vs_mc_sweep_pairs pp;
     unsigned long long *acc; /* the three limbs of the accepted dU, and the accepted count */
+    unsigned long long *eacc;   /* the three limbs of the launched energy */
+    unsigned long long *h_eacc; /* their copy in pinned, mapped host memory */
+    unsigned long long *d_h_eacc; /* the same seen from the device */
 };
 
 #define CK(call)                                                                               \
@@ -60,28 +79,32 @@ struct vs_gpu_mc {
 
 /* ---- kernels ------------------------------------------------------------------------------ */
 
-__global__ void k_cells(int n, const double *x, vs_mc_sweep_plan p, uint32_t *key, int32_t *idx,
-                        int32_t *count)
+/* Each particle's cell, its coordinates scaled by f (1: as they are, exactly). */
+__global__ void k_cells(int n, const double *x, double f, vs_mc_sweep_plan p, uint32_t *key,
+                        int32_t *idx, int32_t *count)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    const uint32_t c = vs_mc_sweep_cell(&p, &x[3 * i]);
+    const double y[3] = {vs_mc_scale_coord(x[3 * i], f), vs_mc_scale_coord(x[3 * i + 1], f),
+                         vs_mc_scale_coord(x[3 * i + 2], f)};
+    const uint32_t c = vs_mc_sweep_cell(&p, y);
     key[i] = c;
     idx[i] = i;
     atomicAdd(&count[c], 1);
 }
 
-__global__ void k_gather(int n, int cap, const int32_t *idx, const double *x, const int32_t *sp,
-                         double *xs, float *xf, int32_t *ss)
+__global__ void k_gather(int n, int cap, const int32_t *idx, const double *x, double f,
+                         const int32_t *sp, double *xs, float *xf, int32_t *ss)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n)
         return;
     const int i = idx[k];
     for (int d = 0; d < 3; ++d) {
-        xs[d * cap + k] = x[3 * i + d];
-        xf[d * cap + k] = (float)x[3 * i + d];
+        const double v = vs_mc_scale_coord(x[3 * i + d], f);
+        xs[d * cap + k] = v;
+        xf[d * cap + k] = (float)v;
     }
     ss[k] = sp[i];
 }
@@ -321,6 +344,131 @@ __global__ void __launch_bounds__(32 * MC_WARPS) k_colour(colour_args a)
     }
 }
 
+/* A warp's sum into the accumulator's limbs (lane 0; every lane calls it). The limbs add
+ * without carries: at most MC_E_BLOCKS * 8 warps add to them. */
+__device__ __forceinline__ void add_limbs(unsigned long long *acc, vs_wide v)
+{
+    v = warp_sum(v);
+    if ((threadIdx.x & 31) == 0) {
+        int64_t l[3];
+        vs_wide_to_limbs(v, l);
+        for (int e = 0; e < 3; ++e)
+            atomicAdd(&acc[e], (unsigned long long)l[e]);
+    }
+}
+
+#define MC_E_THREADS 256 /* threads per block of the energy kernels */
+#define MC_E_BLOCKS 1024 /* their blocks at most (grid-stride loops beyond) */
+
+struct at_args {
+    vs_mc_sweep_pairs pp;
+    const vs_pair_coeff *coeff;
+    const double *x;
+    const int32_t *sp;
+    double L[3], y[3];
+    int n, skip, self, si;
+    unsigned long long *acc;
+};
+
+/* One particle against the box: a thread per candidate partner. */
+__global__ void __launch_bounds__(MC_E_THREADS) k_energy_at(at_args a)
+{
+    double y[3] = {a.y[0], a.y[1], a.y[2]};
+    int si = a.si;
+    if (a.self) {
+        for (int d = 0; d < 3; ++d)
+            y[d] = a.x[3 * a.skip + d];
+        si = a.sp[a.skip];
+    }
+    vs_wide sum = 0;
+    for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < a.n; j += gridDim.x * blockDim.x)
+        if (j != a.skip)
+            sum += vs_mc_energy_term(&a.pp, a.coeff, a.L, y, si, a.x[3 * j], a.x[3 * j + 1],
+                                     a.x[3 * j + 2], a.sp[j]);
+    add_limbs(a.acc, sum);
+}
+
+/* One particle against a box of at most MC_E_ONE_BLOCK particles: one block, no atomics,
+ * the sum written straight into the host's mapped memory (no clearing before, no copy after:
+ * a trial's latency is one launch). */
+#define MC_E_ONE_BLOCK 65536
+__global__ void __launch_bounds__(1024) k_energy_at_one(at_args a, unsigned long long *out)
+{
+    __shared__ vs_wide part[32];
+    double y[3] = {a.y[0], a.y[1], a.y[2]};
+    int si = a.si;
+    if (a.self) {
+        for (int d = 0; d < 3; ++d)
+            y[d] = a.x[3 * a.skip + d];
+        si = a.sp[a.skip];
+    }
+    vs_wide sum = 0;
+    for (int j = threadIdx.x; j < a.n; j += blockDim.x)
+        if (j != a.skip)
+            sum += vs_mc_energy_term(&a.pp, a.coeff, a.L, y, si, a.x[3 * j], a.x[3 * j + 1],
+                                     a.x[3 * j + 2], a.sp[j]);
+    sum = warp_sum(sum);
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    if (lane == 0)
+        part[w] = sum;
+    __syncthreads();
+    if (w == 0) {
+        sum = warp_sum(lane < (int)(blockDim.x >> 5) ? part[lane] : (vs_wide)0);
+        if (lane == 0) {
+            int64_t l[3];
+            vs_wide_to_limbs(sum, l);
+            for (int e = 0; e < 3; ++e)
+                out[e] = (unsigned long long)l[e];
+        }
+    }
+}
+
+struct pairs_args {
+    vs_mc_sweep_plan p;
+    vs_mc_sweep_pairs pp;
+    const vs_pair_coeff *coeff;
+    vs_mc_energy_cells c;
+    const uint32_t *cell; /* each slot's cell */
+    int n;
+    unsigned long long *acc;
+};
+
+/* The whole box: a thread per (slot, neighbour cell). */
+__global__ void __launch_bounds__(MC_E_THREADS) k_energy_pairs(pairs_args a)
+{
+    vs_wide sum = 0;
+    const long long total = (long long)a.n * MC_MAX_NEAR;
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+         t += (long long)gridDim.x * blockDim.x) {
+        const int k = (int)(t / MC_MAX_NEAR), r = (int)(t % MC_MAX_NEAR);
+        sum += vs_mc_energy_cell_pairs(&a.pp, a.coeff, &a.p, &a.c, k, a.cell[k], r);
+    }
+    add_limbs(a.acc, sum);
+}
+
+__global__ void k_append(double *x, int32_t *sp, int n, double y0, double y1, double y2,
+                         int32_t species)
+{
+    x[3 * n] = y0;
+    x[3 * n + 1] = y1;
+    x[3 * n + 2] = y2;
+    sp[n] = species;
+}
+
+__global__ void k_remove(double *x, int32_t *sp, int i, int last)
+{
+    for (int d = 0; d < 3; ++d)
+        x[3 * i + d] = x[3 * last + d];
+    sp[i] = sp[last];
+}
+
+__global__ void k_scale(double *x, int m, double f)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < m)
+        x[k] = vs_mc_scale_coord(x[k], f);
+}
+
 /* ---- the C interface ---------------------------------------------------------------------- */
 
 extern "C" vs_gpu_mc *vs_gpu_mc_create(const vs_mc_sweep_pairs *pp, const vs_pair_coeff *coeff,
@@ -340,7 +488,11 @@ extern "C" vs_gpu_mc *vs_gpu_mc_create(const vs_mc_sweep_pairs *pp, const vs_pai
     const size_t bytes = (size_t)pp->n_styles * pp->ns * pp->ns * sizeof(vs_pair_coeff);
     if (cudaMalloc(&g->coeff, bytes > 0 ? bytes : 1) != cudaSuccess ||
         cudaMemcpy(g->coeff, coeff, bytes, cudaMemcpyHostToDevice) != cudaSuccess ||
-        cudaMalloc(&g->acc, 4 * sizeof(unsigned long long)) != cudaSuccess) {
+        cudaMalloc(&g->acc, 4 * sizeof(unsigned long long)) != cudaSuccess ||
+        cudaMalloc(&g->eacc, 3 * sizeof(unsigned long long)) != cudaSuccess ||
+        cudaHostAlloc(&g->h_eacc, 3 * sizeof(unsigned long long), cudaHostAllocMapped) !=
+            cudaSuccess ||
+        cudaHostGetDevicePointer(&g->d_h_eacc, g->h_eacc, 0) != cudaSuccess) {
         snprintf(err, len, "GPU Monte Carlo: out of device memory");
         vs_gpu_mc_free(g);
         return NULL;
@@ -353,24 +505,45 @@ extern "C" void vs_gpu_mc_free(vs_gpu_mc *g)
     if (!g)
         return;
     void *ptrs[] = {g->x,  g->sp, g->key_in, g->key_out, g->idx_in, g->idx_out, g->xs, g->xf,
-                    g->ss, g->count, g->start, g->tmp, g->coeff, g->acc};
+                    g->ss, g->count, g->start, g->tmp, g->coeff, g->acc, g->eacc};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
         if (ptrs[k])
             cudaFree(ptrs[k]);
+    if (g->h_eacc)
+        cudaFreeHost(g->h_eacc);
     free(g);
 }
 
-static int reserve(vs_gpu_mc *g, int64_t n, char *err, size_t len)
+/* Room for n particles; keep: the positions and species of the g->n there now kept (the
+ * other arrays are a sweep's or an energy's scratch). */
+static int reserve(vs_gpu_mc *g, int64_t n, int keep, char *err, size_t len)
 {
+    if (n >= ((int64_t)1 << 28)) { /* 32-bit indices into the by-axis arrays */
+        snprintf(err, len, "GPU Monte Carlo: %lld particles in a box: at most 2^28",
+                 (long long)n);
+        return -1;
+    }
     if (n <= g->cap)
         return 0;
     const int64_t c = n + n / 4 + 64;
+    if (keep && g->n > 0) {
+        double *x = NULL;
+        int32_t *sp = NULL;
+        CK(cudaMalloc(&x, (size_t)c * 3 * sizeof(double)));
+        CK(cudaMalloc(&sp, (size_t)c * 4));
+        CK(cudaMemcpy(x, g->x, (size_t)g->n * 3 * sizeof(double), cudaMemcpyDeviceToDevice));
+        CK(cudaMemcpy(sp, g->sp, (size_t)g->n * 4, cudaMemcpyDeviceToDevice));
+        CK(cudaFree(g->x));
+        CK(cudaFree(g->sp));
+        g->x = x;
+        g->sp = sp;
+    }
     void **arrays[] = {(void **)&g->x, (void **)&g->sp, (void **)&g->key_in, (void **)&g->key_out,
                        (void **)&g->idx_in, (void **)&g->idx_out, (void **)&g->xs,
                        (void **)&g->xf, (void **)&g->ss};
     const size_t size[] = {3 * sizeof(double), 4, 4, 4, 4, 4, 3 * sizeof(double),
                            3 * sizeof(float), 4};
-    for (int k = 0; k < 9; ++k) {
+    for (int k = keep && g->n > 0 ? 2 : 0; k < 9; ++k) {
         if (*arrays[k])
             CK(cudaFree(*arrays[k]));
         *arrays[k] = NULL;
@@ -383,12 +556,7 @@ static int reserve(vs_gpu_mc *g, int64_t n, char *err, size_t len)
 extern "C" int vs_gpu_mc_upload(vs_gpu_mc *g, int64_t n, const double *x,
                                 const int32_t *species, char *err, size_t len)
 {
-    if (n >= ((int64_t)1 << 28)) { /* 32-bit indices into the by-axis arrays */
-        snprintf(err, len, "GPU Monte Carlo: %lld particles in a box: at most 2^28",
-                 (long long)n);
-        return -1;
-    }
-    if (reserve(g, n, err, len))
+    if (reserve(g, n, 0, err, len))
         return -1;
     g->n = n;
     if (n > 0) {
@@ -433,14 +601,12 @@ static int reserve_cells(vs_gpu_mc *g, int64_t ncell, int bits, char *err, size_
     return 0;
 }
 
-extern "C" int vs_gpu_mc_sweep(vs_gpu_mc *g, const vs_mc_sweep_plan *p, vs_wide *dU,
-                               int64_t *accepted, char *err, size_t len)
+/* The g->n particles sorted by the cells of p's grid, their coordinates scaled by f (1: as
+ * they are): by slot their cells (key_out), original indices (idx_out), positions (xs, xf)
+ * and species (ss); each cell's first slot (start). Returns 0, or -1 with err. */
+static int sort_cells(vs_gpu_mc *g, const vs_mc_sweep_plan *p, double f, char *err, size_t len)
 {
-    *dU = 0;
-    *accepted = 0;
     const int n = (int)g->n;
-    if (n == 0)
-        return 0;
     const int64_t ncell = (int64_t)p->nc[0] * p->nc[1] * p->nc[2];
     if (ncell > ((int64_t)1 << 21)) { /* the limbs of dU add without carries up to 2^21 */
         snprintf(err, len, "GPU Monte Carlo: %lld cells in a box: at most 2^21",
@@ -453,18 +619,31 @@ extern "C" int vs_gpu_mc_sweep(vs_gpu_mc *g, const vs_mc_sweep_plan *p, vs_wide 
     if (reserve_cells(g, ncell, bits, err, len))
         return -1;
     const int blk = 256, grid = (n + blk - 1) / blk;
-    CK(cudaMemset(g->count, 0, (size_t)(ncell + 1) * 4));
-    CK(cudaMemset(g->acc, 0, 4 * sizeof(unsigned long long)));
-    k_cells<<<grid, blk>>>(n, g->x, *p, g->key_in, g->idx_in, g->count);
+    CK(cudaMemsetAsync(g->count, 0, (size_t)(ncell + 1) * 4));
+    k_cells<<<grid, blk>>>(n, g->x, f, *p, g->key_in, g->idx_in, g->count);
     CK(cudaGetLastError());
     size_t bytes = g->tmp_bytes;
     CK(cub::DeviceRadixSort::SortPairs(g->tmp, bytes, g->key_in, g->key_out, g->idx_in,
                                        g->idx_out, n, 0, bits));
     bytes = g->tmp_bytes;
     CK(cub::DeviceScan::ExclusiveSum(g->tmp, bytes, g->count, g->start, (int)ncell + 1));
-    const int cap = (int)g->cap;
-    k_gather<<<grid, blk>>>(n, cap, g->idx_out, g->x, g->sp, g->xs, g->xf, g->ss);
+    k_gather<<<grid, blk>>>(n, (int)g->cap, g->idx_out, g->x, f, g->sp, g->xs, g->xf, g->ss);
     CK(cudaGetLastError());
+    return 0;
+}
+
+extern "C" int vs_gpu_mc_sweep(vs_gpu_mc *g, const vs_mc_sweep_plan *p, vs_wide *dU,
+                               int64_t *accepted, char *err, size_t len)
+{
+    *dU = 0;
+    *accepted = 0;
+    const int n = (int)g->n;
+    if (n == 0)
+        return 0;
+    CK(cudaMemsetAsync(g->acc, 0, 4 * sizeof(unsigned long long)));
+    if (sort_cells(g, p, 1.0, err, len))
+        return -1;
+    const int blk = 256, grid = (n + blk - 1) / blk, cap = (int)g->cap;
     colour_args a;
     a.p = *p;
     a.pp = g->pp;
@@ -494,5 +673,112 @@ extern "C" int vs_gpu_mc_sweep(vs_gpu_mc *g, const vs_mc_sweep_plan *p, vs_wide 
     const int64_t l[3] = {(int64_t)acc[0], (int64_t)acc[1], (int64_t)acc[2]};
     *dU = vs_wide_from_limbs(l);
     *accepted = (int64_t)acc[3];
+    return 0;
+}
+
+/* The launched energy's copy to the host queued (its accumulator was cleared before). */
+static int queue_result(vs_gpu_mc *g, char *err, size_t len)
+{
+    CK(cudaGetLastError());
+    CK(cudaMemcpyAsync(g->h_eacc, g->eacc, 3 * sizeof(unsigned long long),
+                       cudaMemcpyDeviceToHost, 0));
+    return 0;
+}
+
+static int blocks_for(long long work)
+{
+    const long long b = (work + MC_E_THREADS - 1) / MC_E_THREADS;
+    return b < 1 ? 1 : (b > MC_E_BLOCKS ? MC_E_BLOCKS : (int)b);
+}
+
+extern "C" int vs_gpu_mc_energy_at(vs_gpu_mc *g, const double L[3], const double *y,
+                                   int32_t species, int64_t skip, char *err, size_t len)
+{
+    at_args a;
+    memset(&a, 0, sizeof a);
+    a.pp = g->pp;
+    a.coeff = g->coeff;
+    a.x = g->x;
+    a.sp = g->sp;
+    for (int d = 0; d < 3; ++d) {
+        a.L[d] = L[d];
+        a.y[d] = y ? y[d] : 0.0;
+    }
+    a.n = (int)g->n;
+    a.skip = (int)skip;
+    a.self = y == NULL;
+    a.si = species;
+    a.acc = g->eacc;
+    if (a.n <= MC_E_ONE_BLOCK) {
+        k_energy_at_one<<<1, 1024>>>(a, g->d_h_eacc);
+        CK(cudaGetLastError());
+        return 0;
+    }
+    CK(cudaMemsetAsync(g->eacc, 0, 3 * sizeof(unsigned long long)));
+    k_energy_at<<<blocks_for(a.n), MC_E_THREADS>>>(a);
+    return queue_result(g, err, len);
+}
+
+extern "C" int vs_gpu_mc_energy_scaled(vs_gpu_mc *g, const double L[3], double f, double reach,
+                                       char *err, size_t len)
+{
+    CK(cudaMemsetAsync(g->eacc, 0, 3 * sizeof(unsigned long long)));
+    if (g->n > 0) {
+        pairs_args a;
+        memset(&a, 0, sizeof a);
+        vs_mc_energy_grid(&a.p, L, reach);
+        if (sort_cells(g, &a.p, f, err, len))
+            return -1;
+        const int cap = (int)g->cap;
+        a.pp = g->pp;
+        a.coeff = g->coeff;
+        a.c.X = g->xs;
+        a.c.Y = g->xs + cap;
+        a.c.Z = g->xs + 2 * cap;
+        a.c.ss = g->ss;
+        a.c.id = g->idx_out;
+        a.c.start = g->start;
+        a.cell = g->key_out;
+        a.n = (int)g->n;
+        a.acc = g->eacc;
+        k_energy_pairs<<<blocks_for((long long)a.n * MC_MAX_NEAR), MC_E_THREADS>>>(a);
+    }
+    return queue_result(g, err, len);
+}
+
+extern "C" int vs_gpu_mc_energy_result(vs_gpu_mc *g, vs_wide *e, char *err, size_t len)
+{
+    CK(cudaStreamSynchronize(0));
+    const int64_t l[3] = {(int64_t)g->h_eacc[0], (int64_t)g->h_eacc[1], (int64_t)g->h_eacc[2]};
+    *e = vs_wide_from_limbs(l);
+    return 0;
+}
+
+extern "C" int vs_gpu_mc_append(vs_gpu_mc *g, const double x[3], int32_t species, char *err,
+                                size_t len)
+{
+    if (reserve(g, g->n + 1, 1, err, len))
+        return -1;
+    k_append<<<1, 1>>>(g->x, g->sp, (int)g->n, x[0], x[1], x[2], species);
+    CK(cudaGetLastError());
+    g->n++;
+    return 0;
+}
+
+extern "C" int vs_gpu_mc_remove(vs_gpu_mc *g, int64_t i, char *err, size_t len)
+{
+    k_remove<<<1, 1>>>(g->x, g->sp, (int)i, (int)g->n - 1);
+    CK(cudaGetLastError());
+    g->n--;
+    return 0;
+}
+
+extern "C" int vs_gpu_mc_scale(vs_gpu_mc *g, double f, char *err, size_t len)
+{
+    const int m = (int)(3 * g->n);
+    if (m == 0)
+        return 0;
+    k_scale<<<(m + 255) / 256, 256>>>(g->x, m, f);
+    CK(cudaGetLastError());
     return 0;
 }

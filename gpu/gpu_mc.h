@@ -1,14 +1,19 @@
-/* The GPU backend of the Monte Carlo engine's checkerboard sweep (gpu/gpu_mc.cu): plain C,
- * for src/engine/mc/. One vs_gpu_mc holds one box's particles on the device; a sweep runs
- * the physics of src/core/mc_sweep.h, the CPU reference's, so both make the same trajectory.
- * Without CUDA compiled in (VESICA_HAVE_CUDA undefined) these are not linked. */
+/* The GPU backend of the Monte Carlo engine (gpu/gpu_mc.cu): plain C, for src/engine/mc/. One
+ * vs_gpu_mc holds one box's particles on the device, in the host's order, from the first
+ * upload to the end of the run: a sweep runs the physics of src/core/mc_sweep.h, the CPU
+ * reference's; the volume moves' energies, and where the engine chooses so the insertion,
+ * deletion and transfer moves' too, are computed here (src/core/mc_energy.h: the same
+ * integers as the host's sums), and every accepted change is made here, so both backends make
+ * the same trajectory and the box travels back to the host only as a copy (for outputs, or
+ * for the host's exchange energies). Without CUDA compiled in (VESICA_HAVE_CUDA undefined)
+ * these are not linked. */
 #ifndef VESICA_GPU_MC_H
 #define VESICA_GPU_MC_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mc_sweep.h"
+#include "mc_energy.h"
 
 typedef struct vs_gpu_mc vs_gpu_mc;
 
@@ -27,5 +32,24 @@ int vs_gpu_mc_sweep(vs_gpu_mc *g, const vs_mc_sweep_plan *p, vs_wide *dU, int64_
                     char *err, size_t len);
 /* The positions back (3 n). Returns 0, or -1 with err. */
 int vs_gpu_mc_download(vs_gpu_mc *g, double *x, char *err, size_t len);
+
+/* The energies of the other moves: launched here, read by vs_gpu_mc_energy_result (so the
+ * two boxes of a transfer or a volume exchange work at once). One at a time per box.
+ * The pair energy of a particle of `species` at y (NULL: particle skip where it is, its own
+ * species) with every particle of the box but skip (-1: none), in a box of edges L. */
+int vs_gpu_mc_energy_at(vs_gpu_mc *g, const double L[3], const double *y, int32_t species,
+                        int64_t skip, char *err, size_t len);
+/* The whole box's pair energy (each pair once) with every coordinate scaled by f, in a box of
+ * edges L (the scaled edges) over a grid of cells at least reach wide. */
+int vs_gpu_mc_energy_scaled(vs_gpu_mc *g, const double L[3], double f, double reach, char *err,
+                            size_t len);
+/* The launched energy, in quanta (waits for it). Returns 0, or -1 with err. */
+int vs_gpu_mc_energy_result(vs_gpu_mc *g, vs_wide *e, char *err, size_t len);
+/* An accepted move's change of the box: a particle of `species` appended at x (in [0, L)),
+ * particle i removed (the last takes its slot, as on the host), every coordinate scaled by f.
+ * Returns 0, or -1 with err. */
+int vs_gpu_mc_append(vs_gpu_mc *g, const double x[3], int32_t species, char *err, size_t len);
+int vs_gpu_mc_remove(vs_gpu_mc *g, int64_t i, char *err, size_t len);
+int vs_gpu_mc_scale(vs_gpu_mc *g, double f, char *err, size_t len);
 
 #endif

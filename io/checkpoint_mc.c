@@ -51,9 +51,12 @@ static int write_progress(hid_t f, const vs_mc_checkpoint *ck)
 {
     const int64_t ints[5] = {ck->pr.cycle, ck->pr.next_tag, ck->n_boxes, (int64_t)ck->hash,
                              ck->pr.moves_per_cycle};
-    const double steps[3] = {ck->pr.max_disp[0], ck->pr.max_disp[1], ck->pr.max_dlnv};
+    /* mc_steps keeps its three values (box 0's log-volume step last) for the readers that
+     * know one step; the steps per box follow in mc_log_volume_steps */
+    const double steps[3] = {ck->pr.max_disp[0], ck->pr.max_disp[1], ck->pr.max_dlnv[0]};
     return vs_h5_attr_int64(f, "mc_state", ints, 5) ||
            vs_h5_attr_double(f, "mc_steps", steps, 3) ||
+           vs_h5_attr_double(f, "mc_log_volume_steps", ck->pr.max_dlnv, VS_MC_MAX_BOXES) ||
            vs_h5_attr_int64(f, "mc_counts", &ck->pr.total.attempted[0][0], N_COUNTS) ||
            vs_h5_attr_int64(f, "mc_counts_at_tune", &ck->pr.at_tune.attempted[0][0], N_COUNTS);
 }
@@ -211,8 +214,15 @@ int vs_mc_checkpoint_read(const char *path, vs_mc_checkpoint *ck, char *err, siz
         ck->pr.moves_per_cycle = ints[4];
         ck->pr.max_disp[0] = steps[0];
         ck->pr.max_disp[1] = steps[1];
-        ck->pr.max_dlnv = steps[2];
-        bad = ck->n_boxes < 1 || ck->n_boxes > VS_MC_MAX_BOXES || ck->pr.moves_per_cycle < 1;
+        /* a checkpoint written before the steps per box: both boxes take its one step */
+        ck->pr.max_dlnv[0] = ck->pr.max_dlnv[1] = steps[2];
+        if (H5Aexists(f, "mc_log_volume_steps") > 0)
+            bad = vs_h5_read_attr_double(f, "mc_log_volume_steps", ck->pr.max_dlnv,
+                                         VS_MC_MAX_BOXES);
+        else
+            ck->shared_log_volume_step = 1;
+        bad = bad || ck->n_boxes < 1 || ck->n_boxes > VS_MC_MAX_BOXES ||
+              ck->pr.moves_per_cycle < 1;
     }
     for (int b = 0; b < ck->n_boxes && !bad; ++b)
         bad = read_box(f, b, &ck->box[b]);

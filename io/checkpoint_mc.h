@@ -22,6 +22,8 @@ typedef struct {
     int n_boxes;
     vs_mc_box_data box[VS_MC_MAX_BOXES];
     uint64_t hash;      /* physics hash the file was written with */
+    int shared_log_volume_step; /* read from a file without the steps per box: both boxes
+                                   took its one log-volume step */
 } vs_mc_checkpoint;
 
 /* The hash a restart must match: the physics keys and the mc keys that change what is

@@ -56,7 +56,7 @@ static void header(FILE *f, const vs_mc_state *s)
         fprintf(f, ",volume_attempted,volume_accepted,max_log_volume");
     if (ens == VS_MC_GIBBS_NPT)
         fprintf(f, ",volume_attempted_0,volume_accepted_0,volume_attempted_1,volume_accepted_1,"
-                   "max_log_volume");
+                   "max_log_volume_0,max_log_volume_1");
     if (ens == VS_MC_GCMC)
         fprintf(f, ",insertion_attempted,insertion_accepted,deletion_attempted,"
                    "deletion_accepted");
@@ -92,11 +92,11 @@ static int row(FILE *f, const vs_mc_state *s, vs_mc_series *series)
     const int ens = s->prm->mc.ensemble;
     if (ens == VS_MC_NPT || ens == VS_MC_GIBBS)
         fprintf(f, ",%lld,%lld,%.17g", (long long)t->attempted[VS_MC_VOLUME][0],
-                (long long)t->accepted[VS_MC_VOLUME][0], s->pr.max_dlnv);
+                (long long)t->accepted[VS_MC_VOLUME][0], s->pr.max_dlnv[0]);
     if (ens == VS_MC_GIBBS_NPT)
-        fprintf(f, ",%lld,%lld,%lld,%lld,%.17g", (long long)t->attempted[VS_MC_VOLUME][0],
+        fprintf(f, ",%lld,%lld,%lld,%lld,%.17g,%.17g", (long long)t->attempted[VS_MC_VOLUME][0],
                 (long long)t->accepted[VS_MC_VOLUME][0], (long long)t->attempted[VS_MC_VOLUME][1],
-                (long long)t->accepted[VS_MC_VOLUME][1], s->pr.max_dlnv);
+                (long long)t->accepted[VS_MC_VOLUME][1], s->pr.max_dlnv[0], s->pr.max_dlnv[1]);
     if (ens == VS_MC_GCMC || ens == VS_MC_GIBBS || ens == VS_MC_GIBBS_NPT)
         for (int b = 0; b < 2; ++b)
             fprintf(f, ",%lld,%lld", (long long)t->attempted[VS_MC_EXCHANGE][b],
@@ -223,6 +223,9 @@ static int from_checkpoint(const vs_params *prm, const vs_run_options *opt, vs_m
             vs_mc_box_append(box, &d->x[3 * i], d->species[i], d->tag[i]);
     }
     s->pr = ck.pr;
+    if (!rc && ck.shared_log_volume_step && prm->mc.ensemble == VS_MC_GIBBS_NPT)
+        vs_log_info("%s: written before the log-volume steps per box: both boxes continue from "
+                    "its step %.6g", path, ck.pr.max_dlnv[0]);
     vs_mc_checkpoint_free(&ck);
     if (!rc)
         vs_log_info("Restart from %s (cycle %lld)", path, (long long)s->pr.cycle);
@@ -312,7 +315,10 @@ static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, cons
         if (vs_mc_gpu_open(s, err, ERR_LEN)) /* no device, or a build without CUDA: as MD */
             rc = VS_EXIT_BAD_INPUT;
         else
-            vs_log_info("Monte Carlo: checkerboard sweeps on the GPU");
+            vs_log_info("Monte Carlo: checkerboard sweeps on the GPU, and the volume moves' "
+                        "energies; the exchange moves' energies on the %s",
+                        s->exchange_on_host ? "host (VESICA_MC_GPU_EXCHANGE=device: on the GPU)"
+                                            : "GPU (VESICA_MC_GPU_EXCHANGE=device)");
     }
     return agreed(par, rc, err);
 }
@@ -466,6 +472,12 @@ static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, mc_traj
         vs_log_info("Monte Carlo: %lld attempted displacements in %.3f s of moves: %.4g per "
                     "second", (long long)(displacements(s) - tried0), moving_s,
                     (double)(displacements(s) - tried0) / moving_s);
+    if (s->gpu[0])
+        vs_log_info("Monte Carlo on the GPU: %lld particle and %lld whole-box energies of the "
+                    "other moves there; boxes copied %lld times to the device and %lld back",
+                    (long long)s->gpu_particle_energies,
+                    (long long)s->gpu_box_energies, (long long)s->gpu_uploads,
+                    (long long)s->gpu_downloads);
     if (keep && (ci == 0 || s->pr.cycle % ci != 0) && (rc = checkpoint(s, opt, par, err)))
         return rc;
     if (vs_mc_sync_host(s, err, ERR_LEN))

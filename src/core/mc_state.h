@@ -23,7 +23,9 @@ typedef struct {
     int64_t moves_per_cycle;       /* fixed at the start: a cycle whose length followed the
                                       state would sample small N more often (gcmc) */
     double max_disp[VS_MC_MAX_BOXES]; /* largest displacement per axis, per box (length) */
-    double max_dlnv;               /* largest change of ln V (npt) or ln(V1/V2) (gibbs) */
+    double max_dlnv[VS_MC_MAX_BOXES]; /* largest change of ln V of box b (npt: box 0;
+                                      gibbs_npt: each box its own) or of ln(V1/V2) (gibbs:
+                                      [0], the one move of both boxes) */
     vs_mc_counts total;            /* since the start of the campaign */
     vs_mc_counts at_tune;          /* the totals at the last tuning */
 } vs_mc_progress;

@@ -118,11 +118,14 @@ VS_HOST_DEVICE uint32_t vs_mc_sweep_cell(const vs_mc_sweep_plan *p, const double
 }
 
 /* The distinct cells along axis d next to coordinate c (c - 1, c, c + 1 modulo nc: two when
- * nc = 2). Returns their count. */
+ * nc = 2, one when nc = 1, a grid that only mc_energy.h's whole-box energy lays). Returns
+ * their count. */
 VS_HOST_DEVICE int vs_mc_sweep_near(const vs_mc_sweep_plan *p, int d, int c, int out[3])
 {
     const int n = p->nc[d];
     out[0] = c;
+    if (n == 1)
+        return 1;
     out[1] = (c + 1) % n;
     if (n == 2)
         return 2;

@@ -8,7 +8,12 @@
  * - after many random displacements, insertions and removals, each applied with the
  *   difference of the moved particle's energies, the kept total is the same integer as a sum
  *   from scratch (the fixed-point sums are exact and order-free);
- * - the draws are a function of (seed, cycle, move, draw) only.
+ * - the draws are a function of (seed, cycle, move, draw) only;
+ * - the GPU's sums of the other moves, run here through their shared functions
+ *   (src/core/mc_energy.h): a particle at a trial position or an existing one against every
+ *   other, and a whole box at scaled coordinates over its own grid of cells, are the same
+ *   integers as the host's vs_mc_energy_at and vs_mc_energy_total (so the GPU run decides
+ *   every volume, insertion, deletion and transfer as the CPU's).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -21,6 +26,7 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "mc_energy.h"
 #include "mc_engine.h"
 
 static const char *CONFIG =
@@ -188,6 +194,130 @@ static void test_draws_keyed(void **state)
     vs_params_release(&p);
 }
 
+/* The one-particle sum as the GPU takes it: every particle but skip a candidate. */
+static vs_wide device_energy_at(const vs_mc_state *s, const vs_mc_box *b, const double y[3],
+                                int si, int64_t skip)
+{
+    vs_wide sum = 0;
+    for (int64_t j = 0; j < b->n; ++j)
+        if (j != skip)
+            sum += vs_mc_energy_term(&s->sweep_pairs, s->sweep_coeff, b->L, y, si,
+                                     b->x[3 * j], b->x[3 * j + 1], b->x[3 * j + 2],
+                                     b->species[j]);
+    return sum;
+}
+
+/* The whole-box sum as the GPU takes it: coordinates scaled by f, sorted into the energy
+ * grid of edges L f (stably; the order is free), each slot with each neighbour cell. */
+static vs_wide device_energy_scaled(const vs_mc_state *s, const vs_mc_box *b, double f)
+{
+    const int64_t n = b->n;
+    const double L[3] = {b->L[0] * f, b->L[1] * f, b->L[2] * f};
+    vs_mc_sweep_plan p;
+    memset(&p, 0, sizeof p);
+    vs_mc_energy_grid(&p, L, s->pairs.reach);
+    const int64_t ncell = (int64_t)p.nc[0] * p.nc[1] * p.nc[2];
+    double *xs = malloc(3 * (size_t)n * sizeof *xs);
+    int32_t *ss = malloc((size_t)n * sizeof *ss), *id = malloc((size_t)n * sizeof *id);
+    int32_t *start = calloc((size_t)ncell + 1, sizeof *start);
+    uint32_t *cell = malloc((size_t)n * sizeof *cell), *slot_cell = malloc((size_t)n * 4);
+    assert_non_null(xs);
+    assert_non_null(ss);
+    assert_non_null(id);
+    assert_non_null(start);
+    assert_non_null(cell);
+    assert_non_null(slot_cell);
+    for (int64_t i = 0; i < n; ++i) {
+        const double y[3] = {vs_mc_scale_coord(b->x[3 * i], f),
+                             vs_mc_scale_coord(b->x[3 * i + 1], f),
+                             vs_mc_scale_coord(b->x[3 * i + 2], f)};
+        cell[i] = vs_mc_sweep_cell(&p, y);
+        start[cell[i] + 1]++;
+    }
+    for (int64_t c = 0; c < ncell; ++c)
+        start[c + 1] += start[c];
+    for (int64_t i = 0; i < n; ++i) { /* start[c] runs through cell c, then is restored */
+        const int32_t k = start[cell[i]]++;
+        for (int d = 0; d < 3; ++d)
+            xs[d * n + k] = vs_mc_scale_coord(b->x[3 * i + d], f);
+        ss[k] = b->species[i];
+        id[k] = (int32_t)i;
+        slot_cell[k] = cell[i];
+    }
+    for (int64_t c = ncell; c > 0; --c)
+        start[c] = start[c - 1];
+    start[0] = 0;
+    const vs_mc_energy_cells cells = {xs, xs + n, xs + 2 * n, ss, id, start};
+    vs_wide sum = 0;
+    for (int64_t k = 0; k < n; ++k)
+        for (int r = 0; r < 27; ++r)
+            sum += vs_mc_energy_cell_pairs(&s->sweep_pairs, s->sweep_coeff, &p, &cells, (int)k,
+                                           slot_cell[k], r);
+    free(xs);
+    free(ss);
+    free(id);
+    free(start);
+    free(cell);
+    free(slot_cell);
+    return sum;
+}
+
+static void check_device_sums(double L, int64_t n)
+{
+    vs_params p;
+    parse(&p, L);
+    vs_mc_state s;
+    assert_int_equal(vs_mc_init(&s, &p), 0);
+    assert_int_equal(vs_mc_sweep_init(&s), 0);
+    vs_mc_box *b = &s.box[0];
+    fill(b, n);
+    for (int k = 0; k < 60; ++k) { /* trial insertions, one at the upper edge */
+        double y[3] = {rnd() * L, rnd() * L, rnd() * L};
+        if (k == 0)
+            y[0] = L;
+        const int si = k % 2;
+        assert_true(vs_mc_energy_at(b, &s.pairs, y, si, -1) ==
+                    device_energy_at(&s, b, y, si, -1));
+    }
+    for (int k = 0; k < 60; ++k) { /* existing particles */
+        const int64_t i = (int64_t)(rnd() * (double)b->n);
+        assert_true(vs_mc_energy_at(b, &s.pairs, &b->x[3 * i], b->species[i], i) ==
+                    device_energy_at(&s, b, &b->x[3 * i], b->species[i], i));
+    }
+    /* trial volumes, as volume_try scales the host's box; 2 * 2.5 / L: the smallest box */
+    const double fs[] = {0.93, 0.999, 1.0, 1.004, 1.07, 5.0 / L};
+    double *saved = malloc(3 * (size_t)b->n * sizeof *saved);
+    assert_non_null(saved);
+    memcpy(saved, b->x, 3 * (size_t)b->n * sizeof *saved);
+    const double L0[3] = {b->L[0], b->L[1], b->L[2]};
+    for (size_t q = 0; q < sizeof fs / sizeof fs[0]; ++q) {
+        const double f = fs[q];
+        const vs_wide dev = device_energy_scaled(&s, b, f);
+        for (int64_t k = 0; k < 3 * b->n; ++k)
+            b->x[k] *= f;
+        const double Ls[3] = {L0[0] * f, L0[1] * f, L0[2] * f};
+        assert_int_equal(vs_mc_box_set_edges(b, Ls, &s.pairs), 0);
+        assert_true(vs_mc_energy_total(b, &s.pairs, NULL) == dev);
+        memcpy(b->x, saved, 3 * (size_t)b->n * sizeof *saved);
+        assert_int_equal(vs_mc_box_set_edges(b, L0, &s.pairs), 0);
+    }
+    free(saved);
+    vs_mc_free(&s);
+    vs_params_release(&p);
+}
+
+static void test_device_sums_cells(void **state)
+{
+    (void)state;
+    check_device_sums(11.0, 500);
+}
+
+static void test_device_sums_small_box(void **state)
+{
+    (void)state;
+    check_device_sums(6.0, 150); /* 2 cells per axis; no host cells */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -195,6 +325,8 @@ int main(void)
         cmocka_unit_test(test_energy_no_cells),
         cmocka_unit_test(test_incremental_exact),
         cmocka_unit_test(test_draws_keyed),
+        cmocka_unit_test(test_device_sums_cells),
+        cmocka_unit_test(test_device_sums_small_box),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,7 +18,7 @@ int vs_mc_init(vs_mc_state *s, const vs_params *prm)
                            &s->pairs))
             return -1;
     s->pr.max_disp[0] = s->pr.max_disp[1] = prm->mc.max_displacement;
-    s->pr.max_dlnv = prm->mc.max_log_volume;
+    s->pr.max_dlnv[0] = s->pr.max_dlnv[1] = prm->mc.max_log_volume;
     s->pr.next_tag = n[0] + (s->n_boxes > 1 ? n[1] : 0);
     return prm->mc.sweep == VS_MC_SWEEP_CHECKERBOARD ? vs_mc_sweep_init(s) : 0;
 }
@@ -118,13 +118,14 @@ static void tune(vs_mc_state *s)
                                    t->accepted[VS_MC_DISPLACE][b] - o->accepted[VS_MC_DISPLACE][b],
                                    target, half);
     }
-    /* one step for both boxes' volume moves in gibbs_npt (counted per box there) */
-    int64_t att = 0, acc = 0;
-    for (int b = 0; b < VS_MC_MAX_BOXES; ++b) {
-        att += t->attempted[VS_MC_VOLUME][b] - o->attempted[VS_MC_VOLUME][b];
-        acc += t->accepted[VS_MC_VOLUME][b] - o->accepted[VS_MC_VOLUME][b];
-    }
-    s->pr.max_dlnv = retune(s->pr.max_dlnv, att, acc, target, 1.0);
+    /* a log-volume step per box, on that box's volume moves (a gibbs volume exchange counts
+     * as box 0's, so box 1's step is untouched there): two boxes of a gibbs_npt run, a dense
+     * liquid and a dilute vapour, accept the same step at very different rates */
+    for (int b = 0; b < s->n_boxes; ++b)
+        s->pr.max_dlnv[b] = retune(s->pr.max_dlnv[b],
+                                   t->attempted[VS_MC_VOLUME][b] - o->attempted[VS_MC_VOLUME][b],
+                                   t->accepted[VS_MC_VOLUME][b] - o->accepted[VS_MC_VOLUME][b],
+                                   target, 1.0);
     s->pr.at_tune = s->pr.total;
 }
 

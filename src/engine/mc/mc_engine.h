@@ -1,6 +1,8 @@
 /* The Monte Carlo engine: Metropolis moves of the particles of one box (nvt, npt, gcmc) or
- * two (the NVT and the NPT Gibbs ensembles); the checkerboard sweep also on one GPU, or on
- * several ranks (mc_ranks.h: its cells split over them, the one-rank run bit for bit).
+ * two (the NVT and the NPT Gibbs ensembles); the checkerboard sweep also on one GPU (with the
+ * volume moves' energies there, and the exchange moves' from a copy on the host or, chosen,
+ * on the device too: the boxes live on the device), or on several ranks
+ * (mc_ranks.h: its cells split over them, the one-rank run bit for bit).
  *
  * A cycle is mc.moves_per_cycle moves, by default the particles at the start of the run
  * (at least one), then the same in every cycle: a length that followed the state would
@@ -56,7 +58,14 @@ typedef struct {
     vs_mc_sweep_work cb;
     struct vs_gpu_mc *gpu[VS_MC_MAX_BOXES]; /* backend = "gpu": the device boxes, else NULL */
     int dev_ahead[VS_MC_MAX_BOXES];  /* the device's positions are newer than the host's */
-    int host_ahead[VS_MC_MAX_BOXES]; /* the host's box changed since the last upload */
+    int host_ahead[VS_MC_MAX_BOXES]; /* the host's box is not on the device yet */
+    int64_t gpu_particle_energies;   /* the other moves' energies computed on the device: */
+    int64_t gpu_box_energies;        /* of one particle, of a whole box */
+    int64_t gpu_uploads, gpu_downloads; /* whole boxes copied to and from the device */
+    int exchange_on_host;  /* the exchange moves' energies on the host, from a copy of the
+                              positions taken after each cycle's sweeps (the volume moves'
+                              stay on the device); VESICA_MC_GPU_EXCHANGE=device: on the
+                              device, the box never brought back within a cycle */
     char err[256];                 /* why vs_mc_cycle failed */
     struct vs_mc_ranks *ranks;     /* more than one rank: the sweep's bricks (mc_ranks.h) */
 } vs_mc_state;
@@ -84,7 +93,8 @@ void vs_mc_free(vs_mc_state *s);
 /* One cycle of moves, then the tuning where due; s->pr.cycle grows by one. Returns 0, or -1
  * with s->err (out of memory growing a box, a device error). In checkerboard mode a cycle is
  * one sweep of each box (every particle of a box is tried once on average), then
- * round(moves_per_cycle (1 - p_displacement)) volume and exchange moves on the host. */
+ * round(moves_per_cycle (1 - p_displacement)) volume and exchange moves, decided on the host
+ * (their energies on the GPU where the boxes live there). */
 int vs_mc_cycle(vs_mc_state *s);
 /* The observables of box b (a full pass for the virial). */
 vs_mc_box_obs vs_mc_observe(const vs_mc_state *s, int b);
@@ -92,7 +102,8 @@ vs_mc_box_obs vs_mc_observe(const vs_mc_state *s, int b);
 /* The moves (mc_moves.c): move m of the current cycle. Returns 0, or -1 (out of memory). */
 int vs_mc_attempt(vs_mc_state *s, int64_t m);
 /* A move m of the kinds other than displacement (volume, exchange; their probabilities
- * renormalised), after a checkerboard sweep. Returns 0, or -1 (out of memory). */
+ * renormalised), after a checkerboard sweep; on the device where the boxes live there.
+ * Returns 0, or -1 (out of memory, or a device error with s->err). */
 int vs_mc_attempt_other(vs_mc_state *s, int64_t m);
 
 /* The checkerboard sweep (mc_sweep.c). The pair coefficients it reads, from the state's
@@ -106,6 +117,25 @@ int vs_mc_sync_host(vs_mc_state *s, char *err, size_t len);
 /* A cycle's sweeps and its other moves. Returns 0, or -1 with err. */
 int vs_mc_checkerboard_moves(vs_mc_state *s, char *err, size_t len);
 void vs_mc_sweep_free(vs_mc_state *s);
+
+/* The other moves on a box that lives on the device (s->gpu[bi] set; mc_sweep.c; the
+ * particle energies only where exchange_on_host is 0). Each
+ * returns 0, or -1 with s->err (a device error). An energy is launched, then read by
+ * vs_mc_dev_energy_result (so a move's two boxes work at once), in quanta: the same integers
+ * as the host's vs_mc_energy_at and vs_mc_energy_total. */
+/* Of a particle of `species` at y (NULL: particle skip where it is) with the box's particles
+ * but skip (-1: none). */
+int vs_mc_dev_energy_at(vs_mc_state *s, int bi, const double *y, int32_t species, int64_t skip);
+/* Of the whole box with its coordinates scaled by f and edges L (the host's L f). */
+int vs_mc_dev_energy_scaled(vs_mc_state *s, int bi, double f, const double L[3]);
+int vs_mc_dev_energy_result(vs_mc_state *s, int bi, vs_wide *e);
+/* Accepted changes, made on the host's box too by the caller: the host's last particle
+ * appended, particle i removed (before the host removes it); the box scaled by f to edges L
+ * (the host's edges set here, and its positions scaled where they are current: a copy
+ * taken for exchange_on_host). */
+int vs_mc_dev_append(vs_mc_state *s, int bi);
+int vs_mc_dev_remove(vs_mc_state *s, int bi, int64_t i);
+int vs_mc_dev_scale(vs_mc_state *s, int bi, double f, const double L[3]);
 
 /* The random numbers of draw k of move m in cycle c: two uniform numbers on (0, 1). */
 void vs_mc_draw(const vs_params *prm, int64_t c, int64_t m, unsigned k, double u[2]);

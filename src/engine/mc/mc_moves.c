@@ -10,7 +10,8 @@
  *   gcmc deletion         N / (z V) exp(-beta dU)
  *   gibbs ln(V1/V2) move  exp(-beta dU + (N1 + 1) ln(V1'/V1) + (N2 + 1) ln(V2'/V2))
  *   gibbs transfer a->b   N_a V_b / ((N_b + 1) V_a) exp(-beta dU)
- *   gibbs_npt, ln V_b     the npt move of box b (either box, half each; N: box b's)
+ *   gibbs_npt, ln V_b     the npt move of box b (either box, half each; N: box b's; box
+ *                         b's own step)
  *   gibbs_npt, a->b of k  N_a,k V_b / ((N_b,k + 1) V_a) exp(-beta dU)
  * (Panagiotopoulos et al., Mol. Phys. 63, 527 (1988) for the Gibbs ensembles). A gibbs_npt
  * transfer picks a species uniformly, then a particle of it in the source box: a minority
@@ -120,22 +121,42 @@ static int ensure_scratch(vs_mc_state *s)
     return 0;
 }
 
+/* The trial energies of a volume move of boxes lo..hi-1 on the device, launched together:
+ * factors f[bi], scaled edges L_new[bi] (the products scale_box takes on the host). */
+static int volume_launch(vs_mc_state *s, int lo, int hi, const double *v_new, double *f,
+                         double (*L_new)[3])
+{
+    for (int bi = lo; bi < hi; ++bi) {
+        const vs_mc_box *b = &s->box[bi];
+        f[bi] = cbrt(v_new[bi] / vs_mc_volume(b));
+        for (int d = 0; d < 3; ++d)
+            L_new[bi][d] = b->L[d] * f[bi];
+        if (vs_mc_dev_energy_scaled(s, bi, f[bi], L_new[bi]))
+            return -1;
+    }
+    return 0;
+}
+
 /* A volume move of boxes lo..hi-1 (npt: box 0; gibbs_npt: one box; gibbs: both, V0' + V1'
  * fixed): new volumes v_new[bi], acceptance term ln_extra besides -beta dU, counted as a
- * volume move of box `counter`. */
+ * volume move of box `counter`. On the host the boxes are scaled, summed and restored if
+ * refused; where they live on the device (all of a run's boxes or none) the sums take the
+ * scaled coordinates there and only an accepted move scales them. */
 static int volume_try(vs_mc_state *s, int lo, int hi, const double *v_new, double ln_extra,
                       double u, int counter)
 {
     const double reach = s->pairs.reach;
-    double e_old = 0.0, e_new = 0.0, L_old[VS_MC_MAX_BOXES][3];
+    const int dev = s->gpu[lo] != NULL;
+    double e_old = 0.0, e_new = 0.0, L_old[VS_MC_MAX_BOXES][3], L_new[VS_MC_MAX_BOXES][3];
+    double f[VS_MC_MAX_BOXES];
     s->pr.total.attempted[VS_MC_VOLUME][counter]++;
     for (int bi = lo; bi < hi; ++bi) {
         const vs_mc_box *b = &s->box[bi];
-        const double f = cbrt(v_new[bi] / vs_mc_volume(b));
-        if (!(b->L[0] * f >= 2 * reach && b->L[1] * f >= 2 * reach && b->L[2] * f >= 2 * reach))
+        const double g = cbrt(v_new[bi] / vs_mc_volume(b));
+        if (!(b->L[0] * g >= 2 * reach && b->L[1] * g >= 2 * reach && b->L[2] * g >= 2 * reach))
             return 0; /* a box below twice the cut-off: refused, as the configuration is */
     }
-    if (ensure_scratch(s))
+    if (dev ? volume_launch(s, lo, hi, v_new, f, L_new) : ensure_scratch(s))
         return -1;
     vs_wide w_new[VS_MC_MAX_BOXES];
     for (int bi = lo; bi < hi; ++bi) {
@@ -143,18 +164,29 @@ static int volume_try(vs_mc_state *s, int lo, int hi, const double *v_new, doubl
         memcpy(L_old[bi], b->L, sizeof b->L);
         e_old += vs_wide_to_double(b->pair_energy) +
                  tail_energy(s, b, b->count, vs_mc_volume(b));
-        if (scale_box(s, bi, cbrt(v_new[bi] / vs_mc_volume(b)), 1))
-            return -1;
-        w_new[bi] = vs_mc_energy_total(b, &s->pairs, NULL);
-        e_new += vs_wide_to_double(w_new[bi]) + tail_energy(s, b, b->count, vs_mc_volume(b));
+        double v;
+        if (dev) {
+            if (vs_mc_dev_energy_result(s, bi, &w_new[bi]))
+                return -1;
+            v = L_new[bi][0] * L_new[bi][1] * L_new[bi][2]; /* as vs_mc_volume */
+        } else {
+            if (scale_box(s, bi, cbrt(v_new[bi] / vs_mc_volume(b)), 1))
+                return -1;
+            w_new[bi] = vs_mc_energy_total(b, &s->pairs, NULL);
+            v = vs_mc_volume(b);
+        }
+        e_new += vs_wide_to_double(w_new[bi]) + tail_energy(s, b, b->count, v);
     }
     if (accept(-(e_new - e_old) / s->prm->mc.kT + ln_extra, u)) {
-        for (int bi = lo; bi < hi; ++bi)
+        for (int bi = lo; bi < hi; ++bi) {
             s->box[bi].pair_energy = w_new[bi];
+            if (dev && vs_mc_dev_scale(s, bi, f[bi], L_new[bi]))
+                return -1;
+        }
         s->pr.total.accepted[VS_MC_VOLUME][counter]++;
         return 0;
     }
-    for (int bi = lo; bi < hi; ++bi)
+    for (int bi = lo; bi < hi && !dev; ++bi)
         if (restore_box(s, bi, L_old[bi]))
             return -1;
     return 0;
@@ -165,9 +197,9 @@ static int volume(vs_mc_state *s, int64_t m, double pick_u)
 {
     double u[2];
     vs_mc_draw(s->prm, s->pr.cycle, m, 1, u);
-    const double delta = s->pr.max_dlnv * (2 * u[0] - 1);
     if (s->n_boxes == 1 || s->prm->mc.ensemble == VS_MC_GIBBS_NPT) {
         const int bi = (int)pick(pick_u, s->n_boxes);
+        const double delta = s->pr.max_dlnv[bi] * (2 * u[0] - 1);
         const double v = vs_mc_volume(&s->box[bi]);
         double v_new[VS_MC_MAX_BOXES];
         v_new[bi] = v * exp(delta);
@@ -176,6 +208,7 @@ static int volume(vs_mc_state *s, int64_t m, double pick_u)
             -s->prm->mc.pressure * (v_new[bi] - v) / s->prm->mc.kT + (n + 1) * delta;
         return volume_try(s, bi, bi + 1, v_new, ln_extra, u[1], bi);
     }
+    const double delta = s->pr.max_dlnv[0] * (2 * u[0] - 1);
     const double v0 = vs_mc_volume(&s->box[0]), v1 = vs_mc_volume(&s->box[1]);
     const double r = log(v0 / v1) + delta, vt = v0 + v1;
     const double v_new[2] = {vt / (1 + exp(-r)), vt / (1 + exp(r))};
@@ -185,21 +218,36 @@ static int volume(vs_mc_state *s, int64_t m, double pick_u)
 }
 
 /* Insert a particle of `species` with `tag` at a uniform position of box `to` and delete
- * particle i of box `from` (from < 0: none; to < 0: none), accepted with ln_pre - beta dU. */
+ * particle i of box `from` (from < 0: none; to < 0: none), accepted with ln_pre - beta dU.
+ * The energies of a box that lives on the device are computed there, both launched before
+ * either is read, and an accepted change is made there too. */
 static int exchange_try(vs_mc_state *s, int64_t m, int from, int64_t i, int to,
                         int32_t species, int64_t tag, double ln_pre, double u, int counter)
 {
     double dU = 0.0, y[3] = {0, 0, 0};
     vs_wide e_ins = 0, e_del = 0;
+    const int on_host = s->exchange_on_host; /* the energies from the host's copy */
+    const int dev_to = to >= 0 && s->gpu[to] && !on_host;
+    const int dev_from = from >= 0 && s->gpu[from] && !on_host;
     if (to >= 0) {
-        vs_mc_box *b = &s->box[to];
+        const vs_mc_box *b = &s->box[to];
         double u1[2], u2[2];
         vs_mc_draw(s->prm, s->pr.cycle, m, 2, u1);
         vs_mc_draw(s->prm, s->pr.cycle, m, 3, u2);
         y[0] = u1[0] * b->L[0];
         y[1] = u1[1] * b->L[1];
         y[2] = u2[0] * b->L[2];
-        e_ins = vs_mc_energy_at(b, &s->pairs, y, species, -1);
+        if (dev_to && vs_mc_dev_energy_at(s, to, y, species, -1))
+            return -1;
+    }
+    if (dev_from && vs_mc_dev_energy_at(s, from, NULL, s->box[from].species[i], i))
+        return -1;
+    if (to >= 0) {
+        vs_mc_box *b = &s->box[to];
+        if (!dev_to)
+            e_ins = vs_mc_energy_at(b, &s->pairs, y, species, -1);
+        else if (vs_mc_dev_energy_result(s, to, &e_ins))
+            return -1;
         int64_t cnt[VS_MAX_SPECIES];
         memcpy(cnt, b->count, sizeof cnt);
         const double t0 = tail_energy(s, b, cnt, vs_mc_volume(b));
@@ -208,7 +256,10 @@ static int exchange_try(vs_mc_state *s, int64_t m, int from, int64_t i, int to,
     }
     if (from >= 0) {
         vs_mc_box *b = &s->box[from];
-        e_del = vs_mc_energy_at(b, &s->pairs, &b->x[3 * i], b->species[i], i);
+        if (!dev_from)
+            e_del = vs_mc_energy_at(b, &s->pairs, &b->x[3 * i], b->species[i], i);
+        else if (vs_mc_dev_energy_result(s, from, &e_del))
+            return -1;
         int64_t cnt[VS_MAX_SPECIES];
         memcpy(cnt, b->count, sizeof cnt);
         const double t0 = tail_energy(s, b, cnt, vs_mc_volume(b));
@@ -222,9 +273,13 @@ static int exchange_try(vs_mc_state *s, int64_t m, int from, int64_t i, int to,
         if (vs_mc_box_reserve(&s->box[to], s->box[to].n + 1))
             return -1;
         vs_mc_box_append(&s->box[to], y, species, tag);
+        if (s->gpu[to] && vs_mc_dev_append(s, to))
+            return -1;
         s->box[to].pair_energy += e_ins;
     }
     if (from >= 0) {
+        if (s->gpu[from] && vs_mc_dev_remove(s, from, i))
+            return -1;
         vs_mc_box_remove(&s->box[from], i);
         s->box[from].pair_energy -= e_del;
     }

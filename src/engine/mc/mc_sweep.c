@@ -1,6 +1,7 @@
 /* The checkerboard displacement sweep (mc.sweep = "checkerboard"): the plan, the CPU
- * reference, the GPU backend's boxes and the cycle of this mode (mc_engine.h). The physics
- * of a trial is src/core/mc_sweep.h's, the same source the kernel runs (gpu/gpu_mc.cu). */
+ * reference, the GPU backend's boxes (the sweep and the other moves' energies and changes
+ * there) and the cycle of this mode (mc_engine.h). The physics of a trial is
+ * src/core/mc_sweep.h's, the same source the kernel runs (gpu/gpu_mc.cu). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,8 @@ int vs_mc_gpu_open(vs_mc_state *s, char *err, size_t len)
             return -1;
         s->host_ahead[b] = 1;
     }
+    const char *ex = getenv("VESICA_MC_GPU_EXCHANGE");
+    s->exchange_on_host = !(ex && strcmp(ex, "device") == 0);
     return 0;
 #else
     (void)s;
@@ -63,6 +66,7 @@ int vs_mc_sync_host(vs_mc_state *s, char *err, size_t len)
             vs_mc_box_set_edges(box, box->L, &s->pairs))
             return -1;
         s->dev_ahead[b] = 0;
+        s->gpu_downloads++;
     }
 #else
     (void)s;
@@ -252,9 +256,11 @@ static int sweep_box(vs_mc_state *s, int bi, char *err, size_t len)
     int64_t acc = 0;
     if (s->gpu[bi]) {
 #ifdef VESICA_HAVE_CUDA
-        if (s->host_ahead[bi] &&
-            vs_gpu_mc_upload(s->gpu[bi], b->n, b->x, b->species, err, len))
-            return -1;
+        if (s->host_ahead[bi]) {
+            if (vs_gpu_mc_upload(s->gpu[bi], b->n, b->x, b->species, err, len))
+                return -1;
+            s->gpu_uploads++;
+        }
         s->host_ahead[bi] = 0;
         if (vs_gpu_mc_sweep(s->gpu[bi], &p, &dU, &acc, err, len))
             return -1;
@@ -277,16 +283,123 @@ int vs_mc_checkerboard_moves(vs_mc_state *s, char *err, size_t len)
             return -1;
     const double p_other = 1.0 - s->prm->mc.p_move[VS_MC_DISPLACE];
     const int64_t others = p_other > 0.0 ? llround(p_other * (double)s->pr.moves_per_cycle) : 0;
-    if (others == 0)
-        return 0;
-    if (vs_mc_sync_host(s, err, len))
+    /* the host's copy of the positions for the exchange energies (exchange_on_host) */
+    if (s->exchange_on_host && s->prm->mc.p_move[VS_MC_EXCHANGE] > 0.0 &&
+        vs_mc_sync_host(s, err, len))
         return -1;
-    for (int64_t m = 0; m < others; ++m)
+    for (int64_t m = 0; m < others; ++m) /* on the device where the boxes are there */
         if (vs_mc_attempt_other(s, m)) {
-            snprintf(err, len, "out of memory growing a box");
+            if (!s->err[0])
+                snprintf(err, len, "out of memory growing a box");
             return -1;
         }
-    for (int bi = 0; bi < s->n_boxes; ++bi)
-        s->host_ahead[bi] = 1;
     return 0;
 }
+
+/* ---- the other moves on a box that lives on the device ----------------------------------
+ * Their energies are computed there and their accepted changes made there (gpu/gpu_mc.h). The
+ * host keeps each box's count, species, tags, edges and kept energy up to date and decides
+ * every move, as on the CPU, from the same integers (src/core/mc_energy.h). With the exchange
+ * energies on the device too (VESICA_MC_GPU_EXCHANGE=device) its positions go stale until
+ * vs_mc_sync_host brings them back for an output, so a cycle moves no box between host and
+ * device; by default a cycle with exchange moves brings the positions back once after its
+ * sweeps and the host computes the exchange energies from them, which is faster: a transfer
+ * is a few microseconds on the host against a launch and a wait on the device, and a cycle
+ * has many (docs/performance.md). Without CUDA no box is on the device (vs_mc_gpu_open
+ * refuses), and these report so. */
+
+#ifdef VESICA_HAVE_CUDA
+
+int vs_mc_dev_energy_at(vs_mc_state *s, int bi, const double *y, int32_t species, int64_t skip)
+{
+    s->gpu_particle_energies++;
+    return vs_gpu_mc_energy_at(s->gpu[bi], s->box[bi].L, y, species, skip, s->err,
+                               sizeof s->err);
+}
+
+int vs_mc_dev_energy_scaled(vs_mc_state *s, int bi, double f, const double L[3])
+{
+    s->gpu_box_energies++;
+    return vs_gpu_mc_energy_scaled(s->gpu[bi], L, f, s->pairs.reach, s->err, sizeof s->err);
+}
+
+int vs_mc_dev_energy_result(vs_mc_state *s, int bi, vs_wide *e)
+{
+    return vs_gpu_mc_energy_result(s->gpu[bi], e, s->err, sizeof s->err);
+}
+
+/* The host makes the same append and removal, so these leave dev_ahead as it was. */
+int vs_mc_dev_append(vs_mc_state *s, int bi)
+{
+    const vs_mc_box *b = &s->box[bi];
+    return vs_gpu_mc_append(s->gpu[bi], &b->x[3 * (b->n - 1)], b->species[b->n - 1], s->err,
+                            sizeof s->err);
+}
+
+int vs_mc_dev_remove(vs_mc_state *s, int bi, int64_t i)
+{
+    return vs_gpu_mc_remove(s->gpu[bi], i, s->err, sizeof s->err);
+}
+
+int vs_mc_dev_scale(vs_mc_state *s, int bi, double f, const double L[3])
+{
+    vs_mc_box *b = &s->box[bi];
+    if (!s->dev_ahead[bi]) { /* a current host copy stays current: scaled as volume_try would */
+        for (int64_t k = 0; k < 3 * b->n; ++k)
+            b->x[k] *= f;
+        if (vs_mc_box_set_edges(b, L, &s->pairs)) {
+            snprintf(s->err, sizeof s->err, "out of memory for a box's cells");
+            return -1;
+        }
+    } else {
+        memcpy(b->L, L, sizeof b->L);
+        s->dev_ahead[bi] = 1;
+    }
+    return vs_gpu_mc_scale(s->gpu[bi], f, s->err, sizeof s->err);
+}
+
+#else /* a box is on the device only where vs_mc_gpu_open succeeded, which needs CUDA */
+
+static int no_device(vs_mc_state *s)
+{
+    snprintf(s->err, sizeof s->err, "a Monte Carlo box on the GPU in a build without CUDA");
+    return -1;
+}
+
+int vs_mc_dev_energy_at(vs_mc_state *s, int bi, const double *y, int32_t species, int64_t skip)
+{
+    (void)bi, (void)y, (void)species, (void)skip;
+    return no_device(s);
+}
+
+int vs_mc_dev_energy_scaled(vs_mc_state *s, int bi, double f, const double L[3])
+{
+    (void)bi, (void)f, (void)L;
+    return no_device(s);
+}
+
+int vs_mc_dev_energy_result(vs_mc_state *s, int bi, vs_wide *e)
+{
+    (void)bi, (void)e;
+    return no_device(s);
+}
+
+int vs_mc_dev_append(vs_mc_state *s, int bi)
+{
+    (void)bi;
+    return no_device(s);
+}
+
+int vs_mc_dev_remove(vs_mc_state *s, int bi, int64_t i)
+{
+    (void)bi, (void)i;
+    return no_device(s);
+}
+
+int vs_mc_dev_scale(vs_mc_state *s, int bi, double f, const double L[3])
+{
+    (void)bi, (void)f, (void)L;
+    return no_device(s);
+}
+
+#endif
