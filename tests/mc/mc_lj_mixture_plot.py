@@ -50,13 +50,13 @@ def main():
     ref = mix.coexistence(T, P)
     c = theory_curves(mix, T)
     t = np.genfromtxt(os.path.join(a.out, "thermo.csv"), delimiter=",", names=True)
-    r, _ = mm.read_results(a.out, 0)
     equil = a.equil
     if equil is None:  # the summary averaged the last `rows` rows
         import h5py
         with h5py.File(os.path.join(a.out, "mc_summary.h5"), "r") as f:
             rows = int(f.attrs["rows"])
         equil = int(t["cycle"][max(0, len(t) - rows - 1)])
+    r, _ = mm.read_results(a.out, equil)
     xl, xle = r["x_B_liquid"]
     xv, xve = r["x_B_vapour"]
     rl, rle = r["density_liquid"]
