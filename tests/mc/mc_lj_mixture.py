@@ -15,15 +15,15 @@ fixed compositions (the phase rule: two components, two phases, T and P given). 
 (324 A, 276 B), 480 starting in a liquid box and 120 in a vapour box.
 
 The reference is a theory, not published simulation data: the published LJ-mixture tables
-(Vrabec & Hasse, Mol. Phys. 100, 3375 (2002); Antolovic et al., PCCP 25, 17291 (2023);
-Harismiadis et al., Fluid Phase Equilib. 65, 1 (1991)) could not be read from this machine
-(docs/validation.md says what was tried). The van der Waals one-fluid theory (vdW1) maps the
-mixture on a pure LJ fluid of sigma_x^3 = sum_ij x_i x_j sigma_ij^3 and eps_x sigma_x^3 =
-sum_ij x_i x_j eps_ij sigma_ij^3; with equal sigmas A_res / N = eps_x a_JZG(rho, kT / eps_x),
-where a_JZG is the residual Helmholtz energy of the JZG equation (Mol. Phys. 78, 591 (1993),
-Table 10, as in scaling/tools/lj_eos.py and mc_coexistence.py) for the full LJ fluid. The
-coexistence solves P_l = P_v = P and mu_A, mu_B equal in both phases (mu_i from derivatives of
-A_res / V in the partial densities). The theory has two errors of its own: JZG's fit against
+(Vrabec & Hasse, Mol. Phys. 100, 3375 (2002); Antolovic et al., PCCP (2023), doi
+10.1039/D3CP01434G; Harismiadis et al., Fluid Phase Equilib. 65, 1 (1991)) could not be read
+from this machine (docs/validation.md says what was tried). The van der Waals one-fluid theory
+(vdW1) maps the mixture on a pure LJ fluid of sigma_x^3 = sum_ij x_i x_j sigma_ij^3 and eps_x
+sigma_x^3 = sum_ij x_i x_j eps_ij sigma_ij^3; with equal sigmas A_res / N = eps_x a_JZG(rho, kT
+/ eps_x), where a_JZG is the residual Helmholtz energy of the JZG equation (Mol. Phys. 78, 591
+(1993), Table 10, as in scaling/tools/lj_eos.py and mc_coexistence.py) for the full LJ fluid.
+The coexistence solves P_l = P_v = P and mu_A, mu_B equal in both phases (mu_i from derivatives
+of A_res / V in the partial densities). The theory has two errors of its own: JZG's fit against
 the r_c = 3 tail-corrected fluid (for the pure fluid at T* = 0.9, Vesica's Gibbs runs gave a
 liquid density 0.4 % and a vapour density 8 % above JZG's, docs/validation.md) and vdW1's
 mapping of a mixture on one fluid (small for equal sizes and an energy ratio near 1, not

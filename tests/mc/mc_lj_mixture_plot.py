@@ -96,7 +96,7 @@ def main():
            label="box 1 (vapour)")
     g.axhline(ref["x_B"], color="k", ls="-", lw=1)
     g.axhline(ref["y_B"], color="k", ls="--", lw=1)
-    g.axvspan(0, equil, color="0.9", label="tuning")
+    g.axvspan(0, equil, color="0.9", label="discarded (tuning)")
     g.set_xlabel("cycle")
     g.set_ylabel("mole fraction of B")
     g.set_title("(d) per thermo row; black: theory at P")
