@@ -44,11 +44,12 @@ compositions having relaxed fully. It swaps the species' order (--set), so the l
 puts all of B in the liquid box (x_B 0.575) and only A in the vapour (y_B 0): the enrichment
 below must come from the transfers, not from the start (with the configuration's order the
 vapour starts as pure B, and a run with every epsilon 1, two identical species, still showed
-y_B - x_B = 0.26 after 1,500 cycles). Checks: the species conserved, the boxes separated (liquid denser than 0.5,
-vapour below 0.1, box 0 the liquid in every row), B enriched in the vapour by more than 0.2 in
-mole fraction (the theory: 0.31), the liquid density within 4 se + 3 % of the theory (its
-dependence on x_B is small: -0.12 per unit), the vapour's virial pressure within 4 se + 10 % of
-P. Identical species fail (y_B - x_B = -0.16 after 1,500 cycles, the liquid 8 % too dense).
+y_B - x_B = 0.26 after 1,500 cycles). Checks: the species conserved, the boxes separated
+(liquid denser than 0.5, vapour below 0.1, box 0 the liquid in every row), B enriched in the
+vapour by more than 0.2 in mole fraction (the theory: 0.31), the liquid density within 4 se + 3
+% of the theory (its dependence on x_B is small: -0.12 per unit), the vapour's virial pressure
+within 4 se + 10 % of P. Identical species fail (y_B - x_B = -0.16 after 1,500 cycles, the
+liquid 8 % too dense).
 """
 import argparse
 import json
