@@ -30,6 +30,10 @@ declare -A galamost=([5]=780.9 [10]=220.4 [15]=126.4 [25]=43.28 [45]=13.31)
 py=${VESICA_PYTHON:-python3}
 grow=${SIP_GROW:-0}; repeats=${SIP_REPEATS:-1}
 out=$(mktemp -d)
+run() { # LOG COMMAND...: the command's output into LOG; where it fails, LOG's end and stop
+  local log=$1; shift
+  "$@" > "$log" 2>&1 || { echo "failed ($log):" >&2; tail -5 "$log" >&2; exit 1; }
+}
 printf "%4s %10s %8s %10s %10s %10s %8s %10s %9s\n" R particles steps steps/s no-rx GALAMOST \
   ratio rx-share overhead
 for R in $radii; do
@@ -41,20 +45,19 @@ for R in $radii; do
        --set output.trajectory_interval=0)
   start=(); [ "$grow" -gt 0 ] && start=(--restart latest --force-restart)
   if [ "$grow" -gt 0 ]; then
-    "$bin" run "${cfg[@]}" --set "output.dir=$out/r$R-grow" --set "integrator.steps=$grow" \
-      --set "output.thermo_interval=$grow" --set "output.checkpoint_interval=$grow" \
-      "${extra[@]}" > "$out/r$R-grow.log" 2>&1
+    run "$out/r$R-grow.log" "$bin" run "${cfg[@]}" --set "output.dir=$out/r$R-grow" \
+      --set "integrator.steps=$grow" --set "output.thermo_interval=$grow" \
+      --set "output.checkpoint_interval=$grow" "${extra[@]}"
     grep -h "Reactions: [0-9]" "$out/r$R-grow.log" | sed "s/^/    grown $grow steps: /" || true
   fi
   for rep in $(seq "$repeats"); do
   for mode in rx plain; do
     iv=50; [ $mode = plain ] && iv=$((10 * (grow + steps)))
     dir=$out/r$R-$mode; [ "$grow" -gt 0 ] && dir=$out/r$R-grow
-    "$bin" run "${cfg[@]}" "${start[@]}" --set "output.dir=$dir" \
+    run "$out/r$R-$mode.log" "$bin" run "${cfg[@]}" "${start[@]}" --set "output.dir=$dir" \
       --set "integrator.steps=$((grow + steps))" --set "output.thermo_interval=$steps" \
       --set output.checkpoint_interval=0 --set output.checkpoint_keep=0 \
-      --set "reactions.interval=$iv" "${extra[@]}" \
-      > "$out/r$R-$mode.log" 2>&1
+      --set "reactions.interval=$iv" "${extra[@]}"
     cp "$dir/perf.json" "$out/r$R-$mode.json"
   done
   $py - "$out/r$R-rx.json" "$out/r$R-plain.json" "$R" "${galamost[$R]}" <<'PY'

@@ -239,9 +239,9 @@ def graphs_run(name, text):
     no rule breaks bonds: breaking reads the ghosts' number back); against the same run with
     the number read back on every build, launched call by call. Returns the steps run as one
     graph, and the reaction steps' parts run as graphs (before, after the events)."""
-    # thermo rows every 25 steps: most reaction steps (every 10) need no energies, which
-    # would make them run call by call
-    sets = ["neighbor.skin=0", "output.thermo_interval=25"]
+    # thermo rows and frames every 25 steps: most reaction steps (every 10) then need no
+    # energies, which would make them run call by call
+    sets = ["neighbor.skin=0", "output.thermo_interval=25", "output.trajectory_interval=25"]
     log = []
     d = device_run(name, text, sets=sets, log=log)
     graphs = [ln for ln in log[0].splitlines() if ln.startswith("GPU graphs: ")]
