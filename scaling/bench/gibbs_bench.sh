@@ -9,7 +9,7 @@
 # displacement, 0.19 transfer, 0.01 volume exchange at N = 1000. A cycle is N moves
 # (mc.moves_per_cycle at its default), so at 1000 it holds 10 volume exchanges on average;
 # larger sizes keep those 10 (probability 10 / N, the transfers 0.2 - 10 / N): each exchange
-# recomputes both boxes' energies on the host, O(N), so GOMC's 1 % of moves would cost O(N^2)
+# recomputes both boxes' energies, O(N), so GOMC's 1 % of moves would cost O(N^2)
 # a cycle (at 65,000 one cycle took 160 s of one core here, 650 exchanges), the scaling GOMC's
 # paper reports for its own n-octane GEMC; a fixed number per cycle is the textbook's choice
 # (Frenkel & Smit, Understanding Molecular Simulation, ch. 8). The step sizes are tuned
@@ -21,7 +21,9 @@
 #   CUDA and a device answers: otherwise the row says why it failed); VOLUME_PER_CYCLE the
 #   volume exchanges per cycle on average, default 10 (GOMC's 1 % at 1000).
 # With mc.sweep = "checkerboard" a cycle is one sweep of each box (N displacements, on the
-# GPU with backend = "gpu") and then round(0.2 N) transfers and volume exchanges on the host;
+# GPU with backend = "gpu") and then round(0.2 N) transfers and volume exchanges: on the GPU
+# backend the volume exchanges' energies on the device, the transfers' on the host from one
+# copy of the positions per cycle (VESICA_MC_GPU_EXCHANGE=device: on the device too);
 # the CPU and GPU runs of a checkerboard make the same trajectory bit for bit, so their times
 # compare the same work. The rate is vesica's own time in the cycles' moves (the start and the
 # thermo rows left out; the log line "... in X s of moves"). Prints one row per run:
