@@ -55,47 +55,38 @@ struct rx_partner_filter {
     }
 };
 
-__global__ void rx_bin_kernel(vs_count n, vs_positions pos, vs_gpu_grid grid,
-                              rx_partner_filter f, uint32_t *count, uint32_t *cell_of,
-                              uint32_t *rank_in_cell)
+__global__ void rx_bin_kernel(int n, vs_positions pos, vs_gpu_grid grid, rx_partner_filter f,
+                              uint32_t *count, uint32_t *cell_of, uint32_t *rank_in_cell)
 {
-    VS_FOR_EACH(j, vs_count_get(n))
-    {
-        if (!f(j)) {
-            cell_of[j] = UINT32_MAX;
-            continue;
-        }
-        double r[3];
-        vs_pos_load(pos, j, r);
-        int c[3];
-        const uint32_t cell = vs_cell_of(grid, r[0], r[1], r[2], c);
-        cell_of[j] = cell;
-        rank_in_cell[j] = atomicAdd(&count[cell], 1u);
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= n)
+        return;
+    if (!f(j)) {
+        cell_of[j] = UINT32_MAX;
+        return;
     }
+    double r[3];
+    vs_pos_load(pos, j, r);
+    int c[3];
+    const uint32_t cell = vs_cell_of(grid, r[0], r[1], r[2], c);
+    cell_of[j] = cell;
+    rank_in_cell[j] = atomicAdd(&count[cell], 1u);
 }
 
-__global__ void rx_scatter_kernel(vs_count n, const uint32_t *cell_of,
-                                  const uint32_t *rank_in_cell, const uint32_t *cell_start,
-                                  int32_t *entries)
+__global__ void rx_scatter_kernel(int n, const uint32_t *cell_of, const uint32_t *rank_in_cell,
+                                  const uint32_t *cell_start, int32_t *entries)
 {
-    VS_FOR_EACH(j, vs_count_get(n))
-    {
-        if (cell_of[j] != UINT32_MAX)
-            entries[cell_start[cell_of[j]] + rank_in_cell[j]] = j;
-    }
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= n || cell_of[j] == UINT32_MAX)
+        return;
+    entries[cell_start[cell_of[j]] + rank_in_cell[j]] = j;
 }
 
-/* The partners (owned and ghost) by cell. Where the ghosts' number stayed on the device the
- * kernels read it there (nothing waits for it), over arrays sized for the most particles the
- * state has room for. */
+/* The partners (owned and ghost) by cell, for the plan whose cell list leaves out the remote
+ * ghosts (several ranks and a skin: the ghosts' number is known on the host). */
 static void bin_partners(vs_gpu_state *g, vs_gpu_rx *rx, int species, int max_bonds)
 {
-    const int on_device = g->halo.ghosts_on_device;
-    vs_count all = vs_count_known(g->pt.n_owned + g->pt.n_ghost);
-    if (on_device)
-        all.more = g->halo.d_ghosts;
-    const int64_t n = on_device ? g->pt.capacity : all.base;
-    const int64_t grid_n = all.base + (on_device ? g->halo.ghost_estimate : 0);
+    const int n = (int)(g->pt.n_owned + g->pt.n_ghost);
     const int64_t n_cells = g->cells.n_cells;
     rx->cell_start = (uint32_t *)grow(rx->cell_start, sizeof(uint32_t), &rx->cap_cells,
                                       n_cells + 1);
@@ -111,13 +102,13 @@ static void bin_partners(vs_gpu_state *g, vs_gpu_rx *rx, int species, int max_bo
     VS_CUDA_CHECK(cudaMemsetAsync(rx->cell_start, 0, sizeof(uint32_t) * (size_t)(n_cells + 1),
                                   g->stream));
     const rx_partner_filter f = {g->pt.species_id, g->bd.mark, species, max_bonds};
-    VS_LAUNCH(rx_bin_kernel, grid_n, VS_BLOCK, g->stream, all, vs_gpu_positions(g),
-              g->cells.grid, f, rx->cell_start, rx->cell_of, rx->rank_in_cell);
+    VS_LAUNCH(rx_bin_kernel, n, VS_BLOCK, g->stream, n, vs_gpu_positions(g), g->cells.grid, f,
+              rx->cell_start, rx->cell_of, rx->rank_in_cell);
     VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, rx->scan_bytes, rx->cell_start,
                                                 rx->cell_start, (int)(n_cells + 1),
                                                 g->stream));
-    VS_LAUNCH(rx_scatter_kernel, grid_n, VS_BLOCK, g->stream, all, rx->cell_of,
-              rx->rank_in_cell, rx->cell_start, rx->entries);
+    VS_LAUNCH(rx_scatter_kernel, n, VS_BLOCK, g->stream, n, rx->cell_of, rx->rank_in_cell,
+              rx->cell_start, rx->entries);
 }
 
 /* ---- the claims ------------------------------------------------------------------------ */
