@@ -23,6 +23,7 @@ run() { # series P N box_x side transport
                 --set output.checkpoint_keep=0 "${extra[@]}")
   mpiexec --oversubscribe -n "$p" "$bin" run "$here/gpu-fluid.cfg" "${common[@]}" \
     --set "integrator.steps=$steps" --set "output.thermo_interval=$steps" > "$out/log"
+  grep -h "slab exchange, host" "$out/log" >&2 || true # rank 0's parts (VESICA_GPU_SLAB_TIMES=1)
   python3 - "$out/run/perf.json" "$series" "$tr" "$out/t1_$series" <<'PY'
 import json, os, sys
 d = json.load(open(sys.argv[1])); series, tr, ref = sys.argv[2:5]
