@@ -46,10 +46,14 @@ static int gpu_attach(const vs_backend_setup *s, void **st, char *err, size_t er
     vs_par_node_layout(&dc->cart, &local_rank, &local_size, NULL);
     const int n_gpus = vs_gpu_device_count(NULL, 0);
     const int device = n_gpus > 0 ? local_rank % n_gpus : 0;
-    /* the ghost shell as on the CPU (comm/halo.h): the list radius, and with molecules the
-     * bonded terms' reach plus the skin for bonded beads where that is wider */
+    /* the ghost shell as on the CPU (comm/halo.h): the list radius, and with molecules and
+     * several ranks the bonded terms' reach plus the skin for bonded beads where that is
+     * wider. At one rank every partner is owned and the bonded terms take the owned copy
+     * (the tag map's lowest index) by the minimum image (gpu_bonded.cu), with or without
+     * its ghosts: the same bits from the pair terms' shell alone. */
     const double width = s->list_radius;
-    const double bonded = s->bonded_width > width ? s->bonded_width : width;
+    const double bonded =
+        dc->cart.size > 1 && s->bonded_width > width ? s->bonded_width : width;
     /* owned particles plus the ghost shell: the brick's volume grown by the ghost width, and
      * by the bonded width for the share of beads in molecules */
     double grow = 1.0, grow_bonded = 1.0;
