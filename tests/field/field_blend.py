@@ -75,7 +75,8 @@ def write_system(path, N, box, start, rng, K):
             img = np.floor(r / box).astype(int)
             w = r - img * box
             i = c * N + b + 1
-            lines.append(f"{i} {c + 1} {kind + 1} {w[0]!r} {w[1]!r} {w[2]!r} "
+            wx, wy, wz = map(float, w)  # plain reprs under numpy 2
+            lines.append(f"{i} {c + 1} {kind + 1} {wx!r} {wy!r} {wz!r} "
                          f"{img[0]} {img[1]} {img[2]}")
             if b:
                 bonds.append(f"{len(bonds) + 1} 1 {i - 1} {i}")

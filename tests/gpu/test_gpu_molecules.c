@@ -24,7 +24,11 @@
  *   - the ghosts at step 0, summed over the ranks, against the CPU backend on the same P
  *     ranks: the same number, since both send a bonded bead out to the bonded width and a
  *     free one to the list radius only (comm/halo.h). Equal forces do not show this: a free
- *     bead sent too far changes no force, one sent too short does.
+ *     bead sent too far changes no force, one sent too short does. At one rank the GPU
+ *     sends every bead to the list radius only (its bonded terms take the owned copy by the
+ *     minimum image, gpu/gpu_table.c), while the CPU's nearest copies need the bonded
+ *     shell: there the GPU's number is checked against the periodic images within the list
+ *     radius of the box's faces, counted here from the CPU run's step-0 positions.
  * The system must have bond energy, and angle energy where it has angles.
  * Exit 0 on success, 1 on failure.
  */
@@ -69,10 +73,29 @@ static double *gather_by_tag(const vs_sim *sim, double *const field[3])
     return out;
 }
 
+/* The periodic images of the owned particles that lie within the list radius of the
+ * brick's faces (one rank: the whole box), each combination of faces one image. */
+static int64_t list_images(const vs_sim *sim)
+{
+    const double w = sim->list_radius;
+    int64_t images = 0;
+    for (int64_t i = 0; i < sim->parts.n_owned; ++i) {
+        int64_t copies = 1;
+        for (int d = 0; d < 3; ++d) {
+            const double x = sim->parts.x[d][i], lo = sim->dc.lo[d], hi = sim->dc.hi[d];
+            if (vs_axis_periodic(&sim->prm, d))
+                copies *= 1 + (x < lo + w) + (x >= hi - w);
+        }
+        images += copies - 1;
+    }
+    return images;
+}
+
 typedef struct {
     double *f0;                  /* step-0 forces by tag (rank 0) */
     double *x, *v;               /* positions and velocities after N_STEPS, by tag (rank 0) */
     int64_t ghosts;              /* ghosts at step 0, all ranks */
+    int64_t images;              /* one rank: periodic images within the list radius */
     vs_thermo thermo[N_STEPS + 1];
     double box[3], quantum;      /* the run's box and position grid (0: none) */
 } run_result;
@@ -105,6 +128,7 @@ static void run(const vs_params *config, MPI_Comm comm, const run_result *grid,
                       : sim.parts.n_ghost;
     vs_par_sum_int64(&sim.dc.cart, &out->ghosts, 1);
     sim.backend->sync_host(sim.backend_state, &sim.parts);
+    out->images = list_images(&sim);
     out->f0 = gather_by_tag(&sim, sim.parts.f);
     for (int k = 1; k <= N_STEPS; ++k) {
         sim.energy_due = 1;
@@ -239,10 +263,12 @@ int main(int argc, char **argv)
     run(&prm, MPI_COMM_WORLD, &g1, &cp);
     int failures = 0;
     if (world.rank == 0) {
-        const int same = g1.ghosts == cp.ghosts;
-        printf("%s ghosts at step 0 on %d rank%s: GPU %lld, CPU %lld\n", same ? "ok  " : "FAIL",
+        const int64_t want = world.size == 1 ? cp.images : cp.ghosts;
+        const int same = g1.ghosts == want;
+        printf("%s ghosts at step 0 on %d rank%s: GPU %lld, %s %lld\n", same ? "ok  " : "FAIL",
                world.size, world.size == 1 ? "" : "s", (long long)g1.ghosts,
-               (long long)cp.ghosts);
+               world.size == 1 ? "images within the list radius" : "CPU",
+               (long long)want);
         failures += !same;
     }
     free_result(&cp);

@@ -6,8 +6,9 @@
 # whole-box energies on the device; 6^3 cells, the neighbourhoods staged in shared memory),
 # gibbs (two boxes, transfers and volume exchanges), gibbs_npt (two species, each box's
 # volume moves with its own step), gcmc (insertions and deletions from 20 particles to
-# hundreds: the device's box grows) and a larger nvt box of 12^3 cells; gibbs, gibbs_npt and
-# gcmc also with the exchange energies on the device (VESICA_MC_GPU_EXCHANGE=device). The GPU
+# hundreds: the device's box grows), a larger nvt box of 12^3 cells and gcbig (gcmc at 70,000
+# particles, where a trial particle's energy takes many blocks); gibbs, gibbs_npt, gcmc and
+# gcbig also with the exchange energies on the device (VESICA_MC_GPU_EXCHANGE=device). The GPU
 # runs must take the device paths: their closing log line counts the particle and whole-box
 # energies computed there (whole-box ones wherever the ensemble has volume moves, particle
 # ones with the exchange energies on the device, none without) and one upload per box (the
@@ -33,6 +34,8 @@ mc_cfg gibbs 12.0 1200 31 1 "$RUN ensemble = \"gibbs\"; box2 = [10.0, 10.0, 10.0
 mc_cfg gibbs_npt 12.0 1200 31 0.8 "$RUN ensemble = \"gibbs_npt\"; pressure = 0.1; box2 = [10.0, 10.0, 10.0]; particles2 = 200;"
 mc_cfg gcmc 12.0 20 31 1 "$RUN ensemble = \"gcmc\"; activity = 0.3; moves_per_cycle = 400;"
 mc_cfg big 31.0 24000 31 0.8 "kT = 1.1; cycles = 6; equilibration = 4; tune_every = 2; blocks = 3; sweep = \"checkerboard\"; ensemble = \"nvt\";"
+# above 65,536 particles a trial particle's energy takes many blocks (gpu_mc.cu)
+mc_cfg gcbig 44.0 70000 31 1 "kT = 1.1; cycles = 4; equilibration = 2; tune_every = 2; blocks = 2; sweep = \"checkerboard\"; ensemble = \"gcmc\"; activity = 0.3; moves_per_cycle = 2000;"
 
 # device_paths NAME LOG EXCHANGE: the closing line's counts. Whole-box energies expected in
 # npt and the Gibbs ensembles; particle energies in gcmc and the Gibbs ensembles with
@@ -45,7 +48,7 @@ device_paths() {
     set -- "$1" $parts
     case $name in gibbs*) boxes=2 ;; *) boxes=1 ;; esac
     case $name:$ex in
-        gcmc:device|gibbs*:device) [ "$2" -gt 0 ] || { echo "FAIL: $name: no particle energies on the GPU"; return 1; } ;;
+        gc*:device|gibbs*:device) [ "$2" -gt 0 ] || { echo "FAIL: $name: no particle energies on the GPU"; return 1; } ;;
         *) [ "$2" -eq 0 ] || { echo "FAIL: $name: $2 particle energies on the GPU, none expected"; return 1; } ;;
     esac
     case $name in npt|gibbs*) [ "$3" -gt 0 ] || { echo "FAIL: $name: no whole-box energies on the GPU"; return 1; } ;; esac
@@ -53,7 +56,7 @@ device_paths() {
     echo "$name ($ex exchange energies): on the GPU $2 particle and $3 whole-box energies, $4 upload(s)"
 }
 
-for e in nvt npt gibbs gibbs_npt gcmc big; do
+for e in nvt npt gibbs gibbs_npt gcmc big gcbig; do
     "$VESICA" mc $e.cfg --set output.dir=\"$e-cpu\" --set backend=\"cpu\" > $e-cpu.log 2>&1 ||
         { echo "FAIL: $e on the CPU: $(tail -1 $e-cpu.log)"; fail=1; continue; }
     "$VESICA" mc $e.cfg --set output.dir=\"$e-gpu\" --set backend=\"gpu\" > $e-gpu.log 2>&1 ||
@@ -68,7 +71,7 @@ for e in nvt npt gibbs gibbs_npt gcmc big; do
     fi
 done
 # the exchange moves' energies on the device too: the box stays there within a cycle
-for e in gibbs gibbs_npt gcmc; do
+for e in gibbs gibbs_npt gcmc gcbig; do
     VESICA_MC_GPU_EXCHANGE=device "$VESICA" mc $e.cfg --set output.dir=\"$e-gpudev\" \
         --set backend=\"gpu\" > $e-gpudev.log 2>&1 || { echo "FAIL: $e on the GPU, device exchanges"; fail=1; continue; }
     device_paths $e $e-gpudev.log device || fail=1

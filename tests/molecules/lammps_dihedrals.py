@@ -94,7 +94,8 @@ def write_data(h5path, datapath):
             d.write("0 %r %slo %shi\n" % (BOX[k], n, n))
         d.write("\nMasses\n\n1 1.0\n2 1.0\n3 1.0\n\nAtoms # molecular\n\n")
         for i in range(len(x)):
-            d.write("%d %d %d %r %r %r %d %d %d\n" % (i + 1, mol[i], sp[i] + 1, *x[i], *img[i]))
+            d.write("%d %d %d %r %r %r %d %d %d\n"  # floats: plain reprs under numpy 2
+                    % (i + 1, mol[i], sp[i] + 1, *map(float, x[i]), *img[i]))
         for name, rows in (("Bonds", bl), ("Angles", al), ("Dihedrals", dl)):
             d.write("\n%s\n\n" % name)
             for n, (t, *ids) in enumerate(rows):
