@@ -45,7 +45,7 @@
 #include <string.h>
 #include <thrust/iterator/counting_iterator.h>
 
-#include "gpu_internal.cuh"
+#include "gpu_field.cuh"
 
 extern "C" {
 #include "bonded.h"
@@ -261,14 +261,18 @@ __device__ __forceinline__ void separation(const vs_bonded_args &a, int i, int j
     }
 }
 
-/* The bead's bonded force (added in the kernel's registers) onto its force arrays. */
-__device__ __forceinline__ void add_force(const vs_bonded_args &a, int i, const double f[3])
+/* The bead's bonded force (added in the kernel's registers) onto its force arrays; with
+ * `also` (fixed point only) a second term's force rounded on its own, as its own add would. */
+__device__ __forceinline__ void add_force(const vs_bonded_args &a, int i, const double f[3],
+                                          const double *also = NULL)
 {
     for (int k = 0; k < 3; ++k) {
         if (a.fixed) {
             unsigned long long *q = (unsigned long long *)a.f[k];
-            const unsigned long long add =
+            unsigned long long add =
                 (unsigned long long)__double2ll_rn(f[k] * VS_FIXED_PER_FORCE);
+            if (also)
+                add += (unsigned long long)__double2ll_rn(also[k] * VS_FIXED_PER_FORCE);
             if (a.atomic)
                 atomicAdd(q + i, add);
             else
@@ -317,8 +321,13 @@ __global__ void bond_resolve_kernel(int n, vs_bonded_args a)
     a.bond_info[r] = info;
 }
 
-__global__ void __launch_bounds__(VS_BLOCK, 3)
-bond_kernel(int n, int64_t step, vs_bonded_args a, int want_energy)
+/* A record's bonds; with FIELD >= 0 (the field.force scheme) first its bead's field force,
+ * which the field kernel left to it (vs_gpu_field_fused): added as that kernel adds it (a
+ * double add before the bonds', or its own fixed-point rounding), so the sums are the same
+ * bits as with two kernels, from one read of the position and one write of the force. */
+template <int FIELD>
+__device__ __forceinline__ void bond_record(int n, int64_t step, const vs_bonded_args &a,
+                                            int want_energy, const vs_field_bead *field)
 {
     const int r = blockIdx.x * blockDim.x + threadIdx.x;
     if (r >= n)
@@ -330,10 +339,20 @@ bond_kernel(int n, int64_t step, vs_bonded_args a, int want_energy)
     const int nb = (int)(info & ((1u << VS_BOND_COUNT_BITS) - 1u));
     double energy = 0.0, virial = 0.0;
     long long tq[VS_TENSOR] = {0, 0, 0, 0, 0, 0};
-    if (nb > 0) {
+    double ff[3];
+    int fielded = 0;
+    if (FIELD >= 0) {
+        double x[3];
+        vs_pos_load(a.pos, i, x);
+        fielded = vs_field_bead_force<FIELD>(*field, i, x, ff);
+    }
+    if (nb > 0 || fielded) {
         double f[3];
         for (int k = 0; k < 3; ++k) /* doubles: one add per bond, as the CPU adds */
             f[k] = a.fixed ? 0.0 : a.f[k][i];
+        if (fielded && !a.fixed)
+            for (int k = 0; k < 3; ++k)
+                f[k] += ff[k];
         for (int b = 0; b < nb; ++b) {
             const int j = a.bond_j[(int64_t)b * a.bond_cap + r];
             if (j < 0) { /* the tags only here: a failure is reported by them */
@@ -367,7 +386,7 @@ bond_kernel(int n, int64_t step, vs_bonded_args a, int want_energy)
                 add_shares(tq, q);
             }
         }
-        add_force(a, i, f);
+        add_force(a, i, f, fielded && a.fixed ? ff : NULL);
         if (a.tensor.w[0])
             vs_tensor_add_own(a.tensor, i, tq);
     }
@@ -375,6 +394,20 @@ bond_kernel(int n, int64_t step, vs_bonded_args a, int want_energy)
         a.energy[i] = energy;
         a.virial[i] = virial;
     }
+}
+
+__global__ void __launch_bounds__(VS_BLOCK, 3)
+bond_kernel(int n, int64_t step, vs_bonded_args a, int want_energy)
+{
+    bond_record<-1>(n, step, a, want_energy, NULL);
+}
+
+template <int SCHEME>
+__global__ void __launch_bounds__(VS_BLOCK, 3)
+bond_field_kernel(int n, int64_t step, vs_bonded_args a, int want_energy,
+                  const __grid_constant__ vs_field_bead field)
+{
+    bond_record<SCHEME>(n, step, a, want_energy, &field);
 }
 
 __global__ void angle_kernel(int n, int64_t step, vs_bonded_args a, int want_energy)
@@ -555,16 +588,22 @@ static cudaStream_t bonded_stream(const vs_gpu_state *g)
 
 /* One thread per record; the beads without one have no bonded share, so the per-slot energy
  * buffers are cleared first when energies are due. */
-static void launch_bonded(vs_gpu_state *g, void (*kernel)(int, int64_t, vs_bonded_args, int),
-                          int64_t step, int want_energy, double *energy, double *virial)
+static vs_bonded_args launch_args(vs_gpu_state *g, int want_energy, double *energy,
+                                  double *virial)
 {
     const size_t bytes = sizeof(double) * (size_t)g->pt.n_owned;
     if (want_energy && bytes) {
         VS_CUDA_CHECK(cudaMemsetAsync(energy, 0, bytes, g->stream));
         VS_CUDA_CHECK(cudaMemsetAsync(virial, 0, bytes, g->stream));
     }
+    return bonded_args(g, energy, virial, want_energy);
+}
+
+static void launch_bonded(vs_gpu_state *g, void (*kernel)(int, int64_t, vs_bonded_args, int),
+                          int64_t step, int want_energy, double *energy, double *virial)
+{
     const int n = (int)g->bd.n_rec;
-    vs_bonded_args a = bonded_args(g, energy, virial, want_energy);
+    vs_bonded_args a = launch_args(g, want_energy, energy, virial);
     if (!g->bd.fork_open) {
         VS_LAUNCH(kernel, n, VS_BLOCK, g->stream, n, step, a, want_energy);
         return;
@@ -609,6 +648,17 @@ static void bond_resolve(vs_gpu_state *g)
 extern "C" void vs_gpu_bond_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
     bond_resolve(g);
+    vs_field_bead field;
+    int scheme = 0;
+    if (vs_gpu_field_fused(g, &field, &scheme)) { /* never beside the Newton kernel */
+        const int n = (int)g->bd.n_rec;
+        vs_bonded_args a = launch_args(g, want_energy, g->bd.e_bond, g->bd.w_bond);
+        void (*kernel)(int, int64_t, vs_bonded_args, int, const vs_field_bead) =
+            scheme == VS_FIELD_FORCE_GRADIENT ? bond_field_kernel<VS_FIELD_FORCE_GRADIENT>
+                                              : bond_field_kernel<VS_FIELD_FORCE_ENERGY>;
+        VS_LAUNCH(kernel, n, VS_BLOCK, g->stream, n, step, a, want_energy, field);
+        return;
+    }
     launch_bonded(g, bond_kernel, step, want_energy, g->bd.e_bond, g->bd.w_bond);
 }
 

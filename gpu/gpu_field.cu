@@ -49,12 +49,6 @@ extern "C" {
  * energy beyond the exact sums' range. */
 enum { ST_ESCAPED, ST_OVERFLOW, ST_COUNT, ST_ENERGY_BAD, ST_WORDS };
 
-/* The field index of each species (-1: none), passed to kernels by value, as a
- * __grid_constant__ parameter: indexed by a bead's species, it is read where it lies, not
- * copied to each thread's local memory first. */
-struct vs_field_of {
-    int k[VS_MAX_SPECIES];
-};
 
 struct vs_gpu_field {
     vs_field_grid g;
@@ -74,6 +68,7 @@ struct vs_gpu_field {
     vs_wide energy; /* this rank's W at the last evaluation with energies */
     int energy_bad;
     int fold; /* the exchange in progress: 1 counts to owners, 0 potentials to halos */
+    int fused; /* this evaluation's field kernel left the beads with records to the bonds */
 };
 
 /* ---- kernels ---------------------------------------------------------------------------- */
@@ -166,25 +161,16 @@ __device__ __forceinline__ void field_add(double *f, int i, double add, int fixe
  * arguments: one path per kernel, so its registers are those of that path. */
 template <int SCHEME, bool FIXED>
 __global__ void __launch_bounds__(VS_BLOCK, 3)
-field_force_kernel(int n, vs_positions at, const int32_t *species, const int64_t *tag,
-                   const __grid_constant__ vs_field_of of, vs_field_grid grid, int64_t nvert,
-                   const double *pot, double *fx, double *fy, double *fz,
-                   unsigned long long *status)
+field_force_kernel(int n, vs_positions at, const __grid_constant__ vs_field_bead b,
+                   const int32_t *skip, double *fx, double *fy, double *fz)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    if (i >= n || (skip && skip[i] >= 0)) /* skip: the bond kernel adds that bead's */
         return;
-    const int k = of.k[species[i]];
-    if (k < 0)
-        return;
-    double x[3], t[3], f[3];
-    int c[3];
+    double x[3], f[3];
     vs_pos_load(at, i, x);
-    if (vs_field_cell(&grid, x, 1, c, t) != 0) {
-        atomicMin(&status[ST_ESCAPED], (unsigned long long)tag[i]);
+    if (!vs_field_bead_force<SCHEME>(b, i, x, f))
         return;
-    }
-    vs_field_force(&grid, SCHEME, pot + (int64_t)k * nvert, c, t, f);
     field_add(fx, i, f[0], FIXED);
     field_add(fy, i, f[1], FIXED);
     field_add(fz, i, f[2], FIXED);
@@ -479,6 +465,30 @@ static void vertices(vs_gpu_state *g, vs_gpu_field *F, int potentials, int energ
     vs_wide_final<1>(VS_FIELD_BLOCKS, F->partials, g->stream);
 }
 
+static vs_field_bead bead_args(const vs_gpu_state *g, const vs_gpu_field *F)
+{
+    vs_field_bead b;
+    b.species = g->pt.species_id;
+    b.tag = g->pt.tag;
+    b.pot = F->pot;
+    b.nvert = F->nvert;
+    b.escaped = F->d_status + ST_ESCAPED;
+    b.grid = F->g;
+    b.of = F->of;
+    return b;
+}
+
+int vs_gpu_field_fused(vs_gpu_state *g, vs_field_bead *b, int *scheme)
+{
+    vs_gpu_field *F = g->field;
+    if (!F || !F->fused)
+        return 0;
+    F->fused = 0;
+    *b = bead_args(g, F);
+    *scheme = g->prm->field.force;
+    return 1;
+}
+
 extern "C" void vs_gpu_field_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
     if (!g->field) {
@@ -495,19 +505,21 @@ extern "C" void vs_gpu_field_forces(vs_gpu_state *g, int64_t step, int want_ener
         field_exchange(g, F, 0);
         F->stale = 0;
     }
+    if (F->fused) /* the last evaluation's bond kernel did not take its beads */
+        VS_FATAL("field: the bond kernel did not add the field forces it was left");
+    F->fused = g->bd.on && g->prm->molecules.n_bond_types > 0 && !g->bd.fork_allowed &&
+               g->bd.slot_rec != NULL;
     const int n = (int)g->pt.n_owned;
     const int fixed = g->fs.forces_fixed;
-    void (*kernel)(int, vs_positions, const int32_t *, const int64_t *, const vs_field_of,
-                   vs_field_grid, int64_t, const double *, double *, double *, double *,
-                   unsigned long long *) =
+    void (*kernel)(int, vs_positions, const vs_field_bead, const int32_t *, double *,
+                   double *, double *) =
         g->prm->field.force == VS_FIELD_FORCE_GRADIENT
             ? (fixed ? field_force_kernel<VS_FIELD_FORCE_GRADIENT, true>
                      : field_force_kernel<VS_FIELD_FORCE_GRADIENT, false>)
             : (fixed ? field_force_kernel<VS_FIELD_FORCE_ENERGY, true>
                      : field_force_kernel<VS_FIELD_FORCE_ENERGY, false>);
-    VS_LAUNCH(kernel, n, VS_BLOCK, g->stream, n, vs_gpu_positions(g), g->pt.species_id,
-              g->pt.tag, F->of, F->g, F->nvert, F->pot, g->pt.f[0], g->pt.f[1], g->pt.f[2],
-              F->d_status);
+    VS_LAUNCH(kernel, n, VS_BLOCK, g->stream, n, vs_gpu_positions(g), bead_args(g, F),
+              F->fused ? g->bd.slot_rec : NULL, g->pt.f[0], g->pt.f[1], g->pt.f[2]);
     if (want_energy)
         read_status(g, F, 1);
 }
