@@ -195,8 +195,11 @@ void vs_gpu_permute_words(vs_gpu_state *g, int n, void *recs, size_t bytes)
 #define VS_GPU_REORDER_EVERY_SMALL 32
 #define VS_GPU_REORDER_SMALL_BELOW 524288
 
+/* VESICA_GPU_REORDER_EVERY=N in the environment sets it for a measurement. */
 static int reorder_every(const vs_gpu_state *g)
 {
+    if (g->sort.every > 0)
+        return g->sort.every;
     return g->pt.n_owned < VS_GPU_REORDER_SMALL_BELOW ? VS_GPU_REORDER_EVERY_SMALL
                                                       : VS_GPU_REORDER_EVERY;
 }

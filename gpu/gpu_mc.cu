@@ -370,8 +370,9 @@ struct at_args {
     unsigned long long *acc;
 };
 
-/* One particle against the box: a thread per candidate partner. */
-__global__ void __launch_bounds__(MC_E_THREADS) k_energy_at(at_args a)
+/* The trial particle's (a.y, or particle a.skip itself) energy with partners first,
+ * first + stride, ... of the box. */
+__device__ __forceinline__ vs_wide energy_at_part(const at_args &a, int first, int stride)
 {
     double y[3] = {a.y[0], a.y[1], a.y[2]};
     int si = a.si;
@@ -381,11 +382,18 @@ __global__ void __launch_bounds__(MC_E_THREADS) k_energy_at(at_args a)
         si = a.sp[a.skip];
     }
     vs_wide sum = 0;
-    for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < a.n; j += gridDim.x * blockDim.x)
+    for (int j = first; j < a.n; j += stride)
         if (j != a.skip)
             sum += vs_mc_energy_term(&a.pp, a.coeff, a.L, y, si, a.x[3 * j], a.x[3 * j + 1],
                                      a.x[3 * j + 2], a.sp[j]);
-    add_limbs(a.acc, sum);
+    return sum;
+}
+
+/* One particle against the box: a thread per candidate partner. */
+__global__ void __launch_bounds__(MC_E_THREADS) k_energy_at(at_args a)
+{
+    add_limbs(a.acc, energy_at_part(a, blockIdx.x * blockDim.x + threadIdx.x,
+                                    gridDim.x * blockDim.x));
 }
 
 /* One particle against a box of at most MC_E_ONE_BLOCK particles: one block, no atomics,
@@ -395,19 +403,7 @@ __global__ void __launch_bounds__(MC_E_THREADS) k_energy_at(at_args a)
 __global__ void __launch_bounds__(1024) k_energy_at_one(at_args a, unsigned long long *out)
 {
     __shared__ vs_wide part[32];
-    double y[3] = {a.y[0], a.y[1], a.y[2]};
-    int si = a.si;
-    if (a.self) {
-        for (int d = 0; d < 3; ++d)
-            y[d] = a.x[3 * a.skip + d];
-        si = a.sp[a.skip];
-    }
-    vs_wide sum = 0;
-    for (int j = threadIdx.x; j < a.n; j += blockDim.x)
-        if (j != a.skip)
-            sum += vs_mc_energy_term(&a.pp, a.coeff, a.L, y, si, a.x[3 * j], a.x[3 * j + 1],
-                                     a.x[3 * j + 2], a.sp[j]);
-    sum = warp_sum(sum);
+    vs_wide sum = warp_sum(energy_at_part(a, threadIdx.x, blockDim.x));
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     if (lane == 0)
         part[w] = sum;

@@ -381,6 +381,8 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->halo.on_device_allowed = !(on_device && strcmp(on_device, "0") == 0);
     const char *estimate = getenv("VESICA_GPU_GHOST_ESTIMATE");
     g->halo.fixed_estimate = estimate ? atoll(estimate) : -1;
+    const char *every = getenv("VESICA_GPU_REORDER_EVERY"); /* and the benchmarks' */
+    g->sort.every = every ? atoi(every) : 0;
     g->halo.d_outside = (unsigned long long *)vs_gpu_alloc(g, sizeof(unsigned long long));
     g->halo.d_ghosts = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->halo.ghost_estimate = -1;

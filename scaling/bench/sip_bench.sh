@@ -20,7 +20,9 @@
 # SIP_GROW=N grows each ball for N steps first (Table 2's condition: GALAMOST measured after
 # 1M steps, the chains grown) and measures STEPS from its checkpoint; SIP_REPEATS=K runs each
 # pair of runs K times, one after the other (a row each: short runs of a small system differ
-# by a few per cent from run to run).
+# by a few per cent from run to run). SIP_VARIANTS="A=1 B=2,C=3 ..." runs each pair once per
+# variant (space-separated; a variant's comma-separated assignments are put in the runs'
+# environment, e.g. VESICA_GPU_REORDER_EVERY=128) on the same grown ball, a row each.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); root=$(cd "$here/../.." && pwd)
 bin=$1; radii=${2:-5 10 15 25 45}; steps=${3:-2000}; shift $(( $# < 3 ? $# : 3 ))
@@ -28,7 +30,7 @@ extra=("$@")
 declare -A particles=([5]=48210 [10]=192876 [15]=434046 [25]=1206216 [45]=3907593)
 declare -A galamost=([5]=780.9 [10]=220.4 [15]=126.4 [25]=43.28 [45]=13.31)
 py=${VESICA_PYTHON:-python3}
-grow=${SIP_GROW:-0}; repeats=${SIP_REPEATS:-1}
+grow=${SIP_GROW:-0}; repeats=${SIP_REPEATS:-1}; variants=${SIP_VARIANTS:--}
 out=$(mktemp -d)
 run() { # LOG COMMAND...: the command's output into LOG; where it fails, LOG's end and stop
   local log=$1; shift
@@ -51,10 +53,14 @@ for R in $radii; do
     grep -h "Reactions: [0-9]" "$out/r$R-grow.log" | sed "s/^/    grown $grow steps: /" || true
   fi
   for rep in $(seq "$repeats"); do
+  for variant in $variants; do
+  vars=(); [ "$variant" != - ] && IFS=, read -r -a vars <<< "$variant"
+  [ "$variant" != - ] && echo "    variant: $variant"
   for mode in rx plain; do
     iv=50; [ $mode = plain ] && iv=$((10 * (grow + steps)))
     dir=$out/r$R-$mode; [ "$grow" -gt 0 ] && dir=$out/r$R-grow
-    run "$out/r$R-$mode.log" "$bin" run "${cfg[@]}" "${start[@]}" --set "output.dir=$dir" \
+    run "$out/r$R-$mode.log" env "${vars[@]}" "$bin" run "${cfg[@]}" "${start[@]}" \
+      --set "output.dir=$dir" \
       --set "integrator.steps=$((grow + steps))" --set "output.thermo_interval=$steps" \
       --set output.checkpoint_interval=0 --set output.checkpoint_keep=0 \
       --set "reactions.interval=$iv" "${extra[@]}"
@@ -70,6 +76,7 @@ print(f'{sys.argv[3]:>4s} {d["particles"]:10d} {d["steps"]:8d} {sps:10.1f} {plai
       f'{ref:10.2f} {sps / ref:8.1f} {100 * share:9.1f}% {100 * (1 - sps / plain):8.1f}%')
 PY
   grep -h "Reactions" "$out/r$R-rx.log" | sed 's/^/    /' || true
+  done
   done
 done
 grep -h '"device"' "$out"/r*.json | head -1
