@@ -194,14 +194,22 @@ void vs_gpu_permute_words(vs_gpu_state *g, int n, void *recs, size_t bytes)
 #define VS_GPU_REORDER_EVERY 8
 #define VS_GPU_REORDER_EVERY_SMALL 32
 #define VS_GPU_REORDER_SMALL_BELOW 524288
+/* One small rank with topology records less often still: its reorder also gathers the records
+ * into slot order (a count read back, so that step runs call by call) and remakes the tag
+ * map and the resolved bonds (docs/performance.md: GALAMOST's R = 5 ball, 48k beads, ran 13 %
+ * faster at 1024 than at 32). Only at one rank: with several, the records that leave hold
+ * their holes until the next reorder. */
+#define VS_GPU_REORDER_EVERY_SMALL_BONDED 1024
 
 /* VESICA_GPU_REORDER_EVERY=N in the environment sets it for a measurement. */
 static int reorder_every(const vs_gpu_state *g)
 {
     if (g->sort.every > 0)
         return g->sort.every;
-    return g->pt.n_owned < VS_GPU_REORDER_SMALL_BELOW ? VS_GPU_REORDER_EVERY_SMALL
-                                                      : VS_GPU_REORDER_EVERY;
+    if (g->pt.n_owned >= VS_GPU_REORDER_SMALL_BELOW)
+        return VS_GPU_REORDER_EVERY;
+    const int one_rank = g->tr.dc == NULL || g->tr.dc->cart.size == 1;
+    return g->bd.on && one_rank ? VS_GPU_REORDER_EVERY_SMALL_BONDED : VS_GPU_REORDER_EVERY_SMALL;
 }
 
 int vs_gpu_reorder_due(const vs_gpu_state *g)
