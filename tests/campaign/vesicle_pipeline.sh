@@ -39,10 +39,13 @@ check "the fresh start's leg is CAMPAIGN_FIRST_HOURS long" \
 # 2. a new budget; while its first leg runs, a second driver is refused, then TERM stops it
 "${drv[@]}" 0.001 1 "${common[@]}" > "$work/drv2.log" 2>&1 &
 pid=$!
-for _ in $(seq 100); do grep -q "Step" "$work/legs/legs/leg-002.log" 2> /dev/null && break; sleep 0.1; done
+# the driver holds the lock once it has written its pid
+for _ in $(seq 200); do [ "$(cat "$work/legs/campaign.pid" 2> /dev/null)" = "$pid" ] && break; sleep 0.05; done
 "${drv[@]}" 0.001 1 "${common[@]}" > "$work/drv_twice.log" 2>&1; rc2=$?
 check "a second driver on the same folder is refused (exit $rc2)" \
   '[ $rc2 -eq 2 ] && grep -q "another driver" "$work/drv_twice.log"'
+# TERM as soon as the leg steps: a fast machine runs its 263 steps in under 2 s
+for _ in $(seq 400); do grep -q "Step" "$work/legs/legs/leg-002.log" 2> /dev/null && break; sleep 0.05; done
 kill -TERM "$pid"; wait "$pid"; rc=$?
 check "TERM: vesica checkpoints, the driver exits 3 (got $rc)" '[ $rc -eq 3 ]'
 # 3. the rest, and 4. the finished campaign run again
