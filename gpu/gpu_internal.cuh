@@ -465,9 +465,8 @@ struct vs_gpu_sorting {
     void *cub_temp;
     size_t cub_temp_bytes;
     void *scratch; /* capacity * 8 bytes, the energy buffer off the Newton path; else NULL */
-    int64_t n_rebuilds; /* counts rebuilds, for the periodic Morton reordering */
-    int every;          /* VESICA_GPU_REORDER_EVERY (0: the size's default, gpu_cells.cu) */
-    int key_bits;
+    int64_t n_rebuilds; /* counts rebuilds, for the periodic Morton reordering, */
+    int every, key_bits; /* every that many (VESICA_GPU_REORDER_EVERY; 0: gpu_cells.cu's) */
 };
 
 /* Ghosts and migration (gpu_halo.cu). */

@@ -274,6 +274,19 @@ extern "C" void vs_gpu_set_box(vs_gpu_state *g, const double box[3], const doubl
     ++g->ver.step;
 }
 
+/* The tests' and benchmarks' switches in the environment, read once. */
+static void read_switches(vs_gpu_state *g)
+{
+    const char *select_above = getenv("VESICA_GPU_IMAGE_SELECT_ABOVE");
+    g->halo.image_select_above = select_above ? atoll(select_above) : (1 << 18);
+    const char *on_device = getenv("VESICA_GPU_GHOSTS_ON_DEVICE");
+    g->halo.on_device_allowed = !(on_device && strcmp(on_device, "0") == 0);
+    const char *estimate = getenv("VESICA_GPU_GHOST_ESTIMATE");
+    g->halo.fixed_estimate = estimate ? atoll(estimate) : -1;
+    const char *every = getenv("VESICA_GPU_REORDER_EVERY");
+    g->sort.every = every ? atoi(every) : 0;
+}
+
 extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
                                        const double hi[3], double ghost_width,
                                        double bonded_width, int device, int64_t n_hint,
@@ -374,15 +387,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->red.partials = (double *)vs_gpu_alloc(g, 8192 * sizeof(double)); /* reduction partials */
     g->red.d_scale = (double *)vs_gpu_alloc(g, 2 * sizeof(double));
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->red.h_pinned, 64 * sizeof(double)));
-    /* the tests' switches, read once */
-    const char *select_above = getenv("VESICA_GPU_IMAGE_SELECT_ABOVE");
-    g->halo.image_select_above = select_above ? atoll(select_above) : (1 << 18);
-    const char *on_device = getenv("VESICA_GPU_GHOSTS_ON_DEVICE");
-    g->halo.on_device_allowed = !(on_device && strcmp(on_device, "0") == 0);
-    const char *estimate = getenv("VESICA_GPU_GHOST_ESTIMATE");
-    g->halo.fixed_estimate = estimate ? atoll(estimate) : -1;
-    const char *every = getenv("VESICA_GPU_REORDER_EVERY"); /* and the benchmarks' */
-    g->sort.every = every ? atoi(every) : 0;
+    read_switches(g);
     g->halo.d_outside = (unsigned long long *)vs_gpu_alloc(g, sizeof(unsigned long long));
     g->halo.d_ghosts = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
     g->halo.ghost_estimate = -1;
