@@ -49,7 +49,6 @@ extern "C" {
  * energy beyond the exact sums' range. */
 enum { ST_ESCAPED, ST_OVERFLOW, ST_COUNT, ST_ENERGY_BAD, ST_WORDS };
 
-
 struct vs_gpu_field {
     vs_field_grid g;
     vs_field_consts fc;
