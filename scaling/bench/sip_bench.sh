@@ -22,7 +22,8 @@
 # pair of runs K times, one after the other (a row each: short runs of a small system differ
 # by a few per cent from run to run). SIP_VARIANTS="A=1 B=2,C=3 ..." runs each pair once per
 # variant (space-separated; a variant's comma-separated assignments are put in the runs'
-# environment, e.g. VESICA_GPU_REORDER_EVERY=128) on the same grown ball, a row each.
+# environment, e.g. VESICA_GPU_REORDER_EVERY=128; "-" adds nothing) on the same grown ball,
+# a row each.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); root=$(cd "$here/../.." && pwd)
 bin=$1; radii=${2:-5 10 15 25 45}; steps=${3:-2000}; shift $(( $# < 3 ? $# : 3 ))
