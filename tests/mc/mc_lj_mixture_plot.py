@@ -73,22 +73,18 @@ def main():
     g.set_ylabel("P (eps_AA / sigma^3)")
     g.set_title("(a) P-x-y at kT = %g" % T)
     g.legend(fontsize=8)
-    g = ax[0, 1]
-    g.plot(c[:, 0], c[:, 3], "k-", label="liquid on the bubble line")
-    g.plot([ref["x_B"]], [ref["rho_l"]], "ko", mfc="none", label="theory at P")
-    g.errorbar([xl], [rl], xerr=[xle], yerr=[rle], fmt="s", color="C0", label="vesica mc")
-    g.set_xlabel("liquid mole fraction of B")
-    g.set_ylabel("liquid density")
-    g.set_title("(b) liquid density")
-    g.legend(fontsize=8)
-    g = ax[1, 0]
-    g.plot(c[:, 2], c[:, 4], "k--", label="vapour on the dew line")
-    g.plot([ref["y_B"]], [ref["rho_v"]], "ko", mfc="none", label="theory at P")
-    g.errorbar([xv], [rv], xerr=[xve], yerr=[rve], fmt="^", color="C3", label="vesica mc")
-    g.set_xlabel("vapour mole fraction of B")
-    g.set_ylabel("vapour density")
-    g.set_title("(c) vapour density")
-    g.legend(fontsize=8)
+    for g, phase, xcol, ycol, ls, line, tx, trho, x, xe, rho, rhoe, fmt, color, panel in (
+            (ax[0, 1], "liquid", 0, 3, "k-", "the bubble line", "x_B", "rho_l", xl, xle, rl,
+             rle, "s", "C0", "b"),
+            (ax[1, 0], "vapour", 2, 4, "k--", "the dew line", "y_B", "rho_v", xv, xve, rv,
+             rve, "^", "C3", "c")):
+        g.plot(c[:, xcol], c[:, ycol], ls, label=f"{phase} on {line}")
+        g.plot([ref[tx]], [ref[trho]], "ko", mfc="none", label="theory at P")
+        g.errorbar([x], [rho], xerr=[xe], yerr=[rhoe], fmt=fmt, color=color, label="vesica mc")
+        g.set_xlabel(f"{phase} mole fraction of B")
+        g.set_ylabel(f"{phase} density")
+        g.set_title(f"({panel}) {phase} density")
+        g.legend(fontsize=8)
     g = ax[1, 1]
     g.plot(t["cycle"], t["n_B_0"] / np.maximum(t["n_0"], 1), color="C0", lw=0.6,
            label="box 0 (liquid)")
