@@ -42,6 +42,7 @@ extern "C" {
 }
 
 #define MC_WARPS 2     /* warps per block of the colour kernel */
+#define MC_MIN_BLOCKS 10 /* its blocks per multiprocessor with one style (8 with several) */
 #define MC_BUF 256     /* a warp's packed neighbours */
 #define MC_NB 768      /* a warp's staged neighbourhood (single precision), at most */
 #define MC_FULL 0xffffffffu
@@ -153,196 +154,13 @@ struct colour_args {
     const int32_t *ss, *start;
     int cap;
     int colour, step;
-    float lim; /* the filter's squared distance: the reach and a margin */
+    float lim;  /* the filter's squared distance: the reach and a margin */
+    float limr; /* the same, not squared */
     unsigned long long *acc;
 };
 
-/* The exact energy terms of neighbour j (species sj... read here) for the trial of particle k
- * (species si) from x to y. */
-__device__ __forceinline__ vs_wide exact_terms(const colour_args &a, int si, int j,
-                                               const double x[3], const double y[3])
-{
-    const int cap = a.cap;
-    const double xj0 = a.xs[j], xj1 = a.xs[cap + j], xj2 = a.xs[2 * cap + j];
-    const int sj = a.ss[j];
-    const double r2o = vs_mc_sweep_dist2(a.p.L, x, xj0, xj1, xj2);
-    const double r2n = vs_mc_sweep_dist2(a.p.L, y, xj0, xj1, xj2);
-    vs_wide d = 0;
-    if (r2o < a.pp.reach2)
-        d -= vs_mc_sweep_pair(&a.pp, a.coeff, si, sj, r2o);
-    if (r2n < a.pp.reach2)
-        d += vs_mc_sweep_pair(&a.pp, a.coeff, si, sj, r2n);
-    return d;
-}
-
-/* A warp's candidate j (keep: the filter passes it) into the packed list; when the list is
- * nearly full or the candidates are done (last), the lanes add the exact terms of the packed
- * ones to d. */
-__device__ __forceinline__ void pack(const colour_args &a, int *buf, int &packed, int keep, int j,
-                                     int last, int lane, int si, const double x[3],
-                                     const double y[3], vs_wide &d)
-{
-    const unsigned vote = __ballot_sync(MC_FULL, keep);
-    if (keep)
-        buf[packed + __popc(vote & ((1u << lane) - 1u))] = j;
-    packed += __popc(vote);
-    if (packed > MC_BUF - 32 || last) {
-        __syncwarp();
-        for (int e = lane; e < packed; e += 32)
-            d += exact_terms(a, si, buf[e], x, y);
-        packed = 0;
-        __syncwarp();
-    }
-}
-
-/* The colour kernel's shared memory, per warp: the neighbour cells' ranges, the packed
- * neighbours, the staged neighbourhood. */
-__shared__ int s_beg[MC_WARPS][MC_MAX_NEAR], s_len[MC_WARPS][MC_MAX_NEAR];
-__shared__ int s_buf[MC_WARPS][MC_BUF];
-__shared__ float4 s_nb[MC_WARPS][MC_NB];
-
-/* This lane's share of the exact energy change of a trial of particle k (slot kslot of the
- * staged neighbourhood) from x to y: the filter over the neighbours, from shared memory
- * (staged) or global memory, then the packed exact terms. */
-__device__ __forceinline__ vs_wide trial_terms(const colour_args &a, int w, int lane, int staged,
-                                               int total, int nr, int k, int kslot, int si,
-                                               const double x[3], const double y[3],
-                                               const float xf[3], const float yf[3],
-                                               const float Lf[3])
-{
-    const int cap = a.cap;
-    vs_wide d = 0;
-    int packed = 0;
-    if (staged) {
-        for (int it = 0; it < total; it += 32) {
-            const int slot = it + lane;
-            int keep = 0, j = -1;
-            if (slot < total && slot != kslot) {
-                const float4 v = s_nb[w][slot];
-                keep = dist2f(Lf, xf, v.x, v.y, v.z) < a.lim ||
-                       dist2f(Lf, yf, v.x, v.y, v.z) < a.lim;
-                j = __float_as_int(v.w);
-            }
-            pack(a, s_buf[w], packed, keep, j, it + 32 >= total, lane, si, x, y, d);
-        }
-    } else {
-        int r = 0, q = lane;
-        while (r < nr && q >= s_len[w][r])
-            q -= s_len[w][r++];
-        for (;;) {
-            int keep = 0, j = -1;
-            if (r < nr) {
-                j = s_beg[w][r] + q;
-                if (j != k) {
-                    const float b0 = a.xf[j], b1 = a.xf[cap + j], b2 = a.xf[2 * cap + j];
-                    keep = dist2f(Lf, xf, b0, b1, b2) < a.lim ||
-                           dist2f(Lf, yf, b0, b1, b2) < a.lim;
-                }
-                q += 32;
-                while (r < nr && q >= s_len[w][r])
-                    q -= s_len[w][r++];
-            }
-            const int more = __any_sync(MC_FULL, r < nr);
-            pack(a, s_buf[w], packed, keep, j, !more, lane, si, x, y, d);
-            if (!more)
-                break;
-        }
-    }
-    return d;
-}
-
-/* One warp per active cell of the colour: the cell's trials in order. Where the cell's
- * neighbourhood (27 cells, or fewer on a grid of 2 per axis) fits MC_NB, its single-precision
- * positions are staged in shared memory once (the cell's own first, so particle k sits at
- * k - beg), and each trial's filter reads them there; else from global memory. */
-__global__ void __launch_bounds__(32 * MC_WARPS) k_colour(colour_args a)
-{
-    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-    const int warp = blockIdx.x * MC_WARPS + w;
-    const vs_mc_sweep_plan &p = a.p;
-    const int h0 = p.nc[0] / 2, h1 = p.nc[1] / 2, h2 = p.nc[2] / 2;
-    if (warp >= h0 * h1 * h2)
-        return;
-    const int c0 = 2 * (warp % h0) + (a.colour & 1);
-    const int c1 = 2 * ((warp / h0) % h1) + ((a.colour >> 1) & 1);
-    const int c2 = 2 * (warp / (h0 * h1)) + ((a.colour >> 2) & 1);
-    const uint32_t cell = (uint32_t)(c0 + p.nc[0] * (c1 + p.nc[1] * c2));
-    const int beg = a.start[cell], n = a.start[cell + 1] - beg;
-    if (n == 0)
-        return;
-    int q0[3], q1[3], q2[3];
-    const int n0 = vs_mc_sweep_near(&p, 0, c0, q0), n1 = vs_mc_sweep_near(&p, 1, c1, q1),
-              n2 = vs_mc_sweep_near(&p, 2, c2, q2);
-    const int nr = n0 * n1 * n2;
-    if (lane < nr) { /* lane 0: the cell itself (vs_mc_sweep_near lists c first) */
-        const int nb = q0[lane % n0] +
-                       p.nc[0] * (q1[(lane / n0) % n1] + p.nc[1] * q2[lane / (n0 * n1)]);
-        s_beg[w][lane] = a.start[nb];
-        s_len[w][lane] = a.start[nb + 1] - a.start[nb];
-    }
-    __syncwarp();
-    const int cap = a.cap;
-    int total = 0;
-    for (int r = 0; r < nr; ++r)
-        total += s_len[w][r];
-    const int staged = total <= MC_NB;
-    if (staged) {
-        for (int r = 0, base = 0; r < nr; base += s_len[w][r], ++r)
-            for (int q = lane; q < s_len[w][r]; q += 32) {
-                const int j = s_beg[w][r] + q;
-                s_nb[w][base + q] =
-                    make_float4(a.xf[j], a.xf[cap + j], a.xf[2 * cap + j], __int_as_float(j));
-            }
-        __syncwarp();
-    }
-    const float Lf[3] = {(float)p.L[0], (float)p.L[1], (float)p.L[2]};
-    vs_wide sum = 0;
-    long long n_acc = 0;
-    double mine[2] = {0.0, 0.0};
-    for (int t = 0; t < n; ++t) {
-        /* lanes 0..29 draw the three parts of the next ten trials at once; every lane reads
-         * the six numbers of trial t */
-        if (t % 10 == 0 && lane < 30 && t + lane / 3 < n)
-            vs_mc_sweep_trial_draw(&p, cell, (uint32_t)a.step, (uint32_t)(t + lane / 3),
-                                   (uint32_t)(lane % 3), mine);
-        double rr[6];
-        const int src = 3 * (t % 10);
-        for (int e = 0; e < 6; ++e)
-            rr[e] = __shfl_sync(MC_FULL, mine[e & 1], src + (e >> 1));
-        const int k = beg + vs_mc_sweep_pick(rr[0], n);
-        const double x[3] = {a.xs[k], a.xs[cap + k], a.xs[2 * cap + k]};
-        double y[3];
-        vs_mc_sweep_propose(&p, rr, x, y);
-        const double u = rr[4];
-        if (vs_mc_sweep_cell(&p, y) != cell)
-            continue; /* leaves the cell: rejected */
-        const int si = a.ss[k];
-        const float xf[3] = {(float)x[0], (float)x[1], (float)x[2]};
-        const float yf[3] = {(float)y[0], (float)y[1], (float)y[2]};
-        const vs_wide d = warp_sum(
-            trial_terms(a, w, lane, staged, total, nr, k, k - beg, si, x, y, xf, yf, Lf));
-        if (vs_mc_sweep_accept(&p, d, u)) {
-            if (lane == 0) {
-                for (int e = 0; e < 3; ++e) {
-                    a.xs[e * cap + k] = y[e];
-                    a.xf[e * cap + k] = yf[e];
-                }
-                if (staged)
-                    s_nb[w][k - beg] = make_float4(yf[0], yf[1], yf[2], __int_as_float(k));
-            }
-            sum += d;
-            ++n_acc;
-        }
-        __syncwarp();
-    }
-    if (lane == 0) {
-        int64_t l[3];
-        vs_wide_to_limbs(sum, l);
-        for (int e = 0; e < 3; ++e)
-            atomicAdd(&a.acc[e], (unsigned long long)l[e]);
-        atomicAdd(&a.acc[3], (unsigned long long)n_acc);
-    }
-}
+#include "gpu_mc_colour.cuh"
+#include "gpu_mc_colour_old.cuh"
 
 /* A warp's sum into the accumulator's limbs (lane 0; every lane calls it). The limbs add
  * without carries: at most MC_E_BLOCKS * 8 warps add to them. */
@@ -654,12 +472,26 @@ extern "C" int vs_gpu_mc_sweep(vs_gpu_mc *g, const vs_mc_sweep_plan *p, vs_wide 
     const double Lmax = fmax(p->L[0], fmax(p->L[1], p->L[2]));
     const double reach = sqrt(g->pp.reach2), m = reach + 1e-3 * reach + 1e-4 * Lmax;
     a.lim = (float)(m * m);
+    a.limr = (float)m;
     const int active = (p->nc[0] / 2) * (p->nc[1] / 2) * (p->nc[2] / 2);
     const int blocks = (active + MC_WARPS - 1) / MC_WARPS;
+    const int img = p->nc[0] >= 4 && p->nc[1] >= 4 && p->nc[2] >= 4;
+    const int lj = g->pp.n_styles == 1 && g->pp.style[0] == VS_PAIR_LJ;
+    const char *kv = getenv("VESICA_MC_SWEEP_KERNEL"); /* TEMPORARY: old, for an A/B */
+    const int old = kv && strcmp(kv, "old") == 0;
     for (int step = 0; step < 8; ++step) {
         a.step = step;
         a.colour = p->order[step];
-        k_colour<<<blocks, 32 * MC_WARPS>>>(a);
+        if (old)
+            k_colour_old<<<blocks, 32 * MC_WARPS>>>(a);
+        else if (img && lj)
+            k_colour<true, VS_PAIR_LJ><<<blocks, 32 * MC_WARPS>>>(a);
+        else if (img)
+            k_colour<true, -1><<<blocks, 32 * MC_WARPS>>>(a);
+        else if (lj)
+            k_colour<false, VS_PAIR_LJ><<<blocks, 32 * MC_WARPS>>>(a);
+        else
+            k_colour<false, -1><<<blocks, 32 * MC_WARPS>>>(a);
         CK(cudaGetLastError());
     }
     k_scatter<<<grid, blk>>>(n, cap, g->idx_out, g->xs, g->x);

@@ -173,19 +173,31 @@ VS_HOST_DEVICE double vs_mc_sweep_dist2(const double L[3], const double a[3], do
     return r2;
 }
 
+/* The energy of one active style with coefficients c at squared distance r2: zero beyond its
+ * cut-off (a kernel that knows the style passes it as a constant, and the call folds to that
+ * style's body). */
+VS_HOST_DEVICE double vs_mc_sweep_style_energy(int style, const vs_pair_coeff *c, double r2)
+{
+    if (!c->on || !(r2 < c->rc2))
+        return 0.0;
+    return vs_pair_style_eval(style, c, (const vs_pair_table *)0, r2).energy;
+}
+
+/* A pair's energy in quanta, capped (a NaN at r2 = 0 too). */
+VS_HOST_DEVICE vs_wide vs_mc_sweep_capped(double e)
+{
+    return vs_wide_from_double(e < VS_MC_SWEEP_CAP ? e : VS_MC_SWEEP_CAP);
+}
+
 /* The pair energy in quanta of species si and sj at squared distance r2 < reach2: every
- * active style, capped (a NaN at r2 = 0 too), as mc_box.c's pair_energy. */
+ * active style, capped, as mc_box.c's pair_energy. */
 VS_HOST_DEVICE vs_wide vs_mc_sweep_pair(const vs_mc_sweep_pairs *pp, const vs_pair_coeff *coeff,
                                         int si, int sj, double r2)
 {
     double e = 0.0;
-    for (int k = 0; k < pp->n_styles; ++k) {
-        const vs_pair_coeff *c = &coeff[(k * pp->ns + si) * pp->ns + sj];
-        if (!c->on || !(r2 < c->rc2))
-            continue;
-        e += vs_pair_style_eval(pp->style[k], c, (const vs_pair_table *)0, r2).energy;
-    }
-    return vs_wide_from_double(e < VS_MC_SWEEP_CAP ? e : VS_MC_SWEEP_CAP);
+    for (int k = 0; k < pp->n_styles; ++k)
+        e += vs_mc_sweep_style_energy(pp->style[k], &coeff[(k * pp->ns + si) * pp->ns + sj], r2);
+    return vs_mc_sweep_capped(e);
 }
 
 /* ln u for u in (0, 1], with + - * / only (the same bits on every backend): u = m 2^e with

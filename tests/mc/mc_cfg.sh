@@ -4,10 +4,14 @@
 # mc_cfg NAME EDGE PARTICLES SEED FRACTION_A MC_KEYS writes NAME.cfg: a cubic box of edge EDGE
 # with PARTICLES LJ particles (rc 2.5 with tail corrections) of species A and B, FRACTION_A of
 # them A (1: species A alone), the mc group { MC_KEYS }, output to NAME/ with a thermo row
-# every 2 cycles and a checkpoint every 10 (two kept).
+# every 2 cycles and a checkpoint every 10 (two kept). MC_STYLE=mie in the environment makes
+# the style mie (n 14, m 6; species A alone).
 mc_cfg() {
-    local species coeff
-    if [ "$5" = 1 ]; then
+    local species coeff style=${MC_STYLE:-lj}
+    if [ "$style" = mie ]; then
+        species='( { name = "A"; } )'
+        coeff='A = { A = { epsilon = 1.0; sigma = 1.0; n = 14.0; m = 6.0; }; };'
+    elif [ "$5" = 1 ]; then
         species='( { name = "A"; } )'
         coeff='A = { A = { epsilon = 1.0; sigma = 1.0; }; };'
     else
@@ -20,7 +24,7 @@ box = [$2, $2, $2];
 particles = $3;
 seed = $4;
 species = $species;
-pair = ( { style = "lj"; rc = 2.5; tail = "on";
+pair = ( { style = "$style"; rc = 2.5; tail = "on";
            coeff = { $coeff }; } );
 mc = { $6 };
 output = { dir = "$1"; thermo_interval = 2; checkpoint_interval = 10; checkpoint_keep = 2; };

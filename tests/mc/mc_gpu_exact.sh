@@ -6,7 +6,9 @@
 # whole-box energies on the device; 6^3 cells, the neighbourhoods staged in shared memory),
 # gibbs (two boxes, transfers and volume exchanges), gibbs_npt (two species, each box's
 # volume moves with its own step), gcmc (insertions and deletions from 20 particles to
-# hundreds: the device's box grows), a larger nvt box of 12^3 cells and gcbig (gcmc at 70,000
+# hundreds: the device's box grows), a larger nvt box of 12^3 cells, two small nvt boxes of 2^3
+# cells (the kernel's filter by the minimum image; 500 particles staged, 800 read from global
+# memory), mie (the kernel's path for a style other than lj alone), gcbig (gcmc at 70,000
 # particles, where a trial particle's energy takes many blocks); gibbs, gibbs_npt, gcmc and
 # gcbig also with the exchange energies on the device (VESICA_MC_GPU_EXCHANGE=device). The GPU
 # runs must take the device paths: their closing log line counts the particle and whole-box
@@ -34,6 +36,9 @@ mc_cfg gibbs 12.0 1200 31 1 "$RUN ensemble = \"gibbs\"; box2 = [10.0, 10.0, 10.0
 mc_cfg gibbs_npt 12.0 1200 31 0.8 "$RUN ensemble = \"gibbs_npt\"; pressure = 0.1; box2 = [10.0, 10.0, 10.0]; particles2 = 200;"
 mc_cfg gcmc 12.0 20 31 1 "$RUN ensemble = \"gcmc\"; activity = 0.3; moves_per_cycle = 400;"
 mc_cfg big 31.0 24000 31 0.8 "kT = 1.1; cycles = 6; equilibration = 4; tune_every = 2; blocks = 3; sweep = \"checkerboard\"; ensemble = \"nvt\";"
+mc_cfg small 9.0 500 31 0.8 "$RUN ensemble = \"nvt\";"
+mc_cfg small2 9.5 800 31 0.8 "$RUN ensemble = \"nvt\";"
+MC_STYLE=mie mc_cfg mie 15.0 2700 31 1 "$RUN ensemble = \"nvt\";"
 # above 65,536 particles a trial particle's energy takes many blocks (gpu_mc.cu)
 mc_cfg gcbig 44.0 70000 31 1 "kT = 1.1; cycles = 4; equilibration = 2; tune_every = 2; blocks = 2; sweep = \"checkerboard\"; ensemble = \"gcmc\"; activity = 0.3; moves_per_cycle = 2000;"
 
@@ -56,7 +61,7 @@ device_paths() {
     echo "$name ($ex exchange energies): on the GPU $2 particle and $3 whole-box energies, $4 upload(s)"
 }
 
-for e in nvt npt gibbs gibbs_npt gcmc big gcbig; do
+for e in nvt npt gibbs gibbs_npt gcmc big small small2 mie gcbig; do
     "$VESICA" mc $e.cfg --set output.dir=\"$e-cpu\" --set backend=\"cpu\" > $e-cpu.log 2>&1 ||
         { echo "FAIL: $e on the CPU: $(tail -1 $e-cpu.log)"; fail=1; continue; }
     "$VESICA" mc $e.cfg --set output.dir=\"$e-gpu\" --set backend=\"gpu\" > $e-gpu.log 2>&1 ||
