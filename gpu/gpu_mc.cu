@@ -7,15 +7,11 @@
  * pairs (so a cell holds its particles in index order, as the CPU's counting sort does), the cells'
  * starts, the positions gathered cell by cell; then one kernel per colour in the plan's order, a
  * warp per active cell doing the cell's trials one after the other, its 32 lanes sharing the
- * neighbours of each trial; the positions scattered back. A trial's energy change is an exact
- * fixed-point sum, so the lanes' partial sums add to the CPU's integer whatever the split. Before
- * the exact pair terms, a lane drops the neighbours that a single-precision distance puts beyond
- * the cut-off with a margin far above its round-off (they add nothing on the CPU either), and the
- * warp packs the rest (a ballot) so that all lanes evaluate pairs. The single-precision
- * neighbourhood of a cell is staged in shared memory for its trials where it fits, and the draws of
- * ten trials are made at once: the trials of a warp are a chain of dependent steps, so their
- * latency is what a sweep costs. The file compiles without fused multiply-adds (CMakeLists.txt), so
- * positions and pair energies round as on the CPU.
+ * neighbours of each trial (gpu_mc_colour.cuh: a single-precision filter in phases, then the
+ * exact terms); the positions scattered back. A trial's energy change is an exact fixed-point
+ * sum, so the lanes' partial sums add to the CPU's integer whatever the split. The file compiles
+ * without fused multiply-adds (CMakeLists.txt), so positions and pair energies round as on the
+ * CPU; the filter, which only drops candidates with a margin, uses them explicitly.
  *
  * The other moves' energies are exact fixed-point sums too, so any split of the pairs over
  * threads gives the host's integers. One particle against the box (a trial insertion, a
@@ -43,7 +39,7 @@ extern "C" {
 
 #define MC_WARPS 2     /* warps per block of the colour kernel */
 #define MC_MIN_BLOCKS 10 /* its blocks per multiprocessor with one style (8 with several) */
-#define MC_BUF 256     /* a warp's packed neighbours */
+#define MC_BUF 256     /* a warp's kept candidates of a chunk read from global memory */
 #define MC_NB 768      /* a warp's staged neighbourhood (single precision), at most */
 #define MC_FULL 0xffffffffu
 #define MC_MAX_NEAR 27
@@ -160,7 +156,6 @@ struct colour_args {
 };
 
 #include "gpu_mc_colour.cuh"
-#include "gpu_mc_colour_old.cuh"
 
 /* A warp's sum into the accumulator's limbs (lane 0; every lane calls it). The limbs add
  * without carries: at most MC_E_BLOCKS * 8 warps add to them. */
@@ -477,14 +472,10 @@ extern "C" int vs_gpu_mc_sweep(vs_gpu_mc *g, const vs_mc_sweep_plan *p, vs_wide 
     const int blocks = (active + MC_WARPS - 1) / MC_WARPS;
     const int img = p->nc[0] >= 4 && p->nc[1] >= 4 && p->nc[2] >= 4;
     const int lj = g->pp.n_styles == 1 && g->pp.style[0] == VS_PAIR_LJ;
-    const char *kv = getenv("VESICA_MC_SWEEP_KERNEL"); /* TEMPORARY: old, for an A/B */
-    const int old = kv && strcmp(kv, "old") == 0;
     for (int step = 0; step < 8; ++step) {
         a.step = step;
         a.colour = p->order[step];
-        if (old)
-            k_colour_old<<<blocks, 32 * MC_WARPS>>>(a);
-        else if (img && lj)
+        if (img && lj)
             k_colour<true, VS_PAIR_LJ><<<blocks, 32 * MC_WARPS>>>(a);
         else if (img)
             k_colour<true, -1><<<blocks, 32 * MC_WARPS>>>(a);
