@@ -57,6 +57,10 @@ struct vs_gpu_mc {
     int32_t *count, *start; /* ncell_cap + 1 */
     void *tmp;
     size_t tmp_bytes;
+    uint32_t *cells;    /* a split sweep: this rank's cells of a colour (ncell_cap) */
+    double *h_xs;       /* and the positions by slot on the host (3 h_cap) */
+    int64_t *h_start;   /* with the cells' first slots (ncell_cap + 1) */
+    int64_t h_cap, h_ncell_cap;
     vs_pair_coeff *coeff;
     vs_mc_sweep_pairs pp;
     unsigned long long *acc; /* the three limbs of the accepted dU, and the accepted count */
@@ -116,6 +120,16 @@ __global__ void k_scatter(int n, int cap, const int32_t *idx, const double *xs, 
         x[3 * i + d] = xs[d * cap + k];
 }
 
+/* The single-precision copy of the sorted positions (a split sweep's shared cells). */
+__global__ void k_single(int n, int cap, const double *xs, float *xf)
+{
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < 3 * n) {
+        const int k = (t / n) * cap + t % n;
+        xf[k] = (float)xs[k];
+    }
+}
+
 __device__ __forceinline__ vs_wide warp_sum(vs_wide v)
 {
     for (int o = 16; o > 0; o >>= 1) {
@@ -152,6 +166,8 @@ struct colour_args {
     int colour, step;
     float lim;  /* the filter's squared distance: the reach and a margin */
     float limr; /* the same, not squared */
+    const uint32_t *cells; /* the cells to run (ncells of them), or NULL: every cell of colour */
+    int ncells;
     unsigned long long *acc;
 };
 
@@ -281,10 +297,11 @@ __global__ void k_scale(double *x, int m, double f)
 /* ---- the C interface ---------------------------------------------------------------------- */
 
 extern "C" vs_gpu_mc *vs_gpu_mc_create(const vs_mc_sweep_pairs *pp, const vs_pair_coeff *coeff,
-                                       char *err, size_t len)
+                                       int device, char *err, size_t len)
 {
     int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices < 1) {
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices < 1 ||
+        cudaSetDevice(device % devices) != cudaSuccess) {
         snprintf(err, len, "backend: \"gpu\" requested but no GPU is usable");
         return NULL;
     }
@@ -313,13 +330,16 @@ extern "C" void vs_gpu_mc_free(vs_gpu_mc *g)
 {
     if (!g)
         return;
-    void *ptrs[] = {g->x,  g->sp, g->key_in, g->key_out, g->idx_in, g->idx_out, g->xs, g->xf,
-                    g->ss, g->count, g->start, g->tmp, g->coeff, g->acc, g->eacc};
+    void *ptrs[] = {g->x,  g->sp,    g->key_in, g->key_out, g->idx_in, g->idx_out,
+                    g->xs, g->xf,    g->ss,     g->count,   g->start,  g->tmp,
+                    g->coeff, g->acc, g->eacc,  g->cells};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; ++k)
         if (ptrs[k])
             cudaFree(ptrs[k]);
     if (g->h_eacc)
         cudaFreeHost(g->h_eacc);
+    free(g->h_xs);
+    free(g->h_start);
     free(g);
 }
 
@@ -390,9 +410,13 @@ static int reserve_cells(vs_gpu_mc *g, int64_t ncell, int bits, char *err, size_
             CK(cudaFree(g->count));
         if (g->start)
             CK(cudaFree(g->start));
+        if (g->cells)
+            CK(cudaFree(g->cells));
         g->count = g->start = NULL;
+        g->cells = NULL;
         CK(cudaMalloc(&g->count, (size_t)(ncell + 1) * 4));
         CK(cudaMalloc(&g->start, (size_t)(ncell + 1) * 4));
+        CK(cudaMalloc(&g->cells, (size_t)ncell * 4));
         g->ncell_cap = ncell;
     }
     size_t sort_bytes = 0, scan_bytes = 0;
@@ -441,8 +465,75 @@ static int sort_cells(vs_gpu_mc *g, const vs_mc_sweep_plan *p, double f, char *e
     return 0;
 }
 
-extern "C" int vs_gpu_mc_sweep(vs_gpu_mc *g, const vs_mc_sweep_plan *p, vs_wide *dU,
-                               int64_t *accepted, char *err, size_t len)
+/* One colour step's kernel over a.cells (or every cell of the colour): blocks of it. */
+static int launch_colour(const colour_args &a, int blocks, int img, int lj, char *err, size_t len)
+{
+    if (blocks == 0)
+        return 0;
+    if (img && lj)
+        k_colour<true, VS_PAIR_LJ><<<blocks, 32 * MC_WARPS>>>(a);
+    else if (img)
+        k_colour<true, -1><<<blocks, 32 * MC_WARPS>>>(a);
+    else if (lj)
+        k_colour<false, VS_PAIR_LJ><<<blocks, 32 * MC_WARPS>>>(a);
+    else
+        k_colour<false, -1><<<blocks, 32 * MC_WARPS>>>(a);
+    CK(cudaGetLastError());
+    return 0;
+}
+
+/* A split sweep's host copies: the cells' first slots (after the sort), room for the
+ * positions. */
+static int split_begin(vs_gpu_mc *g, int64_t ncell, char *err, size_t len)
+{
+    if (g->n > g->h_cap) {
+        double *x = (double *)realloc(g->h_xs, (size_t)g->cap * 3 * sizeof(double));
+        if (!x) {
+            snprintf(err, len, "GPU Monte Carlo: out of host memory");
+            return -1;
+        }
+        g->h_xs = x;
+        g->h_cap = g->cap;
+    }
+    if (ncell > g->h_ncell_cap) {
+        int64_t *st = (int64_t *)realloc(g->h_start, (size_t)(ncell + 1) * sizeof(int64_t));
+        if (!st) {
+            snprintf(err, len, "GPU Monte Carlo: out of host memory");
+            return -1;
+        }
+        g->h_start = st;
+        g->h_ncell_cap = ncell;
+    }
+    /* the device's 32-bit starts, widened in place from the last (entry c of the 64-bit array
+     * covers 32-bit entries 2c and 2c + 1, none of them still to be read) */
+    const int32_t *st32 = (const int32_t *)g->h_start;
+    CK(cudaMemcpy(g->h_start, g->start, (size_t)(ncell + 1) * 4, cudaMemcpyDeviceToHost));
+    for (int64_t c = ncell; c >= 0; --c)
+        g->h_start[c] = st32[c];
+    return 0;
+}
+
+/* After a split sweep's colour step: the positions to the host, the other ranks' cells of the
+ * colour from them (split->share), back to the device with their single-precision copy. */
+static int split_share(vs_gpu_mc *g, const vs_gpu_mc_split *split, int colour, char *err,
+                       size_t len)
+{
+    const int64_t n = g->n, cap = g->cap;
+    for (int d = 0; d < 3; ++d)
+        CK(cudaMemcpy(g->h_xs + d * n, g->xs + d * cap, (size_t)n * sizeof(double),
+                      cudaMemcpyDeviceToHost));
+    split->share(split->ctx, colour, g->h_start, g->h_xs, n);
+    for (int d = 0; d < 3; ++d)
+        CK(cudaMemcpy(g->xs + d * cap, g->h_xs + d * n, (size_t)n * sizeof(double),
+                      cudaMemcpyHostToDevice));
+    k_single<<<(int)((3 * n + 255) / 256), 256>>>((int)n, (int)cap, g->xs, g->xf);
+    CK(cudaGetLastError());
+    return 0;
+}
+
+extern "C" int vs_gpu_mc_sweep(vs_gpu_mc *g, const vs_mc_sweep_plan *p,
+                               const vs_gpu_mc_split *split, vs_wide *dU, int64_t *accepted,
+                               char *err, size_t len)
 {
     *dU = 0;
     *accepted = 0;
@@ -450,7 +541,8 @@ extern "C" int vs_gpu_mc_sweep(vs_gpu_mc *g, const vs_mc_sweep_plan *p, vs_wide 
     if (n == 0)
         return 0;
     CK(cudaMemsetAsync(g->acc, 0, 4 * sizeof(unsigned long long)));
-    if (sort_cells(g, p, 1.0, err, len))
+    const int64_t ncell = (int64_t)p->nc[0] * p->nc[1] * p->nc[2];
+    if (sort_cells(g, p, 1.0, err, len) || (split && split_begin(g, ncell, err, len)))
         return -1;
     const int blk = 256, grid = (n + blk - 1) / blk, cap = (int)g->cap;
     colour_args a;
@@ -463,27 +555,31 @@ extern "C" int vs_gpu_mc_sweep(vs_gpu_mc *g, const vs_mc_sweep_plan *p, vs_wide 
     a.start = g->start;
     a.cap = cap;
     a.acc = g->acc;
+    a.cells = NULL;
+    a.ncells = 0;
     /* a margin far above the single-precision round-off of positions within the box */
     const double Lmax = fmax(p->L[0], fmax(p->L[1], p->L[2]));
     const double reach = sqrt(g->pp.reach2), m = reach + 1e-3 * reach + 1e-4 * Lmax;
     a.lim = (float)(m * m);
     a.limr = (float)m;
     const int active = (p->nc[0] / 2) * (p->nc[1] / 2) * (p->nc[2] / 2);
-    const int blocks = (active + MC_WARPS - 1) / MC_WARPS;
     const int img = p->nc[0] >= 4 && p->nc[1] >= 4 && p->nc[2] >= 4;
     const int lj = g->pp.n_styles == 1 && g->pp.style[0] == VS_PAIR_LJ;
     for (int step = 0; step < 8; ++step) {
         a.step = step;
         a.colour = p->order[step];
-        if (img && lj)
-            k_colour<true, VS_PAIR_LJ><<<blocks, 32 * MC_WARPS>>>(a);
-        else if (img)
-            k_colour<true, -1><<<blocks, 32 * MC_WARPS>>>(a);
-        else if (lj)
-            k_colour<false, VS_PAIR_LJ><<<blocks, 32 * MC_WARPS>>>(a);
-        else
-            k_colour<false, -1><<<blocks, 32 * MC_WARPS>>>(a);
-        CK(cudaGetLastError());
+        int cells = active;
+        if (split) {
+            const uint32_t *list = NULL;
+            cells = (int)split->cells(split->ctx, a.colour, &list);
+            if (cells > 0)
+                CK(cudaMemcpy(g->cells, list, (size_t)cells * 4, cudaMemcpyHostToDevice));
+            a.cells = g->cells;
+            a.ncells = cells;
+        }
+        if (launch_colour(a, (cells + MC_WARPS - 1) / MC_WARPS, img, lj, err, len) ||
+            (split && split_share(g, split, a.colour, err, len)))
+            return -1;
     }
     k_scatter<<<grid, blk>>>(n, cap, g->idx_out, g->xs, g->x);
     CK(cudaGetLastError());

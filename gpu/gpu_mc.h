@@ -17,19 +17,32 @@
 
 typedef struct vs_gpu_mc vs_gpu_mc;
 
-/* A device box for these pair coefficients (pp->n_styles x ns x ns of them). NULL with err
- * on failure (no device, out of memory). */
-vs_gpu_mc *vs_gpu_mc_create(const vs_mc_sweep_pairs *pp, const vs_pair_coeff *coeff, char *err,
-                            size_t len);
+/* A device box for these pair coefficients (pp->n_styles x ns x ns of them), on device
+ * `device` modulo the devices there are. NULL with err on failure (no device, out of
+ * memory). */
+vs_gpu_mc *vs_gpu_mc_create(const vs_mc_sweep_pairs *pp, const vs_pair_coeff *coeff, int device,
+                            char *err, size_t len);
 void vs_gpu_mc_free(vs_gpu_mc *g);
 /* The box's n particles (positions 3 n, in [0, L), and species) onto the device. Returns 0,
  * or -1 with err. */
 int vs_gpu_mc_upload(vs_gpu_mc *g, int64_t n, const double *x, const int32_t *species,
                      char *err, size_t len);
+/* A sweep split over ranks (src/engine/mc/mc_ranks.h), each holding the whole box: `cells`
+ * gives the cells of a colour this rank runs (*list, their count returned); after each
+ * colour step `share` gets the sweep's positions on the host, by axis (x of every slot, then
+ * y, then z: 3 n), each cell's first slot in start (ncell + 1), and puts every other rank's
+ * cells of the colour into them (collective). */
+typedef struct {
+    int64_t (*cells)(void *ctx, int colour, const uint32_t **list);
+    void (*share)(void *ctx, int colour, const int64_t *start, double *xs, int64_t n);
+    void *ctx;
+} vs_gpu_mc_split;
+
 /* One sweep of plan p: the positions move on the device; *dU the exact sum of the accepted
- * energy changes (quanta), *accepted their count. Returns 0, or -1 with err. */
-int vs_gpu_mc_sweep(vs_gpu_mc *g, const vs_mc_sweep_plan *p, vs_wide *dU, int64_t *accepted,
-                    char *err, size_t len);
+ * energy changes (quanta), *accepted their count (this rank's cells only where split is not
+ * NULL). Returns 0, or -1 with err. */
+int vs_gpu_mc_sweep(vs_gpu_mc *g, const vs_mc_sweep_plan *p, const vs_gpu_mc_split *split,
+                    vs_wide *dU, int64_t *accepted, char *err, size_t len);
 /* The positions back (3 n). Returns 0, or -1 with err. */
 int vs_gpu_mc_download(vs_gpu_mc *g, double *x, char *err, size_t len);
 

@@ -212,12 +212,20 @@ __global__ void __launch_bounds__(32 * MC_WARPS, STYLE < 0 ? 8 : MC_MIN_BLOCKS) 
     const int warp = blockIdx.x * MC_WARPS + w;
     const vs_mc_sweep_plan &p = a.p;
     const int h0 = p.nc[0] / 2, h1 = p.nc[1] / 2, h2 = p.nc[2] / 2;
-    if (warp >= h0 * h1 * h2)
+    if (warp >= (a.cells ? a.ncells : h0 * h1 * h2))
         return;
     mc_warp_smem &s = s_mc[w];
-    const int c0 = 2 * (warp % h0) + (a.colour & 1);
-    const int c1 = 2 * ((warp / h0) % h1) + ((a.colour >> 1) & 1);
-    const int c2 = 2 * (warp / (h0 * h1)) + ((a.colour >> 2) & 1);
+    int c0, c1, c2;
+    if (a.cells) { /* a rank's own cells of the colour (a split sweep) */
+        const uint32_t cl = a.cells[warp];
+        c0 = (int)(cl % (uint32_t)p.nc[0]);
+        c1 = (int)(cl / (uint32_t)p.nc[0] % (uint32_t)p.nc[1]);
+        c2 = (int)(cl / (uint32_t)(p.nc[0] * p.nc[1]));
+    } else {
+        c0 = 2 * (warp % h0) + (a.colour & 1);
+        c1 = 2 * ((warp / h0) % h1) + ((a.colour >> 1) & 1);
+        c2 = 2 * (warp / (h0 * h1)) + ((a.colour >> 2) & 1);
+    }
     const uint32_t cell = (uint32_t)(c0 + p.nc[0] * (c1 + p.nc[1] * c2));
     const int beg = a.start[cell], n = a.start[cell + 1] - beg;
     if (n == 0)

@@ -311,10 +311,13 @@ static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, cons
         vs_mc_set_cycle_length(s);
     if (!rc)
         vs_mc_refresh(s);
-    if (!rc && prm->exec.backend == VS_BACKEND_GPU) {
-        if (vs_mc_gpu_open(s, err, ERR_LEN)) /* no device, or a build without CUDA: as MD */
+    if (prm->exec.backend == VS_BACKEND_GPU) {
+        int local_rank = 0, local_size = 1; /* one device per rank of a node, as MD */
+        if (par->size > 1) /* collective: every rank, whatever its rc */
+            vs_par_node_layout(par, &local_rank, &local_size, NULL);
+        if (!rc && vs_mc_gpu_open(s, local_rank, err, ERR_LEN)) /* no device, no CUDA: as MD */
             rc = VS_EXIT_BAD_INPUT;
-        else
+        else if (!rc)
             vs_log_info("Monte Carlo: checkerboard sweeps on the GPU, and the volume moves' "
                         "energies; the exchange moves' energies on the %s",
                         s->exchange_on_host ? "host (VESICA_MC_GPU_EXCHANGE=device: on the GPU)"
@@ -487,19 +490,14 @@ static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, mc_traj
     return agreed(par, rc, err);
 }
 
-/* What more than one rank refuses: the sequential sweep, the GPU. Returns 0, or
- * VS_EXIT_BAD_INPUT with err. */
+/* What more than one rank refuses: the sequential sweep. Returns 0, or VS_EXIT_BAD_INPUT with
+ * err. */
 static int ranks_refused(const vs_params *prm, int size, char *err)
 {
     if (size > 1 && prm->mc.sweep != VS_MC_SWEEP_CHECKERBOARD) {
         snprintf(err, ERR_LEN, "mc.sweep: the sequential sweep runs on one rank (each move "
                  "follows the one before): got %d ranks; set mc.sweep = \"checkerboard\" or "
                  "run on one rank", size);
-        return VS_EXIT_BAD_INPUT;
-    }
-    if (size > 1 && prm->exec.backend == VS_BACKEND_GPU) {
-        snprintf(err, ERR_LEN, "backend: the Monte Carlo engine runs on one rank with \"gpu\": "
-                 "got %d ranks (\"cpu\" runs the checkerboard sweep on several)", size);
         return VS_EXIT_BAD_INPUT;
     }
     return 0;

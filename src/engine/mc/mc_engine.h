@@ -109,8 +109,9 @@ int vs_mc_attempt_other(vs_mc_state *s, int64_t m);
 /* The checkerboard sweep (mc_sweep.c). The pair coefficients it reads, from the state's
  * parameters (vs_mc_init calls it). Returns 0, or -1 (out of memory). */
 int vs_mc_sweep_init(vs_mc_state *s);
-/* backend = "gpu": a device box per box. Returns 0, or -1 with err. */
-int vs_mc_gpu_open(vs_mc_state *s, char *err, size_t len);
+/* backend = "gpu": a device box per box, on device `device` (the rank's place on its node)
+ * modulo the node's devices. Returns 0, or -1 with err. */
+int vs_mc_gpu_open(vs_mc_state *s, int device, char *err, size_t len);
 /* The device's positions back into the boxes where they are newer (before the host reads
  * the boxes: a thermo row, a checkpoint, the end). Returns 0, or -1 with err. */
 int vs_mc_sync_host(vs_mc_state *s, char *err, size_t len);

@@ -35,11 +35,11 @@ int vs_mc_sweep_init(vs_mc_state *s)
     return 0;
 }
 
-int vs_mc_gpu_open(vs_mc_state *s, char *err, size_t len)
+int vs_mc_gpu_open(vs_mc_state *s, int device, char *err, size_t len)
 {
 #ifdef VESICA_HAVE_CUDA
     for (int b = 0; b < s->n_boxes; ++b) {
-        s->gpu[b] = vs_gpu_mc_create(&s->sweep_pairs, s->sweep_coeff, err, len);
+        s->gpu[b] = vs_gpu_mc_create(&s->sweep_pairs, s->sweep_coeff, device, err, len);
         if (!s->gpu[b])
             return -1;
         s->host_ahead[b] = 1;
@@ -49,6 +49,7 @@ int vs_mc_gpu_open(vs_mc_state *s, char *err, size_t len)
     return 0;
 #else
     (void)s;
+    (void)device;
     snprintf(err, len, "backend: \"gpu\" requested but this build has no CUDA support "
                        "(configure with -DVESICA_CUDA=ON on a machine with nvcc)");
     return -1;
@@ -246,6 +247,51 @@ static int cpu_sweep(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p, vs_wide 
     return failed ? -1 : 0;
 }
 
+#ifdef VESICA_HAVE_CUDA
+/* A GPU sweep over several ranks (gpu_mc.h's split): this rank's cells of a colour, the
+ * exchange of every rank's after each colour step, as ranks_colours does on the CPU. */
+typedef struct {
+    vs_mc_ranks *r;
+    const vs_mc_sweep_plan *p;
+} split_ctx;
+
+static int64_t split_cells(void *ctx, int colour, const uint32_t **list)
+{
+    const split_ctx *c = ctx;
+    const int64_t m = vs_mc_ranks_cells(c->r, c->r->par.rank, c->p, colour);
+    *list = c->r->cells;
+    return m;
+}
+
+static void split_share(void *ctx, int colour, const int64_t *start, double *xs, int64_t n)
+{
+    const split_ctx *c = ctx;
+    vs_mc_ranks_share(c->r, c->p, colour, start, xs, n);
+}
+
+/* The sweep of box bi on its device: on one rank all of it, on several this rank's cells with
+ * their sums added over the ranks. */
+static int gpu_sweep(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p, vs_wide *dU,
+                     int64_t *acc, char *err, size_t len)
+{
+    if (!s->ranks)
+        return vs_gpu_mc_sweep(s->gpu[bi], p, NULL, dU, acc, err, len);
+    const int64_t ncell = (int64_t)p->nc[0] * p->nc[1] * p->nc[2];
+    if (vs_mc_ranks_reserve(s->ranks, s->box[bi].n, ncell, 0)) {
+        snprintf(err, len, "out of memory for the checkerboard sweep's ranks");
+        return -1;
+    }
+    split_ctx c = {s->ranks, p};
+    const vs_gpu_mc_split split = {split_cells, split_share, &c};
+    const int mine = vs_gpu_mc_sweep(s->gpu[bi], p, &split, dU, acc, err, len) != 0;
+    int failed = mine;
+    vs_mc_ranks_sum(s->ranks, dU, acc, &failed);
+    if (failed && !mine)
+        snprintf(err, len, "the checkerboard sweep failed on another rank's GPU");
+    return failed ? -1 : 0;
+}
+#endif
+
 /* One sweep of box bi, on the CPU or the GPU. Returns 0, or -1 with err. */
 static int sweep_box(vs_mc_state *s, int bi, char *err, size_t len)
 {
@@ -262,7 +308,7 @@ static int sweep_box(vs_mc_state *s, int bi, char *err, size_t len)
             s->gpu_uploads++;
         }
         s->host_ahead[bi] = 0;
-        if (vs_gpu_mc_sweep(s->gpu[bi], &p, &dU, &acc, err, len))
+        if (gpu_sweep(s, bi, &p, &dU, &acc, err, len))
             return -1;
         s->dev_ahead[bi] = 1;
 #endif

@@ -1,0 +1,50 @@
+#!/bin/bash
+# The GPU Monte Carlo engine on two ranks (each rank's device holds the whole box and runs its
+# brick's cells of each colour; src/engine/mc/mc_ranks.h) makes the one-rank CPU reference's
+# trajectory bit for bit: thermo.csv byte for byte for nvt (a grid of 4^3 cells: 2 layers per
+# rank, neighbourhoods read from global memory), npt (volume moves, their energies on each
+# device), gibbs (two boxes, transfers) and gcmc (insertions and deletions); a 2-rank GPU run
+# stopped at cycle 30 and continued on one rank equals the straight run. Run through
+# tests/gpu/skip_without_gpu.sh (exit 77 without a GPU); the ranks share the node's GPUs.
+# Usage: mc_gpu_ranks.sh VESICA WORKDIR MPIEXEC...
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+VESICA=$1
+WORK=$2
+shift 2
+MPIEXEC=("$@")
+rm -rf "$WORK"
+mkdir -p "$WORK"
+cd "$WORK" || exit 1
+fail=0
+. "$HERE/mc_cfg.sh"
+RUN='kT = 1.1; cycles = 40; equilibration = 20; tune_every = 5; blocks = 3; sweep = "checkerboard";'
+mc_cfg nvt 14.9 2600 31 0.8 "$RUN ensemble = \"nvt\";"
+mc_cfg npt 15.0 2700 31 0.8 "$RUN ensemble = \"npt\"; pressure = 1.0; moves = { displacement = 0.98; volume = 0.02; };"
+mc_cfg gibbs 12.0 1200 31 1 "$RUN ensemble = \"gibbs\"; box2 = [10.0, 10.0, 10.0]; particles2 = 200;"
+mc_cfg gcmc 12.0 20 31 1 "$RUN ensemble = \"gcmc\"; activity = 0.3; moves_per_cycle = 400;"
+for e in nvt npt gibbs gcmc; do
+    "$VESICA" mc $e.cfg --set output.dir=\"$e-cpu\" --set backend=\"cpu\" > $e-cpu.log 2>&1 ||
+        { echo "FAIL: $e on the CPU: $(tail -1 $e-cpu.log)"; fail=1; continue; }
+    "${MPIEXEC[@]}" -n 2 "$VESICA" mc $e.cfg --set output.dir=\"$e-gpu2\" --set backend=\"gpu\" \
+        > $e-gpu2.log 2>&1 || { echo "FAIL: $e on 2 ranks' GPUs: $(tail -2 $e-gpu2.log)"; fail=1; continue; }
+    if ! grep -q "checkerboard sweeps on the GPU" $e-gpu2.log || ! grep -q "^Monte Carlo: 2 ranks" $e-gpu2.log; then
+        echo "FAIL: $e: not on the GPU on 2 ranks"; fail=1; continue
+    fi
+    if cmp -s $e-cpu/thermo.csv $e-gpu2/thermo.csv; then
+        echo "$e: one rank's CPU and two ranks' GPUs: thermo.csv identical ($(wc -l < $e-gpu2/thermo.csv) rows)"
+    else
+        echo "FAIL: $e: one rank's CPU and two ranks' GPUs differ"; fail=1
+        diff $e-cpu/thermo.csv $e-gpu2/thermo.csv | head -4
+    fi
+done
+# two ranks' GPUs to cycle 30, then one rank's GPU from the checkpoint
+if "${MPIEXEC[@]}" -n 2 "$VESICA" mc gibbs.cfg --set output.dir=\"gibbs-part\" --set backend=\"gpu\" \
+       --set mc.cycles=30 > gibbs-part.log 2>&1 &&
+   "$VESICA" mc gibbs.cfg --set output.dir=\"gibbs-part\" --set backend=\"gpu\" --restart latest \
+       >> gibbs-part.log 2>&1 && cmp -s gibbs-cpu/thermo.csv gibbs-part/thermo.csv; then
+    echo "gibbs: two ranks' GPUs to cycle 30, continued on one: the straight run"
+else
+    echo "FAIL: gibbs: the 2-rank GPU run continued on one rank differs: $(tail -2 gibbs-part.log)"; fail=1
+fi
+exit $fail
