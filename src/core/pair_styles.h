@@ -3,7 +3,7 @@
  * pair, vs_pair_coeff of pair_coeff.h, filled by src/app/config_pair.c).
  *
  * Each style is one header with its formulas (pair_lj.h, pair_soft.h, pair_gaussian.h,
- * pair_tabulated.h, pair_morse.h, pair_mie.h): a body VS_PAIR_BODY_<name>(REAL, SQRT, EXP,
+ * pair_tabulated.h, pair_morse.h, pair_mie.h, pair_lj_force_shifted.h): a body VS_PAIR_BODY_<name>(REAL, SQRT, EXP,
  * SUFFIX) that sets out.f_over_r and out.energy from the coefficients c (and the tables) at
  * the squared distance r2 < c->rc2 of each species pair's own cut-off. F is the radial force
  * on i (positive: repulsive), the force on i is (F / r) r_ij with r_ij = r_i - r_j, and the
@@ -30,6 +30,7 @@
 #include "pair_coeff.h"
 #include "pair_gaussian.h"
 #include "pair_lj.h"
+#include "pair_lj_force_shifted.h"
 #include "pair_mie.h"
 #include "pair_morse.h"
 #include "pair_soft.h"
@@ -42,14 +43,15 @@
     X(VS_PAIR_GAUSSIAN, gaussian)                                                              \
     X(VS_PAIR_TABLE, table)                                                                    \
     X(VS_PAIR_MORSE, morse)                                                                    \
-    X(VS_PAIR_MIE, mie)
+    X(VS_PAIR_MIE, mie)                                                                        \
+    X(VS_PAIR_LJ_FORCE_SHIFTED, lj_force_shifted)
 
 /* The coefficient keys of all styles, each once (a key may serve several styles; each
  * style's VS_PAIR_INFO names its own): K(name, positive, meaning) makes the row
  * pair.[].coeff.*.*.name of the configuration's schema, a number, > 0 when positive. */
 #define VS_PAIR_COEFF_KEYS(K)                                                                  \
-    K(epsilon, 0, "lj, gaussian, mie (> 0): energy eps")                                       \
-    K(sigma, 1, "lj, gaussian, mie: length sigma")                                             \
+    K(epsilon, 0, "lj, gaussian, mie (> 0), lj_force_shifted: energy eps")                     \
+    K(sigma, 1, "lj, gaussian, mie, lj_force_shifted: length sigma")                           \
     K(alpha, 0, "soft: energy alpha at r = 0; morse: stiffness alpha (1/length)")              \
     K(D0, 0, "morse: well depth D0")                                                           \
     K(r0, 0, "morse: distance r0 of the minimum")                                              \

@@ -9,11 +9,12 @@ Vesica with no DPD forces and zero velocities, for each case of pair_cases.py: l
 species pairs with their own epsilon, sigma and cut-off, shifted, with tail corrections),
 gaussian (shifted; one pair of species without interaction), soft, table (a file of three
 sections, cut-offs within and at its end), morse (three pairs with their own D0, alpha, r0
-and cut-off, shifted) and several styles at once (DPD's conservative
+and cut-off, shifted), lj_force_shifted (lj's three pairs) and several styles at once (DPD's conservative
 force between A and B only, WCA between A, a Gaussian between B). The forces of the final
 checkpoint (step 1, of the positions stored beside them) and thermo.csv at step 1 (the
 potential energy, and the virial from the pressure) are compared with LAMMPS run on those
 positions: pair lj/cut with pair_modify shift and tail, gauss, harmonic/cut, table spline, morse,
+lj/smooth/linear,
 dpd at T = 0 with gamma = 0, hybrid/overlay (LAMMPS's atoms have no velocities, so its
 pressure is the virial's). Forces must agree to 1e-10 of the largest force
 (the table: 1e-6, LAMMPS interpolating in r^2 where Vesica interpolates in r), energy and

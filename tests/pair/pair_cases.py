@@ -106,6 +106,13 @@ MORSE_LMP = "pair_style morse %r\n" % MORSE_RC + "".join(
                                       "" if rc is None else " %r" % rc)
     for (i, j), (d, a, r0, rc) in MORSE_COEFF.items()) + "pair_modify shift yes"
 
+# the linear-force-shifted lj (three pairs with their own cut-offs): LAMMPS's lj/smooth/linear
+LJFS = style("lj_force_shifted", "", LJ_COEFF)
+LJFS_LMP = """pair_style lj/smooth/linear 2.5
+pair_coeff 1 1 1.0 1.0 2.5
+pair_coeff 1 2 0.8 1.1 2.2
+pair_coeff 2 2 1.2 0.9 2.0"""
+
 # several styles at once: DPD's conservative force (A-B only), WCA between A, a Gaussian
 # between B
 MIXED = style("lj", 'wca = "on";', {("A", "A"): "epsilon = 1.0; sigma = 1.0;"}) + ", " + \
@@ -120,7 +127,7 @@ pair_coeff 1 2 dpd 12.0 0.0 1.0""" % (2 ** (1 / 6), 1 / (2 * 0.6 ** 2))
 CASES = [("lj", LJ, None, LJ_LMP % "shift"), ("lj-tail", LJ_TAIL, None, LJ_LMP % "tail"),
          ("gaussian", GAUSS, None, GAUSS_LMP),
          ("soft", SOFT, None, SOFT_LMP), ("table", TABLE, None, TABLE_LMP),
-         ("morse", MORSE, None, MORSE_LMP),
+         ("morse", MORSE, None, MORSE_LMP), ("lj_force_shifted", LJFS, None, LJFS_LMP),
          ("mixed", MIXED, 12.0, MIXED_LMP)]
 
 

@@ -9,6 +9,8 @@
  * - a table of a known smooth potential: the spline passes through the file's points and
  *   stays within 1e-7 of the function between them;
  * - the lj tail corrections against a numerical integration of r^2 U and r^3 U';
+ * - lj_force_shifted: F = -dU/dr in both precisions, energy and force zero at rc, and both
+ *   against the linear-force-shifted form written out from the plain lj formulas;
  * - malformed table files: one error naming the file and the line.
  */
 #include <math.h>
@@ -169,6 +171,42 @@ static void test_morse(void **state)
         }
 }
 
+/* lj_force_shifted (keys epsilon, sigma): the derivative in both precisions; U and F
+ * continuous to zero at rc; U = U_LJ(r) - U_LJ(rc) + (r - rc) F_LJ(rc) and F = F_LJ(r) -
+ * F_LJ(rc) from the plain lj formulas written here; no shift taken. */
+static double lj_u(double e, double s, double r) { return 4 * e * (pow(s / r, 12) - pow(s / r, 6)); }
+static double lj_f(double e, double s, double r)
+{
+    return 24 * e * (2 * pow(s / r, 12) - pow(s / r, 6)) / r;
+}
+
+static void test_lj_force_shifted(void **state)
+{
+    (void)state;
+    const double p[3][3] = {{1.0, 1.0, 2.5}, {0.5, 1.2, 3.0}, {2.0, 0.8, 2.0}};
+    for (int k = 0; k < 3; ++k)
+        for (int shift = 0; shift <= 1; ++shift) {
+            const double e = p[k][0], s = p[k][1], rc = p[k][2];
+            const vs_pair_coeff c = coeff(VS_PAIR_LJ_FORCE_SHIFTED, e, s, rc, shift);
+            assert_true(c.shift == 0.0);
+            check_derivative(VS_PAIR_LJ_FORCE_SHIFTED, &c, 0.8 * s);
+            const vs_pair_result at = vs_pair_style_eval(VS_PAIR_LJ_FORCE_SHIFTED, &c, tables,
+                                                         rc * rc);
+            assert_true(fabs(at.energy) < 1e-14 && fabs(at.f_over_r * rc) < 1e-13);
+            for (int q = 0; q < 50; ++q) {
+                const double r = 0.85 * s + (rc - 0.85 * s) * q / 50.0;
+                const vs_pair_result v =
+                    vs_pair_style_eval(VS_PAIR_LJ_FORCE_SHIFTED, &c, tables, r * r);
+                const double u = lj_u(e, s, r) - lj_u(e, s, rc) + (r - rc) * lj_f(e, s, rc);
+                const double f = lj_f(e, s, r) - lj_f(e, s, rc);
+                if (!(fabs(v.energy - u) <= 1e-12 * (1 + fabs(u)) &&
+                      fabs(v.f_over_r * r - f) <= 1e-12 * (1 + fabs(f))))
+                    fail_msg("lj_force_shifted at r = %g: U %.17g (%.17g), F %.17g (%.17g)", r,
+                             v.energy, u, v.f_over_r * r, f);
+            }
+        }
+}
+
 static void test_table_spline(void **state)
 {
     (void)state;
@@ -278,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_derivatives),  cmocka_unit_test(test_closed_forms),
         cmocka_unit_test(test_table_spline), cmocka_unit_test(test_tail),
         cmocka_unit_test(test_table_files),  cmocka_unit_test(test_morse),
+        cmocka_unit_test(test_lj_force_shifted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
