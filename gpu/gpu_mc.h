@@ -31,7 +31,9 @@ int vs_gpu_mc_upload(vs_gpu_mc *g, int64_t n, const double *x, const int32_t *sp
  * gives the cells of a colour this rank runs (*list, their count returned); after each
  * colour step `share` gets the sweep's positions on the host, by axis (x of every slot, then
  * y, then z: 3 n), each cell's first slot in start (ncell + 1), and puts every other rank's
- * cells of the colour into them (collective). */
+ * cells of the colour into them (collective). A device error inside a split sweep returns at
+ * once and leaves the other ranks in that all-gather: the job ends when mpiexec ends it, the
+ * checkpoints written before intact. */
 typedef struct {
     int64_t (*cells)(void *ctx, int colour, const uint32_t **list);
     void (*share)(void *ctx, int colour, const int64_t *start, double *xs, int64_t n);
