@@ -130,7 +130,7 @@ static void test_errors(void **state)
     expect_pair_error("pair = ( { style = \"table\"; coeff = { A = { A = { table = \"AA\"; }; }; }; } );",
                       "test.cfg:4: pair.[0].file: required key is missing (pair style table reads its tables from a file)");
     expect_pair_error("pair = ( { style = \"buck\"; coeff = { A = { A = { table = \"AA\"; }; }; }; } );",
-                      "test.cfg:4: pair.[0].style: expected one of \"lj\", \"soft\", \"gaussian\", \"table\", \"morse\", \"mie\" (got \"buck\")");
+                      "test.cfg:4: pair.[0].style: expected one of \"lj\", \"soft\", \"gaussian\", \"table\", \"morse\", \"mie\", \"lj_force_shifted\" (got \"buck\")");
     /* morse: its own keys, no wca, no file */
     expect_pair_error("pair = ( { style = \"morse\"; rc = 2.0; coeff = { A = { A = { D0 = 1.0; alpha = 2.0; }; }; }; } );",
                       "test.cfg:4: pair.[0].coeff.A.A: required key is missing (pair style morse needs D0, r0 and alpha)");
