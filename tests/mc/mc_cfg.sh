@@ -1,5 +1,5 @@
 # The configuration writer of the Monte Carlo shell tests (sourced by mc_restart_exact.sh,
-# mc_checkerboard.sh and mc_gpu_exact.sh).
+# mc_checkerboard.sh, mc_gpu_exact.sh and mc_gpu_ranks.sh).
 #
 # mc_cfg NAME EDGE PARTICLES SEED FRACTION_A MC_KEYS writes NAME.cfg: a cubic box of edge EDGE
 # with PARTICLES LJ particles (rc 2.5 with tail corrections) of species A and B, FRACTION_A of
@@ -29,4 +29,16 @@ pair = ( { style = "$style"; rc = 2.5; tail = "on";
 mc = { $6 };
 output = { dir = "$1"; thermo_interval = 2; checkpoint_interval = 10; checkpoint_keep = 2; };
 EOF2
+}
+
+# mc_gpu_cases writes the checkerboard cases the GPU tests share (mc_gpu_exact.sh,
+# mc_gpu_ranks.sh): nvt (two species, 4^3 cells of 41: the kernel's global-memory path), npt
+# (volume moves; 6^3 cells, staged), gibbs (transfers) and gcmc (insertions and deletions),
+# 40 cycles each; MC_GPU_RUN holds their common keys for further cases.
+MC_GPU_RUN='kT = 1.1; cycles = 40; equilibration = 20; tune_every = 5; blocks = 3; sweep = "checkerboard";'
+mc_gpu_cases() {
+    mc_cfg nvt 14.9 2600 31 0.8 "$MC_GPU_RUN ensemble = \"nvt\";"
+    mc_cfg npt 15.0 2700 31 0.8 "$MC_GPU_RUN ensemble = \"npt\"; pressure = 1.0; moves = { displacement = 0.98; volume = 0.02; };"
+    mc_cfg gibbs 12.0 1200 31 1 "$MC_GPU_RUN ensemble = \"gibbs\"; box2 = [10.0, 10.0, 10.0]; particles2 = 200;"
+    mc_cfg gcmc 12.0 20 31 1 "$MC_GPU_RUN ensemble = \"gcmc\"; activity = 0.3; moves_per_cycle = 400;"
 }

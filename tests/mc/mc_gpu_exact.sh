@@ -29,12 +29,9 @@ cd "$WORK" || exit 1
 fail=0
 
 . "$HERE/mc_cfg.sh"
-RUN='kT = 1.1; cycles = 40; equilibration = 20; tune_every = 5; blocks = 3; sweep = "checkerboard";'
-mc_cfg nvt 14.9 2600 31 0.8 "$RUN ensemble = \"nvt\";"
-mc_cfg npt 15.0 2700 31 0.8 "$RUN ensemble = \"npt\"; pressure = 1.0; moves = { displacement = 0.98; volume = 0.02; };"
-mc_cfg gibbs 12.0 1200 31 1 "$RUN ensemble = \"gibbs\"; box2 = [10.0, 10.0, 10.0]; particles2 = 200;"
+RUN=$MC_GPU_RUN
+mc_gpu_cases
 mc_cfg gibbs_npt 12.0 1200 31 0.8 "$RUN ensemble = \"gibbs_npt\"; pressure = 0.1; box2 = [10.0, 10.0, 10.0]; particles2 = 200;"
-mc_cfg gcmc 12.0 20 31 1 "$RUN ensemble = \"gcmc\"; activity = 0.3; moves_per_cycle = 400;"
 mc_cfg big 31.0 24000 31 0.8 "kT = 1.1; cycles = 6; equilibration = 4; tune_every = 2; blocks = 3; sweep = \"checkerboard\"; ensemble = \"nvt\";"
 mc_cfg small 9.0 500 31 0.8 "$RUN ensemble = \"nvt\";"
 mc_cfg small2 9.5 800 31 0.8 "$RUN ensemble = \"nvt\";"

@@ -18,11 +18,7 @@ mkdir -p "$WORK"
 cd "$WORK" || exit 1
 fail=0
 . "$HERE/mc_cfg.sh"
-RUN='kT = 1.1; cycles = 40; equilibration = 20; tune_every = 5; blocks = 3; sweep = "checkerboard";'
-mc_cfg nvt 14.9 2600 31 0.8 "$RUN ensemble = \"nvt\";"
-mc_cfg npt 15.0 2700 31 0.8 "$RUN ensemble = \"npt\"; pressure = 1.0; moves = { displacement = 0.98; volume = 0.02; };"
-mc_cfg gibbs 12.0 1200 31 1 "$RUN ensemble = \"gibbs\"; box2 = [10.0, 10.0, 10.0]; particles2 = 200;"
-mc_cfg gcmc 12.0 20 31 1 "$RUN ensemble = \"gcmc\"; activity = 0.3; moves_per_cycle = 400;"
+mc_gpu_cases
 for e in nvt npt gibbs gcmc; do
     "$VESICA" mc $e.cfg --set output.dir=\"$e-cpu\" --set backend=\"cpu\" > $e-cpu.log 2>&1 ||
         { echo "FAIL: $e on the CPU: $(tail -1 $e-cpu.log)"; fail=1; continue; }

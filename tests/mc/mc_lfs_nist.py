@@ -25,6 +25,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mc_gibbs_lj import mean_err  # noqa: E402 (the mean and its 10-block error)
+
 # (T*, p/psat, ln z*, rho*) from NIST's table (its vapour rows; p/psat 0.06 and above were not
 # transcribed)
 GCMC_POINTS = [
@@ -59,12 +62,6 @@ mc = { ensemble = "gibbs"; kT = %(T)r; cycles = %(cycles)d; equilibration = %(eq
        moves = { displacement = 0.79; volume = 0.01; exchange = 0.2; }; };
 output = { dir = "out"; thermo_interval = 10; checkpoint_keep = 0; };
 """
-
-
-def mean_err(x):
-    import numpy as np
-    b = np.array([c.mean() for c in np.array_split(x, 10)])
-    return x.mean(), b.std(ddof=1) / math.sqrt(len(b))
 
 
 def run(binary, work, name, text, force):
