@@ -4,8 +4,9 @@
 Usage: gpu_cpu.py VESICA_BINARY WORKDIR PRECISION   (double or mixed)
 
 On an fcc lattice of 864 particles (two species, displaced by up to 0.05):
-  - every pair style at once with the DPD thermostat (pair-mix.cfg), and lj alone with DPD
-    inactive (the first pair style then starts the forces on the GPU), with the GPU's
+  - every pair style at once with the DPD thermostat (pair-mix.cfg), and lj alone and the
+    linear-force-shifted lj alone (pair_cases.LJFS) with DPD inactive (the first pair style
+    then starts the forces on the GPU), with the GPU's
     default partner search for the precision (double: Verlet list; mixed: the thread-built
     list for these reaches) and, in double, the cell list as well; in mixed, the same with
     every reach within 1.5 (pair-short.cfg, lj alone at rc 1.5), where the styles ride the
@@ -81,12 +82,15 @@ def main():
     with open(lj_short_cfg, "w") as c:
         c.write(pair_cases.config(pair_cases.style("lj", 'shift = "on";', LJ_SHORT), None,
                                   "lattice.h5", "unused", "pair.table"))
+    ljfs_cfg = os.path.join(work, "ljfs.cfg")
+    with open(ljfs_cfg, "w") as c:
+        c.write(pair_cases.config(pair_cases.LJFS, None, "lattice.h5", "unused", "pair.table"))
     mix_cfg = os.path.join(HERE, "pair-mix.cfg")
     short_cfg = os.path.join(HERE, "pair-short.cfg")
     one = ["integrator.steps=1", "integrator.dt=1e-4", "output.thermo_interval=1"]
     tol_f, tol_e = (1e-10, 1e-10) if prec == "double" else (2e-5, 1e-5)
     builders = ["auto", "cells"] if prec == "double" else ["auto"]
-    cases = [("mix", mix_cfg, builders), ("lj", lj_cfg, builders)]
+    cases = [("mix", mix_cfg, builders), ("lj", lj_cfg, builders), ("ljfs", ljfs_cfg, builders)]
     if prec == "mixed":  # the styles on the Newton walk
         cases += [("short", short_cfg, ["auto"]), ("ljshort", lj_short_cfg, ["cells", "half"])]
     failed = 0
