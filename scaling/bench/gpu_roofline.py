@@ -87,8 +87,9 @@ def main():
               f"{inst / 1e6:.1f} | {issue or 0:.0f} | {busiest[1]} {busiest[0]:.0f} | "
               f"{bytes_ms:.3f} | {issue_ms:.3f} | {atom / 1e6:.1f} |")
     print(f"| all kernels | | {total_t:.3f} | | | | | | floor {total_floor:.3f} ms | | |")
+    bound = f"at most {n / (total_floor * 1e-3):.3e}" if total_floor > 0 else "no bound (no metrics)"
     print(f"kernel time per step {total_t:.3f} ms: {n / (total_t * 1e-3):.3e} particle-steps/s; "
-          f"the floors' sum {total_floor:.3f} ms: at most {n / (total_floor * 1e-3):.3e}")
+          f"the floors' sum {total_floor:.3f} ms: {bound}")
 
 
 if __name__ == "__main__":

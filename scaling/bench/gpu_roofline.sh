@@ -6,6 +6,9 @@
 # bandwidth or its instructions at the peak issue rate, whichever is longer.
 # Usage: scaling/bench/gpu_roofline.sh VESICA COPY_BANDWIDTH_BIN PARTICLES [STEPS] [--set key=value]...
 # COPY_BANDWIDTH_BIN: build-gpu/vesica_copy_bandwidth (the bandwidth roof, measured first).
+# VS_ROOFLINE_RANKS=P: P ranks (one GPU each) in P x 1 x 1 slabs of PARTICLES each, the weak
+# series of gpu_multi_bench.sh over the peer transport; a table per rank (set against one
+# rank's, the kernels a multi-rank step adds and what they cost on the device).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$1; copy=$2; n=$3; steps=${4:-8}; shift $(( $# < 4 ? $# : 4 ))
@@ -32,10 +35,27 @@ for m in dram__bytes_read.sum dram__bytes_write.sum smsp__inst_executed.sum \
 done
 # STEPS + 2 steps profiled; the script keeps the STEPS whole steps between the first and the
 # last (a step begins with its first half-step's kernel)
-ncu --csv --print-units base --print-kernel-base function --clock-control none \
-  --metrics "$metrics" \
-  "$bin" run "$here/gpu-fluid.cfg" --set "box=[$side, $side, $side]" --set "particles=$n" \
-  --set "integrator.steps=$((steps + 2))" --set "output.dir=$out/run" \
-  --set output.checkpoint_keep=0 "$@" >"$out/ncu.csv" 2>"$out/ncu.err" ||
-  { cat "$out/ncu.err" >&2; exit 1; }
-python3 "$here/gpu_roofline.py" "$out/ncu.csv" "$steps" "$bw" "$sms" "$n"
+ranks=${VS_ROOFLINE_RANKS:-1}
+layout=()
+box="[$side, $side, $side]"
+if [ "$ranks" -gt 1 ]; then
+    box="[$(python3 -c "print(f'{$ranks * $side:.6f}')"), $side, $side]"
+    layout=(--set "decomposition=[$ranks, 1, 1]" --set comm.transport=peer)
+fi
+profile=(ncu --csv --print-units base --print-kernel-base function --clock-control none
+    --metrics "$metrics")
+args=(run "$here/gpu-fluid.cfg" --set "box=$box" --set "particles=$((ranks * n))"
+    --set "integrator.steps=$((steps + 2))" --set "output.dir=$out/run"
+    --set output.checkpoint_keep=0 "${layout[@]}" "$@")
+if [ "$ranks" -gt 1 ]; then
+    # each rank's report into a file of its own (Open MPI's rank in the environment)
+    mpiexec --oversubscribe -n "$ranks" bash -c 'exec "$@" >"'"$out"'/ncu_${OMPI_COMM_WORLD_RANK}.csv" 2>"'"$out"'/ncu_${OMPI_COMM_WORLD_RANK}.err"' \
+        _ "${profile[@]}" "$bin" "${args[@]}" || { cat "$out"/ncu_*.err >&2; exit 1; }
+else
+    "${profile[@]}" "$bin" "${args[@]}" >"$out/ncu_0.csv" 2>"$out/ncu_0.err" ||
+        { cat "$out/ncu_0.err" >&2; exit 1; }
+fi
+for ((r = 0; r < ranks; ++r)); do
+    [ "$ranks" -eq 1 ] || echo "rank $r of $ranks ($ranks x 1 x 1 slabs of $n particles):"
+    python3 "$here/gpu_roofline.py" "$out/ncu_$r.csv" "$steps" "$bw" "$sms" "$n"
+done
