@@ -228,6 +228,7 @@ void vs_gpu_aniso_free(vs_gpu_state *g)
 
 extern "C" void vs_gpu_aniso_forces(vs_gpu_state *g, int want_energy)
 {
+    vs_gpu_settle_owned(g); /* the other terms read the owned number on the host */
     const vs_params *prm = g->prm;
     /* the first pair term starts the forces (forcefield.h): this one where no DPD and no
      * other style acts */

@@ -175,7 +175,11 @@ void vs_gpu_graph_counts(const vs_gpu_state *g, int64_t launched[VS_COLLECT_PART
 
 /* Wait for all work queued on this state's stream. */
 void vs_gpu_synchronize(vs_gpu_state *g);
-int64_t vs_gpu_n_owned(const vs_gpu_state *g);
+/* The owned particles' number on the host again where the slab path kept it on the device
+ * from its migration on (gpu_slab.cu): every launcher outside the step's exchange and forces
+ * calls it first (the table does, gpu_table.c). */
+void vs_gpu_settle_owned(vs_gpu_state *g);
+int64_t vs_gpu_n_owned(vs_gpu_state *g);
 int64_t vs_gpu_n_ghost(vs_gpu_state *g); /* waits where the number is on the device */
 /* Device bytes allocated by this state. */
 size_t vs_gpu_memory_bytes(const vs_gpu_state *g);

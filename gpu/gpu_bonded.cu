@@ -647,6 +647,7 @@ static void bond_resolve(vs_gpu_state *g)
 
 extern "C" void vs_gpu_bond_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
+    vs_gpu_settle_owned(g); /* the other terms read the owned number on the host */
     bond_resolve(g);
     vs_field_bead field;
     int scheme = 0;
@@ -664,11 +665,13 @@ extern "C" void vs_gpu_bond_forces(vs_gpu_state *g, int64_t step, int want_energ
 
 extern "C" void vs_gpu_angle_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
+    vs_gpu_settle_owned(g); /* the other terms read the owned number on the host */
     launch_bonded(g, angle_kernel, step, want_energy, g->bd.e_angle, g->bd.w_angle);
 }
 
 extern "C" void vs_gpu_dihedral_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
+    vs_gpu_settle_owned(g); /* the other terms read the owned number on the host */
     launch_bonded(g, dihedral_kernel, step, want_energy, g->bd.e_dihedral, g->bd.w_dihedral);
 }
 

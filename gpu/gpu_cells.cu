@@ -43,11 +43,12 @@ __global__ void cell_key_kernel(int n, vs_gpu_grid grid, int morton, vs_position
                                 uint32_t *key, uint32_t *idx, vs_fixed_frame frame,
                                 const double *vx, const double *vy, const double *vz,
                                 const int32_t *species, int4 *pos, float4 *vel,
-                                int staged_below)
+                                vs_count staged)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
+    const int staged_below = vs_count_get(staged);
     int c[3];
     uint32_t cell;
     if (STAGE) {
@@ -122,11 +123,11 @@ static void permute_rotation(vs_gpu_state *g, double **fields, int count, int n)
 /* Particles below this index hold their force inputs already (pos_q, vel_f): all of them
  * where pos_q is the only store of the positions, else the owned ones where the first
  * half-step staged them. */
-static int staged_below(const vs_gpu_state *g)
+static vs_count staged_below(const vs_gpu_state *g)
 {
     if (g->plan.pos_q_only) /* every particle, however many the device counts */
-        return INT32_MAX;
-    return vs_gpu_owned_staged(g) ? (int)g->pt.n_owned : 0;
+        return vs_count_known(INT32_MAX);
+    return vs_gpu_owned_staged(g) ? vs_gpu_owned(g) : vs_count_known(0);
 }
 
 /* Sort particles [0, n) by cell into key_out / idx_out; `stage`: also stage all n particles'
@@ -136,7 +137,7 @@ static void sort_by_cell(vs_gpu_state *g, int n, int morton, int stage)
 #define VS_KEY_ARGS                                                                                \
     n, g->cells.grid, morton, vs_gpu_positions(g), g->sort.key_in, g->sort.idx_in, g->fs.frame,    \
         g->pt.vp[0], g->pt.vp[1], g->pt.vp[2], g->pt.species_id, g->fs.pos_q, g->fs.vel_f,         \
-        stage ? staged_below(g) : 0
+        stage ? staged_below(g) : vs_count_known(0)
     if (stage)
         VS_LAUNCH(cell_key_kernel<true>, n, VS_BLOCK, g->stream, VS_KEY_ARGS);
     else
@@ -324,10 +325,10 @@ __global__ void cell_pos_staged_kernel(int n, const uint32_t *cell_particles, co
 __global__ void cell_bin_kernel(vs_count listed, vs_gpu_grid grid, vs_positions at,
                                 vs_fixed_frame frame, const double *vx, const double *vy,
                                 const double *vz, const int32_t *species, int4 *pos,
-                                float4 *vel, int staged_below, uint32_t *count,
+                                float4 *vel, vs_count staged, uint32_t *count,
                                 uint32_t *cell_of, uint32_t *place)
 {
-    const int n = vs_count_get(listed);
+    const int n = vs_count_get(listed), staged_below = vs_count_get(staged);
     VS_FOR_EACH(i, n)
     {
         const int4 p = i < staged_below ? pos[i]

@@ -490,6 +490,7 @@ int vs_gpu_field_fused(vs_gpu_state *g, vs_field_bead *b, int *scheme)
 
 extern "C" void vs_gpu_field_forces(vs_gpu_state *g, int64_t step, int want_energy)
 {
+    vs_gpu_settle_owned(g); /* the other terms read the owned number on the host */
     if (!g->field) {
         g->field = field_create(g);
         reset_status(g, g->field);
@@ -544,6 +545,7 @@ extern "C" void vs_gpu_field_phi(vs_gpu_state *g, double *out)
 
 extern "C" int vs_gpu_field_energy(vs_gpu_state *g, vs_wide *w)
 {
+    vs_gpu_settle_owned(g); /* the other terms read the owned number on the host */
     *w = g->field ? g->field->energy : 0;
     return g->field ? g->field->energy_bad : 0;
 }

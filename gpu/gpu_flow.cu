@@ -28,6 +28,7 @@ __global__ void flow_double_poiseuille_kernel(int n, vs_positions at, int across
 
 extern "C" void vs_gpu_flow_forces(vs_gpu_state *g)
 {
+    vs_gpu_settle_owned(g); /* the other terms read the owned number on the host */
     const vs_flow &fl = g->prm->flow;
     const int n = (int)g->pt.n_owned;
     VS_LAUNCH(flow_double_poiseuille_kernel, n, VS_BLOCK, g->stream, n, vs_gpu_positions(g),

@@ -74,7 +74,7 @@ void vs_gpu_stage_positions(vs_gpu_state *g)
 struct vs_sum_clear {
     double *f[3]; /* NULL: nothing to clear */
     int32_t *bad;
-    int n_owned;
+    vs_count owned;
 };
 
 /* Each particle's pair-RNG signature at this step (tea_rng.h), for particles [first, first +
@@ -83,12 +83,12 @@ struct vs_sum_clear {
 __global__ void signature_kernel(int first, vs_count count, vs_tea_key key,
                                  const int64_t *tag, uint64_t *sig, vs_sum_clear clear)
 {
-    const int n = vs_count_get(count);
+    const int n = vs_count_get(count), n_owned = vs_count_get(clear.owned);
     VS_FOR_EACH(k, n)
     {
         const int i = first + k;
         sig[i] = vs_signature_pack(vs_tag_signature(key, (uint64_t)tag[i]));
-        if (clear.f[0] && i < clear.n_owned) {
+        if (clear.f[0] && i < n_owned) {
             clear.f[0][i] = 0.0;
             clear.f[1][i] = 0.0;
             clear.f[2][i] = 0.0;
@@ -104,9 +104,10 @@ __global__ void signature_kernel(int first, vs_count count, vs_tea_key key,
 static void compute_signatures_of(vs_gpu_state *g, int64_t first, vs_count count,
                                   int64_t estimate, int64_t step, int clear_sums)
 {
-    vs_sum_clear clear = {{NULL, NULL, NULL}, g->fs.d_bad_force, (int)g->pt.n_owned};
+    vs_sum_clear clear = {{NULL, NULL, NULL}, g->fs.d_bad_force, vs_gpu_owned(g)};
     if (clear_sums) {
-        if (first != 0 || count.base < g->pt.n_owned)
+        /* (the slab path's listed number on the device counts every owned particle) */
+        if (first != 0 || (!g->pt.owned_on_device && count.base < g->pt.n_owned))
             vs_log_fatal(__FILE__, __LINE__, "signatures of [%lld, %lld) cannot clear the sums "
                          "of %lld owned particles", (long long)first,
                          (long long)(first + count.base), (long long)g->pt.n_owned);
@@ -538,6 +539,7 @@ extern "C" void vs_gpu_update_ghosts_and_forces(vs_gpu_state *g, int64_t step,
                                                 int want_energy, double *comm_s,
                                                 double *hidden_s)
 {
+    vs_gpu_settle_owned(g); /* the other terms read the owned number on the host */
     if (g->plan.overlap == VS_GPU_OVERLAP_REMOTE_APART) {
         update_remote_and_forces(g, step, want_energy, comm_s, hidden_s);
         return;

@@ -454,6 +454,7 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
      * verdict waits for the next step that reads (a thermo row, a reaction step, the end) */
     if (!g->graph.capturing)
         vs_gpu_bonded_check(g, -1);
+    vs_gpu_settle_owned(g); /* the slab path's last number (gpu_slab.cu) */
     vs_gpu_walls_check(g); /* nothing may cross a wall: the driver would drop it */
     g->pt.n_ghost = 0;
     g->halo.ghosts_on_device = 0;
@@ -477,7 +478,10 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
         VS_CUDA_CHECK(
             cudaMemsetAsync(g->halo.d_outside, 0xff, sizeof(unsigned long long), g->stream));
     }
-    if (crosses && g->slab.on) {
+    const int slab = crosses && g->slab.on;
+    if (slab) {
+        /* the reorder first: after the migration the owned number is on the device */
+        vs_gpu_reorder(g);
         vs_gpu_slab_migrate(g, vs_gpu_image_remote(g));
     } else if (crosses) {
         /* with molecules a record carries the topology too (the host path's layout) */
@@ -487,8 +491,8 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
         vs_gpu_xctx c = {g, rec, {0, 0}, {0, 0}, 0, 0};
         vs_exchange_run(&ops, &c, g->tr.dc);
     }
-    if (crosses && g->slab.on) {
-        /* the verdict comes back with the next step's counts (gpu_slab.cu) */
+    if (slab) {
+        /* the verdict comes back in the step's slot (gpu_slab.cu) */
         g->slab.outside_pending = 1;
         g->slab.outside_step = step;
     } else if (crosses) {
@@ -499,7 +503,8 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
         g->halo.outside_pending = 1;
         g->halo.outside_step = step;
     }
-    vs_gpu_reorder(g);
+    if (!slab)
+        vs_gpu_reorder(g);
     return before - g->pt.n_owned > 0 ? before - g->pt.n_owned : 0;
 }
 

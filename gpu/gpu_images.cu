@@ -493,6 +493,7 @@ void vs_gpu_settle_ghosts(vs_gpu_state *g)
     vs_gpu_check_outside(g); /* the slab path's migration verdict, where one is due */
     if (!g->halo.ghosts_on_device)
         return;
+    vs_gpu_settle_owned(g); /* the listed ones are these and the ghosts */
     int32_t *h = (int32_t *)g->red.h_pinned;
     VS_CUDA_CHECK(cudaMemcpyAsync(h, g->halo.d_ghosts, sizeof(int32_t), cudaMemcpyDeviceToHost,
                                   g->stream));
@@ -647,23 +648,37 @@ __global__ void slab_count_kernel(int n, vs_image_faces f, vs_positions pos, int
     }
 }
 
-/* The arrivals (n0 records from in0, then n1 from in1) unpacked after the n_stay stayers, and
- * every image of every owned particle, counted on the device: each thread unpacks its arrival
- * before it reads the particle (its own writes), each warp takes its slots with one atomic add
- * per kind on the counters ctr (local images into the ghost slots, sent ones into the send
- * buffer's records: lower ones from 0, upper ones from lower_cap). The order is the atomics'
- * (the Newton kernel's fixed-point sums do not depend on it). A count past its bound writes
- * nothing and raises the overflow counter. The last block to finish copies the counters into
- * the header the neighbours read (sent down, sent up, local, overflow), so that the header
- * needs no clearing while a neighbour may still read it: the ghost unpack clears ctr. */
-__global__ void slab_write_kernel(int n_stay, int n0, int n1, const char *in0, const char *in1,
+/* The arrivals unpacked after the stayers (stay[0] of them): n0 records from in0 (their
+ * number in the sender's header hdr0, word 0: its leavers down), then n1 from in1 (hdr1,
+ * word 1: its leavers up), each at most its bound; the owned particles' number to stay[1].
+ * Then every image of every owned particle, counted on the device: each thread unpacks its
+ * arrival before it reads the particle (its own writes), each warp takes its slots with one
+ * atomic add per kind on the counters ctr (local images into the ghost slots, sent ones into
+ * the send buffer's records: lower ones from 0, upper ones from lower_cap). The order is the
+ * atomics' (the Newton kernel's fixed-point sums do not depend on it). A count past its
+ * bound writes nothing and raises the overflow counter (ctr[3]; an arrival number past its
+ * bound, ctr[5]). The last block to finish copies the counters into the header the
+ * neighbours read (sent down, sent up, local, overflow), so that the header needs no
+ * clearing while a neighbour may still read it: the ghost unpack clears ctr. The grid covers
+ * the host's bound on the owned particles. */
+__global__ void slab_write_kernel(int32_t *stay, const int32_t *hdr0, const int32_t *hdr1,
+                                  int bound0, int bound1, const char *in0, const char *in1,
                                   double lo, double hi, unsigned long long *outside,
                                   vs_image_faces f, vs_soa a, int64_t local_cap, void *send,
                                   int64_t lower_cap, int64_t upper_cap, int32_t *ctr,
                                   int32_t *header)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
+    const int n_stay = stay[0];
+    int n0 = hdr0 ? hdr0[0] : 0, n1 = hdr1 ? hdr1[1] : 0;
+    if (n0 > bound0 || n1 > bound1) { /* cannot happen: the sender stops at its bound */
+        ctr[5] = 1;
+        n0 = n0 > bound0 ? bound0 : n0;
+        n1 = n1 > bound1 ? bound1 : n1;
+    }
     const int n = n_stay + n0 + n1;
+    if (i == 0)
+        stay[1] = n;
     if (i >= n_stay && i < n) {
         const size_t rec = vs_migrant_bytes(a);
         if (i < n_stay + n0)
@@ -731,15 +746,16 @@ void vs_gpu_slab_count_images(vs_gpu_state *g, int remote)
               image_faces(g, remote), vs_gpu_positions(g), sums);
 }
 
-void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header, int64_t n_stay,
-                              const int64_t n_in[2], const char *const in[2])
+void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header)
 {
     /* the header: counts sent down and up, local images, overflow flag (slab_write_kernel) */
-    const int n = (int)g->pt.n_owned;
-    const int blocks = n > 0 ? (n + VS_BLOCK - 1) / VS_BLOCK : 1;
+    const int64_t n = g->pt.n_owned; /* the bound */
+    const int blocks = n > 0 ? (int)((n + VS_BLOCK - 1) / VS_BLOCK) : 1;
     slab_write_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
-        (int)n_stay, (int)n_in[0], (int)n_in[1], in[0], in[1], g->lo[remote], g->hi[remote],
-        g->halo.d_outside, image_faces(g, remote), soa(g), g->slab.local_bound,
+        g->slab.d_stay, (const int32_t *)g->slab.in_header[0],
+        (const int32_t *)g->slab.in_header[1], (int)g->slab.arrive_bound[0],
+        (int)g->slab.arrive_bound[1], g->slab.in[0], g->slab.in[1], g->lo[remote],
+        g->hi[remote], g->halo.d_outside, image_faces(g, remote), soa(g), g->slab.local_bound,
         g->tr.d_ghost_send + header, g->slab.out_bound[0], g->slab.out_bound[1], g->slab.d_ctr,
         (int32_t *)g->tr.d_ghost_send);
     VS_CUDA_CHECK(cudaGetLastError());

@@ -444,6 +444,12 @@ struct vs_gpu_stamps {
  * (gpu_halo.cu) changes the owned set, the Morton reorder (gpu_cells.cu) permutes it). */
 struct vs_gpu_particles {
     int64_t n_owned, n_ghost, capacity;
+    /* the slab path (gpu_slab.cu) keeps the owned particles' number on the device from its
+     * migration to the next step: n_owned is then a bound (the grids' size and the
+     * reservations) and the kernels read the number at *d_owned (vs_gpu_owned); the host
+     * learns it where it asks (vs_gpu_settle_owned) */
+    int owned_on_device;
+    const int32_t *d_owned;
     int64_t capacity_owned; /* of v, f and image, which ghosts never have */
     double *x[3]; /* NULL where fs.pos_q is the only store (vs_gpu_plan.pos_q_only): read
                      and write positions through vs_positions (vs_gpu_positions) */
@@ -478,7 +484,7 @@ struct vs_gpu_halo {
     int32_t *ghost_cand;     /* ghost candidates of stages y and z: owned particles near a
                                 face, then the ghosts of earlier stages (index order) */
     int64_t cap_cand;
-    int32_t *d_select_count; /* 16 counters: CUB selects, the slab read-back (gpu_slab.cu) */
+    int32_t *d_select_count; /* 16 counters: CUB selects, the slab path's first counts */
     /* at most one dimension split over ranks (the image path): per candidate its image
      * counts and their exclusive scan (bound + 1 entries); per local image and per sent
      * record its source particle and digit code (one base-3 digit per dimension, x lowest:
@@ -885,8 +891,20 @@ void vs_gpu_settle_ghosts(vs_gpu_state *g);
 static inline vs_count vs_gpu_listed(const vs_gpu_state *g)
 {
     vs_count c = vs_count_known(g->cells.n_listed);
-    if (g->halo.ghosts_on_device)
+    if (g->pt.owned_on_device) { /* the slab path's sum of both (gpu_slab.cu) */
+        c.base = 0;
+        c.more = g->slab.d_listed;
+    } else if (g->halo.ghosts_on_device) {
         c.more = g->halo.d_ghosts;
+    }
+    return c;
+}
+/* The owned particles as the kernels count them (n_owned is a bound while owned_on_device). */
+static inline vs_count vs_gpu_owned(const vs_gpu_state *g)
+{
+    vs_count c = vs_count_known(g->pt.owned_on_device ? 0 : g->pt.n_owned);
+    if (g->pt.owned_on_device)
+        c.more = g->pt.d_owned;
     return c;
 }
 static inline int64_t vs_gpu_listed_estimate(const vs_gpu_state *g)

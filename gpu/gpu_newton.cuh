@@ -281,7 +281,7 @@ __device__ __forceinline__ void vs_newton_scan_list(int i, const int32_t *nlist,
  * each of its owned particles' sums (gpu_tensor.cuh), by global atomics. */
 template <class EV, bool ENERGY, bool FRESH, bool LIST, bool TILED, bool TENSOR = false>
 __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
-    vs_newton_kernel(EV ev, vs_count listed, int n_owned, float rc2_quanta, vs_gpu_species sp,
+    vs_newton_kernel(EV ev, vs_count listed, vs_count owned, float rc2_quanta, vs_gpu_species sp,
                             vs_fixed_frame frame, const int4 *pos_q, const float4 *vel_f,
                             const uint64_t *sig, vs_gpu_grid grid, const uint32_t *cell_start,
                             const int4 *cell_pos, const int32_t *cell_rank, float row_cut2,
@@ -305,6 +305,7 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
     ev.load_shared(ev_shared, sp);
     const vs_mixed_inputs in = {pos_q, vel_f, sig};
     const int n_all = TILED ? vs_count_get(listed) : listed.base;
+    const int n_owned = vs_count_get(owned);
     const int lane = threadIdx.x % 32, warp_first = threadIdx.x - lane;
     /* a tile of VS_NEWTON_BLOCK particles per block; TILED: more than one where the grid is
      * smaller than the count (the host's estimate of a count on the device), else the grid
@@ -544,7 +545,8 @@ void vs_newton_launch(vs_gpu_state *g, cudaStream_t stream, int remote, const EV
         [&](auto c) {
             constexpr vs_newton_variant v = vs_newton_variants[VS_VAL(c)];
             VS_LAUNCH((vs_newton_kernel<EV, v.energy, v.fresh, v.list, v.tiled, v.tensor>),
-                      listed_estimate, VS_NEWTON_BLOCK, stream, ev, listed, n, rc2_quanta,
+                      listed_estimate, VS_NEWTON_BLOCK, stream, ev, listed, vs_gpu_owned(g),
+                      rc2_quanta,
                       g->species, g->fs.frame, g->fs.pos_q, g->fs.vel_f, g->fs.sig,
                       g->cells.grid, g->cells.cell_start, g->cells.cell_pos, g->cells.cell_rank,
                       vs_row_cut2(g->list_cutoff), g->cells.nlist, g->cells.ncount,

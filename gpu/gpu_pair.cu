@@ -223,6 +223,7 @@ static int first_style(const vs_params *p)
 
 extern "C" void vs_gpu_pair_style_forces(vs_gpu_state *g, int style, int want_energy)
 {
+    vs_gpu_settle_owned(g); /* the other terms read the owned number on the host */
     const int first = style == first_style(g->prm);
     if (vs_gpu_styles_on_newton(g)) {
         /* DPD's call evaluated every style already; where DPD does not act, the first

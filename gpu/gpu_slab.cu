@@ -1,23 +1,25 @@
 /* The slab path: small bricks in slabs (one dimension split over ranks) over the peer
- * transport, rebuilt on every step (no skin), with one read-back per step.
+ * transport, rebuilt on every step (no skin), with no read-back in the step.
  *
- * The staged and image paths read counts back twice per step (the migration's leavers, then
- * the ghosts' images) and exchange them by MPI before any record moves; for small bricks
- * those waits, not the records, set the step's time (docs/performance.md). Here:
- * - The migration reads its leaver counts back together with the image counts of every
- *   owned particle before it, the last build's flags and the last arrival check (one
- *   synchronisation, one copy). Its records travel as the peer transport's always do, and one
- *   message per neighbour and direction carries the count, the buffer and the events. What
- *   the host queues after the read-back idles the device until the forces start, so it is
- *   kept to few launches: one block packs the leavers and closes their holes, and the
- *   arrivals are unpacked by the ghost build's image pass.
- * - The ghost build then knows bounds without a read-back: this step's images are at most
- *   those counted, plus the most one arrival can have per arrival (vs_gpu_slab_most_images).
- *   Room for the bounds is reserved, the image pass counts its images on the device (local
- *   ones into the ghost slots, sent ones into a second exported buffer whose header holds
- *   their counts), a message per neighbour carries the bound, and the neighbours' records
- *   are unpacked straight out of their buffers by a kernel that reads the counts there. The
- *   ghosts' number stays on the device (d_ghosts), as on one rank (gpu_images.cu).
+ * The staged and image paths read counts back (the migration's leavers, then the ghosts'
+ * images) and exchange them by MPI before any record moves; for small bricks those waits,
+ * and the host's calls after them while the device idles, set the step's time
+ * (docs/performance.md). Here every number of the step stays on the device:
+ * - The leavers are selected and packed by one block that also closes their holes; it writes
+ *   their numbers into the send buffer's header, which the neighbours' image pass reads.
+ *   Direction 1's records start at a fixed place (after direction 0's bound), so one
+ *   message per neighbour carries only the bounds, the buffer and the events.
+ * - The image pass unpacks the arrivals after the stayers and writes the images of every
+ *   owned particle (local ones into the ghost slots, sent ones into a second exported
+ *   buffer whose header holds their numbers); the ghost unpack reads the neighbours' records
+ *   straight out of their buffers. The owned, ghost and listed numbers stay on the device,
+ *   where the later kernels read them (vs_gpu_owned, vs_gpu_listed).
+ * - The host sizes grids and reservations by bounds: the last step's numbers with a margin.
+ *   They come back in a slot copied after the ghost unpack, read at the next step's start
+ *   (vs_gpu_settle_owned), when the device is in the forces that follow that unpack, so the
+ *   host runs ahead and the device does not wait for it. A number past its bound would have
+ *   lost particles or ghosts: the slot says so and the run stops (a fluid's flux through a
+ *   face does not double in a step). The first step, with no last one, counts and reads back.
  * - No acknowledgement message: every message tells its receiver that the sender's reads of
  *   the receiver's buffers are behind the sender's `read` event, and each buffer is packed
  *   again only after the message that follows its last read (vs_gpu_slab_message).
@@ -39,38 +41,69 @@ extern "C" {
 #include "timer.h"
 }
 
-/* The ghost send buffer's header, padded so the records stay aligned: the count sent down and
- * up (the neighbours read these), this rank's local images, and the overflow flag. */
+/* The send buffers' headers, padded so the records stay aligned. The migration's: the
+ * leavers sent down and up. The ghost records': the number sent down and up (the neighbours
+ * read these), this rank's local images, and the overflow flag. */
 enum { VS_SLAB_HEADER = 256, VS_SLAB_SENT = 0, VS_SLAB_LOCAL = 2, VS_SLAB_OVERFLOW = 3 };
 
-/* The migration's read-back: the select counters (d_select_count[0..6]), then from
- * VS_SLAB_TAIL the last build's header (its four words) and the last migration's arrival
- * verdict (a 64-bit tag), which the ghost unpack copies there so that they come back with the
- * next step's counts instead of by copies of their own. */
-enum { VS_SLAB_TAIL = 8, VS_SLAB_OUTSIDE = VS_SLAB_TAIL + 4, VS_SLAB_READ = VS_SLAB_OUTSIDE + 2 };
+/* What the slot brings back (d_tail, written by the ghost unpack): the ghost records sent
+ * down and up, the local images, the image pass's overflow, the arrival check's verdict (a
+ * 64-bit tag), the owned particles' number, the leavers down and up, and whether an arrival
+ * or leaver number passed its bound. */
+enum {
+    VS_TAIL_SENT = 0,
+    VS_TAIL_LOCAL = 2,
+    VS_TAIL_OVERFLOW = 3,
+    VS_TAIL_OUTSIDE = 4,
+    VS_TAIL_OWNED = 6,
+    VS_TAIL_LEAVERS = 7,
+    VS_TAIL_PAST = 9
+};
 
-/* The leavers of both directions (lower ones, n0 from idx0, first; records one after another
- * from `out`; no molecules on this path, orientations where the particles have them), then
- * the holes they leave below the new end n_stay closed with the stayers beyond it, in one
- * block: the fill overwrites leaver slots the pack reads, and the leavers are a flux through
- * two faces, few enough for one block, whose barrier orders the two where a select and a
- * fill of their own would cost two more launches. The k-th stayer of [n_stay, n_stay +
- * n_left) in index order fills holes[k] (the leavers in index order), as the other paths'
- * select and fill_holes_kernel do. */
+/* The image pass's counters (d_ctr): local, sent down, up, overflow, blocks done, and an
+ * arrival or leaver number past its bound. */
+enum { VS_CTR_PAST = 5, VS_CTR_WORDS = 8 };
+
+/* The leavers of both directions (their numbers from the select, counts[0..2]: down, up, all;
+ * lower ones from idx0 first; records from out0 and out1, their numbers into the header at
+ * `header`; no molecules on this path, orientations where the particles have them), then the
+ * holes they leave below the new end closed with the stayers beyond it, in one block: the
+ * fill overwrites leaver slots the pack reads, and the leavers are a flux through two faces,
+ * few enough for one block, whose barrier orders the two where a select and a fill of their
+ * own would cost two more launches. The k-th stayer of [n_stay, n_stay + n_left) in index
+ * order fills holes[k] (the leavers in index order), as the other paths' select and
+ * fill_holes_kernel do. The stayers' number goes to stay[0] and stay[1] (the owned number
+ * until the image pass adds the arrivals). */
 enum { VS_SLAB_PACK_THREADS = 1024 };
 __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
-    slab_pack_fill_kernel(int n0, int n1, const int32_t *idx0, const int32_t *idx1, int d,
-                          int wrap0, int wrap1, double len, vs_soa a, char *out, int n_stay,
-                          int n_left, const int32_t *holes, double lo, double hi)
+    slab_pack_fill_kernel(const int32_t *counts, int n, int bound0, int bound1,
+                          const int32_t *idx0, const int32_t *idx1, int d, int wrap0, int wrap1,
+                          double len, vs_soa a, int32_t *header, char *out0, char *out1,
+                          const int32_t *holes, double lo, double hi, int32_t *stay,
+                          int32_t *past)
 {
     typedef cub::BlockScan<int, VS_SLAB_PACK_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
     const size_t rec = vs_migrant_bytes(a);
+    int n0 = counts[0], n1 = counts[1];
+    const int n_left = counts[2], n_stay = n - n_left;
+    if (n0 > bound0 || n1 > bound1) { /* the slot reports it: the run stops */
+        if (threadIdx.x == 0)
+            *past = 1;
+        n0 = n0 > bound0 ? bound0 : n0;
+        n1 = n1 > bound1 ? bound1 : n1;
+    }
     for (int k = (int)threadIdx.x; k < n0 + n1; k += VS_SLAB_PACK_THREADS) {
         if (k < n0)
-            vs_pack_migrant(idx0[k], k, d, wrap0, len, a, out, rec);
+            vs_pack_migrant(idx0[k], k, d, wrap0, len, a, out0, rec);
         else
-            vs_pack_migrant(idx1[k - n0], k, d, wrap1, len, a, out, rec);
+            vs_pack_migrant(idx1[k - n0], k - n0, d, wrap1, len, a, out1, rec);
+    }
+    if (threadIdx.x == 0) {
+        header[0] = n0;
+        header[1] = n1;
+        stay[0] = n_stay;
+        stay[1] = n_stay;
     }
     __syncthreads(); /* every leaver is read before a hole is written */
     int filled = 0;
@@ -86,34 +119,28 @@ __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
     }
 }
 
-/* The arrivals from above (n0, in0) then from below, appended from `start`. */
-__global__ void slab_unpack_migrants_kernel(int n0, int n1, const char *in0, const char *in1,
-                                            int64_t start, vs_soa a, int d, double lo,
-                                            double hi, unsigned long long *outside)
-{
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    const size_t rec = vs_migrant_bytes(a);
-    if (k < n0)
-        vs_unpack_migrant(in0, k, rec, start, a, d, lo, hi, outside);
-    else if (k < n0 + n1)
-        vs_unpack_migrant(in1, k - n0, rec, start + n0, a, d, lo, hi, outside);
-}
-
 void vs_gpu_slab_init(vs_gpu_state *g)
 {
-    memset(g->slab.h_flags, 0, sizeof g->slab.h_flags);
-    g->slab.d_ctr = (int32_t *)vs_gpu_alloc(g, 8 * sizeof(int32_t));
-    VS_CUDA_CHECK(cudaMemsetAsync(g->slab.d_ctr, 0, 8 * sizeof(int32_t), g->stream));
+    g->slab.d_ctr = (int32_t *)vs_gpu_alloc(g, VS_CTR_WORDS * sizeof(int32_t));
+    VS_CUDA_CHECK(cudaMemsetAsync(g->slab.d_ctr, 0, VS_CTR_WORDS * sizeof(int32_t), g->stream));
+    g->slab.d_stay = (int32_t *)vs_gpu_alloc(g, 4 * sizeof(int32_t));
+    g->slab.d_listed = g->slab.d_stay + 2;
+    g->pt.d_owned = g->slab.d_stay + 1;
+    g->slab.d_tail = (int32_t *)vs_gpu_alloc(g, VS_SLAB_TAIL_WORDS * sizeof(int32_t));
+    VS_CUDA_CHECK(cudaMallocHost((void **)&g->slab.h_slot, VS_SLAB_TAIL_WORDS * sizeof(int32_t)));
+    VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->slab.ev_slot, cudaEventDisableTiming));
     const char *times = getenv("VESICA_GPU_SLAB_TIMES");
     g->slab.timed = times && strcmp(times, "1") == 0;
+    for (int k = 0; g->slab.timed && k < VS_SLAB_DEVICE_MARKS; ++k)
+        VS_CUDA_CHECK(cudaEventCreate(&g->slab.dev_ev[k]));
     const char *above = getenv("VESICA_GPU_SLAB_ABOVE");
     g->slab.most_above = above ? atoll(above) : (int64_t)1 << 21;
 }
 
 /* VESICA_GPU_SLAB_TIMES=1: the host's time in each part of the slab path, per step. */
 static const char *const slab_part_names[VS_SLAB_PARTS] = {
-    "select+count", "read-back wait", "pack+fill", "message A", "arrivals", "ghost reserve",
-    "arrivals+image pass", "message B", "ghost unpack"};
+    "slot wait", "select", "first counts", "pack+fill", "message A", "reserve+image pass",
+    "message B", "ghost unpack"};
 
 static void mark(vs_gpu_state *g, int part, double *t)
 {
@@ -125,17 +152,54 @@ static void mark(vs_gpu_state *g, int part, double *t)
     *t = now;
 }
 
+/* The device's parts (select, pack+fill, message A's wait, image pass, message B's wait,
+ * ghost unpack): an event at each boundary, read once the slot's event has passed them. */
+static const char *const slab_device_names[VS_SLAB_DEVICE_MARKS - 1] = {
+    "select", "pack+fill", "wait A", "image pass", "wait B", "ghost unpack"};
+
+static void device_mark(vs_gpu_state *g, int k)
+{
+    if (g->slab.timed)
+        VS_CUDA_CHECK(cudaEventRecord(g->slab.dev_ev[k], g->stream));
+}
+
+static void device_parts(vs_gpu_state *g)
+{
+    if (!g->slab.timed || !g->slab.dev_marked)
+        return;
+    g->slab.dev_marked = 0;
+    for (int k = 0; k + 1 < VS_SLAB_DEVICE_MARKS; ++k) {
+        float ms = 0.0f;
+        VS_CUDA_CHECK(cudaEventElapsedTime(&ms, g->slab.dev_ev[k], g->slab.dev_ev[k + 1]));
+        g->slab.device_s[k] += 1e-3 * (double)ms;
+    }
+    ++g->slab.device_steps;
+}
+
 void vs_gpu_slab_free(vs_gpu_state *g)
 {
-    if (g->slab.d_ctr)
-        cudaFree(g->slab.d_ctr);
+    void *device[] = {g->slab.d_ctr, g->slab.d_stay, g->slab.d_tail};
+    for (size_t k = 0; k < sizeof device / sizeof device[0]; ++k)
+        if (device[k])
+            cudaFree(device[k]);
+    if (g->slab.h_slot) {
+        cudaFreeHost(g->slab.h_slot);
+        cudaEventDestroy(g->slab.ev_slot);
+    }
+    for (int k = 0; g->slab.timed && k < VS_SLAB_DEVICE_MARKS; ++k)
+        cudaEventDestroy(g->slab.dev_ev[k]);
     if (g->slab.timed && g->slab.steps > 0) {
-        char line[512];
+        char line[768];
         size_t used = 0;
         for (int k = 0; k < VS_SLAB_PARTS; ++k)
             used += (size_t)snprintf(line + used, sizeof line - used, "%s%s %.1f", k ? ", " : "",
                                      slab_part_names[k],
                                      1e6 * g->slab.host_s[k] / (double)g->slab.steps);
+        used += (size_t)snprintf(line + used, sizeof line - used, "; device us per step:");
+        for (int k = 0; k + 1 < VS_SLAB_DEVICE_MARKS && g->slab.device_steps > 0; ++k)
+            used += (size_t)snprintf(line + used, sizeof line - used, "%s %s %.1f", k ? "," : "",
+                                     slab_device_names[k],
+                                     1e6 * g->slab.device_s[k] / (double)g->slab.device_steps);
         /* every rank's: the step waits for the slowest, whose parts rank 0's do not show */
         if (g->slab.rank == 0)
             vs_log_info("slab exchange, host us per step: %s", line);
@@ -160,126 +224,184 @@ void vs_gpu_slab_decide(vs_gpu_state *g)
                  !p->reuse_list && !p->half_list && p->overlap == VS_GPU_OVERLAP_NONE &&
                  g->prm->system.n_particles / ranks <= g->slab.most_above;
     g->slab.in_last = 0;
+    g->slab.lag_valid = 0;
     g->slab.rank = g->tr.dc->cart.rank;
 }
 
-/* The last build's verdicts, read where the stream has been waited for: a count past its
- * bound would have lost ghosts. */
-static void check_flags(vs_gpu_state *g)
+/* The slot of the last build, read: its verdicts, the bounds' base and the owned number. */
+static void take_slot(vs_gpu_state *g)
 {
-    if (!g->slab.flags_pending)
-        return;
-    g->slab.flags_pending = 0;
-    if (g->slab.h_flags[VS_SLAB_OVERFLOW])
-        VS_FATAL("slab exchange: an image count passed its bound (local %lld, sent %lld and "
-                 "%lld at most); set VESICA_GPU_SLAB_ABOVE=0 and report this",
+    const int32_t *t = g->slab.h_slot;
+    g->slab.slot_queued = 0;
+    if (t[VS_TAIL_OVERFLOW] || t[VS_TAIL_PAST])
+        VS_FATAL("slab exchange: a number passed its bound (%s; bounds: leavers %lld and %lld, "
+                 "arrivals %lld and %lld, local images %lld, sent %lld and %lld); set "
+                 "VESICA_GPU_SLAB_ABOVE=0 and report this",
+                 t[VS_TAIL_PAST] ? "leavers or arrivals" : "images",
+                 (long long)g->slab.send_bound[0], (long long)g->slab.send_bound[1],
+                 (long long)g->slab.arrive_bound[0], (long long)g->slab.arrive_bound[1],
                  (long long)g->slab.local_bound, (long long)g->slab.out_bound[0],
                  (long long)g->slab.out_bound[1]);
+    g->pt.n_owned = t[VS_TAIL_OWNED];
+    g->slab.lag_valid = 1;
+    g->slab.lag_leavers[0] = t[VS_TAIL_LEAVERS];
+    g->slab.lag_leavers[1] = t[VS_TAIL_LEAVERS + 1];
+    g->slab.lag_local = t[VS_TAIL_LOCAL];
+    g->slab.lag_sent[0] = t[VS_TAIL_SENT];
+    g->slab.lag_sent[1] = t[VS_TAIL_SENT + 1];
     g->tr.halo_bytes_last = (int64_t)vs_gpu_ghost_rec_bytes(g) *
-                            (int64_t)(g->slab.h_flags[VS_SLAB_SENT] +
-                                      g->slab.h_flags[VS_SLAB_SENT + 1]);
-}
-
-/* The verdicts that came back with this step's counts (h): the last build's flags, and the
- * last migration's arrival check. */
-static void last_verdicts(vs_gpu_state *g, const int32_t *h)
-{
-    if (g->slab.flags_pending)
-        memcpy(g->slab.h_flags, h + VS_SLAB_TAIL, sizeof g->slab.h_flags);
-    check_flags(g);
+                            (int64_t)(t[VS_TAIL_SENT] + t[VS_TAIL_SENT + 1]);
     if (g->slab.outside_pending) {
         g->slab.outside_pending = 0;
-        memcpy(g->halo.h_outside, h + VS_SLAB_OUTSIDE, sizeof(unsigned long long));
+        memcpy(g->halo.h_outside, t + VS_TAIL_OUTSIDE, sizeof(unsigned long long));
         g->halo.outside_pending = 1;
         g->halo.outside_step = g->slab.outside_step;
         vs_gpu_outside_verdict(g);
     }
 }
 
+extern "C" void vs_gpu_settle_owned(vs_gpu_state *g)
+{
+    if (!g->pt.owned_on_device)
+        return;
+    if (g->slab.slot_queued) { /* after the ghost unpack: no wait for the forces */
+        double t = 0.0;
+        mark(g, -1, &t);
+        VS_CUDA_CHECK(cudaEventSynchronize(g->slab.ev_slot));
+        mark(g, 0, &t);
+        device_parts(g);
+        take_slot(g);
+    } else { /* within the exchange itself: whatever the stream has reached */
+        int32_t *h = (int32_t *)g->red.h_pinned;
+        VS_CUDA_CHECK(cudaMemcpyAsync(h, g->pt.d_owned, sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                      g->stream));
+        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+        g->pt.n_owned = h[0];
+    }
+    g->pt.owned_on_device = 0;
+    if (g->halo.ghosts_on_device) /* the listed ones: these and the ghosts at d_ghosts */
+        g->cells.n_listed = g->pt.n_owned;
+}
+
+/* Where no last step bounds this one (the first, or after new particles came from the
+ * host): its leavers and the images of its owned particles, counted and read back. */
+static void first_counts(vs_gpu_state *g, int d)
+{
+    vs_gpu_slab_count_images(g, d);
+    int32_t *h = (int32_t *)g->red.h_pinned;
+    VS_CUDA_CHECK(cudaMemcpyAsync(h, g->halo.d_select_count, 7 * sizeof(int32_t),
+                                  cudaMemcpyDeviceToHost, g->stream));
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    g->slab.lag_leavers[0] = h[0];
+    g->slab.lag_leavers[1] = h[1];
+    g->slab.lag_local = h[4];
+    g->slab.lag_sent[0] = h[5];
+    g->slab.lag_sent[1] = h[6];
+    g->slab.lag_valid = 1;
+}
+
+/* A bound on a number that was `last` a step ago. */
+static int64_t bound_of(int64_t last, int64_t margin) { return last + last / 2 + margin; }
+
+/* This step's images at most: the last step's, and the most each of `in` arrivals can have. */
+static void image_bounds(vs_gpu_state *g, int d, int64_t n, int64_t in)
+{
+    const int64_t margin = 1024 + n / 128;
+    int64_t most_local = 0, most_sent = 0;
+    vs_gpu_slab_most_images(g, d, &most_local, &most_sent);
+    g->slab.local_bound = bound_of(g->slab.lag_local, margin) + most_local * in;
+    for (int k = 0; k < 2; ++k)
+        g->slab.out_bound[k] = bound_of(g->slab.lag_sent[k], margin) + most_sent * in;
+}
+
 void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
 {
-    /* the leavers through each face and the images of every owned particle, one read-back */
-    const int n = (int)g->pt.n_owned;
-    int32_t *counts = g->halo.d_select_count;
+    vs_gpu_settle_owned(g); /* the number before the migration: exact from here */
     double t = 0.0;
     mark(g, -1, &t);
     ++g->slab.steps;
-    if (n > 0) {
+    const int n = (int)g->pt.n_owned;
+    int32_t *counts = g->halo.d_select_count;
+    device_mark(g, 0);
+    if (n > 0)
         vs_gpu_select_leavers(g, d);
-    } else {
+    else
         VS_CUDA_CHECK(cudaMemsetAsync(counts, 0, 3 * sizeof(int32_t), g->stream));
-    }
-    vs_gpu_slab_count_images(g, d);
-    int32_t *h = (int32_t *)g->red.h_pinned;
-    VS_CUDA_CHECK(cudaMemcpyAsync(h, counts, VS_SLAB_READ * sizeof(int32_t),
-                                  cudaMemcpyDeviceToHost, g->stream));
-    mark(g, 0, &t);
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    device_mark(g, 1);
     mark(g, 1, &t);
-    const int64_t n_send[2] = {h[0], h[1]}, n_left = h[2];
-    const int64_t images[3] = {h[4], h[5], h[6]};
-    last_verdicts(g, h);
+    if (!g->slab.lag_valid)
+        first_counts(g, d);
+    mark(g, 2, &t);
 
     /* the leavers, packed with everything they carry, wrapped where they cross the box, and
      * the holes they leave closed */
+    const int64_t margin = 1024 + n / 128;
+    for (int k = 0; k < 2; ++k)
+        g->slab.send_bound[k] = bound_of(g->slab.lag_leavers[k], margin);
     const size_t rec = vs_gpu_migrant_bytes(g);
-    vs_gpu_comm_reserve(g, rec * (size_t)(n_send[0] + n_send[1]), 0);
+    const uint64_t offset[2] = {VS_SLAB_HEADER,
+                                VS_SLAB_HEADER + rec * (uint64_t)g->slab.send_bound[0]};
+    vs_gpu_comm_reserve(g, offset[1] + rec * (size_t)g->slab.send_bound[1], 0);
     double shift[3][2];
     vs_exchange_shifts(g->tr.dc, shift);
-    const uint64_t offset[2] = {0, rec * (uint64_t)n_send[0]};
-    const int n_stay = n - (int)n_left;
-    if (n_left > 0) {
-        slab_pack_fill_kernel<<<1, VS_SLAB_PACK_THREADS, 0, g->stream>>>(
-            (int)n_send[0], (int)n_send[1], g->halo.send_idx[d][0], g->halo.send_idx[d][1], d,
-            shift[d][0] == 0.0 ? 0 : -1, shift[d][1] == 0.0 ? 0 : 1, g->prm->system.box[d],
-            soa(g), g->tr.d_send, n_stay, (int)n_left, (const int32_t *)g->sort.idx_in,
-            g->lo[d], g->hi[d]);
-        VS_CUDA_CHECK(cudaGetLastError());
-        g->pt.n_owned = n_stay;
-    }
-    int64_t n_recv[2];
-    const char *base[2], *arrivals[2];
-    mark(g, 2, &t);
-    vs_gpu_slab_message(g, d, 0, n_send, offset, n_recv, base, arrivals);
+    slab_pack_fill_kernel<<<1, VS_SLAB_PACK_THREADS, 0, g->stream>>>(
+        counts, n, (int)g->slab.send_bound[0], (int)g->slab.send_bound[1],
+        g->halo.send_idx[d][0], g->halo.send_idx[d][1], d, shift[d][0] == 0.0 ? 0 : -1,
+        shift[d][1] == 0.0 ? 0 : 1, g->prm->system.box[d], soa(g), (int32_t *)g->tr.d_send,
+        g->tr.d_send + offset[0], g->tr.d_send + offset[1], (const int32_t *)g->sort.idx_in,
+        g->lo[d], g->hi[d], g->slab.d_stay, g->slab.d_ctr + VS_CTR_PAST);
+    VS_CUDA_CHECK(cudaGetLastError());
+    device_mark(g, 2);
     mark(g, 3, &t);
-
-    /* the arrivals after the stayers: unpacked by the ghost build's image pass, or here where
-     * a reorder of the owned particles follows */
-    const int64_t in = n_recv[0] + n_recv[1], stay = g->pt.n_owned;
-    vs_gpu_reserve_owned(g, stay + in);
-    g->pt.n_owned = stay + in; /* the reorder's test reads the new number */
-    g->slab.arrivals = vs_gpu_reorder_due(g) ? 0 : in;
-    if (g->slab.arrivals == 0) {
-        VS_LAUNCH(slab_unpack_migrants_kernel, in, VS_BLOCK, g->stream, (int)n_recv[0],
-                  (int)n_recv[1], arrivals[0], arrivals[1], stay, soa(g), d, g->lo[d], g->hi[d],
-                  g->halo.d_outside);
-        vs_gpu_slab_read_done(g);
-    }
-    for (int k = 0; k < 2; ++k) {
-        g->slab.n_in[k] = g->slab.arrivals ? n_recv[k] : 0;
-        g->slab.in[k] = arrivals[k];
-    }
+    const char *base[2];
+    vs_gpu_slab_message(g, d, 0, g->slab.send_bound, offset, g->slab.arrive_bound, base,
+                        g->slab.in);
+    device_mark(g, 3);
+    for (int k = 0; k < 2; ++k)
+        g->slab.in_header[k] = base[k];
     mark(g, 4, &t);
 
-    /* this step's images at most: those counted, and the most each arrival can have */
-    int64_t most_local = 0, most_sent = 0;
-    vs_gpu_slab_most_images(g, d, &most_local, &most_sent);
-    g->slab.local_bound = images[0] + most_local * in;
-    g->slab.out_bound[0] = images[1] + most_sent * in;
-    g->slab.out_bound[1] = images[2] + most_sent * in;
+    /* from here the owned number is on the device; the host keeps a bound */
+    const int64_t in = g->slab.arrive_bound[0] + g->slab.arrive_bound[1];
+    vs_gpu_reserve_owned(g, n + in);
+    g->pt.n_owned = n + in;
+    g->pt.owned_on_device = 1;
+    image_bounds(g, d, n, in);
+    g->slab.migrated = 1;
+}
+
+/* A build with no migration before it (none in this path's steps; a safeguard): no
+ * arrivals, the owned particles as they are. */
+static void no_migration(vs_gpu_state *g, int d)
+{
+    vs_gpu_settle_owned(g);
+    const int32_t n = (int32_t)g->pt.n_owned;
+    if (!g->slab.lag_valid) {
+        VS_CUDA_CHECK(cudaMemsetAsync(g->halo.d_select_count, 0, 2 * sizeof(int32_t), g->stream));
+        first_counts(g, d);
+    }
+    VS_CUDA_CHECK(cudaMemcpyAsync(g->slab.d_stay, &n, sizeof n, cudaMemcpyHostToDevice,
+                                  g->stream));
+    for (int k = 0; k < 2; ++k) {
+        g->slab.arrive_bound[k] = 0;
+        g->slab.in[k] = g->slab.in_header[k] = NULL;
+    }
+    g->pt.owned_on_device = 1;
+    image_bounds(g, d, n, 0);
 }
 
 /* The neighbours' ghost records, straight out of their buffers: direction y's from
- * records[y], their number in the sender's header (counts[y]), after this rank's local
- * images (*n_local) and direction 0's. The ghosts' number goes to *ghosts. */
-__global__ void slab_unpack_kernel(int64_t n_owned, int32_t *header, const char *hdr0,
+ * records[y], their number in the sender's header (counts[y]), after the owned particles
+ * (*owned), this rank's local images and direction 0's. The ghosts' number goes to *ghosts,
+ * the listed particles' to *listed, and what the slot brings back to tail. */
+__global__ void slab_unpack_kernel(const int32_t *owned, int32_t *header, const char *hdr0,
                                    const char *hdr1, const char *rec0, const char *rec1,
                                    int64_t bound0, int64_t bound1, vs_soa a, int32_t *ghosts,
-                                   const unsigned long long *outside, int32_t *tail,
-                                   int32_t *ctr)
+                                   int32_t *listed, const unsigned long long *outside,
+                                   const int32_t *leavers, int32_t *tail, int32_t *ctr)
 {
     const int y = blockIdx.y;
-    const int32_t local = header[VS_SLAB_LOCAL];
+    const int32_t n_owned = *owned, local = header[VS_SLAB_LOCAL];
     int32_t *overflow = header + VS_SLAB_OVERFLOW;
     int32_t r0 = ((const int32_t *)hdr0)[VS_SLAB_SENT],
             r1 = ((const int32_t *)hdr1)[VS_SLAB_SENT + 1];
@@ -290,15 +412,19 @@ __global__ void slab_unpack_kernel(int64_t n_owned, int32_t *header, const char 
     }
     if (y == 0 && blockIdx.x == 0 && threadIdx.x == 0) {
         *ghosts = local + r0 + r1;
-        /* what the next read-back brings: the header (every block finds the same overflow),
-         * and the arrival verdict (the arrivals' unpack came before) */
-        tail[0] = header[VS_SLAB_SENT];
-        tail[1] = header[VS_SLAB_SENT + 1];
-        tail[2] = local;
-        tail[3] = *overflow | (int32_t)(r0 != ((const int32_t *)hdr0)[VS_SLAB_SENT] ||
-                                        r1 != ((const int32_t *)hdr1)[VS_SLAB_SENT + 1]);
-        *(unsigned long long *)(tail + 4) = *outside;
-        for (int k = 0; k < 5; ++k) /* the image pass is done: its counters for the next */
+        *listed = n_owned + local + r0 + r1;
+        /* the slot (every block finds the same overflow; the arrivals' unpack came before) */
+        tail[VS_TAIL_SENT] = header[VS_SLAB_SENT];
+        tail[VS_TAIL_SENT + 1] = header[VS_SLAB_SENT + 1];
+        tail[VS_TAIL_LOCAL] = local;
+        tail[VS_TAIL_OVERFLOW] = *overflow | (int32_t)(r0 != ((const int32_t *)hdr0)[VS_SLAB_SENT] ||
+                                                      r1 != ((const int32_t *)hdr1)[VS_SLAB_SENT + 1]);
+        *(unsigned long long *)(tail + VS_TAIL_OUTSIDE) = *outside;
+        tail[VS_TAIL_OWNED] = n_owned;
+        tail[VS_TAIL_LEAVERS] = leavers[0];
+        tail[VS_TAIL_LEAVERS + 1] = leavers[1];
+        tail[VS_TAIL_PAST] = ctr[VS_CTR_PAST];
+        for (int k = 0; k < VS_CTR_WORDS; ++k) /* the image pass is done: its counters */
             ctr[k] = 0;
     }
     const int n = y ? r1 : r0;
@@ -310,7 +436,11 @@ __global__ void slab_unpack_kernel(int64_t n_owned, int32_t *header, const char 
 
 void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
 {
-    const int64_t n = g->pt.n_owned;
+    const int migrated = g->slab.migrated;
+    if (!migrated)
+        no_migration(g, d);
+    g->slab.migrated = 0;
+    const int64_t n = g->pt.n_owned; /* a bound (vs_gpu_slab_migrate) */
     double t = 0.0;
     mark(g, -1, &t);
     g->pt.n_ghost = 0;
@@ -322,28 +452,21 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
     const size_t rec = vs_gpu_ghost_rec_bytes(g);
     vs_gpu_ghost_send_reserve(g, VS_SLAB_HEADER +
                                      rec * (size_t)(g->slab.out_bound[0] + g->slab.out_bound[1]));
+    vs_gpu_slab_write_images(g, d, VS_SLAB_HEADER);
+    device_mark(g, 4);
+    vs_gpu_slab_read_done(g); /* the arrivals' copy out of the neighbours' buffers is queued */
     mark(g, 5, &t);
-    vs_gpu_slab_write_images(g, d, VS_SLAB_HEADER, n - g->slab.arrivals, g->slab.n_in,
-                             g->slab.in);
-    if (g->slab.arrivals) /* the arrivals' copy out of the neighbours' buffers is queued */
-        vs_gpu_slab_read_done(g);
-    g->slab.arrivals = 0;
-    g->slab.n_in[0] = g->slab.n_in[1] = 0;
-    mark(g, 6, &t);
     const uint64_t offset[2] = {VS_SLAB_HEADER,
                                 VS_SLAB_HEADER + rec * (uint64_t)g->slab.out_bound[0]};
     const char *base[2], *records[2];
     vs_gpu_slab_message(g, d, 1, g->slab.out_bound, offset, g->slab.in_bound, base, records);
-    mark(g, 7, &t);
+    device_mark(g, 5);
+    mark(g, 6, &t);
     const int64_t in = g->slab.in_bound[0] + g->slab.in_bound[1];
     g->slab.in_last = in;
     if (n + g->slab.local_bound + in > g->pt.capacity) {
-        /* the guess was short: grow, keeping the local images written above */
-        int32_t *h = (int32_t *)g->red.h_pinned;
-        VS_CUDA_CHECK(cudaMemcpyAsync(h, (int32_t *)g->tr.d_ghost_send + VS_SLAB_LOCAL,
-                                      sizeof(int32_t), cudaMemcpyDeviceToHost, g->stream));
-        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-        g->pt.n_ghost = h[0];
+        /* the guess was short: grow, keeping every slot the local images may have taken */
+        g->pt.n_ghost = g->slab.local_bound;
         vs_gpu_reserve(g, n + g->slab.local_bound + in + in / 8);
         g->pt.n_ghost = 0;
     }
@@ -354,16 +477,22 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
                                    : 1),
                     2);
     slab_unpack_kernel<<<grid, VS_BLOCK, 0, g->stream>>>(
-        n, (int32_t *)g->tr.d_ghost_send, base[0], base[1], records[0], records[1],
-        g->slab.in_bound[0], g->slab.in_bound[1], soa(g), g->halo.d_ghosts, g->halo.d_outside,
-        g->halo.d_select_count + VS_SLAB_TAIL, g->slab.d_ctr);
+        g->pt.d_owned, (int32_t *)g->tr.d_ghost_send, base[0], base[1], records[0], records[1],
+        g->slab.in_bound[0], g->slab.in_bound[1], soa(g), g->halo.d_ghosts, g->slab.d_listed,
+        g->halo.d_outside, g->halo.d_select_count, g->slab.d_tail, g->slab.d_ctr);
     VS_CUDA_CHECK(cudaGetLastError());
+    device_mark(g, 6);
+    g->slab.dev_marked = migrated; /* the migration's marks came before */
     vs_gpu_slab_read_done(g);
-    /* the sent counts (the halo's bytes) and the overflow flag come back with the next
-     * read-back (last_verdicts) */
-    g->slab.flags_pending = 1;
-    mark(g, 8, &t);
+    /* the slot: read at the next step's start, or wherever the host asks first */
+    VS_CUDA_CHECK(cudaMemcpyAsync(g->slab.h_slot, g->slab.d_tail,
+                                  VS_SLAB_TAIL_WORDS * sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                  g->stream));
+    VS_CUDA_CHECK(cudaEventRecord(g->slab.ev_slot, g->stream));
+    g->slab.slot_queued = 1;
+    mark(g, 7, &t);
     g->halo.ghosts_on_device = 1;
+    g->cells.n_listed = n;
     if (g->halo.ghost_estimate < 0) /* the first such build: the grids' size from here on */
         vs_gpu_settle_ghosts(g);
 }

@@ -6,41 +6,58 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cuda_runtime.h>
+
 #include "gpu_backend.h"
 
 /* The slab path (gpu_slab.cu): slabs of small bricks over the peer transport, rebuilt on every
- * step, with one read-back per step. The migration's read-back brings bounds on this step's
- * images (every image the owned particles have before the migration, plus the most an
- * arrival can bring), so that the ghost build reserves room without reading its counts:
- * the image pass counts them on the device, the neighbours read the counts and records out
- * of this rank's buffer, and the ghosts' number stays on the device (d_ghosts). */
-enum { VS_SLAB_PARTS = 9 };
+ * step, with no read-back in the step. The numbers of the step (leavers, arrivals, owned
+ * particles, images, ghosts) stay on the device, where the kernels read them; the host sizes
+ * grids and reservations by bounds made from the last step's numbers, which come back in a
+ * slot copied after the ghost unpack and are read at the next step's start (by then long
+ * done), so the host runs ahead of the device. A count past its bound is found there and is
+ * fatal. */
+enum { VS_SLAB_PARTS = 8, VS_SLAB_TAIL_WORDS = 16, VS_SLAB_DEVICE_MARKS = 7 };
 struct vs_gpu_slab {
     int on;                      /* decided once, the same on every rank (vs_gpu_slab_decide) */
     int64_t most_above;          /* particles per rank above which it is off: its image pass over
-                                    every owned particle and the bounds' count cost more than they
-                                    save there (VESICA_GPU_SLAB_ABOVE, 2^21) */
+                                    every owned particle costs more than it saves there
+                                    (VESICA_GPU_SLAB_ABOVE, 2^21) */
+    int64_t send_bound[2];       /* leavers sent down (0) and up (1), at most */
+    int64_t arrive_bound[2];     /* arrivals from above (0) and below (1), at most */
     int64_t local_bound;         /* this step's local images, at most */
-    int64_t out_bound[2];        /* records sent down (0) and up (1), at most */
-    int64_t in_bound[2];         /* records received from above (0) and below (1), at most */
+    int64_t out_bound[2];        /* ghost records sent down (0) and up (1), at most */
+    int64_t in_bound[2];         /* ghost records received from above (0) and below (1) */
     int64_t in_last;             /* the last build's in_bound sum: the next reservation's guess */
-    int32_t h_flags[4];          /* the last build's header (sent counts, local images,
-                                    overflow flag: a count passed its bound) */
-    int flags_pending;           /* the next read-back brings h_flags */
-    int outside_pending;         /* the next read-back brings the arrival check of the
-                                    migration of outside_step */
+    /* the last step's numbers, the bounds' base (lag_valid: read from a slot, or counted) */
+    int lag_valid;
+    int64_t lag_leavers[2], lag_local, lag_sent[2];
+    int outside_pending;         /* the next slot brings the arrival check of the migration of
+                                    outside_step */
     int64_t outside_step;
     int32_t *d_ctr;              /* the image pass's counters (local, sent down, up, overflow,
-                                    blocks done), cleared by the ghost unpack */
-    int64_t arrivals;            /* arrivals the image pass unpacks (the migration leaves them
-                                    where no reorder follows): n_in[2] records at in[2] */
-    int64_t n_in[2];
-    const char *in[2];
-    int timed;                   /* VESICA_GPU_SLAB_TIMES=1: host time per part (gpu_slab.cu),
-                                    printed by every rank */
+                                    blocks done, an arrival or leaver past its bound), cleared
+                                    by the ghost unpack */
+    int32_t *d_stay;             /* the stayers' number (the pack's), then the owned
+                                    particles' (the image pass's; pt.d_owned) and the listed
+                                    ones' (the ghost unpack's; d_listed) */
+    int32_t *d_listed;
+    int32_t *d_tail;             /* what the slot brings back (gpu_slab.cu's VS_TAIL_*) */
+    int32_t *h_slot;             /* pinned: the last copy of d_tail */
+    cudaEvent_t ev_slot;         /* after that copy */
+    int slot_queued;             /* a copy not read yet */
+    /* the arrivals, unpacked by the image pass: records at in[y], the sender's header (its
+     * numbers) at in_header[y] (NULL: none) */
+    const char *in[2], *in_header[2];
+    int migrated;                /* a migration came before the next build */
+    int timed;                   /* VESICA_GPU_SLAB_TIMES=1: host and device time per part
+                                    (gpu_slab.cu), printed by every rank */
     int rank;
-    int64_t steps;
+    int64_t steps, device_steps;
     double host_s[VS_SLAB_PARTS];
+    cudaEvent_t dev_ev[VS_SLAB_DEVICE_MARKS]; /* the device's marks of the step's parts */
+    int dev_marked;              /* the marks of the last build are recorded */
+    double device_s[VS_SLAB_DEVICE_MARKS - 1];
 };
 
 /* The slab path (gpu_slab.cu): its buffers (at create, destroy); whether this run takes it
@@ -68,14 +85,14 @@ void vs_gpu_slab_message(vs_gpu_state *g, int d, int buffer, const int64_t out_n
                          const char *in_records[2]);
 /* This rank's reads of its peers' buffers queued so far are behind its `read` event. */
 void vs_gpu_slab_read_done(vs_gpu_state *g);
-/* The image path's faces and the slab path's image kernels (gpu_images.cu): the bounds'
- * counts of the owned particles before the migration into d_select_count[4..6]; the images
- * of every owned particle counted on the device (local ones into the ghost slots, sent ones
- * into the ghost send buffer's regions), the arrivals from n_stay on unpacked in the same
- * pass (n_in[2] records at in[2]). */
+/* The image path's faces and the slab path's image kernels (gpu_images.cu): the image counts
+ * of the owned particles before the migration into d_select_count[4..6] (the bounds' base
+ * where no last step gives one); the arrivals unpacked after the stayers (their numbers in
+ * the senders' headers, slab.in_header, at most slab.arrive_bound) and the images of every
+ * owned particle counted on the device (local ones into the ghost slots, sent ones into the
+ * ghost send buffer's regions), the owned particles' number to slab.d_stay[1]. */
 void vs_gpu_slab_count_images(vs_gpu_state *g, int remote);
-void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header, int64_t n_stay,
-                              const int64_t n_in[2], const char *const in[2]);
+void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header);
 /* Per-particle most images: local ones, and sent ones in one direction. */
 void vs_gpu_slab_most_images(const vs_gpu_state *g, int remote, int64_t *local, int64_t *sent);
 

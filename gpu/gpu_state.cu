@@ -610,6 +610,9 @@ extern "C" void vs_gpu_upload_owned(vs_gpu_state *g, const vs_particles *h)
     free(vel);
     free(quanta);
     g->pt.n_owned = h->n_owned;
+    g->pt.owned_on_device = 0;
+    g->slab.slot_queued = 0;
+    g->slab.lag_valid = 0; /* new particles: the next slab step counts its own bounds */
     g->pt.n_ghost = 0;
     g->halo.ghosts_on_device = 0;
     ++g->ver.owned;
@@ -663,8 +666,9 @@ extern "C" void vs_gpu_synchronize(vs_gpu_state *g)
     VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
 }
 
-extern "C" int64_t vs_gpu_n_owned(const vs_gpu_state *g)
+extern "C" int64_t vs_gpu_n_owned(vs_gpu_state *g)
 {
+    vs_gpu_settle_owned(g);
     return g->pt.n_owned;
 }
 extern "C" int64_t vs_gpu_n_ghost(vs_gpu_state *g)

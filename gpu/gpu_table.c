@@ -115,56 +115,103 @@ static void gpu_detach(void *st)
 }
 
 /* The launchers take the state as a vs_gpu_state; the table passes it as the backend's own
- * pointer. Where a launcher's arguments are the table's, the conversion is all there is. */
-static void gpu_first_half(void *st) { vs_gpu_integrate_first_half(st); }
-static void gpu_second_half(void *st) { vs_gpu_integrate_second_half(st); }
-static void gpu_finish_and_first_half(void *st) { vs_gpu_integrate_finish_and_first_half(st); }
-static double gpu_max_displacement2(void *st) { return vs_gpu_max_displacement2(st); }
+ * pointer. Where a launcher's arguments are the table's, the conversion is all there is,
+ * and the owned particles' number is settled first (vs_gpu_settle_owned: the slab path keeps
+ * it on the device from its migration to the next step), except in the step's exchange, its
+ * forces and the calls that read no particle (migrate settles it itself). */
+static void gpu_first_half(void *st)
+{
+    vs_gpu_settle_owned(st);
+    vs_gpu_integrate_first_half(st);
+}
+static void gpu_second_half(void *st)
+{
+    vs_gpu_settle_owned(st);
+    vs_gpu_integrate_second_half(st);
+}
+static void gpu_finish_and_first_half(void *st)
+{
+    vs_gpu_settle_owned(st);
+    vs_gpu_integrate_finish_and_first_half(st);
+}
+static double gpu_max_displacement2(void *st)
+{
+    vs_gpu_settle_owned(st);
+    return vs_gpu_max_displacement2(st);
+}
 static void gpu_ensemble_op(void *st, int op, int64_t step, const vs_ensemble_consts *c)
 {
+    vs_gpu_settle_owned(st);
     vs_gpu_ensemble_op(st, op, step, c);
 }
 static void gpu_brownian_step(void *st, int64_t step, const vs_ensemble_consts *c)
 {
+    vs_gpu_settle_owned(st);
     vs_gpu_brownian_step(st, step, c);
 }
-static void gpu_scale_velocities(void *st, double f) { vs_gpu_scale_velocities(st, f); }
+static void gpu_scale_velocities(void *st, double f)
+{
+    vs_gpu_settle_owned(st);
+    vs_gpu_scale_velocities(st, f);
+}
 static void gpu_shift_velocities(void *st, const double dv[3])
 {
+    vs_gpu_settle_owned(st);
     vs_gpu_shift_velocities(st, dv);
 }
-static int gpu_kinetic_sums(void *st, vs_wide out[VS_KINETIC_SUMS]) { return vs_gpu_kinetic_sums(st, out); }
-static void gpu_scale_rotation(void *st, double s) { vs_gpu_scale_rotation(st, s); }
+static int gpu_kinetic_sums(void *st, vs_wide out[VS_KINETIC_SUMS])
+{
+    vs_gpu_settle_owned(st);
+    return vs_gpu_kinetic_sums(st, out);
+}
+static void gpu_scale_rotation(void *st, double s)
+{
+    vs_gpu_settle_owned(st);
+    vs_gpu_scale_rotation(st, s);
+}
 static void gpu_berendsen_half_steps(void *st, int with_first_half, double dof,
                                      void (*sum)(const void *, vs_wide *, int),
                                      const void *sum_ctx)
 {
+    vs_gpu_settle_owned(st);
     vs_gpu_berendsen_half_steps(st, with_first_half, dof, sum, sum_ctx);
 }
 static void gpu_langevin_half_steps(void *st, int64_t step, const vs_ensemble_consts *c)
 {
+    vs_gpu_settle_owned(st);
     vs_gpu_langevin_half_steps(st, step, c);
 }
 static void gpu_npt_half(void *st, const vs_npt_coefs *c, int first)
 {
+    vs_gpu_settle_owned(st);
     vs_gpu_npt_half(st, c, first);
 }
 static void gpu_set_box(void *st, const double box[3], const double lo[3], const double hi[3])
 {
+    vs_gpu_settle_owned(st);
     vs_gpu_set_box(st, box, lo, hi);
 }
 static int64_t gpu_migrate(void *st, int64_t step) { return vs_gpu_migrate(st, step); }
 static void gpu_build_ghosts(void *st) { vs_gpu_build_ghosts(st); }
-static void gpu_update_ghosts(void *st) { vs_gpu_update_ghosts(st); }
+static void gpu_update_ghosts(void *st)
+{
+    vs_gpu_settle_owned(st);
+    vs_gpu_update_ghosts(st);
+}
 static void gpu_build_neighbors(void *st) { vs_gpu_build_neighbors(st); }
 /* The first pair term starts the forces in its kernel (src/engine/forcefield.h); with
  * VS_WANT_TENSOR the virial tensor's sums start at zero here. */
 static void gpu_forces_begin(void *st, int want) { vs_gpu_tensor_begin(st, want); }
 static int gpu_can_overlap(void *st) { return vs_gpu_can_overlap(st); }
-static int64_t gpu_halo_bytes(void *st) { return vs_gpu_halo_bytes(st); }
+static int64_t gpu_halo_bytes(void *st)
+{
+    vs_gpu_settle_owned(st); /* the slab path's last exchange comes back with the number */
+    return vs_gpu_halo_bytes(st);
+}
 
 static void gpu_local_thermo(void *st, vs_thermo_local *out)
 {
+    vs_gpu_settle_owned(st);
     vs_wide sums[VS_EXACT_SUMS];
     const int out_of_range = vs_gpu_thermo(st, sums);
     vs_thermo_local_exact(sums, !out_of_range, out);
@@ -173,6 +220,7 @@ static void gpu_local_thermo(void *st, vs_thermo_local *out)
 
 static void gpu_local_integrity(void *st, vs_integrity_local *out)
 {
+    vs_gpu_settle_owned(st);
     uint64_t sums[3];
     vs_gpu_integrity(st, sums, &out->bad_tag);
     out->count = sums[0];
@@ -183,9 +231,14 @@ static void gpu_local_integrity(void *st, vs_integrity_local *out)
 static double gpu_memory_bytes(void *st) { return (double)vs_gpu_memory_bytes(st); }
 static void gpu_profile_sums(void *st, int axis, int bins, int per_species, int64_t *out)
 {
+    vs_gpu_settle_owned(st);
     vs_gpu_profile_sums(st, axis, bins, per_species, out);
 }
-static void gpu_sync(void *st) { vs_gpu_synchronize(st); }
+static void gpu_sync(void *st)
+{
+    vs_gpu_settle_owned(st);
+    vs_gpu_synchronize(st);
+}
 static void gpu_phase_mark(void *st, int phase) { vs_gpu_phase_mark(st, phase); }
 static void gpu_phase_settle(void *st, double *seconds, int n_phases)
 {
@@ -193,9 +246,21 @@ static void gpu_phase_settle(void *st, double *seconds, int n_phases)
 }
 static int gpu_collect_begin(void *st, int part) { return vs_gpu_graph_begin(st, part); }
 static void gpu_collect_end(void *st) { vs_gpu_graph_end(st); }
-static void gpu_field_phi(void *st, double *out) { vs_gpu_field_phi(st, out); }
-static void gpu_sync_host(void *st, vs_particles *host) { vs_gpu_download_owned(st, host); }
-static void gpu_reload(void *st, const vs_particles *host) { vs_gpu_upload_owned(st, host); }
+static void gpu_field_phi(void *st, double *out)
+{
+    vs_gpu_settle_owned(st);
+    vs_gpu_field_phi(st, out);
+}
+static void gpu_sync_host(void *st, vs_particles *host)
+{
+    vs_gpu_settle_owned(st);
+    vs_gpu_download_owned(st, host);
+}
+static void gpu_reload(void *st, const vs_particles *host)
+{
+    vs_gpu_settle_owned(st);
+    vs_gpu_upload_owned(st, host);
+}
 
 const vs_backend vs_backend_gpu = {
     .name = "gpu",

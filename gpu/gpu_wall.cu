@@ -27,6 +27,7 @@ __global__ void wall_force_kernel(int n, vs_positions at, int d, double len, int
 
 extern "C" void vs_gpu_wall_forces(vs_gpu_state *g)
 {
+    vs_gpu_settle_owned(g); /* the other terms read the owned number on the host */
     const int n = (int)g->pt.n_owned;
     for (int d = 0; d < 3; ++d) {
         const vs_wall &w = g->prm->boundary.axis[d];
