@@ -20,9 +20,12 @@
  *   host runs ahead and the device does not wait for it. A number past its bound would have
  *   lost particles or ghosts: the slot says so and the run stops (a fluid's flux through a
  *   face does not double in a step). The first step, with no last one, counts and reads back.
- * - No acknowledgement message: every message tells its receiver that the sender's reads of
- *   the receiver's buffers are behind the sender's `read` event, and each buffer is packed
- *   again only after the message that follows its last read (vs_gpu_slab_message).
+ * - No acknowledgement and no wait for the neighbours' reads: two waits per step order
+ *   everything. A neighbour reads this rank's migrants in its image pass, before it records
+ *   the event that this rank's ghost unpack waits for; it reads this rank's ghost records in
+ *   its ghost unpack, before it packs the next step's migrants and records the event that
+ *   this rank's next image pass waits for. So this rank's next writes to either buffer come
+ *   after the neighbours' reads of it in the streams' order.
  * Runs are the same bits as on the other paths: the same ghost set, in another order, which
  * the Newton kernel's fixed-point sums do not see (tests/gpu/ranks_bitwise.sh).
  */
@@ -135,6 +138,8 @@ void vs_gpu_slab_init(vs_gpu_state *g)
         VS_CUDA_CHECK(cudaEventCreate(&g->slab.dev_ev[k]));
     const char *above = getenv("VESICA_GPU_SLAB_ABOVE");
     g->slab.most_above = above ? atoll(above) : (int64_t)1 << 21;
+    const char *margin = getenv("VESICA_GPU_SLAB_MARGIN");
+    g->slab.margin = margin ? atoll(margin) : -1;
 }
 
 /* VESICA_GPU_SLAB_TIMES=1: the host's time in each part of the slab path, per step. */
@@ -300,18 +305,21 @@ static void first_counts(vs_gpu_state *g, int d)
     g->slab.lag_valid = 1;
 }
 
-/* A bound on a number that was `last` a step ago. */
-static int64_t bound_of(int64_t last, int64_t margin) { return last + last / 2 + margin; }
+/* A bound on a number that was `last` a step ago, with n owned particles. */
+static int64_t bound_of(const vs_gpu_state *g, int64_t last, int64_t n)
+{
+    const int64_t margin = g->slab.margin >= 0 ? g->slab.margin : 1024 + n / 128;
+    return last + last / 2 + margin;
+}
 
 /* This step's images at most: the last step's, and the most each of `in` arrivals can have. */
 static void image_bounds(vs_gpu_state *g, int d, int64_t n, int64_t in)
 {
-    const int64_t margin = 1024 + n / 128;
     int64_t most_local = 0, most_sent = 0;
     vs_gpu_slab_most_images(g, d, &most_local, &most_sent);
-    g->slab.local_bound = bound_of(g->slab.lag_local, margin) + most_local * in;
+    g->slab.local_bound = bound_of(g, g->slab.lag_local, n) + most_local * in;
     for (int k = 0; k < 2; ++k)
-        g->slab.out_bound[k] = bound_of(g->slab.lag_sent[k], margin) + most_sent * in;
+        g->slab.out_bound[k] = bound_of(g, g->slab.lag_sent[k], n) + most_sent * in;
 }
 
 void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
@@ -335,9 +343,8 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
 
     /* the leavers, packed with everything they carry, wrapped where they cross the box, and
      * the holes they leave closed */
-    const int64_t margin = 1024 + n / 128;
     for (int k = 0; k < 2; ++k)
-        g->slab.send_bound[k] = bound_of(g->slab.lag_leavers[k], margin);
+        g->slab.send_bound[k] = bound_of(g, g->slab.lag_leavers[k], n);
     const size_t rec = vs_gpu_migrant_bytes(g);
     const uint64_t offset[2] = {VS_SLAB_HEADER,
                                 VS_SLAB_HEADER + rec * (uint64_t)g->slab.send_bound[0]};
@@ -374,6 +381,10 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
  * arrivals, the owned particles as they are. */
 static void no_migration(vs_gpu_state *g, int d)
 {
+    /* nor a wait on the neighbours' migration events: their ghost unpacks, which read this
+     * rank's ghost records, are done once every rank's stream is */
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    vs_par_barrier(&g->tr.dc->cart);
     vs_gpu_settle_owned(g);
     const int32_t n = (int32_t)g->pt.n_owned;
     if (!g->slab.lag_valid) {
@@ -454,7 +465,6 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
                                      rec * (size_t)(g->slab.out_bound[0] + g->slab.out_bound[1]));
     vs_gpu_slab_write_images(g, d, VS_SLAB_HEADER);
     device_mark(g, 4);
-    vs_gpu_slab_read_done(g); /* the arrivals' copy out of the neighbours' buffers is queued */
     mark(g, 5, &t);
     const uint64_t offset[2] = {VS_SLAB_HEADER,
                                 VS_SLAB_HEADER + rec * (uint64_t)g->slab.out_bound[0]};
@@ -483,7 +493,6 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
     VS_CUDA_CHECK(cudaGetLastError());
     device_mark(g, 6);
     g->slab.dev_marked = migrated; /* the migration's marks came before */
-    vs_gpu_slab_read_done(g);
     /* the slot: read at the next step's start, or wherever the host asks first */
     VS_CUDA_CHECK(cudaMemcpyAsync(g->slab.h_slot, g->slab.d_tail,
                                   VS_SLAB_TAIL_WORDS * sizeof(int32_t), cudaMemcpyDeviceToHost,

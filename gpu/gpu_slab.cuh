@@ -23,6 +23,9 @@ struct vs_gpu_slab {
     int64_t most_above;          /* particles per rank above which it is off: its image pass over
                                     every owned particle costs more than it saves there
                                     (VESICA_GPU_SLAB_ABOVE, 2^21) */
+    int64_t margin;              /* VESICA_GPU_SLAB_MARGIN (-1: unset): the bounds' margin over
+                                    1.5 times the last step's numbers (else 1024 plus 1/128 of
+                                    the owned particles); the tests' 0 makes one overflow */
     int64_t send_bound[2];       /* leavers sent down (0) and up (1), at most */
     int64_t arrive_bound[2];     /* arrivals from above (0) and below (1), at most */
     int64_t local_bound;         /* this step's local images, at most */
@@ -77,14 +80,10 @@ void vs_gpu_ghost_send_reserve(vs_gpu_state *g, size_t bytes);
 /* The slab path's message with each neighbour along d (gpu_transport.cu), sent after this
  * rank packed `buffer` (0: d_send, 1: d_ghost_send): per direction a number and the byte
  * offset of its records; returns the neighbours' numbers and where their records are,
- * mapped here (in_base: their buffer's start), with the stream waiting for their packing.
- * Each message also tells the receiver that every read of its buffers this rank queued so
- * far is behind this rank's `read` event. */
+ * mapped here (in_base: their buffer's start), with the stream waiting for their packing. */
 void vs_gpu_slab_message(vs_gpu_state *g, int d, int buffer, const int64_t out_n[2],
                          const uint64_t out_offset[2], int64_t in_n[2], const char *in_base[2],
                          const char *in_records[2]);
-/* This rank's reads of its peers' buffers queued so far are behind its `read` event. */
-void vs_gpu_slab_read_done(vs_gpu_state *g);
 /* The image path's faces and the slab path's image kernels (gpu_images.cu): the image counts
  * of the owned particles before the migration into d_select_count[4..6] (the bounds' base
  * where no last step gives one); the arrivals unpacked after the stayers (their numbers in

@@ -106,7 +106,7 @@ extern "C" int vs_gpu_set_comm(vs_gpu_state *g, const vs_decomp *dc, vs_transpor
         vs_gpu_slab_decide(g);
     if (g->slab.on) {
         const size_t used = strlen(describe);
-        snprintf(describe + used, describe_len - used, "; slab exchange, one read-back per step");
+        snprintf(describe + used, describe_len - used, "; slab exchange, no read-back in the step");
     }
     return rc;
 }
@@ -426,9 +426,9 @@ void vs_gpu_slab_message(vs_gpu_state *g, int d, int buffer, const int64_t out_n
         in_n[dir] = (int64_t)in[dir].bytes;
         if (buffer)
             in[dir].bytes = 1; /* mapped even where no record follows: its header holds the counts */
+        /* no `read` to wait for: the slab path's next writes to these buffers come after
+         * waits on events the source records after its reads (gpu_slab.cu) */
         const int k = peer_entry(g, source[dir], &in[dir]);
-        /* the source queued every read of our buffers before this message (its `read`) */
-        g->tr.peer_map[k].read_pending = 1;
         const char *base = buffer ? g->tr.peer_map[k].ghost_ptr : g->tr.peer_map[k].ptr;
         in_base[dir] = base;
         in_records[dir] = base ? base + in[dir].offset : NULL;
@@ -440,7 +440,3 @@ void vs_gpu_slab_message(vs_gpu_state *g, int d, int buffer, const int64_t out_n
     }
 }
 
-void vs_gpu_slab_read_done(vs_gpu_state *g)
-{
-    VS_CUDA_CHECK(cudaEventRecord(g->tr.ev_read, g->stream));
-}

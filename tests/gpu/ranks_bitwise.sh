@@ -179,8 +179,8 @@ for p in 2 4 8; do
     same_particles "$ref" np$p/checkpoints/ckpt_200.h5 "$p ranks, step 200" || bad=1
 done
 
-# the slab exchange (gpu/gpu_slab.cu: bricks in slabs over the peer transport, no skin, one
-# read-back per step) against the staged image path, and on a ring of three slabs (the lower
+# the slab exchange (gpu/gpu_slab.cu: bricks in slabs over the peer transport, no skin, no
+# read-back in the step) against the staged image path, and on a ring of three slabs (the lower
 # and upper neighbours differ)
 if [ "$BACKEND" = gpu ] && [ "$CASE" = fluid_skin0 ]; then
     grep -q "slab exchange" np2.log || fail "np2 did not take the slab exchange: $(grep '^GPU halo' np2.log)"
