@@ -401,6 +401,17 @@ void vs_gpu_select_leavers(vs_gpu_state *g, int d)
     }
 }
 
+/* Stayers among the indices it is given (the tail [n_stay, n) after migration). */
+struct vs_stayer_pred {
+    vs_positions pos;
+    int d;
+    double lo, hi;
+    __device__ __forceinline__ bool operator()(int32_t i) const
+    {
+        return vs_in_brick(vs_pos_get(pos, d, i), lo, hi);
+    }
+};
+
 static const void *migrate_pack(void *ctx, int d, int dir, double shift, int64_t n)
 {
     vs_gpu_xctx *c = (vs_gpu_xctx *)ctx;

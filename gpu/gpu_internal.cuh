@@ -444,12 +444,8 @@ struct vs_gpu_stamps {
  * (gpu_halo.cu) changes the owned set, the Morton reorder (gpu_cells.cu) permutes it). */
 struct vs_gpu_particles {
     int64_t n_owned, n_ghost, capacity;
-    /* the slab path (gpu_slab.cu) keeps the owned particles' number on the device from its
-     * migration to the next step: n_owned is then a bound (the grids' size and the
-     * reservations) and the kernels read the number at *d_owned (vs_gpu_owned); the host
-     * learns it where it asks (vs_gpu_settle_owned) */
-    int owned_on_device;
-    const int32_t *d_owned;
+    int owned_on_device;    /* the slab path's number is at *d_owned (vs_gpu_owned) and */
+    const int32_t *d_owned; /* n_owned a bound, till vs_gpu_settle_owned (gpu_slab.cu) */
     int64_t capacity_owned; /* of v, f and image, which ghosts never have */
     double *x[3]; /* NULL where fs.pos_q is the only store (vs_gpu_plan.pos_q_only): read
                      and write positions through vs_positions (vs_gpu_positions) */
@@ -851,17 +847,6 @@ struct vs_int4_sum {
     }
 };
 
-/* Stayers among the indices it is given (the tail [n_stay, n) after migration). */
-struct vs_stayer_pred {
-    vs_positions pos;
-    int d;
-    double lo, hi;
-    __device__ __forceinline__ bool operator()(int32_t i) const
-    {
-        return vs_in_brick(vs_pos_get(pos, d, i), lo, hi);
-    }
-};
-
 /* Room for `send` and `recv` bytes of packed records in the device staging buffers. */
 void vs_gpu_comm_reserve(vs_gpu_state *g, size_t send, size_t recv);
 /* Unmap peers' buffers and free the staging buffers (at destroy). */
@@ -890,21 +875,17 @@ void vs_gpu_settle_ghosts(vs_gpu_state *g);
  * number (the grids' size; exact unless the ghosts' number is on the device). */
 static inline vs_count vs_gpu_listed(const vs_gpu_state *g)
 {
-    vs_count c = vs_count_known(g->cells.n_listed);
-    if (g->pt.owned_on_device) { /* the slab path's sum of both (gpu_slab.cu) */
-        c.base = 0;
-        c.more = g->slab.d_listed;
-    } else if (g->halo.ghosts_on_device) {
-        c.more = g->halo.d_ghosts;
-    }
+    vs_count c = vs_count_known(g->pt.owned_on_device ? 0 : g->cells.n_listed);
+    c.more = g->pt.owned_on_device    ? g->slab.d_listed /* the slab path's: both numbers */
+             : g->halo.ghosts_on_device ? g->halo.d_ghosts
+                                        : NULL;
     return c;
 }
 /* The owned particles as the kernels count them (n_owned is a bound while owned_on_device). */
 static inline vs_count vs_gpu_owned(const vs_gpu_state *g)
 {
     vs_count c = vs_count_known(g->pt.owned_on_device ? 0 : g->pt.n_owned);
-    if (g->pt.owned_on_device)
-        c.more = g->pt.d_owned;
+    c.more = g->pt.owned_on_device ? g->pt.d_owned : NULL;
     return c;
 }
 static inline int64_t vs_gpu_listed_estimate(const vs_gpu_state *g)
