@@ -670,7 +670,7 @@ __global__ void slab_write_kernel(int32_t *stay, const int32_t *hdr0, const int3
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
     const int n_stay = stay[0];
-    int n0 = hdr0 ? hdr0[0] : 0, n1 = hdr1 ? hdr1[1] : 0;
+    int n0 = hdr0[0], n1 = hdr1[1];
     if (n0 > bound0 || n1 > bound1) { /* cannot happen: the sender stops at its bound */
         ctr[5] = 1;
         n0 = n0 > bound0 ? bound0 : n0;

@@ -324,7 +324,7 @@ static void image_bounds(vs_gpu_state *g, int d, int64_t n, int64_t in)
 
 void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
 {
-    vs_gpu_settle_owned(g); /* the number before the migration: exact from here */
+    /* vs_gpu_migrate settled the owned number: exact from here */
     double t = 0.0;
     mark(g, -1, &t);
     ++g->slab.steps;
@@ -377,30 +377,6 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
     g->slab.migrated = 1;
 }
 
-/* A build with no migration before it (none in this path's steps; a safeguard): no
- * arrivals, the owned particles as they are. */
-static void no_migration(vs_gpu_state *g, int d)
-{
-    /* nor a wait on the neighbours' migration events: their ghost unpacks, which read this
-     * rank's ghost records, are done once every rank's stream is */
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    vs_par_barrier(&g->tr.dc->cart);
-    vs_gpu_settle_owned(g);
-    const int32_t n = (int32_t)g->pt.n_owned;
-    if (!g->slab.lag_valid) {
-        VS_CUDA_CHECK(cudaMemsetAsync(g->halo.d_select_count, 0, 2 * sizeof(int32_t), g->stream));
-        first_counts(g, d);
-    }
-    VS_CUDA_CHECK(cudaMemcpyAsync(g->slab.d_stay, &n, sizeof n, cudaMemcpyHostToDevice,
-                                  g->stream));
-    for (int k = 0; k < 2; ++k) {
-        g->slab.arrive_bound[k] = 0;
-        g->slab.in[k] = g->slab.in_header[k] = NULL;
-    }
-    g->pt.owned_on_device = 1;
-    image_bounds(g, d, n, 0);
-}
-
 /* The neighbours' ghost records, straight out of their buffers: direction y's from
  * records[y], their number in the sender's header (counts[y]), after the owned particles
  * (*owned), this rank's local images and direction 0's. The ghosts' number goes to *ghosts,
@@ -447,9 +423,10 @@ __global__ void slab_unpack_kernel(const int32_t *owned, int32_t *header, const 
 
 void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
 {
-    const int migrated = g->slab.migrated;
-    if (!migrated)
-        no_migration(g, d);
+    /* the migration made this step's bounds and left its arrivals for the image pass; a
+     * build without one (a reaction's in-place step) has no slab path: reactions have bonds */
+    if (!g->slab.migrated)
+        VS_FATAL("slab exchange: a ghost build with no migration before it");
     g->slab.migrated = 0;
     const int64_t n = g->pt.n_owned; /* a bound (vs_gpu_slab_migrate) */
     double t = 0.0;
@@ -492,7 +469,7 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
         g->halo.d_outside, g->halo.d_select_count, g->slab.d_tail, g->slab.d_ctr);
     VS_CUDA_CHECK(cudaGetLastError());
     device_mark(g, 6);
-    g->slab.dev_marked = migrated; /* the migration's marks came before */
+    g->slab.dev_marked = 1; /* the migration's marks came before */
     /* the slot: read at the next step's start, or wherever the host asks first */
     VS_CUDA_CHECK(cudaMemcpyAsync(g->slab.h_slot, g->slab.d_tail,
                                   VS_SLAB_TAIL_WORDS * sizeof(int32_t), cudaMemcpyDeviceToHost,

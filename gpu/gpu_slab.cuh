@@ -50,7 +50,7 @@ struct vs_gpu_slab {
     cudaEvent_t ev_slot;         /* after that copy */
     int slot_queued;             /* a copy not read yet */
     /* the arrivals, unpacked by the image pass: records at in[y], the sender's header (its
-     * numbers) at in_header[y] (NULL: none) */
+     * numbers) at in_header[y] */
     const char *in[2], *in_header[2];
     int migrated;                /* a migration came before the next build */
     int timed;                   /* VESICA_GPU_SLAB_TIMES=1: host and device time per part
