@@ -660,7 +660,7 @@ __global__ void slab_count_kernel(int n, vs_image_faces f, vs_positions pos, int
  * bound, ctr[5]). The last block to finish copies the counters into the header the
  * neighbours read (sent down, sent up, local, overflow), so that the header needs no
  * clearing while a neighbour may still read it: the ghost unpack clears ctr. The grid covers
- * the host's bound on the owned particles. */
+ * the host's bound on the owned particles. A null header: no arrivals from that side. */
 __global__ void slab_write_kernel(int32_t *stay, const int32_t *hdr0, const int32_t *hdr1,
                                   int bound0, int bound1, const char *in0, const char *in1,
                                   double lo, double hi, unsigned long long *outside,
@@ -670,7 +670,7 @@ __global__ void slab_write_kernel(int32_t *stay, const int32_t *hdr0, const int3
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
     const int n_stay = stay[0];
-    int n0 = hdr0[0], n1 = hdr1[1];
+    int n0 = hdr0 ? hdr0[0] : 0, n1 = hdr1 ? hdr1[1] : 0;
     if (n0 > bound0 || n1 > bound1) { /* cannot happen: the sender stops at its bound */
         ctr[5] = 1;
         n0 = n0 > bound0 ? bound0 : n0;

@@ -364,8 +364,10 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
     vs_gpu_slab_message(g, d, 0, g->slab.send_bound, offset, g->slab.arrive_bound, base,
                         g->slab.in);
     device_mark(g, 3);
+    /* no header where no arrival can come: the message waited on no signal for it, and the
+     * neighbour may not have mapped or written its buffer yet */
     for (int k = 0; k < 2; ++k)
-        g->slab.in_header[k] = base[k];
+        g->slab.in_header[k] = g->slab.arrive_bound[k] > 0 ? base[k] : NULL;
     mark(g, 4, &t);
 
     /* from here the owned number is on the device; the host keeps a bound */
