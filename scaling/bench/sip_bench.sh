@@ -18,7 +18,9 @@
 # VESICA_GPU_REACTIONS=mirror in the environment runs the GPU's reaction steps through the
 # host mirror instead of on the device (src/engine/reactions.c), for a before/after figure.
 # SIP_GROW=N grows each ball for N steps first (Table 2's condition: GALAMOST measured after
-# 1M steps, the chains grown) and measures STEPS from its checkpoint; SIP_REPEATS=K runs each
+# 1M steps, the chains grown) and measures STEPS from its checkpoint; SIP_GROW_RANKS=K grows
+# it on K ranks (mpiexec, one GPU each: the same grown ball, for a run is the same bits on
+# any rank count, sooner) and still measures on one; SIP_REPEATS=K runs each
 # pair of runs K times, one after the other (a row each: short runs of a small system differ
 # by a few per cent from run to run). SIP_VARIANTS="A=1 B=2,C=3 ..." runs each pair once per
 # variant (space-separated; a variant's comma-separated assignments are put in the runs'
@@ -31,7 +33,7 @@ extra=("$@")
 declare -A particles=([5]=48210 [10]=192876 [15]=434046 [25]=1206216 [45]=3907593)
 declare -A galamost=([5]=780.9 [10]=220.4 [15]=126.4 [25]=43.28 [45]=13.31)
 py=${VESICA_PYTHON:-python3}
-grow=${SIP_GROW:-0}; repeats=${SIP_REPEATS:-1}; variants=${SIP_VARIANTS:--}
+grow=${SIP_GROW:-0}; grow_ranks=${SIP_GROW_RANKS:-1}; repeats=${SIP_REPEATS:-1}; variants=${SIP_VARIANTS:--}
 out=$(mktemp -d)
 run() { # LOG COMMAND...: the command's output into LOG; where it fails, LOG's end and stop
   local log=$1; shift
@@ -47,11 +49,12 @@ for R in $radii; do
   cfg=("$root/configs/surface-polymerization.cfg" --set "input.file=$out/r$R.data"
        --set output.trajectory_interval=0)
   start=(); [ "$grow" -gt 0 ] && start=(--restart latest --force-restart)
+  grower=("$bin"); [ "$grow_ranks" -gt 1 ] && grower=(mpiexec --oversubscribe -n "$grow_ranks" "$bin")
   if [ "$grow" -gt 0 ]; then
-    run "$out/r$R-grow.log" "$bin" run "${cfg[@]}" --set "output.dir=$out/r$R-grow" \
+    run "$out/r$R-grow.log" "${grower[@]}" run "${cfg[@]}" --set "output.dir=$out/r$R-grow" \
       --set "integrator.steps=$grow" --set "output.thermo_interval=$grow" \
       --set "output.checkpoint_interval=$grow" "${extra[@]}"
-    grep -h "Reactions: [0-9]" "$out/r$R-grow.log" | sed "s/^/    grown $grow steps: /" || true
+    grep -h "Reactions: [0-9]" "$out/r$R-grow.log" | sed "s/^/    grown $grow steps on $grow_ranks rank(s): /" || true
   fi
   for rep in $(seq "$repeats"); do
   for variant in $variants; do
