@@ -196,6 +196,24 @@ void *vs_par_alltoallv_records(const vs_par *par, const void *send, const int64_
     return recv;
 }
 
+void vs_par_peer_exchange(const vs_par *par, int n_peers, const int *peers,
+                          const void *const *send, const size_t *send_bytes,
+                          void *const *recv, const size_t *recv_bytes, int tag)
+{
+    MPI_Request *req = VS_MALLOC(sizeof(MPI_Request) * (size_t)(2 * n_peers + 1));
+    for (int k = 0; k < n_peers; ++k) {
+        if (peers[k] == par->rank || send_bytes[k] > INT32_MAX || recv_bytes[k] > INT32_MAX)
+            VS_FATAL("peer exchange: a message to itself or of more than 2^31 bytes");
+        VS_MPI_CHECK(MPI_Irecv(recv[k], (int)recv_bytes[k], MPI_BYTE, peers[k], tag,
+                               par->comm, &req[k]));
+    }
+    for (int k = 0; k < n_peers; ++k)
+        VS_MPI_CHECK(MPI_Isend(send[k], (int)send_bytes[k], MPI_BYTE, peers[k], tag, par->comm,
+                               &req[n_peers + k]));
+    VS_MPI_CHECK(MPI_Waitall(2 * n_peers, req, MPI_STATUSES_IGNORE));
+    free(req);
+}
+
 int64_t vs_par_exscan_int64(const vs_par *par, int64_t value)
 {
     int64_t out = 0;

@@ -60,6 +60,13 @@ void vs_par_gather_int(const vs_par *par, int value, int *recv, int root);
  * received, grouped by source rank, and their number in *n_recv. Collective. */
 void *vs_par_alltoallv_records(const vs_par *par, const void *send, const int64_t *send_counts,
                                size_t rec_bytes, int64_t *n_recv);
+/* Exchange with a set of peers whose message sizes both sides know: send_bytes[k] bytes from
+ * send[k] to peers[k], recv_bytes[k] bytes from peers[k] into recv[k], all at once (a rank
+ * that is its own peer is refused: the caller copies). The peers pair up: each lists the
+ * other. Collective over the peers only. */
+void vs_par_peer_exchange(const vs_par *par, int n_peers, const int *peers,
+                          const void *const *send, const size_t *send_bytes,
+                          void *const *recv, const size_t *recv_bytes, int tag);
 /* Exclusive prefix sum of `value` over ranks (0 on rank 0). */
 int64_t vs_par_exscan_int64(const vs_par *par, int64_t value);
 /* Write a new file `path` (created or truncated) through MPI-IO: each rank writes its n_chunks

@@ -24,6 +24,7 @@
 #include "input_system.h"
 #include "log.h"
 #include "mc_engine.h"
+#include "mc_domain.h"
 #include "mc_ranks.h"
 #include "mc_stats.h"
 #include "parallel.h"
@@ -232,7 +233,9 @@ static int from_checkpoint(const vs_params *prm, const vs_run_options *opt, vs_m
     return rc;
 }
 
-static int write_checkpoint(const vs_mc_state *s, const vs_run_options *opt, char *err)
+/* gathered: the boxes gathered from the ranks (a split state), else NULL. */
+static int write_checkpoint(const vs_mc_state *s, const vs_mc_box_data *gathered,
+                            const vs_run_options *opt, char *err)
 {
     vs_mc_checkpoint ck;
     memset(&ck, 0, sizeof ck);
@@ -246,6 +249,8 @@ static int write_checkpoint(const vs_mc_state *s, const vs_run_options *opt, cha
         ck.box[b].x = box->x;
         ck.box[b].species = box->species;
         ck.box[b].tag = box->tag;
+        if (gathered)
+            ck.box[b] = gathered[b];
     }
     return vs_mc_checkpoint_write(s->prm->output.dir, &ck, opt->config_text,
                                   s->prm->output.checkpoint_keep, err, ERR_LEN);
@@ -258,6 +263,10 @@ static int share_start(vs_params *prm, vs_mc_state *s, const vs_par *par, char *
     vs_par_bcast_bytes(par, prm->system.box, sizeof prm->system.box, 0);
     vs_par_bcast_bytes(par, &prm->system.n_particles, sizeof prm->system.n_particles, 0);
     vs_par_bcast_bytes(par, &s->pr, sizeof s->pr, 0);
+    if (s->dom) /* each rank its part of rank 0's boxes */
+        return vs_mc_domain_scatter(s) ? (snprintf(err, ERR_LEN, "out of memory for the boxes"),
+                                          VS_EXIT_FAULT)
+                                       : 0;
     int bad = 0;
     for (int b = 0; b < s->n_boxes; ++b) {
         vs_mc_box *box = &s->box[b];
@@ -294,7 +303,8 @@ static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, cons
                  char *err)
 {
     int rc = 0;
-    if (vs_mc_init(s, prm)) {
+    if (vs_mc_init(s, prm) ||
+        (par->size > 1 && prm->mc.decomposition == VS_MC_DOMAIN && vs_mc_domain_open(s, par))) {
         snprintf(err, ERR_LEN, "out of memory for the boxes");
         rc = VS_EXIT_FAULT;
     }
@@ -309,7 +319,7 @@ static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, cons
         rc = VS_EXIT_FAULT;
     if (!rc && !opt->restart)
         vs_mc_set_cycle_length(s);
-    if (!rc)
+    if (!rc && !s->dom) /* split boxes: once the ranks' bricks are known (vs_run_mc) */
         vs_mc_refresh(s);
     if (prm->exec.backend == VS_BACKEND_GPU) {
         int local_rank = 0, local_size = 1; /* one device per rank of a node, as MD */
@@ -378,19 +388,26 @@ static int open_trajectory(mc_trajectory *tr, const vs_mc_state *s, int restart,
 static int write_frame(mc_trajectory *tr, const vs_mc_state *s, int write, char *err)
 {
     vs_h5md_mc_box boxes[VS_MC_MAX_BOXES];
+    vs_mc_box_data gathered[VS_MC_MAX_BOXES];
+    memset(gathered, 0, sizeof gathered);
     for (int b = 0; b < s->n_boxes; ++b) {
         const vs_mc_box *box = &s->box[b];
         const vs_mc_box_obs o = vs_mc_observe(s, b);
         vs_mc_box_data d = {{box->L[0], box->L[1], box->L[2]}, box->n, box->x, box->species,
                             box->tag};
-        boxes[b] = (vs_h5md_mc_box){d, o.volume, o.density, o.energy, o.pressure};
+        if (s->dom) /* collective: rank 0 gets the box in index order */
+            vs_mc_domain_gather(s, b, &gathered[b]);
+        boxes[b] = (vs_h5md_mc_box){s->dom ? gathered[b] : d, o.volume, o.density, o.energy,
+                                    o.pressure};
     }
-    if (!write)
-        return 0;
-    if (vs_h5md_mc_append(tr->path, !tr->exists, s->n_boxes, s->pr.cycle, boxes, err, ERR_LEN))
-        return VS_EXIT_FAULT;
-    tr->exists = 1;
-    return 0;
+    int rc = 0;
+    if (write && vs_h5md_mc_append(tr->path, !tr->exists, s->n_boxes, s->pr.cycle, boxes, err,
+                                   ERR_LEN))
+        rc = VS_EXIT_FAULT;
+    tr->exists |= write && !rc;
+    for (int b = 0; b < s->n_boxes; ++b)
+        vs_mc_box_data_free(&gathered[b]);
+    return rc;
 }
 
 /* The displacements attempted since the campaign's start, over the boxes. */
@@ -420,13 +437,19 @@ static int cycle_outputs(vs_mc_state *s, FILE *thermo, mc_trajectory *tr, vs_mc_
     return agreed(par, rc, err);
 }
 
-/* A checkpoint (rank 0 writes the one-rank file: every rank holds the whole state).
- * Collective. Returns 0, or an exit status with err. */
+/* A checkpoint (rank 0 writes the one-rank file: every rank holds the whole state, or rank 0
+ * gathers a split one). Collective. Returns 0, or an exit status with err. */
 static int checkpoint(vs_mc_state *s, const vs_run_options *opt, const vs_par *par, char *err)
 {
     int rc = vs_mc_sync_host(s, err, ERR_LEN) ? VS_EXIT_FAULT : 0;
-    if (!rc && par->rank == 0 && write_checkpoint(s, opt, err))
+    vs_mc_box_data gathered[VS_MC_MAX_BOXES];
+    memset(gathered, 0, sizeof gathered);
+    for (int b = 0; s->dom && b < s->n_boxes; ++b)
+        vs_mc_domain_gather(s, b, &gathered[b]);
+    if (!rc && par->rank == 0 && write_checkpoint(s, s->dom ? gathered : NULL, opt, err))
         rc = VS_EXIT_FAULT;
+    for (int b = 0; b < s->n_boxes; ++b)
+        vs_mc_box_data_free(&gathered[b]);
     return agreed(par, rc, err);
 }
 
@@ -475,6 +498,11 @@ static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, mc_traj
         vs_log_info("Monte Carlo: %lld attempted displacements in %.3f s of moves: %.4g per "
                     "second", (long long)(displacements(s) - tried0), moving_s,
                     (double)(displacements(s) - tried0) / moving_s);
+    for (int b = 0; s->dom && b < s->n_boxes; ++b) /* what the split holds per rank */
+        vs_log_info("Box %d split over %d ranks: %lld to %lld of its %lld particles on each "
+                    "at the end", b, par->size,
+                    (long long)-vs_par_max_int64(par, -s->box[b].n),
+                    (long long)vs_par_max_int64(par, s->box[b].n), (long long)vs_mc_n(s, b));
     if (s->gpu[0])
         vs_log_info("Monte Carlo on the GPU: %lld particle and %lld whole-box energies of the "
                     "other moves there; boxes copied %lld times to the device and %lld back",
@@ -539,10 +567,17 @@ int vs_run_mc(const vs_params *prm_in, const vs_run_options *opt, MPI_Comm comm)
     if (!rc && par.size > 1) {
         rc = vs_mc_ranks_open(&ranks, comm, &s, opt->restart == NULL, err, ERR_LEN);
         s.ranks = rc ? NULL : &ranks;
-        s.pairs.ranks = s.ranks; /* the whole-box energies split over the ranks too */
+        if (!rc && s.dom) { /* the bricks known: the boxes' energies over the split */
+            vs_mc_domain_attach(&s, &ranks);
+            vs_mc_refresh(&s);
+        } else {
+            s.pairs.ranks = s.ranks; /* the whole-box energies split over the ranks too */
+        }
         if (!rc)
-            vs_log_info("Monte Carlo: %d ranks, the checkerboard's cells in %d x %d x %d bricks",
-                        par.size, ranks.dims[0], ranks.dims[1], ranks.dims[2]);
+            vs_log_info("Monte Carlo: %d ranks, the checkerboard's cells in %d x %d x %d bricks, "
+                        "%s", par.size, ranks.dims[0], ranks.dims[1], ranks.dims[2],
+                        s.dom ? "each rank holding its brick's particles (decomposition domain)"
+                              : "every rank holding the whole boxes (decomposition replicated)");
     }
     FILE *thermo = NULL;
     mc_trajectory traj;
@@ -550,7 +585,7 @@ int vs_run_mc(const vs_params *prm_in, const vs_run_options *opt, MPI_Comm comm)
         rc = open_outputs(&s, opt, &par, &series, &thermo, &traj, err);
     if (!rc) {
         vs_log_info("Monte Carlo: %d box(es), %lld particles, cycles %lld to %lld",
-                    s.n_boxes, (long long)(s.box[0].n + (s.n_boxes > 1 ? s.box[1].n : 0)),
+                    s.n_boxes, (long long)(vs_mc_n(&s, 0) + (s.n_boxes > 1 ? vs_mc_n(&s, 1) : 0)),
                     (long long)s.pr.cycle, (long long)prm.mc.cycles);
         rc = loop(&s, opt, thermo, &traj, &series, &par, err);
     }

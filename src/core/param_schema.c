@@ -97,6 +97,8 @@ static const key_choice MC_ENSEMBLE_CHOICES[] = {
     {"gibbs_npt", VS_MC_GIBBS_NPT}, {NULL, 0}};
 static const key_choice MC_SWEEP_CHOICES[] = {
     {"sequential", VS_MC_SWEEP_SEQUENTIAL}, {"checkerboard", VS_MC_SWEEP_CHECKERBOARD}, {NULL, 0}};
+static const key_choice MC_DECOMPOSITION_CHOICES[] = {
+    {"replicated", VS_MC_REPLICATED}, {"domain", VS_MC_DOMAIN}, {NULL, 0}};
 static const key_choice PRECISION_CHOICES[] = {
     {"mixed", VS_PRECISION_MIXED}, {"double", VS_PRECISION_DOUBLE}, {NULL, 0}};
 
@@ -831,6 +833,10 @@ const key_spec vs_config_schema[] = {
          "shifted cell grid, eight colours, the particles of a colour's cells at once; the CPU "
          "or backend = \"gpu\")"),
      .choices = MC_SWEEP_CHOICES, LAND(mc.sweep)},
+    {KEY("mc.decomposition", K_ENUM, OPTIONAL, "\"replicated\"",
+         "several ranks: every rank holds the whole boxes (replicated; the CPU or the GPU) or "
+         "its brick's particles and a ghost layer (domain; the CPU)"),
+     .choices = MC_DECOMPOSITION_CHOICES, LAND(mc.decomposition)},
     {KEY("mc.moves", K_GROUP, OPTIONAL, NULL,
          "probability of each move kind; the given ones sum to 1 (default per ensemble: "
          "docs/configuration.md)")},

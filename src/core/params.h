@@ -466,6 +466,9 @@ typedef enum { VS_MC_DISPLACE = 0, VS_MC_VOLUME = 1, VS_MC_EXCHANGE = 2, VS_MC_M
 /* How displacements are attempted: one particle at a time, or a checkerboard of cells whose
  * particles move at once (src/core/mc_sweep.h; the CPU and the GPU backends). */
 typedef enum { VS_MC_SWEEP_SEQUENTIAL = 0, VS_MC_SWEEP_CHECKERBOARD = 1 } vs_mc_sweep_kind;
+/* How the boxes are held over several ranks: whole on every rank, or split by brick
+ * (src/engine/mc/mc_domain.h; the CPU). */
+typedef enum { VS_MC_REPLICATED = 0, VS_MC_DOMAIN = 1 } vs_mc_decomposition;
 typedef struct {
     int on;                   /* the configuration has an mc group */
     int ensemble;             /* vs_mc_ensemble */
@@ -486,6 +489,7 @@ typedef struct {
     int64_t blocks;           /* blocks of the closing block averages (mc_summary.h5) */
     double energy_bin;        /* gcmc: energy bin of the (N, E) histogram; 0: kT / 10 */
     int sweep;                /* vs_mc_sweep_kind */
+    int decomposition;        /* vs_mc_decomposition */
 } vs_mc_params;
 
 /* Run parameters, in parts. Modules take const pointers to the parts (or the whole) they

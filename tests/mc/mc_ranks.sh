@@ -6,9 +6,14 @@
 #   canonical: nvt and npt on 1, 2 and 4 ranks; a 1-rank checkpoint continued on 2 ranks.
 #   exchange:  gcmc and gibbs on 1 and 2 ranks; a 2-rank gibbs checkpoint continued on 1; a
 #              start from a LAMMPS data file on 1 and 2 ranks; SIGUSR1 on 2 ranks: exit 3.
-# Usage: mc_ranks.sh canonical|exchange VESICA WORKDIR MPIEXEC...
+# A mode with -domain (canonical-domain, exchange-domain) runs every case with
+# mc.decomposition = "domain" (each rank holds its brick's particles: mc_domain.h): the same
+# one-rank run bit for bit, from three or four ranks, restarts across the two decompositions.
+# Usage: mc_ranks.sh canonical|exchange[-domain] VESICA WORKDIR MPIEXEC...
 set -u
-MODE=$1
+MODE=${1%-domain}
+DECOMP=()
+[ "$1" != "$MODE" ] && DECOMP=(--set 'mc.decomposition="domain"')
 VESICA=$2
 WORK=$3
 shift 3
@@ -39,12 +44,15 @@ LAST=checkpoints/mc-000000000040.h5
 run() {
     local name=$1 n=$2 dir=$3
     shift 3
-    if ! "${MPIEXEC[@]}" -n "$n" "$VESICA" mc "$name.cfg" --set output.dir=\"$dir\" "$@" \
-         > "$dir.log" 2>&1; then
+    if ! "${MPIEXEC[@]}" -n "$n" "$VESICA" mc "$name.cfg" --set output.dir=\"$dir\" \
+         "${DECOMP[@]}" "$@" > "$dir.log" 2>&1; then
         echo "FAIL: $name on $n rank(s): $(tail -3 "$dir.log")"; fail=1; return 1
     fi
     if [ "$n" -gt 1 ] && ! grep -q "^Monte Carlo: $n ranks" "$dir.log"; then
         echo "FAIL: $name on $n ranks: the log does not name the ranks"; fail=1; return 1
+    fi
+    if [ "$n" -gt 1 ] && [ ${#DECOMP[@]} -gt 0 ] && ! grep -q "(decomposition domain)" "$dir.log"; then
+        echo "FAIL: $name on $n ranks: not split (the log does not say domain)"; fail=1; return 1
     fi
 }
 
@@ -74,6 +82,25 @@ if [ "$MODE" = canonical ]; then
     # a 1-rank run stopped at cycle 20 (inside the tuning), continued on 2 ranks
     run nvt 1 nvt-re --set mc.cycles=20 &&
         run nvt 2 nvt-re --restart latest && same "nvt: 1-rank checkpoint continued on 2 ranks" nvt-1 nvt-re
+    if [ ${#DECOMP[@]} -gt 0 ]; then
+        # split: 4 ranks hold about a quarter each; a replicated 2-rank checkpoint continued
+        # split on 4 ranks, and a split one continued replicated
+        line=$(grep "^Box 0 split over 4 ranks" nvt-4.log)
+        most=$(echo "$line" | awk '{print $9}')
+        if [ -n "$most" ] && [ "$most" -lt 200 ]; then
+            echo "nvt on 4 ranks: $line"
+        else
+            echo "FAIL: nvt on 4 ranks does not split its 400 particles: ${line:-no split line}"; fail=1
+        fi
+        saved=("${DECOMP[@]}")
+        DECOMP=()
+        run npt 2 npt-re --set mc.cycles=20 && DECOMP=("${saved[@]}") &&
+            run npt 4 npt-re --restart latest && same "npt: replicated checkpoint continued split" npt-1 npt-re
+        DECOMP=("${saved[@]}")
+        run nvt 4 nvt-re2 --set mc.cycles=20 && DECOMP=() &&
+            run nvt 2 nvt-re2 --restart latest && same "nvt: split checkpoint continued replicated" nvt-1 nvt-re2
+        DECOMP=("${saved[@]}")
+    fi
     acc=$(tail -1 npt-1/thermo.csv | cut -d, -f11) # volume_accepted
     if [ "${acc:-0}" -gt 0 ]; then
         echo "npt: $acc volume moves accepted"
@@ -89,6 +116,15 @@ else
     for e in gcmc gibbs; do
         run $e 1 $e-1 && run $e 2 $e-2 && same "$e on 2 ranks against 1" $e-1 $e-2
     done
+    if [ ${#DECOMP[@]} -gt 0 ]; then
+        # a mixture's transfers pick a species, then one of its particles by index (asked of
+        # the rank that holds it); 3 ranks along x; gcmc's insertions and deletions on 3
+        write_cfg gnpt 'ensemble = "gibbs_npt"; pressure = 0.05; box2 = [14.0, 9.0, 9.0]; particles2 = 120;'
+        sed -i 's/^box = .*/box = [14.0, 9.0, 9.0];/; s/^particles = .*/particles = 500;/' gnpt.cfg
+        run gnpt 1 gnpt-1 && run gnpt 3 gnpt-3 && same "gibbs_npt on 3 ranks against 1" gnpt-1 gnpt-3
+        sed 's/^box = .*/box = [14.0, 9.0, 9.0];/' gcmc.cfg > gcmc3.cfg
+        run gcmc3 1 gcmc3-1 && run gcmc3 3 gcmc3-3 && same "gcmc on 3 ranks against 1" gcmc3-1 gcmc3-3
+    fi
     # a 2-rank gibbs run stopped at cycle 30, continued on 1 rank
     run gibbs 2 gibbs-re --set mc.cycles=30 &&
         run gibbs 1 gibbs-re --restart latest && same "gibbs: 2-rank checkpoint continued on 1 rank" gibbs-1 gibbs-re

@@ -233,13 +233,7 @@ vs_wide vs_mc_energy_at(const vs_mc_box *b, const vs_mc_pairs *pp, const double 
 /* The minimum-image squared distance of x and particle j (both in [0, L)). */
 static inline double dist2(const vs_mc_box *b, const double *x, int64_t j)
 {
-    double r2 = 0.0;
-    for (int d = 0; d < 3; ++d) {
-        double dx = x[d] - b->x[3 * j + d];
-        dx = dx > 0.5 * b->L[d] ? dx - b->L[d] : dx < -0.5 * b->L[d] ? dx + b->L[d] : dx;
-        r2 += dx * dx;
-    }
-    return r2;
+    return vs_mc_box_dist2(b->L, x, &b->x[3 * j]);
 }
 
 void vs_mc_energy_move(const vs_mc_box *b, const vs_mc_pairs *pp, int64_t i, const double y[3],
@@ -267,6 +261,13 @@ void vs_mc_energy_move(const vs_mc_box *b, const vs_mc_pairs *pp, int64_t i, con
     *e_new = c;
 }
 
+void vs_mc_pair_quanta(const vs_mc_pairs *pp, int si, int sj, double r2, vs_wide *e, vs_wide *w)
+{
+    double v;
+    *e = vs_wide_from_double(pair_energy(pp, si, sj, r2, &v));
+    *w = vs_wide_from_double(v < VS_MC_PAIR_CAP ? v : VS_MC_PAIR_CAP);
+}
+
 vs_wide vs_mc_energy_total(const vs_mc_box *b, const vs_mc_pairs *pp, double *virial)
 {
     vs_wide sum = 0, wsum = 0;
@@ -279,10 +280,10 @@ vs_wide vs_mc_energy_total(const vs_mc_box *b, const vs_mc_pairs *pp, double *vi
         /* each pair once, from its lower index: the same integers as half the sum over both
          * sides (a pair's distance and coefficients are the same from either side) */
         VS_MC_FOR_NEIGHBOURS(b, pp, x, i, i + 1, {
-            double w;
-            sum += vs_wide_from_double(pair_energy(pp, si, b->species[j], r2, &w));
-            if (virial)
-                wsum += vs_wide_from_double(w < VS_MC_PAIR_CAP ? w : VS_MC_PAIR_CAP);
+            vs_wide ew[2];
+            vs_mc_pair_quanta(pp, si, b->species[j], r2, &ew[0], &ew[1]);
+            sum += ew[0];
+            wsum += ew[1];
         });
     }
     if (pp->ranks) {

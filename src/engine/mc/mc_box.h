@@ -76,6 +76,21 @@ void vs_mc_energy_move(const vs_mc_box *b, const vs_mc_pairs *pp, int64_t i, con
 /* The whole box's pair energy in quanta (each pair once) and, if virial is not NULL, the sum
  * of r . F over the pairs. Collective where pp->ranks is set (the same integers). */
 vs_wide vs_mc_energy_total(const vs_mc_box *b, const vs_mc_pairs *pp, double *virial);
+/* A pair of species si and sj at squared distance r2 (within reach), in quanta: its energy
+ * and r . F, each capped, as vs_mc_energy_total adds them. */
+void vs_mc_pair_quanta(const vs_mc_pairs *pp, int si, int sj, double r2, vs_wide *e, vs_wide *w);
+/* The minimum-image squared distance of a and b (both in [0, L): one image shift at most),
+ * the arithmetic of every energy of this file. */
+static inline double vs_mc_box_dist2(const double L[3], const double *a, const double *b)
+{
+    double r2 = 0.0;
+    for (int d = 0; d < 3; ++d) {
+        double dx = a[d] - b[d];
+        dx = dx > 0.5 * L[d] ? dx - L[d] : dx < -0.5 * L[d] ? dx + L[d] : dx;
+        r2 += dx * dx;
+    }
+    return r2;
+}
 /* The long-range corrections of the box (counts and volume): energy and virial. */
 void vs_mc_tail(const vs_mc_box *b, const vs_mc_pairs *pp, const int64_t *count, double volume,
                 double *energy, double *virial);

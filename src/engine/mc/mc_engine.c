@@ -1,6 +1,8 @@
 /* The Monte Carlo engine: set-up, the cycle, the tuning, the observables (mc_engine.h). */
 #include "mc_engine.h"
 
+#include "mc_domain.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,12 +32,13 @@ void vs_mc_free(vs_mc_state *s)
     free(s->scratch);
     s->scratch = NULL;
     vs_mc_sweep_free(s);
+    vs_mc_domain_close(s);
 }
 
 void vs_mc_refresh(vs_mc_state *s)
 {
     for (int b = 0; b < s->n_boxes; ++b)
-        s->box[b].pair_energy = vs_mc_energy_total(&s->box[b], &s->pairs, NULL);
+        s->box[b].pair_energy = vs_mc_energy_box(s, b, NULL);
 }
 
 /* The species of tag t of n: blocks of tags in the order of the species, sized by their
@@ -58,8 +61,8 @@ int vs_mc_fill_lattice(vs_mc_state *s)
     int64_t tag = 0;
     for (int bi = 0; bi < s->n_boxes; ++bi) {
         vs_mc_box *b = &s->box[bi];
-        if (n[bi] == 0 || b->n > 0) { /* filled already (an input file) */
-            tag += b->n;
+        if (n[bi] == 0 || vs_mc_n(s, bi) > 0) { /* filled already (an input file) */
+            tag += vs_mc_n(s, bi);
             continue;
         }
         /* sites per axis from the spacing of the cube per particle, grown until they hold n */
@@ -72,23 +75,29 @@ int vs_mc_fill_lattice(vs_mc_state *s)
             d = m[d] * b->L[2] <= m[2] * b->L[d] ? d : 2;
             m[d]++;
         }
-        if (vs_mc_box_reserve(b, n[bi]))
+        if (!s->dom && vs_mc_box_reserve(b, n[bi]))
             return -1;
         for (int64_t k = 0; k < n[bi]; ++k, ++tag) {
+            if (s->dom && !vs_mc_domain_keeps(s, k, n[bi])) /* another rank's part */
+                continue;
             const int64_t q[3] = {k % m[0], (k / m[0]) % m[1], k / (m[0] * m[1])};
             double x[3];
             for (int d = 0; d < 3; ++d)
                 x[d] = ((double)q[d] + 0.5) * b->L[d] / (double)m[d];
-            vs_mc_box_append(b, x, species_of(s->prm, tag, n_all), tag);
+            if (!s->dom)
+                vs_mc_box_append(b, x, species_of(s->prm, tag, n_all), tag);
+            else if (vs_mc_domain_append(s, bi, x, species_of(s->prm, tag, n_all), tag, k))
+                return -1;
         }
     }
-    vs_mc_refresh(s);
+    if (s->dom)
+        vs_mc_domain_recount(s);
     return 0;
 }
 
 void vs_mc_set_cycle_length(vs_mc_state *s)
 {
-    const int64_t n = s->box[0].n + (s->n_boxes > 1 ? s->box[1].n : 0);
+    const int64_t n = vs_mc_n(s, 0) + (s->n_boxes > 1 ? vs_mc_n(s, 1) : 0);
     s->pr.moves_per_cycle = s->prm->mc.moves_per_cycle > 0 ? s->prm->mc.moves_per_cycle : n;
     if (s->pr.moves_per_cycle < 1)
         s->pr.moves_per_cycle = 1;
@@ -152,13 +161,13 @@ vs_mc_box_obs vs_mc_observe(const vs_mc_state *s, int bi)
     const vs_mc_box *b = &s->box[bi];
     vs_mc_box_obs o;
     double w = 0.0, e_tail, w_tail;
-    const vs_wide e = vs_mc_energy_total(b, &s->pairs, &w);
-    o.n = b->n;
+    const vs_wide e = vs_mc_energy_box(s, bi, &w);
+    o.n = vs_mc_n(s, bi);
     o.volume = vs_mc_volume(b);
-    o.density = (double)b->n / o.volume;
-    vs_mc_tail(b, &s->pairs, b->count, o.volume, &e_tail, &w_tail);
+    o.density = (double)o.n / o.volume;
+    vs_mc_tail(b, &s->pairs, vs_mc_count(s, bi), o.volume, &e_tail, &w_tail);
     o.energy = vs_wide_to_double(e) + e_tail;
     o.pressure = o.density * s->prm->mc.kT + (w + w_tail) / (3.0 * o.volume);
-    memcpy(o.count, b->count, sizeof o.count);
+    memcpy(o.count, vs_mc_count(s, bi), sizeof o.count);
     return o;
 }

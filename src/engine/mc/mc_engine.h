@@ -43,6 +43,7 @@ typedef struct {
 
 struct vs_gpu_mc;
 struct vs_mc_ranks;
+typedef struct vs_mc_domain vs_mc_domain;
 
 typedef struct {
     const vs_params *prm;
@@ -68,6 +69,8 @@ typedef struct {
                               device, the box never brought back within a cycle */
     char err[256];                 /* why vs_mc_cycle failed */
     struct vs_mc_ranks *ranks;     /* more than one rank: the sweep's bricks (mc_ranks.h) */
+    vs_mc_domain *dom;             /* mc.decomposition = "domain" on several ranks: box[b]
+                                      holds this rank's particles only (mc_domain.h) */
 } vs_mc_state;
 
 /* What a thermo row reports of one box. */
@@ -81,8 +84,8 @@ typedef struct {
  * or -1. */
 int vs_mc_init(vs_mc_state *s, const vs_params *prm);
 /* The configuration's particles on a simple cubic lattice in each empty box (tags 0.. box by
- * box, species in blocks of tags by their fractions); the box energies computed. Returns 0,
- * or -1. */
+ * box, species in blocks of tags by their fractions; a split state keeps its part). The
+ * caller computes the box energies (vs_mc_refresh). Returns 0, or -1. */
 int vs_mc_fill_lattice(vs_mc_state *s);
 /* The moves per cycle of a fresh start (the key, or the particles now in the boxes). */
 void vs_mc_set_cycle_length(vs_mc_state *s);
@@ -137,6 +140,31 @@ int vs_mc_dev_energy_result(vs_mc_state *s, int bi, vs_wide *e);
 int vs_mc_dev_append(vs_mc_state *s, int bi);
 int vs_mc_dev_remove(vs_mc_state *s, int bi, int64_t i);
 int vs_mc_dev_scale(vs_mc_state *s, int bi, double f, const double L[3]);
+
+/* A box as the moves and observables see it, held whole on this rank or split over the ranks
+ * (s->dom, mc_domain.c; then each is collective: every rank calls it at the same point, and
+ * gets the same answer). Particles are named by their index in the one-rank box. */
+int64_t vs_mc_n(const vs_mc_state *s, int bi);
+const int64_t *vs_mc_count(const vs_mc_state *s, int bi); /* particles per species */
+void vs_mc_particle(const vs_mc_state *s, int bi, int64_t i, double x[3], int32_t *species,
+                    int64_t *tag);
+/* vs_mc_energy_at and vs_mc_energy_total of box bi (skip: an index, -1 none). */
+vs_wide vs_mc_energy_of(const vs_mc_state *s, int bi, const double y[3], int32_t species,
+                        int64_t skip);
+vs_wide vs_mc_energy_box(const vs_mc_state *s, int bi, double *virial);
+/* Append a particle (index N); remove index i of `species` (index N - 1 takes its place).
+ * vs_mc_insert returns 0, or -1 (out of memory). */
+int vs_mc_insert(vs_mc_state *s, int bi, const double y[3], int32_t species, int64_t tag);
+void vs_mc_delete(vs_mc_state *s, int bi, int64_t i, int32_t species);
+/* The species of the m indices idx[] into out[]; the index of the j-th particle of `species`
+ * in index order. */
+void vs_mc_species_at(const vs_mc_state *s, int bi, const int64_t *idx, int m, int32_t *out);
+int64_t vs_mc_nth_of_species(const vs_mc_state *s, int bi, int32_t species, int64_t j);
+
+/* The trials of the active cell of coordinates c in colour step `step` of plan p on the CPU,
+ * over w's slots (n of them, in cell order): *dU and *acc take its accepted changes. */
+void vs_mc_cell_trials(const vs_mc_state *s, const vs_mc_sweep_plan *p, vs_mc_sweep_work *w,
+                       int64_t n, const int c[3], uint32_t step, vs_wide *dU, int64_t *acc);
 
 /* The random numbers of draw k of move m in cycle c: two uniform numbers on (0, 1). */
 void vs_mc_draw(const vs_params *prm, int64_t c, int64_t m, unsigned k, double u[2]);

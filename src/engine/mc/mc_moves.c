@@ -163,7 +163,7 @@ static int volume_try(vs_mc_state *s, int lo, int hi, const double *v_new, doubl
         vs_mc_box *b = &s->box[bi];
         memcpy(L_old[bi], b->L, sizeof b->L);
         e_old += vs_wide_to_double(b->pair_energy) +
-                 tail_energy(s, b, b->count, vs_mc_volume(b));
+                 tail_energy(s, b, vs_mc_count(s, bi), vs_mc_volume(b));
         double v;
         if (dev) {
             if (vs_mc_dev_energy_result(s, bi, &w_new[bi]))
@@ -172,10 +172,10 @@ static int volume_try(vs_mc_state *s, int lo, int hi, const double *v_new, doubl
         } else {
             if (scale_box(s, bi, cbrt(v_new[bi] / vs_mc_volume(b)), 1))
                 return -1;
-            w_new[bi] = vs_mc_energy_total(b, &s->pairs, NULL);
+            w_new[bi] = vs_mc_energy_box(s, bi, NULL);
             v = vs_mc_volume(b);
         }
-        e_new += vs_wide_to_double(w_new[bi]) + tail_energy(s, b, b->count, v);
+        e_new += vs_wide_to_double(w_new[bi]) + tail_energy(s, b, vs_mc_count(s, bi), v);
     }
     if (accept(-(e_new - e_old) / s->prm->mc.kT + ln_extra, u)) {
         for (int bi = lo; bi < hi; ++bi) {
@@ -203,7 +203,7 @@ static int volume(vs_mc_state *s, int64_t m, double pick_u)
         const double v = vs_mc_volume(&s->box[bi]);
         double v_new[VS_MC_MAX_BOXES];
         v_new[bi] = v * exp(delta);
-        const double n = (double)s->box[bi].n;
+        const double n = (double)vs_mc_n(s, bi);
         const double ln_extra =
             -s->prm->mc.pressure * (v_new[bi] - v) / s->prm->mc.kT + (n + 1) * delta;
         return volume_try(s, bi, bi + 1, v_new, ln_extra, u[1], bi);
@@ -212,13 +212,14 @@ static int volume(vs_mc_state *s, int64_t m, double pick_u)
     const double v0 = vs_mc_volume(&s->box[0]), v1 = vs_mc_volume(&s->box[1]);
     const double r = log(v0 / v1) + delta, vt = v0 + v1;
     const double v_new[2] = {vt / (1 + exp(-r)), vt / (1 + exp(r))};
-    const double ln_extra = ((double)s->box[0].n + 1) * log(v_new[0] / v0) +
-                            ((double)s->box[1].n + 1) * log(v_new[1] / v1);
+    const double ln_extra = ((double)vs_mc_n(s, 0) + 1) * log(v_new[0] / v0) +
+                            ((double)vs_mc_n(s, 1) + 1) * log(v_new[1] / v1);
     return volume_try(s, 0, 2, v_new, ln_extra, u[1], 0);
 }
 
 /* Insert a particle of `species` with `tag` at a uniform position of box `to` and delete
- * particle i of box `from` (from < 0: none; to < 0: none), accepted with ln_pre - beta dU.
+ * particle i of box `from` (from < 0: none; to < 0: none), accepted with ln_pre - beta dU;
+ * tag < 0: the inserted particle is the deleted one (its species and tag: a transfer).
  * The energies of a box that lives on the device are computed there, both launched before
  * either is read, and an accepted change is made there too. */
 static int exchange_try(vs_mc_state *s, int64_t m, int from, int64_t i, int to,
@@ -229,6 +230,15 @@ static int exchange_try(vs_mc_state *s, int64_t m, int from, int64_t i, int to,
     const int on_host = s->exchange_on_host; /* the energies from the host's copy */
     const int dev_to = to >= 0 && s->gpu[to] && !on_host;
     const int dev_from = from >= 0 && s->gpu[from] && !on_host;
+    double xi[3] = {0, 0, 0};
+    int32_t si = 0;
+    int64_t ti = 0;
+    if (from >= 0)
+        vs_mc_particle(s, from, i, xi, &si, &ti);
+    if (from >= 0 && tag < 0) {
+        species = si;
+        tag = ti;
+    }
     if (to >= 0) {
         const vs_mc_box *b = &s->box[to];
         double u1[2], u2[2];
@@ -240,16 +250,16 @@ static int exchange_try(vs_mc_state *s, int64_t m, int from, int64_t i, int to,
         if (dev_to && vs_mc_dev_energy_at(s, to, y, species, -1))
             return -1;
     }
-    if (dev_from && vs_mc_dev_energy_at(s, from, NULL, s->box[from].species[i], i))
+    if (dev_from && vs_mc_dev_energy_at(s, from, NULL, si, i))
         return -1;
     if (to >= 0) {
         vs_mc_box *b = &s->box[to];
         if (!dev_to)
-            e_ins = vs_mc_energy_at(b, &s->pairs, y, species, -1);
+            e_ins = vs_mc_energy_of(s, to, y, species, -1);
         else if (vs_mc_dev_energy_result(s, to, &e_ins))
             return -1;
         int64_t cnt[VS_MAX_SPECIES];
-        memcpy(cnt, b->count, sizeof cnt);
+        memcpy(cnt, vs_mc_count(s, to), sizeof cnt);
         const double t0 = tail_energy(s, b, cnt, vs_mc_volume(b));
         cnt[species]++;
         dU += vs_wide_to_double(e_ins) + tail_energy(s, b, cnt, vs_mc_volume(b)) - t0;
@@ -257,22 +267,21 @@ static int exchange_try(vs_mc_state *s, int64_t m, int from, int64_t i, int to,
     if (from >= 0) {
         vs_mc_box *b = &s->box[from];
         if (!dev_from)
-            e_del = vs_mc_energy_at(b, &s->pairs, &b->x[3 * i], b->species[i], i);
+            e_del = vs_mc_energy_of(s, from, xi, si, i);
         else if (vs_mc_dev_energy_result(s, from, &e_del))
             return -1;
         int64_t cnt[VS_MAX_SPECIES];
-        memcpy(cnt, b->count, sizeof cnt);
+        memcpy(cnt, vs_mc_count(s, from), sizeof cnt);
         const double t0 = tail_energy(s, b, cnt, vs_mc_volume(b));
-        cnt[b->species[i]]--;
+        cnt[si]--;
         dU += -vs_wide_to_double(e_del) + tail_energy(s, b, cnt, vs_mc_volume(b)) - t0;
     }
     s->pr.total.attempted[VS_MC_EXCHANGE][counter]++;
     if (!accept(ln_pre - dU / s->prm->mc.kT, u))
         return 0;
     if (to >= 0) {
-        if (vs_mc_box_reserve(&s->box[to], s->box[to].n + 1))
+        if (vs_mc_insert(s, to, y, species, tag))
             return -1;
-        vs_mc_box_append(&s->box[to], y, species, tag);
         if (s->gpu[to] && vs_mc_dev_append(s, to))
             return -1;
         s->box[to].pair_energy += e_ins;
@@ -280,7 +289,7 @@ static int exchange_try(vs_mc_state *s, int64_t m, int from, int64_t i, int to,
     if (from >= 0) {
         if (s->gpu[from] && vs_mc_dev_remove(s, from, i))
             return -1;
-        vs_mc_box_remove(&s->box[from], i);
+        vs_mc_delete(s, from, i, si);
         s->box[from].pair_energy -= e_del;
     }
     s->pr.total.accepted[VS_MC_EXCHANGE][counter]++;
@@ -292,23 +301,23 @@ static int exchange_try(vs_mc_state *s, int64_t m, int from, int64_t i, int to,
  * fresh draw, the j-th of species k by a scan. Each try is uniform over the species' particles
  * given that it succeeds, and so is the scan: the pick is uniform either way. */
 #define SPECIES_TRY_DRAWS 32u
-static int64_t pick_of_species(const vs_mc_state *s, int64_t m, const vs_mc_box *a, int32_t k)
+static int64_t pick_of_species(const vs_mc_state *s, int64_t m, int from, int32_t k)
 {
+    const int64_t n = vs_mc_n(s, from);
+    int64_t idx[2 * SPECIES_TRY_DRAWS];
+    int32_t sp[2 * SPECIES_TRY_DRAWS];
     double u[2];
     for (unsigned t = 0; t < SPECIES_TRY_DRAWS; ++t) {
         vs_mc_draw(s->prm, s->pr.cycle, m, 4 + t, u);
-        for (int h = 0; h < 2; ++h) {
-            const int64_t i = pick(u[h], a->n);
-            if (a->species[i] == k)
-                return i;
-        }
+        idx[2 * t] = pick(u[0], n);
+        idx[2 * t + 1] = pick(u[1], n);
     }
+    vs_mc_species_at(s, from, idx, 2 * SPECIES_TRY_DRAWS, sp); /* one question to the ranks */
+    for (unsigned q = 0; q < 2 * SPECIES_TRY_DRAWS; ++q)
+        if (sp[q] == k)
+            return idx[q];
     vs_mc_draw(s->prm, s->pr.cycle, m, 4 + SPECIES_TRY_DRAWS, u);
-    int64_t j = pick(u[0], a->count[k]);
-    for (int64_t i = 0; i < a->n; ++i)
-        if (a->species[i] == k && j-- == 0)
-            return i;
-    return a->n - 1; /* not reached: count[k] particles of species k are in the box */
+    return vs_mc_nth_of_species(s, from, k, pick(u[0], vs_mc_count(s, from)[k]));
 }
 
 /* A gibbs_npt transfer out of box `from`: a species picked uniformly (pick_u), then one of its
@@ -318,14 +327,14 @@ static int transfer_species(vs_mc_state *s, int64_t m, int from, double pick_u, 
     const int to = 1 - from;
     const vs_mc_box *a = &s->box[from], *b = &s->box[to];
     const int32_t k = (int32_t)pick(pick_u, s->prm->species.n);
-    if (a->count[k] == 0) {
+    if (vs_mc_count(s, from)[k] == 0) {
         s->pr.total.attempted[VS_MC_EXCHANGE][to]++;
         return 0;
     }
-    const int64_t i = pick_of_species(s, m, a, k);
-    const double ln_pre = log((double)a->count[k] * vs_mc_volume(b) /
-                              (((double)b->count[k] + 1) * vs_mc_volume(a)));
-    return exchange_try(s, m, from, i, to, k, a->tag[i], ln_pre, u_acc, to);
+    const int64_t i = pick_of_species(s, m, from, k);
+    const double ln_pre = log((double)vs_mc_count(s, from)[k] * vs_mc_volume(b) /
+                              (((double)vs_mc_count(s, to)[k] + 1) * vs_mc_volume(a)));
+    return exchange_try(s, m, from, i, to, k, -1, ln_pre, u_acc, to);
 }
 
 static int exchange(vs_mc_state *s, int64_t m, double pick_u)
@@ -334,27 +343,29 @@ static int exchange(vs_mc_state *s, int64_t m, double pick_u)
     vs_mc_draw(s->prm, s->pr.cycle, m, 1, u);
     if (s->n_boxes == 1) { /* gcmc: insertion or deletion, half each */
         vs_mc_box *b = &s->box[0];
-        const double zv = s->prm->mc.activity * vs_mc_volume(b), n = (double)b->n;
+        const int64_t nb = vs_mc_n(s, 0);
+        const double zv = s->prm->mc.activity * vs_mc_volume(b), n = (double)nb;
         if (u[0] < 0.5)
             return exchange_try(s, m, -1, 0, 0, 0, s->pr.next_tag++, log(zv / (n + 1)), u[1], 0);
-        if (b->n == 0) {
+        if (nb == 0) {
             s->pr.total.attempted[VS_MC_EXCHANGE][1]++;
             return 0;
         }
-        return exchange_try(s, m, 0, pick(pick_u, b->n), -1, 0, 0, log(n / zv), u[1], 1);
+        return exchange_try(s, m, 0, pick(pick_u, nb), -1, 0, 0, log(n / zv), u[1], 1);
     }
     const int from = u[0] < 0.5 ? 0 : 1, to = 1 - from;
     if (s->prm->mc.ensemble == VS_MC_GIBBS_NPT)
         return transfer_species(s, m, from, pick_u, u[1]);
     const vs_mc_box *a = &s->box[from], *b = &s->box[to];
-    if (a->n == 0) {
+    const int64_t na = vs_mc_n(s, from);
+    if (na == 0) {
         s->pr.total.attempted[VS_MC_EXCHANGE][to]++;
         return 0;
     }
-    const int64_t i = pick(pick_u, a->n);
-    const double ln_pre = log((double)a->n * vs_mc_volume(b) /
-                              (((double)b->n + 1) * vs_mc_volume(a)));
-    return exchange_try(s, m, from, i, to, a->species[i], a->tag[i], ln_pre, u[1], to);
+    const int64_t i = pick(pick_u, na);
+    const double ln_pre = log((double)na * vs_mc_volume(b) /
+                              (((double)vs_mc_n(s, to) + 1) * vs_mc_volume(a)));
+    return exchange_try(s, m, from, i, to, 0, -1, ln_pre, u[1], to);
 }
 
 int vs_mc_attempt(vs_mc_state *s, int64_t m)

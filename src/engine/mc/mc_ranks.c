@@ -97,6 +97,34 @@ static void span(int nc, int n, int c, int *lo, int *hi)
     *hi = (int)((int64_t)(c + 1) * nc / n);
 }
 
+void vs_mc_ranks_brick(const vs_mc_ranks *r, int k, const int nc[3], int lo[3], int hi[3])
+{
+    const int co[3] = {k % r->dims[0], (k / r->dims[0]) % r->dims[1],
+                       k / (r->dims[0] * r->dims[1])};
+    for (int d = 0; d < 3; ++d)
+        span(nc[d], r->dims[d], co[d], &lo[d], &hi[d]);
+}
+
+int vs_mc_ranks_owner(const vs_mc_ranks *r, const int nc[3], const int c[3])
+{
+    int co[3];
+    for (int d = 0; d < 3; ++d) { /* the inverse of span, then one step each way at most */
+        const int n = r->dims[d];
+        int b = (int)(((int64_t)c[d] * n) / nc[d]), lo, hi;
+        for (;;) {
+            span(nc[d], n, b, &lo, &hi);
+            if (c[d] < lo)
+                --b;
+            else if (c[d] >= hi)
+                ++b;
+            else
+                break;
+        }
+        co[d] = b;
+    }
+    return co[0] + r->dims[0] * (co[1] + r->dims[1] * co[2]);
+}
+
 int64_t vs_mc_ranks_cells(vs_mc_ranks *r, int k, const vs_mc_sweep_plan *p, int colour)
 {
     const int co[3] = {k % r->dims[0], (k / r->dims[0]) % r->dims[1],

@@ -79,6 +79,11 @@ void vs_mc_ranks_share(vs_mc_ranks *r, const vs_mc_sweep_plan *p, int colour,
 /* The sweep's energy change and accepted count summed over the ranks (exact), and *failed
  * non-zero on every rank when it is on any. Collective. */
 void vs_mc_ranks_sum(const vs_mc_ranks *r, vs_wide *dU, int64_t *acc, int *failed);
+/* Rank k's brick of a grid of nc cells per axis: cells lo[d] <= c < hi[d] (empty where the
+ * grid has fewer cells than ranks along an axis). */
+void vs_mc_ranks_brick(const vs_mc_ranks *r, int k, const int nc[3], int lo[3], int hi[3]);
+/* The rank whose brick holds the cell of coordinates c in a grid of nc cells per axis. */
+int vs_mc_ranks_owner(const vs_mc_ranks *r, const int nc[3], const int c[3]);
 /* A box's whole-box energy split over the ranks (vs_mc_energy_total, when vs_mc_pairs's
  * ranks is set): this rank's particles [*i0, *i1) of n, and the two sums over the ranks
  * (exact). The sum is collective: every rank calls vs_mc_energy_total at the same points. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mc_domain.h"
 #include "mc_engine.h"
 #include "mc_ranks.h"
 #include "mc_sweep.h"
@@ -130,9 +131,8 @@ static int reserve(vs_mc_sweep_work *w, int64_t n, int64_t ncell)
     return 0;
 }
 
-/* The trials of one active cell (CPU): *dU and *acc take its accepted changes. */
-static void cell_trials(const vs_mc_state *s, const vs_mc_sweep_plan *p, vs_mc_sweep_work *w,
-                        int64_t n_all, const int c[3], uint32_t step, vs_wide *dU, int64_t *acc)
+void vs_mc_cell_trials(const vs_mc_state *s, const vs_mc_sweep_plan *p, vs_mc_sweep_work *w,
+                       int64_t n_all, const int c[3], uint32_t step, vs_wide *dU, int64_t *acc)
 {
     const uint32_t cell = (uint32_t)(c[0] + p->nc[0] * (c[1] + p->nc[1] * c[2]));
     const int64_t beg = w->start[cell];
@@ -193,7 +193,7 @@ static void ranks_colours(const vs_mc_state *s, const vs_mc_sweep_plan *p,
             const int c[3] = {(int)(cell % (uint32_t)p->nc[0]),
                               (int)(cell / (uint32_t)p->nc[0] % (uint32_t)p->nc[1]),
                               (int)(cell / (uint32_t)(p->nc[0] * p->nc[1]))};
-            cell_trials(s, p, w, n, c, step, dU, acc);
+            vs_mc_cell_trials(s, p, w, n, c, step, dU, acc);
         }
         vs_mc_ranks_share(r, p, p->order[step], w->start, w->xs, n);
     }
@@ -236,7 +236,7 @@ static int cpu_sweep(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p, vs_wide 
             for (c[2] = (colour >> 2) & 1; c[2] < p->nc[2]; c[2] += 2)
                 for (c[1] = (colour >> 1) & 1; c[1] < p->nc[1]; c[1] += 2)
                     for (c[0] = colour & 1; c[0] < p->nc[0]; c[0] += 2)
-                        cell_trials(s, p, w, n, c, step, dU, acc);
+                        vs_mc_cell_trials(s, p, w, n, c, step, dU, acc);
         }
     for (int64_t k = 0; k < n; ++k)
         for (int d = 0; d < 3; ++d)
@@ -312,12 +312,14 @@ static int sweep_box(vs_mc_state *s, int bi, char *err, size_t len)
             return -1;
         s->dev_ahead[bi] = 1;
 #endif
+    } else if (s->dom) {
+        vs_mc_domain_sweep(s, bi, &p, &dU, &acc);
     } else if (cpu_sweep(s, bi, &p, &dU, &acc)) {
         snprintf(err, len, "out of memory for the checkerboard sweep");
         return -1;
     }
     b->pair_energy += dU;
-    s->pr.total.attempted[VS_MC_DISPLACE][bi] += b->n;
+    s->pr.total.attempted[VS_MC_DISPLACE][bi] += vs_mc_n(s, bi);
     s->pr.total.accepted[VS_MC_DISPLACE][bi] += acc;
     return 0;
 }

@@ -1,0 +1,882 @@
+/* The Monte Carlo boxes split over the ranks: see mc_domain.h. */
+#include "mc_domain.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "mc_ranks.h"
+#include "parallel.h"
+
+/* A particle on its way to another rank. */
+typedef struct {
+    double x[3];
+    int64_t gid, tag;
+    int32_t species;
+    uint32_t cell;
+} rec;
+
+/* One box's part on this rank, beside its vs_mc_box of the particles held. */
+typedef struct {
+    int64_t n, count[VS_MAX_SPECIES]; /* over the ranks */
+    int64_t *gid, gid_cap;            /* each held particle's global index */
+    int64_t *hkey, *hval, hcap;       /* gid -> slot in the box (open addressing, -1 empty) */
+    vs_mc_sweep_plan last;            /* the last sweep's grid: where an insertion goes */
+    int have_last;
+} dbox;
+
+/* Particles laid out over a grid for a sweep or a whole-box energy: this rank's cells and
+ * its ghost cells, slots in cell order (gid order within a cell), positions by axis. */
+typedef struct {
+    int nc[3], lo[3], hi[3];
+    int64_t ncell, n, cap, start_cap;
+    double *xs;
+    int32_t *ss;
+    int64_t *gid, *tag, *start;
+    int n_peers;
+    int *peer;
+    int64_t *scell, *rcell;   /* cells sent to and received from each peer, by peer */
+    int64_t *sfirst, *rfirst; /* n_peers + 1: each peer's first entry */
+} layout;
+
+struct vs_mc_domain {
+    vs_par par;
+    vs_mc_ranks *ranks;
+    dbox box[VS_MC_MAX_BOXES];
+    layout lay;
+};
+
+static void *grow_to(void *p, int64_t n, size_t size)
+{
+    void *q = realloc(p, (size_t)(n > 0 ? n : 1) * size);
+    if (!q)
+        VS_FATAL("out of memory for the Monte Carlo domain split (%lld items)", (long long)n);
+    return q;
+}
+
+/* ---- gid -> slot --------------------------------------------------------------------- */
+
+static uint64_t hash_of(int64_t g)
+{
+    uint64_t h = (uint64_t)g * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
+}
+
+static void map_put(dbox *d, int64_t g, int64_t slot)
+{
+    uint64_t m = (uint64_t)d->hcap - 1, h = hash_of(g) & m;
+    while (d->hkey[h] >= 0 && d->hkey[h] != g)
+        h = (h + 1) & m;
+    d->hkey[h] = g;
+    d->hval[h] = slot;
+}
+
+static int64_t map_get(const dbox *d, int64_t g)
+{
+    if (d->hcap == 0)
+        return -1;
+    uint64_t m = (uint64_t)d->hcap - 1, h = hash_of(g) & m;
+    while (d->hkey[h] >= 0) {
+        if (d->hkey[h] == g)
+            return d->hval[h];
+        h = (h + 1) & m;
+    }
+    return -1;
+}
+
+static void map_erase(dbox *d, int64_t g)
+{
+    uint64_t m = (uint64_t)d->hcap - 1, h = hash_of(g) & m;
+    while (d->hkey[h] != g)
+        h = (h + 1) & m;
+    for (uint64_t j = (h + 1) & m;; j = (j + 1) & m) { /* backward shift of the run after h */
+        if (d->hkey[j] < 0)
+            break;
+        const uint64_t home = hash_of(d->hkey[j]) & m;
+        if (((j - home) & m) >= ((j - h) & m)) {
+            d->hkey[h] = d->hkey[j];
+            d->hval[h] = d->hval[j];
+            h = j;
+        }
+    }
+    d->hkey[h] = -1;
+}
+
+/* The map rebuilt for the n particles held, with room for twice as many. */
+static void map_rebuild(dbox *d, int64_t n)
+{
+    int64_t c = 64;
+    while (c < 4 * n)
+        c *= 2;
+    if (c != d->hcap) {
+        d->hkey = grow_to(d->hkey, c, sizeof(int64_t));
+        d->hval = grow_to(d->hval, c, sizeof(int64_t));
+        d->hcap = c;
+    }
+    for (int64_t k = 0; k < c; ++k)
+        d->hkey[k] = -1;
+    for (int64_t i = 0; i < n; ++i)
+        map_put(d, d->gid[i], i);
+}
+
+/* Room for the box's particles' gids, and a map below half full for one more. */
+static void reserve_gid(dbox *d, const vs_mc_box *b)
+{
+    if (d->gid_cap < b->cap) {
+        d->gid = grow_to(d->gid, b->cap, sizeof(int64_t));
+        d->gid_cap = b->cap;
+    }
+    if (2 * (b->n + 1) > d->hcap)
+        map_rebuild(d, b->n);
+}
+
+/* ---- start, files -------------------------------------------------------------------- */
+
+int vs_mc_domain_open(vs_mc_state *s, const vs_par *par)
+{
+    s->dom = calloc(1, sizeof *s->dom);
+    if (!s->dom)
+        return -1;
+    s->dom->par = *par;
+    return 0;
+}
+
+void vs_mc_domain_attach(vs_mc_state *s, vs_mc_ranks *ranks)
+{
+    s->dom->ranks = ranks;
+    s->dom->par = ranks->par;
+}
+
+void vs_mc_domain_close(vs_mc_state *s)
+{
+    vs_mc_domain *d = s->dom;
+    if (!d)
+        return;
+    for (int b = 0; b < VS_MC_MAX_BOXES; ++b) {
+        free(d->box[b].gid);
+        free(d->box[b].hkey);
+        free(d->box[b].hval);
+    }
+    layout *l = &d->lay;
+    free(l->xs);
+    free(l->ss);
+    free(l->gid);
+    free(l->tag);
+    free(l->start);
+    free(l->peer);
+    free(l->scell);
+    free(l->rcell);
+    free(l->sfirst);
+    free(l->rfirst);
+    free(d);
+    s->dom = NULL;
+}
+
+int vs_mc_domain_keeps(const vs_mc_state *s, int64_t i, int64_t n)
+{
+    const vs_par *p = &s->dom->par;
+    return i >= n * p->rank / p->size && i < n * (p->rank + 1) / p->size;
+}
+
+int vs_mc_domain_append(vs_mc_state *s, int bi, const double x[3], int32_t species,
+                        int64_t tag, int64_t gid)
+{
+    vs_mc_box *b = &s->box[bi];
+    dbox *d = &s->dom->box[bi];
+    if (vs_mc_box_reserve(b, b->n + 1))
+        return -1;
+    reserve_gid(d, b);
+    d->gid[b->n] = gid;
+    map_put(d, gid, b->n);
+    vs_mc_box_append(b, x, species, tag);
+    return 0;
+}
+
+void vs_mc_domain_recount(vs_mc_state *s)
+{
+    for (int bi = 0; bi < s->n_boxes; ++bi) {
+        dbox *d = &s->dom->box[bi];
+        int64_t c[VS_MAX_SPECIES + 1];
+        c[0] = s->box[bi].n;
+        memcpy(c + 1, s->box[bi].count, sizeof s->box[bi].count);
+        vs_par_sum_int64(&s->dom->par, c, VS_MAX_SPECIES + 1);
+        d->n = c[0];
+        memcpy(d->count, c + 1, sizeof d->count);
+    }
+}
+
+static rec record_of(const vs_mc_box *b, const dbox *d, int64_t i)
+{
+    rec r;
+    memcpy(r.x, &b->x[3 * i], sizeof r.x);
+    r.gid = d->gid[i];
+    r.tag = b->tag[i];
+    r.species = b->species[i];
+    r.cell = 0;
+    return r;
+}
+
+/* The rank's part of box bi replaced by the records r[0..n) (gid order kept). */
+static int hold(vs_mc_state *s, int bi, const rec *r, int64_t n)
+{
+    vs_mc_box *b = &s->box[bi];
+    b->n = 0;
+    memset(b->count, 0, sizeof b->count);
+    if (vs_mc_box_set_edges(b, b->L, &s->pairs) || vs_mc_box_reserve(b, n + 1))
+        return -1;
+    dbox *d = &s->dom->box[bi];
+    reserve_gid(d, b);
+    for (int64_t i = 0; i < n; ++i) {
+        d->gid[i] = r[i].gid;
+        vs_mc_box_append(b, r[i].x, r[i].species, r[i].tag);
+    }
+    map_rebuild(d, n);
+    return 0;
+}
+
+int vs_mc_domain_scatter(vs_mc_state *s)
+{
+    const vs_par *par = &s->dom->par;
+    int bad = 0;
+    for (int bi = 0; bi < s->n_boxes; ++bi) {
+        vs_mc_box *b = &s->box[bi];
+        double L[3];
+        memcpy(L, b->L, sizeof L);
+        int64_t n = b->n;
+        vs_par_bcast_bytes(par, L, sizeof L, 0);
+        vs_par_bcast_bytes(par, &n, sizeof n, 0);
+        memcpy(b->L, L, sizeof L);
+        int64_t *counts = calloc((size_t)par->size, sizeof *counts);
+        rec *send = par->rank == 0 ? malloc((size_t)(n > 0 ? n : 1) * sizeof *send) : NULL;
+        if (vs_par_any(par, !counts || (par->rank == 0 && !send))) {
+            free(counts);
+            free(send);
+            return -1;
+        }
+        if (par->rank == 0)
+            for (int64_t i = 0; i < n; ++i) { /* the file's order is the index order */
+                send[i] = (rec){{b->x[3 * i], b->x[3 * i + 1], b->x[3 * i + 2]}, i, b->tag[i],
+                                b->species[i], 0};
+                for (int r = 0; r < par->size; ++r)
+                    counts[r] += i >= n * r / par->size && i < n * (r + 1) / par->size;
+            }
+        int64_t got = 0;
+        rec *mine = vs_par_alltoallv_records(par, send, counts, sizeof(rec), &got);
+        bad |= hold(s, bi, mine, got);
+        free(mine);
+        free(send);
+        free(counts);
+    }
+    if (vs_par_any(par, bad))
+        return -1;
+    vs_mc_domain_recount(s);
+    return 0;
+}
+
+void vs_mc_domain_gather(const vs_mc_state *s, int bi, vs_mc_box_data *out)
+{
+    const vs_par *par = &s->dom->par;
+    const vs_mc_box *b = &s->box[bi];
+    const dbox *d = &s->dom->box[bi];
+    memset(out, 0, sizeof *out);
+    rec *send = VS_MALLOC(sizeof(rec) * (size_t)(b->n > 0 ? b->n : 1));
+    for (int64_t i = 0; i < b->n; ++i)
+        send[i] = record_of(b, d, i);
+    int64_t *counts = calloc((size_t)par->size, sizeof *counts);
+    if (!counts)
+        VS_FATAL("out of memory gathering a Monte Carlo box");
+    counts[0] = b->n;
+    int64_t got = 0;
+    rec *all = vs_par_alltoallv_records(par, send, counts, sizeof(rec), &got);
+    free(send);
+    free(counts);
+    memcpy(out->L, b->L, sizeof out->L);
+    if (par->rank == 0) {
+        out->n = got;
+        out->x = VS_MALLOC(sizeof(double) * (size_t)(3 * got + 1));
+        out->species = VS_MALLOC(sizeof(int32_t) * (size_t)(got + 1));
+        out->tag = VS_MALLOC(sizeof(int64_t) * (size_t)(got + 1));
+        for (int64_t k = 0; k < got; ++k) {
+            const int64_t i = all[k].gid;
+            memcpy(&out->x[3 * i], all[k].x, sizeof all[k].x);
+            out->species[i] = all[k].species;
+            out->tag[i] = all[k].tag;
+        }
+    }
+    free(all);
+}
+
+void vs_mc_box_data_free(vs_mc_box_data *d)
+{
+    free(d->x);
+    free(d->species);
+    free(d->tag);
+    memset(d, 0, sizeof *d);
+}
+
+/* ---- layouts ------------------------------------------------------------------------- */
+
+static int by_cell_gid(const void *a, const void *b)
+{
+    const rec *p = a, *q = b;
+    if (p->cell != q->cell)
+        return p->cell < q->cell ? -1 : 1;
+    return p->gid < q->gid ? -1 : (p->gid > q->gid ? 1 : 0);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    const int64_t p = *(const int64_t *)a, q = *(const int64_t *)b;
+    return p < q ? -1 : (p > q ? 1 : 0);
+}
+
+static void coords_of(const layout *l, int64_t cell, int c[3])
+{
+    c[0] = (int)(cell % l->nc[0]);
+    c[1] = (int)(cell / l->nc[0] % l->nc[1]);
+    c[2] = (int)(cell / ((int64_t)l->nc[0] * l->nc[1]));
+}
+
+static int64_t cell_id(const layout *l, const int c[3])
+{
+    return c[0] + l->nc[0] * (c[1] + (int64_t)l->nc[1] * c[2]);
+}
+
+/* Sorted, without repeats: returns the new length. */
+static int64_t unique(int64_t *a, int64_t n)
+{
+    qsort(a, (size_t)n, sizeof *a, cmp_i64);
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; ++i)
+        if (m == 0 || a[i] != a[m - 1])
+            a[m++] = a[i];
+    return m;
+}
+
+/* Each (peer, cell) key list into the peers' entries: cells[] and first[] by peer. */
+static void split_by_peer(const layout *l, const int64_t *keys, int64_t m, int64_t **cells,
+                          int64_t **first)
+{
+    *cells = grow_to(*cells, m, sizeof(int64_t));
+    *first = grow_to(*first, l->n_peers + 1, sizeof(int64_t));
+    int k = 0;
+    for (int64_t i = 0; i < m; ++i) {
+        const int q = (int)(keys[i] / l->ncell);
+        while (l->peer[k] != q)
+            (*first)[++k] = i;
+        (*cells)[i] = keys[i] % l->ncell;
+    }
+    while (k < l->n_peers)
+        (*first)[++k] = m;
+    (*first)[0] = 0;
+}
+
+/* The peers of this rank's brick in plan p's grid and the cells it sends each (its cells
+ * next to theirs) and receives from each (theirs next to its), sorted by cell: both sides
+ * list the same cells in the same order. */
+static void peer_lists(vs_mc_domain *dom, layout *l, const vs_mc_sweep_plan *p)
+{
+    const int me = dom->par.rank;
+    int64_t *snd = NULL, *rcv = NULL, m = 0, cap = 0;
+    int c[3];
+    for (c[2] = l->lo[2]; c[2] < l->hi[2]; ++c[2])
+        for (c[1] = l->lo[1]; c[1] < l->hi[1]; ++c[1])
+            for (c[0] = l->lo[0]; c[0] < l->hi[0]; ++c[0]) {
+                int q[3][3], nq[3];
+                for (int d = 0; d < 3; ++d)
+                    nq[d] = vs_mc_sweep_near(p, d, c[d], q[d]);
+                for (int a = 0; a < nq[2]; ++a)
+                    for (int b = 0; b < nq[1]; ++b)
+                        for (int e = 0; e < nq[0]; ++e) {
+                            const int nb[3] = {q[0][e], q[1][b], q[2][a]};
+                            const int r = vs_mc_ranks_owner(dom->ranks, l->nc, nb);
+                            if (r == me)
+                                continue;
+                            if (m == cap) {
+                                cap = cap ? 2 * cap : 1024;
+                                snd = grow_to(snd, cap, sizeof *snd);
+                                rcv = grow_to(rcv, cap, sizeof *rcv);
+                            }
+                            snd[m] = (int64_t)r * l->ncell + cell_id(l, c);
+                            rcv[m++] = (int64_t)r * l->ncell + cell_id(l, nb);
+                        }
+            }
+    const int64_t ms = unique(snd, m), mr = unique(rcv, m);
+    l->peer = grow_to(l->peer, dom->par.size, sizeof(int));
+    l->n_peers = 0;
+    for (int64_t i = 0; i < ms; ++i) /* a peer I send to sends to me: the lists pair up */
+        if (l->n_peers == 0 || l->peer[l->n_peers - 1] != (int)(snd[i] / l->ncell))
+            l->peer[l->n_peers++] = (int)(snd[i] / l->ncell);
+    split_by_peer(l, snd, ms, &l->scell, &l->sfirst);
+    split_by_peer(l, rcv, mr, &l->rcell, &l->rfirst);
+    free(snd);
+    free(rcv);
+}
+
+/* Exchange with every peer: send_bytes[k] from sbuf[k], recv_bytes[k] into rbuf[k]. */
+static void exchange(const vs_mc_domain *dom, const layout *l, void **sbuf, size_t *sbytes,
+                     void **rbuf, size_t *rbytes)
+{
+    vs_par_peer_exchange(&dom->par, l->n_peers, l->peer, (const void *const *)sbuf, sbytes,
+                         rbuf, rbytes, 0x4d43);
+}
+
+static void **ptrs(int n)
+{
+    return VS_MALLOC(sizeof(void *) * (size_t)(n > 0 ? n : 1));
+}
+
+static void free_all(void **p, int n)
+{
+    for (int k = 0; k < n; ++k)
+        free(p[k]);
+    free(p);
+}
+
+/* The slots of the layout: n of them, start[] per cell from counts[] (ncell). */
+static void slots_reserve(layout *l, int64_t n)
+{
+    if (n > l->cap) {
+        l->xs = grow_to(l->xs, 3 * n, sizeof(double));
+        l->ss = grow_to(l->ss, n, sizeof(int32_t));
+        l->gid = grow_to(l->gid, n, sizeof(int64_t));
+        l->tag = grow_to(l->tag, n, sizeof(int64_t));
+        l->cap = n;
+    }
+}
+
+static void put(layout *l, int64_t k, const rec *r)
+{
+    for (int d = 0; d < 3; ++d)
+        l->xs[d * l->n + k] = r->x[d];
+    l->ss[k] = r->species;
+    l->gid[k] = r->gid;
+    l->tag[k] = r->tag;
+}
+
+/* The ghost cells' counts and records from the peers, into the slots (start[] has the owned
+ * cells' counts at c + 1 on entry, the whole layout's starts on return). own: the owned
+ * records, sorted. */
+static void fill_layout(vs_mc_domain *dom, layout *l, const rec *own, int64_t n_own)
+{
+    const int np = l->n_peers;
+    void **sb = ptrs(np), **rb = ptrs(np);
+    size_t *sz = VS_MALLOC(sizeof(size_t) * (size_t)(2 * np + 1)), *rz = sz + np;
+    for (int k = 0; k < np; ++k) { /* the counts of the cells each peer gets */
+        const int64_t m = l->sfirst[k + 1] - l->sfirst[k], mr = l->rfirst[k + 1] - l->rfirst[k];
+        int64_t *c = VS_MALLOC(sizeof(int64_t) * (size_t)(m + 1));
+        for (int64_t i = 0; i < m; ++i)
+            c[i] = l->start[l->scell[l->sfirst[k] + i] + 1];
+        sb[k] = c;
+        sz[k] = (size_t)m * sizeof(int64_t);
+        rb[k] = VS_MALLOC(sizeof(int64_t) * (size_t)(mr + 1));
+        rz[k] = (size_t)mr * sizeof(int64_t);
+    }
+    exchange(dom, l, sb, sz, rb, rz);
+    int64_t n = n_own;
+    for (int k = 0; k < np; ++k)
+        for (int64_t i = 0; i < (int64_t)(rz[k] / sizeof(int64_t)); ++i) {
+            l->start[l->rcell[l->rfirst[k] + i] + 1] = ((int64_t *)rb[k])[i];
+            n += ((int64_t *)rb[k])[i];
+        }
+    for (int64_t c = 0; c < l->ncell; ++c)
+        l->start[c + 1] += l->start[c];
+    l->n = n;
+    slots_reserve(l, n);
+    for (int64_t i = 0, cur = 0, prev = -1; i < n_own; ++i) { /* sorted by cell, then gid */
+        if ((int64_t)own[i].cell != prev)
+            cur = l->start[prev = own[i].cell];
+        put(l, cur++, &own[i]);
+    }
+    for (int k = 0; k < np; ++k) { /* the records of those cells, in cell and slot order */
+        free(sb[k]);
+        free(rb[k]);
+        int64_t m = 0, mr = 0;
+        for (int64_t i = l->sfirst[k]; i < l->sfirst[k + 1]; ++i)
+            m += l->start[l->scell[i] + 1] - l->start[l->scell[i]];
+        for (int64_t i = l->rfirst[k]; i < l->rfirst[k + 1]; ++i)
+            mr += l->start[l->rcell[i] + 1] - l->start[l->rcell[i]];
+        rec *r = VS_MALLOC(sizeof(rec) * (size_t)(m + 1));
+        m = 0;
+        for (int64_t i = l->sfirst[k]; i < l->sfirst[k + 1]; ++i)
+            for (int64_t j = l->start[l->scell[i]]; j < l->start[l->scell[i] + 1]; ++j, ++m)
+                r[m] = (rec){{l->xs[j], l->xs[n + j], l->xs[2 * n + j]}, l->gid[j], l->tag[j],
+                             l->ss[j], (uint32_t)l->scell[i]};
+        sb[k] = r;
+        sz[k] = (size_t)m * sizeof(rec);
+        rb[k] = VS_MALLOC(sizeof(rec) * (size_t)(mr + 1));
+        rz[k] = (size_t)mr * sizeof(rec);
+    }
+    exchange(dom, l, sb, sz, rb, rz);
+    for (int k = 0; k < np; ++k) {
+        const rec *r = rb[k];
+        int64_t m = 0;
+        for (int64_t i = l->rfirst[k]; i < l->rfirst[k + 1]; ++i)
+            for (int64_t j = l->start[l->rcell[i]]; j < l->start[l->rcell[i] + 1]; ++j)
+                put(l, j, &r[m++]);
+    }
+    free_all(sb, np);
+    free_all(rb, np);
+    free(sz);
+}
+
+/* Box bi's particles laid out over plan p's grid on this rank: its brick's cells (their
+ * particles from whichever rank holds them) and the ghost layer. The box is not changed. */
+static void layout_build(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p)
+{
+    vs_mc_domain *dom = s->dom;
+    layout *l = &dom->lay;
+    const vs_mc_box *b = &s->box[bi];
+    const dbox *d = &dom->box[bi];
+    const int size = dom->par.size;
+    memcpy(l->nc, p->nc, sizeof l->nc);
+    l->ncell = (int64_t)p->nc[0] * p->nc[1] * p->nc[2];
+    vs_mc_ranks_brick(dom->ranks, dom->par.rank, l->nc, l->lo, l->hi);
+    int64_t *counts = calloc(2 * (size_t)size, sizeof *counts), *at = counts + size;
+    int *dest = VS_MALLOC(sizeof(int) * (size_t)(b->n + 1));
+    rec *send = VS_MALLOC(sizeof(rec) * (size_t)(b->n + 1));
+    if (!counts)
+        VS_FATAL("out of memory for the Monte Carlo domain split");
+    for (int64_t i = 0; i < b->n; ++i) { /* to the rank that holds its cell */
+        int c[3];
+        coords_of(l, vs_mc_sweep_cell(p, &b->x[3 * i]), c);
+        dest[i] = vs_mc_ranks_owner(dom->ranks, l->nc, c);
+        counts[dest[i]]++;
+    }
+    for (int r = 1; r < size; ++r)
+        at[r] = at[r - 1] + counts[r - 1];
+    for (int64_t i = 0; i < b->n; ++i) {
+        rec r = record_of(b, d, i);
+        r.cell = vs_mc_sweep_cell(p, r.x);
+        send[at[dest[i]]++] = r;
+    }
+    int64_t n_own = 0;
+    rec *own = vs_par_alltoallv_records(&dom->par, send, counts, sizeof(rec), &n_own);
+    free(send);
+    free(dest);
+    free(counts);
+    qsort(own, (size_t)n_own, sizeof *own, by_cell_gid);
+    if (l->ncell + 1 > l->start_cap) {
+        l->start = grow_to(l->start, l->ncell + 1, sizeof(int64_t));
+        l->start_cap = l->ncell + 1;
+    }
+    memset(l->start, 0, sizeof(int64_t) * (size_t)(l->ncell + 1));
+    for (int64_t i = 0; i < n_own; ++i)
+        l->start[own[i].cell + 1]++;
+    peer_lists(dom, l, p);
+    fill_layout(dom, l, own, n_own);
+    free(own);
+}
+
+/* The slots of peer k's cells (cells[first[k]..first[k + 1])) of `colour`, in order:
+ * copied into buf (out), or from it; returns their count. buf NULL: counted only. */
+static int64_t colour_slots(layout *l, const int64_t *cells, const int64_t *first, int k,
+                            int colour, double *buf, int out)
+{
+    int64_t m = 0;
+    for (int64_t i = first[k]; i < first[k + 1]; ++i) {
+        int c[3];
+        coords_of(l, cells[i], c);
+        if (vs_mc_sweep_colour(c[0], c[1], c[2]) != colour)
+            continue;
+        for (int64_t j = l->start[cells[i]]; j < l->start[cells[i] + 1]; ++j, ++m)
+            for (int d = 0; buf && d < 3; ++d) {
+                if (out)
+                    buf[3 * m + d] = l->xs[d * l->n + j];
+                else
+                    l->xs[d * l->n + j] = buf[3 * m + d];
+            }
+    }
+    return m;
+}
+
+/* After a colour step: the positions of this colour's cells to the peers that see them. */
+static void colour_update(vs_mc_domain *dom, layout *l, int colour)
+{
+    const int np = l->n_peers;
+    void **sb = ptrs(np), **rb = ptrs(np);
+    size_t *sz = VS_MALLOC(sizeof(size_t) * (size_t)(2 * np + 1)), *rz = sz + np;
+    for (int k = 0; k < np; ++k) {
+        const int64_t m = colour_slots(l, l->scell, l->sfirst, k, colour, NULL, 1);
+        const int64_t mr = colour_slots(l, l->rcell, l->rfirst, k, colour, NULL, 0);
+        sb[k] = VS_MALLOC(sizeof(double) * (size_t)(3 * m + 1));
+        rb[k] = VS_MALLOC(sizeof(double) * (size_t)(3 * mr + 1));
+        sz[k] = (size_t)(3 * m) * sizeof(double);
+        rz[k] = (size_t)(3 * mr) * sizeof(double);
+        colour_slots(l, l->scell, l->sfirst, k, colour, sb[k], 1);
+    }
+    exchange(dom, l, sb, sz, rb, rz);
+    for (int k = 0; k < np; ++k)
+        colour_slots(l, l->rcell, l->rfirst, k, colour, rb[k], 0);
+    free_all(sb, np);
+    free_all(rb, np);
+    free(sz);
+}
+
+/* ---- the sweep and the whole-box energy ---------------------------------------------- */
+
+void vs_mc_domain_sweep(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p, vs_wide *dU,
+                        int64_t *acc)
+{
+    vs_mc_domain *dom = s->dom;
+    layout *l = &dom->lay;
+    layout_build(s, bi, p);
+    vs_mc_sweep_work w;
+    memset(&w, 0, sizeof w);
+    w.xs = l->xs;
+    w.ss = l->ss;
+    w.start = l->start;
+    for (uint32_t step = 0; step < 8; ++step) {
+        const int colour = p->order[step];
+        int c[3];
+        for (c[2] = l->lo[2] + ((((colour >> 2) & 1) - l->lo[2]) & 1); c[2] < l->hi[2]; c[2] += 2)
+            for (c[1] = l->lo[1] + ((((colour >> 1) & 1) - l->lo[1]) & 1); c[1] < l->hi[1];
+                 c[1] += 2)
+                for (c[0] = l->lo[0] + (((colour & 1) - l->lo[0]) & 1); c[0] < l->hi[0];
+                     c[0] += 2)
+                    vs_mc_cell_trials(s, p, &w, l->n, c, step, dU, acc);
+        colour_update(dom, l, colour);
+    }
+    /* the brick's particles are what the rank holds now, in cell order */
+    vs_mc_box *b = &s->box[bi];
+    dbox *d = &dom->box[bi];
+    b->n = 0;
+    memset(b->count, 0, sizeof b->count);
+    int64_t n_own = 0;
+    int c[3];
+    for (c[2] = l->lo[2]; c[2] < l->hi[2]; ++c[2])
+        for (c[1] = l->lo[1]; c[1] < l->hi[1]; ++c[1])
+            for (c[0] = l->lo[0]; c[0] < l->hi[0]; ++c[0]) {
+                const int64_t cell = cell_id(l, c);
+                n_own += l->start[cell + 1] - l->start[cell];
+            }
+    if (vs_mc_box_set_edges(b, b->L, &s->pairs) || vs_mc_box_reserve(b, n_own + 1))
+        VS_FATAL("out of memory for a Monte Carlo box");
+    reserve_gid(d, b);
+    for (c[2] = l->lo[2]; c[2] < l->hi[2]; ++c[2])
+        for (c[1] = l->lo[1]; c[1] < l->hi[1]; ++c[1])
+            for (c[0] = l->lo[0]; c[0] < l->hi[0]; ++c[0]) {
+                const int64_t cell = cell_id(l, c);
+                for (int64_t j = l->start[cell]; j < l->start[cell + 1]; ++j) {
+                    const double x[3] = {l->xs[j], l->xs[l->n + j], l->xs[2 * l->n + j]};
+                    d->gid[b->n] = l->gid[j];
+                    vs_mc_box_append(b, x, l->ss[j], l->tag[j]);
+                }
+            }
+    map_rebuild(d, b->n);
+    d->last = *p;
+    d->have_last = 1;
+    int failed = 0;
+    vs_mc_ranks_sum(dom->ranks, dU, acc, &failed);
+}
+
+/* The grid of a whole-box energy: the sweep's grid for edges L, no offset. */
+static void energy_plan(const vs_mc_state *s, const double L[3], vs_mc_sweep_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    vs_mc_sweep_plan_make(p, L, s->pairs.reach);
+    for (int d = 0; d < 3; ++d)
+        p->off[d] = 0.0;
+}
+
+/* Box bi's pair energy (and virial) over the ranks, each pair once from its lower gid. */
+static vs_wide domain_energy(vs_mc_state *s, int bi, double *virial)
+{
+    vs_mc_domain *dom = s->dom;
+    layout *l = &dom->lay;
+    const vs_mc_box *b = &s->box[bi];
+    vs_mc_sweep_plan p;
+    energy_plan(s, b->L, &p);
+    layout_build(s, bi, &p);
+    const double reach2 = s->pairs.reach * s->pairs.reach;
+    vs_wide sum[2] = {0, 0};
+    int c[3];
+    for (c[2] = l->lo[2]; c[2] < l->hi[2]; ++c[2])
+        for (c[1] = l->lo[1]; c[1] < l->hi[1]; ++c[1])
+            for (c[0] = l->lo[0]; c[0] < l->hi[0]; ++c[0]) {
+                int q[3][3], nq[3];
+                for (int d = 0; d < 3; ++d)
+                    nq[d] = vs_mc_sweep_near(&p, d, c[d], q[d]);
+                const int64_t cell = cell_id(l, c);
+                for (int64_t k = l->start[cell]; k < l->start[cell + 1]; ++k) {
+                    const double xk[3] = {l->xs[k], l->xs[l->n + k], l->xs[2 * l->n + k]};
+                    for (int a = 0; a < nq[2]; ++a)
+                        for (int e = 0; e < nq[1]; ++e)
+                            for (int f = 0; f < nq[0]; ++f) {
+                                const int nb[3] = {q[0][f], q[1][e], q[2][a]};
+                                const int64_t cn = cell_id(l, nb);
+                                for (int64_t j = l->start[cn]; j < l->start[cn + 1]; ++j) {
+                                    if (l->gid[j] <= l->gid[k])
+                                        continue;
+                                    const double xj[3] = {l->xs[j], l->xs[l->n + j],
+                                                          l->xs[2 * l->n + j]};
+                                    const double r2 = vs_mc_box_dist2(b->L, xk, xj);
+                                    if (!(r2 < reach2))
+                                        continue;
+                                    vs_wide ee, ww;
+                                    vs_mc_pair_quanta(&s->pairs, l->ss[k], l->ss[j], r2, &ee,
+                                                      &ww);
+                                    sum[0] += ee;
+                                    sum[1] += ww;
+                                }
+                            }
+                }
+            }
+    vs_mc_ranks_sum_wide(dom->ranks, sum);
+    if (virial)
+        *virial = vs_wide_to_double(sum[1]);
+    return sum[0];
+}
+
+/* ---- the boxes as the moves see them (mc_engine.h) ----------------------------------- */
+
+int64_t vs_mc_n(const vs_mc_state *s, int bi)
+{
+    return s->dom ? s->dom->box[bi].n : s->box[bi].n;
+}
+
+const int64_t *vs_mc_count(const vs_mc_state *s, int bi)
+{
+    return s->dom ? s->dom->box[bi].count : s->box[bi].count;
+}
+
+void vs_mc_particle(const vs_mc_state *s, int bi, int64_t i, double x[3], int32_t *species,
+                    int64_t *tag)
+{
+    const vs_mc_box *b = &s->box[bi];
+    if (!s->dom) {
+        memcpy(x, &b->x[3 * i], 3 * sizeof(double));
+        *species = b->species[i];
+        *tag = b->tag[i];
+        return;
+    }
+    int64_t v[5] = {0, 0, 0, 0, 0}; /* the holder's bits; every other rank adds zeros */
+    const int64_t k = map_get(&s->dom->box[bi], i);
+    if (k >= 0) {
+        memcpy(v, &b->x[3 * k], 3 * sizeof(double));
+        v[3] = b->species[k];
+        v[4] = b->tag[k];
+    }
+    vs_par_sum_int64(&s->dom->par, v, 5);
+    memcpy(x, v, 3 * sizeof(double));
+    *species = (int32_t)v[3];
+    *tag = v[4];
+}
+
+vs_wide vs_mc_energy_of(const vs_mc_state *s, int bi, const double y[3], int32_t species,
+                        int64_t skip)
+{
+    if (!s->dom)
+        return vs_mc_energy_at(&s->box[bi], &s->pairs, y, species, skip);
+    const int64_t k = skip >= 0 ? map_get(&s->dom->box[bi], skip) : -1;
+    vs_wide w[2] = {vs_mc_energy_at(&s->box[bi], &s->pairs, y, species, k), 0};
+    vs_mc_ranks_sum_wide(s->dom->ranks, w);
+    return w[0];
+}
+
+vs_wide vs_mc_energy_box(const vs_mc_state *s, int bi, double *virial)
+{
+    if (!s->dom)
+        return vs_mc_energy_total(&s->box[bi], &s->pairs, virial);
+    return domain_energy((vs_mc_state *)s, bi, virial);
+}
+
+int vs_mc_insert(vs_mc_state *s, int bi, const double y[3], int32_t species, int64_t tag)
+{
+    vs_mc_box *b = &s->box[bi];
+    if (!s->dom) {
+        if (vs_mc_box_reserve(b, b->n + 1))
+            return -1;
+        vs_mc_box_append(b, y, species, tag);
+        return 0;
+    }
+    dbox *d = &s->dom->box[bi];
+    int holder = (int)(d->n % s->dom->par.size);
+    if (d->have_last) { /* the rank of its cell in the last sweep */
+        int c[3];
+        const uint32_t cell = vs_mc_sweep_cell(&d->last, y);
+        c[0] = (int)(cell % (uint32_t)d->last.nc[0]);
+        c[1] = (int)(cell / (uint32_t)d->last.nc[0] % (uint32_t)d->last.nc[1]);
+        c[2] = (int)(cell / (uint32_t)(d->last.nc[0] * d->last.nc[1]));
+        holder = vs_mc_ranks_owner(s->dom->ranks, d->last.nc, c);
+    }
+    int bad = 0;
+    if (holder == s->dom->par.rank)
+        bad = vs_mc_domain_append(s, bi, y, species, tag, d->n);
+    if (vs_par_any(&s->dom->par, bad))
+        return -1;
+    d->n++;
+    d->count[species]++;
+    return 0;
+}
+
+void vs_mc_delete(vs_mc_state *s, int bi, int64_t i, int32_t species)
+{
+    vs_mc_box *b = &s->box[bi];
+    if (!s->dom) {
+        vs_mc_box_remove(b, i);
+        return;
+    }
+    dbox *d = &s->dom->box[bi];
+    const int64_t k = map_get(d, i);
+    if (k >= 0) { /* the holder's last slot moves into k */
+        const int64_t last = b->n - 1;
+        map_erase(d, i);
+        vs_mc_box_remove(b, k);
+        if (k != last) {
+            d->gid[k] = d->gid[last];
+            map_put(d, d->gid[k], k);
+        }
+    }
+    const int64_t top = d->n - 1, t = map_get(d, top);
+    if (top != i && t >= 0) { /* index N - 1 becomes i, as one rank fills the hole */
+        map_erase(d, top);
+        d->gid[t] = i;
+        map_put(d, i, t);
+    }
+    d->n--;
+    d->count[species]--;
+}
+
+void vs_mc_species_at(const vs_mc_state *s, int bi, const int64_t *idx, int m, int32_t *out)
+{
+    if (!s->dom) {
+        for (int k = 0; k < m; ++k)
+            out[k] = s->box[bi].species[idx[k]];
+        return;
+    }
+    int64_t *v = VS_MALLOC(sizeof(int64_t) * (size_t)(m + 1));
+    for (int k = 0; k < m; ++k) {
+        const int64_t j = map_get(&s->dom->box[bi], idx[k]);
+        v[k] = j >= 0 ? s->box[bi].species[j] + 1 : 0;
+    }
+    vs_par_sum_int64(&s->dom->par, v, m);
+    for (int k = 0; k < m; ++k)
+        out[k] = (int32_t)(v[k] - 1);
+    free(v);
+}
+
+int64_t vs_mc_nth_of_species(const vs_mc_state *s, int bi, int32_t species, int64_t j)
+{
+    const vs_mc_box *b = &s->box[bi];
+    if (!s->dom) {
+        for (int64_t i = 0; i < b->n; ++i)
+            if (b->species[i] == species && j-- == 0)
+                return i;
+        return b->n - 1; /* not reached: the count says there are more */
+    }
+    const dbox *d = &s->dom->box[bi];
+    int64_t lo = 0, hi = d->n - 1; /* the least index with j + 1 of the species at or below */
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        int64_t c = 0;
+        for (int64_t i = 0; i < b->n; ++i)
+            c += b->species[i] == species && d->gid[i] <= mid;
+        vs_par_sum_int64(&s->dom->par, &c, 1);
+        if (c > j)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
