@@ -3,9 +3,10 @@
 # second of the checkerboard sweep (mc.sweep = "checkerboard") for the LJ fluid at rho* 0.8,
 # T* 0.9, r_c 3 with tail corrections, NVT, on the CPU (one core) and on one GPU.
 #
-# Usage: [MC_RANKS=R] scaling/bench/mc_bench.sh VESICA [SIZES] [BACKENDS]
+# Usage: [MC_RANKS=R] [MC_DECOMP=domain] [MC_CYCLES=C] scaling/bench/mc_bench.sh VESICA [SIZES] [BACKENDS]
 #   defaults: "4000 64000 1000000", "cpu gpu"; MC_RANKS=R runs the CPU rows on R ranks
-#   (mpiexec --oversubscribe -n R; the sweep's cells split over them).
+#   (mpiexec --oversubscribe -n R; the sweep's cells split over them), MC_DECOMP their
+#   mc.decomposition (default replicated), MC_CYCLES the CPU rows' cycles (default by size).
 # Each run starts from the simple cubic lattice with a step of 0.12 (near the tuned one: 45-50%
 # acceptance) and tunes it towards 50% throughout (mc.equilibration = mc.cycles); the rate is vesica's own figure, the
 # attempted displacements over the time spent in the cycles' moves (thermo rows and the
@@ -21,7 +22,7 @@ cycles_for() { # backend, N: a few seconds of moves
   if [ "$1" = gpu ]; then
     case $2 in 4000) echo 200 ;; 64000) echo 100 ;; *) echo 60 ;; esac
   else
-    case $2 in 4000) echo 40 ;; 64000) echo 4 ;; *) echo 1 ;; esac
+    case $2 in 4000) echo "${MC_CYCLES:-40}" ;; 64000) echo "${MC_CYCLES:-4}" ;; *) echo "${MC_CYCLES:-1}" ;; esac
   fi
 }
 printf "%-9s %-7s %6s %12s %9s %11s %6s\n" N backend cycles attempted seconds per_second acc
@@ -38,7 +39,7 @@ species = ( { name = "A"; } );
 pair = ( { style = "lj"; rc = 3.0; tail = "on";
            coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; }; }; }; } );
 mc = { ensemble = "nvt"; kT = 0.9; cycles = $c; equilibration = $c; tune_every = 5;
-       max_displacement = 0.12; sweep = "checkerboard"; };
+       max_displacement = 0.12; sweep = "checkerboard"; decomposition = "${MC_DECOMP:-replicated}"; };
 output = { dir = "$out/run"; thermo_interval = $c; checkpoint_keep = 0; };
 EOF2
     rm -rf "$out/run"

@@ -316,13 +316,6 @@ void vs_mc_box_data_free(vs_mc_box_data *d)
 
 /* ---- layouts ------------------------------------------------------------------------- */
 
-static int by_cell_gid(const void *a, const void *b)
-{
-    const rec *p = a, *q = b;
-    if (p->cell != q->cell)
-        return p->cell < q->cell ? -1 : 1;
-    return p->gid < q->gid ? -1 : (p->gid > q->gid ? 1 : 0);
-}
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -351,6 +344,30 @@ static int64_t unique(int64_t *a, int64_t n)
         if (m == 0 || a[i] != a[m - 1])
             a[m++] = a[i];
     return m;
+}
+
+/* The records r[0..n) sorted by cell, then gid (a new array): by cell with the counts at
+ * l->start[c + 1], then each cell's few by insertion. */
+static rec *sort_by_cell(const rec *r, int64_t n, const layout *l)
+{
+    rec *out = VS_MALLOC(sizeof(rec) * (size_t)(n + 1));
+    int64_t *at = VS_MALLOC(sizeof(int64_t) * (size_t)(l->ncell + 1));
+    at[0] = 0;
+    for (int64_t c = 0; c < l->ncell; ++c)
+        at[c + 1] = at[c] + l->start[c + 1];
+    for (int64_t i = 0; i < n; ++i)
+        out[at[r[i].cell]++] = r[i];
+    for (int64_t i = 1; i < n; ++i) { /* at[] now ends each cell: sort within cells only */
+        const rec t = out[i];
+        int64_t j = i;
+        while (j > 0 && out[j - 1].cell == t.cell && out[j - 1].gid > t.gid) {
+            out[j] = out[j - 1];
+            --j;
+        }
+        out[j] = t;
+    }
+    free(at);
+    return out;
 }
 
 /* Each (peer, cell) key list into the peers' entries: cells[] and first[] by peer. */
@@ -555,7 +572,6 @@ static void layout_build(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p)
     free(send);
     free(dest);
     free(counts);
-    qsort(own, (size_t)n_own, sizeof *own, by_cell_gid);
     if (l->ncell + 1 > l->start_cap) {
         l->start = grow_to(l->start, l->ncell + 1, sizeof(int64_t));
         l->start_cap = l->ncell + 1;
@@ -563,6 +579,9 @@ static void layout_build(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p)
     memset(l->start, 0, sizeof(int64_t) * (size_t)(l->ncell + 1));
     for (int64_t i = 0; i < n_own; ++i)
         l->start[own[i].cell + 1]++;
+    rec *sorted = sort_by_cell(own, n_own, l);
+    free(own);
+    own = sorted;
     peer_lists(dom, l, p);
     fill_layout(dom, l, own, n_own);
     free(own);
