@@ -1,6 +1,7 @@
 /* The checkerboard sweep over several ranks (mc.sweep = "checkerboard", the CPU): every rank
- * holds the whole state (replicated data), and the sweep's work is cut into bricks of whole
- * cells of the sweep's grid, one brick per rank.
+ * holds the whole state (replicated data; mc.decomposition = "domain" splits it instead, with
+ * these bricks: mc_domain.h), and the sweep's work is cut into bricks of whole cells of the
+ * sweep's grid, one brick per rank.
  *
  * A sweep's grid (src/core/mc_sweep.h) is laid afresh every cycle, shifted by a random offset
  * and remade when a volume move changes the edges, so a brick is a block of cell coordinates
