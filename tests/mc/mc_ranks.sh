@@ -149,6 +149,12 @@ EOF2
     pid=$!
     for _ in $(seq 1 300); do compgen -G "sig/checkpoints/mc-*.h5" > /dev/null && break; sleep 0.1; done
     kill -USR1 $pid
+    for _ in $(seq 1 600); do kill -0 $pid 2> /dev/null || break; sleep 0.1; done
+    if kill -0 $pid 2> /dev/null; then # an mpiexec that does not forward SIGUSR1 never stops
+        kill -TERM $pid; sleep 10; kill -9 $pid 2> /dev/null
+        echo "FAIL: SIGUSR1 on 2 ranks: still running 60 s after the signal (does this mpiexec forward SIGUSR1?)"
+        exit 1
+    fi
     wait $pid
     rc=$?
     if [ $rc -eq 3 ] && [ "$(grep -c 'Stopped at cycle' sig.log)" -eq 1 ]; then
