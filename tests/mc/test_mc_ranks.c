@@ -4,6 +4,8 @@
  *   (bricks of one cell and empty bricks included: a volume move may coarsen the sweep's grid
  *   below the ranks), the cells of each colour over all ranks are that colour's cells of the
  *   whole grid, each exactly once, and each rank's list is in increasing index order;
+ * - each cell's owner (vs_mc_ranks_owner) is the rank whose brick (vs_mc_ranks_brick) holds
+ *   it, for the same grids;
  * - the split of a box's particles for the whole-box energy: the ranks' ranges [i0, i1)
  *   tile [0, n) in order, for n from 0 to 50 and 1 to 12 ranks.
  * No MPI call is made: the functions read the grid of ranks and the rank number only.
@@ -54,6 +56,18 @@ static void check_grid(const int nc[3], int p)
                               c2 = (int)(c / ((int64_t)nc[0] * nc[1]));
                     assert_int_equal(seen[c], vs_mc_sweep_colour(c0, c1, c2) == colour);
                 }
+            }
+            /* the owner of every cell is the rank whose brick holds it (the domain split
+             * sends each particle there) */
+            for (int64_t c = 0; c < ncell; ++c) {
+                const int co[3] = {(int)(c % nc[0]), (int)(c / nc[0] % nc[1]),
+                                   (int)(c / ((int64_t)nc[0] * nc[1]))};
+                const int k = vs_mc_ranks_owner(&r, nc, co);
+                assert_true(k >= 0 && k < p);
+                int lo[3], hi[3];
+                vs_mc_ranks_brick(&r, k, nc, lo, hi);
+                for (int d = 0; d < 3; ++d)
+                    assert_true(co[d] >= lo[d] && co[d] < hi[d]);
             }
         }
     free(r.cells);

@@ -108,18 +108,14 @@ void vs_mc_ranks_brick(const vs_mc_ranks *r, int k, const int nc[3], int lo[3], 
 int vs_mc_ranks_owner(const vs_mc_ranks *r, const int nc[3], const int c[3])
 {
     int co[3];
-    for (int d = 0; d < 3; ++d) { /* the inverse of span, then one step each way at most */
+    for (int d = 0; d < 3; ++d) {
+        /* b = floor(c n / nc) has span's lo at or below c; the brick is b or one after it
+         * (several after where bricks are empty) */
         const int n = r->dims[d];
         int b = (int)(((int64_t)c[d] * n) / nc[d]), lo, hi;
-        for (;;) {
-            span(nc[d], n, b, &lo, &hi);
-            if (c[d] < lo)
-                --b;
-            else if (c[d] >= hi)
-                ++b;
-            else
-                break;
-        }
+        span(nc[d], n, b, &lo, &hi);
+        while (c[d] >= hi)
+            span(nc[d], n, ++b, &lo, &hi);
         co[d] = b;
     }
     return co[0] + r->dims[0] * (co[1] + r->dims[1] * co[2]);
