@@ -187,24 +187,33 @@ static int read_input(vs_params *prm, vs_mc_state *s, char *err)
     return rc ? VS_EXIT_FAULT : 0;
 }
 
+/* The checkpoint path --restart names ("latest": the newest in output.dir). Returns 0, or an
+ * exit status with err. */
+static int restart_path(const vs_params *prm, const vs_run_options *opt, char *path,
+                        size_t len, char *err)
+{
+    if (strcmp(opt->restart, "latest") != 0) {
+        snprintf(path, len, "%s", opt->restart);
+        return 0;
+    }
+    if (vs_mc_checkpoint_latest(prm->output.dir, path, len) == 0)
+        return 0;
+    snprintf(err, ERR_LEN, "--restart latest: no Monte Carlo checkpoint in %.300s/checkpoints",
+             prm->output.dir);
+    return VS_EXIT_BAD_INPUT;
+}
+
 /* The state of a checkpoint. Returns 0, or an exit status with err. */
 static int from_checkpoint(const vs_params *prm, const vs_run_options *opt, vs_mc_state *s,
                            char *err)
 {
     char path[VS_PATH_LEN + 64];
-    if (strcmp(opt->restart, "latest") == 0) {
-        if (vs_mc_checkpoint_latest(prm->output.dir, path, sizeof path)) {
-            snprintf(err, ERR_LEN, "--restart latest: no Monte Carlo checkpoint in %.300s/checkpoints",
-                     prm->output.dir);
-            return VS_EXIT_BAD_INPUT;
-        }
-    } else {
-        snprintf(path, sizeof path, "%s", opt->restart);
-    }
+    int rc = restart_path(prm, opt, path, sizeof path, err);
+    if (rc)
+        return rc;
     vs_mc_checkpoint ck;
     if (vs_mc_checkpoint_read(path, &ck, err, ERR_LEN))
         return VS_EXIT_BAD_INPUT;
-    int rc = 0;
     if (ck.hash != vs_mc_physics_hash(prm) && !opt->force_restart) {
         snprintf(err, ERR_LEN, "%.300s: the physics keys (or the mc ensemble, kT, pressure, "
                  "activity, second box) differ from the configuration's (--force-restart to "
@@ -233,9 +242,72 @@ static int from_checkpoint(const vs_params *prm, const vs_run_options *opt, vs_m
     return rc;
 }
 
-/* gathered: the boxes gathered from the ranks (a split state), else NULL. */
-static int write_checkpoint(const vs_mc_state *s, const vs_mc_box_data *gathered,
-                            const vs_run_options *opt, char *err)
+/* A split state from a checkpoint: every rank reads its rows of each box (MPI-IO; rank 0
+ * finds the file). Collective. Returns 0, or an exit status with err (every rank's). */
+static int from_checkpoint_split(const vs_params *prm, const vs_run_options *opt,
+                                 vs_mc_state *s, const vs_par *par, char *err)
+{
+    char path[VS_PATH_LEN + 64] = "";
+    int rc = par->rank == 0 ? restart_path(prm, opt, path, sizeof path, err) : 0;
+    if ((rc = agreed(par, rc, err)))
+        return rc;
+    vs_par_bcast_bytes(par, path, sizeof path, 0);
+    vs_mc_checkpoint ck;
+    int64_t n_all[VS_MC_MAX_BOXES], row0[VS_MC_MAX_BOXES];
+    if (vs_mc_checkpoint_read_rows(par, path, &ck, n_all, row0, err, ERR_LEN))
+        return VS_EXIT_BAD_INPUT;
+    if (ck.hash != vs_mc_physics_hash(prm) && !opt->force_restart) {
+        snprintf(err, ERR_LEN, "%.300s: the physics keys (or the mc ensemble, kT, pressure, "
+                 "activity, second box) differ from the configuration's (--force-restart to "
+                 "continue anyway)", path);
+        rc = VS_EXIT_BAD_INPUT;
+    } else if (ck.n_boxes != s->n_boxes) {
+        snprintf(err, ERR_LEN, "%.300s: %d boxes, the configuration has %d", path, ck.n_boxes,
+                 s->n_boxes);
+        rc = VS_EXIT_BAD_INPUT;
+    }
+    for (int b = 0; b < s->n_boxes && !rc; ++b)
+        rc = vs_mc_domain_hold_rows(s, b, &ck.box[b], row0[b]) ? VS_EXIT_FAULT : 0;
+    if ((rc = agreed(par, rc, err))) {
+        vs_mc_checkpoint_free(&ck);
+        return rc;
+    }
+    vs_mc_domain_recount(s);
+    s->pr = ck.pr;
+    vs_mc_checkpoint_free(&ck);
+    vs_log_info("Restart from %s (cycle %lld; each rank read its part)", path,
+                (long long)s->pr.cycle);
+    return 0;
+}
+
+/* A split state's checkpoint: every rank writes its rows (MPI-IO). Collective. */
+static int write_checkpoint_split(const vs_mc_state *s, const vs_run_options *opt,
+                                  const vs_par *par, char *err)
+{
+    vs_mc_checkpoint ck;
+    memset(&ck, 0, sizeof ck);
+    ck.pr = s->pr;
+    ck.n_boxes = s->n_boxes;
+    ck.hash = vs_mc_physics_hash(s->prm);
+    vs_mc_box_data d[VS_MC_MAX_BOXES];
+    vs_mc_rows rows[VS_MC_MAX_BOXES];
+    for (int b = 0; b < s->n_boxes; ++b) {
+        int64_t row0 = 0;
+        vs_mc_domain_rows(s, b, &d[b], &row0);
+        rows[b] = (vs_mc_rows){{d[b].L[0], d[b].L[1], d[b].L[2]}, vs_mc_n(s, b), row0, d[b].n,
+                               d[b].x, d[b].species, d[b].tag};
+    }
+    const int rc = vs_mc_checkpoint_write_rows(par, s->prm->output.dir, &ck, rows,
+                                               opt->config_text, s->prm->output.checkpoint_keep,
+                                               err, ERR_LEN)
+                       ? VS_EXIT_FAULT
+                       : 0;
+    for (int b = 0; b < s->n_boxes; ++b)
+        vs_mc_box_data_free(&d[b]);
+    return rc;
+}
+
+static int write_checkpoint(const vs_mc_state *s, const vs_run_options *opt, char *err)
 {
     vs_mc_checkpoint ck;
     memset(&ck, 0, sizeof ck);
@@ -249,8 +321,6 @@ static int write_checkpoint(const vs_mc_state *s, const vs_mc_box_data *gathered
         ck.box[b].x = box->x;
         ck.box[b].species = box->species;
         ck.box[b].tag = box->tag;
-        if (gathered)
-            ck.box[b] = gathered[b];
     }
     return vs_mc_checkpoint_write(s->prm->output.dir, &ck, opt->config_text,
                                   s->prm->output.checkpoint_keep, err, ERR_LEN);
@@ -308,12 +378,16 @@ static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, cons
         snprintf(err, ERR_LEN, "out of memory for the boxes");
         rc = VS_EXIT_FAULT;
     }
-    if (!rc && par->rank == 0 && opt->restart)
+    const int split_restart = s->dom && opt->restart; /* every rank reads its part */
+    if (!rc && split_restart)
+        rc = from_checkpoint_split(prm, opt, s, par, err);
+    else if (!rc && par->rank == 0 && opt->restart)
         rc = from_checkpoint(prm, opt, s, err);
     else if (!rc && par->rank == 0 && prm->input.format != VS_INPUT_NONE)
         rc = read_input(prm, s, err);
     rc = agreed(par, rc, err);
-    if (!rc && par->size > 1 && (opt->restart || prm->input.format != VS_INPUT_NONE))
+    if (!rc && par->size > 1 && !split_restart &&
+        (opt->restart || prm->input.format != VS_INPUT_NONE))
         rc = share_start(prm, s, par, err);
     if (!rc && !opt->restart && vs_mc_fill_lattice(s))
         rc = VS_EXIT_FAULT;
@@ -437,19 +511,16 @@ static int cycle_outputs(vs_mc_state *s, FILE *thermo, mc_trajectory *tr, vs_mc_
     return agreed(par, rc, err);
 }
 
-/* A checkpoint (rank 0 writes the one-rank file: every rank holds the whole state, or rank 0
- * gathers a split one). Collective. Returns 0, or an exit status with err. */
+/* A checkpoint: the one-rank file, written by rank 0 where every rank holds the whole state,
+ * or by every rank through MPI-IO where the boxes are split. Collective. Returns 0, or an
+ * exit status with err. */
 static int checkpoint(vs_mc_state *s, const vs_run_options *opt, const vs_par *par, char *err)
 {
     int rc = vs_mc_sync_host(s, err, ERR_LEN) ? VS_EXIT_FAULT : 0;
-    vs_mc_box_data gathered[VS_MC_MAX_BOXES];
-    memset(gathered, 0, sizeof gathered);
-    for (int b = 0; s->dom && b < s->n_boxes; ++b)
-        vs_mc_domain_gather(s, b, &gathered[b]);
-    if (!rc && par->rank == 0 && write_checkpoint(s, s->dom ? gathered : NULL, opt, err))
+    if (s->dom) /* the split's sweeps run on the host: nothing to sync */
+        return rc ? agreed(par, rc, err) : write_checkpoint_split(s, opt, par, err);
+    if (!rc && par->rank == 0 && write_checkpoint(s, opt, err))
         rc = VS_EXIT_FAULT;
-    for (int b = 0; b < s->n_boxes; ++b)
-        vs_mc_box_data_free(&gathered[b]);
     return agreed(par, rc, err);
 }
 

@@ -100,6 +100,19 @@ if [ "$MODE" = canonical ]; then
         run nvt 4 nvt-re2 --set mc.cycles=20 && DECOMP=() &&
             run nvt 2 nvt-re2 --restart latest && same "nvt: split checkpoint continued replicated" nvt-1 nvt-re2
         DECOMP=("${saved[@]}")
+        # a split checkpoint (each rank writes its rows) continued split on 3 ranks (each
+        # reads its rows: 400 over 3, uneven), and a damaged one refused on every rank
+        run npt 4 npt-re3 --set mc.cycles=20 && run npt 3 npt-re3 --restart latest &&
+            same "npt: split checkpoint continued split on 3 ranks" npt-1 npt-re3
+        mkdir -p bad/checkpoints && head -c 3000 "npt-re3/$LAST" > bad/checkpoints/mc-000000000040.h5
+        if "${MPIEXEC[@]}" -n 2 "$VESICA" mc npt.cfg --set output.dir=\"bad\" "${DECOMP[@]}" \
+               --restart latest > bad.log 2>&1; then
+            echo "FAIL: a damaged checkpoint was read split"; fail=1
+        elif [ "$(grep -c 'not a readable Monte Carlo checkpoint' bad.log)" -eq 1 ]; then
+            echo "a damaged checkpoint, read split: $(grep -o 'error: .*' bad.log | cut -c1-90)"
+        else
+            echo "FAIL: a damaged checkpoint read split: not one error line: $(tail -2 bad.log)"; fail=1
+        fi
     fi
     acc=$(tail -1 npt-1/thermo.csv | cut -d, -f11) # volume_accepted
     if [ "${acc:-0}" -gt 0 ]; then

@@ -306,6 +306,64 @@ void vs_mc_domain_gather(const vs_mc_state *s, int bi, vs_mc_box_data *out)
     free(all);
 }
 
+void vs_mc_domain_rows(const vs_mc_state *s, int bi, vs_mc_box_data *out, int64_t *row0)
+{
+    const vs_par *par = &s->dom->par;
+    const vs_mc_box *b = &s->box[bi];
+    const dbox *d = &s->dom->box[bi];
+    const int64_t n = d->n, size = par->size;
+    int64_t *counts = calloc(2 * (size_t)size, sizeof *counts), *at = counts + size;
+    int *dest = VS_MALLOC(sizeof(int) * (size_t)(b->n + 1));
+    rec *send = VS_MALLOC(sizeof(rec) * (size_t)(b->n + 1));
+    if (!counts)
+        VS_FATAL("out of memory regrouping a Monte Carlo box");
+    for (int64_t i = 0; i < b->n; ++i) { /* rank r holds rows [n r / P, n (r + 1) / P) */
+        const int64_t g = d->gid[i];
+        int64_t r = g * size / n;
+        while (g >= n * (r + 1) / size)
+            ++r;
+        dest[i] = (int)r;
+        counts[r]++;
+    }
+    for (int r = 1; r < size; ++r)
+        at[r] = at[r - 1] + counts[r - 1];
+    for (int64_t i = 0; i < b->n; ++i)
+        send[at[dest[i]]++] = record_of(b, d, i);
+    int64_t got = 0;
+    rec *mine = vs_par_alltoallv_records(par, send, counts, sizeof(rec), &got);
+    free(send);
+    free(dest);
+    free(counts);
+    *row0 = n * par->rank / size;
+    memset(out, 0, sizeof *out);
+    memcpy(out->L, b->L, sizeof out->L);
+    out->n = got;
+    out->x = VS_MALLOC(sizeof(double) * (size_t)(3 * got + 3));
+    out->species = VS_MALLOC(sizeof(int32_t) * (size_t)(got + 1));
+    out->tag = VS_MALLOC(sizeof(int64_t) * (size_t)(got + 1));
+    for (int64_t k = 0; k < got; ++k) {
+        const int64_t i = mine[k].gid - *row0;
+        memcpy(&out->x[3 * i], mine[k].x, sizeof mine[k].x);
+        out->species[i] = mine[k].species;
+        out->tag[i] = mine[k].tag;
+    }
+    free(mine);
+}
+
+int vs_mc_domain_hold_rows(vs_mc_state *s, int bi, const vs_mc_box_data *d, int64_t row0)
+{
+    rec *r = malloc(sizeof(rec) * (size_t)(d->n + 1));
+    if (!r)
+        return -1;
+    for (int64_t i = 0; i < d->n; ++i)
+        r[i] = (rec){{d->x[3 * i], d->x[3 * i + 1], d->x[3 * i + 2]}, row0 + i, d->tag[i],
+                     d->species[i], 0};
+    memcpy(s->box[bi].L, d->L, sizeof d->L);
+    const int rc = hold(s, bi, r, d->n);
+    free(r);
+    return rc;
+}
+
 void vs_mc_box_data_free(vs_mc_box_data *d)
 {
     free(d->x);

@@ -18,9 +18,10 @@
  * holder of index N - 1 relabel it i, as one rank moves the last particle into the hole.
  * Every rank knows every decision, N and the counts per species.
  *
- * Files stay in the one-rank layout: rank 0 gathers a box in gid order for a checkpoint or a
- * trajectory frame and scatters a read one, so its memory holds a whole box while it reads
- * or writes (the other ranks never do).
+ * Files stay in the one-rank layout. A checkpoint is written and read by every rank through
+ * MPI-IO, each its contiguous range of indices (regrouped by index first); a trajectory frame
+ * and an input file go through rank 0 (gathered and scattered), whose memory then holds a
+ * whole box.
  */
 #ifndef VESICA_MC_DOMAIN_H
 #define VESICA_MC_DOMAIN_H
@@ -55,6 +56,13 @@ int vs_mc_domain_scatter(vs_mc_state *s);
  * the other ranks' d is left empty. Collective. */
 void vs_mc_domain_gather(const vs_mc_state *s, int bi, vs_mc_box_data *d);
 void vs_mc_box_data_free(vs_mc_box_data *d);
+/* Box bi regrouped by index for a parallel file: this rank's rows [n r / P, n (r + 1) / P) in
+ * index order into d (malloc'd arrays, d->n of them), the first into *row0. Collective. */
+void vs_mc_domain_rows(const vs_mc_state *s, int bi, vs_mc_box_data *d, int64_t *row0);
+/* The rank's part of box bi (of edges d->L) replaced by the rows [row0, row0 + d->n) of a
+ * file, in index order (vs_mc_domain_recount after every box). Returns 0, or -1 (out of
+ * memory). */
+int vs_mc_domain_hold_rows(vs_mc_state *s, int bi, const vs_mc_box_data *d, int64_t row0);
 
 /* One sweep of box bi with plan p: *dU and *acc take the accepted changes summed over the
  * ranks. Collective. */
