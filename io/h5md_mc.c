@@ -113,9 +113,9 @@ static int create_box(hid_t particles, hid_t observables, int b)
     return rc ? -1 : 0;
 }
 
-static hid_t create_file(const char *path, int n_boxes)
+static hid_t create_file(const char *path, int n_boxes, hid_t fapl)
 {
-    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (f < 0)
         return -1;
     char user[64];
@@ -136,15 +136,28 @@ static hid_t create_file(const char *path, int n_boxes)
 
 /* Frame `frame` of dataset `name`: `count` rows of `cols` values of `type` (count 0: the
  * frame's one value of a 1-D series). The dataset was extended to hold it. */
-static int write_frame(hid_t f, const char *name, hid_t type, hsize_t frame, hsize_t count,
-                       hsize_t cols, const void *buf)
+/* How a rank takes part in a frame: the transfer list, whether it writes the frame's single
+ * values (and the fill rows), and its rows [row0, row0 + its count) of each box's n_all. One
+ * rank writing a whole file: collective 0, root 1, row0 0, n_all its count. */
+typedef struct {
+    hid_t dxpl;
+    int root;
+    int64_t n_all[2], row0[2];
+} frame_part;
+
+/* Frame `frame` of dataset `name`: rows [row0, row0 + count) of `cols` values of `type`, or
+ * (single) the frame's one value of a 1-D series, written by the root. The dataset was
+ * extended to hold it. */
+static int write_frame(hid_t f, const char *name, hid_t type, hsize_t frame, int single,
+                       const frame_part *fp, hsize_t row0, hsize_t count, hsize_t cols,
+                       const void *buf)
 {
     hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
     if (d < 0)
         return -1;
-    const int rc = count == 0
-                       ? vs_h5_write_element(d, type, H5P_DEFAULT, 1, frame, 1, buf)
-                       : vs_h5_write_rows(d, type, H5P_DEFAULT, 1, frame, 0, count, cols, buf);
+    const int rc =
+        single ? vs_h5_write_element(d, type, fp->dxpl, fp->root, frame, 1, buf)
+               : vs_h5_write_rows(d, type, fp->dxpl, 1, frame, row0, count, cols, buf);
     H5Dclose(d);
     return rc;
 }
@@ -155,21 +168,24 @@ static int by_tag(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* One box's part of frame `t`: its particles in tag order padded to the series' width, the
- * edges and the observables. */
-static int write_box(hid_t f, int b, hsize_t t, const vs_h5md_mc_box *bx)
+/* One box's part of frame `t`: this rank's particles in tag order at its rows, the rows
+ * beyond the box's count filled to the series' width (by the root), the edges and the
+ * observables. */
+static int write_box(hid_t f, int b, hsize_t t, const vs_h5md_mc_box *bx, const frame_part *fp)
 {
     const vs_mc_box_data *d = &bx->box;
+    const int64_t n_all = fp->n_all[b], row0 = fp->row0[b];
     char name[96];
     snprintf(name, sizeof name, "particles/box%d/position/value", b);
-    int64_t width = vs_h5_extend(f, name, t + 1, (hsize_t)d->n);
+    int64_t width = vs_h5_extend(f, name, t + 1, (hsize_t)n_all);
     for (int k = 1; k < N_SERIES && width >= 0; ++k) {
         snprintf(name, sizeof name, "particles/box%d/%s/value", b, SERIES[k]);
         width = vs_h5_extend(f, name, t + 1, (hsize_t)width) == width ? width : -1;
     }
     if (width < 0)
         return -1;
-    const size_t w = (size_t)(width > 0 ? width : 1);
+    const int64_t pad = fp->root ? width - n_all : 0; /* the fill rows, after the count */
+    const size_t w = (size_t)(d->n + pad > 0 ? d->n + pad : 1);
     int64_t *order = malloc(sizeof(int64_t) * 2 * (size_t)(d->n > 0 ? d->n : 1));
     double *x = malloc(sizeof(double) * 3 * w);
     int32_t *species = malloc(sizeof(int32_t) * w);
@@ -181,7 +197,7 @@ static int write_box(hid_t f, int b, hsize_t t, const vs_h5md_mc_box *bx)
     }
     if (!rc)
         qsort(order, (size_t)d->n, 2 * sizeof(int64_t), by_tag);
-    for (size_t r = 0; r < (size_t)width && !rc; ++r) {
+    for (size_t r = 0; r < (size_t)(d->n + pad) && !rc; ++r) {
         const int64_t i = (int64_t)r < d->n ? order[2 * r + 1] : -1;
         for (int c = 0; c < 3; ++c)
             x[3 * r + c] = i >= 0 ? d->x[3 * i + c] : NAN;
@@ -189,10 +205,15 @@ static int write_box(hid_t f, int b, hsize_t t, const vs_h5md_mc_box *bx)
         id[r] = i >= 0 ? d->tag[i] : -1;
     }
     const void *bufs[N_SERIES] = {x, species, id};
-    for (int k = 0; k < N_SERIES && !rc; ++k) {
+    const size_t sizes[N_SERIES] = {3 * sizeof(double), sizeof(int32_t), sizeof(int64_t)};
+    for (int k = 0; k < N_SERIES && width > 0; ++k) { /* every rank takes part in each */
         snprintf(name, sizeof name, "particles/box%d/%s/value", b, SERIES[k]);
-        rc |= width > 0 &&
-              write_frame(f, name, series_type(k), t, (hsize_t)width, k == 0 ? 3 : 1, bufs[k]);
+        const hsize_t cols = k == 0 ? 3 : 1;
+        rc |= write_frame(f, name, series_type(k), t, 0, fp, (hsize_t)row0,
+                          rc ? 0 : (hsize_t)d->n, cols, bufs[k]);
+        rc |= write_frame(f, name, series_type(k), t, 0, fp, (hsize_t)n_all,
+                          rc ? 0 : (hsize_t)pad, cols,
+                          (const char *)bufs[k] + (size_t)d->n * sizes[k]);
     }
     free(order);
     free(x);
@@ -200,23 +221,27 @@ static int write_box(hid_t f, int b, hsize_t t, const vs_h5md_mc_box *bx)
     free(id);
     const double edges[9] = {d->L[0], 0, 0, 0, d->L[1], 0, 0, 0, d->L[2]};
     snprintf(name, sizeof name, "particles/box%d/box/edges/value", b);
-    rc |= vs_h5_extend(f, name, t + 1, 0) < 0 ||
-          write_frame(f, name, H5T_NATIVE_DOUBLE, t, 3, 3, edges);
+    rc |= vs_h5_extend(f, name, t + 1, 0) < 0;
+    rc |= write_frame(f, name, H5T_NATIVE_DOUBLE, t, 0, fp, 0, fp->root ? 3 : 0, 3, edges);
     const double values[N_OBS] = {0.0, bx->volume, bx->density, bx->energy, bx->pressure};
-    for (int k = 0; k < N_OBS && !rc; ++k) {
+    for (int k = 0; k < N_OBS; ++k) {
         snprintf(name, sizeof name, "observables/box%d/%s/value", b, OBSERVABLES[k]);
-        rc |= vs_h5_extend(f, name, t + 1, 0) < 0 ||
-              write_frame(f, name, k == 0 ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, t, 0, 0,
-                          k == 0 ? (const void *)&d->n : (const void *)&values[k]);
+        rc |= vs_h5_extend(f, name, t + 1, 0) < 0;
+        rc |= write_frame(f, name, k == 0 ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, t, 1, fp, 0,
+                          0, 0, k == 0 ? (const void *)&n_all : (const void *)&values[k]);
     }
     return rc ? -1 : 0;
 }
 
-int vs_h5md_mc_append(const char *path, int create, int n_boxes, int64_t cycle,
-                      const vs_h5md_mc_box *boxes, char *err, size_t err_len)
+/* Append a frame, one rank writing the file (par NULL) or every rank of par its rows. */
+static int append(const vs_par *par, const char *path, int create, int n_boxes, int64_t cycle,
+                  const vs_h5md_mc_box *boxes, const frame_part *fp, char *err, size_t err_len)
 {
     vs_h5_quiet();
-    hid_t f = create ? create_file(path, n_boxes) : H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t fapl = par ? vs_h5_fapl(par) : H5P_DEFAULT;
+    hid_t f = create ? create_file(path, n_boxes, fapl) : H5Fopen(path, H5F_ACC_RDWR, fapl);
+    if (par)
+        H5Pclose(fapl);
     if (f < 0) {
         fail(err, err_len, path, create ? "cannot create the trajectory"
                                         : "cannot open the trajectory to append to it");
@@ -238,20 +263,63 @@ int vs_h5md_mc_append(const char *path, int create, int n_boxes, int64_t cycle,
     for (int b = 0; b < n_boxes && !rc; ++b) {
         snprintf(name, sizeof name, "particles/box%d/position/step", b);
         rc |= vs_h5_extend(f, name, t + 1, 0) < 0 ||
-              write_frame(f, name, H5T_NATIVE_INT64, t, 0, 0, &cycle);
+              write_frame(f, name, H5T_NATIVE_INT64, t, 1, fp, 0, 0, 0, &cycle);
         snprintf(name, sizeof name, "particles/box%d/position/time", b);
         rc |= vs_h5_extend(f, name, t + 1, 0) < 0 ||
-              write_frame(f, name, H5T_NATIVE_DOUBLE, t, 0, 0, &time);
+              write_frame(f, name, H5T_NATIVE_DOUBLE, t, 1, fp, 0, 0, 0, &time);
         if (!rc)
-            rc = write_box(f, b, t, &boxes[b]);
+            rc = write_box(f, b, t, &boxes[b], fp);
     }
     if (rc)
         fail(err, err_len, path, "cannot append a frame (not a Vesica Monte Carlo trajectory?)");
-    if (H5Fclose(f) < 0 && !rc) {
+    if ((par ? vs_h5_close_file(f) != 0 : H5Fclose(f) < 0) && !rc) {
         fail(err, err_len, path, "cannot close");
         rc = -1;
     }
     return rc ? -1 : 0;
+}
+
+int vs_h5md_mc_append(const char *path, int create, int n_boxes, int64_t cycle,
+                      const vs_h5md_mc_box *boxes, char *err, size_t err_len)
+{
+    frame_part fp = {H5P_DEFAULT, 1, {0, 0}, {0, 0}};
+    for (int b = 0; b < n_boxes; ++b)
+        fp.n_all[b] = boxes[b].box.n;
+    return append(NULL, path, create, n_boxes, cycle, boxes, &fp, err, err_len);
+}
+
+int vs_h5md_mc_append_rows(const vs_par *par, const char *path, int create, int n_boxes,
+                           int64_t cycle, const vs_h5md_mc_box *boxes, const int64_t *n_all,
+                           const int64_t *row0, char *err, size_t err_len)
+{
+    frame_part fp = {vs_h5_dxpl(1), par->rank == 0, {0, 0}, {0, 0}};
+    for (int b = 0; b < n_boxes; ++b) {
+        fp.n_all[b] = n_all[b];
+        fp.row0[b] = row0[b];
+    }
+    const int failed = append(par, path, create, n_boxes, cycle, boxes, &fp, err, err_len);
+    H5Pclose(fp.dxpl);
+    return vs_par_agree_error(par, failed, err, err_len) ? -1 : 0;
+}
+
+int vs_h5md_mc_parallel_ok(const char *path)
+{
+    vs_h5_quiet();
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return 0;
+    hid_t d = H5Dopen2(f, "particles/box0/position/value", H5P_DEFAULT);
+    H5D_alloc_time_t when = H5D_ALLOC_TIME_ERROR;
+    if (d >= 0) {
+        hid_t dcpl = H5Dget_create_plist(d);
+        if (dcpl >= 0 && H5Pget_alloc_time(dcpl, &when) < 0)
+            when = H5D_ALLOC_TIME_ERROR;
+        if (dcpl >= 0)
+            H5Pclose(dcpl);
+        H5Dclose(d);
+    }
+    H5Fclose(f);
+    return when == H5D_ALLOC_TIME_EARLY;
 }
 
 int64_t vs_h5md_mc_trim(const char *path, int64_t max_cycle, char *err, size_t err_len)

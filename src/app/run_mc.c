@@ -434,6 +434,7 @@ static int walltime_up(const vs_params *prm, double t0, double cycle_s)
 typedef struct {
     char path[VS_PATH_LEN + 16];
     int exists;
+    int parallel; /* every rank writes its rows (a split state, and a file made for that) */
 } mc_trajectory;
 
 /* traj.h5md at the start: a new run removes an earlier run's, a restart keeps the frames up
@@ -458,29 +459,46 @@ static int open_trajectory(mc_trajectory *tr, const vs_mc_state *s, int restart,
 }
 
 /* The frame of the current cycle: the observables on every rank (collective), the file
- * written by rank 0 (`write`). Returns 0, or an exit status with err. */
-static int write_frame(mc_trajectory *tr, const vs_mc_state *s, int write, char *err)
+ * written by rank 0, or by every rank (MPI-IO) where the boxes are split. Returns 0, or an
+ * exit status with err. */
+static int write_frame(mc_trajectory *tr, const vs_mc_state *s, const vs_par *par, char *err)
 {
+    const int write = par->rank == 0;
     vs_h5md_mc_box boxes[VS_MC_MAX_BOXES];
-    vs_mc_box_data gathered[VS_MC_MAX_BOXES];
-    memset(gathered, 0, sizeof gathered);
+    vs_mc_box_data rows[VS_MC_MAX_BOXES];
+    int64_t n_all[VS_MC_MAX_BOXES], row0[VS_MC_MAX_BOXES];
+    memset(rows, 0, sizeof rows);
     for (int b = 0; b < s->n_boxes; ++b) {
         const vs_mc_box *box = &s->box[b];
         const vs_mc_box_obs o = vs_mc_observe(s, b);
         vs_mc_box_data d = {{box->L[0], box->L[1], box->L[2]}, box->n, box->x, box->species,
                             box->tag};
-        if (s->dom) /* collective: rank 0 gets the box in index order */
-            vs_mc_domain_gather(s, b, &gathered[b]);
-        boxes[b] = (vs_h5md_mc_box){s->dom ? gathered[b] : d, o.volume, o.density, o.energy,
+        if (tr->parallel) /* collective: each rank its rows of the box in tag order */
+            vs_mc_domain_tag_rows(s, b, &rows[b], &row0[b]);
+        else if (s->dom) /* collective: rank 0 gets the box in index order */
+            vs_mc_domain_gather(s, b, &rows[b]);
+        n_all[b] = o.n;
+        if (s->dom && !tr->parallel)
+            row0[b] = 0;
+        boxes[b] = (vs_h5md_mc_box){s->dom ? rows[b] : d, o.volume, o.density, o.energy,
                                     o.pressure};
     }
     int rc = 0;
-    if (write && vs_h5md_mc_append(tr->path, !tr->exists, s->n_boxes, s->pr.cycle, boxes, err,
-                                   ERR_LEN))
+    if (tr->parallel) { /* every rank writes its rows (MPI-IO) */
+        int exists = tr->exists; /* rank 0 opened the file */
+        vs_par_bcast_bytes(par, &exists, sizeof exists, 0);
+        rc = vs_h5md_mc_append_rows(par, tr->path, !exists, s->n_boxes, s->pr.cycle, boxes,
+                                    n_all, row0, err, ERR_LEN)
+                 ? VS_EXIT_FAULT
+                 : 0;
+        tr->exists = exists || !rc;
+    } else if (write && vs_h5md_mc_append(tr->path, !tr->exists, s->n_boxes, s->pr.cycle,
+                                          boxes, err, ERR_LEN)) {
         rc = VS_EXIT_FAULT;
+    }
     tr->exists |= write && !rc;
     for (int b = 0; b < s->n_boxes; ++b)
-        vs_mc_box_data_free(&gathered[b]);
+        vs_mc_box_data_free(&rows[b]);
     return rc;
 }
 
@@ -507,7 +525,7 @@ static int cycle_outputs(vs_mc_state *s, FILE *thermo, mc_trajectory *tr, vs_mc_
     if (!rc && row_due && row(thermo, s, series))
         rc = out_of_memory(err);
     if (!rc && frame_due)
-        rc = write_frame(tr, s, par->rank == 0, err);
+        rc = write_frame(tr, s, par, err);
     return agreed(par, rc, err);
 }
 
@@ -534,7 +552,7 @@ static int loop(vs_mc_state *s, const vs_run_options *opt, FILE *thermo, mc_traj
     if (!opt->restart && row(thermo, s, series))
         rc = out_of_memory(err);
     if (!rc && !opt->restart && prm->output.trajectory_interval > 0)
-        rc = write_frame(tr, s, par->rank == 0, err);
+        rc = write_frame(tr, s, par, err);
     if ((rc = agreed(par, rc, err)))
         return rc;
     const int keep = prm->output.checkpoint_keep > 0;
@@ -612,8 +630,19 @@ static int open_outputs(const vs_mc_state *s, const vs_run_options *opt, const v
     if (par->rank == 0) {
         *thermo = open_thermo(s->prm->output.dir, s, opt->restart != NULL, series, err);
         rc = *thermo ? open_trajectory(traj, s, opt->restart != NULL, err) : VS_EXIT_FAULT;
+        /* a split state writes its frames through every rank, unless it continues a file
+         * one rank made (then rank 0 gathers them) */
+        traj->parallel = s->dom && (!traj->exists || vs_h5md_mc_parallel_ok(traj->path));
+        if (s->dom && s->prm->output.trajectory_interval > 0)
+            vs_log_info("Trajectory %s: %s", traj->path,
+                        traj->parallel ? "each rank writes its rows of a frame (MPI-IO)"
+                                       : "continues a file one rank made: rank 0 gathers "
+                                         "each frame");
     }
-    return agreed(par, rc, err);
+    if ((rc = agreed(par, rc, err)))
+        return rc;
+    vs_par_bcast_bytes(par, traj, sizeof *traj, 0);
+    return 0;
 }
 
 int vs_run_mc(const vs_params *prm_in, const vs_run_options *opt, MPI_Comm comm)

@@ -85,6 +85,14 @@ if [ "$MODE" = canonical ]; then
     if [ ${#DECOMP[@]} -gt 0 ]; then
         # split: 4 ranks hold about a quarter each; a replicated 2-rank checkpoint continued
         # split on 4 ranks, and a split one continued replicated
+        # frames: each rank writes its rows of a fresh file; a file one rank made (the
+        # 1-rank run continued on 2 ranks above) is continued by rank 0 gathering them
+        if grep -q "each rank writes its rows of a frame" nvt-4.log &&
+           grep -q "rank 0 gathers each frame" nvt-re.log; then
+            echo "traj.h5md: written by every rank when split, gathered when continuing a 1-rank file"
+        else
+            echo "FAIL: the split runs' trajectory writers are not the ones expected"; fail=1
+        fi
         line=$(grep "^Box 0 split over 4 ranks" nvt-4.log)
         most=$(echo "$line" | awk '{print $9}')
         if [ -n "$most" ] && [ "$most" -lt 200 ]; then

@@ -306,21 +306,25 @@ void vs_mc_domain_gather(const vs_mc_state *s, int bi, vs_mc_box_data *out)
     free(all);
 }
 
-void vs_mc_domain_rows(const vs_mc_state *s, int bi, vs_mc_box_data *out, int64_t *row0)
+/* Box bi's particles regrouped over the ranks by index (by_tag 0: rank r takes indices
+ * [N r / P, N (r + 1) / P)) or by tag (1: tags [T r / P, T (r + 1) / P), T the next tag):
+ * this rank's share, *got of them (malloc'd). Collective. */
+static rec *regroup(const vs_mc_state *s, int bi, int by_tag, int64_t *got)
 {
     const vs_par *par = &s->dom->par;
     const vs_mc_box *b = &s->box[bi];
     const dbox *d = &s->dom->box[bi];
-    const int64_t n = d->n, size = par->size;
+    const int64_t size = par->size;
+    const int64_t range = by_tag ? (s->pr.next_tag > 0 ? s->pr.next_tag : 1) : d->n;
     int64_t *counts = calloc(2 * (size_t)size, sizeof *counts), *at = counts + size;
     int *dest = VS_MALLOC(sizeof(int) * (size_t)(b->n + 1));
     rec *send = VS_MALLOC(sizeof(rec) * (size_t)(b->n + 1));
     if (!counts)
         VS_FATAL("out of memory regrouping a Monte Carlo box");
-    for (int64_t i = 0; i < b->n; ++i) { /* rank r holds rows [n r / P, n (r + 1) / P) */
-        const int64_t g = d->gid[i];
-        int64_t r = g * size / n;
-        while (g >= n * (r + 1) / size)
+    for (int64_t i = 0; i < b->n; ++i) {
+        const int64_t key = by_tag ? (b->tag[i] < range ? b->tag[i] : range - 1) : d->gid[i];
+        int64_t r = key * size / range;
+        while (key >= range * (r + 1) / size)
             ++r;
         dest[i] = (int)r;
         counts[r]++;
@@ -329,24 +333,54 @@ void vs_mc_domain_rows(const vs_mc_state *s, int bi, vs_mc_box_data *out, int64_
         at[r] = at[r - 1] + counts[r - 1];
     for (int64_t i = 0; i < b->n; ++i)
         send[at[dest[i]]++] = record_of(b, d, i);
-    int64_t got = 0;
-    rec *mine = vs_par_alltoallv_records(par, send, counts, sizeof(rec), &got);
+    rec *mine = vs_par_alltoallv_records(par, send, counts, sizeof(rec), got);
     free(send);
     free(dest);
     free(counts);
-    *row0 = n * par->rank / size;
+    return mine;
+}
+
+static int by_tag(const void *a, const void *b)
+{
+    const rec *p = a, *q = b;
+    return p->tag < q->tag ? -1 : (p->tag > q->tag ? 1 : 0);
+}
+
+/* The records r[0..n) into out's new arrays: at their gid - base where base >= 0, else in
+ * their order. */
+static void to_data(const vs_mc_box *b, const rec *r, int64_t n, int64_t base,
+                    vs_mc_box_data *out)
+{
     memset(out, 0, sizeof *out);
     memcpy(out->L, b->L, sizeof out->L);
-    out->n = got;
-    out->x = VS_MALLOC(sizeof(double) * (size_t)(3 * got + 3));
-    out->species = VS_MALLOC(sizeof(int32_t) * (size_t)(got + 1));
-    out->tag = VS_MALLOC(sizeof(int64_t) * (size_t)(got + 1));
-    for (int64_t k = 0; k < got; ++k) {
-        const int64_t i = mine[k].gid - *row0;
-        memcpy(&out->x[3 * i], mine[k].x, sizeof mine[k].x);
-        out->species[i] = mine[k].species;
-        out->tag[i] = mine[k].tag;
+    out->n = n;
+    out->x = VS_MALLOC(sizeof(double) * (size_t)(3 * n + 3));
+    out->species = VS_MALLOC(sizeof(int32_t) * (size_t)(n + 1));
+    out->tag = VS_MALLOC(sizeof(int64_t) * (size_t)(n + 1));
+    for (int64_t k = 0; k < n; ++k) {
+        const int64_t i = base >= 0 ? r[k].gid - base : k;
+        memcpy(&out->x[3 * i], r[k].x, sizeof r[k].x);
+        out->species[i] = r[k].species;
+        out->tag[i] = r[k].tag;
     }
+}
+
+void vs_mc_domain_rows(const vs_mc_state *s, int bi, vs_mc_box_data *out, int64_t *row0)
+{
+    int64_t got = 0;
+    rec *mine = regroup(s, bi, 0, &got);
+    *row0 = s->dom->box[bi].n * s->dom->par.rank / s->dom->par.size;
+    to_data(&s->box[bi], mine, got, *row0, out); /* by index within the rank's rows */
+    free(mine);
+}
+
+void vs_mc_domain_tag_rows(const vs_mc_state *s, int bi, vs_mc_box_data *out, int64_t *row0)
+{
+    int64_t got = 0;
+    rec *mine = regroup(s, bi, 1, &got);
+    qsort(mine, (size_t)got, sizeof *mine, by_tag);
+    *row0 = vs_par_exscan_int64(&s->dom->par, got);
+    to_data(&s->box[bi], mine, got, -1, out);
     free(mine);
 }
 

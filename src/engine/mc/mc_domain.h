@@ -19,9 +19,10 @@
  * Every rank knows every decision, N and the counts per species.
  *
  * Files stay in the one-rank layout. A checkpoint is written and read by every rank through
- * MPI-IO, each its contiguous range of indices (regrouped by index first); a trajectory frame
- * and an input file go through rank 0 (gathered and scattered), whose memory then holds a
- * whole box.
+ * MPI-IO, each its contiguous range of indices (regrouped by index first), and a trajectory
+ * frame is written so (regrouped by tag: its rows are in tag order), except to a file one
+ * rank began; that, and an input file, go through rank 0 (gathered and scattered), whose
+ * memory then holds a whole box.
  */
 #ifndef VESICA_MC_DOMAIN_H
 #define VESICA_MC_DOMAIN_H
@@ -59,6 +60,10 @@ void vs_mc_box_data_free(vs_mc_box_data *d);
 /* Box bi regrouped by index for a parallel file: this rank's rows [n r / P, n (r + 1) / P) in
  * index order into d (malloc'd arrays, d->n of them), the first into *row0. Collective. */
 void vs_mc_domain_rows(const vs_mc_state *s, int bi, vs_mc_box_data *d, int64_t *row0);
+/* Box bi regrouped by tag for a parallel trajectory frame: this rank's particles of the tags
+ * [T r / P, T (r + 1) / P) (T the next tag), sorted by tag, into d, and their first row in the
+ * box's tag order into *row0. Collective. */
+void vs_mc_domain_tag_rows(const vs_mc_state *s, int bi, vs_mc_box_data *d, int64_t *row0);
 /* The rank's part of box bi (of edges d->L) replaced by the rows [row0, row0 + d->n) of a
  * file, in index order (vs_mc_domain_recount after every box). Returns 0, or -1 (out of
  * memory). */
