@@ -203,6 +203,25 @@ static int restart_path(const vs_params *prm, const vs_run_options *opt, char *p
     return VS_EXIT_BAD_INPUT;
 }
 
+/* Whether checkpoint ck (at path) may continue this configuration: the same physics (unless
+ * forced) and box count. Returns 0, or VS_EXIT_BAD_INPUT with err. */
+static int checkpoint_fits(const vs_params *prm, const vs_run_options *opt,
+                           const vs_mc_checkpoint *ck, int n_boxes, const char *path, char *err)
+{
+    if (ck->hash != vs_mc_physics_hash(prm) && !opt->force_restart) {
+        snprintf(err, ERR_LEN, "%.300s: the physics keys (or the mc ensemble, kT, pressure, "
+                 "activity, second box) differ from the configuration's (--force-restart to "
+                 "continue anyway)", path);
+        return VS_EXIT_BAD_INPUT;
+    }
+    if (ck->n_boxes != n_boxes) {
+        snprintf(err, ERR_LEN, "%.300s: %d boxes, the configuration has %d", path, ck->n_boxes,
+                 n_boxes);
+        return VS_EXIT_BAD_INPUT;
+    }
+    return 0;
+}
+
 /* The state of a checkpoint. Returns 0, or an exit status with err. */
 static int from_checkpoint(const vs_params *prm, const vs_run_options *opt, vs_mc_state *s,
                            char *err)
@@ -214,16 +233,7 @@ static int from_checkpoint(const vs_params *prm, const vs_run_options *opt, vs_m
     vs_mc_checkpoint ck;
     if (vs_mc_checkpoint_read(path, &ck, err, ERR_LEN))
         return VS_EXIT_BAD_INPUT;
-    if (ck.hash != vs_mc_physics_hash(prm) && !opt->force_restart) {
-        snprintf(err, ERR_LEN, "%.300s: the physics keys (or the mc ensemble, kT, pressure, "
-                 "activity, second box) differ from the configuration's (--force-restart to "
-                 "continue anyway)", path);
-        rc = VS_EXIT_BAD_INPUT;
-    } else if (ck.n_boxes != s->n_boxes) {
-        snprintf(err, ERR_LEN, "%.300s: %d boxes, the configuration has %d", path, ck.n_boxes,
-                 s->n_boxes);
-        rc = VS_EXIT_BAD_INPUT;
-    }
+    rc = checkpoint_fits(prm, opt, &ck, s->n_boxes, path, err);
     for (int b = 0; b < s->n_boxes && !rc; ++b) {
         vs_mc_box *box = &s->box[b];
         const vs_mc_box_data *d = &ck.box[b];
@@ -256,16 +266,7 @@ static int from_checkpoint_split(const vs_params *prm, const vs_run_options *opt
     int64_t n_all[VS_MC_MAX_BOXES], row0[VS_MC_MAX_BOXES];
     if (vs_mc_checkpoint_read_rows(par, path, &ck, n_all, row0, err, ERR_LEN))
         return VS_EXIT_BAD_INPUT;
-    if (ck.hash != vs_mc_physics_hash(prm) && !opt->force_restart) {
-        snprintf(err, ERR_LEN, "%.300s: the physics keys (or the mc ensemble, kT, pressure, "
-                 "activity, second box) differ from the configuration's (--force-restart to "
-                 "continue anyway)", path);
-        rc = VS_EXIT_BAD_INPUT;
-    } else if (ck.n_boxes != s->n_boxes) {
-        snprintf(err, ERR_LEN, "%.300s: %d boxes, the configuration has %d", path, ck.n_boxes,
-                 s->n_boxes);
-        rc = VS_EXIT_BAD_INPUT;
-    }
+    rc = checkpoint_fits(prm, opt, &ck, s->n_boxes, path, err);
     for (int b = 0; b < s->n_boxes && !rc; ++b)
         rc = vs_mc_domain_hold_rows(s, b, &ck.box[b], row0[b]) ? VS_EXIT_FAULT : 0;
     if ((rc = agreed(par, rc, err))) {

@@ -265,7 +265,8 @@ void vs_mc_pair_quanta(const vs_mc_pairs *pp, int si, int sj, double r2, vs_wide
 {
     double v;
     *e = vs_wide_from_double(pair_energy(pp, si, sj, r2, &v));
-    *w = vs_wide_from_double(v < VS_MC_PAIR_CAP ? v : VS_MC_PAIR_CAP);
+    if (w)
+        *w = vs_wide_from_double(v < VS_MC_PAIR_CAP ? v : VS_MC_PAIR_CAP);
 }
 
 vs_wide vs_mc_energy_total(const vs_mc_box *b, const vs_mc_pairs *pp, double *virial)
@@ -281,7 +282,8 @@ vs_wide vs_mc_energy_total(const vs_mc_box *b, const vs_mc_pairs *pp, double *vi
          * sides (a pair's distance and coefficients are the same from either side) */
         VS_MC_FOR_NEIGHBOURS(b, pp, x, i, i + 1, {
             vs_wide ew[2];
-            vs_mc_pair_quanta(pp, si, b->species[j], r2, &ew[0], &ew[1]);
+            ew[1] = 0;
+            vs_mc_pair_quanta(pp, si, b->species[j], r2, &ew[0], virial ? &ew[1] : NULL);
             sum += ew[0];
             wsum += ew[1];
         });

@@ -77,7 +77,7 @@ void vs_mc_energy_move(const vs_mc_box *b, const vs_mc_pairs *pp, int64_t i, con
  * of r . F over the pairs. Collective where pp->ranks is set (the same integers). */
 vs_wide vs_mc_energy_total(const vs_mc_box *b, const vs_mc_pairs *pp, double *virial);
 /* A pair of species si and sj at squared distance r2 (within reach), in quanta: its energy
- * and r . F, each capped, as vs_mc_energy_total adds them. */
+ * and (w not NULL) r . F, each capped, as vs_mc_energy_total adds them. */
 void vs_mc_pair_quanta(const vs_mc_pairs *pp, int si, int sj, double r2, vs_wide *e, vs_wide *w);
 /* The minimum-image squared distance of a and b (both in [0, L): one image shift at most),
  * the arithmetic of every energy of this file. */

@@ -29,7 +29,7 @@ typedef struct {
  * its ghost cells, slots in cell order (gid order within a cell), positions by axis. */
 typedef struct {
     int nc[3], lo[3], hi[3];
-    int64_t ncell, n, cap, start_cap;
+    int64_t ncell, n, n_own, cap, start_cap; /* n slots, n_own of them the brick's */
     double *xs;
     int32_t *ss;
     int64_t *gid, *tag, *start;
@@ -217,15 +217,24 @@ static rec record_of(const vs_mc_box *b, const dbox *d, int64_t i)
 }
 
 /* The rank's part of box bi replaced by the records r[0..n) (gid order kept). */
-static int hold(vs_mc_state *s, int bi, const rec *r, int64_t n)
+/* The rank's part of box bi emptied, with room for n particles. Returns 0, or -1. */
+static int hold_empty(vs_mc_state *s, int bi, int64_t n)
 {
     vs_mc_box *b = &s->box[bi];
     b->n = 0;
     memset(b->count, 0, sizeof b->count);
     if (vs_mc_box_set_edges(b, b->L, &s->pairs) || vs_mc_box_reserve(b, n + 1))
         return -1;
+    reserve_gid(&s->dom->box[bi], b);
+    return 0;
+}
+
+static int hold(vs_mc_state *s, int bi, const rec *r, int64_t n)
+{
+    vs_mc_box *b = &s->box[bi];
     dbox *d = &s->dom->box[bi];
-    reserve_gid(d, b);
+    if (hold_empty(s, bi, n))
+        return -1;
     for (int64_t i = 0; i < n; ++i) {
         d->gid[i] = r[i].gid;
         vs_mc_box_append(b, r[i].x, r[i].species, r[i].tag);
@@ -427,6 +436,22 @@ static int64_t cell_id(const layout *l, const int c[3])
     return c[0] + l->nc[0] * (c[1] + (int64_t)l->nc[1] * c[2]);
 }
 
+/* The distinct cells next to cell c (c included) of plan p's grid into nb; their number. */
+static int near_cells(const vs_mc_sweep_plan *p, const int c[3], int nb[27][3])
+{
+    int q[3][3], nq[3], m = 0;
+    for (int d = 0; d < 3; ++d)
+        nq[d] = vs_mc_sweep_near(p, d, c[d], q[d]);
+    for (int a = 0; a < nq[2]; ++a)
+        for (int b = 0; b < nq[1]; ++b)
+            for (int e = 0; e < nq[0]; ++e, ++m) {
+                nb[m][0] = q[0][e];
+                nb[m][1] = q[1][b];
+                nb[m][2] = q[2][a];
+            }
+    return m;
+}
+
 /* Sorted, without repeats: returns the new length. */
 static int64_t unique(int64_t *a, int64_t n)
 {
@@ -491,24 +516,20 @@ static void peer_lists(vs_mc_domain *dom, layout *l, const vs_mc_sweep_plan *p)
     for (c[2] = l->lo[2]; c[2] < l->hi[2]; ++c[2])
         for (c[1] = l->lo[1]; c[1] < l->hi[1]; ++c[1])
             for (c[0] = l->lo[0]; c[0] < l->hi[0]; ++c[0]) {
-                int q[3][3], nq[3];
-                for (int d = 0; d < 3; ++d)
-                    nq[d] = vs_mc_sweep_near(p, d, c[d], q[d]);
-                for (int a = 0; a < nq[2]; ++a)
-                    for (int b = 0; b < nq[1]; ++b)
-                        for (int e = 0; e < nq[0]; ++e) {
-                            const int nb[3] = {q[0][e], q[1][b], q[2][a]};
-                            const int r = vs_mc_ranks_owner(dom->ranks, l->nc, nb);
-                            if (r == me)
-                                continue;
-                            if (m == cap) {
-                                cap = cap ? 2 * cap : 1024;
-                                snd = grow_to(snd, cap, sizeof *snd);
-                                rcv = grow_to(rcv, cap, sizeof *rcv);
-                            }
-                            snd[m] = (int64_t)r * l->ncell + cell_id(l, c);
-                            rcv[m++] = (int64_t)r * l->ncell + cell_id(l, nb);
-                        }
+                int nb[27][3];
+                const int k = near_cells(p, c, nb);
+                for (int i = 0; i < k; ++i) {
+                    const int r = vs_mc_ranks_owner(dom->ranks, l->nc, nb[i]);
+                    if (r == me)
+                        continue;
+                    if (m == cap) {
+                        cap = cap ? 2 * cap : 1024;
+                        snd = grow_to(snd, cap, sizeof *snd);
+                        rcv = grow_to(rcv, cap, sizeof *rcv);
+                    }
+                    snd[m] = (int64_t)r * l->ncell + cell_id(l, c);
+                    rcv[m++] = (int64_t)r * l->ncell + cell_id(l, nb[i]);
+                }
             }
     const int64_t ms = unique(snd, m), mr = unique(rcv, m);
     l->peer = grow_to(l->peer, dom->par.size, sizeof(int));
@@ -675,6 +696,7 @@ static void layout_build(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p)
     free(own);
     own = sorted;
     peer_lists(dom, l, p);
+    l->n_own = n_own;
     fill_layout(dom, l, own, n_own);
     free(own);
 }
@@ -751,19 +773,9 @@ void vs_mc_domain_sweep(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p, vs_wi
     /* the brick's particles are what the rank holds now, in cell order */
     vs_mc_box *b = &s->box[bi];
     dbox *d = &dom->box[bi];
-    b->n = 0;
-    memset(b->count, 0, sizeof b->count);
-    int64_t n_own = 0;
-    int c[3];
-    for (c[2] = l->lo[2]; c[2] < l->hi[2]; ++c[2])
-        for (c[1] = l->lo[1]; c[1] < l->hi[1]; ++c[1])
-            for (c[0] = l->lo[0]; c[0] < l->hi[0]; ++c[0]) {
-                const int64_t cell = cell_id(l, c);
-                n_own += l->start[cell + 1] - l->start[cell];
-            }
-    if (vs_mc_box_set_edges(b, b->L, &s->pairs) || vs_mc_box_reserve(b, n_own + 1))
+    if (hold_empty(s, bi, l->n_own))
         VS_FATAL("out of memory for a Monte Carlo box");
-    reserve_gid(d, b);
+    int c[3];
     for (c[2] = l->lo[2]; c[2] < l->hi[2]; ++c[2])
         for (c[1] = l->lo[1]; c[1] < l->hi[1]; ++c[1])
             for (c[0] = l->lo[0]; c[0] < l->hi[0]; ++c[0]) {
@@ -805,32 +817,27 @@ static vs_wide domain_energy(vs_mc_state *s, int bi, double *virial)
     for (c[2] = l->lo[2]; c[2] < l->hi[2]; ++c[2])
         for (c[1] = l->lo[1]; c[1] < l->hi[1]; ++c[1])
             for (c[0] = l->lo[0]; c[0] < l->hi[0]; ++c[0]) {
-                int q[3][3], nq[3];
-                for (int d = 0; d < 3; ++d)
-                    nq[d] = vs_mc_sweep_near(&p, d, c[d], q[d]);
+                int nb[27][3];
+                const int near = near_cells(&p, c, nb);
                 const int64_t cell = cell_id(l, c);
                 for (int64_t k = l->start[cell]; k < l->start[cell + 1]; ++k) {
                     const double xk[3] = {l->xs[k], l->xs[l->n + k], l->xs[2 * l->n + k]};
-                    for (int a = 0; a < nq[2]; ++a)
-                        for (int e = 0; e < nq[1]; ++e)
-                            for (int f = 0; f < nq[0]; ++f) {
-                                const int nb[3] = {q[0][f], q[1][e], q[2][a]};
-                                const int64_t cn = cell_id(l, nb);
-                                for (int64_t j = l->start[cn]; j < l->start[cn + 1]; ++j) {
-                                    if (l->gid[j] <= l->gid[k])
-                                        continue;
-                                    const double xj[3] = {l->xs[j], l->xs[l->n + j],
-                                                          l->xs[2 * l->n + j]};
-                                    const double r2 = vs_mc_box_dist2(b->L, xk, xj);
-                                    if (!(r2 < reach2))
-                                        continue;
-                                    vs_wide ee, ww;
-                                    vs_mc_pair_quanta(&s->pairs, l->ss[k], l->ss[j], r2, &ee,
-                                                      &ww);
-                                    sum[0] += ee;
-                                    sum[1] += ww;
-                                }
-                            }
+                    for (int i = 0; i < near; ++i) {
+                        const int64_t cn = cell_id(l, nb[i]);
+                        for (int64_t j = l->start[cn]; j < l->start[cn + 1]; ++j) {
+                            if (l->gid[j] <= l->gid[k])
+                                continue;
+                            const double xj[3] = {l->xs[j], l->xs[l->n + j], l->xs[2 * l->n + j]};
+                            const double r2 = vs_mc_box_dist2(b->L, xk, xj);
+                            if (!(r2 < reach2))
+                                continue;
+                            vs_wide ee, ww = 0;
+                            vs_mc_pair_quanta(&s->pairs, l->ss[k], l->ss[j], r2, &ee,
+                                              virial ? &ww : NULL);
+                            sum[0] += ee;
+                            sum[1] += ww;
+                        }
+                    }
                 }
             }
     vs_mc_ranks_sum_wide(dom->ranks, sum);
