@@ -160,9 +160,6 @@ int vs_config_mc(const cfg_ctx *c, const config_setting_t *root, vs_params *p)
         return cfg_fail(c, get(mc, "decomposition"), "mc.decomposition", "\"domain\" splits "
                         "the checkerboard sweep's cells: expected mc.sweep = \"checkerboard\" "
                         "or \"replicated\"");
-    if (p->mc.decomposition == VS_MC_DOMAIN && p->exec.backend == VS_BACKEND_GPU)
-        return cfg_fail(c, get(mc, "decomposition"), "mc.decomposition", "\"domain\" runs on "
-                        "the CPU: expected backend = \"cpu\" or \"auto\", or \"replicated\"");
     if (p->mc.sweep == VS_MC_SWEEP_CHECKERBOARD && vs_pair_style_of(p, VS_PAIR_TABLE)->active)
         return cfg_fail(c, get(mc, "sweep"), "mc.sweep", "\"checkerboard\" takes the "
                         "analytic pair styles: the tabulated style is not offered with it "

@@ -402,7 +402,12 @@ static int start(vs_params *prm, const vs_run_options *opt, vs_mc_state *s, cons
             vs_par_node_layout(par, &local_rank, &local_size, NULL);
         if (!rc && vs_mc_gpu_open(s, local_rank, err, ERR_LEN)) /* no device, no CUDA: as MD */
             rc = VS_EXIT_BAD_INPUT;
-        else if (!rc)
+        else if (!rc && s->dom) {
+            vs_mc_domain_take_gpu(s);
+            vs_log_info("Monte Carlo: checkerboard sweeps on the GPU over each rank's brick and "
+                        "ghosts (the positions through the host after each colour step); the "
+                        "other moves on the host");
+        } else if (!rc)
             vs_log_info("Monte Carlo: checkerboard sweeps on the GPU, and the volume moves' "
                         "energies; the exchange moves' energies on the %s",
                         s->exchange_on_host ? "host (VESICA_MC_GPU_EXCHANGE=device: on the GPU)"

@@ -51,10 +51,9 @@ expect moves_kind   'mc = { kT = 1.0; cycles = 10; moves = { displacement = 0.5;
 expect sweep_name 'mc = { kT = 1.0; cycles = 10; sweep = "diagonal"; };' '6: mc.sweep: expected one of'
 expect sweep_type 'mc = { kT = 1.0; cycles = 10; sweep = 2; };' '6: mc.sweep: expected'
 expect gpu_seq    'mc = { kT = 1.0; cycles = 10; }; backend = "gpu";' '6: backend: the Monte Carlo engine runs on the GPU with mc.sweep = "checkerboard" only'
-# mc.decomposition: a name, the sequential sweep, the GPU
+# mc.decomposition: a name, the sequential sweep
 expect decomp_name 'mc = { kT = 1.0; cycles = 10; sweep = "checkerboard"; decomposition = "bricks"; };' '6: mc.decomposition: expected one of'
 expect decomp_seq  'mc = { kT = 1.0; cycles = 10; decomposition = "domain"; };' '6: mc.decomposition: "domain" splits the checkerboard sweep'"'"'s cells'
-expect decomp_gpu  'mc = { kT = 1.0; cycles = 10; sweep = "checkerboard"; decomposition = "domain"; }; backend = "gpu";' '6: mc.decomposition: "domain" runs on the CPU'
 # a build without CUDA: the checkerboard on the GPU stops with MD's line, exit 2
 if "$VESICA" info 2>/dev/null | grep -q "built without CUDA"; then
     sed 's/sweep = "diagonal"/sweep = "checkerboard"/; s/^output = .*/backend = "gpu"; output = { dir = "out-nocuda"; };/' sweep_name.cfg > nocuda.cfg

@@ -34,6 +34,23 @@ for e in nvt npt gibbs gcmc; do
         diff $e-cpu/thermo.csv $e-gpu2/thermo.csv | head -4
     fi
 done
+# the boxes split over the two ranks (mc.decomposition = "domain"): each device sweeps its
+# rank's brick and ghosts, the other moves on the host
+for e in nvt npt gibbs gcmc; do
+    [ -f $e-cpu/thermo.csv ] || continue
+    "${MPIEXEC[@]}" -n 2 "$VESICA" mc $e.cfg --set output.dir=\"$e-dom2\" --set backend=\"gpu\" \
+        --set 'mc.decomposition="domain"' > $e-dom2.log 2>&1 ||
+        { echo "FAIL: $e split on 2 ranks' GPUs: $(tail -2 $e-dom2.log)"; fail=1; continue; }
+    if ! grep -q "sweeps on the GPU over each rank's brick" $e-dom2.log; then
+        echo "FAIL: $e: not split on the GPUs"; fail=1; continue
+    fi
+    if cmp -s $e-cpu/thermo.csv $e-dom2/thermo.csv; then
+        echo "$e: one rank's CPU and two ranks' GPUs, split: thermo.csv identical"
+    else
+        echo "FAIL: $e: one rank's CPU and two ranks' GPUs (split) differ"; fail=1
+        diff $e-cpu/thermo.csv $e-dom2/thermo.csv | head -4
+    fi
+done
 # two ranks' GPUs to cycle 30, then one rank's GPU from the checkpoint
 if "${MPIEXEC[@]}" -n 2 "$VESICA" mc gibbs.cfg --set output.dir=\"gibbs-part\" --set backend=\"gpu\" \
        --set mc.cycles=30 > gibbs-part.log 2>&1 &&

@@ -1,12 +1,16 @@
 /* The Monte Carlo boxes split over the ranks: see mc_domain.h. */
 #include "mc_domain.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
 #include "mc_ranks.h"
 #include "parallel.h"
+#ifdef VESICA_HAVE_CUDA
+#include "gpu_mc.h"
+#endif
 
 /* A particle on its way to another rank. */
 typedef struct {
@@ -44,6 +48,9 @@ struct vs_mc_domain {
     vs_mc_ranks *ranks;
     dbox box[VS_MC_MAX_BOXES];
     layout lay;
+    struct vs_gpu_mc *gpu[VS_MC_MAX_BOXES]; /* backend = "gpu": each box's sweeps there */
+    uint32_t *cells;                        /* a colour's cells of the brick (the GPU's list) */
+    int64_t cells_cap;
 };
 
 static void *grow_to(void *p, int64_t n, size_t size)
@@ -147,11 +154,24 @@ void vs_mc_domain_attach(vs_mc_state *s, vs_mc_ranks *ranks)
     s->dom->par = ranks->par;
 }
 
+void vs_mc_domain_take_gpu(vs_mc_state *s)
+{
+    for (int b = 0; b < VS_MC_MAX_BOXES; ++b) {
+        s->dom->gpu[b] = s->gpu[b];
+        s->gpu[b] = NULL;
+    }
+}
+
 void vs_mc_domain_close(vs_mc_state *s)
 {
     vs_mc_domain *d = s->dom;
     if (!d)
         return;
+#ifdef VESICA_HAVE_CUDA
+    for (int b = 0; b < VS_MC_MAX_BOXES; ++b)
+        vs_gpu_mc_free(d->gpu[b]);
+#endif
+    free(d->cells);
     for (int b = 0; b < VS_MC_MAX_BOXES; ++b) {
         free(d->box[b].gid);
         free(d->box[b].hkey);
@@ -748,12 +768,75 @@ static void colour_update(vs_mc_domain *dom, layout *l, int colour)
 
 /* ---- the sweep and the whole-box energy ---------------------------------------------- */
 
-void vs_mc_domain_sweep(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p, vs_wide *dU,
-                        int64_t *acc)
+#ifdef VESICA_HAVE_CUDA
+/* The GPU's split sweep over the layout (gpu_mc.h): the device holds the layout's slots in
+ * their order (sorted by cell, gid within a cell, as the device's stable sort leaves them),
+ * runs the brick's cells of each colour from a list, and hands the positions to the host
+ * after each colour step for the halo. */
+typedef struct {
+    vs_mc_domain *dom;
+} gpu_ctx;
+
+static int64_t gpu_cells(void *ctx, int colour, const uint32_t **list)
 {
-    vs_mc_domain *dom = s->dom;
+    vs_mc_domain *dom = ((gpu_ctx *)ctx)->dom;
+    const layout *l = &dom->lay;
+    int64_t m = 0;
+    int c[3];
+    for (c[2] = l->lo[2] + ((((colour >> 2) & 1) - l->lo[2]) & 1); c[2] < l->hi[2]; c[2] += 2)
+        for (c[1] = l->lo[1] + ((((colour >> 1) & 1) - l->lo[1]) & 1); c[1] < l->hi[1]; c[1] += 2)
+            for (c[0] = l->lo[0] + (((colour & 1) - l->lo[0]) & 1); c[0] < l->hi[0]; c[0] += 2)
+                dom->cells[m++] = (uint32_t)cell_id(l, c);
+    *list = dom->cells;
+    return m;
+}
+
+static void gpu_share(void *ctx, int colour, const int64_t *start, double *xs, int64_t n)
+{
+    vs_mc_domain *dom = ((gpu_ctx *)ctx)->dom;
     layout *l = &dom->lay;
-    layout_build(s, bi, p);
+    (void)start; /* the device's starts are the layout's: the same cells and counts */
+    (void)n;
+    double *own = l->xs;
+    l->xs = xs;
+    colour_update(dom, l, colour);
+    l->xs = own;
+}
+
+static int gpu_sweep(vs_mc_domain *dom, struct vs_gpu_mc *g, const vs_mc_sweep_plan *p,
+                     vs_wide *dU, int64_t *acc, char *err, size_t len)
+{
+    layout *l = &dom->lay;
+    const int64_t n = l->n;
+    int64_t cells = 1;
+    for (int d = 0; d < 3; ++d)
+        cells *= l->hi[d] > l->lo[d] ? l->hi[d] - l->lo[d] : 0;
+    if (cells + 1 > dom->cells_cap) {
+        dom->cells = grow_to(dom->cells, cells + 1, sizeof(uint32_t));
+        dom->cells_cap = cells + 1;
+    }
+    double *x = VS_MALLOC(sizeof(double) * (size_t)(3 * n + 1));
+    for (int64_t k = 0; k < n; ++k)
+        for (int d = 0; d < 3; ++d)
+            x[3 * k + d] = l->xs[d * n + k];
+    gpu_ctx ctx = {dom};
+    const vs_gpu_mc_split split = {gpu_cells, gpu_share, &ctx};
+    const int rc = vs_gpu_mc_upload(g, n, x, l->ss, err, len) ||
+                   vs_gpu_mc_sweep(g, p, &split, dU, acc, err, len) ||
+                   vs_gpu_mc_download(g, x, err, len);
+    for (int64_t k = 0; k < n && !rc; ++k)
+        for (int d = 0; d < 3; ++d)
+            l->xs[d * n + k] = x[3 * k + d];
+    free(x);
+    return rc ? -1 : 0;
+}
+#endif
+
+/* The CPU's colour steps over the layout: the brick's cells of each colour, then the halo. */
+static void cpu_colours(const vs_mc_state *s, vs_mc_domain *dom, const vs_mc_sweep_plan *p,
+                        vs_wide *dU, int64_t *acc)
+{
+    layout *l = &dom->lay;
     vs_mc_sweep_work w;
     memset(&w, 0, sizeof w);
     w.xs = l->xs;
@@ -770,6 +853,21 @@ void vs_mc_domain_sweep(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p, vs_wi
                     vs_mc_cell_trials(s, p, &w, l->n, c, step, dU, acc);
         colour_update(dom, l, colour);
     }
+}
+
+int vs_mc_domain_sweep(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p, vs_wide *dU,
+                       int64_t *acc, char *err, size_t len)
+{
+    vs_mc_domain *dom = s->dom;
+    layout *l = &dom->lay;
+    layout_build(s, bi, p);
+    int failed = 0;
+#ifdef VESICA_HAVE_CUDA
+    if (dom->gpu[bi])
+        failed = gpu_sweep(dom, dom->gpu[bi], p, dU, acc, err, len) != 0;
+    else
+#endif
+        cpu_colours(s, dom, p, dU, acc);
     /* the brick's particles are what the rank holds now, in cell order */
     vs_mc_box *b = &s->box[bi];
     dbox *d = &dom->box[bi];
@@ -789,8 +887,11 @@ void vs_mc_domain_sweep(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p, vs_wi
     map_rebuild(d, b->n);
     d->last = *p;
     d->have_last = 1;
-    int failed = 0;
+    const int mine = failed;
     vs_mc_ranks_sum(dom->ranks, dU, acc, &failed);
+    if (failed && !mine)
+        snprintf(err, len, "the checkerboard sweep failed on another rank's GPU");
+    return failed ? -1 : 0;
 }
 
 /* The grid of a whole-box energy: the sweep's grid for edges L, no offset. */

@@ -69,9 +69,13 @@ void vs_mc_domain_tag_rows(const vs_mc_state *s, int bi, vs_mc_box_data *d, int6
  * memory). */
 int vs_mc_domain_hold_rows(vs_mc_state *s, int bi, const vs_mc_box_data *d, int64_t row0);
 
-/* One sweep of box bi with plan p: *dU and *acc take the accepted changes summed over the
- * ranks. Collective. */
-void vs_mc_domain_sweep(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p, vs_wide *dU,
-                        int64_t *acc);
+/* One sweep of box bi with plan p, on the CPU or (backend = "gpu") the rank's device: *dU
+ * and *acc take the accepted changes summed over the ranks. Collective. Returns 0, or -1 with
+ * err (a device error, on every rank). */
+int vs_mc_domain_sweep(vs_mc_state *s, int bi, const vs_mc_sweep_plan *p, vs_wide *dU,
+                       int64_t *acc, char *err, size_t len);
+/* backend = "gpu": the device boxes vs_mc_gpu_open made become the split's (the sweeps run
+ * there over the rank's brick and ghosts; every other move on the host). */
+void vs_mc_domain_take_gpu(vs_mc_state *s);
 
 #endif

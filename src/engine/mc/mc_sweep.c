@@ -313,7 +313,8 @@ static int sweep_box(vs_mc_state *s, int bi, char *err, size_t len)
         s->dev_ahead[bi] = 1;
 #endif
     } else if (s->dom) {
-        vs_mc_domain_sweep(s, bi, &p, &dU, &acc);
+        if (vs_mc_domain_sweep(s, bi, &p, &dU, &acc, err, len))
+            return -1;
     } else if (cpu_sweep(s, bi, &p, &dU, &acc)) {
         snprintf(err, len, "out of memory for the checkerboard sweep");
         return -1;
