@@ -9,6 +9,10 @@
 # VS_ROOFLINE_RANKS=P: P ranks (one GPU each) in P x 1 x 1 slabs of PARTICLES each, the weak
 # series of gpu_multi_bench.sh over the peer transport; a table per rank (set against one
 # rank's, the kernels a multi-rank step adds and what they cost on the device).
+# VS_ROOFLINE_METRICS=time: each kernel's time alone (one pass, no kernel replay; the other
+# columns print as 0). The full set replays each kernel, which restores only the device's
+# own memory; on 2 ranks over the peer transport (whose kernels read the neighbour's) that
+# run stopped at an illegal address (2026-11-30).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$1; copy=$2; n=$3; steps=${4:-8}; shift $(( $# < 4 ? $# : 4 ))
@@ -23,7 +27,7 @@ sms=$(sed -n 's/.*(\([0-9]*\) SMs).*/\1/p' <<<"$copy_line")
 # the metrics this ncu knows (names differ between versions)
 known=$(ncu --query-metrics 2>/dev/null | awk '{print $1}')
 metrics=gpu__time_duration.sum
-for m in dram__bytes_read.sum dram__bytes_write.sum smsp__inst_executed.sum \
+[ "${VS_ROOFLINE_METRICS:-all}" = time ] || for m in dram__bytes_read.sum dram__bytes_write.sum smsp__inst_executed.sum \
     smsp__issue_active.avg.pct_of_peak_sustained_active \
     sm__throughput.avg.pct_of_peak_sustained_elapsed \
     l1tex__throughput.avg.pct_of_peak_sustained_active \
