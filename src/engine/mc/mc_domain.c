@@ -1,5 +1,5 @@
 /* The Monte Carlo boxes split over the ranks: see mc_domain.h. */
-#include "mc_domain.h"
+#include "mc_domain_parts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,47 +11,6 @@
 #ifdef VESICA_HAVE_CUDA
 #include "gpu_mc.h"
 #endif
-
-/* A particle on its way to another rank. */
-typedef struct {
-    double x[3];
-    int64_t gid, tag;
-    int32_t species;
-    uint32_t cell;
-} rec;
-
-/* One box's part on this rank, beside its vs_mc_box of the particles held. */
-typedef struct {
-    int64_t n, count[VS_MAX_SPECIES]; /* over the ranks */
-    int64_t *gid, gid_cap;            /* each held particle's global index */
-    int64_t *hkey, *hval, hcap;       /* gid -> slot in the box (open addressing, -1 empty) */
-    vs_mc_sweep_plan last;            /* the last sweep's grid: where an insertion goes */
-    int have_last;
-} dbox;
-
-/* Particles laid out over a grid for a sweep or a whole-box energy: this rank's cells and
- * its ghost cells, slots in cell order (gid order within a cell), positions by axis. */
-typedef struct {
-    int nc[3], lo[3], hi[3];
-    int64_t ncell, n, n_own, cap, start_cap; /* n slots, n_own of them the brick's */
-    double *xs;
-    int32_t *ss;
-    int64_t *gid, *tag, *start;
-    int n_peers;
-    int *peer;
-    int64_t *scell, *rcell;   /* cells sent to and received from each peer, by peer */
-    int64_t *sfirst, *rfirst; /* n_peers + 1: each peer's first entry */
-} layout;
-
-struct vs_mc_domain {
-    vs_par par;
-    vs_mc_ranks *ranks;
-    dbox box[VS_MC_MAX_BOXES];
-    layout lay;
-    struct vs_gpu_mc *gpu[VS_MC_MAX_BOXES]; /* backend = "gpu": each box's sweeps there */
-    uint32_t *cells;                        /* a colour's cells of the brick (the GPU's list) */
-    int64_t cells_cap;
-};
 
 static void *grow_to(void *p, int64_t n, size_t size)
 {
@@ -69,7 +28,7 @@ static uint64_t hash_of(int64_t g)
     return h ^ (h >> 29);
 }
 
-static void map_put(dbox *d, int64_t g, int64_t slot)
+void vs_mcd_map_put(dbox *d, int64_t g, int64_t slot)
 {
     uint64_t m = (uint64_t)d->hcap - 1, h = hash_of(g) & m;
     while (d->hkey[h] >= 0 && d->hkey[h] != g)
@@ -78,7 +37,7 @@ static void map_put(dbox *d, int64_t g, int64_t slot)
     d->hval[h] = slot;
 }
 
-static int64_t map_get(const dbox *d, int64_t g)
+int64_t vs_mcd_map_get(const dbox *d, int64_t g)
 {
     if (d->hcap == 0)
         return -1;
@@ -91,7 +50,7 @@ static int64_t map_get(const dbox *d, int64_t g)
     return -1;
 }
 
-static void map_erase(dbox *d, int64_t g)
+void vs_mcd_map_erase(dbox *d, int64_t g)
 {
     uint64_t m = (uint64_t)d->hcap - 1, h = hash_of(g) & m;
     while (d->hkey[h] != g)
@@ -123,7 +82,7 @@ static void map_rebuild(dbox *d, int64_t n)
     for (int64_t k = 0; k < c; ++k)
         d->hkey[k] = -1;
     for (int64_t i = 0; i < n; ++i)
-        map_put(d, d->gid[i], i);
+        vs_mcd_map_put(d, d->gid[i], i);
 }
 
 /* Room for the box's particles' gids, and a map below half full for one more. */
@@ -207,7 +166,7 @@ int vs_mc_domain_append(vs_mc_state *s, int bi, const double x[3], int32_t speci
         return -1;
     reserve_gid(d, b);
     d->gid[b->n] = gid;
-    map_put(d, gid, b->n);
+    vs_mcd_map_put(d, gid, b->n);
     vs_mc_box_append(b, x, species, tag);
     return 0;
 }
@@ -904,7 +863,7 @@ static void energy_plan(const vs_mc_state *s, const double L[3], vs_mc_sweep_pla
 }
 
 /* Box bi's pair energy (and virial) over the ranks, each pair once from its lower gid. */
-static vs_wide domain_energy(vs_mc_state *s, int bi, double *virial)
+vs_wide vs_mcd_energy(vs_mc_state *s, int bi, double *virial)
 {
     vs_mc_domain *dom = s->dom;
     layout *l = &dom->lay;
@@ -945,157 +904,4 @@ static vs_wide domain_energy(vs_mc_state *s, int bi, double *virial)
     if (virial)
         *virial = vs_wide_to_double(sum[1]);
     return sum[0];
-}
-
-/* ---- the boxes as the moves see them (mc_engine.h) ----------------------------------- */
-
-int64_t vs_mc_n(const vs_mc_state *s, int bi)
-{
-    return s->dom ? s->dom->box[bi].n : s->box[bi].n;
-}
-
-const int64_t *vs_mc_count(const vs_mc_state *s, int bi)
-{
-    return s->dom ? s->dom->box[bi].count : s->box[bi].count;
-}
-
-void vs_mc_particle(const vs_mc_state *s, int bi, int64_t i, double x[3], int32_t *species,
-                    int64_t *tag)
-{
-    const vs_mc_box *b = &s->box[bi];
-    if (!s->dom) {
-        memcpy(x, &b->x[3 * i], 3 * sizeof(double));
-        *species = b->species[i];
-        *tag = b->tag[i];
-        return;
-    }
-    int64_t v[5] = {0, 0, 0, 0, 0}; /* the holder's bits; every other rank adds zeros */
-    const int64_t k = map_get(&s->dom->box[bi], i);
-    if (k >= 0) {
-        memcpy(v, &b->x[3 * k], 3 * sizeof(double));
-        v[3] = b->species[k];
-        v[4] = b->tag[k];
-    }
-    vs_par_sum_int64(&s->dom->par, v, 5);
-    memcpy(x, v, 3 * sizeof(double));
-    *species = (int32_t)v[3];
-    *tag = v[4];
-}
-
-vs_wide vs_mc_energy_of(const vs_mc_state *s, int bi, const double y[3], int32_t species,
-                        int64_t skip)
-{
-    if (!s->dom)
-        return vs_mc_energy_at(&s->box[bi], &s->pairs, y, species, skip);
-    const int64_t k = skip >= 0 ? map_get(&s->dom->box[bi], skip) : -1;
-    vs_wide w[2] = {vs_mc_energy_at(&s->box[bi], &s->pairs, y, species, k), 0};
-    vs_mc_ranks_sum_wide(s->dom->ranks, w);
-    return w[0];
-}
-
-vs_wide vs_mc_energy_box(const vs_mc_state *s, int bi, double *virial)
-{
-    if (!s->dom)
-        return vs_mc_energy_total(&s->box[bi], &s->pairs, virial);
-    return domain_energy((vs_mc_state *)s, bi, virial);
-}
-
-int vs_mc_insert(vs_mc_state *s, int bi, const double y[3], int32_t species, int64_t tag)
-{
-    vs_mc_box *b = &s->box[bi];
-    if (!s->dom) {
-        if (vs_mc_box_reserve(b, b->n + 1))
-            return -1;
-        vs_mc_box_append(b, y, species, tag);
-        return 0;
-    }
-    dbox *d = &s->dom->box[bi];
-    int holder = (int)(d->n % s->dom->par.size);
-    if (d->have_last) { /* the rank of its cell in the last sweep */
-        int c[3];
-        const uint32_t cell = vs_mc_sweep_cell(&d->last, y);
-        c[0] = (int)(cell % (uint32_t)d->last.nc[0]);
-        c[1] = (int)(cell / (uint32_t)d->last.nc[0] % (uint32_t)d->last.nc[1]);
-        c[2] = (int)(cell / (uint32_t)(d->last.nc[0] * d->last.nc[1]));
-        holder = vs_mc_ranks_owner(s->dom->ranks, d->last.nc, c);
-    }
-    int bad = 0;
-    if (holder == s->dom->par.rank)
-        bad = vs_mc_domain_append(s, bi, y, species, tag, d->n);
-    if (vs_par_any(&s->dom->par, bad))
-        return -1;
-    d->n++;
-    d->count[species]++;
-    return 0;
-}
-
-void vs_mc_delete(vs_mc_state *s, int bi, int64_t i, int32_t species)
-{
-    vs_mc_box *b = &s->box[bi];
-    if (!s->dom) {
-        vs_mc_box_remove(b, i);
-        return;
-    }
-    dbox *d = &s->dom->box[bi];
-    const int64_t k = map_get(d, i);
-    if (k >= 0) { /* the holder's last slot moves into k */
-        const int64_t last = b->n - 1;
-        map_erase(d, i);
-        vs_mc_box_remove(b, k);
-        if (k != last) {
-            d->gid[k] = d->gid[last];
-            map_put(d, d->gid[k], k);
-        }
-    }
-    const int64_t top = d->n - 1, t = map_get(d, top);
-    if (top != i && t >= 0) { /* index N - 1 becomes i, as one rank fills the hole */
-        map_erase(d, top);
-        d->gid[t] = i;
-        map_put(d, i, t);
-    }
-    d->n--;
-    d->count[species]--;
-}
-
-void vs_mc_species_at(const vs_mc_state *s, int bi, const int64_t *idx, int m, int32_t *out)
-{
-    if (!s->dom) {
-        for (int k = 0; k < m; ++k)
-            out[k] = s->box[bi].species[idx[k]];
-        return;
-    }
-    int64_t *v = VS_MALLOC(sizeof(int64_t) * (size_t)(m + 1));
-    for (int k = 0; k < m; ++k) {
-        const int64_t j = map_get(&s->dom->box[bi], idx[k]);
-        v[k] = j >= 0 ? s->box[bi].species[j] + 1 : 0;
-    }
-    vs_par_sum_int64(&s->dom->par, v, m);
-    for (int k = 0; k < m; ++k)
-        out[k] = (int32_t)(v[k] - 1);
-    free(v);
-}
-
-int64_t vs_mc_nth_of_species(const vs_mc_state *s, int bi, int32_t species, int64_t j)
-{
-    const vs_mc_box *b = &s->box[bi];
-    if (!s->dom) {
-        for (int64_t i = 0; i < b->n; ++i)
-            if (b->species[i] == species && j-- == 0)
-                return i;
-        return b->n - 1; /* not reached: the count says there are more */
-    }
-    const dbox *d = &s->dom->box[bi];
-    int64_t lo = 0, hi = d->n - 1; /* the least index with j + 1 of the species at or below */
-    while (lo < hi) {
-        const int64_t mid = lo + (hi - lo) / 2;
-        int64_t c = 0;
-        for (int64_t i = 0; i < b->n; ++i)
-            c += b->species[i] == species && d->gid[i] <= mid;
-        vs_par_sum_int64(&s->dom->par, &c, 1);
-        if (c > j)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
 }
