@@ -1,11 +1,12 @@
 /* The Monte Carlo engine's H5MD 1.1 trajectory (output.dir/traj.h5md), one HDF5 file written
- * by rank 0 where it holds the boxes, or by every rank through MPI-IO where they are split: a particles group per box (box0, box1),
- * each frame its box edges and its particles in tag order, and per box the thermo
- * observables of the frame's cycle. A box's particle count may change from frame to frame
- * (insertions, deletions, transfers): the per-particle series are as wide as the most
- * particles the box has held, the rows beyond a frame's count filled (position NaN,
- * species and id -1). Opened, extended by one frame and closed for every frame, as the MD
- * trajectory. Layout: docs/file-formats.md, "traj.h5md of a Monte Carlo run".
+ * by rank 0 where it holds the boxes, or by every rank through MPI-IO where they are split:
+ * a particles group per box (box0, box1), each frame its box edges and its particles in tag
+ * order, and per box the thermo observables of the frame's cycle. A box's particle count
+ * may change from frame to frame (insertions, deletions, transfers): the per-particle series
+ * are as wide as the most particles the box has held, the rows beyond a frame's count
+ * filled (position NaN, species and id -1). Opened, extended by one frame and closed for
+ * every frame, as the MD trajectory. Layout: docs/file-formats.md, "traj.h5md of a Monte
+ * Carlo run".
  */
 #ifndef VESICA_H5MD_MC_H
 #define VESICA_H5MD_MC_H

@@ -483,9 +483,7 @@ static int write_frame(mc_trajectory *tr, const vs_mc_state *s, const vs_par *pa
             vs_mc_domain_tag_rows(s, b, &rows[b], &row0[b]);
         else if (s->dom) /* collective: rank 0 gets the box in index order */
             vs_mc_domain_gather(s, b, &rows[b]);
-        n_all[b] = o.n;
-        if (s->dom && !tr->parallel)
-            row0[b] = 0;
+        n_all[b] = o.n; /* n_all and row0: the parallel writer's */
         boxes[b] = (vs_h5md_mc_box){s->dom ? rows[b] : d, o.volume, o.density, o.energy,
                                     o.pressure};
     }

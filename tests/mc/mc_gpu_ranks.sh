@@ -19,37 +19,32 @@ cd "$WORK" || exit 1
 fail=0
 . "$HERE/mc_cfg.sh"
 mc_gpu_cases
+# two_ranks CASE SUFFIX LABEL LOG_LINE [--set ...]: CASE on 2 ranks' GPUs into CASE-SUFFIX,
+# its log showing LOG_LINE, and its thermo.csv byte for byte the one-rank CPU run's
+two_ranks() {
+    local e=$1 out=$1-$2 label=$3 line=$4
+    shift 4
+    "${MPIEXEC[@]}" -n 2 "$VESICA" mc $e.cfg --set output.dir=\"$out\" --set backend=\"gpu\" \
+        "$@" > $out.log 2>&1 || { echo "FAIL: $e $label: $(tail -2 $out.log)"; return 1; }
+    if ! grep -q "$line" $out.log || ! grep -q "^Monte Carlo: 2 ranks" $out.log; then
+        echo "FAIL: $e: not $label"; return 1
+    fi
+    if cmp -s $e-cpu/thermo.csv $out/thermo.csv; then
+        echo "$e: one rank's CPU and $label: thermo.csv identical ($(wc -l < $out/thermo.csv) rows)"
+    else
+        echo "FAIL: $e: one rank's CPU and $label differ"
+        diff $e-cpu/thermo.csv $out/thermo.csv | head -4
+        return 1
+    fi
+}
 for e in nvt npt gibbs gcmc; do
     "$VESICA" mc $e.cfg --set output.dir=\"$e-cpu\" --set backend=\"cpu\" > $e-cpu.log 2>&1 ||
         { echo "FAIL: $e on the CPU: $(tail -1 $e-cpu.log)"; fail=1; continue; }
-    "${MPIEXEC[@]}" -n 2 "$VESICA" mc $e.cfg --set output.dir=\"$e-gpu2\" --set backend=\"gpu\" \
-        > $e-gpu2.log 2>&1 || { echo "FAIL: $e on 2 ranks' GPUs: $(tail -2 $e-gpu2.log)"; fail=1; continue; }
-    if ! grep -q "checkerboard sweeps on the GPU" $e-gpu2.log || ! grep -q "^Monte Carlo: 2 ranks" $e-gpu2.log; then
-        echo "FAIL: $e: not on the GPU on 2 ranks"; fail=1; continue
-    fi
-    if cmp -s $e-cpu/thermo.csv $e-gpu2/thermo.csv; then
-        echo "$e: one rank's CPU and two ranks' GPUs: thermo.csv identical ($(wc -l < $e-gpu2/thermo.csv) rows)"
-    else
-        echo "FAIL: $e: one rank's CPU and two ranks' GPUs differ"; fail=1
-        diff $e-cpu/thermo.csv $e-gpu2/thermo.csv | head -4
-    fi
-done
-# the boxes split over the two ranks (mc.decomposition = "domain"): each device sweeps its
-# rank's brick and ghosts, the other moves on the host
-for e in nvt npt gibbs gcmc; do
-    [ -f $e-cpu/thermo.csv ] || continue
-    "${MPIEXEC[@]}" -n 2 "$VESICA" mc $e.cfg --set output.dir=\"$e-dom2\" --set backend=\"gpu\" \
-        --set 'mc.decomposition="domain"' > $e-dom2.log 2>&1 ||
-        { echo "FAIL: $e split on 2 ranks' GPUs: $(tail -2 $e-dom2.log)"; fail=1; continue; }
-    if ! grep -q "sweeps on the GPU over each rank's brick" $e-dom2.log; then
-        echo "FAIL: $e: not split on the GPUs"; fail=1; continue
-    fi
-    if cmp -s $e-cpu/thermo.csv $e-dom2/thermo.csv; then
-        echo "$e: one rank's CPU and two ranks' GPUs, split: thermo.csv identical"
-    else
-        echo "FAIL: $e: one rank's CPU and two ranks' GPUs (split) differ"; fail=1
-        diff $e-cpu/thermo.csv $e-dom2/thermo.csv | head -4
-    fi
+    two_ranks $e gpu2 "two ranks' GPUs" "checkerboard sweeps on the GPU" || fail=1
+    # the boxes split over the two ranks (mc.decomposition = "domain"): each device sweeps
+    # its rank's brick and ghosts, the other moves on the host
+    two_ranks $e dom2 "two ranks' GPUs, split" "sweeps on the GPU over each rank's brick" \
+        --set 'mc.decomposition="domain"' || fail=1
 done
 # two ranks' GPUs to cycle 30, then one rank's GPU from the checkpoint
 if "${MPIEXEC[@]}" -n 2 "$VESICA" mc gibbs.cfg --set output.dir=\"gibbs-part\" --set backend=\"gpu\" \

@@ -731,14 +731,10 @@ static void colour_update(vs_mc_domain *dom, layout *l, int colour)
 /* The GPU's split sweep over the layout (gpu_mc.h): the device holds the layout's slots in
  * their order (sorted by cell, gid within a cell, as the device's stable sort leaves them),
  * runs the brick's cells of each colour from a list, and hands the positions to the host
- * after each colour step for the halo. */
-typedef struct {
-    vs_mc_domain *dom;
-} gpu_ctx;
-
+ * after each colour step for the halo. The split's context is the domain. */
 static int64_t gpu_cells(void *ctx, int colour, const uint32_t **list)
 {
-    vs_mc_domain *dom = ((gpu_ctx *)ctx)->dom;
+    vs_mc_domain *dom = ctx;
     const layout *l = &dom->lay;
     int64_t m = 0;
     int c[3];
@@ -752,7 +748,7 @@ static int64_t gpu_cells(void *ctx, int colour, const uint32_t **list)
 
 static void gpu_share(void *ctx, int colour, const int64_t *start, double *xs, int64_t n)
 {
-    vs_mc_domain *dom = ((gpu_ctx *)ctx)->dom;
+    vs_mc_domain *dom = ctx;
     layout *l = &dom->lay;
     (void)start; /* the device's starts are the layout's: the same cells and counts */
     (void)n;
@@ -778,8 +774,7 @@ static int gpu_sweep(vs_mc_domain *dom, struct vs_gpu_mc *g, const vs_mc_sweep_p
     for (int64_t k = 0; k < n; ++k)
         for (int d = 0; d < 3; ++d)
             x[3 * k + d] = l->xs[d * n + k];
-    gpu_ctx ctx = {dom};
-    const vs_gpu_mc_split split = {gpu_cells, gpu_share, &ctx};
+    const vs_gpu_mc_split split = {gpu_cells, gpu_share, dom};
     const int rc = vs_gpu_mc_upload(g, n, x, l->ss, err, len) ||
                    vs_gpu_mc_sweep(g, p, &split, dU, acc, err, len) ||
                    vs_gpu_mc_download(g, x, err, len);
