@@ -652,16 +652,15 @@ __global__ void slab_count_kernel(int n, vs_image_faces f, vs_positions pos, int
  * the send buffer's records: lower ones from 0, upper ones from lower_cap). The order is the
  * atomics' (the Newton kernel's fixed-point sums do not depend on it). A count past its
  * bound writes nothing and raises the overflow counter (ctr[3]; an arrival number past its
- * bound, ctr[5]). The last block to finish copies the counters into the header the
- * neighbours read (sent down, sent up, local, overflow), so that the header needs no
- * clearing while a neighbour may still read it: the ghost unpack clears ctr. The grid covers
+ * bound, ctr[5]). slab_header_kernel then copies the counters into the header the
+ * neighbours read, so that the header needs no clearing while a neighbour may still read
+ * it: the ghost unpack clears ctr. The grid covers
  * the host's bound on the owned particles. A null header: no arrivals from that side. */
 __global__ void slab_write_kernel(int32_t *stay, const int32_t *hdr0, const int32_t *hdr1,
                                   int bound0, int bound1, const char *in0, const char *in1,
                                   double lo, double hi, unsigned long long *outside,
                                   vs_image_faces f, vs_soa a, int64_t local_cap, void *send,
-                                  int64_t lower_cap, int64_t upper_cap, int32_t *ctr,
-                                  int32_t *header)
+                                  int64_t lower_cap, int64_t upper_cap, int32_t *ctr)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
     const int n_stay = stay[0];
@@ -707,20 +706,17 @@ __global__ void slab_write_kernel(int32_t *stay, const int32_t *hdr0, const int3
         else
             vs_write_images<0>(i, f, a, n, next, NULL, NULL, send, NULL, NULL);
     }
-    __shared__ bool last;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence(); /* this block's counts before its ticket */
-        last = atomicAdd(&ctr[4], 1) == (int)gridDim.x - 1;
-    }
-    __syncthreads();
-    if (last && threadIdx.x == 0) {
-        __threadfence();
-        header[0] = atomicAdd(&ctr[1], 0);
-        header[1] = atomicAdd(&ctr[2], 0);
-        header[2] = atomicAdd(&ctr[0], 0);
-        header[3] = atomicAdd(&ctr[3], 0);
-    }
+}
+
+/* The image pass's counters into the header the neighbours read (sent down, sent up, local,
+ * overflow), after the pass: a kernel of one thread, where a ticket in every block of the
+ * pass (a fence and an atomic at its end, the last block copying) lengthened every block. */
+__global__ void slab_header_kernel(const int32_t *ctr, int32_t *header)
+{
+    header[0] = ctr[1];
+    header[1] = ctr[2];
+    header[2] = ctr[0];
+    header[3] = ctr[3];
 }
 
 void vs_gpu_slab_most_images(const vs_gpu_state *g, int remote, int64_t *local, int64_t *sent)
@@ -751,7 +747,8 @@ void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header)
         (const int32_t *)g->slab.in_header[1], (int)g->slab.arrive_bound[0],
         (int)g->slab.arrive_bound[1], g->slab.in[0], g->slab.in[1], g->lo[remote],
         g->hi[remote], g->halo.d_outside, image_faces(g, remote), soa(g), g->slab.local_bound,
-        g->tr.d_ghost_send + header, g->slab.out_bound[0], g->slab.out_bound[1], g->slab.d_ctr,
-        (int32_t *)g->tr.d_ghost_send);
+        g->tr.d_ghost_send + header, g->slab.out_bound[0], g->slab.out_bound[1], g->slab.d_ctr);
+    VS_CUDA_CHECK(cudaGetLastError());
+    slab_header_kernel<<<1, 1, 0, g->stream>>>(g->slab.d_ctr, (int32_t *)g->tr.d_ghost_send);
     VS_CUDA_CHECK(cudaGetLastError());
 }
