@@ -388,10 +388,12 @@ static __device__ __forceinline__ void vs_pack_migrant(int i, int64_t k, int d, 
         r.image[c] = a.image[c][i];
     }
     vs_soa_vp(a, i, r.vp);
-    if (wrap < 0)
-        vs_wrap_down(&r.x[d], &r.image[d], len);
-    else if (wrap > 0)
-        vs_wrap_up(&r.x[d], &r.image[d], len);
+#pragma unroll
+    for (int c = 0; c < 3; ++c) /* c == d, not r.x[d]: an indexed record lives on the stack */
+        if (c == d && wrap < 0)
+            vs_wrap_down(&r.x[c], &r.image[c], len);
+        else if (c == d && wrap > 0)
+            vs_wrap_up(&r.x[c], &r.image[c], len);
     r.tag = a.tag[i];
     r.species = a.species[i];
     vs_migrant_rec *to = (vs_migrant_rec *)(out + (size_t)k * rec);
@@ -463,7 +465,8 @@ static __device__ __forceinline__ void vs_unpack_migrant(const char *in, int64_t
         a.orient[j] = *(const vs_orient *)((const char *)from + vs_orient_offset(a));
     if (a.pos_q) /* mixed precision: vel_f, the predicted velocity, is set above */
         vs_stage_position(a.frame, j, r.x[0], r.x[1], r.x[2], r.species, a.pos_q);
-    if (!vs_in_brick(r.x[d], lo, hi))
+    const double u = d == 0 ? r.x[0] : d == 1 ? r.x[1] : r.x[2]; /* selected, not indexed */
+    if (!vs_in_brick(u, lo, hi))
         atomicMin(outside, (unsigned long long)r.tag);
 }
 

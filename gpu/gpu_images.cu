@@ -45,32 +45,23 @@ __host__ __device__ __forceinline__ double vs_hi_edge(const vs_image_faces &f, i
     return bonded ? f.hi_bonded[d] : f.hi_edge[d];
 }
 
-__device__ __forceinline__ int vs_image_digits(const vs_image_faces &f, double u, int d,
-                                               bool bonded, int digits[3])
-{
-    int n = 0;
-    digits[n++] = 0;
-    if (u < vs_lo_edge(f, d, bonded))
-        digits[n++] = 1;
-    if (u >= vs_hi_edge(f, d, bonded))
-        digits[n++] = 2;
-    return n;
-}
-
-/* Images of particle p: local, to the lower and to the upper neighbour. */
+/* Images of particle p: local, to the lower and to the upper neighbour. The dimensions are
+ * unrolled and the split one is found by comparison: arrays indexed by f.remote would live
+ * in local memory, a store and a dependent load on every particle's path. */
 __device__ __forceinline__ int4 vs_image_counts(const vs_image_faces &f, const double p[3],
                                                 bool bonded)
 {
-    int per_dim[3], lower = 0, upper = 0;
-    for (int d = 0; d < 3; ++d)
-        per_dim[d] = 1 + (p[d] < vs_lo_edge(f, d, bonded)) + (p[d] >= vs_hi_edge(f, d, bonded));
-    if (f.remote >= 0) {
-        const int r = f.remote;
-        lower = p[r] < vs_lo_edge(f, r, bonded);
-        upper = p[r] >= vs_hi_edge(f, r, bonded);
-        per_dim[r] = 1;
+    int others = 1, lower = 0, upper = 0;
+#pragma unroll
+    for (int d = 0; d < 3; ++d) {
+        const int lo = p[d] < vs_lo_edge(f, d, bonded), hi = p[d] >= vs_hi_edge(f, d, bonded);
+        if (d == f.remote) {
+            lower = lo;
+            upper = hi;
+        } else {
+            others *= 1 + lo + hi;
+        }
     }
-    const int others = per_dim[0] * per_dim[1] * per_dim[2];
     return make_int4(others - 1, lower * others, upper * others, 0);
 }
 
@@ -113,21 +104,25 @@ __device__ __forceinline__ void vs_write_images(int i, const vs_image_faces &f, 
     const int64_t tag = a.tag[i];
     const int32_t species = a.species[i];
     const uint8_t bonded = MOL ? a.mark[i] : 0;
-    int dig[3][3], nd[3];
+    /* each dimension's digits as bits (digit 0, the particle's own place, always), and the
+     * loops over digit values, not over arrays of them: arrays indexed by a runtime digit or
+     * f.remote would live in local memory */
+    unsigned has[3];
+#pragma unroll
     for (int d = 0; d < 3; ++d)
-        nd[d] = vs_image_digits(f, p[d], d, bonded != 0, dig[d]);
-    for (int ax = 0; ax < nd[0]; ++ax)
-        for (int ay = 0; ay < nd[1]; ++ay)
-            for (int az = 0; az < nd[2]; ++az) {
-                if (ax + ay + az == 0)
-                    continue; /* the particle itself */
-                const int digit[3] = {dig[0][ax], dig[1][ay], dig[2][az]};
-                const uint8_t c = (uint8_t)(digit[0] + 3 * digit[1] + 9 * digit[2]);
-                double q[3];
-                for (int d = 0; d < 3; ++d)
-                    q[d] = p[d] + f.shift[d][digit[d]];
-                const int where = f.remote >= 0 ? digit[f.remote] : 0;
-                const int64_t s = next[where]++;
+        has[d] = 1u | (p[d] < vs_lo_edge(f, d, bonded) ? 2u : 0u) |
+                 (p[d] >= vs_hi_edge(f, d, bonded) ? 4u : 0u);
+#pragma unroll 1
+    for (int dx = 0; dx < 3; ++dx)
+        for (int dy = 0; dy < 3; ++dy)
+            for (int dz = 0; dz < 3; ++dz) {
+                if (!(has[0] >> dx & has[1] >> dy & has[2] >> dz & 1u) || dx + dy + dz == 0)
+                    continue; /* a digit the particle lacks, or the particle itself */
+                const uint8_t c = (uint8_t)(dx + 3 * dy + 9 * dz);
+                const double q[3] = {p[0] + f.shift[0][dx], p[1] + f.shift[1][dy],
+                                     p[2] + f.shift[2][dz]};
+                const int where = f.remote == 0 ? dx : f.remote == 1 ? dy : f.remote == 2 ? dz : 0;
+                const int64_t s = where == 0 ? next[0]++ : where == 1 ? next[1]++ : next[2]++;
                 if (where == 0) {
                     const int64_t j = n_owned + s;
                     vs_pos_store(a.pos, j, q, species);
@@ -657,16 +652,15 @@ __global__ void slab_count_kernel(int n, vs_image_faces f, vs_positions pos, int
  * the send buffer's records: lower ones from 0, upper ones from lower_cap). The order is the
  * atomics' (the Newton kernel's fixed-point sums do not depend on it). A count past its
  * bound writes nothing and raises the overflow counter (ctr[3]; an arrival number past its
- * bound, ctr[5]). The last block to finish copies the counters into the header the
- * neighbours read (sent down, sent up, local, overflow), so that the header needs no
- * clearing while a neighbour may still read it: the ghost unpack clears ctr. The grid covers
+ * bound, ctr[5]). slab_header_kernel then copies the counters into the header the
+ * neighbours read, so that the header needs no clearing while a neighbour may still read
+ * it: the ghost unpack clears ctr. The grid covers
  * the host's bound on the owned particles. A null header: no arrivals from that side. */
 __global__ void slab_write_kernel(int32_t *stay, const int32_t *hdr0, const int32_t *hdr1,
                                   int bound0, int bound1, const char *in0, const char *in1,
                                   double lo, double hi, unsigned long long *outside,
                                   vs_image_faces f, vs_soa a, int64_t local_cap, void *send,
-                                  int64_t lower_cap, int64_t upper_cap, int32_t *ctr,
-                                  int32_t *header)
+                                  int64_t lower_cap, int64_t upper_cap, int32_t *ctr)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
     const int n_stay = stay[0];
@@ -712,20 +706,17 @@ __global__ void slab_write_kernel(int32_t *stay, const int32_t *hdr0, const int3
         else
             vs_write_images<0>(i, f, a, n, next, NULL, NULL, send, NULL, NULL);
     }
-    __shared__ bool last;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence(); /* this block's counts before its ticket */
-        last = atomicAdd(&ctr[4], 1) == (int)gridDim.x - 1;
-    }
-    __syncthreads();
-    if (last && threadIdx.x == 0) {
-        __threadfence();
-        header[0] = atomicAdd(&ctr[1], 0);
-        header[1] = atomicAdd(&ctr[2], 0);
-        header[2] = atomicAdd(&ctr[0], 0);
-        header[3] = atomicAdd(&ctr[3], 0);
-    }
+}
+
+/* The image pass's counters into the header the neighbours read (sent down, sent up, local,
+ * overflow), after the pass: a kernel of one thread, where a ticket in every block of the
+ * pass (a fence and an atomic at its end, the last block copying) lengthened every block. */
+__global__ void slab_header_kernel(const int32_t *ctr, int32_t *header)
+{
+    header[0] = ctr[1];
+    header[1] = ctr[2];
+    header[2] = ctr[0];
+    header[3] = ctr[3];
 }
 
 void vs_gpu_slab_most_images(const vs_gpu_state *g, int remote, int64_t *local, int64_t *sent)
@@ -756,7 +747,8 @@ void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header)
         (const int32_t *)g->slab.in_header[1], (int)g->slab.arrive_bound[0],
         (int)g->slab.arrive_bound[1], g->slab.in[0], g->slab.in[1], g->lo[remote],
         g->hi[remote], g->halo.d_outside, image_faces(g, remote), soa(g), g->slab.local_bound,
-        g->tr.d_ghost_send + header, g->slab.out_bound[0], g->slab.out_bound[1], g->slab.d_ctr,
-        (int32_t *)g->tr.d_ghost_send);
+        g->tr.d_ghost_send + header, g->slab.out_bound[0], g->slab.out_bound[1], g->slab.d_ctr);
+    VS_CUDA_CHECK(cudaGetLastError());
+    slab_header_kernel<<<1, 1, 0, g->stream>>>(g->slab.d_ctr, (int32_t *)g->tr.d_ghost_send);
     VS_CUDA_CHECK(cudaGetLastError());
 }

@@ -63,7 +63,7 @@ enum {
     VS_TAIL_PAST = 9
 };
 
-/* The image pass's counters (d_ctr): local, sent down, up, overflow, blocks done, and an
+/* The image pass's counters (d_ctr): local, sent down, up, overflow, (unused), and an
  * arrival or leaver number past its bound. */
 enum { VS_CTR_PAST = 5, VS_CTR_WORDS = 8 };
 

@@ -39,7 +39,7 @@ struct vs_gpu_slab {
                                     outside_step */
     int64_t outside_step;
     int32_t *d_ctr;              /* the image pass's counters (local, sent down, up, overflow,
-                                    blocks done, an arrival or leaver past its bound), cleared
+                                    (unused), an arrival or leaver past its bound), cleared
                                     by the ghost unpack */
     int32_t *d_stay;             /* the stayers' number (the pack's), then the owned
                                     particles' (the image pass's; pt.d_owned) and the listed
