@@ -273,27 +273,31 @@ __device__ __forceinline__ void vs_newton_scan_list(int i, const int32_t *nlist,
                                                     const vs_queue_column &my_queue, int &queued,
                                                     Evaluate &evaluate)
 {
-    auto consider = [&](int j) {
-        const int4 pj = pos_q[j];
+    /* a candidate j at pj: queued when within r_c and listed (predicated, no branch) */
+    auto consider = [&](int j, const int4 &pj, bool listed) {
         const float r2q = vs_norm2(vs_separation_quanta(pi.x, pj.x),
                                    vs_separation_quanta(pi.y, pj.y),
                                    vs_separation_quanta(pi.z, pj.z));
-        const bool hit = r2q < rc2_quanta && r2q != 0.0f;
-        if (hit)
+        if ((r2q < rc2_quanta) & (r2q > 0.0f) & listed) {
             my_queue.put(queued, j);
-        queued += hit;
+            ++queued;
+        }
     };
     const int count = ncount[i];
     const int4 *list4 = (const int4 *)nlist;
     for (int m = 0; m < count; m += 4) {
         const int4 group = list4[vs_list_group(stride, i, m >> 2)];
-        consider(group.x);
-        if (m + 1 < count)
-            consider(group.y);
-        if (m + 2 < count)
-            consider(group.z);
-        if (m + 3 < count)
-            consider(group.w);
+        /* the group's four positions loaded before any is tested (tested under branches, the
+         * loads went one after another); past the count, the first entry again, unused */
+        const int j[4] = {group.x, m + 1 < count ? group.y : group.x,
+                          m + 2 < count ? group.z : group.x, m + 3 < count ? group.w : group.x};
+        int4 pj[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+            pj[u] = pos_q[j[u]];
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+            consider(j[u], pj[u], u == 0 || m + u < count);
         if (queued > VS_NEWTON_QUEUE - 4) { /* rare: room for a group no more */
             for (int q = 0; q < queued; ++q)
                 evaluate(threadIdx.x, my_queue[q]);
