@@ -106,6 +106,30 @@ __device__ __forceinline__ void vs_shared_add64(unsigned *lo_word, unsigned *hi_
 #define VS_NEWTON_QUEUE 24 /* pairs per lane: a few times the mean at rho = 3, r_c = 1; the
                               kernel's shared arrays stay within 48 kB */
 #define VS_NEWTON_UNROLL 3 /* candidates per iteration of the walk */
+
+/* A lane's column of the shared queue, entry k at base + k * VS_NEWTON_BLOCK words: its
+ * address in the shared window, made once and kept in a register (through the generic
+ * pointer the compiler rebuilt it, two special-register reads and five more instructions,
+ * at every candidate of the walk). */
+struct vs_queue_column {
+    int32_t *column;
+    uint32_t base;
+    __device__ explicit vs_queue_column(int32_t *c)
+        : column(c), base((uint32_t)__cvta_generic_to_shared(c))
+    {
+        asm volatile("mov.b32 %0, %0;" : "+r"(base)); /* opaque: kept, not rebuilt */
+    }
+    __device__ __forceinline__ void put(int k, int32_t j) const
+    {
+        asm volatile("st.shared.b32 [%0], %1;" ::"r"(base + 4u * VS_NEWTON_BLOCK * (uint32_t)k),
+                     "r"(j)
+                     : "memory");
+    }
+    __device__ __forceinline__ int32_t operator[](int k) const
+    {
+        return column[VS_NEWTON_BLOCK * k];
+    }
+};
 /* One stencil row of the Newton kernel's walk, cell-list entries [m, end): the candidates
  * within r_c go to this lane's column of the shared queue (my_queue, `queued` of them), a
  * full queue is emptied at once through evaluate(slot, j) (rare). */
@@ -113,36 +137,37 @@ template <bool FRESH, typename Evaluate>
 __device__ __forceinline__ void vs_newton_scan_row(uint32_t m, uint32_t end, const int4 &pi,
                                                    bool owned_i, int n_owned, float rc2_quanta,
                                                    const int4 *pos_q, const int4 *cell_pos,
-                                                   int32_t *my_queue, int &queued,
+                                                   const vs_queue_column &my_queue, int &queued,
                                                    Evaluate &evaluate)
 {
-    constexpr int queue_stride = VS_NEWTON_BLOCK;
-    /* a candidate: queued when within r_c (a predicated store, no branch) */
-    auto consider = [&](const int4 &entry) {
+    /* a partner's index below j_end: any for an owned particle, an owned one for a ghost */
+    const int j_end = owned_i ? INT_MAX : n_owned;
+    /* a candidate: queued when within r_c (predicated, no branch); r2q >= 0, and 0 only for
+     * two particles at one place, which exert no force */
+    auto consider = [&](const int4 &entry, bool in_row) {
         const int j = entry.w;
         const int4 pj = FRESH ? entry : pos_q[j];
         const float qx = vs_separation_quanta(pi.x, pj.x), qy = vs_separation_quanta(pi.y, pj.y),
                     qz = vs_separation_quanta(pi.z, pj.z);
         const float r2q = vs_norm2(qx, qy, qz);
-        const bool hit = r2q < rc2_quanta && r2q != 0.0f && (owned_i || j < n_owned);
-        if (hit)
-            my_queue[queue_stride * queued] = j;
-        queued += hit;
+        if ((r2q < rc2_quanta) & (r2q > 0.0f) & (j < j_end) & in_row) {
+            my_queue.put(queued, j);
+            ++queued;
+        }
     };
     /* VS_NEWTON_UNROLL candidates per iteration, all loads in flight before any is used; the
      * queue keeps room for as many more, or the lane empties it at once (rare) */
     for (; m < end; m += VS_NEWTON_UNROLL) {
-        int4 entry[VS_NEWTON_UNROLL];
+        int4 entry[VS_NEWTON_UNROLL]; /* past the row's end: its last entry again, unused */
 #pragma unroll
         for (int u = 0; u < VS_NEWTON_UNROLL; ++u)
-            entry[u] = u == 0 || m + u < end ? cell_pos[m + u] : entry[0];
+            entry[u] = cell_pos[min(m + u, end - 1)];
 #pragma unroll
         for (int u = 0; u < VS_NEWTON_UNROLL; ++u)
-            if (u == 0 || m + u < end)
-                consider(entry[u]);
+            consider(entry[u], u == 0 || m + u < end); /* no branch: the loads stay ahead */
         if (queued > VS_NEWTON_QUEUE - VS_NEWTON_UNROLL) {
             for (int q = 0; q < queued; ++q)
-                evaluate(threadIdx.x, my_queue[queue_stride * q]);
+                evaluate(threadIdx.x, my_queue[q]);
             queued = 0;
         }
     }
@@ -244,34 +269,38 @@ template <typename Evaluate>
 __device__ __forceinline__ void vs_newton_scan_list(int i, const int32_t *nlist,
                                                     const int32_t *ncount, int64_t stride,
                                                     const int4 &pi, float rc2_quanta,
-                                                    const int4 *pos_q, int32_t *my_queue,
-                                                    int &queued, Evaluate &evaluate)
+                                                    const int4 *pos_q,
+                                                    const vs_queue_column &my_queue, int &queued,
+                                                    Evaluate &evaluate)
 {
-    constexpr int queue_stride = VS_NEWTON_BLOCK;
-    auto consider = [&](int j) {
-        const int4 pj = pos_q[j];
+    /* a candidate j at pj: queued when within r_c and listed (predicated, no branch) */
+    auto consider = [&](int j, const int4 &pj, bool listed) {
         const float r2q = vs_norm2(vs_separation_quanta(pi.x, pj.x),
                                    vs_separation_quanta(pi.y, pj.y),
                                    vs_separation_quanta(pi.z, pj.z));
-        const bool hit = r2q < rc2_quanta && r2q != 0.0f;
-        if (hit)
-            my_queue[queue_stride * queued] = j;
-        queued += hit;
+        if ((r2q < rc2_quanta) & (r2q > 0.0f) & listed) {
+            my_queue.put(queued, j);
+            ++queued;
+        }
     };
     const int count = ncount[i];
     const int4 *list4 = (const int4 *)nlist;
     for (int m = 0; m < count; m += 4) {
         const int4 group = list4[vs_list_group(stride, i, m >> 2)];
-        consider(group.x);
-        if (m + 1 < count)
-            consider(group.y);
-        if (m + 2 < count)
-            consider(group.z);
-        if (m + 3 < count)
-            consider(group.w);
+        /* the group's four positions loaded before any is tested (tested under branches, the
+         * loads went one after another); past the count, the first entry again, unused */
+        const int j[4] = {group.x, m + 1 < count ? group.y : group.x,
+                          m + 2 < count ? group.z : group.x, m + 3 < count ? group.w : group.x};
+        int4 pj[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+            pj[u] = pos_q[j[u]];
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+            consider(j[u], pj[u], u == 0 || m + u < count);
         if (queued > VS_NEWTON_QUEUE - 4) { /* rare: room for a group no more */
             for (int q = 0; q < queued; ++q)
-                evaluate(threadIdx.x, my_queue[queue_stride * q]);
+                evaluate(threadIdx.x, my_queue[q]);
             queued = 0;
         }
     }
@@ -372,7 +401,7 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
             }
         };
 
-        int32_t *my_queue = &queue[0][threadIdx.x];
+        const vs_queue_column my_queue(&queue[0][threadIdx.x]);
         int queued = 0;
         if (active && LIST) {
             vs_newton_scan_list(i, nlist, ncount, stride, pi, rc2_quanta, pos_q, my_queue, queued,
