@@ -654,8 +654,8 @@ __global__ void slab_count_kernel(int n, vs_image_faces f, vs_positions pos, int
  * bound writes nothing and raises the overflow counter (ctr[3]; an arrival number past its
  * bound, ctr[5]). slab_header_kernel then copies the counters into the header the
  * neighbours read, so that the header needs no clearing while a neighbour may still read
- * it: the ghost unpack clears ctr. The grid covers
- * the host's bound on the owned particles. A null header: no arrivals from that side. */
+ * it: the ghost unpack clears ctr. The grid covers the host's bound on the owned particles.
+ * A null header: no arrivals from that side. */
 __global__ void slab_write_kernel(int32_t *stay, const int32_t *hdr0, const int32_t *hdr1,
                                   int bound0, int bound1, const char *in0, const char *in1,
                                   double lo, double hi, unsigned long long *outside,
@@ -709,8 +709,8 @@ __global__ void slab_write_kernel(int32_t *stay, const int32_t *hdr0, const int3
 }
 
 /* The image pass's counters into the header the neighbours read (sent down, sent up, local,
- * overflow), after the pass: a kernel of one thread, where a ticket in every block of the
- * pass (a fence and an atomic at its end, the last block copying) lengthened every block. */
+ * overflow), after the pass: one thread, so that no block of the pass waits on a fence and
+ * a ticket to find the last one. */
 __global__ void slab_header_kernel(const int32_t *ctr, int32_t *header)
 {
     header[0] = ctr[1];
