@@ -107,9 +107,21 @@ struct vs_side_style {
     __device__ __forceinline__ void visit(const shared_t &, const self_t &me, int j,
                                           const int4 &, sum_t &sum) const
     {
-        const vs_pair_coeff &c = me.row[species[j]];
+        /* on the grid (positions in pos_q alone) the species is the fourth word of the
+         * position's load, not a second gather */
         double rj[3];
-        vs_pos_load(at, j, rj);
+        int32_t sj;
+        if (at.x[0]) {
+            vs_pos_load(at, j, rj);
+            sj = species[j];
+        } else {
+            const int4 q = at.q[j];
+            rj[0] = vs_dequantize(at.frame, 0, q.x);
+            rj[1] = vs_dequantize(at.frame, 1, q.y);
+            rj[2] = vs_dequantize(at.frame, 2, q.z);
+            sj = q.w;
+        }
+        const vs_pair_coeff &c = me.row[sj];
         const double dx = me.x - rj[0], dy = me.y - rj[1], dz = me.z - rj[2];
         const double r2 = dx * dx + dy * dy + dz * dz;
         if (!c.on || !(r2 < c.rc2) || r2 == 0.0)
