@@ -381,23 +381,39 @@ static __device__ __forceinline__ void vs_pack_migrant(int i, int64_t k, int d, 
                                                        double len, const vs_soa &a, char *out,
                                                        size_t rec)
 {
-    vs_migrant_rec r;
-    vs_pos_load(a.pos, i, r.x);
-    for (int c = 0; c < 3; ++c) {
-        r.v[c] = a.v[c][i];
-        r.image[c] = a.image[c][i];
-    }
-    vs_soa_vp(a, i, r.vp);
-#pragma unroll
-    for (int c = 0; c < 3; ++c) /* c == d, not r.x[d]: an indexed record lives on the stack */
-        if (c == d && wrap < 0)
-            vs_wrap_down(&r.x[c], &r.image[c], len);
-        else if (c == d && wrap > 0)
-            vs_wrap_up(&r.x[c], &r.image[c], len);
-    r.tag = a.tag[i];
-    r.species = a.species[i];
+    /* named coordinates, the split one picked by comparison, written field by field: a
+     * record built in place and wrapped at x[d] lived on the stack (the compiler folded the
+     * per-dimension branches back into an indexed access) */
+    double p[3], vp[3];
+    vs_pos_load(a.pos, i, p);
+    vs_soa_vp(a, i, vp);
+    double x0 = p[0], x1 = p[1], x2 = p[2];
+    int32_t im0 = a.image[0][i], im1 = a.image[1][i], im2 = a.image[2][i];
+    auto wrapped = [&](double &x, int32_t &image) {
+        if (wrap < 0)
+            vs_wrap_down(&x, &image, len);
+        else if (wrap > 0)
+            vs_wrap_up(&x, &image, len);
+    };
+    if (d == 0)
+        wrapped(x0, im0);
+    else if (d == 1)
+        wrapped(x1, im1);
+    else
+        wrapped(x2, im2);
     vs_migrant_rec *to = (vs_migrant_rec *)(out + (size_t)k * rec);
-    *to = r;
+    to->x[0] = x0;
+    to->x[1] = x1;
+    to->x[2] = x2;
+    for (int c = 0; c < 3; ++c) {
+        to->v[c] = a.v[c][i];
+        to->vp[c] = vp[c];
+    }
+    to->tag = a.tag[i];
+    to->species = a.species[i];
+    to->image[0] = im0;
+    to->image[1] = im1;
+    to->image[2] = im2;
     if (a.slot_rec) { /* the record travels (an empty one for a free bead); a hole stays */
         const int32_t q = a.slot_rec[i];
         vs_topo t;
