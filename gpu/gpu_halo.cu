@@ -363,7 +363,7 @@ static void migrate_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2
     (void)n_recv;
     int64_t counts[3] = {0, 0, 0};
     if (!self_link(g, d) && n > 0) {
-        vs_gpu_select_leavers(g, d);
+        vs_gpu_select_leavers(g, d, 1);
         read_counts(g, 3, counts);
     }
     n_send[0] = counts[0];
@@ -371,7 +371,7 @@ static void migrate_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2
     c->n_left = counts[2];
 }
 
-void vs_gpu_select_leavers(vs_gpu_state *g, int d)
+void vs_gpu_select_leavers(vs_gpu_state *g, int d, int split)
 {
     const int n = (int)g->pt.n_owned;
     reserve_send(g, d, 0, n);
@@ -393,10 +393,10 @@ void vs_gpu_select_leavers(vs_gpu_state *g, int d)
                                                 g->halo.d_select_count + 2, n, pred,
                                                 g->stream));
         }
-        split_leavers_kernel<<<1, VS_SPLIT_THREADS, 0, g->stream>>>(
-            g->halo.d_select_count + 2, holes, vs_gpu_positions(g), d, g->lo[d],
-            g->halo.send_idx[d][0],
-            g->halo.send_idx[d][1], g->halo.d_select_count);
+        if (split)
+            split_leavers_kernel<<<1, VS_SPLIT_THREADS, 0, g->stream>>>(
+                g->halo.d_select_count + 2, holes, vs_gpu_positions(g), d, g->lo[d],
+                g->halo.send_idx[d][0], g->halo.send_idx[d][1], g->halo.d_select_count);
         VS_CUDA_CHECK(cudaGetLastError());
     }
 }
