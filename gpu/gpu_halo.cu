@@ -128,8 +128,10 @@ __global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap,
                                     vs_soa a, char *out, size_t rec)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n)
-        vs_pack_migrant(send[k], k, d, wrap, len, a, out, rec);
+    if (k < n) {
+        const int i = send[k];
+        vs_pack_migrant(i, k, d, wrap, len, a, out, rec, vs_carried_load(a, i));
+    }
 }
 
 __global__ void unpack_migrant_kernel(int n, const char *in, size_t rec, int64_t start,
@@ -184,7 +186,8 @@ __global__ void fill_holes_kernel(int max_n, const int32_t *count, const int32_t
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= max_n || k >= *count)
         return;
-    vs_fill_hole(a, holes[k], movers[k]);
+    const int from = movers[k];
+    vs_fill_hole(a, holes[k], from, vs_carried_load(a, from));
 }
 
 static void reserve_send(vs_gpu_state *g, int d, int dir, int64_t n)

@@ -96,8 +96,13 @@ __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
     for (int start = 0; start < n_left; start += VS_SLAB_PACK_THREADS) {
         const int k = start + (int)threadIdx.x;
         const int i = k < n_left ? holes[k] : 0;
+        /* everything the leaver carries is read before the scan, in one go */
+        vs_carried c = {};
+        if (k < n_left)
+            c = vs_carried_load(a, i);
+        const double u = d == 0 ? c.p[0] : d == 1 ? c.p[1] : c.p[2];
         /* a position that is not finite goes up, where the arrival check names it */
-        const int below = k < n_left && vs_pos_get(a.pos, d, i) < lo;
+        const int below = k < n_left && u < lo;
         int rank = 0, total = 0;
         scan_t(tmp).ExclusiveSum(below, rank, total);
         if (k < n_left) {
@@ -105,9 +110,9 @@ __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
             if (at >= (below ? bound0 : bound1))
                 *past = 1; /* the slot reports it: the run stops */
             else if (below)
-                vs_pack_migrant(i, at, d, wrap0, len, a, out0, rec);
+                vs_pack_migrant(i, at, d, wrap0, len, a, out0, rec, c);
             else
-                vs_pack_migrant(i, at, d, wrap1, len, a, out1, rec);
+                vs_pack_migrant(i, at, d, wrap1, len, a, out1, rec, c);
         }
         n_lower += total;
         __syncthreads(); /* tmp is reused; and every leaver is read before a hole is written */
@@ -123,11 +128,16 @@ __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
     int filled = 0;
     for (int start = 0; start < n_left; start += VS_SLAB_PACK_THREADS) {
         const int k = start + (int)threadIdx.x, i = n_stay + k;
-        const int stays = k < n_left && vs_in_brick(vs_pos_get(a.pos, d, i), lo, hi);
+        /* everything the stayer carries is read before the scan, in one go */
+        vs_carried c = {};
+        if (k < n_left)
+            c = vs_carried_load(a, i);
+        const double u = d == 0 ? c.p[0] : d == 1 ? c.p[1] : c.p[2];
+        const int stays = k < n_left && vs_in_brick(u, lo, hi);
         int rank = 0, total = 0;
         scan_t(tmp).ExclusiveSum(stays, rank, total);
         if (stays)
-            vs_fill_hole(a, holes[filled + rank], i);
+            vs_fill_hole(a, holes[filled + rank], i, c);
         filled += total;
         __syncthreads(); /* tmp is reused */
     }
