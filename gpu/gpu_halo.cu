@@ -128,8 +128,10 @@ __global__ void pack_migrant_kernel(int n, const int32_t *send, int d, int wrap,
                                     vs_soa a, char *out, size_t rec)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n)
-        vs_pack_migrant(send[k], k, d, wrap, len, a, out, rec);
+    if (k < n) {
+        const int i = send[k];
+        vs_pack_migrant(i, k, d, wrap, len, a, out, rec, vs_carried_load(a, i));
+    }
 }
 
 __global__ void unpack_migrant_kernel(int n, const char *in, size_t rec, int64_t start,
@@ -184,7 +186,8 @@ __global__ void fill_holes_kernel(int max_n, const int32_t *count, const int32_t
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= max_n || k >= *count)
         return;
-    vs_fill_hole(a, holes[k], movers[k]);
+    const int from = movers[k];
+    vs_fill_hole(a, holes[k], from, vs_carried_load(a, from));
 }
 
 static void reserve_send(vs_gpu_state *g, int d, int dir, int64_t n)
@@ -363,7 +366,7 @@ static void migrate_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2
     (void)n_recv;
     int64_t counts[3] = {0, 0, 0};
     if (!self_link(g, d) && n > 0) {
-        vs_gpu_select_leavers(g, d);
+        vs_gpu_select_leavers(g, d, 1);
         read_counts(g, 3, counts);
     }
     n_send[0] = counts[0];
@@ -371,7 +374,7 @@ static void migrate_select(void *ctx, int d, int64_t n_send[2], int64_t n_recv[2
     c->n_left = counts[2];
 }
 
-void vs_gpu_select_leavers(vs_gpu_state *g, int d)
+void vs_gpu_select_leavers(vs_gpu_state *g, int d, int split)
 {
     const int n = (int)g->pt.n_owned;
     reserve_send(g, d, 0, n);
@@ -393,10 +396,10 @@ void vs_gpu_select_leavers(vs_gpu_state *g, int d)
                                                 g->halo.d_select_count + 2, n, pred,
                                                 g->stream));
         }
-        split_leavers_kernel<<<1, VS_SPLIT_THREADS, 0, g->stream>>>(
-            g->halo.d_select_count + 2, holes, vs_gpu_positions(g), d, g->lo[d],
-            g->halo.send_idx[d][0],
-            g->halo.send_idx[d][1], g->halo.d_select_count);
+        if (split)
+            split_leavers_kernel<<<1, VS_SPLIT_THREADS, 0, g->stream>>>(
+                g->halo.d_select_count + 2, holes, vs_gpu_positions(g), d, g->lo[d],
+                g->halo.send_idx[d][0], g->halo.send_idx[d][1], g->halo.d_select_count);
         VS_CUDA_CHECK(cudaGetLastError());
     }
 }

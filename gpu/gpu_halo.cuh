@@ -343,63 +343,112 @@ static inline size_t vs_gpu_migrant_bytes(const vs_gpu_state *g)
            (g->ps.special_on ? sizeof(vs_special) : 0) + (g->an.on ? sizeof(vs_orient) : 0);
 }
 
-/* Particle `from` moves into slot `to` with everything it carries (a hole's filling). */
-static __device__ __forceinline__ void vs_fill_hole(const vs_soa &a, int to, int from)
+/* What a particle carries from slot to slot when it fills a hole, read in one go: every load
+ * is issued before the first store, where copying field by field would wait for each load in
+ * turn (the compiler cannot move a load above a store to memory that might alias it). The
+ * special list and the orientation, large and only in molecule or oriented runs, are copied
+ * after (vs_fill_hole). */
+struct vs_carried {
+    double p[3], v[3], vp[3]; /* vp: where the fp64 predicted velocities are kept */
+    float4 vel_f;              /* else here (vs_soa.vel_f), copied whole */
+    int32_t image[3], species, slot_rec;
+    int64_t tag;
+    int4 pos_q;
+    uint8_t near;
+};
+
+static __device__ __forceinline__ vs_carried vs_carried_load(const vs_soa &a, int from)
 {
-    double p[3];
-    vs_pos_load(a.pos, from, p);
-    vs_pos_store(a.pos, to, p, a.species[from]);
-    for (int c = 0; c < 3; ++c) {
-        a.v[c][to] = a.v[c][from];
-        a.image[c][to] = a.image[c][from];
+    vs_carried c;
+    vs_pos_load(a.pos, from, c.p);
+    for (int d = 0; d < 3; ++d) {
+        c.v[d] = a.v[d][from];
+        c.image[d] = a.image[d][from];
     }
-    vs_soa_copy_vp(a, to, from);
-    a.tag[to] = a.tag[from];
-    a.species[to] = a.species[from];
+    for (int d = 0; d < 3; ++d)
+        c.vp[d] = a.vp[0] ? a.vp[d][from] : 0.0;
+    c.vel_f = a.vp[0] ? make_float4(0.0f, 0.0f, 0.0f, 0.0f) : a.vel_f[from];
+    c.tag = a.tag[from];
+    c.species = a.species[from];
+    c.slot_rec = a.slot_rec ? a.slot_rec[from] : -1;
+    c.pos_q = a.pos_q ? a.pos_q[from] : make_int4(0, 0, 0, 0);
+    c.near = a.faces.near ? a.faces.near[from] : 0;
+    return c;
+}
+
+/* Particle `from`, whose fields are c, moves into slot `to` (a hole's filling). */
+static __device__ __forceinline__ void vs_fill_hole(const vs_soa &a, int to, int from,
+                                                    const vs_carried &c)
+{
+    vs_pos_store(a.pos, to, c.p, c.species);
+    for (int d = 0; d < 3; ++d) {
+        a.v[d][to] = c.v[d];
+        a.image[d][to] = c.image[d];
+    }
+    if (a.vp[0]) {
+        for (int d = 0; d < 3; ++d)
+            a.vp[d][to] = c.vp[d];
+    } else {
+        a.vel_f[to] = c.vel_f;
+    }
+    a.tag[to] = c.tag;
+    a.species[to] = c.species;
     if (a.slot_rec) { /* the record stays where it is and learns its new slot */
-        const int32_t q = a.slot_rec[from];
-        a.slot_rec[to] = q;
-        if (q >= 0)
-            a.rec_slot[q] = to;
+        a.slot_rec[to] = c.slot_rec;
+        if (c.slot_rec >= 0)
+            a.rec_slot[c.slot_rec] = to;
     }
+    if (a.pos_q) /* vel_f moved above: in mixed precision it holds the predicted velocity */
+        a.pos_q[to] = c.pos_q;
+    if (a.faces.near)
+        a.faces.near[to] = c.near;
     if (a.special)
         a.special[to] = a.special[from];
     if (a.orient)
         a.orient[to] = a.orient[from];
-    if (a.pos_q) /* vel_f moved above: in mixed precision it holds the predicted velocity */
-        a.pos_q[to] = a.pos_q[from];
-    if (a.faces.near)
-        a.faces.near[to] = a.faces.near[from];
 }
 
-/* Leavers with everything they carry; crossing the periodic boundary (wrap != 0) shifts the
- * coordinate by the box and counts the image, as the CPU migration does. Records are `rec`
- * bytes apart: with molecules each carries its particle's vs_topo after the vs_migrant_rec,
- * then its vs_dihedrals, its vs_special and its vs_orient where the run has them, as on the
- * host path (comm/halo.c). */
+/* Leaver i, whose fields are c (vs_carried_load), packed with everything it carries into
+ * record k; crossing the periodic boundary (wrap != 0) shifts the coordinate by the box and
+ * counts the image, as the CPU migration does. Records are `rec` bytes apart: with molecules
+ * each carries its particle's vs_topo after the vs_migrant_rec, then its vs_dihedrals, its
+ * vs_special and its vs_orient where the run has them, as on the host path (comm/halo.c). */
 static __device__ __forceinline__ void vs_pack_migrant(int i, int64_t k, int d, int wrap,
                                                        double len, const vs_soa &a, char *out,
-                                                       size_t rec)
+                                                       size_t rec, const vs_carried &c)
 {
-    vs_migrant_rec r;
-    vs_pos_load(a.pos, i, r.x);
-    for (int c = 0; c < 3; ++c) {
-        r.v[c] = a.v[c][i];
-        r.image[c] = a.image[c][i];
-    }
-    vs_soa_vp(a, i, r.vp);
-#pragma unroll
-    for (int c = 0; c < 3; ++c) /* c == d, not r.x[d]: an indexed record lives on the stack */
-        if (c == d && wrap < 0)
-            vs_wrap_down(&r.x[c], &r.image[c], len);
-        else if (c == d && wrap > 0)
-            vs_wrap_up(&r.x[c], &r.image[c], len);
-    r.tag = a.tag[i];
-    r.species = a.species[i];
+    /* named coordinates, the split one picked by comparison: a record wrapped at x[d] lives
+     * on the stack (the compiler folds per-dimension branches back into an indexed access) */
+    double x0 = c.p[0], x1 = c.p[1], x2 = c.p[2];
+    int32_t im0 = c.image[0], im1 = c.image[1], im2 = c.image[2];
+    auto wrapped = [&](double &x, int32_t &image) {
+        if (wrap < 0)
+            vs_wrap_down(&x, &image, len);
+        else if (wrap > 0)
+            vs_wrap_up(&x, &image, len);
+    };
+    if (d == 0)
+        wrapped(x0, im0);
+    else if (d == 1)
+        wrapped(x1, im1);
+    else
+        wrapped(x2, im2);
     vs_migrant_rec *to = (vs_migrant_rec *)(out + (size_t)k * rec);
-    *to = r;
+    to->x[0] = x0;
+    to->x[1] = x1;
+    to->x[2] = x2;
+    for (int e = 0; e < 3; ++e) {
+        to->v[e] = c.v[e];
+        /* where vel_f holds them, the fp32 predicted velocities as doubles (exact) */
+        to->vp[e] = a.vp[0] ? c.vp[e] : e == 0 ? c.vel_f.x : e == 1 ? c.vel_f.y : c.vel_f.z;
+    }
+    to->tag = c.tag;
+    to->species = c.species;
+    to->image[0] = im0;
+    to->image[1] = im1;
+    to->image[2] = im2;
     if (a.slot_rec) { /* the record travels (an empty one for a free bead); a hole stays */
-        const int32_t q = a.slot_rec[i];
+        const int32_t q = c.slot_rec;
         vs_topo t;
         vs_dihedrals dh;
         memset(&t, 0, sizeof t);

@@ -67,56 +67,77 @@ enum {
  * arrival or leaver number past its bound. */
 enum { VS_CTR_PAST = 5, VS_CTR_WORDS = 8 };
 
-/* The leavers of both directions (their numbers from the select, counts[0..2]: down, up, all;
- * lower ones from idx0 first; records from out0 and out1, their numbers into the header at
- * `header`; no molecules on this path, orientations where the particles have them), then the
- * holes they leave below the new end closed with the stayers beyond it, in one block: the
- * fill overwrites leaver slots the pack reads, and the leavers are a flux through two faces,
- * few enough for one block, whose barrier orders the two where a select and a fill of their
- * own would cost two more launches. The k-th stayer of [n_stay, n_stay + n_left) in index
- * order fills holes[k] (the leavers in index order), as the other paths' select and
+/* The leavers (holes, in index order, counts[2] of them) split by face and packed with
+ * everything they carry (below the lower face to out0, else to out1, each in index order, as
+ * split_leavers_kernel orders them; at most bound0 and bound1, else *past is raised; their
+ * numbers into the header at `header` and, unbounded, into counts[0..1], which the slot
+ * brings back for the next step's bounds; no molecules on this path, orientations where the
+ * particles have them), then the holes they leave below the new end closed with the stayers
+ * beyond it, in one block: the fill overwrites leaver slots the pack reads, and the leavers
+ * are a flux through two faces, few enough for one block, whose barrier orders the two where
+ * a split, a pack and a fill of their own would cost more launches. The k-th stayer of
+ * [n_stay, n_stay + n_left) in index order fills holes[k], as the other paths' select and
  * fill_holes_kernel do. The stayers' number goes to stay[0] and stay[1] (the owned number
- * until the image pass adds the arrivals). */
-enum { VS_SLAB_PACK_THREADS = 1024 };
+ * until the image pass adds the arrivals). 512 threads: at 1024 the register limit (64) made
+ * each thread spill 1.2 kB (the record and the hole's fields); at 512 it keeps them all in
+ * its 128 registers, and one pass still covers the few hundred leavers of a 1M brick. */
+enum { VS_SLAB_PACK_THREADS = 512 };
 __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
-    slab_pack_fill_kernel(const int32_t *counts, int n, int bound0, int bound1,
-                          const int32_t *idx0, const int32_t *idx1, int d, int wrap0, int wrap1,
-                          double len, vs_soa a, int32_t *header, char *out0, char *out1,
-                          const int32_t *holes, double lo, double hi, int32_t *stay,
-                          int32_t *past)
+    slab_pack_fill_kernel(int32_t *counts, int n, int bound0, int bound1, int d,
+                          int wrap0, int wrap1, double len, vs_soa a, int32_t *header,
+                          char *out0, char *out1, const int32_t *holes, double lo, double hi,
+                          int32_t *stay, int32_t *past)
 {
     typedef cub::BlockScan<int, VS_SLAB_PACK_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
     const size_t rec = vs_migrant_bytes(a);
-    int n0 = counts[0], n1 = counts[1];
     const int n_left = counts[2], n_stay = n - n_left;
-    if (n0 > bound0 || n1 > bound1) { /* the slot reports it: the run stops */
-        if (threadIdx.x == 0)
-            *past = 1;
-        n0 = n0 > bound0 ? bound0 : n0;
-        n1 = n1 > bound1 ? bound1 : n1;
-    }
-    for (int k = (int)threadIdx.x; k < n0 + n1; k += VS_SLAB_PACK_THREADS) {
-        if (k < n0)
-            vs_pack_migrant(idx0[k], k, d, wrap0, len, a, out0, rec);
-        else
-            vs_pack_migrant(idx1[k - n0], k - n0, d, wrap1, len, a, out1, rec);
+    int n_lower = 0; /* lower leavers before this chunk */
+    for (int start = 0; start < n_left; start += VS_SLAB_PACK_THREADS) {
+        const int k = start + (int)threadIdx.x;
+        const int i = k < n_left ? holes[k] : 0;
+        /* everything the leaver carries is read before the scan, in one go */
+        vs_carried c = {};
+        if (k < n_left)
+            c = vs_carried_load(a, i);
+        const double u = d == 0 ? c.p[0] : d == 1 ? c.p[1] : c.p[2];
+        /* a position that is not finite goes up, where the arrival check names it */
+        const int below = k < n_left && u < lo;
+        int rank = 0, total = 0;
+        scan_t(tmp).ExclusiveSum(below, rank, total);
+        if (k < n_left) {
+            const int at = below ? n_lower + rank : k - n_lower - rank;
+            if (at >= (below ? bound0 : bound1))
+                *past = 1; /* the slot reports it: the run stops */
+            else if (below)
+                vs_pack_migrant(i, at, d, wrap0, len, a, out0, rec, c);
+            else
+                vs_pack_migrant(i, at, d, wrap1, len, a, out1, rec, c);
+        }
+        n_lower += total;
+        __syncthreads(); /* tmp is reused; and every leaver is read before a hole is written */
     }
     if (threadIdx.x == 0) {
-        header[0] = n0;
-        header[1] = n1;
+        counts[0] = n_lower;
+        counts[1] = n_left - n_lower;
+        header[0] = n_lower < bound0 ? n_lower : bound0;
+        header[1] = n_left - n_lower < bound1 ? n_left - n_lower : bound1;
         stay[0] = n_stay;
         stay[1] = n_stay;
     }
-    __syncthreads(); /* every leaver is read before a hole is written */
     int filled = 0;
     for (int start = 0; start < n_left; start += VS_SLAB_PACK_THREADS) {
         const int k = start + (int)threadIdx.x, i = n_stay + k;
-        const int stays = k < n_left && vs_in_brick(vs_pos_get(a.pos, d, i), lo, hi);
+        /* everything the stayer carries is read before the scan, in one go */
+        vs_carried c = {};
+        if (k < n_left)
+            c = vs_carried_load(a, i);
+        const double u = d == 0 ? c.p[0] : d == 1 ? c.p[1] : c.p[2];
+        const int stays = k < n_left && vs_in_brick(u, lo, hi);
         int rank = 0, total = 0;
         scan_t(tmp).ExclusiveSum(stays, rank, total);
         if (stays)
-            vs_fill_hole(a, holes[filled + rank], i);
+            vs_fill_hole(a, holes[filled + rank], i, c);
         filled += total;
         __syncthreads(); /* tmp is reused */
     }
@@ -331,8 +352,8 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
     const int n = (int)g->pt.n_owned;
     int32_t *counts = g->halo.d_select_count;
     device_mark(g, 0);
-    if (n > 0)
-        vs_gpu_select_leavers(g, d);
+    if (n > 0) /* split by the pack below, or here where the host reads the split's numbers */
+        vs_gpu_select_leavers(g, d, !g->slab.lag_valid);
     else
         VS_CUDA_CHECK(cudaMemsetAsync(counts, 0, 3 * sizeof(int32_t), g->stream));
     device_mark(g, 1);
@@ -352,9 +373,9 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
     double shift[3][2];
     vs_exchange_shifts(g->tr.dc, shift);
     slab_pack_fill_kernel<<<1, VS_SLAB_PACK_THREADS, 0, g->stream>>>(
-        counts, n, (int)g->slab.send_bound[0], (int)g->slab.send_bound[1],
-        g->halo.send_idx[d][0], g->halo.send_idx[d][1], d, shift[d][0] == 0.0 ? 0 : -1,
-        shift[d][1] == 0.0 ? 0 : 1, g->prm->system.box[d], soa(g), (int32_t *)g->tr.d_send,
+        counts, n, (int)g->slab.send_bound[0], (int)g->slab.send_bound[1], d,
+        shift[d][0] == 0.0 ? 0 : -1, shift[d][1] == 0.0 ? 0 : 1, g->prm->system.box[d], soa(g),
+        (int32_t *)g->tr.d_send,
         g->tr.d_send + offset[0], g->tr.d_send + offset[1], (const int32_t *)g->sort.idx_in,
         g->lo[d], g->hi[d], g->slab.d_stay, g->slab.d_ctr + VS_CTR_PAST);
     VS_CUDA_CHECK(cudaGetLastError());

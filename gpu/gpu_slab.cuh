@@ -71,9 +71,10 @@ void vs_gpu_slab_free(vs_gpu_state *g);
 void vs_gpu_slab_decide(vs_gpu_state *g);
 void vs_gpu_slab_migrate(vs_gpu_state *g, int d);
 void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d);
-/* The leavers of dimension d in index order (the holes) into the sort's index buffer, split
- * by face into the send lists; counts into d_select_count[0..2] (gpu_halo.cu). */
-void vs_gpu_select_leavers(vs_gpu_state *g, int d);
+/* The leavers of dimension d in index order (the holes) into the sort's index buffer, their
+ * number into d_select_count[2]; with `split`, also split by face into the send lists, their
+ * numbers into d_select_count[0..1] (gpu_halo.cu). */
+void vs_gpu_select_leavers(vs_gpu_state *g, int d, int split);
 /* Room for the slab path's ghost records (a header and `bytes`), exported to the peers
  * (gpu_transport.cu); waits for the peers' reads first. */
 void vs_gpu_ghost_send_reserve(vs_gpu_state *g, size_t bytes);
