@@ -78,9 +78,9 @@ enum { VS_CTR_PAST = 5, VS_CTR_WORDS = 8 };
  * a split, a pack and a fill of their own would cost more launches. The k-th stayer of
  * [n_stay, n_stay + n_left) in index order fills holes[k], as the other paths' select and
  * fill_holes_kernel do. The stayers' number goes to stay[0] and stay[1] (the owned number
- * until the image pass adds the arrivals). 512 threads: at 1024 the register limit (64) made
- * each thread spill 1.2 kB (the record and the hole's fields); at 512 it keeps them all in
- * its 128 registers, and one pass still covers the few hundred leavers of a 1M brick. */
+ * until the image pass adds the arrivals). 512 threads: a thread's carried fields and record
+ * fit in its registers (at 1024 the 64-register limit spills them), and one pass still
+ * covers the few hundred leavers of a 1M brick. */
 enum { VS_SLAB_PACK_THREADS = 512 };
 __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
     slab_pack_fill_kernel(int32_t *counts, int n, int bound0, int bound1, int d,
