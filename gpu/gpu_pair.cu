@@ -38,10 +38,12 @@ struct vs_special_factors {
     const vs_special *list;
 };
 
+template <class COEFF>
 struct vs_style_self {
     int i, si;
-    double x, y, z;
-    const vs_pair_coeff *row; /* the particle's species row of the coefficients */
+    double x, y, z; /* off the grid */
+    int4 q;         /* on the grid: the position in quanta */
+    const COEFF *row; /* the particle's species row of the coefficients */
 };
 struct vs_style_sum {
     double ax, ay, az, e, w;
@@ -58,8 +60,9 @@ struct vs_style_sum {
  * memory (dynamic: their size depends on the number of species). */
 template <bool MIXED, bool SPECIAL, bool TENSOR = false>
 struct vs_side_style {
-    typedef vs_pair_coeff shared_t;
-    typedef vs_style_self self_t;
+    /* mixed: the coefficients rounded to float once (the same bits as rounding each use) */
+    typedef typename std::conditional<MIXED, vs_pair_coeff_f, vs_pair_coeff>::type shared_t;
+    typedef vs_style_self<shared_t> self_t;
     typedef vs_style_sum sum_t;
     static constexpr int queue = 0;
     static constexpr bool subsets = false;
@@ -81,9 +84,14 @@ struct vs_side_style {
 
     __device__ __forceinline__ shared_t &load_shared(const vs_gpu_species &) const
     {
-        extern __shared__ vs_pair_coeff shared_coeff[];
-        for (int k = threadIdx.x; k < n_species * VS_MAX_SPECIES; k += blockDim.x)
-            shared_coeff[k] = coeff[k];
+        extern __shared__ __align__(16) unsigned char shared_bytes[];
+        shared_t *shared_coeff = (shared_t *)shared_bytes;
+        for (int k = threadIdx.x; k < n_species * VS_MAX_SPECIES; k += blockDim.x) {
+            if constexpr (MIXED)
+                shared_coeff[k] = vs_pair_coeff_rounded(&coeff[k]);
+            else
+                shared_coeff[k] = coeff[k];
+        }
         if (SPECIAL && threadIdx.x < 4)
             special_factor()[threadIdx.x] = special.f[threadIdx.x];
         return shared_coeff[0];
@@ -95,6 +103,10 @@ struct vs_side_style {
         me.i = i;
         me.si = species[i];
         me.row = &s + me.si * VS_MAX_SPECIES;
+        if (MIXED && !at.x[0]) {
+            me.q = at.q[i];
+            return me;
+        }
         double ri[3];
         vs_pos_load(at, i, ri);
         me.x = ri[0];
@@ -103,25 +115,79 @@ struct vs_side_style {
         return me;
     }
 
+    /* Mixed precision on the grid (positions in pos_q alone): both positions are whole
+     * numbers of quanta from a centre that is one too, so the fp64 separation of the
+     * dequantized positions is exactly (q_i - q_j) times the quantum, a power of two: r^2 in
+     * quanta^2, rounded as ((x^2 + y^2) + z^2) in fp64, then scaled, is that separation's
+     * r^2 to the bit, and the fp32 separation its rounding. No conversion instruction per
+     * candidate (they share one pipe with the pair's reciprocal and its sums' conversions);
+     * the species is the fourth word of the position's load. */
+    template <bool ENERGY>
+    __device__ __forceinline__ void visit_grid(const self_t &me, int j, sum_t &sum) const
+    {
+        const int4 q = at.q[j];
+        const int dq[3] = {(int)((unsigned)me.q.x - (unsigned)q.x),
+                           (int)((unsigned)me.q.y - (unsigned)q.y),
+                           (int)((unsigned)me.q.z - (unsigned)q.z)};
+        const shared_t &c = me.row[q.w];
+        const double quantum = (double)at.frame.quantum;
+        const double r2 = vs_norm2(vs_int_to_double(dq[0]), vs_int_to_double(dq[1]),
+                                   vs_int_to_double(dq[2])) *
+                          (quantum * quantum);
+        if (!c.on || !(r2 < c.rc2) || r2 == 0.0)
+            return;
+        double sf = 1.0;
+        if (SPECIAL) {
+            sf = special_factor()[vs_special_level(&special.list[me.i], special.tag[j])];
+            if (sf == 0.0)
+                return; /* excluded: no force, energy or virial */
+        }
+        const float dx = vs_separation(at.frame, me.q.x, q.x),
+                    dy = vs_separation(at.frame, me.q.y, q.y),
+                    dz = vs_separation(at.frame, me.q.z, q.z);
+        vs_pair_result_f r = vs_pair_style_eval_cf(style, &c, tables, (float)r2);
+        if (SPECIAL) {
+            r.f_over_r *= (float)sf;
+            r.energy *= (float)sf;
+            r.virial *= (float)sf;
+        }
+        sum.ax += (double)(r.f_over_r * dx);
+        sum.ay += (double)(r.f_over_r * dy);
+        sum.az += (double)(r.f_over_r * dz);
+        if (ENERGY) {
+            sum.e += 0.5 * (double)r.energy;
+            sum.w += 0.5 * (double)r.virial;
+            if constexpr (TENSOR) {
+                long long t[VS_TENSOR];
+                vs_tensor_pair_shares_f(r.f_over_r * dx, r.f_over_r * dy, r.f_over_r * dz, dx,
+                                        dy, dz, t, tensor.bad);
+                for (int k = 0; k < VS_TENSOR; ++k)
+                    sum.t[k] += t[k];
+            }
+        }
+    }
+
     template <bool ENERGY>
     __device__ __forceinline__ void visit(const shared_t &, const self_t &me, int j,
                                           const int4 &, sum_t &sum) const
     {
-        /* on the grid (positions in pos_q alone) the species is the fourth word of the
-         * position's load, not a second gather */
+        if (MIXED && !at.x[0]) {
+            visit_grid<ENERGY>(me, j, sum);
+            return;
+        }
         double rj[3];
         int32_t sj;
         if (at.x[0]) {
             vs_pos_load(at, j, rj);
             sj = species[j];
-        } else {
+        } else { /* on the grid: the species is the fourth word of the position's load */
             const int4 q = at.q[j];
             rj[0] = vs_dequantize(at.frame, 0, q.x);
             rj[1] = vs_dequantize(at.frame, 1, q.y);
             rj[2] = vs_dequantize(at.frame, 2, q.z);
             sj = q.w;
         }
-        const vs_pair_coeff &c = me.row[sj];
+        const shared_t &c = me.row[sj];
         const double dx = me.x - rj[0], dy = me.y - rj[1], dz = me.z - rj[2];
         const double r2 = dx * dx + dy * dy + dz * dz;
         if (!c.on || !(r2 < c.rc2) || r2 == 0.0)
@@ -132,8 +198,8 @@ struct vs_side_style {
             if (sf == 0.0)
                 return; /* excluded: no force, energy or virial */
         }
-        if (MIXED) {
-            vs_pair_result_f r = vs_pair_style_eval_f(style, &c, tables, (float)r2);
+        if constexpr (MIXED) {
+            vs_pair_result_f r = vs_pair_style_eval_cf(style, &c, tables, (float)r2);
             if (SPECIAL) {
                 r.f_over_r *= (float)sf;
                 r.energy *= (float)sf;

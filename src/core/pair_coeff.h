@@ -30,6 +30,30 @@ typedef struct {
     };
 } vs_pair_coeff;
 
+/* A species pair's coefficients for the float bodies (the GPU's mixed walk from both sides):
+ * k and shift rounded to float once, as every body's (REAL) casts round them at each use, so
+ * the bodies give the same bits from either and convert nothing per pair; rc2 stays double
+ * (that walk's cut-off test is in fp64). */
+typedef struct {
+    int on;
+    int table;
+    double rc2;
+    float k[4];
+    float shift;
+} vs_pair_coeff_f;
+
+VS_HOST_DEVICE vs_pair_coeff_f vs_pair_coeff_rounded(const vs_pair_coeff *c)
+{
+    vs_pair_coeff_f r;
+    r.on = c->on;
+    r.table = c->table;
+    r.rc2 = c->rc2;
+    for (int q = 0; q < 4; ++q)
+        r.k[q] = (float)c->k[q];
+    r.shift = (float)c->shift;
+    return r;
+}
+
 /* What a style declares beyond its body (VS_PAIR_INFO_<name> of its header), collected from
  * VS_PAIR_STYLE_LIST into vs_pair_styles (pair_setup.c) for the parser, the report and the
  * set-up. */

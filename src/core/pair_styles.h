@@ -73,11 +73,10 @@ typedef enum { VS_PAIR_STYLE_LIST(VS_PAIR_ENUM_) VS_PAIR_STYLES } vs_pair_style;
     if (style == ID) {                                                                         \
         VS_PAIR_BODY_##NAME(float, sqrtf, expf, _f)                                            \
     } else
-#define VS_PAIR_EVAL_DEFINE_(SUFFIX, REAL, BRANCH)                                             \
-    VS_HOST_DEVICE vs_pair_result##SUFFIX vs_pair_style_eval##SUFFIX(                          \
-        int style, const vs_pair_coeff *c, const vs_pair_table *tables, REAL r2)               \
+#define VS_PAIR_EVAL_DEFINE_(FUNC, RESULT, COEFF, REAL, BRANCH)                               \
+    VS_HOST_DEVICE RESULT FUNC(int style, const COEFF *c, const vs_pair_table *tables, REAL r2) \
     {                                                                                          \
-        vs_pair_result##SUFFIX out;                                                            \
+        RESULT out;                                                                            \
         (void)tables;                                                                          \
         VS_PAIR_STYLE_LIST(BRANCH)                                                             \
         {                                                                                      \
@@ -86,7 +85,12 @@ typedef enum { VS_PAIR_STYLE_LIST(VS_PAIR_ENUM_) VS_PAIR_STYLES } vs_pair_style;
         out.virial = out.f_over_r * r2;                                                        \
         return out;                                                                            \
     }
-VS_PAIR_EVAL_DEFINE_(, double, VS_PAIR_BRANCH_D_)
-VS_PAIR_EVAL_DEFINE_(_f, float, VS_PAIR_BRANCH_F_)
+VS_PAIR_EVAL_DEFINE_(vs_pair_style_eval, vs_pair_result, vs_pair_coeff, double,
+                     VS_PAIR_BRANCH_D_)
+VS_PAIR_EVAL_DEFINE_(vs_pair_style_eval_f, vs_pair_result_f, vs_pair_coeff, float,
+                     VS_PAIR_BRANCH_F_)
+/* the same float bodies from coefficients rounded once (vs_pair_coeff_f): the same bits */
+VS_PAIR_EVAL_DEFINE_(vs_pair_style_eval_cf, vs_pair_result_f, vs_pair_coeff_f, float,
+                     VS_PAIR_BRANCH_F_)
 
 #endif
