@@ -171,9 +171,11 @@ struct vs_side_style {
     __device__ __forceinline__ void visit(const shared_t &, const self_t &me, int j,
                                           const int4 &, sum_t &sum) const
     {
-        if (MIXED && !at.x[0]) {
-            visit_grid<ENERGY>(me, j, sum);
-            return;
+        if constexpr (MIXED) {
+            if (!at.x[0]) {
+                visit_grid<ENERGY>(me, j, sum);
+                return;
+            }
         }
         double rj[3];
         int32_t sj;
