@@ -84,17 +84,21 @@ struct vs_side_style {
 
     __device__ __forceinline__ shared_t &load_shared(const vs_gpu_species &) const
     {
-        extern __shared__ __align__(16) unsigned char shared_bytes[];
-        shared_t *shared_coeff = (shared_t *)shared_bytes;
-        for (int k = threadIdx.x; k < n_species * VS_MAX_SPECIES; k += blockDim.x) {
-            if constexpr (MIXED)
-                shared_coeff[k] = vs_pair_coeff_rounded(&coeff[k]);
-            else
-                shared_coeff[k] = coeff[k];
-        }
         if (SPECIAL && threadIdx.x < 4)
             special_factor()[threadIdx.x] = special.f[threadIdx.x];
-        return shared_coeff[0];
+        /* one name per element type (the array is the block's dynamic shared memory either
+         * way): a typed declaration keeps the loads through `row` shared, not generic */
+        if constexpr (MIXED) {
+            extern __shared__ vs_pair_coeff_f shared_coeff_f[];
+            for (int k = threadIdx.x; k < n_species * VS_MAX_SPECIES; k += blockDim.x)
+                shared_coeff_f[k] = vs_pair_coeff_rounded(&coeff[k]);
+            return shared_coeff_f[0];
+        } else {
+            extern __shared__ vs_pair_coeff shared_coeff[];
+            for (int k = threadIdx.x; k < n_species * VS_MAX_SPECIES; k += blockDim.x)
+                shared_coeff[k] = coeff[k];
+            return shared_coeff[0];
+        }
     }
 
     __device__ __forceinline__ self_t self(const shared_t &s, int i) const
