@@ -38,12 +38,11 @@ struct vs_special_factors {
     const vs_special *list;
 };
 
-template <class COEFF>
 struct vs_style_self {
     int i, si;
+    int row;        /* the first coefficient of the particle's species row */
     double x, y, z; /* off the grid */
     int4 q;         /* on the grid: the position in quanta */
-    const COEFF *row; /* the particle's species row of the coefficients */
 };
 struct vs_style_sum {
     double ax, ay, az, e, w;
@@ -62,7 +61,7 @@ template <bool MIXED, bool SPECIAL, bool TENSOR = false>
 struct vs_side_style {
     /* mixed: the coefficients rounded to float once (the same bits as rounding each use) */
     typedef typename std::conditional<MIXED, vs_pair_coeff_f, vs_pair_coeff>::type shared_t;
-    typedef vs_style_self<shared_t> self_t;
+    typedef vs_style_self self_t;
     typedef vs_style_sum sum_t;
     static constexpr int queue = 0;
     static constexpr bool subsets = false;
@@ -82,23 +81,32 @@ struct vs_side_style {
         return factor;
     }
 
-    __device__ __forceinline__ shared_t &load_shared(const vs_gpu_species &) const
+    /* The coefficients in the block's dynamic shared memory, under one name per element
+     * type: indexed through this typed array, the loads stay shared (through a pointer kept
+     * in the particle's registers they became generic). */
+    static __device__ __forceinline__ shared_t *coeff_table()
     {
-        if (SPECIAL && threadIdx.x < 4)
-            special_factor()[threadIdx.x] = special.f[threadIdx.x];
-        /* one name per element type (the array is the block's dynamic shared memory either
-         * way): a typed declaration keeps the loads through `row` shared, not generic */
         if constexpr (MIXED) {
             extern __shared__ vs_pair_coeff_f shared_coeff_f[];
-            for (int k = threadIdx.x; k < n_species * VS_MAX_SPECIES; k += blockDim.x)
-                shared_coeff_f[k] = vs_pair_coeff_rounded(&coeff[k]);
-            return shared_coeff_f[0];
+            return shared_coeff_f;
         } else {
             extern __shared__ vs_pair_coeff shared_coeff[];
-            for (int k = threadIdx.x; k < n_species * VS_MAX_SPECIES; k += blockDim.x)
-                shared_coeff[k] = coeff[k];
-            return shared_coeff[0];
+            return shared_coeff;
         }
+    }
+
+    __device__ __forceinline__ shared_t &load_shared(const vs_gpu_species &) const
+    {
+        shared_t *table = coeff_table();
+        for (int k = threadIdx.x; k < n_species * VS_MAX_SPECIES; k += blockDim.x) {
+            if constexpr (MIXED)
+                table[k] = vs_pair_coeff_rounded(&coeff[k]); /* the same bits as each use's cast */
+            else
+                table[k] = coeff[k];
+        }
+        if (SPECIAL && threadIdx.x < 4)
+            special_factor()[threadIdx.x] = special.f[threadIdx.x];
+        return table[0];
     }
 
     __device__ __forceinline__ self_t self(const shared_t &s, int i) const
@@ -106,7 +114,7 @@ struct vs_side_style {
         self_t me;
         me.i = i;
         me.si = species[i];
-        me.row = &s + me.si * VS_MAX_SPECIES;
+        me.row = me.si * VS_MAX_SPECIES;
         if (MIXED && !at.x[0]) {
             me.q = at.q[i];
             return me;
@@ -133,7 +141,7 @@ struct vs_side_style {
         const int dq[3] = {(int)((unsigned)me.q.x - (unsigned)q.x),
                            (int)((unsigned)me.q.y - (unsigned)q.y),
                            (int)((unsigned)me.q.z - (unsigned)q.z)};
-        const shared_t &c = me.row[q.w];
+        const shared_t &c = coeff_table()[me.row + q.w];
         const double quantum = (double)at.frame.quantum;
         const double r2 = vs_norm2(vs_int_to_double(dq[0]), vs_int_to_double(dq[1]),
                                    vs_int_to_double(dq[2])) *
@@ -193,7 +201,7 @@ struct vs_side_style {
             rj[2] = vs_dequantize(at.frame, 2, q.z);
             sj = q.w;
         }
-        const shared_t &c = me.row[sj];
+        const shared_t &c = coeff_table()[me.row + sj];
         const double dx = me.x - rj[0], dy = me.y - rj[1], dz = me.z - rj[2];
         const double r2 = dx * dx + dy * dy + dz * dz;
         if (!c.on || !(r2 < c.rc2) || r2 == 0.0)
