@@ -109,7 +109,7 @@ struct vs_side_style {
         return table[0];
     }
 
-    __device__ __forceinline__ self_t self(const shared_t &s, int i) const
+    __device__ __forceinline__ self_t self(const shared_t &, int i) const
     {
         self_t me;
         me.i = i;
