@@ -8,6 +8,9 @@
 #   chains_skin0, chains_skin0.3
 #                               tests/molecules/chains.cfg (harmonic and FENE bonds, both angle
 #                               styles) in a 6.9 x 6.8 x 6.7 box: 2 x 2 x 2 bricks of >= 3.3
+#   lj_skin0.3                  the LJ liquid's pair style alone (configs/lj-liquid.cfg:
+#                               r_c = 2.5, NVE) from an fcc lattice of 500 at rho 0.8442 (box
+#                               8.40: 2 x 2 x 2 bricks of 4.2), the Newton walk's longest reach
 #   any of these + _half        with neighbor.gpu_builder = "half" (the Newton kernel's half
 #                               list; the default builder otherwise)
 # 200 steps on 1, 2, 4 and 8 ranks (fluid_skin0 on the GPU: 2 ranks also without the slab
@@ -52,7 +55,30 @@ chains_skin*)
     CFG=$HERE/molecules/chains.cfg
     BOX="[6.9, 6.8, 6.7]"
     ;;
-*) fail "unknown case '$CASE' (fluid_skin0, fluid_skin0.3, chains_skin0, chains_skin0.3)" ;;
+lj_skin*)
+    SKIN=${CASE#lj_skin}
+    CFG=$PWD/lj.cfg
+    # 5 x 5 x 5 fcc cells of edge (4 / 0.8442)^(1/3), a LAMMPS data file written by awk
+    awk 'BEGIN { n = 5; a = (4 / 0.8442) ^ (1 / 3); L = n * a
+        printf "fcc lattice of the LJ liquid\n\n%d atoms\n1 atom types\n\n", 4 * n ^ 3
+        for (d = 1; d <= 3; ++d) printf "0.0 %.12f %slo %shi\n", L, substr("xyz", d, 1), substr("xyz", d, 1)
+        printf "\nMasses\n\n1 1.0\n\nAtoms # molecular\n\n"
+        split("0 0 0 0.5 0.5 0 0.5 0 0.5 0 0.5 0.5", b, " "); id = 0
+        for (i = 0; i < n; ++i) for (j = 0; j < n; ++j) for (k = 0; k < n; ++k) for (s = 0; s < 4; ++s)
+            printf "%d 0 1 %.12f %.12f %.12f\n", ++id, (i + b[3 * s + 1] + 0.25) * a,
+                (j + b[3 * s + 2] + 0.25) * a, (k + b[3 * s + 3] + 0.25) * a }' >lj.data
+    cat >"$CFG" <<'EOF'
+# the LJ liquid (configs/lj-liquid.cfg) as NVE velocity Verlet: the lj style alone
+input = { format = "lammps-data"; file = "lj.data"; };
+seed = 7;
+species = ( { name = "A"; mass = 1.0; } );
+dpd = { a = { A = { A = 0.0; }; }; gamma = 0.0; kT = 0.72; rc = 2.5; };
+pair = ( { style = "lj"; rc = 2.5; shift = "off"; tail = "on";
+           coeff = { A = { A = { epsilon = 1.0; sigma = 1.0; }; }; }; } );
+integrator = { dt = 0.005; lambda = 0.5; steps = 200; };
+EOF
+    ;;
+*) fail "unknown case '$CASE' (fluid_skin0, fluid_skin0.3, chains_skin0, chains_skin0.3, lj_skin0.3)" ;;
 esac
 sets=(--set "backend=$BACKEND" --set precision=mixed --set "neighbor.skin=$SKIN"
       --set "neighbor.gpu_builder=$BUILDER"
