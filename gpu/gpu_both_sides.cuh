@@ -12,8 +12,9 @@
  *   - T::self_t self(shared, i): what the thread keeps of its own particle; T::sum_t its sum;
  *   - T::subsets: whether the walk may cover a subset of the particles (the overlap's
  *     interior and border);
- *   - T::queue: 0 to evaluate each candidate in the walk, visit(shared, self, j, entry, sum)
- *     testing the cut-off itself; or the length of a per-thread queue of the candidates for
+ *   - T::queue: 0 to evaluate each candidate in the walk, visit<ENERGY, PRELOADED>(shared,
+ *     self, j, entry, sum) testing the cut-off itself (PRELOADED: entry is the candidate's
+ *     position from T::list_positions(), where T::preload_list asks for it); or the length of a per-thread queue of the candidates for
  *     which near<FRESH>(self, j, entry) holds, evaluated by add(shared, self, j, sum) in
  *     candidate order when the queue fills and at the end (the same sum, in the same order,
  *     as evaluating in the walk: only the schedule differs);
@@ -98,9 +99,24 @@ __global__ void __launch_bounds__(VS_BOTH_SIDES_BLOCK)
     const typename T::self_t self = side.self(shared, i);
     typename T::sum_t sum = {};
     if constexpr (T::queue == 0) {
-        vs_for_each_candidate<CELLS>(src, i, [&](int j, const int4 &entry) {
-            side.template visit<ENERGY>(shared, self, j, entry, sum);
-        });
+        /* from the list, a side that asks for them gets the candidates' positions (its
+         * list_positions(), NULL where it has none) loaded four at a time */
+        constexpr bool preload = !CELLS && T::preload_list;
+        const int4 *positions = nullptr;
+        if constexpr (preload)
+            positions = side.list_positions();
+        if (preload && positions) {
+            vs_for_each_candidate<CELLS, preload>(
+                src, i,
+                [&](int j, const int4 &entry) {
+                    side.template visit<ENERGY, true>(shared, self, j, entry, sum);
+                },
+                positions);
+        } else {
+            vs_for_each_candidate<CELLS>(src, i, [&](int j, const int4 &entry) {
+                side.template visit<ENERGY, false>(shared, self, j, entry, sum);
+            });
+        }
     } else {
         int32_t *my_queue = vs_both_sides_queue<T::queue>();
         int queued = 0;

@@ -65,6 +65,7 @@ struct vs_side_style {
     typedef vs_style_sum sum_t;
     static constexpr int queue = 0;
     static constexpr bool subsets = false;
+    static constexpr bool preload_list = MIXED; /* the grid positions, four at a time */
     int style, n_species;
     const vs_pair_coeff *coeff;
     const vs_pair_table *tables;
@@ -134,10 +135,16 @@ struct vs_side_style {
      * r^2 to the bit, and the fp32 separation its rounding. No conversion instruction per
      * candidate (they share one pipe with the pair's reciprocal and its sums' conversions);
      * the species is the fourth word of the position's load. */
-    template <bool ENERGY>
-    __device__ __forceinline__ void visit_grid(const self_t &me, int j, sum_t &sum) const
+    /* the positions a list walk loads for visit (on the grid only) */
+    __device__ __forceinline__ const int4 *list_positions() const
     {
-        const int4 q = at.q[j];
+        return at.x[0] ? nullptr : at.q;
+    }
+
+    template <bool ENERGY>
+    __device__ __forceinline__ void visit_grid(const self_t &me, int j, const int4 &q,
+                                               sum_t &sum) const
+    {
         const int dq[3] = {(int)((unsigned)me.q.x - (unsigned)q.x),
                            (int)((unsigned)me.q.y - (unsigned)q.y),
                            (int)((unsigned)me.q.z - (unsigned)q.z)};
@@ -179,13 +186,13 @@ struct vs_side_style {
         }
     }
 
-    template <bool ENERGY>
+    template <bool ENERGY, bool PRELOADED>
     __device__ __forceinline__ void visit(const shared_t &, const self_t &me, int j,
-                                          const int4 &, sum_t &sum) const
+                                          const int4 &entry, sum_t &sum) const
     {
         if constexpr (MIXED) {
             if (!at.x[0]) {
-                visit_grid<ENERGY>(me, j, sum);
+                visit_grid<ENERGY>(me, j, PRELOADED ? entry : at.q[j], sum);
                 return;
             }
         }

@@ -22,13 +22,17 @@ struct vs_partner_source {
 /* Every candidate partner of particle i, in a fixed order (list order, or the 9 stencil rows
  * around its cell at the build, trimmed to r_c + skin (vs_stencil_row), in z, y order, each
  * row in cell-list order): visit(j, entry), entry being the candidate's
- * cell-order copy (position at the build, index; CELLS only). Plain nested loops: a
+ * cell-order copy (position at the build, index; CELLS only), or with PRELOAD (the list
+ * only) positions[j], the four of a list group loaded before the first is visited (visited
+ * under branches, one load waited for the visit before it). Plain nested loops: a
  * resumable cursor's row change, taken by some lane of the warp on almost every candidate,
  * cost every lane. */
-template <bool CELLS, typename Visit>
+template <bool CELLS, bool PRELOAD = false, typename Visit>
 __device__ __forceinline__ void vs_for_each_candidate(const vs_partner_source &src, int i,
-                                                      Visit visit)
+                                                      Visit visit,
+                                                      const int4 *positions = nullptr)
 {
+    static_assert(!(CELLS && PRELOAD), "the cell list's entries are its own copies");
     if (CELLS) {
         int c[3];
         float frac[3];
@@ -52,6 +56,23 @@ __device__ __forceinline__ void vs_for_each_candidate(const vs_partner_source &s
         const int4 *list4 = (const int4 *)src.nlist;
         for (int m = 0; m < count; m += 4) {
             const int4 group = list4[vs_list_group(src.stride, i, m >> 2)];
+            if constexpr (PRELOAD) { /* past the count: the first entry's again, unused */
+                const int j[4] = {group.x, m + 1 < count ? group.y : group.x,
+                                  m + 2 < count ? group.z : group.x,
+                                  m + 3 < count ? group.w : group.x};
+                int4 p[4];
+#pragma unroll
+                for (int u = 0; u < 4; ++u)
+                    p[u] = positions[j[u]];
+                visit(j[0], p[0]);
+                if (m + 1 < count)
+                    visit(j[1], p[1]);
+                if (m + 2 < count)
+                    visit(j[2], p[2]);
+                if (m + 3 < count)
+                    visit(j[3], p[3]);
+                continue;
+            }
             const int4 none = make_int4(0, 0, 0, 0);
             visit(group.x, none);
             if (m + 1 < count)
