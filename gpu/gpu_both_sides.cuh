@@ -14,10 +14,11 @@
  *     interior and border);
  *   - T::queue: 0 to evaluate each candidate in the walk, visit<ENERGY, PRELOADED>(shared,
  *     self, j, entry, sum) testing the cut-off itself (PRELOADED: entry is the candidate's
- *     position from T::list_positions(), where T::preload_list asks for it); or the length of a per-thread queue of the candidates for
- *     which near<FRESH>(self, j, entry) holds, evaluated by add(shared, self, j, sum) in
- *     candidate order when the queue fills and at the end (the same sum, in the same order,
- *     as evaluating in the walk: only the schedule differs);
+ *     position from T::list_positions(), where T::preload_list asks for it); or the length
+ *     of a per-thread queue of the candidates for which near<FRESH>(self, j, entry) holds,
+ *     evaluated by add(shared, self, j, sum) in candidate order when the queue fills and at
+ *     the end (the same sum, in the same order, as evaluating in the walk: only the
+ *     schedule differs);
  *   - store<ENERGY, MODE>(sp, self, i, sum, out): the particle's force, energy and virial out.
  * The sides: DPD (gpu_forces.cu, the dissipative fluid in either precision) and each
  * conservative style (gpu_pair.cu, with its special factors); each translation unit keeps its

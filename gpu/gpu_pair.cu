@@ -11,8 +11,9 @@
  * atomics.
  *   - double: separations and pair arithmetic in fp64 (this file is compiled without fused
  *     multiply-adds, as the CPU rounds);
- *   - mixed: separations in fp64 from the double positions, rounded to fp32, the pair in
- *     fp32 (vs_pair_style_eval_f), the sum in fp64.
+ *   - mixed: separations in fp64 (on the position grid: exact integer differences of quanta),
+ *     rounded to fp32, the pair in fp32 from coefficients rounded to float once
+ *     (vs_pair_style_eval_cf), the sum in fp64.
  * The particle's sum is added to its force as one double, or, where the Newton kernel left
  * fixed-point sums (mixed precision, cell list), as one rounded fixed-point add. When DPD is
  * inactive the first pair style starts the forces: the body force plus its sum, as doubles.
@@ -52,8 +53,8 @@ struct vs_style_sum {
 /* One conservative style on the walk from both sides (gpu_both_sides.cuh), each candidate
  * evaluated in the walk:
  *   - double: separations and pair arithmetic in fp64 (vs_pair_style_eval);
- *   - mixed: separations in fp64 from the double positions, rounded to fp32, the pair in
- *     fp32 (vs_pair_style_eval_f), the sum in fp64.
+ *   - mixed: separations in fp64 (visit_grid on the position grid), rounded to fp32, the
+ *     pair in fp32 (vs_pair_style_eval_cf), the sum in fp64.
  * SPECIAL: the pair's factor by its special level scales force, energy and virial (factor
  * 0: excluded, nothing). The coefficients of the species present are copied to shared
  * memory (dynamic: their size depends on the number of species). */
@@ -128,18 +129,19 @@ struct vs_side_style {
         return me;
     }
 
-    /* Mixed precision on the grid (positions in pos_q alone): both positions are whole
-     * numbers of quanta from a centre that is one too, so the fp64 separation of the
-     * dequantized positions is exactly (q_i - q_j) times the quantum, a power of two: r^2 in
-     * quanta^2, rounded as ((x^2 + y^2) + z^2) in fp64, then scaled, is that separation's
-     * r^2 to the bit, and the fp32 separation its rounding. No conversion instruction per
-     * candidate (they share one pipe with the pair's reciprocal and its sums' conversions);
-     * the species is the fourth word of the position's load. */
     /* the positions a list walk loads for visit (on the grid only) */
     __device__ __forceinline__ const int4 *list_positions() const
     {
         return at.x[0] ? nullptr : at.q;
     }
+
+    /* Mixed precision on the grid (positions in pos_q alone; q is j's): both positions are
+     * whole numbers of quanta from a centre that is one too, so the fp64 separation of the
+     * dequantized positions is exactly (q_i - q_j) times the quantum, a power of two: r^2 in
+     * quanta^2, rounded as ((x^2 + y^2) + z^2) in fp64, then scaled, is that separation's
+     * r^2 to the bit, and the fp32 separation its rounding. No conversion instruction per
+     * candidate (they share one pipe with the pair's reciprocal and its sums' conversions);
+     * the species is the fourth word of the position's load. */
 
     template <bool ENERGY>
     __device__ __forceinline__ void visit_grid(const self_t &me, int j, const int4 &q,

@@ -61,10 +61,12 @@ lj_skin*)
     # 5 x 5 x 5 fcc cells of edge (4 / 0.8442)^(1/3), a LAMMPS data file written by awk
     awk 'BEGIN { n = 5; a = (4 / 0.8442) ^ (1 / 3); L = n * a
         printf "fcc lattice of the LJ liquid\n\n%d atoms\n1 atom types\n\n", 4 * n ^ 3
-        for (d = 1; d <= 3; ++d) printf "0.0 %.12f %slo %shi\n", L, substr("xyz", d, 1), substr("xyz", d, 1)
+        for (d = 1; d <= 3; ++d)
+            printf "0.0 %.12f %slo %shi\n", L, substr("xyz", d, 1), substr("xyz", d, 1)
         printf "\nMasses\n\n1 1.0\n\nAtoms # molecular\n\n"
         split("0 0 0 0.5 0.5 0 0.5 0 0.5 0 0.5 0.5", b, " "); id = 0
-        for (i = 0; i < n; ++i) for (j = 0; j < n; ++j) for (k = 0; k < n; ++k) for (s = 0; s < 4; ++s)
+        for (i = 0; i < n; ++i) for (j = 0; j < n; ++j)
+          for (k = 0; k < n; ++k) for (s = 0; s < 4; ++s)
             printf "%d 0 1 %.12f %.12f %.12f\n", ++id, (i + b[3 * s + 1] + 0.25) * a,
                 (j + b[3 * s + 2] + 0.25) * a, (k + b[3 * s + 3] + 0.25) * a }' >lj.data
     cat >"$CFG" <<'EOF'
