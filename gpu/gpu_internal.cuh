@@ -246,15 +246,6 @@ __device__ __forceinline__ float vs_separation_quanta(int qi, int qj)
     return (float)(int)((unsigned)qi - (unsigned)qj);
 }
 
-/* k exactly as a double, on the fp64 pipe: the bits of 2^52 + 2^31 + k less 2^52 + 2^31 (a
- * conversion instruction takes the XU pipe, which the pair walks also need for reciprocals
- * and their sums' conversions). */
-__device__ __forceinline__ double vs_int_to_double(int k)
-{
-    return __dsub_rn(__hiloint2double(0x43300000, (int)((unsigned)k ^ 0x80000000u)),
-                     4503601774854144.0);
-}
-
 /* |d|^2 with one fixed rounding, which the compiler may not contract otherwise: left to
  * itself it may contract the same source differently at different call sites, and two
  * kernels would then part in the last digits. Every pair's cut-off test and r^2 on the

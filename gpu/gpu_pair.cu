@@ -32,6 +32,15 @@ extern "C" {
 #include "pair_styles.h"
 }
 
+/* k exactly as a double, on the fp64 pipe: the bits of 2^52 + 2^31 + k less 2^52 + 2^31 (a
+ * conversion instruction takes the XU pipe, which the pair walk also needs for reciprocals
+ * and their sums' conversions). */
+__device__ __forceinline__ double vs_int_to_double(int k)
+{
+    return __dsub_rn(__hiloint2double(0x43300000, (int)((unsigned)k ^ 0x80000000u)),
+                     4503601774854144.0);
+}
+
 /* The special factors of a style by level (0: not special, factor 1). */
 struct vs_special_factors {
     double f[4];
