@@ -54,8 +54,19 @@ __device__ __forceinline__ void vs_for_each_candidate(const vs_partner_source &s
     } else {
         const int count = src.ncount[i];
         const int4 *list4 = (const int4 *)src.nlist;
+        /* PRELOAD: the next group's load issued before this group's visits */
+        int4 next = make_int4(0, 0, 0, 0);
+        if (PRELOAD && count > 0)
+            next = list4[vs_list_group(src.stride, i, 0)];
         for (int m = 0; m < count; m += 4) {
-            const int4 group = list4[vs_list_group(src.stride, i, m >> 2)];
+            int4 group;
+            if constexpr (PRELOAD) {
+                group = next;
+                if (m + 4 < count)
+                    next = list4[vs_list_group(src.stride, i, (m >> 2) + 1)];
+            } else {
+                group = list4[vs_list_group(src.stride, i, m >> 2)];
+            }
             if constexpr (PRELOAD) { /* past the count: the first entry's again, unused */
                 const int j[4] = {group.x, m + 1 < count ? group.y : group.x,
                                   m + 2 < count ? group.z : group.x,
