@@ -59,15 +59,11 @@ __device__ __forceinline__ void vs_for_each_candidate(const vs_partner_source &s
         if (PRELOAD && count > 0)
             next = list4[vs_list_group(src.stride, i, 0)];
         for (int m = 0; m < count; m += 4) {
-            int4 group;
             if constexpr (PRELOAD) {
-                group = next;
+                const int4 group = next;
                 if (m + 4 < count)
                     next = list4[vs_list_group(src.stride, i, (m >> 2) + 1)];
-            } else {
-                group = list4[vs_list_group(src.stride, i, m >> 2)];
-            }
-            if constexpr (PRELOAD) { /* past the count: the first entry's again, unused */
+                /* past the count: the first entry's again, unused */
                 const int j[4] = {group.x, m + 1 < count ? group.y : group.x,
                                   m + 2 < count ? group.z : group.x,
                                   m + 3 < count ? group.w : group.x};
@@ -84,6 +80,7 @@ __device__ __forceinline__ void vs_for_each_candidate(const vs_partner_source &s
                     visit(j[3], p[3]);
                 continue;
             }
+            const int4 group = list4[vs_list_group(src.stride, i, m >> 2)];
             const int4 none = make_int4(0, 0, 0, 0);
             visit(group.x, none);
             if (m + 1 < count)
