@@ -487,12 +487,13 @@ extern "C" int64_t vs_gpu_migrate(vs_gpu_state *g, int64_t step)
     int crosses = 0;
     for (int d = 0; d < 3; ++d)
         crosses |= g->tr.link[d] != VS_LINK_SELF;
+    const int slab = crosses && g->slab.on;
     if (crosses) {
         ++g->ver.slots; /* leavers and arrivals */
-        VS_CUDA_CHECK(
-            cudaMemsetAsync(g->halo.d_outside, 0xff, sizeof(unsigned long long), g->stream));
+        if (!slab) /* the slab path's pack kernel resets it */
+            VS_CUDA_CHECK(cudaMemsetAsync(g->halo.d_outside, 0xff, sizeof(unsigned long long),
+                                          g->stream));
     }
-    const int slab = crosses && g->slab.on;
     if (slab) {
         /* the reorder first: after the migration the owned number is on the device */
         vs_gpu_reorder(g);

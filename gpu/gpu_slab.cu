@@ -15,7 +15,7 @@
  *   straight out of their buffers. The owned, ghost and listed numbers stay on the device,
  *   where the later kernels read them (vs_gpu_owned, vs_gpu_listed).
  * - The host sizes grids and reservations by bounds: the last step's numbers with a margin.
- *   They come back in a slot copied after the ghost unpack, read at the next step's start
+ *   They come back in a slot the ghost unpack writes into mapped host memory, read at the next step's start
  *   (vs_gpu_settle_owned), when the device is in the forces that follow that unpack, so the
  *   host runs ahead and the device does not wait for it. A number past its bound would have
  *   lost particles or ghosts: the slot says so and the run stops (a fluid's flux through a
@@ -86,8 +86,10 @@ __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
     slab_pack_fill_kernel(int32_t *counts, int n, int bound0, int bound1, int d,
                           int wrap0, int wrap1, double len, vs_soa a, int32_t *header,
                           char *out0, char *out1, const int32_t *holes, double lo, double hi,
-                          int32_t *stay, int32_t *past)
+                          int32_t *stay, int32_t *past, unsigned long long *outside)
 {
+    if (threadIdx.x == 0) /* the arrival check's verdict: none yet (the image pass checks) */
+        *outside = ~0ull;
     typedef cub::BlockScan<int, VS_SLAB_PACK_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
     const size_t rec = vs_migrant_bytes(a);
@@ -150,8 +152,10 @@ void vs_gpu_slab_init(vs_gpu_state *g)
     g->slab.d_stay = (int32_t *)vs_gpu_alloc(g, 4 * sizeof(int32_t));
     g->slab.d_listed = g->slab.d_stay + 2;
     g->pt.d_owned = g->slab.d_stay + 1;
-    g->slab.d_tail = (int32_t *)vs_gpu_alloc(g, VS_SLAB_TAIL_WORDS * sizeof(int32_t));
-    VS_CUDA_CHECK(cudaMallocHost((void **)&g->slab.h_slot, VS_SLAB_TAIL_WORDS * sizeof(int32_t)));
+    /* mapped: the ghost unpack writes the slot straight into it (no copy after the kernel) */
+    VS_CUDA_CHECK(cudaHostAlloc((void **)&g->slab.h_slot, VS_SLAB_TAIL_WORDS * sizeof(int32_t),
+                                cudaHostAllocMapped));
+    VS_CUDA_CHECK(cudaHostGetDevicePointer((void **)&g->slab.d_tail, g->slab.h_slot, 0));
     VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->slab.ev_slot, cudaEventDisableTiming));
     const char *times = getenv("VESICA_GPU_SLAB_TIMES");
     g->slab.timed = times && strcmp(times, "1") == 0;
@@ -204,7 +208,7 @@ static void device_parts(vs_gpu_state *g)
 
 void vs_gpu_slab_free(vs_gpu_state *g)
 {
-    void *device[] = {g->slab.d_ctr, g->slab.d_stay, g->slab.d_tail};
+    void *device[] = {g->slab.d_ctr, g->slab.d_stay};
     for (size_t k = 0; k < sizeof device / sizeof device[0]; ++k)
         if (device[k])
             cudaFree(device[k]);
@@ -377,7 +381,7 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
         shift[d][0] == 0.0 ? 0 : -1, shift[d][1] == 0.0 ? 0 : 1, g->prm->system.box[d], soa(g),
         (int32_t *)g->tr.d_send,
         g->tr.d_send + offset[0], g->tr.d_send + offset[1], (const int32_t *)g->sort.idx_in,
-        g->lo[d], g->hi[d], g->slab.d_stay, g->slab.d_ctr + VS_CTR_PAST);
+        g->lo[d], g->hi[d], g->slab.d_stay, g->slab.d_ctr + VS_CTR_PAST, g->halo.d_outside);
     VS_CUDA_CHECK(cudaGetLastError());
     device_mark(g, 2);
     mark(g, 3, &t);
@@ -493,10 +497,8 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
     VS_CUDA_CHECK(cudaGetLastError());
     device_mark(g, 6);
     g->slab.dev_marked = 1; /* the migration's marks came before */
-    /* the slot: read at the next step's start, or wherever the host asks first */
-    VS_CUDA_CHECK(cudaMemcpyAsync(g->slab.h_slot, g->slab.d_tail,
-                                  VS_SLAB_TAIL_WORDS * sizeof(int32_t), cudaMemcpyDeviceToHost,
-                                  g->stream));
+    /* the slot (written by the unpack into mapped host memory): read at the next step's
+     * start, or wherever the host asks first */
     VS_CUDA_CHECK(cudaEventRecord(g->slab.ev_slot, g->stream));
     g->slab.slot_queued = 1;
     mark(g, 7, &t);

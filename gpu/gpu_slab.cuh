@@ -45,8 +45,8 @@ struct vs_gpu_slab {
                                     particles' (the image pass's; pt.d_owned) and the listed
                                     ones' (the ghost unpack's; d_listed) */
     int32_t *d_listed;
-    int32_t *d_tail;             /* what the slot brings back (gpu_slab.cu's VS_TAIL_*) */
-    int32_t *h_slot;             /* pinned: the last copy of d_tail */
+    int32_t *d_tail;             /* h_slot's device address, where the ghost unpack writes */
+    int32_t *h_slot;             /* mapped pinned: what the slot brings back (VS_TAIL_*) */
     cudaEvent_t ev_slot;         /* after that copy */
     int slot_queued;             /* a copy not read yet */
     /* the arrivals, unpacked by the image pass: records at in[y], the sender's header (its
