@@ -219,19 +219,10 @@ struct vs_side_style {
                 return;
             }
         }
+        /* fp64 positions (double precision, or mixed off the grid) */
         double rj[3];
-        int32_t sj;
-        if (at.x[0]) {
-            vs_pos_load(at, j, rj);
-            sj = species[j];
-        } else { /* on the grid: the species is the fourth word of the position's load */
-            const int4 q = at.q[j];
-            rj[0] = vs_dequantize(at.frame, 0, q.x);
-            rj[1] = vs_dequantize(at.frame, 1, q.y);
-            rj[2] = vs_dequantize(at.frame, 2, q.z);
-            sj = q.w;
-        }
-        const shared_t &c = coeff_table()[me.row + sj];
+        vs_pos_load(at, j, rj);
+        const shared_t &c = coeff_table()[me.row + species[j]];
         const double dx = me.x - rj[0], dy = me.y - rj[1], dz = me.z - rj[2];
         const double r2 = dx * dx + dy * dy + dz * dz;
         double sf;
