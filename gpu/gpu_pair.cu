@@ -144,38 +144,22 @@ struct vs_side_style {
         return at.x[0] ? nullptr : at.q;
     }
 
-    /* Mixed precision on the grid (positions in pos_q alone; q is j's): both positions are
-     * whole numbers of quanta from a centre that is one too, so the fp64 separation of the
-     * dequantized positions is exactly (q_i - q_j) times the quantum, a power of two: r^2 in
-     * quanta^2, rounded as ((x^2 + y^2) + z^2) in fp64, then scaled, is that separation's
-     * r^2 to the bit, and the fp32 separation its rounding. No conversion instruction per
-     * candidate (they share one pipe with the pair's reciprocal and its sums' conversions);
-     * the species is the fourth word of the position's load. */
-
-    template <bool ENERGY>
-    __device__ __forceinline__ void visit_grid(const self_t &me, int j, const int4 &q,
-                                               sum_t &sum) const
+    /* The pair's special factor into sf (1 without SPECIAL); false when it excludes the
+     * pair (factor 0: no force, energy or virial). */
+    __device__ __forceinline__ bool special_scale(const self_t &me, int j, double &sf) const
     {
-        const int dq[3] = {(int)((unsigned)me.q.x - (unsigned)q.x),
-                           (int)((unsigned)me.q.y - (unsigned)q.y),
-                           (int)((unsigned)me.q.z - (unsigned)q.z)};
-        const shared_t &c = coeff_table()[me.row + q.w];
-        const double quantum = (double)at.frame.quantum;
-        const double r2 = vs_norm2(vs_int_to_double(dq[0]), vs_int_to_double(dq[1]),
-                                   vs_int_to_double(dq[2])) *
-                          (quantum * quantum);
-        if (!c.on || !(r2 < c.rc2) || r2 == 0.0)
-            return;
-        double sf = 1.0;
-        if (SPECIAL) {
+        sf = 1.0;
+        if (SPECIAL)
             sf = special_factor()[vs_special_level(&special.list[me.i], special.tag[j])];
-            if (sf == 0.0)
-                return; /* excluded: no force, energy or virial */
-        }
-        const float dx = vs_separation(at.frame, me.q.x, q.x),
-                    dy = vs_separation(at.frame, me.q.y, q.y),
-                    dz = vs_separation(at.frame, me.q.z, q.z);
-        vs_pair_result_f r = vs_pair_style_eval_cf(style, &c, tables, (float)r2);
+        return sf != 0.0;
+    }
+
+    /* Mixed precision: the pair at r^2 and the fp32 separation, scaled by sf, into the sums. */
+    template <bool ENERGY>
+    __device__ __forceinline__ void add_mixed(const shared_t &c, float r2, float dx, float dy,
+                                              float dz, double sf, sum_t &sum) const
+    {
+        vs_pair_result_f r = vs_pair_style_eval_cf(style, &c, tables, r2);
         if (SPECIAL) {
             r.f_over_r *= (float)sf;
             r.energy *= (float)sf;
@@ -197,6 +181,34 @@ struct vs_side_style {
         }
     }
 
+    /* Mixed precision on the grid (positions in pos_q alone; q is j's): both positions are
+     * whole numbers of quanta from a centre that is one too, so the fp64 separation of the
+     * dequantized positions is exactly (q_i - q_j) times the quantum, a power of two: r^2 in
+     * quanta^2, rounded as ((x^2 + y^2) + z^2) in fp64, then scaled, is that separation's
+     * r^2 to the bit, and the fp32 separation its rounding. No conversion instruction per
+     * candidate (they share one pipe with the pair's reciprocal and its sums' conversions);
+     * the species is the fourth word of the position's load. */
+
+    template <bool ENERGY>
+    __device__ __forceinline__ void visit_grid(const self_t &me, int j, const int4 &q,
+                                               sum_t &sum) const
+    {
+        const int dq[3] = {(int)((unsigned)me.q.x - (unsigned)q.x),
+                           (int)((unsigned)me.q.y - (unsigned)q.y),
+                           (int)((unsigned)me.q.z - (unsigned)q.z)};
+        const shared_t &c = coeff_table()[me.row + q.w];
+        const double quantum = (double)at.frame.quantum;
+        const double r2 = vs_norm2(vs_int_to_double(dq[0]), vs_int_to_double(dq[1]),
+                                   vs_int_to_double(dq[2])) *
+                          (quantum * quantum);
+        double sf;
+        if (!c.on || !(r2 < c.rc2) || r2 == 0.0 || !special_scale(me, j, sf))
+            return;
+        add_mixed<ENERGY>(c, (float)r2, vs_separation(at.frame, me.q.x, q.x),
+                          vs_separation(at.frame, me.q.y, q.y),
+                          vs_separation(at.frame, me.q.z, q.z), sf, sum);
+    }
+
     template <bool ENERGY, bool PRELOADED>
     __device__ __forceinline__ void visit(const shared_t &, const self_t &me, int j,
                                           const int4 &entry, sum_t &sum) const
@@ -207,51 +219,17 @@ struct vs_side_style {
                 return;
             }
         }
+        /* fp64 positions (double precision, or mixed off the grid) */
         double rj[3];
-        int32_t sj;
-        if (at.x[0]) {
-            vs_pos_load(at, j, rj);
-            sj = species[j];
-        } else { /* on the grid: the species is the fourth word of the position's load */
-            const int4 q = at.q[j];
-            rj[0] = vs_dequantize(at.frame, 0, q.x);
-            rj[1] = vs_dequantize(at.frame, 1, q.y);
-            rj[2] = vs_dequantize(at.frame, 2, q.z);
-            sj = q.w;
-        }
-        const shared_t &c = coeff_table()[me.row + sj];
+        vs_pos_load(at, j, rj);
+        const shared_t &c = coeff_table()[me.row + species[j]];
         const double dx = me.x - rj[0], dy = me.y - rj[1], dz = me.z - rj[2];
         const double r2 = dx * dx + dy * dy + dz * dz;
-        if (!c.on || !(r2 < c.rc2) || r2 == 0.0)
+        double sf;
+        if (!c.on || !(r2 < c.rc2) || r2 == 0.0 || !special_scale(me, j, sf))
             return;
-        double sf = 1.0;
-        if (SPECIAL) {
-            sf = special_factor()[vs_special_level(&special.list[me.i], special.tag[j])];
-            if (sf == 0.0)
-                return; /* excluded: no force, energy or virial */
-        }
         if constexpr (MIXED) {
-            vs_pair_result_f r = vs_pair_style_eval_cf(style, &c, tables, (float)r2);
-            if (SPECIAL) {
-                r.f_over_r *= (float)sf;
-                r.energy *= (float)sf;
-                r.virial *= (float)sf;
-            }
-            sum.ax += (double)(r.f_over_r * (float)dx);
-            sum.ay += (double)(r.f_over_r * (float)dy);
-            sum.az += (double)(r.f_over_r * (float)dz);
-            if (ENERGY) {
-                sum.e += 0.5 * (double)r.energy;
-                sum.w += 0.5 * (double)r.virial;
-                if constexpr (TENSOR) {
-                    long long q[VS_TENSOR];
-                    vs_tensor_pair_shares_f(r.f_over_r * (float)dx, r.f_over_r * (float)dy,
-                                            r.f_over_r * (float)dz, (float)dx, (float)dy,
-                                            (float)dz, q, tensor.bad);
-                    for (int k = 0; k < VS_TENSOR; ++k)
-                        sum.t[k] += q[k];
-                }
-            }
+            add_mixed<ENERGY>(c, (float)r2, (float)dx, (float)dy, (float)dz, sf, sum);
         } else {
             vs_pair_result r = vs_pair_style_eval(style, &c, tables, r2);
             if (SPECIAL) {
