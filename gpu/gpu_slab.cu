@@ -15,11 +15,13 @@
  *   straight out of their buffers. The owned, ghost and listed numbers stay on the device,
  *   where the later kernels read them (vs_gpu_owned, vs_gpu_listed).
  * - The host sizes grids and reservations by bounds: the last step's numbers with a margin.
- *   They come back in a slot the ghost unpack writes into mapped host memory, read at the next step's start
- *   (vs_gpu_settle_owned), when the device is in the forces that follow that unpack, so the
- *   host runs ahead and the device does not wait for it. A number past its bound would have
- *   lost particles or ghosts: the slot says so and the run stops (a fluid's flux through a
- *   face does not double in a step). The first step, with no last one, counts and reads back.
+ *   They come back in a slot the ghost unpack writes into mapped host memory (no copy node
+ *   after it, each of which idles the device for a few microseconds), read at the next
+ *   step's start (vs_gpu_settle_owned), when the device is in the forces that follow that
+ *   unpack, so the host runs ahead and the device does not wait for it. A number past its
+ *   bound would have lost particles or ghosts: the slot says so and the run stops (a fluid's
+ *   flux through a face does not double in a step). The first step, with no last one,
+ *   counts and reads back.
  * - No acknowledgement and no wait for the neighbours' reads: two waits per step order
  *   everything. A neighbour reads this rank's migrants in its image pass, before it records
  *   the event that this rank's ghost unpack waits for; it reads this rank's ghost records in

@@ -14,9 +14,9 @@
  * step, with no read-back in the step. The numbers of the step (leavers, arrivals, owned
  * particles, images, ghosts) stay on the device, where the kernels read them; the host sizes
  * grids and reservations by bounds made from the last step's numbers, which come back in a
- * slot copied after the ghost unpack and are read at the next step's start (by then long
- * done), so the host runs ahead of the device. A count past its bound is found there and is
- * fatal. */
+ * slot the ghost unpack writes into mapped host memory, read at the next step's start (by
+ * then long done), so the host runs ahead of the device. A count past its bound is found
+ * there and is fatal. */
 enum { VS_SLAB_PARTS = 8, VS_SLAB_TAIL_WORDS = 16, VS_SLAB_DEVICE_MARKS = 7 };
 struct vs_gpu_slab {
     int on;                      /* decided once, the same on every rank (vs_gpu_slab_decide) */

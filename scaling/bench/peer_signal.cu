@@ -25,20 +25,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(x)                                                                               \
-    do {                                                                                       \
-        cudaError_t e_ = (x);                                                                  \
-        if (e_ != cudaSuccess) {                                                               \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));        \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                                      \
-        }                                                                                      \
+#define CHECK(x)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (x);                                                                      \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));            \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                                          \
+        }                                                                                          \
     } while (0)
 
 typedef CUresult (*value64_fn)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
 static value64_fn write_value64, wait_value64;
 
-static void check_cu(CUresult rc, const char *what)
-{
+static void check_cu(CUresult rc, const char *what) {
     if (rc != CUDA_SUCCESS) {
         fprintf(stderr, "%s failed: CUresult %d\n", what, (int)rc);
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -50,8 +49,7 @@ __global__ void tick(unsigned long long *sink) { *sink += 1; }
 /* The kernel and, from thread 0 after a system-scope fence, the signal's count in the
  * waiter's memory. */
 __global__ void tick_and_store(unsigned long long *sink, unsigned long long *remote,
-                               unsigned long long count)
-{
+                               unsigned long long count) {
     *sink += 1;
     __threadfence_system();
     *(volatile unsigned long long *)remote = count;
@@ -61,8 +59,7 @@ enum { EVENT, PULL, PUSH, KPUSH, KINDS };
 static const char *const names[KINDS] = {"event", "pull", "push", "kpush"};
 
 static double run(int kind, int rank, int rounds, cudaStream_t s, unsigned long long *sink,
-                  uint64_t *mine, uint64_t *theirs)
-{
+                  uint64_t *mine, uint64_t *theirs) {
     const int peer = 1 - rank;
     cudaEvent_t ev_mine, ev_theirs = NULL;
     CHECK(cudaEventCreateWithFlags(&ev_mine, cudaEventInterprocess | cudaEventDisableTiming));
@@ -106,9 +103,9 @@ static double run(int kind, int rank, int rounds, cudaStream_t s, unsigned long 
                                           CU_STREAM_WAIT_VALUE_GEQ),
                              "wait");
                 } else {
-                    check_cu(wait_value64((CUstream)s, (CUdeviceptr)mine, i,
-                                          CU_STREAM_WAIT_VALUE_GEQ),
-                             "wait");
+                    check_cu(
+                        wait_value64((CUstream)s, (CUdeviceptr)mine, i, CU_STREAM_WAIT_VALUE_GEQ),
+                        "wait");
                 }
             }
         }
@@ -128,8 +125,7 @@ static double run(int kind, int rank, int rounds, cudaStream_t s, unsigned long 
     return 1e3 * (double)ms / rounds; /* us per round trip */
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int rank = 0, size = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -181,8 +177,9 @@ int main(int argc, char **argv)
     CHECK(cudaEventElapsedTime(&ms, t0, t1));
     const double kernel_us = 1e3 * (double)ms / (2 * rounds);
     if (rank == 0)
-        printf("local: %.2f us per kernel (one stream, no signal; the host queued one in %.2f us)\n",
-               kernel_us, 1e6 * (q1 - q0) / (2 * rounds));
+        printf(
+            "local: %.2f us per kernel (one stream, no signal; the host queued one in %.2f us)\n",
+            kernel_us, 1e6 * (q1 - q0) / (2 * rounds));
     for (int pass = 0; pass < 2; ++pass)
         for (int kind = 0; kind < KINDS; ++kind) {
             const double rt = run(kind, rank, rounds, s, sink, mine, theirs);

@@ -19,8 +19,7 @@
 
 static FILE *out;
 
-static void check(CUptiResult rc, const char *what)
-{
+static void check(CUptiResult rc, const char *what) {
     if (rc != CUPTI_SUCCESS) {
         const char *msg = NULL;
         cuptiGetResultString(rc, &msg);
@@ -29,42 +28,42 @@ static void check(CUptiResult rc, const char *what)
     }
 }
 
-static void CUPTIAPI requested(uint8_t **buffer, size_t *size, size_t *max_records)
-{
+static void CUPTIAPI requested(uint8_t **buffer, size_t *size, size_t *max_records) {
     *size = 8u << 20;
     *buffer = aligned_alloc(8, *size);
     *max_records = 0;
 }
 
 static void CUPTIAPI completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size,
-                               size_t valid)
-{
+                               size_t valid) {
     (void)ctx;
     (void)stream;
     (void)size;
     CUpti_Activity *r = NULL;
     while (cuptiActivityGetNextRecord(buffer, valid, &r) == CUPTI_SUCCESS) {
-        if (r->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || r->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
+        if (r->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
+            r->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
             const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)r;
             fprintf(out, "kernel,%llu,%llu,%u,%u,%u,%s\n", (unsigned long long)k->start,
                     (unsigned long long)k->end, k->deviceId, k->streamId, k->correlationId,
                     k->name);
         } else if (r->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
             const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)r;
-            fprintf(out, "memcpy,%llu,%llu,%u,%u,%u,kind%u_%llu\n",
-                    (unsigned long long)m->start, (unsigned long long)m->end, m->deviceId,
-                    m->streamId, m->correlationId, (unsigned)m->copyKind,
-                    (unsigned long long)m->bytes);
+            fprintf(out, "memcpy,%llu,%llu,%u,%u,%u,kind%u_%llu\n", (unsigned long long)m->start,
+                    (unsigned long long)m->end, m->deviceId, m->streamId, m->correlationId,
+                    (unsigned)m->copyKind, (unsigned long long)m->bytes);
         } else if (r->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
             const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)r;
             fprintf(out, "memset,%llu,%llu,%u,%u,%u,bytes%llu\n", (unsigned long long)m->start,
                     (unsigned long long)m->end, m->deviceId, m->streamId, m->correlationId,
                     (unsigned long long)m->bytes);
-        } else if (r->kind == CUPTI_ACTIVITY_KIND_RUNTIME || r->kind == CUPTI_ACTIVITY_KIND_DRIVER) {
+        } else if (r->kind == CUPTI_ACTIVITY_KIND_RUNTIME ||
+                   r->kind == CUPTI_ACTIVITY_KIND_DRIVER) {
             const CUpti_ActivityAPI *a = (const CUpti_ActivityAPI *)r;
             const char *name = NULL;
-            cuptiGetCallbackName(r->kind == CUPTI_ACTIVITY_KIND_RUNTIME ? CUPTI_CB_DOMAIN_RUNTIME_API
-                                                                         : CUPTI_CB_DOMAIN_DRIVER_API,
+            cuptiGetCallbackName(r->kind == CUPTI_ACTIVITY_KIND_RUNTIME
+                                     ? CUPTI_CB_DOMAIN_RUNTIME_API
+                                     : CUPTI_CB_DOMAIN_DRIVER_API,
                                  a->cbid, &name);
             fprintf(out, "%s,%llu,%llu,0,0,%u,%s\n",
                     r->kind == CUPTI_ACTIVITY_KIND_RUNTIME ? "runtime" : "driver",
@@ -75,15 +74,13 @@ static void CUPTIAPI completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, 
     free(buffer);
 }
 
-static void finish(void)
-{
+static void finish(void) {
     cuptiActivityFlushAll(1);
     if (out)
         fclose(out);
 }
 
-int InitializeInjection(void)
-{
+int InitializeInjection(void) {
     const char *prefix = getenv("CUPTI_TRACE_OUT");
     const char *rank = getenv("OMPI_COMM_WORLD_RANK");
     if (!rank)
