@@ -188,7 +188,6 @@ struct vs_side_style {
      * r^2 to the bit, and the fp32 separation its rounding. No conversion instruction per
      * candidate (they share one pipe with the pair's reciprocal and its sums' conversions);
      * the species is the fourth word of the position's load. */
-
     template <bool ENERGY>
     __device__ __forceinline__ void visit_grid(const self_t &me, int j, const int4 &q,
                                                sum_t &sum) const
