@@ -121,6 +121,7 @@ static double run(int kind, int rank, int rounds, cudaStream_t s, unsigned long 
     CHECK(cudaEventDestroy(t0));
     CHECK(cudaEventDestroy(t1));
     CHECK(cudaEventDestroy(ev_mine));
+    CHECK(cudaEventDestroy(ev_theirs));
     MPI_Barrier(MPI_COMM_WORLD);
     return 1e3 * (double)ms / rounds; /* us per round trip */
 }

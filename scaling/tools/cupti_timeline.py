@@ -20,7 +20,7 @@ import sys
 
 
 def short(name):
-    m = re.match(r"_Z(?:N\d+)?(\d+)", name)
+    m = re.match(r"_Z(\d+)", name)  # a plain mangled name; others (namespaces) as they are
     if m:
         n = int(m.group(1))
         start = m.end()
@@ -83,13 +83,12 @@ def main():
               f"busy {statistics.mean(busy):.1f} us (activities' lengths summed)")
         per_rank.append(steps)
     if len(per_rank) == 2:
-        a0 = [s[0][0] for s in per_rank[0]]
         a1 = [s[0][0] for s in per_rank[1]]
-        n = min(len(a0), len(a1))
-        # pair each of rank 0's anchors with rank 1's nearest
+        # each of rank 0's anchors against rank 1's nearest (both in time order)
         skew = []
-        for t in a0[:n]:
-            j = min(range(len(a1)), key=lambda j: abs(a1[j] - t))
+        for t in (s[0][0] for s in per_rank[0]):
+            i = bisect.bisect_left(a1, t)
+            j = min((k for k in (i - 1, i) if 0 <= k < len(a1)), key=lambda k: abs(a1[k] - t))
             skew.append((a1[j] - t) / 1e3)
         print(f"rank 1's anchor after rank 0's: median {statistics.median(skew):.1f} us "
               f"(min {min(skew):.1f}, max {max(skew):.1f})")
