@@ -447,14 +447,19 @@ static int64_t most_images_each(const vs_image_faces &f, bool bonded)
 }
 
 /* The ghosts' number stays on the device: one rank (no dimension split), every owned
- * particle a candidate (a small brick), the Newton path's cell list rebuilt on every step (no
- * skin: the refreshes between builds read it on the host too). With molecules the bonded
- * beads' images reach the bonded width as on the other paths, and their index holds the owned
- * beads only (vs_gpu_bonded_index: at one rank every partner is owned).
- * VESICA_GPU_GHOSTS_ON_DEVICE=0 turns it off (the tests compare both). */
+ * particle a candidate (a small brick, or any up to VS_IMAGES_ON_DEVICE_UP_TO: without the
+ * near-face select and the count's read-back the step runs as a graph, which outweighs the
+ * extra image pass up to there; the cost is room for every image an owned particle can have),
+ * the Newton path's cell list rebuilt on every step (no skin: the refreshes between builds
+ * read it on the host too). With molecules the bonded beads' images reach the bonded width as
+ * on the other paths, and their index holds the owned beads only (vs_gpu_bonded_index: at one
+ * rank every partner is owned). VESICA_GPU_GHOSTS_ON_DEVICE=0 turns it off (the tests compare
+ * both). */
+enum { VS_IMAGES_ON_DEVICE_UP_TO = 1 << 22 };
 static int ghosts_stay_on_device(const vs_gpu_state *g, int remote, int all)
 {
-    return g->halo.on_device_allowed && remote == -1 && all && g->pt.n_owned > 0 &&
+    return g->halo.on_device_allowed && remote == -1 &&
+           (all || g->pt.n_owned <= VS_IMAGES_ON_DEVICE_UP_TO) && g->pt.n_owned > 0 &&
            g->plan.forces == VS_GPU_FORCES_NEWTON && !g->plan.reuse_list &&
            !g->plan.half_list && g->plan.overlap == VS_GPU_OVERLAP_NONE;
 }

@@ -186,17 +186,23 @@ if [ "$BACKEND" = gpu ]; then
     # without bonds) and runs such steps as CUDA graphs: the same bits with the count read
     # back on every step, with grids that cover the owned particles only (the kernels stride
     # over the ghosts), and with every step launched call by call
+    # (select: a brick above the near-face select's threshold still keeps its ghosts on the
+    # device; select_host: and with the count read back, the near-face select's own path)
     for mode in "host VESICA_GPU_GHOSTS_ON_DEVICE=0" "strided VESICA_GPU_GHOST_ESTIMATE=0" \
-        "eager VESICA_GPU_GRAPHS=0"; do
+        "eager VESICA_GPU_GRAPHS=0" "select VESICA_GPU_IMAGE_SELECT_ABOVE=0" \
+        "select_host VESICA_GPU_IMAGE_SELECT_ABOVE=0 VESICA_GPU_GHOSTS_ON_DEVICE=0"; do
         name=${mode%% *}
-        (export "${mode#* }"; run "$name" "$name" 1 200 --set output.checkpoint_interval=0) ||
+        # shellcheck disable=SC2086 # the mode's assignments, one word each
+        (export ${mode#* }; run "$name" "$name" 1 200 --set output.checkpoint_interval=0) ||
             exit 1
         same_thermo np1/thermo.csv "$name/thermo.csv" "1 rank, $name" || bad=1
         same_particles "$ref" "$name/checkpoints/ckpt_200.h5" "1 rank, $name" || bad=1
     done
     case $CASE in *_skin0)
-        grep -q "^GPU graphs: [1-9]" np1.log ||
-            fail "np1 ran no step as a graph (a small brick at skin 0 on one rank should)" ;;
+        for name in np1 select; do
+            grep -q "^GPU graphs: [1-9]" $name.log ||
+                fail "$name ran no step as a graph (one rank at skin 0 should)"
+        done ;;
     esac
 fi
 
