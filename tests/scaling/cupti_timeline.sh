@@ -4,7 +4,8 @@
 # 10 us, 5 us idle, an image pass for 10 us, 1 us idle, a Newton kernel for 64 us; each
 # queued by the host 50 us before it starts. Rank 1 runs 2 us behind rank 0. So each step
 # is 100 us with 84 busy; rank 0's image pass follows the other rank's pack end by 3 us,
-# rank 1's by 7; the last anchor closes the third step.
+# rank 1's by 7; the last anchor closes the third step. A third trace, with no kernel
+# (an MPI helper process the library was injected into), is skipped.
 set -u
 OUT=$1
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,11 +27,15 @@ for rank, shift in ((0, 0), (1, 2000)):
             rows.append(f"runtime,{t0 + a - 60000},{t0 + a - 50000},0,0,{corr},cudaLaunchKernel")
     open(f"{out}/trace.{rank}.csv", "w").write(
         "kind,start_ns,end_ns,device,stream,correlation,name\n" + "\n".join(rows) + "\n")
+# a process with no kernel (the library injected into an MPI helper) between the two ranks
+open(f"{out}/trace.helper.csv", "w").write("kind,start_ns,end_ns,device,stream,correlation,name\n")
 PY
-python3 "$SRC/scaling/tools/cupti_timeline.py" pack_fill "$OUT/trace.0.csv" "$OUT/trace.1.csv" \
+python3 "$SRC/scaling/tools/cupti_timeline.py" pack_fill "$OUT/trace.0.csv" "$OUT/trace.helper.csv" \
+    "$OUT/trace.1.csv" \
     > "$OUT/table.txt" 2>&1 || { cat "$OUT/table.txt"; fail "cupti_timeline.py failed"; }
 cat "$OUT/table.txt"
 expect() { grep -Eq -- "$1" "$OUT/table.txt" || fail "expected a line matching: $1"; }
+expect "trace\.helper\.csv: fewer than three 'pack_fill' kernels, skipped"
 expect '^rank 0: 3 steps, 3 with the commonest sequence \(3 activities\)'
 expect '^  slab_pack_fill_kernel +0\.0 +10\.0 +0\.0 +50\.0$'
 expect '^  slab_write_kernel +15\.0 +10\.0 +5\.0 +50\.0$'
