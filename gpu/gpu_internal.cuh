@@ -674,11 +674,11 @@ struct vs_gpu_pair {
     vs_special *special;
 };
 
-/* Phase timing on the device clock (gpu_timing.cu): a ring of phase boundaries, oldest at
- * mark_first, each with the phase it starts (-1: none), and the seconds of the intervals
- * settled so far. */
+/* Phase timing on the device clock (gpu_timing.cu): a ring of phase boundaries' times (ns,
+ * written by the device into mapped host memory; 0: not yet), oldest at mark_first, each
+ * with the phase it starts (-1: none), and the seconds of the intervals settled so far. */
 struct vs_gpu_timing {
-    cudaEvent_t mark[VS_PHASE_MARKS];
+    unsigned long long *h_stamp, *d_stamp; /* the ring, as the host and the device see it */
     int mark_phase[VS_PHASE_MARKS];
     int mark_first, n_marks;
     double phase_seconds[VS_MAX_PHASES];

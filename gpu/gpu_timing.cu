@@ -2,38 +2,66 @@
  *
  * Timing a phase by the wall clock needs a stream synchronisation at its end, which stalls
  * the queue: the next phase's kernels are launched only after the device ran dry. At 64k
- * particles those stalls cost a quarter of the step. Instead, each phase boundary records one
- * event in the stream (the end of one phase is the start of the next) and the host goes on;
- * the elapsed times are read later, from events that have long completed (when the ring of
- * marks is full, or when the caller settles the timers). A phase's time is the device time
- * from reaching its start to reaching its end, idle gaps included, so the phases of a step
- * still add up to the step.
+ * particles those stalls cost a quarter of the step. Instead, each phase boundary puts one
+ * mark in the stream (the end of one phase is the start of the next) and the host goes on;
+ * the times are read later, from marks that have long passed (when the ring of marks is
+ * full, or when the caller settles the timers). A phase's time is the device time from
+ * reaching its start to reaching its end, idle gaps included, so the phases of a step still
+ * add up to the step.
+ *
+ * A mark is a one-thread kernel that writes the device's nanosecond clock (%globaltimer)
+ * into mapped host memory. An event would do the same at about 4 us of idle device time
+ * each (the next kernel waits for the stream to drain and the event to be written), where a
+ * kernel after a kernel costs about 1 us: at five marks a step that was a third of a 64k
+ * step (docs/performance.md, session 21).
  */
+#include <string.h>
+
 #include "gpu_internal.cuh"
+
+__global__ void phase_stamp_kernel(unsigned long long *stamp)
+{
+    unsigned long long now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    *stamp = now;
+}
 
 void vs_gpu_timing_create(vs_gpu_state *g)
 {
-    for (int k = 0; k < VS_PHASE_MARKS; ++k)
-        VS_CUDA_CHECK(cudaEventCreate(&g->tm.mark[k]));
+    const size_t bytes = sizeof(unsigned long long) * VS_PHASE_MARKS;
+    VS_CUDA_CHECK(cudaHostAlloc((void **)&g->tm.h_stamp, bytes, cudaHostAllocMapped));
+    memset(g->tm.h_stamp, 0, bytes);
+    VS_CUDA_CHECK(cudaHostGetDevicePointer((void **)&g->tm.d_stamp, g->tm.h_stamp, 0));
 }
 
 void vs_gpu_timing_destroy(vs_gpu_state *g)
 {
-    for (int k = 0; k < VS_PHASE_MARKS; ++k)
-        cudaEventDestroy(g->tm.mark[k]);
+    if (g->tm.h_stamp)
+        cudaFreeHost(g->tm.h_stamp);
+}
+
+/* Mark k's time, once the device has written it (a wait for the stream where it has not). */
+static unsigned long long stamp_of(vs_gpu_state *g, int k)
+{
+    volatile unsigned long long *stamp = g->tm.h_stamp + k;
+    if (*stamp == 0)
+        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    if (*stamp == 0)
+        vs_log_fatal(__FILE__, __LINE__, "phase mark %d never reached the host", k);
+    return *stamp;
 }
 
 /* The interval from the oldest mark to the next one goes to the phase the oldest started (if
- * any); the oldest mark is then dropped. Needs two marks; waits for the second if needed. */
+ * any); the oldest mark is then dropped (its slot cleared for reuse). Needs two marks; waits
+ * for the second if needed. */
 static void settle_oldest(vs_gpu_state *g)
 {
     const int k = g->tm.mark_first, next = (k + 1) % VS_PHASE_MARKS;
     if (g->tm.mark_phase[k] >= 0) {
-        VS_CUDA_CHECK(cudaEventSynchronize(g->tm.mark[next]));
-        float ms = 0.0f;
-        VS_CUDA_CHECK(cudaEventElapsedTime(&ms, g->tm.mark[k], g->tm.mark[next]));
-        g->tm.phase_seconds[g->tm.mark_phase[k]] += 1e-3 * (double)ms;
+        const unsigned long long start = stamp_of(g, k), end = stamp_of(g, next);
+        g->tm.phase_seconds[g->tm.mark_phase[k]] += 1e-9 * (double)(end - start);
     }
+    g->tm.h_stamp[k] = 0;
     g->tm.mark_first = next;
     --g->tm.n_marks;
 }
@@ -46,10 +74,9 @@ extern "C" void vs_gpu_phase_mark(vs_gpu_state *g, int phase)
         settle_oldest(g); /* marks of many steps ago: no wait in practice */
     const int k = (g->tm.mark_first + g->tm.n_marks) % VS_PHASE_MARKS;
     g->tm.mark_phase[k] = phase;
-    /* in a captured step the mark is a node of the graph, recorded when the graph runs */
-    VS_CUDA_CHECK(cudaEventRecordWithFlags(g->tm.mark[k], g->stream,
-                                           g->graph.capturing ? cudaEventRecordExternal
-                                                              : cudaEventRecordDefault));
+    /* in a captured step the mark is a node of the graph, written when the graph runs */
+    phase_stamp_kernel<<<1, 1, 0, g->stream>>>(g->tm.d_stamp + k);
+    VS_CUDA_CHECK(cudaGetLastError());
     ++g->tm.n_marks;
 }
 
@@ -63,8 +90,12 @@ extern "C" void vs_gpu_phase_settle(vs_gpu_state *g, double *seconds, int n_phas
 {
     while (g->tm.n_marks > 1)
         settle_oldest(g);
-    if (g->tm.n_marks == 1 && g->tm.mark_phase[g->tm.mark_first] < 0)
-        g->tm.n_marks = 0; /* a closing mark starts nothing */
+    if (g->tm.n_marks == 1 && g->tm.mark_phase[g->tm.mark_first] < 0) {
+        /* a closing mark starts nothing; its slot is free once the device has written it */
+        (void)stamp_of(g, g->tm.mark_first);
+        g->tm.h_stamp[g->tm.mark_first] = 0;
+        g->tm.n_marks = 0;
+    }
     for (int p = 0; p < n_phases && p < VS_MAX_PHASES; ++p) {
         seconds[p] += g->tm.phase_seconds[p];
         g->tm.phase_seconds[p] = 0.0;
