@@ -674,13 +674,13 @@ struct vs_gpu_pair {
     vs_special *special;
 };
 
-/* Phase timing on the device clock (gpu_timing.cu): a ring of phase boundaries' times (ns,
- * written by the device into mapped host memory; 0: not yet), oldest at mark_first, each
- * with the phase it starts (-1: none), and the seconds of the intervals settled so far. */
+/* Phase timing on the device clock (gpu_timing.cu): a ring of phase boundaries, oldest at
+ * mark_first, each with the phase it starts (-1: none), and the seconds settled so far. */
 struct vs_gpu_timing {
-    unsigned long long *h_stamp, *d_stamp; /* the ring, as the host and the device see it */
+    cudaEvent_t mark[VS_PHASE_MARKS];      /* the marks as events (several ranks) */
+    unsigned long long *h_stamp, *d_stamp; /* or as the device's clock (ns, 0: not yet) */
     int mark_phase[VS_PHASE_MARKS];
-    int mark_first, n_marks;
+    int mark_first, n_marks, stamps; /* stamps: 1 clock, 0 events, -1 not chosen yet */
     double phase_seconds[VS_MAX_PHASES];
 };
 

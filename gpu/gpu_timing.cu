@@ -9,11 +9,14 @@
  * reaching its start to reaching its end, idle gaps included, so the phases of a step still
  * add up to the step.
  *
- * A mark is a one-thread kernel that writes the device's nanosecond clock (%globaltimer)
- * into mapped host memory. An event would do the same at about 4 us of idle device time
- * each (the next kernel waits for the stream to drain and the event to be written), where a
- * kernel after a kernel costs about 1 us: at five marks a step that was a third of a 64k
- * step (docs/performance.md, session 21).
+ * At one rank a mark is a one-thread kernel that writes the device's nanosecond clock
+ * (%globaltimer) into mapped host memory: there the step goes to the device as a graph, in
+ * which an event costs about 4 us of idle device time (the next kernel waits for the stream
+ * to drain and the event to be written) where a kernel after a kernel costs about 1 us; at
+ * five marks a step, events took a tenth of a 64k step. Across ranks the step is launched
+ * call by call, the host's launch of a kernel costs more than an event's record, and the host
+ * waits for the device once a step (the slab path's slot): there events are the faster, and
+ * a mark is one (docs/performance.md, session 21). The kind is chosen at the first mark.
  */
 #include <string.h>
 
@@ -28,14 +31,19 @@ __global__ void phase_stamp_kernel(unsigned long long *stamp)
 
 void vs_gpu_timing_create(vs_gpu_state *g)
 {
+    for (int k = 0; k < VS_PHASE_MARKS; ++k)
+        VS_CUDA_CHECK(cudaEventCreate(&g->tm.mark[k]));
     const size_t bytes = sizeof(unsigned long long) * VS_PHASE_MARKS;
     VS_CUDA_CHECK(cudaHostAlloc((void **)&g->tm.h_stamp, bytes, cudaHostAllocMapped));
     memset(g->tm.h_stamp, 0, bytes);
     VS_CUDA_CHECK(cudaHostGetDevicePointer((void **)&g->tm.d_stamp, g->tm.h_stamp, 0));
+    g->tm.stamps = -1;
 }
 
 void vs_gpu_timing_destroy(vs_gpu_state *g)
 {
+    for (int k = 0; k < VS_PHASE_MARKS; ++k)
+        cudaEventDestroy(g->tm.mark[k]);
     if (g->tm.h_stamp)
         cudaFreeHost(g->tm.h_stamp);
 }
@@ -52,14 +60,19 @@ static unsigned long long stamp_of(vs_gpu_state *g, int k)
 }
 
 /* The interval from the oldest mark to the next one goes to the phase the oldest started (if
- * any); the oldest mark is then dropped (its slot cleared for reuse). Needs two marks; waits
- * for the second if needed. */
+ * any); the oldest mark is then dropped (a stamp's slot cleared for reuse). Needs two marks;
+ * waits for the second if needed. */
 static void settle_oldest(vs_gpu_state *g)
 {
     const int k = g->tm.mark_first, next = (k + 1) % VS_PHASE_MARKS;
-    if (g->tm.mark_phase[k] >= 0) {
+    if (g->tm.mark_phase[k] >= 0 && g->tm.stamps) {
         const unsigned long long start = stamp_of(g, k), end = stamp_of(g, next);
         g->tm.phase_seconds[g->tm.mark_phase[k]] += 1e-9 * (double)(end - start);
+    } else if (g->tm.mark_phase[k] >= 0) {
+        VS_CUDA_CHECK(cudaEventSynchronize(g->tm.mark[next]));
+        float ms = 0.0f;
+        VS_CUDA_CHECK(cudaEventElapsedTime(&ms, g->tm.mark[k], g->tm.mark[next]));
+        g->tm.phase_seconds[g->tm.mark_phase[k]] += 1e-3 * (double)ms;
     }
     g->tm.h_stamp[k] = 0;
     g->tm.mark_first = next;
@@ -74,9 +87,17 @@ extern "C" void vs_gpu_phase_mark(vs_gpu_state *g, int phase)
         settle_oldest(g); /* marks of many steps ago: no wait in practice */
     const int k = (g->tm.mark_first + g->tm.n_marks) % VS_PHASE_MARKS;
     g->tm.mark_phase[k] = phase;
+    if (g->tm.stamps < 0)
+        g->tm.stamps = g->tr.dc == NULL || g->tr.dc->cart.size == 1;
     /* in a captured step the mark is a node of the graph, written when the graph runs */
-    phase_stamp_kernel<<<1, 1, 0, g->stream>>>(g->tm.d_stamp + k);
-    VS_CUDA_CHECK(cudaGetLastError());
+    if (g->tm.stamps) {
+        phase_stamp_kernel<<<1, 1, 0, g->stream>>>(g->tm.d_stamp + k);
+        VS_CUDA_CHECK(cudaGetLastError());
+    } else {
+        VS_CUDA_CHECK(cudaEventRecordWithFlags(g->tm.mark[k], g->stream,
+                                               g->graph.capturing ? cudaEventRecordExternal
+                                                                  : cudaEventRecordDefault));
+    }
     ++g->tm.n_marks;
 }
 
@@ -92,7 +113,8 @@ extern "C" void vs_gpu_phase_settle(vs_gpu_state *g, double *seconds, int n_phas
         settle_oldest(g);
     if (g->tm.n_marks == 1 && g->tm.mark_phase[g->tm.mark_first] < 0) {
         /* a closing mark starts nothing; its slot is free once the device has written it */
-        (void)stamp_of(g, g->tm.mark_first);
+        if (g->tm.stamps)
+            (void)stamp_of(g, g->tm.mark_first);
         g->tm.h_stamp[g->tm.mark_first] = 0;
         g->tm.n_marks = 0;
     }
