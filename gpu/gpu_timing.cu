@@ -11,12 +11,12 @@
  *
  * At one rank a mark is a one-thread kernel that writes the device's nanosecond clock
  * (%globaltimer) into mapped host memory: there the step goes to the device as a graph, in
- * which an event costs about 4 us of idle device time (the next kernel waits for the stream
- * to drain and the event to be written) where a kernel after a kernel costs about 1 us; at
- * five marks a step, events took a tenth of a 64k step. Across ranks the step is launched
- * call by call, the host's launch of a kernel costs more than an event's record, and the host
- * waits for the device once a step (the slab path's slot): there events are the faster, and
- * a mark is one (docs/performance.md, session 21). The kind is chosen at the first mark.
+ * which an event leaves the device idle for several microseconds (the next kernel waits for
+ * the stream to drain and the event to be written) where a kernel follows a kernel at once.
+ * Across ranks the step is launched call by call, the host's launch of a kernel costs more
+ * than an event's record, and the host waits for the device once a step (the slab path's
+ * slot): there events are the faster, and a mark is one (docs/performance.md, session 21).
+ * The kind is chosen at the first mark.
  */
 #include <string.h>
 
