@@ -47,8 +47,8 @@ struct vs_gpu_slab {
     int32_t *d_listed;
     int32_t *d_tail;             /* h_slot's device address, where the ghost unpack writes */
     int32_t *h_slot;             /* mapped pinned: what the slot brings back (VS_TAIL_*) */
-    cudaEvent_t ev_slot;         /* after that copy */
-    int slot_queued;             /* a copy not read yet */
+    cudaEvent_t ev_slot;         /* after the ghost unpack that writes it */
+    int slot_queued;             /* a slot written (or to be) and not read yet */
     /* the arrivals, unpacked by the image pass: records at in[y], the sender's header (its
      * numbers) at in_header[y] */
     const char *in[2], *in_header[2];
