@@ -18,6 +18,7 @@
  * slot): there events are the faster, and a mark is one (docs/performance.md, session 21).
  * The kind is chosen at the first mark.
  */
+#include <sched.h>
 #include <string.h>
 
 #include "gpu_internal.cuh"
@@ -48,14 +49,20 @@ void vs_gpu_timing_destroy(vs_gpu_state *g)
         cudaFreeHost(g->tm.h_stamp);
 }
 
-/* Mark k's time, once the device has written it (a wait for the stream where it has not). */
+/* Mark k's time, once the device has written it: the host polls the slot (a stream
+ * synchronisation would drain the queue the host keeps ahead of the device), and where the
+ * stream has gone idle without writing it, the run stops. */
 static unsigned long long stamp_of(vs_gpu_state *g, int k)
 {
     volatile unsigned long long *stamp = g->tm.h_stamp + k;
-    if (*stamp == 0)
-        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    if (*stamp == 0)
-        vs_log_fatal(__FILE__, __LINE__, "phase mark %d never reached the host", k);
+    while (*stamp == 0) {
+        const cudaError_t idle = cudaStreamQuery(g->stream);
+        if (idle == cudaSuccess && *stamp == 0)
+            vs_log_fatal(__FILE__, __LINE__, "phase mark %d never reached the host", k);
+        if (idle != cudaSuccess && idle != cudaErrorNotReady)
+            VS_CUDA_CHECK(idle);
+        sched_yield();
+    }
     return *stamp;
 }
 
@@ -65,9 +72,12 @@ static unsigned long long stamp_of(vs_gpu_state *g, int k)
 static void settle_oldest(vs_gpu_state *g)
 {
     const int k = g->tm.mark_first, next = (k + 1) % VS_PHASE_MARKS;
-    if (g->tm.mark_phase[k] >= 0 && g->tm.stamps) {
-        const unsigned long long start = stamp_of(g, k), end = stamp_of(g, next);
-        g->tm.phase_seconds[g->tm.mark_phase[k]] += 1e-9 * (double)(end - start);
+    if (g->tm.stamps) {
+        /* waited for even where it starts nothing: the slot is reused next, and a write
+         * still on its way would pass for the next mark's */
+        const unsigned long long start = stamp_of(g, k);
+        if (g->tm.mark_phase[k] >= 0)
+            g->tm.phase_seconds[g->tm.mark_phase[k]] += 1e-9 * (double)(stamp_of(g, next) - start);
     } else if (g->tm.mark_phase[k] >= 0) {
         VS_CUDA_CHECK(cudaEventSynchronize(g->tm.mark[next]));
         float ms = 0.0f;
