@@ -160,7 +160,7 @@ void vs_gpu_integrity(vs_gpu_state *g, uint64_t sums[3], int64_t *bad_tag);
  * starts; -1: none) records one event in the stream and returns at once; settle waits for
  * the marked work and adds the seconds of each finished phase, per id (below 16), to
  * seconds[0 .. n_phases). */
-void vs_gpu_phase_mark(vs_gpu_state *g, int phase);
+void vs_gpu_phase_mark(vs_gpu_state *g, int phase, double weight);
 void vs_gpu_phase_settle(vs_gpu_state *g, double *seconds, int n_phases);
 
 /* The step as one CUDA graph (gpu_graph.cu): begin returns 1 when this step's `part`

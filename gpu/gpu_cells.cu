@@ -673,8 +673,10 @@ static void bin_by_cell(vs_gpu_state *g)
         g->sort.cub_temp_bytes = scan_bytes + scan_bytes / 4;
         g->sort.cub_temp = vs_gpu_alloc(g, g->sort.cub_temp_bytes);
     }
-    VS_CUDA_CHECK(cudaMemsetAsync(g->cells.cell_start, 0, sizeof(uint32_t) * (size_t)(n_cells + 1),
-                                  g->stream));
+    if (g->cells.zeroed != g->cells.cell_start || g->cells.n_zeroed != n_cells + 1)
+        VS_CUDA_CHECK(cudaMemsetAsync(g->cells.cell_start, 0,
+                                      sizeof(uint32_t) * (size_t)(n_cells + 1), g->stream));
+    g->cells.zeroed = NULL; /* used once */
     uint32_t *cell_of = g->sort.key_in, *place = g->sort.idx_in;
     VS_LAUNCH(cell_bin_kernel, n, VS_BLOCK, g->stream, listed, g->cells.grid, vs_gpu_positions(g),
               g->fs.frame, g->pt.vp[0], g->pt.vp[1], g->pt.vp[2], g->pt.species_id, g->fs.pos_q,

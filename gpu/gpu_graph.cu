@@ -7,7 +7,9 @@
  * always, and the captured graph is launched at once. The executable graph is kept and
  * updated in place from each step's capture (the same nodes, new arguments such as the pair
  * RNG's key), which costs less than launching the work one call at a time; it is made anew
- * only where the update fails (a different sequence: after a reorder, say). The step's work,
+ * only where the update fails (a different sequence: after a reorder, say). The steps whose
+ * phases are marked (one in output.timing_every) keep an executable graph of their own, so
+ * that the two sequences do not undo each other's updates. The step's work,
  * its order and its arguments are exactly those of the eager step, so the trajectory is the
  * same bits (tests/gpu/ranks_bitwise.sh compares them).
  *
@@ -27,17 +29,18 @@ void vs_gpu_graph_init(vs_gpu_state *g)
     g->graph.allowed = !(env && strcmp(env, "0") == 0);
 }
 
-static void destroy_part(vs_gpu_state *g, int part)
+static void destroy_exec(cudaGraphExec_t *exec)
 {
-    if (g->graph.exec[part])
-        cudaGraphExecDestroy(g->graph.exec[part]);
-    g->graph.exec[part] = NULL;
+    if (*exec)
+        cudaGraphExecDestroy(*exec);
+    *exec = NULL;
 }
 
 void vs_gpu_graph_destroy(vs_gpu_state *g)
 {
     for (int part = 0; part < VS_COLLECT_PARTS; ++part)
-        destroy_part(g, part);
+        for (int marked = 0; marked < 2; ++marked)
+            destroy_exec(&g->graph.exec[part][marked]);
 }
 
 extern "C" int vs_gpu_graph_begin(vs_gpu_state *g, int part)
@@ -53,6 +56,7 @@ extern "C" int vs_gpu_graph_begin(vs_gpu_state *g, int part)
     /* relaxed: the host may still allocate (it does not in such a step) */
     VS_CUDA_CHECK(cudaStreamBeginCapture(g->stream, cudaStreamCaptureModeRelaxed));
     g->graph.capturing = 1;
+    g->graph.marked = 0;
     g->graph.part = part;
     return 1;
 }
@@ -63,12 +67,12 @@ extern "C" void vs_gpu_graph_end(vs_gpu_state *g)
     VS_CUDA_CHECK(cudaStreamEndCapture(g->stream, &graph));
     g->graph.capturing = 0;
     const int part = g->graph.part;
-    cudaGraphExec_t *exec = &g->graph.exec[part];
+    cudaGraphExec_t *exec = &g->graph.exec[part][g->graph.marked];
     if (*exec) {
         cudaGraphExecUpdateResultInfo info;
         if (cudaGraphExecUpdate(*exec, graph, &info) != cudaSuccess) {
             (void)cudaGetLastError(); /* the update's refusal is not an error of the run */
-            destroy_part(g, part);
+            destroy_exec(exec);
         }
     }
     if (!*exec) {

@@ -30,10 +30,9 @@ extern "C" {
 #include "gpu_plan.cuh"
 #include "gpu_slab.cuh"
 #include "gpu_tensor.cuh"
+#include "gpu_timing.cuh"
 #include "gpu_wall.cuh"
 
-#define VS_PHASE_MARKS 64 /* phase boundaries not yet read back (about a dozen steps) */
-#define VS_MAX_PHASES 16
 
 /* Per-species tables, passed to kernels by value (a few KiB of kernel parameters). */
 struct vs_gpu_species {
@@ -564,6 +563,9 @@ struct vs_gpu_cells {
     uint32_t *cell_start;     /* n_cells + 1 offsets: cell c (linear index) holds entries
                                  cell_start[c] .. cell_start[c + 1] - 1 of the list */
     int64_t cell_start_cap;   /* its allocated entries */
+    uint32_t *zeroed;         /* cell_start's first n_zeroed entries were cleared in the step's
+                                 image pass (one rank), which the binning then need not do */
+    int64_t n_zeroed;
     uint32_t *cell_particles; /* particle indices sorted by cell (not kept by the Newton
                                  path, whose cell_pos holds them) */
     int4 *cell_pos;           /* the list: fixed-point positions and indices, by cell */
@@ -672,27 +674,6 @@ struct vs_gpu_pair {
      * (upload, migration, Morton reorder) when special_on (vs_special_depth > 0); else NULL */
     int special_on;
     vs_special *special;
-};
-
-/* Phase timing on the device clock (gpu_timing.cu): a ring of phase boundaries, oldest at
- * mark_first, each with the phase it starts (-1: none), and the seconds settled so far. */
-struct vs_gpu_timing {
-    cudaEvent_t mark[VS_PHASE_MARKS];      /* the marks as events (several ranks) */
-    unsigned long long *h_stamp, *d_stamp; /* or as the device's clock (ns, 0: not yet) */
-    int mark_phase[VS_PHASE_MARKS];
-    int mark_first, n_marks, stamps; /* stamps: 1 clock, 0 events, -1 not chosen yet */
-    double phase_seconds[VS_MAX_PHASES];
-};
-
-/* The step as one CUDA graph (gpu_graph.cu): captured from the stream as the step queues its
- * work, then launched at once; the executable graph is updated in place from each step's
- * capture (the same kernels, new arguments) and made anew only when the update fails. */
-struct vs_gpu_graph {
-    int allowed;           /* VESICA_GPU_GRAPHS=0 turns the graphs off */
-    int capturing;         /* the stream is being captured: phase marks become nodes */
-    int part;              /* what is being captured (VS_COLLECT_*) */
-    cudaGraphExec_t exec[VS_COLLECT_PARTS]; /* per part: NULL, or the one updated in place */
-    int64_t launched[VS_COLLECT_PARTS], made; /* parts launched as graphs; graphs made */
 };
 
 /* Reductions and small read-backs (buffers from gpu_state.cu). */

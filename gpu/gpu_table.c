@@ -239,7 +239,10 @@ static void gpu_sync(void *st)
     vs_gpu_settle_owned(st);
     vs_gpu_synchronize(st);
 }
-static void gpu_phase_mark(void *st, int phase) { vs_gpu_phase_mark(st, phase); }
+static void gpu_phase_mark(void *st, int phase, double weight)
+{
+    vs_gpu_phase_mark(st, phase, weight);
+}
 static void gpu_phase_settle(void *st, double *seconds, int n_phases)
 {
     vs_gpu_phase_settle(st, seconds, n_phases);

@@ -7,7 +7,8 @@
  * the times are read later, from marks that have long passed (when the ring of marks is
  * full, or when the caller settles the timers). A phase's time is the device time from
  * reaching its start to reaching its end, idle gaps included, so the phases of a step still
- * add up to the step.
+ * add up to the step. Each mark carries a weight, the steps its phase stands for: the engine
+ * marks one step in output.timing_every, for even a kernel's mark costs a 64k step a tenth.
  *
  * At one rank a mark is a one-thread kernel that writes the device's nanosecond clock
  * (%globaltimer) into mapped host memory: there the step goes to the device as a graph, in
@@ -77,19 +78,20 @@ static void settle_oldest(vs_gpu_state *g)
          * still on its way would pass for the next mark's */
         const unsigned long long start = stamp_of(g, k);
         if (g->tm.mark_phase[k] >= 0)
-            g->tm.phase_seconds[g->tm.mark_phase[k]] += 1e-9 * (double)(stamp_of(g, next) - start);
+            g->tm.phase_seconds[g->tm.mark_phase[k]] +=
+                g->tm.mark_weight[k] * 1e-9 * (double)(stamp_of(g, next) - start);
     } else if (g->tm.mark_phase[k] >= 0) {
         VS_CUDA_CHECK(cudaEventSynchronize(g->tm.mark[next]));
         float ms = 0.0f;
         VS_CUDA_CHECK(cudaEventElapsedTime(&ms, g->tm.mark[k], g->tm.mark[next]));
-        g->tm.phase_seconds[g->tm.mark_phase[k]] += 1e-3 * (double)ms;
+        g->tm.phase_seconds[g->tm.mark_phase[k]] += g->tm.mark_weight[k] * 1e-3 * (double)ms;
     }
     g->tm.h_stamp[k] = 0;
     g->tm.mark_first = next;
     --g->tm.n_marks;
 }
 
-extern "C" void vs_gpu_phase_mark(vs_gpu_state *g, int phase)
+extern "C" void vs_gpu_phase_mark(vs_gpu_state *g, int phase, double weight)
 {
     if (phase >= VS_MAX_PHASES)
         vs_log_fatal(__FILE__, __LINE__, "phase id %d out of range", phase);
@@ -97,6 +99,8 @@ extern "C" void vs_gpu_phase_mark(vs_gpu_state *g, int phase)
         settle_oldest(g); /* marks of many steps ago: no wait in practice */
     const int k = (g->tm.mark_first + g->tm.n_marks) % VS_PHASE_MARKS;
     g->tm.mark_phase[k] = phase;
+    g->tm.mark_weight[k] = weight;
+    g->graph.marked |= g->graph.capturing;
     if (g->tm.stamps < 0)
         g->tm.stamps = g->tr.dc == NULL || g->tr.dc->cart.size == 1;
     /* in a captured step the mark is a node of the graph, written when the graph runs */

@@ -120,8 +120,9 @@ typedef struct vs_backend {
     /* Optional (NULL: phases are timed by the wall clock): phase timing on the device's own
      * clock. A mark (the open phase ends, `phase` starts; -1: none) returns at once, so the
      * device's queue never runs dry at a phase boundary; settle waits for the marked work
-     * and adds each finished phase's seconds to seconds[0 .. n_phases). */
-    void (*phase_mark)(void *st, int phase);
+     * and adds each finished phase's seconds, times the weight of the mark that started it
+     * (the steps it stands for: output.timing_every), to seconds[0 .. n_phases). */
+    void (*phase_mark)(void *st, int phase, double weight);
     void (*phase_settle)(void *st, double *seconds, int n_phases);
     /* Optional (NULL: never): a step whose work nothing on the host waits for, queued as one
      * unit (a reaction step as two: VS_COLLECT_*). begin returns 1 when the backend takes

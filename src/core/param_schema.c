@@ -533,6 +533,11 @@ const key_spec vs_config_schema[] = {
          "(fields.h5, VTK-HDF; needs a field group); 0 = none"),
      INT_GE(0),
      LAND(output.field_interval)},
+    {KEY("output.timing_every", K_INT, OPTIONAL, "10",
+         "GPU: the phases' times taken on one step in this many (at random), scaled by it; "
+         "1 = every step"),
+     INT_GE(1),
+     LAND(output.timing_every)},
 
     {KEY("profiles", K_GROUP, OPTIONAL, NULL,
          "binned profiles written to profiles.h5")},

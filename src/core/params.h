@@ -359,6 +359,7 @@ typedef struct {
     int pressure_tensor;         /* 1: the six components in thermo.csv and per profile bin */
     vs_profiles_params profiles; /* binned profiles; axis -1 = none */
     int64_t field_interval;      /* steps between density-field frames (fields.h5); 0 = none */
+    int64_t timing_every;        /* device phase marks on one step in this many, >= 1 */
 } vs_output_params;
 
 /* Run control: the wall-time limit and the watchdog's tolerances (app/watch.h). */

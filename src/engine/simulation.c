@@ -120,6 +120,7 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
 {
     memset(sim, 0, sizeof(*sim));
     sim->phase_open = -1;
+    sim->phase_weight = 1.0;
     sim->prm = *prm;
     sim->list_radius = vs_list_radius(prm);
     /* a box that grows past 64 times the larger of its starting volume and one list cell per
@@ -167,14 +168,17 @@ int vs_sim_create(vs_sim *sim, const vs_params *prm, MPI_Comm comm, char *err,
 
 /* Timed phases follow one another: starting one ends the one before, and phases_close ends
  * the last, before anything untimed. On the device's clock where the backend has one (one
- * event per boundary; the device's queue keeps running across it), by the wall clock
- * otherwise. */
+ * mark per boundary; the device's queue keeps running across it), by the wall clock
+ * otherwise. A device mark costs the device a microsecond or more, which at small sizes is a
+ * tenth of a step: steps are marked one in output.timing_every (vs_sim_step), each such
+ * step's phases standing for that many steps. */
 static void phase_begin(vs_sim *sim, vs_timer_id id)
 {
     if (sim->phase_open == (int)id)
         return;
     if (sim->backend->phase_mark) {
-        sim->backend->phase_mark(sim->backend_state, (int)id);
+        if (sim->phase_weight > 0.0)
+            sim->backend->phase_mark(sim->backend_state, (int)id, sim->phase_weight);
     } else {
         if (sim->phase_open >= 0)
             vs_timer_stop(&sim->timers, (vs_timer_id)sim->phase_open);
@@ -187,9 +191,10 @@ static void phases_close(vs_sim *sim)
 {
     if (sim->phase_open < 0)
         return;
-    if (sim->backend->phase_mark)
-        sim->backend->phase_mark(sim->backend_state, -1);
-    else
+    if (sim->backend->phase_mark) {
+        if (sim->phase_weight > 0.0)
+            sim->backend->phase_mark(sim->backend_state, -1, sim->phase_weight);
+    } else
         vs_timer_stop(&sim->timers, (vs_timer_id)sim->phase_open);
     sim->phase_open = -1;
 }
@@ -250,8 +255,10 @@ static int overlapped_forces(vs_sim *sim, int64_t step)
         term_forces(sim, sim->ff.terms[k], step);
     if (b->forces_end)
         b->forces_end(sim->backend_state, step);
-    sim->timers.total[VS_TIMER_pair] -= comm_s;
-    sim->timers.total[VS_TIMER_comm] += comm_s;
+    /* as the pair phase was marked: this step standing for phase_weight steps, or unmarked */
+    const double w = b->phase_mark ? sim->phase_weight : 1.0;
+    sim->timers.total[VS_TIMER_pair] -= w * comm_s;
+    sim->timers.total[VS_TIMER_comm] += w * comm_s;
     sim->comm_hidden_s += hidden_s;
     return 1;
 }
@@ -649,10 +656,27 @@ static int reaction_step(vs_sim *sim, int64_t step, int collectable)
     return collected;
 }
 
+/* Whether the device marks the phases of `step`: one step in output.timing_every, drawn by
+ * a hash of its number (no periodic output step lines up with the marked ones; every rank
+ * marks the same steps). */
+static int step_marked(const vs_sim *sim, int64_t step)
+{
+    const uint64_t every = (uint64_t)sim->prm.output.timing_every;
+    if (every <= 1)
+        return 1;
+    uint64_t h = (uint64_t)step + 0x9e3779b97f4a7c15ull; /* splitmix64's finaliser */
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    return (h ^ (h >> 31)) % every == 0;
+}
+
 void vs_sim_step(vs_sim *sim)
 {
     const vs_backend *b = sim->backend;
     const int64_t step = sim->step + 1;
+    phases_close(sim); /* a phase opened outside the step is marked as such */
+    const int64_t every = sim->prm.output.timing_every > 1 ? sim->prm.output.timing_every : 1;
+    sim->phase_weight = step_marked(sim, step) ? (double)every : 0.0;
 
     /* skin 0: no Verlet skin, the lists are rebuilt on every step, so the displacement
      * check (a reduction and an allreduce) is skipped */
@@ -722,6 +746,7 @@ void vs_sim_step(vs_sim *sim)
      * the state is read first (vs_sim_finish_step) */
     sim->second_half_pending = 1;
     phases_close(sim);
+    sim->phase_weight = 1.0;
     if (collected)
         b->step_collect_end(sim->backend_state);
 }

@@ -35,6 +35,7 @@ typedef struct vs_sim {
     vs_forcefield ff;        /* the force terms the step asks for forces */
     vs_timers timers;
     int phase_open;          /* the timed phase running now (a vs_timer_id), -1: none */
+    double phase_weight;     /* device marks: the steps a mark stands for now; 0 = unmarked */
     const struct vs_backend *backend;
     double list_radius;      /* of the neighbour lists and the ghost shell: the pair terms'
                                 largest cut-off + skin (vs_list_radius) */
