@@ -169,13 +169,16 @@ __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_fac
  * launches). The ghosts then come in the atomics' order, which changes no bit of a step: the
  * Newton kernel's sums are fixed point, exact in any order, as with the cell list's order.
  * The kernel also clears the n_zero words at zero, the cell list's counts, which the binning
- * that follows it would otherwise clear with a memset: in a graph such a node costs a
- * microsecond or more, here the words are a store each. */
+ * that follows it would otherwise clear with a memset, and *next_local, where the next such
+ * pass counts: in a graph a memset node costs a microsecond or more, here a store a word. */
 template <int MOL>
 __global__ void image_write_unordered_kernel(int n, vs_image_faces f, vs_soa a,
-                                             int32_t *n_local, uint32_t *zero, int64_t n_zero)
+                                             int32_t *n_local, int32_t *next_local,
+                                             uint32_t *zero, int64_t n_zero)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
+    if (i == 0)
+        *next_local = 0;
     for (int64_t k = i; k < n_zero; k += (int64_t)gridDim.x * blockDim.x)
         zero[k] = 0;
     int count = 0;
@@ -478,7 +481,15 @@ static void build_images_on_device(vs_gpu_state *g, const vs_image_faces &f)
     const bool mol = g->bd.on;
     const int64_t most = most_images_each(f, false), most_bonded = most_images_each(f, mol);
     vs_gpu_reserve(g, n + (most > most_bonded ? most : most_bonded) * n);
-    VS_CUDA_CHECK(cudaMemsetAsync(g->halo.d_ghosts, 0, sizeof(int32_t), g->stream));
+    /* the ghosts' number goes to the word the last such pass cleared (every reader of that
+     * pass's number, all queued before this, is done by then); the other is cleared here */
+    int32_t *count = g->halo.d_ghosts == g->halo.d_ghost_words ? g->halo.d_ghost_words + 1
+                                                                : g->halo.d_ghost_words;
+    int32_t *next = count == g->halo.d_ghost_words ? count + 1 : g->halo.d_ghost_words;
+    if (!g->halo.other_clear)
+        VS_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(int32_t), g->stream));
+    g->halo.d_ghosts = count;
+    g->halo.other_clear = 1;
     /* the cell list's counts, where they are allocated for the grid of now (the binning
      * checks that nothing changed them since) */
     const int64_t n_zero = g->cells.n_cells + 1;
@@ -488,10 +499,10 @@ static void build_images_on_device(vs_gpu_state *g, const vs_image_faces &f)
     g->cells.n_zeroed = zero ? n_zero : 0;
     if (mol)
         VS_LAUNCH(image_write_unordered_kernel<1>, n, VS_BLOCK, g->stream, (int)n, f, soa(g),
-                  g->halo.d_ghosts, zero, g->cells.n_zeroed);
+                  count, next, zero, g->cells.n_zeroed);
     else
         VS_LAUNCH(image_write_unordered_kernel<0>, n, VS_BLOCK, g->stream, (int)n, f, soa(g),
-                  g->halo.d_ghosts, zero, g->cells.n_zeroed);
+                  count, next, zero, g->cells.n_zeroed);
     g->pt.n_ghost = 0;
     g->halo.n_img_local = 0; /* no refresh follows: every step rebuilds */
     g->tr.halo_bytes_last = 0;

@@ -498,6 +498,10 @@ struct vs_gpu_halo {
      * d_ghosts, and the step's later kernels read it there; the host learns it only where it
      * waits anyway (vs_gpu_settle_ghosts), so the step has no read-back */
     int32_t *d_ghosts;
+    /* d_ghosts is one of these two; the pass takes them in turns, clearing the other for its
+     * next turn (other_clear: the other word is zero, nothing wrote it since) */
+    int32_t *d_ghost_words;
+    int other_clear;
     int ghosts_on_device;   /* pt.n_ghost is 0 and the number is in d_ghosts */
     int64_t ghost_estimate; /* from the last number read back (-1: none yet): the grids' size */
     int on_device_allowed;  /* VESICA_GPU_GHOSTS_ON_DEVICE=0 clears it (the tests compare) */

@@ -492,6 +492,7 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
                                    ? (most + VS_BLOCK - 1) / VS_BLOCK
                                    : 1),
                     2);
+    g->halo.other_clear = 0; /* the unpack writes d_ghosts: the image pass's turns start anew */
     slab_unpack_kernel<<<grid, VS_BLOCK, 0, g->stream>>>(
         g->pt.d_owned, (int32_t *)g->tr.d_ghost_send, base[0], base[1], records[0], records[1],
         g->slab.in_bound[0], g->slab.in_bound[1], soa(g), g->halo.d_ghosts, g->slab.d_listed,

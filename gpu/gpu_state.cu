@@ -389,7 +389,8 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->red.h_pinned, 64 * sizeof(double)));
     read_switches(g);
     g->halo.d_outside = (unsigned long long *)vs_gpu_alloc(g, sizeof(unsigned long long));
-    g->halo.d_ghosts = (int32_t *)vs_gpu_alloc(g, sizeof(int32_t));
+    g->halo.d_ghost_words = (int32_t *)vs_gpu_alloc(g, 2 * sizeof(int32_t));
+    g->halo.d_ghosts = g->halo.d_ghost_words;
     g->halo.ghost_estimate = -1;
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->halo.h_outside, sizeof(unsigned long long)));
     vs_gpu_slab_init(g);
@@ -477,7 +478,7 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
         cudaFree(g->ovl.split_idx);
     void *images[] = {g->halo.img_counts,   g->halo.img_offsets, g->halo.img_src,
                       g->halo.img_send_src, g->halo.img_code,    g->halo.img_send_code,
-                      g->halo.d_outside,    g->halo.d_ghosts,     g->wall.d_escaped};
+                      g->halo.d_outside,    g->halo.d_ghost_words, g->wall.d_escaped};
     for (size_t k = 0; k < sizeof images / sizeof images[0]; ++k)
         if (images[k])
             cudaFree(images[k]);

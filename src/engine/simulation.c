@@ -656,18 +656,15 @@ static int reaction_step(vs_sim *sim, int64_t step, int collectable)
     return collected;
 }
 
-/* Whether the device marks the phases of `step`: one step in output.timing_every, drawn by
- * a hash of its number (no periodic output step lines up with the marked ones; every rank
- * marks the same steps). */
-static int step_marked(const vs_sim *sim, int64_t step)
+int vs_sim_step_marked(int64_t every, int64_t step)
 {
-    const uint64_t every = (uint64_t)sim->prm.output.timing_every;
     if (every <= 1)
         return 1;
-    uint64_t h = (uint64_t)step + 0x9e3779b97f4a7c15ull; /* splitmix64's finaliser */
+    /* splitmix64's finaliser of the block's number: the marked step's place in its block */
+    uint64_t h = (uint64_t)(step / every) + 0x9e3779b97f4a7c15ull;
     h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
     h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-    return (h ^ (h >> 31)) % every == 0;
+    return (uint64_t)(step % every) == (h ^ (h >> 31)) % (uint64_t)every;
 }
 
 void vs_sim_step(vs_sim *sim)
@@ -676,7 +673,7 @@ void vs_sim_step(vs_sim *sim)
     const int64_t step = sim->step + 1;
     phases_close(sim); /* a phase opened outside the step is marked as such */
     const int64_t every = sim->prm.output.timing_every > 1 ? sim->prm.output.timing_every : 1;
-    sim->phase_weight = step_marked(sim, step) ? (double)every : 0.0;
+    sim->phase_weight = vs_sim_step_marked(every, step) ? (double)every : 0.0;
 
     /* skin 0: no Verlet skin, the lists are rebuilt on every step, so the displacement
      * check (a reduction and an allreduce) is skipped */

@@ -115,6 +115,11 @@ const vs_particles *vs_sim_owned_particles(vs_sim *sim);
 vs_particle_rec *vs_sim_owned_records(vs_sim *sim, int64_t *n);
 /* Their optional records in the same order (malloc'd; NULL where the run has none). */
 void vs_sim_owned_ext(vs_sim *sim, vs_particle_ext *out);
+/* Whether the device marks the phases of `step` when one step in `every` is marked: one
+ * step of each block of `every` (steps k * every to k * every + every - 1), at a place drawn
+ * by a hash of k, so that a run's marked steps are its steps / every to within one, no
+ * output interval lines up with them, and every rank marks the same ones. */
+int vs_sim_step_marked(int64_t every, int64_t step);
 /* Advance one step. Its second half-step is left pending: the next step runs it fused with
  * its own first half. Everything that reads the state (thermo, integrity, records,
  * canonicalize) finishes it first; call vs_sim_finish_step before reading it otherwise. */
