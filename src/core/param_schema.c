@@ -534,8 +534,8 @@ const key_spec vs_config_schema[] = {
      INT_GE(0),
      LAND(output.field_interval)},
     {KEY("output.timing_every", K_INT, OPTIONAL, "10",
-         "GPU: the phases' times taken on one step in this many (at random), scaled by it; "
-         "1 = every step"),
+         "GPU: the phases' times taken on one step of each block of this many (its place at "
+         "random), scaled by it; 1 = every step"),
      INT_GE(1),
      LAND(output.timing_every)},
 
