@@ -157,9 +157,10 @@ void vs_gpu_tensor_local(vs_gpu_state *g, vs_thermo_local *out);
 void vs_gpu_integrity(vs_gpu_state *g, uint64_t sums[3], int64_t *bad_tag);
 
 /* Phase timing on the device clock: a phase boundary (the phase queued so far ends, `phase`
- * starts; -1: none) records one event in the stream and returns at once; settle waits for
- * the marked work and adds the seconds of each finished phase, per id (below 16), to
- * seconds[0 .. n_phases). */
+ * starts; -1: none) puts one mark in the stream (a clock-stamping kernel at one rank, an
+ * event across ranks) and returns at once; settle waits for the marked work and adds the
+ * seconds of each finished phase times its mark's weight (the steps it stands for), per id
+ * (below 16), to seconds[0 .. n_phases). */
 void vs_gpu_phase_mark(vs_gpu_state *g, int phase, double weight);
 void vs_gpu_phase_settle(vs_gpu_state *g, double *seconds, int n_phases);
 

@@ -8,7 +8,8 @@
  * full, or when the caller settles the timers). A phase's time is the device time from
  * reaching its start to reaching its end, idle gaps included, so the phases of a step still
  * add up to the step. Each mark carries a weight, the steps its phase stands for: the engine
- * marks one step in output.timing_every, for even a kernel's mark costs a 64k step a tenth.
+ * marks one step in output.timing_every, for a step's marks cost a small system's step a
+ * sizeable part of it.
  *
  * At one rank a mark is a one-thread kernel that writes the device's nanosecond clock
  * (%globaltimer) into mapped host memory: there the step goes to the device as a graph, in
