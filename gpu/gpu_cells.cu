@@ -668,7 +668,7 @@ static void bin_by_cell(vs_gpu_state *g)
                                                 g->cells.cell_start, (int)(n_cells + 1),
                                                 g->stream));
     if (scan_bytes > g->sort.cub_temp_bytes) { /* a grid with more cells than particles */
-        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+        vs_gpu_drain(g);
         vs_gpu_free(g, g->sort.cub_temp, g->sort.cub_temp_bytes);
         g->sort.cub_temp_bytes = scan_bytes + scan_bytes / 4;
         g->sort.cub_temp = vs_gpu_alloc(g, g->sort.cub_temp_bytes);

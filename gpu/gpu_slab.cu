@@ -8,7 +8,7 @@
  * - The leavers are selected and packed by one block that also closes their holes; it writes
  *   their numbers into the send buffer's header, which the neighbours' image pass reads.
  *   Direction 1's records start at a fixed place (after direction 0's bound), so one
- *   message per neighbour carries only the bounds, the buffer and the events.
+ *   message per neighbour carries only the bounds and the buffer.
  * - The image pass unpacks the arrivals after the stayers and writes the images of every
  *   owned particle (local ones into the ghost slots, sent ones into a second exported
  *   buffer whose header holds their numbers); the ghost unpack reads the neighbours' records
@@ -23,11 +23,14 @@
  *   flux through a face does not double in a step). The first step, with no last one,
  *   counts and reads back.
  * - No acknowledgement and no wait for the neighbours' reads: two waits per step order
- *   everything. A neighbour reads this rank's migrants in its image pass, before it records
- *   the event that this rank's ghost unpack waits for; it reads this rank's ghost records in
- *   its ghost unpack, before it packs the next step's migrants and records the event that
- *   this rank's next image pass waits for. So this rank's next writes to either buffer come
- *   after the neighbours' reads of it in the streams' order.
+ *   everything. A neighbour reads this rank's migrants in its image pass, before it signals
+ *   what this rank's ghost unpack waits for; it reads this rank's ghost records in its ghost
+ *   unpack, before it packs the next step's migrants and signals what this rank's next image
+ *   pass waits for. So this rank's next writes to either buffer come after the neighbours'
+ *   reads of it in the streams' order. The signals are stream memory operations on words
+ *   each rank exports (gpu_transport.cu), so the step, host messages and all, can be
+ *   captured as one graph per rank (gpu_graph.cu): the host messages carry only bounds and
+ *   buffers, and nothing on the device waits for a host.
  * Runs are the same bits as on the other paths: the same ghost set, in another order, which
  * the Newton kernel's fixed-point sums do not see (tests/gpu/ranks_bitwise.sh).
  */
@@ -501,8 +504,9 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
     device_mark(g, 6);
     g->slab.dev_marked = 1; /* the migration's marks came before */
     /* the slot (written by the unpack into mapped host memory): read at the next step's
-     * start, or wherever the host asks first */
-    VS_CUDA_CHECK(cudaEventRecord(g->slab.ev_slot, g->stream));
+     * start, or wherever the host asks first; in a captured step, from the launched graph */
+    VS_CUDA_CHECK(cudaEventRecordWithFlags(g->slab.ev_slot, g->stream,
+                                           g->graph.capturing ? cudaEventRecordExternal : 0));
     g->slab.slot_queued = 1;
     mark(g, 7, &t);
     g->halo.ghosts_on_device = 1;
