@@ -571,8 +571,9 @@ struct vs_gpu_cells {
                                  cell_start[c] .. cell_start[c + 1] - 1 of the list */
     int64_t cell_start_cap;   /* its allocated entries */
     uint32_t *zeroed;         /* cell_start's first n_zeroed entries were cleared in the step's
-                                 image pass (one rank), which the binning then need not do */
+                                 image pass, which the binning then need not do */
     int64_t n_zeroed;
+    int owned_binned;         /* the owned particles are binned already (vs_gpu_bin_owned) */
     uint32_t *cell_particles; /* particle indices sorted by cell (not kept by the Newton
                                  path, whose cell_pos holds them) */
     int4 *cell_pos;           /* the list: fixed-point positions and indices, by cell */
@@ -922,10 +923,6 @@ static inline double *vs_gpu_virial_buf(vs_gpu_state *g) { return (double *)g->s
 void vs_gpu_timing_create(vs_gpu_state *g);
 void vs_gpu_graph_init(vs_gpu_state *g);
 void vs_gpu_graph_destroy(vs_gpu_state *g);
-/* A buffer given up while the stream is captured (a grown one's old room, a peer's old
- * mapping), freed once the stream has run past the captured work; and those freed now. */
-void vs_gpu_graph_retire(vs_gpu_state *g, void *ptr, size_t bytes, int mapped);
-void vs_gpu_graph_free_retired(vs_gpu_state *g);
 void vs_gpu_timing_make_room(vs_gpu_state *g, int marks); /* a captured step cannot wait */
 void vs_gpu_timing_destroy(vs_gpu_state *g);
 

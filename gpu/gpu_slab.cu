@@ -190,7 +190,7 @@ static void mark(vs_gpu_state *g, int part, double *t)
 /* The device's parts (select, pack+fill, message A's wait, image pass, message B's wait,
  * ghost unpack): an event at each boundary, read once the slot's event has passed them. */
 static const char *const slab_device_names[VS_SLAB_DEVICE_MARKS - 1] = {
-    "select", "pack+fill", "wait A", "image pass", "wait B", "ghost unpack"};
+    "select", "pack+fill", "wait A", "image pass", "owned binned + wait B", "ghost unpack"};
 
 static void device_mark(vs_gpu_state *g, int k)
 {
@@ -393,6 +393,7 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
     const char *base[2];
     vs_gpu_slab_message(g, d, 0, g->slab.send_bound, offset, g->slab.arrive_bound, base,
                         g->slab.in);
+    vs_gpu_slab_wait(g, d, 0, g->slab.arrive_bound);
     device_mark(g, 3);
     /* no header where no arrival can come: the message waited on no signal for it, and the
      * neighbour may not have mapped or written its buffer yet */
@@ -479,6 +480,8 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
                                 VS_SLAB_HEADER + rec * (uint64_t)g->slab.out_bound[0]};
     const char *base[2], *records[2];
     vs_gpu_slab_message(g, d, 1, g->slab.out_bound, offset, g->slab.in_bound, base, records);
+    vs_gpu_bin_owned(g); /* while the neighbours' records travel */
+    vs_gpu_slab_wait(g, d, 1, g->slab.in_bound);
     device_mark(g, 5);
     mark(g, 6, &t);
     const int64_t in = g->slab.in_bound[0] + g->slab.in_bound[1];

@@ -81,10 +81,13 @@ void vs_gpu_ghost_send_reserve(vs_gpu_state *g, size_t bytes);
 /* The slab path's message with each neighbour along d (gpu_transport.cu), sent after this
  * rank packed `buffer` (0: d_send, 1: d_ghost_send): per direction a number and the byte
  * offset of its records; returns the neighbours' numbers and where their records are,
- * mapped here (in_base: their buffer's start), with the stream waiting for their packing. */
+ * mapped here (in_base: their buffer's start), and signals them in the stream that the
+ * packing is done. vs_gpu_slab_wait then makes the stream wait for the neighbours' packing
+ * (in_n: the numbers the message returned); work queued between the two fills that wait. */
 void vs_gpu_slab_message(vs_gpu_state *g, int d, int buffer, const int64_t out_n[2],
                          const uint64_t out_offset[2], int64_t in_n[2], const char *in_base[2],
                          const char *in_records[2]);
+void vs_gpu_slab_wait(vs_gpu_state *g, int d, int buffer, const int64_t in_n[2]);
 /* The image path's faces and the slab path's image kernels (gpu_images.cu): the image counts
  * of the owned particles before the migration into d_select_count[4..6] (the bounds' base
  * where no last step gives one); the arrivals unpacked after the stayers (their numbers in
@@ -93,6 +96,10 @@ void vs_gpu_slab_message(vs_gpu_state *g, int d, int buffer, const int64_t out_n
  * ghost send buffer's regions), the owned particles' number to slab.d_stay[1]. */
 void vs_gpu_slab_count_images(vs_gpu_state *g, int remote);
 void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header);
+/* The owned particles binned into the cell list's counts, where the image pass cleared them
+ * (gpu_cells.cu): queued before the wait for the neighbours' ghost records, it fills that
+ * wait, and the binning then takes the ghosts only. */
+void vs_gpu_bin_owned(vs_gpu_state *g);
 /* Per-particle most images: local ones, and sent ones in one direction. */
 void vs_gpu_slab_most_images(const vs_gpu_state *g, int remote, int64_t *local, int64_t *sent);
 

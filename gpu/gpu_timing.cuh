@@ -43,4 +43,10 @@ struct vs_gpu_graph {
     int n_retired;
 };
 
+/* A buffer given up while the stream is captured (a grown one's old room, a peer's old
+ * mapping), freed once the stream has run past the captured work; and those freed now
+ * (gpu_graph.cu). */
+void vs_gpu_graph_retire(vs_gpu_state *g, void *ptr, size_t bytes, int mapped);
+void vs_gpu_graph_free_retired(vs_gpu_state *g);
+
 #endif

@@ -471,22 +471,29 @@ void vs_gpu_slab_message(vs_gpu_state *g, int d, int buffer, const int64_t out_n
         in_records[dir] = base ? base + in[dir].offset : NULL;
     }
     /* this rank's records are packed (by the kernels queued before): the exchange's number
-     * into each receiving neighbour's word (a write after a memory barrier), then the wait
-     * until the senders' numbers are in this rank's words. The numbers go up by one per
-     * exchange on every rank alike, and the wait compares cyclically. No `read` to wait for:
-     * the slab path's next writes to these buffers come after waits on what the source
-     * signals after its reads (gpu_slab.cu) */
+     * into each receiving neighbour's word, a write after a memory barrier. The numbers go
+     * up by one per exchange on every rank alike */
     const uint32_t seq = ++g->tr.signal_seq[buffer];
     for (int dir = 0; dir < 2; ++dir) {
         uint32_t *word = g->tr.peer_map[peer_index(g, dest[dir])].inbox + 2 * buffer + dir;
         value_op(write_value32((CUstream)g->stream, (CUdeviceptr)word, seq, 0), "signal");
     }
+}
+
+void vs_gpu_slab_wait(vs_gpu_state *g, int d, int buffer, const int64_t in_n[2])
+{
+    /* until the senders' numbers of this exchange are in this rank's words (compared
+     * cyclically). No `read` to wait for: the slab path's next writes to these buffers come
+     * after waits on what the source signals after its reads (gpu_slab.cu) */
+    int dest = 0, source[2] = {0, 0};
+    for (int dir = 0; dir < 2; ++dir)
+        peers(g, d, dir, &dest, &source[dir]);
     for (int dir = 0; dir < 2; ++dir) {
         const int waited = dir == 1 && source[1] == source[0] && (in_n[0] > 0 || buffer);
         if ((in_n[dir] > 0 || buffer) && !waited)
             value_op(wait_value32((CUstream)g->stream,
-                                  (CUdeviceptr)(g->tr.d_inbox + 2 * buffer + dir), seq,
-                                  CU_STREAM_WAIT_VALUE_GEQ),
+                                  (CUdeviceptr)(g->tr.d_inbox + 2 * buffer + dir),
+                                  g->tr.signal_seq[buffer], CU_STREAM_WAIT_VALUE_GEQ),
                      "wait");
     }
 }
