@@ -747,14 +747,16 @@ __global__ void slab_write_kernel(int32_t *stay, const int32_t *hdr0, const int3
 }
 
 /* The image pass's counters into the header the neighbours read (sent down, sent up, local,
- * overflow), after the pass: one thread, so that no block of the pass waits on a fence and
- * a ticket to find the last one. */
-__global__ void slab_header_kernel(const int32_t *ctr, int32_t *header)
+ * overflow), after the pass, and the neighbours signalled: one thread, so that no block of
+ * the pass waits on a fence and a ticket to find the last one. The pass's records are in
+ * this GPU's memory, where the neighbours read them, since the pass ended. */
+__global__ void slab_header_kernel(const int32_t *ctr, int32_t *header, vs_slab_signal signal)
 {
     header[0] = ctr[1];
     header[1] = ctr[2];
     header[2] = ctr[0];
     header[3] = ctr[3];
+    vs_slab_raise(signal);
 }
 
 void vs_gpu_slab_most_images(const vs_gpu_state *g, int remote, int64_t *local, int64_t *sent)
@@ -775,7 +777,8 @@ void vs_gpu_slab_count_images(vs_gpu_state *g, int remote)
               image_faces(g, remote), vs_gpu_positions(g), sums);
 }
 
-void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header)
+void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header,
+                              const vs_slab_signal &signal)
 {
     /* the header: counts sent down and up, local images, overflow flag (slab_write_kernel) */
     const int64_t n = g->pt.n_owned; /* the bound */
@@ -789,6 +792,7 @@ void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header)
         g->tr.d_ghost_send + header, g->slab.out_bound[0], g->slab.out_bound[1], g->slab.d_ctr,
         zero, g->cells.n_zeroed);
     VS_CUDA_CHECK(cudaGetLastError());
-    slab_header_kernel<<<1, 1, 0, g->stream>>>(g->slab.d_ctr, (int32_t *)g->tr.d_ghost_send);
+    slab_header_kernel<<<1, 1, 0, g->stream>>>(g->slab.d_ctr, (int32_t *)g->tr.d_ghost_send,
+                                               signal);
     VS_CUDA_CHECK(cudaGetLastError());
 }

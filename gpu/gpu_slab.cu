@@ -77,8 +77,8 @@ enum { VS_CTR_PAST = 5, VS_CTR_WORDS = 8 };
  * split_leavers_kernel orders them; at most bound0 and bound1, else *past is raised; their
  * numbers into the header at `header` and, unbounded, into counts[0..1], which the slot
  * brings back for the next step's bounds; no molecules on this path, orientations where the
- * particles have them), then the holes they leave below the new end closed with the stayers
- * beyond it, in one block: the fill overwrites leaver slots the pack reads, and the leavers
+ * particles have them), the neighbours signalled, then the holes they leave below the new end
+ * closed with the stayers beyond it, in one block: the fill overwrites leaver slots the pack reads, and the leavers
  * are a flux through two faces, few enough for one block, whose barrier orders the two where
  * a split, a pack and a fill of their own would cost more launches. The k-th stayer of
  * [n_stay, n_stay + n_left) in index order fills holes[k], as the other paths' select and
@@ -91,7 +91,8 @@ __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
     slab_pack_fill_kernel(int32_t *counts, int n, int bound0, int bound1, int d,
                           int wrap0, int wrap1, double len, vs_soa a, int32_t *header,
                           char *out0, char *out1, const int32_t *holes, double lo, double hi,
-                          int32_t *stay, int32_t *past, unsigned long long *outside)
+                          int32_t *stay, int32_t *past, unsigned long long *outside,
+                          vs_slab_signal signal)
 {
     if (threadIdx.x == 0) /* the arrival check's verdict: none yet (the image pass checks) */
         *outside = ~0ull;
@@ -132,6 +133,7 @@ __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
         stay[0] = n_stay;
         stay[1] = n_stay;
     }
+    vs_slab_raise(signal); /* the records and header are out: the neighbours may read them */
     int filled = 0;
     for (int start = 0; start < n_left; start += VS_SLAB_PACK_THREADS) {
         const int k = start + (int)threadIdx.x, i = n_stay + k;
@@ -386,7 +388,8 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
         shift[d][0] == 0.0 ? 0 : -1, shift[d][1] == 0.0 ? 0 : 1, g->prm->system.box[d], soa(g),
         (int32_t *)g->tr.d_send,
         g->tr.d_send + offset[0], g->tr.d_send + offset[1], (const int32_t *)g->sort.idx_in,
-        g->lo[d], g->hi[d], g->slab.d_stay, g->slab.d_ctr + VS_CTR_PAST, g->halo.d_outside);
+        g->lo[d], g->hi[d], g->slab.d_stay, g->slab.d_ctr + VS_CTR_PAST, g->halo.d_outside,
+        vs_gpu_slab_signal(g, d, 0));
     VS_CUDA_CHECK(cudaGetLastError());
     device_mark(g, 2);
     mark(g, 3, &t);
@@ -473,17 +476,13 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
     const size_t rec = vs_gpu_ghost_rec_bytes(g);
     vs_gpu_ghost_send_reserve(g, VS_SLAB_HEADER +
                                      rec * (size_t)(g->slab.out_bound[0] + g->slab.out_bound[1]));
-    vs_gpu_slab_write_images(g, d, VS_SLAB_HEADER);
+    vs_gpu_slab_write_images(g, d, VS_SLAB_HEADER, vs_gpu_slab_signal(g, d, 1));
     device_mark(g, 4);
     mark(g, 5, &t);
     const uint64_t offset[2] = {VS_SLAB_HEADER,
                                 VS_SLAB_HEADER + rec * (uint64_t)g->slab.out_bound[0]};
     const char *base[2], *records[2];
     vs_gpu_slab_message(g, d, 1, g->slab.out_bound, offset, g->slab.in_bound, base, records);
-    vs_gpu_bin_owned(g); /* while the neighbours' records travel */
-    vs_gpu_slab_wait(g, d, 1, g->slab.in_bound);
-    device_mark(g, 5);
-    mark(g, 6, &t);
     const int64_t in = g->slab.in_bound[0] + g->slab.in_bound[1];
     g->slab.in_last = in;
     if (n + g->slab.local_bound + in > g->pt.capacity) {
@@ -492,6 +491,12 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
         vs_gpu_reserve(g, n + g->slab.local_bound + in + in / 8);
         g->pt.n_ghost = 0;
     }
+    /* while the neighbours' records travel; after the growth, which keeps the particles but
+     * not the binning's per-particle cells and places */
+    vs_gpu_bin_owned(g);
+    vs_gpu_slab_wait(g, d, 1, g->slab.in_bound);
+    device_mark(g, 5);
+    mark(g, 6, &t);
     const int64_t most = g->slab.in_bound[0] > g->slab.in_bound[1] ? g->slab.in_bound[0]
                                                                     : g->slab.in_bound[1];
     const dim3 grid((unsigned)((most + VS_BLOCK - 1) / VS_BLOCK > 0

@@ -413,21 +413,19 @@ static vs_peer_ctl slab_ctl(const vs_gpu_state *g, int buffer, int64_t n, uint64
     return out;
 }
 
-/* The stream memory operations (driver entry points, so that nothing links the driver
- * library itself): the slab path's signals, which a captured graph holds as nodes. */
+/* The wait on a signal word as a stream memory operation (a driver entry point, so that
+ * nothing links the driver library itself), which a captured graph holds as a node. */
 typedef CUresult (*vs_value32_fn)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
-static vs_value32_fn write_value32, wait_value32;
+static vs_value32_fn wait_value32;
 
 static void load_value_ops(void)
 {
-    if (write_value32 && wait_value32)
+    if (wait_value32)
         return;
-    cudaDriverEntryPointQueryResult q[2];
-    VS_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuStreamWriteValue32", (void **)&write_value32,
-                                                   12000, cudaEnableDefault, &q[0]));
+    cudaDriverEntryPointQueryResult q;
     VS_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", (void **)&wait_value32,
-                                                   12000, cudaEnableDefault, &q[1]));
-    if (q[0] != cudaDriverEntryPointSuccess || q[1] != cudaDriverEntryPointSuccess)
+                                                   12000, cudaEnableDefault, &q));
+    if (q != cudaDriverEntryPointSuccess)
         VS_FATAL("slab exchange: the driver has no stream memory operations; set "
                  "VESICA_GPU_SLAB_ABOVE=0");
 }
@@ -443,7 +441,6 @@ void vs_gpu_slab_message(vs_gpu_state *g, int d, int buffer, const int64_t out_n
                          const char *in_records[2])
 {
     const vs_par *par = &g->tr.dc->cart;
-    load_value_ops();
     int dest[2] = {0, 0}, source[2] = {0, 0};
     vs_peer_ctl out[2], in[2];
     for (int dir = 0; dir < 2; ++dir) {
@@ -470,14 +467,36 @@ void vs_gpu_slab_message(vs_gpu_state *g, int d, int buffer, const int64_t out_n
         in_base[dir] = base;
         in_records[dir] = base ? base + in[dir].offset : NULL;
     }
-    /* this rank's records are packed (by the kernels queued before): the exchange's number
-     * into each receiving neighbour's word, a write after a memory barrier. The numbers go
-     * up by one per exchange on every rank alike */
-    const uint32_t seq = ++g->tr.signal_seq[buffer];
-    for (int dir = 0; dir < 2; ++dir) {
-        uint32_t *word = g->tr.peer_map[peer_index(g, dest[dir])].inbox + 2 * buffer + dir;
-        value_op(write_value32((CUstream)g->stream, (CUdeviceptr)word, seq, 0), "signal");
+}
+
+static int known_peer(const vs_gpu_state *g, int rank)
+{
+    for (int k = 0; k < g->tr.n_peer_map; ++k)
+        if (g->tr.peer_map[k].rank == rank)
+            return 1;
+    return 0;
+}
+
+vs_slab_signal vs_gpu_slab_signal(vs_gpu_state *g, int d, int buffer)
+{
+    int dest[2] = {0, 0}, source[2] = {0, 0};
+    for (int dir = 0; dir < 2; ++dir)
+        peers(g, d, dir, &dest[dir], &source[dir]);
+    if (!known_peer(g, dest[0]) || !known_peer(g, dest[1])) {
+        /* the first exchange: each neighbour's events and words, no buffer yet (every rank
+         * comes here at its first, the same, exchange) */
+        for (int dir = 0; dir < 2; ++dir) {
+            vs_peer_ctl out = slab_ctl(g, buffer, 0, 0), in;
+            vs_par_sendrecv(&g->tr.dc->cart, &out, sizeof out, dest[dir], &in, sizeof in,
+                            source[dir], VS_TAG_SLAB + 12 + 3 * dir + d);
+            (void)peer_entry(g, source[dir], &in);
+        }
     }
+    vs_slab_signal s;
+    for (int dir = 0; dir < 2; ++dir)
+        s.word[dir] = g->tr.peer_map[peer_index(g, dest[dir])].inbox + 2 * buffer + dir;
+    s.seq = ++g->tr.signal_seq[buffer];
+    return s;
 }
 
 void vs_gpu_slab_wait(vs_gpu_state *g, int d, int buffer, const int64_t in_n[2])
@@ -485,6 +504,7 @@ void vs_gpu_slab_wait(vs_gpu_state *g, int d, int buffer, const int64_t in_n[2])
     /* until the senders' numbers of this exchange are in this rank's words (compared
      * cyclically). No `read` to wait for: the slab path's next writes to these buffers come
      * after waits on what the source signals after its reads (gpu_slab.cu) */
+    load_value_ops();
     int dest = 0, source[2] = {0, 0};
     for (int dir = 0; dir < 2; ++dir)
         peers(g, d, dir, &dest, &source[dir]);
