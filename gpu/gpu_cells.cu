@@ -712,7 +712,8 @@ static void bin_by_cell(vs_gpu_state *g)
                                                 g->cells.cell_start, g->cells.cell_start,
                                                 (int)(n_cells + 1), g->stream));
     VS_LAUNCH(cell_scatter_kernel, n, VS_BLOCK, g->stream, listed, g->sort.key_in,
-              g->sort.idx_in, g->cells.cell_start, g->fs.pos_q, g->cells.cell_pos, g->cells.cell_rank);
+              g->sort.idx_in, g->cells.cell_start, g->fs.pos_q, g->cells.cell_pos,
+              g->cells.cell_rank);
 }
 
 extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)

@@ -27,10 +27,12 @@
  *   what this rank's ghost unpack waits for; it reads this rank's ghost records in its ghost
  *   unpack, before it packs the next step's migrants and signals what this rank's next image
  *   pass waits for. So this rank's next writes to either buffer come after the neighbours'
- *   reads of it in the streams' order. The signals are stream memory operations on words
- *   each rank exports (gpu_transport.cu), so the step, host messages and all, can be
+ *   reads of it in the streams' order. A signal is a word each rank exports: the kernel
+ *   that finishes a packing stores the exchange's number into it, and the neighbour's stream
+ *   waits until it is there (gpu_transport.cu). So the step, host messages and all, can be
  *   captured as one graph per rank (gpu_graph.cu): the host messages carry only bounds and
- *   buffers, and nothing on the device waits for a host.
+ *   buffers, and nothing on the device waits for a host. The owned particles are binned
+ *   while the ghost records travel (vs_gpu_bin_owned), the ghosts after they came.
  * Runs are the same bits as on the other paths: the same ghost set, in another order, which
  * the Newton kernel's fixed-point sums do not see (tests/gpu/ranks_bitwise.sh).
  */
@@ -77,10 +79,11 @@ enum { VS_CTR_PAST = 5, VS_CTR_WORDS = 8 };
  * split_leavers_kernel orders them; at most bound0 and bound1, else *past is raised; their
  * numbers into the header at `header` and, unbounded, into counts[0..1], which the slot
  * brings back for the next step's bounds; no molecules on this path, orientations where the
- * particles have them), the neighbours signalled, then the holes they leave below the new end
- * closed with the stayers beyond it, in one block: the fill overwrites leaver slots the pack reads, and the leavers
- * are a flux through two faces, few enough for one block, whose barrier orders the two where
- * a split, a pack and a fill of their own would cost more launches. The k-th stayer of
+ * particles have them), the neighbours signalled, then the holes they leave below the new
+ * end closed with the stayers beyond it, in one block: the fill overwrites leaver slots the
+ * pack reads, and the leavers are a flux through two faces, few enough for one block, whose
+ * barrier orders the two where a split, a pack and a fill of their own would cost more
+ * launches; the neighbours' image pass overlaps the fill. The k-th stayer of
  * [n_stay, n_stay + n_left) in index order fills holes[k], as the other paths' select and
  * fill_holes_kernel do. The stayers' number goes to stay[0] and stay[1] (the owned number
  * until the image pass adds the arrivals). 512 threads: a thread's carried fields and record

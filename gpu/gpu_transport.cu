@@ -13,6 +13,11 @@
  *   copy waits on the sender's `packed` event, and the sender's next packing into its
  *   buffer waits on the receiver's `read` event, announced by an acknowledgement. No stream
  *   synchronisation, so the host goes on launching while the records travel.
+ *   The slab path (gpu_slab.cu) orders its exchanges by signal words instead: each rank
+ *   exports a few words, the kernel that finishes a packing stores the exchange's number
+ *   into its neighbours' words, and their streams wait until the number is there (a stream
+ *   memory operation). Such a wait holds whatever order the ranks launch in, so that path's
+ *   step can go to the device as one graph per rank.
  * - mpi-device: device pointers handed to a CUDA-aware MPI (MPIX_Query_cuda_support).
  * `auto` takes peer for a dimension whose links all stay within a node, else mpi-device when
  * MPI is CUDA-aware, else host. MPI itself is only called through comm/parallel.h.
