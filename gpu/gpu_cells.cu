@@ -319,18 +319,20 @@ __global__ void cell_pos_staged_kernel(int n, const uint32_t *cell_particles, co
     cell_pos[k] = make_int4(p.x, p.y, p.z, j);
 }
 
-/* The Newton path's cell list (vs_gpu_build_neighbors), pass 1: each particle's cell (of its
- * staged fixed-point position, staging it where the first half-step has not) and its place
- * in that cell, from an atomic count per cell (count: zeroed, n_cells + 1 entries). */
-__global__ void cell_bin_kernel(vs_count listed, vs_gpu_grid grid, vs_positions at,
-                                vs_fixed_frame frame, const double *vx, const double *vy,
-                                const double *vz, const int32_t *species, int4 *pos,
-                                float4 *vel, vs_count staged, uint32_t *count,
+/* The Newton path's cell list (vs_gpu_build_neighbors), pass 1 over particles [first,
+ * listed): each particle's cell (of its staged fixed-point position, staging it where the
+ * first half-step has not) and its place in that cell, from an atomic count per cell (count:
+ * zeroed, n_cells + 1 entries). */
+__global__ void cell_bin_kernel(vs_count first, vs_count listed, vs_gpu_grid grid,
+                                vs_positions at, vs_fixed_frame frame, const double *vx,
+                                const double *vy, const double *vz, const int32_t *species,
+                                int4 *pos, float4 *vel, vs_count staged, uint32_t *count,
                                 uint32_t *cell_of, uint32_t *place)
 {
-    const int n = vs_count_get(listed), staged_below = vs_count_get(staged);
-    VS_FOR_EACH(i, n)
-    {
+    const int from = vs_count_get(first), n = vs_count_get(listed),
+              staged_below = vs_count_get(staged);
+    for (int i = from + (int)(blockIdx.x * blockDim.x + threadIdx.x); i < n;
+         i += (int)(gridDim.x * blockDim.x)) {
         const int4 p = i < staged_below ? pos[i]
                                         : vs_stage_particle(frame, i, at.x[0], at.x[1], at.x[2],
                                                             vx, vy, vz, species, pos, vel);
@@ -655,9 +657,29 @@ __global__ void mark_built_kernel(int n, vs_positions at, double *bx, double *by
     bz[i] = r[2];
 }
 
+/* Pass 1 over particles [first, listed), `threads` of them at once. */
+static void bin_range(vs_gpu_state *g, vs_count first, vs_count listed, int64_t threads)
+{
+    VS_LAUNCH(cell_bin_kernel, threads, VS_BLOCK, g->stream, first, listed, g->cells.grid,
+              vs_gpu_positions(g), g->fs.frame, g->pt.vp[0], g->pt.vp[1], g->pt.vp[2],
+              g->pt.species_id, g->fs.pos_q, g->fs.vel_f, staged_below(g), g->cells.cell_start,
+              g->sort.key_in, g->sort.idx_in); /* each particle's cell and place in it */
+}
+
+void vs_gpu_bin_owned(vs_gpu_state *g)
+{
+    g->cells.owned_binned = g->plan.forces == VS_GPU_FORCES_NEWTON &&
+                            g->cells.zeroed == g->cells.cell_start &&
+                            g->cells.n_zeroed == g->cells.n_cells + 1;
+    if (g->cells.owned_binned)
+        bin_range(g, vs_count_known(0), vs_gpu_owned(g), g->pt.n_owned);
+}
+
 /* The Newton path's cell list over the listed particles (vs_gpu_listed), staging their force
  * inputs on the way: bin (cell_bin_kernel), scan the counts in place into cell_start,
- * scatter. Three passes and no sort; the order within a cell is whatever the atomics gave. */
+ * scatter. Three passes and no sort; the order within a cell is whatever the atomics gave.
+ * Where the owned particles were binned already, while the ghosts travelled (the slab path,
+ * vs_gpu_bin_owned), the first pass takes the ghosts only. */
 static void bin_by_cell(vs_gpu_state *g)
 {
     const vs_count listed = vs_gpu_listed(g);
@@ -668,24 +690,30 @@ static void bin_by_cell(vs_gpu_state *g)
                                                 g->cells.cell_start, (int)(n_cells + 1),
                                                 g->stream));
     if (scan_bytes > g->sort.cub_temp_bytes) { /* a grid with more cells than particles */
-        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+        vs_gpu_drain(g);
         vs_gpu_free(g, g->sort.cub_temp, g->sort.cub_temp_bytes);
         g->sort.cub_temp_bytes = scan_bytes + scan_bytes / 4;
         g->sort.cub_temp = vs_gpu_alloc(g, g->sort.cub_temp_bytes);
     }
-    if (g->cells.zeroed != g->cells.cell_start || g->cells.n_zeroed != n_cells + 1)
+    const int ghosts_only = g->cells.owned_binned; /* vs_gpu_bin_owned came first */
+    g->cells.owned_binned = 0;
+    if (!ghosts_only &&
+        (g->cells.zeroed != g->cells.cell_start || g->cells.n_zeroed != n_cells + 1))
         VS_CUDA_CHECK(cudaMemsetAsync(g->cells.cell_start, 0,
                                       sizeof(uint32_t) * (size_t)(n_cells + 1), g->stream));
     g->cells.zeroed = NULL; /* used once */
-    uint32_t *cell_of = g->sort.key_in, *place = g->sort.idx_in;
-    VS_LAUNCH(cell_bin_kernel, n, VS_BLOCK, g->stream, listed, g->cells.grid, vs_gpu_positions(g),
-              g->fs.frame, g->pt.vp[0], g->pt.vp[1], g->pt.vp[2], g->pt.species_id, g->fs.pos_q,
-              g->fs.vel_f, staged_below(g), g->cells.cell_start, cell_of, place);
+    if (ghosts_only) {
+        const int64_t ghosts = n - g->cells.n_listed; /* n_listed: the owned bound here */
+        bin_range(g, vs_gpu_owned(g), listed, ghosts > VS_BLOCK ? ghosts : VS_BLOCK);
+    } else {
+        bin_range(g, vs_count_known(0), listed, n);
+    }
     VS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(g->sort.cub_temp, g->sort.cub_temp_bytes,
                                                 g->cells.cell_start, g->cells.cell_start,
                                                 (int)(n_cells + 1), g->stream));
-    VS_LAUNCH(cell_scatter_kernel, n, VS_BLOCK, g->stream, listed, cell_of, place,
-              g->cells.cell_start, g->fs.pos_q, g->cells.cell_pos, g->cells.cell_rank);
+    VS_LAUNCH(cell_scatter_kernel, n, VS_BLOCK, g->stream, listed, g->sort.key_in,
+              g->sort.idx_in, g->cells.cell_start, g->fs.pos_q, g->cells.cell_pos,
+              g->cells.cell_rank);
 }
 
 extern "C" void vs_gpu_build_neighbors(vs_gpu_state *g)

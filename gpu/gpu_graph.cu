@@ -36,6 +36,36 @@ static void destroy_exec(cudaGraphExec_t *exec)
     *exec = NULL;
 }
 
+void vs_gpu_graph_retire(vs_gpu_state *g, void *ptr, size_t bytes, int mapped)
+{
+    if (g->graph.n_retired == VS_GRAPH_RETIRED)
+        VS_FATAL("a captured step gave up more than %d buffers; set VESICA_GPU_GRAPHS=0 and "
+                 "report this", VS_GRAPH_RETIRED);
+    g->graph.retired[g->graph.n_retired].ptr = ptr;
+    g->graph.retired[g->graph.n_retired].bytes = bytes;
+    g->graph.retired[g->graph.n_retired].mapped = mapped;
+    ++g->graph.n_retired;
+}
+
+/* After the stream has run past the steps that retired them. A peer read this rank's
+ * exported buffers up to the step before the one that replaced them (gpu_slab.cu): its
+ * reads came before what it signalled in that step, which this rank's stream waited for. */
+void vs_gpu_graph_free_retired(vs_gpu_state *g)
+{
+    if (g->graph.n_retired == 0)
+        return;
+    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    for (int k = 0; k < g->graph.n_retired; ++k) {
+        if (g->graph.retired[k].mapped) {
+            VS_CUDA_CHECK(cudaIpcCloseMemHandle(g->graph.retired[k].ptr));
+        } else {
+            VS_CUDA_CHECK(cudaFree(g->graph.retired[k].ptr));
+            g->bytes_allocated -= g->graph.retired[k].bytes;
+        }
+    }
+    g->graph.n_retired = 0;
+}
+
 void vs_gpu_graph_destroy(vs_gpu_state *g)
 {
     for (int part = 0; part < VS_COLLECT_PARTS; ++part)
@@ -46,12 +76,16 @@ void vs_gpu_graph_destroy(vs_gpu_state *g)
 extern "C" int vs_gpu_graph_begin(vs_gpu_state *g, int part)
 {
     /* ghosts_on_device: the last build kept the count on the device (and so has an
-     * estimate of it), and so will this one (one rank, a small fluid brick, no skin);
-     * nothing else in such a step reads back. The slab path's step (other ranks) talks to
-     * them from the host, which a graph cannot hold */
-    if (!g->graph.allowed || !g->halo.ghosts_on_device || g->slab.on ||
-        vs_gpu_reorder_due(g) || vs_pair_styles_active(g->prm))
+     * estimate of it), and so will this one (one rank, a small fluid brick, no skin; or the
+     * slab path, whose bounds come from the last step's slot); nothing else in such a step
+     * reads back. The slab path's messages to the neighbours carry only bounds and buffers,
+     * and the streams' order across ranks is kept by stream memory operations, which a graph
+     * holds (gpu_transport.cu); its timed parts are events, which it does not */
+    if (!g->graph.allowed || !g->halo.ghosts_on_device ||
+        (g->slab.on && (!g->slab.slot_queued || g->slab.timed)) || vs_gpu_reorder_due(g) ||
+        vs_pair_styles_active(g->prm))
         return 0;
+    vs_gpu_graph_free_retired(g); /* the stream has run past the steps that gave them up */
     vs_gpu_timing_make_room(g, 16); /* a step makes about six marks */
     /* relaxed: the host may still allocate (it does not in such a step) */
     VS_CUDA_CHECK(cudaStreamBeginCapture(g->stream, cudaStreamCaptureModeRelaxed));

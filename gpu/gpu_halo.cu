@@ -666,6 +666,7 @@ extern "C" void vs_gpu_build_ghosts(vs_gpu_state *g)
     g->pt.n_ghost = 0;
     g->halo.ghosts_on_device = 0;
     g->cells.zeroed = NULL; /* only this build's image pass may clear the cell counts */
+    g->cells.owned_binned = 0;
     vs_gpu_bonded_marks(g); /* molecules: which owned beads go out to the bonded width */
     if (g->plan.no_ghosts) {
         g->halo.n_img_local = 0;

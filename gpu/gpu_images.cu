@@ -472,6 +472,18 @@ static int ghosts_stay_on_device(const vs_gpu_state *g, int remote, int all)
            !g->plan.half_list && g->plan.overlap == VS_GPU_OVERLAP_NONE;
 }
 
+/* The cell list's counts for an image pass to clear, where they are allocated for the grid of
+ * now (NULL: none; the binning checks that nothing changed them since, else it clears them). */
+static uint32_t *cell_counts_to_clear(vs_gpu_state *g)
+{
+    const int64_t n_zero = g->cells.n_cells + 1;
+    uint32_t *zero =
+        g->cells.cell_start && g->cells.cell_start_cap >= n_zero ? g->cells.cell_start : NULL;
+    g->cells.zeroed = zero;
+    g->cells.n_zeroed = zero ? n_zero : 0;
+    return zero;
+}
+
 /* The local images of every owned particle with their number left on the device: room for
  * the most there can be is reserved first, so no count can overflow and nothing waits for
  * the host (the step's later kernels read the number from d_ghosts). */
@@ -490,13 +502,7 @@ static void build_images_on_device(vs_gpu_state *g, const vs_image_faces &f)
         VS_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(int32_t), g->stream));
     g->halo.d_ghosts = count;
     g->halo.other_clear = 1;
-    /* the cell list's counts, where they are allocated for the grid of now (the binning
-     * checks that nothing changed them since) */
-    const int64_t n_zero = g->cells.n_cells + 1;
-    uint32_t *zero = g->cells.cell_start && g->cells.cell_start_cap >= n_zero ? g->cells.cell_start
-                                                                                : NULL;
-    g->cells.zeroed = zero;
-    g->cells.n_zeroed = zero ? n_zero : 0;
+    uint32_t *zero = cell_counts_to_clear(g);
     if (mol)
         VS_LAUNCH(image_write_unordered_kernel<1>, n, VS_BLOCK, g->stream, (int)n, f, soa(g),
                   count, next, zero, g->cells.n_zeroed);
@@ -683,14 +689,18 @@ __global__ void slab_count_kernel(int n, vs_image_faces f, vs_positions pos, int
  * bound, ctr[5]). slab_header_kernel then copies the counters into the header the
  * neighbours read, so that the header needs no clearing while a neighbour may still read
  * it: the ghost unpack clears ctr. The grid covers the host's bound on the owned particles.
- * A null header: no arrivals from that side. */
+ * A null header: no arrivals from that side. The kernel also clears the n_zero words at zero,
+ * the cell list's counts, as image_write_unordered_kernel does at one rank. */
 __global__ void slab_write_kernel(int32_t *stay, const int32_t *hdr0, const int32_t *hdr1,
                                   int bound0, int bound1, const char *in0, const char *in1,
                                   double lo, double hi, unsigned long long *outside,
                                   vs_image_faces f, vs_soa a, int64_t local_cap, void *send,
-                                  int64_t lower_cap, int64_t upper_cap, int32_t *ctr)
+                                  int64_t lower_cap, int64_t upper_cap, int32_t *ctr,
+                                  uint32_t *zero, int64_t n_zero)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
+    for (int64_t k = i; k < n_zero; k += (int64_t)gridDim.x * blockDim.x)
+        zero[k] = 0;
     const int n_stay = stay[0];
     int n0 = hdr0 ? hdr0[0] : 0, n1 = hdr1 ? hdr1[1] : 0;
     if (n0 > bound0 || n1 > bound1) { /* cannot happen: the sender stops at its bound */
@@ -737,14 +747,16 @@ __global__ void slab_write_kernel(int32_t *stay, const int32_t *hdr0, const int3
 }
 
 /* The image pass's counters into the header the neighbours read (sent down, sent up, local,
- * overflow), after the pass: one thread, so that no block of the pass waits on a fence and
- * a ticket to find the last one. */
-__global__ void slab_header_kernel(const int32_t *ctr, int32_t *header)
+ * overflow), after the pass, and the neighbours signalled: one thread, so that no block of
+ * the pass waits on a fence and a ticket to find the last one. The pass's records are in
+ * this GPU's memory, where the neighbours read them, since the pass ended. */
+__global__ void slab_header_kernel(const int32_t *ctr, int32_t *header, vs_slab_signal signal)
 {
     header[0] = ctr[1];
     header[1] = ctr[2];
     header[2] = ctr[0];
     header[3] = ctr[3];
+    vs_slab_raise(signal);
 }
 
 void vs_gpu_slab_most_images(const vs_gpu_state *g, int remote, int64_t *local, int64_t *sent)
@@ -765,18 +777,22 @@ void vs_gpu_slab_count_images(vs_gpu_state *g, int remote)
               image_faces(g, remote), vs_gpu_positions(g), sums);
 }
 
-void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header)
+void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header,
+                              const vs_slab_signal &signal)
 {
     /* the header: counts sent down and up, local images, overflow flag (slab_write_kernel) */
     const int64_t n = g->pt.n_owned; /* the bound */
     const int blocks = n > 0 ? (int)((n + VS_BLOCK - 1) / VS_BLOCK) : 1;
+    uint32_t *zero = cell_counts_to_clear(g);
     slab_write_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
         g->slab.d_stay, (const int32_t *)g->slab.in_header[0],
         (const int32_t *)g->slab.in_header[1], (int)g->slab.arrive_bound[0],
         (int)g->slab.arrive_bound[1], g->slab.in[0], g->slab.in[1], g->lo[remote],
         g->hi[remote], g->halo.d_outside, image_faces(g, remote), soa(g), g->slab.local_bound,
-        g->tr.d_ghost_send + header, g->slab.out_bound[0], g->slab.out_bound[1], g->slab.d_ctr);
+        g->tr.d_ghost_send + header, g->slab.out_bound[0], g->slab.out_bound[1], g->slab.d_ctr,
+        zero, g->cells.n_zeroed);
     VS_CUDA_CHECK(cudaGetLastError());
-    slab_header_kernel<<<1, 1, 0, g->stream>>>(g->slab.d_ctr, (int32_t *)g->tr.d_ghost_send);
+    slab_header_kernel<<<1, 1, 0, g->stream>>>(g->slab.d_ctr, (int32_t *)g->tr.d_ghost_send,
+                                               signal);
     VS_CUDA_CHECK(cudaGetLastError());
 }

@@ -530,18 +530,21 @@ struct vs_gpu_transport {
     cudaEvent_t ev_packed, ev_read;
     cudaIpcEventHandle_t packed_handle, read_handle;
     int peer_events;             /* the events exist */
-    /* the slab path's ghost records (gpu_slab.cu), a second exported buffer with its own
-     * `packed` event: a count word per direction, then each direction's records */
+    /* the slab path's ghost records (gpu_slab.cu), a second exported buffer: a count word
+     * per direction, then each direction's records */
     char *d_ghost_send;
     size_t d_ghost_send_cap;
     cudaIpcMemHandle_t ghost_handle;
     int ghost_generation;
-    cudaEvent_t ev_packed_ghosts;
-    cudaIpcEventHandle_t packed_ghosts_handle;
+    /* the slab path's signals: a word per buffer and direction, exported; a neighbour writes
+     * an exchange's number there once its records are packed (vs_gpu_slab_message) */
+    uint32_t *d_inbox, signal_seq[2];
+    cudaIpcMemHandle_t inbox_handle;
     struct {
         int rank, generation, ghost_generation;
         char *ptr, *ghost_ptr;    /* its d_send and d_ghost_send, mapped here */
-        cudaEvent_t packed, packed_ghosts, read; /* the peer's events, opened here */
+        uint32_t *inbox;          /* its signal words, mapped here */
+        cudaEvent_t packed, read; /* the peer's events, opened here */
         int read_pending;         /* it copied out of our buffers: wait on `read` before reuse */
     } peer_map[6];               /* peers' send buffers opened here */
     int n_peer_map;
@@ -568,8 +571,9 @@ struct vs_gpu_cells {
                                  cell_start[c] .. cell_start[c + 1] - 1 of the list */
     int64_t cell_start_cap;   /* its allocated entries */
     uint32_t *zeroed;         /* cell_start's first n_zeroed entries were cleared in the step's
-                                 image pass (one rank), which the binning then need not do */
+                                 image pass, which the binning then need not do */
     int64_t n_zeroed;
+    int owned_binned;         /* the owned particles are binned already (vs_gpu_bin_owned) */
     uint32_t *cell_particles; /* particle indices sorted by cell (not kept by the Newton
                                  path, whose cell_pos holds them) */
     int4 *cell_pos;           /* the list: fixed-point positions and indices, by cell */
@@ -975,6 +979,9 @@ void vs_gpu_permute_words(vs_gpu_state *g, int n, void *recs, size_t bytes);
 /* Allocation helpers that track the device footprint. */
 void *vs_gpu_alloc(vs_gpu_state *g, size_t bytes);
 void vs_gpu_free(vs_gpu_state *g, void *p, size_t bytes);
+/* Before a buffer the stream may use is freed: the stream drained (in a capture, nothing:
+ * vs_gpu_free retires the buffer instead). */
+void vs_gpu_drain(vs_gpu_state *g);
 /* Grow the particle arrays to hold `needed` particles (owned + ghosts), keeping contents;
  * those of the owned particles only (v, f, image) to hold `owned`. */
 void vs_gpu_reserve(vs_gpu_state *g, int64_t needed);

@@ -8,7 +8,7 @@
  * - The leavers are selected and packed by one block that also closes their holes; it writes
  *   their numbers into the send buffer's header, which the neighbours' image pass reads.
  *   Direction 1's records start at a fixed place (after direction 0's bound), so one
- *   message per neighbour carries only the bounds, the buffer and the events.
+ *   message per neighbour carries only the bounds and the buffer.
  * - The image pass unpacks the arrivals after the stayers and writes the images of every
  *   owned particle (local ones into the ghost slots, sent ones into a second exported
  *   buffer whose header holds their numbers); the ghost unpack reads the neighbours' records
@@ -23,11 +23,16 @@
  *   flux through a face does not double in a step). The first step, with no last one,
  *   counts and reads back.
  * - No acknowledgement and no wait for the neighbours' reads: two waits per step order
- *   everything. A neighbour reads this rank's migrants in its image pass, before it records
- *   the event that this rank's ghost unpack waits for; it reads this rank's ghost records in
- *   its ghost unpack, before it packs the next step's migrants and records the event that
- *   this rank's next image pass waits for. So this rank's next writes to either buffer come
- *   after the neighbours' reads of it in the streams' order.
+ *   everything. A neighbour reads this rank's migrants in its image pass, before it signals
+ *   what this rank's ghost unpack waits for; it reads this rank's ghost records in its ghost
+ *   unpack, before it packs the next step's migrants and signals what this rank's next image
+ *   pass waits for. So this rank's next writes to either buffer come after the neighbours'
+ *   reads of it in the streams' order. A signal is a word each rank exports: the kernel
+ *   that finishes a packing stores the exchange's number into it, and the neighbour's stream
+ *   waits until it is there (gpu_transport.cu). So the step, host messages and all, can be
+ *   captured as one graph per rank (gpu_graph.cu): the host messages carry only bounds and
+ *   buffers, and nothing on the device waits for a host. The owned particles are binned
+ *   while the ghost records travel (vs_gpu_bin_owned), the ghosts after they came.
  * Runs are the same bits as on the other paths: the same ghost set, in another order, which
  * the Newton kernel's fixed-point sums do not see (tests/gpu/ranks_bitwise.sh).
  */
@@ -74,10 +79,11 @@ enum { VS_CTR_PAST = 5, VS_CTR_WORDS = 8 };
  * split_leavers_kernel orders them; at most bound0 and bound1, else *past is raised; their
  * numbers into the header at `header` and, unbounded, into counts[0..1], which the slot
  * brings back for the next step's bounds; no molecules on this path, orientations where the
- * particles have them), then the holes they leave below the new end closed with the stayers
- * beyond it, in one block: the fill overwrites leaver slots the pack reads, and the leavers
- * are a flux through two faces, few enough for one block, whose barrier orders the two where
- * a split, a pack and a fill of their own would cost more launches. The k-th stayer of
+ * particles have them), the neighbours signalled, then the holes they leave below the new
+ * end closed with the stayers beyond it, in one block: the fill overwrites leaver slots the
+ * pack reads, and the leavers are a flux through two faces, few enough for one block, whose
+ * barrier orders the two where a split, a pack and a fill of their own would cost more
+ * launches; the neighbours' image pass overlaps the fill. The k-th stayer of
  * [n_stay, n_stay + n_left) in index order fills holes[k], as the other paths' select and
  * fill_holes_kernel do. The stayers' number goes to stay[0] and stay[1] (the owned number
  * until the image pass adds the arrivals). 512 threads: a thread's carried fields and record
@@ -88,7 +94,8 @@ __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
     slab_pack_fill_kernel(int32_t *counts, int n, int bound0, int bound1, int d,
                           int wrap0, int wrap1, double len, vs_soa a, int32_t *header,
                           char *out0, char *out1, const int32_t *holes, double lo, double hi,
-                          int32_t *stay, int32_t *past, unsigned long long *outside)
+                          int32_t *stay, int32_t *past, unsigned long long *outside,
+                          vs_slab_signal signal)
 {
     if (threadIdx.x == 0) /* the arrival check's verdict: none yet (the image pass checks) */
         *outside = ~0ull;
@@ -129,6 +136,7 @@ __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
         stay[0] = n_stay;
         stay[1] = n_stay;
     }
+    vs_slab_raise(signal); /* the records and header are out: the neighbours may read them */
     int filled = 0;
     for (int start = 0; start < n_left; start += VS_SLAB_PACK_THREADS) {
         const int k = start + (int)threadIdx.x, i = n_stay + k;
@@ -187,7 +195,7 @@ static void mark(vs_gpu_state *g, int part, double *t)
 /* The device's parts (select, pack+fill, message A's wait, image pass, message B's wait,
  * ghost unpack): an event at each boundary, read once the slot's event has passed them. */
 static const char *const slab_device_names[VS_SLAB_DEVICE_MARKS - 1] = {
-    "select", "pack+fill", "wait A", "image pass", "wait B", "ghost unpack"};
+    "select", "pack+fill", "wait A", "image pass", "owned binned + wait B", "ghost unpack"};
 
 static void device_mark(vs_gpu_state *g, int k)
 {
@@ -383,13 +391,15 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
         shift[d][0] == 0.0 ? 0 : -1, shift[d][1] == 0.0 ? 0 : 1, g->prm->system.box[d], soa(g),
         (int32_t *)g->tr.d_send,
         g->tr.d_send + offset[0], g->tr.d_send + offset[1], (const int32_t *)g->sort.idx_in,
-        g->lo[d], g->hi[d], g->slab.d_stay, g->slab.d_ctr + VS_CTR_PAST, g->halo.d_outside);
+        g->lo[d], g->hi[d], g->slab.d_stay, g->slab.d_ctr + VS_CTR_PAST, g->halo.d_outside,
+        vs_gpu_slab_signal(g, d, 0));
     VS_CUDA_CHECK(cudaGetLastError());
     device_mark(g, 2);
     mark(g, 3, &t);
     const char *base[2];
     vs_gpu_slab_message(g, d, 0, g->slab.send_bound, offset, g->slab.arrive_bound, base,
                         g->slab.in);
+    vs_gpu_slab_wait(g, d, 0, g->slab.arrive_bound);
     device_mark(g, 3);
     /* no header where no arrival can come: the message waited on no signal for it, and the
      * neighbour may not have mapped or written its buffer yet */
@@ -469,15 +479,13 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
     const size_t rec = vs_gpu_ghost_rec_bytes(g);
     vs_gpu_ghost_send_reserve(g, VS_SLAB_HEADER +
                                      rec * (size_t)(g->slab.out_bound[0] + g->slab.out_bound[1]));
-    vs_gpu_slab_write_images(g, d, VS_SLAB_HEADER);
+    vs_gpu_slab_write_images(g, d, VS_SLAB_HEADER, vs_gpu_slab_signal(g, d, 1));
     device_mark(g, 4);
     mark(g, 5, &t);
     const uint64_t offset[2] = {VS_SLAB_HEADER,
                                 VS_SLAB_HEADER + rec * (uint64_t)g->slab.out_bound[0]};
     const char *base[2], *records[2];
     vs_gpu_slab_message(g, d, 1, g->slab.out_bound, offset, g->slab.in_bound, base, records);
-    device_mark(g, 5);
-    mark(g, 6, &t);
     const int64_t in = g->slab.in_bound[0] + g->slab.in_bound[1];
     g->slab.in_last = in;
     if (n + g->slab.local_bound + in > g->pt.capacity) {
@@ -486,6 +494,12 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
         vs_gpu_reserve(g, n + g->slab.local_bound + in + in / 8);
         g->pt.n_ghost = 0;
     }
+    /* while the neighbours' records travel; after the growth, which keeps the particles but
+     * not the binning's per-particle cells and places */
+    vs_gpu_bin_owned(g);
+    vs_gpu_slab_wait(g, d, 1, g->slab.in_bound);
+    device_mark(g, 5);
+    mark(g, 6, &t);
     const int64_t most = g->slab.in_bound[0] > g->slab.in_bound[1] ? g->slab.in_bound[0]
                                                                     : g->slab.in_bound[1];
     const dim3 grid((unsigned)((most + VS_BLOCK - 1) / VS_BLOCK > 0
@@ -501,8 +515,9 @@ void vs_gpu_slab_build_ghosts(vs_gpu_state *g, int d)
     device_mark(g, 6);
     g->slab.dev_marked = 1; /* the migration's marks came before */
     /* the slot (written by the unpack into mapped host memory): read at the next step's
-     * start, or wherever the host asks first */
-    VS_CUDA_CHECK(cudaEventRecord(g->slab.ev_slot, g->stream));
+     * start, or wherever the host asks first; in a captured step, from the launched graph */
+    VS_CUDA_CHECK(cudaEventRecordWithFlags(g->slab.ev_slot, g->stream,
+                                           g->graph.capturing ? cudaEventRecordExternal : 0));
     g->slab.slot_queued = 1;
     mark(g, 7, &t);
     g->halo.ghosts_on_device = 1;

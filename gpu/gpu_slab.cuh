@@ -78,21 +78,51 @@ void vs_gpu_select_leavers(vs_gpu_state *g, int d, int split);
 /* Room for the slab path's ghost records (a header and `bytes`), exported to the peers
  * (gpu_transport.cu); waits for the peers' reads first. */
 void vs_gpu_ghost_send_reserve(vs_gpu_state *g, size_t bytes);
+/* The slab path's signal that this rank packed `buffer` (0: d_send, 1: d_ghost_send) along d
+ * (gpu_transport.cu): the exchange's number, to be stored into each receiving neighbour's
+ * word (word[dir], mapped here) by the kernel that finishes the packing, after a system-scope
+ * fence (vs_slab_raise). The numbers go up by one per exchange on every rank alike. The
+ * first call maps the neighbours' words (a message with each). */
+struct vs_slab_signal {
+    uint32_t *word[2];
+    uint32_t seq;
+};
+vs_slab_signal vs_gpu_slab_signal(vs_gpu_state *g, int d, int buffer);
+/* In the packing kernel, once its records are written: every thread fences its writes, then
+ * one thread raises the signal. All of the block's threads call it. */
+static __device__ __forceinline__ void vs_slab_raise(const vs_slab_signal &s)
+{
+    __threadfence_system();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        *(volatile uint32_t *)s.word[0] = s.seq;
+        *(volatile uint32_t *)s.word[1] = s.seq;
+    }
+}
 /* The slab path's message with each neighbour along d (gpu_transport.cu), sent after this
- * rank packed `buffer` (0: d_send, 1: d_ghost_send): per direction a number and the byte
- * offset of its records; returns the neighbours' numbers and where their records are,
- * mapped here (in_base: their buffer's start), with the stream waiting for their packing. */
+ * rank queued the packing of `buffer`: per direction a number and the byte offset of its
+ * records; returns the neighbours' numbers and where their records are, mapped here
+ * (in_base: their buffer's start). vs_gpu_slab_wait then makes the stream wait for the
+ * neighbours' signals (in_n: the numbers the message returned); work queued between the
+ * two fills that wait. */
 void vs_gpu_slab_message(vs_gpu_state *g, int d, int buffer, const int64_t out_n[2],
                          const uint64_t out_offset[2], int64_t in_n[2], const char *in_base[2],
                          const char *in_records[2]);
+void vs_gpu_slab_wait(vs_gpu_state *g, int d, int buffer, const int64_t in_n[2]);
 /* The image path's faces and the slab path's image kernels (gpu_images.cu): the image counts
  * of the owned particles before the migration into d_select_count[4..6] (the bounds' base
  * where no last step gives one); the arrivals unpacked after the stayers (their numbers in
  * the senders' headers, slab.in_header, at most slab.arrive_bound) and the images of every
  * owned particle counted on the device (local ones into the ghost slots, sent ones into the
- * ghost send buffer's regions), the owned particles' number to slab.d_stay[1]. */
+ * ghost send buffer's regions), the owned particles' number to slab.d_stay[1], then the
+ * header and the signal raised. */
 void vs_gpu_slab_count_images(vs_gpu_state *g, int remote);
-void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header);
+void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header,
+                              const vs_slab_signal &signal);
+/* The owned particles binned into the cell list's counts, where the image pass cleared them
+ * (gpu_cells.cu): queued before the wait for the neighbours' ghost records, it fills that
+ * wait, and the binning then takes the ghosts only. */
+void vs_gpu_bin_owned(vs_gpu_state *g);
 /* Per-particle most images: local ones, and sent ones in one direction. */
 void vs_gpu_slab_most_images(const vs_gpu_state *g, int remote, int64_t *local, int64_t *sent);
 

@@ -35,8 +35,18 @@ void vs_gpu_free(vs_gpu_state *g, void *p, size_t bytes)
 {
     if (!p)
         return;
+    if (g->graph.capturing) { /* the captured work, launched later, may still use it */
+        vs_gpu_graph_retire(g, p, bytes, 0);
+        return;
+    }
     VS_CUDA_CHECK(cudaFree(p));
     g->bytes_allocated -= bytes;
+}
+
+void vs_gpu_drain(vs_gpu_state *g)
+{
+    if (!g->graph.capturing)
+        VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
 }
 
 /* Replace *p (holding `keep` elements of `elem` bytes, allocated for `old_cap`) by a buffer
@@ -48,7 +58,7 @@ static void grow(vs_gpu_state *g, void **p, size_t elem, int64_t old_cap, int64_
     if (*p && keep > 0)
         VS_CUDA_CHECK(cudaMemcpyAsync(q, *p, elem * (size_t)keep, cudaMemcpyDeviceToDevice,
                                       g->stream));
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    vs_gpu_drain(g);
     vs_gpu_free(g, *p, elem * (size_t)old_cap);
     *p = q;
 }
@@ -411,6 +421,7 @@ extern "C" void vs_gpu_destroy(vs_gpu_state *g)
     if (!g)
         return;
     cudaStreamSynchronize(g->stream);
+    vs_gpu_graph_free_retired(g);
     vs_gpu_bonded_free(g);
     vs_gpu_pair_free(g);
     vs_gpu_tensor_free(g);

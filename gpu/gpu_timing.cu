@@ -15,10 +15,11 @@
  * (%globaltimer) into mapped host memory: there the step goes to the device as a graph, in
  * which an event leaves the device idle for several microseconds (the next kernel waits for
  * the stream to drain and the event to be written) where a kernel follows a kernel at once.
- * Across ranks the step is launched call by call, the host's launch of a kernel costs more
- * than an event's record, and the host waits for the device once a step (the slab path's
- * slot): there events are the faster, and a mark is one (docs/performance.md, session 21).
- * The kind is chosen at the first mark.
+ * So it is on the slab path's ranks, whose step is a graph too. On other paths across ranks
+ * the step is launched call by call, the host's launch of a kernel costs more than an
+ * event's record, and the host waits for the device in the step: there events are the
+ * faster, and a mark is one (docs/performance.md, session 21). The kind is chosen at the
+ * first mark.
  */
 #include <sched.h>
 #include <string.h>
@@ -103,7 +104,8 @@ extern "C" void vs_gpu_phase_mark(vs_gpu_state *g, int phase, double weight)
     g->tm.mark_weight[k] = weight;
     g->graph.marked |= g->graph.capturing;
     if (g->tm.stamps < 0)
-        g->tm.stamps = g->tr.dc == NULL || g->tr.dc->cart.size == 1;
+        g->tm.stamps = g->tr.dc == NULL || g->tr.dc->cart.size == 1 ||
+                       (g->slab.on && g->graph.allowed);
     /* in a captured step the mark is a node of the graph, written when the graph runs */
     if (g->tm.stamps) {
         phase_stamp_kernel<<<1, 1, 0, g->stream>>>(g->tm.d_stamp + k);

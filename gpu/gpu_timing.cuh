@@ -10,6 +10,7 @@
 
 #define VS_PHASE_MARKS 64 /* phase boundaries not yet read back (about a dozen steps) */
 #define VS_MAX_PHASES 16
+#define VS_GRAPH_RETIRED 32 /* buffers a captured step may give up */
 
 /* Phase timing on the device clock (gpu_timing.cu): a ring of phase boundaries, oldest at
  * mark_first, each with the phase it starts (-1: none) and its weight; the seconds so far. */
@@ -31,6 +32,21 @@ struct vs_gpu_graph {
     int part;              /* what is being captured (VS_COLLECT_*) */
     cudaGraphExec_t exec[VS_COLLECT_PARTS][2]; /* per part, unmarked and marked: NULL or kept */
     int64_t launched[VS_COLLECT_PARTS], made; /* parts launched as graphs; graphs made */
+    /* buffers given up during a capture, whose captured work (not launched yet) may still use
+     * them: freed, or their peers' mappings closed, once the stream has run past that work
+     * (vs_gpu_graph_free_retired) */
+    struct {
+        void *ptr;
+        size_t bytes;
+        int mapped; /* a peer's buffer mapped here (closed, not freed) */
+    } retired[VS_GRAPH_RETIRED];
+    int n_retired;
 };
+
+/* A buffer given up while the stream is captured (a grown one's old room, a peer's old
+ * mapping), freed once the stream has run past the captured work; and those freed now
+ * (gpu_graph.cu). */
+void vs_gpu_graph_retire(vs_gpu_state *g, void *ptr, size_t bytes, int mapped);
+void vs_gpu_graph_free_retired(vs_gpu_state *g);
 
 #endif

@@ -13,12 +13,19 @@
  *   copy waits on the sender's `packed` event, and the sender's next packing into its
  *   buffer waits on the receiver's `read` event, announced by an acknowledgement. No stream
  *   synchronisation, so the host goes on launching while the records travel.
+ *   The slab path (gpu_slab.cu) orders its exchanges by signal words instead: each rank
+ *   exports a few words, the kernel that finishes a packing stores the exchange's number
+ *   into its neighbours' words, and their streams wait until the number is there (a stream
+ *   memory operation). Such a wait holds whatever order the ranks launch in, so that path's
+ *   step can go to the device as one graph per rank.
  * - mpi-device: device pointers handed to a CUDA-aware MPI (MPIX_Query_cuda_support).
  * `auto` takes peer for a dimension whose links all stay within a node, else mpi-device when
  * MPI is CUDA-aware, else host. MPI itself is only called through comm/parallel.h.
  */
 #include <stdio.h>
 #include <string.h>
+
+#include <cuda.h>
 
 #include "gpu_internal.cuh"
 
@@ -27,7 +34,8 @@ enum {
     VS_TAG_BYTES = 310,
     VS_TAG_CTL = 320,
     VS_TAG_ACK = 330,
-    VS_TAG_SLAB = 340 /* + 6 buffer + 3 dir + d */
+    VS_TAG_SLAB = 340, /* + 6 buffer + 3 dir + d */
+    VS_INBOX_BYTES = 4096 /* the signal words (4 used), an allocation of their own */
 };
 
 static const char *link_name(int link)
@@ -93,11 +101,12 @@ extern "C" int vs_gpu_set_comm(vs_gpu_state *g, const vs_decomp *dc, vs_transpor
         !g->tr.peer_events) {
         const unsigned flags = cudaEventInterprocess | cudaEventDisableTiming;
         VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->tr.ev_packed, flags));
-        VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->tr.ev_packed_ghosts, flags));
         VS_CUDA_CHECK(cudaEventCreateWithFlags(&g->tr.ev_read, flags));
         VS_CUDA_CHECK(cudaIpcGetEventHandle(&g->tr.packed_handle, g->tr.ev_packed));
-        VS_CUDA_CHECK(cudaIpcGetEventHandle(&g->tr.packed_ghosts_handle, g->tr.ev_packed_ghosts));
         VS_CUDA_CHECK(cudaIpcGetEventHandle(&g->tr.read_handle, g->tr.ev_read));
+        g->tr.d_inbox = (uint32_t *)vs_gpu_alloc(g, VS_INBOX_BYTES);
+        VS_CUDA_CHECK(cudaMemset(g->tr.d_inbox, 0, VS_INBOX_BYTES));
+        VS_CUDA_CHECK(cudaIpcGetMemHandle(&g->tr.inbox_handle, g->tr.d_inbox));
         g->tr.peer_events = 1;
     }
     /* the overlap mode and the first half-step's wrap depend on the rank grid */
@@ -115,7 +124,7 @@ static void grow_device(vs_gpu_state *g, char **p, size_t *cap, size_t need)
 {
     if (need <= *cap)
         return;
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    vs_gpu_drain(g);
     vs_gpu_free(g, *p, *cap);
     *cap = need + need / 4 + 4096;
     *p = (char *)vs_gpu_alloc(g, *cap);
@@ -168,15 +177,16 @@ void vs_gpu_comm_free(vs_gpu_state *g)
             cudaIpcCloseMemHandle(g->tr.peer_map[k].ptr);
         if (g->tr.peer_map[k].ghost_ptr)
             cudaIpcCloseMemHandle(g->tr.peer_map[k].ghost_ptr);
+        if (g->tr.peer_map[k].inbox)
+            cudaIpcCloseMemHandle(g->tr.peer_map[k].inbox);
         cudaEventDestroy(g->tr.peer_map[k].packed);
-        cudaEventDestroy(g->tr.peer_map[k].packed_ghosts);
         cudaEventDestroy(g->tr.peer_map[k].read);
     }
     g->tr.n_peer_map = 0;
     if (g->tr.peer_events) {
         cudaEventDestroy(g->tr.ev_packed);
-        cudaEventDestroy(g->tr.ev_packed_ghosts);
         cudaEventDestroy(g->tr.ev_read);
+        cudaFree(g->tr.d_inbox);
     }
     if (g->tr.d_send)
         cudaFree(g->tr.d_send);
@@ -216,10 +226,11 @@ static void expect_bytes(int d, int dir, size_t want, size_t got)
 }
 
 /* A peer transport's control message: the sender's buffer `buffer` (0: d_send, 1:
- * d_ghost_send) with its generation, its three events, and where the records are. */
+ * d_ghost_send) with its generation, its two events and signal words, and where the records
+ * are. */
 typedef struct {
-    cudaIpcMemHandle_t handle;
-    cudaIpcEventHandle_t packed, packed_ghosts, read;
+    cudaIpcMemHandle_t handle, inbox;
+    cudaIpcEventHandle_t packed, read;
     uint64_t offset, bytes;
     int32_t generation, buffer;
 } vs_peer_ctl;
@@ -232,8 +243,19 @@ static void open_event(cudaEvent_t *ev, const cudaIpcEventHandle_t *h, int rank)
                  "= \"host\"", rank, cudaGetErrorString(rc));
 }
 
-/* Rank `rank`'s entry: its events (opened at the first message) and its send buffers,
- * each mapped into this process when it sends from it (again after it grew). */
+/* A peer's exported device buffer, mapped here. */
+static void *open_buffer(const cudaIpcMemHandle_t *handle, int rank)
+{
+    void *ptr = NULL;
+    cudaError_t rc = cudaIpcOpenMemHandle(&ptr, *handle, cudaIpcMemLazyEnablePeerAccess);
+    if (rc != cudaSuccess)
+        VS_FATAL("peer transport: cannot map rank %d's device buffer (%s); set comm.transport "
+                 "= \"host\"", rank, cudaGetErrorString(rc));
+    return ptr;
+}
+
+/* Rank `rank`'s entry: its events and signal words (opened at the first message) and its
+ * send buffers, each mapped into this process when it sends from it (again after it grew). */
 static int peer_entry(vs_gpu_state *g, int rank, const vs_peer_ctl *in)
 {
     int k = 0;
@@ -244,8 +266,8 @@ static int peer_entry(vs_gpu_state *g, int rank, const vs_peer_ctl *in)
             VS_FATAL("peer transport: more than 6 distinct peers");
         memset(&g->tr.peer_map[k], 0, sizeof g->tr.peer_map[k]);
         open_event(&g->tr.peer_map[k].packed, &in->packed, rank);
-        open_event(&g->tr.peer_map[k].packed_ghosts, &in->packed_ghosts, rank);
         open_event(&g->tr.peer_map[k].read, &in->read, rank);
+        g->tr.peer_map[k].inbox = (uint32_t *)open_buffer(&in->inbox, rank);
         g->tr.peer_map[k].rank = rank;
         g->tr.peer_map[k].generation = -1;
         g->tr.peer_map[k].ghost_generation = -1;
@@ -256,15 +278,12 @@ static int peer_entry(vs_gpu_state *g, int rank, const vs_peer_ctl *in)
     char **mapped = in->buffer ? &g->tr.peer_map[k].ghost_ptr : &g->tr.peer_map[k].ptr;
     if (in->bytes == 0 || *generation == in->generation)
         return k;
-    if (*mapped)
+    if (*mapped && g->graph.capturing) /* the captured work, launched later, may read it */
+        vs_gpu_graph_retire(g, *mapped, 0, 1);
+    else if (*mapped)
         VS_CUDA_CHECK(cudaIpcCloseMemHandle(*mapped));
-    void *ptr = NULL;
-    cudaError_t rc = cudaIpcOpenMemHandle(&ptr, in->handle, cudaIpcMemLazyEnablePeerAccess);
-    if (rc != cudaSuccess)
-        VS_FATAL("peer transport: cannot map rank %d's device buffer (%s); set comm.transport "
-                 "= \"host\"", rank, cudaGetErrorString(rc));
     *generation = in->generation;
-    *mapped = (char *)ptr;
+    *mapped = (char *)open_buffer(&in->handle, rank);
     return k;
 }
 
@@ -288,7 +307,7 @@ static void exchange_peer(vs_gpu_state *g, int d, const size_t send[2], const si
         memset(&out, 0, sizeof out);
         out.handle = g->tr.send_handle;
         out.packed = g->tr.packed_handle;
-        out.packed_ghosts = g->tr.packed_ghosts_handle;
+        out.inbox = g->tr.inbox_handle;
         out.read = g->tr.read_handle;
         out.offset = soff[dir];
         out.bytes = send[dir];
@@ -392,11 +411,34 @@ static vs_peer_ctl slab_ctl(const vs_gpu_state *g, int buffer, int64_t n, uint64
     out.generation = buffer ? g->tr.ghost_generation : g->tr.send_generation;
     out.buffer = buffer;
     out.packed = g->tr.packed_handle;
-    out.packed_ghosts = g->tr.packed_ghosts_handle;
+    out.inbox = g->tr.inbox_handle;
     out.read = g->tr.read_handle;
     out.offset = offset;
     out.bytes = (uint64_t)n;
     return out;
+}
+
+/* The wait on a signal word as a stream memory operation (a driver entry point, so that
+ * nothing links the driver library itself), which a captured graph holds as a node. */
+typedef CUresult (*vs_value32_fn)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
+static vs_value32_fn wait_value32;
+
+static void load_value_ops(void)
+{
+    if (wait_value32)
+        return;
+    cudaDriverEntryPointQueryResult q;
+    VS_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", (void **)&wait_value32,
+                                                   12000, cudaEnableDefault, &q));
+    if (q != cudaDriverEntryPointSuccess)
+        VS_FATAL("slab exchange: the driver has no stream memory operations; set "
+                 "VESICA_GPU_SLAB_ABOVE=0");
+}
+
+static void value_op(CUresult rc, const char *what)
+{
+    if (rc != CUDA_SUCCESS)
+        VS_FATAL("slab exchange: %s failed (CUresult %d)", what, (int)rc);
 }
 
 void vs_gpu_slab_message(vs_gpu_state *g, int d, int buffer, const int64_t out_n[2],
@@ -404,7 +446,6 @@ void vs_gpu_slab_message(vs_gpu_state *g, int d, int buffer, const int64_t out_n
                          const char *in_records[2])
 {
     const vs_par *par = &g->tr.dc->cart;
-    VS_CUDA_CHECK(cudaEventRecord(buffer ? g->tr.ev_packed_ghosts : g->tr.ev_packed, g->stream));
     int dest[2] = {0, 0}, source[2] = {0, 0};
     vs_peer_ctl out[2], in[2];
     for (int dir = 0; dir < 2; ++dir) {
@@ -426,17 +467,58 @@ void vs_gpu_slab_message(vs_gpu_state *g, int d, int buffer, const int64_t out_n
         in_n[dir] = (int64_t)in[dir].bytes;
         if (buffer)
             in[dir].bytes = 1; /* mapped even where no record follows: its header holds the counts */
-        /* no `read` to wait for: the slab path's next writes to these buffers come after
-         * waits on events the source records after its reads (gpu_slab.cu) */
         const int k = peer_entry(g, source[dir], &in[dir]);
         const char *base = buffer ? g->tr.peer_map[k].ghost_ptr : g->tr.peer_map[k].ptr;
         in_base[dir] = base;
         in_records[dir] = base ? base + in[dir].offset : NULL;
-        const int waited = dir == 1 && source[1] == source[0] && (in_n[0] > 0 || buffer);
-        if ((in_n[dir] > 0 || buffer) && !waited)
-            VS_CUDA_CHECK(cudaStreamWaitEvent(
-                g->stream, buffer ? g->tr.peer_map[k].packed_ghosts : g->tr.peer_map[k].packed,
-                0));
     }
 }
 
+static int known_peer(const vs_gpu_state *g, int rank)
+{
+    for (int k = 0; k < g->tr.n_peer_map; ++k)
+        if (g->tr.peer_map[k].rank == rank)
+            return 1;
+    return 0;
+}
+
+vs_slab_signal vs_gpu_slab_signal(vs_gpu_state *g, int d, int buffer)
+{
+    int dest[2] = {0, 0}, source[2] = {0, 0};
+    for (int dir = 0; dir < 2; ++dir)
+        peers(g, d, dir, &dest[dir], &source[dir]);
+    if (!known_peer(g, dest[0]) || !known_peer(g, dest[1])) {
+        /* the first exchange: each neighbour's events and words, no buffer yet (every rank
+         * comes here at its first, the same, exchange) */
+        for (int dir = 0; dir < 2; ++dir) {
+            vs_peer_ctl out = slab_ctl(g, buffer, 0, 0), in;
+            vs_par_sendrecv(&g->tr.dc->cart, &out, sizeof out, dest[dir], &in, sizeof in,
+                            source[dir], VS_TAG_SLAB + 12 + 3 * dir + d);
+            (void)peer_entry(g, source[dir], &in);
+        }
+    }
+    vs_slab_signal s;
+    for (int dir = 0; dir < 2; ++dir)
+        s.word[dir] = g->tr.peer_map[peer_index(g, dest[dir])].inbox + 2 * buffer + dir;
+    s.seq = ++g->tr.signal_seq[buffer];
+    return s;
+}
+
+void vs_gpu_slab_wait(vs_gpu_state *g, int d, int buffer, const int64_t in_n[2])
+{
+    /* until the senders' numbers of this exchange are in this rank's words (compared
+     * cyclically). No `read` to wait for: the slab path's next writes to these buffers come
+     * after waits on what the source signals after its reads (gpu_slab.cu) */
+    load_value_ops();
+    int dest = 0, source[2] = {0, 0};
+    for (int dir = 0; dir < 2; ++dir)
+        peers(g, d, dir, &dest, &source[dir]);
+    for (int dir = 0; dir < 2; ++dir) {
+        const int waited = dir == 1 && source[1] == source[0] && (in_n[0] > 0 || buffer);
+        if ((in_n[dir] > 0 || buffer) && !waited)
+            value_op(wait_value32((CUstream)g->stream,
+                                  (CUdeviceptr)(g->tr.d_inbox + 2 * buffer + dir),
+                                  g->tr.signal_seq[buffer], CU_STREAM_WAIT_VALUE_GEQ),
+                     "wait");
+    }
+}
