@@ -428,8 +428,13 @@ static void load_value_ops(void)
     if (wait_value32)
         return;
     cudaDriverEntryPointQueryResult q;
+#if CUDART_VERSION >= 12050
     VS_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", (void **)&wait_value32,
                                                    12000, cudaEnableDefault, &q));
+#else /* the toolkits before 12.5 have only the unversioned query */
+    VS_CUDA_CHECK(cudaGetDriverEntryPoint("cuStreamWaitValue32", (void **)&wait_value32,
+                                          cudaEnableDefault, &q));
+#endif
     if (q != cudaDriverEntryPointSuccess)
         VS_FATAL("slab exchange: the driver has no stream memory operations; set "
                  "VESICA_GPU_SLAB_ABOVE=0");
