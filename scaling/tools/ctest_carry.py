@@ -10,13 +10,16 @@ runs them there with the carried binaries. Python standard library only.
       the tests of BUILD_DIR (ctest --show-only=json-v1): name, environment, timeout and
       command, the build directory written as @BUILD@ and the source tree as @SRC@.
   ctest_carry.py run TESTS.json BIN_DIR REGEX [--jobs J] [--timeout S] [--scratch DIR]
+                    [--logs DIR]
       the tests whose names match REGEX, J at a time. A command's @BUILD@/path whose file
       name is in BIN_DIR (vesica, test_gpu_multi, ...) runs BIN_DIR's file; any other
       @BUILD@ path lies under the scratch directory (made fresh); @SRC@ is this checkout.
       /usr/bin/python3 runs as the python3 first on PATH where only that one has numpy (the
       device's; h5py can come from its wheel, unzipped onto PYTHONPATH). Prints
-      one line per test (ok, SKIP, FAIL, TIMEOUT; the log's tail under each that did not
-      pass) and exits 1 if any failed or timed out.
+      one line per test (ok, SKIP, FAIL, TIMEOUT; under each that did not pass, the log's
+      first lines that name a failure and its tail) and exits 1 if any failed or timed out.
+      --logs DIR: the whole log of each test that did not pass, copied there (the device's
+      $OUT, whose scratch folder does not come back).
 """
 import json
 import os
@@ -66,7 +69,11 @@ def python_with_numpy():
     return "/usr/bin/python3"
 
 
-def run_one(test, bin_dir, scratch, limit, python):
+# the lines of a log that name what failed (cmocka's, the scripts' and the code's own)
+FAILURE = re.compile(r"FAILED|FAIL:|[Ff]atal|[Ee]rror|[Aa]ssert")
+
+
+def run_one(test, bin_dir, scratch, limit, python, logs):
     names = set(os.listdir(bin_dir))
     words = []
     for w in test["command"]:
@@ -95,12 +102,17 @@ def run_one(test, bin_dir, scratch, limit, python):
     state = "TIMEOUT" if rc is None else "ok" if rc == 0 else "SKIP" if rc == 77 else "FAIL"
     line = "%s %s rc %s %.0f s" % (state, test["name"], rc, time.time() - t0)
     if state != "ok":
-        with open(log) as f:
-            line += "".join("\n    " + l.rstrip() for l in f.readlines()[-6:])
+        with open(log, errors="replace") as f:
+            lines = f.readlines()
+        tail = lines[-6:]
+        named = [l for l in lines[:-6] if FAILURE.search(l)][:6]
+        line += "".join("\n    " + l.rstrip() for l in named + tail)
+        if logs:
+            shutil.copy(log, logs)
     return state, line
 
 
-def run(tests_json, bin_dir, regex, jobs, limit, scratch):
+def run(tests_json, bin_dir, regex, jobs, limit, scratch, logs=None):
     with open(tests_json) as f:
         tests = [t for t in json.load(f)["tests"] if re.search(regex, t["name"])]
     scratch = os.path.abspath(scratch or tempfile.mkdtemp(prefix="ctest-carry-"))
@@ -108,9 +120,13 @@ def run(tests_json, bin_dir, regex, jobs, limit, scratch):
     os.makedirs(scratch)
     bin_dir = os.path.abspath(bin_dir)
     python = python_with_numpy()
+    if logs:
+        logs = os.path.abspath(logs)
+        os.makedirs(logs, exist_ok=True)
     states = []
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for state, line in pool.map(lambda t: run_one(t, bin_dir, scratch, limit, python), tests):
+        for state, line in pool.map(
+                lambda t: run_one(t, bin_dir, scratch, limit, python, logs), tests):
             print(line, flush=True)
             states.append(state)
     print("ctest_carry: %d ok, %d skipped, %d failed, %d timed out of %d" % (
@@ -125,7 +141,7 @@ def main():
         export(a[1], a[2])
         return 0
     if len(a) >= 4 and a[0] == "run":
-        opts = {"--jobs": "4", "--timeout": "600", "--scratch": ""}
+        opts = {"--jobs": "4", "--timeout": "600", "--scratch": "", "--logs": ""}
         rest = a[4:]
         while rest:
             if rest[0] not in opts or len(rest) < 2:
@@ -133,7 +149,7 @@ def main():
             opts[rest[0]] = rest[1]
             rest = rest[2:]
         return run(a[1], a[2], a[3], int(opts["--jobs"]), float(opts["--timeout"]),
-                   opts["--scratch"] or None)
+                   opts["--scratch"] or None, opts["--logs"] or None)
     sys.exit(__doc__)
 
 
