@@ -86,6 +86,72 @@ __global__ void image_count_kernel(int bound, const int32_t *n_cand, const int32
     counts[k] = c;
 }
 
+/* Each thread's first slots for its counts c of up to three kinds, taken for the whole block
+ * with one atomic add per kind on ctr[0..2] (a NULL counter: that kind is never counted):
+ * a pass over every owned particle that took them per warp spent most of its time in the
+ * same-address atomics (about 200 us of a 16M brick's pass). The slots' order is the
+ * atomics', which the Newton kernel's fixed-point sums do not see. Every thread of the
+ * block calls it. */
+__device__ __forceinline__ int3 vs_block_slots(int3 c, int32_t *ctr_x, int32_t *ctr_y,
+                                               int32_t *ctr_z)
+{
+    __shared__ int3 warp_first[VS_BLOCK / 32];
+    __shared__ int3 block_first;
+    const int lane = (int)threadIdx.x % 32, warp = (int)threadIdx.x / 32;
+    const int3 in = make_int3(vs_warp_inclusive_sum(c.x, lane), vs_warp_inclusive_sum(c.y, lane),
+                              vs_warp_inclusive_sum(c.z, lane));
+    if (lane == 31)
+        warp_first[warp] = in;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int3 sum = make_int3(0, 0, 0);
+        for (int w = 0; w < (int)blockDim.x / 32; ++w) {
+            const int3 t = warp_first[w];
+            warp_first[w] = sum;
+            sum = make_int3(sum.x + t.x, sum.y + t.y, sum.z + t.z);
+        }
+        block_first = make_int3(sum.x ? atomicAdd(ctr_x, sum.x) : 0,
+                                sum.y ? atomicAdd(ctr_y, sum.y) : 0,
+                                sum.z ? atomicAdd(ctr_z, sum.z) : 0);
+    }
+    __syncthreads();
+    const int3 w = warp_first[warp], b = block_first;
+    return make_int3(b.x + w.x + in.x - c.x, b.y + w.y + in.y - c.y, b.z + w.z + in.z - c.z);
+}
+
+/* Particles of one thread of a candidate pass: their near-face flags come in one 16-byte
+ * load. One rank finds its candidates from VS_IMAGE_CANDIDATES_FROM owned particles: below,
+ * the second launch costs more than the pass over every particle (64k: 18,977 steps/s
+ * against 20,159 with one pass; 1M 3.057e9 against 2.999e9, 3M 3.354e9 against 3.271e9). */
+enum { VS_FLAGS_PER_THREAD = 16, VS_IMAGE_CANDIDATES_FROM = 1 << 19 };
+
+/* The candidates of an image build among particles [0, n): those whose near-face flag is set
+ * (the first half-step's, where it is current: vs_face_marks; the same comparisons with the
+ * same edges as vs_image_counts, so a particle it clears has no image), or all of them
+ * (near NULL), appended to cand with their number added to *n_cand. Thread t takes particles
+ * [16 t, 16 t + 16), with one load of their flags and one atomic add a block
+ * (vs_block_slots). A pass whose every thread read its own particle spent its time in waves
+ * of blocks with nothing to do (190 us of a 16M brick's 220); this one is light, and the
+ * image work goes to the candidates alone. Every thread of the block calls it. */
+__device__ __forceinline__ void vs_flagged_candidates(int64_t t, int n, const uint8_t *near,
+                                                      int32_t *cand, int32_t *n_cand)
+{
+    const int64_t first = t * VS_FLAGS_PER_THREAD;
+    uint4 w = make_uint4(~0u, ~0u, ~0u, ~0u);
+    if (near && first < n) /* within the flags' block: it has room for every slot */
+        w = *(const uint4 *)(near + first);
+    unsigned mask = 0; /* bit k: particle first + k is a candidate */
+#pragma unroll
+    for (int k = 0; k < VS_FLAGS_PER_THREAD; ++k) {
+        const uint32_t word = k < 4 ? w.x : k < 8 ? w.y : k < 12 ? w.z : w.w;
+        if ((word >> (8 * (k % 4)) & 0xffu) && first + k < n)
+            mask |= 1u << k;
+    }
+    int slot = vs_block_slots(make_int3(__popc(mask), 0, 0), n_cand, NULL, NULL).x;
+    for (; mask; mask &= mask - 1)
+        cand[slot++] = (int32_t)(first + __ffs(mask) - 1);
+}
+
 /* Every image of particle i, in a fixed order (x digit slowest), into the slots next[]
  * counts from (local, lower, upper): local ones into the ghost slots after the owned
  * particles, sent ones as records into the send buffer; each remembers its source and digit
@@ -163,39 +229,57 @@ __global__ void image_write_kernel(int n_cand, const int32_t *cand, vs_image_fac
                          send_code);
 }
 
-/* The local images of every owned particle where no dimension is split (one rank) and their
- * number stays on the device: each warp takes its images' slots with one atomic add to
- * *n_local (zeroed before), in place of a count, its scan and a write in index order (four
+/* The local images of the owned particles where no dimension is split (one rank) with their
+ * number left on the device, in two passes: image_candidates_kernel finds the candidates
+ * (vs_flagged_candidates), image_write_unordered_kernel writes their images. Each block of the
+ * second takes its images' slots with one atomic add to *n_local (zeroed before;
+ * vs_block_slots), in place of a count, its scan and a write in index order (four
  * launches). The ghosts then come in the atomics' order, which changes no bit of a step: the
  * Newton kernel's sums are fixed point, exact in any order, as with the cell list's order.
- * The kernel also clears the n_zero words at zero, the cell list's counts, which the binning
- * that follows it would otherwise clear with a memset, and *next_local, where the next such
- * pass counts: in a graph a memset node costs a microsecond or more, here a store a word. */
+ * The first pass also clears the n_zero words at zero, the cell list's counts, which the
+ * binning that follows would otherwise clear with a memset, and the second *next_local and
+ * *next_cand, where the next build counts: in a graph a memset node costs a microsecond or
+ * more, here a store a word. */
+__global__ void image_candidates_kernel(int n, const uint8_t *near, int32_t *cand,
+                                        int32_t *n_cand, uint32_t *zero, int64_t n_zero)
+{
+    const int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    for (int64_t k = t; k < n_zero; k += (int64_t)gridDim.x * blockDim.x)
+        zero[k] = 0;
+    vs_flagged_candidates(t, n, near, cand, n_cand);
+}
+
+/* The images of cand[0 .. *n_cand) (cand NULL: of every owned particle, n of them, and the
+ * n_zero words at zero cleared here). The grid strides over them a block at a time. */
 template <int MOL>
-__global__ void image_write_unordered_kernel(int n, vs_image_faces f, vs_soa a,
-                                             int32_t *n_local, int32_t *next_local,
+__global__ void image_write_unordered_kernel(int n, const int32_t *cand, const int32_t *n_cand,
+                                             vs_image_faces f, vs_soa a, int32_t *n_local,
+                                             int32_t *next_local, int32_t *next_cand,
                                              uint32_t *zero, int64_t n_zero)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
-    if (i == 0)
+    const int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (t == 0) {
         *next_local = 0;
-    for (int64_t k = i; k < n_zero; k += (int64_t)gridDim.x * blockDim.x)
-        zero[k] = 0;
-    int count = 0;
-    if (i < n) {
-        double p[3];
-        vs_pos_load(a.pos, i, p);
-        count = vs_image_counts(f, p, MOL && a.mark[i]).x;
+        *next_cand = 0;
     }
-    const int inclusive = vs_warp_inclusive_sum(count, lane);
-    const int total = __shfl_sync(0xffffffffu, inclusive, 31);
-    int base = 0;
-    if (lane == 31 && total > 0)
-        base = atomicAdd(n_local, total);
-    base = __shfl_sync(0xffffffffu, base, 31);
-    if (count > 0) {
-        int64_t next[3] = {base + inclusive - count, 0, 0};
-        vs_write_images<MOL>(i, f, a, n, next, NULL, NULL, NULL, NULL, NULL);
+    for (int64_t k = t; k < n_zero; k += (int64_t)gridDim.x * blockDim.x)
+        zero[k] = 0;
+    const int64_t total = cand ? *n_cand : n;
+    for (int64_t from = blockIdx.x * (int64_t)blockDim.x; from < total;
+         from += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t k = from + threadIdx.x;
+        const int i = k < total ? (cand ? cand[k] : (int)k) : 0;
+        int count = 0;
+        if (k < total) {
+            double p[3];
+            vs_pos_load(a.pos, i, p);
+            count = vs_image_counts(f, p, MOL && a.mark[i]).x;
+        }
+        const int3 first = vs_block_slots(make_int3(count, 0, 0), n_local, NULL, NULL);
+        if (count > 0) {
+            int64_t next[3] = {first.x, 0, 0};
+            vs_write_images<MOL>(i, f, a, n, next, NULL, NULL, NULL, NULL, NULL);
+        }
     }
 }
 
@@ -498,17 +582,34 @@ static void build_images_on_device(vs_gpu_state *g, const vs_image_faces &f)
     int32_t *count = g->halo.d_ghosts == g->halo.d_ghost_words ? g->halo.d_ghost_words + 1
                                                                 : g->halo.d_ghost_words;
     int32_t *next = count == g->halo.d_ghost_words ? count + 1 : g->halo.d_ghost_words;
-    if (!g->halo.other_clear)
+    /* the candidates' number likewise, in the words after them */
+    int32_t *n_cand = count + 2, *next_cand = next + 2;
+    if (!g->halo.other_clear) {
         VS_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(int32_t), g->stream));
+        VS_CUDA_CHECK(cudaMemsetAsync(n_cand, 0, sizeof(int32_t), g->stream));
+    }
     g->halo.d_ghosts = count;
     g->halo.other_clear = 1;
     uint32_t *zero = cell_counts_to_clear(g);
+    const vs_soa a = soa(g); /* after the reservation: the face flags are current or NULL */
+    /* bonded beads reach further than the flags: with molecules every particle is a
+     * candidate, and so without current flags; and below VS_IMAGE_CANDIDATES_FROM */
+    int32_t *cand = NULL;
+    int64_t most_cand = n;
+    if (!mol && a.faces.near && n >= VS_IMAGE_CANDIDATES_FROM) {
+        cand = (int32_t *)g->sort.idx_in; /* free from the migration's end to the cell list */
+        const int64_t threads = (n + VS_FLAGS_PER_THREAD - 1) / VS_FLAGS_PER_THREAD;
+        VS_LAUNCH(image_candidates_kernel, threads > 0 ? threads : 1, VS_BLOCK, g->stream,
+                  (int)n, a.faces.near, cand, n_cand, zero, g->cells.n_zeroed);
+        zero = NULL;
+        most_cand = expected_candidates(g); /* the grid; it strides over any more */
+    }
     if (mol)
-        VS_LAUNCH(image_write_unordered_kernel<1>, n, VS_BLOCK, g->stream, (int)n, f, soa(g),
-                  count, next, zero, g->cells.n_zeroed);
+        VS_LAUNCH(image_write_unordered_kernel<1>, most_cand, VS_BLOCK, g->stream, (int)n, cand,
+                  n_cand, f, a, count, next, next_cand, zero, zero ? g->cells.n_zeroed : 0);
     else
-        VS_LAUNCH(image_write_unordered_kernel<0>, n, VS_BLOCK, g->stream, (int)n, f, soa(g),
-                  count, next, zero, g->cells.n_zeroed);
+        VS_LAUNCH(image_write_unordered_kernel<0>, most_cand, VS_BLOCK, g->stream, (int)n, cand,
+                  n_cand, f, a, count, next, next_cand, zero, zero ? g->cells.n_zeroed : 0);
     g->pt.n_ghost = 0;
     g->halo.n_img_local = 0; /* no refresh follows: every step rebuilds */
     g->tr.halo_bytes_last = 0;
@@ -677,31 +778,30 @@ __global__ void slab_count_kernel(int n, vs_image_faces f, vs_positions pos, int
     }
 }
 
-/* The arrivals unpacked after the stayers (stay[0] of them): n0 records from in0 (their
+/* The slab path's image pass, in two kernels like one rank's. First, slab_candidates_kernel:
+ * the arrivals unpacked after the stayers (stay[0] of them): n0 records from in0 (their
  * number in the sender's header hdr0, word 0: its leavers down), then n1 from in1 (hdr1,
- * word 1: its leavers up), each at most its bound; the owned particles' number to stay[1].
- * Then every image of every owned particle, counted on the device: each thread unpacks its
- * arrival before it reads the particle (its own writes), each warp takes its slots with one
- * atomic add per kind on the counters ctr (local images into the ghost slots, sent ones into
- * the send buffer's records: lower ones from 0, upper ones from lower_cap). The order is the
- * atomics' (the Newton kernel's fixed-point sums do not depend on it). A count past its
- * bound writes nothing and raises the overflow counter (ctr[3]; an arrival number past its
- * bound, ctr[5]). slab_header_kernel then copies the counters into the header the
- * neighbours read, so that the header needs no clearing while a neighbour may still read
- * it: the ghost unpack clears ctr. The grid covers the host's bound on the owned particles.
- * A null header: no arrivals from that side. The kernel also clears the n_zero words at zero,
- * the cell list's counts, as image_write_unordered_kernel does at one rank. */
-__global__ void slab_write_kernel(int32_t *stay, const int32_t *hdr0, const int32_t *hdr1,
-                                  int bound0, int bound1, const char *in0, const char *in1,
-                                  double lo, double hi, unsigned long long *outside,
-                                  vs_image_faces f, vs_soa a, int64_t local_cap, void *send,
-                                  int64_t lower_cap, int64_t upper_cap, int32_t *ctr,
-                                  uint32_t *zero, int64_t n_zero)
+ * word 1: its leavers up), each at most its bound (past it, ctr[5] is raised); the owned
+ * particles' number to stay[1]. The first stayer_blocks blocks append the stayers that are
+ * candidates (vs_flagged_candidates, flags kept current by the pack's fill), the others
+ * unpack an arrival a thread and append each (its flag is the unpack's, just written), all to
+ * cand with their number in ctr[4]. The kernel also clears the n_zero words at zero, the
+ * cell list's counts, as the one-rank pass does. A null header: no arrivals from that side. */
+__global__ void slab_candidates_kernel(int32_t *stay, const int32_t *hdr0, const int32_t *hdr1,
+                                       int bound0, int bound1, const char *in0, const char *in1,
+                                       double lo, double hi, unsigned long long *outside,
+                                       int remote, vs_soa a, unsigned stayer_blocks,
+                                       int32_t *cand, int32_t *ctr, uint32_t *zero,
+                                       int64_t n_zero)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
-    for (int64_t k = i; k < n_zero; k += (int64_t)gridDim.x * blockDim.x)
+    const int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    for (int64_t k = t; k < n_zero; k += (int64_t)gridDim.x * blockDim.x)
         zero[k] = 0;
     const int n_stay = stay[0];
+    if (blockIdx.x < stayer_blocks) {
+        vs_flagged_candidates(t, n_stay, a.faces.near, cand, &ctr[4]);
+        return;
+    }
     int n0 = hdr0 ? hdr0[0] : 0, n1 = hdr1 ? hdr1[1] : 0;
     if (n0 > bound0 || n1 > bound1) { /* cannot happen: the sender stops at its bound */
         ctr[5] = 1;
@@ -709,40 +809,57 @@ __global__ void slab_write_kernel(int32_t *stay, const int32_t *hdr0, const int3
         n1 = n1 > bound1 ? bound1 : n1;
     }
     const int n = n_stay + n0 + n1;
-    if (i == 0)
+    const int64_t k = t - (int64_t)stayer_blocks * blockDim.x; /* arrival k */
+    if (k == 0)
         stay[1] = n;
-    if (i >= n_stay && i < n) {
+    const int j = n_stay + (int)k;
+    const bool arrives = j < n;
+    if (arrives) {
         const size_t rec = vs_migrant_bytes(a);
-        if (i < n_stay + n0)
-            vs_unpack_migrant(in0, i - n_stay, rec, n_stay, a, f.remote, lo, hi, outside);
+        if (k < n0)
+            vs_unpack_migrant(in0, k, rec, n_stay, a, remote, lo, hi, outside);
         else
-            vs_unpack_migrant(in1, i - n_stay - n0, rec, n_stay + n0, a, f.remote, lo, hi,
-                              outside);
+            vs_unpack_migrant(in1, k - n0, rec, n_stay + n0, a, remote, lo, hi, outside);
     }
-    int4 c = make_int4(0, 0, 0, 0);
-    if (i < n) {
-        double p[3];
-        vs_pos_load(a.pos, i, p);
-        c = vs_image_counts(f, p, false);
-    }
-    const int in_x = vs_warp_inclusive_sum(c.x, lane), in_y = vs_warp_inclusive_sum(c.y, lane),
-              in_z = vs_warp_inclusive_sum(c.z, lane);
-    int bx = 0, by = 0, bz = 0;
-    if (lane == 31) {
-        bx = in_x ? atomicAdd(&ctr[0], in_x) : 0;
-        by = in_y ? atomicAdd(&ctr[1], in_y) : 0;
-        bz = in_z ? atomicAdd(&ctr[2], in_z) : 0;
-    }
-    bx = __shfl_sync(0xffffffffu, bx, 31);
-    by = __shfl_sync(0xffffffffu, by, 31);
-    bz = __shfl_sync(0xffffffffu, bz, 31);
-    if (c.x + c.y + c.z > 0) {
-        int64_t next[3] = {bx + in_x - c.x, by + in_y - c.y, lower_cap + bz + in_z - c.z};
-        if (next[0] + c.x > local_cap || next[1] + c.y > lower_cap ||
-            next[2] - lower_cap + c.z > upper_cap)
-            atomicExch(&ctr[3], 1);
-        else
-            vs_write_images<0>(i, f, a, n, next, NULL, NULL, send, NULL, NULL);
+    const int slot = vs_block_slots(make_int3(arrives, 0, 0), &ctr[4], NULL, NULL).x;
+    if (arrives)
+        cand[slot] = j;
+}
+
+/* Then slab_image_kernel: every image of the candidates (cand[0 .. ctr[4])), counted on the
+ * device: each block takes its slots with one atomic add per kind on the counters ctr
+ * (vs_block_slots: local images into the ghost slots, sent ones into the send buffer's
+ * records, lower ones from 0, upper ones from lower_cap). The order is the atomics' (the
+ * Newton kernel's fixed-point sums do not depend on it). A count past its bound writes
+ * nothing and raises the overflow counter (ctr[3]). slab_header_kernel then copies the
+ * counters into the header the neighbours read, so that the header needs no clearing while
+ * a neighbour may still read it: the ghost unpack clears ctr. The grid strides over the
+ * candidates a block at a time. */
+__global__ void slab_image_kernel(const int32_t *stay, const int32_t *cand, vs_image_faces f,
+                                  vs_soa a, int64_t local_cap, void *send, int64_t lower_cap,
+                                  int64_t upper_cap, int32_t *ctr)
+{
+    const int n = stay[1];
+    const int64_t total = ctr[4];
+    for (int64_t from = blockIdx.x * (int64_t)blockDim.x; from < total;
+         from += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t k = from + threadIdx.x;
+        const int i = k < total ? cand[k] : 0;
+        int4 c = make_int4(0, 0, 0, 0);
+        if (k < total) {
+            double p[3];
+            vs_pos_load(a.pos, i, p);
+            c = vs_image_counts(f, p, false);
+        }
+        const int3 first = vs_block_slots(make_int3(c.x, c.y, c.z), &ctr[0], &ctr[1], &ctr[2]);
+        if (c.x + c.y + c.z > 0) {
+            int64_t next[3] = {first.x, first.y, lower_cap + first.z};
+            if (next[0] + c.x > local_cap || next[1] + c.y > lower_cap ||
+                next[2] - lower_cap + c.z > upper_cap)
+                atomicExch(&ctr[3], 1);
+            else
+                vs_write_images<0>(i, f, a, n, next, NULL, NULL, send, NULL, NULL);
+        }
     }
 }
 
@@ -780,17 +897,26 @@ void vs_gpu_slab_count_images(vs_gpu_state *g, int remote)
 void vs_gpu_slab_write_images(vs_gpu_state *g, int remote, size_t header,
                               const vs_slab_signal &signal)
 {
-    /* the header: counts sent down and up, local images, overflow flag (slab_write_kernel) */
-    const int64_t n = g->pt.n_owned; /* the bound */
-    const int blocks = n > 0 ? (int)((n + VS_BLOCK - 1) / VS_BLOCK) : 1;
+    /* the header: counts sent down and up, local images, overflow flag (slab_image_kernel) */
+    const int64_t n = g->pt.n_owned; /* the bound: stayers and arrivals */
+    const int64_t arrivals = g->slab.arrive_bound[0] + g->slab.arrive_bound[1];
+    const unsigned stayer_blocks = (unsigned)((n + VS_FLAGS_PER_THREAD * VS_BLOCK - 1) /
+                                              (VS_FLAGS_PER_THREAD * VS_BLOCK));
+    const unsigned arrival_blocks = (unsigned)((arrivals + VS_BLOCK - 1) / VS_BLOCK) + 1;
     uint32_t *zero = cell_counts_to_clear(g);
-    slab_write_kernel<<<blocks, VS_BLOCK, 0, g->stream>>>(
+    const vs_soa a = soa(g);
+    int32_t *cand = (int32_t *)g->sort.idx_in; /* free once the pack's fill read the holes */
+    slab_candidates_kernel<<<stayer_blocks + arrival_blocks, VS_BLOCK, 0, g->stream>>>(
         g->slab.d_stay, (const int32_t *)g->slab.in_header[0],
         (const int32_t *)g->slab.in_header[1], (int)g->slab.arrive_bound[0],
         (int)g->slab.arrive_bound[1], g->slab.in[0], g->slab.in[1], g->lo[remote],
-        g->hi[remote], g->halo.d_outside, image_faces(g, remote), soa(g), g->slab.local_bound,
-        g->tr.d_ghost_send + header, g->slab.out_bound[0], g->slab.out_bound[1], g->slab.d_ctr,
-        zero, g->cells.n_zeroed);
+        g->hi[remote], g->halo.d_outside, remote, a, stayer_blocks, cand, g->slab.d_ctr, zero,
+        g->cells.n_zeroed);
+    VS_CUDA_CHECK(cudaGetLastError());
+    const int64_t most = expected_candidates(g) + arrivals; /* the grid; it strides over more */
+    slab_image_kernel<<<(unsigned)((most + VS_BLOCK - 1) / VS_BLOCK), VS_BLOCK, 0, g->stream>>>(
+        g->slab.d_stay, cand, image_faces(g, remote), a, g->slab.local_bound,
+        g->tr.d_ghost_send + header, g->slab.out_bound[0], g->slab.out_bound[1], g->slab.d_ctr);
     VS_CUDA_CHECK(cudaGetLastError());
     slab_header_kernel<<<1, 1, 0, g->stream>>>(g->slab.d_ctr, (int32_t *)g->tr.d_ghost_send,
                                                signal);

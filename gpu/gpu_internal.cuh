@@ -498,8 +498,9 @@ struct vs_gpu_halo {
      * d_ghosts, and the step's later kernels read it there; the host learns it only where it
      * waits anyway (vs_gpu_settle_ghosts), so the step has no read-back */
     int32_t *d_ghosts;
-    /* d_ghosts is one of these two; the pass takes them in turns, clearing the other for its
-     * next turn (other_clear: the other word is zero, nothing wrote it since) */
+    /* d_ghosts is one of the first two; the pass takes them in turns, clearing the other for
+     * its next turn (other_clear: the other word is zero, nothing wrote it since); the two
+     * after them count the pass's candidates, in the same turns */
     int32_t *d_ghost_words;
     int other_clear;
     int ghosts_on_device;   /* pt.n_ghost is 0 and the number is in d_ghosts */

@@ -1,4 +1,4 @@
-/* The slab path: small bricks in slabs (one dimension split over ranks) over the peer
+/* The slab path: bricks in slabs (one dimension split over ranks) over the peer
  * transport, rebuilt on every step (no skin), with no read-back in the step.
  *
  * The staged and image paths read counts back (the migration's leavers, then the ghosts'
@@ -9,9 +9,10 @@
  *   their numbers into the send buffer's header, which the neighbours' image pass reads.
  *   Direction 1's records start at a fixed place (after direction 0's bound), so one
  *   message per neighbour carries only the bounds and the buffer.
- * - The image pass unpacks the arrivals after the stayers and writes the images of every
- *   owned particle (local ones into the ghost slots, sent ones into a second exported
- *   buffer whose header holds their numbers); the ghost unpack reads the neighbours' records
+ * - The image pass unpacks the arrivals after the stayers, finds the owned particles near a
+ *   face by the first half-step's flags (and the arrivals) and writes their images (local
+ *   ones into the ghost slots, sent ones into a second exported buffer whose header holds
+ *   their numbers); the ghost unpack reads the neighbours' records
  *   straight out of their buffers. The owned, ghost and listed numbers stay on the device,
  *   where the later kernels read them (vs_gpu_owned, vs_gpu_listed).
  * - The host sizes grids and reservations by bounds: the last step's numbers with a margin.
@@ -70,7 +71,7 @@ enum {
     VS_TAIL_PAST = 9
 };
 
-/* The image pass's counters (d_ctr): local, sent down, up, overflow, (unused), and an
+/* The image pass's counters (d_ctr): local, sent down, up, overflow, its candidates, and an
  * arrival or leaver number past its bound. */
 enum { VS_CTR_PAST = 5, VS_CTR_WORDS = 8 };
 
@@ -172,7 +173,7 @@ void vs_gpu_slab_init(vs_gpu_state *g)
     for (int k = 0; g->slab.timed && k < VS_SLAB_DEVICE_MARKS; ++k)
         VS_CUDA_CHECK(cudaEventCreate(&g->slab.dev_ev[k]));
     const char *above = getenv("VESICA_GPU_SLAB_ABOVE");
-    g->slab.most_above = above ? atoll(above) : (int64_t)1 << 21;
+    g->slab.most_above = above ? atoll(above) : INT64_MAX;
     const char *margin = getenv("VESICA_GPU_SLAB_MARGIN");
     g->slab.margin = margin ? atoll(margin) : -1;
 }

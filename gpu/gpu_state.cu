@@ -399,7 +399,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->red.h_pinned, 64 * sizeof(double)));
     read_switches(g);
     g->halo.d_outside = (unsigned long long *)vs_gpu_alloc(g, sizeof(unsigned long long));
-    g->halo.d_ghost_words = (int32_t *)vs_gpu_alloc(g, 2 * sizeof(int32_t));
+    g->halo.d_ghost_words = (int32_t *)vs_gpu_alloc(g, 4 * sizeof(int32_t));
     g->halo.d_ghosts = g->halo.d_ghost_words;
     g->halo.ghost_estimate = -1;
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->halo.h_outside, sizeof(unsigned long long)));
