@@ -409,8 +409,11 @@ static void test_phase_timing_device_clock(void **state)
             assert_true(sum > 0.5 * wall); /* and the step is little else */
         } else {
             /* about 20 of the 200 steps marked, each standing for ten: an estimate of the
-             * step's time (a marked step also carries its marks' own cost) */
-            assert_true(sum > 0.5 * wall);
+             * step's time (a marked step also carries its marks' own cost). The lower bound
+             * leaves room for a host slowed by other jobs, whose gaps only the wall time
+             * holds (0.41 of it under eight parallel GPU tests, twice in sessions 23 and 24);
+             * marks not weighted by their ten steps would give about 0.05 */
+            assert_true(sum > 0.2 * wall);
             assert_true(sum < 2.0 * wall);
         }
         vs_sim_destroy(&sim);
