@@ -87,11 +87,9 @@ __global__ void image_count_kernel(int bound, const int32_t *n_cand, const int32
 }
 
 /* Each thread's first slots for its counts c of up to three kinds, taken for the whole block
- * with one atomic add per kind on ctr[0..2] (a NULL counter: that kind is never counted):
- * a pass over every owned particle that took them per warp spent most of its time in the
- * same-address atomics (about 200 us of a 16M brick's pass). The slots' order is the
- * atomics', which the Newton kernel's fixed-point sums do not see. Every thread of the
- * block calls it. */
+ * with one atomic add per kind on ctr[0..2] (a NULL counter: that kind is never counted).
+ * The slots' order is the atomics', which the Newton kernel's fixed-point sums do not see.
+ * Every thread of the block calls it. */
 __device__ __forceinline__ int3 vs_block_slots(int3 c, int32_t *ctr_x, int32_t *ctr_y,
                                                int32_t *ctr_z)
 {
@@ -121,8 +119,8 @@ __device__ __forceinline__ int3 vs_block_slots(int3 c, int32_t *ctr_x, int32_t *
 
 /* Particles of one thread of a candidate pass: their near-face flags come in one 16-byte
  * load. One rank finds its candidates from VS_IMAGE_CANDIDATES_FROM owned particles: below,
- * the second launch costs more than the pass over every particle (64k: 18,977 steps/s
- * against 20,159 with one pass; 1M 3.057e9 against 2.999e9, 3M 3.354e9 against 3.271e9). */
+ * the second launch costs more than the pass over every particle saves
+ * (docs/performance.md, session 24). */
 enum { VS_FLAGS_PER_THREAD = 16, VS_IMAGE_CANDIDATES_FROM = 1 << 19 };
 
 /* The candidates of an image build among particles [0, n): those whose near-face flag is set
@@ -131,8 +129,8 @@ enum { VS_FLAGS_PER_THREAD = 16, VS_IMAGE_CANDIDATES_FROM = 1 << 19 };
  * (near NULL), appended to cand with their number added to *n_cand. Thread t takes particles
  * [16 t, 16 t + 16), with one load of their flags and one atomic add a block
  * (vs_block_slots). A pass whose every thread read its own particle spent its time in waves
- * of blocks with nothing to do (190 us of a 16M brick's 220); this one is light, and the
- * image work goes to the candidates alone. Every thread of the block calls it. */
+ * of blocks with nothing to do; this one is light, and the image work goes to the
+ * candidates alone. Every thread of the block calls it. */
 __device__ __forceinline__ void vs_flagged_candidates(int64_t t, int n, const uint8_t *near,
                                                       int32_t *cand, int32_t *n_cand)
 {

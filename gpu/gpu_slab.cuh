@@ -21,9 +21,8 @@ enum { VS_SLAB_PARTS = 8, VS_SLAB_TAIL_WORDS = 16, VS_SLAB_DEVICE_MARKS = 7 };
 struct vs_gpu_slab {
     int on;                      /* decided once, the same on every rank (vs_gpu_slab_decide) */
     int64_t most_above;          /* particles per rank above which it is off
-                                    (VESICA_GPU_SLAB_ABOVE; no limit: since its image pass
-                                    finds its candidates by the face flags it gains at 16M per
-                                    rank too; 0 turns it off, as the tests do to compare) */
+                                    (VESICA_GPU_SLAB_ABOVE, no limit by default; 0 turns it
+                                    off, as the tests do to compare) */
     int64_t margin;              /* VESICA_GPU_SLAB_MARGIN (-1: unset): the bounds' margin over
                                     1.5 times the last step's numbers (else 1024 plus 1/128 of
                                     the owned particles); the tests' 0 makes one overflow */
