@@ -541,7 +541,7 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
     } else { /* the blocks one round per chunk would take, at most one per multiprocessor */
         const int64_t want = (last_leavers + last_leavers / 2 + VS_SLAB_PACK_THREADS - 1) /
                              VS_SLAB_PACK_THREADS;
-        const unsigned blocks = (unsigned)(want < g->slab.sms ? want : g->slab.sms);
+        const unsigned blocks = (unsigned)(want < 1 ? 1 : want < g->slab.sms ? want : g->slab.sms);
         slab_pack_blocks_kernel<<<blocks, VS_SLAB_PACK_THREADS, 0, g->stream>>>(
             counts, n, (int)g->slab.send_bound[0], (int)g->slab.send_bound[1], d, wrap0, wrap1,
             g->prm->system.box[d], soa(g), (int32_t *)g->tr.d_send, g->tr.d_send + offset[0],
