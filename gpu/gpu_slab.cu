@@ -156,16 +156,15 @@ __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
     }
 }
 
-/* More leavers than one round of that block (the last step's number above
- * VS_SLAB_PACK_THREADS, as at 16M per rank, where its six rounds took 113 us): the same pack
- * and fill spread over blocks, in two kernels, since the fill overwrites leaver slots that
- * any block's pack reads. The leavers (and the fill's tail) go in chunks of
- * VS_SLAB_PACK_THREADS, chunk c to block c mod the grid. A chunk publishes its number (leavers
- * below the face; stayers) in chunks[c], the exchange's number `seq` in the high word so that
- * nothing needs clearing, and adds those of the chunks before it, waiting for each: every
- * block is resident at once (the grid is at most the multiprocessors, one block of 512 fits
- * each), and a block waits only for chunks before its own, so all make progress. The order
- * and the records are slab_pack_fill_kernel's. The pack's last block to finish (a ticket,
+/* More leavers than one round of that block (the last step's number above VS_SLAB_PACK_THREADS,
+ * as at 16M per rank): the same pack and fill spread over blocks, in two kernels, since the
+ * fill overwrites leaver slots that any block's pack reads. The leavers (and the fill's tail)
+ * go in chunks of VS_SLAB_PACK_THREADS, chunk c to block c mod the grid. A chunk publishes its
+ * number (leavers below the face; stayers) in chunks[c], the exchange's number `seq` in the
+ * high word so that nothing needs clearing, and adds those of the chunks before it, waiting for
+ * each: every block is resident at once (the grid is at most the multiprocessors, one block of
+ * 512 fits each), and a block waits only for chunks before its own, so all make progress. The
+ * order and the records are slab_pack_fill_kernel's. The pack's last block to finish (a ticket,
  * after every block's system-scope fence) writes the numbers and raises the signal. */
 enum { VS_SLAB_CHUNKS = 4096 };
 
