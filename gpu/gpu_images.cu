@@ -118,10 +118,10 @@ __device__ __forceinline__ int3 vs_block_slots(int3 c, int32_t *ctr_x, int32_t *
 }
 
 /* Particles of one thread of a candidate pass: their near-face flags come in one 16-byte
- * load. One rank finds its candidates from VS_IMAGE_CANDIDATES_FROM owned particles: below,
- * the second launch costs more than the pass over every particle saves
+ * load. One rank finds its candidates from 2^19 owned particles (halo.candidates_from):
+ * below, the second launch costs more than the pass over every particle saves
  * (docs/performance.md, session 24). */
-enum { VS_FLAGS_PER_THREAD = 16, VS_IMAGE_CANDIDATES_FROM = 1 << 19 };
+enum { VS_FLAGS_PER_THREAD = 16 };
 
 /* The candidates of an image build among particles [0, n): those whose near-face flag is set
  * (the first half-step's, where it is current: vs_face_marks; the same comparisons with the
@@ -591,10 +591,10 @@ static void build_images_on_device(vs_gpu_state *g, const vs_image_faces &f)
     uint32_t *zero = cell_counts_to_clear(g);
     const vs_soa a = soa(g); /* after the reservation: the face flags are current or NULL */
     /* bonded beads reach further than the flags: with molecules every particle is a
-     * candidate, and so without current flags; and below VS_IMAGE_CANDIDATES_FROM */
+     * candidate, and so without current flags; and below halo.candidates_from */
     int32_t *cand = NULL;
     int64_t most_cand = n;
-    if (!mol && a.faces.near && n >= VS_IMAGE_CANDIDATES_FROM) {
+    if (!mol && a.faces.near && n >= g->halo.candidates_from) {
         cand = (int32_t *)g->sort.idx_in; /* free from the migration's end to the cell list */
         const int64_t threads = (n + VS_FLAGS_PER_THREAD - 1) / VS_FLAGS_PER_THREAD;
         VS_LAUNCH(image_candidates_kernel, threads > 0 ? threads : 1, VS_BLOCK, g->stream,

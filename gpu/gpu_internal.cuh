@@ -493,6 +493,8 @@ struct vs_gpu_halo {
     int64_t cap_img, cap_img_send, n_img_local;
     int64_t image_select_above; /* owned particles above which candidates are selected (2^18;
                                    tests set VESICA_GPU_IMAGE_SELECT_ABOVE to cover both) */
+    int64_t candidates_from;    /* one rank's on-device pass lists its candidates from here
+                                   (2^19; VESICA_GPU_IMAGE_CANDIDATES_FROM, the tests' 0) */
     /* one rank up to 2^22 particles at skin 0 (vs_gpu_build_images): room for every image
      * an owned particle can have is reserved, the image pass writes the ghosts' number to
      * d_ghosts, and the step's later kernels read it there; the host learns it only where it

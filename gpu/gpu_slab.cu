@@ -156,11 +156,150 @@ __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
     }
 }
 
+/* More leavers than one round of that block (the last step's number above VS_SLAB_PACK_THREADS,
+ * as at 16M per rank): the same pack and fill spread over blocks, in two kernels, since the
+ * fill overwrites leaver slots that any block's pack reads. The leavers (and the fill's tail)
+ * go in chunks of VS_SLAB_PACK_THREADS, chunk c to block c mod the grid. A chunk publishes its
+ * number (leavers below the face; stayers) in chunks[c], the exchange's number `seq` in the
+ * high word so that nothing needs clearing, and adds those of the chunks before it, waiting for
+ * each: every block is resident at once (the grid is at most the multiprocessors, one block of
+ * 512 fits each), and a block waits only for chunks before its own, so all make progress. The
+ * order and the records are slab_pack_fill_kernel's. The pack's last block to finish (a ticket,
+ * after every block's system-scope fence) writes the numbers and raises the signal. */
+enum { VS_SLAB_CHUNKS = 4096 };
+
+/* Warp 0: the sum of chunks[0 .. c)'s numbers once each carries seq; lane 0 has it. */
+static __device__ int chunks_before(const unsigned long long *chunks, int c, uint32_t seq)
+{
+    int sum = 0;
+    for (int j = (int)threadIdx.x; j < c; j += 32) {
+        unsigned long long v;
+        do
+            v = *(volatile const unsigned long long *)&chunks[j];
+        while ((uint32_t)(v >> 32) != seq);
+        sum += (int)(uint32_t)v;
+    }
+    for (int o = 16; o > 0; o >>= 1)
+        sum += __shfl_down_sync(0xffffffffu, sum, o);
+    return sum;
+}
+
+/* Chunk c's number published, then the numbers of the chunks before it: every thread of the
+ * block calls it, and it returns the sum to all. */
+static __device__ int publish_and_sum(unsigned long long *chunks, int c, int mine, uint32_t seq)
+{
+    __shared__ int before;
+    if (threadIdx.x == 0)
+        *(volatile unsigned long long *)&chunks[c] = (unsigned long long)seq << 32 | (uint32_t)mine;
+    if (threadIdx.x < 32) {
+        const int sum = chunks_before(chunks, c, seq);
+        if (threadIdx.x == 0)
+            before = sum;
+    }
+    __syncthreads();
+    const int b = before;
+    __syncthreads(); /* before is reused by the next chunk */
+    return b;
+}
+
+__global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
+    slab_pack_blocks_kernel(int32_t *counts, int n, int bound0, int bound1, int d, int wrap0,
+                            int wrap1, double len, vs_soa a, int32_t *header, char *out0,
+                            char *out1, const int32_t *holes, double lo, int32_t *stay,
+                            int32_t *past, unsigned long long *outside,
+                            unsigned long long *chunks, unsigned *ticket, vs_slab_signal signal)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0) /* the arrival check's verdict: none yet */
+        *outside = ~0ull;
+    typedef cub::BlockScan<int, VS_SLAB_PACK_THREADS> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    __shared__ int last;
+    const size_t rec = vs_migrant_bytes(a);
+    const int n_left = counts[2];
+    const int n_chunks = (n_left + VS_SLAB_PACK_THREADS - 1) / VS_SLAB_PACK_THREADS;
+    if (n_chunks > VS_SLAB_CHUNKS && blockIdx.x == 0 && threadIdx.x == 0)
+        *past = 1; /* a flux is never that large: the slot reports it, the run stops */
+    for (int c = (int)blockIdx.x; c < n_chunks && c < VS_SLAB_CHUNKS; c += (int)gridDim.x) {
+        const int k = c * VS_SLAB_PACK_THREADS + (int)threadIdx.x;
+        const int i = k < n_left ? holes[k] : 0;
+        vs_carried cr = {};
+        if (k < n_left)
+            cr = vs_carried_load(a, i);
+        const double u = d == 0 ? cr.p[0] : d == 1 ? cr.p[1] : cr.p[2];
+        const int below = k < n_left && u < lo; /* not finite: up, as the one block */
+        int rank = 0, total = 0;
+        scan_t(tmp).ExclusiveSum(below, rank, total);
+        const int n_lower = publish_and_sum(chunks, c, total, signal.seq);
+        if (k < n_left) {
+            const int at = below ? n_lower + rank : k - n_lower - rank;
+            if (at >= (below ? bound0 : bound1))
+                *past = 1;
+            else if (below)
+                vs_pack_migrant(i, at, d, wrap0, len, a, out0, rec, cr);
+            else
+                vs_pack_migrant(i, at, d, wrap1, len, a, out1, rec, cr);
+        }
+    }
+    __threadfence_system(); /* this block's records, before its ticket */
+    __syncthreads();
+    if (threadIdx.x == 0)
+        last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    __syncthreads();
+    if (!last)
+        return;
+    const int n_chunked = n_chunks < VS_SLAB_CHUNKS ? n_chunks : VS_SLAB_CHUNKS;
+    const int n_lower = threadIdx.x < 32 ? chunks_before(chunks, n_chunked, signal.seq) : 0;
+    if (threadIdx.x == 0) {
+        counts[0] = n_lower;
+        counts[1] = n_left - n_lower;
+        header[0] = n_lower < bound0 ? n_lower : bound0;
+        header[1] = n_left - n_lower < bound1 ? n_left - n_lower : bound1;
+        stay[0] = n - n_left;
+        stay[1] = n - n_left;
+        *ticket = 0; /* the next launch's, after this kernel in the stream */
+    }
+    vs_slab_raise(signal); /* every block's records are out: the neighbours may read them */
+}
+
+/* The fill of slab_pack_fill_kernel over blocks, after slab_pack_blocks_kernel: the k-th
+ * stayer of [n - n_left, n) in index order fills holes[k]. Its chunks' numbers go to
+ * chunks[VS_SLAB_CHUNKS ..], under the same exchange number. */
+__global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
+    slab_fill_blocks_kernel(const int32_t *counts, int n, int d, vs_soa a, const int32_t *holes,
+                            double lo, double hi, unsigned long long *chunks, uint32_t seq)
+{
+    typedef cub::BlockScan<int, VS_SLAB_PACK_THREADS> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    const int n_left = counts[2], n_stay = n - n_left;
+    const int n_chunks = (n_left + VS_SLAB_PACK_THREADS - 1) / VS_SLAB_PACK_THREADS;
+    for (int c = (int)blockIdx.x; c < n_chunks && c < VS_SLAB_CHUNKS; c += (int)gridDim.x) {
+        const int k = c * VS_SLAB_PACK_THREADS + (int)threadIdx.x, i = n_stay + k;
+        vs_carried cr = {};
+        if (k < n_left)
+            cr = vs_carried_load(a, i);
+        const double u = d == 0 ? cr.p[0] : d == 1 ? cr.p[1] : cr.p[2];
+        const int stays = k < n_left && vs_in_brick(u, lo, hi);
+        int rank = 0, total = 0;
+        scan_t(tmp).ExclusiveSum(stays, rank, total);
+        const int filled = publish_and_sum(chunks + VS_SLAB_CHUNKS, c, total, seq);
+        if (stays)
+            vs_fill_hole(a, holes[filled + rank], i, cr);
+    }
+}
+
 void vs_gpu_slab_init(vs_gpu_state *g)
 {
     g->slab.d_ctr = (int32_t *)vs_gpu_alloc(g, VS_CTR_WORDS * sizeof(int32_t));
     VS_CUDA_CHECK(cudaMemsetAsync(g->slab.d_ctr, 0, VS_CTR_WORDS * sizeof(int32_t), g->stream));
     g->slab.d_stay = (int32_t *)vs_gpu_alloc(g, 4 * sizeof(int32_t));
+    const size_t chunk_bytes = 2 * VS_SLAB_CHUNKS * sizeof(unsigned long long);
+    g->slab.d_chunks = (unsigned long long *)vs_gpu_alloc(g, chunk_bytes);
+    VS_CUDA_CHECK(cudaMemsetAsync(g->slab.d_chunks, 0, chunk_bytes, g->stream)); /* seq >= 1 */
+    g->slab.d_ticket = (unsigned *)vs_gpu_alloc(g, sizeof(unsigned));
+    VS_CUDA_CHECK(cudaMemsetAsync(g->slab.d_ticket, 0, sizeof(unsigned), g->stream));
+    int device = 0;
+    VS_CUDA_CHECK(cudaGetDevice(&device));
+    VS_CUDA_CHECK(cudaDeviceGetAttribute(&g->slab.sms, cudaDevAttrMultiProcessorCount, device));
     g->slab.d_listed = g->slab.d_stay + 2;
     g->pt.d_owned = g->slab.d_stay + 1;
     /* mapped: the ghost unpack writes the slot straight into it (no copy after the kernel) */
@@ -174,6 +313,8 @@ void vs_gpu_slab_init(vs_gpu_state *g)
         VS_CUDA_CHECK(cudaEventCreate(&g->slab.dev_ev[k]));
     const char *above = getenv("VESICA_GPU_SLAB_ABOVE");
     g->slab.most_above = above ? atoll(above) : INT64_MAX;
+    const char *blocks = getenv("VESICA_GPU_SLAB_PACK_BLOCKS_ABOVE");
+    g->slab.pack_blocks_above = blocks ? atoll(blocks) : (int64_t)VS_SLAB_PACK_THREADS;
     const char *margin = getenv("VESICA_GPU_SLAB_MARGIN");
     g->slab.margin = margin ? atoll(margin) : -1;
 }
@@ -219,7 +360,7 @@ static void device_parts(vs_gpu_state *g)
 
 void vs_gpu_slab_free(vs_gpu_state *g)
 {
-    void *device[] = {g->slab.d_ctr, g->slab.d_stay};
+    void *device[] = {g->slab.d_ctr, g->slab.d_stay, g->slab.d_chunks, g->slab.d_ticket};
     for (size_t k = 0; k < sizeof device / sizeof device[0]; ++k)
         if (device[k])
             cudaFree(device[k]);
@@ -387,13 +528,30 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
     vs_gpu_comm_reserve(g, offset[1] + rec * (size_t)g->slab.send_bound[1], 0);
     double shift[3][2];
     vs_exchange_shifts(g->tr.dc, shift);
-    slab_pack_fill_kernel<<<1, VS_SLAB_PACK_THREADS, 0, g->stream>>>(
-        counts, n, (int)g->slab.send_bound[0], (int)g->slab.send_bound[1], d,
-        shift[d][0] == 0.0 ? 0 : -1, shift[d][1] == 0.0 ? 0 : 1, g->prm->system.box[d], soa(g),
-        (int32_t *)g->tr.d_send,
-        g->tr.d_send + offset[0], g->tr.d_send + offset[1], (const int32_t *)g->sort.idx_in,
-        g->lo[d], g->hi[d], g->slab.d_stay, g->slab.d_ctr + VS_CTR_PAST, g->halo.d_outside,
-        vs_gpu_slab_signal(g, d, 0));
+    const vs_slab_signal signal = vs_gpu_slab_signal(g, d, 0);
+    const int wrap0 = shift[d][0] == 0.0 ? 0 : -1, wrap1 = shift[d][1] == 0.0 ? 0 : 1;
+    const int64_t last_leavers = g->slab.lag_leavers[0] + g->slab.lag_leavers[1];
+    if (last_leavers <= g->slab.pack_blocks_above) {
+        slab_pack_fill_kernel<<<1, VS_SLAB_PACK_THREADS, 0, g->stream>>>(
+            counts, n, (int)g->slab.send_bound[0], (int)g->slab.send_bound[1], d, wrap0, wrap1,
+            g->prm->system.box[d], soa(g), (int32_t *)g->tr.d_send, g->tr.d_send + offset[0],
+            g->tr.d_send + offset[1], (const int32_t *)g->sort.idx_in, g->lo[d], g->hi[d],
+            g->slab.d_stay, g->slab.d_ctr + VS_CTR_PAST, g->halo.d_outside, signal);
+    } else { /* the blocks one round per chunk would take, at most one per multiprocessor */
+        const int64_t want = (last_leavers + last_leavers / 2 + VS_SLAB_PACK_THREADS - 1) /
+                             VS_SLAB_PACK_THREADS;
+        const unsigned blocks = (unsigned)(want < 1 ? 1 : want < g->slab.sms ? want : g->slab.sms);
+        slab_pack_blocks_kernel<<<blocks, VS_SLAB_PACK_THREADS, 0, g->stream>>>(
+            counts, n, (int)g->slab.send_bound[0], (int)g->slab.send_bound[1], d, wrap0, wrap1,
+            g->prm->system.box[d], soa(g), (int32_t *)g->tr.d_send, g->tr.d_send + offset[0],
+            g->tr.d_send + offset[1], (const int32_t *)g->sort.idx_in, g->lo[d],
+            g->slab.d_stay, g->slab.d_ctr + VS_CTR_PAST, g->halo.d_outside, g->slab.d_chunks,
+            g->slab.d_ticket, signal);
+        VS_CUDA_CHECK(cudaGetLastError());
+        slab_fill_blocks_kernel<<<blocks, VS_SLAB_PACK_THREADS, 0, g->stream>>>(
+            counts, n, d, soa(g), (const int32_t *)g->sort.idx_in, g->lo[d], g->hi[d],
+            g->slab.d_chunks, signal.seq);
+    }
     VS_CUDA_CHECK(cudaGetLastError());
     device_mark(g, 2);
     mark(g, 3, &t);

@@ -38,6 +38,14 @@ struct vs_gpu_slab {
     int outside_pending;         /* the next slot brings the arrival check of the migration of
                                     outside_step */
     int64_t outside_step;
+    unsigned long long *d_chunks; /* the pack's and the fill's chunks spread over blocks
+                                    (VS_SLAB_CHUNKS each): a chunk's number, below the
+                                    exchange's in the high word (gpu_slab.cu) */
+    unsigned *d_ticket;          /* the spread pack's blocks done (the last one resets it) */
+    int sms;                     /* the device's multiprocessors: the spread pack's most blocks */
+    int64_t pack_blocks_above;   /* the last step's leavers above which the pack is spread
+                                    (one block's round; VESICA_GPU_SLAB_PACK_BLOCKS_ABOVE, the
+                                    tests' -1: always) */
     int32_t *d_ctr;              /* the image pass's counters (local, sent down, up, overflow,
                                     (unused), an arrival or leaver past its bound), cleared
                                     by the ghost unpack */

@@ -289,6 +289,8 @@ static void read_switches(vs_gpu_state *g)
 {
     const char *select_above = getenv("VESICA_GPU_IMAGE_SELECT_ABOVE");
     g->halo.image_select_above = select_above ? atoll(select_above) : (1 << 18);
+    const char *from = getenv("VESICA_GPU_IMAGE_CANDIDATES_FROM");
+    g->halo.candidates_from = from ? atoll(from) : (1 << 19);
     const char *on_device = getenv("VESICA_GPU_GHOSTS_ON_DEVICE");
     g->halo.on_device_allowed = !(on_device && strcmp(on_device, "0") == 0);
     const char *estimate = getenv("VESICA_GPU_GHOST_ESTIMATE");

@@ -187,9 +187,12 @@ if [ "$BACKEND" = gpu ]; then
     # back on every step, with grids that cover the owned particles only (the kernels stride
     # over the ghosts), and with every step launched call by call
     # (select: a brick above the near-face select's threshold still keeps its ghosts on the
-    # device; select_host: and with the count read back, the near-face select's own path)
+    # device; select_host: and with the count read back, the near-face select's own path;
+    # candidates: the on-device pass lists its candidates by the face flags first, as from
+    # 2^19 particles)
     for mode in "host VESICA_GPU_GHOSTS_ON_DEVICE=0" "strided VESICA_GPU_GHOST_ESTIMATE=0" \
         "eager VESICA_GPU_GRAPHS=0" "select VESICA_GPU_IMAGE_SELECT_ABOVE=0" \
+        "candidates VESICA_GPU_IMAGE_CANDIDATES_FROM=0" \
         "select_host VESICA_GPU_IMAGE_SELECT_ABOVE=0 VESICA_GPU_GHOSTS_ON_DEVICE=0"; do
         name=${mode%% *}
         # shellcheck disable=SC2086 # the mode's assignments, one word each
@@ -222,6 +225,11 @@ if [ "$BACKEND" = gpu ] && [ "$CASE" = fluid_skin0 ]; then
     ! grep -q "slab exchange" noslab.log || fail "VESICA_GPU_SLAB_ABOVE=0 did not turn it off"
     same_thermo np1/thermo.csv noslab/thermo.csv "2 ranks without the slab exchange" || bad=1
     same_particles "$ref" noslab/checkpoints/ckpt_200.h5 "2 ranks without the slab exchange" ||
+        bad=1
+    # the pack and fill spread over blocks (as with more leavers than one block's round)
+    (export VESICA_GPU_SLAB_PACK_BLOCKS_ABOVE=-1; run packblocks packblocks 2 200) || exit 1
+    same_thermo np1/thermo.csv packblocks/thermo.csv "2 ranks, the pack over blocks" || bad=1
+    same_particles "$ref" packblocks/checkpoints/ckpt_200.h5 "2 ranks, the pack over blocks" ||
         bad=1
     run slab3 slab3 3 200 --set "decomposition=[3, 1, 1]"
     grep -q "slab exchange" slab3.log || fail "slab3 did not take the slab exchange"
