@@ -11,10 +11,10 @@
  *   ghost kernels (gpu_halo.cu, gpu_images.cu). The ghost selects send a marked bead out
  *   to the bonded width and a free one to the list radius, as the CPU does (comm/halo.c).
  * - Tag map: rebuilt after every ghost build over the marked owned and ghost beads only,
- *   sized by their count (see vs_gpu_bonded_index; where the ghosts' number stays on the
- *   device, one rank, the owned ones, sized by the records). Where a tag has several copies (an owned
- *   bead and its periodic images) the lowest local index wins, whatever order the threads
- *   insert in, so runs are reproducible bit for bit.
+ *   sized by their count (see vs_gpu_bonded_index; at one rank, where every ghost is an
+ *   image, the owned ones, sized by the records, made again only when the slots change).
+ *   Where a tag has several copies (an owned bead and its periodic images) the lowest local
+ *   index wins, whatever order the threads insert in, so runs are reproducible bit for bit.
  * - Bond partners: the map's answers for each record's bonds are kept (bond_j: VS_MAX_BONDS
  *   planes of bond_cap local indices, -1 where the map has none; bond_info: the count and
  *   types in one word) and made again only where the map or the slots changed since (a ghost
@@ -46,6 +46,7 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include "gpu_field.cuh"
+#include "gpu_halo.cuh"
 
 extern "C" {
 #include "bonded.h"
@@ -195,11 +196,12 @@ void vs_gpu_bonded_index(vs_gpu_state *g)
 {
     if (!g->bd.on)
         return;
-    if (g->halo.ghosts_on_device) {
-        /* one rank: every bead is owned, and the lowest index of a tag's copies, the one a
-         * lookup returns, is the owned one, so the owned beads alone give the same lookups,
-         * and the map holds while the slots do. The records bound their number (a marked
-         * bead has one): nothing is read back */
+    if (vs_gpu_image_remote(g) == -1) {
+        /* one rank: every ghost is an image of an owned bead, listed after the owned ones,
+         * so the lowest index of a tag's copies, the one a lookup returns, is the owned one:
+         * the owned beads alone give the same lookups, and the map (and the bonds resolved
+         * by it) hold while the slots do, across ghost builds. The records bound their
+         * number (a marked bead has one): nothing is read back */
         if (g->stamp.owned_map == g->ver.slots)
             return;
         const int n = (int)g->pt.n_owned;

@@ -434,7 +434,7 @@ struct vs_gpu_stamps {
                               particles (the migration then skips its wrap) */
     uint64_t marks;        /* ver.slots when the owned beads' bond marks were made */
     uint64_t owned_map;    /* ver.slots when the tag map was made of the owned beads alone
-                              (vs_gpu_bonded_index, the ghosts' number on the device) */
+                              (vs_gpu_bonded_index: one rank) */
 };
 
 /* The state in parts, each written by the file named with it (its contents may be read
