@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The device's time in one step, read from scaling/tools/cupti_trace.c's files.
 
-Usage: cupti_timeline.py ANCHOR TRACE.0.csv [TRACE.1.csv ...]
+Usage: cupti_timeline.py [--sequences N] [--totals] ANCHOR TRACE.0.csv [TRACE.1.csv ...]
 ANCHOR: a regular expression matching one kernel a step (the slab path's
 `slab_pack_fill_kernel`, one rank's `newton`). A step is the work from one anchor to the next;
 the steps with the commonest sequence of activities (most of them: thermo steps differ) are
@@ -11,6 +11,10 @@ prints, step by step, how much later rank 1's anchor starts than rank 0's (CUPTI
 timestamps share the host's clock), and for each activity that follows an idle gap on one
 rank, the end of the other rank's activity that came last before that gap closed: what the
 gap waited for.
+--sequences N prints the N commonest sequences, not only the first (a run with a neighbour
+list has build steps and plain ones). --totals adds, per rank, every activity's time summed
+over all steps and divided by their number, whatever the sequence: what each costs a step on
+average, builds included.
 """
 import bisect
 import collections
@@ -51,11 +55,15 @@ def steps_of(rows, anchor):
     return [rows[a:b] for a, b in zip(at, at[1:])]
 
 
-def summary(rank, steps):
+def summary(rank, steps, nth=0):
     sig = collections.Counter(tuple(r[3] for r in s) for s in steps)
-    common, count = sig.most_common(1)[0]
+    ranked = sig.most_common()
+    if nth >= len(ranked):
+        return None
+    common, count = ranked[nth]
     chosen = [s for s in steps if tuple(r[3] for r in s) == common]
-    print(f"rank {rank}: {len(steps)} steps, {count} with the commonest sequence "
+    which = "the commonest sequence" if nth == 0 else f"sequence {nth + 1} by count"
+    print(f"rank {rank}: {len(steps)} steps, {count} with {which} "
           f"({len(common)} activities); us per step:")
     print(f"  {'activity':40s} {'start':>8s} {'length':>8s} {'idle before':>12s} "
           f"{'queued ahead':>13s}")
@@ -71,14 +79,42 @@ def summary(rank, steps):
     return chosen
 
 
+def totals(steps):
+    """Each activity's time summed over all steps, per step, longest first."""
+    spent = collections.Counter()
+    for s in steps:
+        for r in s:
+            spent[r[3]] += r[1] - r[0]
+    print(f"  every activity over all {len(steps)} steps, us per step:")
+    for name, t in spent.most_common():
+        print(f"  {name[:40]:40s} {t / 1e3 / len(steps):10.1f}")
+    lengths = (steps[-1][-1][1] - steps[0][0][0]) / 1e3 / len(steps)
+    print(f"  step (first anchor to the last step's end, per step): {lengths:.1f} us")
+
+
 def main():
-    anchor, paths = sys.argv[1], sys.argv[2:]
+    args = sys.argv[1:]
+    n_seq, want_totals = 1, False
+    while args and args[0].startswith("--"):
+        if args[0] == "--sequences":
+            n_seq = int(args[1])
+            args = args[2:]
+        elif args[0] == "--totals":
+            want_totals = True
+            args = args[1:]
+        else:
+            sys.exit(f"cupti_timeline.py: unknown option {args[0]}")
+    anchor, paths = args[0], args[1:]
     per_rank = []
     for rank, path in enumerate(paths):
         steps = steps_of(load(path), anchor)
         if len(steps) < 2:  # a helper process the library was injected into (MPI's, say)
             print(f"{path}: fewer than three '{anchor}' kernels, skipped")
             continue
+        for nth in range(1, n_seq):
+            summary(len(per_rank), steps, nth)
+        if want_totals:
+            totals(steps)
         chosen = summary(len(per_rank), steps)
         lengths = [(b[0][0] - a[0][0]) / 1e3 for a, b in zip(steps, steps[1:])]
         busy = [sum((r[1] - r[0]) for r in s) / 1e3 for s in chosen]

@@ -40,7 +40,7 @@ static void CUPTIAPI completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, 
     (void)stream;
     (void)size;
     CUpti_Activity *r = NULL;
-    while (cuptiActivityGetNextRecord(buffer, valid, &r) == CUPTI_SUCCESS) {
+    while (out && cuptiActivityGetNextRecord(buffer, valid, &r) == CUPTI_SUCCESS) {
         if (r->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
             r->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
             const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)r;
@@ -74,10 +74,15 @@ static void CUPTIAPI completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, 
     free(buffer);
 }
 
+/* At exit. CUPTI may still hand back buffers after this (its own teardown): they are freed
+ * unread, never written to a closed file. */
 static void finish(void) {
     cuptiActivityFlushAll(1);
-    if (out)
-        fclose(out);
+    if (out) {
+        FILE *f = out;
+        out = NULL;
+        fclose(f);
+    }
 }
 
 int InitializeInjection(void) {
