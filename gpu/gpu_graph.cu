@@ -38,9 +38,14 @@ static void destroy_exec(cudaGraphExec_t *exec)
 
 void vs_gpu_graph_retire(vs_gpu_state *g, void *ptr, size_t bytes, int mapped)
 {
-    if (g->graph.n_retired == VS_GRAPH_RETIRED)
-        VS_FATAL("a captured step gave up more than %d buffers; set VESICA_GPU_GRAPHS=0 and "
-                 "report this", VS_GRAPH_RETIRED);
+    if (g->graph.n_retired == g->graph.retired_cap) {
+        const int cap = 2 * g->graph.retired_cap + 16;
+        void *grown = realloc(g->graph.retired, sizeof *g->graph.retired * (size_t)cap);
+        if (!grown)
+            VS_FATAL("out of host memory for %d retired device buffers", cap);
+        g->graph.retired = (struct vs_gpu_graph::vs_retired *)grown;
+        g->graph.retired_cap = cap;
+    }
     g->graph.retired[g->graph.n_retired].ptr = ptr;
     g->graph.retired[g->graph.n_retired].bytes = bytes;
     g->graph.retired[g->graph.n_retired].mapped = mapped;
@@ -68,6 +73,9 @@ void vs_gpu_graph_free_retired(vs_gpu_state *g)
 
 void vs_gpu_graph_destroy(vs_gpu_state *g)
 {
+    free(g->graph.retired); /* vs_gpu_destroy freed what it held first */
+    g->graph.retired = NULL;
+    g->graph.retired_cap = 0;
     for (int part = 0; part < VS_COLLECT_PARTS; ++part)
         for (int marked = 0; marked < 2; ++marked)
             destroy_exec(&g->graph.exec[part][marked]);

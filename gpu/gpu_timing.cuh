@@ -10,7 +10,6 @@
 
 #define VS_PHASE_MARKS 64 /* phase boundaries not yet read back (about a dozen steps) */
 #define VS_MAX_PHASES 16
-#define VS_GRAPH_RETIRED 32 /* buffers a captured step may give up */
 
 /* Phase timing on the device clock (gpu_timing.cu): a ring of phase boundaries, oldest at
  * mark_first, each with the phase it starts (-1: none) and its weight; the seconds so far. */
@@ -35,12 +34,12 @@ struct vs_gpu_graph {
     /* buffers given up during a capture, whose captured work (not launched yet) may still use
      * them: freed, or their peers' mappings closed, once the stream has run past that work
      * (vs_gpu_graph_free_retired) */
-    struct {
+    struct vs_retired {
         void *ptr;
         size_t bytes;
         int mapped; /* a peer's buffer mapped here (closed, not freed) */
-    } retired[VS_GRAPH_RETIRED];
-    int n_retired;
+    } *retired;
+    int n_retired, retired_cap;
 };
 
 /* A buffer given up while the stream is captured (a grown one's old room, a peer's old

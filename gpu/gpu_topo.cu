@@ -37,7 +37,7 @@ static void *realloc_device(vs_gpu_state *g, void *p, size_t elem, int64_t old_c
     if (p && keep > 0)
         VS_CUDA_CHECK(cudaMemcpyAsync(q, p, elem * (size_t)keep, cudaMemcpyDeviceToDevice,
                                       g->stream));
-    VS_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    vs_gpu_drain(g);
     if (p)
         vs_gpu_free(g, p, elem * (size_t)old_cap);
     return q;
