@@ -373,6 +373,7 @@ __global__ void cell_scatter_kernel(vs_count listed, const uint32_t *cell_of,
  * there, flat was slower at the same occupancy: lanes of one cell no longer read the same
  * entries together, and the row table costs shared memory next to the pair queue. */
 #define VS_STENCIL_ROWS 9
+#define VS_BUILD_UNROLL 4 /* candidates per iteration of the flat walk */
 
 template <typename Visit>
 __device__ __forceinline__ void vs_for_each_cell_candidate(const vs_gpu_grid &grid,
@@ -399,14 +400,33 @@ __device__ __forceinline__ void vs_for_each_cell_candidate(const vs_gpu_grid &gr
         return;
     uint2 row = rows[0];
     int next_row = 1;
-    for (uint32_t k = row.x;;) {
-        visit(cell_pos[k]);
-        if (++k == row.y) {
-            if (next_row == n_rows)
-                break;
-            row = rows[stride * next_row++];
-            k = row.x;
+    bool more = true;
+    for (uint32_t k = row.x; more;) {
+        /* VS_BUILD_UNROLL candidates' places first (past the last: the first's again, not
+         * visited), then their loads, all in flight before the first is tested */
+        uint32_t at[VS_BUILD_UNROLL];
+        bool valid[VS_BUILD_UNROLL];
+#pragma unroll
+        for (int u = 0; u < VS_BUILD_UNROLL; ++u) {
+            valid[u] = more;
+            at[u] = more ? k : at[0];
+            if (more && ++k == row.y) {
+                if (next_row == n_rows) {
+                    more = false;
+                } else {
+                    row = rows[stride * next_row++];
+                    k = row.x;
+                }
+            }
         }
+        int4 entry[VS_BUILD_UNROLL];
+#pragma unroll
+        for (int u = 0; u < VS_BUILD_UNROLL; ++u)
+            entry[u] = cell_pos[at[u]];
+#pragma unroll
+        for (int u = 0; u < VS_BUILD_UNROLL; ++u)
+            if (valid[u])
+                visit(entry[u]);
     }
 }
 
