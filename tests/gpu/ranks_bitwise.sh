@@ -14,7 +14,7 @@
 #   any of these + _half        with neighbor.gpu_builder = "half" (the Newton kernel's half
 #                               list; the default builder otherwise)
 # 200 steps on 1, 2, 4 and 8 ranks (fluid_skin0 on the GPU: 2 ranks also without the slab
-# exchange, and 3 x 1 x 1 slabs): thermo.csv (every column is physics, none is a timing) the
+# exchange, 3 x 1 x 1 slabs, and 2-rank slabs along y and z): thermo.csv (every column is physics, none is a timing) the
 # same bytes and the final checkpoint's /particles, rows sorted by tag, the same bits as on 1
 # rank; on the GPU, 200 steps on 1 rank with no checkpoint on the way (the canonical state a
 # checkpoint leaves the run in changes no bit) and with the ghosts' number read back on every
@@ -235,6 +235,14 @@ if [ "$BACKEND" = gpu ] && [ "$CASE" = fluid_skin0 ]; then
     grep -q "slab exchange" slab3.log || fail "slab3 did not take the slab exchange"
     same_thermo np1/thermo.csv slab3/thermo.csv "3 x 1 x 1 slabs" || bad=1
     same_particles "$ref" slab3/checkpoints/ckpt_200.h5 "3 x 1 x 1 slabs" || bad=1
+    # slabs along y and z: the slab path takes any one split dimension
+    for dec in "slaby 1, 2, 1" "slabz 1, 1, 2"; do
+        name=${dec%% *}
+        run "$name" "$name" 2 200 --set "decomposition=[${dec#* }]"
+        grep -q "slab exchange" "$name.log" || fail "$name did not take the slab exchange"
+        same_thermo np1/thermo.csv "$name/thermo.csv" "slabs [${dec#* }]" || bad=1
+        same_particles "$ref" "$name/checkpoints/ckpt_200.h5" "slabs [${dec#* }]" || bad=1
+    done
 fi
 
 # 100 steps on 2 ranks, then to step 200 on 4 from the checkpoint of step 100
