@@ -14,13 +14,14 @@
 #   any of these + _half        with neighbor.gpu_builder = "half" (the Newton kernel's half
 #                               list; the default builder otherwise)
 # 200 steps on 1, 2, 4 and 8 ranks (fluid_skin0 on the GPU: 2 ranks also without the slab
-# exchange, 3 x 1 x 1 slabs, and 2-rank slabs along y and z): thermo.csv (every column is physics, none is a timing) the
-# same bytes and the final checkpoint's /particles, rows sorted by tag, the same bits as on 1
-# rank; on the GPU, 200 steps on 1 rank with no checkpoint on the way (the canonical state a
-# checkpoint leaves the run in changes no bit) and with the ghosts' number read back on every
-# step, left on the device under the smallest grids, or without CUDA graphs; and 100 steps on
-# 2 ranks continued with --restart latest on 4 ranks to step 200: the same thermo.csv and
-# final /particles. Prints one "ok:" line, or each comparison's first difference and exits 1.
+# exchange, 3 x 1 x 1 slabs, and 2-rank slabs along y and z): thermo.csv (every column is
+# physics, none is a timing) the same bytes and the final checkpoint's /particles, rows sorted
+# by tag, the same bits as on 1 rank; on the GPU, 200 steps on 1 rank with no checkpoint on
+# the way (the canonical state a checkpoint leaves the run in changes no bit) and with the
+# ghosts' number read back on every step, left on the device under the smallest grids, or
+# without CUDA graphs; and 100 steps on 2 ranks continued with --restart latest on 4 ranks to
+# step 200: the same thermo.csv and final /particles. Prints one "ok:" line, or each
+# comparison's first difference and exits 1.
 # VS_BITWISE_BACKEND=cpu runs it all on the CPU backend (always double, no position grid, but
 # exact sums: the same bits on any rank count there too, tests/io/io_test.sh ranks).
 set -u
