@@ -13,9 +13,9 @@
  * - Two neighbour-list builders, both ordered, deterministic and atomics-free, chosen by
  *   `neighbor.gpu_builder`. "thread" (the default in double precision, where the cell walk
  *   evaluates each pair from both sides and loses to a list; in mixed precision the default
- *   is no list, "cells"): one thread per owned
- *   particle walks the 9 rows of cells around it in a fixed order, reading the candidates'
- *   positions from a copy in cell-list order, and writes its own entries
+ *   is no list, "cells"): one thread per owned particle walks the 5 x 5 rows of cells
+ *   around it (cells half the list radius wide across the rows) in a fixed order, reading
+ *   the candidates' positions from a copy in cell-list order, and writes its own entries
  *   four at a time (a group held in registers, one 16-byte store).
  *   "warp": one warp per cell (the paper's builder): the
  *   lanes load 32 candidate j particles of the 27-cell stencil at a time (coalesced), each
@@ -359,10 +359,10 @@ __global__ void cell_scatter_kernel(vs_count listed, const uint32_t *cell_of,
     }
 }
 
-/* Every candidate partner in the 9 rows of the stencil around a particle in cell c at `frac`
- * within it, each row trimmed to radius sqrt(row_cut2) (vs_stencil_row), in the order z, y,
- * then cell-list order along the row: visit(entry) with entry the candidate's cell-order copy
- * (position, index).
+/* Every candidate partner in the rows of the stencil (yz_reach cells about) around a
+ * particle in cell c at `frac` within it, each row trimmed to radius sqrt(row_cut2)
+ * (vs_stencil_row), in the order z, y, then cell-list order along the row: visit(entry) with
+ * entry the candidate's cell-order copy (position, index).
  *
  * The rows are walked as one flat sequence: a thread's non-empty rows' bounds are put in
  * `rows` first (its column of a shared array, rows[r * stride]), and the walk moves to the
@@ -372,7 +372,7 @@ __global__ void cell_scatter_kernel(vs_count listed, const uint32_t *cell_of,
  * the build times). The cell-list force kernel keeps the row-by-row walk (gpu_forces.cu):
  * there, flat was slower at the same occupancy: lanes of one cell no longer read the same
  * entries together, and the row table costs shared memory next to the pair queue. */
-#define VS_STENCIL_ROWS 9
+#define VS_STENCIL_ROWS 25 /* the rows of a reach of 2 cells along y and z */
 #define VS_BUILD_UNROLL 4 /* candidates per iteration of the flat walk */
 
 template <typename Visit>
@@ -384,10 +384,9 @@ __device__ __forceinline__ void vs_for_each_cell_candidate(const vs_gpu_grid &gr
                                                            int stride, Visit visit)
 {
     int n_rows = 0;
-#pragma unroll
-    for (int dz = -1; dz <= 1; ++dz) {
-#pragma unroll
-        for (int dy = -1; dy <= 1; ++dy) {
+    const int reach = grid.yz_reach;
+    for (int dz = -reach; dz <= reach; ++dz) {
+        for (int dy = -reach; dy <= reach; ++dy) {
             int first, last;
             if (vs_stencil_row(grid, c, frac, row_cut2, dy, dz, &first, &last)) {
                 const uint2 bounds = make_uint2(cell_start[first], cell_start[last + 1]);
@@ -492,7 +491,7 @@ __global__ void __launch_bounds__(VS_THREAD_BUILD_BLOCK)
                  geometry, with a margin, so they cover its sphere either way) */
     float frac[3];
     vs_cell_of(grid, r[0], r[1], r[2], c, frac);
-    /* the 9 rows around the cell, each trimmed to the cells the sphere reaches and one
+    /* the rows around the cell, each trimmed to the cells the sphere reaches and one
      * contiguous range of the list, in the order z, y, x: the list comes out in cell order */
     vs_list_writer out(nlist, stride, i, max_neighbors);
     __shared__ uint2 rows[VS_STENCIL_ROWS][VS_THREAD_BUILD_BLOCK];

@@ -7,9 +7,10 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-/* The cell grid over the brick extended by the ghost width. Cells are at least the list
- * radius wide in y and z and at least 1 / x_reach of it along x, so a particle's partners
- * lie in the 3 x 3 rows along x around its cell, each row x_reach cells to either side. The
+/* The cell grid over the brick extended by the ghost width. Cells are at least 1 / yz_reach
+ * of the list radius wide in y and z and at least 1 / x_reach of it along x, so a particle's
+ * partners lie in the (2 yz_reach + 1)^2 rows along x around its cell, each row x_reach cells
+ * to either side. The
  * cell list is ordered by the linear cell index (x fastest), so a row is one contiguous
  * range, trimmed per particle to the cells its sphere reaches (vs_stencil_row). The periodic
  * reordering of the owned particles sorts by the Morton (Z-curve) code of their cell, so
@@ -17,6 +18,7 @@
 struct vs_gpu_grid {
     int ncell[3];
     int x_reach;      /* cells per list radius along x (vs_gpu_plan) */
+    int yz_reach;     /* and along y and z */
     int morton_shift; /* the Morton code interleaves the cell coordinates >> morton_shift */
     double origin[3];
     double inv_cell[3];
@@ -37,13 +39,13 @@ __host__ __device__ __forceinline__ uint32_t vs_spread_bits10(uint32_t v)
     return v;
 }
 
-/* Morton code of a cell, over cubes of the list radius (x coordinates divided by x_reach). */
+/* Morton code of a cell, over cubes of the list radius (coordinates divided by the reach). */
 __device__ __forceinline__ uint32_t vs_morton_code(const vs_gpu_grid &g, const int c[3])
 {
     const int s = g.morton_shift;
     return vs_spread_bits10((uint32_t)(c[0] / g.x_reach) >> s) |
-           (vs_spread_bits10((uint32_t)c[1] >> s) << 1) |
-           (vs_spread_bits10((uint32_t)c[2] >> s) << 2);
+           (vs_spread_bits10((uint32_t)(c[1] / g.yz_reach) >> s) << 1) |
+           (vs_spread_bits10((uint32_t)(c[2] / g.yz_reach) >> s) << 2);
 }
 
 /* The cell of the point at u (in cell widths from the grid origin, per axis; linear index,
@@ -87,10 +89,24 @@ __device__ __forceinline__ uint32_t vs_cell_of_q(const vs_gpu_grid &g, const int
     return vs_cell_at(g, u, c, frac);
 }
 
-/* Row (dy, dz) of the stencil (dy, dz in -1..1) around a particle in cell c at `frac` within
- * it: false when the row lies farther than sqrt(cut2) from the particle in y and z; else the
- * first and last cell (linear indices) of the row that come within sqrt(cut2) along x. cut2
- * carries a margin over the list radius (vs_row_cut2), so rounding never drops a partner. */
+/* The distance along one axis from a point at `frac` within its cell to the near face of
+ * the cell d away (cells `cell` wide). */
+__device__ __forceinline__ float vs_row_gap(float frac, int d, float cell)
+{
+    if (d > 0)
+        return ((float)d - frac) * cell;
+    if (d == -1)
+        return frac * cell;
+    if (d < 0)
+        return (frac + (float)(-d - 1)) * cell;
+    return 0.0f;
+}
+
+/* Row (dy, dz) of the stencil (dy, dz in -yz_reach..yz_reach) around a particle in cell c at
+ * `frac` within it: false when the row lies farther than sqrt(cut2) from the particle in y
+ * and z; else the first and last cell (linear indices) of the row that come within sqrt(cut2)
+ * along x. cut2 carries a margin over the list radius (vs_row_cut2), so rounding never drops
+ * a partner. */
 __device__ __forceinline__ bool vs_stencil_row(const vs_gpu_grid &g, const int c[3],
                                                const float frac[3], float cut2, int dy,
                                                int dz, int *first, int *last)
@@ -98,9 +114,9 @@ __device__ __forceinline__ bool vs_stencil_row(const vs_gpu_grid &g, const int c
     const int cy = c[1] + dy, cz = c[2] + dz;
     if (cy < 0 || cy >= g.ncell[1] || cz < 0 || cz >= g.ncell[2])
         return false;
-    /* distance from the particle to the row's near faces in y and z */
-    const float gy = dy > 0 ? (1.0f - frac[1]) * g.cell[1] : (dy < 0 ? frac[1] * g.cell[1] : 0.0f);
-    const float gz = dz > 0 ? (1.0f - frac[2]) * g.cell[2] : (dz < 0 ? frac[2] * g.cell[2] : 0.0f);
+    /* distance from the particle to the row's near faces in y and z (|d| cells away: the
+     * same arithmetic as for the next cell when |d| = 1) */
+    const float gy = vs_row_gap(frac[1], dy, g.cell[1]), gz = vs_row_gap(frac[2], dz, g.cell[2]);
     const float left = cut2 - gy * gy - gz * gz;
     if (left <= 0.0f)
         return false;

@@ -82,6 +82,10 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
     /* half-width cells along x: trimmed rows then hold fewer candidates than whole cells;
      * the warp builder keeps the paper's 27 cells */
     p.x_reach = p.builder == VS_GPU_BUILDER_WARP ? 1 : 2;
+    /* the thread builder walks rows of cells half the list radius wide along y and z too:
+     * about a third fewer candidates (scaling/tools/stencil_candidates.c); the cell walks
+     * (the anisotropic style's among them) keep the 3 x 3 rows */
+    p.yz_reach = p.builder == VS_GPU_BUILDER_THREAD && !aniso ? 2 : 1;
     p.reuse_list = prm->neighbor.skin > 0.0;
     p.stage_at_build = p.mixed || p.builder == VS_GPU_BUILDER_WARP;
     /* the cell list's pass then reads 16 bytes per owned particle instead of staging them

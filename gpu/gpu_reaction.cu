@@ -9,7 +9,7 @@
  * path's remote-apart overlap), in a cell list of the search's own over the partners alone
  * (a species with fewer bonds than a limit), a counting sort of three passes.
  *
- * A warp per searching bead walks the 3 x 3 rows around it, trimmed to the reaction
+ * A warp per searching bead walks the stencil rows around it, trimmed to the reaction
  * radius, and hands every particle found to vs_reaction_candidate (src/core/reaction.h), as
  * the CPU's search does: the separation in double from the positions the state holds (a
  * ghost is its owner's position plus the periodic shift, the same doubles as on the host
@@ -186,8 +186,9 @@ __device__ vs_reaction_best rx_search_warp(const rx_search_args &a, int i, const
     float frac[3];
     vs_cell_of(a.grid, r[0], r[1], r[2], c, frac);
     const int64_t me = a.tag[i];
-    for (int dz = -1; dz <= 1; ++dz)
-        for (int dy = -1; dy <= 1; ++dy) {
+    const int reach = a.grid.yz_reach;
+    for (int dz = -reach; dz <= reach; ++dz)
+        for (int dy = -reach; dy <= reach; ++dy) {
             int first, last;
             if (!vs_stencil_row(a.grid, c, frac, a.row_cut2, dy, dz, &first, &last))
                 continue;

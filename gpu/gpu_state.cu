@@ -201,10 +201,11 @@ static void make_grid(vs_gpu_state *g, double ghost_width)
 {
     vs_gpu_grid *grid = &g->cells.grid;
     grid->x_reach = g->plan.x_reach;
+    grid->yz_reach = g->plan.yz_reach;
     int largest = 1;
     for (int d = 0; d < 3; ++d) {
         const double extent = g->hi[d] - g->lo[d] + 2.0 * ghost_width;
-        const int per_radius = d == 0 ? grid->x_reach : 1;
+        const int per_radius = d == 0 ? grid->x_reach : grid->yz_reach;
         const int n = (int)(extent * per_radius / g->list_cutoff);
         grid->ncell[d] = n < 1 ? 1 : n;
         grid->origin[d] = g->lo[d] - ghost_width;
