@@ -91,12 +91,49 @@ enum { VS_CTR_PAST = 5, VS_CTR_WORDS = 8 };
  * fit in its registers (at 1024 the 64-register limit spills them), and one pass still
  * covers the few hundred leavers of a 1M brick. */
 enum { VS_SLAB_PACK_THREADS = 512 };
+
+/* Where a slab exchange's leavers go: across face d, below the lower face to out0 (at most
+ * bound0 records, periodic wrap wrap0), else to out1 (bound1, wrap1), in a box len long
+ * along d; a leaver past its bound raises *past. */
+struct vs_slab_faces {
+    int d, bound0, bound1, wrap0, wrap1;
+    double len;
+    char *out0, *out1;
+    int32_t *past;
+};
+
+/* The k-th leaver (index i, carrying c; below the lower face or not) packed at its place:
+ * the lower leavers before it (n_lower before the chunk, rank within it) or the upper ones. */
+static __device__ __forceinline__ void place_leaver(const vs_slab_faces &f, const vs_soa &a,
+                                                    size_t rec, int i, int k, int below,
+                                                    int n_lower, int rank, const vs_carried &c)
+{
+    const int at = below ? n_lower + rank : k - n_lower - rank;
+    if (at >= (below ? f.bound0 : f.bound1))
+        *f.past = 1; /* the slot reports it: the run stops */
+    else if (below)
+        vs_pack_migrant(i, at, f.d, f.wrap0, f.len, a, f.out0, rec, c);
+    else
+        vs_pack_migrant(i, at, f.d, f.wrap1, f.len, a, f.out1, rec, c);
+}
+
+/* The pack's numbers out (one thread): the leavers down and up (unbounded, for the next
+ * step's bounds; bounded, in the header), the stayers' number. */
+static __device__ __forceinline__ void publish_numbers(const vs_slab_faces &f, int32_t *counts,
+                                                       int32_t *header, int32_t *stay,
+                                                       int n_lower, int n_left, int n_stay)
+{
+    counts[0] = n_lower;
+    counts[1] = n_left - n_lower;
+    header[0] = n_lower < f.bound0 ? n_lower : f.bound0;
+    header[1] = n_left - n_lower < f.bound1 ? n_left - n_lower : f.bound1;
+    stay[0] = n_stay;
+    stay[1] = n_stay;
+}
 __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
-    slab_pack_fill_kernel(int32_t *counts, int n, int bound0, int bound1, int d,
-                          int wrap0, int wrap1, double len, vs_soa a, int32_t *header,
-                          char *out0, char *out1, const int32_t *holes, double lo, double hi,
-                          int32_t *stay, int32_t *past, unsigned long long *outside,
-                          vs_slab_signal signal)
+    slab_pack_fill_kernel(int32_t *counts, int n, vs_slab_faces f, vs_soa a, int32_t *header,
+                          const int32_t *holes, double lo, double hi, int32_t *stay,
+                          unsigned long long *outside, vs_slab_signal signal)
 {
     if (threadIdx.x == 0) /* the arrival check's verdict: none yet (the image pass checks) */
         *outside = ~0ull;
@@ -112,31 +149,18 @@ __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
         vs_carried c = {};
         if (k < n_left)
             c = vs_carried_load(a, i);
-        const double u = d == 0 ? c.p[0] : d == 1 ? c.p[1] : c.p[2];
+        const double u = f.d == 0 ? c.p[0] : f.d == 1 ? c.p[1] : c.p[2];
         /* a position that is not finite goes up, where the arrival check names it */
         const int below = k < n_left && u < lo;
         int rank = 0, total = 0;
         scan_t(tmp).ExclusiveSum(below, rank, total);
-        if (k < n_left) {
-            const int at = below ? n_lower + rank : k - n_lower - rank;
-            if (at >= (below ? bound0 : bound1))
-                *past = 1; /* the slot reports it: the run stops */
-            else if (below)
-                vs_pack_migrant(i, at, d, wrap0, len, a, out0, rec, c);
-            else
-                vs_pack_migrant(i, at, d, wrap1, len, a, out1, rec, c);
-        }
+        if (k < n_left)
+            place_leaver(f, a, rec, i, k, below, n_lower, rank, c);
         n_lower += total;
         __syncthreads(); /* tmp is reused; and every leaver is read before a hole is written */
     }
-    if (threadIdx.x == 0) {
-        counts[0] = n_lower;
-        counts[1] = n_left - n_lower;
-        header[0] = n_lower < bound0 ? n_lower : bound0;
-        header[1] = n_left - n_lower < bound1 ? n_left - n_lower : bound1;
-        stay[0] = n_stay;
-        stay[1] = n_stay;
-    }
+    if (threadIdx.x == 0)
+        publish_numbers(f, counts, header, stay, n_lower, n_left, n_stay);
     vs_slab_raise(signal); /* the records and header are out: the neighbours may read them */
     int filled = 0;
     for (int start = 0; start < n_left; start += VS_SLAB_PACK_THREADS) {
@@ -145,7 +169,7 @@ __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
         vs_carried c = {};
         if (k < n_left)
             c = vs_carried_load(a, i);
-        const double u = d == 0 ? c.p[0] : d == 1 ? c.p[1] : c.p[2];
+        const double u = f.d == 0 ? c.p[0] : f.d == 1 ? c.p[1] : c.p[2];
         const int stays = k < n_left && vs_in_brick(u, lo, hi);
         int rank = 0, total = 0;
         scan_t(tmp).ExclusiveSum(stays, rank, total);
@@ -203,11 +227,10 @@ static __device__ int publish_and_sum(unsigned long long *chunks, int c, int min
 }
 
 __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
-    slab_pack_blocks_kernel(int32_t *counts, int n, int bound0, int bound1, int d, int wrap0,
-                            int wrap1, double len, vs_soa a, int32_t *header, char *out0,
-                            char *out1, const int32_t *holes, double lo, int32_t *stay,
-                            int32_t *past, unsigned long long *outside,
-                            unsigned long long *chunks, unsigned *ticket, vs_slab_signal signal)
+    slab_pack_blocks_kernel(int32_t *counts, int n, vs_slab_faces f, vs_soa a, int32_t *header,
+                            const int32_t *holes, double lo, int32_t *stay,
+                            unsigned long long *outside, unsigned long long *chunks,
+                            unsigned *ticket, vs_slab_signal signal)
 {
     if (blockIdx.x == 0 && threadIdx.x == 0) /* the arrival check's verdict: none yet */
         *outside = ~0ull;
@@ -218,27 +241,20 @@ __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
     const int n_left = counts[2];
     const int n_chunks = (n_left + VS_SLAB_PACK_THREADS - 1) / VS_SLAB_PACK_THREADS;
     if (n_chunks > VS_SLAB_CHUNKS && blockIdx.x == 0 && threadIdx.x == 0)
-        *past = 1; /* a flux is never that large: the slot reports it, the run stops */
+        *f.past = 1; /* a flux is never that large: the slot reports it, the run stops */
     for (int c = (int)blockIdx.x; c < n_chunks && c < VS_SLAB_CHUNKS; c += (int)gridDim.x) {
         const int k = c * VS_SLAB_PACK_THREADS + (int)threadIdx.x;
         const int i = k < n_left ? holes[k] : 0;
         vs_carried cr = {};
         if (k < n_left)
             cr = vs_carried_load(a, i);
-        const double u = d == 0 ? cr.p[0] : d == 1 ? cr.p[1] : cr.p[2];
+        const double u = f.d == 0 ? cr.p[0] : f.d == 1 ? cr.p[1] : cr.p[2];
         const int below = k < n_left && u < lo; /* not finite: up, as the one block */
         int rank = 0, total = 0;
         scan_t(tmp).ExclusiveSum(below, rank, total);
         const int n_lower = publish_and_sum(chunks, c, total, signal.seq);
-        if (k < n_left) {
-            const int at = below ? n_lower + rank : k - n_lower - rank;
-            if (at >= (below ? bound0 : bound1))
-                *past = 1;
-            else if (below)
-                vs_pack_migrant(i, at, d, wrap0, len, a, out0, rec, cr);
-            else
-                vs_pack_migrant(i, at, d, wrap1, len, a, out1, rec, cr);
-        }
+        if (k < n_left)
+            place_leaver(f, a, rec, i, k, below, n_lower, rank, cr);
     }
     __threadfence_system(); /* this block's records, before its ticket */
     __syncthreads();
@@ -250,12 +266,7 @@ __global__ void __launch_bounds__(VS_SLAB_PACK_THREADS)
     const int n_chunked = n_chunks < VS_SLAB_CHUNKS ? n_chunks : VS_SLAB_CHUNKS;
     const int n_lower = threadIdx.x < 32 ? chunks_before(chunks, n_chunked, signal.seq) : 0;
     if (threadIdx.x == 0) {
-        counts[0] = n_lower;
-        counts[1] = n_left - n_lower;
-        header[0] = n_lower < bound0 ? n_lower : bound0;
-        header[1] = n_left - n_lower < bound1 ? n_left - n_lower : bound1;
-        stay[0] = n - n_left;
-        stay[1] = n - n_left;
+        publish_numbers(f, counts, header, stay, n_lower, n_left, n - n_left);
         *ticket = 0; /* the next launch's, after this kernel in the stream */
     }
     vs_slab_raise(signal); /* every block's records are out: the neighbours may read them */
@@ -529,24 +540,28 @@ void vs_gpu_slab_migrate(vs_gpu_state *g, int d)
     double shift[3][2];
     vs_exchange_shifts(g->tr.dc, shift);
     const vs_slab_signal signal = vs_gpu_slab_signal(g, d, 0);
-    const int wrap0 = shift[d][0] == 0.0 ? 0 : -1, wrap1 = shift[d][1] == 0.0 ? 0 : 1;
+    const vs_slab_faces faces = {d,
+                                 (int)g->slab.send_bound[0],
+                                 (int)g->slab.send_bound[1],
+                                 shift[d][0] == 0.0 ? 0 : -1,
+                                 shift[d][1] == 0.0 ? 0 : 1,
+                                 g->prm->system.box[d],
+                                 g->tr.d_send + offset[0],
+                                 g->tr.d_send + offset[1],
+                                 g->slab.d_ctr + VS_CTR_PAST};
     const int64_t last_leavers = g->slab.lag_leavers[0] + g->slab.lag_leavers[1];
     if (last_leavers <= g->slab.pack_blocks_above) {
         slab_pack_fill_kernel<<<1, VS_SLAB_PACK_THREADS, 0, g->stream>>>(
-            counts, n, (int)g->slab.send_bound[0], (int)g->slab.send_bound[1], d, wrap0, wrap1,
-            g->prm->system.box[d], soa(g), (int32_t *)g->tr.d_send, g->tr.d_send + offset[0],
-            g->tr.d_send + offset[1], (const int32_t *)g->sort.idx_in, g->lo[d], g->hi[d],
-            g->slab.d_stay, g->slab.d_ctr + VS_CTR_PAST, g->halo.d_outside, signal);
+            counts, n, faces, soa(g), (int32_t *)g->tr.d_send, (const int32_t *)g->sort.idx_in,
+            g->lo[d], g->hi[d], g->slab.d_stay, g->halo.d_outside, signal);
     } else { /* the blocks one round per chunk would take, at most one per multiprocessor */
         const int64_t want = (last_leavers + last_leavers / 2 + VS_SLAB_PACK_THREADS - 1) /
                              VS_SLAB_PACK_THREADS;
         const unsigned blocks = (unsigned)(want < 1 ? 1 : want < g->slab.sms ? want : g->slab.sms);
         slab_pack_blocks_kernel<<<blocks, VS_SLAB_PACK_THREADS, 0, g->stream>>>(
-            counts, n, (int)g->slab.send_bound[0], (int)g->slab.send_bound[1], d, wrap0, wrap1,
-            g->prm->system.box[d], soa(g), (int32_t *)g->tr.d_send, g->tr.d_send + offset[0],
-            g->tr.d_send + offset[1], (const int32_t *)g->sort.idx_in, g->lo[d],
-            g->slab.d_stay, g->slab.d_ctr + VS_CTR_PAST, g->halo.d_outside, g->slab.d_chunks,
-            g->slab.d_ticket, signal);
+            counts, n, faces, soa(g), (int32_t *)g->tr.d_send, (const int32_t *)g->sort.idx_in,
+            g->lo[d], g->slab.d_stay, g->halo.d_outside, g->slab.d_chunks, g->slab.d_ticket,
+            signal);
         VS_CUDA_CHECK(cudaGetLastError());
         slab_fill_blocks_kernel<<<blocks, VS_SLAB_PACK_THREADS, 0, g->stream>>>(
             counts, n, d, soa(g), (const int32_t *)g->sort.idx_in, g->lo[d], g->hi[d],
