@@ -1,16 +1,20 @@
 #!/bin/bash
 # PREPARED FOR SESSION 28, NOT RUN. Carry .carry-s27e (ignored, in /work/main): bin/vesica-main.xz
 # (7768f06's GPU code, the same as main's at the end of session 27), common/ = the device
-# bundle, the h5py wheel and tests.json. `next-prepared.sh "1 2"`: part 1 needs two GPUs
-# (nvidia-h200-x2), part 2 one (about 1 and 3 minutes).
+# bundle, the h5py wheel and tests.json. `next-prepared.sh "1 2 3"`: part 1 needs two
+# GPUs (nvidia-h200-x2), parts 2 and 3 one (about 3, 1 and 3 minutes).
 # 1. Item 2's first measurement of the overlap plan (docs/performance.md, "Session 25"): 2 x 1M
 #    on slabs along z against slabs along x, alternated (the z slabs' border layers are
 #    contiguous ranges of cells); then the weak and strong series at 1M / 2M, three repeats.
 # 2. The LJ liquid's skin sweep again with every step's phases timed (output.timing_every = 1):
 #    whether the neighbour phase's 0.83 against 1.13 ms a build (skin 0.3 against 0.2 and 0.25,
 #    session 27 call 7) was the one-in-ten sampling.
+# 3. The DPD fluid's pairs from both sides (the thread-built list: each pair evaluated twice, no
+#    shared atomics) against the Newton walk (auto), 16M and 3M, skins 0 and 0.3: session 27's
+#    roofline has the Newton kernel bound by its L1/TEX pipe, about 20 operations a pair (12 of
+#    them shared atomics), where the walk from both sides spends about 3 a pair side.
 set -u
-PARTS=" ${1:-1 2} "
+PARTS=" ${1:-1 2 3} "
 want() { [[ "$PARTS" == *" $1 "* ]]; }
 C=$PWD/.carry-s27e
 source $C/common/.devbundle/setup.sh > /tmp/setup.txt 2>&1
@@ -42,4 +46,10 @@ if want 2; then
     python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('skin', sys.argv[2], d['particle_steps_per_s'], d['neighbor_builds'], d['phases_s'])" \
       /tmp/lj-$skin/perf.json $skin >> $OUT/skins.txt 2>&1
   done
+fi
+if want 3; then
+  for rep in 1 2; do for b in auto thread; do
+    echo "== builder $b rep $rep" >> $OUT/sides.txt
+    timeout 150 bash scaling/bench/gpu_bench.sh /tmp/vesica "16000000 3000000" mixed "0 0.3" 100 $b 2>&1 | grep -v "particles\|device" >> $OUT/sides.txt
+  done; done
 fi
