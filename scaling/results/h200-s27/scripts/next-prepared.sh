@@ -1,8 +1,9 @@
 #!/bin/bash
 # PREPARED FOR SESSION 28, NOT RUN. Carry .carry-s27e (ignored, in /work/main): bin/vesica-main.xz
 # (7768f06's GPU code, the same as main's at the end of session 27), common/ = the device
-# bundle, the h5py wheel and tests.json. `next-prepared.sh "1 2 3"`: part 1 needs two
-# GPUs (nvidia-h200-x2), parts 2 and 3 one (about 3, 1 and 3 minutes).
+# bundle, the h5py wheel and tests.json. `next-prepared.sh "1 2 3 4"`: part 1 needs two
+# GPUs (nvidia-h200-x2), parts 2-4 one (about 3, 1, 3 and 4 minutes); bin/vesica-loops.xz is
+# wip/s27-reach-loops (part 4).
 # 1. Item 2's first measurement of the overlap plan (docs/performance.md, "Session 25"): 2 x 1M
 #    on slabs along z against slabs along x, alternated (the z slabs' border layers are
 #    contiguous ranges of cells); then the weak and strong series at 1M / 2M, three repeats.
@@ -13,8 +14,12 @@
 #    shared atomics) against the Newton walk (auto), 16M and 3M, skins 0 and 0.3: session 27's
 #    roofline has the Newton kernel bound by its L1/TEX pipe, about 20 operations a pair (12 of
 #    them shared atomics), where the walk from both sides spends about 3 a pair side.
+# 4. wip/s27-reach-loops (the cell walks of gpu_partners.cuh and the remote-ghost Newton kernel
+#    over the grid's reach, not a fixed 3 x 3 rows): the same thermo.csv as main where those
+#    walks run (double precision on the cell list; 2 ranks with a skin, the remote ghosts
+#    apart), and the GPU tests of those walks; if they pass, merge it.
 set -u
-PARTS=" ${1:-1 2 3} "
+PARTS=" ${1:-1 2 3 4} "
 want() { [[ "$PARTS" == *" $1 "* ]]; }
 C=$PWD/.carry-s27e
 source $C/common/.devbundle/setup.sh > /tmp/setup.txt 2>&1
@@ -52,4 +57,24 @@ if want 3; then
     echo "== builder $b rep $rep" >> $OUT/sides.txt
     timeout 150 bash scaling/bench/gpu_bench.sh /tmp/vesica "16000000 3000000" mixed "0 0.3" 100 $b 2>&1 | grep -v "particles\|device" >> $OUT/sides.txt
   done; done
+fi
+if want 4; then
+  xz -dc $C/bin/vesica-loops.xz > /tmp/vesica-loops; chmod +x /tmp/vesica-loops
+  L=69.336127; L2=138.672254
+  for v in main loops; do
+    b=/tmp/vesica; [ $v = loops ] && b=/tmp/vesica-loops
+    timeout 90 $b run scaling/bench/gpu-fluid.cfg --set "box=[$L, $L, $L]" --set particles=1000000 --set precision=double \
+      --set neighbor.gpu_builder=cells --set neighbor.skin=0.3 --set integrator.steps=200 --set output.thermo_interval=20 \
+      --set output.dir=/tmp/dbl-$v > $OUT/dbl-$v.log 2>&1
+    timeout 90 mpiexec -n 2 $b run scaling/bench/gpu-fluid.cfg --set "box=[$L2, $L, $L]" --set particles=2000000 \
+      --set "decomposition=[2, 1, 1]" --set neighbor.gpu_builder=cells --set neighbor.skin=0.3 --set integrator.steps=200 \
+      --set output.thermo_interval=20 --set output.dir=/tmp/apart-$v > $OUT/apart-$v.log 2>&1
+  done
+  grep -h "Plan" $OUT/dbl-main.log $OUT/apart-main.log > $OUT/loops-plans.txt 2>&1
+  for s in dbl apart; do cmp /tmp/$s-main/thermo.csv /tmp/$s-loops/thermo.csv >> $OUT/loops-bits.txt 2>&1 && echo "$s: same thermo.csv" >> $OUT/loops-bits.txt; done
+  mkdir -p /tmp/tl && cp /tmp/vesica-loops /tmp/tl/vesica
+  timeout 280 python3 scaling/tools/ctest_carry.py run $C/common/tests.json /tmp/tl \
+    'gpu_pair_styles_double|gpu_stress_corners_np2_2_1_1_peer_cells|gpu_stress_corners_np8_2_2_2_peer_cells|gpu_ranks_bitwise_fluid_skin0.3$|gpu_aniso_agree_double|gpu_gamma_pairs_double|gpu_walls_double' \
+    --jobs 6 --timeout 270 --scratch /tmp/s4 --logs $OUT/logs-loops > $OUT/loops-suite.txt 2>&1
+  echo "rc=$?" >> $OUT/loops-suite.txt
 fi
