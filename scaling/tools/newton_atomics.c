@@ -9,15 +9,16 @@
  *     the share of pairs evaluated by their finder's own lane (the depths every lane of the
  *     warp reaches), which exp/s27-own-pairs summed without atomics.
  * Periodic box, no ghosts: every particle is owned. Build and run:
- *   cc -O2 -std=c11 -o newton_atomics scaling/tools/newton_atomics.c -lm && ./newton_atomics [N] [RHO]
+ *   cc -O2 -std=c11 -o newton_atomics scaling/tools/newton_atomics.c -lm
+ *   ./newton_atomics [N] [RHO] [BLOCK]
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define BLOCK 256
 #define WARP 32
+static int BLOCK = 256; /* threads a block (VS_NEWTON_BLOCK) */
 
 static double *px, *py, *pz;
 static int nx, ny, nz;
@@ -71,6 +72,13 @@ int main(int argc, char **argv)
 {
     const int n = argc > 1 ? atoi(argv[1]) : 1000000;
     const double rho = argc > 2 ? atof(argv[2]) : 3.0, rc = 1.0;
+    if (argc > 3)
+        BLOCK = atoi(argv[3]);
+    if (n < WARP || BLOCK < WARP || BLOCK % WARP != 0) {
+        fprintf(stderr, "newton_atomics: N >= %d and BLOCK a multiple of %d expected\n", WARP,
+                WARP);
+        return 2;
+    }
     box = cbrt(n / rho);
     nx = (int)(box * 2.0 / rc);
     ny = nz = (int)(box / rc);
