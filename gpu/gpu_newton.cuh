@@ -430,10 +430,10 @@ __global__ void __launch_bounds__(VS_NEWTON_BLOCK, VS_NEWTON_MIN_BLOCKS)
 
 /* The pairs of the remote ghosts (those that came from another rank: particles
  * [first, first + n)) with owned particles, when the cell list holds only the owned
- * particles and their local images (VS_GPU_OVERLAP_REMOTE_APART): the
- * ghosts arrive while the Newton kernel runs over the listed particles, then each walks the
- * full 3 x 3-row stencil around its own cell for owned partners. Each such pair is found
- * here once (the listed particles never see a remote ghost), evaluated with the ghost as
+ * particles and their local images (VS_GPU_OVERLAP_REMOTE_APART): the ghosts arrive while
+ * the Newton kernel runs over the listed particles, then each walks the full stencil of rows
+ * (the grid's reach) around its own cell for owned partners. Each such pair is found here
+ * once (the listed particles never see a remote ghost), evaluated with the ghost as
  * particle i (exactly the negated pair of the owned side: dpd_pair.h), and added to the
  * owned particle's fixed-point sums, so the forces are bit-identical to the Newton kernel's
  * over everything. The ghost keeps the owned particle's half of each pair's energy and
@@ -465,8 +465,9 @@ __global__ void __launch_bounds__(VS_BLOCK)
     float frac[3];
     vs_cell_of_q(grid, pi, c, frac);
     long long energy_sum = 0, virial_sum = 0;
-    for (int dz = -1; dz <= 1; ++dz)
-        for (int dy = -1; dy <= 1; ++dy) {
+    const int reach = grid.yz_reach;
+    for (int dz = -reach; dz <= reach; ++dz)
+        for (int dy = -reach; dy <= reach; ++dy) {
             int first_cell, last_cell;
             if (!vs_stencil_row(grid, c, frac, row_cut2, dy, dz, &first_cell, &last_cell))
                 continue;

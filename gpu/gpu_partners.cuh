@@ -19,14 +19,14 @@ struct vs_partner_source {
     float row_cut2;         /* stencil rows trimmed to the list radius (vs_row_cut2) */
 };
 
-/* Every candidate partner of particle i, in a fixed order (list order, or the 9 stencil rows
- * around its cell at the build, trimmed to r_c + skin (vs_stencil_row), in z, y order, each
- * row in cell-list order): visit(j, entry), entry being the candidate's
- * cell-order copy (position at the build, index; CELLS only), or with PRELOAD (the list
- * only) positions[j], the four of a list group loaded before the first is visited (visited
- * under branches, one load waited for the visit before it). Plain nested loops: a
- * resumable cursor's row change, taken by some lane of the warp on almost every candidate,
- * cost every lane. */
+/* Every candidate partner of particle i, in a fixed order (list order, or the stencil's rows
+ * (yz_reach cells about) around its cell at the build, trimmed to r_c + skin
+ * (vs_stencil_row), in z, y order, each row in cell-list order): visit(j, entry), entry
+ * being the candidate's cell-order copy (position at the build, index; CELLS only), or with
+ * PRELOAD (the list only) positions[j], the four of a list group loaded before the first is
+ * visited (visited under branches, one load waited for the visit before it). Plain nested
+ * loops: a resumable cursor's row change, taken by some lane of the warp on almost every
+ * candidate, cost every lane. */
 template <bool CELLS, bool PRELOAD = false, typename Visit>
 __device__ __forceinline__ void vs_for_each_candidate(const vs_partner_source &src, int i,
                                                       Visit visit,
@@ -39,8 +39,9 @@ __device__ __forceinline__ void vs_for_each_candidate(const vs_partner_source &s
         double b[3];
         vs_pos_load(src.built, i, b);
         vs_cell_of(src.grid, b[0], b[1], b[2], c, frac);
-        for (int dz = -1; dz <= 1; ++dz) {
-            for (int dy = -1; dy <= 1; ++dy) {
+        const int reach = src.grid.yz_reach;
+        for (int dz = -reach; dz <= reach; ++dz) {
+            for (int dy = -reach; dy <= reach; ++dy) {
                 int first, last;
                 if (!vs_stencil_row(src.grid, c, frac, src.row_cut2, dy, dz, &first, &last))
                     continue;

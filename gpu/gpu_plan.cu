@@ -83,8 +83,9 @@ vs_gpu_plan vs_gpu_plan_decide(const vs_params *prm)
      * the warp builder keeps the paper's 27 cells */
     p.x_reach = p.builder == VS_GPU_BUILDER_WARP ? 1 : 2;
     /* the thread builder walks rows of cells half the list radius wide along y and z too:
-     * about a third fewer candidates (scaling/tools/stencil_candidates.c); the cell walks
-     * (the anisotropic style's among them) keep the 3 x 3 rows */
+     * about a third fewer candidates (scaling/tools/stencil_candidates.c); the Newton walk
+     * keeps 3 x 3 rows (more rows cost it more than the candidates they save), and so does
+     * the anisotropic style's walk; every other cell walk follows the grid's reach */
     p.yz_reach = p.builder == VS_GPU_BUILDER_THREAD && !aniso ? 2 : 1;
     p.reuse_list = prm->neighbor.skin > 0.0;
     p.stage_at_build = p.mixed || p.builder == VS_GPU_BUILDER_WARP;
