@@ -575,14 +575,16 @@ __global__ void __launch_bounds__(32 * VS_NL_WARPS)
     /* the fine-grained stencil: lane c < 27 takes stencil cell c, a warp scan its offsets, so
      * candidates are read 32 at a time across cell boundaries (full lanes, coalesced) */
     const uint32_t lin = (uint32_t)cell;
+    const int slot = (int)(lin / ((uint32_t)grid.ncell[0] * grid.ncell[1]));
     const int cx = (int)(lin % grid.ncell[0]), cy = (int)((lin / grid.ncell[0]) % grid.ncell[1]),
-              cz = (int)(lin / ((uint32_t)grid.ncell[0] * grid.ncell[1]));
+              cz = (slot + grid.z_first) % grid.ncell[2];
     int n_c = 0;
     if (lane < 27) {
         const int nx = cx + lane % 3 - 1, ny = cy + (lane / 3) % 3 - 1, nz = cz + lane / 9 - 1;
         if (nx >= 0 && nx < grid.ncell[0] && ny >= 0 && ny < grid.ncell[1] && nz >= 0 &&
             nz < grid.ncell[2]) {
-            const uint32_t nc = (uint32_t)((nz * grid.ncell[1] + ny) * grid.ncell[0] + nx);
+            const uint32_t nc =
+                (uint32_t)((vs_layer_slot(grid, nz) * grid.ncell[1] + ny) * grid.ncell[0] + nx);
             sh.cell_first[lane] = cell_start[nc];
             n_c = (int)(cell_start[nc + 1] - cell_start[nc]);
         } else {

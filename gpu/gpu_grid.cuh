@@ -20,6 +20,9 @@ struct vs_gpu_grid {
     int x_reach;      /* cells per list radius along x (vs_gpu_plan) */
     int yz_reach;     /* and along y and z */
     int morton_shift; /* the Morton code interleaves the cell coordinates >> morton_shift */
+    int z_first;      /* the z layer stored first in the linear cell index, the layers below
+                         it last (vs_layer_slot): 0, or the lower ghost layers' number, so
+                         that the owned layers of slabs along z come first */
     double origin[3];
     double inv_cell[3];
     float cell[3];    /* cell widths */
@@ -27,6 +30,14 @@ struct vs_gpu_grid {
      * q * q_scale + q_offset (vs_cell_of_q) */
     double q_scale[3], q_offset[3];
 };
+
+/* The place of z layer cz in the linear cell index: layers from z_first on come first, in
+ * order, and those below it after them. Rows along x stay contiguous. */
+__host__ __device__ __forceinline__ int vs_layer_slot(const vs_gpu_grid &g, int cz)
+{
+    const int slot = cz - g.z_first;
+    return slot < 0 ? slot + g.ncell[2] : slot;
+}
 
 /* Interleave the low 10 bits of v with two zero bits each. */
 __host__ __device__ __forceinline__ uint32_t vs_spread_bits10(uint32_t v)
@@ -64,7 +75,8 @@ __device__ __forceinline__ uint32_t vs_cell_at(const vs_gpu_grid &g, const doubl
             frac[d] = f > 0.0 ? (f < 1.0 ? (float)f : 1.0f) : 0.0f;
         }
     }
-    return ((uint32_t)c[2] * (uint32_t)g.ncell[1] + (uint32_t)c[1]) * (uint32_t)g.ncell[0] +
+    return ((uint32_t)vs_layer_slot(g, c[2]) * (uint32_t)g.ncell[1] + (uint32_t)c[1]) *
+               (uint32_t)g.ncell[0] +
            (uint32_t)c[0];
 }
 
@@ -126,7 +138,7 @@ __device__ __forceinline__ bool vs_stencil_row(const vs_gpu_grid &g, const int c
     int lo = c[0] + (int)floorf(frac[0] - w), hi = c[0] + (int)floorf(frac[0] + w);
     lo = max(lo, max(c[0] - g.x_reach, 0));
     hi = min(hi, min(c[0] + g.x_reach, g.ncell[0] - 1));
-    const int row = (cz * g.ncell[1] + cy) * g.ncell[0];
+    const int row = (vs_layer_slot(g, cz) * g.ncell[1] + cy) * g.ncell[0];
     *first = row + lo;
     *last = row + hi;
     return true;

@@ -227,6 +227,11 @@ static void make_grid(vs_gpu_state *g, double ghost_width)
         vs_log_fatal(__FILE__, __LINE__, "a brick of %d x %d x %d cells: more than 2^31 cells "
                      "(use more ranks)", grid->ncell[0], grid->ncell[1], grid->ncell[2]);
     g->sort.key_bits = bits_for((uint64_t)g->cells.n_cells);
+    /* the layers below z_first stored last: the tests' switch VESICA_GPU_Z_FIRST (any layer
+     * gives the same lists, walks and bits) */
+    const char *z_first = getenv("VESICA_GPU_Z_FIRST");
+    const int first = z_first ? atoi(z_first) : 0;
+    grid->z_first = first > 0 && first < grid->ncell[2] ? first : 0;
     /* npt makes the grid again on every step: kept while it is large enough */
     if (g->cells.n_cells + 1 > g->cells.cell_start_cap) {
         vs_gpu_free(g, g->cells.cell_start, sizeof(uint32_t) * (size_t)g->cells.cell_start_cap);
