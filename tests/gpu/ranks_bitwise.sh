@@ -190,10 +190,11 @@ if [ "$BACKEND" = gpu ]; then
     # (select: a brick above the near-face select's threshold still keeps its ghosts on the
     # device; select_host: and with the count read back, the near-face select's own path;
     # candidates: the on-device pass lists its candidates by the face flags first, as from
-    # 2^19 particles)
+    # 2^19 particles; zfirst: the cell index stores the lowest z layer last, the slab
+    # overlap's order)
     for mode in "host VESICA_GPU_GHOSTS_ON_DEVICE=0" "strided VESICA_GPU_GHOST_ESTIMATE=0" \
         "eager VESICA_GPU_GRAPHS=0" "select VESICA_GPU_IMAGE_SELECT_ABOVE=0" \
-        "candidates VESICA_GPU_IMAGE_CANDIDATES_FROM=0" \
+        "candidates VESICA_GPU_IMAGE_CANDIDATES_FROM=0" "zfirst VESICA_GPU_Z_FIRST=1" \
         "select_host VESICA_GPU_IMAGE_SELECT_ABOVE=0 VESICA_GPU_GHOSTS_ON_DEVICE=0"; do
         name=${mode%% *}
         # shellcheck disable=SC2086 # the mode's assignments, one word each
