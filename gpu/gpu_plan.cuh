@@ -46,7 +46,8 @@ struct vs_gpu_plan {
     int half_list;               /* Newton forces from a half Verlet list (builder HALF): the
                                     pairs the cell walk would find within the list radius,
                                     kept between rebuilds */
-    int yz_reach;                /* and along y and z: 2 for the thread builder (5 x 5 rows) */
+    int yz_reach;                /* cells per list radius along y and z: 2 for the thread
+                                    builder (5 x 5 rows), else 1 */
     int x_reach;                 /* cells per list radius along x: 1 for the warp builder's
                                     27-cell stencil, else 2 (trimmed rows hold fewer
                                     candidates) */

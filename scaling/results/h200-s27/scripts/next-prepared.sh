@@ -1,5 +1,6 @@
 #!/bin/bash
-# PREPARED FOR SESSION 28, NOT RUN. Carry .carry-s27e (ignored, in /work/main): bin/vesica-main.xz
+# PREPARED FOR SESSION 28; parts 2-5 ran there (scaling/results/h200-s28, calls 1-2), part 1
+# moved to that session's next-prepared.sh. Carry .carry-s27e (ignored, in /work/main): bin/vesica-main.xz
 # (7768f06's GPU code, the same as main's at the end of session 27), common/ = the device
 # bundle, the h5py wheel and tests.json. `next-prepared.sh "1 2 3 4 5"`: part 1 needs two
 # GPUs (nvidia-h200-x2), parts 2-5 one (about 3, 1, 3, 4 and 5 minutes); bin/vesica-loops.xz
@@ -30,19 +31,10 @@ C=$PWD/.carry-s27e
 source $C/common/.devbundle/setup.sh > /tmp/setup.txt 2>&1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 xz -dc $C/bin/vesica-main.xz > /tmp/vesica; chmod +x /tmp/vesica
-if want 1 && [ "$(nvidia-smi -L | wc -l)" -ge 2 ]; then
-  L=69.336127; L2=138.672254
-  for rep in 1 2; do
-    for v in "x [$L2, $L, $L] [2, 1, 1]" "z [$L, $L, $L2] [1, 1, 2]"; do
-      tag=$(echo "$v" | cut -d' ' -f1); box=$(echo "$v" | cut -d' ' -f2-4); dec=$(echo "$v" | cut -d' ' -f5-7)
-      timeout 60 mpiexec -n 2 /tmp/vesica run scaling/bench/gpu-fluid.cfg --set "box=$box" --set particles=2000000 \
-        --set "decomposition=$dec" --set comm.transport=peer --set integrator.steps=1000 --set output.thermo_interval=1000 \
-        --set output.dir=/tmp/sl-$tag-$rep > /tmp/sl-$tag-$rep.log 2>&1
-      python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[2], d['wall_s']/d['steps']*1e3, 'ms/step', d['phases_s'])" \
-        /tmp/sl-$tag-$rep/perf.json "$tag slabs $dec rep $rep" >> $OUT/slabs.txt 2>&1
-    done
-  done
-  GMB_REPEATS=3 timeout 200 bash scaling/bench/gpu_multi_bench.sh /tmp/vesica "1 2" 1000000 2000000 400 peer > $OUT/multi.txt 2>&1
+# part 1 never ran (session 28 had one GPU only): it moved to
+# scaling/results/h200-s28/scripts/next-prepared.sh part 1, with session 28's main
+if want 1; then
+  echo "part 1: run scaling/results/h200-s28/scripts/next-prepared.sh 1 instead" >&2
 fi
 if want 2; then
   timeout 100 python3 scaling/bench/md_bench.py --vesica /tmp/vesica --system lj --sizes 1000000 --precisions mixed \
