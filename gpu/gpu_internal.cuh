@@ -432,6 +432,7 @@ struct vs_gpu_cells {
     vs_gpu_grid grid;
     int64_t n_cells;
     int morton_bits; /* significant bits of the Morton codes (key_bits: of the linear index) */
+    int z_first_switch; /* VESICA_GPU_Z_FIRST (the tests' switch; 0: none), read once */
     uint32_t *cell_start;     /* n_cells + 1 offsets: cell c (linear index) holds entries
                                  cell_start[c] .. cell_start[c + 1] - 1 of the list */
     int64_t cell_start_cap;   /* its allocated entries */

@@ -227,10 +227,8 @@ static void make_grid(vs_gpu_state *g, double ghost_width)
         vs_log_fatal(__FILE__, __LINE__, "a brick of %d x %d x %d cells: more than 2^31 cells "
                      "(use more ranks)", grid->ncell[0], grid->ncell[1], grid->ncell[2]);
     g->sort.key_bits = bits_for((uint64_t)g->cells.n_cells);
-    /* the layers below z_first stored last: the tests' switch VESICA_GPU_Z_FIRST (any layer
-     * gives the same lists, walks and bits) */
-    const char *z_first = getenv("VESICA_GPU_Z_FIRST");
-    const int first = z_first ? atoi(z_first) : 0;
+    /* the layers below z_first stored last (any layer gives the same lists, walks and bits) */
+    const int first = g->cells.z_first_switch;
     grid->z_first = first > 0 && first < grid->ncell[2] ? first : 0;
     /* npt makes the grid again on every step: kept while it is large enough */
     if (g->cells.n_cells + 1 > g->cells.cell_start_cap) {
@@ -303,6 +301,8 @@ static void read_switches(vs_gpu_state *g)
     g->halo.fixed_estimate = estimate ? atoll(estimate) : -1;
     const char *every = getenv("VESICA_GPU_REORDER_EVERY");
     g->sort.every = every ? atoi(every) : 0;
+    const char *z_first = getenv("VESICA_GPU_Z_FIRST");
+    g->cells.z_first_switch = z_first ? atoi(z_first) : 0;
 }
 
 extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
@@ -370,6 +370,7 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     /* bonded beads go farther only with molecules, and only where their reach is wider */
     g->bonded_width = g->bd.on && bonded_width > ghost_width ? bonded_width : ghost_width;
     g->list_cutoff = vs_list_radius(prm);
+    read_switches(g); /* before the brick's grid, which takes z_first from them */
     set_brick(g, lo, hi);
     /* a first guess from the density of the list sphere; grown on overflow */
     const double sphere = 4.18879 * g->list_cutoff * g->list_cutoff * g->list_cutoff;
@@ -405,7 +406,6 @@ extern "C" vs_gpu_state *vs_gpu_create(const vs_params *prm, const double lo[3],
     g->red.partials = (double *)vs_gpu_alloc(g, 8192 * sizeof(double)); /* reduction partials */
     g->red.d_scale = (double *)vs_gpu_alloc(g, 2 * sizeof(double));
     VS_CUDA_CHECK(cudaMallocHost((void **)&g->red.h_pinned, 64 * sizeof(double)));
-    read_switches(g);
     g->halo.d_outside = (unsigned long long *)vs_gpu_alloc(g, sizeof(unsigned long long));
     g->halo.d_ghost_words = (int32_t *)vs_gpu_alloc(g, 4 * sizeof(int32_t));
     g->halo.d_ghosts = g->halo.d_ghost_words;

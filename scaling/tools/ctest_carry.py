@@ -87,7 +87,7 @@ def run_one(test, bin_dir, scratch, limit, python, logs):
     env = dict(os.environ)
     for e in test["environment"]:
         k, _, v = e.partition("=")
-        env[k] = v
+        env[k] = python if v == "/usr/bin/python3" else v  # VESICA_PYTHON, as in the command
     log = os.path.join(scratch, "log-%s.txt" % test["name"])
     t0 = time.time()
     with open(log, "w") as f:
