@@ -12,12 +12,13 @@ if [ ! -x build-gpu/vesica ]; then
   grep -c warning /tmp/build.txt > "$OUT"/build-warnings.txt
   git rev-parse HEAD > "$OUT"/commit.txt 2>/dev/null || true
 fi
-case "${1:-np4}" in
+mode=${1:-np4}
+case "$mode" in
   np4) R='^gpu_stress_corners_np4_(1_4_1_host_cells|2_2_1_peer_skin0_cells|2_2_1_peer_thread)$'; J=12 ;;
   np8) R='^gpu_stress_corners_np8_2_2_2_(host_thread|peer_cells)$'; J=16 ;;
   *) echo "usage: corners.sh np4|np8" >&2; exit 2 ;;
 esac
 timeout 560 ctest --test-dir build-gpu -R "$R" -j "$J" --timeout 540 --output-on-failure \
-  > "$OUT"/tests-"$1".txt 2>&1
-echo "rc=$?" >> "$OUT"/tests-"$1".txt
-cat "$OUT"/build-time.txt 2>/dev/null; tail -n 20 "$OUT"/tests-"$1".txt
+  > "$OUT"/tests-"$mode".txt 2>&1
+echo "rc=$?" >> "$OUT"/tests-"$mode".txt
+cat "$OUT"/build-time.txt 2>/dev/null; tail -n 20 "$OUT"/tests-"$mode".txt
